@@ -1,0 +1,138 @@
+# scalegate: one non-recursive Makefile for the tracer, the gate, the examples and the tests.
+# make [V=1] [SANITIZE=address|thread|undefined] [all|test|bench|install PREFIX=…|clean]
+
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+CC ?= cc
+MPICC ?= mpicc
+PKG_CONFIG ?= pkg-config
+CFLAGS ?= -O2 -g
+
+# -Werror in CI (CI=true is set by the CI services and by .ci/run).
+ifeq ($(CI),true)
+WERROR := -Werror
+endif
+
+B := build/$(if $(SANITIZE),$(SANITIZE),default)
+ifneq ($(SANITIZE),)
+SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+endif
+
+ALL_CFLAGS = -std=c11 -Wall -Wextra $(WERROR) $(CFLAGS) $(SAN_FLAGS) -MMD -MP -D_GNU_SOURCE
+ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+# Recursive (=) so that pkg-config runs only when a gate file is compiled:
+# 'make test' installs the packages first.
+GATE_CFLAGS = $(shell $(PKG_CONFIG) --cflags yaml-0.1 libcurl)
+GATE_LIBS = $(shell $(PKG_CONFIG) --libs yaml-0.1 libcurl) -lm
+CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
+
+# ---- tracer ---------------------------------------------------------------
+TRACER_SRC := $(filter-out tracer/mpi%.c,$(wildcard tracer/*.c))
+TRACER_OBJ := $(TRACER_SRC:%.c=$(B)/pic/%.o)
+TRACER_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden -pthread -Itracer
+TRACER_LIBS := -pthread -ldl -lm
+
+$(B)/pic/tracer/%.o: tracer/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(TRACER_CFLAGS) -c $< -o $@
+
+$(B)/lib/libscalegate.a: $(TRACER_OBJ)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/lib/libscalegate.so: $(TRACER_OBJ)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,-soname,libscalegate.so $(ALL_LDFLAGS) $^ -o $@ $(TRACER_LIBS)
+
+TRACER_LIBS_OUT := $(B)/lib/libscalegate.a $(B)/lib/libscalegate.so
+
+# ---- gate -----------------------------------------------------------------
+GATE_ALL := $(wildcard gate/*.c)
+GATE_CMD := gate/main.c $(wildcard gate/cmd-*.c)
+GATE_LIB_SRC := $(filter-out $(GATE_CMD),$(GATE_ALL))
+GATE_LIB_OBJ := $(GATE_LIB_SRC:%.c=$(B)/%.o)
+GATE_CMD_OBJ := $(GATE_CMD:%.c=$(B)/%.o)
+
+$(B)/gate/%.o: gate/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(GATE_CFLAGS) -DSG_VERSION='"$(VERSION)"' -c $< -o $@
+
+$(B)/libgate.a: $(GATE_LIB_OBJ)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/bin/scalegate: $(GATE_CMD_OBJ) $(B)/libgate.a
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@ $(GATE_LIBS)
+
+# ---- programs linked with the tracer: tests, benchmarks, examples ---------
+TRACED_SRC := $(wildcard tests/tracer/*.c) $(wildcard tests/bench/*.c) $(filter-out examples/mpi%.c examples/hybrid%.c,$(wildcard examples/*.c))
+TRACED_BIN := $(TRACED_SRC:%.c=$(B)/%)
+
+# Compiled-out macros are tested in a build of their own.
+$(B)/tests/tracer/disabled: EXTRA_CFLAGS := -DSCALEGATE_DISABLE
+
+$(B)/tests/%: tests/%.c $(B)/lib/libscalegate.a tracer/scalegate.h
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(EXTRA_CFLAGS) -fopenmp -Itracer $< -o $@ $(ALL_LDFLAGS) $(B)/lib/libscalegate.a $(TRACER_LIBS)
+
+$(B)/examples/%: examples/%.c $(B)/lib/libscalegate.a tracer/scalegate.h
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -fopenmp -Itracer $< -o $@ $(ALL_LDFLAGS) $(B)/lib/libscalegate.a $(TRACER_LIBS)
+
+# ---- unit tests (cmocka) --------------------------------------------------
+UNIT_SRC := $(wildcard tests/unit/test-*.c)
+UNIT_BIN := $(UNIT_SRC:%.c=$(B)/%)
+
+$(B)/tests/unit/%: tests/unit/%.c $(B)/libgate.a
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(GATE_CFLAGS) -Igate $< -o $@ $(ALL_LDFLAGS) $(B)/libgate.a $(GATE_LIBS) $(CMOCKA_LIBS)
+
+# ---- top-level targets ----------------------------------------------------
+.PHONY: all deps test check bench install uninstall clean demo
+.DEFAULT_GOAL := all
+
+all: $(TRACER_LIBS_OUT) $(B)/bin/scalegate $(TRACED_BIN)
+
+# 'make test' is what CI runs: install what is missing, build, run everything.
+test: deps
+	$(Q)$(MAKE) --no-print-directory all-tests
+	$(Q)tests/run.sh $(B)
+
+all-tests: all $(UNIT_BIN)
+
+deps:
+	$(Q)ci/install-deps.sh
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all CFLAGS="$(CFLAGS)"
+	$(Q)tests/bench/run.sh $(B)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 644 tracer/scalegate.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(B)/lib/libscalegate.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(B)/lib/libscalegate.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(B)/bin/scalegate $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' tracer/scalegate.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/scalegate.pc
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian packages scalegate needs to build and test, when they are missing (idempotent).
+set -euo pipefail
+
+packages=(
+	build-essential pkg-config
+	libyaml-dev libcurl4-openssl-dev libcmocka-dev
+	libopenmpi-dev openmpi-bin
+	libxml2-utils python3
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "scalegate: installing missing packages: ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then
+	sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+	sudo=(sudo)
+else
+	echo "scalegate: error: missing packages and no root: apt-get install ${missing[*]}" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,7 @@
+/* The subcommands: each lives in gate/cmd-<name>.c and returns an exit code from exitcode.h. */
+#ifndef SG_CMDS_H
+#define SG_CMDS_H
+
+int cmd_profile(int argc, char **argv);
+
+#endif

@@ -1,0 +1,88 @@
+/* Reader of the tracer's profile files (format: tracer/PROFILE.md), the only contract between tracer and gate. */
+#ifndef SG_PROFILE_H
+#define SG_PROFILE_H
+
+#include <stddef.h>
+
+/* The per-(node, thread) columns this reader knows; others in a file are ignored. */
+#define PROFILE_STAT_COLUMNS(X) \
+	X(COUNT, "count") \
+	X(TIME, "time") \
+	X(MIN, "min") \
+	X(MAX, "max") \
+	X(SUMSQ, "sumsq") \
+	X(PAR, "par") \
+	X(OMP_BARRIER, "omp_barrier") \
+	X(OMP_IDLE, "omp_idle") \
+	X(OMP_LOCK, "omp_lock") \
+	X(OMP_REGIONS, "omp_regions")
+
+enum profile_column {
+#define X(id, name) PROFILE_##id,
+	PROFILE_STAT_COLUMNS(X)
+#undef X
+	PROFILE_NR_COLUMNS
+};
+
+struct profile_region {
+	char *name;
+	char *file;
+	int line;
+};
+
+struct profile_node {
+	int parent; /* -1 for the root (level 0) */
+	int region;
+	int has_tag;
+	long long tag;
+	int depth;  /* 0 for the root */
+	char *path; /* "program/solve/step[3]" */
+};
+
+struct profile_thread {
+	int omp_thread; /* -1 when unknown */
+	int is_main;
+};
+
+struct profile_stat {
+	int node;
+	int thread;
+	/* NAN where the file says '-' or lacks the column: not captured, never zero. */
+	double v[PROFILE_NR_COLUMNS];
+};
+
+struct profile_meta {
+	char *key;
+	char *value;
+};
+
+struct profile {
+	char *path;
+	int version;
+	struct profile_meta *meta;
+	size_t nr_meta, alloc_meta;
+	struct profile_region *regions;
+	size_t nr_regions, alloc_regions;
+	struct profile_node *nodes;
+	size_t nr_nodes, alloc_nodes;
+	struct profile_thread *threads;
+	size_t nr_threads, alloc_threads;
+	struct profile_stat *stats;
+	size_t nr_stats, alloc_stats;
+};
+
+#define PROFILE_VERSION 1
+
+void profile_init(struct profile *p);
+/* Reads 'path'; on a truncated, corrupt or wrong-version file returns error() naming it. */
+int profile_read(struct profile *p, const char *path);
+void profile_release(struct profile *p);
+
+/* The value of a 'meta' key, or NULL. */
+const char *profile_meta(const struct profile *p, const char *key);
+/* A numeric meta value, or 'fallback' when absent or '-'. */
+double profile_meta_num(const struct profile *p, const char *key, double fallback);
+/* Name of a stat column, e.g. "omp_barrier". */
+const char *profile_column_name(enum profile_column c);
+
+#endif

@@ -1,0 +1,63 @@
+/* Helpers every gate module shares: error reporting, allocation, growable strings. */
+#ifndef SG_UTIL_H
+#define SG_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Grow array 'x' (with 'alloc' slots) so that it holds at least 'nr' items. */
+#define ALLOC_GROW(x, nr, alloc) \
+	do { \
+		if ((nr) > (alloc)) { \
+			(alloc) = (alloc) < 8 ? 8 : (alloc); \
+			while ((alloc) < (nr)) \
+				(alloc) *= 2; \
+			(x) = xrealloc((x), (alloc) * sizeof(*(x))); \
+		} \
+	} while (0)
+
+/* Print "scalegate: error: ..." on stderr; returns -1 so callers can 'return error(...)'. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "scalegate: warning: ..." on stderr. */
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Allocation that aborts on exhaustion: no caller can do better. */
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* Returns a formatted string; caller frees. */
+char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+struct strbuf {
+	char *buf; /* always NUL-terminated */
+	size_t len;
+	size_t alloc;
+};
+
+#define STRBUF_INIT { NULL, 0, 0 }
+
+void strbuf_init(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, int c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* Returns the buffer and leaves 'sb' empty; caller frees. */
+char *strbuf_detach(struct strbuf *sb);
+
+/* Reads a whole file into 'sb'; returns 0, or error() naming the file. */
+int strbuf_read_file(struct strbuf *sb, const char *path);
+/* Writes 'len' bytes to 'path' through a temporary file and rename(2), so that
+ * readers never see a half-written file; returns 0 or error(). */
+int write_file_atomic(const char *path, const char *data, size_t len);
+
+/* Creates 'path' and its missing parents; returns 0 or error(). */
+int mkdir_p(const char *path);
+
+#endif

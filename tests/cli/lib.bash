@@ -1,0 +1,41 @@
+# Shared helpers for the command-line tests (sourced). SG_TOP, SG_BUILD and SCALEGATE come from tests/run.sh.
+set -euo pipefail
+: "${SG_TOP:?run through tests/run.sh}"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# expect_match TEXT REGEX WHAT: TEXT must contain a line matching the extended REGEX.
+expect_match() {
+	grep -Eq -- "$2" <<<"$1" || { printf '%s\n' "$1" >&2; fail "$3: no line matches /$2/"; }
+}
+
+expect_no_match() {
+	! grep -Eq -- "$2" <<<"$1" || { printf '%s\n' "$1" >&2; fail "$3: a line matches /$2/"; }
+}
+
+# expect_exit CODE CMD...: runs CMD, which must exit with CODE; its output is in $out.
+expect_exit() {
+	local want=$1 got=0
+	shift
+	out=$("$@" 2>&1) || got=$?
+	[ "$got" -eq "$want" ] || { printf '%s\n' "$out" >&2; fail "'$*' exited $got, expected $want"; }
+}
+
+# traced DIR PROGRAM ARGS...: runs a test program from the build with SCALEGATE_OUT=DIR.
+traced() {
+	local dir=$1 prog=$2
+	shift 2
+	SCALEGATE_OUT=$dir "$SG_BUILD/tests/tracer/$prog" "$@"
+}
+
+# the single profile in DIR
+one_profile() {
+	local files=("$1"/*.sgprof)
+	[ ${#files[@]} -eq 1 ] && [ -f "${files[0]}" ] || fail "expected one profile in $1, found: ${files[*]}"
+	echo "${files[0]}"
+}

@@ -1,0 +1,32 @@
+# Intervals from short-lived, late, OpenMP, nested-team and master-only threads.
+. "$(dirname "$0")/lib.bash"
+
+count_of() { # count_of OUT PATH -> total count of PATH over threads
+	awk -v path="$2" '$1 == path { for (i = 1; i < NF; i++) if ($i == "count") n += $(i + 1) } END { print n + 0 }' <<<"$1"
+}
+
+traced "$T/many" threads many
+expect_exit 0 "$SCALEGATE" profile "$(one_profile "$T/many")"
+[ "$(count_of "$out" program/thread-work)" = 640 ] || fail "64 threads x 10 intervals, got $(count_of "$out" program/thread-work)"
+threads=$(grep -Eo '[0-9]+ threads$' <<<"$out" | head -1 | cut -d' ' -f1)
+[ "$threads" -le 5 ] || fail "exited threads' slots are reused: expected <= 5 slots, got $threads"
+
+traced "$T/late" threads late
+expect_exit 0 "$SCALEGATE" profile "$(one_profile "$T/late")"
+[ "$(count_of "$out" program/late)" = 1 ] || fail "the late thread's interval is missing"
+[ "$(count_of "$out" program/before)" = 1 ] || fail "the main thread's interval is missing"
+
+OMP_NUM_THREADS=4 traced "$T/team" threads team
+expect_exit 0 "$SCALEGATE" profile "$(one_profile "$T/team")"
+[ "$(count_of "$out" program/team)" = 1 ] || fail "team interval"
+body=$(( $(count_of "$out" program/team/body) + $(count_of "$out" program/body) ))
+[ "$body" = 4 ] || fail "4 team members each enter body once, got $body"
+
+traced "$T/nested" threads nested
+expect_exit 0 "$SCALEGATE" profile "$(one_profile "$T/nested")"
+inner=$(awk '$1 ~ /inner$/ { for (i = 1; i < NF; i++) if ($i == "count") n += $(i + 1) } END { print n + 0 }' <<<"$out")
+[ "$inner" = 4 ] || fail "2 x 2 nested threads enter inner once each, got $inner"
+
+traced "$T/master" threads master
+expect_exit 0 "$SCALEGATE" profile "$(one_profile "$T/master")"
+[ "$(count_of "$out" program/master-only)" = 1 ] || fail "a region begun inside omp master"

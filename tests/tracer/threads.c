@@ -1,0 +1,124 @@
+/* Intervals from many kinds of threads: short-lived pthreads, a late thread, OpenMP teams, nested teams, master. */
+#include <omp.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scalegate.h"
+
+static volatile double sink;
+
+static void spin(int n)
+{
+	double x = 0;
+
+	for (int i = 0; i < n; i++)
+		x += i * 0.5;
+	sink = x;
+}
+
+static void *short_lived(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 10; i++) {
+		SG_BEGIN("thread-work");
+		spin(1000);
+		SG_END("thread-work");
+	}
+	return NULL;
+}
+
+/* 64 threads, at most 4 alive at once. */
+static void many_threads(void)
+{
+	for (int round = 0; round < 16; round++) {
+		pthread_t t[4];
+		for (int i = 0; i < 4; i++)
+			pthread_create(&t[i], NULL, short_lived, NULL);
+		for (int i = 0; i < 4; i++)
+			pthread_join(t[i], NULL);
+	}
+}
+
+static void *late(void *arg)
+{
+	(void)arg;
+	SG_BEGIN("late");
+	spin(100000);
+	SG_END("late");
+	return NULL;
+}
+
+static void late_thread(void)
+{
+	pthread_t t;
+
+	SG_BEGIN("before");
+	spin(200000);
+	SG_END("before");
+	pthread_create(&t, NULL, late, NULL);
+	pthread_join(t, NULL);
+}
+
+static void omp_teams(void)
+{
+	SG_BEGIN("team");
+#pragma omp parallel num_threads(4)
+	{
+		SG_BEGIN("body");
+		spin(100000);
+		SG_END("body");
+	}
+	SG_END("team");
+}
+
+static void nested_teams(void)
+{
+	omp_set_max_active_levels(2);
+#pragma omp parallel num_threads(2)
+	{
+		SG_BEGIN("outer");
+#pragma omp parallel num_threads(2)
+		{
+			SG_BEGIN("inner");
+			spin(50000);
+			SG_END("inner");
+		}
+		SG_END("outer");
+	}
+}
+
+static void in_master(void)
+{
+#pragma omp parallel num_threads(2)
+	{
+#pragma omp master
+		{
+			SG_BEGIN("master-only");
+			spin(100000);
+			SG_END("master-only");
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(mode, "many"))
+		many_threads();
+	else if (!strcmp(mode, "late"))
+		late_thread();
+	else if (!strcmp(mode, "team"))
+		omp_teams();
+	else if (!strcmp(mode, "nested"))
+		nested_teams();
+	else if (!strcmp(mode, "master"))
+		in_master();
+	else {
+		fprintf(stderr, "usage: threads many|late|team|nested|master\n");
+		return 2;
+	}
+	return 0;
+}

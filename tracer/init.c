@@ -1,0 +1,101 @@
+/* Process-level life of the tracer: start when SCALEGATE_OUT is set, write the profile once at exit. */
+#include "internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+int sg_on;
+double sg_start_unix;
+int sg_rank = -1, sg_ranks = -1;
+const char *sg_omp_mode = "none";
+const char *sg_mpi_mode = "none";
+
+static pid_t start_pid;
+static int written;
+static int warned;
+
+/* The tracer lives in someone else's program: one warning at most, never an exit. */
+void sg_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+		return;
+	fputs("scalegate: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (tracing disabled)\n", stderr);
+}
+
+int sg_enabled(void)
+{
+	return sg_on;
+}
+
+/* A child forked without exec must not write its parent's profile. */
+static void after_fork_child(void)
+{
+	sg_on = 0;
+	sg_self = NULL;
+}
+
+void sg_write_profile(void)
+{
+	const char *dir = getenv("SCALEGATE_OUT");
+	uint64_t now = sg_now();
+
+	if (!sg_on || !dir || getpid() != start_pid)
+		return;
+	if (__atomic_exchange_n(&written, 1, __ATOMIC_ACQ_REL))
+		return;
+	sg_threads_close(now);
+	sg_clock_stop();
+	sg_on = 0;
+	sg_self = NULL;
+	if (sg_write(dir))
+		sg_warn("cannot write the profile into '%s'", dir);
+}
+
+static void at_exit(void)
+{
+	sg_write_profile();
+}
+
+static void program_name(char *buf, size_t size)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+
+	buf[n > 0 ? n : 0] = '\0';
+}
+
+__attribute__((constructor)) static void sg_init(void)
+{
+	const char *dir = getenv("SCALEGATE_OUT");
+	char exe[4096];
+	struct timeval tv;
+	struct sg_thread *t;
+
+	if (!dir || !*dir)
+		return;
+	start_pid = getpid();
+	gettimeofday(&tv, NULL);
+	sg_start_unix = (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
+	sg_clock_start();
+	program_name(exe, sizeof(exe));
+	sg_regions_init(exe);
+	sg_on = 1;
+	t = sg_thread_get();
+	if (!t || !sg_stat_get(t, 0)) {
+		sg_on = 0;
+		sg_warn("out of memory at start-up");
+		return;
+	}
+	t->is_main = 1;
+	pthread_atfork(NULL, NULL, after_fork_child);
+	atexit(at_exit);
+}

@@ -1,0 +1,150 @@
+/* Internals shared by the tracer's files; nothing here is visible outside libscalegate. */
+#ifndef SG_INTERNAL_H
+#define SG_INTERNAL_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+#include "scalegate.h"
+
+#define SG_HIDDEN __attribute__((visibility("hidden")))
+#define SG_LIKELY(x) __builtin_expect(!!(x), 1)
+#define SG_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+#define SG_MAX_DEPTH 128        /* open regions per thread */
+#define SG_CACHE_SIZE 256       /* per-thread (parent, region, tag) -> node cache */
+#define SG_CHUNK 64             /* statistics are stored in chunks that never move */
+#define SG_MAX_CHUNKS 4096      /* so at most 262144 call-path nodes */
+#define SG_NO_TAG (-0x7fffffffffffffffL - 1)
+
+/* ---- clock ---------------------------------------------------------------- */
+
+SG_HIDDEN extern int sg_clock_tsc; /* 1: invariant TSC, 0: CLOCK_MONOTONIC in ns */
+
+static inline uint64_t sg_now(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	if (SG_LIKELY(sg_clock_tsc))
+		return __rdtsc();
+#endif
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+SG_HIDDEN void sg_clock_start(void);
+SG_HIDDEN void sg_clock_stop(void);
+SG_HIDDEN double sg_clock_hz(void);         /* ticks per second over the run */
+SG_HIDDEN double sg_clock_resolution(void); /* seconds */
+SG_HIDDEN double sg_clock_drift(void);      /* start vs whole-run rate, relative */
+SG_HIDDEN const char *sg_clock_name(void);
+
+/* ---- regions and call-path nodes (global, created under a lock) ----------- */
+
+struct sg_region_info {
+	char *name;
+	char *file;
+	int line;
+};
+
+struct sg_node_info {
+	uint32_t parent; /* UINT32_MAX for the root */
+	uint32_t region;
+	long tag;        /* SG_NO_TAG when untagged */
+};
+
+SG_HIDDEN extern pthread_mutex_t sg_lock;
+/* Node of (parent, region, tag), created when new; -1 when the table is full. Takes sg_lock. */
+SG_HIDDEN int64_t sg_node_get(uint32_t parent, uint32_t region, long tag);
+/* Snapshot accessors for the writer; call with sg_lock held. */
+SG_HIDDEN uint32_t sg_region_count(void);
+SG_HIDDEN const struct sg_region_info *sg_region_at(uint32_t id);
+SG_HIDDEN uint32_t sg_node_count(void);
+SG_HIDDEN const struct sg_node_info *sg_node_at(uint32_t id);
+SG_HIDDEN void sg_regions_init(const char *program);
+
+/* ---- per-thread statistics ------------------------------------------------ */
+
+/* Times are in clock ticks. 'time' and 'par' are inclusive of nested regions;
+ * the waiting columns are exclusive (where the wait happened). */
+struct sg_stat {
+	uint64_t count;       /* completed entries */
+	uint64_t time;        /* wall time inside the interval */
+	uint64_t min, max;    /* of one entry */
+	double sumsq;         /* sum of squared entry times, for the variance */
+	uint64_t par;         /* part of 'time' inside OpenMP parallel regions */
+	uint64_t omp_barrier; /* waiting at barriers (explicit, implicit) */
+	uint64_t omp_idle;    /* in a parallel region with no work: start lag, end-of-region idle */
+	uint64_t omp_lock;    /* waiting to enter critical, locks, ordered */
+	uint64_t omp_regions; /* parallel regions forked from here */
+};
+
+struct sg_frame {
+	uint32_t node;
+	uint32_t region;
+	uint64_t start;
+	uint64_t par_start;
+	int inherited; /* a team worker's copy of the forking thread's interval */
+};
+
+struct sg_cache_entry {
+	uint32_t parent;
+	uint32_t region;
+	long tag;
+	uint32_t node;
+};
+
+struct sg_thread {
+	uint32_t cur;   /* innermost open node */
+	uint32_t depth; /* open frames; stack[0] is the level-0 frame */
+	uint32_t overflow; /* begins dropped because the stack was full, still open */
+	struct sg_frame stack[SG_MAX_DEPTH];
+	struct sg_cache_entry cache[SG_CACHE_SIZE];
+	struct sg_stat *chunks[SG_MAX_CHUNKS];
+
+	/* Time in parallel regions so far: par_acc + (par_mask & (now - par_start)). */
+	uint64_t par_acc;
+	uint64_t par_start;
+	uint64_t par_mask;
+
+	/* Errors the profile reports. */
+	uint64_t unmatched_end; /* SG_END with no matching open region */
+	uint64_t unclosed;      /* regions closed implicitly (missing SG_END) */
+	uint64_t dropped;       /* regions not recorded (stack or node table full) */
+
+	int slot;         /* index in the profile */
+	int omp_thread;   /* OpenMP thread number when known, else -1 */
+	int is_main;
+	int live;
+	struct sg_thread *next_free;
+};
+
+SG_HIDDEN extern int sg_on;  /* measuring: SCALEGATE_OUT was set */
+SG_HIDDEN extern __thread struct sg_thread *sg_self __attribute__((tls_model("initial-exec")));
+
+/* This thread's state, created on first use; NULL when not measuring. */
+SG_HIDDEN struct sg_thread *sg_thread_get(void);
+/* Statistics of 'node' for thread 't' (allocated on first use; NULL if out of memory). */
+SG_HIDDEN struct sg_stat *sg_stat_get(struct sg_thread *t, uint32_t node);
+SG_HIDDEN void sg_frame_push(struct sg_thread *t, uint32_t node, uint32_t region, uint64_t now, int inherited);
+SG_HIDDEN void sg_frame_pop(struct sg_thread *t, uint64_t now);
+SG_HIDDEN uint64_t sg_par_now(const struct sg_thread *t, uint64_t now);
+
+/* All thread states ever created (the profile's threads); call with sg_lock held. */
+SG_HIDDEN int sg_thread_count(void);
+SG_HIDDEN struct sg_thread *sg_thread_at(int slot);
+SG_HIDDEN void sg_threads_close(uint64_t now);
+
+/* ---- process ---------------------------------------------------------------- */
+
+SG_HIDDEN void sg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+SG_HIDDEN int sg_write(const char *dir);
+SG_HIDDEN extern double sg_start_unix;
+SG_HIDDEN extern int sg_rank, sg_ranks; /* -1 without MPI */
+SG_HIDDEN extern const char *sg_omp_mode, *sg_mpi_mode;
+
+#endif

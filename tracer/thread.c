@@ -1,0 +1,262 @@
+/* Per-thread state and the hot path: entering and leaving intervals touch only this thread's memory. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+__thread struct sg_thread *sg_self __attribute__((tls_model("initial-exec")));
+
+static struct sg_thread **threads; /* every slot ever created, for the writer */
+static int nr_threads, alloc_threads;
+static struct sg_thread *free_slots; /* slots of threads that exited, for reuse */
+static pthread_key_t exit_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+extern int omp_get_thread_num(void) __attribute__((weak));
+
+static void thread_exit(void *arg);
+
+static void make_key(void)
+{
+	pthread_key_create(&exit_key, thread_exit);
+}
+
+static void cache_clear(struct sg_thread *t)
+{
+	for (int i = 0; i < SG_CACHE_SIZE; i++)
+		t->cache[i].parent = UINT32_MAX;
+}
+
+/* A slot from a thread that exited is reused so memory follows the live thread count. */
+static struct sg_thread *slot_take(void)
+{
+	struct sg_thread *t = free_slots;
+
+	if (t) {
+		free_slots = t->next_free;
+		return t;
+	}
+	if (nr_threads == alloc_threads) {
+		int n = alloc_threads ? alloc_threads * 2 : 16;
+		struct sg_thread **p = realloc(threads, (size_t)n * sizeof(*p));
+		if (!p)
+			return NULL;
+		threads = p;
+		alloc_threads = n;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->slot = nr_threads;
+	threads[nr_threads++] = t;
+	return t;
+}
+
+struct sg_thread *sg_thread_get(void)
+{
+	struct sg_thread *t = sg_self;
+
+	if (SG_LIKELY(t) || !sg_on)
+		return t;
+	pthread_once(&key_once, make_key);
+	pthread_mutex_lock(&sg_lock);
+	t = slot_take();
+	pthread_mutex_unlock(&sg_lock);
+	if (!t) {
+		sg_warn("out of memory for a thread's statistics; this thread is not measured");
+		return NULL;
+	}
+	cache_clear(t);
+	t->omp_thread = omp_get_thread_num ? omp_get_thread_num() : -1;
+	t->live = 1;
+	t->depth = 1;
+	t->cur = 0;
+	t->overflow = 0;
+	t->stack[0] = (struct sg_frame){ .node = 0, .start = sg_now() };
+	sg_self = t;
+	pthread_setspecific(exit_key, t);
+	return t;
+}
+
+struct sg_stat *sg_stat_get(struct sg_thread *t, uint32_t node)
+{
+	struct sg_stat **chunk = &t->chunks[node / SG_CHUNK];
+
+	if (SG_UNLIKELY(!*chunk)) {
+		struct sg_stat *c = calloc(SG_CHUNK, sizeof(*c));
+		if (!c)
+			return NULL;
+		for (int i = 0; i < SG_CHUNK; i++)
+			c[i].min = UINT64_MAX;
+		*chunk = c;
+	}
+	return &(*chunk)[node % SG_CHUNK];
+}
+
+uint64_t sg_par_now(const struct sg_thread *t, uint64_t now)
+{
+	return t->par_acc + (t->par_mask & (now - t->par_start));
+}
+
+static void record(struct sg_thread *t, const struct sg_frame *f, uint64_t now)
+{
+	struct sg_stat *s = &t->chunks[f->node / SG_CHUNK][f->node % SG_CHUNK];
+	uint64_t d = now - f->start;
+
+	s->time += d;
+	s->par += sg_par_now(t, now) - f->par_start;
+	if (f->inherited)
+		return;
+	s->count++;
+	s->sumsq += (double)d * (double)d;
+	if (d < s->min)
+		s->min = d;
+	if (d > s->max)
+		s->max = d;
+}
+
+void sg_frame_push(struct sg_thread *t, uint32_t node, uint32_t region, uint64_t now, int inherited)
+{
+	struct sg_frame *f = &t->stack[t->depth++];
+
+	f->node = node;
+	f->region = region;
+	f->start = now;
+	f->par_start = sg_par_now(t, now);
+	f->inherited = inherited;
+	t->cur = node;
+}
+
+void sg_frame_pop(struct sg_thread *t, uint64_t now)
+{
+	record(t, &t->stack[--t->depth], now);
+	t->cur = t->stack[t->depth - 1].node;
+}
+
+/* Cache miss: find or create the node, and make sure its statistics exist. */
+static int64_t node_lookup(struct sg_thread *t, struct sg_cache_entry *e, uint32_t region, long tag)
+{
+	int64_t node;
+
+	if (!region || region >= (uint32_t)INT32_MAX)
+		return -1;
+	node = sg_node_get(t->cur, region, tag);
+	if (node < 0 || !sg_stat_get(t, (uint32_t)node))
+		return -1;
+	*e = (struct sg_cache_entry){ t->cur, region, tag, (uint32_t)node };
+	return node;
+}
+
+void sg_begin_tag(sg_region_t region, long tag)
+{
+	uint64_t now = sg_now();
+	struct sg_thread *t = sg_self;
+	struct sg_cache_entry *e;
+	int64_t node;
+
+	if (SG_UNLIKELY(!t) && !(t = sg_thread_get()))
+		return;
+	if (SG_UNLIKELY(t->depth >= SG_MAX_DEPTH || t->overflow)) {
+		t->overflow++;
+		t->dropped++;
+		return;
+	}
+	e = &t->cache[(t->cur * 31u + (uint32_t)region * 17u + (uint32_t)tag) % SG_CACHE_SIZE];
+	if (SG_LIKELY(e->parent == t->cur && e->region == (uint32_t)region && e->tag == tag))
+		node = e->node;
+	else if ((node = node_lookup(t, e, (uint32_t)region, tag)) < 0) {
+		t->overflow++;
+		t->dropped++;
+		return;
+	}
+	sg_frame_push(t, (uint32_t)node, (uint32_t)region, now, 0);
+}
+
+void sg_begin(sg_region_t region)
+{
+	sg_begin_tag(region, SG_NO_TAG);
+}
+
+/* The end did not match the innermost region: close up to the matching one, or ignore it. */
+static void end_mismatch(struct sg_thread *t, uint32_t region, uint64_t now)
+{
+	uint32_t d = t->depth;
+
+	while (d > 1 && (t->stack[d - 1].region != region || t->stack[d - 1].inherited))
+		d--;
+	if (d <= 1) {
+		t->unmatched_end++;
+		return;
+	}
+	while (t->depth > d) {
+		t->unclosed++;
+		sg_frame_pop(t, now);
+	}
+	sg_frame_pop(t, now);
+}
+
+void sg_end(sg_region_t region)
+{
+	uint64_t now = sg_now();
+	struct sg_thread *t = sg_self;
+	struct sg_frame *f;
+
+	if (SG_UNLIKELY(!t))
+		return;
+	if (SG_UNLIKELY(t->overflow)) {
+		t->overflow--;
+		return;
+	}
+	f = &t->stack[t->depth - 1];
+	if (SG_LIKELY(t->depth > 1 && f->region == (uint32_t)region && !f->inherited)) {
+		record(t, f, now);
+		t->depth--;
+		t->cur = f[-1].node;
+		return;
+	}
+	end_mismatch(t, (uint32_t)region, now);
+}
+
+/* Closes a thread's open regions (counted as unclosed) and, for the main thread, level 0. */
+static void close_frames(struct sg_thread *t, uint64_t now)
+{
+	while (t->depth > 1) {
+		if (!t->stack[t->depth - 1].inherited)
+			t->unclosed++;
+		sg_frame_pop(t, now);
+	}
+	if (t->is_main && t->depth == 1) {
+		record(t, &t->stack[0], now);
+		t->depth = 0;
+	}
+}
+
+static void thread_exit(void *arg)
+{
+	struct sg_thread *t = arg;
+
+	close_frames(t, sg_now());
+	sg_self = NULL;
+	pthread_mutex_lock(&sg_lock);
+	t->live = 0;
+	t->next_free = free_slots;
+	free_slots = t;
+	pthread_mutex_unlock(&sg_lock);
+}
+
+void sg_threads_close(uint64_t now)
+{
+	/* Only the calling thread's frames can be closed safely; others keep running. */
+	if (sg_self)
+		close_frames(sg_self, now);
+}
+
+int sg_thread_count(void)
+{
+	return nr_threads;
+}
+
+struct sg_thread *sg_thread_at(int slot)
+{
+	return threads[slot];
+}

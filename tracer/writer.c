@@ -1,0 +1,278 @@
+/* Writes this process's profile (format: tracer/PROFILE.md) into $SCALEGATE_OUT, atomically. */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SG_PROFILE_VERSION 1
+
+struct buf {
+	char *p;
+	size_t len, alloc;
+	int failed;
+};
+
+static void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		size_t room = b->alloc - b->len;
+		va_start(ap, fmt);
+		n = vsnprintf(b->p ? b->p + b->len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->failed = 1;
+			return;
+		}
+		if ((size_t)n < room) {
+			b->len += (size_t)n;
+			return;
+		}
+		size_t alloc = (b->alloc ? b->alloc : 4096) * 2 + (size_t)n;
+		char *p = realloc(b->p, alloc);
+		if (!p) {
+			b->failed = 1;
+			return;
+		}
+		b->p = p;
+		b->alloc = alloc;
+	}
+}
+
+/* Strings go on one line: backslash, tab, newline and CR are escaped. */
+static void buf_escaped(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '\\': buf_printf(b, "\\\\"); break;
+		case '\t': buf_printf(b, "\\t"); break;
+		case '\n': buf_printf(b, "\\n"); break;
+		case '\r': buf_printf(b, "\\r"); break;
+		default: buf_printf(b, "%c", *s);
+		}
+	}
+}
+
+static void meta_str(struct buf *b, const char *key, const char *value)
+{
+	buf_printf(b, "meta\t%s\t", key);
+	buf_escaped(b, value);
+	buf_printf(b, "\n");
+}
+
+static void meta_num(struct buf *b, const char *key, double value)
+{
+	buf_printf(b, "meta\t%s\t%.17g\n", key, value);
+}
+
+static void meta_int_or_absent(struct buf *b, const char *key, long value)
+{
+	if (value < 0)
+		buf_printf(b, "meta\t%s\t-\n", key);
+	else
+		buf_printf(b, "meta\t%s\t%ld\n", key, value);
+}
+
+static void command_line(char *out, size_t size)
+{
+	int fd = open("/proc/self/cmdline", O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, out, size - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		n = 0;
+	out[n] = '\0';
+	for (ssize_t i = 0; i + 1 < n; i++)
+		if (!out[i])
+			out[i] = ' ';
+}
+
+static void write_meta(struct buf *b)
+{
+	char host[256] = "?", cmd[4096];
+	uint64_t unmatched = 0, unclosed = 0, dropped = 0;
+
+	gethostname(host, sizeof(host) - 1);
+	command_line(cmd, sizeof(cmd));
+	for (int i = 0; i < sg_thread_count(); i++) {
+		struct sg_thread *t = sg_thread_at(i);
+		unmatched += t->unmatched_end;
+		unclosed += t->unclosed;
+		dropped += t->dropped;
+	}
+	meta_str(b, "host", host);
+	meta_num(b, "pid", (double)getpid());
+	meta_int_or_absent(b, "rank", sg_rank);
+	meta_int_or_absent(b, "ranks", sg_ranks);
+	meta_str(b, "cmdline", cmd);
+	meta_str(b, "clock", sg_clock_name());
+	meta_num(b, "clock_hz", sg_clock_hz());
+	meta_num(b, "clock_resolution", sg_clock_resolution());
+	meta_num(b, "clock_drift", sg_clock_drift());
+	meta_num(b, "start_unix", sg_start_unix);
+	meta_str(b, "omp", sg_omp_mode);
+	meta_str(b, "mpi", sg_mpi_mode);
+	meta_num(b, "errors_unmatched_end", (double)unmatched);
+	meta_num(b, "errors_unclosed", (double)unclosed);
+	meta_num(b, "errors_dropped", (double)dropped);
+}
+
+static void write_tables(struct buf *b)
+{
+	buf_printf(b, "columns\tregion\tid\tname\tfile\tline\n");
+	for (uint32_t i = 0; i < sg_region_count(); i++) {
+		const struct sg_region_info *r = sg_region_at(i);
+		buf_printf(b, "region\t%u\t", i);
+		buf_escaped(b, r->name);
+		buf_printf(b, "\t");
+		buf_escaped(b, r->file);
+		buf_printf(b, "\t%d\n", r->line);
+	}
+	buf_printf(b, "columns\tnode\tid\tparent\tregion\ttag\n");
+	for (uint32_t i = 0; i < sg_node_count(); i++) {
+		const struct sg_node_info *n = sg_node_at(i);
+		if (n->parent == UINT32_MAX)
+			buf_printf(b, "node\t%u\t-\t%u\t", i, n->region);
+		else
+			buf_printf(b, "node\t%u\t%u\t%u\t", i, n->parent, n->region);
+		if (n->tag == SG_NO_TAG)
+			buf_printf(b, "-\n");
+		else
+			buf_printf(b, "%ld\n", n->tag);
+	}
+	buf_printf(b, "columns\tthread\tid\tomp_thread\tkind\n");
+	for (int i = 0; i < sg_thread_count(); i++) {
+		struct sg_thread *t = sg_thread_at(i);
+		buf_printf(b, "thread\t%d\t", i);
+		if (t->omp_thread >= 0)
+			buf_printf(b, "%d", t->omp_thread);
+		else
+			buf_printf(b, "-");
+		buf_printf(b, "\t%s\n", t->is_main ? "main" : "worker");
+	}
+}
+
+static void write_stat(struct buf *b, uint32_t node, int thread, const struct sg_stat *s, double sec, int omp)
+{
+	buf_printf(b, "stat\t%u\t%d\t%llu\t%.9g\t", node, thread, (unsigned long long)s->count, s->time * sec);
+	if (s->count)
+		buf_printf(b, "%.9g\t%.9g\t%.9g", s->min * sec, s->max * sec, s->sumsq * sec * sec);
+	else
+		buf_printf(b, "-\t-\t-");
+	buf_printf(b, "\t%.9g", s->par * sec);
+	if (omp)
+		buf_printf(b, "\t%.9g\t%.9g\t%.9g\t%llu\n", s->omp_barrier * sec, s->omp_idle * sec,
+			   s->omp_lock * sec, (unsigned long long)s->omp_regions);
+	else
+		buf_printf(b, "\t-\t-\t-\t-\n");
+}
+
+static void write_stats(struct buf *b)
+{
+	double sec = 1.0 / sg_clock_hz();
+	int omp = strcmp(sg_omp_mode, "none") != 0;
+
+	buf_printf(b, "columns\tstat\tnode\tthread\tcount\ttime\tmin\tmax\tsumsq\tpar"
+		      "\tomp_barrier\tomp_idle\tomp_lock\tomp_regions\n");
+	for (int i = 0; i < sg_thread_count(); i++) {
+		struct sg_thread *t = sg_thread_at(i);
+		for (uint32_t n = 0; n < sg_node_count(); n++) {
+			struct sg_stat *s = t->chunks[n / SG_CHUNK] ? &t->chunks[n / SG_CHUNK][n % SG_CHUNK] : NULL;
+			if (s && (s->count || s->time))
+				write_stat(b, n, i, s, sec, omp);
+		}
+	}
+}
+
+/* FNV-1a over everything before the 'end' line: catches truncation and corruption. */
+static uint64_t checksum(const char *p, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+	return h;
+}
+
+static int mkdir_p(const char *dir)
+{
+	char path[4096];
+	size_t n = strlen(dir);
+
+	if (n >= sizeof(path))
+		return -1;
+	memcpy(path, dir, n + 1);
+	for (char *s = path + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			return -1;
+		*s = '/';
+	}
+	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+static int write_atomic(const char *dir, const struct buf *b)
+{
+	char host[64] = "host", path[4096], tmp[4200];
+	size_t done = 0;
+	int fd;
+
+	gethostname(host, sizeof(host) - 1);
+	host[sizeof(host) - 1] = '\0';
+	if (mkdir_p(dir))
+		return -1;
+	if (sg_rank >= 0)
+		snprintf(path, sizeof(path), "%s/rank%05d.%s.%d.sgprof", dir, sg_rank, host, (int)getpid());
+	else
+		snprintf(path, sizeof(path), "%s/%s.%d.sgprof", dir, host, (int)getpid());
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return -1;
+	while (done < b->len) {
+		ssize_t w = write(fd, b->p + done, b->len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			close(fd);
+			unlink(tmp);
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	if (close(fd) || rename(tmp, path)) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int sg_write(const char *dir)
+{
+	struct buf b = { 0 };
+	int ret;
+
+	pthread_mutex_lock(&sg_lock);
+	buf_printf(&b, "scalegate-profile\t%d\n", SG_PROFILE_VERSION);
+	write_meta(&b);
+	write_tables(&b);
+	write_stats(&b);
+	pthread_mutex_unlock(&sg_lock);
+	buf_printf(&b, "end\t%016llx\n", (unsigned long long)checksum(b.p, b.len));
+	ret = b.failed ? -1 : write_atomic(dir, &b);
+	free(b.p);
+	return ret;
+}
