@@ -36,7 +36,7 @@ CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 # ---- tracer ---------------------------------------------------------------
 TRACER_SRC := $(filter-out tracer/mpi%.c,$(wildcard tracer/*.c))
 TRACER_OBJ := $(TRACER_SRC:%.c=$(B)/pic/%.o)
-TRACER_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden -pthread -Itracer
+TRACER_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden -fno-semantic-interposition -pthread -Itracer
 TRACER_LIBS := -pthread -ldl -lm
 
 $(B)/pic/tracer/%.o: tracer/%.c
@@ -112,7 +112,7 @@ all: $(TRACER_LIBS_OUT) $(B)/bin/scalegate $(TRACED_BIN)
 # 'make test' is what CI runs: install what is missing, build, run everything.
 test: deps
 	$(Q)$(MAKE) --no-print-directory all-tests
-	$(Q)tests/run.sh $(B)
+	$(Q)SG_SAN_FLAGS="$(SAN_FLAGS)" tests/run.sh $(B)
 
 all-tests: all $(UNIT_BIN)
 

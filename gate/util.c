@@ -1,5 +1,7 @@
 /* Helpers every gate module shares: error reporting, allocation, growable strings. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include "util.h"
 
 #include <errno.h>

@@ -8,6 +8,12 @@ extern "C" {
 
 #define SCALEGATE_VERSION "0.1.0"
 
+#if defined(__GNUC__)
+#define SG_API __attribute__((visibility("default")))
+#else
+#define SG_API
+#endif
+
 /* A registered interval (region): 0 means "not registered yet". */
 typedef int sg_region_t;
 
@@ -16,20 +22,20 @@ typedef int sg_region_t;
  * same name and file always give the same handle. 'line' is where the region
  * starts (0: unknown). Thread-safe; takes a lock, so keep the handle.
  */
-sg_region_t sg_region(const char *name, const char *file, int line);
+SG_API sg_region_t sg_region(const char *name, const char *file, int line);
 
 /* Enter / leave a region on the calling thread. Lock-free, malloc-free. */
-void sg_begin(sg_region_t region);
+SG_API void sg_begin(sg_region_t region);
 /* Enter one instance of a region split by an integer tag (iteration, parameter). */
-void sg_begin_tag(sg_region_t region, long tag);
+SG_API void sg_begin_tag(sg_region_t region, long tag);
 /* Leave the innermost open region; 'region' must be the one entered. */
-void sg_end(sg_region_t region);
+SG_API void sg_end(sg_region_t region);
 
 /* 1 when this process is measuring (SCALEGATE_OUT was set), else 0. */
-int sg_enabled(void);
+SG_API int sg_enabled(void);
 
 /* Writes the profile now instead of at exit (for programs that never return). */
-void sg_write_profile(void);
+SG_API void sg_write_profile(void);
 
 #if defined(SCALEGATE_DISABLE)
 

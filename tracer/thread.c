@@ -149,13 +149,15 @@ static int64_t node_lookup(struct sg_thread *t, struct sg_cache_entry *e, uint32
 
 void sg_begin_tag(sg_region_t region, long tag)
 {
-	uint64_t now = sg_now();
 	struct sg_thread *t = sg_self;
 	struct sg_cache_entry *e;
+	uint64_t now;
 	int64_t node;
 
+	/* Not measuring: no clock read, nothing but this test. */
 	if (SG_UNLIKELY(!t) && !(t = sg_thread_get()))
 		return;
+	now = sg_now();
 	if (SG_UNLIKELY(t->depth >= SG_MAX_DEPTH || t->overflow)) {
 		t->overflow++;
 		t->dropped++;
@@ -197,12 +199,13 @@ static void end_mismatch(struct sg_thread *t, uint32_t region, uint64_t now)
 
 void sg_end(sg_region_t region)
 {
-	uint64_t now = sg_now();
 	struct sg_thread *t = sg_self;
 	struct sg_frame *f;
+	uint64_t now;
 
 	if (SG_UNLIKELY(!t))
 		return;
+	now = sg_now();
 	if (SG_UNLIKELY(t->overflow)) {
 		t->overflow--;
 		return;

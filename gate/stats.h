@@ -1,0 +1,194 @@
+/* Statistics for small noisy samples: median intervals, bootstrap, one-sided rank tests, fits. */
+#ifndef SG_STATS_H
+#define SG_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Conventions: every function that returns int returns 0 on success and
+ * error() (-1, message printed) on bad input; sample values must be finite.
+ * Functions that return a double return NAN when the figure is undefined
+ * (empty input).  Nothing here keeps state between calls: the same inputs
+ * always give bit-identical outputs.
+ */
+
+/* ---- descriptive ---- */
+
+/* These never modify x; NAN when n == 0. */
+double stats_median(const double *x, size_t n);
+/* Quantile by linear interpolation between order statistics (R type 7); NAN unless 0 <= q <= 1. */
+double stats_quantile(const double *x, size_t n, double q);
+double stats_mean(const double *x, size_t n);
+/* Sample standard deviation (divides by n - 1); NAN when n < 2. */
+double stats_sd(const double *x, size_t n);
+double stats_min(const double *x, size_t n);
+double stats_max(const double *x, size_t n);
+
+struct stats_summary {
+	size_t n;
+	double median, mean, sd, min, max;
+	double ci_lo, ci_hi; /* confidence interval for the median */
+};
+
+/*
+ * Fills 's' for the sample x[0..n-1]; 'level' is the confidence level of
+ * the median interval (e.g. 0.95).
+ *
+ * The median interval is the distribution-free order-statistic interval
+ * [x(j), x(n-j+1)] with the largest j whose binomial coverage is still at
+ * least 'level' (conservative: true coverage >= level).  It exists once
+ * 1 - 2^(1-n) >= level, i.e. n >= 6 at 0.95 and n >= 8 at 0.99; for fewer
+ * values the interval is the percentile bootstrap (STATS_SEED,
+ * STATS_BOOTSTRAP_ITERATIONS), which never reaches past [min, max].
+ * n == 1 gives [x, x] and sd = NAN.  n == 0 is an error.
+ */
+int stats_summarize(const double *x, size_t n, double level, struct stats_summary *s);
+
+/* ---- deterministic random numbers (splitmix64: tiny, passes BigCrush) ---- */
+
+#define STATS_SEED UINT64_C(0x5ca1e6a7e0c0ffee)
+
+struct stats_rng {
+	uint64_t state;
+};
+
+void stats_rng_init(struct stats_rng *rng, uint64_t seed);
+uint64_t stats_rng_next(struct stats_rng *rng);
+/* Uniform in [0, n) without modulo bias; n > 0. */
+uint64_t stats_rng_below(struct stats_rng *rng, uint64_t n);
+
+/* ---- percentile bootstrap over groups of medians ---- */
+
+#define STATS_BOOTSTRAP_ITERATIONS 2000
+
+/* A figure derived from the medians of k groups, e.g. speedup m[0] / m[1]; may return NAN. */
+typedef double (*stats_fn)(const double *medians, size_t k, void *ctx);
+
+struct stats_group {
+	const double *x;
+	size_t n;
+};
+
+struct stats_bootstrap {
+	/* inputs: set by STATS_BOOTSTRAP_INIT, change before the call if needed */
+	size_t iterations; /* 0 means STATS_BOOTSTRAP_ITERATIONS */
+	uint64_t seed;
+	/* outputs */
+	double estimate;   /* fn(original medians); may be NAN */
+	double lo, hi;     /* percentile interval of the resampled figures */
+	size_t nan_count;  /* resamples where fn gave NAN: skipped */
+};
+
+#define STATS_BOOTSTRAP_INIT { 0, STATS_SEED, 0, 0, 0, 0 }
+
+/*
+ * Each iteration resamples every group with replacement, takes each group's
+ * median and calls fn on the k medians; [lo, hi] are the (1 - level) / 2
+ * and (1 + level) / 2 quantiles of the results that are not NAN.
+ * Returns 0; -1 (error()) on bad input; 1, with no message, lo = hi = NAN,
+ * when fn gave NAN in more than half of the resamples (the figure is
+ * undefined too often to have an interval: the caller decides what to say).
+ */
+int stats_bootstrap(const struct stats_group *groups, size_t k, stats_fn fn, void *ctx,
+		    double level, struct stats_bootstrap *bs);
+
+/*
+ * Interval for median(cur) / median(base), e.g. current over baseline time:
+ * a time regression of more than 5 % is significant when lo > 1.05.
+ * 'bs' as for stats_bootstrap() (initialize with STATS_BOOTSTRAP_INIT).
+ */
+int stats_ratio_of_medians(const double *base, size_t nbase, const double *cur, size_t ncur,
+			   double level, struct stats_bootstrap *bs);
+
+/* ---- Mann-Whitney U, one-sided ---- */
+
+/* Above this many values in total the exact distribution would overflow 64-bit counts. */
+#define STATS_MWU_EXACT_MAX 60
+
+enum stats_mwu_method {
+	STATS_MWU_AUTO,   /* exact up to STATS_MWU_EXACT_MAX values, else normal */
+	STATS_MWU_EXACT,  /* permutation distribution given the ties; error past the limit */
+	STATS_MWU_NORMAL, /* normal approximation, tie and continuity corrected */
+};
+
+struct stats_mwu {
+	double u; /* U of b: pairs (a_i, b_j) with b_j > a_i, ties count one half */
+	double p; /* P(U >= u) when a and b come from one distribution */
+	int exact;
+};
+
+/*
+ * Tests whether b is stochastically greater than a (e.g. a = baseline times,
+ * b = current times).  Ties are handled by mid-ranks; the exact p is the
+ * share of all C(na + nb, nb) splits of the pooled values, ties as observed,
+ * whose U is at least the observed one.
+ */
+int stats_mwu_greater(const double *a, size_t na, const double *b, size_t nb,
+		      struct stats_mwu *r);
+int stats_mwu_greater_with(const double *a, size_t na, const double *b, size_t nb,
+			   enum stats_mwu_method method, struct stats_mwu *r);
+
+/*
+ * Smallest one-sided p any data can give: 1 / C(n1 + n2, n1) (5 vs 5:
+ * 1/252, 3 vs 3: 1/20).  Ties only make it larger, so a rule whose level is
+ * below this can never fail with these repeats.  1 when n1 or n2 is 0.
+ */
+double stats_mwu_min_p(size_t n1, size_t n2);
+
+/* Hodges-Lehmann shift of b over a: median of all b_j - a_i; NAN if either is empty. */
+double stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb);
+
+/* ---- distributions ---- */
+
+double stats_normal_cdf(double z);
+/* NAN unless 0 < p < 1. */
+double stats_normal_quantile(double p);
+/* Student t with df > 0 degrees of freedom (not necessarily integer). */
+double stats_t_cdf(double t, double df);
+/* Accurate to about 1e-10; NAN unless 0 < p < 1 and df > 0. */
+double stats_t_quantile(double p, double df);
+
+/* ---- least squares ---- */
+
+struct stats_line {
+	size_t n;
+	double a, b;       /* y = a + b x */
+	double se_b;       /* standard error of b */
+	double r2;         /* 1 when the fit is exact, even for constant y */
+	double sd;         /* residual standard deviation, n - 2 degrees of freedom */
+	double b_lo, b_hi; /* Student t interval for b at the given level */
+};
+
+/* Needs n >= 2 and two distinct x; with n == 2, se_b, sd, b_lo, b_hi are NAN. */
+int stats_line_fit(const double *x, const double *y, size_t n, double level,
+		   struct stats_line *l);
+
+#define STATS_LSQ_MAX 4
+
+struct stats_lsq {
+	size_t k;
+	double coef[STATS_LSQ_MAX];
+	double se[STATS_LSQ_MAX]; /* standard errors of coef */
+	double r2;                /* weighted, about the weighted mean of y */
+	double sd;                /* residual sd (weighted), n - k degrees of freedom */
+};
+
+/*
+ * Minimizes sum_i w_i (y_i - sum_j X_ij coef_j)^2 for a row-major n x k
+ * design X (k <= STATS_LSQ_MAX) by Householder QR.  w may be NULL (all 1);
+ * weights must be > 0.  Errors when n < k + 1 or the columns are (nearly)
+ * linearly dependent.
+ */
+int stats_lsq_fit(const double *X, const double *y, const double *w, size_t n, size_t k,
+		  struct stats_lsq *fit);
+
+/*
+ * Fits T(p) = sigma + phi / p + kappa * p (coef[0..2] = sigma, phi, kappa)
+ * to n points (p_i > 0, T_i), w as for stats_lsq_fit(); needs at least 4
+ * points over at least 3 distinct p.
+ */
+int stats_fit_scaling(const double *p, const double *t, const double *w, size_t n,
+		      struct stats_lsq *fit);
+
+#endif

@@ -1,0 +1,164 @@
+/* The tracer's overhead: ns per enter+exit pair (1 and 2 threads), a bare timestamp pair, and a kernel's slowdown. */
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+#include "scalegate.h"
+
+#define RUNS 7
+#define PAIRS 5000000L
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void report(const char *what, double *v, int n, const char *unit)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	printf("%-44s median %8.2f %s   min %8.2f   max %8.2f   (%d runs)\n", what, v[n / 2], unit, v[0], v[n - 1], n);
+}
+
+static double bare_pair(void)
+{
+	volatile unsigned long long s = 0;
+	double t0 = now();
+
+	for (long i = 0; i < PAIRS; i++) {
+#if defined(__x86_64__)
+		s += __rdtsc();
+		s += __rdtsc();
+#else
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		s += ts.tv_nsec;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		s += ts.tv_nsec;
+#endif
+	}
+	return (now() - t0) / PAIRS * 1e9;
+}
+
+static double traced_pairs(void)
+{
+	double t0 = now();
+
+	for (long i = 0; i < PAIRS; i++) {
+		SG_BEGIN("pair");
+		SG_END("pair");
+	}
+	return (now() - t0) / PAIRS * 1e9;
+}
+
+/* Each of 'threads' threads runs the pairs; the figure is the slowest thread's ns per pair. */
+static double traced_pairs_threads(int threads)
+{
+	double worst = 0;
+
+#pragma omp parallel num_threads(threads) reduction(max : worst)
+	worst = traced_pairs();
+	return worst;
+}
+
+static double bare_pair_threads(int threads)
+{
+	double worst = 0;
+
+#pragma omp parallel num_threads(threads) reduction(max : worst)
+	worst = bare_pair();
+	return worst;
+}
+
+/* A 2-D Jacobi sweep over rows; 'instrument' marks each sweep and each block of 16 rows. */
+static double kernel(double *a, double *b, int n, int sweeps, int instrument)
+{
+	double t0 = now();
+
+	for (int s = 0; s < sweeps; s++) {
+		if (instrument)
+			SG_BEGIN("sweep");
+		for (int i0 = 1; i0 < n - 1; i0 += 16) {
+			if (instrument)
+				SG_BEGIN("rows");
+			for (int i = i0; i < i0 + 16 && i < n - 1; i++)
+				for (int j = 1; j < n - 1; j++)
+					b[i * n + j] = 0.25 * (a[(i - 1) * n + j] + a[(i + 1) * n + j] +
+							       a[i * n + j - 1] + a[i * n + j + 1]);
+			if (instrument)
+				SG_END("rows");
+		}
+		if (instrument)
+			SG_END("sweep");
+		double *t = a;
+		a = b;
+		b = t;
+	}
+	return now() - t0;
+}
+
+static void kernel_slowdown(void)
+{
+	const int n = 512, sweeps = 40;
+	double *a = calloc((size_t)n * n, sizeof(double)), *b = calloc((size_t)n * n, sizeof(double));
+	double ratio[2 * RUNS + 1], block_us;
+	int runs = 2 * RUNS + 1;
+
+	for (int i = 0; i < n; i++)
+		a[i] = b[i] = 1.0;
+	kernel(a, b, n, sweeps, 0); /* warm-up */
+	for (int r = 0; r < runs; r++) {
+		/* Side by side in one run, alternating order, so machine noise hits both. */
+		double plain = r % 2 ? kernel(a, b, n, sweeps, 0) : 0;
+		double traced = kernel(a, b, n, sweeps, 1);
+		if (!(r % 2))
+			plain = kernel(a, b, n, sweeps, 0);
+		ratio[r] = (traced / plain - 1.0) * 100.0;
+		block_us = plain / sweeps / ((n - 2 + 15) / 16) * 1e6;
+	}
+	report("kernel slowdown (Jacobi 512x512, 16-row blocks)", ratio, runs, "% ");
+	printf("%-44s %8.1f us per instrumented block\n", "  granularity", block_us);
+	free(a);
+	free(b);
+}
+
+int main(int argc, char **argv)
+{
+	double v[RUNS];
+	const char *only = argc > 1 ? argv[1] : "";
+
+	printf("tracer %s, clock pairs of %ld, %s\n", sg_enabled() ? "measuring" : "off (no SCALEGATE_OUT)",
+	       PAIRS, "medians over runs");
+	if (!*only || !strcmp(only, "pairs")) {
+		for (int r = 0; r < RUNS; r++)
+			v[r] = bare_pair();
+		report("bare timestamp pair", v, RUNS, "ns");
+		for (int r = 0; r < RUNS; r++)
+			v[r] = traced_pairs();
+		report("enter+exit pair, 1 thread", v, RUNS, "ns");
+		for (int r = 0; r < RUNS; r++)
+			v[r] = bare_pair_threads(2);
+		report("bare timestamp pair, 2 threads (slowest)", v, RUNS, "ns");
+		for (int r = 0; r < RUNS; r++)
+			v[r] = traced_pairs_threads(2);
+		report("enter+exit pair, 2 threads (slowest)", v, RUNS, "ns");
+	}
+	if (!*only || !strcmp(only, "kernel"))
+		kernel_slowdown();
+	return 0;
+}

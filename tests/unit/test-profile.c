@@ -1,0 +1,144 @@
+/* Unit tests of the profile reader: round trip of a known file, absent values, damaged files. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "profile.h"
+#include "util.h"
+
+static uint64_t fnv1a(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+/* Writes 'body' followed by its end record to a temporary file; returns its path (caller frees). */
+static char *write_profile(const char *body, int with_end)
+{
+	char *path = xstrdup("/tmp/sg-test-profile-XXXXXX");
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	fputs(body, f);
+	if (with_end)
+		fprintf(f, "end\t%016llx\n", (unsigned long long)fnv1a(body, strlen(body)));
+	fclose(f);
+	return path;
+}
+
+static const char good[] =
+	"scalegate-profile\t1\n"
+	"meta\thost\tnode07\n"
+	"meta\trank\t3\n"
+	"meta\tcmdline\t./jacobi\\t4 2000\n"
+	"meta\tfuture_key\twhatever\n"
+	"columns\tregion\tid\tname\tfile\tline\n"
+	"region\t0\tprogram\t./jacobi\t0\n"
+	"region\t1\tsolve\tjacobi.c\t42\n"
+	"region\t2\tsweep\tjacobi.c\t50\n"
+	"columns\tnode\tid\tparent\tregion\ttag\n"
+	"node\t0\t-\t0\t-\n"
+	"node\t1\t0\t1\t-\n"
+	"node\t2\t1\t2\t7\n"
+	"columns\tthread\tid\tomp_thread\tkind\n"
+	"thread\t0\t0\tmain\n"
+	"thread\t1\t-\tworker\n"
+	"columns\tstat\tnode\tthread\tcount\ttime\tnew_column\tmin\tmax\tsumsq\tpar\tomp_barrier\n"
+	"stat\t0\t0\t1\t2.5\t9\t2.5\t2.5\t6.25\t1.5\t-\n"
+	"stat\t2\t1\t10\t1.25\t9\t0.1\t0.2\t0.17\t1.25\t0.125\n"
+	"newrecord\tfrom\ta\tnewer\ttracer\n";
+
+static void test_round_trip(void **state)
+{
+	struct profile p;
+	char *path = write_profile(good, 1);
+
+	(void)state;
+	assert_int_equal(profile_read(&p, path), 0);
+	assert_string_equal(profile_meta(&p, "host"), "node07");
+	assert_string_equal(profile_meta(&p, "cmdline"), "./jacobi\t4 2000");
+	assert_true(profile_meta_num(&p, "rank", -1) == 3);
+	assert_null(profile_meta(&p, "missing"));
+	assert_int_equal(p.nr_regions, 3);
+	assert_int_equal(p.nr_nodes, 3);
+	assert_string_equal(p.nodes[2].path, "program/solve/sweep[7]");
+	assert_int_equal(p.nodes[2].depth, 2);
+	assert_string_equal(p.regions[p.nodes[1].region].file, "jacobi.c");
+	assert_int_equal(p.regions[p.nodes[1].region].line, 42);
+	assert_int_equal(p.nr_threads, 2);
+	assert_true(p.threads[0].is_main);
+	assert_int_equal(p.threads[1].omp_thread, -1);
+	assert_int_equal(p.nr_stats, 2);
+	assert_true(p.stats[1].v[PROFILE_COUNT] == 10);
+	assert_true(p.stats[1].v[PROFILE_TIME] == 1.25);
+	assert_true(p.stats[1].v[PROFILE_OMP_BARRIER] == 0.125);
+	/* '-' and a column the file lacks are both absent, never zero. */
+	assert_true(isnan(p.stats[0].v[PROFILE_OMP_BARRIER]));
+	assert_true(isnan(p.stats[0].v[PROFILE_OMP_LOCK]));
+	profile_release(&p);
+	unlink(path);
+	free(path);
+}
+
+/* Each damaged variant must be rejected. */
+static void expect_rejected(const char *body, int with_end)
+{
+	struct profile p;
+	char *path = write_profile(body, with_end);
+
+	assert_int_equal(profile_read(&p, path), -1);
+	unlink(path);
+	free(path);
+}
+
+static void test_damaged(void **state)
+{
+
+	(void)state;
+	expect_rejected(good, 0);                                   /* truncated: no end */
+	expect_rejected("", 0);                                     /* empty */
+	expect_rejected("scalegate-profile\t2\n", 1);               /* future version */
+	expect_rejected("something else\n", 1);                     /* not a profile */
+	expect_rejected("scalegate-profile\t1\n", 1);               /* no level-0 interval */
+	expect_rejected("scalegate-profile\t1\ncolumns\tregion\n"
+			"region\t0\tprogram\tp\t0\nnode\t0\t5\t0\t-\n", 1); /* parent after child */
+	expect_rejected("scalegate-profile\t1\nregion\t0\tprogram\tp\t0\nnode\t0\t-\t0\t-\n"
+			"thread\t0\t0\tmain\nstat\t0\t0\t1\n", 1);   /* stat before its columns */
+}
+
+static void test_checksum(void **state)
+{
+	struct profile p;
+	char *path = write_profile(good, 1);
+	FILE *f = fopen(path, "r+");
+
+	(void)state;
+	fseek(f, 30, SEEK_SET);
+	fputc('X', f); /* one byte changed in place */
+	fclose(f);
+	assert_int_equal(profile_read(&p, path), -1);
+	unlink(path);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_damaged),
+		cmocka_unit_test(test_checksum),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

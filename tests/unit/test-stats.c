@@ -1,0 +1,621 @@
+/* Unit tests for gate/stats: each result checked against an independent computation or a table. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+/* cmocka 1.1.5 has only a float comparison: too coarse for these checks. */
+#define assert_near(a, b, eps) assert_near_at((a), (b), (eps), __FILE__, __LINE__)
+
+static void assert_near_at(double a, double b, double eps, const char *file, int line)
+{
+	if (a == b || fabs(a - b) <= eps)
+		return;
+	print_error("%.17g != %.17g (tolerance %g)\n", a, b, eps);
+	_fail(file, line);
+}
+
+/* The test's own generator, independent of the one under test. */
+static uint64_t lcg_state;
+
+static double lcg_uniform(void)
+{
+	lcg_state = lcg_state * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+	return ((lcg_state >> 11) + 0.5) * 0x1.0p-53;
+}
+
+static double lcg_normal(void)
+{
+	return sqrt(-2 * log(lcg_uniform())) * cos(2 * 3.14159265358979323846 * lcg_uniform());
+}
+
+/* ---- descriptive ---- */
+
+static void test_median_quantile(void **state)
+{
+	double odd[] = { 3, 1, 2 }, even[] = { 4, 1, 3, 2 }, ten[10];
+	double copy[4];
+
+	(void)state;
+	memcpy(copy, even, sizeof(even));
+	assert_near(stats_median(odd, 3), 2, 0);
+	assert_near(stats_median(even, 4), 2.5, 0);
+	assert_memory_equal(copy, even, sizeof(even)); /* not sorted in place */
+	for (int i = 0; i < 10; i++)
+		ten[i] = 10 - i;
+	/* R: quantile(1:10, c(0, .25, .5, .9, 1)) = 1 3.25 5.5 9.1 10 */
+	assert_near(stats_quantile(ten, 10, 0), 1, 1e-12);
+	assert_near(stats_quantile(ten, 10, 0.25), 3.25, 1e-12);
+	assert_near(stats_quantile(ten, 10, 0.5), 5.5, 1e-12);
+	assert_near(stats_quantile(ten, 10, 0.9), 9.1, 1e-12);
+	assert_near(stats_quantile(ten, 10, 1), 10, 1e-12);
+	assert_true(isnan(stats_quantile(ten, 10, 1.5)));
+	assert_true(isnan(stats_median(ten, 0)));
+	assert_near(stats_mean(ten, 10), 5.5, 1e-12);
+	/* var(1:10) = 55/6 */
+	assert_near(stats_sd(ten, 10), sqrt(55.0 / 6), 1e-12);
+	assert_true(isnan(stats_sd(ten, 1)));
+	assert_near(stats_min(ten, 10), 1, 0);
+	assert_near(stats_max(ten, 10), 10, 0);
+}
+
+static void test_summary(void **state)
+{
+	double ten[10], one = 4.5, five[] = { 1.02, 0.98, 1.00, 1.05, 0.99 }, bad = NAN;
+	struct stats_summary s;
+
+	(void)state;
+	for (int i = 0; i < 10; i++)
+		ten[i] = i + 1;
+	assert_int_equal(stats_summarize(ten, 0, 0.95, &s), -1);
+	assert_int_equal(stats_summarize(&bad, 1, 0.95, &s), -1);
+	assert_int_equal(stats_summarize(ten, 10, 1.5, &s), -1);
+
+	assert_int_equal(stats_summarize(&one, 1, 0.95, &s), 0);
+	assert_near(s.ci_lo, 4.5, 0);
+	assert_near(s.ci_hi, 4.5, 0);
+
+	/* Bin(10, 1/2): 1 - 2 P(X <= 1) = 0.979 >= 0.95 > 1 - 2 P(X <= 2) = 0.891: [x(2), x(9)] */
+	assert_int_equal(stats_summarize(ten, 10, 0.95, &s), 0);
+	assert_int_equal(s.n, 10);
+	assert_near(s.median, 5.5, 0);
+	assert_near(s.ci_lo, 2, 0);
+	assert_near(s.ci_hi, 9, 0);
+	/* n = 6 reaches 0.95 only with [min, max] (coverage 1 - 2/64) */
+	assert_int_equal(stats_summarize(ten, 6, 0.95, &s), 0);
+	assert_near(s.ci_lo, 1, 0);
+	assert_near(s.ci_hi, 6, 0);
+
+	/* n = 5 cannot reach 0.95 by order statistics: bootstrap, inside [min, max] */
+	assert_int_equal(stats_summarize(five, 5, 0.95, &s), 0);
+	assert_near(s.median, 1.00, 0);
+	assert_true(s.ci_lo >= 0.98 && s.ci_lo <= s.median);
+	assert_true(s.ci_hi <= 1.05 && s.ci_hi >= s.median);
+	assert_true(s.ci_lo < s.ci_hi);
+}
+
+/* ---- random numbers and bootstrap ---- */
+
+static void test_rng(void **state)
+{
+	struct stats_rng r1, r2;
+	int hist[7] = { 0 };
+
+	(void)state;
+	stats_rng_init(&r1, 42);
+	stats_rng_init(&r2, 42);
+	for (int i = 0; i < 1000; i++)
+		assert_true(stats_rng_next(&r1) == stats_rng_next(&r2));
+	for (int i = 0; i < 70000; i++)
+		hist[stats_rng_below(&r1, 7)]++;
+	for (int i = 0; i < 7; i++)
+		assert_true(hist[i] > 9500 && hist[i] < 10500);
+}
+
+static double speedup(const double *m, size_t k, void *ctx)
+{
+	(void)k;
+	(void)ctx;
+	return m[0] / m[1];
+}
+
+/* Karp-Flatt from the medians of T(1) and T(p); ctx holds p. */
+static double karp_flatt(const double *m, size_t k, void *ctx)
+{
+	double p = *(double *)ctx, psi = m[0] / m[1];
+
+	(void)k;
+	return (1 / psi - 1 / p) / (1 - 1 / p);
+}
+
+static double nan_when_first_above(const double *m, size_t k, void *ctx)
+{
+	(void)k;
+	return m[0] > *(double *)ctx ? NAN : m[0];
+}
+
+static void fill_times(double *x, size_t n, double centre, double noise)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = centre * (1 + noise * lcg_normal());
+}
+
+static void test_bootstrap_determinism(void **state)
+{
+	double t1[7], t4[7], p = 4;
+	struct stats_group g[2] = { { t1, 7 }, { t4, 7 } };
+	struct stats_bootstrap b1 = STATS_BOOTSTRAP_INIT, b2 = STATS_BOOTSTRAP_INIT;
+	struct stats_bootstrap b3 = STATS_BOOTSTRAP_INIT;
+
+	(void)state;
+	lcg_state = 1;
+	fill_times(t1, 7, 8.0, 0.03);
+	fill_times(t4, 7, 2.5, 0.03);
+	assert_int_equal(stats_bootstrap(g, 2, speedup, NULL, 0.95, &b1), 0);
+	assert_int_equal(stats_bootstrap(g, 2, speedup, NULL, 0.95, &b2), 0);
+	assert_memory_equal(&b1, &b2, sizeof(b1));
+	assert_near(b1.estimate, stats_median(t1, 7) / stats_median(t4, 7), 0);
+	assert_true(b1.lo <= b1.estimate && b1.estimate <= b1.hi);
+	assert_true(b1.lo > 2.8 && b1.hi < 3.6);
+	assert_int_equal(b1.nan_count, 0);
+
+	/* another seed: another, equally valid interval */
+	b3.seed = 7;
+	assert_int_equal(stats_bootstrap(g, 2, speedup, NULL, 0.95, &b3), 0);
+	assert_true(b3.lo != b1.lo || b3.hi != b1.hi);
+	assert_near(b3.estimate, b1.estimate, 0);
+
+	/* Karp-Flatt: speedup 3.2 at p = 4 gives e = (1/3.2 - 1/4) / (3/4) = 1/12 */
+	assert_int_equal(stats_bootstrap(g, 2, karp_flatt, &p, 0.95, &b2), 0);
+	assert_true(b2.lo <= b2.estimate && b2.estimate <= b2.hi);
+	assert_true(b2.lo < 1.0 / 12 + 0.05 && b2.hi > 1.0 / 12 - 0.05);
+}
+
+static void test_bootstrap_width(void **state)
+{
+	double small[5], large[50];
+	struct stats_group gs = { small, 5 }, gl = { large, 50 };
+	struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT, bl = STATS_BOOTSTRAP_INIT;
+
+	(void)state;
+	lcg_state = 99;
+	fill_times(large, 50, 1.0, 0.05);
+	memcpy(small, large, sizeof(small));
+	assert_int_equal(stats_bootstrap(&gs, 1, nan_when_first_above,
+					 &(double){ INFINITY }, 0.90, &bs), 0);
+	assert_int_equal(stats_bootstrap(&gl, 1, nan_when_first_above,
+					 &(double){ INFINITY }, 0.90, &bl), 0);
+	assert_true(bl.hi - bl.lo < bs.hi - bs.lo);
+	assert_true(bl.lo <= bl.estimate && bl.estimate <= bl.hi);
+	assert_true(bs.lo <= bs.estimate && bs.estimate <= bs.hi);
+	/* a larger iteration count is honoured and still brackets the estimate */
+	bl.iterations = 10000;
+	assert_int_equal(stats_bootstrap(&gl, 1, nan_when_first_above,
+					 &(double){ INFINITY }, 0.90, &bl), 0);
+	assert_true(bl.lo <= bl.estimate && bl.estimate <= bl.hi);
+}
+
+static void test_bootstrap_nan(void **state)
+{
+	double x[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	struct stats_group g = { x, 9 };
+	struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT;
+	double cut;
+
+	(void)state;
+	/* resampled medians above 6 are rare: skipped and counted */
+	cut = 6.5;
+	assert_int_equal(stats_bootstrap(&g, 1, nan_when_first_above, &cut, 0.95, &bs), 0);
+	assert_true(bs.nan_count > 0 && bs.nan_count < 1000);
+	assert_true(bs.hi <= 6.5);
+	/* above 2 nearly always: more than half undefined, no interval */
+	cut = 2;
+	assert_int_equal(stats_bootstrap(&g, 1, nan_when_first_above, &cut, 0.95, &bs), 1);
+	assert_true(bs.nan_count > 1000);
+	assert_true(isnan(bs.lo) && isnan(bs.hi));
+	/* bad input */
+	assert_int_equal(stats_bootstrap(&g, 0, nan_when_first_above, &cut, 0.95, &bs), -1);
+	g.n = 0;
+	assert_int_equal(stats_bootstrap(&g, 1, nan_when_first_above, &cut, 0.95, &bs), -1);
+}
+
+static void test_ratio_of_medians(void **state)
+{
+	double base[5], cur[5];
+	struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT;
+
+	(void)state;
+	lcg_state = 5;
+	fill_times(base, 5, 1.0, 0.01);
+	fill_times(cur, 5, 1.2, 0.01);
+	assert_int_equal(stats_ratio_of_medians(base, 5, cur, 5, 0.95, &bs), 0);
+	assert_near(bs.estimate, stats_median(cur, 5) / stats_median(base, 5), 0);
+	assert_true(bs.lo > 1.1 && bs.hi < 1.3);
+	assert_true(bs.lo <= bs.estimate && bs.estimate <= bs.hi);
+}
+
+/* ---- Mann-Whitney U ---- */
+
+/* U of b by definition: pairs with b > a, ties one half, doubled to stay integer. */
+static long u2_by_pairs(const double *a, size_t na, const double *b, size_t nb)
+{
+	long u2 = 0;
+
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++)
+			u2 += b[j] > a[i] ? 2 : b[j] == a[i];
+	return u2;
+}
+
+/* Exact one-sided p by enumerating every split of the pooled values. */
+static double brute_force_p(const double *a, size_t na, const double *b, size_t nb)
+{
+	size_t n = na + nb;
+	double pool[24], ga[24], gb[24];
+	long obs = u2_by_pairs(a, na, b, nb), total = 0, ge = 0;
+
+	memcpy(pool, a, na * sizeof(*a));
+	memcpy(pool + na, b, nb * sizeof(*b));
+	for (uint32_t mask = 0; mask < (UINT32_C(1) << n); mask++) {
+		size_t ka = 0, kb = 0;
+
+		if ((size_t)__builtin_popcount(mask) != nb)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			if (mask & (UINT32_C(1) << i))
+				gb[kb++] = pool[i];
+			else
+				ga[ka++] = pool[i];
+		}
+		total++;
+		ge += u2_by_pairs(ga, na, gb, nb) >= obs;
+	}
+	return (double)ge / total;
+}
+
+static void test_mwu_separation(void **state)
+{
+	double a5[] = { 1.00, 1.01, 0.99, 1.02, 0.98 }, b5[] = { 1.10, 1.12, 1.09, 1.11, 1.13 };
+	struct stats_mwu r;
+
+	(void)state;
+	assert_int_equal(stats_mwu_greater(a5, 5, b5, 5, &r), 0);
+	assert_true(r.exact);
+	assert_near(r.u, 25, 0);
+	assert_near(r.p, 1.0 / 252, 1e-15);
+	assert_near(r.p, stats_mwu_min_p(5, 5), 1e-15);
+	assert_int_equal(stats_mwu_greater(a5, 3, b5, 3, &r), 0);
+	assert_near(r.p, 1.0 / 20, 1e-15);
+	assert_near(stats_mwu_min_p(3, 3), 1.0 / 20, 1e-15);
+	assert_near(stats_mwu_min_p(5, 5), 1.0 / 252, 1e-15);
+	assert_near(stats_mwu_min_p(4, 6), 1.0 / 210, 1e-15);
+	assert_near(stats_mwu_min_p(0, 6), 1, 0);
+	/* the other direction: b is not greater, p = 1 */
+	assert_int_equal(stats_mwu_greater(b5, 5, a5, 5, &r), 0);
+	assert_near(r.u, 0, 0);
+	assert_near(r.p, 1, 1e-15);
+	/* everything tied: no evidence */
+	assert_int_equal(stats_mwu_greater(a5, 1, a5, 1, &r), 0);
+	assert_near(r.p, 1, 0);
+	assert_int_equal(stats_mwu_greater(a5, 0, b5, 5, &r), -1);
+	{
+		/* 30 vs 30 is the largest exact case: C(60, 30) counts must not overflow */
+		double a30[30], b30[30];
+
+		for (int i = 0; i < 30; i++) {
+			a30[i] = i;
+			b30[i] = 100 + i;
+		}
+		assert_int_equal(stats_mwu_greater(a30, 30, b30, 30, &r), 0);
+		assert_true(r.exact);
+		assert_near(r.p / stats_mwu_min_p(30, 30), 1, 1e-12);
+		assert_near(1 / stats_mwu_min_p(30, 30), 118264581564861424.0, 1e3);
+	}
+}
+
+static void check_against_brute_force(const double *a, size_t na, const double *b, size_t nb)
+{
+	struct stats_mwu r;
+
+	assert_int_equal(stats_mwu_greater_with(a, na, b, nb, STATS_MWU_EXACT, &r), 0);
+	assert_near(2 * r.u, u2_by_pairs(a, na, b, nb), 0);
+	assert_near(r.p, brute_force_p(a, na, b, nb), 1e-13);
+}
+
+static void test_mwu_exact_ties(void **state)
+{
+	double a1[] = { 1, 2, 2, 3 }, b1[] = { 2, 3, 3, 4, 4 };
+	double a2[] = { 5, 5, 5 }, b2[] = { 5, 5, 6 };
+	double a3[] = { 1, 1, 2, 2, 3, 3 }, b3[] = { 2, 2, 3, 3, 3, 4 };
+	double a[12], b[12];
+
+	(void)state;
+	check_against_brute_force(a1, 4, b1, 5);
+	check_against_brute_force(a2, 3, b2, 3);
+	check_against_brute_force(a3, 6, b3, 6);
+	/* random small samples on a coarse grid, so ties are frequent */
+	lcg_state = 2024;
+	for (int rep = 0; rep < 40; rep++) {
+		size_t na = 2 + (size_t)(lcg_uniform() * 8), nb = 2 + (size_t)(lcg_uniform() * 8);
+
+		for (size_t i = 0; i < na; i++)
+			a[i] = floor(lcg_uniform() * 5);
+		for (size_t i = 0; i < nb; i++)
+			b[i] = floor(lcg_uniform() * 5 + rep % 3);
+		check_against_brute_force(a, na, b, nb);
+	}
+	/* no ties: continuous values */
+	for (int rep = 0; rep < 10; rep++) {
+		for (size_t i = 0; i < 8; i++) {
+			a[i] = lcg_normal();
+			b[i] = lcg_normal() + 0.5;
+		}
+		check_against_brute_force(a, 8, b, 8);
+	}
+}
+
+static void test_mwu_normal(void **state)
+{
+	double a[30], b[30];
+	struct stats_mwu ex, nm, au;
+
+	(void)state;
+	lcg_state = 77;
+	for (int rep = 0; rep < 10; rep++) {
+		for (int i = 0; i < 25; i++) {
+			a[i] = lcg_normal();
+			b[i] = lcg_normal() + 0.1 * rep;
+		}
+		assert_int_equal(stats_mwu_greater_with(a, 25, b, 25, STATS_MWU_EXACT, &ex), 0);
+		assert_int_equal(stats_mwu_greater_with(a, 25, b, 25, STATS_MWU_NORMAL, &nm), 0);
+		assert_false(nm.exact);
+		assert_near(ex.u, nm.u, 0);
+		assert_near(ex.p, nm.p, 0.003);
+	}
+	/* with heavy ties the tie-corrected approximation still follows the exact p */
+	for (int rep = 0; rep < 10; rep++) {
+		for (int i = 0; i < 25; i++) {
+			a[i] = floor(lcg_uniform() * 4);
+			b[i] = floor(lcg_uniform() * 4 + 0.15 * rep);
+		}
+		assert_int_equal(stats_mwu_greater_with(a, 25, b, 25, STATS_MWU_EXACT, &ex), 0);
+		assert_int_equal(stats_mwu_greater_with(a, 25, b, 25, STATS_MWU_NORMAL, &nm), 0);
+		assert_near(ex.p, nm.p, 0.01);
+	}
+	/* past the exact limit AUTO switches to the approximation; EXACT refuses */
+	assert_int_equal(stats_mwu_greater(a, 30, b, 30, &au), 0);
+	assert_true(au.exact);
+	assert_int_equal(stats_mwu_greater_with(a, 30, b, 30, STATS_MWU_EXACT, &ex), 0);
+	assert_near(ex.p, au.p, 0);
+	{
+		double big_a[40], big_b[40];
+
+		for (int i = 0; i < 40; i++) {
+			big_a[i] = lcg_normal();
+			big_b[i] = lcg_normal() + 1;
+		}
+		assert_int_equal(stats_mwu_greater(big_a, 40, big_b, 40, &au), 0);
+		assert_false(au.exact);
+		assert_true(au.p < 0.01);
+		assert_int_equal(stats_mwu_greater_with(big_a, 40, big_b, 40, STATS_MWU_EXACT, &ex),
+				 -1);
+	}
+}
+
+static void test_hodges_lehmann(void **state)
+{
+	double a[] = { 1, 2, 3 }, b[] = { 2, 3, 4 }, c[] = { 10, 11, 12, 13 };
+
+	(void)state;
+	/* differences -1 0 0 1 1 1 2 2 3 */
+	assert_near(stats_hodges_lehmann(a, 3, b, 3), 1, 0);
+	assert_near(stats_hodges_lehmann(a, 3, c, 4), 9.5, 0); /* 7 8 8 9 9 9 | 10 10 10 11 11 12 */
+	assert_true(isnan(stats_hodges_lehmann(a, 0, b, 3)));
+}
+
+/* ---- distributions ---- */
+
+static void test_quantiles(void **state)
+{
+	static const struct { double p, df, t; } table[] = {
+		{ 0.975, 1, 12.706204736 }, { 0.975, 2, 4.302652730 }, { 0.975, 4, 2.776445105 },
+		{ 0.975, 10, 2.228138852 }, { 0.975, 30, 2.042272456 }, { 0.95, 5, 2.015048373 },
+		{ 0.995, 3, 5.840909310 }, { 0.9, 1, 3.077683537 }, { 0.99, 100, 2.364217366 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		double t = stats_t_quantile(table[i].p, table[i].df);
+
+		assert_near(t, table[i].t, 1e-6);
+		assert_near(stats_t_quantile(1 - table[i].p, table[i].df), -t, 1e-9);
+		assert_near(stats_t_cdf(t, table[i].df), table[i].p, 1e-10);
+	}
+	/* the brief's table values, to the printed precision */
+	assert_near(stats_t_quantile(0.975, 1), 12.706, 1e-3);
+	assert_near(stats_t_quantile(0.975, 4), 2.776, 1e-3);
+	assert_near(stats_t_quantile(0.975, 30), 2.042, 1e-3);
+	/* df = 1 is Cauchy: closed form tan(pi (p - 1/2)) */
+	assert_near(stats_t_quantile(0.999, 1), tan(3.14159265358979323846 * 0.499),
+			    1e-6);
+	/* large df tends to the normal */
+	assert_near(stats_t_quantile(0.975, 1e7), stats_normal_quantile(0.975), 1e-5);
+	assert_near(stats_t_quantile(0.5, 3), 0, 0);
+	assert_true(isnan(stats_t_quantile(1, 3)));
+	assert_true(isnan(stats_t_quantile(0.9, 0)));
+
+	assert_near(stats_normal_quantile(0.975), 1.959963984540054, 1e-12);
+	assert_near(stats_normal_quantile(0.05), -1.644853626951472, 1e-12);
+	assert_near(stats_normal_quantile(1e-10), -6.361340902404056, 1e-9);
+	assert_near(stats_normal_quantile(0.5), 0, 1e-15);
+	for (double p = 0.001; p < 1; p += 0.0437)
+		assert_near(stats_normal_cdf(stats_normal_quantile(p)), p, 1e-13);
+	assert_near(stats_normal_cdf(1.959963984540054), 0.975, 1e-13);
+	assert_true(isnan(stats_normal_quantile(0)));
+}
+
+/* ---- least squares ---- */
+
+static void test_line_exact(void **state)
+{
+	double x[] = { 1, 2, 3, 4, 5 }, y[5], flat[] = { 0.1, 0.1, 0.1, 0.1, 0.1 };
+	struct stats_line l;
+
+	(void)state;
+	for (int i = 0; i < 5; i++)
+		y[i] = 2 + 3 * x[i];
+	assert_int_equal(stats_line_fit(x, y, 5, 0.95, &l), 0);
+	assert_near(l.a, 2, 1e-12);
+	assert_near(l.b, 3, 1e-12);
+	assert_near(l.r2, 1, 1e-12);
+	assert_near(l.se_b, 0, 1e-12);
+	assert_near(l.b_lo, 3, 1e-12);
+	assert_near(l.b_hi, 3, 1e-12);
+	/* a flat Karp-Flatt trend */
+	assert_int_equal(stats_line_fit(x, flat, 5, 0.95, &l), 0);
+	assert_near(l.b, 0, 1e-15);
+	assert_near(l.r2, 1, 0);
+	/* two points: a line, but no interval */
+	assert_int_equal(stats_line_fit(x, y, 2, 0.95, &l), 0);
+	assert_near(l.b, 3, 1e-12);
+	assert_true(isnan(l.se_b) && isnan(l.b_lo));
+	assert_int_equal(stats_line_fit(x, y, 1, 0.95, &l), -1);
+	assert_int_equal(stats_line_fit(flat, y, 5, 0.95, &l), -1);
+}
+
+static void test_line_noise(void **state)
+{
+	double x[8], y[8], X[16];
+	struct stats_line l;
+	struct stats_lsq fit;
+	int covered = 0, reps = 400;
+
+	(void)state;
+	lcg_state = 31337;
+	for (int rep = 0; rep < reps; rep++) {
+		for (int i = 0; i < 8; i++) {
+			x[i] = i + 1;
+			y[i] = 1 + 0.5 * x[i] + 0.3 * lcg_normal();
+		}
+		assert_int_equal(stats_line_fit(x, y, 8, 0.95, &l), 0);
+		covered += l.b_lo <= 0.5 && 0.5 <= l.b_hi;
+	}
+	/* 95 % interval: binomial(400, .95) stays within 90 %..99 % */
+	assert_true(covered > 0.90 * reps && covered < 0.99 * reps);
+
+	/* the general solver agrees with the closed form on the last sample */
+	for (int i = 0; i < 8; i++) {
+		X[2 * i] = 1;
+		X[2 * i + 1] = x[i];
+	}
+	assert_int_equal(stats_lsq_fit(X, y, NULL, 8, 2, &fit), 0);
+	assert_near(fit.coef[0], l.a, 1e-12);
+	assert_near(fit.coef[1], l.b, 1e-12);
+	assert_near(fit.se[1], l.se_b, 1e-12);
+	assert_near(fit.r2, l.r2, 1e-12);
+	assert_near(fit.sd, l.sd, 1e-12);
+}
+
+static void test_scaling_fit(void **state)
+{
+	double p[] = { 1, 2, 4, 8, 16, 32 }, t[6], w[6], same[] = { 4, 4, 4, 4, 4 };
+	struct stats_lsq fit;
+
+	(void)state;
+	for (int i = 0; i < 6; i++) {
+		t[i] = 0.5 + 10 / p[i] + 0.02 * p[i];
+		w[i] = 1 / (t[i] * t[i]); /* relative errors */
+	}
+	assert_int_equal(stats_fit_scaling(p, t, NULL, 6, &fit), 0);
+	assert_int_equal(fit.k, 3);
+	assert_near(fit.coef[0], 0.5, 1e-10);
+	assert_near(fit.coef[1], 10, 1e-10);
+	assert_near(fit.coef[2], 0.02, 1e-12);
+	assert_near(fit.r2, 1, 1e-12);
+	assert_true(fit.sd < 1e-12);
+	assert_int_equal(stats_fit_scaling(p, t, w, 6, &fit), 0);
+	assert_near(fit.coef[0], 0.5, 1e-10);
+	assert_near(fit.coef[1], 10, 1e-10);
+	assert_near(fit.coef[2], 0.02, 1e-12);
+
+	/* noisy: the estimates land near the truth, with a standard error */
+	lcg_state = 8;
+	for (int i = 0; i < 6; i++)
+		t[i] *= 1 + 0.001 * lcg_normal();
+	assert_int_equal(stats_fit_scaling(p, t, w, 6, &fit), 0);
+	assert_near(fit.coef[1], 10, 0.1);
+	assert_true(fit.se[1] > 0 && fabs(fit.coef[1] - 10) < 5 * fit.se[1]);
+
+	/* refused: 3 points for 3 coefficients, one distinct p, p = 0, bad weight */
+	assert_int_equal(stats_fit_scaling(p, t, NULL, 3, &fit), -1);
+	assert_int_equal(stats_fit_scaling(same, t, NULL, 5, &fit), -1);
+	p[0] = 0;
+	assert_int_equal(stats_fit_scaling(p, t, NULL, 6, &fit), -1);
+	p[0] = 1;
+	w[2] = 0;
+	assert_int_equal(stats_fit_scaling(p, t, w, 6, &fit), -1);
+	/* two distinct p for three coefficients */
+	p[2] = p[4] = 1;
+	p[3] = p[5] = 2;
+	assert_int_equal(stats_fit_scaling(p, t, NULL, 6, &fit), -1);
+}
+
+static void test_lsq_limits(void **state)
+{
+	double X[5 * 5] = { 0 }, y[5] = { 1, 2, 3, 4, 5 };
+	struct stats_lsq fit;
+
+	(void)state;
+	assert_int_equal(stats_lsq_fit(X, y, NULL, 5, 5, &fit), -1);
+	assert_int_equal(stats_lsq_fit(X, y, NULL, 5, 0, &fit), -1);
+	/* a zero column is singular */
+	for (int i = 0; i < 5; i++)
+		X[2 * i] = 1;
+	assert_int_equal(stats_lsq_fit(X, y, NULL, 5, 2, &fit), -1);
+	/* four basis functions, exact cubic */
+	for (int i = 0; i < 5; i++) {
+		double x = i + 1;
+
+		X[4 * i] = 1;
+		X[4 * i + 1] = x;
+		X[4 * i + 2] = x * x;
+		X[4 * i + 3] = x * x * x;
+		y[i] = 1 - 2 * x + 0.5 * x * x + 0.25 * x * x * x;
+	}
+	assert_int_equal(stats_lsq_fit(X, y, NULL, 5, 4, &fit), 0);
+	assert_near(fit.coef[0], 1, 1e-9);
+	assert_near(fit.coef[1], -2, 1e-9);
+	assert_near(fit.coef[2], 0.5, 1e-9);
+	assert_near(fit.coef[3], 0.25, 1e-10);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_median_quantile),
+		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_rng),
+		cmocka_unit_test(test_bootstrap_determinism),
+		cmocka_unit_test(test_bootstrap_width),
+		cmocka_unit_test(test_bootstrap_nan),
+		cmocka_unit_test(test_ratio_of_medians),
+		cmocka_unit_test(test_mwu_separation),
+		cmocka_unit_test(test_mwu_exact_ties),
+		cmocka_unit_test(test_mwu_normal),
+		cmocka_unit_test(test_hodges_lehmann),
+		cmocka_unit_test(test_quantiles),
+		cmocka_unit_test(test_line_exact),
+		cmocka_unit_test(test_line_noise),
+		cmocka_unit_test(test_scaling_fit),
+		cmocka_unit_test(test_lsq_limits),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
