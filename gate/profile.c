@@ -18,12 +18,20 @@ static const char *column_names[] = {
 #undef X
 };
 
+static const char *mpi_column_names[] = {
+#define X(id, name) name,
+	PROFILE_MPI_COLUMNS(X)
+#undef X
+};
+
 /* Reading state: which file column feeds which known column, per record type. */
 struct reader {
 	struct profile *p;
 	int lineno;
 	int stat_map[MAX_FIELDS]; /* file field index -> enum profile_column, or -1 */
 	int have_stat_columns;
+	int mpi_map[MAX_FIELDS];
+	int have_mpi_columns;
 };
 
 const char *profile_column_name(enum profile_column c)
@@ -53,6 +61,7 @@ void profile_release(struct profile *p)
 	free(p->nodes);
 	free(p->threads);
 	free(p->stats);
+	free(p->mpi);
 	free(p->path);
 	profile_init(p);
 }
@@ -114,10 +123,27 @@ static int read_meta(struct reader *r, char **f, int n)
 	return 0;
 }
 
+/* Maps the named fields of an 'mpi' columns record; the first three are node, thread, kind. */
+static int read_mpi_columns(struct reader *r, char **f, int n)
+{
+	if (n < 5 || strcmp(f[2], "node") || strcmp(f[3], "thread") || strcmp(f[4], "kind"))
+		return bad(r, "mpi columns must start with node, thread and kind");
+	for (int i = 5; i < n && i <= MAX_FIELDS; i++) {
+		r->mpi_map[i - 1] = -1;
+		for (int c = 0; c < PROFILE_MPI_NR_COLUMNS; c++)
+			if (!strcmp(f[i], mpi_column_names[c]))
+				r->mpi_map[i - 1] = c;
+	}
+	r->have_mpi_columns = n - 1;
+	return 0;
+}
+
 static int read_columns(struct reader *r, char **f, int n)
 {
 	if (n < 2)
 		return bad(r, "columns without a record type");
+	if (!strcmp(f[1], "mpi"))
+		return read_mpi_columns(r, f, n);
 	if (strcmp(f[1], "stat"))
 		return 0; /* region, node and thread columns are fixed in version 1 */
 	for (int i = 2; i < n; i++) {
@@ -218,6 +244,36 @@ static int read_stat(struct reader *r, char **f, int n)
 	return 0;
 }
 
+static int read_mpi(struct reader *r, char **f, int n)
+{
+	struct profile *p = r->p;
+	struct profile_mpi m;
+	long long node, thread;
+
+	if (!r->have_mpi_columns || n != r->have_mpi_columns)
+		return bad(r, "mpi does not match its columns");
+	if (parse_long(f[1], &node) || parse_long(f[2], &thread) ||
+	    node < 0 || node >= (long long)p->nr_nodes || thread < 0 || thread >= (long long)p->nr_threads)
+		return bad(r, "mpi refers to an unknown node or thread");
+	if (strlen(f[3]) >= sizeof(m.kind))
+		return bad(r, "mpi kind too long");
+	m.node = (int)node;
+	m.thread = (int)thread;
+	strcpy(m.kind, f[3]);
+	for (int c = 0; c < PROFILE_MPI_NR_COLUMNS; c++)
+		m.v[c] = NAN;
+	for (int i = 4; i < n; i++) {
+		double v;
+		if (parse_value(f[i], &v))
+			return bad(r, "malformed number in mpi");
+		if (r->mpi_map[i] >= 0)
+			m.v[r->mpi_map[i]] = v;
+	}
+	ALLOC_GROW(p->mpi, p->nr_mpi + 1, p->alloc_mpi);
+	p->mpi[p->nr_mpi++] = m;
+	return 0;
+}
+
 static const struct {
 	const char *type;
 	int (*fn)(struct reader *, char **, int);
@@ -228,6 +284,7 @@ static const struct {
 	{ "node", read_node },
 	{ "thread", read_thread },
 	{ "stat", read_stat },
+	{ "mpi", read_mpi },
 };
 
 static int read_record(struct reader *r, char *line)

@@ -24,6 +24,21 @@ enum profile_column {
 	PROFILE_NR_COLUMNS
 };
 
+/* The per-(node, thread, MPI operation kind) columns. */
+#define PROFILE_MPI_COLUMNS(X) \
+	X(COUNT, "count") \
+	X(TIME, "time") \
+	X(WAIT, "wait") \
+	X(BYTES_SENT, "bytes_sent") \
+	X(BYTES_RECV, "bytes_recv")
+
+enum profile_mpi_column {
+#define X(id, name) PROFILE_MPI_##id,
+	PROFILE_MPI_COLUMNS(X)
+#undef X
+	PROFILE_MPI_NR_COLUMNS
+};
+
 struct profile_region {
 	char *name;
 	char *file;
@@ -51,6 +66,13 @@ struct profile_stat {
 	double v[PROFILE_NR_COLUMNS];
 };
 
+struct profile_mpi {
+	int node;
+	int thread;
+	char kind[32]; /* "allreduce", "send", ... (tracer/mpi-kinds.h) */
+	double v[PROFILE_MPI_NR_COLUMNS]; /* NAN where not captured */
+};
+
 struct profile_meta {
 	char *key;
 	char *value;
@@ -69,6 +91,8 @@ struct profile {
 	size_t nr_threads, alloc_threads;
 	struct profile_stat *stats;
 	size_t nr_stats, alloc_stats;
+	struct profile_mpi *mpi;
+	size_t nr_mpi, alloc_mpi;
 };
 
 #define PROFILE_VERSION 1

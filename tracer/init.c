@@ -13,6 +13,7 @@ double sg_start_unix;
 int sg_rank = -1, sg_ranks = -1;
 const char *sg_omp_mode = "none";
 const char *sg_mpi_mode = "none";
+int sg_mpi_wait_measured;
 
 static pid_t start_pid;
 static int written;

@@ -9,6 +9,7 @@
 #include <x86intrin.h>
 #endif
 
+#include "mpi-kinds.h"
 #include "scalegate.h"
 
 #define SG_HIDDEN __attribute__((visibility("hidden")))
@@ -83,6 +84,15 @@ struct sg_stat {
 	uint64_t omp_regions; /* parallel regions forked from here */
 };
 
+/* MPI time per operation kind, exclusive (charged to the innermost open interval). */
+struct sg_mpi_stat {
+	uint64_t count;
+	uint64_t time;       /* ticks inside the call */
+	uint64_t wait;       /* ticks waiting for other ranks, when measured (exact mode) */
+	uint64_t bytes_sent;
+	uint64_t bytes_recv;
+};
+
 struct sg_frame {
 	uint32_t node;
 	uint32_t region;
@@ -105,6 +115,7 @@ struct sg_thread {
 	struct sg_frame stack[SG_MAX_DEPTH];
 	struct sg_cache_entry cache[SG_CACHE_SIZE];
 	struct sg_stat *chunks[SG_MAX_CHUNKS];
+	struct sg_mpi_stat *mpi_chunks[SG_MAX_CHUNKS]; /* SG_CHUNK x SG_MPI_NKINDS each */
 
 	/* Time in parallel regions so far: par_acc + (par_mask & (now - par_start)). */
 	uint64_t par_acc;
@@ -130,6 +141,8 @@ SG_HIDDEN extern __thread struct sg_thread *sg_self __attribute__((tls_model("in
 SG_HIDDEN struct sg_thread *sg_thread_get(void);
 /* Statistics of 'node' for thread 't' (allocated on first use; NULL if out of memory). */
 SG_HIDDEN struct sg_stat *sg_stat_get(struct sg_thread *t, uint32_t node);
+/* MPI statistics of 'kind' in 'node' for thread 't' (allocated on first use; NULL if out of memory). */
+SG_HIDDEN struct sg_mpi_stat *sg_mpi_stat_get(struct sg_thread *t, uint32_t node, enum sg_mpi_kind kind);
 SG_HIDDEN void sg_frame_push(struct sg_thread *t, uint32_t node, uint32_t region, uint64_t now, int inherited);
 SG_HIDDEN void sg_frame_pop(struct sg_thread *t, uint64_t now);
 SG_HIDDEN uint64_t sg_par_now(const struct sg_thread *t, uint64_t now);
@@ -146,5 +159,6 @@ SG_HIDDEN int sg_write(const char *dir);
 SG_HIDDEN extern double sg_start_unix;
 SG_HIDDEN extern int sg_rank, sg_ranks; /* -1 without MPI */
 SG_HIDDEN extern const char *sg_omp_mode, *sg_mpi_mode;
+SG_HIDDEN extern int sg_mpi_wait_measured; /* exact collective waiting (a barrier before each) */
 
 #endif

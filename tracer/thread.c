@@ -93,6 +93,15 @@ struct sg_stat *sg_stat_get(struct sg_thread *t, uint32_t node)
 	return &(*chunk)[node % SG_CHUNK];
 }
 
+struct sg_mpi_stat *sg_mpi_stat_get(struct sg_thread *t, uint32_t node, enum sg_mpi_kind kind)
+{
+	struct sg_mpi_stat **chunk = &t->mpi_chunks[node / SG_CHUNK];
+
+	if (SG_UNLIKELY(!*chunk) && !(*chunk = calloc((size_t)SG_CHUNK * SG_MPI_NKINDS, sizeof(**chunk))))
+		return NULL;
+	return &(*chunk)[(node % SG_CHUNK) * SG_MPI_NKINDS + kind];
+}
+
 uint64_t sg_par_now(const struct sg_thread *t, uint64_t now)
 {
 	return t->par_acc + (t->par_mask & (now - t->par_start));

@@ -195,6 +195,43 @@ static void write_stats(struct buf *b)
 	}
 }
 
+static const char *mpi_kind_names[] = {
+#define X(id, name, coll) name,
+	SG_MPI_KINDS(X)
+#undef X
+};
+
+static void write_mpi_stat(struct buf *b, uint32_t node, int thread, int kind, const struct sg_mpi_stat *m, double sec)
+{
+	buf_printf(b, "mpi\t%u\t%d\t%s\t%llu\t%.9g\t", node, thread, mpi_kind_names[kind],
+		   (unsigned long long)m->count, m->time * sec);
+	if (sg_mpi_wait_measured)
+		buf_printf(b, "%.9g", m->wait * sec);
+	else
+		buf_printf(b, "-");
+	buf_printf(b, "\t%llu\t%llu\n", (unsigned long long)m->bytes_sent, (unsigned long long)m->bytes_recv);
+}
+
+static void write_mpi(struct buf *b)
+{
+	double sec = 1.0 / sg_clock_hz();
+
+	if (!strcmp(sg_mpi_mode, "none"))
+		return;
+	buf_printf(b, "columns\tmpi\tnode\tthread\tkind\tcount\ttime\twait\tbytes_sent\tbytes_recv\n");
+	for (int i = 0; i < sg_thread_count(); i++) {
+		struct sg_thread *t = sg_thread_at(i);
+		for (uint32_t n = 0; n < sg_node_count(); n++) {
+			struct sg_mpi_stat *c = t->mpi_chunks[n / SG_CHUNK];
+			for (int k = 0; c && k < SG_MPI_NKINDS; k++) {
+				struct sg_mpi_stat *m = &c[(n % SG_CHUNK) * SG_MPI_NKINDS + k];
+				if (m->count)
+					write_mpi_stat(b, n, i, k, m, sec);
+			}
+		}
+	}
+}
+
 /* FNV-1a over everything before the 'end' line: catches truncation and corruption. */
 static uint64_t checksum(const char *p, size_t n)
 {
@@ -270,6 +307,7 @@ int sg_write(const char *dir)
 	write_meta(&b);
 	write_tables(&b);
 	write_stats(&b);
+	write_mpi(&b);
 	pthread_mutex_unlock(&sg_lock);
 	buf_printf(&b, "end\t%016llx\n", (unsigned long long)checksum(b.p, b.len));
 	ret = b.failed ? -1 : write_atomic(dir, &b);
