@@ -8,10 +8,42 @@
 #include "profile.h"
 
 static const char usage_text[] =
-	"usage: scalegate profile FILE...\n"
+	"usage: scalegate profile [--tsv] FILE...\n"
 	"Reads profiles written by the tracer (one per process), rejects truncated,\n"
 	"corrupt or wrong-version files, and prints per interval and thread the\n"
-	"count and the wall time.\n";
+	"count and the wall time.\n"
+	"  --tsv   one tab-separated line per interval, thread (and MPI kind) with\n"
+	"          every column; '-' where the value was not captured\n";
+
+static void print_value(double v)
+{
+	if (isnan(v))
+		printf("\t-");
+	else
+		printf("\t%.9g", v);
+}
+
+static void print_tsv(const struct profile *p)
+{
+	printf("file\tpath\tthread\tomp_thread");
+	for (int c = 0; c < PROFILE_NR_COLUMNS; c++)
+		printf("\t%s", profile_column_name(c));
+	printf("\n");
+	for (size_t i = 0; i < p->nr_stats; i++) {
+		const struct profile_stat *s = &p->stats[i];
+		printf("%s\t%s\t%d\t%d", p->path, p->nodes[s->node].path, s->thread, p->threads[s->thread].omp_thread);
+		for (int c = 0; c < PROFILE_NR_COLUMNS; c++)
+			print_value(s->v[c]);
+		printf("\n");
+	}
+	for (size_t i = 0; i < p->nr_mpi; i++) {
+		const struct profile_mpi *m = &p->mpi[i];
+		printf("%s\t%s\t%d\tmpi:%s", p->path, p->nodes[m->node].path, m->thread, m->kind);
+		for (int c = 0; c < PROFILE_MPI_NR_COLUMNS; c++)
+			print_value(m->v[c]);
+		printf("\n");
+	}
+}
 
 static void print_profile(const struct profile *p)
 {
@@ -35,8 +67,13 @@ static void print_profile(const struct profile *p)
 
 int cmd_profile(int argc, char **argv)
 {
-	int status = SG_EXIT_PASS;
+	int status = SG_EXIT_PASS, tsv = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "--tsv")) {
+		tsv = 1;
+		argc--;
+		argv++;
+	}
 	if (argc < 2) {
 		fputs(usage_text, stderr);
 		return SG_EXIT_USAGE;
@@ -51,7 +88,10 @@ int cmd_profile(int argc, char **argv)
 			status = SG_EXIT_USAGE;
 			continue;
 		}
-		print_profile(&p);
+		if (tsv)
+			print_tsv(&p);
+		else
+			print_profile(&p);
 		profile_release(&p);
 	}
 	return status;

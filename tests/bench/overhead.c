@@ -14,6 +14,13 @@
 #define RUNS 7
 #define PAIRS 5000000L
 
+static volatile int sink;
+
+static void sink_value(int v)
+{
+	sink = v;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -112,6 +119,63 @@ static double kernel(double *a, double *b, int n, int sweeps, int instrument)
 	return now() - t0;
 }
 
+/* ns per empty parallel region, per barrier and per uncontended critical section, 2 threads. */
+static double omp_region(void)
+{
+	const int n = 20000;
+	double t0 = now();
+
+	for (int i = 0; i < n; i++) {
+#pragma omp parallel num_threads(2)
+		sink_value(i);
+	}
+	return (now() - t0) / n * 1e9;
+}
+
+static double omp_barrier(void)
+{
+	const int n = 50000;
+	double t = 0;
+
+#pragma omp parallel num_threads(2)
+	{
+		double t0 = now();
+		for (int i = 0; i < n; i++) {
+#pragma omp barrier
+		}
+#pragma omp master
+		t = (now() - t0) / n * 1e9;
+	}
+	return t;
+}
+
+static double omp_critical(void)
+{
+	const int n = 200000;
+	double t0 = now();
+
+	for (int i = 0; i < n; i++) {
+#pragma omp critical
+		sink_value(i);
+	}
+	return (now() - t0) / n * 1e9;
+}
+
+static void omp_costs(void)
+{
+	double v[RUNS];
+
+	for (int r = 0; r < RUNS; r++)
+		v[r] = omp_region();
+	report("empty parallel region, 2 threads", v, RUNS, "ns");
+	for (int r = 0; r < RUNS; r++)
+		v[r] = omp_barrier();
+	report("barrier, 2 threads", v, RUNS, "ns");
+	for (int r = 0; r < RUNS; r++)
+		v[r] = omp_critical();
+	report("critical section, uncontended", v, RUNS, "ns");
+}
+
 static void kernel_slowdown(void)
 {
 	const int n = 512, sweeps = 40;
@@ -158,6 +222,8 @@ int main(int argc, char **argv)
 			v[r] = traced_pairs_threads(2);
 		report("enter+exit pair, 2 threads (slowest)", v, RUNS, "ns");
 	}
+	if (!*only || !strcmp(only, "omp"))
+		omp_costs();
 	if (!*only || !strcmp(only, "kernel"))
 		kernel_slowdown();
 	return 0;

@@ -10,3 +10,4 @@ SCALEGATE_OUT=$out "$B/tests/bench/overhead"
 echo
 echo "== tracer compiled in but not measuring (no SCALEGATE_OUT)"
 env -u SCALEGATE_OUT "$B/tests/bench/overhead" pairs
+env -u SCALEGATE_OUT "$B/tests/bench/overhead" omp

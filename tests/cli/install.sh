@@ -26,3 +26,7 @@ ldd "$T/prog" | grep -q "$T/p/lib/libscalegate.so" || fail "the program does not
 SCALEGATE_OUT="$T/out" "$T/prog"
 expect_exit 0 "$T/p/bin/scalegate" profile "$(one_profile "$T/out")"
 expect_match "$out" '^  program/solve +.*prog.c:[0-9]+ +thread 0 +count 1 ' "the user's interval"
+# Linked as a shared library, the GOMP wrappers still intercept the program's parallel region.
+out=$("$T/p/bin/scalegate" profile --tsv "$(one_profile "$T/out")")
+awk -F'\t' '$2 == "program/solve" && $3 == 0 && $14 == 1 { found = 1 } END { exit !found }' <<<"$out" ||
+	fail "the parallel region inside solve was not captured: $out"

@@ -39,3 +39,23 @@ one_profile() {
 	[ ${#files[@]} -eq 1 ] && [ -f "${files[0]}" ] || fail "expected one profile in $1, found: ${files[*]}"
 	echo "${files[0]}"
 }
+
+# tsv DIR: every profile in DIR as 'scalegate profile --tsv' lines (header lines dropped).
+tsv() {
+	"$SCALEGATE" profile --tsv "$1"/*.sgprof | grep -v '^file	'
+}
+
+# col TSV PATH THREAD COLUMN: one value from tsv output (columns named as in PROFILE.md).
+col() {
+	awk -F'\t' -v path="$2" -v thread="$3" -v name="$4" '
+		BEGIN { n = split("file path thread omp_thread count time min max sumsq par omp_barrier omp_idle omp_lock omp_regions", h, " ")
+			for (i = 1; i <= n; i++) idx[h[i]] = i }
+		$2 == path && $3 == thread { print $idx[name]; found = 1; exit }
+		END { if (!found) print "missing" }' <<<"$1"
+}
+
+# approx VALUE LOW HIGH WHAT: LOW <= VALUE <= HIGH (decimals).
+approx() {
+	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "missing" && v >= lo && v <= hi) }' ||
+		fail "$4: $1 is not within [$2, $3]"
+}
