@@ -134,13 +134,18 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	va_list cp;
 	int n;
 
+	strbuf_grow(sb, 64);
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
 	va_end(cp);
-	if (n < 0)
+	if (n < 0) {
+		sb->buf[sb->len] = '\0';
 		return;
-	strbuf_grow(sb, (size_t)n);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= sb->alloc - sb->len) {
+		strbuf_grow(sb, (size_t)n);
+		vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	}
 	sb->len += (size_t)n;
 }
 

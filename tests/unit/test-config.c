@@ -1,0 +1,326 @@
+/* config_load() over tests/data/config/<case>/: scalegate.yml in, 'expected' stderr or dump out. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "util.h"
+
+/* Relative, as the gate is run: the messages must carry the paths the expected files show. */
+#define CASES_DIR "tests/data/config"
+
+static void dump_ints(struct strbuf *sb, const char *key, const int *v, size_t nr)
+{
+	strbuf_addf(sb, "  %s", key);
+	for (size_t i = 0; i < nr; i++)
+		strbuf_addf(sb, " %d", v[i]);
+	strbuf_addch(sb, '\n');
+}
+
+/* NULL and "" differ in a bench_config: show which. */
+static const char *or_dash(const char *s)
+{
+	return !s ? "-" : !*s ? "\"\"" : s;
+}
+
+static const char *kind(const yaml_node_t *n)
+{
+	return !n ? "-" : yamldoc_is_map(n) ? "mapping" : "list";
+}
+
+static void dump_matrix(struct strbuf *sb, const struct bench_config *b)
+{
+	for (size_t i = 0; i < config_matrix_size(b); i++) {
+		struct config_point p;
+		char *cmd;
+
+		config_matrix_point(b, i, &p);
+		cmd = config_expand_command(b, p.threads, p.ranks, p.size, 1);
+		strbuf_addf(sb, "  run %zu: threads=%d ranks=%d size=%lld: %s\n",
+			    i, p.threads, p.ranks, p.size, cmd);
+		free(cmd);
+	}
+}
+
+static void dump_bench(struct strbuf *sb, const struct bench_config *b)
+{
+	strbuf_addf(sb, "benchmark %s\n  command %s\n  build %s\n", b->name, b->command,
+		    or_dash(b->build));
+	dump_ints(sb, "threads", b->threads, b->nr_threads);
+	dump_ints(sb, "ranks", b->ranks, b->nr_ranks);
+	strbuf_addstr(sb, "  sizes");
+	for (size_t i = 0; i < b->nr_sizes; i++)
+		strbuf_addf(sb, " %lld", b->sizes[i]);
+	strbuf_addf(sb, "\n  size_per_processor %lld\n  repeat %d\n  warmup %d\n  timeout %g\n",
+		    b->size_per_processor, b->repeat, b->warmup, b->timeout);
+	for (size_t i = 0; i < b->nr_env; i++)
+		strbuf_addf(sb, "  env %s=%s\n", b->env[i].name, b->env[i].value);
+	dump_ints(sb, "expect_exit", b->expect_exit, b->nr_expect_exit);
+	strbuf_addf(sb, "  workdir %s\n  preload %d\n  launcher %s\n  mpi %d\n  memory %s\n",
+		    b->workdir, b->preload, or_dash(b->launcher), b->mpi, or_dash(b->memory));
+	dump_matrix(sb, b);
+}
+
+static void dump_config(struct strbuf *sb, const struct config *c)
+{
+	strbuf_addf(sb, "ok\nresults %s\nbaselines %s\nrules %s\npost %s\nreports %s\n",
+		    c->results_dir, c->baselines_dir, kind(c->rules), kind(c->post),
+		    kind(c->reports));
+	for (size_t i = 0; i < c->nr_benchmarks; i++)
+		dump_bench(sb, &c->benchmarks[i]);
+}
+
+/* Runs config_load() with fd 2 going to a temporary file; returns what was written there. */
+static int load_capturing(struct config *c, const char *path, struct strbuf *err)
+{
+	FILE *tmp = tmpfile();
+	int saved, ret;
+	char chunk[4096];
+	size_t n;
+
+	assert_non_null(tmp);
+	fflush(stderr);
+	saved = dup(2);
+	assert_true(saved >= 0);
+	assert_true(dup2(fileno(tmp), 2) >= 0);
+	ret = config_load(c, path);
+	fflush(stderr);
+	assert_true(dup2(saved, 2) >= 0);
+	close(saved);
+	rewind(tmp);
+	while ((n = fread(chunk, 1, sizeof(chunk), tmp)) > 0)
+		strbuf_add(err, chunk, n);
+	fclose(tmp);
+	return ret;
+}
+
+static void test_case(void **state)
+{
+	const char *name = *state;
+	char *yml = xstrfmt("%s/%s/scalegate.yml", CASES_DIR, name);
+	char *exp_path = xstrfmt("%s/%s/expected", CASES_DIR, name);
+	struct strbuf expected = STRBUF_INIT, actual = STRBUF_INIT;
+	struct config c;
+	int ret;
+
+	ret = load_capturing(&c, yml, &actual);
+	if (ret == 0)
+		dump_config(&actual, &c); /* after anything printed: a valid file must load silently */
+	/* SG_UPDATE_EXPECTED=1 rewrites the expected files: review the diff before committing. */
+	if (getenv("SG_UPDATE_EXPECTED"))
+		assert_int_equal(write_file_atomic(exp_path, actual.buf ? actual.buf : "", actual.len), 0);
+	assert_int_equal(strbuf_read_file(&expected, exp_path), 0);
+	if (strcmp(expected.buf, actual.buf ? actual.buf : ""))
+		print_error("%s: expected:\n%s--- got:\n%s", name, expected.buf,
+			    actual.buf ? actual.buf : "");
+	assert_string_equal(expected.buf, actual.buf ? actual.buf : "");
+	assert_int_equal(ret, strncmp(expected.buf, "ok\n", 3) ? -1 : 0);
+	config_release(&c);
+	config_release(&c); /* released twice, or after a failed load: harmless */
+	strbuf_release(&expected);
+	strbuf_release(&actual);
+	free(yml);
+	free(exp_path);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char **list_cases(size_t *nr)
+{
+	DIR *dir = opendir(CASES_DIR);
+	struct dirent *e;
+	char **names = NULL;
+	size_t alloc = 0;
+
+	*nr = 0;
+	if (!dir) {
+		fprintf(stderr, "test-config: cannot open '%s': run from the repository root\n", CASES_DIR);
+		exit(1);
+	}
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.')
+			continue;
+		ALLOC_GROW(names, *nr + 1, alloc);
+		names[(*nr)++] = xstrdup(e->d_name);
+	}
+	closedir(dir);
+	qsort(names, *nr, sizeof(*names), by_name);
+	return names;
+}
+
+static void test_expand(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = config_expand("a {threads} {ranks} {size} {repeat} ${HOME} \\{threads} {other} {x y} {{1}",
+			  4, 2, 100, 3);
+	assert_string_equal(s, "a 4 2 100 3 ${HOME} \\{threads} {other} {x y} {{1}");
+	free(s);
+	s = config_expand("n={size}.", 1, 1, CONFIG_NO_SIZE, 0);
+	assert_string_equal(s, "n=.");
+	free(s);
+	s = config_expand("", 1, 1, 0, 0);
+	assert_string_equal(s, "");
+	free(s);
+}
+
+static void test_expand_command(void **state)
+{
+	int threads[] = { 4 }, ranks[] = { 2 };
+	struct bench_config b = {
+		.command = "./a {threads} {repeat}", .launcher = "mpirun -np {ranks} -x T={threads}",
+		.threads = threads, .nr_threads = 1, .ranks = ranks, .nr_ranks = 1,
+	};
+	char *s;
+
+	(void)state;
+	s = config_expand_command(&b, 4, 1, CONFIG_NO_SIZE, 0);
+	assert_string_equal(s, "./a 4 0"); /* one rank: no launcher */
+	free(s);
+	s = config_expand_command(&b, 4, 2, CONFIG_NO_SIZE, 3);
+	assert_string_equal(s, "mpirun -np 2 -x T=4 ./a 4 3");
+	free(s);
+	b.launcher = "";
+	s = config_expand_command(&b, 4, 2, CONFIG_NO_SIZE, 3);
+	assert_string_equal(s, "./a 4 3");
+	free(s);
+}
+
+static void test_matrix(void **state)
+{
+	int threads[] = { 1, 2, 4 }, ranks[] = { 1, 2 };
+	long long sizes[] = { 10, 20 };
+	struct bench_config b = {
+		.threads = threads, .nr_threads = 3, .ranks = ranks, .nr_ranks = 2,
+		.sizes = sizes, .nr_sizes = 2,
+	};
+	struct config_point p;
+
+	(void)state;
+	assert_int_equal(config_matrix_size(&b), 12);
+	config_matrix_point(&b, 0, &p);
+	assert_true(p.threads == 1 && p.ranks == 1 && p.size == 10);
+	config_matrix_point(&b, 4, &p);
+	assert_true(p.threads == 2 && p.ranks == 2 && p.size == 10);
+	config_matrix_point(&b, 11, &p);
+	assert_true(p.threads == 4 && p.ranks == 2 && p.size == 20);
+	b.nr_sizes = 0;
+	b.size_per_processor = 1000;
+	assert_int_equal(config_matrix_size(&b), 6);
+	config_matrix_point(&b, 5, &p);
+	assert_true(p.threads == 4 && p.ranks == 2 && p.size == 8000);
+	b.size_per_processor = 0;
+	config_matrix_point(&b, 5, &p);
+	assert_true(p.size == CONFIG_NO_SIZE);
+}
+
+static void test_missing_file(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct config c;
+
+	(void)state;
+	assert_int_equal(load_capturing(&c, CASES_DIR "/no-such-case/scalegate.yml", &err), -1);
+	assert_string_equal(err.buf, "scalegate: error: cannot open '" CASES_DIR
+			    "/no-such-case/scalegate.yml': No such file or directory\n");
+	config_release(&c);
+	strbuf_release(&err);
+}
+
+/* The accessors the config loader does not use, for the rules loader to rely on. */
+static void test_yamldoc_accessors(void **state)
+{
+	static const char text[] =
+		"d: 2.5\nt: [30, 30s, 2m, 500ms, 1.5h]\nb: [yes, Off, TRUE]\n"
+		"l: [a, \"b c\", 3]\nm: {x: 1, y: two}\nbad: [1, x]\n";
+	static const double seconds[] = { 30, 30, 120, 0.5, 5400 };
+	static const char *const known[] = { "threads", "ranks", "sizes", NULL };
+	char path[] = "/tmp/test-config-XXXXXX";
+	int fd = mkstemp(path), flag;
+	struct yamldoc d;
+	struct yamldoc_iter it;
+	struct yamldoc_strpair *pairs;
+	const char **strs;
+	yaml_node_t *root;
+	double v;
+	size_t nr;
+
+	(void)state;
+	assert_true(fd >= 0 && write(fd, text, sizeof(text) - 1) == (ssize_t)(sizeof(text) - 1));
+	close(fd);
+	assert_int_equal(yamldoc_load(&d, path), 0);
+	root = yamldoc_root(&d);
+	assert_int_equal(yamldoc_get_double(&d, yamldoc_map_get(&d, root, "d"), "d", 0, 10, &v), 0);
+	assert_true(v == 2.5);
+	yamldoc_list_iter(&it, &d, yamldoc_map_get(&d, root, "t"));
+	while (yamldoc_list_next(&it)) {
+		assert_int_equal(yamldoc_get_duration(&d, it.value, "t", &v), 0);
+		assert_true(v == seconds[it.index]);
+	}
+	yamldoc_list_iter(&it, &d, yamldoc_map_get(&d, root, "b"));
+	while (yamldoc_list_next(&it)) {
+		assert_int_equal(yamldoc_get_bool(&d, it.value, "b", &flag), 0);
+		assert_int_equal(flag, it.index != 1);
+	}
+	assert_int_equal(yamldoc_get_str_list(&d, yamldoc_map_get(&d, root, "l"), "l", &strs, &nr), 0);
+	assert_true(nr == 3 && !strcmp(strs[1], "b c") && !strcmp(strs[2], "3"));
+	free(strs);
+	assert_int_equal(yamldoc_get_str_map(&d, yamldoc_map_get(&d, root, "m"), "m", &pairs, &nr), 0);
+	assert_true(nr == 2 && !strcmp(pairs[1].key, "y") && !strcmp(pairs[1].value, "two"));
+	free(pairs);
+	assert_int_equal(d.nr_errors, 0);
+	assert_string_equal(yamldoc_closest("Thread", known), "threads");
+	assert_null(yamldoc_closest("x", known));
+	assert_null(yamldoc_closest("size_of", known));
+	yamldoc_release(&d);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest unit[] = {
+		cmocka_unit_test(test_expand),
+		cmocka_unit_test(test_expand_command),
+		cmocka_unit_test(test_matrix),
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_yamldoc_accessors),
+	};
+	const char *top = getenv("SG_TOP"); /* set by tests/run.sh */
+	struct CMUnitTest *cases;
+	char **names;
+	size_t nr;
+	int failed;
+
+	if (top && chdir(top)) {
+		perror(top);
+		return 1;
+	}
+	names = list_cases(&nr);
+
+	cases = xcalloc(nr, sizeof(*cases));
+	for (size_t i = 0; i < nr; i++) {
+		cases[i].name = names[i];
+		cases[i].test_func = test_case;
+		cases[i].initial_state = names[i];
+	}
+	failed = cmocka_run_group_tests_name("config", unit, NULL, NULL);
+	/* The cases are found at run time, so the count is not a sizeof. */
+	failed += _cmocka_run_group_tests("config cases", cases, nr, NULL, NULL);
+	for (size_t i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	free(cases);
+	return failed ? 1 : 0;
+}
