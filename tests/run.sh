@@ -8,6 +8,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 B=$(cd "$B" && pwd)
 export SG_TOP=$top SG_BUILD=$B SCALEGATE="$B/bin/scalegate"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 unset SCALEGATE_OUT
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT

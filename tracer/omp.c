@@ -13,6 +13,17 @@
 
 #define SG_MAX_TEAM 256
 
+/* libgomp is not built with ThreadSanitizer, so its fork and join are invisible to it:
+ * tell it about the happens-before edges libgomp provides. */
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#define HANDOFF_RELEASE(p) __tsan_release(p)
+#define HANDOFF_ACQUIRE(p) __tsan_acquire(p)
+#else
+#define HANDOFF_RELEASE(p) ((void)(p))
+#define HANDOFF_ACQUIRE(p) ((void)(p))
+#endif
+
 /* The real entry point, found once with dlsym(RTLD_NEXT) (the next library: libgomp). */
 static void *real_symbol(void **slot, const char *name)
 {
@@ -63,9 +74,11 @@ static void team_body(void *arg)
 	struct team *tm = arg;
 	struct sg_thread *t = sg_thread_get();
 	int me = omp_get_thread_num ? omp_get_thread_num() : 0;
-	int worker = t && t != tm->master && t->depth < SG_MAX_DEPTH && sg_stat_get(t, tm->node);
 	uint64_t start, end;
+	int worker;
 
+	HANDOFF_ACQUIRE(tm);
+	worker = t && t != tm->master && t->depth < SG_MAX_DEPTH && sg_stat_get(t, tm->node);
 	if (!t) {
 		tm->fn(tm->data);
 		return;
@@ -90,6 +103,7 @@ static void team_body(void *arg)
 		__atomic_store_n(&tm->body[me], end - start, __ATOMIC_RELAXED);
 		__atomic_store_n(&tm->member[me], t, __ATOMIC_RELEASE);
 	}
+	HANDOFF_RELEASE(tm);
 }
 
 static void team_fork(struct team *tm, struct sg_thread *t, void (*fn)(void *), void *data, unsigned threads)
@@ -106,6 +120,7 @@ static void team_fork(struct team *tm, struct sg_thread *t, void (*fn)(void *), 
 	tm->was_par = t->par_mask != 0;
 	if (!tm->was_par)
 		par_on(t, tm->fork);
+	HANDOFF_RELEASE(tm);
 }
 
 /* After the join: each member, the forking thread included, idled for the region minus its body. */
@@ -114,6 +129,7 @@ static void team_join(struct team *tm)
 	uint64_t join = sg_now(), span = join - tm->fork;
 	struct sg_stat *s;
 
+	HANDOFF_ACQUIRE(tm);
 	for (int i = 0; i < tm->size; i++) {
 		struct sg_thread *m = __atomic_load_n(&tm->member[i], __ATOMIC_ACQUIRE);
 		uint64_t body = __atomic_load_n(&tm->body[i], __ATOMIC_RELAXED);

@@ -60,9 +60,14 @@ int main(void)
 	return 0;
 }
 C
-cc -O1 -fopenmp "$T/plain.c" -o "$T/plain"
+cc ${SG_SAN_FLAGS:-} -O1 -fopenmp "$T/plain.c" -o "$T/plain"
 rm -rf "$T/out"
-OMP_NUM_THREADS=2 LD_PRELOAD="$SG_BUILD/lib/libscalegate.so" SCALEGATE_OUT="$T/out" "$T/plain" >/dev/null
+preload=$SG_BUILD/lib/libscalegate.so
+case ${SG_SAN_FLAGS:-} in # a sanitizer's runtime must come first among preloads
+*address*) preload="$(cc -print-file-name=libasan.so):$preload" ;;
+*thread*) preload="$(cc -print-file-name=libtsan.so):$preload" ;;
+esac
+OMP_NUM_THREADS=2 LD_PRELOAD="$preload" SCALEGATE_OUT="$T/out" "$T/plain" >/dev/null
 out=$(tsv "$T/out")
 approx "$(col "$out" program 0 omp_regions)" 3 3 "parallel regions of the unmodified binary"
 approx "$(col "$out" program 0 count)" 1 1 "level 0 of the unmodified binary"

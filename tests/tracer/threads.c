@@ -7,7 +7,7 @@
 
 #include "scalegate.h"
 
-static volatile double sink;
+static double sink;
 
 static void spin(int n)
 {
@@ -15,7 +15,7 @@ static void spin(int n)
 
 	for (int i = 0; i < n; i++)
 		x += i * 0.5;
-	sink = x;
+	__atomic_store(&sink, &x, __ATOMIC_RELAXED);
 }
 
 static void *short_lived(void *arg)
