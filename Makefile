@@ -104,7 +104,7 @@ $(B)/tests/unit/%: tests/unit/%.c $(B)/libgate.a
 	$(Q)$(CC) $(ALL_CFLAGS) $(GATE_CFLAGS) -Igate $< -o $@ $(ALL_LDFLAGS) $(B)/libgate.a $(GATE_LIBS) $(CMOCKA_LIBS)
 
 # ---- top-level targets ----------------------------------------------------
-.PHONY: all deps test check bench install uninstall clean demo
+.PHONY: all all-tests deps test bench install clean demo
 .DEFAULT_GOAL := all
 
 all: $(TRACER_LIBS_OUT) $(B)/bin/scalegate $(TRACED_BIN)
@@ -122,6 +122,14 @@ deps:
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all CFLAGS="$(CFLAGS)"
 	$(Q)tests/bench/run.sh $(B)
+
+# The main job on the bundled examples (until 'scalegate ci' lands: trace one example, show its profile).
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)rm -rf build/demo
+	$(Q)OMP_NUM_THREADS=2 SCALEGATE_OUT=build/demo/jacobi $(B)/examples/jacobi 2 400 40
+	$(Q)$(B)/bin/scalegate profile build/demo/jacobi/*.sgprof
+	@echo "profiles written to build/demo/"
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
