@@ -178,10 +178,10 @@ static void omp_costs(void)
 
 static void kernel_slowdown(void)
 {
-	const int n = 512, sweeps = 40;
+	const int n = 512, sweeps = 100;
 	double *a = calloc((size_t)n * n, sizeof(double)), *b = calloc((size_t)n * n, sizeof(double));
-	double ratio[2 * RUNS + 1], block_us;
-	int runs = 2 * RUNS + 1;
+	double ratio[4 * RUNS + 1], block_us;
+	int runs = 4 * RUNS + 1;
 
 	for (int i = 0; i < n; i++)
 		a[i] = b[i] = 1.0;
