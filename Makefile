@@ -78,7 +78,7 @@ $(B)/bin/scalegate: $(GATE_CMD_OBJ) $(B)/libgate.a
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@ $(GATE_LIBS)
 
 # ---- programs linked with the tracer: tests, benchmarks, examples ---------
-TRACED_SRC := $(wildcard tests/tracer/*.c) $(wildcard tests/bench/*.c) $(filter-out examples/mpi%.c examples/hybrid%.c,$(wildcard examples/*.c))
+TRACED_SRC := $(wildcard tests/tracer/*.c) $(filter-out tests/bench/mpi%.c,$(wildcard tests/bench/*.c)) $(filter-out examples/mpi%.c examples/hybrid%.c,$(wildcard examples/*.c))
 TRACED_BIN := $(TRACED_SRC:%.c=$(B)/%)
 
 # Compiled-out macros are tested in a build of their own.
@@ -94,6 +94,84 @@ $(B)/examples/%: examples/%.c $(B)/lib/libscalegate.a tracer/scalegate.h
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -fopenmp -Itracer $< -o $@ $(ALL_LDFLAGS) $(B)/lib/libscalegate.a $(TRACER_LIBS)
 
+# ---- MPI capture (PMPI): libscalegate-mpi = the tracer + tracer/mpi*.c --------
+# Built with $(MPICC) when it is installed (else skipped: non-MPI users never
+# need MPI). An MPI program links only -lscalegate-mpi (tracer/MPI.md).
+MPIFC ?= mpif90
+HAVE_MPI := $(if $(shell command -v $(MPICC) 2>/dev/null),yes)
+HAVE_MPIFC := $(if $(HAVE_MPI),$(shell $(MPIFC) --version >/dev/null 2>&1 && echo yes))
+# The MPI Fortran library (Open MPI: -lmpi_mpifh, MPICH: -lmpifort): the Fortran
+# wrappers call its pmpi_* entry points. Without it there is no Fortran capture.
+MPI_FORTRAN_LINK := $(if $(HAVE_MPI),$(shell $(MPIFC) --showme:link 2>/dev/null || $(MPIFC) -link_info 2>/dev/null))
+MPI_FORTRAN_LIB := $(firstword $(filter -lmpi_mpifh -lmpifort,$(MPI_FORTRAN_LINK)))
+ifneq ($(MPI_FORTRAN_LIB),)
+MPI_SRC := $(wildcard tracer/mpi*.c)
+MPI_FORTRAN_LIBS := $(filter -L%,$(MPI_FORTRAN_LINK)) -Wl,--push-state,--no-as-needed $(MPI_FORTRAN_LIB) -Wl,--pop-state
+else
+MPI_SRC := $(filter-out tracer/mpi-fortran.c,$(wildcard tracer/mpi*.c))
+endif
+MPI_OBJ := $(MPI_SRC:%.c=$(B)/pic/%.o)
+
+$(MPI_OBJ): $(B)/pic/%.o: %.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $@")
+	$(Q)$(MPICC) $(TRACER_CFLAGS) -c $< -o $@
+
+$(B)/lib/libscalegate-mpi.a: $(TRACER_OBJ) $(MPI_OBJ)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/lib/libscalegate-mpi.so: $(TRACER_OBJ) $(MPI_OBJ)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(MPICC) -shared -Wl,-soname,libscalegate-mpi.so $(ALL_LDFLAGS) $^ -o $@ $(MPI_FORTRAN_LIBS) $(TRACER_LIBS)
+
+# MPI examples and test programs, linked with the static library.
+MPI_PROG_SRC := $(wildcard examples/mpi*.c examples/hybrid*.c tests/mpi/*.c tests/bench/mpi*.c)
+MPI_PROG_BIN := $(MPI_PROG_SRC:%.c=$(B)/%)
+# The examples without the tracer (macros compiled out, no library): unmodified
+# MPI binaries for the LD_PRELOAD tests.
+MPI_PLAIN_BIN := $(patsubst %.c,$(B)/%-plain,$(wildcard examples/mpi*.c examples/hybrid*.c))
+
+$(MPI_PROG_BIN): $(B)/%: %.c $(B)/lib/libscalegate-mpi.a tracer/scalegate.h
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $@")
+	$(Q)$(MPICC) $(ALL_CFLAGS) -fopenmp -Itracer $< -o $@ $(ALL_LDFLAGS) $(B)/lib/libscalegate-mpi.a $(TRACER_LIBS)
+
+$(MPI_PLAIN_BIN): $(B)/%-plain: %.c tracer/scalegate.h
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $@")
+	$(Q)$(MPICC) $(ALL_CFLAGS) -DSCALEGATE_DISABLE -fopenmp -Itracer $< -o $@ $(ALL_LDFLAGS)
+
+# Fortran test programs: linked with the tracer, and plain (for LD_PRELOAD). An
+# mpi_f08 program references no symbol of the static library (its calls reach
+# the wrappers from inside the MPI library), so it links the shared one.
+MPI_F_SRC := $(wildcard tests/mpi/*.f90)
+MPI_F_BIN := $(MPI_F_SRC:%.f90=$(B)/%) $(MPI_F_SRC:%.f90=$(B)/%-plain)
+MPI_FFLAGS = $(FFLAGS) -O2 -g -Wall $(SAN_FLAGS) -J $(@D)
+MPI_F_TRACER = $(B)/lib/libscalegate-mpi.a $(TRACER_LIBS)
+$(B)/tests/mpi/fortran08: MPI_F_TRACER = -L$(B)/lib -Wl,-rpath,$(abspath $(B)/lib) \
+	-Wl,--push-state,--no-as-needed -lscalegate-mpi -Wl,--pop-state
+
+$(MPI_F_SRC:%.f90=$(B)/%): $(B)/%: %.f90 $(B)/lib/libscalegate-mpi.a $(B)/lib/libscalegate-mpi.so
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPIFC   $@")
+	$(Q)$(MPIFC) $(MPI_FFLAGS) $< -o $@ $(ALL_LDFLAGS) $(MPI_F_TRACER)
+
+$(MPI_F_SRC:%.f90=$(B)/%-plain): $(B)/%-plain: %.f90
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPIFC   $@")
+	$(Q)$(MPIFC) $(MPI_FFLAGS) $< -o $@ $(ALL_LDFLAGS)
+
+ifeq ($(HAVE_MPI),yes)
+MPI_ALL := $(B)/lib/libscalegate-mpi.a $(B)/lib/libscalegate-mpi.so $(MPI_PROG_BIN) $(MPI_PLAIN_BIN) \
+	$(if $(and $(HAVE_MPIFC),$(MPI_FORTRAN_LIB)),$(MPI_F_BIN))
+else
+MPI_ALL :=
+$(info note: '$(MPICC)' not found: building without MPI capture (libscalegate-mpi, MPI examples))
+endif
+
 # ---- unit tests (cmocka) --------------------------------------------------
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(UNIT_SRC:%.c=$(B)/%)
@@ -104,10 +182,10 @@ $(B)/tests/unit/%: tests/unit/%.c $(B)/libgate.a
 	$(Q)$(CC) $(ALL_CFLAGS) $(GATE_CFLAGS) -Igate $< -o $@ $(ALL_LDFLAGS) $(B)/libgate.a $(GATE_LIBS) $(CMOCKA_LIBS)
 
 # ---- top-level targets ----------------------------------------------------
-.PHONY: all all-tests deps test bench install clean demo
+.PHONY: all all-tests deps test bench install install-mpi clean demo
 .DEFAULT_GOAL := all
 
-all: $(TRACER_LIBS_OUT) $(B)/bin/scalegate $(TRACED_BIN)
+all: $(TRACER_LIBS_OUT) $(B)/bin/scalegate $(TRACED_BIN) $(MPI_ALL)
 
 # 'make test' is what CI runs: install what is missing, build, run everything.
 test: deps
@@ -131,7 +209,7 @@ demo: deps
 	$(Q)$(B)/bin/scalegate profile build/demo/jacobi/*.sgprof
 	@echo "profiles written to build/demo/"
 
-install: all
+install: all $(if $(HAVE_MPI),install-mpi)
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 tracer/scalegate.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(B)/lib/libscalegate.a $(DESTDIR)$(PREFIX)/lib/
@@ -139,6 +217,14 @@ install: all
 	install -m 755 $(B)/bin/scalegate $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' tracer/scalegate.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/scalegate.pc
+
+install-mpi: all
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 tracer/scalegate.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(B)/lib/libscalegate-mpi.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(B)/lib/libscalegate-mpi.so $(DESTDIR)$(PREFIX)/lib/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' tracer/scalegate-mpi.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/scalegate-mpi.pc
 
 clean:
 	rm -rf build

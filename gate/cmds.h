@@ -3,5 +3,7 @@
 #define SG_CMDS_H
 
 int cmd_profile(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif

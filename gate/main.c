@@ -14,7 +14,9 @@ struct cmd {
 };
 
 static const struct cmd commands[] = {
+	{ "analyze", cmd_analyze, "compute the characteristics of a results directory or of profiles" },
 	{ "profile", cmd_profile, "check and summarize profile files written by the tracer" },
+	{ "run", cmd_run, "run the benchmark matrix of scalegate.yml and record the results" },
 };
 
 static void usage(FILE *out)

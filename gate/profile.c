@@ -309,7 +309,7 @@ static int read_record(struct reader *r, char *line)
 
 static uint64_t checksum(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = 14695981039346656037ull;
 
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;

@@ -19,7 +19,7 @@ static uint32_t node_hash_size;
 
 static uint64_t node_key_hash(uint32_t parent, uint32_t region, long tag)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = 14695981039346656037ull;
 
 	h = (h ^ parent) * 1099511628211ull;
 	h = (h ^ region) * 1099511628211ull;

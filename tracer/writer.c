@@ -235,7 +235,7 @@ static void write_mpi(struct buf *b)
 /* FNV-1a over everything before the 'end' line: catches truncation and corruption. */
 static uint64_t checksum(const char *p, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = 14695981039346656037ull;
 
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ (unsigned char)p[i]) * 1099511628211ull;

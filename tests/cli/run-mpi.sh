@@ -1,0 +1,94 @@
+# scalegate run: ranks through mpirun (a profile per rank), preload into unmodified OpenMP and MPI binaries.
+. "$(dirname "$0")/lib.bash"
+export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
+command -v mpirun >/dev/null || { echo "skipped: no mpirun"; exit 0; }
+# Open MPI's leaks fail the ASan-built ranks, and a preloaded sanitized tracer needs the sanitizer's runtime first.
+case "${SG_SAN_FLAGS:-} $(basename "$SG_BUILD")" in
+*address* | *thread*) echo "skipped: sanitizer build"; exit 0 ;;
+esac
+
+cat >"$T/plain.c" <<'C'
+#include <stdio.h>
+int main(void)
+{
+	double s = 0;
+#pragma omp parallel for reduction(+ : s)
+	for (int i = 0; i < 1000000; i++)
+		s += i * 0.5;
+	printf("%g\n", s);
+	return 0;
+}
+C
+cc -O1 -fopenmp "$T/plain.c" -o "$T/plain"
+
+launcher='mpirun --oversubscribe -np {ranks} --bind-to none'
+{
+	cat <<YML
+launcher: $launcher
+defaults:
+  workdir: $SG_BUILD
+  warmup: 0
+  repeat: 1
+  timeout: 60s
+benchmarks:
+  - name: omp-preload
+    command: $T/plain
+    threads: [1, 2]
+    preload: true
+  - name: omp-plain
+    command: $T/plain
+  - name: plain-ranks
+    command: $T/plain
+    ranks: [2]
+    preload: true
+  - name: plain-ranks-noprofile
+    command: $T/plain
+    ranks: [2]
+YML
+	if [ -x "$SG_BUILD/examples/mpi_halo" ]; then
+		cat <<YML
+  - name: halo
+    command: ./examples/mpi_halo 2000 20
+    ranks: [1, 2]
+YML
+	fi
+	if [ -x "$SG_BUILD/examples/mpi_halo-plain" ]; then
+		cat <<YML
+  - name: halo-preload
+    command: ./examples/mpi_halo-plain 2000 20
+    ranks: [2]
+    preload: true
+YML
+	fi
+} >"$T/scalegate.yml"
+
+expect_exit 2 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --dry-run --benchmark nosuch
+expect_exit 0 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --dry-run --benchmark plain-ranks
+# With a launcher the variables go through 'env', LD_PRELOAD to the ranks only.
+expect_match "$out" "^plain-ranks s--r2-t1 repeat 1: OMP_NUM_THREADS=1 SCALEGATE_OUT=[^ ]+ SCALEGATE_WORKDIR=[^ ]+ /bin/sh -c 'mpirun --oversubscribe -np 2 --bind-to none env OMP_NUM_THREADS='1' SCALEGATE_OUT='[^']+' SCALEGATE_WORKDIR='[^']+' LD_PRELOAD='[^']*/libscalegate(-mpi)?.so' $T/plain'" "dry-run of a preloaded run under the launcher"
+
+expect_exit 3 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results"
+m="$T/results/manifest.tsv"
+status() { awk -F'\t' -v b="$1" '$1 == b { print $7 }' "$m" | sort -u | tr '\n' ' '; }
+nprof() { find "$T/results/$1" -name '*.sgprof' | wc -l; }
+
+[ "$(status omp-preload)" = "ok " ] || fail "omp-preload: $(cat "$m")"
+[ "$(nprof omp-preload/s--r1-t2)" -eq 1 ] || fail "omp-preload: one profile per run"
+prof=$(one_profile "$T/results/omp-preload/s--r1-t2/1")
+"$SCALEGATE" profile --tsv "$prof" | awk -F'\t' '$2 == "program" && $3 == 1 { found = 1 } END { exit !found }' ||
+	fail "omp-preload: the second thread is not in the profile"
+[ "$(status omp-plain)" = "no-profile " ] || fail "omp-plain: status $(status omp-plain)"
+[ "$(status plain-ranks)" = "ok " ] || fail "plain-ranks: status $(status plain-ranks) $(cat "$m")"
+[ "$(nprof plain-ranks)" -eq 2 ] || fail "plain-ranks: expected 2 profiles (not one of mpirun)"
+[ "$(status plain-ranks-noprofile)" = "no-profile " ] || fail "plain-ranks-noprofile: status"
+
+if [ -x "$SG_BUILD/examples/mpi_halo" ]; then
+	[ "$(status halo)" = "ok " ] || fail "halo: $(grep '^halo' "$m")"
+	[ "$(nprof halo/s--r2-t1)" -eq 2 ] || fail "halo: one profile per rank"
+	grep -q $'^halo\t-\t2\t1\t2\t1\tok\t0\t' "$m" || fail "halo: manifest line with 2 ranks"
+fi
+if [ -x "$SG_BUILD/examples/mpi_halo-plain" ]; then
+	[ "$(status halo-preload)" = "ok " ] || fail "halo-preload: $(grep '^halo-preload' "$m")"
+	[ "$(find "$T/results/halo-preload" -name 'rank*.sgprof' | wc -l)" -eq 2 ] || fail "halo-preload: a rank profile per rank"
+fi
+expect_match "$(cat "$T/results/fingerprint.tsv")" $'^launcher\t'"$launcher"'$' "fingerprint launcher"

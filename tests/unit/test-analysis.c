@@ -1,0 +1,409 @@
+/* Unit tests of the analyzer: the lost-time identity on synthetic profiles, the DVM Jacobi figures, Karp-Flatt. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "analysis.h"
+
+#include "matrix.h"
+#include "util.h"
+
+static uint64_t fnv1a(const char *s, size_t n)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+/*
+ * One rank's profile: nodes program (0) > solve (1) > inner (2); 'threads'
+ * slots (slot 0 main); 'stats' and 'mpi' are record lines without the
+ * record name: "node thread count time par barrier idle lock" and
+ * "node thread kind count time wait".
+ */
+static void write_rank(const char *dir, int rank, int ranks, int threads, const char *omp,
+		       const char *mpi, const char *const *stats, const char *const *mpis)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xstrfmt("%s/rank%05d.test.1.sgprof", dir, rank);
+	FILE *f;
+
+	strbuf_addf(&sb, "scalegate-profile\t1\nmeta\trank\t%d\nmeta\tranks\t%d\nmeta\tomp\t%s\nmeta\tmpi\t%s\n",
+		    rank, ranks, omp, mpi);
+	strbuf_addstr(&sb, "columns\tregion\tid\tname\tfile\tline\nregion\t0\tprogram\t/bin/prog\t0\n"
+			   "region\t1\tsolve\tt.c\t10\nregion\t2\tinner\tt.c\t20\n"
+			   "columns\tnode\tid\tparent\tregion\ttag\nnode\t0\t-\t0\t-\nnode\t1\t0\t1\t-\n"
+			   "node\t2\t1\t2\t-\ncolumns\tthread\tid\tomp_thread\tkind\nthread\t0\t0\tmain\n");
+	for (int t = 1; t < threads; t++)
+		strbuf_addf(&sb, "thread\t%d\t%d\tworker\n", t, t);
+	strbuf_addstr(&sb, "columns\tstat\tnode\tthread\tcount\ttime\tpar\tomp_barrier\tomp_idle\tomp_lock\n");
+	for (; stats && *stats; stats++) {
+		strbuf_addstr(&sb, "stat\t");
+		for (const char *c = *stats; *c; c++)
+			strbuf_addch(&sb, *c == ' ' ? '\t' : *c);
+		strbuf_addch(&sb, '\n');
+	}
+	strbuf_addstr(&sb, "columns\tmpi\tnode\tthread\tkind\tcount\ttime\twait\n");
+	for (; mpis && *mpis; mpis++) {
+		strbuf_addstr(&sb, "mpi\t");
+		for (const char *c = *mpis; *c; c++)
+			strbuf_addch(&sb, *c == ' ' ? '\t' : *c);
+		strbuf_addch(&sb, '\n');
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(sb.buf, f);
+	fprintf(f, "end\t%016llx\n", (unsigned long long)fnv1a(sb.buf, sb.len));
+	fclose(f);
+	strbuf_release(&sb);
+	free(path);
+}
+
+static char *make_dir(void)
+{
+	char *dir = xstrdup("/tmp/sg-test-analysis-XXXXXX");
+
+	assert_non_null(mkdtemp(dir));
+	return dir;
+}
+
+static void remove_dir(char *dir)
+{
+	char *cmd = xstrfmt(getenv("SG_KEEP") ? "true '%s'" : "rm -rf '%s'", dir);
+
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(dir);
+}
+
+static double fig(const struct analysis_point *pt, enum analysis_figure f)
+{
+	return pt->fig[f];
+}
+
+/* Lost = IP + Communication + Idle + Synchronization, absent terms as 0, none negative. */
+static void check_identity(const struct analysis_point *pt)
+{
+	double sum = 0;
+	enum analysis_figure terms[] = { ANALYSIS_INSUFFICIENT_PARALLELISM, ANALYSIS_COMMUNICATION,
+					 ANALYSIS_IDLE, ANALYSIS_SYNCHRONIZATION };
+
+	for (size_t i = 0; i < ARRAY_SIZE(terms); i++) {
+		double v = fig(pt, terms[i]);
+		if (!isnan(v)) {
+			assert_true(v >= 0);
+			sum += v;
+		}
+	}
+	assert_true(fabs(fig(pt, ANALYSIS_LOST_TIME) - sum) < 1e-9);
+	assert_true(fabs(fig(pt, ANALYSIS_TOTAL_TIME) - fig(pt, ANALYSIS_PRODUCTIVE_TIME) -
+			 fig(pt, ANALYSIS_LOST_TIME)) < 1e-9);
+	assert_int_equal(pt->inconsistent, 0);
+}
+
+/* Loads 'dir' and returns the point of 'path' in the only run (the analysis is kept in *a). */
+static const struct analysis_point *load_point(struct analysis *a, const char *dir, const char *path)
+{
+	analysis_init(a);
+	assert_int_equal(analysis_load(a, dir), 0);
+	assert_int_equal(a->nr_configs, 1);
+	assert_int_equal(a->configs[0].nr_runs, 1);
+	for (size_t i = 0; i < a->nr_intervals; i++)
+		if (!strcmp(a->intervals[i].path, path)) {
+			for (size_t k = 0; k < a->nr_intervals; k++)
+				if (a->configs[0].runs[0].points[k].present)
+					check_identity(&a->configs[0].runs[0].points[k]);
+			return &a->configs[0].runs[0].points[i];
+		}
+	fail_msg("no interval %s", path);
+	return NULL;
+}
+
+#define near(x, y) do { if (fabs((x) - (y)) >= 1e-6) fprintf(stderr, "got %.9g want %.9g\n", (double)(x), (double)(y)); assert_true(fabs((x) - (y)) < 1e-6); } while (0)
+
+static void test_serial(void **state)
+{
+	char *dir = make_dir();
+	struct analysis a;
+	const char *stats[] = { "0 0 1 2 0 0 0 0", "1 0 1 1.5 0 0 0 0", NULL };
+	const struct analysis_point *pt;
+
+	(void)state;
+	write_rank(dir, 0, 1, 1, "gomp", "none", stats, NULL);
+	pt = load_point(&a, dir, "program/solve");
+	near(fig(pt, ANALYSIS_EXECUTION_TIME), 1.5);
+	near(fig(pt, ANALYSIS_LOST_TIME), 0);
+	near(fig(pt, ANALYSIS_EFFICIENCY), 1);
+	assert_true(isnan(fig(pt, ANALYSIS_COMMUNICATION))); /* MPI not captured: absent */
+	near(fig(pt, ANALYSIS_SYNCHRONIZATION), 0);
+	analysis_release(&a);
+	remove_dir(dir);
+}
+
+/* Main: 2 s serial, a region of 8 s in which it works 7 and idles 1; the worker works 3, idles 5. */
+static void test_openmp_imbalance(void **state)
+{
+	char *dir = make_dir();
+	struct analysis a;
+	const char *stats[] = { "0 0 1 10 8 0 0 0", "1 0 1 10 8 0 1 0", "1 1 0 3 3 0 5 0", NULL };
+	const struct analysis_point *pt;
+
+	(void)state;
+	write_rank(dir, 0, 1, 2, "gomp", "none", stats, NULL);
+	pt = load_point(&a, dir, "program/solve");
+	near(fig(pt, ANALYSIS_TOTAL_TIME), 20);
+	near(fig(pt, ANALYSIS_PRODUCTIVE_TIME), 12);
+	near(fig(pt, ANALYSIS_SEQ), 2);
+	near(fig(pt, ANALYSIS_PAR), 0);
+	near(fig(pt, ANALYSIS_SYNCHRONIZATION), 6);
+	near(fig(pt, ANALYSIS_LOAD_IMBALANCE), 6);
+	near(fig(pt, ANALYSIS_LOAD_BALANCE), 6.0 / 9);
+	assert_int_equal(pt->cmp[ANALYSIS_PQ_WORK].max_thread, 0);
+	assert_int_equal(pt->cmp[ANALYSIS_PQ_WORK].min_thread, 1);
+	analysis_release(&a);
+	remove_dir(dir);
+}
+
+/* Three threads; worker 2 takes part in one of two 4 s regions only; a nested interval inside the body. */
+static void test_worker_missing(void **state)
+{
+	char *dir = make_dir();
+	struct analysis a;
+	const char *stats[] = { "0 0 1 10 8 0 0 0", "1 0 1 10 8 0 0 0", "1 1 0 8 8 0 0 0",
+				"1 2 0 4 4 0 0 0", "2 2 3 1 1 0 0 0", NULL };
+	const struct analysis_point *pt;
+
+	(void)state;
+	write_rank(dir, 0, 1, 3, "gomp", "none", stats, NULL);
+	pt = load_point(&a, dir, "program/solve");
+	near(fig(pt, ANALYSIS_TOTAL_TIME), 30);
+	near(fig(pt, ANALYSIS_SEQ), 4);
+	near(fig(pt, ANALYSIS_PAR), 4);
+	near(fig(pt, ANALYSIS_PRODUCTIVE_TIME), 22);
+	near(pt->cmp[ANALYSIS_PQ_MISSING].max, 4);
+	assert_int_equal(pt->cmp[ANALYSIS_PQ_MISSING].max_thread, 2);
+	analysis_release(&a);
+	remove_dir(dir);
+}
+
+/* Two ranks; rank 0 spends 2 s in an allreduce that rank 1 finishes in 0.5 s; rank 1 leaves 0.5 s early. */
+static void test_mpi_wait(void **state)
+{
+	char *dir = make_dir();
+	struct analysis a;
+	const char *s0[] = { "0 0 1 5 0 0 0 0", "1 0 1 5 0 0 0 0", NULL };
+	const char *s1[] = { "0 0 1 5 0 0 0 0", "1 0 1 4.5 0 0 0 0", NULL };
+	const char *m0[] = { "1 0 allreduce 10 2 -", NULL };
+	const char *m1[] = { "1 0 allreduce 10 0.5 -", NULL };
+	const struct analysis_point *pt;
+
+	(void)state;
+	write_rank(dir, 0, 2, 1, "gomp", "pmpi", s0, m0);
+	write_rank(dir, 1, 2, 1, "gomp", "pmpi", s1, m1);
+	pt = load_point(&a, dir, "program/solve");
+	near(fig(pt, ANALYSIS_TOTAL_TIME), 10);
+	near(fig(pt, ANALYSIS_COMMUNICATION), 1);
+	near(fig(pt, ANALYSIS_SYNCHRONIZATION), 1.5);
+	near(fig(pt, ANALYSIS_IDLE), 0.5);
+	near(fig(pt, ANALYSIS_PRODUCTIVE_TIME), 7);
+	assert_true(pt->wait_estimated);
+	assert_int_equal(pt->cmp[ANALYSIS_PQ_MPI_WAIT].max_rank, 0);
+	analysis_release(&a);
+	remove_dir(dir);
+}
+
+/* Without OpenMP capture the OpenMP waiting is absent, not zero. */
+static void test_omp_absent(void **state)
+{
+	char *dir = make_dir();
+	struct analysis a;
+	const char *stats[] = { "0 0 1 2 - - - -", "1 0 1 1.5 - - - -", NULL };
+	const struct analysis_point *pt;
+
+	(void)state;
+	write_rank(dir, 0, 1, 1, "none", "none", stats, NULL);
+	pt = load_point(&a, dir, "program/solve");
+	assert_true(isnan(fig(pt, ANALYSIS_SYNCHRONIZATION)));
+	near(fig(pt, ANALYSIS_LOST_TIME), 0);
+	analysis_release(&a);
+	remove_dir(dir);
+}
+
+/*
+ * DESIGN.md's DVM Jacobi example on 16 processors (4 ranks x 4 threads):
+ * Total 768.799744 = 48.049984 x 16, Efficiency 0.919949, Lost 61.543236 =
+ * 29.595780 (insufficient parallelism) + 29.950592 (communication) + 1.996864 (idle).
+ */
+static void test_dvm_jacobi(void **state)
+{
+	char *dir = make_dir();
+	struct analysis a;
+	const struct analysis_point *pt;
+
+	(void)state;
+	for (int r = 0; r < 4; r++) {
+		double W = r == 3 ? 48.049984 - 0.499216 : 48.049984, serial = 9.86526 / 4;
+		char *st[6], *mp[5];
+		st[0] = xstrfmt("0 0 1 %.9f %.9f 0 0 0", W, W - serial);
+		for (int q = 1; q < 4; q++)
+			st[q] = xstrfmt("0 %d 0 %.9f %.9f 0 0 0", q, W - serial, W - serial);
+		st[4] = NULL;
+		mp[0] = xstrfmt("0 0 sendrecv 100 2 -");
+		for (int q = 1; q < 4; q++)
+			mp[q] = xstrfmt("0 %d sendrecv 100 %.9f -", q, (29.950592 / 4 - 2) / 3);
+		mp[4] = NULL;
+		write_rank(dir, r, 4, 4, "gomp", "pmpi", (const char *const *)st, (const char *const *)mp);
+		for (int i = 0; i < 4; i++) {
+			free(st[i]);
+			free(mp[i]);
+		}
+	}
+	pt = load_point(&a, dir, "program");
+	assert_true(fabs(fig(pt, ANALYSIS_TOTAL_TIME) - 768.799744) < 1e-5);
+	assert_true(fabs(fig(pt, ANALYSIS_EFFICIENCY) - 0.919949) < 1e-5);
+	assert_true(fabs(fig(pt, ANALYSIS_LOST_TIME) - 61.543236) < 1e-5);
+	assert_true(fabs(fig(pt, ANALYSIS_INSUFFICIENT_PARALLELISM) - 29.595780) < 1e-5);
+	assert_true(fabs(fig(pt, ANALYSIS_COMMUNICATION) + fig(pt, ANALYSIS_SYNC_MPI) - 29.950592) < 1e-5);
+	assert_true(fabs(fig(pt, ANALYSIS_IDLE) - 1.996864) < 1e-5);
+	assert_true(fabs(fig(pt, ANALYSIS_PRODUCTIVE_TIME) - 707.256508) < 1e-5);
+	near(fig(pt, ANALYSIS_PROCESSORS), 16);
+	analysis_release(&a);
+	remove_dir(dir);
+}
+
+/* A run of one interval that took E seconds. */
+static void fake_run(struct analysis_config *c, double E)
+{
+	struct analysis_run *run;
+
+	ALLOC_GROW(c->runs, c->nr_runs + 1, c->alloc_runs);
+	run = &c->runs[c->nr_runs++];
+	run->repeat = (int)c->nr_runs;
+	run->nr_points = 1;
+	run->points = xcalloc(1, sizeof(*run->points));
+	run->points[0].present = 1;
+	for (int f = 0; f < ANALYSIS_NR_FIGURES; f++)
+		run->points[0].fig[f] = NAN;
+	run->points[0].fig[ANALYSIS_EXECUTION_TIME] = E;
+}
+
+/* T(p) = T(1) / psi(p) for p = 1 (psi 1), 2..8 (the table), three identical repeats each. */
+static void scaling_table(struct analysis *a, struct matrix *m, const double *psi)
+{
+	analysis_init(a);
+	matrix_init(m);
+	analysis_interval_id(a, "program", "prog", 0, 0);
+	for (int p = 1; p <= 8; p++)
+		for (int r = 0; r < 3; r++)
+			fake_run(analysis_config_get(a, "quinn", "-", 1, p), 100 / (p == 1 ? 1 : psi[p - 2]));
+	assert_int_equal(matrix_build(m, a), 0);
+	assert_int_equal(m->nr_series, 1);
+	assert_int_equal(m->series[0].nr_cells, 8);
+	assert_true(m->series[0].ref_is_serial);
+	assert_int_equal(m->series[0].cells[0].karp_flatt.n, 0); /* not reported at p = 1 */
+}
+
+static void test_karp_flatt_flat(void **state)
+{
+	const double psi[] = { 1.82, 2.50, 3.08, 3.57, 4.00, 4.38, 4.71 };
+	struct analysis a;
+	struct matrix m;
+
+	(void)state;
+	scaling_table(&a, &m, psi);
+	for (size_t i = 1; i < 8; i++) {
+		assert_true(fabs(m.series[0].cells[i].karp_flatt.median - 0.10) < 0.002);
+		assert_false(m.series[0].cells[i].superlinear);
+	}
+	assert_string_equal(m.series[0].trend, "flat");
+	assert_true(fabs(m.series[0].serial_fraction - 0.10) < 0.002);
+	assert_null(m.series[0].projection_refused);
+	matrix_release(&m);
+	analysis_release(&a);
+}
+
+static void test_karp_flatt_rising(void **state)
+{
+	const double psi[] = { 1.87, 2.61, 3.23, 3.73, 4.14, 4.46, 4.71 };
+	struct analysis a;
+	struct matrix m;
+
+	(void)state;
+	scaling_table(&a, &m, psi);
+	assert_true(fabs(m.series[0].cells[1].karp_flatt.median - 0.07) < 0.002);
+	assert_true(fabs(m.series[0].cells[7].karp_flatt.median - 0.10) < 0.002);
+	for (size_t i = 2; i < 8; i++)
+		assert_true(m.series[0].cells[i].karp_flatt.median > m.series[0].cells[i - 1].karp_flatt.median);
+	assert_string_equal(m.series[0].trend, "rising");
+	assert_true(m.series[0].karp_flatt_slope.lo > 0);
+	matrix_release(&m);
+	analysis_release(&a);
+}
+
+/* A superlinear speedup is flagged and its Karp-Flatt e is negative. */
+static void test_karp_flatt_superlinear(void **state)
+{
+	const double psi[] = { 2.2, 2.9, 3.9, 4.8, 5.7, 6.6, 7.5 };
+	struct analysis a;
+	struct matrix m;
+
+	(void)state;
+	scaling_table(&a, &m, psi);
+	assert_true(m.series[0].cells[1].superlinear);
+	assert_true(m.series[0].cells[1].karp_flatt.median < 0);
+	assert_false(m.series[0].cells[2].superlinear);
+	assert_true(fabs(m.series[0].cells[1].speedup.median - 2.2) < 1e-9);
+	assert_true(fabs(m.series[0].cells[1].efficiency.median - 1.1) < 1e-9);
+	matrix_release(&m);
+	analysis_release(&a);
+}
+
+/* Fewer than four distinct p: no projection, and a reason. */
+static void test_projection_refused(void **state)
+{
+	struct analysis a;
+	struct matrix m;
+
+	(void)state;
+	analysis_init(&a);
+	matrix_init(&m);
+	analysis_interval_id(&a, "program", "prog", 0, 0);
+	for (int p = 1; p <= 4; p *= 2)
+		fake_run(analysis_config_get(&a, "b", "-", 1, p), 10.0 / p);
+	assert_int_equal(matrix_build(&m, &a), 0);
+	assert_non_null(m.series[0].projection_refused);
+	assert_string_equal(m.series[0].trend, "flat");
+	matrix_release(&m);
+	analysis_release(&a);
+}
+
+#define MATRIX_TESTS \
+	cmocka_unit_test(test_karp_flatt_flat), \
+	cmocka_unit_test(test_karp_flatt_rising), \
+	cmocka_unit_test(test_karp_flatt_superlinear), \
+	cmocka_unit_test(test_projection_refused),
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_serial),
+		cmocka_unit_test(test_openmp_imbalance),
+		cmocka_unit_test(test_worker_missing),
+		cmocka_unit_test(test_mpi_wait),
+		cmocka_unit_test(test_omp_absent),
+		cmocka_unit_test(test_dvm_jacobi),
+		MATRIX_TESTS
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,115 @@
+/* Unit tests of the runner's pieces: program paths against the workdir, status names, the fingerprint's keys. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fingerprint.h"
+#include "runner-exec.h"
+#include "runner.h"
+
+static void check_resolve(const char *cmd, const char *want)
+{
+	char *got = exec_resolve_command(cmd, "/w");
+
+	if (strcmp(got, want))
+		fail_msg("'%s' resolved to '%s', expected '%s'", cmd, got, want);
+	free(got);
+}
+
+static void test_resolve_command(void **state)
+{
+	(void)state;
+	check_resolve("./jacobi 2 100", "/w/./jacobi 2 100");
+	check_resolve("examples/jacobi 2 100", "/w/examples/jacobi 2 100");
+	check_resolve("../bin/x -i ./in.dat out/o.dat", "/w/../bin/x -i /w/./in.dat out/o.dat");
+	check_resolve("/abs/prog ./a", "/abs/prog /w/./a");
+	check_resolve("jacobi 2", "jacobi 2");
+	check_resolve("$HOME/prog x/y", "$HOME/prog x/y");
+	check_resolve("FOO=a/b ./prog", "FOO=a/b /w/./prog");
+	check_resolve("FOO=a/b bin/prog", "FOO=a/b /w/bin/prog");
+	check_resolve("sh -c './x; ./y'", "sh -c './x; ./y'");
+	check_resolve("./a && ./b | ./c", "/w/./a && /w/./b | /w/./c");
+	check_resolve("echo \\ ./x", "echo \\ ./x");
+	check_resolve("", "");
+}
+
+static void test_status_names(void **state)
+{
+	(void)state;
+	assert_string_equal(run_status_name(RUN_OK), "ok");
+	assert_string_equal(run_status_name(RUN_CRASH), "crash");
+	assert_string_equal(run_status_name(RUN_EXIT), "exit");
+	assert_string_equal(run_status_name(RUN_TIMEOUT), "timeout");
+	assert_string_equal(run_status_name(RUN_NO_PROFILE), "no-profile");
+	assert_string_equal(run_status_name(RUN_BAD_PROFILE), "bad-profile");
+	assert_string_equal(run_status_name(RUN_BUILD_FAILED), "build-failed");
+}
+
+static void test_signal_name(void **state)
+{
+	(void)state;
+	assert_string_equal(exec_signal_name(SIGSEGV), "SIGSEGV");
+	assert_string_equal(exec_signal_name(SIGKILL), "SIGKILL");
+}
+
+static void test_tail(void **state)
+{
+	char path[] = "/tmp/sg-tail-XXXXXX";
+	int fd = mkstemp(path);
+	char *t;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "one\ntwo\tx\nthree\n\n", 17), 17);
+	close(fd);
+	t = exec_tail(path, 1000);
+	assert_string_equal(t, "one | two x | three");
+	free(t);
+	t = exec_tail(path, 5);
+	assert_string_equal(t, "...three");
+	free(t);
+	unlink(path);
+	t = exec_tail(path, 10);
+	assert_string_equal(t, "");
+	free(t);
+}
+
+static void test_fingerprint_keys(void **state)
+{
+	struct config c;
+	struct fingerprint f = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	fingerprint_collect(&f, &c, NULL);
+	fingerprint_format(&f, &sb);
+	assert_non_null(strstr(sb.buf, "scalegate_version\t"));
+	assert_non_null(strstr(sb.buf, "\ncpu_model\t"));
+	assert_non_null(strstr(sb.buf, "\nlauncher\t-\n"));
+	for (int k = 0; k < FP_NR_KEYS; k++) {
+		assert_non_null(f.value[k]);
+		assert_null(strchr(f.value[k], '\t'));
+		assert_null(strchr(f.value[k], '\n'));
+	}
+	strbuf_release(&sb);
+	fingerprint_release(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_resolve_command),
+		cmocka_unit_test(test_status_names),
+		cmocka_unit_test(test_signal_name),
+		cmocka_unit_test(test_tail),
+		cmocka_unit_test(test_fingerprint_keys),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
