@@ -11,3 +11,7 @@ echo
 echo "== tracer compiled in but not measuring (no SCALEGATE_OUT)"
 env -u SCALEGATE_OUT "$B/tests/bench/overhead" pairs
 env -u SCALEGATE_OUT "$B/tests/bench/overhead" omp
+
+echo
+echo "== scalegate analyze on a large synthetic results directory (target: well under 0.5 s)"
+tests/bench/analyze_bench.sh "$B"
