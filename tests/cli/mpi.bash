@@ -60,10 +60,12 @@ mpi_threads() {
 		END { n = 0; for (k in t) n++; print n }' "$1"
 }
 
-# stat_value PROFILE PATH COLUMN: COLUMN (count, time, ...) of the stat records of PATH, summed over threads.
+# stat_value PROFILE PATH COLUMN [main]: COLUMN (count, time, ...) of the stat records of PATH, summed over
+# threads (with 'main': of the main thread only).
 stat_value() {
-	awk -F'\t' -v want="$2" -v c="$3" "$SG_AWK_PATHS"'
-		$1 == "stat" && path[$2] == want { s += $(col["stat", c]) }
+	awk -F'\t' -v want="$2" -v c="$3" -v only="${4:-}" "$SG_AWK_PATHS"'
+		$1 == "thread" { kind[$2] = $4 }
+		$1 == "stat" && path[$2] == want && (only == "" || kind[$3] == only) { s += $(col["stat", c]) }
 		END { printf "%.9g\n", s }' "$1"
 }
 
