@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
 	build-essential pkg-config
 	libyaml-dev libcurl4-openssl-dev libcmocka-dev
-	libopenmpi-dev openmpi-bin
+	libopenmpi-dev openmpi-bin gfortran
 	libxml2-utils python3
 )
 

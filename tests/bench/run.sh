@@ -12,6 +12,18 @@ echo "== tracer compiled in but not measuring (no SCALEGATE_OUT)"
 env -u SCALEGATE_OUT "$B/tests/bench/overhead" pairs
 env -u SCALEGATE_OUT "$B/tests/bench/overhead" omp
 
+if [ -x "$B/tests/bench/mpi_overhead" ]; then
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	mpi() { mpirun --oversubscribe --bind-to none "$@"; }
+	echo
+	echo "== cost per MPI call (1 rank: the wrapper's own cost = wrapped+measuring - direct)"
+	SCALEGATE_OUT=$out mpi -np 1 "$B/tests/bench/mpi_overhead"
+	mpi -np 1 env -u SCALEGATE_OUT "$B/tests/bench/mpi_overhead" | tail -n +2
+	echo "== exact collective waiting, 2 ranks (its cost: one barrier before each collective)"
+	SCALEGATE_OUT=$out mpi -np 2 "$B/tests/bench/mpi_overhead"
+	SCALEGATE_OUT=$out SCALEGATE_MPI_WAIT=exact mpi -np 2 "$B/tests/bench/mpi_overhead"
+fi
+
 echo
 echo "== scalegate analyze on a large synthetic results directory (target: well under 0.5 s)"
 tests/bench/analyze_bench.sh "$B"
