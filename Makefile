@@ -209,7 +209,7 @@ demo: deps
 	$(Q)$(B)/bin/scalegate profile build/demo/jacobi/*.sgprof
 	@echo "profiles written to build/demo/"
 
-install: all $(if $(HAVE_MPI),install-mpi)
+install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 tracer/scalegate.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(B)/lib/libscalegate.a $(DESTDIR)$(PREFIX)/lib/
@@ -217,6 +217,7 @@ install: all $(if $(HAVE_MPI),install-mpi)
 	install -m 755 $(B)/bin/scalegate $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' tracer/scalegate.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/scalegate.pc
+	$(if $(HAVE_MPI),$(Q)$(MAKE) --no-print-directory install-mpi)
 
 install-mpi: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig

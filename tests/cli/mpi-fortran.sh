@@ -4,7 +4,6 @@
 . "$(dirname "$0")/mpi.bash"
 
 [ -x "$SG_BUILD/tests/mpi/fortran" ] || fail "the Fortran test programs were not built (gfortran and the MPI Fortran library needed)"
-lib=$SG_BUILD/lib/libscalegate-mpi.so
 
 # check KIND COUNT SENT RECV (all at level 0: Fortran has no interval API)
 check() {
@@ -14,7 +13,7 @@ check() {
 }
 
 ranks 2 "$T/static" "$SG_BUILD/tests/mpi/fortran" >/dev/null
-ranks 2 "$T/preload" -x LD_PRELOAD="$lib" "$SG_BUILD/tests/mpi/fortran-plain" >/dev/null
+ranks 2 "$T/preload" -x LD_PRELOAD="$preload" "$SG_BUILD/tests/mpi/fortran-plain" >/dev/null
 for what in static preload; do
 	expect_profiles "$T/$what" 2
 	for r in 0 1; do
@@ -35,7 +34,7 @@ for what in static preload; do
 done
 
 ranks 2 "$T/f08" "$SG_BUILD/tests/mpi/fortran08" >/dev/null
-ranks 2 "$T/f08-preload" -x LD_PRELOAD="$lib" "$SG_BUILD/tests/mpi/fortran08-plain" >/dev/null
+ranks 2 "$T/f08-preload" -x LD_PRELOAD="$preload" "$SG_BUILD/tests/mpi/fortran08-plain" >/dev/null
 for what in f08 f08-preload; do
 	expect_profiles "$T/$what" 2
 	for r in 0 1; do

@@ -2,9 +2,8 @@
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi.bash"
 
-lib=$SG_BUILD/lib/libscalegate-mpi.so
 # -x: only the ranks get the library, not mpirun itself (it would write a profile of its own).
-ranks 2 "$T/halo" -x LD_PRELOAD="$lib" "$SG_BUILD/examples/mpi_halo-plain" 10000 15 >/dev/null
+ranks 2 "$T/halo" -x LD_PRELOAD="$preload" "$SG_BUILD/examples/mpi_halo-plain" 10000 15 >/dev/null
 expect_profiles "$T/halo" 2
 for r in 0 1; do
 	p=$(rank_profile "$T/halo" $r)
@@ -17,7 +16,7 @@ for r in 0 1; do
 done
 
 # The hybrid example, unmodified: its MPI calls and (with OpenMP capture) its parallel regions.
-OMP_PROC_BIND=false ranks 2 "$T/hybrid" -x LD_PRELOAD="$lib" "$SG_BUILD/examples/hybrid-plain" 2 200 10 >/dev/null
+OMP_PROC_BIND=false ranks 2 "$T/hybrid" -x LD_PRELOAD="$preload" "$SG_BUILD/examples/hybrid-plain" 2 200 10 >/dev/null
 expect_profiles "$T/hybrid" 2
 for r in 0 1; do
 	p=$(rank_profile "$T/hybrid" $r)
@@ -29,7 +28,7 @@ done
 
 # Without SCALEGATE_OUT the preloaded library does nothing and writes nothing.
 mkdir "$T/cwd"
-(cd "$T/cwd" && env -u SCALEGATE_OUT timeout 300 mpirun --oversubscribe --bind-to none -np 2 -x LD_PRELOAD="$lib" \
+(cd "$T/cwd" && env -u SCALEGATE_OUT timeout 300 mpirun --oversubscribe --bind-to none -np 2 -x LD_PRELOAD="$preload" \
 	"$SG_BUILD/examples/mpi_halo-plain" 1000 5) >"$T/plain.out"
 expect_match "$(cat "$T/plain.out")" '^mpi_halo: 2 ranks' "the program runs as without the tracer"
 [ -z "$(ls -A "$T/cwd")" ] || fail "files were written without SCALEGATE_OUT: $(ls -A "$T/cwd")"

@@ -2,8 +2,18 @@
 
 [ -x "$SG_BUILD/lib/libscalegate-mpi.so" ] || fail "libscalegate-mpi was not built (is mpicc installed? see 'make' output)"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# Open MPI's own allocations are not ours to report.
+# Open MPI's own allocations, races and lock orders are not ours to report.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+printf '%s\n' deadlock:libmpi.so deadlock:libopen-pal.so deadlock:mca_ race:libmpi.so race:libopen-pal.so \
+	race:libopen-rte.so race:mca_ >"$T/tsan-openmpi.supp"
+export TSAN_OPTIONS="suppressions=$T/tsan-openmpi.supp ${TSAN_OPTIONS:-}"
+
+# The LD_PRELOAD value that loads libscalegate-mpi.so (after the sanitizer runtime in a sanitizer build: it must come first).
+preload=$SG_BUILD/lib/libscalegate-mpi.so
+case " ${SG_SAN_FLAGS:-} " in
+*-fsanitize=address*) preload="$(cc -print-file-name=libasan.so) $preload" ;;
+*-fsanitize=thread*) preload="$(cc -print-file-name=libtsan.so) $preload" ;;
+esac
 
 # ranks N DIR PROGRAM ARGS...: runs PROGRAM on N ranks with SCALEGATE_OUT=DIR (2 cores: oversubscribed, unbound).
 ranks() {
