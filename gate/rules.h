@@ -1,0 +1,108 @@
+/* Rules: what the gate checks, read from YAML (rules/*.yml or 'rules:' in scalegate.yml); see docs/rules.md. */
+#ifndef SG_RULES_H
+#define SG_RULES_H
+
+#include <stddef.h>
+
+struct config;
+
+/*
+ * The metrics a rule can bound or compare with the baseline. 'worse' is the
+ * direction of a regression: +1 when larger is worse, -1 when smaller is worse.
+ * 'key' is the YAML key (under 'tolerance:', and with _min/_max for bounds).
+ */
+#define RULES_METRICS(X) \
+	X(TIME, "time", +1)                               /* Execution_time, seconds */ \
+	X(SPEEDUP, "speedup", -1)                         /* T(1)/T(p) */ \
+	X(EFFICIENCY, "efficiency", -1)                   /* Measured_efficiency = speedup/p */ \
+	X(KARP_FLATT, "karp_flatt", +1)                   /* e(p), p > 1 */ \
+	X(KARP_FLATT_SLOPE, "karp_flatt_slope", +1)       /* slope of e over p, per series */ \
+	X(PARALLEL_EFFICIENCY, "parallel_efficiency", -1) /* POP */ \
+	X(LOAD_BALANCE, "load_balance", -1)               /* POP */ \
+	X(INSUFFICIENT_PARALLELISM, "insufficient_parallelism", +1) /* share of Total_time */ \
+	X(COMMUNICATION, "communication", +1)             /* share of Total_time */ \
+	X(IDLE, "idle", +1)                               /* share of Total_time */ \
+	X(SYNCHRONIZATION, "synchronization", +1)         /* share of Total_time */ \
+	X(LOAD_IMBALANCE, "load_imbalance", +1)           /* share of Total_time */
+
+enum rules_metric {
+#define X(id, key, worse) RULES_##id,
+	RULES_METRICS(X)
+#undef X
+	RULES_NR_METRICS
+};
+
+enum rules_level { RULES_LEVEL_ERROR, RULES_LEVEL_WARN, RULES_LEVEL_OFF };
+
+/* A setting that a rule may or may not set: later rules override earlier ones, field by field. */
+struct rules_value {
+	int set;
+	double value;
+	int relative; /* tolerance given as a percentage: 0.05 for "5%" */
+};
+
+/* Where a rule was written, for messages ("rules/ci.yml:12:5"). */
+struct rules_origin {
+	const char *file;
+	int line, col;
+};
+
+/* One rule as written: selectors and settings. */
+struct rules_rule {
+	struct rules_origin origin;
+	char *name;             /* optional 'name:' */
+	char *benchmark;        /* glob, NULL = any */
+	char *interval;         /* glob on the call path (program/solve/...), NULL = any */
+	int *threads, *ranks, *p;
+	size_t nr_threads, nr_ranks, nr_p;
+	long long *sizes;
+	size_t nr_sizes;
+	struct rules_value min[RULES_NR_METRICS];       /* absolute lower bounds: efficiency_min, ... */
+	struct rules_value max[RULES_NR_METRICS];       /* absolute upper bounds: time_max, karp_flatt_max, ... */
+	struct rules_value tolerance[RULES_NR_METRICS]; /* against the baseline, in the metric's worse direction */
+	struct rules_value level;                       /* enum rules_level */
+	struct rules_value significance;                /* alpha of the one-sided test, default 0.05 */
+	struct rules_value min_samples;                 /* below it the rule cannot fail, default 3 */
+	struct rules_value across_fingerprints;         /* compare with a baseline of another machine */
+	int matched;                                    /* selected something in the results */
+};
+
+/* What applies to one interval x configuration: every matching rule merged in order. */
+struct rules_settings {
+	struct rules_value min[RULES_NR_METRICS];
+	struct rules_value max[RULES_NR_METRICS];
+	struct rules_value tolerance[RULES_NR_METRICS];
+	/* for each metric, the rule that set its bound or tolerance last (for messages) */
+	const struct rules_rule *bound_from[RULES_NR_METRICS];
+	const struct rules_rule *tolerance_from[RULES_NR_METRICS];
+	enum rules_level level;
+	double significance;
+	int min_samples;
+	int across_fingerprints;
+};
+
+struct rules {
+	struct rules_rule *rule;
+	size_t nr, alloc;
+	int defaults; /* no rule was configured: the shipped defaults apply */
+	char **files; /* loaded rule files, owned */
+	size_t nr_files;
+};
+
+void rules_init(struct rules *r);
+void rules_release(struct rules *r);
+/*
+ * Loads the rules of 'c': its inline 'rules:' section, and rule files it
+ * names; without any, the shipped defaults (rules/default.yml semantics,
+ * built in). Every mistake is reported with file:line:col; returns 0 or -1.
+ */
+int rules_load(struct rules *r, struct config *c);
+/* Loads one rule file (used by rules_load and by tests); 0 or -1. */
+int rules_load_file(struct rules *r, const char *path);
+/* Merges the rules selecting this interval x configuration into 'out' and marks them matched. */
+void rules_effective(struct rules *r, const char *benchmark, const char *interval, const char *size,
+		     int ranks, int threads, struct rules_settings *out);
+const char *rules_metric_key(enum rules_metric m);
+int rules_metric_worse(enum rules_metric m);
+
+#endif

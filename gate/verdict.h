@@ -1,0 +1,61 @@
+/* Verdicts: what 'scalegate check' concluded per interval x configuration x rule, and why. */
+#ifndef SG_VERDICT_H
+#define SG_VERDICT_H
+
+#include <stddef.h>
+
+enum verdict_status {
+	VERDICT_PASS,    /* within the bound or tolerance */
+	VERDICT_WARN,    /* past the tolerance but not significant, or a warn-level rule failed */
+	VERDICT_FAIL,    /* a regression: past the tolerance and significant, or past a bound */
+	VERDICT_ERROR,   /* could not be judged: run failed, fingerprint mismatch, baseline unreadable */
+	VERDICT_SKIPPED, /* not judged: too few samples, level unreachable, metric absent; says why */
+};
+
+/* One testcase of the JUnit report. */
+struct verdict {
+	enum verdict_status status;
+	char *benchmark;
+	char *interval;    /* call path, e.g. program/solve */
+	char *size;        /* "-" when none */
+	int ranks, threads, p;
+	char *kind;        /* the rule kind, JUnit failure@type: "efficiency_min", "tolerance.time",
+			      "fingerprint", "run", "baseline.missing", "interval.new", "interval.removed" */
+	char *metric;      /* "Execution_time", "Measured_efficiency", ... (NULL for run errors) */
+	size_t n;          /* current samples */
+	double value, lo, hi;     /* current median and its interval (NAN when absent) */
+	size_t n_base;
+	double baseline;          /* baseline median, or the bound for absolute rules (NAN when none) */
+	double change;            /* relative for time-like metrics, absolute for ratios (NAN when none) */
+	double p_value;           /* one-sided, NAN when not tested */
+	char *message;     /* one line a person can act on */
+	char *cause;       /* the likely cause, from the lost-time breakdown and the Karp-Flatt trend (or NULL) */
+	char *details;     /* several lines: figures, rule origin, samples (or NULL) */
+	char *rule_origin; /* "rules/ci.yml:12:5" or "default rules" */
+	double seconds;    /* JUnit testcase time: the median time of the configuration, or 0 */
+};
+
+struct verdict_set {
+	struct verdict *v;
+	size_t nr, alloc;
+	size_t count[VERDICT_SKIPPED + 1];
+	char **fingerprint;       /* key, value, key, value, ... of the current results */
+	size_t nr_fingerprint;
+	char *timestamp;          /* ISO 8601 without zone, e.g. 2026-11-22T10:22:36 */
+	char *hostname;
+	int exit_code;            /* exitcode.h: 0 pass, 1 regression, 3 run failed */
+};
+
+void verdict_set_init(struct verdict_set *s);
+void verdict_set_release(struct verdict_set *s);
+/* Appends a verdict (strings are copied; NULL allowed where documented) and returns it. */
+struct verdict *verdict_add(struct verdict_set *s, enum verdict_status status, const char *benchmark,
+			    const char *interval, const char *size, int ranks, int threads, const char *kind);
+void verdict_set_message(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void verdict_set_cause(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void verdict_set_details(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Counts by status and sets exit_code: 1 if any FAIL, else 3 if any run error, else 0. */
+void verdict_set_finish(struct verdict_set *s);
+const char *verdict_status_name(enum verdict_status st); /* "pass", "warn", "fail", "error", "skipped" */
+
+#endif
