@@ -261,6 +261,15 @@ void sg_threads_close(uint64_t now)
 	/* Only the calling thread's frames can be closed safely; others keep running. */
 	if (sg_self)
 		close_frames(sg_self, now);
+	/* Written from another thread (MPI_Finalize under MPI_THREAD_MULTIPLE): the main
+	 * thread's level-0 interval still ends now; its open intervals stay unrecorded. */
+	for (int i = 0; i < nr_threads; i++) {
+		struct sg_thread *t = threads[i];
+		if (t->is_main && t != sg_self && t->depth >= 1) {
+			t->unclosed += t->depth - 1;
+			record(t, &t->stack[0], now);
+		}
+	}
 }
 
 int sg_thread_count(void)

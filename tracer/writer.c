@@ -201,11 +201,18 @@ static const char *mpi_kind_names[] = {
 #undef X
 };
 
+/* Exact mode measures waiting only for the blocking collectives; for other kinds it stays absent. */
+static const int mpi_kind_collective[] = {
+#define X(id, name, coll) coll,
+	SG_MPI_KINDS(X)
+#undef X
+};
+
 static void write_mpi_stat(struct buf *b, uint32_t node, int thread, int kind, const struct sg_mpi_stat *m, double sec)
 {
 	buf_printf(b, "mpi\t%u\t%d\t%s\t%llu\t%.9g\t", node, thread, mpi_kind_names[kind],
 		   (unsigned long long)m->count, m->time * sec);
-	if (sg_mpi_wait_measured)
+	if (sg_mpi_wait_measured && mpi_kind_collective[kind])
 		buf_printf(b, "%.9g", m->wait * sec);
 	else
 		buf_printf(b, "-");

@@ -30,3 +30,8 @@ inner=$(awk '$1 ~ /inner$/ { for (i = 1; i < NF; i++) if ($i == "count") n += $(
 traced "$T/master" threads master
 expect_exit 0 "$SCALEGATE" profile "$(one_profile "$T/master")"
 [ "$(count_of "$out" program/master-only)" = 1 ] || fail "a region begun inside omp master"
+
+# Written from a thread other than main: the main thread's level-0 interval is still recorded.
+traced "$T/wft" threads write-from-thread
+expect_exit 0 "$SCALEGATE" profile "$(one_profile "$T/wft")"
+expect_match "$out" '^  program +.* thread 0 +count 1 ' "level 0 of the main thread"

@@ -102,6 +102,23 @@ static void in_master(void)
 	}
 }
 
+static void *writer(void *arg)
+{
+	(void)arg;
+	sg_write_profile();
+	return NULL;
+}
+
+/* The profile written by another thread (as MPI_Finalize may be): level 0 still ends. */
+static void write_from_thread(void)
+{
+	pthread_t t;
+
+	spin(200000);
+	pthread_create(&t, NULL, writer, NULL);
+	pthread_join(t, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -116,8 +133,10 @@ int main(int argc, char **argv)
 		nested_teams();
 	else if (!strcmp(mode, "master"))
 		in_master();
+	else if (!strcmp(mode, "write-from-thread"))
+		write_from_thread();
 	else {
-		fprintf(stderr, "usage: threads many|late|team|nested|master\n");
+		fprintf(stderr, "usage: threads many|late|team|nested|master|write-from-thread\n");
 		return 2;
 	}
 	return 0;
