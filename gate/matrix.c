@@ -293,6 +293,8 @@ static void series_build(struct matrix_series *s, const struct analysis *a, cons
 		}
 		free(x);
 	}
+	if (!s->nr_cells)
+		return; /* the interval belongs to another benchmark or size */
 	qsort(s->cells, s->nr_cells, sizeof(*s->cells), cmp_cell);
 	for (size_t i = 0; i < s->nr_cells; i++)
 		if (s->cells[i].p == 1)
