@@ -217,28 +217,52 @@ static int read_thread(struct reader *r, char **f, int n)
 	return 0;
 }
 
+/* The node and thread that start a stat or mpi record, checked against the tables read so far. */
+static int read_node_thread(struct reader *r, char **f, int *node, int *thread, const char *what)
+{
+	const struct profile *p = r->p;
+	long long nd, th;
+
+	if (parse_long(f[1], &nd) || parse_long(f[2], &th) ||
+	    nd < 0 || nd >= (long long)p->nr_nodes || th < 0 || th >= (long long)p->nr_threads) {
+		char msg[64];
+		snprintf(msg, sizeof(msg), "%s refers to an unknown node or thread", what);
+		return bad(r, msg);
+	}
+	*node = (int)nd;
+	*thread = (int)th;
+	return 0;
+}
+
+/* Fields f[from..n) mapped by 'map' into 'v' (nv known columns); unmapped ones are skipped. */
+static int read_mapped(struct reader *r, char **f, int from, int n, const int *map, double *v, int nv,
+		       const char *what)
+{
+	for (int c = 0; c < nv; c++)
+		v[c] = NAN;
+	for (int i = from; i < n; i++) {
+		double x;
+		if (parse_value(f[i], &x)) {
+			char msg[64];
+			snprintf(msg, sizeof(msg), "malformed number in %s", what);
+			return bad(r, msg);
+		}
+		if (map[i] >= 0)
+			v[map[i]] = x;
+	}
+	return 0;
+}
+
 static int read_stat(struct reader *r, char **f, int n)
 {
 	struct profile *p = r->p;
 	struct profile_stat s;
-	long long node, thread;
 
 	if (!r->have_stat_columns || n != r->have_stat_columns)
 		return bad(r, "stat does not match its columns");
-	if (parse_long(f[1], &node) || parse_long(f[2], &thread) ||
-	    node < 0 || node >= (long long)p->nr_nodes || thread < 0 || thread >= (long long)p->nr_threads)
-		return bad(r, "stat refers to an unknown node or thread");
-	s.node = (int)node;
-	s.thread = (int)thread;
-	for (int c = 0; c < PROFILE_NR_COLUMNS; c++)
-		s.v[c] = NAN;
-	for (int i = 3; i < n; i++) {
-		double v;
-		if (parse_value(f[i], &v))
-			return bad(r, "malformed number in stat");
-		if (r->stat_map[i] >= 0)
-			s.v[r->stat_map[i]] = v;
-	}
+	if (read_node_thread(r, f, &s.node, &s.thread, "stat") ||
+	    read_mapped(r, f, 3, n, r->stat_map, s.v, PROFILE_NR_COLUMNS, "stat"))
+		return -1;
 	ALLOC_GROW(p->stats, p->nr_stats + 1, p->alloc_stats);
 	p->stats[p->nr_stats++] = s;
 	return 0;
@@ -248,27 +272,16 @@ static int read_mpi(struct reader *r, char **f, int n)
 {
 	struct profile *p = r->p;
 	struct profile_mpi m;
-	long long node, thread;
 
 	if (!r->have_mpi_columns || n != r->have_mpi_columns)
 		return bad(r, "mpi does not match its columns");
-	if (parse_long(f[1], &node) || parse_long(f[2], &thread) ||
-	    node < 0 || node >= (long long)p->nr_nodes || thread < 0 || thread >= (long long)p->nr_threads)
-		return bad(r, "mpi refers to an unknown node or thread");
+	if (read_node_thread(r, f, &m.node, &m.thread, "mpi"))
+		return -1;
 	if (strlen(f[3]) >= sizeof(m.kind))
 		return bad(r, "mpi kind too long");
-	m.node = (int)node;
-	m.thread = (int)thread;
 	strcpy(m.kind, f[3]);
-	for (int c = 0; c < PROFILE_MPI_NR_COLUMNS; c++)
-		m.v[c] = NAN;
-	for (int i = 4; i < n; i++) {
-		double v;
-		if (parse_value(f[i], &v))
-			return bad(r, "malformed number in mpi");
-		if (r->mpi_map[i] >= 0)
-			m.v[r->mpi_map[i]] = v;
-	}
+	if (read_mapped(r, f, 4, n, r->mpi_map, m.v, PROFILE_MPI_NR_COLUMNS, "mpi"))
+		return -1;
 	ALLOC_GROW(p->mpi, p->nr_mpi + 1, p->alloc_mpi);
 	p->mpi[p->nr_mpi++] = m;
 	return 0;

@@ -8,56 +8,36 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench.h"
 #include "scalegate.h"
 
 #define RUNS 7
 #define CALLS 200000
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v)
-{
-	qsort(v, RUNS, sizeof(*v), cmp_double);
-	return v[RUNS / 2];
-}
-
 enum how { WRAPPED, DIRECT };
 
 static double barriers(enum how how, int calls)
 {
-	double t0 = now();
+	double t0 = bench_now();
 
 	for (int i = 0; i < calls; i++)
 		if (how == DIRECT)
 			PMPI_Barrier(MPI_COMM_WORLD);
 		else
 			MPI_Barrier(MPI_COMM_WORLD);
-	return (now() - t0) / calls * 1e9;
+	return (bench_now() - t0) / calls * 1e9;
 }
 
 static double allreduces(enum how how, int calls)
 {
-	double x = 1, y, t0 = now();
+	double x = 1, y, t0 = bench_now();
 
 	for (int i = 0; i < calls; i++)
 		if (how == DIRECT)
 			PMPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 		else
 			MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-	return (now() - t0) / calls * 1e9;
+	return (bench_now() - t0) / calls * 1e9;
 }
 
 /* Runs 'fn' measured, paused and direct, alternating so that machine noise hits all three alike. */
@@ -75,7 +55,7 @@ static void compare(const char *what, double (*fn)(enum how, int), int calls, in
 	}
 	if (rank)
 		return;
-	double m_on = median(on), m_paused = median(paused), m_direct = median(direct);
+	double m_on = bench_median(on, RUNS), m_paused = bench_median(paused, RUNS), m_direct = bench_median(direct, RUNS);
 	printf("%-14s direct %8.1f ns   wrapped+measuring %8.1f ns   wrapped+paused %8.1f ns   cost %6.1f ns/call\n",
 	       what, m_direct, m_on, m_paused, m_on - m_direct);
 }

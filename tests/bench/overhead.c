@@ -9,6 +9,7 @@
 #include <x86intrin.h>
 #endif
 
+#include "bench.h"
 #include "scalegate.h"
 
 #define RUNS 7
@@ -21,31 +22,10 @@ static void sink_value(int v)
 	sink = v;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static void report(const char *what, double *v, int n, const char *unit)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	printf("%-44s median %8.2f %s   min %8.2f   max %8.2f   (%d runs)\n", what, v[n / 2], unit, v[0], v[n - 1], n);
-}
-
 static double bare_pair(void)
 {
 	volatile unsigned long long s = 0;
-	double t0 = now();
+	double t0 = bench_now();
 
 	for (long i = 0; i < PAIRS; i++) {
 #if defined(__x86_64__)
@@ -59,18 +39,18 @@ static double bare_pair(void)
 		s += ts.tv_nsec;
 #endif
 	}
-	return (now() - t0) / PAIRS * 1e9;
+	return (bench_now() - t0) / PAIRS * 1e9;
 }
 
 static double traced_pairs(void)
 {
-	double t0 = now();
+	double t0 = bench_now();
 
 	for (long i = 0; i < PAIRS; i++) {
 		SG_BEGIN("pair");
 		SG_END("pair");
 	}
-	return (now() - t0) / PAIRS * 1e9;
+	return (bench_now() - t0) / PAIRS * 1e9;
 }
 
 /* Each of 'threads' threads runs the pairs; the figure is the slowest thread's ns per pair. */
@@ -95,7 +75,7 @@ static double bare_pair_threads(int threads)
 /* A 2-D Jacobi sweep over rows; 'instrument' marks each sweep and each block of 16 rows. */
 static double kernel(double *a, double *b, int n, int sweeps, int instrument)
 {
-	double t0 = now();
+	double t0 = bench_now();
 
 	for (int s = 0; s < sweeps; s++) {
 		if (instrument)
@@ -116,20 +96,20 @@ static double kernel(double *a, double *b, int n, int sweeps, int instrument)
 		a = b;
 		b = t;
 	}
-	return now() - t0;
+	return bench_now() - t0;
 }
 
 /* ns per empty parallel region, per barrier and per uncontended critical section, 2 threads. */
 static double omp_region(void)
 {
 	const int n = 20000;
-	double t0 = now();
+	double t0 = bench_now();
 
 	for (int i = 0; i < n; i++) {
 #pragma omp parallel num_threads(2)
 		sink_value(i);
 	}
-	return (now() - t0) / n * 1e9;
+	return (bench_now() - t0) / n * 1e9;
 }
 
 static double omp_barrier(void)
@@ -139,12 +119,12 @@ static double omp_barrier(void)
 
 #pragma omp parallel num_threads(2)
 	{
-		double t0 = now();
+		double t0 = bench_now();
 		for (int i = 0; i < n; i++) {
 #pragma omp barrier
 		}
 #pragma omp master
-		t = (now() - t0) / n * 1e9;
+		t = (bench_now() - t0) / n * 1e9;
 	}
 	return t;
 }
@@ -152,13 +132,13 @@ static double omp_barrier(void)
 static double omp_critical(void)
 {
 	const int n = 200000;
-	double t0 = now();
+	double t0 = bench_now();
 
 	for (int i = 0; i < n; i++) {
 #pragma omp critical
 		sink_value(i);
 	}
-	return (now() - t0) / n * 1e9;
+	return (bench_now() - t0) / n * 1e9;
 }
 
 static void omp_costs(void)
@@ -167,13 +147,13 @@ static void omp_costs(void)
 
 	for (int r = 0; r < RUNS; r++)
 		v[r] = omp_region();
-	report("empty parallel region, 2 threads", v, RUNS, "ns");
+	bench_report("empty parallel region, 2 threads", v, RUNS, "ns");
 	for (int r = 0; r < RUNS; r++)
 		v[r] = omp_barrier();
-	report("barrier, 2 threads", v, RUNS, "ns");
+	bench_report("barrier, 2 threads", v, RUNS, "ns");
 	for (int r = 0; r < RUNS; r++)
 		v[r] = omp_critical();
-	report("critical section, uncontended", v, RUNS, "ns");
+	bench_report("critical section, uncontended", v, RUNS, "ns");
 }
 
 static void kernel_slowdown(void)
@@ -195,7 +175,7 @@ static void kernel_slowdown(void)
 		ratio[r] = (traced / plain - 1.0) * 100.0;
 		block_us = plain / sweeps / ((n - 2 + 15) / 16) * 1e6;
 	}
-	report("kernel slowdown (Jacobi 512x512, 16-row blocks)", ratio, runs, "% ");
+	bench_report("kernel slowdown (Jacobi 512x512, 16-row blocks)", ratio, runs, "% ");
 	printf("%-44s %8.1f us per instrumented block\n", "  granularity", block_us);
 	free(a);
 	free(b);
@@ -211,16 +191,16 @@ int main(int argc, char **argv)
 	if (!*only || !strcmp(only, "pairs")) {
 		for (int r = 0; r < RUNS; r++)
 			v[r] = bare_pair();
-		report("bare timestamp pair", v, RUNS, "ns");
+		bench_report("bare timestamp pair", v, RUNS, "ns");
 		for (int r = 0; r < RUNS; r++)
 			v[r] = traced_pairs();
-		report("enter+exit pair, 1 thread", v, RUNS, "ns");
+		bench_report("enter+exit pair, 1 thread", v, RUNS, "ns");
 		for (int r = 0; r < RUNS; r++)
 			v[r] = bare_pair_threads(2);
-		report("bare timestamp pair, 2 threads (slowest)", v, RUNS, "ns");
+		bench_report("bare timestamp pair, 2 threads (slowest)", v, RUNS, "ns");
 		for (int r = 0; r < RUNS; r++)
 			v[r] = traced_pairs_threads(2);
-		report("enter+exit pair, 2 threads (slowest)", v, RUNS, "ns");
+		bench_report("enter+exit pair, 2 threads (slowest)", v, RUNS, "ns");
 	}
 	if (!*only || !strcmp(only, "omp"))
 		omp_costs();
