@@ -1,4 +1,4 @@
-/* Rules: what the gate checks, read from YAML (rules/*.yml or 'rules:' in scalegate.yml); see docs/rules.md. */
+/* Rules: what the gate checks, read from YAML (rule files such as rules/ci.yml, or 'rules:' in scalegate.yml); see docs/rules.md. */
 #ifndef SG_RULES_H
 #define SG_RULES_H
 
@@ -34,11 +34,30 @@ enum rules_metric {
 
 enum rules_level { RULES_LEVEL_ERROR, RULES_LEVEL_WARN, RULES_LEVEL_OFF };
 
+#define RULES_DEFAULT_SIGNIFICANCE 0.05
+#define RULES_DEFAULT_MIN_SAMPLES 3
+/* Where the built-in defaults are written down; their origins point into it. */
+#define RULES_DEFAULT_FILE "rules/default.yml"
+
 /* A setting that a rule may or may not set: later rules override earlier ones, field by field. */
 struct rules_value {
 	int set;
 	double value;
 	int relative; /* tolerance given as a percentage: 0.05 for "5%" */
+	int off;      /* in a rule: 'off' clears what earlier rules set (never set in rules_settings) */
+};
+
+/*
+ * How one check (a metric's bound, or its tolerance) is judged. A rule's
+ * level, significance, min_samples and across_fingerprints apply to the
+ * checks that rule sets; a rule that sets no check applies them to every
+ * check of what it selects, earlier and later ones (docs/rules.md).
+ */
+struct rules_policy {
+	enum rules_level level;
+	double significance;
+	int min_samples;
+	int across_fingerprints; /* default: rules_metric_across_default() */
 };
 
 /* Where a rule was written, for messages ("rules/ci.yml:12:5"). */
@@ -65,6 +84,7 @@ struct rules_rule {
 	struct rules_value min_samples;                 /* below it the rule cannot fail, default 3 */
 	struct rules_value across_fingerprints;         /* compare with a baseline of another machine */
 	int matched;                                    /* selected something in the results */
+	int builtin;                                    /* one of the shipped defaults */
 };
 
 /* What applies to one interval x configuration: every matching rule merged in order. */
@@ -75,17 +95,21 @@ struct rules_settings {
 	/* for each metric, the rule that set its bound or tolerance last (for messages) */
 	const struct rules_rule *bound_from[RULES_NR_METRICS];
 	const struct rules_rule *tolerance_from[RULES_NR_METRICS];
+	/* The policy of the checks that say nothing else (set by rules without checks, else the defaults). */
 	enum rules_level level;
 	double significance;
 	int min_samples;
 	int across_fingerprints;
+	/* What the checker uses: the policy of each check (min and max of a metric are one check). */
+	struct rules_policy bound_policy[RULES_NR_METRICS];
+	struct rules_policy tolerance_policy[RULES_NR_METRICS];
 };
 
 struct rules {
 	struct rules_rule *rule;
 	size_t nr, alloc;
-	int defaults; /* no rule was configured: the shipped defaults apply */
-	char **files; /* loaded rule files, owned */
+	int defaults; /* the shipped defaults are rules[0..]: none was configured, or 'defaults: true' */
+	char **files; /* the files rules came from (the configuration file for inline ones), owned */
 	size_t nr_files;
 };
 
@@ -94,15 +118,34 @@ void rules_release(struct rules *r);
 /*
  * Loads the rules of 'c': its inline 'rules:' section, and rule files it
  * names; without any, the shipped defaults (rules/default.yml semantics,
- * built in). Every mistake is reported with file:line:col; returns 0 or -1.
+ * built in). 'c' may be NULL: the defaults. Every mistake is reported with
+ * file:line:col; returns 0, or -1 with 'r' empty.
  */
 int rules_load(struct rules *r, struct config *c);
 /* Loads one rule file (used by rules_load and by tests); 0 or -1. */
 int rules_load_file(struct rules *r, const char *path);
-/* Merges the rules selecting this interval x configuration into 'out' and marks them matched. */
+/*
+ * Merges the rules selecting this interval x configuration into 'out', in
+ * order, field by field, and marks them matched. 'interval' is the call path
+ * ("program/solve"); 'size' is written as in the results: "-" (or NULL) when
+ * the benchmark has none.
+ */
 void rules_effective(struct rules *r, const char *benchmark, const char *interval, const char *size,
 		     int ranks, int threads, struct rules_settings *out);
 const char *rules_metric_key(enum rules_metric m);
 int rules_metric_worse(enum rules_metric m);
+/* The metric whose YAML key is 'key', or -1. */
+int rules_metric_find(const char *key);
+/* A share of Total_time (a lost-time component): the metrics 'share_max' takes. */
+int rules_metric_is_share(enum rules_metric m);
+/* Whether a tolerance of this metric compares with a baseline of another machine by default: ratios do. */
+int rules_metric_across_default(enum rules_metric m);
+/*
+ * After every rules_effective() call of a check: reports each rule that
+ * selected nothing as "file:line:col: rule 'name' selects nothing in the
+ * results" and returns how many. Built-in rules and rules with 'level: off'
+ * are not reported.
+ */
+int rules_report_unmatched(const struct rules *r);
 
 #endif
