@@ -4,7 +4,9 @@
 
 #include "verdict.h"
 
+struct analysis;
 struct matrix;
+struct strbuf;
 
 /* Paths of the reports written in one check (NULL when not written), recorded in the summary. */
 struct report_paths {
@@ -26,9 +28,18 @@ int junit_write(const struct verdict_set *s, const char *path, int testcase_outp
 /* Markdown for a PR comment or $GITHUB_STEP_SUMMARY: regressions, warnings, then a
  * compact scaling table from 'm' (may be NULL). 0 or error(). */
 int markdown_write(const struct verdict_set *s, const struct matrix *m, const char *path);
+/* The same with the analysis 'm' was built from: a matrix series holds its interval
+ * as an id, so only with 'a' can the scaling table name its intervals (and keep to
+ * levels 0 and 1); markdown_write leaves the table out. 'a' and 'm' may be NULL. */
+int markdown_write_analysis(const struct verdict_set *s, const struct analysis *a, const struct matrix *m,
+			    const char *path);
 
 /* The JSON summary, input of 'scalegate post' (schema: docs/summary.md). 0 or error(). */
 int summary_write(const struct verdict_set *s, const struct report_paths *paths, const char *path);
+
+/* The JUnit testcase name of a verdict, stable from run to run (CI tracks tests by
+ * name): "[<interval> ]<R>x<T> (p=N)[ size S][ <kind>]". */
+void report_testcase_name(struct strbuf *sb, const struct verdict *v);
 
 /* One line for a commit status (at most 'max' bytes, UTF-8 safe): caller frees. */
 char *summary_headline(const struct verdict_set *s, size_t max);

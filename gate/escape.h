@@ -1,0 +1,33 @@
+/* Escaping for the text formats the reports are written in (JSON, XML), UTF-8 safe: invalid bytes become U+FFFD. */
+#ifndef SG_ESCAPE_H
+#define SG_ESCAPE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct strbuf;
+
+/* Length (1 to 4) of the well-formed UTF-8 character at 's', its code point in
+ * *cp; 0 at the NUL or at a byte that starts no well-formed character. */
+size_t utf8_decode(const char *s, unsigned *cp);
+/* Length of the longest prefix of 's' of at most 'max' bytes that ends on a character boundary. */
+size_t utf8_prefix(const char *s, size_t max);
+
+/* A JSON string literal, or null for NULL: control characters (C0, DEL, C1), U+FEFF,
+ * U+FFFE and U+FFFF as \uXXXX, so that YAML parsers such as libyaml read it too. */
+void json_add_string(struct strbuf *sb, const char *s);
+void json_fput_string(FILE *out, const char *s);
+/* A JSON number as %.9g; NaN and the infinities as null. */
+void json_add_number(struct strbuf *sb, double v);
+
+/*
+ * XML 1.0 character data and attribute values: & < > " ' as entities, control
+ * characters other than tab, newline and carriage return dropped (XML 1.0
+ * cannot hold them), U+FFFE and U+FFFF as U+FFFD. In attribute values tab,
+ * newline and carriage return are character references, which attribute
+ * normalization keeps. NULL adds nothing.
+ */
+void xml_add_text(struct strbuf *sb, const char *s);
+void xml_add_attr(struct strbuf *sb, const char *s);
+
+#endif
