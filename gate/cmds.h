@@ -5,5 +5,6 @@
 int cmd_profile(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_post(int argc, char **argv);
 
 #endif

@@ -15,6 +15,7 @@ struct cmd {
 
 static const struct cmd commands[] = {
 	{ "analyze", cmd_analyze, "compute the characteristics of a results directory or of profiles" },
+	{ "post", cmd_post, "post the summary of a check: a webhook, a GitHub or GitLab status" },
 	{ "profile", cmd_profile, "check and summarize profile files written by the tracer" },
 	{ "run", cmd_run, "run the benchmark matrix of scalegate.yml and record the results" },
 };
