@@ -2,6 +2,7 @@
 #include "escape.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "util.h"
 
@@ -63,6 +64,21 @@ size_t utf8_prefix(const char *s, size_t max)
 		n += len;
 	}
 	return n;
+}
+
+char *utf8_cut(const char *s, size_t max)
+{
+	static const char ellipsis[] = "\xe2\x80\xa6";
+	size_t len = strlen(s), keep;
+	char *out;
+
+	if (len <= max)
+		return xstrdup(s);
+	keep = utf8_prefix(s, max > 3 ? max - 3 : 0);
+	out = xmalloc(keep + sizeof(ellipsis));
+	memcpy(out, s, keep);
+	memcpy(out + keep, ellipsis, sizeof(ellipsis));
+	return out;
 }
 
 static void json_escape(struct strbuf *sb, const char *s)

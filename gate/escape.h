@@ -12,6 +12,8 @@ struct strbuf;
 size_t utf8_decode(const char *s, unsigned *cp);
 /* Length of the longest prefix of 's' of at most 'max' bytes that ends on a character boundary. */
 size_t utf8_prefix(const char *s, size_t max);
+/* 's' itself when it fits in 'max' bytes, else its longest prefix that fits with "…" appended; caller frees. */
+char *utf8_cut(const char *s, size_t max);
 
 /* A JSON string literal, or null for NULL: control characters (C0, DEL, C1), U+FEFF,
  * U+FFFE and U+FFFF as \uXXXX, so that YAML parsers such as libyaml read it too. */

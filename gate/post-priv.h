@@ -49,10 +49,6 @@ char *post_github_event_sha(const char *path);
 
 /* Text. The length of the valid UTF-8 sequence at 's' (at most 'n' bytes), 0 when invalid. */
 size_t post_utf8_seq(const char *s, size_t n);
-/* 's' cut to at most 'max' bytes at a character boundary, ending in '…' when cut; caller frees. */
-char *post_utf8_cut(const char *s, size_t max);
-/* Appends 's' as a JSON string: escaped, invalid UTF-8 replaced by U+FFFD. */
-void post_json_string(struct strbuf *sb, const char *s, size_t len);
 /* Appends 's' with every occurrence of 'secret' (if not NULL or empty) replaced by ***. */
 void post_mask(struct strbuf *sb, const char *s, size_t len, const char *secret);
 /* Appends a one-line, printable, masked excerpt of at most 'max' bytes of 's'. */

@@ -1,112 +1,32 @@
 /* The poster's text helpers: UTF-8 cuts, JSON strings, masking the token, excerpts and URLs fit to print. */
 #include "post-priv.h"
 
+#include "escape.h"
+
 #include <ctype.h>
 #include <curl/curl.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
+/* Length of the UTF-8 sequence at 'str' within 'n' bytes (1 for any ASCII byte), 0 when invalid. */
 size_t post_utf8_seq(const char *str, size_t n)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	unsigned long cp;
+	unsigned cp;
 	size_t len;
 
 	if (!n)
 		return 0;
-	if (s[0] < 0x80)
+	if ((unsigned char)str[0] < 0x80)
 		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		cp = s[0] & 0x1f;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		len = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and values past U+10FFFF are not UTF-8. */
-	if (len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)))
-		return 0;
-	if (len == 4 && (cp < 0x10000 || cp > 0x10ffff))
-		return 0;
-	return len;
+	len = utf8_decode(str, &cp);
+	return len <= n ? len : 0;
 }
 
 /* U+0080..U+009F: C1 controls, which some terminals obey (U+009B starts an escape sequence). */
 static int is_c1(const char *s, size_t seq)
 {
 	return seq == 2 && (unsigned char)s[0] == 0xc2 && (unsigned char)s[1] < 0xa0;
-}
-
-char *post_utf8_cut(const char *s, size_t max)
-{
-	static const char ellipsis[] = "\xe2\x80\xa6";
-	size_t len = strlen(s), keep = 0, room;
-	char *out;
-
-	if (len <= max)
-		return xstrdup(s);
-	room = max > 3 ? max - 3 : 0;
-	while (keep < len) {
-		size_t seq = post_utf8_seq(s + keep, len - keep);
-		if (!seq)
-			seq = 1; /* an invalid byte is one character for the count */
-		if (keep + seq > room)
-			break;
-		keep += seq;
-	}
-	out = xmalloc(keep + sizeof(ellipsis));
-	memcpy(out, s, keep);
-	memcpy(out + keep, ellipsis, sizeof(ellipsis));
-	return out;
-}
-
-void post_json_string(struct strbuf *sb, const char *s, size_t len)
-{
-	strbuf_addch(sb, '"');
-	for (size_t i = 0; i < len;) {
-		unsigned char c = (unsigned char)s[i];
-		size_t seq;
-
-		if (c == '"' || c == '\\') {
-			strbuf_addch(sb, '\\');
-			strbuf_addch(sb, c);
-		} else if (c == '\n') {
-			strbuf_addstr(sb, "\\n");
-		} else if (c == '\r') {
-			strbuf_addstr(sb, "\\r");
-		} else if (c == '\t') {
-			strbuf_addstr(sb, "\\t");
-		} else if (c < 0x20 || c == 0x7f) {
-			strbuf_addf(sb, "\\u%04x", c);
-		} else if (c < 0x80) {
-			strbuf_addch(sb, c);
-		} else if (!(seq = post_utf8_seq(s + i, len - i))) {
-			strbuf_addstr(sb, "\\ufffd"); /* JSON is UTF-8: never pass a stray byte on */
-		} else if (is_c1(s + i, seq)) {
-			strbuf_addf(sb, "\\u%04x", (unsigned char)s[i + 1]);
-			i += seq;
-			continue;
-		} else {
-			strbuf_add(sb, s + i, seq);
-			i += seq;
-			continue;
-		}
-		i++;
-	}
-	strbuf_addch(sb, '"');
 }
 
 void post_mask(struct strbuf *sb, const char *s, size_t len, const char *secret)
@@ -155,7 +75,7 @@ void post_excerpt(struct strbuf *sb, const char *s, size_t len, const char *secr
 		clean.buf[--clean.len] = '\0';
 	/* Collapsing white space could join the pieces of a token that contains some. */
 	post_mask(&again, clean.buf ? clean.buf : "", clean.len, secret);
-	cut = post_utf8_cut(again.buf ? again.buf : "", max);
+	cut = utf8_cut(again.buf ? again.buf : "", max);
 	strbuf_addstr(sb, cut);
 	free(cut);
 	strbuf_release(&again);

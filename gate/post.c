@@ -1,5 +1,6 @@
 /* scalegate post: the requests of each format, from the options, the CI's environment and the summary. */
 #include "post-priv.h"
+#include "escape.h"
 
 #include <curl/curl.h>
 #include <stdio.h>
@@ -89,18 +90,18 @@ static void set_body(struct post_request *r, struct strbuf *sb)
 }
 
 /* ,"key": "value" */
-static void json_member(struct strbuf *sb, const char *key, const char *value, size_t len)
+static void json_member(struct strbuf *sb, const char *key, const char *value)
 {
 	if (sb->len > 1)
 		strbuf_addstr(sb, ", ");
-	post_json_string(sb, key, strlen(key));
+	json_add_string(sb, key);
 	strbuf_addstr(sb, ": ");
-	post_json_string(sb, value, len);
+	json_add_string(sb, value);
 }
 
 static void json_member_str(struct strbuf *sb, const char *key, const char *value)
 {
-	json_member(sb, key, value, strlen(value));
+	json_member(sb, key, value);
 }
 
 /* A path segment: everything but the unreserved characters percent-encoded ("group/app" -> "group%2Fapp"). */
@@ -238,7 +239,7 @@ static void github_check_run(struct post_plan *p, const struct post_options *o,
 {
 	struct strbuf body = STRBUF_INIT, md = STRBUF_INIT, out = STRBUF_INIT;
 	struct post_request *r = add_request(p, "check run", xstrfmt("%s/repos/%s/check-runs", base, repo));
-	char *summary = post_utf8_cut(s->headline, CHECK_RUN_TEXT_MAX), *text;
+	char *summary = utf8_cut(s->headline, CHECK_RUN_TEXT_MAX), *text;
 
 	add_header(r, "Authorization", "Bearer ", 1);
 	common_headers(r, "application/vnd.github+json");
@@ -254,7 +255,7 @@ static void github_check_run(struct post_plan *p, const struct post_options *o,
 	json_member_str(&out, "title", check_titles[s->verdict]);
 	json_member_str(&out, "summary", summary);
 	if (s->markdown && !read_markdown(&md, s->markdown, summary_path)) {
-		text = post_utf8_cut(md.buf, CHECK_RUN_TEXT_MAX);
+		text = utf8_cut(md.buf, CHECK_RUN_TEXT_MAX);
 		json_member_str(&out, "text", text);
 		free(text);
 	}
@@ -305,7 +306,7 @@ static int build_github(struct post_plan *p, const struct post_options *o,
 	add_header(r, "Authorization", "Bearer ", 1);
 	common_headers(r, "application/vnd.github+json");
 	add_header(r, "X-GitHub-Api-Version", "2022-11-28", 0);
-	desc = post_utf8_cut(s->headline, GITHUB_DESCRIPTION_MAX);
+	desc = utf8_cut(s->headline, GITHUB_DESCRIPTION_MAX);
 	strbuf_addch(&body, '{');
 	json_member_str(&body, "state", github_states[s->verdict]);
 	json_member_str(&body, "description", desc);
@@ -361,7 +362,7 @@ static int build_gitlab(struct post_plan *p, const struct post_options *o, const
 	r = add_request(p, "commit status", xstrfmt("%s/projects/%s/statuses/%s", base, id, sha));
 	add_header(r, "PRIVATE-TOKEN", "", 1);
 	common_headers(r, "application/json");
-	desc = post_utf8_cut(s->headline, GITLAB_DESCRIPTION_MAX);
+	desc = utf8_cut(s->headline, GITLAB_DESCRIPTION_MAX);
 	/* A JSON body, as the GitLab REST API documents for POST requests. */
 	strbuf_addch(&body, '{');
 	json_member_str(&body, "state", s->verdict == POST_VERDICT_PASS ? "success" : "failed");
