@@ -172,6 +172,54 @@ MPI_ALL :=
 $(info note: '$(MPICC)' not found: building without MPI capture (libscalegate-mpi, MPI examples))
 endif
 
+# ---- OpenMP through OMPT: test programs built with clang for LLVM's libomp ------
+# The tracer is built with $(CC) as always; these programs (tests/cli/ompt-*.sh) check its
+# OMPT capture in code that calls libomp's __kmpc_* entry points. Each is built four ways:
+# static (libscalegate.a), shared (-lscalegate), plain (no tracer, macros compiled out: for
+# LD_PRELOAD), and gcc (compiled by GCC, run on libomp: the GOMP_* calls meet OMPT).
+# 'make all-tests' needs clang and libomp-dev (ci/install-deps.sh installs them).
+CLANG ?= clang
+OMPT_SRC := tests/tracer/omp_known.c examples/imbalance.c
+OMPT_CFLAGS = -std=c11 -Wall -Wextra $(WERROR) $(CFLAGS) -MMD -MP -D_GNU_SOURCE -fopenmp -Itracer
+# A sanitizer build links GCC's sanitizer runtime first (the tracer's objects need it; clang's would clash).
+OMPT_SAN_RT = $(if $(SANITIZE),$(shell $(CC) -print-file-name=lib$(patsubst address,asan,$(patsubst thread,tsan,$(patsubst undefined,ubsan,$(SANITIZE)))).so))
+OMPT_BIN := $(foreach v,static shared plain,$(patsubst %.c,$(B)/ompt/$(v)/%,$(notdir $(OMPT_SRC)))) $(B)/ompt/gcc/omp_known
+
+define OMPT_RULES
+$(B)/ompt/static/$(basename $(notdir $(1))): $(1) $(B)/lib/libscalegate.a tracer/scalegate.h
+	@mkdir -p $$(@D)
+	@$$(if $$(Q),echo "  CLANG   $$@")
+	$$(Q)$$(CLANG) $$(OMPT_CFLAGS) $$(OMPT_SAN_RT) $$< -o $$@ $$(LDFLAGS) $(B)/lib/libscalegate.a $$(TRACER_LIBS)
+
+$(B)/ompt/shared/$(basename $(notdir $(1))): $(1) $(B)/lib/libscalegate.so tracer/scalegate.h
+	@mkdir -p $$(@D)
+	@$$(if $$(Q),echo "  CLANG   $$@")
+	$$(Q)$$(CLANG) $$(OMPT_CFLAGS) $$(OMPT_SAN_RT) $$< -o $$@ $$(LDFLAGS) -L$(B)/lib -Wl,-rpath,$$(abspath $(B)/lib) -lscalegate
+
+$(B)/ompt/plain/$(basename $(notdir $(1))): $(1) tracer/scalegate.h
+	@mkdir -p $$(@D)
+	@$$(if $$(Q),echo "  CLANG   $$@")
+	$$(Q)$$(CLANG) $$(OMPT_CFLAGS) -DSCALEGATE_DISABLE $$< -o $$@ $$(LDFLAGS)
+endef
+$(foreach s,$(OMPT_SRC),$(eval $(call OMPT_RULES,$(s))))
+
+$(B)/ompt/gcc/omp_known: tests/tracer/omp_known.c $(B)/lib/libscalegate.a tracer/scalegate.h
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC+LD   $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -fopenmp -Itracer -c $< -o $@.o
+	$(Q)$(CLANG) -fopenmp $(OMPT_SAN_RT) $@.o -o $@ $(LDFLAGS) $(B)/lib/libscalegate.a $(TRACER_LIBS)
+
+# ompt.c carries a copy of the part of omp-tools.h it uses, for GCC. Check it against clang's
+# header: the file compiles with the real declarations, and every copied value is the real one.
+$(B)/ompt/abi-checked: tracer/ompt.c tracer/internal.h
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CHECK   tracer/ompt.c against omp-tools.h")
+	$(Q)$(CLANG) -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -fsyntax-only -Itracer tracer/ompt.c
+	$(Q){ echo '#include <omp-tools.h>'; sed -n 's/^\t\(ompt_[a-z_]*\) = \([0-9a-fx]*\),\{0,1\}$$/_Static_assert(\1 == \2, "\1");/p' tracer/ompt.c; } \
+		| $(CLANG) -std=c11 -Werror -fsyntax-only -x c - && touch $@
+
+OMPT_ALL := $(OMPT_BIN) $(B)/ompt/abi-checked
+
 # ---- unit tests (cmocka) --------------------------------------------------
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(UNIT_SRC:%.c=$(B)/%)
@@ -192,7 +240,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory all-tests
 	$(Q)SG_SAN_FLAGS="$(SAN_FLAGS)" tests/run.sh $(B)
 
-all-tests: all $(UNIT_BIN)
+all-tests: all $(UNIT_BIN) $(OMPT_ALL)
 
 deps:
 	$(Q)ci/install-deps.sh

@@ -7,6 +7,7 @@ packages=(
 	libyaml-dev libcurl4-openssl-dev libcmocka-dev
 	libopenmpi-dev openmpi-bin gfortran
 	libxml2-utils python3
+	clang libomp-dev
 )
 
 missing=()

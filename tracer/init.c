@@ -15,6 +15,10 @@ const char *sg_omp_mode = "none";
 const char *sg_mpi_mode = "none";
 int sg_mpi_wait_measured;
 
+/* Nothing in a program refers to ompt.c (the OpenMP runtime looks up ompt_start_tool by
+ * name): refer to it here so that linking the static library pulls it in with the rest. */
+__attribute__((used)) static const int *const pull_ompt = &sg_ompt_on;
+
 static pid_t start_pid;
 static int written;
 static int warned;

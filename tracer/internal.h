@@ -3,6 +3,7 @@
 #define SG_INTERNAL_H
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -151,6 +152,61 @@ SG_HIDDEN uint64_t sg_par_now(const struct sg_thread *t, uint64_t now);
 SG_HIDDEN int sg_thread_count(void);
 SG_HIDDEN struct sg_thread *sg_thread_at(int slot);
 SG_HIDDEN void sg_threads_close(uint64_t now);
+
+/* ---- OpenMP: teams, shared by the GOMP wrappers (omp.c) and OMPT (ompt.c) ---- */
+
+#define SG_MAX_TEAM 256 /* members of one team whose body and idle time are recorded */
+
+/* OpenMP runtimes are not built with ThreadSanitizer, so their fork and join are invisible
+ * to it: tell it about the happens-before edges the runtime provides. */
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#define SG_HANDOFF_RELEASE(p) __tsan_release(p)
+#define SG_HANDOFF_ACQUIRE(p) __tsan_acquire(p)
+#else
+#define SG_HANDOFF_RELEASE(p) ((void)(p))
+#define SG_HANDOFF_ACQUIRE(p) ((void)(p))
+#endif
+
+/* A parallel region in flight: what its members report back to the forking thread. */
+struct sg_team {
+	struct sg_thread *master;
+	uint32_t node; /* the forking thread's innermost interval: the team inherits it */
+	uint64_t fork;
+	int size;
+	int was_par;
+	struct sg_thread *member[SG_MAX_TEAM];
+	uint64_t body[SG_MAX_TEAM];
+};
+
+/* One member's run of the region body, on the member's own thread. */
+struct sg_member {
+	struct sg_team *team;
+	struct sg_thread *t; /* NULL: not measured */
+	uint64_t start;
+	int index;           /* thread number in the team */
+	int worker;          /* runs the body in an inherited frame */
+};
+
+/* On the forking thread, before the team starts; 'size' is the team size asked for. */
+SG_HIDDEN void sg_team_fork(struct sg_team *tm, struct sg_thread *t, int size);
+/* On each member (the forking thread included) as its body starts and ends. */
+SG_HIDDEN void sg_team_enter(struct sg_team *tm, struct sg_member *m, int index);
+SG_HIDDEN void sg_team_leave(struct sg_member *m);
+/* On the forking thread after the join: idle time of each member, regions count. */
+SG_HIDDEN void sg_team_join(struct sg_team *tm);
+
+/* 1 once OMPT callbacks are registered (LLVM libomp): the GOMP wrappers then only pass through. */
+SG_HIDDEN extern int sg_ompt_on;
+
+/* A wait that began at 'start', charged to the thread's innermost interval in the column at 'offset'. */
+static inline void sg_account_wait(struct sg_thread *t, uint64_t start, size_t offset)
+{
+	struct sg_stat *s = sg_stat_get(t, t->cur);
+
+	if (s)
+		*(uint64_t *)((char *)s + offset) += sg_now() - start;
+}
 
 /* ---- process ---------------------------------------------------------------- */
 

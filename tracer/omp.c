@@ -1,4 +1,5 @@
-/* OpenMP capture for GCC/libgomp: the GOMP_* entry points the compiler emits, wrapped and called through. */
+/* OpenMP capture for GCC/libgomp: the GOMP_* entry points the compiler emits, wrapped and called through;
+ * and the team bookkeeping that OMPT (ompt.c) shares. */
 #include "internal.h"
 
 #include <dlfcn.h>
@@ -10,19 +11,6 @@
 /* Weak: libscalegate must load in programs that have no OpenMP runtime. */
 #pragma weak omp_get_thread_num
 #pragma weak omp_get_max_threads
-
-#define SG_MAX_TEAM 256
-
-/* libgomp is not built with ThreadSanitizer, so its fork and join are invisible to it:
- * tell it about the happens-before edges libgomp provides. */
-#if defined(__SANITIZE_THREAD__)
-#include <sanitizer/tsan_interface.h>
-#define HANDOFF_RELEASE(p) __tsan_release(p)
-#define HANDOFF_ACQUIRE(p) __tsan_acquire(p)
-#else
-#define HANDOFF_RELEASE(p) ((void)(p))
-#define HANDOFF_ACQUIRE(p) ((void)(p))
-#endif
 
 /* The real entry point, found once with dlsym(RTLD_NEXT) (the next library: libgomp). */
 static void *real_symbol(void **slot, const char *name)
@@ -43,18 +31,7 @@ static void *real_symbol(void **slot, const char *name)
 	static void *name##_real; \
 	__typeof__(name) *name##_fn = (__typeof__(name) *)real_symbol(&name##_real, #name)
 
-/* A parallel region in flight: what the forking thread's team members report back. */
-struct team {
-	void (*fn)(void *);
-	void *data;
-	struct sg_thread *master;
-	uint32_t node; /* the forking thread's innermost interval: the team inherits it */
-	uint64_t fork;
-	int size;
-	int was_par;
-	struct sg_thread *member[SG_MAX_TEAM];
-	uint64_t body[SG_MAX_TEAM];
-};
+/* ---- teams: one implementation of inheritance, body, idle and par for both captures ---- */
 
 static void par_on(struct sg_thread *t, uint64_t now)
 {
@@ -68,30 +45,49 @@ static void par_off(struct sg_thread *t, uint64_t now)
 	t->par_mask = 0;
 }
 
-/* Runs on every team member: the worker takes on the forking thread's interval for the body. */
-static void team_body(void *arg)
+void sg_team_fork(struct sg_team *tm, struct sg_thread *t, int size)
 {
-	struct team *tm = arg;
-	struct sg_thread *t = sg_thread_get();
-	int me = omp_get_thread_num ? omp_get_thread_num() : 0;
-	uint64_t start, end;
-	int worker;
+	tm->master = t;
+	tm->node = t->cur;
+	tm->size = size < 1 ? 1 : size < SG_MAX_TEAM ? size : SG_MAX_TEAM;
+	memset(tm->member, 0, (size_t)tm->size * sizeof(tm->member[0]));
+	tm->fork = sg_now();
+	tm->was_par = t->par_mask != 0;
+	if (!tm->was_par)
+		par_on(t, tm->fork);
+	SG_HANDOFF_RELEASE(tm);
+}
 
-	HANDOFF_ACQUIRE(tm);
-	worker = t && t != tm->master && t->depth < SG_MAX_DEPTH && sg_stat_get(t, tm->node);
-	if (!t) {
-		tm->fn(tm->data);
+/* A worker takes on the forking thread's interval for the body; the forking thread is already in it. */
+void sg_team_enter(struct sg_team *tm, struct sg_member *m, int index)
+{
+	struct sg_thread *t = sg_thread_get();
+
+	SG_HANDOFF_ACQUIRE(tm);
+	m->team = tm;
+	m->t = t;
+	m->index = index;
+	if (!t)
 		return;
+	m->worker = t != tm->master && t->depth < SG_MAX_DEPTH && sg_stat_get(t, tm->node);
+	t->omp_thread = index;
+	m->start = sg_now();
+	if (m->worker) {
+		par_on(t, m->start);
+		sg_frame_push(t, tm->node, UINT32_MAX, m->start, 1);
 	}
-	t->omp_thread = me;
-	start = sg_now();
-	if (worker) {
-		par_on(t, start);
-		sg_frame_push(t, tm->node, UINT32_MAX, start, 1);
-	}
-	tm->fn(tm->data);
+}
+
+void sg_team_leave(struct sg_member *m)
+{
+	struct sg_thread *t = m->t;
+	struct sg_team *tm = m->team;
+	uint64_t end;
+
+	if (!t)
+		return;
 	end = sg_now();
-	if (worker) {
+	if (m->worker) {
 		while (t->depth > 1 && !t->stack[t->depth - 1].inherited) {
 			t->unclosed++; /* an interval begun in the body and never ended */
 			sg_frame_pop(t, end);
@@ -99,37 +95,20 @@ static void team_body(void *arg)
 		sg_frame_pop(t, end);
 		par_off(t, end);
 	}
-	if (me >= 0 && me < tm->size) {
-		__atomic_store_n(&tm->body[me], end - start, __ATOMIC_RELAXED);
-		__atomic_store_n(&tm->member[me], t, __ATOMIC_RELEASE);
+	if (m->index >= 0 && m->index < tm->size) {
+		__atomic_store_n(&tm->body[m->index], end - m->start, __ATOMIC_RELAXED);
+		__atomic_store_n(&tm->member[m->index], t, __ATOMIC_RELEASE);
 	}
-	HANDOFF_RELEASE(tm);
-}
-
-static void team_fork(struct team *tm, struct sg_thread *t, void (*fn)(void *), void *data, unsigned threads)
-{
-	int size = threads ? (int)threads : omp_get_max_threads ? omp_get_max_threads() : 1;
-
-	tm->fn = fn;
-	tm->data = data;
-	tm->master = t;
-	tm->node = t->cur;
-	tm->size = size < SG_MAX_TEAM ? size : SG_MAX_TEAM;
-	memset(tm->member, 0, (size_t)tm->size * sizeof(tm->member[0]));
-	tm->fork = sg_now();
-	tm->was_par = t->par_mask != 0;
-	if (!tm->was_par)
-		par_on(t, tm->fork);
-	HANDOFF_RELEASE(tm);
+	SG_HANDOFF_RELEASE(tm);
 }
 
 /* After the join: each member, the forking thread included, idled for the region minus its body. */
-static void team_join(struct team *tm)
+void sg_team_join(struct sg_team *tm)
 {
 	uint64_t join = sg_now(), span = join - tm->fork;
 	struct sg_stat *s;
 
-	HANDOFF_ACQUIRE(tm);
+	SG_HANDOFF_ACQUIRE(tm);
 	for (int i = 0; i < tm->size; i++) {
 		struct sg_thread *m = __atomic_load_n(&tm->member[i], __ATOMIC_ACQUIRE);
 		uint64_t body = __atomic_load_n(&tm->body[i], __ATOMIC_RELAXED);
@@ -142,6 +121,56 @@ static void team_join(struct team *tm)
 		par_off(tm->master, join);
 }
 
+/* ---- the GOMP_* wrappers ---- */
+
+/* A GOMP_parallel* call in flight: the team, and the body the wrapper runs on each member. */
+struct team {
+	struct sg_team team;
+	void (*fn)(void *);
+	void *data;
+};
+
+static void team_body(void *arg)
+{
+	struct team *tm = arg;
+	struct sg_member m;
+
+	sg_team_enter(&tm->team, &m, omp_get_thread_num ? omp_get_thread_num() : 0);
+	tm->fn(tm->data);
+	sg_team_leave(&m);
+}
+
+/*
+ * LLVM's libomp implements the GOMP_* entry points too (for GCC-compiled code) and reports
+ * them through OMPT: when OMPT is on, these wrappers only pass through, so nothing is
+ * counted twice. libomp starts OMPT as it initializes, so let it initialize before asking.
+ */
+static int ompt_captures(void)
+{
+	static int initialized;
+
+	if (SG_UNLIKELY(!__atomic_load_n(&initialized, __ATOMIC_ACQUIRE))) {
+		if (omp_get_max_threads)
+			(void)omp_get_max_threads();
+		__atomic_store_n(&initialized, 1, __ATOMIC_RELEASE);
+	}
+	return __atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED);
+}
+
+static const char gomp_mode[] = "gomp";
+
+static void team_fork(struct team *tm, struct sg_thread *t, void (*fn)(void *), void *data, unsigned threads)
+{
+	int size = threads ? (int)threads : omp_get_max_threads ? omp_get_max_threads() : 1;
+
+	/* Under libomp without OMPT the mode is known at the first region these wrappers capture. */
+	if (SG_UNLIKELY(sg_omp_mode != gomp_mode))
+		sg_omp_mode = gomp_mode;
+	tm->fn = fn;
+	tm->data = data;
+	sg_team_fork(&tm->team, t, size);
+}
+
 /* Every fork entry point has this shape; the trailing arguments pass through after (fn, data, threads). */
 #define FORK_WRAPPER(name, params, ...) \
 	SG_API void name params; \
@@ -150,13 +179,13 @@ static void team_join(struct team *tm)
 		REAL(name); \
 		struct sg_thread *t = sg_thread_get(); \
 		struct team tm; \
-		if (!t || !sg_stat_get(t, t->cur)) { \
+		if (!t || ompt_captures() || !sg_stat_get(t, t->cur)) { \
 			name##_fn(fn, data, num_threads __VA_ARGS__); \
 			return; \
 		} \
 		team_fork(&tm, t, fn, data, num_threads); \
 		name##_fn(team_body, &tm, num_threads __VA_ARGS__); \
-		team_join(&tm); \
+		sg_team_join(&tm.team); \
 	}
 
 #define FN_PARAMS void (*fn)(void *), void *data, unsigned num_threads
@@ -180,15 +209,7 @@ FORK_WRAPPER(GOMP_parallel_loop_nonmonotonic_runtime, (FN_PARAMS, LOOP_PARAMS, u
 FORK_WRAPPER(GOMP_parallel_loop_maybe_nonmonotonic_runtime, (FN_PARAMS, LOOP_PARAMS, unsigned flags),
 	     , start, end, incr, flags)
 
-/* A wait charged to the innermost interval of the calling thread, in the given column. */
-static inline void account_wait(struct sg_thread *t, uint64_t start, size_t column)
-{
-	struct sg_stat *s = sg_stat_get(t, t->cur);
-
-	if (s)
-		*(uint64_t *)((char *)s + column) += sg_now() - start;
-}
-
+/* The wait is charged after the call: by then libomp has initialized and started OMPT, if it does. */
 #define WAIT_VOID(name, params, args, column) \
 	SG_API void name params; \
 	SG_API void name params \
@@ -197,8 +218,8 @@ static inline void account_wait(struct sg_thread *t, uint64_t start, size_t colu
 		struct sg_thread *t = sg_self; \
 		uint64_t t0 = t ? sg_now() : 0; \
 		name##_fn args; \
-		if (t) \
-			account_wait(t, t0, offsetof(struct sg_stat, column)); \
+		if (t && !__atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED)) \
+			sg_account_wait(t, t0, offsetof(struct sg_stat, column)); \
 	}
 
 #define WAIT_BOOL(name, column) \
@@ -209,8 +230,8 @@ static inline void account_wait(struct sg_thread *t, uint64_t start, size_t colu
 		struct sg_thread *t = sg_self; \
 		uint64_t t0 = t ? sg_now() : 0; \
 		bool r = name##_fn(); \
-		if (t) \
-			account_wait(t, t0, offsetof(struct sg_stat, column)); \
+		if (t && !__atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED)) \
+			sg_account_wait(t, t0, offsetof(struct sg_stat, column)); \
 		return r; \
 	}
 
@@ -234,7 +255,9 @@ WAIT_VOID(omp_set_nest_lock, (omp_nest_lock_t *lock), (lock), omp_lock)
 
 __attribute__((constructor)) static void omp_mode(void)
 {
-	/* These wrappers are linked in: OpenMP is captured when the program uses libgomp. */
-	if (omp_get_thread_num)
-		sg_omp_mode = "gomp";
+	/* libgomp is loaded: OpenMP is captured by these wrappers. LLVM's libomp has omp_* and
+	 * GOMP_* too; there the mode is "ompt" once OMPT starts, or "gomp" at the first region
+	 * these wrappers capture (GCC-compiled code with OMPT off), else "none". */
+	if (omp_get_thread_num && !dlsym(RTLD_DEFAULT, "__kmpc_fork_call"))
+		sg_omp_mode = gomp_mode;
 }

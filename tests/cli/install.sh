@@ -22,7 +22,7 @@ int main(void)
 C
 flags=$(PKG_CONFIG_PATH="$T/p/lib/pkgconfig" pkg-config --cflags --libs scalegate)
 cc ${SG_SAN_FLAGS:-} -fopenmp "$T/prog.c" $flags -o "$T/prog"
-ldd "$T/prog" | grep -q "$T/p/lib/libscalegate.so" || fail "the program does not use the installed library"
+[[ $(ldd "$T/prog") == *"$T/p/lib/libscalegate.so"* ]] || fail "the program does not use the installed library"
 SCALEGATE_OUT="$T/out" "$T/prog"
 expect_exit 0 "$T/p/bin/scalegate" profile "$(one_profile "$T/out")"
 expect_match "$out" '^  program/solve +.*prog.c:[0-9]+ +thread 0 +count 1 ' "the user's interval"

@@ -1,0 +1,65 @@
+# OpenMP capture through OMPT (LLVM libomp, clang -fopenmp): the known sizes of omp-capture.sh,
+# with the tracer linked statically, linked as a shared library, and preloaded into a plain binary.
+. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/ompt.bash"
+
+# imbalance VARIANT PATH WHAT: a 3:1 static imbalance gives work ~3:1, and the light thread idles about
+# the difference (at the join); the dynamic schedule balances it.
+imbalance() {
+	local v=$1 loop=$2 what=$3
+	SG_KNOB_SCHEDULE=static ompt_run "$v" imbalance 2 2000 10
+	read -r w0 w1 idle1 < <(awk -v par0="$(col "$out" "$loop" 0 par)" -v idle0="$(col "$out" "$loop" 0 omp_idle)" \
+		-v t1="$(col "$out" "$loop" 1 time)" -v idle1="$(col "$out" "$loop" 1 omp_idle)" \
+		'BEGIN { print par0 - idle0, t1, idle1 }')
+	approx "$(awk -v a="$w0" -v b="$w1" 'BEGIN { print a / b }')" 2.2 4.0 "$what work ratio of the heavy to the light thread"
+	approx "$(awk -v i="$idle1" -v a="$w0" -v b="$w1" 'BEGIN { print i / (a - b) }')" 0.7 1.3 "$what light thread's idle vs the work difference"
+
+	SG_KNOB_SCHEDULE=dynamic ompt_run "$v" imbalance 2 2000 10
+	approx "$(awk -v p="$(col "$out" "$loop" 0 par)" -v i="$(col "$out" "$loop" 0 omp_idle)" -v t="$(col "$out" "$loop" 1 time)" \
+		'BEGIN { print (p - i) / t }')" 0.6 1.6 "$what dynamic schedule balances the work"
+}
+
+# check VARIANT PATH: runs the programs of build/ompt/VARIANT; PATH is the interval they charge
+# (program/step and program/loop when annotated, program when plain and preloaded).
+check() {
+	local v=$1 step=$2 loop=$3 what="$1:"
+
+	ompt_run "$v" omp_known serial
+	approx "$(awk -v t="$(col "$out" "$step" 0 time)" -v p="$(col "$out" "$step" 0 par)" 'BEGIN { print t - p }')" \
+		0.095 0.16 "$what serial time"
+	approx "$(col "$out" "$step" 0 omp_regions)" 5 5 "$what parallel regions forked"
+	[ "$step" = program ] || approx "$(col "$out" program 0 omp_regions)" 0 0 "$what regions charged to the innermost interval"
+	approx "$(col "$out" "$step" 1 omp_thread)" 1 1 "$what the worker's OpenMP thread number"
+
+	ompt_run "$v" omp_known barrier
+	approx "$(col "$out" "$step" 0 omp_barrier)" 0.09 0.16 "$what barrier wait of the early thread"
+	approx "$(col "$out" "$step" 1 omp_barrier)" 0 0.02 "$what barrier wait of the late thread"
+	approx "$(col "$out" "$step" 1 time)" 0.09 0.2 "$what the worker's time lands in the forking thread's interval"
+	approx "$(col "$out" "$step" 1 omp_idle)" 0 0.03 "$what the late thread does not idle"
+
+	ompt_run "$v" omp_known loop
+	approx "$(col "$out" "$step" 0 omp_barrier)" 0.09 0.16 "$what loop-end wait of the idle thread"
+	approx "$(col "$out" "$step" 0 omp_idle)" 0 0.03 "$what the loop-end wait is not end-of-region idle"
+
+	for mode in critical lock; do
+		ompt_run "$v" omp_known $mode
+		approx "$(awk -v a="$(col "$out" "$step" 0 omp_lock)" -v b="$(col "$out" "$step" 1 omp_lock)" 'BEGIN { print a + b }')" \
+			0.045 0.12 "$what $mode wait"
+	done
+
+	# CPU-bound: on a busy machine a thread loses its core for a while. Best of three.
+	retry 3 imbalance "$v" "$loop" "$what"
+}
+
+check static program/step program/loop
+check shared program/step program/loop
+check plain program program
+approx "$(col "$out" program 0 count)" 1 1 "plain: level 0 of the preloaded binary"
+
+# OMPT turned off: nothing captures clang-compiled code, and the profile says so (absent, not zero).
+OMP_TOOL=disabled OMPT_MODE=none ompt_run static omp_known barrier
+[ "$(col "$out" program/step 0 omp_barrier)" = - ] || fail "OMP_TOOL=disabled: omp_barrier should be absent"
+
+# Not measuring: the tracer declines OMPT, and writes nothing.
+"$SG_BUILD/ompt/static/omp_known" barrier
+LD_PRELOAD=$ompt_preload "$SG_BUILD/ompt/plain/omp_known" barrier
