@@ -2,25 +2,13 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "escape.h"
 #include "protocol.h"
+#include "scaling-size.h"
 
 static void json_string(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", out);
-		else if (c == '\t')
-			fputs("\\t", out);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
+	json_fput_string(out, s);
 }
 
 static void json_number(FILE *out, double v)
@@ -89,6 +77,12 @@ static void json_cell(FILE *out, const struct matrix_cell *c)
 	json_figure(out, "Amdahl_bound", &c->amdahl_bound);
 	fputs(", ", out);
 	json_figure(out, "Gustafson_speedup", &c->gustafson_speedup);
+	fputs(", ", out);
+	json_figure(out, "Average_parallelism", &c->average_parallelism);
+	fputs(", ", out);
+	json_figure(out, "Total_overhead", &c->total_overhead);
+	fputs(", ", out);
+	json_figure(out, "Weak_efficiency", &c->weak_efficiency);
 	fprintf(out, ", \"superlinear\": %s, \"wait_estimated\": %s, \"inconsistency\": ",
 		c->superlinear ? "true" : "false", c->wait_estimated ? "true" : "false");
 	if (c->inconsistent)
@@ -96,6 +90,22 @@ static void json_cell(FILE *out, const struct matrix_cell *c)
 	else
 		fputs("null", out);
 	fputc('}', out);
+}
+
+static void json_string_or_null(FILE *out, const char *s)
+{
+	if (s)
+		json_string(out, s);
+	else
+		fputs("null", out);
+}
+
+static void json_trend(FILE *out, const struct matrix_figure *slope, const char *trend)
+{
+	fputs(", ", out);
+	json_figure(out, "Average_parallelism_slope", slope);
+	fputs(", \"Average_parallelism_trend\": ", out);
+	json_string_or_null(out, trend);
 }
 
 static void json_series(FILE *out, const struct analysis *a, const struct matrix_series *s)
@@ -143,6 +153,140 @@ static void json_series(FILE *out, const struct analysis *a, const struct matrix
 		}
 		fputs("]}", out);
 	}
+	json_trend(out, &s->average_parallelism_slope, s->average_parallelism_trend);
+	fprintf(out, ", \"weak\": %s}", s->weak ? "true" : "false");
+}
+
+static void json_weak(FILE *out, const struct analysis *a, const struct matrix_weak *w)
+{
+	const struct matrix_cell *ref = w->points[w->ref].cell;
+
+	fputs("{\"benchmark\": ", out);
+	json_string(out, w->benchmark);
+	fputs(", \"interval\": ", out);
+	json_string(out, a->intervals[w->interval].path);
+	fprintf(out, ", \"reference\": {\"ranks\": %d, \"threads\": %d, \"size\": ", ref->config->ranks,
+		ref->config->threads);
+	json_number(out, w->points[w->ref].size);
+	fprintf(out, ", \"serial\": %s}, \"points\": [", w->ref_is_serial ? "true" : "false");
+	for (size_t i = 0; i < w->nr_points; i++) {
+		const struct matrix_cell *c = w->points[i].cell;
+		fprintf(out, "%s{\"ranks\": %d, \"threads\": %d, \"p\": %d, \"size\": ", i ? ",\n    " : "\n    ",
+			c->config->ranks, c->config->threads, c->p);
+		json_number(out, w->points[i].size);
+		fputs(", ", out);
+		json_figure(out, "Execution_time", &c->fig[ANALYSIS_EXECUTION_TIME]);
+		fputs(", ", out);
+		json_figure(out, "Weak_efficiency", &c->weak_efficiency);
+		fputs(", ", out);
+		json_figure(out, "Scaled_speedup", &c->gustafson_speedup);
+		fputs(", ", out);
+		json_figure(out, "Average_parallelism", &c->average_parallelism);
+		fputc('}', out);
+	}
+	fputc(']', out);
+	json_trend(out, &w->average_parallelism_slope, w->average_parallelism_trend);
+	fputc('}', out);
+}
+
+static void json_fit(FILE *out, enum isoeff_growth g, const struct isoeff_fit *f)
+{
+	fputs("{\"model\": ", out);
+	json_string(out, isoeff_growth_name(g));
+	fputs(", \"C\": ", out);
+	json_number(out, f->c);
+	fputs(", \"k\": ", out);
+	json_number(out, f->k);
+	fputs(", \"k_lo\": ", out);
+	json_number(out, f->k_lo);
+	fputs(", \"k_hi\": ", out);
+	json_number(out, f->k_hi);
+	fputs(", \"rms\": ", out);
+	json_number(out, f->rms);
+	fputs(", \"r2\": ", out);
+	json_number(out, f->r2);
+	fputc('}', out);
+}
+
+static void json_iso_point(FILE *out, const struct isoeff *iso, const struct isoeff_point *pt)
+{
+	static const char *const where[] = { "inside", "below", "beyond" };
+
+	fprintf(out, "{\"p\": %d, \"where\": \"%s\", \"n\": ", pt->p, where[pt->where]);
+	json_number(out, pt->n);
+	fputs(", \"Measured_efficiency\": ", out);
+	json_number(out, pt->efficiency);
+	fputs(", \"sizes\": [", out);
+	for (size_t j = 0; j < iso->nr_sizes; j++) {
+		const struct matrix_cell *c = pt->at[j];
+		static const struct matrix_figure none;
+		fprintf(out, "%s{\"size\": ", j ? ", " : "");
+		json_number(out, iso->sizes[j]);
+		fprintf(out, ", \"ranks\": %d, \"threads\": %d, ", c ? c->config->ranks : 0, c ? c->config->threads : 0);
+		json_figure(out, "Measured_efficiency", c ? &c->efficiency : &none);
+		fputs(", ", out);
+		json_figure(out, "Total_overhead", c ? &c->total_overhead : &none);
+		fputc('}', out);
+	}
+	fputs("]}", out);
+}
+
+static void json_scalability(FILE *out, const struct isoeff *iso)
+{
+	char fn[64];
+
+	if (!iso->has_scalability) {
+		fputs(", \"Scalability_function\": null, \"scalability\": null", out);
+		return;
+	}
+	isoeff_function_text(&iso->scalability, fn, sizeof(fn));
+	fputs(", \"Scalability_function\": {\"text\": ", out);
+	json_string(out, fn);
+	fputs(", \"p_exponent\": ", out);
+	json_number(out, iso->scalability.p_exp);
+	fputs(", \"log_exponent\": ", out);
+	json_number(out, iso->scalability.log_exp);
+	fprintf(out, ", \"loglog_exponent\": %d}, \"scalability\": \"%s\"", iso->scalability.loglog_exp,
+		isoeff_verdict_name(iso->scalability.verdict));
+}
+
+static void json_iso(FILE *out, const struct analysis *a, const struct isoeff *iso)
+{
+	fputs("{\"benchmark\": ", out);
+	json_string(out, iso->benchmark);
+	fputs(", \"interval\": ", out);
+	json_string(out, a->intervals[iso->interval].path);
+	fputs(", \"target_efficiency\": ", out);
+	json_number(out, iso->target);
+	fputs(", \"sizes\": [", out);
+	for (size_t j = 0; j < iso->nr_sizes; j++) {
+		fputs(j ? ", " : "", out);
+		json_number(out, iso->sizes[j]);
+	}
+	fputs("], \"points\": [", out);
+	for (size_t i = 0; i < iso->nr_points; i++) {
+		fputs(i ? ",\n    " : "\n    ", out);
+		json_iso_point(out, iso, &iso->points[i]);
+	}
+	fputs("], \"refused\": ", out);
+	json_string_or_null(out, iso->refused);
+	fputs(", \"growth\": ", out);
+	if (iso->growth >= 0)
+		json_fit(out, iso->growth, &iso->fits[iso->growth]);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"fitted_points\": %zu, \"candidates\": [", iso->nr_fitted);
+	for (int g = 0, first = 1; g < ISOEFF_NR_GROWTHS; g++)
+		if (iso->fits[g].eligible) {
+			fputs(first ? "" : ", ", out);
+			json_fit(out, g, &iso->fits[g]);
+			first = 0;
+		}
+	fputs("], \"memory\": ", out);
+	json_string_or_null(out, iso->memory);
+	json_scalability(out, iso);
+	fputs(", \"explanation\": ", out);
+	json_string(out, iso->explanation);
 	fputc('}', out);
 }
 
@@ -163,5 +307,15 @@ void protocol_json_write(FILE *out, const struct analysis *a, const struct matri
 		fputs(i ? ",\n  " : "\n  ", out);
 		json_series(out, a, &m->series[i]);
 	}
-	fputs("\n]}\n", out);
+	fputs("\n  ],\n  \"weak_scaling\": [", out);
+	for (size_t i = 0; i < m->nr_weak; i++) {
+		fputs(i ? ",\n  " : "\n  ", out);
+		json_weak(out, a, &m->weak[i]);
+	}
+	fprintf(out, "%s],\n  \"isoefficiency\": [", m->nr_weak ? "\n  " : "");
+	for (size_t i = 0; i < m->nr_iso; i++) {
+		fputs(i ? ",\n  " : "\n  ", out);
+		json_iso(out, a, &m->iso[i]);
+	}
+	fprintf(out, "%s]}\n", m->nr_iso ? "\n  " : "");
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "matrix.h"
+#include "scaling-size.h"
 #include "stats.h"
 #include "util.h"
 
@@ -17,6 +18,7 @@ void matrix_release(struct matrix *m)
 	for (size_t i = 0; i < m->nr_series; i++)
 		free(m->series[i].cells);
 	free(m->series);
+	scaling_size_release(m);
 	matrix_init(m);
 }
 
@@ -40,8 +42,7 @@ const char *matrix_classify(double slope, double lo, double hi, double p_min, do
 	return "flat";
 }
 
-/* The finite values of one figure over a configuration's repeats where the interval occurs. */
-static size_t samples(const struct analysis_config *c, int interval, enum analysis_figure f, double *x)
+size_t matrix_samples(const struct analysis_config *c, int interval, enum analysis_figure f, double *x)
 {
 	size_t n = 0;
 
@@ -71,8 +72,7 @@ static double ratio_fn(const double *m, size_t k, void *ctx)
 	return m[1] > 0 ? m[0] / m[1] : NAN;
 }
 
-/* median(a) / median(b) with its bootstrap interval. */
-static void ratio(const double *a, size_t na, const double *b, size_t nb, struct matrix_figure *out)
+void matrix_ratio(const double *a, size_t na, const double *b, size_t nb, struct matrix_figure *out)
 {
 	struct stats_group g[2] = { { a, na }, { b, nb } };
 	struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT;
@@ -103,13 +103,30 @@ static double gustafson(double s, double p)
 	return p + (1 - p) * s;
 }
 
+/* Productive_time / Execution_time of each repeat: the processors doing useful work on average. */
+static void cell_parallelism(struct matrix_cell *cell, const struct analysis_config *c, int interval, double *x)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < c->nr_runs; r++) {
+		const struct analysis_point *pt;
+		double A;
+		if ((size_t)interval >= c->runs[r].nr_points || !(pt = &c->runs[r].points[interval])->present)
+			continue;
+		A = pt->fig[ANALYSIS_PRODUCTIVE_TIME] / pt->fig[ANALYSIS_EXECUTION_TIME];
+		if (isfinite(A))
+			x[n++] = A;
+	}
+	summarize(x, n, &cell->average_parallelism);
+}
+
 static void cell_repeats(struct matrix_cell *cell, const struct analysis_config *c, int interval, double *x)
 {
-	size_t best = 0, n = samples(c, interval, ANALYSIS_EXECUTION_TIME, x);
+	size_t best = 0, n = matrix_samples(c, interval, ANALYSIS_EXECUTION_TIME, x);
 	double med = stats_median(x, n), dist = INFINITY;
 
 	for (int f = 0; f < ANALYSIS_NR_FIGURES; f++)
-		summarize(x, samples(c, interval, (enum analysis_figure)f, x), &cell->fig[f]);
+		summarize(x, matrix_samples(c, interval, (enum analysis_figure)f, x), &cell->fig[f]);
 	for (size_t r = 0; r < c->nr_runs; r++) {
 		const struct analysis_point *pt;
 		if ((size_t)interval >= c->runs[r].nr_points || !(pt = &c->runs[r].points[interval])->present)
@@ -124,6 +141,27 @@ static void cell_repeats(struct matrix_cell *cell, const struct analysis_config 
 		}
 	}
 	memcpy(cell->cmp, c->runs[best].points[interval].cmp, sizeof(cell->cmp));
+	cell_parallelism(cell, c, interval, x);
+}
+
+static double overhead_fn(const double *m, size_t k, void *ctx)
+{
+	(void)k;
+	return *(const double *)ctx * m[1] - m[0];
+}
+
+/* T0 = p T(p) - T(1) (x: the reference's times, y: the cell's). */
+static void cell_overhead(struct matrix_cell *cell, int is_ref, const double *x, size_t nx, const double *y, size_t ny)
+{
+	struct stats_group g[2] = { { x, nx }, { y, ny } };
+	struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT;
+	double p = cell->p;
+
+	memset(&cell->total_overhead, 0, sizeof(cell->total_overhead));
+	if (is_ref)
+		cell->total_overhead = (struct matrix_figure){ ny, 0, 0, 0 };
+	else if (nx && ny && stats_bootstrap(g, 2, overhead_fn, &p, MATRIX_LEVEL, &bs) == 0)
+		cell->total_overhead = (struct matrix_figure){ nx < ny ? nx : ny, bs.estimate, bs.lo, bs.hi };
 }
 
 /* Speedup and what follows from it, relative to the reference cell (p' = p / p_ref). */
@@ -133,12 +171,14 @@ static void cell_scaling(struct matrix_series *s, struct matrix_cell *cell, int 
 	double rp = (double)cell->p / ref->p;
 	size_t nx, ny;
 
-	nx = samples(ref->config, interval, ANALYSIS_EXECUTION_TIME, x);
-	ny = samples(cell->config, interval, ANALYSIS_EXECUTION_TIME, y);
+	nx = matrix_samples(ref->config, interval, ANALYSIS_EXECUTION_TIME, x);
+	ny = matrix_samples(cell->config, interval, ANALYSIS_EXECUTION_TIME, y);
 	if (cell == ref)
 		cell->speedup = (struct matrix_figure){ nx, 1, 1, 1 };
 	else
-		ratio(x, nx, y, ny, &cell->speedup);
+		matrix_ratio(x, nx, y, ny, &cell->speedup);
+	if (s->ref_is_serial)
+		cell_overhead(cell, cell == ref, x, nx, y, ny);
 	if (cell->speedup.n) {
 		cell->efficiency = (struct matrix_figure){ cell->speedup.n, cell->speedup.median / rp,
 							   cell->speedup.lo / rp, cell->speedup.hi / rp };
@@ -146,9 +186,9 @@ static void cell_scaling(struct matrix_series *s, struct matrix_cell *cell, int 
 			cell->karp_flatt = decreasing(cell->speedup, matrix_karp_flatt, rp);
 		cell->superlinear = cell->speedup.median > rp * (1 + 1e-9);
 	}
-	nx = samples(ref->config, interval, ANALYSIS_PRODUCTIVE_TIME, x);
-	ny = samples(cell->config, interval, ANALYSIS_PRODUCTIVE_TIME, y);
-	ratio(x, nx, y, ny, &cell->computation_scalability);
+	nx = matrix_samples(ref->config, interval, ANALYSIS_PRODUCTIVE_TIME, x);
+	ny = matrix_samples(cell->config, interval, ANALYSIS_PRODUCTIVE_TIME, y);
+	matrix_ratio(x, nx, y, ny, &cell->computation_scalability);
 	if (s->ref_is_serial)
 		cell->amdahl_bound = decreasing(ref->fig[ANALYSIS_SERIAL_SHARE], amdahl, cell->p);
 	cell->gustafson_speedup = decreasing(cell->fig[ANALYSIS_SERIAL_SHARE], gustafson, cell->p);
@@ -201,7 +241,7 @@ static void series_slope(struct matrix_series *s)
 		total += s->cells[i].config->nr_runs;
 	buf = xmalloc((total + 1) * sizeof(double));
 	g[0].x = buf;
-	g[0].n = samples(ref->config, s->interval, ANALYSIS_EXECUTION_TIME, buf);
+	g[0].n = matrix_samples(ref->config, s->interval, ANALYSIS_EXECUTION_TIME, buf);
 	used = g[0].n;
 	for (size_t i = 0; i < s->nr_cells && n < 256; i++) {
 		const struct matrix_cell *c = &s->cells[i];
@@ -210,7 +250,7 @@ static void series_slope(struct matrix_series *s)
 		rp[n] = (double)c->p / ref->p;
 		e[n] = c->karp_flatt.median;
 		g[n + 1].x = buf + used;
-		g[n + 1].n = samples(c->config, s->interval, ANALYSIS_EXECUTION_TIME, buf + used);
+		g[n + 1].n = matrix_samples(c->config, s->interval, ANALYSIS_EXECUTION_TIME, buf + used);
 		used += g[n + 1].n;
 		pmin = rp[n] < pmin ? rp[n] : pmin;
 		pmax = rp[n] > pmax ? rp[n] : pmax;
@@ -261,6 +301,39 @@ static void series_projection(struct matrix_series *s)
 	}
 }
 
+const char *matrix_parallelism_trend(const double *p, const double *A, size_t n, struct matrix_figure *slope)
+{
+	struct stats_line l;
+	int distinct = 0;
+
+	memset(slope, 0, sizeof(*slope));
+	for (size_t i = 1; i < n; i++)
+		distinct |= p[i] != p[0];
+	if (n < 2 || !distinct || stats_line_fit(p, A, n, MATRIX_LEVEL, &l))
+		return NULL;
+	*slope = (struct matrix_figure){ n, l.b, l.b_lo, l.b_hi };
+	if (l.b >= 0.5)
+		return "growing";
+	if (l.b >= 0.1)
+		return "saturating";
+	return l.b > -0.1 ? "flat" : "falling";
+}
+
+static void series_parallelism(struct matrix_series *s)
+{
+	double *p = xmalloc((s->nr_cells + 1) * sizeof(double)), *A = xmalloc((s->nr_cells + 1) * sizeof(double));
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nr_cells; i++)
+		if (s->cells[i].average_parallelism.n) {
+			p[n] = s->cells[i].p;
+			A[n++] = s->cells[i].average_parallelism.median;
+		}
+	s->average_parallelism_trend = matrix_parallelism_trend(p, A, n, &s->average_parallelism_slope);
+	free(p);
+	free(A);
+}
+
 static int cmp_cell(const void *a, const void *b)
 {
 	const struct matrix_cell *x = a, *y = b;
@@ -284,7 +357,7 @@ static void series_build(struct matrix_series *s, const struct analysis *a, cons
 		if (c->nr_runs > most)
 			most = c->nr_runs;
 		x = xmalloc((c->nr_runs + 1) * sizeof(double));
-		if (samples(c, s->interval, ANALYSIS_EXECUTION_TIME, x)) {
+		if (matrix_samples(c, s->interval, ANALYSIS_EXECUTION_TIME, x)) {
 			struct matrix_cell *cell;
 			s->cells = xrealloc(s->cells, (s->nr_cells + 1) * sizeof(*s->cells));
 			cell = memset(&s->cells[s->nr_cells++], 0, sizeof(*cell));
@@ -309,6 +382,7 @@ static void series_build(struct matrix_series *s, const struct analysis *a, cons
 	free(y);
 	series_slope(s);
 	series_projection(s);
+	series_parallelism(s);
 }
 
 int matrix_build(struct matrix *m, const struct analysis *a)
@@ -332,5 +406,5 @@ int matrix_build(struct matrix *m, const struct analysis *a)
 				free(s->cells);
 		}
 	}
-	return 0;
+	return scaling_size_build(m, a);
 }
