@@ -1,5 +1,6 @@
 /* The keys of one benchmark in scalegate.yml: a parser per key, and the placeholders. */
 #include "config-bench.h"
+#include "isoeff.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -166,9 +167,15 @@ static int parse_workdir(struct config_loader *l, const yaml_node_t *v, struct b
 	return 0;
 }
 
+/* Checked here, so that a model 'analyze' cannot read is reported with its position. */
 static int parse_memory(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
 {
-	return set_text(&b->memory, get_text(l->d, v, "memory"));
+	const char *s = get_text(l->d, v, "memory");
+	struct isoeff_memory m;
+
+	if (s && isoeff_memory_read(s, &m))
+		return yamldoc_error(l->d, v, "memory model '%s' is not understood: " ISOEFF_MEMORY_FORMS, s);
+	return set_text(&b->memory, s);
 }
 
 /* An empty launcher is allowed: the command then starts its ranks itself. */

@@ -159,7 +159,7 @@ static const char *accept_log(const char *s)
 	return accept_n(u);
 }
 
-int isoeff_memory_parse(const char *text, struct isoeff_memory *m)
+int isoeff_memory_read(const char *text, struct isoeff_memory *m)
 {
 	const char *s = skip_space(text), *t;
 	char *end;
@@ -185,7 +185,14 @@ int isoeff_memory_parse(const char *text, struct isoeff_memory *m)
 	if (!*s)
 		return 0;
 bad:
-	return error("memory model '%s' is not understood: write n, n^K, n log n or n^K log n (K > 0)", text);
+	return -1;
+}
+
+int isoeff_memory_parse(const char *text, struct isoeff_memory *m)
+{
+	if (isoeff_memory_read(text, m))
+		return error("memory model '%s' is not understood: " ISOEFF_MEMORY_FORMS, text);
+	return 0;
 }
 
 /* ---- the scalability function ---- */

@@ -46,8 +46,12 @@ struct isoeff_memory {
 	int b;
 };
 
+#define ISOEFF_MEMORY_FORMS "write n, n^K, n log n or n^K log n (K > 0)"
+
 /* Parses "n", "n^2", "n^3", "n log n", "n^1.5 log n" (also "*", "**", "log(n)", a leading factor); 0 or error(). */
 int isoeff_memory_parse(const char *text, struct isoeff_memory *m);
+/* The same without a message: 0, or -1 when 'text' is not a memory model. */
+int isoeff_memory_read(const char *text, struct isoeff_memory *m);
 
 enum isoeff_verdict {
 	ISOEFF_PERFECTLY_SCALABLE, /* memory per processor constant or shrinking */
