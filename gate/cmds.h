@@ -6,5 +6,8 @@ int cmd_profile(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_post(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_baseline(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 #endif

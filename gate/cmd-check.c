@@ -1,0 +1,168 @@
+/* scalegate check: judge the results against the rules and the baselines; reports and the exit code. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "cmds.h"
+#include "config.h"
+#include "exitcode.h"
+#include "report.h"
+
+static const char usage_text[] =
+	"usage: scalegate check [-c FILE] [-r RESULTS] [--baselines DIR] [--junit FILE]\n"
+	"                       [--markdown FILE] [--json FILE] [--all] [--validate]\n"
+	"Judges every interval x configuration of RESULTS against the rules and the\n"
+	"stored baselines: a regression is a change past the rule's tolerance that is\n"
+	"also significant at its level (docs/check.md). Prints one line per verdict\n"
+	"that is not a pass, then the counts.\n"
+	"  -c FILE           the configuration (default: scalegate.yml)\n"
+	"  -r DIR            the results (default: 'results' of the configuration)\n"
+	"  --baselines DIR   the baselines (default: 'baselines' of the configuration)\n"
+	"  --junit FILE      write a JUnit XML report\n"
+	"  --markdown FILE   write a Markdown summary\n"
+	"  --json FILE       write the JSON summary (the input of 'scalegate post')\n"
+	"  --all             print the passing checks too\n"
+	"  --validate        only load the configuration and the rules\n"
+	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
+	"error, 3 a benchmark failed to run (and nothing regressed)\n";
+
+struct check_options {
+	const char *config, *results, *baselines, *junit, *markdown, *json;
+	int all, validate;
+};
+
+/* The value of option 'name' at argv[*i] ("-r DIR" or "--opt=DIR"), or NULL. */
+static const char *option_value(int argc, char **argv, int *i, const char *name, int *bad)
+{
+	size_t len = strlen(name);
+
+	if (strncmp(argv[*i], name, len) || (argv[*i][len] && argv[*i][len] != '='))
+		return NULL;
+	if (argv[*i][len] == '=')
+		return argv[*i] + len + 1;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "scalegate: error: '%s' needs a value\n", name);
+		*bad = 1;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static int parse_options(int argc, char **argv, struct check_options *o)
+{
+	int bad = 0;
+
+	for (int i = 1; i < argc && !bad; i++) {
+		const char *v;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage_text, stdout);
+			return 1;
+		} else if (!strcmp(argv[i], "--validate")) {
+			o->validate = 1;
+		} else if (!strcmp(argv[i], "--all")) {
+			o->all = 1;
+		} else if ((v = option_value(argc, argv, &i, "-c", &bad)) ||
+			   (v = option_value(argc, argv, &i, "--config", &bad))) {
+			o->config = v;
+		} else if ((v = option_value(argc, argv, &i, "-r", &bad)) ||
+			   (v = option_value(argc, argv, &i, "--results", &bad))) {
+			o->results = v;
+		} else if ((v = option_value(argc, argv, &i, "--baselines", &bad))) {
+			o->baselines = v;
+		} else if ((v = option_value(argc, argv, &i, "--junit", &bad))) {
+			o->junit = v;
+		} else if ((v = option_value(argc, argv, &i, "--markdown", &bad))) {
+			o->markdown = v;
+		} else if ((v = option_value(argc, argv, &i, "--json", &bad))) {
+			o->json = v;
+		} else if (!bad) {
+			fprintf(stderr, "scalegate: error: unknown option '%s'\n", argv[i]);
+			bad = 1;
+		}
+	}
+	if (bad)
+		fputs(usage_text, stderr);
+	return bad ? -1 : 0;
+}
+
+/* Writes the reports asked for; a report that cannot be written is an error of the gate. */
+static int write_reports(const struct check_options *o, const struct verdict_set *vs, const struct analysis *a,
+			 const struct matrix *m)
+{
+	struct report_paths paths = { o->junit, o->markdown, o->json, NULL };
+	int ret = 0;
+
+	if (o->junit && junit_write(vs, o->junit, 0))
+		ret = -1;
+	if (o->markdown && markdown_write_analysis(vs, a, m, o->markdown))
+		ret = -1;
+	if (o->json && summary_write(vs, &paths, o->json))
+		ret = -1;
+	return ret;
+}
+
+/* Judges the loaded results; the exit code. */
+static int judge(const struct check_options *o, struct rules *r, const struct analysis *a, const struct matrix *m)
+{
+	struct verdict_set vs;
+	struct check c;
+	int code;
+
+	verdict_set_init(&vs);
+	check_describe(&vs, a);
+	if (check_run_failures(&vs, r, o->results)) {
+		verdict_set_release(&vs);
+		return SG_EXIT_USAGE;
+	}
+	check_init(&c, r, a, m, &vs);
+	check_load_baselines(&c, o->baselines);
+	check_evaluate(&c);
+	if (rules_report_unmatched(r)) {
+		code = SG_EXIT_USAGE;
+		goto out;
+	}
+	verdict_set_finish(&vs);
+	code = vs.exit_code;
+	if (write_reports(o, &vs, a, m) && code == SG_EXIT_PASS)
+		code = SG_EXIT_USAGE;
+	check_print(stdout, &vs, o->all);
+out:
+	check_release(&c);
+	verdict_set_release(&vs);
+	return code;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_options o = { .config = "scalegate.yml" };
+	struct config c;
+	struct rules r;
+	struct analysis a;
+	struct matrix m;
+	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &o);
+
+	if (ret)
+		return ret > 0 ? SG_EXIT_PASS : SG_EXIT_USAGE;
+	rules_init(&r);
+	analysis_init(&a);
+	matrix_init(&m);
+	if (config_load(&c, o.config) || rules_load(&r, &c))
+		goto out;
+	if (o.validate) {
+		printf("%s: valid, %zu rule%s%s\n", o.config, r.nr, r.nr == 1 ? "" : "s",
+		       r.defaults ? " (the shipped defaults)" : "");
+		code = SG_EXIT_PASS;
+		goto out;
+	}
+	o.results = o.results ? o.results : c.results_dir;
+	o.baselines = o.baselines ? o.baselines : c.baselines_dir;
+	if (analysis_load(&a, o.results) || matrix_build(&m, &a))
+		goto out;
+	code = judge(&o, &r, &a, &m);
+out:
+	matrix_release(&m);
+	analysis_release(&a);
+	rules_release(&r);
+	config_release(&c);
+	return code;
+}

@@ -1,0 +1,57 @@
+# scalegate baseline update: writes only what it is asked to, refuses failed runs, and a results directory passes against its own baseline.
+. "$(dirname "$0")/lib.bash"
+
+data=$SG_TOP/tests/data/check
+cat >"$T/scalegate.yml" <<YML
+results: $data/clear-regression/results
+baselines: $T/baselines
+benchmarks:
+  - name: jacobi
+    command: ./jacobi {threads} 300
+    threads: [1, 2]
+  - name: other
+    command: ./other
+rules:
+  - tolerance: { time: 5%, efficiency: 0.02, synchronization: 0.01 }
+YML
+
+mkdir -p "$T/baselines"
+echo "keep me" >"$T/baselines/other.sgbase"
+expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml" --benchmark jacobi
+expect_match "$out" "^wrote $T/baselines/jacobi\.sgbase: 4 intervals, 8 interval x configuration cells$" "says what it wrote"
+[ "$(cat "$T/baselines/other.sgbase")" = "keep me" ] || fail "--benchmark jacobi touched other.sgbase"
+ls "$T/baselines" | grep -v '\.sgbase$' && fail "a temporary file was left behind"
+
+# The stored samples are the results' own: checking the results against them passes everything.
+expect_exit 0 "$SCALEGATE" check -c "$T/scalegate.yml" --all
+expect_no_match "$out" '^(FAIL|WARN|ERROR|SKIP) ' "the results against their own baseline"
+expect_match "$out" '^PASS jacobi program/solve/residual 1x2 tolerance\.time: .* \+0\.0 %, within the tolerance of 5 %' \
+	"the comparison found its samples"
+
+# Written twice from the same results: the same bytes.
+cp "$T/baselines/jacobi.sgbase" "$T/first"
+expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml" --benchmark jacobi
+cmp -s "$T/first" "$T/baselines/jacobi.sgbase" || fail "the baseline is not written the same way twice"
+
+# Every configured benchmark: 'other' has no results (exit 2), jacobi is still written.
+rm "$T/baselines/jacobi.sgbase"
+expect_exit 2 "$SCALEGATE" baseline update -c "$T/scalegate.yml"
+expect_match "$out" "no results for benchmark 'other'" "a benchmark without results is an error"
+[ -f "$T/baselines/jacobi.sgbase" ] || fail "jacobi was not written because 'other' had no results"
+
+# A benchmark with a failed run gets no baseline (exit 3).
+expect_exit 3 "$SCALEGATE" baseline update -c "$T/scalegate.yml" -r "$data/run-failure/results" \
+	--baselines "$T/fromfailed" --benchmark jacobi
+expect_match "$out" "benchmark 'jacobi' has failed runs" "failed runs are refused"
+[ ! -e "$T/fromfailed/jacobi.sgbase" ] || fail "a baseline was written from failed runs"
+
+expect_exit 2 "$SCALEGATE" baseline update -c "$T/scalegate.yml" --benchmark nosuch
+expect_exit 2 "$SCALEGATE" baseline -c "$T/scalegate.yml"
+expect_exit 2 "$SCALEGATE" baseline remove -c "$T/scalegate.yml"
+
+# A corrupt baseline is an error verdict, not a crash; absolute rules still apply.
+printf 'scalegate-baseline\t1\nbenchmark\tjacobi\nsample\tprogram\t-\t1\t1\tExecution_time\tnope\n' \
+	>"$T/baselines/jacobi.sgbase"
+expect_exit 0 "$SCALEGATE" check -c "$T/scalegate.yml"
+expect_match "$out" "jacobi\.sgbase:3: 'nope' is not a number" "the reader names file and line"
+expect_match "$out" "^ERROR jacobi - - baseline: cannot read the baseline" "an unreadable baseline is an error verdict"

@@ -1,0 +1,45 @@
+# scalegate calibrate: N runs of the matrix against each other, or N results directories; text and JSON.
+. "$(dirname "$0")/lib.bash"
+
+cat >"$T/scalegate.yml" <<YML
+defaults:
+  workdir: $SG_BUILD/examples
+  warmup: 0
+  repeat: 3
+  env:
+    OMP_WAIT_POLICY: passive
+benchmarks:
+  - name: jacobi
+    command: ./jacobi {threads} 120 40
+    threads: [1, 2]
+rules:
+  - name: time
+    tolerance: { time: 20% }
+  - name: strict
+    interval: program
+    tolerance: { efficiency: 0.05 }
+    significance: 0.01
+YML
+
+expect_exit 0 "$SCALEGATE" calibrate -c "$T/scalegate.yml" -n 3 -o "$T/cal" --json "$T/cal.json"
+for k in 1 2 3; do
+	[ -f "$T/cal/$k/manifest.tsv" ] || fail "run $k was not written to $T/cal/$k"
+done
+expect_match "$out" '^scalegate calibrate: 3 result sets, 6 comparisons' "counts the comparisons"
+expect_match "$out" '^tolerance\.time  Execution_time  .*scalegate\.yml:[0-9]+:[0-9]+$' "a row per rule and check"
+expect_match "$out" '^    false positives: [0-9]+ of 48 checks fail \([0-9.]+ %\)' "false positives over 8 cells x 6 comparisons"
+expect_match "$out" '^    smallest change caught in every comparison: \+[0-9.]+ %' "the detectable change"
+# With 3 repeats the exact one-sided p is at least 0.05: a level of 0.01 cannot be reached, and says so.
+expect_match "$out" 'skipped: with 3 repeats the smallest p-value is 0.05 > 0.01: this rule cannot fail; raise repeat' \
+	"an unreachable level is reported"
+grep -q '"scalegate_calibrate":1' "$T/cal.json" || fail "JSON: no version key"
+grep -q '"kind":"tolerance.time"' "$T/cal.json" || fail "JSON: no tolerance.time row"
+
+# Existing results directories instead of -n.
+expect_exit 0 "$SCALEGATE" calibrate -c "$T/scalegate.yml" "$T/cal/1" "$T/cal/2"
+expect_match "$out" '^scalegate calibrate: 2 result sets, 2 comparisons' "results directories as arguments"
+
+expect_exit 2 "$SCALEGATE" calibrate -c "$T/scalegate.yml" "$T/cal/1"
+expect_exit 2 "$SCALEGATE" calibrate -c "$T/scalegate.yml" -n 1
+expect_exit 2 "$SCALEGATE" calibrate -c "$T/scalegate.yml" -n 3 "$T/cal/1"
+expect_exit 2 "$SCALEGATE" calibrate -c "$T/scalegate.yml" "$T/cal/1" "$T/nosuch"

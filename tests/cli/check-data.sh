@@ -1,0 +1,51 @@
+# scalegate check over tests/data/check/<case>/: scalegate.yml, results/ and baselines/ in; 'expected' out.
+# 'expected': the exit code on the first line, then check's stdout, then its stderr, exactly.
+# SG_UPDATE_EXPECTED=1 rewrites the expected files: review the diff before committing.
+. "$(dirname "$0")/lib.bash"
+
+cases=0
+for dir in tests/data/check/*/; do
+	dir=${dir%/}
+	name=$(basename "$dir")
+	[ -f "$dir/scalegate.yml" ] || continue
+	cases=$((cases + 1))
+	code=0
+	"$SCALEGATE" check -c "$dir/scalegate.yml" --junit "$T/$name.xml" --json "$T/$name.json" \
+		--markdown "$T/$name.md" >"$T/out" 2>"$T/err" || code=$?
+	{ echo "$code"; cat "$T/out" "$T/err"; } >"$T/actual"
+	if [ -n "${SG_UPDATE_EXPECTED:-}" ]; then
+		cp "$T/actual" "$dir/expected"
+	fi
+	[ -f "$dir/expected" ] || fail "$name: no expected file (run with SG_UPDATE_EXPECTED=1 and review it)"
+	diff -u "$dir/expected" "$T/actual" >&2 || fail "$name: output differs from $dir/expected"
+	# The reports exist exactly when check got as far as verdicts (not for configuration errors).
+	if [ "$code" -ne 2 ]; then
+		[ -s "$T/$name.xml" ] && [ -s "$T/$name.json" ] && [ -s "$T/$name.md" ] ||
+			fail "$name: a report was not written"
+		if command -v xmllint >/dev/null; then
+			xmllint --noout "$T/$name.xml" || fail "$name: the JUnit report is not well-formed XML"
+			for xsd in "$SG_TOP"/../shared/junit-xsd/*.xsd; do
+				[ -f "$xsd" ] || continue
+				xmllint --noout --schema "$xsd" "$T/$name.xml" 2>"$T/xsd.err" ||
+					{ cat "$T/xsd.err" >&2; fail "$name: JUnit invalid against $(basename "$xsd")"; }
+			done
+		fi
+	else
+		[ ! -e "$T/$name.xml" ] || fail "$name: a report was written despite the configuration error"
+	fi
+done
+[ "$cases" -ge 12 ] || fail "only $cases cases found in tests/data/check"
+
+# The verdicts are the same on every run: fixed seeds, sorted output.
+"$SCALEGATE" check -c tests/data/check/clear-regression/scalegate.yml >"$T/a" || true
+"$SCALEGATE" check -c tests/data/check/clear-regression/scalegate.yml >"$T/b" || true
+cmp -s "$T/a" "$T/b" || fail "two checks of the same results differ"
+
+# --validate loads the configuration and the rules only.
+expect_exit 0 "$SCALEGATE" check --validate -c tests/data/check/clear-regression/scalegate.yml
+expect_match "$out" 'valid, 1 rule' "--validate names what it loaded"
+expect_exit 2 "$SCALEGATE" check --validate -c tests/data/check/malformed-rules/scalegate.yml
+expect_match "$out" 'malformed-rules/scalegate.yml:[0-9]+:[0-9]+: ' "--validate reports file:line:col"
+expect_exit 2 "$SCALEGATE" check --no-such-option
+expect_exit 2 "$SCALEGATE" check -c "$T/missing.yml"
+echo "$cases cases"

@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Writes the synthetic inputs of the 'scalegate check' data cases: tests/data/check/<case>/.
+
+usage: tests/data/check/generate.py SCALEGATE
+
+For each case: results/ (manifest.tsv, fingerprint.tsv, one profile per run in
+the format of tracer/PROFILE.md), scalegate.yml, and baselines/ recorded with
+'SCALEGATE baseline update' from a second synthetic results directory (then
+edited where the case needs it). The outputs are committed; run this again
+only to change a case, then review the diff. The 'expected' files are written
+by 'SG_UPDATE_EXPECTED=1 tests/cli/check-data.sh' (review them too).
+
+The model is the Jacobi example: program > solve > {sweep, residual}, threads
+1 and 2, OpenMP captured. A run's times are the model's times multiplied by
+the run's noise factor; 'serial' runs the residual on one thread (the knob).
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.abspath(__file__))
+
+FINGERPRINT = [
+    ("scalegate_version", "0.1.0"), ("date", "2026-01-01T00:00:00Z"), ("hostname", "synthetic"),
+    ("hosts", "synthetic"), ("kernel", "6.1.0"), ("cpu_model", "Synthetic CPU"), ("cores", "2"),
+    ("sockets", "1"), ("smt", "1"), ("governor", "-"), ("compiler", "cc 12.2.0"), ("cflags", "-"),
+    ("omp_runtime", "libgomp.so.1.0.0 (cc 12.2.0)"), ("mpi", "-"), ("OMP_PROC_BIND", "-"),
+    ("OMP_PLACES", "-"), ("launcher", "-"),
+]
+
+# Noise factors per repeat.
+CLEAN = [1.00, 1.02, 0.99, 1.01, 0.98]
+CLEAN2 = [1.01, 0.99, 1.00, 1.02, 0.985]
+SLOWER3 = [1.03 * f for f in CLEAN2]
+SPREAD = [1.25, 0.97, 1.30, 1.00, 1.20]
+
+SWEEP, RESIDUAL, SOLVE_SERIAL, PROGRAM_SERIAL, OVERHEAD = 0.40, 0.08, 0.004, 0.002, 0.025
+
+
+def fnv1a(data):
+    h = 14695981039346656037
+    for b in data:
+        h = ((h ^ b) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return "%016x" % h
+
+
+def g(x):
+    return "%.9g" % x
+
+
+def region_times(name, threads, factor, mode, k):
+    """(main wall, main par, main barrier, worker time, worker barrier) of a parallel kernel.
+
+    T threads share the work t evenly and wait at the barrier for an overhead
+    k t (T - 1) that grows with T: Karp-Flatt e = k T."""
+    t = (SWEEP if name == "sweep" else RESIDUAL) * factor
+    if name == "residual" and mode == "serial":
+        return t, 0.0, 0.0, None, None
+    if threads == 1:
+        return t, t, 0.002 * t, None, None
+    share = t / threads
+    wall = share + k * t * (threads - 1)
+    return wall, wall, wall - share, wall, wall - share
+
+
+def profile(threads, factor, mode, extra=False, solve_serial=SOLVE_SERIAL, k=OVERHEAD):
+    kernels = ["sweep"] + ([] if mode == "none" else ["residual"]) + (["extra"] if extra else [])
+    lines = ["scalegate-profile\t1", "meta\thost\tsynthetic", "meta\tpid\t1", "meta\trank\t-", "meta\tranks\t-",
+             "meta\tclock\tmonotonic", "meta\tomp\tgomp", "meta\tmpi\tnone",
+             "columns\tregion\tid\tname\tfile\tline", "region\t0\tprogram\tjacobi\t0",
+             "region\t1\tsolve\tjacobi.c\t82"]
+    for i, name in enumerate(kernels):
+        lines.append("region\t%d\t%s\tjacobi.c\t%d" % (i + 2, name, 19 + 17 * i))
+    lines += ["columns\tnode\tid\tparent\tregion\ttag", "node\t0\t-\t0\t-", "node\t1\t0\t1\t-"]
+    for i, name in enumerate(kernels):
+        lines.append("node\t%d\t1\t%d\t-" % (i + 2, i + 2))
+    lines += ["columns\tthread\tid\tomp_thread\tkind", "thread\t0\t0\tmain"]
+    lines += ["thread\t%d\t%d\tworker" % (w, w) for w in range(1, threads)]
+    lines.append("columns\tstat\tnode\tthread\tcount\ttime\tmin\tmax\tsumsq\tpar\tomp_barrier\tomp_idle\tomp_lock\tomp_regions")
+    stats, workers, wall_sum, par_sum = [], [], 0.0, 0.0
+    for i, name in enumerate(kernels):
+        wall, par, barrier, wtime, wbarrier = region_times("residual" if name == "extra" else name, threads, factor,
+                                                           mode if name == "residual" else "parallel", k)
+        if name == "extra":
+            wall, par, barrier = wall / 4, par / 4, barrier / 4
+            wtime, wbarrier = (wtime / 4, wbarrier / 4) if wtime is not None else (None, None)
+        count = 100 if name == "sweep" else 20
+        regions = count if par > 0 else 0
+        stats.append("stat\t%d\t0\t%d\t%s\t-\t-\t-\t%s\t%s\t0\t0\t%d" % (i + 2, count, g(wall), g(par), g(barrier), regions))
+        if wtime is not None:
+            workers += ["stat\t%d\t%d\t0\t%s\t-\t-\t-\t%s\t%s\t0\t0\t0" % (i + 2, w, g(wtime), g(wtime), g(wbarrier))
+                        for w in range(1, threads)]
+        wall_sum += wall
+        par_sum += par
+    solve = wall_sum + solve_serial * factor
+    program = solve + PROGRAM_SERIAL * factor
+    lines.append("stat\t0\t0\t1\t%s\t-\t-\t-\t%s\t0\t0\t0\t0" % (g(program), g(par_sum)))
+    lines.append("stat\t1\t0\t1\t%s\t-\t-\t-\t%s\t0\t0\t0\t0" % (g(solve), g(par_sum)))
+    lines += stats + workers
+    body = "".join(line + "\n" for line in lines)
+    return body + "end\t" + fnv1a(body.encode()) + "\n"
+
+
+def write_results(path, factors, mode, extra=False, failures=(), fingerprint=FINGERPRINT, solve_serial=SOLVE_SERIAL,
+                  k=OVERHEAD, threads=(1, 2)):
+    """failures: (threads, repeat, status, reason) of runs that failed (no profile written)."""
+    if os.path.exists(path):
+        shutil.rmtree(path)
+    os.makedirs(path)
+    with open(os.path.join(path, "fingerprint.tsv"), "w") as f:
+        f.writelines("%s\t%s\n" % kv for kv in fingerprint)
+    manifest = ["benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason"]
+    for repeat, factor in enumerate(factors, 1):
+        for t in threads:
+            rel = "jacobi/s--r1-t%d/%d" % (t, repeat)
+            failed = [x for x in failures if x[0] == t and x[1] == repeat]
+            os.makedirs(os.path.join(path, rel))
+            if failed:
+                manifest.append("jacobi\t-\t1\t%d\t%d\t%d\t%s\t-\t0.100000\t%s\t%s" %
+                                (t, t, repeat, failed[0][2], rel, failed[0][3]))
+                continue
+            with open(os.path.join(path, rel, "synthetic.1.sgprof"), "w") as f:
+                f.write(profile(t, factor, mode, extra, solve_serial, k))
+            manifest.append("jacobi\t-\t1\t%d\t%d\t%d\tok\t0\t%.6f\t%s\t-" % (t, t, repeat, factor, rel))
+    with open(os.path.join(path, "manifest.tsv"), "w") as f:
+        f.writelines(line + "\n" for line in manifest)
+
+
+CONFIG = """# Case '{name}' of tests/cli/check-data.sh (written by generate.py).
+results: results
+baselines: baselines
+benchmarks:
+  - name: jacobi
+    command: ./jacobi {{threads}} 300
+    threads: [{threads}]
+    repeat: {repeat}
+rules:
+{rules}"""
+
+SOLVER_RULES = """  - name: solver
+    benchmark: jacobi
+    interval: "program/solve*"
+    tolerance:
+      time: 10%
+      efficiency: 0.05
+      insufficient_parallelism: 0.05
+    significance: 0.05
+"""
+
+CASES = {
+    # name: (current results, baseline results or None, rules, edit of the baseline text)
+    "clear-regression": (dict(factors=CLEAN2, mode="serial"), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES, None),
+    "within-tolerance": (dict(factors=SLOWER3, mode="parallel"), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES, None),
+    "not-significant": (dict(factors=SPREAD, mode="parallel"), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES, None),
+    "too-few-samples": (dict(factors=CLEAN2[:3], mode="serial"), dict(factors=CLEAN[:3], mode="parallel"),
+                        """  - name: strict
+    interval: program/solve
+    tolerance: { time: 10% }
+    significance: 0.01
+  - name: needs-five
+    interval: program/solve/residual
+    tolerance: { time: 10% }
+    min_samples: 5
+""", None),
+    "fingerprint-mismatch": (dict(factors=CLEAN2, mode="serial"), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES,
+                             lambda t: t.replace("cpu_model\tSynthetic CPU", "cpu_model\tOther CPU")),
+    "baseline-missing-interval": (dict(factors=CLEAN2, mode="parallel"), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES,
+                                  lambda t: "".join(l for l in t.splitlines(True)
+                                                    if not l.startswith("sample\tprogram/solve/residual\t-\t1\t2\t"))),
+    "new-interval": (dict(factors=CLEAN2, mode="parallel", extra=True), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES, None),
+    "removed-interval": (dict(factors=CLEAN2, mode="none"), dict(factors=CLEAN, mode="parallel"),
+                         """  - interval: "program/solve/*"
+    tolerance: { time: 10% }
+""", None),
+    "rule-selects-nothing": (dict(factors=CLEAN2, mode="parallel"), dict(factors=CLEAN, mode="parallel"),
+                             SOLVER_RULES + """  - name: typo
+    interval: program/slove
+    tolerance: { time: 5% }
+""", None),
+    "malformed-rules": (dict(factors=CLEAN2, mode="parallel"), None, """  - name: misspelt
+    interval: program/solve
+    tolerence: { time: 5% }
+""", None),
+    "run-failure": (dict(factors=CLEAN2, mode="parallel", failures=[(2, 3, "crash", "killed by SIGSEGV; stderr: about to crash")]),
+                    dict(factors=CLEAN, mode="parallel"), SOLVER_RULES, None),
+    "outside-inner": (dict(factors=CLEAN2, mode="parallel", solve_serial=0.06), dict(factors=CLEAN, mode="parallel"),
+                      SOLVER_RULES, None),
+    "default-rules": (dict(factors=CLEAN2, mode="serial"), dict(factors=CLEAN, mode="parallel"), "  []\n", None),
+    "failure-and-regression": (dict(factors=CLEAN2, mode="serial", failures=[(1, 2, "timeout", "timed out after 60 s; process group killed")]),
+                               dict(factors=CLEAN, mode="parallel"), SOLVER_RULES, None),
+    "overhead-rising": (dict(factors=CLEAN2, mode="parallel", k=0.04, threads=(1, 2, 4)),
+                        dict(factors=CLEAN, mode="parallel", k=0.01, threads=(1, 2, 4)),
+                        """  - name: scaling
+    interval: program/solve/sweep
+    tolerance: { karp_flatt_slope: 0.005, synchronization: 0.05 }
+    karp_flatt_slope_max: 0.01
+""", None),
+    "absolute-bound": (dict(factors=CLEAN2, mode="serial"), None, """  - name: floor
+    interval: "program/solve/*"
+    efficiency_min: 0.8
+    share_max: { insufficient_parallelism: 0.2 }
+    time_max: 1.0
+""", None),
+}
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    scalegate = os.path.abspath(sys.argv[1])
+    for name, (cur, base, rules, edit) in sorted(CASES.items()):
+        d = os.path.join(TOP, name)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "scalegate.yml"), "w") as f:
+            f.write(CONFIG.format(name=name, repeat=len(cur["factors"]), rules=rules,
+                                  threads=", ".join(str(t) for t in cur.get("threads", (1, 2)))))
+        write_results(os.path.join(d, "results"), **cur)
+        shutil.rmtree(os.path.join(d, "baselines"), ignore_errors=True)
+        if base is None:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            write_results(os.path.join(tmp, "results"), **base)
+            subprocess.run([scalegate, "baseline", "update", "-c", os.path.join(d, "scalegate.yml"),
+                            "-r", os.path.join(tmp, "results"), "--baselines", os.path.join(d, "baselines")],
+                           check=True, stdout=subprocess.DEVNULL)
+        if edit:
+            path = os.path.join(d, "baselines", "jacobi.sgbase")
+            with open(path) as f:
+                text = f.read()
+            with open(path, "w") as f:
+                f.write(edit(text))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,399 @@
+/* The checker's parts: baseline files, the tests behind a verdict, unreachable levels, causes, the order of verdicts. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "baseline.h"
+#include "check-internal.h"
+#include "stats.h"
+#include "util.h"
+
+/* A cell of 'n' repeats with Execution_time = Total_time / p and one lost-time figure. */
+static struct baseline_cell *add_cell(struct baseline *b, const char *interval, int threads, size_t n,
+				      const double *exec, enum analysis_figure f, const double *lost)
+{
+	struct baseline_cell *c;
+
+	ALLOC_GROW(b->cells, b->nr_cells + 1, b->alloc_cells);
+	c = memset(&b->cells[b->nr_cells++], 0, sizeof(*c));
+	c->interval = xstrdup(interval);
+	c->size = xstrdup("-");
+	c->ranks = 1;
+	c->threads = threads;
+	c->n = n;
+	c->fig[ANALYSIS_EXECUTION_TIME] = xmalloc(n * sizeof(double));
+	c->fig[ANALYSIS_TOTAL_TIME] = xmalloc(n * sizeof(double));
+	for (size_t i = 0; i < n; i++) {
+		c->fig[ANALYSIS_EXECUTION_TIME][i] = exec[i];
+		c->fig[ANALYSIS_TOTAL_TIME][i] = exec[i] * threads;
+	}
+	if (lost) {
+		c->fig[f] = xmalloc(n * sizeof(double));
+		memcpy(c->fig[f], lost, n * sizeof(double));
+	}
+	return c;
+}
+
+static void test_baseline_roundtrip(void **state)
+{
+	char path[] = "/tmp/sg-test-check-XXXXXX";
+	double exec[] = { 0.5, 0.25, 0.125 }, sync[] = { 0.01, NAN, 0.03 };
+	struct baseline b, r;
+	struct strbuf one = STRBUF_INIT, two = STRBUF_INIT;
+	char *file;
+
+	(void)state;
+	assert_non_null(mkdtemp(path));
+	file = baseline_path(path, "bench");
+	baseline_init(&b);
+	b.benchmark = xstrdup("bench");
+	b.fingerprint = xcalloc(2, sizeof(char *));
+	b.fingerprint[0] = xstrdup("cpu_model");
+	b.fingerprint[1] = xstrdup("A\tB\\C");
+	b.nr_fingerprint = 1;
+	add_cell(&b, "program/solve", 2, 3, exec, ANALYSIS_SYNCHRONIZATION, sync);
+	add_cell(&b, "program", 1, 3, exec, ANALYSIS_SYNCHRONIZATION, NULL);
+	assert_int_equal(baseline_write(&b, file), 0);
+	assert_int_equal(baseline_read(&r, file), 0);
+	/* Read back sorted: "program" first; NAN stays absent; escapes survive. */
+	assert_int_equal(r.nr_cells, 2);
+	assert_string_equal(r.cells[0].interval, "program");
+	assert_string_equal(baseline_fingerprint(&r, "cpu_model"), "A\tB\\C");
+	assert_true(isnan(r.cells[1].fig[ANALYSIS_SYNCHRONIZATION][1]));
+	assert_null(r.cells[0].fig[ANALYSIS_SYNCHRONIZATION]);
+	assert_non_null(baseline_find(&r, "program/solve", "-", 1, 2));
+	assert_null(baseline_find(&r, "program/solve", "-", 1, 4));
+	/* Written twice, the same bytes: stable order. */
+	baseline_format(&b, &one);
+	baseline_format(&r, &two);
+	assert_string_equal(one.buf + strlen("scalegate-baseline\t1\nbenchmark\tbench\n"),
+			    two.buf + strlen("scalegate-baseline\t1\nbenchmark\tbench\n"));
+	strbuf_release(&one);
+	strbuf_release(&two);
+	baseline_release(&r);
+	baseline_release(&b);
+	unlink(file);
+	free(file);
+	rmdir(path);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	assert_int_equal(write_file_atomic(path, text, strlen(text)), 0);
+}
+
+static void test_baseline_errors(void **state)
+{
+	char *path = xstrfmt("/tmp/sg-test-check-bad-%ld.sgbase", (long)getpid());
+	struct baseline b;
+
+	(void)state;
+	assert_int_equal(baseline_read(&b, "/tmp/sg-test-check-no-such.sgbase"), 1);
+	write_text(path, "scalegate-baseline\t2\nbenchmark\tx\n");
+	assert_int_equal(baseline_read(&b, path), -1);
+	write_text(path, "hello\n");
+	assert_int_equal(baseline_read(&b, path), -1);
+	write_text(path, "scalegate-baseline\t1\nbenchmark\tx\nsample\tprogram\t-\t1\t1\tExecution_time\t1\t2\n"
+			 "sample\tprogram\t-\t1\t1\tTotal_time\t1\n");
+	assert_int_equal(baseline_read(&b, path), -1); /* 1 sample where the lines before have 2 */
+	write_text(path, "scalegate-baseline\t1\nbenchmark\tx\nsample\tprogram\t-\t1\t1\tExecution_time\t1\tx\n");
+	assert_int_equal(baseline_read(&b, path), -1);
+	/* Unknown metrics and record types of later versions are skipped. */
+	write_text(path, "scalegate-baseline\t1\nbenchmark\tx\nfuture\tthing\n"
+			 "sample\tprogram\t-\t1\t1\tNew_metric\t1\t2\nsample\tprogram\t-\t1\t1\tExecution_time\t1\t2\n");
+	assert_int_equal(baseline_read(&b, path), 0);
+	assert_int_equal(b.nr_cells, 1);
+	assert_int_equal(b.cells[0].n, 2);
+	baseline_release(&b);
+	unlink(path);
+	free(path);
+}
+
+static const struct rules_value relative10 = { 1, 0.10, 1, 0 };
+
+static void test_mwu_past_tolerance(void **state)
+{
+	double base[] = { 1.00, 1.02, 0.99, 1.01, 0.98 };
+	double slower[] = { 1.20, 1.22, 1.19, 1.21, 1.18 };  /* +20 %, separated from base x 1.1 */
+	double little[] = { 1.05, 1.07, 1.04, 1.06, 1.03 };  /* +5 %: within */
+	double spread[] = { 1.25, 0.97, 1.30, 1.00, 1.20 };  /* +20 % median, overlapping */
+	struct check_test t;
+
+	(void)state;
+	assert_int_equal(check_test_samples(base, 5, slower, 5, +1, &relative10, 0.05, &t), 0);
+	assert_true(t.past && t.significant);
+	assert_true(fabs(t.p - 1.0 / 252) < 1e-12);
+	assert_true(fabs(t.change - 0.2) < 1e-9);
+	assert_int_equal(check_test_samples(base, 5, little, 5, +1, &relative10, 0.05, &t), 0);
+	assert_false(t.past);
+	assert_false(t.significant);
+	assert_int_equal(check_test_samples(base, 5, spread, 5, +1, &relative10, 0.05, &t), 0);
+	assert_true(t.past);
+	assert_false(t.significant);
+	/* 5 % slower is significant without a tolerance, not beyond 10 %: the shift matters. */
+	{
+		struct rules_value none = { 1, 0, 1, 0 };
+		assert_int_equal(check_test_samples(base, 5, little, 5, +1, &none, 0.05, &t), 0);
+		assert_true(t.significant);
+	}
+}
+
+static void test_mwu_smaller_is_worse(void **state)
+{
+	double base[] = { 0.95, 0.96, 0.94, 0.95, 0.97 }, worse[] = { 0.80, 0.82, 0.81, 0.79, 0.80 };
+	struct rules_value abs05 = { 1, 0.05, 0, 0 };
+	struct check_test t;
+
+	(void)state;
+	assert_int_equal(check_test_samples(base, 5, worse, 5, -1, &abs05, 0.05, &t), 0);
+	assert_true(t.past && t.significant);
+	assert_true(t.change < -0.1);
+	/* Better is never a regression. */
+	assert_int_equal(check_test_samples(worse, 5, base, 5, -1, &abs05, 0.05, &t), 0);
+	assert_false(t.past);
+	assert_false(t.significant);
+}
+
+static void test_unreachable(void **state)
+{
+	struct rules_policy pol = { RULES_LEVEL_ERROR, 0.01, 3, 0 };
+	char *why;
+
+	(void)state;
+	why = check_unreachable(3, 3, &pol);
+	assert_non_null(why);
+	assert_string_equal(why, "with 3 repeats the smallest p-value is 0.05 > 0.01: this rule cannot fail; raise repeat");
+	free(why);
+	assert_null(check_unreachable(5, 5, &pol)); /* 1/252 < 0.01 */
+	pol.significance = 0.05;
+	assert_null(check_unreachable(3, 3, &pol)); /* exactly 0.05 is reachable */
+	pol.min_samples = 5;
+	why = check_unreachable(3, 3, &pol);
+	assert_string_equal(why, "3 samples, below min_samples 5: this rule cannot fail");
+	free(why);
+	why = check_unreachable((size_t)-1, 4, &pol);
+	assert_string_equal(why, "4 samples, below min_samples 5: this rule cannot fail");
+	free(why);
+}
+
+static void test_derived(void **state)
+{
+	double t1[] = { 1.00, 1.01, 0.99, 1.02, 0.98 };
+	double t2[] = { 0.52, 0.53, 0.51, 0.52, 0.53 };  /* efficiency ~0.96 */
+	double t2slow[] = { 0.70, 0.71, 0.69, 0.72, 0.70 }; /* ~0.71 */
+	struct check_groups g = { { t1, t2, t1, t2slow }, { 5, 5, 5, 5 }, 2 };
+	struct rules_value abs05 = { 1, 0.05, 0, 0 };
+	struct check_test t;
+
+	(void)state;
+	assert_int_equal(check_test_derived(&g, RULES_EFFICIENCY, &abs05, 0.05, &t), 0);
+	assert_true(t.past && t.significant);
+	assert_true(t.bound < -0.05);
+	assert_true(fabs(t.base - 1.0 / 0.52 / 2) < 1e-9);
+	assert_int_equal(check_test_derived(&g, RULES_KARP_FLATT, &abs05, 0.05, &t), 0);
+	assert_true(t.significant); /* e rises from ~0.04 to ~0.4 */
+	g.x[3] = t2;
+	assert_int_equal(check_test_derived(&g, RULES_EFFICIENCY, &abs05, 0.05, &t), 0);
+	assert_false(t.past);
+	assert_true(fabs(t.change) < 1e-12);
+	/* Deterministic: the same inputs, the same interval. */
+	{
+		struct check_test u;
+		assert_int_equal(check_test_derived(&g, RULES_EFFICIENCY, &abs05, 0.05, &u), 0);
+		assert_true(t.bound == u.bound && t.lo == u.lo && t.hi == u.hi);
+	}
+}
+
+static void test_slope(void **state)
+{
+	double t1[] = { 1.00, 1.01, 0.99, 1.02, 0.98 };
+	double b2[] = { 0.52, 0.525, 0.515, 0.52, 0.522 }, b4[] = { 0.27, 0.272, 0.268, 0.27, 0.271 };
+	double c2[] = { 0.55, 0.555, 0.545, 0.55, 0.552 }, c4[] = { 0.35, 0.352, 0.348, 0.35, 0.351 };
+	const double *x[6] = { t1, b2, b4, t1, c2, c4 };
+	size_t n[6] = { 5, 5, 5, 5, 5, 5 };
+	double rp[2] = { 2, 4 };
+	struct check_slope_groups g = { x, n, rp, 2 };
+	struct rules_value tol = { 1, 0.005, 0, 0 };
+	struct check_test t;
+
+	(void)state;
+	assert_int_equal(check_test_slope(&g, &tol, 0.05, &t), 0);
+	/* e: 0.04 -> 0.027 in the baseline (slope -0.0067), 0.10 -> 0.133 now (slope +0.0167). */
+	assert_true(fabs(t.base + 0.02 / 3) < 1e-3);
+	assert_true(fabs(t.cur - 0.05 / 3) < 1e-3);
+	assert_true(t.past && t.significant);
+	x[4] = b2, x[5] = b4;
+	assert_int_equal(check_test_slope(&g, &tol, 0.05, &t), 0);
+	assert_false(t.past);
+	g.k = 1; /* one processor count above the reference: no slope */
+	assert_int_equal(check_test_slope(&g, &tol, 0.05, &t), 1);
+}
+
+/* ---- causes ---- */
+
+struct fixture {
+	struct analysis_config cfg[3];
+	struct matrix_cell cells[3];
+	struct matrix_series series;
+	struct check_bench bench;
+	struct check_cell cell;
+};
+
+static void fixture_init(struct fixture *f, const char *trend)
+{
+	memset(f, 0, sizeof(*f));
+	for (int i = 0; i < 3; i++) {
+		f->cfg[i] = (struct analysis_config){ .benchmark = "b", .size = "-", .ranks = 1, .threads = 1 << i };
+		f->cells[i].config = &f->cfg[i];
+		f->cells[i].p = 1 << i;
+	}
+	f->cells[1].karp_flatt = (struct matrix_figure){ 3, 0.04, 0.03, 0.05 };
+	f->cells[2].karp_flatt = (struct matrix_figure){ 3, 0.11, 0.10, 0.12 };
+	f->series = (struct matrix_series){ .benchmark = "b", .size = "-", .cells = f->cells, .nr_cells = 3,
+					    .trend = trend, .serial_fraction = 0.10 };
+	f->bench.name = "b";
+	f->bench.has_base = 1;
+	f->cell = (struct check_cell){ .b = &f->bench, .series = &f->series, .mc = &f->cells[2],
+				       .interval = "program/solve", .rp = 4 };
+}
+
+static void fixture_release(struct fixture *f)
+{
+	baseline_release(&f->bench.cur);
+	baseline_release(&f->bench.base);
+}
+
+static void test_cause_synchronization_rising(void **state)
+{
+	double exec[] = { 1, 1, 1 }, before[] = { 0.12, 0.12, 0.12 }, after[] = { 0.56, 0.56, 0.56 };
+	struct fixture f;
+	struct baseline_cell *cur;
+	char *cause;
+
+	(void)state;
+	fixture_init(&f, "rising");
+	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec, ANALYSIS_SYNCHRONIZATION, before);
+	cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, ANALYSIS_SYNCHRONIZATION, after);
+	cur->fig[ANALYSIS_SYNC_OMP] = xmalloc(3 * sizeof(double));
+	memcpy(cur->fig[ANALYSIS_SYNC_OMP], after, sizeof(after));
+	f.cell.cur = cur;
+	cause = cause_explain(&f.cell);
+	assert_non_null(cause);
+	assert_string_equal(cause, "Synchronization (OpenMP barriers, locks and idle threads) grew from 3.0 % to 14 % "
+			    "of Total_time; Karp_Flatt rises 0.04 -> 0.11 with p: overhead grows with p");
+	free(cause);
+	fixture_release(&f);
+}
+
+static void test_cause_serial_flat(void **state)
+{
+	double exec[] = { 1, 1, 1 }, before[] = { 0.04, 0.04, 0.04 }, after[] = { 0.8, 0.8, 0.8 };
+	struct fixture f;
+	struct baseline_cell *cur;
+	char *cause;
+
+	(void)state;
+	fixture_init(&f, "flat");
+	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, before);
+	cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, after);
+	cur->fig[ANALYSIS_SEQ] = xmalloc(3 * sizeof(double));
+	memcpy(cur->fig[ANALYSIS_SEQ], after, sizeof(after));
+	f.cell.cur = cur;
+	cause = cause_explain(&f.cell);
+	assert_string_equal(cause, "Insufficient_parallelism (serial code) grew from 1.0 % to 20 % of Total_time; "
+			    "inherent serial fraction ~ 0.10 (Insufficient_parallelism: serial code)");
+	free(cause);
+	fixture_release(&f);
+}
+
+static void test_cause_outside_inner(void **state)
+{
+	double before[] = { 1, 1, 1 }, after[] = { 1.5, 1.5, 1.5 }, inner[] = { 0.8, 0.8, 0.8 };
+	struct fixture f;
+	char *cause;
+
+	(void)state;
+	fixture_init(&f, NULL);
+	f.cell.rp = 1; /* no Karp-Flatt part */
+	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, before, ANALYSIS_IDLE, NULL);
+	add_cell(&f.bench.base, "program/solve/inner", 4, 3, inner, ANALYSIS_IDLE, NULL);
+	f.cell.cur = add_cell(&f.bench.cur, "program/solve", 4, 3, after, ANALYSIS_IDLE, NULL);
+	add_cell(&f.bench.cur, "program/solve/inner", 4, 3, inner, ANALYSIS_IDLE, NULL);
+	add_cell(&f.bench.cur, "program/solve/inner/deeper", 4, 3, inner, ANALYSIS_IDLE, NULL); /* not a child */
+	/* baseline_find needs sorted cells. */
+	f.cell.base = baseline_find(&f.bench.base, "program/solve", "-", 1, 4);
+	f.cell.cur = baseline_find(&f.bench.cur, "program/solve", "-", 1, 4);
+	cause = cause_explain(&f.cell);
+	assert_non_null(cause);
+	assert_non_null(strstr(cause, "the time went outside the inner intervals (waiting often lands in the "
+				      "enclosing interval): program/solve grew by 0.5 s, its inner intervals by 0 s"));
+	free(cause);
+	fixture_release(&f);
+}
+
+static void test_sort(void **state)
+{
+	struct verdict_set vs;
+
+	(void)state;
+	verdict_set_init(&vs);
+	verdict_add(&vs, VERDICT_PASS, "b", "program/solve", "-", 1, 2, "x");
+	verdict_add(&vs, VERDICT_PASS, "b", "program", "-", 1, 2, "y");
+	verdict_add(&vs, VERDICT_PASS, "a", "program/solve", "-", 1, 1, "z");
+	verdict_add(&vs, VERDICT_PASS, "b", "program/solve", "-", 1, 1, "w");
+	verdict_add(&vs, VERDICT_PASS, "b", "program/solve", "-", 1, 1, "v");
+	check_sort(&vs, 0);
+	assert_string_equal(vs.v[0].kind, "z");
+	assert_string_equal(vs.v[1].kind, "y");
+	assert_string_equal(vs.v[2].kind, "w"); /* stable among equals */
+	assert_string_equal(vs.v[3].kind, "v");
+	assert_string_equal(vs.v[4].kind, "x");
+	verdict_set_release(&vs);
+}
+
+static void test_format(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	check_format_value(buf, sizeof(buf), &check_metrics[RULES_SYNCHRONIZATION], 0.142);
+	assert_string_equal(buf, "14.2 %");
+	check_format_change(buf, sizeof(buf), &check_metrics[RULES_TIME], 0.123, 1);
+	assert_string_equal(buf, "+12.3 %");
+	check_format_change(buf, sizeof(buf), &check_metrics[RULES_IDLE], 0.05, 0);
+	assert_string_equal(buf, "+5.0 points");
+	check_config_name(buf, sizeof(buf), "4000", 2, 4);
+	assert_string_equal(buf, "2x4@4000");
+	check_config_name(buf, sizeof(buf), "-", 1, 2);
+	assert_string_equal(buf, "1x2");
+	for (int m = 0; m < RULES_NR_METRICS; m++)
+		assert_int_equal(check_metrics[m].id, m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_baseline_roundtrip),
+		cmocka_unit_test(test_baseline_errors),
+		cmocka_unit_test(test_mwu_past_tolerance),
+		cmocka_unit_test(test_mwu_smaller_is_worse),
+		cmocka_unit_test(test_unreachable),
+		cmocka_unit_test(test_derived),
+		cmocka_unit_test(test_slope),
+		cmocka_unit_test(test_cause_synchronization_rising),
+		cmocka_unit_test(test_cause_serial_flat),
+		cmocka_unit_test(test_cause_outside_inner),
+		cmocka_unit_test(test_sort),
+		cmocka_unit_test(test_format),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
