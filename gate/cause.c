@@ -73,7 +73,10 @@ static void component(struct strbuf *sb, const struct check_cell *cell)
 	for (size_t i = 0; i < ARRAY_SIZE(components); i++) {
 		double cur = median_of(cell->cur, components[i], 1), base = median_of(cell->base, components[i], 1);
 		double v = cell->base ? cur - base : cur;
-		if (isnan(v) || v < (cell->base ? CAUSE_MIN_GROWTH : CAUSE_MIN_SHARE) || v <= best_v)
+		/* Load_imbalance is a potential loss, not a term of Lost_time: a term that grew
+		 * as much is the better explanation, so it must clearly outgrow the terms. */
+		double need = components[i] == ANALYSIS_LOAD_IMBALANCE ? 2 * best_v : best_v;
+		if (isnan(v) || v < (cell->base ? CAUSE_MIN_GROWTH : CAUSE_MIN_SHARE) || v <= need)
 			continue;
 		best = (int)i, best_v = v, cur_v = cur, base_v = base;
 	}

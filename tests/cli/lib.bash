@@ -2,7 +2,8 @@
 set -euo pipefail
 : "${SG_TOP:?run through tests/run.sh}"
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+# SG_KEEP=1 keeps the test's scratch directory for a post-mortem.
+trap '[ -n "${SG_KEEP:-}" ] && echo "kept $T" >&2 || rm -rf "$T"' EXIT
 
 fail() {
 	echo "FAIL: $*" >&2

@@ -314,6 +314,34 @@ static void test_cause_serial_flat(void **state)
 	fixture_release(&f);
 }
 
+/* A serial section leaves the other threads without work: Load_imbalance grows as much as
+ * Insufficient_parallelism, but only the latter is a term of Lost_time and names the cause. */
+static void test_cause_prefers_a_term(void **state)
+{
+	double exec[] = { 1, 1, 1 }, before[] = { 0.004, 0.004, 0.004 }, after[] = { 0.8, 0.8, 0.8 };
+	double li[] = { 0.81, 0.81, 0.81 };
+	struct fixture f;
+	struct baseline_cell *cur, *base;
+	char *cause;
+
+	(void)state;
+	fixture_init(&f, NULL);
+	base = add_cell(&f.bench.base, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, before);
+	base->fig[ANALYSIS_LOAD_IMBALANCE] = xmalloc(3 * sizeof(double));
+	memcpy(base->fig[ANALYSIS_LOAD_IMBALANCE], before, sizeof(before));
+	f.cell.base = base;
+	cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, after);
+	cur->fig[ANALYSIS_LOAD_IMBALANCE] = xmalloc(3 * sizeof(double));
+	memcpy(cur->fig[ANALYSIS_LOAD_IMBALANCE], li, sizeof(li));
+	f.cell.cur = cur;
+	cause = cause_explain(&f.cell);
+	assert_non_null(cause);
+	assert_non_null(strstr(cause, "Insufficient_parallelism"));
+	assert_null(strstr(cause, "Load_imbalance"));
+	free(cause);
+	fixture_release(&f);
+}
+
 static void test_cause_outside_inner(void **state)
 {
 	double before[] = { 1, 1, 1 }, after[] = { 1.5, 1.5, 1.5 }, inner[] = { 0.8, 0.8, 0.8 };
@@ -389,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_derived),
 		cmocka_unit_test(test_slope),
 		cmocka_unit_test(test_cause_synchronization_rising),
+		cmocka_unit_test(test_cause_prefers_a_term),
 		cmocka_unit_test(test_cause_serial_flat),
 		cmocka_unit_test(test_cause_outside_inner),
 		cmocka_unit_test(test_sort),
