@@ -8,7 +8,7 @@
 #include "analysis.h"
 #include "util.h"
 
-/* Open-addressing table: interval path -> id. */
+/* Open-addressing table: (benchmark, interval path) -> id. */
 struct index {
 	int *slots; /* id + 1, 0 = empty */
 	size_t size;
@@ -23,9 +23,15 @@ static uint64_t hash(const char *s)
 	return h;
 }
 
+/* Two benchmarks may share a path ("program/solve") from different sources: keyed apart. */
+static uint64_t key_hash(const char *benchmark, const char *path)
+{
+	return hash(benchmark) * 31 ^ hash(path);
+}
+
 static void index_insert(struct index *ix, const struct analysis *a, int id)
 {
-	size_t i = hash(a->intervals[id].path) & (ix->size - 1);
+	size_t i = key_hash(a->intervals[id].benchmark, a->intervals[id].path) & (ix->size - 1);
 
 	while (ix->slots[i])
 		i = (i + 1) & (ix->size - 1);
@@ -47,19 +53,25 @@ static void index_grow(struct analysis *a)
 		index_insert(ix, a, (int)id);
 }
 
-int analysis_interval_id(struct analysis *a, const char *path, const char *file, int line, int depth)
+int analysis_interval_id(struct analysis *a, const char *benchmark, const char *path, const char *file, int line,
+			 int depth)
 {
 	struct index *ix;
 	size_t i;
 	int id;
 
+	if (!benchmark)
+		benchmark = "";
 	index_grow(a);
 	ix = a->index;
-	for (i = hash(path) & (ix->size - 1); ix->slots[i]; i = (i + 1) & (ix->size - 1))
-		if (!strcmp(a->intervals[ix->slots[i] - 1].path, path))
+	for (i = key_hash(benchmark, path) & (ix->size - 1); ix->slots[i]; i = (i + 1) & (ix->size - 1)) {
+		const struct analysis_interval *iv = &a->intervals[ix->slots[i] - 1];
+		if (!strcmp(iv->path, path) && !strcmp(iv->benchmark, benchmark))
 			return ix->slots[i] - 1;
+	}
 	ALLOC_GROW(a->intervals, a->nr_intervals + 1, a->alloc_intervals);
 	id = (int)a->nr_intervals++;
+	a->intervals[id].benchmark = xstrdup(benchmark);
 	a->intervals[id].path = xstrdup(path);
 	a->intervals[id].file = xstrdup(file ? file : "?");
 	a->intervals[id].line = line;
@@ -78,6 +90,7 @@ void analysis_release(struct analysis *a)
 	struct index *ix = a->index;
 
 	for (size_t i = 0; i < a->nr_intervals; i++) {
+		free(a->intervals[i].benchmark);
 		free(a->intervals[i].path);
 		free(a->intervals[i].file);
 	}

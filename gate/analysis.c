@@ -170,7 +170,7 @@ static void view_make_inclusive(struct rank_view *rv)
 	free(inh_below);
 }
 
-static void view_init(struct analysis *a, struct rank_view *rv, const struct profile *p)
+static void view_init(struct analysis *a, const char *benchmark, struct rank_view *rv, const struct profile *p)
 {
 	const char *omp = profile_meta(p, "omp"), *mpi = profile_meta(p, "mpi");
 
@@ -190,7 +190,8 @@ static void view_init(struct analysis *a, struct rank_view *rv, const struct pro
 	rv->interval = xmalloc((p->nr_nodes + 1) * sizeof(int));
 	for (size_t n = 0; n < p->nr_nodes; n++) {
 		const struct profile_region *r = &p->regions[p->nodes[n].region];
-		rv->interval[n] = analysis_interval_id(a, p->nodes[n].path, r->file, r->line, p->nodes[n].depth);
+		rv->interval[n] = analysis_interval_id(a, benchmark, p->nodes[n].path, r->file, r->line,
+						       p->nodes[n].depth);
 	}
 }
 
@@ -425,7 +426,7 @@ int analysis_add_run(struct analysis *a, struct analysis_config *c, int repeat,
 		return error("no profiles for '%s', repeat %d", c->benchmark, repeat);
 	}
 	for (size_t r = 0; r < nr_ranks; r++) {
-		view_init(a, &rv[r], &ranks[r]);
+		view_init(a, c->benchmark, &rv[r], &ranks[r]);
 		if (rv[r].threads > ir.threads)
 			ir.threads = rv[r].threads;
 	}

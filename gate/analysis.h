@@ -72,6 +72,7 @@ struct analysis_point {
 };
 
 struct analysis_interval {
+	char *benchmark; /* intervals of different benchmarks are kept apart */
 	char *path, *file;
 	int line, depth;
 };
@@ -117,8 +118,9 @@ int analysis_add_run(struct analysis *a, struct analysis_config *c, int repeat,
 struct analysis_config *analysis_config_get(struct analysis *a, const char *benchmark,
 					    const char *size, int ranks, int threads);
 
-/* The id of an interval path, added when missing. */
-int analysis_interval_id(struct analysis *a, const char *path, const char *file, int line, int depth);
+/* The id of a benchmark's interval path, added when missing. */
+int analysis_interval_id(struct analysis *a, const char *benchmark, const char *path, const char *file, int line,
+			 int depth);
 
 const char *analysis_figure_name(enum analysis_figure f);
 const char *analysis_pq_name(enum analysis_pq q);

@@ -302,7 +302,7 @@ static void scaling_table(struct analysis *a, struct matrix *m, const double *ps
 {
 	analysis_init(a);
 	matrix_init(m);
-	analysis_interval_id(a, "program", "prog", 0, 0);
+	analysis_interval_id(a, "quinn", "program", "prog", 0, 0);
 	for (int p = 1; p <= 8; p++)
 		for (int r = 0; r < 3; r++)
 			fake_run(analysis_config_get(a, "quinn", "-", 1, p), 100 / (p == 1 ? 1 : psi[p - 2]));
@@ -377,7 +377,7 @@ static void test_projection_refused(void **state)
 	(void)state;
 	analysis_init(&a);
 	matrix_init(&m);
-	analysis_interval_id(&a, "program", "prog", 0, 0);
+	analysis_interval_id(&a, "b", "program", "prog", 0, 0);
 	for (int p = 1; p <= 4; p *= 2)
 		fake_run(analysis_config_get(&a, "b", "-", 1, p), 10.0 / p);
 	assert_int_equal(matrix_build(&m, &a), 0);

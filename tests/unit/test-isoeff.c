@@ -72,7 +72,7 @@ static void strong_matrix(struct analysis *a, struct matrix *m, double (*T)(doub
 	stats_rng_init(&rng, 42);
 	analysis_init(a);
 	matrix_init(m);
-	analysis_interval_id(a, "program", "prog", 0, 0);
+	analysis_interval_id(a, "b", "program", "prog", 0, 0);
 	for (int k = 4; k <= 22; k++) {
 		double n = round(pow(2, k / 2.0));
 		char size[32];
@@ -215,7 +215,7 @@ static void test_too_few_points(void **state)
 	(void)state;
 	analysis_init(&a);
 	matrix_init(&m);
-	analysis_interval_id(&a, "program", "prog", 0, 0);
+	analysis_interval_id(&a, "b", "program", "prog", 0, 0);
 	for (int n = 4; n <= 64; n *= 2)
 		for (int p = 1; p <= 4; p *= 2) {
 			char size[16];
@@ -324,7 +324,7 @@ static void test_weak(void **state)
 	(void)state;
 	analysis_init(&a);
 	matrix_init(&m);
-	analysis_interval_id(&a, "program", "prog", 0, 0);
+	analysis_interval_id(&a, "w", "program", "prog", 0, 0);
 	for (size_t i = 0; i < ARRAY_SIZE(wp); i++) {
 		char size[16];
 		double t = 1 + 0.05 * log2(wp[i]);

@@ -365,10 +365,10 @@ static void test_markdown(void **state)
 	build_set(&s);
 	analysis_init(&a);
 	matrix_init(&m);
-	analysis_interval_id(&a, "program", "prog", 0, 0);
-	analysis_interval_id(&a, "program/solve", "t.c", 10, 1);
-	analysis_interval_id(&a, "program/solve/inner", "t.c", 20, 2);
-	analysis_interval_id(&a, "program/solve/inner/deep", "t.c", 30, 3);
+	analysis_interval_id(&a, "jacobi", "program", "prog", 0, 0);
+	analysis_interval_id(&a, "jacobi", "program/solve", "t.c", 10, 1);
+	analysis_interval_id(&a, "jacobi", "program/solve/inner", "t.c", 20, 2);
+	analysis_interval_id(&a, "jacobi", "program/solve/inner/deep", "t.c", 30, 3);
 	for (int t = 1; t <= 4; t *= 2)
 		for (int r = 0; r < 3; r++) {
 			double E[] = { 10.0 / t + 0.5, 8.0 / t + 0.4 + 0.05 * r, 4.0 / t + 1, 1.0 / t + 0.1 * r };
