@@ -8,6 +8,7 @@ packages=(
 	libopenmpi-dev openmpi-bin gfortran
 	libxml2-utils python3 python3-yaml
 	clang libomp-dev
+	chromium
 )
 
 missing=()

@@ -6,11 +6,13 @@
 #include "cmds.h"
 #include "config.h"
 #include "exitcode.h"
+#include "judge.h"
 #include "report.h"
 
 static const char usage_text[] =
 	"usage: scalegate check [-c FILE] [-r RESULTS] [--baselines DIR] [--junit FILE]\n"
-	"                       [--markdown FILE] [--json FILE] [--all] [--validate]\n"
+	"                       [--markdown FILE] [--json FILE] [--html FILE] [--all]\n"
+	"                       [--validate]\n"
 	"Judges every interval x configuration of RESULTS against the rules and the\n"
 	"stored baselines: a regression is a change past the rule's tolerance that is\n"
 	"also significant at its level (docs/check.md). Prints one line per verdict\n"
@@ -21,13 +23,14 @@ static const char usage_text[] =
 	"  --junit FILE      write a JUnit XML report\n"
 	"  --markdown FILE   write a Markdown summary\n"
 	"  --json FILE       write the JSON summary (the input of 'scalegate post')\n"
+	"  --html FILE       write the HTML report with the scaling plots\n"
 	"  --all             print the passing checks too\n"
 	"  --validate        only load the configuration and the rules\n"
 	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
 	"error, 3 a benchmark failed to run (and nothing regressed)\n";
 
 struct check_options {
-	const char *config, *results, *baselines, *junit, *markdown, *json;
+	const char *config, *results, *baselines, *junit, *markdown, *json, *html;
 	int all, validate;
 };
 
@@ -75,6 +78,8 @@ static int parse_options(int argc, char **argv, struct check_options *o)
 			o->markdown = v;
 		} else if ((v = option_value(argc, argv, &i, "--json", &bad))) {
 			o->json = v;
+		} else if ((v = option_value(argc, argv, &i, "--html", &bad))) {
+			o->html = v;
 		} else if (!bad) {
 			fprintf(stderr, "scalegate: error: unknown option '%s'\n", argv[i]);
 			bad = 1;
@@ -87,9 +92,9 @@ static int parse_options(int argc, char **argv, struct check_options *o)
 
 /* Writes the reports asked for; a report that cannot be written is an error of the gate. */
 static int write_reports(const struct check_options *o, const struct verdict_set *vs, const struct analysis *a,
-			 const struct matrix *m)
+			 const struct matrix *m, const struct check *c)
 {
-	struct report_paths paths = { o->junit, o->markdown, o->json, NULL };
+	struct report_paths paths = { o->junit, o->markdown, o->json, o->html };
 	int ret = 0;
 
 	if (o->junit && junit_write(vs, o->junit, 0))
@@ -97,6 +102,8 @@ static int write_reports(const struct check_options *o, const struct verdict_set
 	if (o->markdown && markdown_write_analysis(vs, a, m, o->markdown))
 		ret = -1;
 	if (o->json && summary_write(vs, &paths, o->json))
+		ret = -1;
+	if (o->html && judge_write_html(c, vs, o->html))
 		ret = -1;
 	return ret;
 }
@@ -123,7 +130,7 @@ static int judge(const struct check_options *o, struct rules *r, const struct an
 	}
 	verdict_set_finish(&vs);
 	code = vs.exit_code;
-	if (write_reports(o, &vs, a, m) && code == SG_EXIT_PASS)
+	if (write_reports(o, &vs, a, m, &c) && code == SG_EXIT_PASS)
 		code = SG_EXIT_USAGE;
 	check_print(stdout, &vs, o->all);
 out:
@@ -156,7 +163,7 @@ int cmd_check(int argc, char **argv)
 	}
 	o.results = o.results ? o.results : c.results_dir;
 	o.baselines = o.baselines ? o.baselines : c.baselines_dir;
-	if (analysis_load(&a, o.results) || matrix_build(&m, &a))
+	if (judge_set_memory(&m, &c) || analysis_load(&a, o.results) || matrix_build(&m, &a))
 		goto out;
 	code = judge(&o, &r, &a, &m);
 out:

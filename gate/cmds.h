@@ -9,5 +9,6 @@ int cmd_post(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

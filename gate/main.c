@@ -20,6 +20,7 @@ static const struct cmd commands[] = {
 	{ "check", cmd_check, "judge the results against the rules and the baselines: the gate's verdict" },
 	{ "post", cmd_post, "post the summary of a check: a webhook, a GitHub or GitLab status" },
 	{ "profile", cmd_profile, "check and summarize profile files written by the tracer" },
+	{ "report", cmd_report, "write the HTML report: verdicts and scaling plots against the baselines" },
 	{ "run", cmd_run, "run the benchmark matrix of scalegate.yml and record the results" },
 };
 

@@ -1,10 +1,11 @@
-/* The reports 'scalegate check' writes from its verdicts: JUnit XML, Markdown, the JSON summary. */
+/* The reports 'scalegate check' writes from its verdicts: JUnit XML, Markdown, the JSON summary, HTML. */
 #ifndef SG_REPORT_H
 #define SG_REPORT_H
 
 #include "verdict.h"
 
 struct analysis;
+struct baseline;
 struct matrix;
 struct strbuf;
 
@@ -33,6 +34,20 @@ int markdown_write(const struct verdict_set *s, const struct matrix *m, const ch
  * levels 0 and 1); markdown_write leaves the table out. 'a' and 'm' may be NULL. */
 int markdown_write_analysis(const struct verdict_set *s, const struct analysis *a, const struct matrix *m,
 			    const char *path);
+
+/*
+ * The HTML report (docs/reports.md): one self-contained page, inline CSS and
+ * SVG, no script. The outcome, the regressions and warnings, then per
+ * benchmark and interval (flagged ones first, then by level, at most
+ * HTML_MAX_SECTIONS) plots of speedup, efficiency and Karp-Flatt e against p
+ * with their intervals and the baseline, the lost-time breakdown, and weak
+ * scaling and isoefficiency where 'm' has them. 'base' holds the baselines
+ * read, one per benchmark (nr_base may be 0). The same input gives the same
+ * bytes. Written atomically; 0 or error().
+ */
+#define HTML_MAX_SECTIONS 24
+int html_write(const struct verdict_set *s, const struct analysis *a, const struct matrix *m,
+	       const struct baseline *const *base, size_t nr_base, const char *path);
 
 /* The JSON summary, input of 'scalegate post' (schema: docs/summary.md). 0 or error(). */
 int summary_write(const struct verdict_set *s, const struct report_paths *paths, const char *path);

@@ -1,0 +1,127 @@
+# The HTML report: written by 'report --html' and 'check --html', self-contained, deterministic, escaped; rendered in
+# Debian's headless Chromium with no console error, every plot with data, and a screenshot that is not blank.
+. "$(dirname "$0")/lib.bash"
+export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
+check_py="$SG_TOP/tests/data/html/check.py"
+
+command -v chromium >/dev/null ||
+	fail "chromium is not installed: the HTML report is checked in Debian's headless Chromium (ci/install-deps.sh installs it)"
+
+# chromium_run PAGE OUT-PREFIX ARGS...: headless, offline, a fresh profile; console messages go to OUT-PREFIX.log.
+chromium_run() {
+	local page=$1 prefix=$2
+	shift 2
+	DBUS_SESSION_BUS_ADDRESS=disabled: timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$(mktemp -d "$T/profile.XXXXXX")" --enable-logging=stderr --v=0 "$@" \
+		"file://$page" 2>"$prefix.log"
+}
+
+# console_errors LOG: the page's console messages and uncaught exceptions (the report has no script: any is an error).
+console_errors() {
+	grep -E 'CONSOLE|Uncaught' "$1" || true
+}
+
+# render PAGE PLOTS: screenshot, DOM and console of PAGE; PLOTS plots, each with data; a picture that is not blank.
+render() {
+	local page=$1 plots=$2 name errors
+	name=$(basename "$page" .html)
+	chromium_run "$page" "$T/$name-shot" --screenshot="$T/$name.png" --window-size=1280,2000 >/dev/null ||
+		{ cat "$T/$name-shot.log" >&2; fail "chromium could not take a screenshot of $page"; }
+	chromium_run "$page" "$T/$name-dom" --dump-dom >"$T/$name.dom" ||
+		{ cat "$T/$name-dom.log" >&2; fail "chromium could not dump the DOM of $page"; }
+	errors=$(console_errors "$T/$name-shot.log"; console_errors "$T/$name-dom.log")
+	[ -z "$errors" ] || { printf '%s\n' "$errors" >&2; fail "console errors while rendering $page"; }
+	[ -s "$T/$name.png" ] || fail "no screenshot of $page"
+	python3 "$check_py" dom "$T/$name.dom" "$plots" || fail "the rendered DOM of $page"
+	python3 "$check_py" png "$T/$name.png" || fail "the screenshot of $page"
+	if [ -n "${SG_HTML_SHOT:-}" ]; then
+		mkdir -p "$SG_HTML_SHOT" && cp "$T/$name.png" "$page" "$SG_HTML_SHOT/"
+	fi
+}
+
+# The console check itself catches an error (else a quiet log would prove nothing).
+printf '<!DOCTYPE html><html><body><p>x</p><script>undefined_function();</script></body></html>\n' >"$T/bad.html"
+chromium_run "$T/bad.html" "$T/bad" --dump-dom >/dev/null || fail "chromium does not run"
+console_errors "$T/bad.log" | grep -q 'Uncaught ReferenceError' ||
+	{ cat "$T/bad.log" >&2; fail "chromium's log does not show a page's uncaught error: the console check would be blind"; }
+
+# Usage.
+expect_exit 2 "$SCALEGATE" report
+expect_match "$out" "nothing to write: give --html FILE" "report without --html"
+expect_exit 0 "$SCALEGATE" report --help
+expect_match "$out" '^usage: scalegate report --html FILE' "report --help"
+expect_exit 0 "$SCALEGATE" check --help
+expect_match "$out" '--html FILE +write the HTML report' "check --help names --html"
+
+# ---- synthetic results: strong scaling with a regression, weak scaling, isoefficiency over 5 sizes ----
+python3 "$SG_TOP/tests/data/html/generate.py" "$T/syn"
+syn() { "$SCALEGATE" "$@" -c "$T/syn/scalegate.yml"; }
+expect_exit 0 syn baseline update -r "$T/syn/results-base"
+expect_exit 0 syn report --html "$T/syn/report.html"
+expect_match "$out" "^wrote $T/syn/report.html: regression$" "report says what it wrote and the outcome"
+expect_exit 1 syn check --html "$T/syn/check.html" --json "$T/syn/summary.json"
+expect_match "$out" '^FAIL solver program/solve/residual 1x2 tolerance\.insufficient_parallelism' "check fails the residual"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["reports"]["html"] == sys.argv[2], d["reports"]' \
+	"$T/syn/summary.json" "$T/syn/check.html" || fail "the JSON summary does not name the HTML report"
+cmp -s "$T/syn/report.html" "$T/syn/check.html" || fail "'report --html' and 'check --html' differ on the same input"
+expect_exit 0 syn report --html "$T/syn/again.html"
+cmp -s "$T/syn/report.html" "$T/syn/again.html" || fail "the HTML report is not deterministic"
+
+static=$(python3 "$check_py" static "$T/syn/report.html") || fail "the report is not self-contained"
+# Regressions' intervals first, then the warning's, then the rest by level; 'block' (level 3, no verdict) left out.
+expect_match "$static" '^section s0 st-fail regression solver program/solve$' "first section: a regression"
+expect_match "$static" '^section s1 st-fail regression solver program/solve/residual$' "second section: a regression"
+expect_match "$static" '^section s2 st-warn warning heat-weak program/step$' "then the warning"
+expect_match "$static" "^section s6 st-none no checks solver program/setup<b x=\"1\">&'q'\$" "the HTML in a name is text"
+expect_match "$static" '^section s8 st-pass pass solver program/solve/sweep$' "level 2 last"
+expect_no_match "$static" 'sweep/block' "level 3 without a verdict is not plotted"
+[ "$(grep -c '^section ' <<<"$static")" -eq 9 ] || fail "expected 9 sections: $static"
+# Plots: 4 per strong-scaling interval (speedup, efficiency, Karp-Flatt, lost time) x 5, weak efficiency and lost
+# time x 2, and the 4 + isoefficiency x 2 of 'reduce': 34.
+expect_match "$static" '^plots 34$' "34 plots"
+html=$(cat "$T/syn/report.html")
+expect_match "$html" '1 interval not plotted \(1 deeper than level 2 without a warning or regression\): solver <code>program/solve/sweep/block</code>' "what was left out"
+expect_match "$html" 'setup&lt;b x=&quot;1&quot;&gt;&amp;&apos;q&apos;' "the interval name escaped"
+expect_match "$html" '<figcaption>Isoefficiency n\(p\) at 80 % efficiency</figcaption>' "isoefficiency plot"
+expect_match "$html" 'fitted growth: n ~ p log p' "the fitted growth of the reduction"
+expect_match "$html" 'to hold 80 % efficiency, n must grow like p log p; memory per processor then grows like log p' "the isoefficiency verdict"
+expect_match "$html" '<figcaption>Weak-scaling efficiency vs p</figcaption>' "weak-scaling plot"
+expect_match "$html" '<a href="#s1"><code>program/solve/residual</code></a>' "a regression links to its plots"
+expect_match "$html" 'Insufficient_parallelism \(serial code\) grew from 0\.0 % to 50 % of Total_time' "the cause"
+expect_match "$html" '<title>p = 2 \(1x2\): speedup 1 \[' "hover text on a mark"
+render "$T/syn/report.html" 34
+
+# ---- end to end on the Jacobi example: run, baseline, the serial-residual knob, check and report ----
+cat >"$T/scalegate.yml" <<YML
+results: results
+baselines: baselines
+defaults:
+  workdir: $SG_BUILD/examples
+  warmup: 0
+  repeat: 3
+benchmarks:
+  - name: jacobi
+    command: ./jacobi {threads} 200 60
+    threads: [1, 2]
+rules:
+  - name: no-new-serial-code
+    benchmark: jacobi
+    interval: "program/solve*"
+    tolerance:
+      insufficient_parallelism: 0.10
+    significance: 0.05
+YML
+sg() { "$SCALEGATE" "$@" -c "$T/scalegate.yml"; }
+expect_exit 0 sg run
+expect_exit 0 sg baseline update
+SG_KNOB_SERIAL=1 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/knob" >/dev/null 2>&1 || fail "the knob run failed"
+expect_exit 1 sg check -r "$T/knob" --html "$T/jacobi.html"
+expect_match "$out" '^FAIL jacobi program/solve/residual 1x2 tolerance\.insufficient_parallelism' "the knob is a regression"
+expect_exit 0 sg report -r "$T/knob" --html "$T/jacobi-report.html"
+cmp -s "$T/jacobi.html" "$T/jacobi-report.html" || fail "check --html and report --html differ on the Jacobi results"
+static=$(python3 "$check_py" static "$T/jacobi.html") || fail "the Jacobi report is not self-contained"
+expect_match "$static" '^section s[01] st-fail regression jacobi program/solve/residual$' "the regression's interval first"
+# program, program/solve, program/solve/sweep, program/solve/residual: 4 plots each.
+expect_match "$static" '^plots 16$' "16 plots for the Jacobi example"
+render "$T/jacobi.html" 16
