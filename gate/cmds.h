@@ -7,6 +7,7 @@ int cmd_analyze(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_post(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_ci(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_report(int argc, char **argv);

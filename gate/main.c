@@ -17,6 +17,7 @@ static const struct cmd commands[] = {
 	{ "analyze", cmd_analyze, "compute the characteristics of a results directory or of profiles" },
 	{ "baseline", cmd_baseline, "record the current results as the baselines of the benchmarks" },
 	{ "calibrate", cmd_calibrate, "measure the false-positive rate and the detectable change of the rules" },
+	{ "ci", cmd_ci, "the whole gate in one command: run, check, reports, post; the check's exit code" },
 	{ "check", cmd_check, "judge the results against the rules and the baselines: the gate's verdict" },
 	{ "post", cmd_post, "post the summary of a check: a webhook, a GitHub or GitLab status" },
 	{ "profile", cmd_profile, "check and summarize profile files written by the tracer" },

@@ -1,0 +1,65 @@
+# scalegate ci end to end: run, check, the four reports, post; the knob makes it exit 1 naming the cause,
+# a failed post warns and keeps both the verdict and the reports.
+. "$(dirname "$0")/lib.bash"
+
+cat >"$T/scalegate.yml" <<YML
+results: results
+baselines: baselines
+reports:
+  dir: out
+rules:
+  - name: serial-code
+    interval: "program/solve*"
+    tolerance: {insufficient_parallelism: 0.10}
+    significance: 0.01
+defaults:
+  workdir: $SG_BUILD/examples
+  warmup: 0
+  repeat: 5
+  env: {OMP_WAIT_POLICY: passive}
+benchmarks:
+  - name: jacobi
+    command: ./jacobi {threads} 300 60
+    threads: [1, 2]
+post:
+  format: json
+  url: http://127.0.0.1:9/scalegate     # nothing listens: the post fails
+  retries: 0
+  connect_timeout: 2
+YML
+ci() { "$SCALEGATE" ci -c "$T/scalegate.yml" "$@"; }
+reports_exist() {
+	for f in junit.xml summary.md summary.json report.html; do
+		[ -s "$T/out/$f" ] || fail "$1: no $f"
+		expect_match "$out" "^  [a-z]+ +$T/out/$f\$" "$1: the path of $f is printed"
+	done
+}
+
+# No baseline yet: nothing to compare, a pass; every report written, the failed post only warns.
+expect_exit 0 ci
+reports_exist "first run"
+expect_match "$out" 'baseline\.missing' "the missing baseline is said"
+expect_match "$out" 'warning: the summary was not posted; the gate.s verdict stands' "a failed post warns"
+
+expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml"
+
+# The knob: the residual runs serially; exit 1 with interval, metric and cause.
+rm -rf "$T/out"
+SG_KNOB_SERIAL=1 expect_exit 1 ci
+expect_match "$out" '^FAIL jacobi program/solve/residual 1x2 tolerance\.insufficient_parallelism' "the regression"
+expect_match "$out" 'cause: Insufficient_parallelism \(serial code\) grew' "its cause"
+reports_exist "knob run"
+grep -q 'program/solve/residual' "$T/out/summary.md" || fail "the Markdown summary names the interval"
+grep -q '"verdict": "regression"' "$T/out/summary.json" || fail "the JSON summary says regression"
+grep -q '<failure type="tolerance.insufficient_parallelism"' "$T/out/junit.xml" || fail "JUnit failure"
+
+# Knob off: a pass again; with --require-post the failed post is what fails.
+expect_exit 0 ci --no-post
+expect_no_match "$out" 'not posted' "--no-post does not post"
+expect_exit 4 ci --no-run --require-post
+reports_exist "required post"
+
+# A configuration error stops everything before a run: exit 2, no results.
+printf 'benchmarks:\n  - name: x\n    command: true\n    threds: [1]\n' >"$T/bad.yml"
+expect_exit 2 "$SCALEGATE" ci -c "$T/bad.yml"
+expect_match "$out" "bad.yml:4:5: unknown key 'threds'" "the error names file, line and column"
