@@ -126,10 +126,10 @@ void rules_add_defaults(struct rules *r)
 	rule = rules_add(r, RULES_DEFAULT_FILE, 8, 5);
 	rule->builtin = 1;
 	rule->name = xstrdup("default-scaling");
-	set_value(&rule->tolerance[RULES_EFFICIENCY], 0.05);
-	set_value(&rule->tolerance[RULES_KARP_FLATT], 0.03);
+	set_value(&rule->tolerance[RULES_EFFICIENCY], 0.10);
+	set_value(&rule->tolerance[RULES_KARP_FLATT], 0.10);
 	set_value(&rule->level, RULES_LEVEL_ERROR);
-	set_value(&rule->significance, 0.05);
+	set_value(&rule->significance, 0.01);
 	set_value(&rule->min_samples, 3);
 	set_value(&rule->across_fingerprints, 1);
 
