@@ -1,6 +1,7 @@
 /* Loading for the analyzer: a results directory (manifest.tsv) or a plain directory of profiles, and the interval table. */
 #include <dirent.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -191,7 +192,7 @@ static void free_profiles(struct profile *p, size_t n)
 }
 
 static int add_run_from_dir(struct analysis *a, const char *dir, const char *benchmark,
-			    const char *size, int ranks, int threads, int repeat)
+			    const char *size, int ranks, int threads, int repeat, double contention)
 {
 	struct profile *p;
 	size_t n;
@@ -202,9 +203,11 @@ static int add_run_from_dir(struct analysis *a, const char *dir, const char *ben
 	if (!ret) {
 		const char *base = strrchr(p[0].regions[0].file, '/');
 		base = base ? base + 1 : p[0].regions[0].file;
-		ret = analysis_add_run(a, analysis_config_get(a, benchmark ? benchmark : base, size,
-							      ranks ? ranks : (int)n, threads),
-				       repeat, p, n);
+		struct analysis_config *c = analysis_config_get(a, benchmark ? benchmark : base, size,
+								ranks ? ranks : (int)n, threads);
+		ret = analysis_add_run(a, c, repeat, p, n);
+		if (!ret)
+			c->runs[c->nr_runs - 1].contention = contention;
 	}
 	free_profiles(p, n);
 	return ret;
@@ -270,15 +273,41 @@ static int manifest_header(const char *mpath, char *line, int *col)
 	return 0;
 }
 
+/* The optional 'contention' column (manifests before it have none); -1 when absent. */
+static int find_column(char *header, const char *name)
+{
+	char *copy = xstrdup(header), *f[64];
+	int n = split_tabs(copy, f, 64), at = -1;
+
+	for (int i = 0; i < n && at < 0; i++)
+		if (!strcmp(f[i], name))
+			at = i;
+	free(copy);
+	return at;
+}
+
+/* A run's contention: a number of cores, NAN when the column is absent or '-'. */
+static double run_contention(char **f, int n, int col)
+{
+	char *end;
+	double v;
+
+	if (col < 0 || col >= n)
+		return NAN;
+	v = strtod(f[col], &end);
+	return end == f[col] || *end || v < 0 ? NAN : v;
+}
+
 static int read_manifest(struct analysis *a, const char *mpath)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *line, *save = NULL;
-	int col[M_NR], ret = 0, lineno = 1;
+	int col[M_NR], ret = 0, lineno = 1, contention_col;
 
 	if (strbuf_read_file(&sb, mpath))
 		return -1;
 	line = strtok_r(sb.buf, "\n", &save);
+	contention_col = line ? find_column(line, "contention") : -1;
 	if (!line || manifest_header(mpath, line, col)) {
 		strbuf_release(&sb);
 		return line ? -1 : error("%s: empty manifest", mpath);
@@ -297,7 +326,7 @@ static int read_manifest(struct analysis *a, const char *mpath)
 		}
 		dir = xstrfmt("%s/%s", a->dir, f[col[M_DIR]]);
 		ret = add_run_from_dir(a, dir, f[col[M_BENCHMARK]], f[col[M_SIZE]], atoi(f[col[M_RANKS]]),
-				       atoi(f[col[M_THREADS]]), atoi(f[col[M_REPEAT]]));
+				       atoi(f[col[M_THREADS]]), atoi(f[col[M_REPEAT]]), run_contention(f, n, contention_col));
 		free(dir);
 	}
 	strbuf_release(&sb);
@@ -317,7 +346,7 @@ int analysis_load(struct analysis *a, const char *dir)
 			ret = read_fingerprint(a);
 	} else {
 		a->single = 1;
-		ret = add_run_from_dir(a, dir, NULL, "-", 0, 0, 1);
+		ret = add_run_from_dir(a, dir, NULL, "-", 0, 0, 1, NAN);
 	}
 	free(mpath);
 	return ret;

@@ -435,6 +435,7 @@ int analysis_add_run(struct analysis *a, struct analysis_config *c, int repeat,
 	ALLOC_GROW(c->runs, c->nr_runs + 1, c->alloc_runs);
 	run = &c->runs[c->nr_runs++];
 	run->repeat = repeat;
+	run->contention = NAN;
 	run->nr_points = a->nr_intervals;
 	run->points = xcalloc(run->nr_points + 1, sizeof(*run->points));
 	/* inverse maps: interval id -> node of each rank */

@@ -79,6 +79,7 @@ struct analysis_interval {
 
 struct analysis_run {
 	int repeat;
+	double contention;             /* cores other processes used during the run (manifest.tsv); NAN: unknown */
 	struct analysis_point *points; /* by interval id; ids >= nr_points are absent */
 	size_t nr_points;
 };

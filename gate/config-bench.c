@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -261,6 +262,28 @@ static int parse_warmup(struct config_loader *l, const yaml_node_t *v, struct be
 static int parse_timeout(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
 {
 	return yamldoc_get_duration(l->d, v, "timeout", &b->timeout);
+}
+
+/* 'off' or a negative number: no limit. */
+static int parse_max_contention(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
+{
+	const char *s = yamldoc_scalar(v);
+	int plain = s && v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+	char buf[64], *end;
+
+	if (plain && !strcmp(s, "off")) {
+		b->max_contention = -1;
+		return 0;
+	}
+	if (!plain || !*s || (strtod(s, &end), *end))
+		return yamldoc_error(l->d, v, "'max_contention' must be a number of cores or 'off', not %s",
+				     yamldoc_describe(v, buf, sizeof(buf)));
+	return yamldoc_get_double(l->d, v, "max_contention", -HUGE_VAL, HUGE_VAL, &b->max_contention);
+}
+
+static int parse_contention_retries(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
+{
+	return parse_int(l->d, v, "contention_retries", 0, 10, &b->contention_retries);
 }
 
 static int parse_preload(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)

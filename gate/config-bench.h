@@ -10,7 +10,7 @@
 	X(RANKS, ranks) X(SIZES, sizes) X(WEAK, weak) X(REPEAT, repeat) \
 	X(WARMUP, warmup) X(TIMEOUT, timeout) X(ENV, env) X(EXPECT_EXIT, expect_exit) \
 	X(WORKDIR, workdir) X(PRELOAD, preload) X(LAUNCHER, launcher) X(MPI, mpi) \
-	X(MEMORY, memory)
+	X(MEMORY, memory) X(MAX_CONTENTION, max_contention) X(CONTENTION_RETRIES, contention_retries)
 
 enum config_key_id {
 #define X(id, key) KEY_##id,

@@ -77,6 +77,8 @@ static void bench_init(struct config_loader *l, struct bench_config *b, const ya
 	b->repeat = 5;
 	b->warmup = 1;
 	b->timeout = 300;
+	b->max_contention = CONFIG_MAX_CONTENTION;
+	b->contention_retries = CONFIG_CONTENTION_RETRIES;
 	b->expect_exit = one_int(0);
 	b->nr_expect_exit = 1;
 	b->workdir = xstrdup(l->c->dir);

@@ -6,6 +6,8 @@
 
 #define CONFIG_DEFAULT_LAUNCHER "mpirun -np {ranks} --bind-to none"
 #define CONFIG_NO_SIZE (-1LL) /* the size of a point when the benchmark has no sizes */
+#define CONFIG_MAX_CONTENTION 0.25
+#define CONFIG_CONTENTION_RETRIES 2
 
 struct config_env {
 	char *name;
@@ -40,6 +42,8 @@ struct bench_config {
 	char *launcher;         /* template prefixed to the command when ranks > 1 */
 	int mpi;                /* an MPI program: one profile per rank */
 	char *memory;           /* memory model for isoefficiency, e.g. "n^2"; NULL: unset */
+	double max_contention;  /* cores other processes may use during a measured run; < 0: no limit */
+	int contention_retries; /* more attempts of a run over max_contention */
 	const yaml_node_t *node; /* the benchmark's mapping, for later messages */
 };
 

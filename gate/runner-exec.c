@@ -4,17 +4,20 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <ftw.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/pidfd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "contention.h"
 #include "profile.h"
 
 #define KILL_GRACE 2.0 /* seconds between SIGTERM and SIGKILL */
@@ -82,13 +85,13 @@ static void child(const struct exec_spec *s, int out, int err)
 	_exit(127);
 }
 
-/* Waits up to 'seconds' for the leader to end; 1 with '*status' when it did. */
-static int wait_leader(pid_t pid, int pidfd, double seconds, int *status)
+/* Waits up to 'seconds' for the leader to end; 1 with '*status' and its rusage when it did. */
+static int wait_leader(pid_t pid, int pidfd, double seconds, int *status, struct rusage *ru)
 {
 	double end = now() + seconds;
 
 	for (;;) {
-		pid_t r = waitpid(pid, status, WNOHANG);
+		pid_t r = wait4(pid, status, WNOHANG, ru);
 		if (r == pid)
 			return 1;
 		double left = end - now();
@@ -107,12 +110,12 @@ static int wait_leader(pid_t pid, int pidfd, double seconds, int *status)
 }
 
 /* SIGTERM to the group, SIGKILL after the grace period; reaps the leader. */
-static void kill_group(pid_t pid, int pidfd, int *status)
+static void kill_group(pid_t pid, int pidfd, int *status, struct rusage *ru)
 {
 	killpg(pid, SIGTERM);
-	if (!wait_leader(pid, pidfd, KILL_GRACE, status)) {
+	if (!wait_leader(pid, pidfd, KILL_GRACE, status, ru)) {
 		killpg(pid, SIGKILL);
-		while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
 			;
 	}
 }
@@ -135,16 +138,21 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 	int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	int ret = -1, status = 0, pidfd;
+	struct contention_sample before, after;
+	struct rusage ru;
 	double start, timeout = s->timeout > 0 ? s->timeout : 1e9;
 	pid_t pid;
 
 	memset(res, 0, sizeof(*res));
+	memset(&ru, 0, sizeof(ru));
 	res->exit_code = -1;
+	res->contention = NAN;
 	if (out < 0 || err < 0) {
 		error("cannot create '%s': %s", out < 0 ? out_path : err_path, strerror(errno));
 		goto out;
 	}
 	fflush(NULL);
+	contention_sample(&before);
 	start = now();
 	pid = fork();
 	if (pid < 0) {
@@ -155,15 +163,20 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 		child(s, out, err);
 	setpgid(pid, pid); /* as the child does: no race with killpg() */
 	pidfd = pidfd_open(pid, 0);
-	if (wait_leader(pid, pidfd, timeout, &status)) {
+	if (wait_leader(pid, pidfd, timeout, &status, &ru)) {
 		res->wall = now() - start;
+		contention_sample(&after);
 		set_result(res, status);
 	} else {
 		res->wall = now() - start;
 		res->timed_out = !runner_interrupted;
 		res->interrupted = !!runner_interrupted;
-		kill_group(pid, pidfd, &status);
+		kill_group(pid, pidfd, &status, &ru);
+		contention_sample(&after);
 	}
+	/* Counted once the shell (or the launcher) has reaped them: the whole tree, ranks included. */
+	res->cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+	res->contention = contention_between(&before, &after, res->cpu, res->wall);
 	killpg(pid, SIGKILL); /* what the program left running */
 	if (pidfd >= 0)
 		close(pidfd);

@@ -24,6 +24,8 @@ struct exec_result {
 	int timed_out;
 	int interrupted;
 	double wall;    /* seconds from start to the end of the leader */
+	double cpu;     /* user + system seconds of the leader and the descendants it reaped */
+	double contention; /* cores other processes used meanwhile (contention.h); NAN: unknown */
 };
 
 /*

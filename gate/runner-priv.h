@@ -27,6 +27,7 @@ struct run_record {
 	double wall;
 	char *dir;       /* relative to the results directory */
 	char *reason;    /* NULL when ok */
+	double contention; /* cores used by other processes during the run; NAN: unknown */
 };
 
 /* With more than one rank and a launcher that is not empty. */
@@ -43,10 +44,26 @@ void runner_drop_preload(char **env);
  */
 char *runner_command_line(const struct bench_run *br, const struct config_point *p, int repeat, char **env);
 
+/* One execution of a run's line into 'out' from a fresh scratch directory, judged into 'rec'; 0, or -1 when the gate must stop. */
+int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat, const char *out,
+		   struct run_record *rec);
+/*
+ * A measured run over max_contention runs again, up to contention_retries
+ * times; the least contended ok attempt is kept in 'out' and described by
+ * 'rec'. A failed attempt is recorded as it is: a failure is never hidden.
+ * 0, or -1 when the gate must stop.
+ */
+int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int repeat, const char *out,
+		      struct run_record *rec);
+
 /* Live progress before a run ('repeat' 0: warm-up run 'warm'). */
 void runner_progress(struct runner *r, const struct bench_run *br, size_t pt, int repeat, int warm);
 /* Appends the run to the manifest, tells about failures and finished configurations. */
 int runner_record(struct runner *r, struct bench_run *br, size_t pt, int repeat, const struct run_record *rec);
+/* Tells that a measured run ran on a busy machine and runs again (attempt 'n' of the retries). */
+void runner_tell_busy(struct runner *r, const struct bench_run *br, size_t pt, int repeat, double contention, int n);
+/* Tells that every attempt of a run was on a busy machine and which one is kept. */
+void runner_tell_still_busy(struct runner *r, const struct bench_run *br, size_t pt, int repeat, double contention);
 /* Clears the live progress line, if any. */
 void runner_clear_line(struct runner *r);
 /* Starts manifest.tsv.partial with the header and the kept lines; 0 or error(). */

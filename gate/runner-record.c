@@ -2,13 +2,14 @@
 #include "runner-priv.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 static const char manifest_header[] =
-	"benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason\n";
+	"benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason\tcontention\n";
 
 const char *run_status_name(enum run_status s)
 {
@@ -163,6 +164,28 @@ static void tell_failure(struct runner *r, const struct bench_run *br, size_t pt
 	strbuf_release(&sb);
 }
 
+void runner_tell_busy(struct runner *r, const struct bench_run *br, size_t pt, int repeat, double contention, int n)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	point_label(&sb, br, pt);
+	runner_clear_line(r);
+	fprintf(stderr, "%s repeat %d: machine busy (%.2f cores used by other processes), run again (%d/%d)\n",
+		sb.buf, repeat, contention, n, br->b->contention_retries);
+	strbuf_release(&sb);
+}
+
+void runner_tell_still_busy(struct runner *r, const struct bench_run *br, size_t pt, int repeat, double contention)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	point_label(&sb, br, pt);
+	runner_clear_line(r);
+	fprintf(stderr, "%s repeat %d: machine still busy after %d more attempt%s; keeping the least busy one (%.2f cores)\n",
+		sb.buf, repeat, br->b->contention_retries, br->b->contention_retries == 1 ? "" : "s", contention);
+	strbuf_release(&sb);
+}
+
 int runner_record(struct runner *r, struct bench_run *br, size_t pt, int repeat, const struct run_record *rec)
 {
 	struct point_state *ps = &br->points[pt];
@@ -178,7 +201,11 @@ int runner_record(struct runner *r, struct bench_run *br, size_t pt, int repeat,
 		fputc('-', r->partial);
 	else
 		fprintf(r->partial, "%d", rec->exit_code);
-	fprintf(r->partial, "\t%.6f\t%s\t%s\n", rec->wall, rec->dir, rec->reason ? rec->reason : "-");
+	fprintf(r->partial, "\t%.6f\t%s\t%s\t", rec->wall, rec->dir, rec->reason ? rec->reason : "-");
+	if (isnan(rec->contention))
+		fputs("-\n", r->partial);
+	else
+		fprintf(r->partial, "%.3f\n", rec->contention);
 	if (fflush(r->partial) || ferror(r->partial))
 		return error("cannot write '%s/manifest.tsv.partial': %s", r->results, strerror(errno));
 	ps->nr_done++;
@@ -186,6 +213,8 @@ int runner_record(struct runner *r, struct bench_run *br, size_t pt, int repeat,
 		ps->walls[ps->nr_ok++] = rec->wall;
 	else
 		r->failed_runs++;
+	if (rec->status == RUN_OK && br->b->max_contention >= 0 && rec->contention > br->b->max_contention)
+		r->busy_runs++;
 	if (rec->status != RUN_OK && rec->status != RUN_BUILD_FAILED)
 		tell_failure(r, br, pt, repeat, rec);
 	if (repeat == br->b->repeat)

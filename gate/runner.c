@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -158,98 +159,38 @@ static void bench_release(struct bench_run *br)
 	free(br->build_failed);
 }
 
-static int expected_exit(const struct bench_config *b, int code)
-{
-	for (size_t i = 0; i < b->nr_expect_exit; i++)
-		if (b->expect_exit[i] == code)
-			return 1;
-	return 0;
-}
-
-/* The status and reason of a finished run. */
-static void judge(const struct bench_run *br, const struct config_point *p, const struct exec_result *res,
-		  const char *dir, struct run_record *rec)
-{
-	const struct bench_config *b = br->b;
-	char *why = NULL, *tail, *err;
-	int found;
-
-	rec->exit_code = res->timed_out || (res->signal && res->exit_code < 0) ? -1 : res->exit_code;
-	rec->wall = res->wall;
-	if (res->timed_out) {
-		rec->status = RUN_TIMEOUT;
-		why = xstrfmt("timed out after %g s; process group killed", b->timeout);
-	} else if (res->signal && !(res->exit_code >= 0 && expected_exit(b, res->exit_code))) {
-		rec->status = RUN_CRASH;
-		why = res->exit_code < 0 ? xstrfmt("killed by %s", exec_signal_name(res->signal))
-					 : xstrfmt("killed by %s (exit code %d from the shell)",
-						   exec_signal_name(res->signal), res->exit_code);
-	} else if (!expected_exit(b, res->exit_code)) {
-		rec->status = RUN_EXIT;
-		why = xstrfmt("exit code %d, expected %d%s", res->exit_code, b->expect_exit[0],
-			      b->nr_expect_exit > 1 ? " or another of expect_exit" : "");
-	} else if ((found = exec_check_profiles(dir, p->ranks, &why))) {
-		rec->status = found == 1 ? RUN_NO_PROFILE : RUN_BAD_PROFILE;
-	} else {
-		rec->status = RUN_OK;
-		return;
-	}
-	err = xstrfmt("%s/stderr.txt", dir);
-	tail = exec_tail(err, STDERR_TAIL);
-	rec->reason = *tail ? xstrfmt("%s; stderr: %s", why, tail) : xstrdup(why);
-	free(tail);
-	free(err);
-	free(why);
-}
-
 /*
- * One run of configuration 'pt': measured when 'repeat' > 0 (recorded), else
- * a warm-up run. Returns 0, or -1 when the gate must stop.
+ * One run of configuration 'pt': measured when 'repeat' > 0 (recorded, and
+ * retried on a busy machine), else a warm-up run. Returns 0, or -1 when the
+ * gate must stop.
  */
 static int run_one(struct runner *r, struct bench_run *br, size_t pt, int repeat)
 {
-	const struct config_point *p = &br->points[pt].p;
-	struct run_record rec = { 0 };
-	struct exec_result res;
-	struct exec_spec spec = { 0 };
-	char *cwd = xstrfmt("%s/run-XXXXXX", r->scratch), *out, *line = NULL;
+	struct run_record rec = { .contention = NAN };
+	char *out;
 	int ret = -1;
 
 	rec.dir = xstrfmt("%s/%s/%d", br->b->name, br->points[pt].name, repeat);
 	out = repeat ? xstrfmt("%s/%s", r->results, rec.dir) : xstrfmt("%s/warmup-XXXXXX", r->scratch);
-	if (!mkdtemp(cwd) || (repeat ? mkdir_p(out) : !mkdtemp(out))) {
+	if (repeat ? mkdir_p(out) : !mkdtemp(out)) {
 		error("cannot create a run directory under '%s': %s", r->results, strerror(errno));
 		goto out;
 	}
-	spec.env = runner_run_env(br, p, out);
-	line = runner_command_line(br, p, repeat, spec.env);
-	if (runner_uses_launcher(br->b, p))
-		runner_drop_preload(spec.env);
-	spec.line = line;
-	spec.cwd = cwd;
-	spec.out_dir = out;
-	spec.timeout = br->b->timeout;
-	ret = exec_run(&spec, &res);
-	runner_free_env(spec.env);
-	if (ret || res.interrupted) {
-		ret = -1;
+	if (runner_attempt(r, br, pt, repeat, out, &rec))
 		goto out;
-	}
 	r->done_runs++;
-	r->run_seconds += res.wall;
-	judge(br, p, &res, out, &rec);
+	if (repeat && runner_retry_busy(r, br, pt, repeat, out, &rec))
+		goto out;
+	ret = 0;
 	if (repeat)
 		ret = runner_record(r, br, pt, repeat, &rec);
 	else if (rec.status != RUN_OK)
 		warning("%s %s warm-up run: %s: %s", br->b->name, br->points[pt].name,
 			run_status_name(rec.status), rec.reason);
 out:
-	remove_tree(cwd);
 	if (!repeat)
 		remove_tree(out);
-	free(cwd);
 	free(out);
-	free(line);
 	free(rec.dir);
 	free(rec.reason);
 	return ret;
@@ -296,7 +237,7 @@ static int record_build_failed(struct runner *r, struct bench_run *br)
 	for (int repeat = 1; repeat <= br->b->repeat; repeat++)
 		for (size_t pt = 0; pt < br->nr_points; pt++) {
 			struct run_record rec = { .status = RUN_BUILD_FAILED, .exit_code = -1,
-						  .reason = br->build_failed };
+						  .reason = br->build_failed, .contention = NAN };
 			rec.dir = xstrfmt("%s/%s/%d", br->b->name, br->points[pt].name, repeat);
 			int ret = runner_record(r, br, pt, repeat, &rec);
 			free(rec.dir);
@@ -393,6 +334,9 @@ long runner_run(struct runner *r)
 		if (runs[i].b)
 			ret = run_bench(r, &runs[i]);
 	runner_clear_line(r);
+	if (r->busy_runs)
+		warning("%zu run%s measured on a busy machine; %s figures may be off (see the contention column of manifest.tsv)",
+			r->busy_runs, r->busy_runs == 1 ? " was" : "s were", r->busy_runs == 1 ? "its" : "their");
 	if (runner_interrupted)
 		ret = error("interrupted by %s; manifest.tsv holds the runs that finished",
 			    exec_signal_name(runner_interrupted));

@@ -35,6 +35,7 @@ struct runner {
 	FILE *partial;        /* manifest.tsv.partial, appended as runs end */
 	int tty;              /* live progress on stderr */
 	size_t total_runs, done_runs, failed_runs;
+	size_t busy_runs;     /* ok runs kept although over max_contention */
 	double started, run_seconds; /* gate start; wall time of the runs so far */
 };
 

@@ -29,7 +29,7 @@ expect_exit 0 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results"
 expect_match "$out" '^jacobi t=2 r=1: 2/2 ok, median [0-9.]+ s$' "one line per configuration"
 m="$T/results/manifest.tsv"
 [ -f "$m" ] && [ ! -e "$m.partial" ] || fail "manifest.tsv is missing or still partial"
-[ "$(head -1 "$m")" = $'benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason' ] ||
+[ "$(head -1 "$m")" = $'benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason\tcontention' ] ||
 	fail "manifest header: $(head -1 "$m")"
 [ "$(grep -c $'^jacobi\t' "$m")" -eq 6 ] || fail "expected 6 jacobi runs"
 [ "$(grep -c $'^imbalance\t' "$m")" -eq 2 ] || fail "expected 2 imbalance runs"

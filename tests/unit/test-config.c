@@ -66,6 +66,11 @@ static void dump_bench(struct strbuf *sb, const struct bench_config *b)
 	dump_ints(sb, "expect_exit", b->expect_exit, b->nr_expect_exit);
 	strbuf_addf(sb, "  workdir %s\n  preload %d\n  launcher %s\n  mpi %d\n  memory %s\n",
 		    b->workdir, b->preload, or_dash(b->launcher), b->mpi, or_dash(b->memory));
+	if (b->max_contention < 0)
+		strbuf_addstr(sb, "  max_contention off\n");
+	else
+		strbuf_addf(sb, "  max_contention %g\n", b->max_contention);
+	strbuf_addf(sb, "  contention_retries %d\n", b->contention_retries);
 	dump_matrix(sb, b);
 }
 

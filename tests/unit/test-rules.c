@@ -481,8 +481,9 @@ static void test_default_policy(void **state)
 	rules_init(&r);
 	assert_int_equal(rules_load(&r, NULL), 0);
 	rules_effective(&r, "any", "program/solve", "-", 2, 2, &s);
-	assert_true(s.tolerance[RULES_EFFICIENCY].value == 0.05);
-	assert_true(s.tolerance[RULES_KARP_FLATT].value == 0.03);
+	assert_true(s.tolerance[RULES_EFFICIENCY].value == 0.10);
+	assert_true(s.tolerance[RULES_KARP_FLATT].value == 0.10);
+	assert_true(s.tolerance_policy[RULES_EFFICIENCY].significance == 0.01);
 	assert_true(s.tolerance[RULES_TIME].relative && s.tolerance[RULES_TIME].value == 0.25);
 	assert_int_equal(s.tolerance_policy[RULES_EFFICIENCY].level, RULES_LEVEL_ERROR);
 	assert_int_equal(s.tolerance_policy[RULES_KARP_FLATT].level, RULES_LEVEL_ERROR);

@@ -1,0 +1,90 @@
+# scalegate run on a busy machine: contention measured per run, contended runs run again, the least contended kept.
+. "$(dirname "$0")/lib.bash"
+
+# Two CPU hogs, one per core, for a bounded time; killed on exit whatever happens.
+hogs=()
+hog() {
+	local i
+	for i in 1 2; do
+		timeout "$1" sh -c 'while :; do :; done' &
+		hogs+=($!)
+	done
+}
+stop_hogs() {
+	local p
+	for p in "${hogs[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	hogs=()
+}
+trap 'stop_hogs; [ -n "${SG_KEEP:-}" ] && echo "kept $T" >&2 || rm -rf "$T"' EXIT
+
+[ -r /proc/stat ] || { echo "no /proc/stat: contention is unknown here; skipped"; exit 0; }
+
+# About half a second of CPU-bound work on two threads. The limit is above what a shared
+# CI machine's background shows and far below the hogs' whole core.
+config() {
+	cat >"$T/scalegate.yml" <<YML
+defaults:
+  workdir: $SG_BUILD
+  warmup: 0
+  repeat: 2
+  timeout: 20s
+  env:
+    OMP_PROC_BIND: "false"
+benchmarks:
+  - name: imbalance
+    command: ./examples/imbalance {threads} 2000 50
+    threads: [2]
+$1
+YML
+}
+m="$T/results/manifest.tsv"
+cont() { awk -F'\t' -v r="$1" 'NR > 1 && $6 == r { print $12 }' "$m"; }
+above() { awk -v v="$1" -v lo="$2" 'BEGIN { exit !(v != "-" && v != "" && v > lo) }'; }
+below() { awk -v v="$1" -v hi="$2" 'BEGIN { exit !(v != "-" && v != "" && v < hi) }'; }
+
+# 1. Hogs for 1.5 s: repeat 1 starts under them and is run again after the pause (1.5 s), when
+#    they are gone; the kept attempt is the quiet one. (Nothing is asserted about the machine's
+#    background: CI machines are shared; only the contrast the hogs make is.)
+config "    max_contention: 0.6"
+hog 1.5
+start=$SECONDS
+expect_exit 0 timeout 60 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results"
+stop_hogs
+[ $((SECONDS - start)) -lt 20 ] || fail "the runs took $((SECONDS - start)) s"
+[ "$(head -1 "$m" | awk -F'\t' '{ print $NF }')" = contention ] || fail "no contention column: $(head -1 "$m")"
+expect_match "$out" '^imbalance t=2 r=1 repeat 1: machine busy \([0-9.]+ cores used by other processes\), run again \(1/2\)$' \
+	"the contended run is run again"
+busy=$(sed -nE 's/^imbalance t=2 r=1 repeat 1: machine busy \(([0-9.]+) cores.*\(1\/2\)$/\1/p' <<<"$out")
+above "$busy" 0.6 || fail "contention under two hogs: $busy cores"
+below "$(cont 1)" 0.6 || fail "the kept attempt of repeat 1 is not the quiet one: $(cont 1) ($out)"
+[ "$(tail -n +2 "$m" | wc -l)" -eq 2 ] || fail "one manifest line per measured run: $(cat "$m")"
+for r in 1 2; do
+	one_profile "$T/results/imbalance/s--r1-t2/$r" >/dev/null
+	grep -q '^imbalance: threads=2' "$T/results/imbalance/s--r1-t2/$r/stdout.txt" || fail "repeat $r: stdout"
+done
+[ ! -e "$T/results/.scratch" ] || fail "the scratch directory (attempts set aside) is left behind"
+# The analyzer reads the column (and ignores it otherwise).
+"$SCALEGATE" analyze "$T/results" >/dev/null || fail "analyze cannot read a manifest with contention"
+
+# 2. 'off': nothing is run again, but the contention is still recorded.
+config "    max_contention: off"
+hog 1.5
+expect_exit 0 timeout 60 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results"
+stop_hogs
+expect_no_match "$out" 'machine busy' "max_contention: off"
+above "$(cont 1)" 0.6 || fail "max_contention: off: repeat 1 ran under the hogs, yet $(cont 1)"
+
+# 3. Hogs longer than every attempt: the least contended attempt is kept, with a warning at the end.
+config "    max_contention: 0.6
+    contention_retries: 1
+    repeat: 1"
+hog 6
+expect_exit 0 timeout 60 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results"
+stop_hogs
+expect_match "$out" 'repeat 1: machine busy .*run again \(1/1\)$' "one retry"
+expect_match "$out" '^imbalance t=2 r=1 repeat 1: machine still busy after 1 more attempt; keeping the least busy one \([0-9.]+ cores\)$' \
+	"every attempt contended"
+expect_match "$out" 'warning: 1 run was measured on a busy machine' "the warning at the end"
+above "$(cont 1)" 0.6 || fail "the kept attempt shows its contention: $(cont 1)"
+awk -F'\t' 'NR > 1 && $7 != "ok" { exit 1 }' "$m" || fail "a contended run stays ok: $(cat "$m")"
