@@ -8,6 +8,7 @@
 #include "cmds.h"
 #include "config.h"
 #include "exitcode.h"
+#include "options.h"
 
 static const char usage_text[] =
 	"usage: scalegate baseline update [-c FILE] [-r RESULTS] [--baselines DIR] [--benchmark NAME]\n"
@@ -26,22 +27,6 @@ static const char usage_text[] =
 struct baseline_options {
 	const char *config, *results, *baselines, *benchmark;
 };
-
-static const char *option_value(int argc, char **argv, int *i, const char *name, int *bad)
-{
-	size_t len = strlen(name);
-
-	if (strncmp(argv[*i], name, len) || (argv[*i][len] && argv[*i][len] != '='))
-		return NULL;
-	if (argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "scalegate: error: '%s' needs a value\n", name);
-		*bad = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
 
 static int parse_options(int argc, char **argv, struct baseline_options *o)
 {

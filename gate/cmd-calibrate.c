@@ -7,6 +7,7 @@
 #include "cmds.h"
 #include "config.h"
 #include "exitcode.h"
+#include "options.h"
 #include "runner.h"
 
 static const char usage_text[] =
@@ -30,22 +31,6 @@ struct calibrate_options {
 	char **dirs;
 	int nr_dirs;
 };
-
-static const char *option_value(int argc, char **argv, int *i, const char *name, int *bad)
-{
-	size_t len = strlen(name);
-
-	if (strncmp(argv[*i], name, len) || (argv[*i][len] && argv[*i][len] != '='))
-		return NULL;
-	if (argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "scalegate: error: '%s' needs a value\n", name);
-		*bad = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
 
 static int parse_runs(const char *v, int *out)
 {

@@ -6,6 +6,7 @@
 #include "cmds.h"
 #include "config.h"
 #include "exitcode.h"
+#include "options.h"
 #include "judge.h"
 #include "report.h"
 
@@ -33,23 +34,6 @@ struct check_options {
 	const char *config, *results, *baselines, *junit, *markdown, *json, *html;
 	int all, validate;
 };
-
-/* The value of option 'name' at argv[*i] ("-r DIR" or "--opt=DIR"), or NULL. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, int *bad)
-{
-	size_t len = strlen(name);
-
-	if (strncmp(argv[*i], name, len) || (argv[*i][len] && argv[*i][len] != '='))
-		return NULL;
-	if (argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "scalegate: error: '%s' needs a value\n", name);
-		*bad = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
 
 static int parse_options(int argc, char **argv, struct check_options *o)
 {

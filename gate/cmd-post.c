@@ -8,6 +8,7 @@
 #include "cmds.h"
 #include "config.h"
 #include "exitcode.h"
+#include "options.h"
 #include "post.h"
 #include "util.h"
 
@@ -38,25 +39,6 @@ static const char usage_text[] =
 	"  --ca-bundle FILE    the CA certificates to verify the server with\n"
 	"exit codes: 0 posted, or not posted (a warning); 2 usage, configuration or\n"
 	"            summary error; 4 not posted with --require-post\n";
-
-/* The value of option 'name' at argv[*i] ("--opt V" or "--opt=V"), or NULL. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, int *bad)
-{
-	size_t len = strlen(name);
-
-	if (strncmp(argv[*i], name, len))
-		return NULL;
-	if (argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (argv[*i][len])
-		return NULL;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "scalegate: error: '%s' needs a value\n", name);
-		*bad = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
 
 /* '30', '30s', '500ms', '2m', '1h': seconds in (0, 1 h], or -1. */
 static double parse_seconds(const char *s)

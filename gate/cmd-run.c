@@ -5,6 +5,7 @@
 #include "cmds.h"
 #include "config.h"
 #include "exitcode.h"
+#include "options.h"
 #include "runner.h"
 
 static const char usage_text[] =
@@ -19,25 +20,6 @@ static const char usage_text[] =
 	"  --benchmark NAME  run only this benchmark; the others' results are kept\n"
 	"  --dry-run         print each run's environment and command line, run nothing\n"
 	"exit codes: 0 every run ok, 2 usage or configuration error, 3 a run failed\n";
-
-/* The value of option 'name' at argv[*i] ("-o DIR" or "--opt=DIR"), or NULL. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, int *bad)
-{
-	size_t len = strlen(name);
-
-	if (strncmp(argv[*i], name, len))
-		return NULL;
-	if (argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (argv[*i][len])
-		return NULL;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "scalegate: error: '%s' needs a value\n", name);
-		*bad = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
 
 static int parse_options(int argc, char **argv, const char **config, struct runner_options *o)
 {

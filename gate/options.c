@@ -1,0 +1,23 @@
+/* Command-line options shared by the subcommands. */
+#include "options.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *option_value(int argc, char **argv, int *i, const char *name, int *bad)
+{
+	size_t len = strlen(name);
+
+	if (strncmp(argv[*i], name, len))
+		return NULL;
+	if (argv[*i][len] == '=')
+		return argv[*i] + len + 1;
+	if (argv[*i][len])
+		return NULL;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "scalegate: error: '%s' needs a value\n", name);
+		*bad = 1;
+		return NULL;
+	}
+	return argv[++*i];
+}
