@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "analysis.h"
+#include "tsv.h"
 #include "util.h"
 
 /* Open-addressing table: (benchmark, interval path) -> id. */
@@ -213,21 +214,6 @@ static int add_run_from_dir(struct analysis *a, const char *dir, const char *ben
 	return ret;
 }
 
-/* Splits 'line' at TABs in place; returns the number of fields (at most max). */
-static int split_tabs(char *line, char **f, int max)
-{
-	int n = 0;
-
-	while (n < max) {
-		f[n++] = line;
-		line = strchr(line, '\t');
-		if (!line)
-			break;
-		*line++ = '\0';
-	}
-	return n;
-}
-
 static int read_fingerprint(struct analysis *a)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -241,7 +227,7 @@ static int read_fingerprint(struct analysis *a)
 	}
 	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *f[2];
-		if (split_tabs(line, f, 2) != 2)
+		if (tsv_split(line, f, 2) != 2)
 			continue;
 		ALLOC_GROW(a->fingerprint, a->nr_fingerprint + 2, a->alloc_fingerprint);
 		a->fingerprint[a->nr_fingerprint++] = xstrdup(f[0]);
@@ -256,36 +242,6 @@ enum { M_BENCHMARK, M_SIZE, M_RANKS, M_THREADS, M_REPEAT, M_STATUS, M_DIR, M_NR 
 static const char *const manifest_columns[M_NR] = {
 	"benchmark", "size", "ranks", "threads", "repeat", "status", "dir",
 };
-
-static int manifest_header(const char *mpath, char *line, int *col)
-{
-	char *f[64];
-	int n = split_tabs(line, f, 64);
-
-	for (int c = 0; c < M_NR; c++) {
-		col[c] = -1;
-		for (int i = 0; i < n; i++)
-			if (!strcmp(f[i], manifest_columns[c]))
-				col[c] = i;
-		if (col[c] < 0)
-			return error("%s:1: no '%s' column", mpath, manifest_columns[c]);
-	}
-	return 0;
-}
-
-/* The optional 'contention' column (manifests before it have none); -1 when absent. */
-static int find_column(char *header, const char *name)
-{
-	char *copy = xstrdup(header), *f[64];
-	int n = split_tabs(copy, f, 64), at = -1;
-
-	for (int i = 0; i < n && at < 0; i++)
-		if (!strcmp(f[i], name))
-			at = i;
-	free(copy);
-	return at;
-}
-
 /* A run's contention: a number of cores, NAN when the column is absent or '-'. */
 static double run_contention(char **f, int n, int col)
 {
@@ -307,14 +263,15 @@ static int read_manifest(struct analysis *a, const char *mpath)
 	if (strbuf_read_file(&sb, mpath))
 		return -1;
 	line = strtok_r(sb.buf, "\n", &save);
-	contention_col = line ? find_column(line, "contention") : -1;
-	if (!line || manifest_header(mpath, line, col)) {
+	if (line)
+		tsv_columns(mpath, line, (const char *const[]){ "contention" }, 1, &contention_col, 0);
+	if (!line || tsv_columns(mpath, line, manifest_columns, M_NR, col, 1)) {
 		strbuf_release(&sb);
 		return line ? -1 : error("%s: empty manifest", mpath);
 	}
 	while (!ret && (line = strtok_r(NULL, "\n", &save))) {
 		char *f[64], *dir;
-		int n = split_tabs(line, f, 64);
+		int n = tsv_split(line, f, 64);
 		lineno++;
 		if (n <= col[M_DIR] || n <= col[M_STATUS] || n <= col[M_THREADS]) {
 			ret = error("%s:%d: too few fields", mpath, lineno);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "baseline.h"
+#include "tsv.h"
 
 static const enum analysis_figure stored[] = {
 #define X(id) ANALYSIS_##id,
@@ -128,21 +129,6 @@ struct reader {
 	int line;
 	struct baseline *b;
 };
-
-static int split(char *line, char **f, int max)
-{
-	int n = 0;
-
-	while (n < max) {
-		f[n++] = line;
-		line = strchr(line, '\t');
-		if (!line)
-			break;
-		*line++ = '\0';
-	}
-	return n;
-}
-
 static enum analysis_figure figure_by_name(const char *name)
 {
 	for (int f = 0; f < ANALYSIS_NR_FIGURES; f++)
@@ -255,7 +241,7 @@ static int read_line(struct reader *r, char *line)
 	}
 	if (!*line || *line == '#')
 		return 0;
-	nf = split(line, f, (int)ARRAY_SIZE(f));
+	nf = tsv_split(line, f, (int)ARRAY_SIZE(f));
 	if (!strcmp(f[0], "sample"))
 		return read_sample(r, f, nf);
 	if (!strcmp(f[0], "fingerprint"))

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "check-internal.h"
+#include "tsv.h"
 
 enum { C_BENCHMARK, C_SIZE, C_RANKS, C_THREADS, C_REPEAT, C_STATUS, C_REASON, C_NR };
 static const char *const columns[C_NR] = { "benchmark", "size", "ranks", "threads", "repeat", "status", "reason" };
@@ -18,21 +19,6 @@ struct failed {
 	int runs, failed;
 	char *first; /* "repeat 2: crash: killed by SIGSEGV" */
 };
-
-static int split(char *line, char **f, int max)
-{
-	int n = 0;
-
-	while (n < max) {
-		f[n++] = line;
-		line = strchr(line, '\t');
-		if (!line)
-			break;
-		*line++ = '\0';
-	}
-	return n;
-}
-
 static struct failed *failed_get(struct failed **list, size_t *nr, char **f, const int *col)
 {
 	int ranks = atoi(f[col[C_RANKS]]), threads = atoi(f[col[C_THREADS]]);
@@ -52,23 +38,6 @@ static struct failed *failed_get(struct failed **list, size_t *nr, char **f, con
 	x->threads = threads;
 	return x;
 }
-
-static int read_header(const char *path, char *line, int *col)
-{
-	char *f[64];
-	int n = split(line, f, 64);
-
-	for (int c = 0; c < C_NR; c++) {
-		col[c] = -1;
-		for (int i = 0; i < n; i++)
-			if (!strcmp(f[i], columns[c]))
-				col[c] = i;
-		if (col[c] < 0)
-			return error("%s:1: no '%s' column", path, columns[c]);
-	}
-	return 0;
-}
-
 static int read_failures(const char *path, struct failed **list, size_t *nr)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -78,11 +47,11 @@ static int read_failures(const char *path, struct failed **list, size_t *nr)
 	if (strbuf_read_file(&sb, path))
 		return -1;
 	line = strtok_r(sb.buf, "\n", &save);
-	if (!line || read_header(path, line, col))
+	if (!line || tsv_columns(path, line, columns, C_NR, col, 1))
 		ret = line ? -1 : error("%s: empty manifest", path);
 	while (!ret && (line = strtok_r(NULL, "\n", &save))) {
 		char *f[64];
-		int n = split(line, f, 64);
+		int n = tsv_split(line, f, 64);
 		struct failed *x;
 		lineno++;
 		if (n < C_NR || n <= col[C_REASON] || n <= col[C_STATUS]) {
