@@ -145,13 +145,19 @@ size_t baseline_samples(const struct baseline_cell *c, enum analysis_figure f, d
 	return n;
 }
 
-size_t baseline_shares(const struct baseline_cell *c, enum analysis_figure f, double *out)
+size_t baseline_ratios(const struct baseline_cell *c, enum analysis_figure num, enum analysis_figure den,
+		       double *out)
 {
-	const double *total = c ? c->fig[ANALYSIS_TOTAL_TIME] : NULL;
+	const double *total = c ? c->fig[den] : NULL;
 	size_t n = 0;
 
-	for (size_t i = 0; total && c->fig[f] && i < c->n; i++)
-		if (isfinite(c->fig[f][i]) && isfinite(total[i]) && total[i] > 0)
-			out[n++] = c->fig[f][i] / total[i];
+	for (size_t i = 0; total && c->fig[num] && i < c->n; i++)
+		if (isfinite(c->fig[num][i]) && isfinite(total[i]) && total[i] > 0)
+			out[n++] = c->fig[num][i] / total[i];
 	return n;
+}
+
+size_t baseline_shares(const struct baseline_cell *c, enum analysis_figure f, double *out)
+{
+	return baseline_ratios(c, f, ANALYSIS_TOTAL_TIME, out);
 }

@@ -62,6 +62,10 @@ size_t baseline_samples(const struct baseline_cell *c, enum analysis_figure f, d
 /* Per repeat f / Total_time, where both are finite and Total_time > 0. */
 size_t baseline_shares(const struct baseline_cell *c, enum analysis_figure f, double *out);
 
+/* Per repeat num / den, where both are finite and den > 0. */
+size_t baseline_ratios(const struct baseline_cell *c, enum analysis_figure num, enum analysis_figure den,
+		       double *out);
+
 /* Orders cells by interval path, size (numerically), ranks, threads. */
 int baseline_cell_cmp(const struct baseline_cell *x, const struct baseline_cell *y);
 

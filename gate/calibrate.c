@@ -163,6 +163,8 @@ static double shift_limit(const struct probe *p)
 		return p->m->worse > 0 ? 10 : 0.99;
 	if (p->m->kind == CHECK_PER_RUN && p->m->fig == ANALYSIS_EXECUTION_TIME)
 		return 10 * fabs(p->xb[0]) + 1e-9;
+	if (p->m->kind == CHECK_RATIO)
+		return fabs(p->xb[0]) + 1e-9; /* Average_parallelism: it can drop by all of itself */
 	return 1; /* shares and efficiencies live in [0, 1] */
 }
 
@@ -258,7 +260,8 @@ static void detect_pair(struct calibrate *cal, struct check *c)
 				for (int mi = 0; mi < RULES_NR_METRICS && cell.base && cell.cur; mi++) {
 					const struct check_metric *m = &check_metrics[mi];
 					if (!set.tolerance[mi].set || set.tolerance_policy[mi].level == RULES_LEVEL_OFF ||
-					    m->kind == CHECK_SLOPE || (m->kind == CHECK_DERIVED && (int)i == s->ref))
+					    m->kind == CHECK_SLOPE || m->kind == CHECK_WEAK || m->kind == CHECK_GROWTH ||
+					    (m->kind == CHECK_DERIVED && (int)i == s->ref))
 						continue;
 					detect(cal, &cell, m);
 				}

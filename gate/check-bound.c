@@ -17,6 +17,7 @@ static void current_figure(const struct check_cell *cell, const struct check_met
 	switch (m->kind) {
 	case CHECK_PER_RUN:
 	case CHECK_SHARE:
+	case CHECK_RATIO:
 		x = xmalloc(((cell->cur ? cell->cur->n : 0) + 1) * sizeof(double));
 		n = check_samples(cell->cur, m, x);
 		if (n && !stats_summarize(x, n, MATRIX_LEVEL, &s))
@@ -30,6 +31,11 @@ static void current_figure(const struct check_cell *cell, const struct check_met
 	case CHECK_SLOPE:
 		*f = cell->series->karp_flatt_slope;
 		break;
+	case CHECK_WEAK:
+		*f = cell->mc->weak_efficiency;
+		break;
+	case CHECK_GROWTH:
+		break; /* check-growth.c */
 	}
 }
 
@@ -73,7 +79,7 @@ void check_bound(struct check_cell *cell, const struct check_metric *m, int is_m
 
 	current_figure(cell, m, &f);
 	if (!f.n) {
-		if (m->kind == CHECK_PER_RUN || m->kind == CHECK_SHARE) {
+		if (m->kind == CHECK_PER_RUN || m->kind == CHECK_SHARE || m->kind == CHECK_RATIO) {
 			v = check_verdict(cell, VERDICT_SKIPPED, kind, m, set->bound_from[m->id]);
 			verdict_set_message(v, "%s not captured in these runs", m->name);
 		}

@@ -157,20 +157,25 @@ static void derived_details(struct verdict *v, const struct check_groups *g)
 	set_details(v, &sb);
 }
 
+/* Speedup, efficiency, Karp-Flatt against the series' reference; Weak_efficiency against the weak reference. */
 static void compare_derived(struct check_cell *cell, const struct check_metric *m, const char *kind)
 {
-	const struct matrix_cell *ref = &cell->series->cells[cell->series->ref];
-	const struct baseline_cell *cells[4] = { cell->base_ref, cell->base, cell->cur_ref, cell->cur };
-	struct check_groups g = { .rp = cell->rp };
+	int weak = m->kind == CHECK_WEAK;
+	const struct matrix_cell *ref = weak ? cell->weak_ref : &cell->series->cells[cell->series->ref];
+	const char *ref_size = weak ? cell->weak_ref_size : cell->series->size;
+	const struct baseline_cell *base_ref = weak ? cell->weak_base_ref : cell->base_ref;
+	const struct baseline_cell *cur_ref = weak ? cell->weak_cur_ref : cell->cur_ref;
+	const struct baseline_cell *cells[4] = { base_ref, cell->base, cur_ref, cell->cur };
+	struct check_groups g = { .rp = weak ? 1 : cell->rp };
 	double *x[4];
 	struct check_test t;
 	int skipped = 0, ret;
 
 	if (m->id == RULES_KARP_FLATT && !(cell->rp > 1))
 		return; /* undefined at the reference's processor count */
-	if (!cell->base_ref) {
+	if (!base_ref) {
 		char name[96], *why;
-		check_config_name(name, sizeof(name), cell->series->size, ref->config->ranks, ref->config->threads);
+		check_config_name(name, sizeof(name), ref_size, ref->config->ranks, ref->config->threads);
 		why = xstrfmt("no baseline for the reference configuration %s: %s cannot be compared", name, m->name);
 		skip(cell, m, kind, why);
 		free(why);
@@ -198,9 +203,9 @@ void check_tolerance(struct check_cell *cell, const struct check_metric *m)
 {
 	char *kind = xstrfmt("tolerance.%s", m->key);
 
-	if (m->kind == CHECK_PER_RUN || m->kind == CHECK_SHARE) {
+	if (m->kind == CHECK_PER_RUN || m->kind == CHECK_SHARE || m->kind == CHECK_RATIO) {
 		compare_samples(cell, m, kind);
-	} else if (m->kind == CHECK_DERIVED) {
+	} else if (m->kind == CHECK_DERIVED || m->kind == CHECK_WEAK) {
 		compare_derived(cell, m, kind);
 	}
 	free(kind);

@@ -27,6 +27,12 @@ const struct check_metric check_metrics[RULES_NR_METRICS] = {
 				    SHARE(SYNCHRONIZATION), " %" },
 	[RULES_LOAD_IMBALANCE] = { RULES_LOAD_IMBALANCE, "load_imbalance", "Load_imbalance", +1,
 				   SHARE(LOAD_IMBALANCE), " %" },
+	[RULES_AVERAGE_PARALLELISM] = { RULES_AVERAGE_PARALLELISM, "average_parallelism", "Average_parallelism", -1,
+					CHECK_RATIO, ANALYSIS_PRODUCTIVE_TIME, "" },
+	[RULES_WEAK_EFFICIENCY] = { RULES_WEAK_EFFICIENCY, "weak_efficiency", "Weak_efficiency", -1, CHECK_WEAK, 0,
+				    "" },
+	[RULES_ISOEFFICIENCY_GROWTH] = { RULES_ISOEFFICIENCY_GROWTH, "isoefficiency_growth", "Isoefficiency_growth",
+					 +1, CHECK_GROWTH, 0, "" },
 };
 
 void check_format_value(char *buf, size_t size, const struct check_metric *m, double v)

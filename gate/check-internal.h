@@ -10,6 +10,9 @@ enum check_kind {
 	CHECK_SHARE,   /* a figure / Total_time per run: Mann-Whitney on the shares */
 	CHECK_DERIVED, /* speedup, efficiency, Karp-Flatt from T(ref) and T(p): bootstrap */
 	CHECK_SLOPE,   /* Karp-Flatt slope over p, per series: bootstrap */
+	CHECK_RATIO,   /* a figure / Execution_time per run (Average_parallelism): Mann-Whitney */
+	CHECK_WEAK,    /* Weak_efficiency from T(ref, n_ref) and T(p, n_p) of a weak series: bootstrap */
+	CHECK_GROWTH,  /* the isoefficiency growth of a benchmark x interval: a bound only */
 };
 
 struct check_metric {
@@ -18,7 +21,7 @@ struct check_metric {
 	const char *name;        /* as reported: "Execution_time" */
 	int worse;               /* +1 larger is worse, -1 smaller is worse */
 	enum check_kind kind;
-	enum analysis_figure fig; /* CHECK_PER_RUN, CHECK_SHARE */
+	enum analysis_figure fig; /* CHECK_PER_RUN, CHECK_SHARE, CHECK_RATIO (the numerator) */
 	const char *unit;        /* " s", " %" (shares, shown x 100) or "" */
 };
 
@@ -35,6 +38,10 @@ struct check_cell {
 	const struct baseline_cell *cur_ref, *base_ref; /* the reference configuration of the series */
 	double rp;                           /* p / p_ref */
 	const struct rules_settings *set;
+	/* weak scaling (series->weak): the reference point of the benchmark x interval, across sizes */
+	const struct matrix_cell *weak_ref;
+	const char *weak_ref_size;
+	const struct baseline_cell *weak_cur_ref, *weak_base_ref;
 };
 
 /* The outcome of comparing current samples with baseline samples. */
@@ -83,6 +90,8 @@ int check_test_slope(const struct check_slope_groups *g, const struct rules_valu
 void check_bound(struct check_cell *cell, const struct check_metric *m, int is_max);
 void check_tolerance(struct check_cell *cell, const struct check_metric *m);
 void check_slope(struct check_cell *cell);
+/* The isoefficiency growth of m->iso[k] against isoefficiency_growth_max (check-growth.c). */
+void check_growth(struct check *c, const struct check_bench *b, const struct isoeff *iso);
 
 /* Prepares the cell for s->cells[i] of benchmark b; 'set' receives the effective rules. */
 void check_cell_init(struct check_cell *cell, struct check *c, const struct check_bench *b,

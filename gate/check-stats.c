@@ -72,6 +72,7 @@ double check_derived_value(enum rules_metric m, double t_ref, double t_p, double
 
 	switch (m) {
 	case RULES_SPEEDUP:
+	case RULES_WEAK_EFFICIENCY: /* T(ref, n_ref) / T(p, n_p): no p in it */
 		return psi;
 	case RULES_EFFICIENCY:
 		return psi / rp;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scaling-size.h"
 #include "stats.h"
 
 static const char *const fingerprint_keys[] = { CHECK_FINGERPRINT_KEYS };
@@ -122,6 +123,8 @@ size_t check_samples(const struct baseline_cell *bc, const struct check_metric *
 		return baseline_samples(bc, m->fig, out);
 	if (m->kind == CHECK_SHARE)
 		return baseline_shares(bc, m->fig, out);
+	if (m->kind == CHECK_RATIO)
+		return baseline_ratios(bc, m->fig, ANALYSIS_EXECUTION_TIME, out);
 	return 0;
 }
 
@@ -194,6 +197,26 @@ static int comparable(const struct check_cell *cell, int m)
 	return !cell->b->fingerprint_diff || cell->set->tolerance_policy[m].across_fingerprints;
 }
 
+/*
+ * Whether metric m is judged in this cell: slopes and isoefficiency belong to
+ * a series or benchmark; ratios are 1 by definition at their reference;
+ * Weak_efficiency exists only in weak-scaling series.
+ */
+static int applies(const struct check_cell *cell, const struct check_metric *m, int is_ref)
+{
+	switch (m->kind) {
+	case CHECK_SLOPE:
+	case CHECK_GROWTH:
+		return 0;
+	case CHECK_DERIVED:
+		return !is_ref;
+	case CHECK_WEAK:
+		return cell->weak_ref && cell->mc != cell->weak_ref;
+	default:
+		return 1;
+	}
+}
+
 /* The tolerances that may not compare with a baseline of another environment: one error per cell. */
 static void note_fingerprint(struct check_cell *cell, int is_ref)
 {
@@ -204,7 +227,7 @@ static void note_fingerprint(struct check_cell *cell, int is_ref)
 
 	for (int m = 0; m < RULES_NR_METRICS; m++) {
 		if (!set->tolerance[m].set || !policy_on(&set->tolerance_policy[m]) || comparable(cell, m) ||
-		    check_metrics[m].kind == CHECK_SLOPE || (check_metrics[m].kind == CHECK_DERIVED && is_ref))
+		    !applies(cell, &check_metrics[m], is_ref))
 			continue;
 		first = first ? first : &check_metrics[m];
 		strbuf_addf(&names, "%s%s", names.len ? ", " : "", check_metrics[m].name);
@@ -228,8 +251,8 @@ static void evaluate_cell(struct check_cell *cell, int is_ref)
 		note_fingerprint(cell, is_ref);
 	for (int i = 0; i < RULES_NR_METRICS; i++) {
 		const struct check_metric *m = &check_metrics[i];
-		if (m->kind == CHECK_SLOPE || (m->kind == CHECK_DERIVED && is_ref))
-			continue; /* slopes are per series; ratios are 1 by definition at the reference */
+		if (!applies(cell, m, is_ref))
+			continue;
 		if (set->min[i].set && policy_on(&set->bound_policy[i]))
 			check_bound(cell, m, 0);
 		if (set->max[i].set && policy_on(&set->bound_policy[i]))
@@ -255,6 +278,19 @@ void check_cell_init(struct check_cell *cell, struct check *c, const struct chec
 		cell->base_ref = baseline_find(&b->base, cell->interval, s->size, rc->ranks, rc->threads);
 	}
 	cell->rp = (double)mc->p / ref->p;
+	for (size_t k = 0; s->weak && k < c->m->nr_weak; k++) {
+		const struct matrix_weak *w = &c->m->weak[k];
+		const struct matrix_weak_point *wr = &w->points[w->ref];
+		if (w->interval != s->interval || strcmp(w->benchmark, b->name) || !w->nr_points)
+			continue;
+		cell->weak_ref = wr->cell;
+		cell->weak_ref_size = wr->series->size;
+		cell->weak_cur_ref = baseline_find(&b->cur, cell->interval, wr->series->size,
+						   wr->cell->config->ranks, wr->cell->config->threads);
+		if (b->has_base)
+			cell->weak_base_ref = baseline_find(&b->base, cell->interval, wr->series->size,
+							    wr->cell->config->ranks, wr->cell->config->threads);
+	}
 }
 
 static void evaluate_series(struct check *c, const struct check_bench *b, const struct matrix_series *s)
@@ -323,6 +359,9 @@ void check_evaluate(struct check *c)
 		for (size_t k = 0; k < c->m->nr_series; k++)
 			if (!strcmp(c->m->series[k].benchmark, b->name))
 				evaluate_series(c, b, &c->m->series[k]);
+		for (size_t k = 0; k < c->m->nr_iso; k++)
+			if (!strcmp(c->m->iso[k].benchmark, b->name))
+				check_growth(c, b, &c->m->iso[k]);
 		removed_intervals(c, b);
 	}
 	check_sort(c->vs, 0); /* run failures, added before, among them */

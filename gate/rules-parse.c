@@ -58,7 +58,7 @@ static void metric_range(enum rules_metric m, double *lo, double *hi)
 {
 	*lo = 0;
 	*hi = 1;
-	if (m == RULES_TIME || m == RULES_SPEEDUP)
+	if (m == RULES_TIME || m == RULES_SPEEDUP || m == RULES_AVERAGE_PARALLELISM)
 		*hi = HUGE_VAL;
 	else if (m == RULES_KARP_FLATT_SLOPE)
 		*lo = -1;
@@ -171,6 +171,24 @@ static int claim_bound(struct parser *ps, const yaml_node_t *v, const char *labe
 	return 0;
 }
 
+/* 'isoefficiency_growth_max: "p log p"': a growth model (rules_growth_parse). */
+static void parse_growth(struct parser *ps, const yaml_node_t *v, const char *label, struct rules_value *out)
+{
+	const char *s = yamldoc_scalar(v);
+	char buf[64];
+	double k;
+	int log_power;
+
+	if (!s || rules_growth_parse(s, &k, &log_power) < 0) {
+		yamldoc_error(ps->d, v, "'%s' must be one of " RULES_GROWTH_FORMS " (K > 0), not %s", label,
+			      yamldoc_describe(v, buf, sizeof(buf)));
+		return;
+	}
+	out->set = 1;
+	out->value = k;
+	out->log_power = log_power;
+}
+
 /* '<metric>_min', '<metric>_max', and the items of 'share_max' ('label' names them). */
 static void parse_bound(struct parser *ps, const yaml_node_t *v, const char *label,
 			enum rules_metric m, int is_max)
@@ -178,6 +196,11 @@ static void parse_bound(struct parser *ps, const yaml_node_t *v, const char *lab
 	struct rules_value *out = is_max ? &ps->rule->max[m] : &ps->rule->min[m];
 	double lo, hi, x;
 
+	if (m == RULES_ISOEFFICIENCY_GROWTH && !is_max) {
+		yamldoc_error(ps->d, v, "'%s' is not a bound: the isoefficiency growth takes only "
+			      "'isoefficiency_growth_max'", label);
+		return;
+	}
 	if (claim_bound(ps, v, label, m, is_max) < 0)
 		return;
 	if (is_off(v)) {
@@ -185,7 +208,10 @@ static void parse_bound(struct parser *ps, const yaml_node_t *v, const char *lab
 		return;
 	}
 	metric_range(m, &lo, &hi);
-	if (m == RULES_TIME) {
+	if (m == RULES_ISOEFFICIENCY_GROWTH) {
+		parse_growth(ps, v, label, out);
+		return;
+	} else if (m == RULES_TIME) {
 		if (yamldoc_get_duration(ps->d, v, label, &x) < 0)
 			return;
 	} else if (get_number(ps, v, label, lo, hi, &x) < 0) {
@@ -258,6 +284,11 @@ static void parse_tolerance(struct parser *ps, const yaml_node_t *v, enum rules_
 	int relative = 0;
 
 	snprintf(name, sizeof(name), "tolerance.%s", rules_metric_key(m));
+	if (m == RULES_ISOEFFICIENCY_GROWTH) {
+		yamldoc_error(ps->d, v, "'%s' is not a tolerance: the isoefficiency growth takes only a bound, "
+			      "'isoefficiency_growth_max'", name);
+		return;
+	}
 	if (is_off(v)) {
 		out->set = out->off = 1;
 		return;

@@ -53,6 +53,65 @@ int rules_metric_across_default(enum rules_metric m)
 	return m != RULES_TIME && !rules_metric_is_share(m);
 }
 
+/* Words separated by single spaces: "p  log p" reads as "p log p". */
+static void squeeze(const char *text, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (; *text && n + 1 < size; text++)
+		if (*text != ' ' || (n && buf[n - 1] != ' '))
+			buf[n++] = *text;
+	while (n && buf[n - 1] == ' ')
+		n--;
+	buf[n] = '\0';
+}
+
+int rules_growth_parse(const char *text, double *k, int *log_power)
+{
+	static const struct { const char *name; double k; int log_power; } named[] = {
+		{ "constant", 0, 0 }, { "log p", 0, 1 }, { "p", 1, 0 }, { "p log p", 1, 1 },
+	};
+	char buf[64], *end;
+	double x;
+
+	squeeze(text, buf, sizeof(buf));
+	for (size_t i = 0; i < ARRAY_SIZE(named); i++) {
+		if (!strcmp(buf, named[i].name)) {
+			*k = named[i].k;
+			*log_power = named[i].log_power;
+			return 0;
+		}
+	}
+	if (strncmp(buf, "p^", 2) || !((buf[2] >= '0' && buf[2] <= '9') || buf[2] == '.'))
+		return -1;
+	errno = 0;
+	x = strtod(buf + 2, &end);
+	if (errno || *end || !(x > 0) || x > 100)
+		return -1;
+	*k = x;
+	*log_power = 0;
+	return 0;
+}
+
+int rules_growth_cmp(double k1, int log1, double k2, int log2)
+{
+	if (k1 != k2)
+		return k1 < k2 ? -1 : 1;
+	return (log1 > log2) - (log1 < log2);
+}
+
+void rules_growth_text(double k, int log_power, char *buf, size_t size)
+{
+	if (k == 0 && !log_power)
+		snprintf(buf, size, "constant");
+	else if (k == 0)
+		snprintf(buf, size, "log p");
+	else if (k == 1)
+		snprintf(buf, size, log_power ? "p log p" : "p");
+	else
+		snprintf(buf, size, log_power ? "p^%g log p" : "p^%g", k);
+}
+
 void rules_init(struct rules *r)
 {
 	memset(r, 0, sizeof(*r));

@@ -23,7 +23,10 @@ struct config;
 	X(COMMUNICATION, "communication", +1)             /* share of Total_time */ \
 	X(IDLE, "idle", +1)                               /* share of Total_time */ \
 	X(SYNCHRONIZATION, "synchronization", +1)         /* share of Total_time */ \
-	X(LOAD_IMBALANCE, "load_imbalance", +1)           /* share of Total_time */
+	X(LOAD_IMBALANCE, "load_imbalance", +1)           /* share of Total_time */ \
+	X(AVERAGE_PARALLELISM, "average_parallelism", -1) /* Productive_time / Execution_time */ \
+	X(WEAK_EFFICIENCY, "weak_efficiency", -1)         /* T(1, n_1) / T(p, n_p), weak scaling */ \
+	X(ISOEFFICIENCY_GROWTH, "isoefficiency_growth", +1) /* n(p) = p^k log^b p; a _max bound only */
 
 enum rules_metric {
 #define X(id, key, worse) RULES_##id,
@@ -45,6 +48,7 @@ struct rules_value {
 	double value;
 	int relative; /* tolerance given as a percentage: 0.05 for "5%" */
 	int off;      /* in a rule: 'off' clears what earlier rules set (never set in rules_settings) */
+	int log_power; /* isoefficiency_growth: the bound is p^value (log p)^log_power */
 };
 
 /*
@@ -138,6 +142,16 @@ int rules_metric_worse(enum rules_metric m);
 int rules_metric_find(const char *key);
 /* A share of Total_time (a lost-time component): the metrics 'share_max' takes. */
 int rules_metric_is_share(enum rules_metric m);
+/*
+ * Growth models of the isoefficiency function, ordered by how fast they grow:
+ * p^k (log p)^b compares k first, then b, so constant < log p < p^K (0 < K < 1)
+ * < p < p log p < p^K (K > 1). rules_growth_cmp returns <0, 0, >0.
+ */
+#define RULES_GROWTH_FORMS "constant, log p, p, p log p, p^K"
+int rules_growth_parse(const char *text, double *k, int *log_power);
+int rules_growth_cmp(double k1, int log1, double k2, int log2);
+/* "p log p", "p^1.5", "constant" */
+void rules_growth_text(double k, int log_power, char *buf, size_t size);
 /* Whether a tolerance of this metric compares with a baseline of another machine by default: ratios do. */
 int rules_metric_across_default(enum rules_metric m);
 /*

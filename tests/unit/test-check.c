@@ -117,7 +117,7 @@ static void test_baseline_errors(void **state)
 	free(path);
 }
 
-static const struct rules_value relative10 = { 1, 0.10, 1, 0 };
+static const struct rules_value relative10 = { .set = 1, .value = 0.10, .relative = 1 };
 
 static void test_mwu_past_tolerance(void **state)
 {
@@ -140,7 +140,7 @@ static void test_mwu_past_tolerance(void **state)
 	assert_false(t.significant);
 	/* 5 % slower is significant without a tolerance, not beyond 10 %: the shift matters. */
 	{
-		struct rules_value none = { 1, 0, 1, 0 };
+		struct rules_value none = { .set = 1, .value = 0, .relative = 1 };
 		assert_int_equal(check_test_samples(base, 5, little, 5, +1, &none, 0.05, &t), 0);
 		assert_true(t.significant);
 	}
@@ -149,7 +149,7 @@ static void test_mwu_past_tolerance(void **state)
 static void test_mwu_smaller_is_worse(void **state)
 {
 	double base[] = { 0.95, 0.96, 0.94, 0.95, 0.97 }, worse[] = { 0.80, 0.82, 0.81, 0.79, 0.80 };
-	struct rules_value abs05 = { 1, 0.05, 0, 0 };
+	struct rules_value abs05 = { .set = 1, .value = 0.05, .relative = 0 };
 	struct check_test t;
 
 	(void)state;
@@ -190,7 +190,7 @@ static void test_derived(void **state)
 	double t2[] = { 0.52, 0.53, 0.51, 0.52, 0.53 };  /* efficiency ~0.96 */
 	double t2slow[] = { 0.70, 0.71, 0.69, 0.72, 0.70 }; /* ~0.71 */
 	struct check_groups g = { { t1, t2, t1, t2slow }, { 5, 5, 5, 5 }, 2 };
-	struct rules_value abs05 = { 1, 0.05, 0, 0 };
+	struct rules_value abs05 = { .set = 1, .value = 0.05, .relative = 0 };
 	struct check_test t;
 
 	(void)state;
@@ -221,7 +221,7 @@ static void test_slope(void **state)
 	size_t n[6] = { 5, 5, 5, 5, 5, 5 };
 	double rp[2] = { 2, 4 };
 	struct check_slope_groups g = { x, n, rp, 2 };
-	struct rules_value tol = { 1, 0.005, 0, 0 };
+	struct rules_value tol = { .set = 1, .value = 0.005, .relative = 0 };
 	struct check_test t;
 
 	(void)state;

@@ -65,8 +65,16 @@ static void dump_rule(struct strbuf *sb, const struct rules_rule *rule, int with
 		strbuf_addch(sb, '\n');
 	}
 	for (int m = 0; m < RULES_NR_METRICS; m++) {
+		const struct rules_value *max = &rule->max[m];
+		char growth[48];
+
 		dump_value(sb, rules_metric_key(m), "_min", &rule->min[m]);
-		dump_value(sb, rules_metric_key(m), "_max", &rule->max[m]);
+		if (m == RULES_ISOEFFICIENCY_GROWTH && max->set && !max->off) {
+			rules_growth_text(max->value, max->log_power, growth, sizeof(growth));
+			strbuf_addf(sb, "  %s_max %s\n", rules_metric_key(m), growth);
+		} else {
+			dump_value(sb, rules_metric_key(m), "_max", max);
+		}
 	}
 	for (int m = 0; m < RULES_NR_METRICS; m++) {
 		char key[64];
@@ -554,6 +562,37 @@ static void test_metrics(void **state)
 	assert_false(rules_metric_across_default(RULES_COMMUNICATION));
 }
 
+/* constant < log p < p^0.5 < p < p log p < p^1.5: docs/rules.md. */
+static void test_growth_order(void **state)
+{
+	static const char *const ordered[] = { "constant", "log p", "p^0.5", "p", "p log p", "p^1.5", "p^2" };
+	static const char *const bad[] = { "", "p^", "p^0", "p^-1", "p^x", "n", "p log", "p^2 log p", "P" };
+	double k[ARRAY_SIZE(ordered)], x;
+	int lp[ARRAY_SIZE(ordered)], l;
+	char buf[48];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(ordered); i++) {
+		assert_int_equal(rules_growth_parse(ordered[i], &k[i], &lp[i]), 0);
+		rules_growth_text(k[i], lp[i], buf, sizeof(buf));
+		assert_string_equal(buf, ordered[i]);
+		for (size_t j = 0; j < i; j++) {
+			assert_true(rules_growth_cmp(k[j], lp[j], k[i], lp[i]) < 0);
+			assert_true(rules_growth_cmp(k[i], lp[i], k[j], lp[j]) > 0);
+		}
+		assert_int_equal(rules_growth_cmp(k[i], lp[i], k[i], lp[i]), 0);
+	}
+	assert_int_equal(rules_growth_parse(" p   log p ", &x, &l), 0);
+	assert_true(x == 1 && l == 1);
+	assert_int_equal(rules_growth_parse("p^1", &x, &l), 0);
+	assert_true(x == 1 && l == 0); /* the same as p */
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		assert_int_equal(rules_growth_parse(bad[i], &x, &l), -1);
+	assert_int_equal(rules_metric_worse(RULES_AVERAGE_PARALLELISM), -1);
+	assert_int_equal(rules_metric_worse(RULES_WEAK_EFFICIENCY), -1);
+	assert_true(rules_metric_across_default(RULES_AVERAGE_PARALLELISM));
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -594,6 +633,7 @@ int main(void)
 		cmocka_unit_test(test_default_policy),
 		cmocka_unit_test(test_report_unmatched),
 		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_growth_order),
 	};
 	const char *top = getenv("SG_TOP"); /* set by tests/run.sh */
 	struct CMUnitTest *cases;

@@ -50,22 +50,23 @@ def g(x):
     return "%.9g" % x
 
 
-def region_times(name, threads, factor, mode, k):
+def region_times(name, threads, factor, mode, k, over=0.0):
     """(main wall, main par, main barrier, worker time, worker barrier) of a parallel kernel.
 
     T threads share the work t evenly and wait at the barrier for an overhead
-    k t (T - 1) that grows with T: Karp-Flatt e = k T."""
+    k t (T - 1) that grows with T: Karp-Flatt e = k T; plus 'over' (T - 1)
+    seconds that do not grow with the work (T0 = over p (p - 1): isoefficiency)."""
     t = (SWEEP if name == "sweep" else RESIDUAL) * factor
     if name == "residual" and mode == "serial":
         return t, 0.0, 0.0, None, None
     if threads == 1:
         return t, t, 0.002 * t, None, None
     share = t / threads
-    wall = share + k * t * (threads - 1)
+    wall = share + k * t * (threads - 1) + over * (threads - 1)
     return wall, wall, wall - share, wall, wall - share
 
 
-def profile(threads, factor, mode, extra=False, solve_serial=SOLVE_SERIAL, k=OVERHEAD):
+def profile(threads, factor, mode, extra=False, solve_serial=SOLVE_SERIAL, k=OVERHEAD, over=0.0):
     kernels = ["sweep"] + ([] if mode == "none" else ["residual"]) + (["extra"] if extra else [])
     lines = ["scalegate-profile\t1", "meta\thost\tsynthetic", "meta\tpid\t1", "meta\trank\t-", "meta\tranks\t-",
              "meta\tclock\tmonotonic", "meta\tomp\tgomp", "meta\tmpi\tnone",
@@ -82,7 +83,7 @@ def profile(threads, factor, mode, extra=False, solve_serial=SOLVE_SERIAL, k=OVE
     stats, workers, wall_sum, par_sum = [], [], 0.0, 0.0
     for i, name in enumerate(kernels):
         wall, par, barrier, wtime, wbarrier = region_times("residual" if name == "extra" else name, threads, factor,
-                                                           mode if name == "residual" else "parallel", k)
+                                                           mode if name == "residual" else "parallel", k, over)
         if name == "extra":
             wall, par, barrier = wall / 4, par / 4, barrier / 4
             wtime, wbarrier = (wtime / 4, wbarrier / 4) if wtime is not None else (None, None)
@@ -104,26 +105,31 @@ def profile(threads, factor, mode, extra=False, solve_serial=SOLVE_SERIAL, k=OVE
 
 
 def write_results(path, factors, mode, extra=False, failures=(), fingerprint=FINGERPRINT, solve_serial=SOLVE_SERIAL,
-                  k=OVERHEAD, threads=(1, 2)):
-    """failures: (threads, repeat, status, reason) of runs that failed (no profile written)."""
+                  k=OVERHEAD, threads=(1, 2), sizes=None, over=0.0):
+    """failures: (threads, repeat, status, reason) of runs that failed (no profile written).
+
+    sizes: (size, threads) pairs run instead of 'threads' without a size; the
+    work grows with size / 1000."""
     if os.path.exists(path):
         shutil.rmtree(path)
     os.makedirs(path)
     with open(os.path.join(path, "fingerprint.tsv"), "w") as f:
         f.writelines("%s\t%s\n" % kv for kv in fingerprint)
     manifest = ["benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason"]
+    points = sizes if sizes else [("-", t) for t in threads]
     for repeat, factor in enumerate(factors, 1):
-        for t in threads:
-            rel = "jacobi/s--r1-t%d/%d" % (t, repeat)
+        for size, t in points:
+            rel = "jacobi/s%s-r1-t%d/%d" % (size, t, repeat)
+            scale = 1.0 if size == "-" else size / 1000.0
             failed = [x for x in failures if x[0] == t and x[1] == repeat]
             os.makedirs(os.path.join(path, rel))
             if failed:
-                manifest.append("jacobi\t-\t1\t%d\t%d\t%d\t%s\t-\t0.100000\t%s\t%s" %
-                                (t, t, repeat, failed[0][2], rel, failed[0][3]))
+                manifest.append("jacobi\t%s\t1\t%d\t%d\t%d\t%s\t-\t0.100000\t%s\t%s" %
+                                (size, t, t, repeat, failed[0][2], rel, failed[0][3]))
                 continue
             with open(os.path.join(path, rel, "synthetic.1.sgprof"), "w") as f:
-                f.write(profile(t, factor, mode, extra, solve_serial, k))
-            manifest.append("jacobi\t-\t1\t%d\t%d\t%d\tok\t0\t%.6f\t%s\t-" % (t, t, repeat, factor, rel))
+                f.write(profile(t, factor * scale, mode, extra, solve_serial, k, over))
+            manifest.append("jacobi\t%s\t1\t%d\t%d\t%d\tok\t0\t%.6f\t%s\t-" % (size, t, t, repeat, factor, rel))
     with open(os.path.join(path, "manifest.tsv"), "w") as f:
         f.writelines(line + "\n" for line in manifest)
 
@@ -133,11 +139,13 @@ results: results
 baselines: baselines
 benchmarks:
   - name: jacobi
-    command: ./jacobi {{threads}} 300
+    command: ./jacobi {{threads}} {command_size}
     threads: [{threads}]
     repeat: {repeat}
-rules:
+{bench_extra}rules:
 {rules}"""
+
+WEAK_SIZES = [(1000, 1), (2000, 2), (4000, 4)]
 
 SOLVER_RULES = """  - name: solver
     benchmark: jacobi
@@ -197,6 +205,40 @@ CASES = {
     tolerance: { karp_flatt_slope: 0.005, synchronization: 0.05 }
     karp_flatt_slope_max: 0.01
 """, None),
+    # Average_parallelism of the residual falls from ~2 to ~1 when it runs on one thread.
+    "average-parallelism-drop": (dict(factors=CLEAN2, mode="serial"), dict(factors=CLEAN, mode="parallel"),
+                                 """  - name: parallelism
+    interval: program/solve/residual
+    tolerance: { average_parallelism: 0.2 }
+    average_parallelism_min: 0.9
+""", None),
+    # Weak scaling, 1000 per processor: the overhead k t (T - 1) grows with the work, so
+    # Weak_efficiency = 1 / (1 + k T (T - 1)) falls to 0.77 at p = 4 (0.89 in the baseline).
+    "weak-efficiency": (dict(factors=CLEAN2, mode="parallel", sizes=WEAK_SIZES, threads=(1, 2, 4)),
+                        dict(factors=CLEAN, mode="parallel", k=0.01, sizes=WEAK_SIZES, threads=(1, 2, 4)),
+                        """  - name: weak
+    interval: program/solve/sweep
+    weak_efficiency_min: 0.9
+    tolerance: { weak_efficiency: 0.05 }
+""", None),
+    # T0 = over p (p - 1) does not grow with n: n must grow like p (p - 1) to hold 80 %; over
+    # p = 2, 4, 8 the fit chooses p log p (p^k needs more points to win its F test): above p.
+    "isoefficiency-growth": (dict(factors=CLEAN2, mode="parallel", k=0.0, over=0.01, threads=(1, 2, 4, 8),
+                                  sizes=[(n, t) for n in (100, 400, 1600, 6400) for t in (1, 2, 4, 8)]), None,
+                             """  - name: isoefficiency
+    interval: program/solve/sweep
+    isoefficiency_growth_max: p
+  - name: loose
+    interval: program/solve/residual
+    isoefficiency_growth_max: p^3
+""", None),
+    # One processor count above 1: one point, no growth model.
+    "isoefficiency-refused": (dict(factors=CLEAN2, mode="parallel", k=0.0, over=0.01,
+                                   sizes=[(n, t) for n in (100, 400) for t in (1, 2)]), None,
+                              """  - name: isoefficiency
+    interval: program/solve/sweep
+    isoefficiency_growth_max: p
+""", None),
     "absolute-bound": (dict(factors=CLEAN2, mode="serial"), None, """  - name: floor
     interval: "program/solve/*"
     efficiency_min: 0.8
@@ -214,7 +256,12 @@ def main():
         d = os.path.join(TOP, name)
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "scalegate.yml"), "w") as f:
-            f.write(CONFIG.format(name=name, repeat=len(cur["factors"]), rules=rules,
+            sizes = sorted({n for n, _ in cur.get("sizes") or []})
+            weak = len({n for n, _ in cur.get("sizes") or []}) == len(cur.get("sizes") or [None])
+            extra = "" if not sizes else "    weak: {size_per_processor: 1000}\n" if weak else \
+                "    sizes: [%s]\n" % ", ".join(str(n) for n in sizes)
+            f.write(CONFIG.format(name=name, repeat=len(cur["factors"]), rules=rules, bench_extra=extra,
+                                  command_size="{size}" if sizes else "300",
                                   threads=", ".join(str(t) for t in cur.get("threads", (1, 2)))))
         write_results(os.path.join(d, "results"), **cur)
         shutil.rmtree(os.path.join(d, "baselines"), ignore_errors=True)
