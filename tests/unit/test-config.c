@@ -5,13 +5,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "datacase.h"
 #include "util.h"
 
 /* Relative, as the gate is run: the messages must carry the paths the expected files show. */
@@ -83,85 +83,35 @@ static void dump_config(struct strbuf *sb, const struct config *c)
 		dump_bench(sb, &c->benchmarks[i]);
 }
 
-/* Runs config_load() with fd 2 going to a temporary file; returns what was written there. */
-static int load_capturing(struct config *c, const char *path, struct strbuf *err)
-{
-	FILE *tmp = tmpfile();
-	int saved, ret;
-	char chunk[4096];
-	size_t n;
+struct load_job {
+	struct config *c;
+	const char *path;
+};
 
-	assert_non_null(tmp);
-	fflush(stderr);
-	saved = dup(2);
-	assert_true(saved >= 0);
-	assert_true(dup2(fileno(tmp), 2) >= 0);
-	ret = config_load(c, path);
-	fflush(stderr);
-	assert_true(dup2(saved, 2) >= 0);
-	close(saved);
-	rewind(tmp);
-	while ((n = fread(chunk, 1, sizeof(chunk), tmp)) > 0)
-		strbuf_add(err, chunk, n);
-	fclose(tmp);
-	return ret;
+static int load_fn(void *arg)
+{
+	struct load_job *job = arg;
+
+	return config_load(job->c, job->path);
 }
 
 static void test_case(void **state)
 {
 	const char *name = *state;
 	char *yml = xstrfmt("%s/%s/scalegate.yml", CASES_DIR, name);
-	char *exp_path = xstrfmt("%s/%s/expected", CASES_DIR, name);
-	struct strbuf expected = STRBUF_INIT, actual = STRBUF_INIT;
+	struct strbuf actual = STRBUF_INIT;
 	struct config c;
+	struct load_job job = { &c, yml };
 	int ret;
 
-	ret = load_capturing(&c, yml, &actual);
+	ret = datacase_capture(load_fn, &job, &actual);
 	if (ret == 0)
 		dump_config(&actual, &c); /* after anything printed: a valid file must load silently */
-	/* SG_UPDATE_EXPECTED=1 rewrites the expected files: review the diff before committing. */
-	if (getenv("SG_UPDATE_EXPECTED"))
-		assert_int_equal(write_file_atomic(exp_path, actual.buf ? actual.buf : "", actual.len), 0);
-	assert_int_equal(strbuf_read_file(&expected, exp_path), 0);
-	if (strcmp(expected.buf, actual.buf ? actual.buf : ""))
-		print_error("%s: expected:\n%s--- got:\n%s", name, expected.buf,
-			    actual.buf ? actual.buf : "");
-	assert_string_equal(expected.buf, actual.buf ? actual.buf : "");
-	assert_int_equal(ret, strncmp(expected.buf, "ok\n", 3) ? -1 : 0);
+	datacase_expect(CASES_DIR, name, &actual, ret);
 	config_release(&c);
 	config_release(&c); /* released twice, or after a failed load: harmless */
-	strbuf_release(&expected);
 	strbuf_release(&actual);
 	free(yml);
-	free(exp_path);
-}
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static char **list_cases(size_t *nr)
-{
-	DIR *dir = opendir(CASES_DIR);
-	struct dirent *e;
-	char **names = NULL;
-	size_t alloc = 0;
-
-	*nr = 0;
-	if (!dir) {
-		fprintf(stderr, "test-config: cannot open '%s': run from the repository root\n", CASES_DIR);
-		exit(1);
-	}
-	while ((e = readdir(dir))) {
-		if (e->d_name[0] == '.')
-			continue;
-		ALLOC_GROW(names, *nr + 1, alloc);
-		names[(*nr)++] = xstrdup(e->d_name);
-	}
-	closedir(dir);
-	qsort(names, *nr, sizeof(*names), by_name);
-	return names;
 }
 
 static void test_expand(void **state)
@@ -302,30 +252,6 @@ int main(void)
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_yamldoc_accessors),
 	};
-	const char *top = getenv("SG_TOP"); /* set by tests/run.sh */
-	struct CMUnitTest *cases;
-	char **names;
-	size_t nr;
-	int failed;
 
-	if (top && chdir(top)) {
-		perror(top);
-		return 1;
-	}
-	names = list_cases(&nr);
-
-	cases = xcalloc(nr, sizeof(*cases));
-	for (size_t i = 0; i < nr; i++) {
-		cases[i].name = names[i];
-		cases[i].test_func = test_case;
-		cases[i].initial_state = names[i];
-	}
-	failed = cmocka_run_group_tests_name("config", unit, NULL, NULL);
-	/* The cases are found at run time, so the count is not a sizeof. */
-	failed += _cmocka_run_group_tests("config cases", cases, nr, NULL, NULL);
-	for (size_t i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
-	free(cases);
-	return failed ? 1 : 0;
+	return datacase_main("config", unit, ARRAY_SIZE(unit), CASES_DIR, test_case);
 }

@@ -5,7 +5,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "datacase.h"
 #include "rules.h"
 #include "util.h"
 
@@ -120,30 +120,6 @@ static int run_load(struct load_job *job)
 	return rules_load_file(job->r, job->path);
 }
 
-/* Runs fn(arg) with fd 2 going to a temporary file; returns what was written there. */
-static int capturing(int (*fn)(void *), void *arg, struct strbuf *err)
-{
-	FILE *tmp = tmpfile();
-	int saved, ret;
-	char chunk[4096];
-	size_t n;
-
-	assert_non_null(tmp);
-	fflush(stderr);
-	saved = dup(2);
-	assert_true(saved >= 0);
-	assert_true(dup2(fileno(tmp), 2) >= 0);
-	ret = fn(arg);
-	fflush(stderr);
-	assert_true(dup2(saved, 2) >= 0);
-	close(saved);
-	rewind(tmp);
-	while ((n = fread(chunk, 1, sizeof(chunk), tmp)) > 0)
-		strbuf_add(err, chunk, n);
-	fclose(tmp);
-	return ret;
-}
-
 static int load_fn(void *arg)
 {
 	return run_load(arg);
@@ -160,8 +136,7 @@ static void test_case(void **state)
 {
 	const char *name = *state;
 	char *yml = xstrfmt("%s/%s/scalegate.yml", CASES_DIR, name);
-	char *exp_path = xstrfmt("%s/%s/expected", CASES_DIR, name);
-	struct strbuf expected = STRBUF_INIT, actual = STRBUF_INIT;
+	struct strbuf actual = STRBUF_INIT;
 	struct rules r;
 	struct config c;
 	struct load_job job = { &r, &c, yml };
@@ -174,29 +149,19 @@ static void test_case(void **state)
 		job.path = yml = xstrfmt("%s/%s/rules.yml", CASES_DIR, name);
 		job.c = NULL;
 	}
-	ret = capturing(load_fn, &job, &actual);
+	ret = datacase_capture(load_fn, &job, &actual);
 	if (ret == 0) {
 		strbuf_addstr(&actual, "ok\n"); /* after anything printed: a valid file must load silently */
 		dump_rules(&actual, &r, 1);
 	} else {
 		assert_int_equal(r.nr, 0); /* a failed load leaves nothing behind */
 	}
-	/* SG_UPDATE_EXPECTED=1 rewrites the expected files: review the diff before committing. */
-	if (getenv("SG_UPDATE_EXPECTED"))
-		assert_int_equal(write_file_atomic(exp_path, actual.buf ? actual.buf : "", actual.len), 0);
-	assert_int_equal(strbuf_read_file(&expected, exp_path), 0);
-	if (strcmp(expected.buf, actual.buf ? actual.buf : ""))
-		print_error("%s: expected:\n%s--- got:\n%s", name, expected.buf,
-			    actual.buf ? actual.buf : "");
-	assert_string_equal(expected.buf, actual.buf ? actual.buf : "");
-	assert_int_equal(ret, strncmp(expected.buf, "ok\n", 3) ? -1 : 0);
+	datacase_expect(CASES_DIR, name, &actual, ret);
 	rules_release(&r);
 	rules_release(&r); /* released twice, or after a failed load: harmless */
 	config_release(&c);
-	strbuf_release(&expected);
 	strbuf_release(&actual);
 	free(yml);
-	free(exp_path);
 }
 
 /* The rules built into the binary are those of the shipped rules/default.yml. */
@@ -531,7 +496,7 @@ static void test_report_unmatched(void **state)
 	(void)state;
 	load_text(&r, text);
 	rules_effective(&r, "jacobi", "program", "-", 1, 4, &s);
-	assert_int_equal(capturing(report_fn, &r, &err), 2);
+	assert_int_equal(datacase_capture(report_fn, &r, &err), 2);
 	expected = xstrfmt("scalegate: error: %s:5:5: rule 'typo' selects nothing in the results\n"
 			   "scalegate: error: %s:8:5: rule selects nothing in the results\n",
 			   r.files[0], r.files[0]);
@@ -542,7 +507,7 @@ static void test_report_unmatched(void **state)
 
 	/* The defaults are not the user's mistake. */
 	assert_int_equal(rules_load(&r, NULL), 0);
-	assert_int_equal(capturing(report_fn, &r, &err), 0);
+	assert_int_equal(datacase_capture(report_fn, &r, &err), 0);
 	assert_null(err.buf);
 	rules_release(&r);
 }
@@ -593,34 +558,6 @@ static void test_growth_order(void **state)
 	assert_true(rules_metric_across_default(RULES_AVERAGE_PARALLELISM));
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static char **list_cases(size_t *nr)
-{
-	DIR *dir = opendir(CASES_DIR);
-	struct dirent *e;
-	char **names = NULL;
-	size_t alloc = 0;
-
-	*nr = 0;
-	if (!dir) {
-		fprintf(stderr, "test-rules: cannot open '%s': run from the repository root\n", CASES_DIR);
-		exit(1);
-	}
-	while ((e = readdir(dir))) {
-		if (e->d_name[0] == '.')
-			continue;
-		ALLOC_GROW(names, *nr + 1, alloc);
-		names[(*nr)++] = xstrdup(e->d_name);
-	}
-	closedir(dir);
-	qsort(names, *nr, sizeof(*names), by_name);
-	return names;
-}
-
 int main(void)
 {
 	const struct CMUnitTest unit[] = {
@@ -635,29 +572,6 @@ int main(void)
 		cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_growth_order),
 	};
-	const char *top = getenv("SG_TOP"); /* set by tests/run.sh */
-	struct CMUnitTest *cases;
-	char **names;
-	size_t nr;
-	int failed;
 
-	if (top && chdir(top)) {
-		perror(top);
-		return 1;
-	}
-	names = list_cases(&nr);
-	cases = xcalloc(nr, sizeof(*cases));
-	for (size_t i = 0; i < nr; i++) {
-		cases[i].name = names[i];
-		cases[i].test_func = test_case;
-		cases[i].initial_state = names[i];
-	}
-	failed = cmocka_run_group_tests_name("rules", unit, NULL, NULL);
-	/* The cases are found at run time, so the count is not a sizeof. */
-	failed += _cmocka_run_group_tests("rules cases", cases, nr, NULL, NULL);
-	for (size_t i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
-	free(cases);
-	return failed ? 1 : 0;
+	return datacase_main("rules", unit, ARRAY_SIZE(unit), CASES_DIR, test_case);
 }
