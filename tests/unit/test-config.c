@@ -185,9 +185,10 @@ static void test_missing_file(void **state)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct config c;
+	struct load_job job = { &c, CASES_DIR "/no-such-case/scalegate.yml" };
 
 	(void)state;
-	assert_int_equal(load_capturing(&c, CASES_DIR "/no-such-case/scalegate.yml", &err), -1);
+	assert_int_equal(datacase_capture(load_fn, &job, &err), -1);
 	assert_string_equal(err.buf, "scalegate: error: cannot open '" CASES_DIR
 			    "/no-such-case/scalegate.yml': No such file or directory\n");
 	config_release(&c);
