@@ -127,6 +127,12 @@ static void karp_flatt(struct strbuf *sb, const struct check_cell *cell)
 			    first->karp_flatt.median, last->karp_flatt.median);
 		return;
 	}
+	if (s->trend && !strcmp(s->trend, "flat") && s->serial_fraction >= 1) {
+		separator(sb);
+		strbuf_addf(sb, "no speedup at all (Karp_Flatt ~ %.2f >= 1): more processors made it slower",
+			    s->serial_fraction);
+		return;
+	}
 	if (s->trend && !strcmp(s->trend, "flat") && s->serial_fraction > 0.02) {
 		separator(sb);
 		strbuf_addf(sb, "inherent serial fraction ~ %.2f (Insufficient_parallelism: serial code)",

@@ -42,6 +42,22 @@ const char *matrix_classify(double slope, double lo, double hi, double p_min, do
 	return "flat";
 }
 
+void matrix_trend_describe(struct strbuf *sb, const struct matrix_series *s)
+{
+	if (!s->trend)
+		return;
+	if (!strcmp(s->trend, "rising"))
+		strbuf_addstr(sb, "rising: overhead grows with p");
+	else if (!strcmp(s->trend, "falling"))
+		strbuf_addstr(sb, "falling: efficiency improves with p (cache or superlinear effects)");
+	else if (s->serial_fraction >= 1)
+		/* e >= 1 is no fraction: the parallel runs were no faster than the serial one */
+		strbuf_addf(sb, "flat at e ~ %.3g >= 1: no speedup, more processors made the interval slower",
+			    s->serial_fraction);
+	else
+		strbuf_addf(sb, "flat: limited parallelism (inherent serial fraction ~ %.3g)", s->serial_fraction);
+}
+
 size_t matrix_samples(const struct analysis_config *c, int interval, enum analysis_figure f, double *x)
 {
 	size_t n = 0;

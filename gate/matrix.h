@@ -86,6 +86,9 @@ void matrix_ratio(const double *a, size_t na, const double *b, size_t nb, struct
 
 /* Karp-Flatt serial fraction for speedup psi on p processors (p > 1). */
 double matrix_karp_flatt(double psi, double p);
+/* What the series' Karp-Flatt trend means, in words ("rising: overhead grows with p", ...); nothing without a trend. */
+struct strbuf;
+void matrix_trend_describe(struct strbuf *sb, const struct matrix_series *s);
 /* The trend rule of docs/metrics.md for a slope of e over [p_min, p_max] with interval [lo, hi]. */
 const char *matrix_classify(double slope, double lo, double hi, double p_min, double p_max, double mean_e);
 /* Slope of Average_parallelism A over p (n >= 2 distinct p; interval from 3) and its trend, NULL when too few. */

@@ -4,6 +4,7 @@
 
 #include "protocol.h"
 #include "scaling-size.h"
+#include "util.h"
 
 /* Main characteristics, with components indented under their total. */
 static const struct {
@@ -131,12 +132,10 @@ static void series_scaling(FILE *out, const struct matrix_series *s)
 	if (s->trend) {
 		fputs("    Karp_Flatt_slope ", out);
 		figure(out, &s->karp_flatt_slope);
-		if (s->trend[0] == 'f' && s->trend[1] == 'l')
-			fprintf(out, ": flat: limited parallelism (inherent serial fraction ~ %.3g)\n", s->serial_fraction);
-		else if (s->trend[0] == 'r')
-			fputs(": rising: overhead grows with p\n", out);
-		else
-			fputs(": falling: efficiency improves with p (cache or superlinear effects)\n", out);
+		struct strbuf sb = STRBUF_INIT;
+		matrix_trend_describe(&sb, s);
+		fprintf(out, ": %s\n", sb.buf);
+		strbuf_release(&sb);
 	}
 	parallelism_trend(out, &s->average_parallelism_slope, s->average_parallelism_trend);
 	if (s->projection_refused)

@@ -342,6 +342,28 @@ static void test_cause_prefers_a_term(void **state)
 	fixture_release(&f);
 }
 
+/* e >= 1 is no serial fraction: more processors made the interval slower. */
+static void test_cause_no_speedup(void **state)
+{
+	double exec[] = { 1, 1, 1 }, before[] = { 0.04, 0.04, 0.04 }, after[] = { 0.8, 0.8, 0.8 };
+	struct fixture f;
+	struct baseline_cell *cur;
+	char *cause;
+
+	(void)state;
+	fixture_init(&f, "flat");
+	f.series.serial_fraction = 1.4;
+	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, before);
+	cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, after);
+	f.cell.cur = cur;
+	cause = cause_explain(&f.cell);
+	assert_non_null(cause);
+	assert_non_null(strstr(cause, "no speedup at all (Karp_Flatt ~ 1.40 >= 1)"));
+	assert_null(strstr(cause, "inherent serial fraction"));
+	free(cause);
+	fixture_release(&f);
+}
+
 static void test_cause_outside_inner(void **state)
 {
 	double before[] = { 1, 1, 1 }, after[] = { 1.5, 1.5, 1.5 }, inner[] = { 0.8, 0.8, 0.8 };
@@ -418,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_slope),
 		cmocka_unit_test(test_cause_synchronization_rising),
 		cmocka_unit_test(test_cause_prefers_a_term),
+		cmocka_unit_test(test_cause_no_speedup),
 		cmocka_unit_test(test_cause_serial_flat),
 		cmocka_unit_test(test_cause_outside_inner),
 		cmocka_unit_test(test_sort),
