@@ -151,16 +151,43 @@ char *check_unreachable(size_t nb, size_t nc, const struct rules_policy *pol)
 		       "this rule cannot fail; raise repeat", nb, nc, min_p, pol->significance);
 }
 
+/* Other processes' CPU use (cores) above which a run's figures are suspect; the runner's default. */
+#define CHECK_BUSY_CORES 0.25
+
+/* "the machine was busy ..." when other processes took CPU during the current runs, else NULL; caller frees. */
+static char *busy_note(const struct check_cell *cell)
+{
+	const struct analysis_config *c = cell->mc ? cell->mc->config : NULL;
+	double most = 0;
+	size_t busy = 0;
+
+	for (size_t r = 0; c && r < c->nr_runs; r++) {
+		double x = c->runs[r].contention;
+		if (isnan(x) || x <= CHECK_BUSY_CORES)
+			continue;
+		busy++;
+		most = x > most ? x : most;
+	}
+	if (!busy)
+		return NULL;
+	return xstrfmt("the machine was busy during %zu of %zu runs (up to %.2f cores used by other processes): "
+		       "part of the change may be the machine's", busy, c->nr_runs, most);
+}
+
 void check_add_cause(struct check_cell *cell, struct verdict *v)
 {
-	char *cause;
+	char *cause, *busy;
 
 	if (v->status != VERDICT_FAIL && v->status != VERDICT_WARN)
 		return;
 	cause = cause_explain(cell);
-	if (cause)
-		verdict_set_cause(v, "%s", cause);
+	busy = busy_note(cell);
+	if (cause && busy)
+		verdict_set_cause(v, "%s; %s", cause, busy);
+	else if (cause || busy)
+		verdict_set_cause(v, "%s", cause ? cause : busy);
 	free(cause);
+	free(busy);
 }
 
 /* ---- the walk ---- */

@@ -364,6 +364,34 @@ static void test_cause_no_speedup(void **state)
 	fixture_release(&f);
 }
 
+/* A regression measured while other processes took CPU says so in its cause. */
+static void test_cause_busy_machine(void **state)
+{
+	double exec[] = { 1, 1, 1 }, before[] = { 0.04, 0.04, 0.04 }, after[] = { 0.8, 0.8, 0.8 };
+	struct analysis_run runs[3] = { { .contention = 0.1 }, { .contention = 0.6 }, { .contention = NAN } };
+	struct verdict_set vs;
+	struct verdict *v;
+	struct fixture f;
+
+	(void)state;
+	fixture_init(&f, NULL);
+	f.cfg[2].runs = runs;
+	f.cfg[2].nr_runs = 3;
+	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, before);
+	f.cell.cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, after);
+	verdict_set_init(&vs);
+	v = verdict_add(&vs, VERDICT_FAIL, "b", "program/solve", "-", 1, 4, "tolerance.time");
+	check_add_cause(&f.cell, v);
+	assert_non_null(v->cause);
+	assert_non_null(strstr(v->cause, "Insufficient_parallelism"));
+	assert_non_null(strstr(v->cause, "the machine was busy during 1 of 3 runs (up to 0.60 cores"));
+	runs[1].contention = 0.2; /* an idle machine adds nothing */
+	check_add_cause(&f.cell, v);
+	assert_null(strstr(v->cause, "busy"));
+	verdict_set_release(&vs);
+	fixture_release(&f);
+}
+
 static void test_cause_outside_inner(void **state)
 {
 	double before[] = { 1, 1, 1 }, after[] = { 1.5, 1.5, 1.5 }, inner[] = { 0.8, 0.8, 0.8 };
@@ -441,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_cause_synchronization_rising),
 		cmocka_unit_test(test_cause_prefers_a_term),
 		cmocka_unit_test(test_cause_no_speedup),
+		cmocka_unit_test(test_cause_busy_machine),
 		cmocka_unit_test(test_cause_serial_flat),
 		cmocka_unit_test(test_cause_outside_inner),
 		cmocka_unit_test(test_sort),
