@@ -8,6 +8,7 @@
 #include "exitcode.h"
 #include "matrix.h"
 #include "report-priv.h"
+#include "scaling-size.h"
 #include "util.h"
 
 /* Caps that keep a comment well under GitHub's 65536 characters. */
@@ -308,6 +309,53 @@ static void scaling(struct strbuf *sb, const struct verdict_set *s, const struct
 		strbuf_addf(sb, "%zu more intervals in `scalegate analyze`.\n\n", wanted - shown);
 }
 
+/* The interval's path when it is shown (level 0 or 1), else NULL. */
+static const char *shown_path(const struct analysis *a, int interval)
+{
+	if (interval < 0 || (size_t)interval >= a->nr_intervals || a->intervals[interval].depth > 1)
+		return NULL;
+	return a->intervals[interval].path;
+}
+
+/* Weak-scaling efficiency at the largest p, and the isoefficiency verdicts, for levels 0 and 1. */
+static void size_scaling(struct strbuf *sb, const struct analysis *a, const struct matrix *m)
+{
+	static const char heading[] = "#### Scaling with the problem size\n\n";
+	size_t lines = 0;
+	const char *path;
+
+	if (!a || !m)
+		return;
+	for (size_t i = 0; i < m->nr_weak && lines < MAX_SERIES; i++) {
+		const struct matrix_weak *w = &m->weak[i];
+		const struct matrix_weak_point *last = w->nr_points ? &w->points[w->nr_points - 1] : NULL;
+		if (!(path = shown_path(a, w->interval)) || !last || !last->cell->weak_efficiency.n)
+			continue;
+		if (!lines++)
+			strbuf_addstr(sb, heading);
+		strbuf_addf(sb, "- `%s` ", w->benchmark);
+		md_code(sb, path, 0);
+		strbuf_addf(sb, ": weak-scaling efficiency at p = %d: ", last->cell->p);
+		figure(sb, "%.3g", &last->cell->weak_efficiency);
+		strbuf_addch(sb, '\n');
+	}
+	for (size_t i = 0; i < m->nr_iso && lines < MAX_SERIES; i++) {
+		const struct isoeff *iso = &m->iso[i];
+		const char *text = iso->refused ? iso->refused : iso->explanation;
+		if (!(path = shown_path(a, iso->interval)) || !text)
+			continue;
+		if (!lines++)
+			strbuf_addstr(sb, heading);
+		strbuf_addf(sb, "- `%s` ", iso->benchmark);
+		md_code(sb, path, 0);
+		strbuf_addstr(sb, ": ");
+		md_text(sb, text, 300);
+		strbuf_addch(sb, '\n');
+	}
+	if (lines)
+		strbuf_addch(sb, '\n');
+}
+
 static void title(struct strbuf *sb, const struct verdict_set *s, const size_t *count)
 {
 	const char *icon;
@@ -339,6 +387,7 @@ int markdown_write_analysis(const struct verdict_set *s, const struct analysis *
 	verdict_list(&sb, s, VERDICT_ERROR, "Errors", count[VERDICT_ERROR]);
 	verdict_list(&sb, s, VERDICT_SKIPPED, "Skipped", count[VERDICT_SKIPPED]);
 	scaling(&sb, s, a, m);
+	size_scaling(&sb, a, m);
 	ret = write_file_atomic(path, sb.buf, sb.len);
 	strbuf_release(&sb);
 	return ret;
