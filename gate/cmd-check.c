@@ -48,14 +48,8 @@ static int parse_options(int argc, char **argv, struct check_options *o)
 			o->validate = 1;
 		} else if (!strcmp(argv[i], "--all")) {
 			o->all = 1;
-		} else if ((v = option_value(argc, argv, &i, "-c", &bad)) ||
-			   (v = option_value(argc, argv, &i, "--config", &bad))) {
-			o->config = v;
-		} else if ((v = option_value(argc, argv, &i, "-r", &bad)) ||
-			   (v = option_value(argc, argv, &i, "--results", &bad))) {
-			o->results = v;
-		} else if ((v = option_value(argc, argv, &i, "--baselines", &bad))) {
-			o->baselines = v;
+		} else if (option_inputs(argc, argv, &i, &bad, &o->config, &o->results, &o->baselines)) {
+			continue;
 		} else if ((v = option_value(argc, argv, &i, "--junit", &bad))) {
 			o->junit = v;
 		} else if ((v = option_value(argc, argv, &i, "--markdown", &bad))) {

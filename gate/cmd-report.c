@@ -33,14 +33,8 @@ static int parse_options(int argc, char **argv, struct report_options *o)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(usage_text, stdout);
 			return 1;
-		} else if ((v = option_value(argc, argv, &i, "-c", &bad)) ||
-			   (v = option_value(argc, argv, &i, "--config", &bad))) {
-			o->config = v;
-		} else if ((v = option_value(argc, argv, &i, "-r", &bad)) ||
-			   (v = option_value(argc, argv, &i, "--results", &bad))) {
-			o->results = v;
-		} else if ((v = option_value(argc, argv, &i, "--baselines", &bad))) {
-			o->baselines = v;
+		} else if (option_inputs(argc, argv, &i, &bad, &o->config, &o->results, &o->baselines)) {
+			continue;
 		} else if ((v = option_value(argc, argv, &i, "--html", &bad))) {
 			o->html = v;
 		} else if (!bad) {

@@ -21,3 +21,17 @@ const char *option_value(int argc, char **argv, int *i, const char *name, int *b
 	}
 	return argv[++*i];
 }
+
+int option_inputs(int argc, char **argv, int *i, int *bad, const char **config, const char **results,
+		  const char **baselines)
+{
+	const char *v;
+
+	if ((v = option_value(argc, argv, i, "-c", bad)) || (v = option_value(argc, argv, i, "--config", bad)))
+		*config = v;
+	else if ((v = option_value(argc, argv, i, "-r", bad)) || (v = option_value(argc, argv, i, "--results", bad)))
+		*results = v;
+	else if ((v = option_value(argc, argv, i, "--baselines", bad)))
+		*baselines = v;
+	return v != NULL;
+}
