@@ -86,68 +86,41 @@ static int write_reports(const struct check_options *o, const struct verdict_set
 	return ret;
 }
 
-/* Judges the loaded results; the exit code. */
-static int judge(const struct check_options *o, struct rules *r, const struct analysis *a, const struct matrix *m)
+/* Only loads the configuration and its rules: --validate. */
+static int validate(const char *path)
 {
-	struct verdict_set vs;
-	struct check c;
-	int code;
+	struct config c;
+	struct rules r;
+	int code = SG_EXIT_USAGE;
 
-	verdict_set_init(&vs);
-	check_describe(&vs, a);
-	if (check_run_failures(&vs, r, o->results)) {
-		verdict_set_release(&vs);
-		return SG_EXIT_USAGE;
+	rules_init(&r);
+	if (!config_load(&c, path) && !rules_load(&r, &c)) {
+		printf("%s: valid, %zu rule%s%s\n", path, r.nr, r.nr == 1 ? "" : "s",
+		       r.defaults ? " (the shipped defaults)" : "");
+		code = SG_EXIT_PASS;
 	}
-	check_init(&c, r, a, m, &vs);
-	check_load_baselines(&c, o->baselines);
-	check_evaluate(&c);
-	if (rules_report_unmatched(r)) {
-		code = SG_EXIT_USAGE;
-		goto out;
-	}
-	verdict_set_finish(&vs);
-	code = vs.exit_code;
-	if (write_reports(o, &vs, a, m, &c) && code == SG_EXIT_PASS)
-		code = SG_EXIT_USAGE;
-	check_print(stdout, &vs, o->all);
-out:
-	check_release(&c);
-	verdict_set_release(&vs);
+	rules_release(&r);
+	config_release(&c);
 	return code;
 }
 
 int cmd_check(int argc, char **argv)
 {
 	struct check_options o = { .config = "scalegate.yml" };
-	struct config c;
-	struct rules r;
-	struct analysis a;
-	struct matrix m;
+	struct judge j;
 	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &o);
 
 	if (ret)
 		return ret > 0 ? SG_EXIT_PASS : SG_EXIT_USAGE;
-	rules_init(&r);
-	analysis_init(&a);
-	matrix_init(&m);
-	if (config_load(&c, o.config) || rules_load(&r, &c))
-		goto out;
-	if (o.validate) {
-		printf("%s: valid, %zu rule%s%s\n", o.config, r.nr, r.nr == 1 ? "" : "s",
-		       r.defaults ? " (the shipped defaults)" : "");
-		code = SG_EXIT_PASS;
-		goto out;
+	if (o.validate)
+		return validate(o.config);
+	judge_init(&j);
+	if (!judge_load(&j, o.config, o.results, o.baselines)) {
+		code = j.vs.exit_code;
+		if (write_reports(&o, &j.vs, &j.a, &j.m, &j.c) && code == SG_EXIT_PASS)
+			code = SG_EXIT_USAGE;
+		check_print(stdout, &j.vs, o.all);
 	}
-	o.results = o.results ? o.results : c.results_dir;
-	o.baselines = o.baselines ? o.baselines : c.baselines_dir;
-	if (judge_set_memory(&m, &c) || analysis_load(&a, o.results) || matrix_build(&m, &a))
-		goto out;
-	code = judge(&o, &r, &a, &m);
-out:
-	matrix_release(&m);
-	analysis_release(&a);
-	rules_release(&r);
-	config_release(&c);
+	judge_release(&j);
 	return code;
 }

@@ -1,4 +1,4 @@
-/* A check loaded and judged in one call, for the commands that report on a check without being it (scalegate report). */
+/* A check loaded and judged in one call: configuration, rules, results, matrix, baselines and verdicts (check, report, ci). */
 #include "judge.h"
 
 #include <stdlib.h>
