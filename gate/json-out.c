@@ -65,24 +65,23 @@ static void json_cell(FILE *out, const struct matrix_cell *c)
 		fputs(": ", out);
 		json_cmp(out, &c->cmp[k]);
 	}
-	fputs("}, ", out);
-	json_figure(out, "Speedup", &c->speedup);
-	fputs(", ", out);
-	json_figure(out, "Measured_efficiency", &c->efficiency);
-	fputs(", ", out);
-	json_figure(out, "Karp_Flatt", &c->karp_flatt);
-	fputs(", ", out);
-	json_figure(out, "Computation_scalability", &c->computation_scalability);
-	fputs(", ", out);
-	json_figure(out, "Amdahl_bound", &c->amdahl_bound);
-	fputs(", ", out);
-	json_figure(out, "Gustafson_speedup", &c->gustafson_speedup);
-	fputs(", ", out);
-	json_figure(out, "Average_parallelism", &c->average_parallelism);
-	fputs(", ", out);
-	json_figure(out, "Total_overhead", &c->total_overhead);
-	fputs(", ", out);
-	json_figure(out, "Weak_efficiency", &c->weak_efficiency);
+	fputs("}", out);
+	/* The figures across the matrix, under their JSON keys (docs/metrics.md). */
+	const struct { const char *key; const struct matrix_figure *f; } across[] = {
+		{ "Speedup", &c->speedup },
+		{ "Measured_efficiency", &c->efficiency },
+		{ "Karp_Flatt", &c->karp_flatt },
+		{ "Computation_scalability", &c->computation_scalability },
+		{ "Amdahl_bound", &c->amdahl_bound },
+		{ "Gustafson_speedup", &c->gustafson_speedup },
+		{ "Average_parallelism", &c->average_parallelism },
+		{ "Total_overhead", &c->total_overhead },
+		{ "Weak_efficiency", &c->weak_efficiency },
+	};
+	for (size_t k = 0; k < sizeof(across) / sizeof(across[0]); k++) {
+		fputs(", ", out);
+		json_figure(out, across[k].key, across[k].f);
+	}
 	fprintf(out, ", \"superlinear\": %s, \"wait_estimated\": %s, \"inconsistency\": ",
 		c->superlinear ? "true" : "false", c->wait_estimated ? "true" : "false");
 	if (c->inconsistent)
