@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config-bench.h"
+#include "config.h"
 #include "report.h"
 #include "util.h"
 
@@ -66,7 +66,6 @@ int ci_reports_load(struct ci_reports *r, struct config *c, const char *dir)
 int ci_reports_write(struct ci_reports *r, struct judge *j)
 {
 	struct report_paths paths;
-	int ret = 0;
 
 	if (mkdir_p(r->dir))
 		return -1;
@@ -75,14 +74,5 @@ int ci_reports_write(struct ci_reports *r, struct judge *j)
 	r->json = xstrfmt("%s/summary.json", r->dir);
 	r->html = xstrfmt("%s/report.html", r->dir);
 	paths = (struct report_paths){ r->junit, r->markdown, r->json, r->html };
-	/* Each report on its own: one that cannot be written does not cost the others. */
-	if (junit_write(&j->vs, r->junit, r->testcase_output))
-		ret = -1;
-	if (markdown_write_analysis(&j->vs, &j->a, &j->m, r->markdown))
-		ret = -1;
-	if (judge_write_html(&j->c, &j->vs, r->html))
-		ret = -1;
-	if (summary_write(&j->vs, &paths, r->json))
-		ret = -1;
-	return ret;
+	return report_write_all(j, &paths, r->testcase_output);
 }

@@ -68,24 +68,6 @@ static int parse_options(int argc, char **argv, struct check_options *o)
 	return bad ? -1 : 0;
 }
 
-/* Writes the reports asked for; a report that cannot be written is an error of the gate. */
-static int write_reports(const struct check_options *o, const struct verdict_set *vs, const struct analysis *a,
-			 const struct matrix *m, const struct check *c)
-{
-	struct report_paths paths = { o->junit, o->markdown, o->json, o->html };
-	int ret = 0;
-
-	if (o->junit && junit_write(vs, o->junit, 0))
-		ret = -1;
-	if (o->markdown && markdown_write_analysis(vs, a, m, o->markdown))
-		ret = -1;
-	if (o->json && summary_write(vs, &paths, o->json))
-		ret = -1;
-	if (o->html && judge_write_html(c, vs, o->html))
-		ret = -1;
-	return ret;
-}
-
 /* Only loads the configuration and its rules: --validate. */
 static int validate(const char *path)
 {
@@ -116,8 +98,10 @@ int cmd_check(int argc, char **argv)
 		return validate(o.config);
 	judge_init(&j);
 	if (!judge_load(&j, o.config, o.results, o.baselines)) {
+		struct report_paths paths = { o.junit, o.markdown, o.json, o.html };
+
 		code = j.vs.exit_code;
-		if (write_reports(&o, &j.vs, &j.a, &j.m, &j.c) && code == SG_EXIT_PASS)
+		if (report_write_all(&j, &paths, 0) && code == SG_EXIT_PASS)
 			code = SG_EXIT_USAGE;
 		check_print(stdout, &j.vs, o.all);
 	}

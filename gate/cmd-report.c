@@ -6,6 +6,7 @@
 #include "exitcode.h"
 #include "options.h"
 #include "judge.h"
+#include "report.h"
 
 static const char usage_text[] =
 	"usage: scalegate report --html FILE [-c FILE] [-r RESULTS] [--baselines DIR]\n"
@@ -60,7 +61,7 @@ int cmd_report(int argc, char **argv)
 	if (ret)
 		return ret > 0 ? SG_EXIT_PASS : SG_EXIT_USAGE;
 	judge_init(&j);
-	if (!judge_load(&j, o.config, o.results, o.baselines) && !judge_write_html(&j.c, &j.vs, o.html)) {
+	if (!judge_load(&j, o.config, o.results, o.baselines) && !report_write_html(&j.c, &j.vs, o.html)) {
 		printf("wrote %s: %s\n", o.html, j.vs.exit_code == SG_EXIT_PASS ? "pass" :
 		       j.vs.exit_code == SG_EXIT_REGRESSION ? "regression" : "a benchmark failed to run");
 		code = SG_EXIT_PASS;

@@ -1,6 +1,6 @@
 /* The keys of one benchmark in scalegate.yml: a parser per key, and the placeholders. */
-#include "config-bench.h"
-#include "isoeff.h"
+#include "config-priv.h"
+#include "memory-model.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -172,10 +172,10 @@ static int parse_workdir(struct config_loader *l, const yaml_node_t *v, struct b
 static int parse_memory(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
 {
 	const char *s = get_text(l->d, v, "memory");
-	struct isoeff_memory m;
+	struct memory_model m;
 
-	if (s && isoeff_memory_read(s, &m))
-		return yamldoc_error(l->d, v, "memory model '%s' is not understood: " ISOEFF_MEMORY_FORMS, s);
+	if (s && memory_model_read(s, &m))
+		return yamldoc_error(l->d, v, "memory model '%s' is not understood: " MEMORY_MODEL_FORMS, s);
 	return set_text(&b->memory, s);
 }
 

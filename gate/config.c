@@ -1,6 +1,6 @@
 /* scalegate.yml: top-level keys, 'defaults', checks across keys, the matrix, commands. */
 #include "config.h"
-#include "config-bench.h"
+#include "config-priv.h"
 #include "util.h"
 
 #include <limits.h>

@@ -100,4 +100,7 @@ char *config_expand(const char *template, int threads, int ranks, long long size
 char *config_expand_command(const struct bench_config *b, int threads, int ranks,
 			    long long size, int repeat);
 
+/* 'path' relative to the configuration file's directory; caller frees. */
+char *config_resolve(const struct config *c, const char *path);
+
 #endif

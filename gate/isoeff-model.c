@@ -1,10 +1,8 @@
 /* The models behind isoefficiency: growth of n(p) fitted on ln n, memory expressions, the scalability function. */
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "isoeff.h"
 #include "stats.h"
@@ -112,92 +110,9 @@ int isoeff_fit_growth(const double *p, const double *n, size_t nr, struct isoeff
 	return (rss1 - rssk) / (rssk / (nr - 2)) > t * t ? ISOEFF_POWER : best;
 }
 
-/* ---- memory expressions ---- */
-
-static const char *skip_space(const char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	return s;
-}
-
-/* The cursor after 'word' (and spaces), or NULL. */
-static const char *accept(const char *s, const char *word)
-{
-	size_t len = strlen(word);
-
-	s = skip_space(s);
-	return strncasecmp(s, word, len) ? NULL : skip_space(s + len);
-}
-
-/* The cursor after an optional 'word'. */
-static const char *optional(const char *s, const char *word)
-{
-	const char *t = accept(s, word);
-
-	return t ? t : skip_space(s);
-}
-
-/* The variable 'n', not the start of a longer word. */
-static const char *accept_n(const char *s)
-{
-	s = skip_space(s);
-	if (tolower((unsigned char)s[0]) != 'n' || isalnum((unsigned char)s[1]) || s[1] == '_')
-		return NULL;
-	return skip_space(s + 1);
-}
-
-/* "log n", "log(n)", "ln n": the cursor after it, or NULL. */
-static const char *accept_log(const char *s)
-{
-	const char *t = optional(s, "*"), *u;
-
-	if (!(u = accept(t, "log")) && !(u = accept(t, "ln")))
-		return NULL;
-	if ((t = accept(u, "(")) && (t = accept_n(t)) && (t = accept(t, ")")))
-		return t;
-	return accept_n(u);
-}
-
-int isoeff_memory_read(const char *text, struct isoeff_memory *m)
-{
-	const char *s = skip_space(text), *t;
-	char *end;
-
-	m->a = 1;
-	m->b = 0;
-	if (isdigit((unsigned char)*s) || *s == '.') {
-		strtod(s, &end); /* a constant factor changes C, not the growth */
-		s = optional(end, "*");
-	}
-	if (!(s = accept_n(s)))
-		goto bad;
-	if ((t = accept(s, "^")) || (t = accept(s, "**"))) {
-		m->a = strtod(t, &end);
-		if (end == t || !(m->a > 0) || m->a > 100)
-			goto bad;
-		s = skip_space(end);
-	}
-	if ((t = accept_log(s))) {
-		m->b = 1;
-		s = t;
-	}
-	if (!*s)
-		return 0;
-bad:
-	return -1;
-}
-
-int isoeff_memory_parse(const char *text, struct isoeff_memory *m)
-{
-	if (isoeff_memory_read(text, m))
-		return error("memory model '%s' is not understood: " ISOEFF_MEMORY_FORMS, text);
-	return 0;
-}
-
 /* ---- the scalability function ---- */
 
-void isoeff_scalability(const struct isoeff_memory *m, enum isoeff_growth g, double k,
+void isoeff_scalability(const struct memory_model *m, enum isoeff_growth g, double k,
 			struct isoeff_scalability *s)
 {
 	double alpha = g == ISOEFF_POWER ? k : growths[g].alpha;

@@ -166,7 +166,7 @@ static void explain(struct isoeff *iso)
 	struct strbuf sb = STRBUF_INIT;
 	char growth[64], fn[64];
 	const struct isoeff_fit *f;
-	struct isoeff_memory mem;
+	struct memory_model mem;
 	static const char *const verdicts[] = {
 		"perfectly scalable", "scalable up to the memory limit",
 		"poorly scalable: efficiency cannot be held within a fixed memory per processor",
@@ -184,7 +184,7 @@ static void explain(struct isoeff *iso)
 		strbuf_addf(&sb, "to hold %.0f %% efficiency, n must grow like %s", 100 * iso->target, growth);
 	if (!iso->memory) {
 		strbuf_addstr(&sb, "; declare the benchmark's 'memory' (e.g. n^2) to judge its scalability");
-	} else if (isoeff_memory_parse(iso->memory, &mem) == 0) {
+	} else if (memory_model_parse(iso->memory, &mem) == 0) {
 		iso->has_scalability = 1;
 		isoeff_scalability(&mem, iso->growth, f->k, &iso->scalability);
 		isoeff_function_text(&iso->scalability, fn, sizeof(fn));

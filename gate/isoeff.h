@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "memory-model.h"
+
 struct matrix_cell;
 struct matrix_series;
 
@@ -40,19 +42,6 @@ struct isoeff_fit {
  */
 int isoeff_fit_growth(const double *p, const double *n, size_t nr, struct isoeff_fit fits[ISOEFF_NR_GROWTHS]);
 
-/* Memory as a function of the problem size: M(n) = n^a (ln n)^b. */
-struct isoeff_memory {
-	double a;
-	int b;
-};
-
-#define ISOEFF_MEMORY_FORMS "write n, n^K, n log n or n^K log n (K > 0)"
-
-/* Parses "n", "n^2", "n^3", "n log n", "n^1.5 log n" (also "*", "**", "log(n)", a leading factor); 0 or error(). */
-int isoeff_memory_parse(const char *text, struct isoeff_memory *m);
-/* The same without a message: 0, or -1 when 'text' is not a memory model. */
-int isoeff_memory_read(const char *text, struct isoeff_memory *m);
-
 enum isoeff_verdict {
 	ISOEFF_PERFECTLY_SCALABLE, /* memory per processor constant or shrinking */
 	ISOEFF_MEMORY_LIMIT,       /* grows like a power of log p: scalable up to the memory limit */
@@ -67,7 +56,7 @@ struct isoeff_scalability {
 	enum isoeff_verdict verdict;
 };
 
-void isoeff_scalability(const struct isoeff_memory *m, enum isoeff_growth g, double k,
+void isoeff_scalability(const struct memory_model *m, enum isoeff_growth g, double k,
 			struct isoeff_scalability *s);
 
 const char *isoeff_growth_name(enum isoeff_growth g);           /* "p log p", "p^k" */

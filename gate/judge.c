@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
 #include "util.h"
 
 void judge_init(struct judge *j)
@@ -53,18 +52,4 @@ int judge_load(struct judge *j, const char *config, const char *results, const c
 		return -1;
 	verdict_set_finish(&j->vs);
 	return 0;
-}
-
-int judge_write_html(const struct check *c, const struct verdict_set *vs, const char *path)
-{
-	const struct baseline **base = xcalloc(c->nr_bench + 1, sizeof(*base));
-	size_t n = 0;
-	int ret;
-
-	for (size_t i = 0; i < c->nr_bench; i++)
-		if (c->bench[i].has_base)
-			base[n++] = &c->bench[i].base;
-	ret = html_write(vs, c->a, c->m, base, n, path);
-	free(base);
-	return ret;
 }

@@ -31,7 +31,4 @@ int judge_load(struct judge *j, const char *config, const char *results, const c
  * scalability function, as 'analyze -c' reads them. 0 or error(). */
 int judge_set_memory(struct matrix *m, const struct config *c);
 
-/* The HTML report (html_write) with the baselines the check read. 0 or error(). */
-int judge_write_html(const struct check *c, const struct verdict_set *vs, const char *path);
-
 #endif

@@ -76,7 +76,7 @@ void matrix_init(struct matrix *m);
 void matrix_release(struct matrix *m);
 /* Builds every series of the analysis; 0 or error(). */
 int matrix_build(struct matrix *m, const struct analysis *a);
-/* Declares M(n) for 'benchmark' (NULL: all others), e.g. "n^2" (isoeff_memory_parse); 0 or error(). */
+/* Declares M(n) for 'benchmark' (NULL: all others), e.g. "n^2" (memory_model_parse); 0 or error(). */
 int matrix_set_memory(struct matrix *m, const char *benchmark, const char *model);
 
 /* The finite values of figure f over c's repeats where the interval occurs; x holds c->nr_runs values. */

@@ -5,6 +5,8 @@
 #include "verdict.h"
 
 struct analysis;
+struct check;
+struct judge;
 struct baseline;
 struct matrix;
 struct strbuf;
@@ -58,5 +60,12 @@ void report_testcase_name(struct strbuf *sb, const struct verdict *v);
 
 /* One line for a commit status (at most 'max' bytes, UTF-8 safe): caller frees. */
 char *summary_headline(const struct verdict_set *s, size_t max);
+
+/* The HTML report (html_write) with the baselines the check 'c' read. 0 or error(). */
+int report_write_html(const struct check *c, const struct verdict_set *vs, const char *path);
+
+/* Every report of 'paths' that is not NULL, from the judged check 'j'; one that cannot be
+ * written does not cost the others. 0, or -1 when any failed (already reported). */
+int report_write_all(const struct judge *j, const struct report_paths *paths, int testcase_output);
 
 #endif

@@ -8,9 +8,9 @@
 
 int matrix_set_memory(struct matrix *m, const char *benchmark, const char *model)
 {
-	struct isoeff_memory mem;
+	struct memory_model mem;
 
-	if (isoeff_memory_parse(model, &mem))
+	if (memory_model_parse(model, &mem))
 		return -1;
 	for (size_t i = 0; i < m->nr_memory; i++) {
 		struct matrix_memory *mm = &m->memory[i];

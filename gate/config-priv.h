@@ -1,6 +1,6 @@
 /* Private to the config module: loader state, the benchmark keys, the placeholder scanner. */
-#ifndef SG_CONFIG_BENCH_H
-#define SG_CONFIG_BENCH_H
+#ifndef SG_CONFIG_PRIV_H
+#define SG_CONFIG_PRIV_H
 
 #include "config.h"
 
@@ -37,9 +37,6 @@ int config_find_key(const char *key);
 
 int config_parse_launcher(struct config_loader *l, const yaml_node_t *v, char **field);
 void config_free_env(struct bench_config *b);
-
-/* 'path' relative to the configuration file's directory; caller frees. */
-char *config_resolve(const struct config *c, const char *path);
 
 /* The placeholders of a command, as indexes of config_command_placeholders. */
 enum config_placeholder { PH_THREADS, PH_RANKS, PH_SIZE, PH_REPEAT };
