@@ -10,12 +10,12 @@
 
 #include <cmocka.h>
 
-#include "analysis.h"
-#include "isoeff.h"
-#include "matrix.h"
-#include "scaling-size.h"
-#include "stats.h"
-#include "util.h"
+#include "analyze/analysis.h"
+#include "analyze/isoeff.h"
+#include "analyze/matrix.h"
+#include "analyze/scaling-size.h"
+#include "stats/stats.h"
+#include "base/util.h"
 
 #define NOISE 0.02 /* +-2 % on every time, uniform: about +-15 % on the n where eps crosses 0.8 */
 

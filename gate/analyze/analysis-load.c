@@ -1,0 +1,310 @@
+/* Loading for the analyzer: a results directory (manifest.tsv) or a plain directory of profiles, and the interval table. */
+#include <dirent.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analyze/analysis.h"
+#include "results/tsv.h"
+#include "base/util.h"
+
+/* Open-addressing table: (benchmark, interval path) -> id. */
+struct index {
+	int *slots; /* id + 1, 0 = empty */
+	size_t size;
+};
+
+static uint64_t hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+/* Two benchmarks may share a path ("program/solve") from different sources: keyed apart. */
+static uint64_t key_hash(const char *benchmark, const char *path)
+{
+	return hash(benchmark) * 31 ^ hash(path);
+}
+
+static void index_insert(struct index *ix, const struct analysis *a, int id)
+{
+	size_t i = key_hash(a->intervals[id].benchmark, a->intervals[id].path) & (ix->size - 1);
+
+	while (ix->slots[i])
+		i = (i + 1) & (ix->size - 1);
+	ix->slots[i] = id + 1;
+}
+
+static void index_grow(struct analysis *a)
+{
+	struct index *ix = a->index;
+
+	if (!ix)
+		ix = a->index = xcalloc(1, sizeof(*ix));
+	if (ix->size && (a->nr_intervals + 1) * 10 < ix->size * 7)
+		return;
+	free(ix->slots);
+	ix->size = ix->size ? ix->size * 2 : 64;
+	ix->slots = xcalloc(ix->size, sizeof(int));
+	for (size_t id = 0; id < a->nr_intervals; id++)
+		index_insert(ix, a, (int)id);
+}
+
+int analysis_interval_id(struct analysis *a, const char *benchmark, const char *path, const char *file, int line,
+			 int depth)
+{
+	struct index *ix;
+	size_t i;
+	int id;
+
+	if (!benchmark)
+		benchmark = "";
+	index_grow(a);
+	ix = a->index;
+	for (i = key_hash(benchmark, path) & (ix->size - 1); ix->slots[i]; i = (i + 1) & (ix->size - 1)) {
+		const struct analysis_interval *iv = &a->intervals[ix->slots[i] - 1];
+		if (!strcmp(iv->path, path) && !strcmp(iv->benchmark, benchmark))
+			return ix->slots[i] - 1;
+	}
+	ALLOC_GROW(a->intervals, a->nr_intervals + 1, a->alloc_intervals);
+	id = (int)a->nr_intervals++;
+	a->intervals[id].benchmark = xstrdup(benchmark);
+	a->intervals[id].path = xstrdup(path);
+	a->intervals[id].file = xstrdup(file ? file : "?");
+	a->intervals[id].line = line;
+	a->intervals[id].depth = depth;
+	index_insert(ix, a, id);
+	return id;
+}
+
+void analysis_init(struct analysis *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+void analysis_release(struct analysis *a)
+{
+	struct index *ix = a->index;
+
+	for (size_t i = 0; i < a->nr_intervals; i++) {
+		free(a->intervals[i].benchmark);
+		free(a->intervals[i].path);
+		free(a->intervals[i].file);
+	}
+	for (size_t i = 0; i < a->nr_configs; i++) {
+		struct analysis_config *c = &a->configs[i];
+		for (size_t r = 0; r < c->nr_runs; r++)
+			free(c->runs[r].points);
+		free(c->runs);
+		free(c->benchmark);
+		free(c->size);
+	}
+	for (size_t i = 0; i < a->nr_fingerprint; i++)
+		free(a->fingerprint[i]);
+	if (ix)
+		free(ix->slots);
+	free(ix);
+	free(a->intervals);
+	free(a->configs);
+	free(a->fingerprint);
+	free(a->dir);
+	analysis_init(a);
+}
+
+struct analysis_config *analysis_config_get(struct analysis *a, const char *benchmark,
+					    const char *size, int ranks, int threads)
+{
+	struct analysis_config *c;
+
+	for (size_t i = 0; i < a->nr_configs; i++) {
+		c = &a->configs[i];
+		if (!strcmp(c->benchmark, benchmark) && !strcmp(c->size, size) &&
+		    c->ranks == ranks && c->threads == threads)
+			return c;
+	}
+	ALLOC_GROW(a->configs, a->nr_configs + 1, a->alloc_configs);
+	c = &a->configs[a->nr_configs++];
+	memset(c, 0, sizeof(*c));
+	c->benchmark = xstrdup(benchmark);
+	c->size = xstrdup(size);
+	c->ranks = ranks;
+	c->threads = threads;
+	return c;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct profile *x = a, *y = b;
+	double rx = profile_meta_num(x, "rank", -1), ry = profile_meta_num(y, "rank", -1);
+
+	return (rx > ry) - (rx < ry);
+}
+
+/* Reads every *.sgprof of 'dir' in rank order; *nr is 0 when there is none. */
+static int read_profiles(const char *dir, struct profile **out, size_t *nr)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, alloc = 0;
+	int ret = 0;
+
+	*out = NULL;
+	*nr = 0;
+	if (!d)
+		return error("cannot open directory '%s'", dir);
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len > 7 && !strcmp(e->d_name + len - 7, ".sgprof")) {
+			ALLOC_GROW(names, n + 1, alloc);
+			names[n++] = xstrfmt("%s/%s", dir, e->d_name);
+		}
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_str);
+	*out = xcalloc(n + 1, sizeof(**out));
+	for (size_t i = 0; i < n; i++) {
+		if (!ret && profile_read(&(*out)[*nr], names[i]) == 0)
+			(*nr)++;
+		else
+			ret = -1;
+		free(names[i]);
+	}
+	free(names);
+	qsort(*out, *nr, sizeof(**out), cmp_rank);
+	return ret;
+}
+
+static void free_profiles(struct profile *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		profile_release(&p[i]);
+	free(p);
+}
+
+static int add_run_from_dir(struct analysis *a, const char *dir, const char *benchmark,
+			    const char *size, int ranks, int threads, int repeat, double contention)
+{
+	struct profile *p;
+	size_t n;
+	int ret = read_profiles(dir, &p, &n);
+
+	if (!ret && !n)
+		ret = error("no profile in '%s'", dir);
+	if (!ret) {
+		const char *base = strrchr(p[0].regions[0].file, '/');
+		base = base ? base + 1 : p[0].regions[0].file;
+		struct analysis_config *c = analysis_config_get(a, benchmark ? benchmark : base, size,
+								ranks ? ranks : (int)n, threads);
+		ret = analysis_add_run(a, c, repeat, p, n);
+		if (!ret)
+			c->runs[c->nr_runs - 1].contention = contention;
+	}
+	free_profiles(p, n);
+	return ret;
+}
+
+static int read_fingerprint(struct analysis *a)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xstrfmt("%s/fingerprint.tsv", a->dir), *line, *save = NULL;
+	struct stat st;
+
+	if (stat(path, &st) || strbuf_read_file(&sb, path)) {
+		free(path);
+		strbuf_release(&sb);
+		return 0; /* optional */
+	}
+	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f[2];
+		if (tsv_split(line, f, 2) != 2)
+			continue;
+		ALLOC_GROW(a->fingerprint, a->nr_fingerprint + 2, a->alloc_fingerprint);
+		a->fingerprint[a->nr_fingerprint++] = xstrdup(f[0]);
+		a->fingerprint[a->nr_fingerprint++] = xstrdup(f[1]);
+	}
+	free(path);
+	strbuf_release(&sb);
+	return 0;
+}
+
+enum { M_BENCHMARK, M_SIZE, M_RANKS, M_THREADS, M_REPEAT, M_STATUS, M_DIR, M_NR };
+static const char *const manifest_columns[M_NR] = {
+	"benchmark", "size", "ranks", "threads", "repeat", "status", "dir",
+};
+/* A run's contention: a number of cores, NAN when the column is absent or '-'. */
+static double run_contention(char **f, int n, int col)
+{
+	char *end;
+	double v;
+
+	if (col < 0 || col >= n)
+		return NAN;
+	v = strtod(f[col], &end);
+	return end == f[col] || *end || v < 0 ? NAN : v;
+}
+
+static int read_manifest(struct analysis *a, const char *mpath)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *save = NULL;
+	int col[M_NR], ret = 0, lineno = 1, contention_col;
+
+	if (strbuf_read_file(&sb, mpath))
+		return -1;
+	line = strtok_r(sb.buf, "\n", &save);
+	if (line)
+		tsv_columns(mpath, line, (const char *const[]){ "contention" }, 1, &contention_col, 0);
+	if (!line || tsv_columns(mpath, line, manifest_columns, M_NR, col, 1)) {
+		strbuf_release(&sb);
+		return line ? -1 : error("%s: empty manifest", mpath);
+	}
+	while (!ret && (line = strtok_r(NULL, "\n", &save))) {
+		char *f[64], *dir;
+		int n = tsv_split(line, f, 64);
+		lineno++;
+		if (n <= col[M_DIR] || n <= col[M_STATUS] || n <= col[M_THREADS]) {
+			ret = error("%s:%d: too few fields", mpath, lineno);
+			break;
+		}
+		if (strcmp(f[col[M_STATUS]], "ok")) {
+			a->nr_skipped++;
+			continue;
+		}
+		dir = xstrfmt("%s/%s", a->dir, f[col[M_DIR]]);
+		ret = add_run_from_dir(a, dir, f[col[M_BENCHMARK]], f[col[M_SIZE]], atoi(f[col[M_RANKS]]),
+				       atoi(f[col[M_THREADS]]), atoi(f[col[M_REPEAT]]), run_contention(f, n, contention_col));
+		free(dir);
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
+int analysis_load(struct analysis *a, const char *dir)
+{
+	char *mpath = xstrfmt("%s/manifest.tsv", dir);
+	struct stat st;
+	int ret;
+
+	a->dir = xstrdup(dir);
+	if (!stat(mpath, &st)) {
+		ret = read_manifest(a, mpath);
+		if (!ret)
+			ret = read_fingerprint(a);
+	} else {
+		a->single = 1;
+		ret = add_run_from_dir(a, dir, NULL, "-", 0, 0, 1, NAN);
+	}
+	free(mpath);
+	return ret;
+}
