@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "analyze/analysis.h"
+#include "results/manifest.h"
 #include "results/tsv.h"
 #include "base/util.h"
 
@@ -238,55 +239,26 @@ static int read_fingerprint(struct analysis *a)
 	return 0;
 }
 
-enum { M_BENCHMARK, M_SIZE, M_RANKS, M_THREADS, M_REPEAT, M_STATUS, M_DIR, M_NR };
-static const char *const manifest_columns[M_NR] = {
-	"benchmark", "size", "ranks", "threads", "repeat", "status", "dir",
-};
-/* A run's contention: a number of cores, NAN when the column is absent or '-'. */
-static double run_contention(char **f, int n, int col)
-{
-	char *end;
-	double v;
-
-	if (col < 0 || col >= n)
-		return NAN;
-	v = strtod(f[col], &end);
-	return end == f[col] || *end || v < 0 ? NAN : v;
-}
-
 static int read_manifest(struct analysis *a, const char *mpath)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char *line, *save = NULL;
-	int col[M_NR], ret = 0, lineno = 1, contention_col;
+	struct manifest m;
+	int ret;
 
-	if (strbuf_read_file(&sb, mpath))
-		return -1;
-	line = strtok_r(sb.buf, "\n", &save);
-	if (line)
-		tsv_columns(mpath, line, (const char *const[]){ "contention" }, 1, &contention_col, 0);
-	if (!line || tsv_columns(mpath, line, manifest_columns, M_NR, col, 1)) {
-		strbuf_release(&sb);
-		return line ? -1 : error("%s: empty manifest", mpath);
-	}
-	while (!ret && (line = strtok_r(NULL, "\n", &save))) {
-		char *f[64], *dir;
-		int n = tsv_split(line, f, 64);
-		lineno++;
-		if (n <= col[M_DIR] || n <= col[M_STATUS] || n <= col[M_THREADS]) {
-			ret = error("%s:%d: too few fields", mpath, lineno);
-			break;
-		}
-		if (strcmp(f[col[M_STATUS]], "ok")) {
+	manifest_init(&m);
+	ret = manifest_read(&m, mpath);
+	for (size_t i = 0; !ret && i < m.nr; i++) {
+		const struct manifest_row *row = &m.rows[i];
+		char *dir;
+		if (strcmp(row->status, "ok")) {
 			a->nr_skipped++;
 			continue;
 		}
-		dir = xstrfmt("%s/%s", a->dir, f[col[M_DIR]]);
-		ret = add_run_from_dir(a, dir, f[col[M_BENCHMARK]], f[col[M_SIZE]], atoi(f[col[M_RANKS]]),
-				       atoi(f[col[M_THREADS]]), atoi(f[col[M_REPEAT]]), run_contention(f, n, contention_col));
+		dir = xstrfmt("%s/%s", a->dir, row->dir);
+		ret = add_run_from_dir(a, dir, row->benchmark, row->size, row->ranks, row->threads, row->repeat,
+				       row->contention);
 		free(dir);
 	}
-	strbuf_release(&sb);
+	manifest_release(&m);
 	return ret;
 }
 
