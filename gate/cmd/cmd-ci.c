@@ -7,11 +7,13 @@
 #include "cmd/ci.h"
 #include "cmd/cmds.h"
 #include "base/exitcode.h"
+#include "cmd/options.h"
 #include "post/post.h"
+#include "report/report.h"
 #include "run/runner.h"
 
 static const char usage_text[] =
-	"usage: scalegate ci [-c FILE] [-o DIR] [--no-run] [--no-post] [--require-post]\n"
+	"usage: scalegate ci [-c|--config FILE] [-o|--output DIR] [--no-run] [--no-post] [--require-post]\n"
 	"Runs the benchmark matrix of the configuration, judges the results against\n"
 	"the rules and the baselines, writes the JUnit, Markdown, JSON and HTML reports,\n"
 	"posts the summary when the configuration has a 'post:' section, and exits\n"
@@ -24,7 +26,8 @@ static const char usage_text[] =
 	"  --require-post   a failed post exits 4 when the check passed\n"
 	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
 	"error, 3 a benchmark failed to run (and nothing regressed), 4 a required post\n"
-	"failed (and the check passed)\n";
+	"failed (and the check passed), 5 a check could not be judged: an <error> in\n"
+	"the reports, e.g. a baseline of another machine\n";
 
 struct ci_options {
 	const char *config, *reports;
@@ -33,13 +36,21 @@ struct ci_options {
 
 static int parse_options(int argc, char **argv, struct ci_options *o)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	int bad = 0;
+
+	for (int i = 1; i < argc && !bad; i++) {
+		const char *a = argv[i], *v;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage_text, stdout);
 			return 1;
-		} else if ((!strcmp(a, "-c") || !strcmp(a, "-o")) && i + 1 < argc) {
-			*(a[1] == 'c' ? &o->config : &o->reports) = argv[++i];
+		} else if ((v = option_value(argc, argv, &i, "-c", &bad)) ||
+			   (v = option_value(argc, argv, &i, "--config", &bad))) {
+			o->config = v;
+		} else if ((v = option_value(argc, argv, &i, "-o", &bad)) ||
+			   (v = option_value(argc, argv, &i, "--output", &bad))) {
+			o->reports = v;
+		} else if (bad) {
+			break;
 		} else if (!strcmp(a, "--no-run")) {
 			o->no_run = 1;
 		} else if (!strcmp(a, "--no-post")) {
@@ -52,6 +63,10 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 			fputs(usage_text, stderr);
 			return -1;
 		}
+	}
+	if (bad) {
+		fputs(usage_text, stderr);
+		return -1;
 	}
 	return 0;
 }
@@ -130,12 +145,15 @@ int cmd_ci(int argc, char **argv)
 	fflush(stdout);
 	if (judge_evaluate(&j, NULL, NULL))
 		goto out;
-	check_print(stdout, &j.vs, 0);
+	check_print_verdicts(stdout, &j.vs, 0);
 	code = j.vs.exit_code;
 	/* The reports come first: a failed post must never cost them. */
 	if (ci_reports_write(&rep, &j) && code == SG_EXIT_PASS)
 		code = SG_EXIT_USAGE;
 	print_reports(&rep);
+	/* last, where a CI log ends: what failed, where, by which rule */
+	report_recap(stdout, &j.vs);
+	check_print_counts(stdout, &j.vs);
 	fflush(stdout);
 	if (posting)
 		code = post(&po, rep.json, code);

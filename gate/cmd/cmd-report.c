@@ -63,7 +63,8 @@ int cmd_report(int argc, char **argv)
 	judge_init(&j);
 	if (!judge_load(&j, o.config, o.results, o.baselines) && !report_write_html(&j.c, &j.vs, o.html)) {
 		printf("wrote %s: %s\n", o.html, j.vs.exit_code == SG_EXIT_PASS ? "pass" :
-		       j.vs.exit_code == SG_EXIT_REGRESSION ? "regression" : "a benchmark failed to run");
+		       j.vs.exit_code == SG_EXIT_REGRESSION ? "regression" :
+		       j.vs.exit_code == SG_EXIT_ERROR ? "a check could not be judged" : "a benchmark failed to run");
 		code = SG_EXIT_PASS;
 	}
 	judge_release(&j);

@@ -27,6 +27,7 @@ static void verdict_release(struct verdict *v)
 	free(v->cause);
 	free(v->details);
 	free(v->rule_origin);
+	free(v->file);
 }
 
 void verdict_set_release(struct verdict_set *s)
@@ -97,6 +98,8 @@ void verdict_set_finish(struct verdict_set *s)
 		s->exit_code = SG_EXIT_REGRESSION;
 	else if (run_failed)
 		s->exit_code = SG_EXIT_RUN_FAILED;
+	else if (s->count[VERDICT_ERROR])
+		s->exit_code = SG_EXIT_ERROR; /* every <error> of the reports is a non-zero exit */
 	else
 		s->exit_code = SG_EXIT_PASS;
 }

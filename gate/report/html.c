@@ -7,6 +7,7 @@
 #include "analyze/analysis.h"
 #include "judge/baseline.h"
 #include "report/html-priv.h"
+#include "base/words.h"
 #include "analyze/isoeff.h"
 #include "analyze/matrix.h"
 #include "report/report-priv.h"
@@ -203,9 +204,11 @@ static void config_text(struct strbuf *sb, const struct verdict *v)
 		strbuf_addstr(sb, "\xe2\x80\x93");
 		return;
 	}
-	strbuf_addf(sb, "%dx%d (p=%d)", v->ranks, v->threads, v->p);
+	char config[96];
+
+	strbuf_addf(sb, "%s (p=%d)", config_words(config, sizeof(config), v->ranks, v->threads, NULL), v->p);
 	if (v->size && strcmp(v->size, "-")) {
-		strbuf_addstr(sb, " size ");
+		strbuf_addstr(sb, ", size ");
 		html_text(sb, v->size);
 	}
 }

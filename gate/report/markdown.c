@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyze/analysis.h"
+#include "base/words.h"
 #include "base/escape.h"
 #include "base/exitcode.h"
 #include "analyze/matrix.h"
@@ -84,9 +85,11 @@ static void md_number(struct strbuf *sb, const char *fmt, double v)
 
 static void md_config(struct strbuf *sb, const struct verdict *v)
 {
-	strbuf_addf(sb, "%dx%d (p=%d)", v->ranks, v->threads, v->p);
+	char config[96];
+
+	strbuf_addf(sb, "%s (p=%d)", config_words(config, sizeof(config), v->ranks, v->threads, NULL), v->p);
 	if (v->size && strcmp(v->size, "-")) {
-		strbuf_addstr(sb, " size ");
+		strbuf_addstr(sb, ", size ");
 		md_text(sb, v->size, 40);
 	}
 }
