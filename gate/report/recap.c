@@ -14,13 +14,17 @@ static void recap_one(FILE *out, const struct verdict *v)
 	static const char *const words[] = { "PASS", "WARN", "FAIL", "ERROR", "SKIP" };
 	char config[128];
 
-	fprintf(out, "%-5s %s %s", words[v->status], v->benchmark ? v->benchmark : "-",
-		v->interval ? v->interval : "(whole benchmark)");
+	int whole = !v->interval || !strcmp(v->interval, "-");
+
+	fprintf(out, "%-5s %s%s%s", words[v->status], v->benchmark ? v->benchmark : "-", whole ? "" : " ",
+		whole ? "" : v->interval);
 	if (v->file && v->line > 0)
 		fprintf(out, " at %s:%d", v->file, v->line);
 	else if (v->file)
 		fprintf(out, " in %s", v->file);
-	fprintf(out, "\n      %s: ", config_words(config, sizeof(config), v->ranks, v->threads, v->size));
+	fputs("\n      ", out);
+	if (v->ranks > 0 && v->threads > 0)
+		fprintf(out, "%s: ", config_words(config, sizeof(config), v->ranks, v->threads, v->size));
 	/* the verdict's message has the metric, the values, the change and its significance */
 	fprintf(out, "%s\n", v->message ? v->message : v->metric ? v->metric : v->kind ? v->kind : "");
 	if (v->rule_origin && v->metric)
