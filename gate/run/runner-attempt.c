@@ -86,6 +86,8 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 	spec.cwd = cwd;
 	spec.out_dir = out;
 	spec.timeout = br->b->timeout;
+	spec.tick = runner_tick;
+	spec.tick_arg = r;
 	if (!exec_run(&spec, &res) && !res.interrupted) {
 		r->run_seconds += res.wall;
 		free(rec->reason);
@@ -128,6 +130,9 @@ int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int rep
 
 	for (int n = 1; !ret && too_busy(b, rec) && n <= b->contention_retries; n++) {
 		runner_tell_busy(r, br, pt, repeat, rec->contention, n);
+		/* the live line stays during the pause and the new attempt, saying which retry it is */
+		r->retry = n;
+		runner_progress(r, br, pt, repeat, 0);
 		if (!kept_dir || rec->contention < kept.contention) {
 			if (!kept_dir) {
 				kept_dir = xstrfmt("%s/kept-XXXXXX", r->scratch);
@@ -151,6 +156,7 @@ int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int rep
 		if (mkdir_p(out) || pause_for(CONTENTION_PAUSE) || runner_attempt(r, br, pt, repeat, out, rec))
 			ret = -1;
 	}
+	r->retry = 0;
 	if (!ret && kept_dir && rec->status == RUN_OK && kept.contention < rec->contention) {
 		if (remove_tree(out) || rename(kept_dir, out))
 			ret = error("cannot move the kept attempt to '%s': %s", out, strerror(errno));

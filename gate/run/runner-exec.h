@@ -16,6 +16,8 @@ struct exec_spec {
 	const char *out_dir; /* stdout.txt and stderr.txt go here */
 	char **env;          /* NAME=VALUE added to the inherited environment, NULL-terminated */
 	double timeout;      /* seconds; <= 0: none */
+	void (*tick)(void *arg, double elapsed); /* called about once a second while it runs (or NULL) */
+	void *tick_arg;
 };
 
 struct exec_result {
