@@ -138,7 +138,12 @@ static void trend_note(struct strbuf *sb, const struct html_section *sec)
 				    s->karp_flatt_slope.lo, s->karp_flatt_slope.hi);
 		last = s->trend;
 	}
-	if (last && sec->nr_sizes <= 1)
+	if (last && sec->nr_sizes <= 1 && !strcmp(last, "flat") && sec->series[sec->nr_series - 1]->serial_fraction >= 1)
+		strbuf_addstr(sb, ": no speedup (e \xe2\x89\xa5 1: more processors were no faster than one).");
+	else if (last && sec->nr_sizes <= 1 && !strcmp(last, "flat") &&
+		 sec->series[sec->nr_series - 1]->serial_fraction < 0)
+		strbuf_addstr(sb, ": superlinear speedup (e &lt; 0: efficiency above 1, e.g. cache effects).");
+	else if (last && sec->nr_sizes <= 1)
 		strbuf_addstr(sb, !strcmp(last, "rising") ?
 			      ": overhead that grows with p (communication, synchronization, start-up)." :
 			      !strcmp(last, "flat") ? ": an inherent serial fraction." : ".");
@@ -219,7 +224,9 @@ static int scaling_plot(struct strbuf *sb, const struct html_section *sec, enum 
 			if (isfinite(yb[j]))
 				strbuf_addf(&text, "; baseline %.3g", yb[j]);
 			if (f == KARP_FLATT && c->superlinear)
-				strbuf_addstr(&text, " (superlinear)");
+				strbuf_addstr(&text, " (superlinear: e < 0, efficiency above 1)");
+			else if (f == KARP_FLATT && c->karp_flatt.median >= 1)
+				strbuf_addstr(&text, " (no speedup: e \xe2\x89\xa5 1)");
 			html_point(&pl, x[j], yc[j], HTML_DOT, colour, text.buf);
 		}
 		if (sec->nr_sizes > 1 && s->size)

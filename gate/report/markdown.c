@@ -268,7 +268,9 @@ static void series_table(struct strbuf *sb, const struct verdict_set *s, const s
 		strbuf_addstr(sb, " | ");
 		figure(sb, "%.3f", &c->karp_flatt);
 		if (c->superlinear)
-			strbuf_addstr(sb, " superlinear");
+			strbuf_addstr(sb, " superlinear (efficiency > 1)");
+		else if (c->karp_flatt.n && c->karp_flatt.median >= 1)
+			strbuf_addstr(sb, " no speedup (e \xe2\x89\xa5 1)");
 		strbuf_addstr(sb, " | ");
 		if (w == VERDICT_FAIL + 1)
 			strbuf_addstr(sb, "\xe2\x9d\x8c regression");
