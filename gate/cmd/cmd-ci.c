@@ -14,6 +14,7 @@
 
 static const char usage_text[] =
 	"usage: scalegate ci [-c|--config FILE] [-o|--output DIR] [--no-run] [--no-post] [--require-post]\n"
+	"                    [--testcase-output]\n"
 	"Runs the benchmark matrix of the configuration, judges the results against\n"
 	"the rules and the baselines, writes the JUnit, Markdown, JSON and HTML reports,\n"
 	"posts the summary when the configuration has a 'post:' section, and exits\n"
@@ -24,6 +25,8 @@ static const char usage_text[] =
 	"  --no-run         judge the results already there instead of running\n"
 	"  --no-post        do not post, even with a 'post:' section\n"
 	"  --require-post   a failed post exits 4 when the check passed\n"
+	"  --testcase-output JUnit: each testcase's text in its own <system-out>, with file\n"
+	"                   and line attributes (GitLab; as 'reports: testcase_output: true')\n"
 	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
 	"error, 3 a benchmark failed to run (and nothing regressed), 4 a required post\n"
 	"failed (and the check passed), 5 a check could not be judged: an <error> in\n"
@@ -31,7 +34,7 @@ static const char usage_text[] =
 
 struct ci_options {
 	const char *config, *reports;
-	int no_run, no_post, require_post;
+	int no_run, no_post, require_post, testcase_output;
 };
 
 static int parse_options(int argc, char **argv, struct ci_options *o)
@@ -55,6 +58,8 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 			o->no_run = 1;
 		} else if (!strcmp(a, "--no-post")) {
 			o->no_post = 1;
+		} else if (!strcmp(a, "--testcase-output")) {
+			o->testcase_output = 1;
 		} else if (!strcmp(a, "--require-post")) {
 			o->require_post = 1;
 		} else {
@@ -135,6 +140,8 @@ int cmd_ci(int argc, char **argv)
 	/* The whole configuration (benchmarks, rules, reports, post) is valid before anything runs. */
 	if (judge_configure(&j, o.config) || ci_reports_load(&rep, &j.config, o.reports))
 		goto out;
+	if (o.testcase_output)
+		rep.testcase_output = 1;
 	posting = j.config.post && !o.no_post;
 	if (posting && post_section_load(&j.config, &po, o.require_post))
 		goto out;
