@@ -308,7 +308,9 @@ static void verdict_list(struct strbuf *sb, const struct verdict_set *s, enum ve
 
 	if (!count)
 		return;
-	strbuf_addf(sb, "<details><summary>%s (%zu)</summary><ul>\n", title, count);
+	/* errors (a crash, a baseline that cannot be used) are what to read first: open */
+	strbuf_addf(sb, "<details%s><summary>%s (%zu)</summary><ul>\n", st == VERDICT_ERROR ? " open" : "", title,
+		    count);
 	for (size_t i = 0; i < s->nr && shown < MAX_LIST_ITEMS; i++) {
 		const struct verdict *v = &s->v[i];
 		if (v->status != st)
@@ -361,8 +363,11 @@ static void header(struct strbuf *sb, const struct verdict_set *s, const struct 
 		    count[VERDICT_ERROR] == 1 ? "" : "s", count[VERDICT_SKIPPED], count[VERDICT_PASS], s->exit_code);
 	strbuf_addstr(sb, "<p class=\"meta\">");
 	if (a && a->dir) {
-		strbuf_addstr(sb, "results <code>");
+		/* "results <code>results</code>" said the word twice */
+		strbuf_addstr(sb, "from <code>");
 		html_text(sb, a->dir);
+		if (!*a->dir || a->dir[strlen(a->dir) - 1] != '/')
+			strbuf_addch(sb, '/');
 		strbuf_addstr(sb, "</code>");
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
