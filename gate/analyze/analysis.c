@@ -362,8 +362,11 @@ static void set_figures(struct analysis_point *pt, const struct sums *s, int thr
 	f[ANALYSIS_SERIAL_SHARE] = s->wall > 0 ? s->serial / s->wall : NAN;
 	f[ANALYSIS_COUNT] = s->count;
 	if (!omp) {
-		/* Barrier, lock and idle time are unknown: they sit inside the work. */
-		f[ANALYSIS_SYNC_OMP] = f[ANALYSIS_SYNCHRONIZATION] = f[ANALYSIS_SERIAL_SHARE] = NAN;
+		/* Barrier, lock and idle time are unknown: they sit inside the work. With one thread per rank
+		 * nobody can be waited for (an uncontended lock is work): OpenMP waiting does not apply, 0. */
+		f[ANALYSIS_SERIAL_SHARE] = NAN;
+		if (threads > 1)
+			f[ANALYSIS_SYNC_OMP] = NAN;
 		if (threads > 1)
 			for (int k = ANALYSIS_PRODUCTIVE_TIME; k <= ANALYSIS_PAR; k++)
 				f[k] = NAN;
@@ -377,10 +380,12 @@ static void set_figures(struct analysis_point *pt, const struct sums *s, int thr
 		/* MPI time, if any, is inside the work; one rank has nobody to wait for. */
 		f[ANALYSIS_COMMUNICATION] = NAN;
 		if (ranks > 1)
-			f[ANALYSIS_SYNC_MPI] = f[ANALYSIS_SYNCHRONIZATION] = NAN;
+			f[ANALYSIS_SYNC_MPI] = NAN;
 		for (int k = ANALYSIS_PQ_MPI; k <= ANALYSIS_PQ_MPI_WAIT; k++)
 			pt->cmp[k].min = pt->cmp[k].max = pt->cmp[k].mean = NAN;
 	}
+	/* A part that does not apply is 0; one that applies and was not captured makes the sum absent. */
+	f[ANALYSIS_SYNCHRONIZATION] = f[ANALYSIS_SYNC_OMP] + f[ANALYSIS_SYNC_MPI];
 }
 
 static void point_compute(const struct interval_ranks *ir, struct analysis_point *pt)
