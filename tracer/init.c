@@ -14,6 +14,7 @@ int sg_rank = -1, sg_ranks = -1;
 const char *sg_omp_mode = "none";
 const char *sg_mpi_mode = "none";
 int sg_mpi_wait_measured;
+int sg_mpi_library;
 
 /* Nothing in a program refers to ompt.c (the OpenMP runtime looks up ompt_start_tool by
  * name): refer to it here so that linking the static library pulls it in with the rest. */
@@ -56,6 +57,10 @@ void sg_write_profile(void)
 
 	if (!sg_on || !dir || getpid() != start_pid)
 		return;
+	/* With the MPI capture, a process that never initialized MPI is no rank: a launcher, its daemons
+	 * (orted, prted), a wrapper such as timeout. */
+	if (sg_mpi_library && sg_rank < 0)
+		return;
 	if (__atomic_exchange_n(&written, 1, __ATOMIC_ACQ_REL))
 		return;
 	sg_threads_close(now);
@@ -78,6 +83,22 @@ static void program_name(char *buf, size_t size)
 	buf[n > 0 ? n : 0] = '\0';
 }
 
+/* The helpers of MPI launchers: they inherit LD_PRELOAD and SCALEGATE_OUT, and are never the benchmark. */
+static int launcher_helper(const char *exe)
+{
+	static const char *const names[] = {
+		"orted", "prted", "prte", "prterun", "orterun", "mpirun", "mpiexec", "mpiexec.hydra",
+		"hydra_pmi_proxy", "srun", "slurmstepd",
+	};
+	const char *base = strrchr(exe, '/');
+
+	base = base ? base + 1 : exe;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(base, names[i]))
+			return 1;
+	return 0;
+}
+
 __attribute__((constructor)) static void sg_init(void)
 {
 	const char *dir = getenv("SCALEGATE_OUT");
@@ -87,11 +108,13 @@ __attribute__((constructor)) static void sg_init(void)
 
 	if (!dir || !*dir)
 		return;
+	program_name(exe, sizeof(exe));
+	if (launcher_helper(exe))
+		return;
 	start_pid = getpid();
 	gettimeofday(&tv, NULL);
 	sg_start_unix = (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
 	sg_clock_start();
-	program_name(exe, sizeof(exe));
 	sg_regions_init(exe);
 	sg_on = 1;
 	t = sg_thread_get();

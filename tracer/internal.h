@@ -222,6 +222,7 @@ SG_HIDDEN int sg_write(const char *dir);
 SG_HIDDEN extern double sg_start_unix;
 SG_HIDDEN extern int sg_rank, sg_ranks; /* -1 without MPI */
 SG_HIDDEN extern const char *sg_omp_mode, *sg_mpi_mode;
-SG_HIDDEN extern int sg_mpi_wait_measured; /* exact collective waiting (a barrier before each) */
+SG_HIDDEN extern int sg_mpi_wait_measured;
+SG_HIDDEN extern int sg_mpi_library; /* 1 in libscalegate-mpi: only MPI ranks write a profile */ /* exact collective waiting (a barrier before each) */
 
 #endif

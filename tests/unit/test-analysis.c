@@ -38,8 +38,12 @@ static void write_rank(const char *dir, int rank, int ranks, int threads, const 
 	char *path = xstrfmt("%s/rank%05d.test.1.sgprof", dir, rank);
 	FILE *f;
 
-	strbuf_addf(&sb, "scalegate-profile\t1\nmeta\trank\t%d\nmeta\tranks\t%d\nmeta\tomp\t%s\nmeta\tmpi\t%s\n",
-		    rank, ranks, omp, mpi);
+	if (ranks < 0) /* a process without MPI */
+		strbuf_addf(&sb, "scalegate-profile\t1\nmeta\trank\t-\nmeta\tranks\t-\nmeta\tomp\t%s\nmeta\tmpi\t%s\n",
+			    omp, mpi);
+	else
+		strbuf_addf(&sb, "scalegate-profile\t1\nmeta\trank\t%d\nmeta\tranks\t%d\nmeta\tomp\t%s\nmeta\tmpi\t%s\n",
+			    rank, ranks, omp, mpi);
 	strbuf_addstr(&sb, "columns\tregion\tid\tname\tfile\tline\nregion\t0\tprogram\t/bin/prog\t0\n"
 			   "region\t1\tsolve\tt.c\t10\nregion\t2\tinner\tt.c\t20\n"
 			   "columns\tnode\tid\tparent\tregion\ttag\nnode\t0\t-\t0\t-\nnode\t1\t0\t1\t-\n"
@@ -282,6 +286,83 @@ static void test_pure_mpi(void **state)
 	remove_dir(dir);
 }
 
+/* Profiles whose rank metadata disagree are refused, not merged as processors (issue 12). */
+static void expect_refused(const char *dir)
+{
+	struct analysis a;
+
+	analysis_init(&a);
+	assert_int_equal(analysis_load(&a, dir), -1);
+	analysis_release(&a);
+}
+
+static void test_rank_metadata(void **state)
+{
+	const char *stats[] = { "0 0 1 2 0 0 0 0", NULL };
+	char *dir, *sub, *path;
+	FILE *f;
+
+	(void)state;
+	dir = make_dir(); /* two rank 0s */
+	write_rank(dir, 0, 2, 1, "gomp", "pmpi", stats, NULL);
+	path = xstrfmt("%s/rank00000.test.1.sgprof", dir);
+	sub = xstrfmt("%s/rank00000.other.2.sgprof", dir);
+	assert_int_equal(link(path, sub), 0);
+	expect_refused(dir);
+	free(path);
+	free(sub);
+	remove_dir(dir);
+
+	dir = make_dir(); /* rank 5 of 2 */
+	write_rank(dir, 0, 2, 1, "gomp", "pmpi", stats, NULL);
+	write_rank(dir, 5, 2, 1, "gomp", "pmpi", stats, NULL);
+	expect_refused(dir);
+	remove_dir(dir);
+
+	dir = make_dir(); /* rank 0 of 2 and rank 1 of 3 */
+	write_rank(dir, 0, 2, 1, "gomp", "pmpi", stats, NULL);
+	write_rank(dir, 1, 3, 1, "gomp", "pmpi", stats, NULL);
+	expect_refused(dir);
+	remove_dir(dir);
+
+	dir = make_dir(); /* rank 0 of 2 alone */
+	write_rank(dir, 0, 2, 1, "gomp", "pmpi", stats, NULL);
+	expect_refused(dir);
+	remove_dir(dir);
+
+	/* a results directory whose run has 2 ranks where the configuration says 1 */
+	dir = make_dir();
+	sub = xstrfmt("%s/b/r1/1", dir);
+	path = xstrfmt("mkdir -p '%s'", sub);
+	assert_int_equal(system(path), 0);
+	free(path);
+	write_rank(sub, 0, 2, 1, "gomp", "pmpi", stats, NULL);
+	write_rank(sub, 1, 2, 1, "gomp", "pmpi", stats, NULL);
+	path = xstrfmt("%s/manifest.tsv", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason\n"
+	      "b\t-\t1\t1\t1\t1\tok\t0\t1.0\tb/r1/1\t-\n", f);
+	fclose(f);
+	expect_refused(dir);
+	free(path);
+	free(sub);
+	remove_dir(dir);
+}
+
+/* A process without MPI next to the ranks (a launcher's helper, preloaded): refused. */
+static void test_rankless_helper(void **state)
+{
+	const char *stats[] = { "0 0 1 2 0 0 0 0", NULL };
+	char *dir = make_dir();
+
+	(void)state;
+	write_rank(dir, 0, 1, 1, "gomp", "pmpi", stats, NULL);
+	write_rank(dir, 7, -1, 1, "none", "none", stats, NULL);
+	expect_refused(dir);
+	remove_dir(dir);
+}
+
 /*
  * DESIGN.md's DVM Jacobi example on 16 processors (4 ranks x 4 threads):
  * Total 768.799744 = 48.049984 x 16, Efficiency 0.919949, Lost 61.543236 =
@@ -446,6 +527,8 @@ int main(void)
 		cmocka_unit_test(test_omp_absent),
 		cmocka_unit_test(test_serial_uncaptured),
 		cmocka_unit_test(test_pure_mpi),
+		cmocka_unit_test(test_rank_metadata),
+		cmocka_unit_test(test_rankless_helper),
 		cmocka_unit_test(test_dvm_jacobi),
 		MATRIX_TESTS
 	};
