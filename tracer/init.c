@@ -50,6 +50,31 @@ static void after_fork_child(void)
 	sg_self = NULL;
 }
 
+/* The rank a launcher gave a process that does not initialize MPI (mpirun -np 2 of a program without MPI):
+ * Open MPI's and MPICH's variables, which only the launched processes carry. */
+static void launcher_rank(void)
+{
+	static const char *const vars[][2] = {
+		{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE" },
+		{ "PMI_RANK", "PMI_SIZE" },
+	};
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *r = getenv(vars[i][0]), *n = getenv(vars[i][1]);
+		char *end1, *end2;
+		long rank, size;
+		if (!r || !n)
+			continue;
+		rank = strtol(r, &end1, 10);
+		size = strtol(n, &end2, 10);
+		if (*r && *n && !*end1 && !*end2 && rank >= 0 && rank < size && size < 1L << 30) {
+			sg_rank = (int)rank;
+			sg_ranks = (int)size;
+			return;
+		}
+	}
+}
+
 void sg_write_profile(void)
 {
 	const char *dir = getenv("SCALEGATE_OUT");
@@ -57,8 +82,10 @@ void sg_write_profile(void)
 
 	if (!sg_on || !dir || getpid() != start_pid)
 		return;
-	/* With the MPI capture, a process that never initialized MPI is no rank: a launcher, its daemons
-	 * (orted, prted), a wrapper such as timeout. */
+	/* With the MPI capture, a process that never initialized MPI and was given no rank by a launcher
+	 * is not one of the benchmark's ranks: a launcher's daemon (orted, prted), a wrapper (timeout). */
+	if (sg_rank < 0)
+		launcher_rank();
 	if (sg_mpi_library && sg_rank < 0)
 		return;
 	if (__atomic_exchange_n(&written, 1, __ATOMIC_ACQ_REL))
