@@ -39,6 +39,26 @@ TRACER_OBJ := $(TRACER_SRC:%.c=$(B)/pic/%.o)
 TRACER_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden -fno-semantic-interposition -pthread -Itracer
 TRACER_LIBS := -pthread -ldl -lm
 
+# The Fortran module (use scalegate) is compiled into the tracer libraries when gfortran is
+# installed: it calls only the C API, so C programs linking them need no Fortran runtime.
+ifeq ($(origin FC),default)
+FC := gfortran
+endif
+HAVE_FC := $(shell $(FC) --version >/dev/null 2>&1 && echo yes)
+FORTRAN_FLAGS = -O2 -g -Wall -Wextra $(FFLAGS) $(SAN_FLAGS)
+ifeq ($(HAVE_FC),yes)
+F_MOD := $(B)/mod/scalegate.mod
+TRACER_OBJ += $(B)/pic/tracer/scalegate-f90.o
+endif
+
+$(B)/pic/tracer/scalegate-f90.o: tracer/scalegate.f90
+	@mkdir -p $(@D) $(B)/mod
+	@$(if $(Q),echo "  FC      $@")
+	$(Q)$(FC) $(FORTRAN_FLAGS) -fPIC -J $(B)/mod -c $< -o $@
+
+$(B)/mod/scalegate.mod: $(B)/pic/tracer/scalegate-f90.o
+	@test -f $@ && touch $@
+
 $(B)/pic/tracer/%.o: tracer/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $@")
@@ -93,6 +113,15 @@ $(B)/examples/%: examples/%.c $(B)/lib/libscalegate.a tracer/scalegate.h
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -fopenmp -Itracer $< -o $@ $(ALL_LDFLAGS) $(B)/lib/libscalegate.a $(TRACER_LIBS)
+
+# Fortran programs with 'use scalegate': the example and the benchmark (when gfortran is installed).
+F_PROG_SRC := $(if $(HAVE_FC),$(wildcard examples/*.F90 tests/bench/*.F90))
+F_PROG_BIN := $(F_PROG_SRC:%.F90=$(B)/%)
+
+$(F_PROG_BIN): $(B)/%: %.F90 $(B)/lib/libscalegate.a $(F_MOD)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FC      $@")
+	$(Q)$(FC) $(FORTRAN_FLAGS) -fopenmp -I$(B)/mod $< -o $@ $(ALL_LDFLAGS) $(B)/lib/libscalegate.a $(TRACER_LIBS)
 
 # ---- MPI capture (PMPI): libscalegate-mpi = the tracer + tracer/mpi*.c --------
 # Built with $(MPICC) when it is installed (else skipped: non-MPI users never
@@ -233,7 +262,7 @@ $(B)/tests/unit/%: tests/unit/%.c $(B)/libgate.a
 .PHONY: all all-tests deps test bench install install-mpi clean demo
 .DEFAULT_GOAL := all
 
-all: $(TRACER_LIBS_OUT) $(B)/bin/scalegate $(TRACED_BIN) $(MPI_ALL)
+all: $(TRACER_LIBS_OUT) $(B)/bin/scalegate $(TRACED_BIN) $(F_PROG_BIN) $(MPI_ALL)
 
 # 'make test' is what CI runs: install what is missing, build, run everything.
 test: deps
