@@ -77,8 +77,9 @@ $(B)/lib/libscalegate.so: $(TRACER_OBJ)
 TRACER_LIBS_OUT := $(B)/lib/libscalegate.a $(B)/lib/libscalegate.so
 
 # ---- gate -----------------------------------------------------------------
-GATE_ALL := $(wildcard gate/*.c)
-GATE_CMD := gate/main.c $(wildcard gate/cmd-*.c)
+# One folder per stage of the data flow (DESIGN.md, "Layout of gate/"); includes spelled by folder.
+GATE_ALL := $(wildcard gate/*/*.c)
+GATE_CMD := $(wildcard gate/cmd/*.c)
 GATE_LIB_SRC := $(filter-out $(GATE_CMD),$(GATE_ALL))
 GATE_LIB_OBJ := $(GATE_LIB_SRC:%.c=$(B)/%.o)
 GATE_CMD_OBJ := $(GATE_CMD:%.c=$(B)/%.o)
@@ -86,7 +87,7 @@ GATE_CMD_OBJ := $(GATE_CMD:%.c=$(B)/%.o)
 $(B)/gate/%.o: gate/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) $(GATE_CFLAGS) -DSG_VERSION='"$(VERSION)"' -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(GATE_CFLAGS) -Igate -DSG_VERSION='"$(VERSION)"' -c $< -o $@
 
 $(B)/libgate.a: $(GATE_LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")

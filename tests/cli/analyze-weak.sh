@@ -4,7 +4,7 @@
 export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
 help=$("$SCALEGATE" analyze --help)
 grep -q -- '--efficiency' <<<"$help" ||
-	fail "analyze has no --efficiency, --memory, -c: gate/cmd-analyze.c lacks the options of issue 8"
+	fail "analyze has no --efficiency, --memory, -c: gate/cmd/cmd-analyze.c lacks the options of issue 8"
 
 # {size} is the number of grid points (jacobi's N is the side, its work and memory grow like N^2): so
 # size_per_processor keeps the work per thread constant, and memory is 'n'. 4 threads on 2 cores are

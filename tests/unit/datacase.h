@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* Runs fn(arg) with fd 2 going to a temporary file; appends what was written there to 'err'. */
 static inline int datacase_capture(int (*fn)(void *), void *arg, struct strbuf *err)

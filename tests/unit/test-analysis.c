@@ -11,10 +11,10 @@
 
 #include <cmocka.h>
 
-#include "analysis.h"
+#include "analyze/analysis.h"
 
-#include "matrix.h"
-#include "util.h"
+#include "analyze/matrix.h"
+#include "base/util.h"
 
 static uint64_t fnv1a(const char *s, size_t n)
 {

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "baseline.h"
-#include "check-internal.h"
-#include "stats.h"
-#include "util.h"
+#include "judge/baseline.h"
+#include "judge/check-priv.h"
+#include "stats/stats.h"
+#include "base/util.h"
 
 /* A cell of 'n' repeats with Execution_time = Total_time / p and one lost-time figure. */
 static struct baseline_cell *add_cell(struct baseline *b, const char *interval, int threads, size_t n,

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "datacase.h"
-#include "util.h"
+#include "base/util.h"
 
 /* Relative, as the gate is run: the messages must carry the paths the expected files show. */
 #define CASES_DIR "tests/data/config"

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <sched.h>
 
-#include "contention.h"
+#include "run/contention.h"
 
 /* Two CPUs; cpu0 busy 100+1+20+3+4+5 = 133, cpu1 busy 200+2+30+6+7+8 = 253; aggregate 386. */
 static const char stat_text[] =

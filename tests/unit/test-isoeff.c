@@ -10,12 +10,12 @@
 
 #include <cmocka.h>
 
-#include "analysis.h"
-#include "isoeff.h"
-#include "matrix.h"
-#include "scaling-size.h"
-#include "stats.h"
-#include "util.h"
+#include "analyze/analysis.h"
+#include "analyze/isoeff.h"
+#include "analyze/matrix.h"
+#include "analyze/scaling-size.h"
+#include "stats/stats.h"
+#include "base/util.h"
 
 #define NOISE 0.02 /* +-2 % on every time, uniform: about +-15 % on the n where eps crosses 0.8 */
 
@@ -246,16 +246,16 @@ static void test_memory_parse(void **state)
 		{ "n*log(n)", 1, 1 }, { "8 * n^2", 2, 0 }, { "n^1.5 ln n", 1.5, 1 }, { "16n", 1, 0 },
 	};
 	static const char *const bad[] = { "", "m^2", "n^", "n^-1", "log n", "nn", "n^2 + n", "n log m" };
-	struct isoeff_memory m;
+	struct memory_model m;
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
-		if (isoeff_memory_parse(good[i].text, &m))
+		if (memory_model_parse(good[i].text, &m))
 			fail_msg("'%s' rejected", good[i].text);
 		assert_true(m.a == good[i].a && m.b == good[i].b);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
-		if (!isoeff_memory_parse(bad[i], &m))
+		if (!memory_model_parse(bad[i], &m))
 			fail_msg("'%s' accepted", bad[i]);
 }
 
@@ -278,13 +278,13 @@ static void test_scalability_function(void **state)
 		{ "n", ISOEFF_CONSTANT, 0, "p^-1", ISOEFF_PERFECTLY_SCALABLE },
 		{ "n log n", ISOEFF_LOG, 0, "p^-1 log p log log p", ISOEFF_PERFECTLY_SCALABLE },
 	};
-	struct isoeff_memory mem;
+	struct memory_model mem;
 	struct isoeff_scalability s;
 	char fn[64];
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		assert_int_equal(isoeff_memory_parse(cases[i].memory, &mem), 0);
+		assert_int_equal(memory_model_parse(cases[i].memory, &mem), 0);
 		isoeff_scalability(&mem, cases[i].g, cases[i].k, &s);
 		isoeff_function_text(&s, fn, sizeof(fn));
 		assert_string_equal(fn, cases[i].fn);

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "profile.h"
-#include "util.h"
+#include "results/profile.h"
+#include "base/util.h"
 
 static uint64_t fnv1a(const char *s, size_t n)
 {

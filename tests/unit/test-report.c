@@ -12,11 +12,11 @@
 #include <cmocka.h>
 #include <yaml.h>
 
-#include "analysis.h"
-#include "escape.h"
-#include "matrix.h"
-#include "report.h"
-#include "util.h"
+#include "analyze/analysis.h"
+#include "base/escape.h"
+#include "analyze/matrix.h"
+#include "report/report.h"
+#include "base/util.h"
 
 static const char *schemas[] = { "windyroad.xsd", "junit10.xsd", "jenkins-junit4.xsd" };
 

@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "datacase.h"
-#include "rules.h"
-#include "util.h"
+#include "rules/rules.h"
+#include "base/util.h"
 
 /* Relative, as the gate is run: the messages must carry the paths the expected files show. */
 #define CASES_DIR "tests/data/rules"

@@ -9,9 +9,9 @@
 
 #include <cmocka.h>
 
-#include "fingerprint.h"
-#include "runner-exec.h"
-#include "runner.h"
+#include "run/fingerprint.h"
+#include "run/runner-exec.h"
+#include "run/runner.h"
 
 static void check_resolve(const char *cmd, const char *want)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 #include "stats-testing.h"
 

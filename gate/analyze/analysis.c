@@ -1,0 +1,512 @@
+/* Characteristics of one run: per interval, the lost-time decomposition of docs/metrics.md from the ranks' profiles. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analysis.h"
+#include "base/util.h"
+
+/* Per node and thread of one rank, inclusive over the node's subtree. */
+enum { RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_INH, RV_NR };
+
+static const char *const collective_kinds[] = {
+	"barrier", "bcast", "reduce", "allreduce", "gather", "allgather",
+	"scatter", "alltoall", "reduce_scatter", "scan",
+};
+#define NR_COLL ARRAY_SIZE(collective_kinds)
+
+/* One rank's profile in the shape the formulas need. */
+struct rank_view {
+	const struct profile *p;
+	int threads;     /* main + distinct workers seen */
+	int *slot;       /* profile thread slot -> thread index (main = 0) */
+	double *v;       /* [node][thread][RV_NR] */
+	double *coll;    /* [node][kind][2]: time, wait (NAN while unmeasured) */
+	int *interval;   /* node -> interval id */
+	int omp, mpi;    /* captured */
+};
+
+static const char *const figure_names[] = {
+#define X(id, name) name,
+	ANALYSIS_FIGURES(X)
+#undef X
+};
+
+static const char *const pq_names[] = {
+#define X(id, name) name,
+	ANALYSIS_PER_PROCESSOR(X)
+#undef X
+};
+
+void analysis_init(struct analysis *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+void analysis_release(struct analysis *a)
+{
+	for (size_t i = 0; i < a->nr_intervals; i++) {
+		free(a->intervals[i].benchmark);
+		free(a->intervals[i].path);
+		free(a->intervals[i].file);
+	}
+	for (size_t i = 0; i < a->nr_configs; i++) {
+		struct analysis_config *c = &a->configs[i];
+		for (size_t r = 0; r < c->nr_runs; r++)
+			free(c->runs[r].points);
+		free(c->runs);
+		free(c->benchmark);
+		free(c->size);
+	}
+	for (size_t i = 0; i < a->nr_fingerprint; i++)
+		free(a->fingerprint[i]);
+	analysis_index_release(a);
+	free(a->intervals);
+	free(a->configs);
+	free(a->fingerprint);
+	free(a->dir);
+	analysis_init(a);
+}
+
+struct analysis_config *analysis_config_get(struct analysis *a, const char *benchmark,
+					    const char *size, int ranks, int threads)
+{
+	struct analysis_config *c;
+
+	for (size_t i = 0; i < a->nr_configs; i++) {
+		c = &a->configs[i];
+		if (!strcmp(c->benchmark, benchmark) && !strcmp(c->size, size) &&
+		    c->ranks == ranks && c->threads == threads)
+			return c;
+	}
+	ALLOC_GROW(a->configs, a->nr_configs + 1, a->alloc_configs);
+	c = &a->configs[a->nr_configs++];
+	memset(c, 0, sizeof(*c));
+	c->benchmark = xstrdup(benchmark);
+	c->size = xstrdup(size);
+	c->ranks = ranks;
+	c->threads = threads;
+	return c;
+}
+
+const char *analysis_figure_name(enum analysis_figure f)
+{
+	return figure_names[f];
+}
+
+const char *analysis_pq_name(enum analysis_pq q)
+{
+	return pq_names[q];
+}
+
+static double z(double v)
+{
+	return isnan(v) ? 0 : v;
+}
+
+static int collective_index(const char *kind)
+{
+	for (size_t k = 0; k < NR_COLL; k++)
+		if (!strcmp(kind, collective_kinds[k]))
+			return (int)k;
+	return -1;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Workers are keyed by OpenMP thread number (slots of exited threads are reused); unknown ones by slot. */
+static int worker_key(const struct profile *p, size_t slot)
+{
+	int omp = p->threads[slot].omp_thread;
+
+	return omp >= 1 ? omp : 1000000 + (int)slot;
+}
+
+static void view_map_threads(struct rank_view *rv)
+{
+	const struct profile *p = rv->p;
+	int *keys = xcalloc(p->nr_threads + 1, sizeof(*keys));
+	size_t n = 0;
+
+	rv->slot = xcalloc(p->nr_threads + 1, sizeof(*rv->slot));
+	for (size_t s = 0; s < p->nr_threads; s++)
+		if (!p->threads[s].is_main)
+			keys[n++] = worker_key(p, s);
+	qsort(keys, n, sizeof(*keys), cmp_int);
+	rv->threads = 1;
+	for (size_t i = 0; i < n; i++)
+		if (!i || keys[i] != keys[i - 1])
+			keys[rv->threads++ - 1] = keys[i];
+	for (size_t s = 0; s < p->nr_threads; s++) {
+		rv->slot[s] = 0;
+		if (p->threads[s].is_main)
+			continue;
+		for (int i = 0; i < rv->threads - 1; i++)
+			if (keys[i] == worker_key(p, s))
+				rv->slot[s] = i + 1;
+	}
+	free(keys);
+}
+
+static double *cell(const struct rank_view *rv, size_t node, int thread)
+{
+	return &rv->v[(node * (size_t)rv->threads + (size_t)thread) * RV_NR];
+}
+
+static void view_add_stats(struct rank_view *rv)
+{
+	const struct profile *p = rv->p;
+
+	for (size_t i = 0; i < p->nr_stats; i++) {
+		const struct profile_stat *s = &p->stats[i];
+		int t = rv->slot[s->thread];
+		double *c = cell(rv, (size_t)s->node, t);
+
+		c[RV_TIME] += z(s->v[PROFILE_TIME]);
+		c[RV_PAR] += z(s->v[PROFILE_PAR]);
+		c[RV_COUNT] += z(s->v[PROFILE_COUNT]);
+		c[RV_B] += z(s->v[PROFILE_OMP_BARRIER]);
+		c[RV_L] += z(s->v[PROFILE_OMP_LOCK]);
+		c[RV_D] += z(s->v[PROFILE_OMP_IDLE]);
+		/* A worker's record without entries is an inherited frame: its time is in no ancestor's. */
+		if (t && z(s->v[PROFILE_COUNT]) == 0)
+			c[RV_INH] += z(s->v[PROFILE_TIME]);
+	}
+	for (size_t i = 0; i < p->nr_mpi; i++) {
+		const struct profile_mpi *m = &p->mpi[i];
+		int k = collective_index(m->kind);
+		double t = z(m->v[PROFILE_MPI_TIME]);
+
+		cell(rv, (size_t)m->node, rv->slot[m->thread])[RV_M] += t;
+		if (k >= 0) {
+			double *cw = &rv->coll[((size_t)m->node * NR_COLL + (size_t)k) * 2];
+			cw[0] += t;
+			if (!isnan(m->v[PROFILE_MPI_WAIT]))
+				cw[1] = z(cw[1]) + m->v[PROFILE_MPI_WAIT];
+		}
+	}
+}
+
+/* Exclusive columns summed over subtrees; a worker's inherited frames below a node added to its time. */
+static void view_make_inclusive(struct rank_view *rv)
+{
+	const struct profile *p = rv->p;
+	size_t nt = (size_t)rv->threads;
+	double *inh_below = xcalloc(p->nr_nodes * nt + 1, sizeof(double));
+
+	for (size_t n = p->nr_nodes; n-- > 1;) {
+		size_t up = (size_t)p->nodes[n].parent;
+		for (int t = 0; t < rv->threads; t++) {
+			double *c = cell(rv, n, t), *u = cell(rv, up, t);
+			u[RV_B] += c[RV_B];
+			u[RV_L] += c[RV_L];
+			u[RV_D] += c[RV_D];
+			u[RV_M] += c[RV_M];
+			inh_below[up * nt + (size_t)t] += c[RV_INH] + inh_below[n * nt + (size_t)t];
+		}
+		for (size_t k = 0; k < NR_COLL * 2; k++) {
+			double c = rv->coll[n * NR_COLL * 2 + k], *u = &rv->coll[up * NR_COLL * 2 + k];
+			if (!isnan(c))
+				*u = z(*u) + c;
+		}
+	}
+	for (size_t n = 0; n < p->nr_nodes; n++)
+		for (int t = 1; t < rv->threads; t++)
+			cell(rv, n, t)[RV_TIME] += inh_below[n * nt + (size_t)t];
+	free(inh_below);
+}
+
+static void view_init(struct analysis *a, const char *benchmark, struct rank_view *rv, const struct profile *p)
+{
+	const char *omp = profile_meta(p, "omp"), *mpi = profile_meta(p, "mpi");
+
+	memset(rv, 0, sizeof(*rv));
+	rv->p = p;
+	rv->omp = omp && strcmp(omp, "none") && strcmp(omp, "-");
+	rv->mpi = mpi && strcmp(mpi, "none") && strcmp(mpi, "-");
+	view_map_threads(rv);
+	rv->v = xcalloc(p->nr_nodes * (size_t)rv->threads * RV_NR + 1, sizeof(double));
+	rv->coll = xmalloc((p->nr_nodes * NR_COLL * 2 + 1) * sizeof(double));
+	for (size_t i = 0; i < p->nr_nodes * NR_COLL; i++) {
+		rv->coll[2 * i] = 0;
+		rv->coll[2 * i + 1] = NAN;
+	}
+	view_add_stats(rv);
+	view_make_inclusive(rv);
+	rv->interval = xmalloc((p->nr_nodes + 1) * sizeof(int));
+	for (size_t n = 0; n < p->nr_nodes; n++) {
+		const struct profile_region *r = &p->regions[p->nodes[n].region];
+		rv->interval[n] = analysis_interval_id(a, benchmark, p->nodes[n].path, r->file, r->line,
+						       p->nodes[n].depth);
+	}
+}
+
+static void view_release(struct rank_view *rv)
+{
+	free(rv->slot);
+	free(rv->v);
+	free(rv->coll);
+	free(rv->interval);
+}
+
+/* Running min / max / mean of one per-processor quantity. */
+static void cmp_add(struct analysis_cmp *c, double v, int rank, int thread, int first)
+{
+	if (first || v < c->min) {
+		c->min = v;
+		c->min_rank = rank;
+		c->min_thread = thread;
+	}
+	if (first || v > c->max) {
+		c->max = v;
+		c->max_rank = rank;
+		c->max_thread = thread;
+	}
+	c->mean += v;
+}
+
+/* What one interval holds on one rank: node index per rank, -1 where the rank never entered it. */
+struct interval_ranks {
+	struct rank_view *rv;
+	const int *node;
+	size_t nr;
+	int threads;
+};
+
+/* Non-negative part of v; what was cut off is remembered when it is more than 1 % of the total. */
+struct clamp {
+	double total, worst;
+	unsigned long flags;
+};
+
+static double clamp0(struct clamp *cl, double v, enum analysis_figure f)
+{
+	if (v >= 0)
+		return v;
+	if (-v > 0.01 * cl->total) {
+		cl->flags |= 1ul << f;
+		if (-v > cl->worst)
+			cl->worst = -v;
+	}
+	return 0;
+}
+
+/* MPI waiting per rank: measured where the exact mode ran, else t_{r,k} - min_r' t_{r',k}. */
+static void mpi_waits(const struct interval_ranks *ir, double *wait, int *estimated)
+{
+	for (size_t r = 0; r < ir->nr; r++)
+		wait[r] = 0;
+	for (size_t k = 0; k < NR_COLL; k++) {
+		double tmin = INFINITY;
+		int measured = 0;
+
+		for (size_t r = 0; r < ir->nr; r++) {
+			const double *cw = ir->node[r] < 0 ? NULL :
+				&ir->rv[r].coll[((size_t)ir->node[r] * NR_COLL + k) * 2];
+			double t = cw ? cw[0] : 0;
+			if (t < tmin)
+				tmin = t;
+			measured |= cw && !isnan(cw[1]);
+		}
+		for (size_t r = 0; r < ir->nr; r++) {
+			const double *cw = ir->node[r] < 0 ? NULL :
+				&ir->rv[r].coll[((size_t)ir->node[r] * NR_COLL + k) * 2];
+			if (!cw || cw[0] <= 0)
+				continue;
+			if (measured) {
+				wait[r] += z(cw[1]);
+			} else {
+				wait[r] += cw[0] - tmin;
+				*estimated = 1;
+			}
+		}
+	}
+}
+
+/* Sums of the terms over ranks and processors, then the figures. */
+struct sums {
+	double exec, seq, par, comm, idle, sync_omp, sync_mpi, work, work_max, serial, wall, count;
+	size_t nproc;
+};
+
+/* The processors of one rank: the main thread, then the workers (absent ones idle the whole region). */
+static void rank_processors(const struct interval_ranks *ir, size_t r, double wait_r,
+			    struct sums *s, struct clamp *cl, struct analysis_point *pt, double *work)
+{
+	const struct rank_view *rv = &ir->rv[r];
+	int node = ir->node[r];
+	const double *m0 = node >= 0 ? cell(rv, (size_t)node, 0) : NULL;
+	double W = m0 ? m0[RV_TIME] : 0, par = m0 ? m0[RV_PAR] : 0, m_r = 0;
+	double serial = clamp0(cl, W - par, ANALYSIS_SEQ);
+
+	for (int q = 0; q < rv->threads && node >= 0; q++)
+		m_r += cell(rv, (size_t)node, q)[RV_M];
+	s->seq += (ir->threads - 1) * serial;
+	s->serial += serial;
+	s->wall += W;
+	s->count += m0 ? m0[RV_COUNT] : 0;
+	s->comm += clamp0(cl, m_r - wait_r, ANALYSIS_COMMUNICATION);
+	s->sync_mpi += wait_r;
+	s->idle += ir->threads * (s->exec - W);
+	for (int q = 0; q < ir->threads; q++) {
+		const double *c = node >= 0 && q < rv->threads ? cell(rv, (size_t)node, q) : NULL;
+		double t = c ? c[RV_TIME] : 0, B = c ? c[RV_B] : 0, L = c ? c[RV_L] : 0;
+		double D = c ? c[RV_D] : 0, m = c ? c[RV_M] : 0, missing = 0, w;
+
+		if (q == 0) {
+			w = W - m - D - B - L;
+		} else {
+			w = t - B - L - m;
+			missing = par - t - D;
+			if (missing < 0) { /* more accounted to the worker than the regions lasted */
+				double cut = w < -missing ? w : -missing;
+				w -= cut > 0 ? cut : 0;
+				missing = clamp0(cl, missing + (cut > 0 ? cut : 0), ANALYSIS_PAR);
+			}
+		}
+		w = clamp0(cl, w, ANALYSIS_PRODUCTIVE_TIME);
+		s->par += missing;
+		s->sync_omp += B + L + D;
+		s->work += w;
+		if (w > s->work_max)
+			s->work_max = w;
+		double v[ANALYSIS_NR_PQ] = {
+			w, q ? t : W, B, L, D, missing, m, m_r > 0 ? wait_r * m / m_r : 0, s->exec - W,
+		};
+		for (int k = 0; k < ANALYSIS_NR_PQ; k++)
+			cmp_add(&pt->cmp[k], v[k], (int)r, q, !s->nproc);
+		work[s->nproc++] = w;
+	}
+}
+
+static void set_figures(struct analysis_point *pt, const struct sums *s, int threads, int ranks,
+			int omp, int mpi, const double *work)
+{
+	double *f = pt->fig, total = s->exec * s->nproc, li = 0;
+
+	for (size_t q = 0; q < s->nproc; q++)
+		li += s->work_max - work[q];
+	f[ANALYSIS_EXECUTION_TIME] = s->exec;
+	f[ANALYSIS_PROCESSORS] = (double)s->nproc;
+	f[ANALYSIS_TOTAL_TIME] = total;
+	f[ANALYSIS_SEQ] = s->seq;
+	f[ANALYSIS_PAR] = s->par;
+	f[ANALYSIS_INSUFFICIENT_PARALLELISM] = s->seq + s->par;
+	f[ANALYSIS_COMMUNICATION] = s->comm;
+	f[ANALYSIS_IDLE] = s->idle;
+	f[ANALYSIS_SYNC_OMP] = s->sync_omp;
+	f[ANALYSIS_SYNC_MPI] = s->sync_mpi;
+	f[ANALYSIS_SYNCHRONIZATION] = s->sync_omp + s->sync_mpi;
+	/* Exact by construction: the terms define the loss, work is the rest. */
+	f[ANALYSIS_LOST_TIME] = f[ANALYSIS_INSUFFICIENT_PARALLELISM] + s->comm + s->idle + f[ANALYSIS_SYNCHRONIZATION];
+	f[ANALYSIS_PRODUCTIVE_TIME] = total - f[ANALYSIS_LOST_TIME];
+	f[ANALYSIS_EFFICIENCY] = total > 0 ? f[ANALYSIS_PRODUCTIVE_TIME] / total : NAN;
+	f[ANALYSIS_LOAD_IMBALANCE] = li;
+	f[ANALYSIS_LOAD_BALANCE] = s->work_max > 0 ? s->work / s->nproc / s->work_max : NAN;
+	f[ANALYSIS_COMMUNICATION_EFFICIENCY] = s->exec > 0 ? s->work_max / s->exec : NAN;
+	f[ANALYSIS_PARALLEL_EFFICIENCY] = f[ANALYSIS_LOAD_BALANCE] * f[ANALYSIS_COMMUNICATION_EFFICIENCY];
+	f[ANALYSIS_SERIAL_SHARE] = s->wall > 0 ? s->serial / s->wall : NAN;
+	f[ANALYSIS_COUNT] = s->count;
+	if (!omp) {
+		/* Barrier, lock and idle time are unknown: they sit inside the work. */
+		f[ANALYSIS_SYNC_OMP] = f[ANALYSIS_SYNCHRONIZATION] = f[ANALYSIS_SERIAL_SHARE] = NAN;
+		if (threads > 1)
+			for (int k = ANALYSIS_PRODUCTIVE_TIME; k <= ANALYSIS_PAR; k++)
+				f[k] = NAN;
+		if (threads > 1)
+			for (int k = ANALYSIS_LOAD_IMBALANCE; k <= ANALYSIS_PARALLEL_EFFICIENCY; k++)
+				f[k] = NAN;
+		for (int k = ANALYSIS_PQ_BARRIER; k <= ANALYSIS_PQ_MISSING; k++)
+			pt->cmp[k].min = pt->cmp[k].max = pt->cmp[k].mean = NAN;
+	}
+	if (!mpi) {
+		/* MPI time, if any, is inside the work; one rank has nobody to wait for. */
+		f[ANALYSIS_COMMUNICATION] = NAN;
+		if (ranks > 1)
+			f[ANALYSIS_SYNC_MPI] = f[ANALYSIS_SYNCHRONIZATION] = NAN;
+		for (int k = ANALYSIS_PQ_MPI; k <= ANALYSIS_PQ_MPI_WAIT; k++)
+			pt->cmp[k].min = pt->cmp[k].max = pt->cmp[k].mean = NAN;
+	}
+}
+
+static void point_compute(const struct interval_ranks *ir, struct analysis_point *pt)
+{
+	struct sums s = { 0 };
+	struct clamp cl = { 0, 0, 0 };
+	double *wait = xcalloc(ir->nr + 1, sizeof(double));
+	double *work = xcalloc(ir->nr * (size_t)ir->threads + 1, sizeof(double));
+	int omp = 1, mpi = 1;
+
+	memset(pt, 0, sizeof(*pt));
+	pt->present = 1;
+	for (size_t r = 0; r < ir->nr; r++) {
+		if (ir->node[r] >= 0 && cell(&ir->rv[r], (size_t)ir->node[r], 0)[RV_TIME] > s.exec)
+			s.exec = cell(&ir->rv[r], (size_t)ir->node[r], 0)[RV_TIME];
+		omp &= ir->rv[r].omp;
+		mpi &= ir->rv[r].mpi;
+	}
+	cl.total = s.exec * (double)ir->nr * ir->threads;
+	mpi_waits(ir, wait, &pt->wait_estimated);
+	for (size_t r = 0; r < ir->nr; r++)
+		rank_processors(ir, r, wait[r], &s, &cl, pt, work);
+	for (int k = 0; k < ANALYSIS_NR_PQ; k++)
+		pt->cmp[k].mean /= (double)s.nproc;
+	set_figures(pt, &s, ir->threads, (int)ir->nr, omp, mpi, work);
+	pt->inconsistent = cl.flags;
+	pt->inconsistency = cl.worst;
+	free(wait);
+	free(work);
+}
+
+int analysis_add_run(struct analysis *a, struct analysis_config *c, int repeat,
+		     const struct profile *ranks, size_t nr_ranks)
+{
+	struct rank_view *rv = xcalloc(nr_ranks + 1, sizeof(*rv));
+	int *node = xmalloc((nr_ranks + 1) * sizeof(int));
+	struct analysis_run *run;
+	struct interval_ranks ir = { rv, node, nr_ranks, c->threads };
+
+	if (!nr_ranks) {
+		free(rv);
+		free(node);
+		return error("no profiles for '%s', repeat %d", c->benchmark, repeat);
+	}
+	for (size_t r = 0; r < nr_ranks; r++) {
+		view_init(a, c->benchmark, &rv[r], &ranks[r]);
+		if (rv[r].threads > ir.threads)
+			ir.threads = rv[r].threads;
+	}
+	if (!c->threads)
+		c->threads = ir.threads;
+	ALLOC_GROW(c->runs, c->nr_runs + 1, c->alloc_runs);
+	run = &c->runs[c->nr_runs++];
+	run->repeat = repeat;
+	run->contention = NAN;
+	run->nr_points = a->nr_intervals;
+	run->points = xcalloc(run->nr_points + 1, sizeof(*run->points));
+	/* inverse maps: interval id -> node of each rank */
+	int *inv = xmalloc((run->nr_points * nr_ranks + 1) * sizeof(int));
+	for (size_t k = 0; k < run->nr_points * nr_ranks; k++)
+		inv[k] = -1;
+	for (size_t r = 0; r < nr_ranks; r++)
+		for (size_t n = 0; n < ranks[r].nr_nodes; n++)
+			inv[(size_t)rv[r].interval[n] * nr_ranks + r] = (int)n;
+	for (size_t i = 0; i < run->nr_points; i++) {
+		int any = 0;
+		for (size_t r = 0; r < nr_ranks; r++)
+			any |= (node[r] = inv[i * nr_ranks + r]) >= 0;
+		if (any)
+			point_compute(&ir, &run->points[i]);
+	}
+	for (size_t r = 0; r < nr_ranks; r++)
+		view_release(&rv[r]);
+	free(inv);
+	free(rv);
+	free(node);
+	return 0;
+}

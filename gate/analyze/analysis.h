@@ -1,0 +1,131 @@
+/* The analyzer: loads profiles and computes the characteristics of DESIGN.md per interval, configuration and repeat (docs/metrics.md). */
+#ifndef SG_ANALYSIS_H
+#define SG_ANALYSIS_H
+
+#include <stddef.h>
+
+#include "results/profile.h"
+
+/* The main characteristics of one interval in one run; names as in DESIGN.md and the JSON keys. */
+#define ANALYSIS_FIGURES(X) \
+	X(EXECUTION_TIME, "Execution_time") \
+	X(PROCESSORS, "Processors") \
+	X(TOTAL_TIME, "Total_time") \
+	X(PRODUCTIVE_TIME, "Productive_time") \
+	X(EFFICIENCY, "Efficiency") \
+	X(LOST_TIME, "Lost_time") \
+	X(INSUFFICIENT_PARALLELISM, "Insufficient_parallelism") \
+	X(SEQ, "Seq") \
+	X(PAR, "Par") \
+	X(COMMUNICATION, "Communication") \
+	X(IDLE, "Idle") \
+	X(SYNCHRONIZATION, "Synchronization") \
+	X(SYNC_OMP, "Synchronization_omp") \
+	X(SYNC_MPI, "Synchronization_mpi") \
+	X(LOAD_IMBALANCE, "Load_imbalance") \
+	X(LOAD_BALANCE, "Load_balance") \
+	X(COMMUNICATION_EFFICIENCY, "Communication_efficiency") \
+	X(PARALLEL_EFFICIENCY, "Parallel_efficiency") \
+	X(SERIAL_SHARE, "Serial_share") \
+	X(COUNT, "Count")
+
+enum analysis_figure {
+#define X(id, name) ANALYSIS_##id,
+	ANALYSIS_FIGURES(X)
+#undef X
+	ANALYSIS_NR_FIGURES
+};
+
+/* Per-processor quantities of the comparative characteristics. */
+#define ANALYSIS_PER_PROCESSOR(X) \
+	X(WORK, "work") \
+	X(TIME, "time") \
+	X(BARRIER, "omp_barrier") \
+	X(LOCK, "omp_lock") \
+	X(OMP_IDLE, "omp_idle") \
+	X(MISSING, "no_work") \
+	X(MPI, "mpi") \
+	X(MPI_WAIT, "mpi_wait") \
+	X(IDLE, "idle")
+
+enum analysis_pq {
+#define X(id, name) ANALYSIS_PQ_##id,
+	ANALYSIS_PER_PROCESSOR(X)
+#undef X
+	ANALYSIS_NR_PQ
+};
+
+struct analysis_cmp {
+	double min, max, mean; /* NAN when not captured */
+	int min_rank, min_thread, max_rank, max_thread;
+};
+
+/* One interval in one run (one configuration, one repeat). */
+struct analysis_point {
+	int present;                        /* the interval occurs in this run */
+	double fig[ANALYSIS_NR_FIGURES];    /* NAN = absent (not captured) */
+	struct analysis_cmp cmp[ANALYSIS_NR_PQ];
+	int wait_estimated;                 /* MPI waiting estimated from the ranks' times */
+	/* figures clamped by more than 1 % of Total_time (bit per figure), and by how much at most */
+	unsigned long inconsistent;
+	double inconsistency;
+};
+
+struct analysis_interval {
+	char *benchmark; /* intervals of different benchmarks are kept apart */
+	char *path, *file;
+	int line, depth;
+};
+
+struct analysis_run {
+	int repeat;
+	double contention;             /* cores other processes used during the run (manifest.tsv); NAN: unknown */
+	struct analysis_point *points; /* by interval id; ids >= nr_points are absent */
+	size_t nr_points;
+};
+
+/* One benchmark × size × ranks × threads and its repeats. */
+struct analysis_config {
+	char *benchmark, *size;
+	int ranks, threads;
+	struct analysis_run *runs;
+	size_t nr_runs, alloc_runs;
+};
+
+struct analysis {
+	char *dir;
+	int single;                    /* a plain directory of profiles, not a results directory */
+	size_t nr_skipped;             /* runs not 'ok' in the manifest */
+	struct analysis_interval *intervals;
+	size_t nr_intervals, alloc_intervals;
+	struct analysis_config *configs;
+	size_t nr_configs, alloc_configs;
+	char **fingerprint;            /* key, value pairs */
+	size_t nr_fingerprint, alloc_fingerprint;
+	void *index;                   /* path -> interval id */
+};
+
+void analysis_init(struct analysis *a);
+void analysis_release(struct analysis *a);
+
+/* Loads a results directory (manifest.tsv) or a directory of *.sgprof files; 0 or error(). */
+int analysis_load(struct analysis *a, const char *dir);
+
+/* Computes the points of one run from its ranks' profiles ('threads' 0: count them); 0 or error(). */
+int analysis_add_run(struct analysis *a, struct analysis_config *c, int repeat,
+		     const struct profile *ranks, size_t nr_ranks);
+
+/* The configuration for these keys, created when missing. */
+struct analysis_config *analysis_config_get(struct analysis *a, const char *benchmark,
+					    const char *size, int ranks, int threads);
+
+/* Frees the interval index (analysis_release does). */
+void analysis_index_release(struct analysis *a);
+/* The id of a benchmark's interval path, added when missing. */
+int analysis_interval_id(struct analysis *a, const char *benchmark, const char *path, const char *file, int line,
+			 int depth);
+
+const char *analysis_figure_name(enum analysis_figure f);
+const char *analysis_pq_name(enum analysis_pq q);
+
+#endif

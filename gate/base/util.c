@@ -1,0 +1,242 @@
+/* Helpers every gate module shares: error reporting, allocation, growable strings. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "base/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void report(const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "scalegate: %s: ", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("error", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("warning", fmt, ap);
+	va_end(ap);
+}
+
+static void *checked(void *p)
+{
+	if (!p) {
+		fputs("scalegate: fatal: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+void *xmalloc(size_t size)
+{
+	return checked(malloc(size ? size : 1));
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	return checked(calloc(nmemb ? nmemb : 1, size ? size : 1));
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	return checked(realloc(ptr, size ? size : 1));
+}
+
+char *xstrdup(const char *s)
+{
+	return checked(strdup(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	return checked(strndup(s, n));
+}
+
+char *xstrfmt(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return strbuf_detach(&sb);
+}
+
+void strbuf_init(struct strbuf *sb)
+{
+	sb->buf = NULL;
+	sb->len = 0;
+	sb->alloc = 0;
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	strbuf_init(sb);
+}
+
+static void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	ALLOC_GROW(sb->buf, sb->len + extra + 1, sb->alloc);
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, int c)
+{
+	char ch = (char)c;
+
+	strbuf_add(sb, &ch, 1);
+}
+
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	strbuf_grow(sb, 64);
+	va_copy(cp, ap);
+	n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
+	va_end(cp);
+	if (n < 0) {
+		sb->buf[sb->len] = '\0';
+		return;
+	}
+	if ((size_t)n >= sb->alloc - sb->len) {
+		strbuf_grow(sb, (size_t)n);
+		vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	}
+	sb->len += (size_t)n;
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+char *strbuf_detach(struct strbuf *sb)
+{
+	char *buf = sb->buf ? sb->buf : xstrdup("");
+
+	strbuf_init(sb);
+	return buf;
+}
+
+int strbuf_read_file(struct strbuf *sb, const char *path)
+{
+	char chunk[65536];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+	int ret = 0;
+
+	if (!f)
+		return error("cannot open '%s': %s", path, strerror(errno));
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		strbuf_add(sb, chunk, n);
+	if (ferror(f))
+		ret = error("cannot read '%s': %s", path, strerror(errno));
+	fclose(f);
+	if (!sb->buf)
+		strbuf_add(sb, "", 0);
+	return ret;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len)
+{
+	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int ret = -1;
+	size_t done = 0;
+
+	if (fd < 0) {
+		error("cannot create '%s': %s", tmp, strerror(errno));
+		goto out;
+	}
+	while (done < len) {
+		ssize_t w = write(fd, data + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			error("cannot write '%s': %s", tmp, strerror(errno));
+			close(fd);
+			unlink(tmp);
+			goto out;
+		}
+		done += (size_t)w;
+	}
+	if (close(fd) || rename(tmp, path)) {
+		error("cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(tmp);
+	return ret;
+}
+
+int mkdir_p(const char *path)
+{
+	char *p = xstrdup(path);
+	int ret = 0;
+
+	for (char *s = p + 1; ; s++) {
+		char c = *s;
+		if (c != '/' && c != '\0')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) && errno != EEXIST) {
+			ret = error("cannot create directory '%s': %s", p, strerror(errno));
+			break;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return ret;
+}

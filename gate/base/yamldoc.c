@@ -1,0 +1,374 @@
+/* A YAML file loaded whole (libyaml's document API), with errors as 'file:line:col: message'. */
+#include "base/yamldoc.h"
+#include "base/util.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void yamldoc_init(struct yamldoc *d)
+{
+	memset(d, 0, sizeof(*d));
+}
+
+void yamldoc_release(struct yamldoc *d)
+{
+	if (d->loaded)
+		yaml_document_delete(&d->doc);
+	free(d->path);
+	yamldoc_init(d);
+}
+
+yaml_node_t *yamldoc_root(struct yamldoc *d)
+{
+	return d->loaded ? yaml_document_get_root_node(&d->doc) : NULL;
+}
+
+static int report_at(struct yamldoc *d, yaml_mark_t mark, const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_vaddf(&sb, fmt, ap);
+	/* libyaml counts lines and columns from 0; editors count from 1. */
+	error("%s:%zu:%zu: %s", d->path, mark.line + 1, mark.column + 1, sb.buf);
+	strbuf_release(&sb);
+	d->nr_errors++;
+	return -1;
+}
+
+int yamldoc_error_at(struct yamldoc *d, yaml_mark_t mark, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report_at(d, mark, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int yamldoc_error(struct yamldoc *d, const yaml_node_t *node, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report_at(d, node->start_mark, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The reader reports a byte offset only: turn it into a line and column. */
+static yaml_mark_t offset_mark(const struct strbuf *text, size_t offset)
+{
+	yaml_mark_t mark = { offset, 0, 0 };
+
+	for (size_t i = 0; i < offset && i < text->len; i++) {
+		if (text->buf[i] == '\n') {
+			mark.line++;
+			mark.column = 0;
+		} else if (((unsigned char)text->buf[i] & 0xc0) != 0x80) {
+			mark.column++;
+		}
+	}
+	return mark;
+}
+
+static void syntax_error(struct yamldoc *d, const yaml_parser_t *p, const struct strbuf *text)
+{
+	const char *problem = p->problem ? p->problem : "invalid YAML";
+	yaml_mark_t mark = p->problem_mark;
+
+	if (p->error == YAML_MEMORY_ERROR) {
+		error("%s: out of memory while parsing", d->path);
+		return;
+	}
+	if (p->error == YAML_READER_ERROR)
+		mark = offset_mark(text, p->problem_offset);
+	if (p->context)
+		yamldoc_error_at(d, mark, "%s (%s at %zu:%zu)", problem, p->context,
+				 p->context_mark.line + 1, p->context_mark.column + 1);
+	else
+		yamldoc_error_at(d, mark, "%s", problem);
+}
+
+/* A second '---' document would be silently ignored: say so instead. */
+static int check_single_document(struct yamldoc *d, yaml_parser_t *p, const struct strbuf *text)
+{
+	yaml_document_t next;
+	yaml_node_t *root;
+	int ret = 0;
+
+	if (!yaml_parser_load(p, &next)) {
+		syntax_error(d, p, text);
+		return -1;
+	}
+	/* A trailing '---' with nothing after it is harmless. */
+	root = yaml_document_get_root_node(&next);
+	if (root && !yamldoc_is_null(root))
+		ret = yamldoc_error(d, root, "a second document is not allowed here; remove the '---'");
+	yaml_document_delete(&next);
+	return ret;
+}
+
+static int check_root(struct yamldoc *d)
+{
+	yaml_node_t *root = yamldoc_root(d);
+	yaml_mark_t start = { 0, 0, 0 };
+	char buf[64];
+
+	if (!root)
+		return yamldoc_error_at(d, start, "the file is empty; expected a mapping");
+	if (!yamldoc_is_map(root))
+		return yamldoc_error(d, root, "expected a mapping at the top level, not %s",
+				     yamldoc_describe(root, buf, sizeof(buf)));
+	return 0;
+}
+
+static yaml_node_pair_t *map_pair(const yaml_node_t *map, size_t i)
+{
+	return map->data.mapping.pairs.start + i;
+}
+
+/* The index of an earlier pair of 'map' with the same key as pair 'j', or -1. */
+static long earlier_key(struct yamldoc *d, const yaml_node_t *map, size_t j)
+{
+	const char *key = yamldoc_scalar(yaml_document_get_node(&d->doc, map_pair(map, j)->key));
+
+	if (!key)
+		return -1;
+	for (size_t i = 0; i < j; i++) {
+		const char *k = yamldoc_scalar(yaml_document_get_node(&d->doc, map_pair(map, i)->key));
+		if (k && !strcmp(k, key))
+			return (long)i;
+	}
+	return -1;
+}
+
+/* Checked for every mapping at load time, so sections no loader reads are checked too. */
+static void check_duplicate_keys(struct yamldoc *d)
+{
+	for (yaml_node_t *n = d->doc.nodes.start; n < d->doc.nodes.top; n++) {
+		if (n->type != YAML_MAPPING_NODE)
+			continue;
+		for (size_t j = 0; j < yamldoc_size(n); j++) {
+			long i = earlier_key(d, n, j);
+			yaml_node_t *first, *dup;
+
+			if (i < 0)
+				continue;
+			first = yaml_document_get_node(&d->doc, map_pair(n, (size_t)i)->key);
+			dup = yaml_document_get_node(&d->doc, map_pair(n, j)->key);
+			yamldoc_error(d, dup, "duplicate key '%s' (first at %zu:%zu)",
+				      yamldoc_scalar(dup), first->start_mark.line + 1,
+				      first->start_mark.column + 1);
+		}
+	}
+}
+
+int yamldoc_load(struct yamldoc *d, const char *path)
+{
+	struct strbuf text = STRBUF_INIT;
+	yaml_parser_t parser;
+	int ret = -1;
+
+	yamldoc_init(d);
+	d->path = xstrdup(path);
+	if (strbuf_read_file(&text, path) < 0) {
+		strbuf_release(&text);
+		yamldoc_release(d);
+		return -1;
+	}
+	if (!yaml_parser_initialize(&parser)) {
+		error("%s: cannot initialize the YAML parser", path);
+		goto out;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text.buf, text.len);
+	if (!yaml_parser_load(&parser, &d->doc)) {
+		syntax_error(d, &parser, &text);
+		goto out;
+	}
+	d->loaded = 1;
+	if (check_root(d) < 0 || check_single_document(d, &parser, &text) < 0)
+		goto out;
+	check_duplicate_keys(d);
+	ret = 0;
+out:
+	yaml_parser_delete(&parser);
+	strbuf_release(&text);
+	if (ret)
+		yamldoc_release(d);
+	return ret;
+}
+
+int yamldoc_is_map(const yaml_node_t *n)
+{
+	return n && n->type == YAML_MAPPING_NODE;
+}
+
+int yamldoc_is_list(const yaml_node_t *n)
+{
+	return n && n->type == YAML_SEQUENCE_NODE;
+}
+
+int yamldoc_is_null(const yaml_node_t *n)
+{
+	const char *v = yamldoc_scalar(n);
+
+	if (!v || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return 0;
+	return !*v || !strcmp(v, "~") || !strcmp(v, "null") || !strcmp(v, "Null") ||
+	       !strcmp(v, "NULL");
+}
+
+const char *yamldoc_scalar(const yaml_node_t *n)
+{
+	if (!n || n->type != YAML_SCALAR_NODE)
+		return NULL;
+	return (const char *)n->data.scalar.value;
+}
+
+const char *yamldoc_describe(const yaml_node_t *n, char *buf, size_t size)
+{
+	const char *v = yamldoc_scalar(n);
+	int quoted;
+
+	if (yamldoc_is_map(n))
+		return "a mapping";
+	if (yamldoc_is_list(n))
+		return "a list";
+	if (!v || yamldoc_is_null(n))
+		return "null";
+	/* A quoted "4" is a string in YAML: say so, or "must be an integer, not '4'" puzzles. */
+	quoted = n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+	if (strlen(v) > 32)
+		snprintf(buf, size, "%s'%.29s...'", quoted ? "the string " : "", v);
+	else
+		snprintf(buf, size, "%s'%s'", quoted ? "the string " : "", v);
+	return buf;
+}
+
+size_t yamldoc_size(const yaml_node_t *n)
+{
+	if (yamldoc_is_map(n))
+		return (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+	if (yamldoc_is_list(n))
+		return (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	return 0;
+}
+
+void yamldoc_map_iter(struct yamldoc_iter *it, struct yamldoc *d, yaml_node_t *map)
+{
+	memset(it, 0, sizeof(*it));
+	it->d = d;
+	it->node = yamldoc_is_map(map) ? map : NULL;
+}
+
+int yamldoc_map_next(struct yamldoc_iter *it)
+{
+	yaml_document_t *doc = &it->d->doc;
+
+	while (it->node && it->next < yamldoc_size(it->node)) {
+		size_t i = it->next++;
+		yaml_node_pair_t *pair = map_pair(it->node, i);
+
+		if (earlier_key(it->d, it->node, i) >= 0)
+			continue;
+		it->index = i;
+		it->key_node = yaml_document_get_node(doc, pair->key);
+		it->key = yamldoc_scalar(it->key_node);
+		it->value = yaml_document_get_node(doc, pair->value);
+		return 1;
+	}
+	return 0;
+}
+
+void yamldoc_list_iter(struct yamldoc_iter *it, struct yamldoc *d, yaml_node_t *list)
+{
+	memset(it, 0, sizeof(*it));
+	it->d = d;
+	it->node = yamldoc_is_list(list) ? list : NULL;
+}
+
+int yamldoc_list_next(struct yamldoc_iter *it)
+{
+	if (!it->node || it->next >= yamldoc_size(it->node))
+		return 0;
+	it->index = it->next++;
+	it->value = yaml_document_get_node(&it->d->doc,
+					   it->node->data.sequence.items.start[it->index]);
+	return 1;
+}
+
+yaml_node_t *yamldoc_map_get(struct yamldoc *d, yaml_node_t *map, const char *key)
+{
+	struct yamldoc_iter it;
+
+	yamldoc_map_iter(&it, d, map);
+	while (yamldoc_map_next(&it))
+		if (it.key && !strcmp(it.key, key))
+			return it.value;
+	return NULL;
+}
+
+/* Levenshtein distance, case-insensitive, capped: keys are short. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[65], prev;
+
+	if (la > 64 || lb > 64)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+			size_t best = prev + cost, tmp = row[j];
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			prev = tmp;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+const char *yamldoc_closest(const char *key, const char *const *known)
+{
+	const char *best = NULL;
+	size_t best_dist = 3;
+
+	for (; *known; known++) {
+		size_t dist = edit_distance(key, *known);
+		/* "x" is 2 edits from many keys; a hint must share something with the key. */
+		if (dist < best_dist && dist < strlen(key)) {
+			best = *known;
+			best_dist = dist;
+		}
+	}
+	return best;
+}
+
+int yamldoc_unknown_key(struct yamldoc *d, const yaml_node_t *key_node,
+			const char *const *known)
+{
+	const char *key = yamldoc_scalar(key_node);
+	const char *hint;
+	char buf[64];
+
+	if (!key || yamldoc_is_null(key_node))
+		return yamldoc_error(d, key_node, "keys must be strings, not %s",
+				     yamldoc_describe(key_node, buf, sizeof(buf)));
+	/* libyaml keeps YAML 1.1 merge keys as plain keys: say why this one fails. */
+	if (!strcmp(key, "<<"))
+		return yamldoc_error(d, key_node, "merge keys ('<<') are not supported");
+	hint = yamldoc_closest(key, known);
+	if (hint)
+		return yamldoc_error(d, key_node, "unknown key '%s'; did you mean '%s'?", key, hint);
+	return yamldoc_error(d, key_node, "unknown key '%s'", key);
+}

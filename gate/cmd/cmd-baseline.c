@@ -1,0 +1,150 @@
+/* scalegate baseline update: record the samples of the current results as the baselines of the benchmarks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/baseline.h"
+#include "judge/check.h"
+#include "cmd/cmds.h"
+#include "config/config.h"
+#include "base/exitcode.h"
+#include "cmd/options.h"
+
+static const char usage_text[] =
+	"usage: scalegate baseline update [-c FILE] [-r RESULTS] [--baselines DIR] [--benchmark NAME]\n"
+	"Writes DIR/<benchmark>.sgbase for every benchmark of the configuration (or\n"
+	"only NAME) from RESULTS: the environment fingerprint and, per interval x\n"
+	"configuration, the per-repeat samples 'scalegate check' compares with\n"
+	"(docs/check.md). Other baselines in DIR are left as they are. A benchmark\n"
+	"with a failed run gets no baseline.\n"
+	"  -c FILE           the configuration (default: scalegate.yml)\n"
+	"  -r DIR            the results (default: 'results' of the configuration)\n"
+	"  --baselines DIR   where baselines are kept (default: 'baselines' of the configuration)\n"
+	"  --benchmark NAME  update only this benchmark's baseline\n"
+	"exit codes: 0 written, 2 usage or configuration error, or no results for a\n"
+	"benchmark, 3 a benchmark had failed runs (its baseline is not written)\n";
+
+struct baseline_options {
+	const char *config, *results, *baselines, *benchmark;
+};
+
+static int parse_options(int argc, char **argv, struct baseline_options *o)
+{
+	int bad = 0, verb = 0;
+
+	for (int i = 1; i < argc && !bad; i++) {
+		const char *v;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage_text, stdout);
+			return 1;
+		} else if (option_inputs(argc, argv, &i, &bad, &o->config, &o->results, &o->baselines)) {
+			continue;
+		} else if ((v = option_value(argc, argv, &i, "--benchmark", &bad))) {
+			o->benchmark = v;
+		} else if (!bad && !verb && !strcmp(argv[i], "update")) {
+			verb = 1;
+		} else if (!bad) {
+			fprintf(stderr, "scalegate: error: %s '%s'\n", argv[i][0] == '-' ? "unknown option" :
+				"unknown baseline command", argv[i]);
+			bad = 1;
+		}
+	}
+	if (!bad && !verb) {
+		fprintf(stderr, "scalegate: error: 'baseline' needs a command: update\n");
+		bad = 1;
+	}
+	if (bad)
+		fputs(usage_text, stderr);
+	return bad ? -1 : 0;
+}
+
+/* Runs of 'name' that were not ok, from the check's run-failure verdicts. */
+static size_t failed_configurations(const struct verdict_set *failures, const char *name)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < failures->nr; i++)
+		n += !strcmp(failures->v[i].benchmark, name);
+	return n;
+}
+
+static int update_one(const struct baseline_options *o, const struct analysis *a,
+		      const struct verdict_set *failures, const char *name)
+{
+	struct baseline b;
+	char *path;
+	size_t intervals = 0;
+	int ret;
+
+	if (failed_configurations(failures, name)) {
+		error("benchmark '%s' has failed runs in '%s' (see its manifest.tsv): its baseline is not "
+		      "written", name, o->results);
+		return SG_EXIT_RUN_FAILED;
+	}
+	baseline_from_analysis(&b, a, name);
+	if (!b.nr_cells) {
+		baseline_release(&b);
+		error("no results for benchmark '%s' in '%s': run 'scalegate run' first", name, o->results);
+		return SG_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < b.nr_cells; i++)
+		intervals += !i || strcmp(b.cells[i].interval, b.cells[i - 1].interval);
+	path = baseline_path(o->baselines, name);
+	ret = baseline_write(&b, path);
+	if (!ret)
+		printf("wrote %s: %zu interval%s, %zu interval x configuration cells\n", path, intervals,
+		       intervals == 1 ? "" : "s", b.nr_cells);
+	free(path);
+	baseline_release(&b);
+	return ret ? SG_EXIT_USAGE : SG_EXIT_PASS;
+}
+
+/* Of two exit codes, the one to return: a usage error first, then a failed run. */
+static int worse(int a, int b)
+{
+	return a == SG_EXIT_USAGE || b == SG_EXIT_USAGE ? SG_EXIT_USAGE : a > b ? a : b;
+}
+
+static int update(const struct baseline_options *o, struct config *c, const struct analysis *a)
+{
+	struct verdict_set failures;
+	int code = SG_EXIT_PASS;
+
+	verdict_set_init(&failures);
+	if (check_run_failures(&failures, NULL, o->results)) {
+		verdict_set_release(&failures);
+		return SG_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < c->nr_benchmarks; i++)
+		if (!o->benchmark || !strcmp(o->benchmark, c->benchmarks[i].name))
+			code = worse(code, update_one(o, a, &failures, c->benchmarks[i].name));
+	verdict_set_release(&failures);
+	return code;
+}
+
+int cmd_baseline(int argc, char **argv)
+{
+	struct baseline_options o = { .config = "scalegate.yml" };
+	struct config c;
+	struct analysis a;
+	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &o);
+
+	if (ret)
+		return ret > 0 ? SG_EXIT_PASS : SG_EXIT_USAGE;
+	analysis_init(&a);
+	if (config_load(&c, o.config))
+		goto out;
+	if (o.benchmark && !config_find(&c, o.benchmark)) {
+		error("no benchmark '%s' in '%s'", o.benchmark, o.config);
+		goto out;
+	}
+	o.results = o.results ? o.results : c.results_dir;
+	o.baselines = o.baselines ? o.baselines : c.baselines_dir;
+	if (analysis_load(&a, o.results))
+		goto out;
+	code = update(&o, &c, &a);
+out:
+	analysis_release(&a);
+	config_release(&c);
+	return code;
+}

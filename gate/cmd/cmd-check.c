@@ -1,0 +1,110 @@
+/* scalegate check: judge the results against the rules and the baselines; reports and the exit code. */
+#include <stdio.h>
+#include <string.h>
+
+#include "judge/check.h"
+#include "cmd/cmds.h"
+#include "config/config.h"
+#include "base/exitcode.h"
+#include "cmd/options.h"
+#include "judge/judge.h"
+#include "report/report.h"
+
+static const char usage_text[] =
+	"usage: scalegate check [-c FILE] [-r RESULTS] [--baselines DIR] [--junit FILE]\n"
+	"                       [--markdown FILE] [--json FILE] [--html FILE] [--all]\n"
+	"                       [--validate]\n"
+	"Judges every interval x configuration of RESULTS against the rules and the\n"
+	"stored baselines: a regression is a change past the rule's tolerance that is\n"
+	"also significant at its level (docs/check.md). Prints one line per verdict\n"
+	"that is not a pass, then the counts.\n"
+	"  -c FILE           the configuration (default: scalegate.yml)\n"
+	"  -r DIR            the results (default: 'results' of the configuration)\n"
+	"  --baselines DIR   the baselines (default: 'baselines' of the configuration)\n"
+	"  --junit FILE      write a JUnit XML report\n"
+	"  --markdown FILE   write a Markdown summary\n"
+	"  --json FILE       write the JSON summary (the input of 'scalegate post')\n"
+	"  --html FILE       write the HTML report with the scaling plots\n"
+	"  --all             print the passing checks too\n"
+	"  --validate        only load the configuration and the rules\n"
+	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
+	"error, 3 a benchmark failed to run (and nothing regressed)\n";
+
+struct check_options {
+	const char *config, *results, *baselines, *junit, *markdown, *json, *html;
+	int all, validate;
+};
+
+static int parse_options(int argc, char **argv, struct check_options *o)
+{
+	int bad = 0;
+
+	for (int i = 1; i < argc && !bad; i++) {
+		const char *v;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage_text, stdout);
+			return 1;
+		} else if (!strcmp(argv[i], "--validate")) {
+			o->validate = 1;
+		} else if (!strcmp(argv[i], "--all")) {
+			o->all = 1;
+		} else if (option_inputs(argc, argv, &i, &bad, &o->config, &o->results, &o->baselines)) {
+			continue;
+		} else if ((v = option_value(argc, argv, &i, "--junit", &bad))) {
+			o->junit = v;
+		} else if ((v = option_value(argc, argv, &i, "--markdown", &bad))) {
+			o->markdown = v;
+		} else if ((v = option_value(argc, argv, &i, "--json", &bad))) {
+			o->json = v;
+		} else if ((v = option_value(argc, argv, &i, "--html", &bad))) {
+			o->html = v;
+		} else if (!bad) {
+			fprintf(stderr, "scalegate: error: unknown option '%s'\n", argv[i]);
+			bad = 1;
+		}
+	}
+	if (bad)
+		fputs(usage_text, stderr);
+	return bad ? -1 : 0;
+}
+
+/* Only loads the configuration and its rules: --validate. */
+static int validate(const char *path)
+{
+	struct config c;
+	struct rules r;
+	int code = SG_EXIT_USAGE;
+
+	rules_init(&r);
+	if (!config_load(&c, path) && !rules_load(&r, &c)) {
+		printf("%s: valid, %zu rule%s%s\n", path, r.nr, r.nr == 1 ? "" : "s",
+		       r.defaults ? " (the shipped defaults)" : "");
+		code = SG_EXIT_PASS;
+	}
+	rules_release(&r);
+	config_release(&c);
+	return code;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_options o = { .config = "scalegate.yml" };
+	struct judge j;
+	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &o);
+
+	if (ret)
+		return ret > 0 ? SG_EXIT_PASS : SG_EXIT_USAGE;
+	if (o.validate)
+		return validate(o.config);
+	judge_init(&j);
+	if (!judge_load(&j, o.config, o.results, o.baselines)) {
+		struct report_paths paths = { o.junit, o.markdown, o.json, o.html };
+
+		code = j.vs.exit_code;
+		if (report_write_all(&j, &paths, 0) && code == SG_EXIT_PASS)
+			code = SG_EXIT_USAGE;
+		check_print(stdout, &j.vs, o.all);
+	}
+	judge_release(&j);
+	return code;
+}

@@ -1,0 +1,147 @@
+/* scalegate ci: run -> analyze -> check -> reports -> post, one command and one exit code. */
+#include <curl/curl.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "judge/check.h"
+#include "cmd/ci.h"
+#include "cmd/cmds.h"
+#include "base/exitcode.h"
+#include "post/post.h"
+#include "run/runner.h"
+
+static const char usage_text[] =
+	"usage: scalegate ci [-c FILE] [-o DIR] [--no-run] [--no-post] [--require-post]\n"
+	"Runs the benchmark matrix of the configuration, judges the results against\n"
+	"the rules and the baselines, writes the JUnit, Markdown, JSON and HTML reports,\n"
+	"posts the summary when the configuration has a 'post:' section, and exits\n"
+	"with the check's code. At the end it prints the path of every report.\n"
+	"  -c FILE          the configuration (default: scalegate.yml)\n"
+	"  -o DIR           the reports' directory (default: 'reports:' of the\n"
+	"                   configuration, else 'reports' beside it)\n"
+	"  --no-run         judge the results already there instead of running\n"
+	"  --no-post        do not post, even with a 'post:' section\n"
+	"  --require-post   a failed post exits 4 when the check passed\n"
+	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
+	"error, 3 a benchmark failed to run (and nothing regressed), 4 a required post\n"
+	"failed (and the check passed)\n";
+
+struct ci_options {
+	const char *config, *reports;
+	int no_run, no_post, require_post;
+};
+
+static int parse_options(int argc, char **argv, struct ci_options *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage_text, stdout);
+			return 1;
+		} else if ((!strcmp(a, "-c") || !strcmp(a, "-o")) && i + 1 < argc) {
+			*(a[1] == 'c' ? &o->config : &o->reports) = argv[++i];
+		} else if (!strcmp(a, "--no-run")) {
+			o->no_run = 1;
+		} else if (!strcmp(a, "--no-post")) {
+			o->no_post = 1;
+		} else if (!strcmp(a, "--require-post")) {
+			o->require_post = 1;
+		} else {
+			fprintf(stderr, "scalegate: error: %s '%s'\n", a[0] == '-' ? "unknown or incomplete option" :
+				"unexpected argument", a);
+			fputs(usage_text, stderr);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Runs the whole matrix; -1 when the gate itself could not go on. */
+static long run_matrix(struct config *c)
+{
+	struct runner_options ro = { 0 };
+	struct runner r;
+	long failed = -1;
+
+	if (!runner_init(&r, c, &ro))
+		failed = runner_run(&r);
+	runner_release(&r);
+	return failed;
+}
+
+/* Reads and validates the 'post:' section before anything runs; 0 or -1 (reported). */
+static int post_section_load(struct config *c, struct post_options *o, int require)
+{
+	if (post_config_parse(&c->doc, c->post, c->dir, o))
+		return -1;
+	if (require)
+		o->require = 1;
+	return 0;
+}
+
+/* Posts the summary; the check's code stands unless a required post failed on a pass. */
+static int post(struct post_options *o, const char *summary, int code)
+{
+	int failed;
+
+	if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
+		fputs("scalegate: error: cannot initialize libcurl\n", stderr);
+		failed = -1;
+	} else {
+		failed = post_run(o, summary);
+		curl_global_cleanup();
+	}
+	if (failed && o->require == 1 && code == SG_EXIT_PASS)
+		code = SG_EXIT_POST_FAILED;
+	else if (failed)
+		fputs("scalegate: warning: the summary was not posted; the gate's verdict stands\n", stderr);
+	return code;
+}
+
+static void print_reports(const struct ci_reports *r)
+{
+	printf("reports:\n  junit     %s\n  markdown  %s\n  json      %s\n  html      %s\n", r->junit, r->markdown,
+	       r->json, r->html);
+}
+
+int cmd_ci(int argc, char **argv)
+{
+	struct ci_options o = { .config = "scalegate.yml" };
+	struct post_options po;
+	struct ci_reports rep;
+	struct judge j;
+	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &o), posting;
+
+	if (ret)
+		return ret > 0 ? SG_EXIT_PASS : SG_EXIT_USAGE;
+	ci_reports_init(&rep);
+	post_options_init(&po);
+	judge_init(&j);
+	/* The whole configuration (benchmarks, rules, reports, post) is valid before anything runs. */
+	if (judge_configure(&j, o.config) || ci_reports_load(&rep, &j.config, o.reports))
+		goto out;
+	posting = j.config.post && !o.no_post;
+	if (posting && post_section_load(&j.config, &po, o.require_post))
+		goto out;
+	if (!o.no_run && run_matrix(&j.config) < 0) {
+		code = SG_EXIT_RUN_FAILED;
+		goto out;
+	}
+	fflush(stdout);
+	if (judge_evaluate(&j, NULL, NULL))
+		goto out;
+	check_print(stdout, &j.vs, 0);
+	code = j.vs.exit_code;
+	/* The reports come first: a failed post must never cost them. */
+	if (ci_reports_write(&rep, &j) && code == SG_EXIT_PASS)
+		code = SG_EXIT_USAGE;
+	print_reports(&rep);
+	fflush(stdout);
+	if (posting)
+		code = post(&po, rep.json, code);
+out:
+	judge_release(&j);
+	post_options_release(&po);
+	ci_reports_release(&rep);
+	return code;
+}

@@ -1,0 +1,70 @@
+/* scalegate: the subcommand table and dispatch, nothing else. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmds.h"
+#include "base/exitcode.h"
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct cmd commands[] = {
+	{ "analyze", cmd_analyze, "compute the characteristics of a results directory or of profiles" },
+	{ "baseline", cmd_baseline, "record the current results as the baselines of the benchmarks" },
+	{ "calibrate", cmd_calibrate, "measure the false-positive rate and the detectable change of the rules" },
+	{ "ci", cmd_ci, "the whole gate in one command: run, check, reports, post; the check's exit code" },
+	{ "check", cmd_check, "judge the results against the rules and the baselines: the gate's verdict" },
+	{ "post", cmd_post, "post the summary of a check: a webhook, a GitHub or GitLab status" },
+	{ "profile", cmd_profile, "check and summarize profile files written by the tracer" },
+	{ "report", cmd_report, "write the HTML report: verdicts and scaling plots against the baselines" },
+	{ "run", cmd_run, "run the benchmark matrix of scalegate.yml and record the results" },
+};
+
+static void usage(FILE *out)
+{
+	fputs("usage: scalegate [--version] [--help] <command> [<args>]\n\ncommands:\n", out);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fputs("\n'scalegate <command> --help' describes a command.\n"
+	      "exit codes: 0 pass, 1 regression, 2 usage or configuration error,\n"
+	      "            3 a benchmark failed to run, 4 a required post failed\n", out);
+}
+
+/* A report that could not be written completely must not pass silently. */
+static int finish(int code)
+{
+	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
+		if (errno != EPIPE) {
+			fprintf(stderr, "scalegate: error: cannot write to standard output: %s\n", strerror(errno));
+			return SG_EXIT_USAGE;
+		}
+	}
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return SG_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return finish(SG_EXIT_PASS);
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("scalegate %s\n", SG_VERSION);
+		return finish(SG_EXIT_PASS);
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return finish(commands[i].fn(argc - 1, argv + 1));
+	fprintf(stderr, "scalegate: error: '%s' is not a scalegate command\n", argv[1]);
+	usage(stderr);
+	return SG_EXIT_USAGE;
+}

@@ -1,0 +1,55 @@
+/* Private to the config module: loader state, the benchmark keys, the placeholder scanner. */
+#ifndef SG_CONFIG_PRIV_H
+#define SG_CONFIG_PRIV_H
+
+#include "config/config.h"
+
+/* The keys of a benchmark, in the order the documentation lists them. */
+#define CONFIG_KEYS(X) \
+	X(NAME, name) X(COMMAND, command) X(BUILD, build) X(THREADS, threads) \
+	X(RANKS, ranks) X(SIZES, sizes) X(WEAK, weak) X(REPEAT, repeat) \
+	X(WARMUP, warmup) X(TIMEOUT, timeout) X(ENV, env) X(EXPECT_EXIT, expect_exit) \
+	X(WORKDIR, workdir) X(PRELOAD, preload) X(LAUNCHER, launcher) X(MPI, mpi) \
+	X(MEMORY, memory) X(MAX_CONTENTION, max_contention) X(CONTENTION_RETRIES, contention_retries)
+
+enum config_key_id {
+#define X(id, key) KEY_##id,
+	CONFIG_KEYS(X)
+#undef X
+	NR_KEYS
+};
+
+struct config_loader {
+	struct config *c;
+	struct yamldoc *d;
+	char *launcher;                       /* top-level 'launcher', or the built-in one */
+	const yaml_node_t *defaults[NR_KEYS]; /* the values of 'defaults' that parsed */
+};
+
+/* Parses one key's value into 'b'; 0, or -1 after reporting. */
+typedef int (*config_key_parser)(struct config_loader *l, const yaml_node_t *v,
+				 struct bench_config *b);
+
+extern const config_key_parser config_key_parsers[NR_KEYS];
+extern const char *const config_key_names[NR_KEYS + 1]; /* NULL-terminated */
+/* The KEY_* of 'key', or -1. */
+int config_find_key(const char *key);
+
+int config_parse_launcher(struct config_loader *l, const yaml_node_t *v, char **field);
+void config_free_env(struct bench_config *b);
+
+/* The placeholders of a command, as indexes of config_command_placeholders. */
+enum config_placeholder { PH_THREADS, PH_RANKS, PH_SIZE, PH_REPEAT };
+extern const char *const config_command_placeholders[];
+/* The PH_* of a placeholder name (not NUL-terminated), or -1. */
+int config_placeholder_index(const char *name, size_t len);
+/*
+ * The next placeholder of 's' at or after index 'from': returns its name (not
+ * NUL-terminated) and sets the index of its '{' and the name's length; NULL
+ * when there is none.
+ */
+const char *config_next_placeholder(const char *s, size_t from, size_t *start, size_t *len);
+/* The file position of byte 'offset' of a scalar, where it can be known. */
+yaml_mark_t config_placeholder_mark(const yaml_node_t *n, size_t offset);
+
+#endif

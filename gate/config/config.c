@@ -1,0 +1,407 @@
+/* scalegate.yml: top-level keys, 'defaults', checks across keys, the matrix, commands. */
+#include "config/config.h"
+#include "config/config-priv.h"
+#include "base/util.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const top_keys[] = {
+	"benchmarks", "launcher", "defaults", "results", "baselines", "rules", "post", "reports", NULL,
+};
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+static void bench_release(struct bench_config *b)
+{
+	free(b->name);
+	free(b->command);
+	free(b->build);
+	free(b->threads);
+	free(b->ranks);
+	free(b->sizes);
+	config_free_env(b);
+	free(b->expect_exit);
+	free(b->workdir);
+	free(b->launcher);
+	free(b->memory);
+	memset(b, 0, sizeof(*b));
+}
+
+static int *one_int(int v)
+{
+	int *p = xmalloc(sizeof(*p));
+
+	*p = v;
+	return p;
+}
+
+/* The built-in defaults; the keys of the file overwrite them. */
+static void bench_init(struct config_loader *l, struct bench_config *b, const yaml_node_t *node)
+{
+	memset(b, 0, sizeof(*b));
+	b->node = node;
+	b->threads = one_int(1);
+	b->nr_threads = 1;
+	b->ranks = one_int(1);
+	b->nr_ranks = 1;
+	b->repeat = 5;
+	b->warmup = 1;
+	b->timeout = 300;
+	b->max_contention = CONFIG_MAX_CONTENTION;
+	b->contention_retries = CONFIG_CONTENTION_RETRIES;
+	b->expect_exit = one_int(0);
+	b->nr_expect_exit = 1;
+	b->workdir = xstrdup(l->c->dir);
+	b->launcher = xstrdup(l->launcher);
+}
+
+/* Whether the benchmark sets key k itself; 'sizes' and 'weak' are one choice. */
+static int bench_sets(const yaml_node_t *const *nodes, int k)
+{
+	if (k == KEY_SIZES || k == KEY_WEAK)
+		return nodes[KEY_SIZES] || nodes[KEY_WEAK];
+	return nodes[k] != NULL;
+}
+
+static void check_sizes_or_weak(struct yamldoc *d, const yaml_node_t **nodes)
+{
+	const yaml_node_t *sizes = nodes[KEY_SIZES], *weak = nodes[KEY_WEAK];
+
+	if (!sizes || !weak)
+		return;
+	yamldoc_error(d, weak->start_mark.index > sizes->start_mark.index ? weak : sizes,
+		      "'sizes' and 'weak' cannot both be set: 'weak' derives the size from the processor count");
+}
+
+/* Checked once here, so that a mistake in 'defaults' is not reported once per benchmark. */
+static void parse_defaults(struct config_loader *l, yaml_node_t *map)
+{
+	struct bench_config scratch;
+	struct yamldoc_iter it;
+	char buf[64];
+
+	if (!map)
+		return;
+	if (!yamldoc_is_map(map)) {
+		yamldoc_error(l->d, map, "'defaults' must be a mapping, not %s",
+			      yamldoc_describe(map, buf, sizeof(buf)));
+		return;
+	}
+	bench_init(l, &scratch, map);
+	yamldoc_map_iter(&it, l->d, map);
+	while (yamldoc_map_next(&it)) {
+		int k = config_find_key(it.key);
+
+		if (k < 0)
+			yamldoc_unknown_key(l->d, it.key_node, config_key_names);
+		else if (k == KEY_NAME || k == KEY_COMMAND)
+			yamldoc_error(l->d, it.key_node, "'%s' cannot be set in 'defaults'", it.key);
+		else if (config_key_parsers[k](l, it.value, &scratch) == 0)
+			l->defaults[k] = it.value;
+	}
+	check_sizes_or_weak(l->d, l->defaults);
+	if (l->defaults[KEY_SIZES] && l->defaults[KEY_WEAK])
+		l->defaults[KEY_SIZES] = l->defaults[KEY_WEAK] = NULL;
+	bench_release(&scratch);
+}
+
+static const char *bench_label(const struct bench_config *b, char *buf, size_t size)
+{
+	if (!b->name)
+		return "benchmark";
+	snprintf(buf, size, "benchmark '%s'", b->name);
+	return buf;
+}
+
+static void check_size_placeholder(struct config_loader *l, const yaml_node_t **nodes)
+{
+	const yaml_node_t *cmd = nodes[KEY_COMMAND];
+	const char *text = yamldoc_scalar(cmd), *name;
+	size_t start, len, from = 0;
+
+	/* The node, not b->command: an unknown placeholder beside '{size}' leaves that unset. */
+	if (!text || nodes[KEY_SIZES] || nodes[KEY_WEAK])
+		return;
+	while ((name = config_next_placeholder(text, from, &start, &len))) {
+		from = start + len + 2;
+		if (config_placeholder_index(name, len) == PH_SIZE) {
+			yamldoc_error_at(l->d, config_placeholder_mark(cmd, start),
+					 "'command' uses '{size}' but the benchmark sets neither 'sizes' nor 'weak'");
+			return;
+		}
+	}
+}
+
+static int max_of(const int *v, size_t nr)
+{
+	int max = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		if (v[i] > max)
+			max = v[i];
+	return max;
+}
+
+/* The checks that need several keys, once 'defaults' are applied. */
+static void check_bench(struct config_loader *l, struct bench_config *b, const yaml_node_t **nodes)
+{
+	long long procs = (long long)max_of(b->ranks, b->nr_ranks) * max_of(b->threads, b->nr_threads);
+	char buf[160];
+
+	if (!nodes[KEY_NAME])
+		yamldoc_error(l->d, b->node, "benchmark has no 'name'");
+	if (!nodes[KEY_COMMAND])
+		yamldoc_error(l->d, b->node, "%s has no 'command'", bench_label(b, buf, sizeof(buf)));
+	check_sizes_or_weak(l->d, nodes);
+	check_size_placeholder(l, nodes);
+	if (b->size_per_processor > 0 && b->size_per_processor > LLONG_MAX / procs)
+		yamldoc_error(l->d, nodes[KEY_WEAK], "'size_per_processor' times %lld processors of %s is too large",
+			      procs, bench_label(b, buf, sizeof(buf)));
+	if (!nodes[KEY_MPI])
+		b->mpi = max_of(b->ranks, b->nr_ranks) > 1;
+	else if (!b->mpi && max_of(b->ranks, b->nr_ranks) > 1)
+		yamldoc_error(l->d, nodes[KEY_MPI], "'mpi' is false but %s runs %d ranks",
+			      bench_label(b, buf, sizeof(buf)), max_of(b->ranks, b->nr_ranks));
+}
+
+static void parse_bench(struct config_loader *l, yaml_node_t *map, struct bench_config *b)
+{
+	const yaml_node_t *nodes[NR_KEYS] = { NULL };
+	struct yamldoc_iter it;
+
+	bench_init(l, b, map);
+	yamldoc_map_iter(&it, l->d, map);
+	while (yamldoc_map_next(&it)) {
+		int k = config_find_key(it.key);
+
+		if (k < 0) {
+			yamldoc_unknown_key(l->d, it.key_node, config_key_names);
+			continue;
+		}
+		/* Set even when the value is wrong: 'defaults' must not stand in for it. */
+		nodes[k] = it.value;
+		config_key_parsers[k](l, it.value, b);
+	}
+	for (int k = 0; k < NR_KEYS; k++) {
+		if (!l->defaults[k] || bench_sets(nodes, k))
+			continue;
+		nodes[k] = l->defaults[k];
+		config_key_parsers[k](l, nodes[k], b);
+	}
+	check_bench(l, b, nodes);
+}
+
+static void check_unique_name(struct config_loader *l, size_t i)
+{
+	const struct bench_config *b = &l->c->benchmarks[i];
+
+	for (size_t j = 0; b->name && j < i; j++) {
+		const struct bench_config *first = &l->c->benchmarks[j];
+		const yaml_node_t *at;
+
+		if (!first->name || strcmp(first->name, b->name))
+			continue;
+		at = yamldoc_map_get(l->d, (yaml_node_t *)first->node, "name");
+		yamldoc_error(l->d, yamldoc_map_get(l->d, (yaml_node_t *)b->node, "name"),
+			      "duplicate benchmark name '%s' (first at %zu:%zu)", b->name,
+			      at->start_mark.line + 1, at->start_mark.column + 1);
+		return;
+	}
+}
+
+static void parse_benchmarks(struct config_loader *l, yaml_node_t *list)
+{
+	struct config *c = l->c;
+	struct yamldoc_iter it;
+	char buf[64];
+
+	if (!list) {
+		yamldoc_error(l->d, yamldoc_root(l->d), "missing required key 'benchmarks'");
+		return;
+	}
+	if (!yamldoc_is_list(list) || !yamldoc_size(list)) {
+		yamldoc_error(l->d, list, "'benchmarks' must be a non-empty list of mappings, not %s",
+			      yamldoc_is_list(list) ? "an empty list" : yamldoc_describe(list, buf, sizeof(buf)));
+		return;
+	}
+	c->benchmarks = xcalloc(yamldoc_size(list), sizeof(*c->benchmarks));
+	yamldoc_list_iter(&it, l->d, list);
+	while (yamldoc_list_next(&it)) {
+		if (!yamldoc_is_map(it.value)) {
+			yamldoc_error(l->d, it.value, "each entry of 'benchmarks' must be a mapping, not %s",
+				      yamldoc_describe(it.value, buf, sizeof(buf)));
+			continue;
+		}
+		parse_bench(l, it.value, &c->benchmarks[c->nr_benchmarks]);
+		check_unique_name(l, c->nr_benchmarks++);
+	}
+}
+
+static void parse_dir(struct config_loader *l, yaml_node_t *v, const char *key, char **field)
+{
+	const char *s = yamldoc_get_str(l->d, v, key);
+
+	if (s && !*s) {
+		yamldoc_error(l->d, v, "'%s' must not be empty", key);
+		return;
+	}
+	if (s) {
+		free(*field);
+		*field = config_resolve(l->c, s);
+	}
+}
+
+/* Sections that later modules parse: here only their shape is checked. */
+static void keep_section(struct config_loader *l, yaml_node_t *v, const char *key,
+			 yaml_node_t **field)
+{
+	char buf[64];
+
+	if (!yamldoc_is_map(v) && !yamldoc_is_list(v))
+		yamldoc_error(l->d, v, "'%s' must be a mapping or a list, not %s", key,
+			      yamldoc_describe(v, buf, sizeof(buf)));
+	else
+		*field = v;
+}
+
+/* Top-level keys in file order; 'defaults' and 'benchmarks' wait until the launcher is known. */
+static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node_t **benchmarks)
+{
+	struct config *c = l->c;
+	struct yamldoc_iter it;
+
+	yamldoc_map_iter(&it, l->d, yamldoc_root(l->d));
+	while (yamldoc_map_next(&it)) {
+		const char *k = it.key ? it.key : "";
+
+		if (!strcmp(k, "benchmarks"))
+			*benchmarks = it.value;
+		else if (!strcmp(k, "defaults"))
+			*defaults = it.value;
+		else if (!strcmp(k, "launcher"))
+			config_parse_launcher(l, it.value, &l->launcher);
+		else if (!strcmp(k, "results"))
+			parse_dir(l, it.value, k, &c->results_dir);
+		else if (!strcmp(k, "baselines"))
+			parse_dir(l, it.value, k, &c->baselines_dir);
+		else if (!strcmp(k, "rules"))
+			keep_section(l, it.value, k, &c->rules);
+		else if (!strcmp(k, "post"))
+			keep_section(l, it.value, k, &c->post);
+		else if (!strcmp(k, "reports"))
+			keep_section(l, it.value, k, &c->reports);
+		else
+			yamldoc_unknown_key(l->d, it.key_node, top_keys);
+	}
+}
+
+int config_load(struct config *c, const char *path)
+{
+	struct config_loader l = { .c = c, .d = &c->doc };
+	yaml_node_t *defaults = NULL, *benchmarks = NULL;
+
+	memset(c, 0, sizeof(*c));
+	if (yamldoc_load(&c->doc, path) < 0)
+		return -1;
+	c->dir = dir_of(path);
+	c->results_dir = config_resolve(c, "results");
+	c->baselines_dir = config_resolve(c, "baselines");
+	l.launcher = xstrdup(CONFIG_DEFAULT_LAUNCHER);
+	parse_top(&l, &defaults, &benchmarks);
+	parse_defaults(&l, defaults);
+	parse_benchmarks(&l, benchmarks);
+	free(l.launcher);
+	if (c->doc.nr_errors) {
+		config_release(c);
+		return -1;
+	}
+	return 0;
+}
+
+void config_release(struct config *c)
+{
+	for (size_t i = 0; i < c->nr_benchmarks; i++)
+		bench_release(&c->benchmarks[i]);
+	free(c->benchmarks);
+	free(c->dir);
+	free(c->results_dir);
+	free(c->baselines_dir);
+	yamldoc_release(&c->doc);
+	memset(c, 0, sizeof(*c));
+}
+
+struct bench_config *config_find(struct config *c, const char *name)
+{
+	for (size_t i = 0; i < c->nr_benchmarks; i++)
+		if (!strcmp(c->benchmarks[i].name, name))
+			return &c->benchmarks[i];
+	return NULL;
+}
+
+size_t config_matrix_size(const struct bench_config *b)
+{
+	return (b->nr_sizes ? b->nr_sizes : 1) * b->nr_ranks * b->nr_threads;
+}
+
+void config_matrix_point(const struct bench_config *b, size_t i, struct config_point *p)
+{
+	p->threads = b->threads[i % b->nr_threads];
+	i /= b->nr_threads;
+	p->ranks = b->ranks[i % b->nr_ranks];
+	i /= b->nr_ranks;
+	if (b->nr_sizes)
+		p->size = b->sizes[i];
+	else if (b->size_per_processor)
+		p->size = b->size_per_processor * p->ranks * p->threads;
+	else
+		p->size = CONFIG_NO_SIZE;
+}
+
+char *config_expand(const char *template, int threads, int ranks, long long size, int repeat)
+{
+	const long long values[] = {
+		[PH_THREADS] = threads, [PH_RANKS] = ranks, [PH_SIZE] = size, [PH_REPEAT] = repeat,
+	};
+	struct strbuf sb = STRBUF_INIT;
+	size_t start, len, from = 0;
+	const char *name;
+
+	while ((name = config_next_placeholder(template, from, &start, &len))) {
+		int k = config_placeholder_index(name, len);
+
+		strbuf_add(&sb, template + from, start - from);
+		from = start + len + 2;
+		if (k < 0)
+			strbuf_add(&sb, template + start, len + 2); /* not ours: keep it */
+		else if (k != PH_SIZE || size != CONFIG_NO_SIZE)
+			strbuf_addf(&sb, "%lld", values[k]);
+	}
+	strbuf_addstr(&sb, template + from);
+	return strbuf_detach(&sb);
+}
+
+char *config_expand_command(const struct bench_config *b, int threads, int ranks,
+			    long long size, int repeat)
+{
+	char *cmd = config_expand(b->command, threads, ranks, size, repeat), *launcher, *line;
+
+	if (ranks <= 1 || !b->launcher || !*b->launcher)
+		return cmd;
+	launcher = config_expand(b->launcher, threads, ranks, size, repeat);
+	line = xstrfmt("%s %s", launcher, cmd);
+	free(launcher);
+	free(cmd);
+	return line;
+}

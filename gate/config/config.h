@@ -1,0 +1,106 @@
+/* scalegate.yml: the benchmarks, their matrices, where results go (docs/configuration.md). */
+#ifndef SG_CONFIG_H
+#define SG_CONFIG_H
+
+#include "base/yamldoc.h"
+
+#define CONFIG_DEFAULT_LAUNCHER "mpirun -np {ranks} --bind-to none"
+#define CONFIG_NO_SIZE (-1LL) /* the size of a point when the benchmark has no sizes */
+#define CONFIG_MAX_CONTENTION 0.25
+#define CONFIG_CONTENTION_RETRIES 2
+
+struct config_env {
+	char *name;
+	char *value;
+};
+
+/*
+ * One benchmark with 'defaults' applied. Paths are resolved against the
+ * directory of the configuration file, so they are usable from the current
+ * directory as they are.
+ */
+struct bench_config {
+	char *name;
+	char *command;          /* template: {threads} {ranks} {size} {repeat} */
+	char *build;            /* shell command run once in 'workdir' before the matrix; NULL: none */
+	int *threads;           /* in file order, no duplicates, each >= 1 */
+	size_t nr_threads;
+	int *ranks;
+	size_t nr_ranks;
+	long long *sizes;       /* problem sizes; nr_sizes == 0: none */
+	size_t nr_sizes;
+	long long size_per_processor; /* > 0: weak scaling, size = this * ranks * threads */
+	int repeat;             /* measured runs per point */
+	int warmup;             /* unmeasured runs before them */
+	double timeout;         /* seconds per run */
+	struct config_env *env; /* added to the environment of every run */
+	size_t nr_env;
+	int *expect_exit;       /* exit codes that count as success */
+	size_t nr_expect_exit;
+	char *workdir;          /* the command runs and the build runs here */
+	int preload;            /* LD_PRELOAD the tracer into an unmodified binary */
+	char *launcher;         /* template prefixed to the command when ranks > 1 */
+	int mpi;                /* an MPI program: one profile per rank */
+	char *memory;           /* memory model for isoefficiency, e.g. "n^2"; NULL: unset */
+	double max_contention;  /* cores other processes may use during a measured run; < 0: no limit */
+	int contention_retries; /* more attempts of a run over max_contention */
+	const yaml_node_t *node; /* the benchmark's mapping, for later messages */
+};
+
+struct config {
+	struct yamldoc doc;     /* stays loaded: the node pointers below point into it */
+	char *dir;              /* directory of the configuration file */
+	struct bench_config *benchmarks;
+	size_t nr_benchmarks;
+	char *results_dir;
+	char *baselines_dir;
+	/* Sections other modules parse with positions; NULL when absent. */
+	yaml_node_t *rules;     /* a mapping or a list */
+	yaml_node_t *post;
+	yaml_node_t *reports;
+};
+
+/*
+ * Loads and checks 'path'. Reports every problem of the file as
+ * "path:line:col: message" and returns -1 with 'c' empty; returns 0 when the
+ * whole file is valid. Either way config_release() may be called.
+ */
+int config_load(struct config *c, const char *path);
+void config_release(struct config *c);
+
+/* The benchmark called 'name', or NULL. */
+struct bench_config *config_find(struct config *c, const char *name);
+
+/* One configuration of a benchmark's matrix. */
+struct config_point {
+	int threads;
+	int ranks;
+	long long size;         /* CONFIG_NO_SIZE when the benchmark has no sizes */
+};
+
+/*
+ * The matrix is sizes x ranks x threads, sizes outermost, each in file order;
+ * point i of config_matrix_size(b) is the same on every call.
+ */
+size_t config_matrix_size(const struct bench_config *b);
+void config_matrix_point(const struct bench_config *b, size_t i, struct config_point *p);
+
+/*
+ * A template with {threads}, {ranks}, {size} and {repeat} replaced ('{size}'
+ * by nothing for CONFIG_NO_SIZE). '${...}' and '\{...}' are the shell's and
+ * stay. Caller frees.
+ */
+char *config_expand(const char *template, int threads, int ranks, long long size, int repeat);
+
+/*
+ * The shell command line of one run: the command with its placeholders
+ * replaced, preceded by the expanded launcher when ranks > 1. 'repeat' is the
+ * run's number: 1..repeat for measured runs, 0 for warm-up runs. Caller frees.
+ */
+char *config_expand_command(const struct bench_config *b, int threads, int ranks,
+			    long long size, int repeat);
+
+/* 'path' relative to the configuration file's directory; caller frees. */
+char *config_resolve(const struct config *c, const char *path);
+
+#endif

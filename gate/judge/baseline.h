@@ -1,0 +1,72 @@
+/* Stored baselines: per interval x configuration the per-repeat samples 'scalegate check' compares with (docs/check.md). */
+#ifndef SG_BASELINE_H
+#define SG_BASELINE_H
+
+#include <stddef.h>
+
+#include "analyze/analysis.h"
+#include "base/util.h"
+
+#define BASELINE_VERSION 1
+#define BASELINE_EXT ".sgbase"
+
+/* The figures a baseline stores, in file order (a subset of ANALYSIS_FIGURES). */
+#define BASELINE_FIGURES(X) \
+	X(EXECUTION_TIME) X(TOTAL_TIME) X(PRODUCTIVE_TIME) X(EFFICIENCY) \
+	X(INSUFFICIENT_PARALLELISM) X(SEQ) X(PAR) X(COMMUNICATION) X(IDLE) \
+	X(SYNCHRONIZATION) X(SYNC_OMP) X(SYNC_MPI) X(LOAD_IMBALANCE) X(LOAD_BALANCE) \
+	X(PARALLEL_EFFICIENCY)
+
+/* One interval in one configuration: its repeats. */
+struct baseline_cell {
+	char *interval, *size;          /* call path; size "-" when none */
+	int ranks, threads;
+	size_t n;                       /* repeats */
+	double *fig[ANALYSIS_NR_FIGURES]; /* n values in repeat order, NAN where absent; NULL: not stored */
+};
+
+/* The samples of one benchmark: a stored baseline, or the current results in the same shape. */
+struct baseline {
+	char *benchmark;
+	char **fingerprint;             /* key, value, key, value, ... */
+	size_t nr_fingerprint;
+	struct baseline_cell *cells;    /* sorted by interval, size, ranks, threads */
+	size_t nr_cells, alloc_cells;
+};
+
+void baseline_init(struct baseline *b);
+void baseline_release(struct baseline *b);
+
+/* The ok runs of 'benchmark' in 'a', as a baseline (fingerprint copied); empty when it has none. */
+void baseline_from_analysis(struct baseline *b, const struct analysis *a, const char *benchmark);
+
+/* "DIR/<benchmark>.sgbase"; caller frees. */
+char *baseline_path(const char *dir, const char *benchmark);
+
+/* Reads a baseline file: 0; 1 without a message when it does not exist; error() with file:line. */
+int baseline_read(struct baseline *b, const char *path);
+/* The file's text: versioned, sorted, one line per interval x configuration x metric. */
+void baseline_format(const struct baseline *b, struct strbuf *out);
+/* Formats and writes atomically (the directory is created); 0 or error(). */
+int baseline_write(const struct baseline *b, const char *path);
+
+const struct baseline_cell *baseline_find(const struct baseline *b, const char *interval,
+					  const char *size, int ranks, int threads);
+/* Whether some cell of this size has the interval. */
+int baseline_has_interval(const struct baseline *b, const char *interval, const char *size);
+/* The value of a fingerprint key, or NULL. */
+const char *baseline_fingerprint(const struct baseline *b, const char *key);
+
+/* The finite values of figure f into out (room for c->n); returns how many. */
+size_t baseline_samples(const struct baseline_cell *c, enum analysis_figure f, double *out);
+/* Per repeat f / Total_time, where both are finite and Total_time > 0. */
+size_t baseline_shares(const struct baseline_cell *c, enum analysis_figure f, double *out);
+
+/* Per repeat num / den, where both are finite and den > 0. */
+size_t baseline_ratios(const struct baseline_cell *c, enum analysis_figure num, enum analysis_figure den,
+		       double *out);
+
+/* Orders cells by interval path, size (numerically), ranks, threads. */
+int baseline_cell_cmp(const struct baseline_cell *x, const struct baseline_cell *y);
+
+#endif

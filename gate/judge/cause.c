@@ -1,0 +1,198 @@
+/* The likely cause of a change: which lost-time component grew, the Karp-Flatt trend, time outside inner intervals. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/check-priv.h"
+#include "stats/stats.h"
+
+/* Smallest growth of a share, in parts of Total_time, worth naming. */
+#define CAUSE_MIN_GROWTH 0.01
+/* Smallest current share named when there is no baseline. */
+#define CAUSE_MIN_SHARE 0.05
+
+static const enum analysis_figure components[] = {
+	ANALYSIS_INSUFFICIENT_PARALLELISM, ANALYSIS_COMMUNICATION, ANALYSIS_IDLE, ANALYSIS_SYNCHRONIZATION,
+	ANALYSIS_LOAD_IMBALANCE,
+};
+
+static double median_of(const struct baseline_cell *bc, enum analysis_figure f, int share)
+{
+	double *x, v;
+	size_t n;
+
+	if (!bc)
+		return NAN;
+	x = xmalloc((bc->n + 1) * sizeof(double));
+	n = share ? baseline_shares(bc, f, x) : baseline_samples(bc, f, x);
+	v = n ? stats_median(x, n) : NAN;
+	free(x);
+	return v;
+}
+
+static double zero_if_nan(double v)
+{
+	return isnan(v) ? 0 : v;
+}
+
+static void add_percent(struct strbuf *sb, double share)
+{
+	strbuf_addf(sb, share >= 0.0995 ? "%.0f %%" : "%.1f %%", 100 * share);
+}
+
+/* What a component's growth consists of, from its parts. */
+static const char *qualifier(const struct baseline_cell *cur, const struct baseline_cell *base,
+			     enum analysis_figure f)
+{
+	enum analysis_figure a, b;
+	const char *first, *second;
+	double ga, gb;
+
+	if (f == ANALYSIS_INSUFFICIENT_PARALLELISM) {
+		a = ANALYSIS_SEQ, b = ANALYSIS_PAR;
+		first = " (serial code)", second = " (threads without work in parallel regions)";
+	} else if (f == ANALYSIS_SYNCHRONIZATION) {
+		a = ANALYSIS_SYNC_OMP, b = ANALYSIS_SYNC_MPI;
+		first = " (OpenMP barriers, locks and idle threads)", second = " (waiting for other ranks in MPI)";
+	} else {
+		return f == ANALYSIS_LOAD_IMBALANCE ? " (work spread unevenly over the processors)" : "";
+	}
+	ga = median_of(cur, a, 1) - zero_if_nan(median_of(base, a, 1));
+	gb = median_of(cur, b, 1) - zero_if_nan(median_of(base, b, 1));
+	if (isnan(ga) && isnan(gb))
+		return "";
+	return isnan(gb) || ga >= gb ? first : second;
+}
+
+/* Names the lost-time component that grew most (or, without a baseline, the largest one). */
+static void component(struct strbuf *sb, const struct check_cell *cell)
+{
+	int best = -1;
+	double best_v = 0, cur_v = 0, base_v = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(components); i++) {
+		double cur = median_of(cell->cur, components[i], 1), base = median_of(cell->base, components[i], 1);
+		double v = cell->base ? cur - base : cur;
+		/* Load_imbalance is a potential loss, not a term of Lost_time: a term that grew
+		 * as much is the better explanation, so it must clearly outgrow the terms. */
+		double need = components[i] == ANALYSIS_LOAD_IMBALANCE ? 2 * best_v : best_v;
+		if (isnan(v) || v < (cell->base ? CAUSE_MIN_GROWTH : CAUSE_MIN_SHARE) || v <= need)
+			continue;
+		best = (int)i, best_v = v, cur_v = cur, base_v = base;
+	}
+	if (best < 0) {
+		double pc = median_of(cell->cur, ANALYSIS_PRODUCTIVE_TIME, 0);
+		double pb = median_of(cell->base, ANALYSIS_PRODUCTIVE_TIME, 0);
+		if (cell->base && pb > 0 && pc / pb - 1 > 0.05)
+			strbuf_addf(sb, "no lost-time component grew: the useful work itself grew "
+				    "(Productive_time %+.0f %%)", 100 * (pc / pb - 1));
+		return;
+	}
+	strbuf_addstr(sb, analysis_figure_name(components[best]));
+	strbuf_addstr(sb, qualifier(cell->cur, cell->base, components[best]));
+	if (cell->base) {
+		strbuf_addstr(sb, " grew from ");
+		add_percent(sb, base_v);
+		strbuf_addstr(sb, " to ");
+	} else {
+		strbuf_addstr(sb, " is ");
+	}
+	add_percent(sb, cur_v);
+	strbuf_addstr(sb, cell->base ? " of Total_time" : " of Total_time, the largest lost-time component");
+}
+
+static void separator(struct strbuf *sb)
+{
+	if (sb->len)
+		strbuf_addstr(sb, "; ");
+}
+
+/* The Karp-Flatt trend of the series, or its change at this p against the baseline. */
+static void karp_flatt(struct strbuf *sb, const struct check_cell *cell)
+{
+	const struct matrix_series *s = cell->series;
+	const struct matrix_cell *first = NULL, *last = NULL;
+	double eb, ec;
+
+	if (!(cell->rp > 1))
+		return;
+	for (size_t i = 0; i < s->nr_cells; i++)
+		if (s->cells[i].karp_flatt.n) {
+			first = first ? first : &s->cells[i];
+			last = &s->cells[i];
+		}
+	if (s->trend && !strcmp(s->trend, "rising") && first && last) {
+		separator(sb);
+		strbuf_addf(sb, "Karp_Flatt rises %.2f -> %.2f with p: overhead grows with p",
+			    first->karp_flatt.median, last->karp_flatt.median);
+		return;
+	}
+	if (s->trend && !strcmp(s->trend, "flat") && s->serial_fraction >= 1) {
+		separator(sb);
+		strbuf_addf(sb, "no speedup at all (Karp_Flatt ~ %.2f >= 1): more processors made it slower",
+			    s->serial_fraction);
+		return;
+	}
+	if (s->trend && !strcmp(s->trend, "flat") && s->serial_fraction > 0.02) {
+		separator(sb);
+		strbuf_addf(sb, "inherent serial fraction ~ %.2f (Insufficient_parallelism: serial code)",
+			    s->serial_fraction);
+		return;
+	}
+	ec = cell->mc->karp_flatt.n ? cell->mc->karp_flatt.median : NAN;
+	eb = check_derived_value(RULES_KARP_FLATT, median_of(cell->base_ref, ANALYSIS_EXECUTION_TIME, 0),
+				 median_of(cell->base, ANALYSIS_EXECUTION_TIME, 0), cell->rp);
+	if (!isnan(ec) && !isnan(eb) && ec - eb >= 0.02) { /* a falling e explains no regression */
+		separator(sb);
+		strbuf_addf(sb, "Karp_Flatt at p = %d rose from %.2f to %.2f: the serial or overhead fraction grew",
+			    cell->mc->p, eb, ec);
+	}
+}
+
+/* A direct child of 'parent': one more path component. */
+static int is_child(const char *parent, const char *path)
+{
+	size_t n = strlen(parent);
+
+	return !strncmp(parent, path, n) && path[n] == '/' && !strchr(path + n + 1, '/');
+}
+
+/* The interval grew but its inner intervals did not: the time went around them. */
+static void outside_inner(struct strbuf *sb, const struct check_cell *cell)
+{
+	const struct baseline *cur = &cell->b->cur;
+	double grew = median_of(cell->cur, ANALYSIS_EXECUTION_TIME, 0) - median_of(cell->base, ANALYSIS_EXECUTION_TIME, 0);
+	double inner = 0;
+	int children = 0;
+
+	if (!cell->base || !(grew > 0))
+		return;
+	for (size_t i = 0; i < cur->nr_cells; i++) {
+		const struct baseline_cell *c = &cur->cells[i], *b;
+		if (c->ranks != cell->cur->ranks || c->threads != cell->cur->threads || strcmp(c->size, cell->cur->size) ||
+		    !is_child(cell->interval, c->interval))
+			continue;
+		b = baseline_find(&cell->b->base, c->interval, c->size, c->ranks, c->threads);
+		if (!b)
+			continue;
+		children++;
+		inner += median_of(c, ANALYSIS_EXECUTION_TIME, 0) - median_of(b, ANALYSIS_EXECUTION_TIME, 0);
+	}
+	if (children && inner < 0.5 * grew) {
+		separator(sb);
+		strbuf_addf(sb, "the time went outside the inner intervals (waiting often lands in the enclosing "
+			    "interval): %s grew by %.3g s, its inner intervals by %.3g s", cell->interval, grew, inner);
+	}
+}
+
+char *cause_explain(const struct check_cell *cell)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!cell->cur)
+		return NULL;
+	component(&sb, cell);
+	karp_flatt(&sb, cell);
+	outside_inner(&sb, cell);
+	return sb.len ? strbuf_detach(&sb) : NULL;
+}

@@ -1,0 +1,287 @@
+/* Tolerances against the baseline: past the tolerance and significant fails, past it alone warns (docs/check.md). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/check-priv.h"
+
+static void format_tolerance(char *buf, size_t size, const struct check_metric *m, const struct rules_value *tol)
+{
+	if (tol->relative) {
+		snprintf(buf, size, "%g %%", 100 * tol->value);
+		return;
+	}
+	check_format_change(buf, size, m, tol->value, 0);
+	if (buf[0] == '+')
+		memmove(buf, buf + 1, strlen(buf));
+}
+
+static void describe_test(struct verdict *v, const struct check_metric *m, const struct check_test *t,
+			  const struct rules_value *tol, const struct rules_policy *pol)
+{
+	char val[48], lo[48], hi[48], base[48], change[48], tolerance[48], bound[48];
+	struct strbuf sb = STRBUF_INIT;
+
+	check_format_value(val, sizeof(val), m, t->cur);
+	check_format_value(lo, sizeof(lo), m, t->lo);
+	check_format_value(hi, sizeof(hi), m, t->hi);
+	check_format_value(base, sizeof(base), m, t->base);
+	check_format_change(change, sizeof(change), m, t->change, tol->relative);
+	check_format_change(bound, sizeof(bound), m, t->bound, tol->relative);
+	format_tolerance(tolerance, sizeof(tolerance), m, tol);
+	strbuf_addf(&sb, "%s %s [%s, %s] (n=%zu) vs baseline %s (n=%zu): %s, ", m->name, val, lo, hi, t->n_cur,
+		    base, t->n_base, change);
+	if (!t->past)
+		strbuf_addf(&sb, "within the tolerance of %s", tolerance);
+	else
+		strbuf_addf(&sb, "past the tolerance of %s %s", tolerance,
+			    t->significant ? "and significant" : "but not significant");
+	if (!isnan(t->p))
+		strbuf_addf(&sb, " (one-sided Mann-Whitney p = %.3g %s %g)", t->p,
+			    t->p <= pol->significance * (1 + 1e-9) ? "<=" : ">", pol->significance);
+	else if (t->past)
+		strbuf_addf(&sb, " (one-sided %g %% bootstrap bound of the change: %s)",
+			    100 * (1 - pol->significance), isnan(t->bound) ? "undefined" : bound);
+	if (t->significant && pol->level == RULES_LEVEL_WARN)
+		strbuf_addstr(&sb, " (level warn)");
+	verdict_set_message(v, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+static struct verdict *finish(struct check_cell *cell, const struct check_metric *m, const char *kind,
+			      const struct check_test *t)
+{
+	const struct rules_settings *set = cell->set;
+	const struct rules_policy *pol = &set->tolerance_policy[m->id];
+	enum verdict_status st = VERDICT_PASS;
+	struct verdict *v;
+
+	if (t->significant)
+		st = pol->level == RULES_LEVEL_WARN ? VERDICT_WARN : VERDICT_FAIL;
+	else if (t->past)
+		st = VERDICT_WARN;
+	v = check_verdict(cell, st, kind, m, set->tolerance_from[m->id]);
+	v->n = t->n_cur;
+	v->value = t->cur;
+	v->lo = t->lo;
+	v->hi = t->hi;
+	v->n_base = t->n_base;
+	v->baseline = t->base;
+	v->change = t->change;
+	v->p_value = t->p;
+	describe_test(v, m, t, &set->tolerance[m->id], pol);
+	check_add_cause(cell, v);
+	return v;
+}
+
+/* "label: 0.123 0.125 ...": the samples behind a verdict, for its details. */
+static void add_samples(struct strbuf *sb, const char *label, const double *x, size_t n, double scale)
+{
+	strbuf_addf(sb, "%s%s:", sb->len ? "\n" : "", label);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, " %.6g", scale * x[i]);
+}
+
+static void set_details(struct verdict *v, struct strbuf *sb)
+{
+	verdict_set_details(v, "%s", sb->buf ? sb->buf : "");
+	strbuf_release(sb);
+}
+
+static void skip(struct check_cell *cell, const struct check_metric *m, const char *kind, const char *why)
+{
+	struct verdict *v = check_verdict(cell, VERDICT_SKIPPED, kind, m, cell->set->tolerance_from[m->id]);
+
+	verdict_set_message(v, "%s", why);
+}
+
+static void skip_unreachable(struct check_cell *cell, const struct check_metric *m, const char *kind,
+			     size_t nb, size_t nc, int *skipped)
+{
+	char *why = check_unreachable(nb, nc, &cell->set->tolerance_policy[m->id]);
+
+	*skipped = why != NULL;
+	if (why)
+		skip(cell, m, kind, why);
+	free(why);
+}
+
+static void compare_samples(struct check_cell *cell, const struct check_metric *m, const char *kind)
+{
+	size_t cap = (cell->cur->n > cell->base->n ? cell->cur->n : cell->base->n) + 1, nb, nc;
+	double *xb = xmalloc(cap * sizeof(double)), *xc = xmalloc(cap * sizeof(double));
+	struct check_test t;
+	int skipped;
+
+	nb = check_samples(cell->base, m, xb);
+	nc = check_samples(cell->cur, m, xc);
+	if (!nb || !nc) {
+		char *why = xstrfmt("%s not captured in the %s", m->name, !nc ? "results" : "baseline");
+		skip(cell, m, kind, why);
+		free(why);
+	} else {
+		skip_unreachable(cell, m, kind, nb, nc, &skipped);
+		if (!skipped && !check_test_samples(xb, nb, xc, nc, m->worse, &cell->set->tolerance[m->id],
+						     cell->set->tolerance_policy[m->id].significance, &t)) {
+			struct verdict *v = finish(cell, m, kind, &t);
+			struct strbuf sb = STRBUF_INIT;
+			double scale = m->kind == CHECK_SHARE ? 100 : 1;
+			add_samples(&sb, m->kind == CHECK_SHARE ? "baseline samples (%)" : "baseline samples", xb, nb, scale);
+			add_samples(&sb, m->kind == CHECK_SHARE ? "current samples (%)" : "current samples", xc, nc, scale);
+			set_details(v, &sb);
+		}
+	}
+	free(xb);
+	free(xc);
+}
+
+/* The Execution_time samples of a cell, allocated; *n their count. */
+static double *times(const struct baseline_cell *bc, size_t *n)
+{
+	double *x = xmalloc(((bc ? bc->n : 0) + 1) * sizeof(double));
+
+	*n = baseline_samples(bc, ANALYSIS_EXECUTION_TIME, x);
+	return x;
+}
+
+static void derived_details(struct verdict *v, const struct check_groups *g)
+{
+	static const char *const labels[4] = {
+		"baseline Execution_time at the reference", "baseline Execution_time",
+		"current Execution_time at the reference", "current Execution_time",
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < 4; i++)
+		add_samples(&sb, labels[i], g->x[i], g->n[i], 1);
+	set_details(v, &sb);
+}
+
+/* Speedup, efficiency, Karp-Flatt against the series' reference; Weak_efficiency against the weak reference. */
+static void compare_derived(struct check_cell *cell, const struct check_metric *m, const char *kind)
+{
+	int weak = m->kind == CHECK_WEAK;
+	const struct matrix_cell *ref = weak ? cell->weak_ref : &cell->series->cells[cell->series->ref];
+	const char *ref_size = weak ? cell->weak_ref_size : cell->series->size;
+	const struct baseline_cell *base_ref = weak ? cell->weak_base_ref : cell->base_ref;
+	const struct baseline_cell *cur_ref = weak ? cell->weak_cur_ref : cell->cur_ref;
+	const struct baseline_cell *cells[4] = { base_ref, cell->base, cur_ref, cell->cur };
+	struct check_groups g = { .rp = weak ? 1 : cell->rp };
+	double *x[4];
+	struct check_test t;
+	int skipped = 0, ret;
+
+	if (m->id == RULES_KARP_FLATT && !(cell->rp > 1))
+		return; /* undefined at the reference's processor count */
+	if (!base_ref) {
+		char name[96], *why;
+		check_config_name(name, sizeof(name), ref_size, ref->config->ranks, ref->config->threads);
+		why = xstrfmt("no baseline for the reference configuration %s: %s cannot be compared", name, m->name);
+		skip(cell, m, kind, why);
+		free(why);
+		return;
+	}
+	for (int i = 0; i < 4; i++) {
+		x[i] = times(cells[i], &g.n[i]);
+		g.x[i] = x[i];
+	}
+	skip_unreachable(cell, m, kind, g.n[0] < g.n[1] ? g.n[0] : g.n[1], g.n[2] < g.n[3] ? g.n[2] : g.n[3],
+			 &skipped);
+	if (!skipped) {
+		ret = check_test_derived(&g, m->id, &cell->set->tolerance[m->id],
+					 cell->set->tolerance_policy[m->id].significance, &t);
+		if (!ret)
+			derived_details(finish(cell, m, kind, &t), &g);
+		else if (ret > 0)
+			skip(cell, m, kind, "undefined in the baseline or the results (a time of 0?)");
+	}
+	for (int i = 0; i < 4; i++)
+		free(x[i]);
+}
+
+void check_tolerance(struct check_cell *cell, const struct check_metric *m)
+{
+	char *kind = xstrfmt("tolerance.%s", m->key);
+
+	if (m->kind == CHECK_PER_RUN || m->kind == CHECK_SHARE || m->kind == CHECK_RATIO) {
+		compare_samples(cell, m, kind);
+	} else if (m->kind == CHECK_DERIVED || m->kind == CHECK_WEAK) {
+		compare_derived(cell, m, kind);
+	}
+	free(kind);
+}
+
+/* ---- the Karp-Flatt slope of a series ---- */
+
+static void compare_slope(struct check_cell *cell, const struct check_metric *m, const char *kind)
+{
+	const struct matrix_series *s = cell->series;
+	const struct matrix_cell *ref = &s->cells[s->ref];
+	size_t ng = 0, k = 0, nb = (size_t)-1, nc = (size_t)-1;
+	const struct baseline_cell **bc = xcalloc(2 * s->nr_cells + 2, sizeof(*bc));
+	const double **x = xcalloc(2 * s->nr_cells + 2, sizeof(*x));
+	size_t *n = xcalloc(2 * s->nr_cells + 2, sizeof(*n));
+	double *rp = xcalloc(s->nr_cells + 1, sizeof(*rp));
+	struct check_test t;
+	int skipped = 0;
+
+	for (size_t i = 0; i < s->nr_cells; i++) {
+		const struct analysis_config *c = s->cells[i].config;
+		const struct baseline_cell *b = baseline_find(&cell->b->base, cell->interval, s->size, c->ranks, c->threads);
+		const struct baseline_cell *cur = baseline_find(&cell->b->cur, cell->interval, s->size, c->ranks, c->threads);
+		if (s->cells[i].p <= ref->p || !b || !cur)
+			continue;
+		bc[1 + k] = b;
+		bc[s->nr_cells + 2 + k] = cur;
+		rp[k++] = (double)s->cells[i].p / ref->p;
+	}
+	bc[0] = cell->base_ref;
+	bc[k + 1] = cell->cur_ref;
+	for (size_t i = 0; i < k; i++)
+		bc[k + 2 + i] = bc[s->nr_cells + 2 + i];
+	if (k < 2 || !bc[0]) {
+		skip(cell, m, kind, "needs a baseline with the reference and at least 2 larger processor counts");
+		goto out;
+	}
+	for (ng = 0; ng < 2 * k + 2; ng++) {
+		x[ng] = times(bc[ng], &n[ng]);
+		size_t *side = ng <= k ? &nb : &nc;
+		*side = n[ng] < *side ? n[ng] : *side;
+	}
+	skip_unreachable(cell, m, kind, nb, nc, &skipped);
+	if (!skipped) {
+		struct check_slope_groups g = { x, n, rp, k };
+		int ret = check_test_slope(&g, &cell->set->tolerance[m->id],
+					   cell->set->tolerance_policy[m->id].significance, &t);
+		if (!ret)
+			finish(cell, m, kind, &t);
+	}
+out:
+	for (size_t i = 0; i < ng; i++)
+		free((double *)x[i]);
+	free(x);
+	free(n);
+	free(rp);
+	free(bc);
+}
+
+void check_slope(struct check_cell *cell)
+{
+	const struct rules_settings *set = cell->set;
+	const struct check_metric *m = &check_metrics[RULES_KARP_FLATT_SLOPE];
+
+	if (set->max[m->id].set && set->bound_policy[m->id].level != RULES_LEVEL_OFF)
+		check_bound(cell, m, 1);
+	if (!set->tolerance[m->id].set || set->tolerance_policy[m->id].level == RULES_LEVEL_OFF || !cell->b->has_base)
+		return;
+	if (cell->b->fingerprint_diff && !set->tolerance_policy[m->id].across_fingerprints) {
+		struct verdict *v = check_verdict(cell, VERDICT_ERROR, "fingerprint", m, set->tolerance_from[m->id]);
+		verdict_set_message(v, "%s not compared: the baseline was recorded in another environment (%s); "
+				    "its rule does not compare across machines (across_fingerprints)", m->name,
+				    cell->b->fingerprint_diff);
+	} else {
+		char *kind = xstrfmt("tolerance.%s", m->key);
+		compare_slope(cell, m, kind);
+		free(kind);
+	}
+}

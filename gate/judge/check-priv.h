@@ -1,0 +1,123 @@
+/* Shared by the checker's files: metric table, the context of one interval x configuration, the tests. */
+#ifndef SG_CHECK_PRIV_H
+#define SG_CHECK_PRIV_H
+
+#include "judge/check.h"
+
+/* How a metric is measured and compared. */
+enum check_kind {
+	CHECK_PER_RUN, /* a figure of each run: Mann-Whitney on the samples */
+	CHECK_SHARE,   /* a figure / Total_time per run: Mann-Whitney on the shares */
+	CHECK_DERIVED, /* speedup, efficiency, Karp-Flatt from T(ref) and T(p): bootstrap */
+	CHECK_SLOPE,   /* Karp-Flatt slope over p, per series: bootstrap */
+	CHECK_RATIO,   /* a figure / Execution_time per run (Average_parallelism): Mann-Whitney */
+	CHECK_WEAK,    /* Weak_efficiency from T(ref, n_ref) and T(p, n_p) of a weak series: bootstrap */
+	CHECK_GROWTH,  /* the isoefficiency growth of a benchmark x interval: a bound only */
+};
+
+struct check_metric {
+	enum rules_metric id;
+	const char *key;         /* the rules' key: "time" */
+	const char *name;        /* as reported: "Execution_time" */
+	int worse;               /* +1 larger is worse, -1 smaller is worse */
+	enum check_kind kind;
+	enum analysis_figure fig; /* CHECK_PER_RUN, CHECK_SHARE, CHECK_RATIO (the numerator) */
+	const char *unit;        /* " s", " %" (shares, shown x 100) or "" */
+};
+
+extern const struct check_metric check_metrics[RULES_NR_METRICS];
+
+/* One interval x configuration being judged. */
+struct check_cell {
+	struct check *c;
+	const struct check_bench *b;
+	const struct matrix_series *series;
+	const struct matrix_cell *mc;        /* current, from the matrix */
+	const char *interval;
+	const struct baseline_cell *cur, *base;         /* base: NULL without a baseline */
+	const struct baseline_cell *cur_ref, *base_ref; /* the reference configuration of the series */
+	double rp;                           /* p / p_ref */
+	const struct rules_settings *set;
+	/* weak scaling (series->weak): the reference point of the benchmark x interval, across sizes */
+	const struct matrix_cell *weak_ref;
+	const char *weak_ref_size;
+	const struct baseline_cell *weak_cur_ref, *weak_base_ref;
+};
+
+/* The outcome of comparing current samples with baseline samples. */
+struct check_test {
+	size_t n_base, n_cur;
+	double base, cur, lo, hi; /* baseline estimate; current estimate and its 95 % interval */
+	double change;            /* current vs baseline: relative (0.12 = +12 %) or absolute */
+	double bound;             /* bootstrap: the one-sided bound of the change at the level; else NAN */
+	double p;                 /* Mann-Whitney: one-sided p; else NAN */
+	int past;                 /* the change is past the tolerance in the worse direction */
+	int significant;          /* ... and significantly so at the level */
+};
+
+/*
+ * Mann-Whitney, one-sided, with the tolerance applied by shifting the
+ * baseline: is 'cur' worse than 'base' made worse by the tolerance? 0 or error().
+ */
+int check_test_samples(const double *base, size_t nb, const double *cur, size_t nc, int worse,
+		       const struct rules_value *tol, double alpha, struct check_test *t);
+
+/* Four groups: T(ref), T(p) of the baseline, then of the current results. */
+struct check_groups {
+	const double *x[4];
+	size_t n[4];
+	double rp;
+};
+
+/* A derived ratio of T(ref) and T(p): bootstrap interval of its change. 0, or 1 when undefined. */
+int check_test_derived(const struct check_groups *g, enum rules_metric m, const struct rules_value *tol,
+		       double alpha, struct check_test *t);
+
+/* The metric's value from medians of T(ref) and T(p) at p / p_ref = rp (NAN when undefined). */
+double check_derived_value(enum rules_metric m, double t_ref, double t_p, double rp);
+
+/* Karp-Flatt slope over the configurations with p > p_ref in both: bootstrap of its change. */
+struct check_slope_groups {
+	const double **x;   /* 2k + 2 groups: baseline ref, k configurations, current ref, k configurations */
+	size_t *n;
+	const double *rp;   /* k values of p / p_ref */
+	size_t k;
+};
+int check_test_slope(const struct check_slope_groups *g, const struct rules_value *tol, double alpha,
+		     struct check_test *t);
+
+/* Checks: check-bound.c, check-compare.c. They append verdicts to cell->c->vs. */
+void check_bound(struct check_cell *cell, const struct check_metric *m, int is_max);
+void check_tolerance(struct check_cell *cell, const struct check_metric *m);
+void check_slope(struct check_cell *cell);
+/* The isoefficiency growth of m->iso[k] against isoefficiency_growth_max (check-growth.c). */
+void check_growth(struct check *c, const struct check_bench *b, const struct isoeff *iso);
+
+/* Prepares the cell for s->cells[i] of benchmark b; 'set' receives the effective rules. */
+void check_cell_init(struct check_cell *cell, struct check *c, const struct check_bench *b,
+		     const struct matrix_series *s, size_t i, struct rules_settings *set);
+
+/* Helpers of check.c for the check files. */
+/* "rules/ci.yml:12:5", or "default rules"; caller frees. */
+char *check_rule_origin(const struct rules_rule *from);
+struct verdict *check_verdict(struct check_cell *cell, enum verdict_status st, const char *kind,
+			      const struct check_metric *m, const struct rules_rule *from);
+/* The samples of a metric in a cell (per-run figure or share); out has room for cell->n. */
+size_t check_samples(const struct baseline_cell *bc, const struct check_metric *m, double *out);
+/* Why a check cannot fail with these sample counts, or NULL; caller frees. */
+char *check_unreachable(size_t nb, size_t nc, const struct rules_policy *pol);
+/* Appends the likely cause (cause.c) to a warning or failure. */
+void check_add_cause(struct check_cell *cell, struct verdict *v);
+
+/* Sorts the verdicts from 'first' on by benchmark, interval, size, configuration; stable. */
+void check_sort(struct verdict_set *vs, size_t first);
+
+/* cause.c: "Synchronization grew from 3 % to 14 % of Total_time; ..." or NULL; caller frees. */
+char *cause_explain(const struct check_cell *cell);
+
+/* Formats a value of metric m: "0.123 s", "14.2 %", "0.91". */
+void check_format_value(char *buf, size_t size, const struct check_metric *m, double v);
+/* Formats a change: "+12.3 %" for relative, else in the metric's units. */
+void check_format_change(char *buf, size_t size, const struct check_metric *m, double change, int relative);
+
+#endif

@@ -1,0 +1,150 @@
+/* The checker's view of the results directory: failed runs from manifest.tsv, the set's description, the order of verdicts. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "judge/check-priv.h"
+#include "results/manifest.h"
+
+/* The failures of one configuration. */
+struct failed {
+	const char *benchmark, *size;
+	int ranks, threads;
+	int runs, failed;
+	char *first; /* "repeat 2: crash: killed by SIGSEGV" */
+};
+static struct failed *failed_get(struct failed **list, size_t *nr, const struct manifest_row *row)
+{
+	struct failed *x;
+
+	for (size_t i = 0; i < *nr; i++) {
+		x = &(*list)[i];
+		if (x->ranks == row->ranks && x->threads == row->threads && !strcmp(x->benchmark, row->benchmark) &&
+		    !strcmp(x->size, row->size))
+			return x;
+	}
+	*list = xrealloc(*list, (*nr + 1) * sizeof(**list));
+	x = memset(&(*list)[(*nr)++], 0, sizeof(*x));
+	x->benchmark = row->benchmark;
+	x->size = row->size;
+	x->ranks = row->ranks;
+	x->threads = row->threads;
+	return x;
+}
+static void count_failures(const struct manifest *m, struct failed **list, size_t *nr)
+{
+	for (size_t i = 0; i < m->nr; i++) {
+		const struct manifest_row *row = &m->rows[i];
+		struct failed *x = failed_get(list, nr, row);
+		x->runs++;
+		if (!strcmp(row->status, "ok"))
+			continue;
+		if (!x->failed++)
+			x->first = xstrfmt("repeat %d: %s: %s", row->repeat, row->status, row->reason);
+	}
+}
+
+int check_run_failures(struct verdict_set *vs, struct rules *r, const char *results_dir)
+{
+	char *path = xstrfmt("%s/manifest.tsv", results_dir);
+	struct manifest m;
+	struct failed *list = NULL;
+	size_t nr = 0;
+	struct stat st;
+	int ret = 0;
+
+	manifest_init(&m);
+	if (!stat(path, &st) && !(ret = manifest_read(&m, path)))
+		count_failures(&m, &list, &nr);
+	for (size_t i = 0; i < nr; i++) {
+		struct failed *x = &list[i];
+		if (!ret && x->failed) {
+			struct rules_settings set;
+			struct verdict *v = verdict_add(vs, VERDICT_ERROR, x->benchmark, "program", x->size, x->ranks,
+							x->threads, "run");
+			v->n = (size_t)(x->runs - x->failed);
+			verdict_set_message(v, "%d of %d runs failed; %s%s", x->failed, x->runs, x->first,
+					    x->failed > 1 ? " (and more: see manifest.tsv)" : "");
+			if (r) /* a rule that selects only what failed to run still selected something */
+				rules_effective(r, x->benchmark, "program", x->size, x->ranks, x->threads, &set);
+		}
+		free(x->first);
+	}
+	free(list);
+	manifest_release(&m);
+	free(path);
+	return ret;
+}
+
+void check_describe(struct verdict_set *vs, const struct analysis *a)
+{
+	char stamp[32], host[256] = "localhost";
+	time_t now = time(NULL);
+	struct tm tm;
+
+	vs->nr_fingerprint = a->nr_fingerprint / 2;
+	vs->fingerprint = xcalloc(a->nr_fingerprint + 1, sizeof(char *));
+	for (size_t i = 0; i < 2 * vs->nr_fingerprint; i++) {
+		vs->fingerprint[i] = xstrdup(a->fingerprint[i]);
+		if (i % 2 && !strcmp(a->fingerprint[i - 1], "hostname") && strcmp(a->fingerprint[i], "-"))
+			snprintf(host, sizeof(host), "%s", a->fingerprint[i]);
+	}
+	if (!strcmp(host, "localhost") && gethostname(host, sizeof(host)))
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
+	free(vs->timestamp);
+	free(vs->hostname);
+	vs->timestamp = xstrdup(stamp);
+	vs->hostname = xstrdup(host);
+}
+
+/* ---- order ---- */
+
+static const struct verdict *sort_base;
+
+static int str_cmp(const char *x, const char *y)
+{
+	return strcmp(x ? x : "", y ? y : "");
+}
+
+static int verdict_cmp(const void *pa, const void *pb)
+{
+	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
+	const struct verdict *x = &sort_base[ia], *y = &sort_base[ib];
+	int c = str_cmp(x->benchmark, y->benchmark);
+
+	if (!c)
+		c = str_cmp(x->interval, y->interval);
+	if (!c)
+		c = manifest_size_cmp(x->size, y->size);
+	if (!c)
+		c = (x->p > y->p) - (x->p < y->p);
+	if (!c)
+		c = (x->ranks > y->ranks) - (x->ranks < y->ranks);
+	return c ? c : (ia > ib) - (ia < ib);
+}
+
+void check_sort(struct verdict_set *vs, size_t first)
+{
+	size_t n = vs->nr - first, *idx;
+	struct verdict *copy;
+
+	if (n < 2)
+		return;
+	idx = xmalloc(n * sizeof(*idx));
+	copy = xmalloc(n * sizeof(*copy));
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	sort_base = vs->v + first;
+	qsort(idx, n, sizeof(*idx), verdict_cmp);
+	for (size_t i = 0; i < n; i++)
+		copy[i] = vs->v[first + idx[i]];
+	memcpy(vs->v + first, copy, n * sizeof(*copy));
+	free(copy);
+	free(idx);
+}

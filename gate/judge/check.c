@@ -1,0 +1,395 @@
+/* The checker: walks every interval x configuration of the results, applies the effective rules, collects verdicts. */
+#include "judge/check-priv.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/scaling-size.h"
+#include "stats/stats.h"
+
+static const char *const fingerprint_keys[] = { CHECK_FINGERPRINT_KEYS };
+
+void check_init(struct check *c, struct rules *r, const struct analysis *a, const struct matrix *m,
+		struct verdict_set *vs)
+{
+	memset(c, 0, sizeof(*c));
+	c->rules = r;
+	c->a = a;
+	c->m = m;
+	c->vs = vs;
+	for (size_t i = 0; i < a->nr_configs; i++) {
+		const char *name = a->configs[i].benchmark;
+		size_t j;
+		for (j = 0; j < c->nr_bench && strcmp(c->bench[j].name, name); j++)
+			;
+		if (j < c->nr_bench)
+			continue;
+		c->bench = xrealloc(c->bench, (c->nr_bench + 1) * sizeof(*c->bench));
+		memset(&c->bench[c->nr_bench], 0, sizeof(*c->bench));
+		c->bench[c->nr_bench].name = xstrdup(name);
+		baseline_from_analysis(&c->bench[c->nr_bench].cur, a, name);
+		c->nr_bench++;
+	}
+}
+
+void check_release(struct check *c)
+{
+	for (size_t i = 0; i < c->nr_bench; i++) {
+		free(c->bench[i].name);
+		free(c->bench[i].base_path);
+		free(c->bench[i].fingerprint_diff);
+		baseline_release(&c->bench[i].cur);
+		baseline_release(&c->bench[i].base);
+	}
+	free(c->bench);
+	memset(c, 0, sizeof(*c));
+}
+
+/* "cpu_model 'A' -> 'B', cores '4' -> '2'" (baseline -> now) on the keys that matter, or NULL. */
+static char *fingerprint_diff(const struct baseline *cur, const struct baseline *base)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t k = 0; k < ARRAY_SIZE(fingerprint_keys); k++) {
+		const char *x = baseline_fingerprint(base, fingerprint_keys[k]);
+		const char *y = baseline_fingerprint(cur, fingerprint_keys[k]);
+		if (!x || !y || !strcmp(x, "-") || !strcmp(y, "-") || !strcmp(x, y))
+			continue; /* unknown on either side: no evidence of a difference */
+		strbuf_addf(&sb, "%s%s '%s' -> '%s'", sb.len ? ", " : "", fingerprint_keys[k], x, y);
+	}
+	return sb.len ? strbuf_detach(&sb) : NULL;
+}
+
+int check_load_baselines(struct check *c, const char *dir)
+{
+	for (size_t i = 0; i < c->nr_bench; i++) {
+		struct check_bench *b = &c->bench[i];
+		int ret;
+		b->base_path = baseline_path(dir, b->name);
+		ret = baseline_read(&b->base, b->base_path);
+		if (ret < 0) {
+			struct verdict *v = verdict_add(c->vs, VERDICT_ERROR, b->name, "-", "-", 0, 0, "baseline");
+			verdict_set_message(v, "cannot read the baseline '%s': only absolute rules apply",
+					    b->base_path);
+			continue;
+		}
+		b->has_base = ret == 0;
+		if (b->has_base)
+			b->fingerprint_diff = fingerprint_diff(&b->cur, &b->base);
+	}
+	return 0;
+}
+
+void check_use_baselines(struct check *c, const struct analysis *base)
+{
+	for (size_t i = 0; i < c->nr_bench; i++) {
+		struct check_bench *b = &c->bench[i];
+		baseline_release(&b->base);
+		free(b->fingerprint_diff);
+		baseline_from_analysis(&b->base, base, b->name);
+		b->has_base = b->base.nr_cells > 0;
+		b->fingerprint_diff = b->has_base ? fingerprint_diff(&b->cur, &b->base) : NULL;
+	}
+}
+
+/* ---- helpers for the checks ---- */
+
+char *check_rule_origin(const struct rules_rule *from)
+{
+	if (from && from->origin.file)
+		return xstrfmt("%s:%d:%d", from->origin.file, from->origin.line, from->origin.col);
+	return xstrdup("default rules");
+}
+
+struct verdict *check_verdict(struct check_cell *cell, enum verdict_status st, const char *kind,
+			      const struct check_metric *m, const struct rules_rule *from)
+{
+	const struct matrix_cell *mc = cell->mc;
+	struct verdict *v = verdict_add(cell->c->vs, st, cell->b->name, cell->interval, cell->series->size,
+					mc->config->ranks, mc->config->threads, kind);
+
+	v->metric = m ? xstrdup(m->name) : NULL;
+	v->rule_origin = check_rule_origin(from);
+	v->seconds = mc->fig[ANALYSIS_EXECUTION_TIME].n ? mc->fig[ANALYSIS_EXECUTION_TIME].median : 0;
+	return v;
+}
+
+size_t check_samples(const struct baseline_cell *bc, const struct check_metric *m, double *out)
+{
+	if (!bc)
+		return 0;
+	if (m->kind == CHECK_PER_RUN)
+		return baseline_samples(bc, m->fig, out);
+	if (m->kind == CHECK_SHARE)
+		return baseline_shares(bc, m->fig, out);
+	if (m->kind == CHECK_RATIO)
+		return baseline_ratios(bc, m->fig, ANALYSIS_EXECUTION_TIME, out);
+	return 0;
+}
+
+char *check_unreachable(size_t nb, size_t nc, const struct rules_policy *pol)
+{
+	double min_p;
+
+	if (nc < (size_t)pol->min_samples || (nb != (size_t)-1 && nb < (size_t)pol->min_samples)) {
+		if (nb == (size_t)-1 || nb == nc)
+			return xstrfmt("%zu samples, below min_samples %d: this rule cannot fail",
+				       nb == (size_t)-1 || nc < nb ? nc : nb, pol->min_samples);
+		return xstrfmt("%zu baseline and %zu current samples, below min_samples %d: this rule cannot fail",
+			       nb, nc, pol->min_samples);
+	}
+	if (nb == (size_t)-1)
+		return NULL;
+	min_p = stats_mwu_min_p(nb, nc);
+	if (min_p <= pol->significance * (1 + 1e-9))
+		return NULL;
+	if (nb == nc)
+		return xstrfmt("with %zu repeats the smallest p-value is %.3g > %g: this rule cannot fail; raise repeat",
+			       nc, min_p, pol->significance);
+	return xstrfmt("with %zu baseline and %zu current repeats the smallest p-value is %.3g > %g: "
+		       "this rule cannot fail; raise repeat", nb, nc, min_p, pol->significance);
+}
+
+/* Other processes' CPU use (cores) above which a run's figures are suspect; the runner's default. */
+#define CHECK_BUSY_CORES 0.25
+
+/* "the machine was busy ..." when other processes took CPU during the current runs, else NULL; caller frees. */
+static char *busy_note(const struct check_cell *cell)
+{
+	const struct analysis_config *c = cell->mc ? cell->mc->config : NULL;
+	double most = 0;
+	size_t busy = 0;
+
+	for (size_t r = 0; c && r < c->nr_runs; r++) {
+		double x = c->runs[r].contention;
+		if (isnan(x) || x <= CHECK_BUSY_CORES)
+			continue;
+		busy++;
+		most = x > most ? x : most;
+	}
+	if (!busy)
+		return NULL;
+	return xstrfmt("the machine was busy during %zu of %zu runs (up to %.2f cores used by other processes): "
+		       "part of the change may be the machine's", busy, c->nr_runs, most);
+}
+
+void check_add_cause(struct check_cell *cell, struct verdict *v)
+{
+	char *cause, *busy;
+
+	if (v->status != VERDICT_FAIL && v->status != VERDICT_WARN)
+		return;
+	cause = cause_explain(cell);
+	busy = busy_note(cell);
+	if (cause && busy)
+		verdict_set_cause(v, "%s; %s", cause, busy);
+	else if (cause || busy)
+		verdict_set_cause(v, "%s", cause ? cause : busy);
+	free(cause);
+	free(busy);
+}
+
+/* ---- the walk ---- */
+
+static int policy_on(const struct rules_policy *pol)
+{
+	return pol->level != RULES_LEVEL_OFF;
+}
+
+/* The baseline has no cell for this interval x configuration: say why once, when a tolerance wanted one. */
+static void note_no_baseline(struct check_cell *cell)
+{
+	const struct rules_settings *set = cell->set;
+	struct verdict *v;
+	int wanted = 0;
+
+	for (int m = 0; m < RULES_NR_METRICS; m++)
+		wanted |= set->tolerance[m].set && policy_on(&set->tolerance_policy[m]);
+	if (!wanted || !cell->b->has_base)
+		return;
+	if (baseline_has_interval(&cell->b->base, cell->interval, cell->series->size)) {
+		v = check_verdict(cell, VERDICT_SKIPPED, "baseline.missing", NULL, NULL);
+		verdict_set_message(v, "the baseline has this interval but not this configuration: "
+				    "only absolute rules apply");
+	} else {
+		v = check_verdict(cell, VERDICT_SKIPPED, "interval.new", NULL, NULL);
+		verdict_set_message(v, "new interval, not in the baseline: only absolute rules apply");
+	}
+}
+
+/* Whether this tolerance compares across environments; the policy's default is the metric's (rules.h). */
+static int comparable(const struct check_cell *cell, int m)
+{
+	return !cell->b->fingerprint_diff || cell->set->tolerance_policy[m].across_fingerprints;
+}
+
+/*
+ * Whether metric m is judged in this cell: slopes and isoefficiency belong to
+ * a series or benchmark; ratios are 1 by definition at their reference;
+ * Weak_efficiency exists only in weak-scaling series.
+ */
+static int applies(const struct check_cell *cell, const struct check_metric *m, int is_ref)
+{
+	switch (m->kind) {
+	case CHECK_SLOPE:
+	case CHECK_GROWTH:
+		return 0;
+	case CHECK_DERIVED:
+		return !is_ref;
+	case CHECK_WEAK:
+		return cell->weak_ref && cell->mc != cell->weak_ref;
+	default:
+		return 1;
+	}
+}
+
+/* The tolerances that may not compare with a baseline of another environment: one error per cell. */
+static void note_fingerprint(struct check_cell *cell, int is_ref)
+{
+	const struct rules_settings *set = cell->set;
+	const struct check_metric *first = NULL;
+	struct strbuf names = STRBUF_INIT;
+	struct verdict *v;
+
+	for (int m = 0; m < RULES_NR_METRICS; m++) {
+		if (!set->tolerance[m].set || !policy_on(&set->tolerance_policy[m]) || comparable(cell, m) ||
+		    !applies(cell, &check_metrics[m], is_ref))
+			continue;
+		first = first ? first : &check_metrics[m];
+		strbuf_addf(&names, "%s%s", names.len ? ", " : "", check_metrics[m].name);
+	}
+	if (first) {
+		v = check_verdict(cell, VERDICT_ERROR, "fingerprint", first, set->tolerance_from[first->id]);
+		verdict_set_message(v, "%s not compared: the baseline was recorded in another environment (%s); "
+				    "their rules do not compare across machines (across_fingerprints)", names.buf,
+				    cell->b->fingerprint_diff);
+	}
+	strbuf_release(&names);
+}
+
+static void evaluate_cell(struct check_cell *cell, int is_ref)
+{
+	const struct rules_settings *set = cell->set;
+
+	if (!cell->base)
+		note_no_baseline(cell);
+	else
+		note_fingerprint(cell, is_ref);
+	for (int i = 0; i < RULES_NR_METRICS; i++) {
+		const struct check_metric *m = &check_metrics[i];
+		if (!applies(cell, m, is_ref))
+			continue;
+		if (set->min[i].set && policy_on(&set->bound_policy[i]))
+			check_bound(cell, m, 0);
+		if (set->max[i].set && policy_on(&set->bound_policy[i]))
+			check_bound(cell, m, 1);
+		if (set->tolerance[i].set && policy_on(&set->tolerance_policy[i]) && cell->base && comparable(cell, i))
+			check_tolerance(cell, m);
+	}
+}
+
+void check_cell_init(struct check_cell *cell, struct check *c, const struct check_bench *b,
+		     const struct matrix_series *s, size_t i, struct rules_settings *set)
+{
+	const struct matrix_cell *mc = &s->cells[i], *ref = &s->cells[s->ref];
+	const struct analysis_config *rc = ref->config, *cc = mc->config;
+
+	*cell = (struct check_cell){ .c = c, .b = b, .series = s, .mc = mc, .set = set,
+				     .interval = c->a->intervals[s->interval].path };
+	rules_effective(c->rules, b->name, cell->interval, s->size, cc->ranks, cc->threads, set);
+	cell->cur = baseline_find(&b->cur, cell->interval, s->size, cc->ranks, cc->threads);
+	cell->cur_ref = baseline_find(&b->cur, cell->interval, s->size, rc->ranks, rc->threads);
+	if (b->has_base) {
+		cell->base = baseline_find(&b->base, cell->interval, s->size, cc->ranks, cc->threads);
+		cell->base_ref = baseline_find(&b->base, cell->interval, s->size, rc->ranks, rc->threads);
+	}
+	cell->rp = (double)mc->p / ref->p;
+	for (size_t k = 0; s->weak && k < c->m->nr_weak; k++) {
+		const struct matrix_weak *w = &c->m->weak[k];
+		const struct matrix_weak_point *wr = &w->points[w->ref];
+		if (w->interval != s->interval || strcmp(w->benchmark, b->name) || !w->nr_points)
+			continue;
+		cell->weak_ref = wr->cell;
+		cell->weak_ref_size = wr->series->size;
+		cell->weak_cur_ref = baseline_find(&b->cur, cell->interval, wr->series->size,
+						   wr->cell->config->ranks, wr->cell->config->threads);
+		if (b->has_base)
+			cell->weak_base_ref = baseline_find(&b->base, cell->interval, wr->series->size,
+							    wr->cell->config->ranks, wr->cell->config->threads);
+	}
+}
+
+static void evaluate_series(struct check *c, const struct check_bench *b, const struct matrix_series *s)
+{
+	struct rules_settings set;
+	struct check_cell cell;
+
+	for (size_t i = 0; i < s->nr_cells; i++) {
+		check_cell_init(&cell, c, b, s, i, &set);
+		evaluate_cell(&cell, (int)i == s->ref);
+	}
+	/* The slope belongs to the series: judged with the settings of its largest configuration. */
+	if (s->nr_cells && ((set.max[RULES_KARP_FLATT_SLOPE].set &&
+			     policy_on(&set.bound_policy[RULES_KARP_FLATT_SLOPE])) ||
+			    (set.tolerance[RULES_KARP_FLATT_SLOPE].set &&
+			     policy_on(&set.tolerance_policy[RULES_KARP_FLATT_SLOPE]))))
+		check_slope(&cell);
+}
+
+/* Whether the results ran this configuration at all (then a missing interval was really removed). */
+static int config_ran(const struct baseline *cur, const char *size, int ranks, int threads)
+{
+	for (size_t i = 0; i < cur->nr_cells; i++)
+		if (cur->cells[i].ranks == ranks && cur->cells[i].threads == threads &&
+		    !strcmp(cur->cells[i].size, size))
+			return 1;
+	return 0;
+}
+
+static void removed_intervals(struct check *c, const struct check_bench *b)
+{
+	for (size_t i = 0; b->has_base && i < b->base.nr_cells; i++) {
+		const struct baseline_cell *bc = &b->base.cells[i];
+		struct verdict *v;
+		if (baseline_has_interval(&b->cur, bc->interval, bc->size) ||
+		    !config_ran(&b->cur, bc->size, bc->ranks, bc->threads))
+			continue;
+		v = verdict_add(c->vs, VERDICT_WARN, b->name, bc->interval, bc->size, bc->ranks, bc->threads,
+				"interval.removed");
+		v->n_base = bc->n;
+		verdict_set_message(v, "in the baseline (%zu repeats) but not in the results: removed, renamed "
+				    "or no longer reached", bc->n);
+	}
+}
+
+static void note_baseline(struct check *c, const struct check_bench *b)
+{
+	struct verdict *v;
+
+	if (!b->has_base && b->base_path && !c->quiet) {
+		v = verdict_add(c->vs, VERDICT_SKIPPED, b->name, "-", "-", 0, 0, "baseline.missing");
+		verdict_set_message(v, "no baseline '%s': only absolute rules apply "
+				    "(record one with 'scalegate baseline update')", b->base_path);
+	}
+	if (b->fingerprint_diff && !c->quiet)
+		warning("the baseline of '%s' was recorded in another environment (%s): only the checks whose "
+			"rule allows across_fingerprints are compared (by default the ratios: speedup, efficiency, "
+			"Karp-Flatt, load balance, parallel efficiency)", b->name, b->fingerprint_diff);
+}
+
+void check_evaluate(struct check *c)
+{
+	for (size_t i = 0; i < c->nr_bench; i++) {
+		const struct check_bench *b = &c->bench[i];
+		note_baseline(c, b);
+		for (size_t k = 0; k < c->m->nr_series; k++)
+			if (!strcmp(c->m->series[k].benchmark, b->name))
+				evaluate_series(c, b, &c->m->series[k]);
+		for (size_t k = 0; k < c->m->nr_iso; k++)
+			if (!strcmp(c->m->iso[k].benchmark, b->name))
+				check_growth(c, b, &c->m->iso[k]);
+		removed_intervals(c, b);
+	}
+	check_sort(c->vs, 0); /* run failures, added before, among them */
+}

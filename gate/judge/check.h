@@ -1,0 +1,65 @@
+/* The checker: verdicts for current results against the rules and the stored baselines (docs/check.md). */
+#ifndef SG_CHECK_H
+#define SG_CHECK_H
+
+#include <stdio.h>
+
+#include "analyze/analysis.h"
+#include "judge/baseline.h"
+#include "analyze/matrix.h"
+#include "rules/rules.h"
+#include "judge/verdict.h"
+
+/* The fingerprint keys that decide whether absolute times are comparable. */
+#define CHECK_FINGERPRINT_KEYS \
+	"cpu_model", "cores", "smt", "compiler", "omp_runtime", "mpi", "OMP_PROC_BIND", "OMP_PLACES", "launcher"
+
+/* One benchmark of the current results and what it is compared with. */
+struct check_bench {
+	char *name;
+	struct baseline cur;     /* the current samples */
+	struct baseline base;    /* the baseline (empty when none) */
+	char *base_path;         /* its file, when read from one */
+	int has_base;
+	char *fingerprint_diff;  /* "cpu_model 'A' -> 'B', ..." when the environments differ, else NULL */
+};
+
+struct check {
+	struct rules *rules;
+	const struct analysis *a;
+	const struct matrix *m;
+	struct verdict_set *vs;
+	struct check_bench *bench;
+	size_t nr_bench;
+	int quiet;               /* no warnings on stderr (calibrate compares many times) */
+};
+
+/* Prepares a check of 'a' (and 'm', built from it) whose verdicts go to 'vs'. */
+void check_init(struct check *c, struct rules *r, const struct analysis *a, const struct matrix *m,
+		struct verdict_set *vs);
+void check_release(struct check *c);
+
+/* Reads DIR/<benchmark>.sgbase of every benchmark in the results; a missing one is noted. 0 or error(). */
+int check_load_baselines(struct check *c, const char *dir);
+/* Takes the samples of 'base' as the baseline of every benchmark (calibrate). */
+void check_use_baselines(struct check *c, const struct analysis *base);
+
+/* Judges every interval x configuration x check; appends the verdicts, sorted. */
+void check_evaluate(struct check *c);
+
+/*
+ * The runs of RESULTS/manifest.tsv whose status is not 'ok', one error
+ * verdict (kind "run") per configuration; marks the rules that select them.
+ * A missing manifest is not an error (a plain directory of profiles). 0 or error().
+ */
+int check_run_failures(struct verdict_set *vs, struct rules *r, const char *results_dir);
+
+/* Fills the set's fingerprint, timestamp and hostname from the analysis. */
+void check_describe(struct verdict_set *vs, const struct analysis *a);
+
+/* The text summary: one line per verdict that is not a pass ('all': every one), then the counts. */
+void check_print(FILE *out, const struct verdict_set *vs, int all);
+/* "1x2", or "1x2@4000" with a size. */
+void check_config_name(char *buf, size_t size, const char *size_name, int ranks, int threads);
+
+#endif

@@ -1,0 +1,39 @@
+/* A whole check in memory: configuration, rules, results, matrix, baselines and verdicts, loaded and judged as 'scalegate check' does. */
+#ifndef SG_JUDGE_H
+#define SG_JUDGE_H
+
+#include "judge/check.h"
+#include "config/config.h"
+
+struct judge {
+	struct config config;
+	struct rules rules;
+	struct analysis a;
+	struct matrix m;
+	struct verdict_set vs;
+	struct check c;
+	const char *results, *baselines; /* as used: the options, or the configuration's */
+};
+
+void judge_init(struct judge *j);
+void judge_release(struct judge *j);
+
+/*
+ * Loads the configuration 'config' and its rules, the results (NULL: the
+ * configuration's), the matrix (with the benchmarks' memory models) and the
+ * baselines (NULL: the configuration's), then judges as 'scalegate check'
+ * does: j->vs holds the finished verdicts. 0, or -1 (a usage or configuration
+ * error, already reported).
+ */
+int judge_load(struct judge *j, const char *config, const char *results, const char *baselines);
+
+/* The two halves of judge_load: the configuration and every rule file it names, loaded and
+ * validated before anything runs; then the results judged. Each 0, or -1 (already reported). */
+int judge_configure(struct judge *j, const char *config);
+int judge_evaluate(struct judge *j, const char *results, const char *baselines);
+
+/* The benchmarks' memory models of 'c' into 'm' (before matrix_build), for the isoefficiency's
+ * scalability function, as 'analyze -c' reads them. 0 or error(). */
+int judge_set_memory(struct matrix *m, const struct config *c);
+
+#endif

@@ -1,0 +1,107 @@
+/* Verdicts: what 'scalegate check' concluded per interval x configuration x rule, and why. */
+#include "judge/verdict.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/exitcode.h"
+#include "base/util.h"
+
+static const char *status_names[] = { "pass", "warn", "fail", "error", "skipped" };
+
+void verdict_set_init(struct verdict_set *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+static void verdict_release(struct verdict *v)
+{
+	free(v->benchmark);
+	free(v->interval);
+	free(v->size);
+	free(v->kind);
+	free(v->metric);
+	free(v->message);
+	free(v->cause);
+	free(v->details);
+	free(v->rule_origin);
+}
+
+void verdict_set_release(struct verdict_set *s)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		verdict_release(&s->v[i]);
+	for (size_t i = 0; i < s->nr_fingerprint * 2; i++)
+		free(s->fingerprint[i]);
+	free(s->fingerprint);
+	free(s->v);
+	free(s->timestamp);
+	free(s->hostname);
+	verdict_set_init(s);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+struct verdict *verdict_add(struct verdict_set *s, enum verdict_status status, const char *benchmark,
+			    const char *interval, const char *size, int ranks, int threads, const char *kind)
+{
+	struct verdict *v;
+
+	ALLOC_GROW(s->v, s->nr + 1, s->alloc);
+	v = &s->v[s->nr++];
+	memset(v, 0, sizeof(*v));
+	v->status = status;
+	v->benchmark = dup_or_null(benchmark);
+	v->interval = dup_or_null(interval);
+	v->size = xstrdup(size ? size : "-");
+	v->ranks = ranks;
+	v->threads = threads;
+	v->p = ranks * threads;
+	v->kind = dup_or_null(kind);
+	v->value = v->lo = v->hi = v->baseline = v->change = v->p_value = NAN;
+	return v;
+}
+
+#define SETTER(field) \
+	void verdict_set_##field(struct verdict *v, const char *fmt, ...) \
+	{ \
+		struct strbuf sb = STRBUF_INIT; \
+		va_list ap; \
+		va_start(ap, fmt); \
+		strbuf_vaddf(&sb, fmt, ap); \
+		va_end(ap); \
+		free(v->field); \
+		v->field = strbuf_detach(&sb); \
+	}
+
+SETTER(message)
+SETTER(cause)
+SETTER(details)
+
+void verdict_set_finish(struct verdict_set *s)
+{
+	memset(s->count, 0, sizeof(s->count));
+	for (size_t i = 0; i < s->nr; i++)
+		s->count[s->v[i].status]++;
+	/* A run failure does not hide a regression, but it is never a pass (README: exit codes). */
+	int run_failed = 0;
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->v[i].status == VERDICT_ERROR && s->v[i].kind && !strcmp(s->v[i].kind, "run"))
+			run_failed = 1;
+	if (s->count[VERDICT_FAIL])
+		s->exit_code = SG_EXIT_REGRESSION;
+	else if (run_failed)
+		s->exit_code = SG_EXIT_RUN_FAILED;
+	else
+		s->exit_code = SG_EXIT_PASS;
+}
+
+const char *verdict_status_name(enum verdict_status st)
+{
+	return status_names[st];
+}

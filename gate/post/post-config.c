@@ -1,0 +1,128 @@
+/* The 'post:' section of scalegate.yml: where and how to post, each key checked with its position. */
+#include "post/post-priv.h"
+
+#include <string.h>
+#include <unistd.h>
+
+static const char *const post_keys[] = {
+	"url", "format", "token_env", "context", "target_url", "repository", "sha", "api_url",
+	"project_id", "check_run", "timeout", "connect_timeout", "retries", "ca_bundle", "require",
+	NULL,
+};
+
+static const char *get_url(struct yamldoc *d, yaml_node_t *n, const char *key)
+{
+	const char *v = yamldoc_get_str(d, n, key);
+
+	if (v && !post_is_http_url(v)) {
+		yamldoc_error(d, n, "'%s' must be an http:// or https:// URL, not '%s'", key, v);
+		return NULL;
+	}
+	return v;
+}
+
+static const char *get_nonempty(struct yamldoc *d, yaml_node_t *n, const char *key)
+{
+	const char *v = yamldoc_get_str(d, n, key);
+
+	if (v && !*v) {
+		yamldoc_error(d, n, "'%s' must not be empty", key);
+		return NULL;
+	}
+	return v;
+}
+
+static void get_seconds(struct yamldoc *d, yaml_node_t *n, const char *key, double *out)
+{
+	double s;
+
+	if (yamldoc_get_duration(d, n, key, &s) < 0)
+		return;
+	if (s > POST_MAX_TIMEOUT)
+		yamldoc_error(d, n, "'%s' must be at most 1h, not '%s'", key, yamldoc_scalar(n));
+	else
+		*out = s;
+}
+
+static void parse_key(struct yamldoc *d, const struct yamldoc_iter *it, const char *dir,
+		      struct post_options *o)
+{
+	const char *k = it->key, *v;
+	yaml_node_t *n = it->value;
+	long long i;
+
+	if (!strcmp(k, "url")) {
+		o->url = get_url(d, n, k);
+	} else if (!strcmp(k, "target_url")) {
+		o->target_url = get_url(d, n, k);
+	} else if (!strcmp(k, "api_url")) {
+		o->api_url = get_url(d, n, k);
+	} else if (!strcmp(k, "format")) {
+		if ((v = yamldoc_get_str(d, n, k)) && !(o->format = post_format_parse(v)))
+			yamldoc_error(d, n, "'format' must be json, github or gitlab, not '%s'", v);
+	} else if (!strcmp(k, "token_env")) {
+		if ((v = yamldoc_get_str(d, n, k)) && !post_valid_env_name(v))
+			yamldoc_error(d, n, "'token_env' must be the name of an environment variable, not '%s'", v);
+		else
+			o->token_env = v;
+	} else if (!strcmp(k, "context")) {
+		o->context = get_nonempty(d, n, k);
+	} else if (!strcmp(k, "repository")) {
+		if ((v = yamldoc_get_str(d, n, k)) && !post_valid_repository(v))
+			yamldoc_error(d, n, "'repository' must be 'owner/name', not '%s'", v);
+		else
+			o->repository = v;
+	} else if (!strcmp(k, "sha")) {
+		if ((v = yamldoc_get_str(d, n, k)) && !post_valid_sha(v))
+			yamldoc_error(d, n, "'sha' must be a commit SHA (7 to 64 hexadecimal digits), not '%s'", v);
+		else
+			o->sha = v;
+	} else if (!strcmp(k, "project_id")) {
+		o->project_id = get_nonempty(d, n, k);
+	} else if (!strcmp(k, "check_run")) {
+		yamldoc_get_bool(d, n, k, &o->check_run);
+	} else if (!strcmp(k, "require")) {
+		yamldoc_get_bool(d, n, k, &o->require);
+	} else if (!strcmp(k, "timeout")) {
+		get_seconds(d, n, k, &o->timeout);
+	} else if (!strcmp(k, "connect_timeout")) {
+		get_seconds(d, n, k, &o->connect_timeout);
+	} else if (!strcmp(k, "retries")) {
+		if (!yamldoc_get_int(d, n, k, 0, POST_MAX_RETRIES, &i))
+			o->retries = (int)i;
+	} else if (!strcmp(k, "ca_bundle")) {
+		if (!(v = get_nonempty(d, n, k)))
+			return;
+		free(o->ca_bundle_buf);
+		o->ca_bundle_buf = v[0] == '/' || !dir || !strcmp(dir, ".") ? xstrdup(v) : xstrfmt("%s/%s", dir, v);
+		if (access(o->ca_bundle_buf, R_OK))
+			yamldoc_error(d, n, "cannot read the CA bundle '%s'", o->ca_bundle_buf);
+		else
+			o->ca_bundle = o->ca_bundle_buf;
+	} else {
+		yamldoc_unknown_key(d, it->key_node, post_keys);
+	}
+}
+
+int post_config_parse(struct yamldoc *d, yaml_node_t *post, const char *dir,
+		      struct post_options *o)
+{
+	int before = d->nr_errors;
+	struct yamldoc_iter it;
+	char buf[64];
+
+	if (!post || yamldoc_is_null(post))
+		return 0;
+	if (!yamldoc_is_map(post))
+		return yamldoc_error(d, post, "'post' must be a mapping (docs/post.md), not %s",
+				     yamldoc_describe(post, buf, sizeof(buf)));
+	yamldoc_map_iter(&it, d, post);
+	while (yamldoc_map_next(&it)) {
+		if (!it.key) {
+			yamldoc_error(d, it.key_node, "keys of 'post' must be strings");
+			continue;
+		}
+		parse_key(d, &it, dir, o);
+	}
+	return d->nr_errors == before ? 0 : -1;
+}

@@ -1,0 +1,159 @@
+/*
+ * Reading the JSON summary of 'scalegate check --json' with libyaml: JSON is
+ * YAML 1.2 flow syntax, and libyaml 0.2 parses what the summary writer emits.
+ * Valid JSON that libyaml refuses (surrogate-pair escapes such as "\ud83d\ude00",
+ * raw U+007F..U+009F, keys of more than 1024 characters, a key and its ':' on
+ * different lines) is reported as a syntax error with its position; see
+ * docs/post.md for why this beats a hand-written parser here.
+ */
+#include "post/post-priv.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const verdict_names[] = {
+	[POST_VERDICT_PASS] = "pass",
+	[POST_VERDICT_REGRESSION] = "regression",
+	[POST_VERDICT_RUN_FAILED] = "run-failed",
+};
+
+static const char *string_value(yaml_node_t *n)
+{
+	return n && yamldoc_scalar(n) && !yamldoc_is_null(n) ? yamldoc_scalar(n) : NULL;
+}
+
+/* A headline for a summary without one: the verdict and the counts. */
+static char *fallback_headline(struct yamldoc *d, yaml_node_t *root, enum post_verdict v)
+{
+	static const char *const keys[] = { "fail", "error", "warn", "pass", "skipped" };
+	yaml_node_t *counts = yamldoc_map_get(d, root, "counts");
+	struct strbuf sb = STRBUF_INIT;
+	const char *sep = ": ";
+
+	strbuf_addf(&sb, "scalegate: %s", verdict_names[v]);
+	for (size_t i = 0; yamldoc_is_map(counts) && i < ARRAY_SIZE(keys); i++) {
+		const char *n = string_value(yamldoc_map_get(d, counts, keys[i]));
+		if (n && strcmp(n, "0")) {
+			strbuf_addf(&sb, "%s%s %s", sep, n, keys[i]);
+			sep = ", ";
+		}
+	}
+	return strbuf_detach(&sb);
+}
+
+/* One line: a commit status shows no line breaks. */
+static char *one_line(const char *s)
+{
+	char *out = xstrdup(s);
+
+	for (char *p = out; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	return out;
+}
+
+int post_summary_read(struct post_summary *s, const char *path)
+{
+	struct yamldoc d;
+	yaml_node_t *root, *n;
+	const char *v;
+	char buf[64];
+	int ret = -1, found = -1;
+
+	memset(s, 0, sizeof(*s));
+	strbuf_init(&s->raw);
+	yamldoc_init(&d);
+	if (strbuf_read_file(&s->raw, path) < 0)
+		goto out;
+	if (yamldoc_load(&d, path) < 0 || d.nr_errors) {
+		error("'%s' is not a JSON summary written by 'scalegate check --json'", path);
+		goto out;
+	}
+	root = yamldoc_root(&d);
+	n = yamldoc_map_get(&d, root, "scalegate_summary");
+	if (!n) {
+		error("'%s' is not a scalegate summary: it has no 'scalegate_summary' key", path);
+		goto out;
+	}
+	if (!(v = string_value(n)) || strcmp(v, "1")) {
+		yamldoc_error(&d, n, "summary format %s is not supported; this scalegate reads format 1",
+			      v ? v : yamldoc_describe(n, buf, sizeof(buf)));
+		goto out;
+	}
+	n = yamldoc_map_get(&d, root, "verdict");
+	v = string_value(n);
+	for (size_t i = 0; v && i < ARRAY_SIZE(verdict_names); i++)
+		if (!strcmp(v, verdict_names[i]))
+			found = (int)i;
+	if (found < 0) {
+		if (n)
+			yamldoc_error(&d, n, "'verdict' must be pass, regression or run-failed, not %s",
+				      yamldoc_describe(n, buf, sizeof(buf)));
+		else
+			error("'%s' has no 'verdict'", path);
+		goto out;
+	}
+	s->verdict = (enum post_verdict)found;
+	v = string_value(yamldoc_map_get(&d, root, "headline"));
+	s->headline = v && *v ? one_line(v) : fallback_headline(&d, root, s->verdict);
+	n = yamldoc_map_get(&d, root, "reports");
+	if (yamldoc_is_map(n) && (v = string_value(yamldoc_map_get(&d, n, "markdown"))) && *v)
+		s->markdown = xstrdup(v);
+	ret = 0;
+out:
+	yamldoc_release(&d);
+	if (ret)
+		post_summary_release(s);
+	return ret;
+}
+
+void post_summary_release(struct post_summary *s)
+{
+	strbuf_release(&s->raw);
+	free(s->headline);
+	free(s->markdown);
+	memset(s, 0, sizeof(*s));
+}
+
+static yaml_node_t *doc_get(yaml_document_t *doc, yaml_node_t *map, const char *key)
+{
+	if (!map || map->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(doc, p->key);
+		if (k && k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, key))
+			return yaml_document_get_node(doc, p->value);
+	}
+	return NULL;
+}
+
+char *post_github_event_sha(const char *path)
+{
+	struct strbuf text = STRBUF_INIT;
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	yaml_node_t *n;
+	int parser_ok = 0, doc_ok = 0;
+	char *sha = NULL;
+
+	/* Quietly: without the event, GITHUB_SHA will do (the caller says so). */
+	if (access(path, R_OK) || strbuf_read_file(&text, path) < 0)
+		goto out;
+	if (!(parser_ok = yaml_parser_initialize(&parser)))
+		goto out;
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text.buf, text.len);
+	if (!(doc_ok = yaml_parser_load(&parser, &doc)))
+		goto out;
+	n = doc_get(&doc, yaml_document_get_root_node(&doc), "pull_request");
+	n = doc_get(&doc, doc_get(&doc, n, "head"), "sha");
+	if (n && n->type == YAML_SCALAR_NODE)
+		sha = xstrdup((const char *)n->data.scalar.value);
+out:
+	if (doc_ok)
+		yaml_document_delete(&doc);
+	if (parser_ok)
+		yaml_parser_delete(&parser);
+	strbuf_release(&text);
+	return sha;
+}

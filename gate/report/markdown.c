@@ -1,0 +1,399 @@
+/* The Markdown report, for a pull-request comment or $GITHUB_STEP_SUMMARY (GitHub-flavoured; docs/reports.md). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze/analysis.h"
+#include "base/escape.h"
+#include "base/exitcode.h"
+#include "analyze/matrix.h"
+#include "report/report-priv.h"
+#include "analyze/scaling-size.h"
+#include "base/util.h"
+
+/* Caps that keep a comment well under GitHub's 65536 characters. */
+#define MAX_TABLE_ROWS 40
+#define MAX_LIST_ITEMS 20
+#define MAX_CELL 240
+#define MAX_SERIES 10
+#define MAX_SERIES_ROWS 12
+
+#define DASH "\xe2\x80\x93" /* en dash: no value */
+
+/*
+ * Text in a table cell or list item: ASCII punctuation that Markdown reads is
+ * backslash-escaped (a table's '|' among it), '&' is an entity, line breaks
+ * and other control characters are spaces; at most 'max' bytes of 's'.
+ */
+static void md_text(struct strbuf *sb, const char *s, size_t max)
+{
+	size_t n = utf8_prefix(s, max);
+
+	for (size_t i = 0; i < n;) {
+		unsigned cp;
+		size_t len = utf8_decode(s + i, &cp);
+		if (!len) {
+			strbuf_addstr(sb, "\xef\xbf\xbd");
+			i++;
+			continue;
+		}
+		if (cp < 0x20 || cp == 0x7f)
+			strbuf_addch(sb, ' ');
+		else if (cp == '&')
+			strbuf_addstr(sb, "&amp;");
+		else if (cp < 0x80 && strchr("\\`*_[]<>|~#!", (int)cp))
+			strbuf_addf(sb, "\\%c", (char)cp);
+		else
+			strbuf_add(sb, s + i, len);
+		i += len;
+	}
+	if (s[n])
+		strbuf_addstr(sb, "\xe2\x80\xa6");
+}
+
+/* A code span: backticks cannot be escaped in one, so they become quotes; in a
+ * table '|' still ends the cell unless escaped (GFM). */
+static void md_code(struct strbuf *sb, const char *s, int in_table)
+{
+	strbuf_addch(sb, '`');
+	for (size_t i = 0; s[i];) {
+		unsigned cp;
+		size_t len = utf8_decode(s + i, &cp);
+		if (!len)
+			strbuf_addstr(sb, "\xef\xbf\xbd"), len = 1;
+		else if (cp == '`')
+			strbuf_addch(sb, '\'');
+		else if (cp < 0x20 || cp == 0x7f)
+			strbuf_addch(sb, ' ');
+		else if (cp == '|' && in_table)
+			strbuf_addstr(sb, "\\|");
+		else
+			strbuf_add(sb, s + i, len);
+		i += len;
+	}
+	strbuf_addch(sb, '`');
+}
+
+static void md_number(struct strbuf *sb, const char *fmt, double v)
+{
+	if (isfinite(v))
+		strbuf_addf(sb, fmt, v);
+	else
+		strbuf_addstr(sb, DASH);
+}
+
+static void md_config(struct strbuf *sb, const struct verdict *v)
+{
+	strbuf_addf(sb, "%dx%d (p=%d)", v->ranks, v->threads, v->p);
+	if (v->size && strcmp(v->size, "-")) {
+		strbuf_addstr(sb, " size ");
+		md_text(sb, v->size, 40);
+	}
+}
+
+static void table_row(struct strbuf *sb, const struct verdict *v)
+{
+	const char *ref = report_reference(v);
+
+	strbuf_addstr(sb, "| ");
+	md_text(sb, v->benchmark ? v->benchmark : "-", 80);
+	strbuf_addstr(sb, " | ");
+	if (v->interval)
+		md_code(sb, v->interval, 1);
+	strbuf_addstr(sb, " | ");
+	md_config(sb, v);
+	strbuf_addstr(sb, " | ");
+	if (v->metric || v->kind)
+		md_code(sb, v->metric ? v->metric : v->kind, 1);
+	strbuf_addstr(sb, " | ");
+	md_number(sb, "%.3g", v->value);
+	if (isfinite(v->value) && isfinite(v->lo) && isfinite(v->hi))
+		strbuf_addf(sb, " [%.3g, %.3g]", v->lo, v->hi);
+	strbuf_addstr(sb, " | ");
+	if (isfinite(v->baseline))
+		strbuf_addstr(sb, !strcmp(ref, "min") ? "\xe2\x89\xa5 " : !strcmp(ref, "max") ? "\xe2\x89\xa4 " : "");
+	md_number(sb, "%.3g", v->baseline);
+	strbuf_addstr(sb, " | ");
+	if (report_change_relative(v))
+		md_number(sb, "%+.1f %%", v->change * 100);
+	else
+		md_number(sb, "%+.3g", v->change);
+	strbuf_addstr(sb, " | ");
+	if (isfinite(v->p_value) && v->p_value < 0.001)
+		strbuf_addstr(sb, "< 0.001");
+	else
+		md_number(sb, "%.2g", v->p_value);
+	strbuf_addstr(sb, " | ");
+	/* the cause, else the message: what a reader acts on */
+	if (v->cause || v->message)
+		md_text(sb, v->cause ? v->cause : v->message, MAX_CELL);
+	strbuf_addstr(sb, " |\n");
+}
+
+static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum verdict_status st,
+			  const char *title, size_t nr)
+{
+	size_t shown = 0;
+
+	if (!nr)
+		return;
+	strbuf_addf(sb, "#### %s (%zu)\n\n", title, nr);
+	strbuf_addstr(sb, "| Benchmark | Interval | Config | Metric | Current [lo, hi] | Baseline / bound | Change "
+			  "| p | Cause |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+	for (size_t i = 0; i < s->nr && shown < MAX_TABLE_ROWS; i++)
+		if (s->v[i].status == st) {
+			table_row(sb, &s->v[i]);
+			shown++;
+		}
+	if (nr > shown)
+		strbuf_addf(sb, "\n%zu more in the JUnit report.\n", nr - shown);
+	strbuf_addch(sb, '\n');
+}
+
+static void verdict_list(struct strbuf *sb, const struct verdict_set *s, enum verdict_status st,
+			 const char *title, size_t nr)
+{
+	size_t shown = 0;
+
+	if (!nr)
+		return;
+	strbuf_addf(sb, "<details><summary>%s (%zu)</summary>\n\n", title, nr);
+	for (size_t i = 0; i < s->nr && shown < MAX_LIST_ITEMS; i++) {
+		const struct verdict *v = &s->v[i];
+		if (v->status != st)
+			continue;
+		strbuf_addstr(sb, "- **");
+		md_text(sb, v->benchmark ? v->benchmark : "scalegate", 80);
+		strbuf_addstr(sb, "**");
+		if (v->interval) {
+			strbuf_addch(sb, ' ');
+			md_code(sb, v->interval, 0);
+		}
+		strbuf_addch(sb, ' ');
+		md_config(sb, v);
+		if (v->kind) {
+			strbuf_addch(sb, ' ');
+			md_code(sb, v->kind, 0);
+		}
+		if (v->message) {
+			strbuf_addstr(sb, ": ");
+			md_text(sb, v->message, MAX_CELL);
+		}
+		if (v->cause) {
+			strbuf_addstr(sb, " \xe2\x80\x94 ");
+			md_text(sb, v->cause, MAX_CELL);
+		}
+		strbuf_addch(sb, '\n');
+		shown++;
+	}
+	if (nr > shown)
+		strbuf_addf(sb, "- %zu more in the JUnit report\n", nr - shown);
+	strbuf_addstr(sb, "\n</details>\n\n");
+}
+
+/* The worst verdict on this interval (and configuration, unless 'c' is NULL): 0 none, else status + 1. */
+static int worst(const struct verdict_set *s, const struct matrix_series *ser, const char *path,
+		 const struct analysis_config *c)
+{
+	static const int rank[] = { [VERDICT_PASS] = 1, [VERDICT_SKIPPED] = 2, [VERDICT_ERROR] = 3,
+				    [VERDICT_WARN] = 4, [VERDICT_FAIL] = 5 };
+	int best = 0, found = 0;
+
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct verdict *v = &s->v[i];
+		if (!v->benchmark || !v->interval || strcmp(v->benchmark, ser->benchmark) ||
+		    strcmp(v->interval, path) || strcmp(v->size ? v->size : "-", ser->size ? ser->size : "-"))
+			continue;
+		if (c && (v->ranks != c->ranks || v->threads != c->threads))
+			continue;
+		if (rank[v->status] > best) {
+			best = rank[v->status];
+			found = (int)v->status + 1;
+		}
+	}
+	return found;
+}
+
+/* "median [lo, hi]"; the interval left out when it shows nothing (one repeat, or no spread). */
+static void figure(struct strbuf *sb, const char *fmt, const struct matrix_figure *f)
+{
+	char med[32], lo[32], hi[32];
+
+	if (!f->n || !isfinite(f->median)) {
+		strbuf_addstr(sb, DASH);
+		return;
+	}
+	snprintf(med, sizeof(med), fmt, f->median);
+	strbuf_addstr(sb, med);
+	if (!isfinite(f->lo) || !isfinite(f->hi))
+		return;
+	snprintf(lo, sizeof(lo), fmt, f->lo);
+	snprintf(hi, sizeof(hi), fmt, f->hi);
+	if (strcmp(lo, med) || strcmp(hi, med))
+		strbuf_addf(sb, " [%s, %s]", lo, hi);
+}
+
+static void series_table(struct strbuf *sb, const struct verdict_set *s, const struct matrix_series *ser,
+			 const char *path)
+{
+	const struct matrix_cell *ref = &ser->cells[ser->ref];
+	size_t rows = ser->nr_cells < MAX_SERIES_ROWS ? ser->nr_cells : MAX_SERIES_ROWS;
+
+	strbuf_addstr(sb, "**");
+	md_text(sb, ser->benchmark, 80);
+	strbuf_addstr(sb, "** ");
+	md_code(sb, path, 0);
+	if (ser->size && strcmp(ser->size, "-")) {
+		strbuf_addstr(sb, " size ");
+		md_text(sb, ser->size, 40);
+	}
+	if (ser->trend)
+		strbuf_addf(sb, " \xe2\x80\x94 Karp\xe2\x80\x93" "Flatt trend: %s", ser->trend);
+	if (!ser->ref_is_serial)
+		strbuf_addf(sb, " \xe2\x80\x94 speedup against %dx%d", ref->config->ranks, ref->config->threads);
+	strbuf_addstr(sb, "\n\n| p | R\xc3\x97T | T median [lo, hi] (s) | Speedup | Efficiency | Karp\xe2\x80\x93"
+			  "Flatt | |\n| ---: | --- | --- | --- | --- | --- | --- |\n");
+	for (size_t i = 0; i < rows; i++) {
+		const struct matrix_cell *c = &ser->cells[i];
+		int w = worst(s, ser, path, c->config);
+		strbuf_addf(sb, "| %d | %dx%d | ", c->p, c->config->ranks, c->config->threads);
+		figure(sb, "%.3g", &c->fig[ANALYSIS_EXECUTION_TIME]);
+		strbuf_addstr(sb, " | ");
+		figure(sb, "%.2f", &c->speedup);
+		strbuf_addstr(sb, " | ");
+		figure(sb, "%.2f", &c->efficiency);
+		strbuf_addstr(sb, " | ");
+		figure(sb, "%.3f", &c->karp_flatt);
+		if (c->superlinear)
+			strbuf_addstr(sb, " superlinear");
+		strbuf_addstr(sb, " | ");
+		if (w == VERDICT_FAIL + 1)
+			strbuf_addstr(sb, "\xe2\x9d\x8c regression");
+		else if (w == VERDICT_WARN + 1)
+			strbuf_addstr(sb, "\xe2\x9a\xa0\xef\xb8\x8f warning");
+		strbuf_addstr(sb, " |\n");
+	}
+	if (ser->nr_cells > rows)
+		strbuf_addf(sb, "\n%zu more configurations in `scalegate analyze`.\n", ser->nr_cells - rows);
+	strbuf_addch(sb, '\n');
+}
+
+/* Intervals at levels 0 and 1, and those with a warning or a regression, these first. */
+static void scaling(struct strbuf *sb, const struct verdict_set *s, const struct analysis *a,
+		    const struct matrix *m)
+{
+	size_t shown = 0, wanted = 0;
+
+	if (!a || !m)
+		return;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < m->nr_series; i++) {
+			const struct matrix_series *ser = &m->series[i];
+			const struct analysis_interval *iv;
+			int w, flagged;
+			if (ser->interval < 0 || (size_t)ser->interval >= a->nr_intervals || !ser->nr_cells)
+				continue;
+			iv = &a->intervals[ser->interval];
+			w = worst(s, ser, iv->path, NULL);
+			flagged = w == VERDICT_FAIL + 1 || w == VERDICT_WARN + 1;
+			if (pass == 0 ? !flagged : flagged || iv->depth > 1)
+				continue;
+			if (!wanted++)
+				strbuf_addstr(sb, "#### Scaling\n\n");
+			if (shown < MAX_SERIES) {
+				series_table(sb, s, ser, iv->path);
+				shown++;
+			}
+		}
+	if (wanted > shown)
+		strbuf_addf(sb, "%zu more intervals in `scalegate analyze`.\n\n", wanted - shown);
+}
+
+/* The interval's path when it is shown (level 0 or 1), else NULL. */
+static const char *shown_path(const struct analysis *a, int interval)
+{
+	if (interval < 0 || (size_t)interval >= a->nr_intervals || a->intervals[interval].depth > 1)
+		return NULL;
+	return a->intervals[interval].path;
+}
+
+/* Weak-scaling efficiency at the largest p, and the isoefficiency verdicts, for levels 0 and 1. */
+static void size_scaling(struct strbuf *sb, const struct analysis *a, const struct matrix *m)
+{
+	static const char heading[] = "#### Scaling with the problem size\n\n";
+	size_t lines = 0;
+	const char *path;
+
+	if (!a || !m)
+		return;
+	for (size_t i = 0; i < m->nr_weak && lines < MAX_SERIES; i++) {
+		const struct matrix_weak *w = &m->weak[i];
+		const struct matrix_weak_point *last = w->nr_points ? &w->points[w->nr_points - 1] : NULL;
+		if (!(path = shown_path(a, w->interval)) || !last || !last->cell->weak_efficiency.n)
+			continue;
+		if (!lines++)
+			strbuf_addstr(sb, heading);
+		strbuf_addf(sb, "- `%s` ", w->benchmark);
+		md_code(sb, path, 0);
+		strbuf_addf(sb, ": weak-scaling efficiency at p = %d: ", last->cell->p);
+		figure(sb, "%.3g", &last->cell->weak_efficiency);
+		strbuf_addch(sb, '\n');
+	}
+	for (size_t i = 0; i < m->nr_iso && lines < MAX_SERIES; i++) {
+		const struct isoeff *iso = &m->iso[i];
+		const char *text = iso->refused ? iso->refused : iso->explanation;
+		if (!(path = shown_path(a, iso->interval)) || !text)
+			continue;
+		if (!lines++)
+			strbuf_addstr(sb, heading);
+		strbuf_addf(sb, "- `%s` ", iso->benchmark);
+		md_code(sb, path, 0);
+		strbuf_addstr(sb, ": ");
+		md_text(sb, text, 300);
+		strbuf_addch(sb, '\n');
+	}
+	if (lines)
+		strbuf_addch(sb, '\n');
+}
+
+static void title(struct strbuf *sb, const struct verdict_set *s, const size_t *count)
+{
+	const char *icon;
+
+	if (count[VERDICT_FAIL])
+		icon = "\xe2\x9d\x8c"; /* cross mark */
+	else if (s->exit_code == SG_EXIT_RUN_FAILED)
+		icon = "\xf0\x9f\x92\xa5"; /* collision */
+	else if (count[VERDICT_WARN] || count[VERDICT_ERROR])
+		icon = "\xe2\x9a\xa0\xef\xb8\x8f"; /* warning sign */
+	else
+		icon = "\xe2\x9c\x85"; /* check mark */
+	strbuf_addf(sb, "### %s scalegate: ", icon);
+	report_outcome(sb, s);
+	strbuf_addstr(sb, "\n\n");
+}
+
+int markdown_write_analysis(const struct verdict_set *s, const struct analysis *a, const struct matrix *m,
+			    const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t count[VERDICT_SKIPPED + 1];
+	int ret;
+
+	report_count(s, count);
+	title(&sb, s, count);
+	verdict_table(&sb, s, VERDICT_FAIL, "Regressions", count[VERDICT_FAIL]);
+	verdict_table(&sb, s, VERDICT_WARN, "Warnings", count[VERDICT_WARN]);
+	verdict_list(&sb, s, VERDICT_ERROR, "Errors", count[VERDICT_ERROR]);
+	verdict_list(&sb, s, VERDICT_SKIPPED, "Skipped", count[VERDICT_SKIPPED]);
+	scaling(&sb, s, a, m);
+	size_scaling(&sb, a, m);
+	ret = write_file_atomic(path, sb.buf, sb.len);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int markdown_write(const struct verdict_set *s, const struct matrix *m, const char *path)
+{
+	return markdown_write_analysis(s, NULL, m, path);
+}

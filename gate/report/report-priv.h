@@ -1,0 +1,16 @@
+/* Private to the reports: the wording junit.c, markdown.c and summary.c share. */
+#ifndef SG_REPORT_PRIV_H
+#define SG_REPORT_PRIV_H
+
+#include "report/report.h"
+
+/* Counts by status, recounted so that a set not yet finished reports what it holds. */
+void report_count(const struct verdict_set *s, size_t count[VERDICT_SKIPPED + 1]);
+/* The outcome in words: "2 regressions, 1 warning in 48 checks", "all 48 checks pass (2 warnings)". */
+void report_outcome(struct strbuf *sb, const struct verdict_set *s);
+/* What v->baseline holds: "min" or "max" for a bound (kind *_min, *_max), else "baseline". */
+const char *report_reference(const struct verdict *v);
+/* v->change is relative for time metrics (Execution_time, *_time), absolute for the others. */
+int report_change_relative(const struct verdict *v);
+
+#endif

@@ -1,0 +1,274 @@
+/* The JSON summary of a check, input of 'scalegate post' (schema: docs/summary.md), and its one-line headline. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/escape.h"
+#include "base/exitcode.h"
+#include "report/report-priv.h"
+#include "base/util.h"
+
+void report_count(const struct verdict_set *s, size_t count[VERDICT_SKIPPED + 1])
+{
+	memset(count, 0, (VERDICT_SKIPPED + 1) * sizeof(*count));
+	for (size_t i = 0; i < s->nr; i++)
+		count[s->v[i].status]++;
+}
+
+static void add_count(struct strbuf *sb, size_t n, const char *one, const char *many, const char *sep)
+{
+	strbuf_addf(sb, "%s%zu %s", sep, n, n == 1 ? one : many);
+}
+
+/* ", 1 warning, 2 errors" for the statuses of 'which' that occurred. */
+static void add_others(struct strbuf *sb, const size_t *count, const enum verdict_status *which, size_t nr,
+		       const char *sep)
+{
+	static const char *one[] = { "pass", "warning", "regression", "error", "skipped" };
+	static const char *many[] = { "pass", "warnings", "regressions", "errors", "skipped" };
+
+	for (size_t i = 0; i < nr; i++)
+		if (count[which[i]]) {
+			add_count(sb, count[which[i]], one[which[i]], many[which[i]], sep);
+			sep = ", ";
+		}
+}
+
+static int run_failed(const struct verdict_set *s, size_t *count)
+{
+	return !count[VERDICT_FAIL] && count[VERDICT_ERROR] && s->exit_code == SG_EXIT_RUN_FAILED;
+}
+
+void report_outcome(struct strbuf *sb, const struct verdict_set *s)
+{
+	static const enum verdict_status after_fail[] = { VERDICT_WARN, VERDICT_ERROR, VERDICT_SKIPPED };
+	static const enum verdict_status after_error[] = { VERDICT_WARN, VERDICT_SKIPPED };
+	static const enum verdict_status after_pass[] = { VERDICT_WARN, VERDICT_ERROR, VERDICT_SKIPPED };
+	size_t count[VERDICT_SKIPPED + 1];
+	const char *checks = s->nr == 1 ? "check" : "checks";
+
+	report_count(s, count);
+	if (!s->nr) {
+		strbuf_addstr(sb, "no checks");
+	} else if (count[VERDICT_FAIL]) {
+		add_count(sb, count[VERDICT_FAIL], "regression", "regressions", "");
+		add_others(sb, count, after_fail, ARRAY_SIZE(after_fail), ", ");
+		strbuf_addf(sb, " in %zu %s", s->nr, checks);
+	} else if (run_failed(s, count)) {
+		strbuf_addstr(sb, "run failed: ");
+		add_count(sb, count[VERDICT_ERROR], "error", "errors", "");
+		add_others(sb, count, after_error, ARRAY_SIZE(after_error), ", ");
+		strbuf_addf(sb, " in %zu %s", s->nr, checks);
+	} else if (!count[VERDICT_ERROR] && !count[VERDICT_SKIPPED]) {
+		if (s->nr == 1)
+			strbuf_addstr(sb, "1 check passes");
+		else
+			strbuf_addf(sb, "all %zu checks pass", s->nr);
+		if (count[VERDICT_WARN])
+			strbuf_addf(sb, " (%zu %s)", count[VERDICT_WARN], count[VERDICT_WARN] == 1 ? "warning" : "warnings");
+	} else {
+		strbuf_addf(sb, "no regressions in %zu %s", s->nr, checks);
+		add_others(sb, count, after_pass, ARRAY_SIZE(after_pass), " (");
+		strbuf_addch(sb, ')');
+	}
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = s ? strlen(s) : 0, k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+const char *report_reference(const struct verdict *v)
+{
+	if (ends_with(v->kind, "_min"))
+		return "min";
+	if (ends_with(v->kind, "_max"))
+		return "max";
+	return "baseline";
+}
+
+int report_change_relative(const struct verdict *v)
+{
+	return ends_with(v->metric, "_time") || (v->kind && !strcmp(v->kind, "tolerance.time"));
+}
+
+/* "jacobi program/solve 1x4: Measured_efficiency 0.61 (baseline 0.83)" */
+static void headline_detail(struct strbuf *sb, const struct verdict *v)
+{
+	strbuf_addf(sb, " \xe2\x80\x94 %s", v->benchmark ? v->benchmark : "scalegate");
+	if (v->interval)
+		strbuf_addf(sb, " %s", v->interval);
+	strbuf_addf(sb, " %dx%d", v->ranks, v->threads);
+	if (v->size && strcmp(v->size, "-"))
+		strbuf_addf(sb, " size %s", v->size);
+	if (v->metric && isfinite(v->value)) {
+		strbuf_addf(sb, ": %s %.3g", v->metric, v->value);
+		if (isfinite(v->baseline))
+			strbuf_addf(sb, " (%s %.3g)", report_reference(v), v->baseline);
+	} else if (v->message) {
+		strbuf_addf(sb, ": %s", v->message);
+	} else if (v->kind) {
+		strbuf_addf(sb, ": %s", v->kind);
+	}
+}
+
+char *summary_headline(const struct verdict_set *s, size_t max)
+{
+	struct strbuf raw = STRBUF_INIT, line = STRBUF_INIT;
+	size_t count[VERDICT_SKIPPED + 1], n;
+	const struct verdict *first = NULL;
+
+	report_count(s, count);
+	strbuf_addstr(&raw, "scalegate: ");
+	report_outcome(&raw, s);
+	for (size_t i = 0; i < s->nr && count[VERDICT_FAIL] && !first; i++)
+		if (s->v[i].status == VERDICT_FAIL)
+			first = &s->v[i];
+	/* the run error that failed the check, else the first error */
+	for (size_t i = 0; i < s->nr && run_failed(s, count) && !first; i++)
+		if (s->v[i].status == VERDICT_ERROR && s->v[i].kind && !strcmp(s->v[i].kind, "run"))
+			first = &s->v[i];
+	for (size_t i = 0; i < s->nr && run_failed(s, count) && !first; i++)
+		if (s->v[i].status == VERDICT_ERROR)
+			first = &s->v[i];
+	if (first)
+		headline_detail(&raw, first);
+
+	/* one line of well-formed UTF-8 */
+	for (const char *c = raw.buf; *c;) {
+		unsigned cp;
+		size_t len = utf8_decode(c, &cp);
+		if (!len)
+			strbuf_addstr(&line, "\xef\xbf\xbd"), len = 1;
+		else if (cp < 0x20 || cp == 0x7f)
+			strbuf_addch(&line, ' ');
+		else
+			strbuf_add(&line, c, len);
+		c += len;
+	}
+	strbuf_release(&raw);
+	if (line.len > max) {
+		const char *ellipsis = "\xe2\x80\xa6";
+		if (max > strlen(ellipsis)) {
+			n = utf8_prefix(line.buf, max - strlen(ellipsis));
+			line.len = n;
+			strbuf_addstr(&line, ellipsis);
+		} else {
+			line.len = utf8_prefix(line.buf, max);
+			line.buf[line.len] = '\0';
+		}
+	}
+	return strbuf_detach(&line);
+}
+
+static const char *verdict_word(int exit_code)
+{
+	switch (exit_code) {
+	case SG_EXIT_PASS:
+		return "pass";
+	case SG_EXIT_REGRESSION:
+		return "regression";
+	default:
+		return "run-failed";
+	}
+}
+
+static void add_key(struct strbuf *sb, const char *key)
+{
+	json_add_string(sb, key);
+	strbuf_addstr(sb, ": ");
+}
+
+static void verdict_json(struct strbuf *sb, const struct verdict *v)
+{
+	strbuf_addstr(sb, "{\"status\": ");
+	json_add_string(sb, verdict_status_name(v->status));
+	strbuf_addstr(sb, ", \"benchmark\": ");
+	json_add_string(sb, v->benchmark);
+	strbuf_addstr(sb, ", \"interval\": ");
+	json_add_string(sb, v->interval);
+	strbuf_addstr(sb, ", \"size\": ");
+	json_add_string(sb, v->size ? v->size : "-");
+	strbuf_addf(sb, ", \"ranks\": %d, \"threads\": %d, \"p\": %d, \"kind\": ", v->ranks, v->threads, v->p);
+	json_add_string(sb, v->kind);
+	strbuf_addstr(sb, ", \"metric\": ");
+	json_add_string(sb, v->metric);
+	strbuf_addf(sb, ", \"n\": %zu, \"value\": ", v->n);
+	json_add_number(sb, v->value);
+	strbuf_addstr(sb, ", \"lo\": ");
+	json_add_number(sb, v->lo);
+	strbuf_addstr(sb, ", \"hi\": ");
+	json_add_number(sb, v->hi);
+	strbuf_addf(sb, ", \"n_base\": %zu, \"baseline\": ", v->n_base);
+	json_add_number(sb, v->baseline);
+	strbuf_addstr(sb, ", \"change\": ");
+	json_add_number(sb, v->change);
+	strbuf_addstr(sb, ", \"p_value\": ");
+	json_add_number(sb, v->p_value);
+	strbuf_addstr(sb, ", \"message\": ");
+	json_add_string(sb, v->message ? v->message : "");
+	strbuf_addstr(sb, ", \"cause\": ");
+	json_add_string(sb, v->cause);
+	strbuf_addstr(sb, ", \"rule\": ");
+	json_add_string(sb, v->rule_origin);
+	strbuf_addch(sb, '}');
+}
+
+int summary_write(const struct verdict_set *s, const struct report_paths *paths, const char *path)
+{
+	static const enum verdict_status order[] = { VERDICT_FAIL, VERDICT_ERROR, VERDICT_WARN, VERDICT_SKIPPED,
+						     VERDICT_PASS };
+	static const struct report_paths none;
+	struct strbuf out = STRBUF_INIT;
+	size_t count[VERDICT_SKIPPED + 1];
+	char *headline = summary_headline(s, 140);
+	const char *sep = "\n    ";
+	int ret;
+
+	if (!paths)
+		paths = &none;
+	report_count(s, count);
+	strbuf_addf(&out, "{\"scalegate_summary\": 1,\n \"verdict\": \"%s\",\n \"exit_code\": %d,\n",
+		    verdict_word(s->exit_code), s->exit_code);
+	strbuf_addstr(&out, " \"counts\": {");
+	for (int st = 0; st <= VERDICT_SKIPPED; st++) {
+		strbuf_addstr(&out, st ? ", " : "");
+		add_key(&out, verdict_status_name((enum verdict_status)st));
+		strbuf_addf(&out, "%zu", count[st]);
+	}
+	strbuf_addstr(&out, "},\n \"headline\": ");
+	json_add_string(&out, headline);
+	strbuf_addstr(&out, ",\n \"timestamp\": ");
+	json_add_string(&out, s->timestamp);
+	strbuf_addstr(&out, ",\n \"hostname\": ");
+	json_add_string(&out, s->hostname);
+	strbuf_addstr(&out, ",\n \"fingerprint\": {");
+	for (size_t i = 0; i < s->nr_fingerprint; i++) {
+		strbuf_addstr(&out, i ? ", " : "");
+		add_key(&out, s->fingerprint[2 * i] ? s->fingerprint[2 * i] : "");
+		json_add_string(&out, s->fingerprint[2 * i + 1]);
+	}
+	strbuf_addstr(&out, "},\n \"reports\": {\"junit\": ");
+	json_add_string(&out, paths->junit);
+	strbuf_addstr(&out, ", \"markdown\": ");
+	json_add_string(&out, paths->markdown);
+	strbuf_addstr(&out, ", \"json\": ");
+	json_add_string(&out, paths->json);
+	strbuf_addstr(&out, ", \"html\": ");
+	json_add_string(&out, paths->html);
+	strbuf_addstr(&out, "},\n \"verdicts\": [");
+	for (size_t k = 0; k < ARRAY_SIZE(order); k++)
+		for (size_t i = 0; i < s->nr; i++)
+			if (s->v[i].status == order[k]) {
+				strbuf_addstr(&out, sep);
+				verdict_json(&out, &s->v[i]);
+				sep = ",\n    ";
+			}
+	strbuf_addstr(&out, s->nr ? "\n ]}\n" : "]}\n");
+	ret = write_file_atomic(path, out.buf, out.len);
+	strbuf_release(&out);
+	free(headline);
+	return ret;
+}

@@ -1,0 +1,408 @@
+/* Reader of the tracer's profile files (format: tracer/PROFILE.md), the only contract between tracer and gate. */
+#include "results/profile.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "results/tsv.h"
+
+#define MAX_FIELDS 64
+
+static const char *column_names[] = {
+#define X(id, name) name,
+	PROFILE_STAT_COLUMNS(X)
+#undef X
+};
+
+static const char *mpi_column_names[] = {
+#define X(id, name) name,
+	PROFILE_MPI_COLUMNS(X)
+#undef X
+};
+
+/* Reading state: which file column feeds which known column, per record type. */
+struct reader {
+	struct profile *p;
+	int lineno;
+	int stat_map[MAX_FIELDS]; /* file field index -> enum profile_column, or -1 */
+	int have_stat_columns;
+	int mpi_map[MAX_FIELDS];
+	int have_mpi_columns;
+};
+
+const char *profile_column_name(enum profile_column c)
+{
+	return column_names[c];
+}
+
+void profile_init(struct profile *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+void profile_release(struct profile *p)
+{
+	for (size_t i = 0; i < p->nr_meta; i++) {
+		free(p->meta[i].key);
+		free(p->meta[i].value);
+	}
+	for (size_t i = 0; i < p->nr_regions; i++) {
+		free(p->regions[i].name);
+		free(p->regions[i].file);
+	}
+	for (size_t i = 0; i < p->nr_nodes; i++)
+		free(p->nodes[i].path);
+	free(p->meta);
+	free(p->regions);
+	free(p->nodes);
+	free(p->threads);
+	free(p->stats);
+	free(p->mpi);
+	free(p->path);
+	profile_init(p);
+}
+
+static int bad(struct reader *r, const char *what)
+{
+	return error("%s:%d: corrupt profile: %s", r->p->path, r->lineno, what);
+}
+
+static int parse_long(const char *s, long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	return errno || end == s || *end ? -1 : 0;
+}
+
+/* '-' is an absent value: NAN, so it can never pass for a measured zero. */
+static int parse_value(const char *s, double *out)
+{
+	char *end;
+
+	if (!strcmp(s, "-")) {
+		*out = NAN;
+		return 0;
+	}
+	errno = 0;
+	*out = strtod(s, &end);
+	return errno || end == s || *end ? -1 : 0;
+}
+
+static int read_meta(struct reader *r, char **f, int n)
+{
+	struct profile *p = r->p;
+
+	if (n != 3)
+		return bad(r, "meta needs a key and a value");
+	ALLOC_GROW(p->meta, p->nr_meta + 1, p->alloc_meta);
+	p->meta[p->nr_meta].key = xstrdup(f[1]);
+	p->meta[p->nr_meta].value = tsv_unescape(f[2]);
+	p->nr_meta++;
+	return 0;
+}
+
+/* Maps the named fields of an 'mpi' columns record; the first three are node, thread, kind. */
+static int read_mpi_columns(struct reader *r, char **f, int n)
+{
+	if (n < 5 || strcmp(f[2], "node") || strcmp(f[3], "thread") || strcmp(f[4], "kind"))
+		return bad(r, "mpi columns must start with node, thread and kind");
+	for (int i = 5; i < n && i <= MAX_FIELDS; i++) {
+		r->mpi_map[i - 1] = -1;
+		for (int c = 0; c < PROFILE_MPI_NR_COLUMNS; c++)
+			if (!strcmp(f[i], mpi_column_names[c]))
+				r->mpi_map[i - 1] = c;
+	}
+	r->have_mpi_columns = n - 1;
+	return 0;
+}
+
+static int read_columns(struct reader *r, char **f, int n)
+{
+	if (n < 2)
+		return bad(r, "columns without a record type");
+	if (!strcmp(f[1], "mpi"))
+		return read_mpi_columns(r, f, n);
+	if (strcmp(f[1], "stat"))
+		return 0; /* region, node and thread columns are fixed in version 1 */
+	for (int i = 2; i < n; i++) {
+		r->stat_map[i - 1] = -1;
+		for (int c = 0; c < PROFILE_NR_COLUMNS; c++)
+			if (!strcmp(f[i], column_names[c]))
+				r->stat_map[i - 1] = c;
+	}
+	if (r->stat_map[1] != -1 || strcmp(f[2], "node") || n < 4 || strcmp(f[3], "thread"))
+		return bad(r, "stat columns must start with node and thread");
+	r->have_stat_columns = n - 1;
+	return 0;
+}
+
+static int read_region(struct reader *r, char **f, int n)
+{
+	struct profile *p = r->p;
+	long long id, line;
+
+	if (n != 5 || parse_long(f[1], &id) || parse_long(f[4], &line) || id != (long long)p->nr_regions)
+		return bad(r, "malformed region");
+	ALLOC_GROW(p->regions, p->nr_regions + 1, p->alloc_regions);
+	p->regions[p->nr_regions++] = (struct profile_region){ tsv_unescape(f[2]), tsv_unescape(f[3]), (int)line };
+	return 0;
+}
+
+static char *node_path(const struct profile *p, const struct profile_node *n)
+{
+	const char *name = p->regions[n->region].name;
+
+	if (n->parent < 0)
+		return xstrdup(name);
+	if (n->has_tag)
+		return xstrfmt("%s/%s[%lld]", p->nodes[n->parent].path, name, n->tag);
+	return xstrfmt("%s/%s", p->nodes[n->parent].path, name);
+}
+
+static int read_node(struct reader *r, char **f, int n)
+{
+	struct profile *p = r->p;
+	struct profile_node node = { 0 };
+	long long id, parent = -1, region;
+
+	if (n != 5 || parse_long(f[1], &id) || id != (long long)p->nr_nodes ||
+	    (strcmp(f[2], "-") && parse_long(f[2], &parent)) || parse_long(f[3], &region))
+		return bad(r, "malformed node");
+	if (parent >= id || (parent < 0 && id) || region < 0 || region >= (long long)p->nr_regions)
+		return bad(r, "node refers to an unknown parent or region");
+	node.parent = (int)parent;
+	node.region = (int)region;
+	node.has_tag = strcmp(f[4], "-") != 0;
+	if (node.has_tag && parse_long(f[4], &node.tag))
+		return bad(r, "malformed node tag");
+	node.depth = parent < 0 ? 0 : p->nodes[parent].depth + 1;
+	node.path = node_path(p, &node);
+	ALLOC_GROW(p->nodes, p->nr_nodes + 1, p->alloc_nodes);
+	p->nodes[p->nr_nodes++] = node;
+	return 0;
+}
+
+static int read_thread(struct reader *r, char **f, int n)
+{
+	struct profile *p = r->p;
+	long long id, omp = -1;
+
+	if (n != 4 || parse_long(f[1], &id) || id != (long long)p->nr_threads ||
+	    (strcmp(f[2], "-") && parse_long(f[2], &omp)))
+		return bad(r, "malformed thread");
+	ALLOC_GROW(p->threads, p->nr_threads + 1, p->alloc_threads);
+	p->threads[p->nr_threads++] = (struct profile_thread){ (int)omp, !strcmp(f[3], "main") };
+	return 0;
+}
+
+/* The node and thread that start a stat or mpi record, checked against the tables read so far. */
+static int read_node_thread(struct reader *r, char **f, int *node, int *thread, const char *what)
+{
+	const struct profile *p = r->p;
+	long long nd, th;
+
+	if (parse_long(f[1], &nd) || parse_long(f[2], &th) ||
+	    nd < 0 || nd >= (long long)p->nr_nodes || th < 0 || th >= (long long)p->nr_threads) {
+		char msg[64];
+		snprintf(msg, sizeof(msg), "%s refers to an unknown node or thread", what);
+		return bad(r, msg);
+	}
+	*node = (int)nd;
+	*thread = (int)th;
+	return 0;
+}
+
+/* Fields f[from..n) mapped by 'map' into 'v' (nv known columns); unmapped ones are skipped. */
+static int read_mapped(struct reader *r, char **f, int from, int n, const int *map, double *v, int nv,
+		       const char *what)
+{
+	for (int c = 0; c < nv; c++)
+		v[c] = NAN;
+	for (int i = from; i < n; i++) {
+		double x;
+		if (parse_value(f[i], &x)) {
+			char msg[64];
+			snprintf(msg, sizeof(msg), "malformed number in %s", what);
+			return bad(r, msg);
+		}
+		if (map[i] >= 0)
+			v[map[i]] = x;
+	}
+	return 0;
+}
+
+static int read_stat(struct reader *r, char **f, int n)
+{
+	struct profile *p = r->p;
+	struct profile_stat s;
+
+	if (!r->have_stat_columns || n != r->have_stat_columns)
+		return bad(r, "stat does not match its columns");
+	if (read_node_thread(r, f, &s.node, &s.thread, "stat") ||
+	    read_mapped(r, f, 3, n, r->stat_map, s.v, PROFILE_NR_COLUMNS, "stat"))
+		return -1;
+	ALLOC_GROW(p->stats, p->nr_stats + 1, p->alloc_stats);
+	p->stats[p->nr_stats++] = s;
+	return 0;
+}
+
+static int read_mpi(struct reader *r, char **f, int n)
+{
+	struct profile *p = r->p;
+	struct profile_mpi m;
+
+	if (!r->have_mpi_columns || n != r->have_mpi_columns)
+		return bad(r, "mpi does not match its columns");
+	if (read_node_thread(r, f, &m.node, &m.thread, "mpi"))
+		return -1;
+	if (strlen(f[3]) >= sizeof(m.kind))
+		return bad(r, "mpi kind too long");
+	strcpy(m.kind, f[3]);
+	if (read_mapped(r, f, 4, n, r->mpi_map, m.v, PROFILE_MPI_NR_COLUMNS, "mpi"))
+		return -1;
+	ALLOC_GROW(p->mpi, p->nr_mpi + 1, p->alloc_mpi);
+	p->mpi[p->nr_mpi++] = m;
+	return 0;
+}
+
+static const struct {
+	const char *type;
+	int (*fn)(struct reader *, char **, int);
+} record_types[] = {
+	{ "meta", read_meta },
+	{ "columns", read_columns },
+	{ "region", read_region },
+	{ "node", read_node },
+	{ "thread", read_thread },
+	{ "stat", read_stat },
+	{ "mpi", read_mpi },
+};
+
+static int read_record(struct reader *r, char *line)
+{
+	char *f[MAX_FIELDS];
+	int n = 0;
+
+	for (char *s = line;; s++) {
+		if (n == MAX_FIELDS)
+			return bad(r, "too many fields");
+		f[n++] = s;
+		s = strchr(s, '\t');
+		if (!s)
+			break;
+		*s = '\0';
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(record_types); i++)
+		if (!strcmp(f[0], record_types[i].type))
+			return record_types[i].fn(r, f, n);
+	return 0; /* record types from newer tracers are skipped */
+}
+
+static uint64_t checksum(const char *s, size_t n)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+/* The last line must be 'end <checksum of everything before it>'. */
+static int check_end(struct profile *p, struct strbuf *sb, size_t *body_len)
+{
+	char *end;
+	unsigned long long want;
+
+	if (sb->len < 2 || sb->buf[sb->len - 1] != '\n')
+		return error("'%s' is truncated: no end record", p->path);
+	sb->buf[sb->len - 1] = '\0';
+	end = strrchr(sb->buf, '\n');
+	if (!end || strncmp(end + 1, "end\t", 4))
+		return error("'%s' is truncated: no end record", p->path);
+	*body_len = (size_t)(end + 1 - sb->buf);
+	if (sscanf(end + 5, "%llx", &want) != 1 || want != checksum(sb->buf, *body_len))
+		return error("'%s' is corrupt: checksum mismatch", p->path);
+	return 0;
+}
+
+static int check_header(struct profile *p, const char *first)
+{
+	if (strncmp(first, "scalegate-profile\t", 18))
+		return error("'%s' is not a scalegate profile", p->path);
+	p->version = atoi(first + 18);
+	if (p->version != PROFILE_VERSION)
+		return error("'%s': profile version %d is not supported (this scalegate reads version %d)",
+			     p->path, p->version, PROFILE_VERSION);
+	return 0;
+}
+
+int profile_read(struct profile *p, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct reader r = { .p = p };
+	size_t body_len = 0;
+	char *line, *next;
+	int ret = -1;
+
+	profile_init(p);
+	p->path = xstrdup(path);
+	if (strbuf_read_file(&sb, path))
+		goto out;
+	next = strchr(sb.buf, '\n');
+	if (!next) {
+		ret = error("'%s' is %s", path, sb.len ? "not a scalegate profile" : "empty");
+		goto out;
+	}
+	*next = '\0';
+	if (check_header(p, sb.buf))
+		goto out;
+	*next = '\n';
+	if (check_end(p, &sb, &body_len))
+		goto out;
+	sb.buf[body_len - 1] = '\0';
+	r.lineno = 1;
+	line = strchr(sb.buf, '\n');
+	for (line = line ? line + 1 : NULL; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		r.lineno++;
+		if (*line && read_record(&r, line))
+			goto out;
+	}
+	if (!p->nr_nodes) {
+		ret = error("'%s' is corrupt: no level-0 interval", path);
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&sb);
+	if (ret)
+		profile_release(p);
+	return ret;
+}
+
+const char *profile_meta(const struct profile *p, const char *key)
+{
+	for (size_t i = 0; i < p->nr_meta; i++)
+		if (!strcmp(p->meta[i].key, key))
+			return p->meta[i].value;
+	return NULL;
+}
+
+double profile_meta_num(const struct profile *p, const char *key, double fallback)
+{
+	const char *v = profile_meta(p, key);
+	double d;
+
+	if (!v || parse_value(v, &d) || isnan(d))
+		return fallback;
+	return d;
+}

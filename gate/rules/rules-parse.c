@@ -1,0 +1,481 @@
+/* One list of rules read from YAML: selectors, bounds, tolerances and policy, each checked where it is written. */
+#include "rules/rules-priv.h"
+#include "base/util.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PROCS (1 << 20) /* as for 'threads' and 'ranks' in scalegate.yml */
+#define MAX_MIN_SAMPLES 1000000
+
+static const char *const rule_keys[] = {
+	"name", "benchmark", "interval", "threads", "ranks", "p", "size",
+#define X(id, key, worse) key "_min", key "_max",
+	RULES_METRICS(X)
+#undef X
+	"share_max", "tolerance", "level", "significance", "min_samples", "across_fingerprints", NULL,
+};
+
+static const char *const metric_keys[] = {
+#define X(id, key, worse) key,
+	RULES_METRICS(X)
+#undef X
+	NULL,
+};
+
+static const char *const share_keys[] = {
+	"insufficient_parallelism", "communication", "idle", "synchronization", "load_imbalance", NULL,
+};
+
+static const char *const level_names[] = {
+	[RULES_LEVEL_ERROR] = "error", [RULES_LEVEL_WARN] = "warn", [RULES_LEVEL_OFF] = "off",
+};
+
+int rules_is_rule_key(const char *key)
+{
+	for (size_t i = 0; rule_keys[i]; i++)
+		if (!strcmp(rule_keys[i], key))
+			return 1;
+	return 0;
+}
+
+struct parser {
+	struct rules *r;
+	struct yamldoc *d;
+	struct rules_rule *rule;
+	/* where each bound was set, [0] min and [1] max: 'share_max' and '<metric>_max' may clash */
+	const yaml_node_t *bound_node[2][RULES_NR_METRICS];
+	char bound_key[2][RULES_NR_METRICS][48];
+};
+
+/* The range of a metric's bounds; hi is HUGE_VAL when there is no upper end. */
+static void metric_range(enum rules_metric m, double *lo, double *hi)
+{
+	*lo = 0;
+	*hi = 1;
+	if (m == RULES_TIME || m == RULES_SPEEDUP || m == RULES_AVERAGE_PARALLELISM)
+		*hi = HUGE_VAL;
+	else if (m == RULES_KARP_FLATT_SLOPE)
+		*lo = -1;
+}
+
+/* Numbers are plain scalars: a quoted "0.5" is a string in YAML. */
+static int scalar_number(const yaml_node_t *n, double *out)
+{
+	const char *s = yamldoc_scalar(n);
+	char *end;
+
+	if (!s || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return -1;
+	return yamldoc_number_prefix(s, out, &end) < 0 || *end ? -1 : 0;
+}
+
+/* "5%", "0.5 %" -> 5, 0.5 */
+static int scalar_percent(const yaml_node_t *n, double *out)
+{
+	const char *s = yamldoc_scalar(n);
+	char *end;
+
+	if (!s || yamldoc_number_prefix(s, out, &end) < 0)
+		return -1;
+	while (*end == ' ')
+		end++;
+	return *end == '%' && !end[1] ? 0 : -1;
+}
+
+/* 'off' clears a bound or a tolerance that an earlier rule set. */
+static int is_off(const yaml_node_t *n)
+{
+	const char *s = yamldoc_scalar(n);
+
+	return s && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !strcmp(s, "off");
+}
+
+static const char *range_text(char *buf, size_t size, double lo, double hi)
+{
+	if (hi == HUGE_VAL)
+		snprintf(buf, size, "of at least %g", lo);
+	else
+		snprintf(buf, size, "between %g and %g", lo, hi);
+	return buf;
+}
+
+static int get_number(struct parser *ps, const yaml_node_t *v, const char *name, double lo,
+		      double hi, double *out)
+{
+	char range[64], buf[64];
+
+	if (scalar_number(v, out) < 0 || *out < lo || *out > hi)
+		return yamldoc_error(ps->d, v, "'%s' must be a number %s, not %s", name,
+				     range_text(range, sizeof(range), lo, hi),
+				     yamldoc_describe(v, buf, sizeof(buf)));
+	return 0;
+}
+
+static void parse_string(struct parser *ps, const yaml_node_t *v, const char *key, char **field)
+{
+	const char *s = yamldoc_get_str(ps->d, v, key);
+
+	if (s && !*s)
+		yamldoc_error(ps->d, v, "'%s' must not be empty", key);
+	else if (s)
+		*field = xstrdup(s);
+}
+
+static void parse_ints(struct parser *ps, const yaml_node_t *v, const char *key, long long max,
+		       int **out, size_t *nr)
+{
+	long long *vals;
+	size_t n;
+
+	if (yamldoc_get_int_list(ps->d, v, key, 1, max, YAMLDOC_SCALAR_OK | YAMLDOC_UNIQUE, &vals, &n) < 0)
+		return;
+	*out = xmalloc(n * sizeof(**out));
+	for (size_t i = 0; i < n; i++)
+		(*out)[i] = (int)vals[i];
+	*nr = n;
+	free(vals);
+}
+
+/* Records where a bound is set; reports a second setting of it in the same rule. */
+static int claim_bound(struct parser *ps, const yaml_node_t *v, const char *label,
+		       enum rules_metric m, int is_max)
+{
+	const yaml_node_t *first = ps->bound_node[is_max][m];
+
+	if (first)
+		return yamldoc_error(ps->d, v, "'%s' repeats the bound set by '%s' at %zu:%zu", label,
+				     ps->bound_key[is_max][m], first->start_mark.line + 1,
+				     first->start_mark.column + 1);
+	ps->bound_node[is_max][m] = v;
+	snprintf(ps->bound_key[is_max][m], sizeof(ps->bound_key[is_max][m]), "%s", label);
+	return 0;
+}
+
+/* 'isoefficiency_growth_max: "p log p"': a growth model (rules_growth_parse). */
+static void parse_growth(struct parser *ps, const yaml_node_t *v, const char *label, struct rules_value *out)
+{
+	const char *s = yamldoc_scalar(v);
+	char buf[64];
+	double k;
+	int log_power;
+
+	if (!s || rules_growth_parse(s, &k, &log_power) < 0) {
+		yamldoc_error(ps->d, v, "'%s' must be one of " RULES_GROWTH_FORMS " (K > 0), not %s", label,
+			      yamldoc_describe(v, buf, sizeof(buf)));
+		return;
+	}
+	out->set = 1;
+	out->value = k;
+	out->log_power = log_power;
+}
+
+/* '<metric>_min', '<metric>_max', and the items of 'share_max' ('label' names them). */
+static void parse_bound(struct parser *ps, const yaml_node_t *v, const char *label,
+			enum rules_metric m, int is_max)
+{
+	struct rules_value *out = is_max ? &ps->rule->max[m] : &ps->rule->min[m];
+	double lo, hi, x;
+
+	if (m == RULES_ISOEFFICIENCY_GROWTH && !is_max) {
+		yamldoc_error(ps->d, v, "'%s' is not a bound: the isoefficiency growth takes only "
+			      "'isoefficiency_growth_max'", label);
+		return;
+	}
+	if (claim_bound(ps, v, label, m, is_max) < 0)
+		return;
+	if (is_off(v)) {
+		out->set = out->off = 1;
+		return;
+	}
+	metric_range(m, &lo, &hi);
+	if (m == RULES_ISOEFFICIENCY_GROWTH) {
+		parse_growth(ps, v, label, out);
+		return;
+	} else if (m == RULES_TIME) {
+		if (yamldoc_get_duration(ps->d, v, label, &x) < 0)
+			return;
+	} else if (get_number(ps, v, label, lo, hi, &x) < 0) {
+		return;
+	}
+	out->set = 1;
+	out->value = x;
+}
+
+/* Walks a mapping of metric keys, reporting what is not one of 'known'; calls fn for the rest. */
+static void parse_metric_map(struct parser *ps, yaml_node_t *map, const char *key, const char *what,
+			     const char *const *known,
+			     void (*fn)(struct parser *, const yaml_node_t *, enum rules_metric))
+{
+	struct yamldoc_iter it;
+	char buf[64];
+
+	if (!yamldoc_is_map(map)) {
+		yamldoc_error(ps->d, map, "'%s' must be a mapping of %ss to values, not %s", key, what,
+			      yamldoc_describe(map, buf, sizeof(buf)));
+		return;
+	}
+	if (!yamldoc_size(map)) {
+		yamldoc_error(ps->d, map, "'%s' must not be empty", key);
+		return;
+	}
+	yamldoc_map_iter(&it, ps->d, map);
+	while (yamldoc_map_next(&it)) {
+		const char *hint;
+		int m;
+
+		if (!it.key || yamldoc_is_null(it.key_node)) {
+			yamldoc_unknown_key(ps->d, it.key_node, known);
+			continue;
+		}
+		for (m = 0; known[m] && strcmp(known[m], it.key); m++)
+			;
+		if (known[m]) {
+			fn(ps, it.value, (enum rules_metric)rules_metric_find(it.key));
+			continue;
+		}
+		if (rules_metric_find(it.key) >= 0) {
+			yamldoc_error(ps->d, it.key_node, "'%s' takes only the lost-time components "
+				      "(insufficient_parallelism, communication, idle, synchronization, "
+				      "load_imbalance), not '%s'", key, it.key);
+			continue;
+		}
+		hint = yamldoc_closest(it.key, known);
+		if (hint)
+			yamldoc_error(ps->d, it.key_node, "unknown %s '%s' in '%s'; did you mean '%s'?",
+				      what, it.key, key, hint);
+		else
+			yamldoc_error(ps->d, it.key_node, "unknown %s '%s' in '%s'", what, it.key, key);
+	}
+}
+
+static void parse_share(struct parser *ps, const yaml_node_t *v, enum rules_metric m)
+{
+	char label[48];
+
+	snprintf(label, sizeof(label), "share_max.%s", rules_metric_key(m));
+	parse_bound(ps, v, label, m, 1);
+}
+
+static void parse_tolerance(struct parser *ps, const yaml_node_t *v, enum rules_metric m)
+{
+	struct rules_value *out = &ps->rule->tolerance[m];
+	char name[48], buf[64], range[64];
+	double lo, hi, x;
+	int relative = 0;
+
+	snprintf(name, sizeof(name), "tolerance.%s", rules_metric_key(m));
+	if (m == RULES_ISOEFFICIENCY_GROWTH) {
+		yamldoc_error(ps->d, v, "'%s' is not a tolerance: the isoefficiency growth takes only a bound, "
+			      "'isoefficiency_growth_max'", name);
+		return;
+	}
+	if (is_off(v)) {
+		out->set = out->off = 1;
+		return;
+	}
+	metric_range(m, &lo, &hi);
+	if (scalar_percent(v, &x) == 0) {
+		relative = 1;
+	} else if (scalar_number(v, &x) < 0) {
+		yamldoc_error(ps->d, v, "'%s' must be a number or a percentage such as 5%%, not %s",
+			      name, yamldoc_describe(v, buf, sizeof(buf)));
+		return;
+	}
+	if (x < 0) {
+		yamldoc_error(ps->d, v, "'%s' must be 0 or more, not %s", name,
+			      yamldoc_describe(v, buf, sizeof(buf)));
+		return;
+	}
+	if (!relative && x > hi) {
+		yamldoc_error(ps->d, v, "'%s' must be a percentage or a number %s, not %s", name,
+			      range_text(range, sizeof(range), 0, hi), yamldoc_describe(v, buf, sizeof(buf)));
+		return;
+	}
+	out->set = 1;
+	out->relative = relative;
+	out->value = relative ? x / 100 : x;
+}
+
+static void parse_level(struct parser *ps, const yaml_node_t *v)
+{
+	const char *s = yamldoc_get_str(ps->d, v, "level");
+
+	if (!s)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(level_names); i++) {
+		if (!strcmp(s, level_names[i])) {
+			ps->rule->level.set = 1;
+			ps->rule->level.value = (double)i;
+			return;
+		}
+	}
+	yamldoc_error(ps->d, v, "'level' must be error, warn or off, not '%s'", s);
+}
+
+static void parse_policy(struct parser *ps, const char *key, const yaml_node_t *v)
+{
+	struct rules_rule *rule = ps->rule;
+	char buf[64];
+	long long n;
+	int flag;
+	double x;
+
+	if (!strcmp(key, "level")) {
+		parse_level(ps, v);
+	} else if (!strcmp(key, "significance")) {
+		if (scalar_number(v, &x) < 0 || x <= 0 || x > 0.5) {
+			yamldoc_error(ps->d, v, "'significance' must be a number greater than 0 and at most 0.5, not %s",
+				      yamldoc_describe(v, buf, sizeof(buf)));
+			return;
+		}
+		rule->significance.set = 1;
+		rule->significance.value = x;
+	} else if (!strcmp(key, "min_samples")) {
+		if (yamldoc_get_int(ps->d, v, key, 1, MAX_MIN_SAMPLES, &n) < 0)
+			return;
+		rule->min_samples.set = 1;
+		rule->min_samples.value = (double)n;
+	} else if (yamldoc_get_bool(ps->d, v, key, &flag) == 0) {
+		rule->across_fingerprints.set = 1;
+		rule->across_fingerprints.value = flag;
+	}
+}
+
+/* '<metric>_min' / '<metric>_max': the metric and which bound, or -1. */
+static int bound_key(const char *key, int *is_max)
+{
+	size_t len = strlen(key);
+	char metric[48];
+
+	if (len < 5 || len - 4 >= sizeof(metric))
+		return -1;
+	if (!strcmp(key + len - 4, "_min"))
+		*is_max = 0;
+	else if (!strcmp(key + len - 4, "_max"))
+		*is_max = 1;
+	else
+		return -1;
+	memcpy(metric, key, len - 4);
+	metric[len - 4] = '\0';
+	return rules_metric_find(metric);
+}
+
+static void parse_key(struct parser *ps, const char *key, const yaml_node_t *key_node, yaml_node_t *v)
+{
+	struct rules_rule *rule = ps->rule;
+	int m, is_max;
+
+	if (!key || yamldoc_is_null(key_node))
+		yamldoc_unknown_key(ps->d, key_node, rule_keys);
+	else if (!strcmp(key, "name"))
+		parse_string(ps, v, key, &rule->name);
+	else if (!strcmp(key, "benchmark"))
+		parse_string(ps, v, key, &rule->benchmark);
+	else if (!strcmp(key, "interval"))
+		parse_string(ps, v, key, &rule->interval);
+	else if (!strcmp(key, "threads"))
+		parse_ints(ps, v, key, MAX_PROCS, &rule->threads, &rule->nr_threads);
+	else if (!strcmp(key, "ranks"))
+		parse_ints(ps, v, key, MAX_PROCS, &rule->ranks, &rule->nr_ranks);
+	else if (!strcmp(key, "p"))
+		parse_ints(ps, v, key, INT_MAX, &rule->p, &rule->nr_p);
+	else if (!strcmp(key, "size"))
+		yamldoc_get_int_list(ps->d, v, key, 0, LLONG_MAX, YAMLDOC_SCALAR_OK | YAMLDOC_UNIQUE,
+				     &rule->sizes, &rule->nr_sizes);
+	else if (!strcmp(key, "share_max"))
+		parse_metric_map(ps, v, key, "component", share_keys, parse_share);
+	else if (!strcmp(key, "tolerance"))
+		parse_metric_map(ps, v, key, "metric", metric_keys, parse_tolerance);
+	else if (!strcmp(key, "level") || !strcmp(key, "significance") ||
+		 !strcmp(key, "min_samples") || !strcmp(key, "across_fingerprints"))
+		parse_policy(ps, key, v);
+	else if ((m = bound_key(key, &is_max)) >= 0)
+		parse_bound(ps, v, key, (enum rules_metric)m, is_max);
+	else if (rules_metric_find(key) >= 0)
+		yamldoc_error(ps->d, key_node, "unknown key '%s'; a bound is '%s_min' or '%s_max', "
+			      "a tolerance goes under 'tolerance'", key, key, key);
+	else
+		yamldoc_unknown_key(ps->d, key_node, rule_keys);
+}
+
+static int sets_something(const struct rules_rule *rule)
+{
+	for (int m = 0; m < RULES_NR_METRICS; m++)
+		if (rule->min[m].set || rule->max[m].set || rule->tolerance[m].set)
+			return 1;
+	return rule->level.set || rule->significance.set || rule->min_samples.set ||
+	       rule->across_fingerprints.set;
+}
+
+static void check_min_below_max(struct parser *ps)
+{
+	for (int m = 0; m < RULES_NR_METRICS; m++) {
+		const struct rules_value *lo = &ps->rule->min[m], *hi = &ps->rule->max[m];
+
+		if (lo->set && hi->set && !lo->off && !hi->off && lo->value > hi->value)
+			yamldoc_error(ps->d, ps->bound_node[1][m], "'%s' (%g) is below '%s' (%g)",
+				      ps->bound_key[1][m], hi->value, ps->bound_key[0][m], lo->value);
+	}
+}
+
+/* Names label test cases and messages: two rules of one name cannot be told apart. */
+static void check_unique_name(struct parser *ps, yaml_node_t *map)
+{
+	const struct rules_rule *rule = ps->rule;
+
+	for (const struct rules_rule *first = ps->r->rule; rule->name && first < rule; first++) {
+		if (!first->name || strcmp(first->name, rule->name))
+			continue;
+		if (!strcmp(first->origin.file, rule->origin.file))
+			yamldoc_error(ps->d, yamldoc_map_get(ps->d, map, "name"),
+				      "duplicate rule name '%s' (first at %d:%d)", rule->name,
+				      first->origin.line, first->origin.col);
+		else
+			yamldoc_error(ps->d, yamldoc_map_get(ps->d, map, "name"),
+				      "duplicate rule name '%s' (first at %s:%d:%d)", rule->name,
+				      first->origin.file, first->origin.line, first->origin.col);
+		return;
+	}
+}
+
+static void parse_rule(struct rules *r, struct yamldoc *d, yaml_node_t *map, const char *file)
+{
+	struct parser ps = { .r = r, .d = d };
+	int errors = d->nr_errors;
+	struct yamldoc_iter it;
+
+	ps.rule = rules_add(r, file, (int)map->start_mark.line + 1, (int)map->start_mark.column + 1);
+	yamldoc_map_iter(&it, d, map);
+	while (yamldoc_map_next(&it))
+		parse_key(&ps, it.key, it.key_node, it.value);
+	check_min_below_max(&ps);
+	check_unique_name(&ps, map);
+	if (d->nr_errors == errors && !sets_something(ps.rule))
+		yamldoc_error(d, map, "rule %s%s%ssets no bound, tolerance or policy",
+			      ps.rule->name ? "'" : "", ps.rule->name ? ps.rule->name : "",
+			      ps.rule->name ? "' " : "");
+}
+
+void rules_parse_list(struct rules *r, struct yamldoc *d, yaml_node_t *list, const char *file)
+{
+	struct yamldoc_iter it;
+	char buf[64];
+
+	if (!yamldoc_is_list(list)) {
+		yamldoc_error(d, list, "'rules' must be a list of rules, not %s",
+			      yamldoc_describe(list, buf, sizeof(buf)));
+		return;
+	}
+	yamldoc_list_iter(&it, d, list);
+	while (yamldoc_list_next(&it)) {
+		if (yamldoc_is_map(it.value))
+			parse_rule(r, d, it.value, file);
+		else
+			yamldoc_error(d, it.value, "each rule must be a mapping, not %s",
+				      yamldoc_describe(it.value, buf, sizeof(buf)));
+	}
+}

@@ -1,0 +1,167 @@
+/* One measured or warm-up attempt of a run, its outcome, and the retries of runs on a busy machine (docs/running.md). */
+#include "run/runner-priv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "run/runner-exec.h"
+
+#define STDERR_TAIL 240 /* bytes of a failed run's stderr kept in its reason */
+#define CONTENTION_PAUSE 1.5 /* seconds before a contended run runs again: time for the other process to end */
+
+static double monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int expected_exit(const struct bench_config *b, int code)
+{
+	for (size_t i = 0; i < b->nr_expect_exit; i++)
+		if (b->expect_exit[i] == code)
+			return 1;
+	return 0;
+}
+
+/* The status and reason of a finished run. */
+static void judge(const struct bench_run *br, const struct config_point *p, const struct exec_result *res,
+		  const char *dir, struct run_record *rec)
+{
+	const struct bench_config *b = br->b;
+	char *why = NULL, *tail, *err;
+	int found;
+
+	rec->exit_code = res->timed_out || (res->signal && res->exit_code < 0) ? -1 : res->exit_code;
+	rec->wall = res->wall;
+	if (res->timed_out) {
+		rec->status = RUN_TIMEOUT;
+		why = xstrfmt("timed out after %g s; process group killed", b->timeout);
+	} else if (res->signal && !(res->exit_code >= 0 && expected_exit(b, res->exit_code))) {
+		rec->status = RUN_CRASH;
+		why = res->exit_code < 0 ? xstrfmt("killed by %s", exec_signal_name(res->signal))
+					 : xstrfmt("killed by %s (exit code %d from the shell)",
+						   exec_signal_name(res->signal), res->exit_code);
+	} else if (!expected_exit(b, res->exit_code)) {
+		rec->status = RUN_EXIT;
+		why = xstrfmt("exit code %d, expected %d%s", res->exit_code, b->expect_exit[0],
+			      b->nr_expect_exit > 1 ? " or another of expect_exit" : "");
+	} else if ((found = exec_check_profiles(dir, p->ranks, &why))) {
+		rec->status = found == 1 ? RUN_NO_PROFILE : RUN_BAD_PROFILE;
+	} else {
+		rec->status = RUN_OK;
+		return;
+	}
+	err = xstrfmt("%s/stderr.txt", dir);
+	tail = exec_tail(err, STDERR_TAIL);
+	rec->reason = *tail ? xstrfmt("%s; stderr: %s", why, tail) : xstrdup(why);
+	free(tail);
+	free(err);
+	free(why);
+}
+
+int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat, const char *out,
+		   struct run_record *rec)
+{
+	const struct config_point *p = &br->points[pt].p;
+	struct exec_spec spec = { 0 };
+	struct exec_result res;
+	char *cwd = xstrfmt("%s/run-XXXXXX", r->scratch), *line;
+	int ret = -1;
+
+	if (!mkdtemp(cwd)) {
+		error("cannot create a run directory under '%s': %s", r->scratch, strerror(errno));
+		free(cwd);
+		return -1;
+	}
+	spec.env = runner_run_env(br, p, out);
+	line = runner_command_line(br, p, repeat, spec.env);
+	if (runner_uses_launcher(br->b, p))
+		runner_drop_preload(spec.env);
+	spec.line = line;
+	spec.cwd = cwd;
+	spec.out_dir = out;
+	spec.timeout = br->b->timeout;
+	if (!exec_run(&spec, &res) && !res.interrupted) {
+		r->run_seconds += res.wall;
+		free(rec->reason);
+		rec->reason = NULL;
+		judge(br, p, &res, out, rec);
+		rec->contention = res.contention;
+		ret = 0;
+	}
+	runner_free_env(spec.env);
+	remove_tree(cwd);
+	free(cwd);
+	free(line);
+	return ret;
+}
+
+static int too_busy(const struct bench_config *b, const struct run_record *rec)
+{
+	return rec->status == RUN_OK && b->max_contention >= 0 && rec->contention > b->max_contention;
+}
+
+/* Sleeps 'seconds' unless the gate is interrupted meanwhile; 0, or -1 when it was. */
+static int pause_for(double seconds)
+{
+	double end = monotonic() + seconds, left;
+
+	while (!runner_interrupted && (left = end - monotonic()) > 0) {
+		struct timespec ts = { (time_t)left, (long)((left - (time_t)left) * 1e9) };
+		nanosleep(&ts, NULL);
+	}
+	return runner_interrupted ? -1 : 0;
+}
+
+int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int repeat, const char *out,
+		      struct run_record *rec)
+{
+	const struct bench_config *b = br->b;
+	struct run_record kept = { 0 };
+	char *kept_dir = NULL;
+	int ret = 0;
+
+	for (int n = 1; !ret && too_busy(b, rec) && n <= b->contention_retries; n++) {
+		runner_tell_busy(r, br, pt, repeat, rec->contention, n);
+		if (!kept_dir || rec->contention < kept.contention) {
+			if (!kept_dir) {
+				kept_dir = xstrfmt("%s/kept-XXXXXX", r->scratch);
+				if (!mkdtemp(kept_dir)) {
+					ret = error("cannot create a directory under '%s': %s", r->scratch,
+						    strerror(errno));
+					break;
+				}
+			}
+			/* onto the empty or previously kept directory */
+			if (remove_tree(kept_dir) || rename(out, kept_dir)) {
+				ret = error("cannot move '%s' aside: %s", out, strerror(errno));
+				break;
+			}
+			kept = *rec;
+			kept.reason = NULL;
+		} else if (remove_tree(out)) {
+			ret = -1;
+			break;
+		}
+		if (mkdir_p(out) || pause_for(CONTENTION_PAUSE) || runner_attempt(r, br, pt, repeat, out, rec))
+			ret = -1;
+	}
+	if (!ret && kept_dir && rec->status == RUN_OK && kept.contention < rec->contention) {
+		if (remove_tree(out) || rename(kept_dir, out))
+			ret = error("cannot move the kept attempt to '%s': %s", out, strerror(errno));
+		rec->exit_code = kept.exit_code;
+		rec->wall = kept.wall;
+		rec->contention = kept.contention;
+	}
+	if (!ret && kept_dir && too_busy(b, rec))
+		runner_tell_still_busy(r, br, pt, repeat, rec->contention);
+	if (kept_dir)
+		remove_tree(kept_dir);
+	free(kept_dir);
+	return ret;
+}

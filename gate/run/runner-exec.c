@@ -1,0 +1,332 @@
+/* Runs one benchmark process in its own process group with a timeout, and checks what it left behind. */
+#include "run/runner-exec.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <ftw.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/pidfd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/contention.h"
+#include "results/profile.h"
+
+#define KILL_GRACE 2.0 /* seconds between SIGTERM and SIGKILL */
+
+volatile sig_atomic_t runner_interrupted;
+
+static void on_signal(int sig)
+{
+	runner_interrupted = sig;
+}
+
+void runner_catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+const char *exec_signal_name(int sig)
+{
+	static char buf[32];
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (!abbrev) {
+		snprintf(buf, sizeof(buf), "signal %d", sig);
+		return buf;
+	}
+	snprintf(buf, sizeof(buf), "SIG%s", abbrev);
+	return buf;
+}
+
+static void child(const struct exec_spec *s, int out, int err)
+{
+	int null = open("/dev/null", O_RDONLY);
+	struct sigaction sa;
+
+	setpgid(0, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	for (int sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &sa, NULL);
+	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+		_exit(127);
+	if (chdir(s->cwd)) {
+		dprintf(2, "scalegate: cannot enter '%s': %s\n", s->cwd, strerror(errno));
+		_exit(127);
+	}
+	for (char **e = s->env; e && *e; e++)
+		putenv(*e);
+	execl("/bin/sh", "sh", "-c", s->line, (char *)NULL);
+	dprintf(2, "scalegate: cannot run /bin/sh: %s\n", strerror(errno));
+	_exit(127);
+}
+
+/* Waits up to 'seconds' for the leader to end; 1 with '*status' and its rusage when it did. */
+static int wait_leader(pid_t pid, int pidfd, double seconds, int *status, struct rusage *ru)
+{
+	double end = now() + seconds;
+
+	for (;;) {
+		pid_t r = wait4(pid, status, WNOHANG, ru);
+		if (r == pid)
+			return 1;
+		double left = end - now();
+		if (left <= 0 || runner_interrupted)
+			return 0;
+		if (left > 0.25)
+			left = 0.25;
+		if (pidfd >= 0) {
+			struct pollfd p = { .fd = pidfd, .events = POLLIN };
+			poll(&p, 1, (int)(left * 1000) + 1);
+		} else {
+			struct timespec ts = { 0, 1000000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+/* SIGTERM to the group, SIGKILL after the grace period; reaps the leader. */
+static void kill_group(pid_t pid, int pidfd, int *status, struct rusage *ru)
+{
+	killpg(pid, SIGTERM);
+	if (!wait_leader(pid, pidfd, KILL_GRACE, status, ru)) {
+		killpg(pid, SIGKILL);
+		while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
+			;
+	}
+}
+
+static void set_result(struct exec_result *res, int status)
+{
+	if (WIFSIGNALED(status)) {
+		res->signal = WTERMSIG(status);
+	} else {
+		res->exit_code = WEXITSTATUS(status);
+		/* The shell reports a command killed by signal n as 128 + n. */
+		if (res->exit_code > 128 && res->exit_code < 128 + NSIG)
+			res->signal = res->exit_code - 128;
+	}
+}
+
+int exec_run(const struct exec_spec *s, struct exec_result *res)
+{
+	char *out_path = xstrfmt("%s/stdout.txt", s->out_dir), *err_path = xstrfmt("%s/stderr.txt", s->out_dir);
+	int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int ret = -1, status = 0, pidfd;
+	struct contention_sample before, after;
+	struct rusage ru;
+	double start, timeout = s->timeout > 0 ? s->timeout : 1e9;
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	memset(&ru, 0, sizeof(ru));
+	res->exit_code = -1;
+	res->contention = NAN;
+	if (out < 0 || err < 0) {
+		error("cannot create '%s': %s", out < 0 ? out_path : err_path, strerror(errno));
+		goto out;
+	}
+	fflush(NULL);
+	contention_sample(&before);
+	start = now();
+	pid = fork();
+	if (pid < 0) {
+		error("cannot start '%s': %s", s->line, strerror(errno));
+		goto out;
+	}
+	if (!pid)
+		child(s, out, err);
+	setpgid(pid, pid); /* as the child does: no race with killpg() */
+	pidfd = pidfd_open(pid, 0);
+	if (wait_leader(pid, pidfd, timeout, &status, &ru)) {
+		res->wall = now() - start;
+		contention_sample(&after);
+		set_result(res, status);
+	} else {
+		res->wall = now() - start;
+		res->timed_out = !runner_interrupted;
+		res->interrupted = !!runner_interrupted;
+		kill_group(pid, pidfd, &status, &ru);
+		contention_sample(&after);
+	}
+	/* Counted once the shell (or the launcher) has reaped them: the whole tree, ranks included. */
+	res->cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+	res->contention = contention_between(&before, &after, res->cpu, res->wall);
+	killpg(pid, SIGKILL); /* what the program left running */
+	if (pidfd >= 0)
+		close(pidfd);
+	ret = 0;
+out:
+	if (out >= 0)
+		close(out);
+	if (err >= 0)
+		close(err);
+	free(out_path);
+	free(err_path);
+	return ret;
+}
+
+char *exec_tail(const char *path, size_t max)
+{
+	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT;
+	size_t from;
+
+	if (access(path, R_OK) || strbuf_read_file(&sb, path)) {
+		strbuf_release(&sb);
+		return xstrdup("");
+	}
+	while (sb.len && (sb.buf[sb.len - 1] == '\n' || sb.buf[sb.len - 1] == '\r'))
+		sb.buf[--sb.len] = '\0';
+	from = sb.len > max ? sb.len - max : 0;
+	if (from)
+		strbuf_addstr(&line, "...");
+	for (size_t i = from; i < sb.len; i++) {
+		char c = sb.buf[i];
+		if (c == '\n')
+			strbuf_addstr(&line, " | ");
+		else
+			strbuf_addch(&line, (c == '\t' || c == '\r' || (unsigned char)c < 32) ? ' ' : c);
+	}
+	strbuf_release(&sb);
+	return strbuf_detach(&line);
+}
+
+/* Runs profile_read() with its messages caught, so that the reason can keep them. */
+static int read_profile(const char *path, char **message)
+{
+	struct profile p;
+	char tmpl[] = "/tmp/scalegate-msg-XXXXXX";
+	int fd = mkstemp(tmpl), saved = dup(2), ret;
+
+	fflush(stderr);
+	if (fd >= 0 && saved >= 0)
+		dup2(fd, 2);
+	profile_init(&p);
+	ret = profile_read(&p, path);
+	profile_release(&p);
+	fflush(stderr);
+	if (fd >= 0 && saved >= 0)
+		dup2(saved, 2);
+	if (ret) {
+		static const char prefix[] = "scalegate: error: ";
+		char *m = fd >= 0 ? exec_tail(tmpl, 300) : xstrfmt("cannot read '%s'", path);
+		if (!strncmp(m, prefix, sizeof(prefix) - 1))
+			memmove(m, m + sizeof(prefix) - 1, strlen(m) - sizeof(prefix) + 2);
+		*message = m;
+	}
+	if (saved >= 0)
+		close(saved);
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmpl);
+	}
+	return ret;
+}
+
+int exec_check_profiles(const char *dir, int expected, char **reason)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0, ret = 0;
+
+	*reason = NULL;
+	if (!d) {
+		*reason = xstrfmt("cannot open '%s': %s", dir, strerror(errno));
+		return 1;
+	}
+	while (!ret && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		char *path, *message = NULL;
+		if (len < 7 || strcmp(e->d_name + len - 7, ".sgprof"))
+			continue;
+		found++;
+		path = xstrfmt("%s/%s", dir, e->d_name);
+		if (read_profile(path, &message)) {
+			*reason = message;
+			ret = 2;
+		}
+		free(path);
+	}
+	closedir(d);
+	if (!ret && found < expected) {
+		*reason = found ? xstrfmt("%d profile%s written, %d expected (one per rank)", found,
+					  found == 1 ? "" : "s", expected)
+				: xstrdup("no profile written (is the program linked with the tracer, or 'preload: true'?)");
+		ret = 1;
+	}
+	return ret;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) && errno != ENOENT)
+		return error("cannot remove '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+int remove_tree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : error("cannot remove '%s': %s", path, strerror(errno));
+	return nftw(path, remove_one, 32, FTW_DEPTH | FTW_PHYS) ? -1 : 0;
+}
+
+char *exec_resolve_command(const char *cmd, const char *workdir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char quote = 0;
+	int first = 1, boundary = 1; /* at the start of a word: after an unquoted, unescaped separator */
+
+	for (size_t i = 0; cmd[i]; i++) {
+		char c = cmd[i];
+		if (boundary && !strchr(" \t\n", c)) {
+			size_t end = i + strcspn(cmd + i, " \t\n;&|()'\"");
+			int dotted = !strncmp(cmd + i, "./", 2) || !strncmp(cmd + i, "../", 3);
+			int relative = c != '/' && c != '$' && c != '~' && memchr(cmd + i, '/', end - i) &&
+				       !memchr(cmd + i, '=', end - i);
+			if (dotted || (first && relative))
+				strbuf_addf(&sb, "%s/", workdir);
+			/* Assignments before the program (NAME=value) are not its first word. */
+			if (!memchr(cmd + i, '=', end - i))
+				first = 0;
+		}
+		boundary = !quote && strchr(" \t\n;&|(", c);
+		if (quote ? c == quote : (c == '\'' || c == '"'))
+			quote = quote ? 0 : c;
+		else if (c == '\\' && quote != '\'' && cmd[i + 1]) {
+			strbuf_addch(&sb, c);
+			c = cmd[++i];
+		}
+		strbuf_addch(&sb, c);
+	}
+	return strbuf_detach(&sb);
+}

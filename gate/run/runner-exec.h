@@ -1,0 +1,62 @@
+/* Private to the runner: one child process in its own process group, with a timeout, and the checks of its outcome. */
+#ifndef SG_RUNNER_EXEC_H
+#define SG_RUNNER_EXEC_H
+
+#include <signal.h>
+
+#include "base/util.h"
+
+/* Set by the gate's SIGINT/SIGTERM/SIGHUP handler: the running group is killed. */
+extern volatile sig_atomic_t runner_interrupted;
+void runner_catch_signals(void);
+
+struct exec_spec {
+	const char *line;    /* given to /bin/sh -c */
+	const char *cwd;
+	const char *out_dir; /* stdout.txt and stderr.txt go here */
+	char **env;          /* NAME=VALUE added to the inherited environment, NULL-terminated */
+	double timeout;      /* seconds; <= 0: none */
+};
+
+struct exec_result {
+	int exit_code;  /* -1 when killed by a signal or at the timeout */
+	int signal;     /* the signal that killed the process (or, through the shell, 128+n), or 0 */
+	int timed_out;
+	int interrupted;
+	double wall;    /* seconds from start to the end of the leader */
+	double cpu;     /* user + system seconds of the leader and the descendants it reaped */
+	double contention; /* cores other processes used meanwhile (contention.h); NAN: unknown */
+};
+
+/*
+ * Runs 'line' with /bin/sh in a process group of its own, stdin from
+ * /dev/null; at the timeout the group gets SIGTERM and, after a grace period,
+ * SIGKILL. Whatever the group leaves behind is killed when the leader ends.
+ * Returns 0 (see 'res'), or -1 if the process could not be started.
+ */
+int exec_run(const struct exec_spec *s, struct exec_result *res);
+
+/* The last 'max' bytes of a file on one line ('\n' shown as " | "); caller frees. */
+char *exec_tail(const char *path, size_t max);
+
+/*
+ * Checks the *.sgprof files of 'dir': at least 'expected' of them, each
+ * readable by profile_read(). Returns 0, or 1 (no profile) / 2 (bad profile)
+ * with '*reason' set (caller frees).
+ */
+int exec_check_profiles(const char *dir, int expected, char **reason);
+
+/* Removes 'path' and everything under it, never following symbolic links; 0 or error(). */
+int remove_tree(const char *path);
+
+/*
+ * The command with relative program paths made absolute against 'workdir':
+ * every word that starts with './' or '../', and the first word of the
+ * command when it holds a '/' but does not start with one. Caller frees.
+ */
+char *exec_resolve_command(const char *cmd, const char *workdir);
+
+/* The name of signal 'sig', e.g. "SIGSEGV"; a static string. */
+const char *exec_signal_name(int sig);
+
+#endif

@@ -1,0 +1,74 @@
+/* Private to the runner: the state of one benchmark while it runs, shared by runner.c and runner-record.c. */
+#ifndef SG_RUNNER_PRIV_H
+#define SG_RUNNER_PRIV_H
+
+#include "run/runner.h"
+
+struct point_state {
+	struct config_point p;
+	char *name;      /* "s<size or ->-r<ranks>-t<threads>" */
+	double *walls;   /* wall times of the ok runs */
+	int nr_ok, nr_done;
+};
+
+struct bench_run {
+	const struct bench_config *b;
+	char *workdir;   /* absolute */
+	char *preload;   /* the library to LD_PRELOAD, or NULL */
+	struct point_state *points;
+	size_t nr_points;
+	char *build_failed; /* the reason, or NULL */
+};
+
+/* The outcome of one run. */
+struct run_record {
+	enum run_status status;
+	int exit_code;   /* -1: killed */
+	double wall;
+	char *dir;       /* relative to the results directory */
+	char *reason;    /* NULL when ok */
+	double contention; /* cores used by other processes during the run; NAN: unknown */
+};
+
+/* With more than one rank and a launcher that is not empty. */
+int runner_uses_launcher(const struct bench_config *b, const struct config_point *p);
+/* NAME=VALUE additions of one run ('out': its SCALEGATE_OUT), NULL-terminated; caller frees with runner_free_env(). */
+char **runner_run_env(const struct bench_run *br, const struct config_point *p, const char *out);
+void runner_free_env(char **env);
+/* Removes LD_PRELOAD from 'env': with a launcher it goes to the ranks only, on the command line. */
+void runner_drop_preload(char **env);
+/*
+ * The shell line of one run (repeat 0: a warm-up run): the command with its
+ * program path resolved against the workdir; with a launcher,
+ * "LAUNCHER env NAME=VALUE... COMMAND" with the variables of 'env'. Caller frees.
+ */
+char *runner_command_line(const struct bench_run *br, const struct config_point *p, int repeat, char **env);
+
+/* One execution of a run's line into 'out' from a fresh scratch directory, judged into 'rec'; 0, or -1 when the gate must stop. */
+int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat, const char *out,
+		   struct run_record *rec);
+/*
+ * A measured run over max_contention runs again, up to contention_retries
+ * times; the least contended ok attempt is kept in 'out' and described by
+ * 'rec'. A failed attempt is recorded as it is: a failure is never hidden.
+ * 0, or -1 when the gate must stop.
+ */
+int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int repeat, const char *out,
+		      struct run_record *rec);
+
+/* Live progress before a run ('repeat' 0: warm-up run 'warm'). */
+void runner_progress(struct runner *r, const struct bench_run *br, size_t pt, int repeat, int warm);
+/* Appends the run to the manifest, tells about failures and finished configurations. */
+int runner_record(struct runner *r, struct bench_run *br, size_t pt, int repeat, const struct run_record *rec);
+/* Tells that a measured run ran on a busy machine and runs again (attempt 'n' of the retries). */
+void runner_tell_busy(struct runner *r, const struct bench_run *br, size_t pt, int repeat, double contention, int n);
+/* Tells that every attempt of a run was on a busy machine and which one is kept. */
+void runner_tell_still_busy(struct runner *r, const struct bench_run *br, size_t pt, int repeat, double contention);
+/* Clears the live progress line, if any. */
+void runner_clear_line(struct runner *r);
+/* Starts manifest.tsv.partial with the header and the kept lines; 0 or error(). */
+int runner_manifest_start(struct runner *r);
+/* Renames manifest.tsv.partial to manifest.tsv; 0 or error(). */
+int runner_manifest_finish(struct runner *r);
+
+#endif

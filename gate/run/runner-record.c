@@ -1,0 +1,214 @@
+/* The runner's records: manifest.tsv (incremental, then atomic) and the progress a person watches. */
+#include "run/runner-priv.h"
+#include "results/manifest.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *run_status_name(enum run_status s)
+{
+	static const char *const names[] = { "ok", "crash", "exit", "timeout", "no-profile",
+					     "bad-profile", "build-failed" };
+	return (size_t)s < ARRAY_SIZE(names) ? names[s] : "?";
+}
+
+static double monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int selected(const struct runner *r, const char *name)
+{
+	return !r->opt.benchmark ? config_find(r->c, name) != NULL : !strcmp(r->opt.benchmark, name);
+}
+
+/* The lines of an existing manifest that belong to benchmarks this run leaves alone. */
+static void keep_old_lines(struct runner *r, FILE *out)
+{
+	char *path = xstrfmt("%s/manifest.tsv", r->results);
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *save = NULL;
+
+	if (!access(path, F_OK) && !strbuf_read_file(&sb, path)) {
+		for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			size_t n = strcspn(line, "\t");
+			char *name = xstrndup(line, n);
+			if (strncmp(line, "benchmark\t", 10) && !selected(r, name))
+				fprintf(out, "%s\n", line);
+			free(name);
+		}
+	}
+	strbuf_release(&sb);
+	free(path);
+}
+
+int runner_manifest_start(struct runner *r)
+{
+	char *path = xstrfmt("%s/manifest.tsv.partial", r->results);
+	int ret = 0;
+
+	r->partial = fopen(path, "w");
+	if (!r->partial) {
+		ret = error("cannot create '%s': %s", path, strerror(errno));
+	} else {
+		manifest_write_header(r->partial);
+		keep_old_lines(r, r->partial);
+		fflush(r->partial);
+	}
+	free(path);
+	return ret;
+}
+
+int runner_manifest_finish(struct runner *r)
+{
+	char *from = xstrfmt("%s/manifest.tsv.partial", r->results), *to = xstrfmt("%s/manifest.tsv", r->results);
+	int ret = 0;
+
+	if (!r->partial)
+		goto out;
+	if (fclose(r->partial))
+		ret = error("cannot write '%s': %s", from, strerror(errno));
+	r->partial = NULL;
+	if (!ret && rename(from, to))
+		ret = error("cannot rename '%s' to '%s': %s", from, to, strerror(errno));
+out:
+	free(from);
+	free(to);
+	return ret;
+}
+
+static void point_label(struct strbuf *sb, const struct bench_run *br, size_t pt)
+{
+	const struct config_point *p = &br->points[pt].p;
+
+	strbuf_addf(sb, "%s", br->b->name);
+	if (p->size != CONFIG_NO_SIZE)
+		strbuf_addf(sb, " size=%lld", p->size);
+	strbuf_addf(sb, " t=%d r=%d", p->threads, p->ranks);
+}
+
+void runner_clear_line(struct runner *r)
+{
+	if (r->tty)
+		fputs("\r\033[K", stderr);
+}
+
+void runner_progress(struct runner *r, const struct bench_run *br, size_t pt, int repeat, int warm)
+{
+	struct strbuf sb = STRBUF_INIT;
+	double elapsed = monotonic() - r->started;
+
+	if (!r->tty)
+		return;
+	strbuf_addf(&sb, "[%s] ", br->b->name);
+	if (br->points[pt].p.size != CONFIG_NO_SIZE)
+		strbuf_addf(&sb, "size=%lld ", br->points[pt].p.size);
+	strbuf_addf(&sb, "t=%d r=%d ", br->points[pt].p.threads, br->points[pt].p.ranks);
+	if (repeat)
+		strbuf_addf(&sb, "repeat %d/%d", repeat, br->b->repeat);
+	else
+		strbuf_addf(&sb, "warmup %d/%d", warm, br->b->warmup);
+	strbuf_addf(&sb, "  run %zu/%zu  elapsed %.0fs", r->done_runs + 1, r->total_runs, elapsed);
+	if (r->done_runs)
+		strbuf_addf(&sb, "  remaining ~%.0fs",
+			    r->run_seconds / r->done_runs * (double)(r->total_runs - r->done_runs));
+	fprintf(stderr, "\r\033[K%s", sb.buf);
+	fflush(stderr);
+	strbuf_release(&sb);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void tell_point_done(struct runner *r, const struct bench_run *br, size_t pt)
+{
+	struct point_state *ps = &br->points[pt];
+	struct strbuf sb = STRBUF_INIT;
+
+	point_label(&sb, br, pt);
+	strbuf_addf(&sb, ": %d/%d ok", ps->nr_ok, ps->nr_done);
+	if (ps->nr_ok)
+		strbuf_addf(&sb, ", median %.3f s", median(ps->walls, ps->nr_ok));
+	runner_clear_line(r);
+	fprintf(stderr, "%s\n", sb.buf);
+	strbuf_release(&sb);
+}
+
+static void tell_failure(struct runner *r, const struct bench_run *br, size_t pt, int repeat,
+			 const struct run_record *rec)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	point_label(&sb, br, pt);
+	runner_clear_line(r);
+	fprintf(stderr, "%s repeat %d: %s: %s\n", sb.buf, repeat, run_status_name(rec->status),
+		rec->reason ? rec->reason : "");
+	strbuf_release(&sb);
+}
+
+void runner_tell_busy(struct runner *r, const struct bench_run *br, size_t pt, int repeat, double contention, int n)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	point_label(&sb, br, pt);
+	runner_clear_line(r);
+	fprintf(stderr, "%s repeat %d: machine busy (%.2f cores used by other processes), run again (%d/%d)\n",
+		sb.buf, repeat, contention, n, br->b->contention_retries);
+	strbuf_release(&sb);
+}
+
+void runner_tell_still_busy(struct runner *r, const struct bench_run *br, size_t pt, int repeat, double contention)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	point_label(&sb, br, pt);
+	runner_clear_line(r);
+	fprintf(stderr, "%s repeat %d: machine still busy after %d more attempt%s; keeping the least busy one (%.2f cores)\n",
+		sb.buf, repeat, br->b->contention_retries, br->b->contention_retries == 1 ? "" : "s", contention);
+	strbuf_release(&sb);
+}
+
+int runner_record(struct runner *r, struct bench_run *br, size_t pt, int repeat, const struct run_record *rec)
+{
+	struct point_state *ps = &br->points[pt];
+	const struct config_point *p = &ps->p;
+	char size[32] = "-";
+	struct manifest_row row = {
+		.benchmark = br->b->name, .size = size, .ranks = p->ranks, .threads = p->threads, .repeat = repeat,
+		.status = run_status_name(rec->status), .exit_code = rec->exit_code, .wall = rec->wall,
+		.dir = rec->dir, .reason = rec->reason, .contention = rec->contention,
+	};
+
+	if (p->size != CONFIG_NO_SIZE)
+		snprintf(size, sizeof(size), "%lld", p->size);
+	if (manifest_write_row(r->partial, &row))
+		return error("cannot write '%s/manifest.tsv.partial': %s", r->results, strerror(errno));
+	ps->nr_done++;
+	if (rec->status == RUN_OK)
+		ps->walls[ps->nr_ok++] = rec->wall;
+	else
+		r->failed_runs++;
+	if (rec->status == RUN_OK && br->b->max_contention >= 0 && rec->contention > br->b->max_contention)
+		r->busy_runs++;
+	if (rec->status != RUN_OK && rec->status != RUN_BUILD_FAILED)
+		tell_failure(r, br, pt, repeat, rec);
+	if (repeat == br->b->repeat)
+		tell_point_done(r, br, pt);
+	return 0;
+}

@@ -1,0 +1,56 @@
+/* The matrix runner: runs every benchmark configuration of a loaded scalegate.yml and records the results (docs/running.md). */
+#ifndef SG_RUNNER_H
+#define SG_RUNNER_H
+
+#include <stdio.h>
+
+#include "config/config.h"
+#include "base/util.h"
+
+enum run_status {
+	RUN_OK,
+	RUN_CRASH,        /* killed by a signal */
+	RUN_EXIT,         /* an exit code not in expect_exit */
+	RUN_TIMEOUT,
+	RUN_NO_PROFILE,   /* no profile, or fewer than one per rank */
+	RUN_BAD_PROFILE,  /* a profile the reader rejects */
+	RUN_BUILD_FAILED,
+};
+
+/* "ok", "crash", ...: the words of the manifest's status column. */
+const char *run_status_name(enum run_status s);
+
+struct runner_options {
+	const char *results_dir; /* NULL: the configuration's 'results' */
+	const char *benchmark;   /* NULL: every benchmark */
+	int dry_run;             /* print the plan on stdout, run nothing */
+};
+
+struct runner {
+	struct config *c;
+	struct runner_options opt;
+	char *results;        /* absolute */
+	char *scratch;        /* results/.scratch */
+	char *lib_dir;        /* where libscalegate*.so are looked for */
+	FILE *partial;        /* manifest.tsv.partial, appended as runs end */
+	int tty;              /* live progress on stderr */
+	size_t total_runs, done_runs, failed_runs;
+	size_t busy_runs;     /* ok runs kept although over max_contention */
+	double started, run_seconds; /* gate start; wall time of the runs so far */
+};
+
+/*
+ * Prepares 'results' (unless dry-running): creates it, removes the subtrees of
+ * the benchmarks about to run, starts the manifest with the lines of the other
+ * benchmarks, writes fingerprint.tsv. Returns 0 or error().
+ */
+int runner_init(struct runner *r, struct config *c, const struct runner_options *opt);
+/*
+ * Runs (or with dry_run prints) the selected benchmarks. Returns the number
+ * of failed runs, or -1 when the gate itself could not go on (interrupted,
+ * results not writable).
+ */
+long runner_run(struct runner *r);
+void runner_release(struct runner *r);
+
+#endif

@@ -1,0 +1,472 @@
+/* Statistics for small noisy samples: median intervals, bootstrap, one-sided rank tests, fits. */
+#include "stats/stats.h"
+#include "stats/stats-priv.h"
+#include "base/util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The standard normal distribution: the tests here use it, and stats-fit.c builds its quantiles on it. */
+double stats_normal_cdf(double z)
+{
+	return 0.5 * erfc(-z / sqrt(2.0));
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *s = xmalloc(n * sizeof(*s));
+
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s;
+}
+
+/* Type 7 quantile of an already sorted array. */
+static double sorted_quantile(const double *s, size_t n, double q)
+{
+	double h = (n - 1) * q;
+	size_t lo = (size_t)h;
+
+	if (lo + 1 >= n)
+		return s[n - 1];
+	return s[lo] + (h - lo) * (s[lo + 1] - s[lo]);
+}
+
+int stats_all_finite(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return 0;
+	return 1;
+}
+
+int stats_check_sample(const char *what, const double *x, size_t n)
+{
+	if (!n)
+		return error("%s: empty sample", what);
+	if (!stats_all_finite(x, n))
+		return error("%s: sample contains a value that is not a finite number", what);
+	return 0;
+}
+
+int stats_check_level(const char *what, double level)
+{
+	if (!(level > 0 && level < 1))
+		return error("%s: confidence level %g must be between 0 and 1", what, level);
+	return 0;
+}
+
+double stats_quantile(const double *x, size_t n, double q)
+{
+	double *s, v;
+
+	if (!n || !(q >= 0 && q <= 1))
+		return NAN;
+	s = sorted_copy(x, n);
+	v = sorted_quantile(s, n, q);
+	free(s);
+	return v;
+}
+
+double stats_median(const double *x, size_t n)
+{
+	return stats_quantile(x, n, 0.5);
+}
+
+double stats_mean(const double *x, size_t n)
+{
+	double sum = 0;
+
+	if (!n)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	return sum / n;
+}
+
+double stats_sd(const double *x, size_t n)
+{
+	double m, ss = 0;
+
+	if (n < 2)
+		return NAN;
+	m = stats_mean(x, n);
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - m) * (x[i] - m);
+	return sqrt(ss / (n - 1));
+}
+
+double stats_min(const double *x, size_t n)
+{
+	double v = n ? x[0] : NAN;
+
+	for (size_t i = 1; i < n; i++)
+		if (x[i] < v)
+			v = x[i];
+	return v;
+}
+
+double stats_max(const double *x, size_t n)
+{
+	double v = n ? x[0] : NAN;
+
+	for (size_t i = 1; i < n; i++)
+		if (x[i] > v)
+			v = x[i];
+	return v;
+}
+
+/*
+ * Largest j (1-based) such that [x(j), x(n-j+1)] covers the median with
+ * probability >= level, i.e. 1 - 2 P(Bin(n, 1/2) <= j - 1) >= level; 0 if none.
+ */
+static size_t order_statistic_index(size_t n, double level)
+{
+	double cdf = 0;
+	size_t j;
+
+	for (j = 0; j < (n + 1) / 2; j++) {
+		cdf += exp(lgamma(n + 1.0) - lgamma(j + 1.0) - lgamma(n - j + 1.0) - n * log(2.0));
+		if (1 - 2 * cdf < level - 1e-12)
+			break;
+	}
+	return j;
+}
+
+static double first_median(const double *m, size_t k, void *ctx)
+{
+	(void)k;
+	(void)ctx;
+	return m[0];
+}
+
+int stats_summarize(const double *x, size_t n, double level, struct stats_summary *s)
+{
+	double *sorted;
+	size_t j;
+
+	if (stats_check_sample("summary", x, n) || stats_check_level("summary", level))
+		return -1;
+	sorted = sorted_copy(x, n);
+	s->n = n;
+	s->median = sorted_quantile(sorted, n, 0.5);
+	s->mean = stats_mean(x, n);
+	s->sd = stats_sd(x, n);
+	s->min = sorted[0];
+	s->max = sorted[n - 1];
+	j = order_statistic_index(n, level);
+	if (j) {
+		s->ci_lo = sorted[j - 1];
+		s->ci_hi = sorted[n - j];
+	} else if (n == 1) {
+		s->ci_lo = s->ci_hi = x[0];
+	} else {
+		struct stats_group g = { x, n };
+		struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT;
+
+		if (stats_bootstrap(&g, 1, first_median, NULL, level, &bs)) {
+			free(sorted);
+			return -1;
+		}
+		s->ci_lo = bs.lo;
+		s->ci_hi = bs.hi;
+	}
+	free(sorted);
+	return 0;
+}
+
+/* ---- random numbers ---- */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+void stats_rng_init(struct stats_rng *rng, uint64_t seed)
+{
+	rng->state = seed;
+}
+
+uint64_t stats_rng_next(struct stats_rng *rng)
+{
+	return splitmix64(&rng->state);
+}
+
+uint64_t stats_rng_below(struct stats_rng *rng, uint64_t n)
+{
+	/* Reject the low values that would make the modulo favour small results. */
+	uint64_t threshold = -n % n, r;
+
+	do
+		r = stats_rng_next(rng);
+	while (r < threshold);
+	return r % n;
+}
+
+/* ---- bootstrap ---- */
+
+/*
+ * Median of one resample of the sorted group s: count how often each index
+ * is drawn and walk the counts, which costs O(n) instead of a sort.
+ */
+static double resample_median(const double *s, size_t n, size_t *count, struct stats_rng *rng)
+{
+	size_t lo = (n - 1) / 2, hi = n / 2, seen = 0, i;
+	double vlo = s[0];
+
+	memset(count, 0, n * sizeof(*count));
+	for (i = 0; i < n; i++)
+		count[stats_rng_below(rng, n)]++;
+	for (i = 0; i < n; i++) {
+		if (seen <= lo && seen + count[i] > lo)
+			vlo = s[i];
+		seen += count[i];
+		if (seen > hi)
+			break;
+	}
+	/* the same arithmetic as sorted_quantile(s, n, 0.5) */
+	return vlo + 0.5 * (s[i] - vlo);
+}
+
+static double **sort_groups(const struct stats_group *groups, size_t k, double *medians)
+{
+	double **sorted = xmalloc(k * sizeof(*sorted));
+
+	for (size_t g = 0; g < k; g++) {
+		sorted[g] = sorted_copy(groups[g].x, groups[g].n);
+		medians[g] = sorted_quantile(sorted[g], groups[g].n, 0.5);
+	}
+	return sorted;
+}
+
+static int groups_valid(const struct stats_group *groups, size_t k, size_t *nmax)
+{
+	if (!k)
+		return error("bootstrap: no groups");
+	*nmax = 0;
+	for (size_t g = 0; g < k; g++) {
+		if (stats_check_sample("bootstrap", groups[g].x, groups[g].n))
+			return -1;
+		if (groups[g].n > *nmax)
+			*nmax = groups[g].n;
+	}
+	return 0;
+}
+
+int stats_bootstrap(const struct stats_group *groups, size_t k, stats_fn fn, void *ctx,
+		    double level, struct stats_bootstrap *bs)
+{
+	size_t iterations = bs->iterations ? bs->iterations : STATS_BOOTSTRAP_ITERATIONS;
+	size_t nmax = 0, valid = 0, g, it;
+	double *medians, *results, **sorted;
+	size_t *count;
+	struct stats_rng rng;
+	int ret = 0;
+
+	if (groups_valid(groups, k, &nmax) || stats_check_level("bootstrap", level))
+		return -1;
+	medians = xmalloc(k * sizeof(*medians));
+	results = xmalloc(iterations * sizeof(*results));
+	count = xmalloc(nmax * sizeof(*count));
+	sorted = sort_groups(groups, k, medians);
+	bs->estimate = fn(medians, k, ctx);
+
+	stats_rng_init(&rng, bs->seed);
+	for (it = 0; it < iterations; it++) {
+		double v;
+
+		for (g = 0; g < k; g++)
+			medians[g] = resample_median(sorted[g], groups[g].n, count, &rng);
+		v = fn(medians, k, ctx);
+		if (!isnan(v))
+			results[valid++] = v;
+	}
+	bs->nan_count = iterations - valid;
+	if (bs->nan_count * 2 > iterations) {
+		bs->lo = bs->hi = NAN;
+		ret = 1;
+	} else {
+		qsort(results, valid, sizeof(*results), cmp_double);
+		bs->lo = sorted_quantile(results, valid, (1 - level) / 2);
+		bs->hi = sorted_quantile(results, valid, (1 + level) / 2);
+	}
+
+	for (g = 0; g < k; g++)
+		free(sorted[g]);
+	free(sorted);
+	free(count);
+	free(results);
+	free(medians);
+	return ret;
+}
+
+static double ratio_fn(const double *m, size_t k, void *ctx)
+{
+	(void)k;
+	(void)ctx;
+	return m[1] / m[0];
+}
+
+int stats_ratio_of_medians(const double *base, size_t nbase, const double *cur, size_t ncur,
+			   double level, struct stats_bootstrap *bs)
+{
+	struct stats_group g[2] = { { base, nbase }, { cur, ncur } };
+
+	return stats_bootstrap(g, 2, ratio_fn, NULL, level, bs);
+}
+
+/* ---- Mann-Whitney U ---- */
+
+struct pooled {
+	double v;
+	int in_b;
+};
+
+static int cmp_pooled(const void *pa, const void *pb)
+{
+	return cmp_double(&((const struct pooled *)pa)->v, &((const struct pooled *)pb)->v);
+}
+
+/*
+ * Doubled mid-ranks keep tied ranks integer: a tie over 1-based ranks
+ * i..j scores i + j each.  Returns the doubled rank sum of b and fills
+ * score[] (pooled order) and the tie term sum(t^3 - t).
+ */
+static long doubled_ranks(const double *a, size_t na, const double *b, size_t nb,
+			  long *score, double *ties)
+{
+	size_t n = na + nb, i, j, t;
+	struct pooled *p = xmalloc(n * sizeof(*p));
+	long sum_b = 0;
+
+	for (i = 0; i < n; i++) {
+		p[i].in_b = i >= na;
+		p[i].v = i < na ? a[i] : b[i - na];
+	}
+	qsort(p, n, sizeof(*p), cmp_pooled);
+	*ties = 0;
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && p[j].v == p[i].v; j++)
+			;
+		t = j - i;
+		*ties += (double)t * t * t - t;
+		for (t = i; t < j; t++) {
+			score[t] = (long)(i + j + 1);
+			if (p[t].in_b)
+				sum_b += score[t];
+		}
+	}
+	free(p);
+	return sum_b;
+}
+
+/*
+ * P(sum of nb of the n scores >= obs) over all C(n, nb) equally likely
+ * choices: count[m][s] = number of m-subsets of the scores seen so far with
+ * sum s, built one score at a time (a subset-sum knapsack).
+ */
+static double exact_upper_p(const long *score, size_t n, size_t nb, long obs)
+{
+	size_t width = n * (n + 1) + 1, i, m, s;
+	uint64_t *count = xcalloc((nb + 1) * width, sizeof(*count));
+	uint64_t total = 0, ge = 0;
+
+	count[0] = 1;
+	for (i = 0; i < n; i++) {
+		size_t r = (size_t)score[i];
+
+		for (m = i + 1 < nb ? i + 1 : nb; m >= 1; m--) {
+			uint64_t *dst = count + m * width, *src = count + (m - 1) * width;
+
+			for (s = 0; s + r < width; s++)
+				dst[s + r] += src[s];
+		}
+	}
+	for (s = 0; s < width; s++) {
+		total += count[nb * width + s];
+		if ((long)s >= obs)
+			ge += count[nb * width + s];
+	}
+	free(count);
+	return (double)ge / (double)total;
+}
+
+static double normal_upper_p(double u, size_t na, size_t nb, double ties)
+{
+	double n = (double)na + nb;
+	double mean = 0.5 * na * nb;
+	double var = na * (double)nb / 12 * ((n + 1) - ties / (n * (n - 1)));
+
+	if (var <= 0)
+		return 1; /* every value tied: no evidence either way */
+	return stats_normal_cdf(-(u - mean - 0.5) / sqrt(var));
+}
+
+int stats_mwu_greater_with(const double *a, size_t na, const double *b, size_t nb,
+			   enum stats_mwu_method method, struct stats_mwu *r)
+{
+	size_t n = na + nb;
+	long *score, sum_b;
+	double ties;
+
+	if (stats_check_sample("mann-whitney", a, na) || stats_check_sample("mann-whitney", b, nb))
+		return -1;
+	if (method == STATS_MWU_EXACT && n > STATS_MWU_EXACT_MAX)
+		return error("mann-whitney: exact test needs at most %d values, got %zu",
+			     STATS_MWU_EXACT_MAX, n);
+	score = xmalloc(n * sizeof(*score));
+	sum_b = doubled_ranks(a, na, b, nb, score, &ties);
+	r->u = 0.5 * (sum_b - (double)nb * (nb + 1));
+	r->exact = method == STATS_MWU_EXACT ||
+		   (method == STATS_MWU_AUTO && n <= STATS_MWU_EXACT_MAX);
+	if (r->exact)
+		r->p = exact_upper_p(score, n, nb, sum_b);
+	else
+		r->p = normal_upper_p(r->u, na, nb, ties);
+	free(score);
+	return 0;
+}
+
+int stats_mwu_greater(const double *a, size_t na, const double *b, size_t nb,
+		      struct stats_mwu *r)
+{
+	return stats_mwu_greater_with(a, na, b, nb, STATS_MWU_AUTO, r);
+}
+
+double stats_mwu_min_p(size_t n1, size_t n2)
+{
+	double c = 1;
+
+	/* C(n1 + n2, n2) built up as a running product stays exact for small n. */
+	for (size_t i = 1; i <= n2; i++)
+		c = c * (n1 + i) / i;
+	return 1 / c;
+}
+
+double stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb)
+{
+	double *d, v;
+	size_t i, j, n = 0;
+
+	if (!na || !nb)
+		return NAN;
+	d = xmalloc(na * nb * sizeof(*d));
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			d[n++] = b[j] - a[i];
+	v = stats_median(d, n);
+	free(d);
+	return v;
+}
