@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NAME_CACHE 128 /* per-thread entries; a power of two */
+#define NAME_CACHE 512 /* per-thread entries (16 KiB, for threads that use names); a power of two */
 #define NAME_PROBE 4   /* slots tried before one is replaced */
 /* The handle while not measuring: no lookup, and sg_begin would reject it if it ever measured. */
 #define REGION_OFF ((sg_region_t)INT32_MAX)
