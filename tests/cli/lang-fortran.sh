@@ -1,6 +1,7 @@
 # Fortran against an installed prefix: 'use scalegate' with gfortran and pkg-config; a region is its name
 # (a reused string buffer makes two regions), tags of either integer kind, file and line from the preprocessor.
 . "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/mpi.bash"
 . "$(dirname "$0")/lang.bash"
 
 [ -f "$P/include/scalegate.mod" ] || fail "make install did not install scalegate.mod"
@@ -60,3 +61,27 @@ analyzed "$T/out" "the Fortran intervals" 'program/solve ' 'program/solve/step\[
 
 # Without SCALEGATE_OUT, sg_enabled() is false (the program stops with 3).
 expect_exit 3 env -u SCALEGATE_OUT "$T/prog"
+
+# MPI Fortran: 'use mpi' and 'use scalegate' with mpif90 and scalegate-mpi; the allreduce lands in the interval.
+cat >"$T/mpiprog.f90" <<'F90'
+program mpiprog
+  use mpi
+  use scalegate
+  implicit none
+  integer :: ierr
+  double precision :: x, y
+  call MPI_Init(ierr)
+  x = 1
+  call sg_begin('sum')
+  call MPI_Allreduce(x, y, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
+  call sg_end('sum')
+  call MPI_Finalize(ierr)
+  if (y < 2) stop 1
+end program mpiprog
+F90
+mpif90 -Wall ${SG_SAN_FLAGS:-} "$T/mpiprog.f90" $(pkg-config --cflags --libs scalegate-mpi) -o "$T/mpiprog" ||
+	fail "an MPI Fortran program with 'use scalegate' did not build with scalegate-mpi"
+ranks 2 "$T/mpiout" "$T/mpiprog" || fail "the MPI Fortran program failed"
+t=$("$P/bin/scalegate" profile --tsv "$(rank_profile "$T/mpiout" 1)")
+[ "$(col "$t" program/sum 0 count)" = 1 ] || fail "rank 1's interval: $t"
+expect_match "$t" 'program/sum.*allreduce' "the allreduce inside the Fortran interval"
