@@ -1,6 +1,6 @@
 ! scalegate.f90: the Fortran interface of the scalegate tracer ('use scalegate'), on the C API through bind(C).
 !
-! A region is its name. A Fortran string is no static pointer, so each call looks the
+! A region is its name, trailing blanks ignored. A Fortran string is no static pointer, so each call looks the
 ! name up in a per-thread cache (no lock); only a thread's first call with a name
 ! registers it, with the optional file and line (pass __FILE__, __LINE__ from a .F90).
 ! Compiled into libscalegate; the .mod file is for the gfortran that built it.
@@ -56,27 +56,42 @@ contains
     character(len=*), intent(in) :: name
     character(len=*), intent(in), optional :: file
     integer, intent(in), optional :: line
+    integer(c_size_t) :: n
 
-    region_of = c_region_cached(name, len(name, kind=c_size_t))
-    if (region_of == 0) region_of = region_register(name, file, line)
+    n = name_len(name)
+    region_of = c_region_cached(name, n)
+    if (region_of == 0) region_of = region_register(name, n, file, line)
   end function
 
-  integer(c_int) function region_register(name, file, line)
+  ! The length of 'name' without trailing blanks, which Fortran does not count in a comparison
+  ! (a loop, not len_trim: no call into the Fortran runtime).
+  integer(c_size_t) function name_len(name)
     character(len=*), intent(in) :: name
+
+    name_len = len(name, kind=c_size_t)
+    do while (name_len > 0)
+      if (ichar(name(name_len:name_len)) /= 32) exit
+      name_len = name_len - 1
+    end do
+  end function
+
+  integer(c_int) function region_register(name, n, file, line)
+    character(len=*), intent(in) :: name
+    integer(c_size_t), intent(in) :: n
     character(len=*), intent(in), optional :: file
     integer, intent(in), optional :: line
     character(kind=c_char, len=1024) :: cfile ! a C string; a longer path is cut
-    integer :: n, cline
+    integer :: k, cline
 
     cfile(1:2) = '?' // c_null_char
     if (present(file)) then
-      n = min(len(file), len(cfile) - 1)
-      cfile(1:n) = file(1:n)
-      cfile(n + 1:n + 1) = c_null_char
+      k = min(len(file), len(cfile) - 1)
+      cfile(1:k) = file(1:k)
+      cfile(k + 1:k + 1) = c_null_char
     end if
     cline = 0
     if (present(line)) cline = line
-    region_register = c_region_named(name, len(name, kind=c_size_t), cfile, int(cline, c_int))
+    region_register = c_region_named(name, n, cfile, int(cline, c_int))
   end function
 
   ! Enters region 'name' on the calling thread.

@@ -1,10 +1,12 @@
 # Fortran against an installed prefix: 'use scalegate' with gfortran and pkg-config; a region is its name
-# (a reused string buffer makes two regions), tags of either integer kind, file and line from the preprocessor.
+# (a reused string buffer makes two regions; trailing blanks do not count), tags of either integer kind, file and line from the preprocessor.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi.bash"
 . "$(dirname "$0")/lang.bash"
 
 [ -f "$P/include/scalegate.mod" ] || fail "make install did not install scalegate.mod"
+# The module is in the C library, yet C programs need no Fortran runtime.
+if nm -D "$P/lib/libscalegate.so" | grep -q ' U _gfortran'; then fail "libscalegate.so needs libgfortran"; fi
 cat >"$T/prog.F90" <<'F90'
 program prog
   use scalegate
@@ -27,10 +29,10 @@ program prog
     call sg_end('step')
   end do
   call sg_end('solve')
-  ! The same buffer holding two names: two regions, each entered twice.
+  ! The same buffer holding two names: two regions, each entered twice; trailing blanks do not count.
   do i = 1, 4
     name = merge('alpha', 'beta ', mod(i, 2) == 1)
-    call sg_begin(trim(name))
+    call sg_begin(name)
     call sg_end(trim(name))
   end do
   big = 5000000000_8
