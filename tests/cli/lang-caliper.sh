@@ -50,6 +50,8 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
+clang -std=c11 -Wall -Wextra -Werror -fsyntax-only "$T/solver.c" $(pkg-config --cflags scalegate-caliper) ||
+	fail "the Caliper stand-in is not warning-free under clang"
 cc -std=c11 -Wall -Wextra -Werror -fopenmp ${SG_SAN_FLAGS:-} "$T/solver.c" $(pkg-config --cflags --libs scalegate-caliper) -o "$T/solver" ||
 	fail "the Caliper-annotated program did not build with scalegate-caliper"
 
