@@ -16,10 +16,13 @@ struct name_entry {
 	sg_region_t region;
 };
 
-/* The registry: one region per name, whatever the file of the first caller. */
+/* The registry: one region per name, whatever the file of the first caller; 'slots' is an
+ * open-addressing index of it (entry + 1, 0 = empty), kept at most half full. */
 static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct name_entry *names;
 static size_t nr_names, alloc_names;
+static uint32_t *slots;
+static size_t nr_slots;
 
 static __thread struct name_entry *cache __attribute__((tls_model("initial-exec")));
 static pthread_key_t cache_key;
@@ -72,16 +75,38 @@ sg_region_t sg_region_cached(const char *name, size_t len)
 	return 0;
 }
 
+static int slots_grow(void)
+{
+	size_t n = nr_slots ? nr_slots * 2 : 64;
+	uint32_t *p = calloc(n, sizeof(*p));
+
+	if (!p)
+		return -1;
+	for (size_t i = 0; i < nr_names; i++) {
+		size_t j = names[i].hash & (n - 1);
+		while (p[j])
+			j = (j + 1) & (n - 1);
+		p[j] = (uint32_t)i + 1;
+	}
+	free(slots);
+	slots = p;
+	nr_slots = n;
+	return 0;
+}
+
 /* The region of 'name' from the registry, registered when new; 0 when out of memory. */
 static sg_region_t registry_get(uint64_t h, const char *name, size_t len, const char *file, int line)
 {
 	sg_region_t r = 0;
+	size_t j;
 	char *copy;
 
 	pthread_mutex_lock(&names_lock);
-	for (size_t i = 0; i < nr_names; i++)
-		if (entry_is(&names[i], h, name, len)) {
-			r = names[i].region;
+	if ((nr_names + 1) * 2 > nr_slots && slots_grow())
+		goto out;
+	for (j = h & (nr_slots - 1); slots[j]; j = (j + 1) & (nr_slots - 1))
+		if (entry_is(&names[slots[j] - 1], h, name, len)) {
+			r = names[slots[j] - 1].region;
 			goto out;
 		}
 	if (nr_names == alloc_names) {
@@ -99,7 +124,8 @@ static sg_region_t registry_get(uint64_t h, const char *name, size_t len, const 
 		free(copy);
 		goto out;
 	}
-	names[nr_names++] = (struct name_entry){ h, copy, len, r };
+	names[nr_names] = (struct name_entry){ h, copy, len, r };
+	slots[j] = (uint32_t)++nr_names;
 out:
 	pthread_mutex_unlock(&names_lock);
 	return r;
