@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 C
 clang -std=c11 -Wall -Wextra -Werror -fsyntax-only "$T/solver.c" $(pkg-config --cflags scalegate-caliper) ||
 	fail "the Caliper stand-in is not warning-free under clang"
-cc -std=c11 -Wall -Wextra -Werror -fopenmp ${SG_SAN_FLAGS:-} "$T/solver.c" $(pkg-config --cflags --libs scalegate-caliper) -o "$T/solver" ||
+cc -std=c11 -Wall -Wextra -Werror -fopenmp $SAN "$T/solver.c" $(pkg-config --cflags --libs scalegate-caliper) -o "$T/solver" ||
 	fail "the Caliper-annotated program did not build with scalegate-caliper"
 
 cat >"$T/scalegate.yml" <<YML
@@ -104,7 +104,7 @@ int main()
 }
 CPP
 for cxx in g++ clang++; do
-	$cxx -std=c++11 -Wall -Wextra -Werror ${SG_SAN_FLAGS:-} "$T/app.cpp" $(pkg-config --cflags --libs scalegate-caliper) -o "$T/app" ||
+	$cxx -std=c++11 -Wall -Wextra -Werror $SAN "$T/app.cpp" $(pkg-config --cflags --libs scalegate-caliper) -o "$T/app" ||
 		fail "the Caliper-annotated C++ program did not build with $cxx"
 done
 SCALEGATE_OUT="$T/cxx" "$T/app" || fail "the C++ program failed"

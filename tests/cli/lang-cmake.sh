@@ -65,8 +65,8 @@ int main(int argc, char **argv)
 	return y > 0 ? 0 : 1;
 }
 C
-expect_exit 0 cmake -S "$T/src" -B "$T/build" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_EXE_LINKER_FLAGS="-Wl,--as-needed ${SG_SAN_FLAGS:-}" \
-	-DCMAKE_C_FLAGS="${SG_SAN_FLAGS:-}" -DCMAKE_CXX_FLAGS="${SG_SAN_FLAGS:-}" -DCMAKE_Fortran_FLAGS="${SG_SAN_FLAGS:-}"
+expect_exit 0 cmake -S "$T/src" -B "$T/build" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_EXE_LINKER_FLAGS="-Wl,--as-needed $SAN" \
+	-DCMAKE_C_FLAGS="$SAN" -DCMAKE_CXX_FLAGS="$SAN" -DCMAKE_Fortran_FLAGS="$SAN"
 expect_match "$out" 'scalegate 0\.1\.' "the package's version"
 expect_exit 0 cmake --build "$T/build"
 

@@ -42,8 +42,8 @@ int main()
 CPP
 for cxx in g++ clang++; do
 	command -v $cxx >/dev/null || fail "$cxx is not installed (ci/install-deps.sh)"
-	$cxx -std=c++11 -Wall -Wextra -Werror ${SG_SAN_FLAGS:-} "$T/prog.cpp" $(pkg-config --cflags --libs scalegate) -o "$T/prog-$cxx"
-	$cxx -std=c++11 -Wall -Wextra -Werror -fno-exceptions ${SG_SAN_FLAGS:-} "$T/noexc.cpp" $(pkg-config --cflags --libs scalegate) -o "$T/noexc-$cxx"
+	$cxx -std=c++11 -Wall -Wextra -Werror $SAN "$T/prog.cpp" $(pkg-config --cflags --libs scalegate) -o "$T/prog-$cxx"
+	$cxx -std=c++11 -Wall -Wextra -Werror -fno-exceptions $SAN "$T/noexc.cpp" $(pkg-config --cflags --libs scalegate) -o "$T/noexc-$cxx"
 done
 # Compiled out: the macros still compile (and need no library).
 g++ -std=c++11 -Wall -Wextra -Werror -DSCALEGATE_DISABLE -I"$P/include" -c "$T/noexc.cpp" -o "$T/off.o"

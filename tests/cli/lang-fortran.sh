@@ -45,7 +45,7 @@ program prog
   if (x <= 0) stop 1
 end program prog
 F90
-gfortran -Wall -fopenmp ${SG_SAN_FLAGS:-} "$T/prog.F90" $(pkg-config --cflags --libs scalegate) -o "$T/prog" ||
+gfortran -Wall -fopenmp $SAN "$T/prog.F90" $(pkg-config --cflags --libs scalegate) -o "$T/prog" ||
 	fail "a Fortran program with 'use scalegate' did not build against the installed prefix"
 SCALEGATE_OUT="$T/out" OMP_NUM_THREADS=2 "$T/prog" || fail "the Fortran program failed"
 t=$("$P/bin/scalegate" profile --tsv "$(one_profile "$T/out")")
@@ -81,7 +81,7 @@ program mpiprog
   if (y < 2) stop 1
 end program mpiprog
 F90
-mpif90 -Wall ${SG_SAN_FLAGS:-} "$T/mpiprog.f90" $(pkg-config --cflags --libs scalegate-mpi) -o "$T/mpiprog" ||
+mpif90 -Wall $SAN "$T/mpiprog.f90" $(pkg-config --cflags --libs scalegate-mpi) -o "$T/mpiprog" ||
 	fail "an MPI Fortran program with 'use scalegate' did not build with scalegate-mpi"
 ranks 2 "$T/mpiout" "$T/mpiprog" || fail "the MPI Fortran program failed"
 t=$("$P/bin/scalegate" profile --tsv "$(rank_profile "$T/mpiout" 1)")

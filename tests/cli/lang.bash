@@ -2,6 +2,10 @@
 P=$T/p
 make -s -C "$SG_TOP" --no-print-directory install PREFIX="$P" >/dev/null
 export PKG_CONFIG_PATH=$P/lib/pkgconfig
+# The user programs get the sanitizer of the run, but ThreadSanitizer: libgomp's fork and join are
+# invisible to it without the tracer's own TSan build, and the installed tracer is the default one.
+SAN=${SG_SAN_FLAGS:-}
+[[ $SAN == *thread* ]] && SAN=
 
 # analyzed DIR WHAT REGEX...: 'scalegate analyze' of the installed prefix on the profiles in DIR
 # shows an interval line matching each REGEX (after '== <program>  ').
