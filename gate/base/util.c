@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #endif
 #include "base/util.h"
+#include "base/secret.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,10 +15,13 @@
 
 static void report(const char *prefix, const char *fmt, va_list ap)
 {
+	struct strbuf sb = STRBUF_INIT;
+
 	fflush(stdout);
-	fprintf(stderr, "scalegate: %s: ", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	strbuf_vaddf(&sb, fmt, ap);
+	secret_mask_strbuf(&sb); /* a message may quote a benchmark's output */
+	fprintf(stderr, "scalegate: %s: %s\n", prefix, sb.buf ? sb.buf : "");
+	strbuf_release(&sb);
 }
 
 int error(const char *fmt, ...)

@@ -296,7 +296,7 @@ static int parse_mpi(struct config_loader *l, const yaml_node_t *v, struct bench
 	return yamldoc_get_bool(l->d, v, "mpi", &b->mpi);
 }
 
-static int valid_env_name(const char *s)
+int config_valid_env_name(const char *s)
 {
 	if (!isalpha((unsigned char)*s) && *s != '_')
 		return 0;
@@ -311,7 +311,7 @@ static int parse_env_pair(struct config_loader *l, const struct yamldoc_iter *it
 	const char *value;
 	char buf[64];
 
-	if (!it->key || yamldoc_is_null(it->key_node) || !valid_env_name(it->key))
+	if (!it->key || yamldoc_is_null(it->key_node) || !config_valid_env_name(it->key))
 		return yamldoc_error(l->d, it->key_node, "'env' names must be environment variable names, not %s",
 				     yamldoc_describe(it->key_node, buf, sizeof(buf)));
 	if (!yamldoc_scalar(it->value) || yamldoc_is_null(it->value))

@@ -1,6 +1,7 @@
 /* scalegate.yml: top-level keys, 'defaults', checks across keys, the matrix, commands. */
 #include "config/config.h"
 #include "config/config-priv.h"
+#include "base/secret.h"
 #include "base/util.h"
 
 #include <limits.h>
@@ -9,7 +10,7 @@
 #include <string.h>
 
 static const char *const top_keys[] = {
-	"benchmarks", "launcher", "defaults", "results", "baselines", "rules", "post", "reports", NULL,
+	"benchmarks", "launcher", "defaults", "results", "baselines", "rules", "post", "reports", "secret_env", NULL,
 };
 
 char *config_resolve(const struct config *c, const char *path)
@@ -294,6 +295,51 @@ static void keep_section(struct config_loader *l, yaml_node_t *v, const char *ke
 		*field = v;
 }
 
+static void add_secret(struct config *c, const char *name)
+{
+	for (size_t i = 0; i < c->nr_secret_env; i++)
+		if (!strcmp(c->secret_env[i], name))
+			return;
+	c->secret_env = xrealloc(c->secret_env, (c->nr_secret_env + 1) * sizeof(*c->secret_env));
+	c->secret_env[c->nr_secret_env++] = xstrdup(name);
+	secret_add_env(name);
+}
+
+/* 'secret_env': a list of environment variable names. */
+static void parse_secret_env(struct config_loader *l, yaml_node_t *v)
+{
+	struct yamldoc_iter it;
+	char buf[64];
+
+	if (!yamldoc_is_list(v)) {
+		yamldoc_error(l->d, v, "'secret_env' must be a list of environment variable names, not %s",
+			      yamldoc_describe(v, buf, sizeof(buf)));
+		return;
+	}
+	yamldoc_list_iter(&it, l->d, v);
+	while (yamldoc_list_next(&it)) {
+		const char *s = yamldoc_scalar(it.value);
+		if (!s || yamldoc_is_null(it.value) || !config_valid_env_name(s))
+			yamldoc_error(l->d, it.value, "'secret_env' names must be environment variable names, not %s",
+				      yamldoc_describe(it.value, buf, sizeof(buf)));
+		else
+			add_secret(l->c, s);
+	}
+}
+
+/* The posting token's variable is a secret too: post.token_env, else the format's default. */
+static void add_post_token(struct config_loader *l)
+{
+	yaml_node_t *post = l->c->post;
+	const char *name = yamldoc_scalar(yamldoc_is_map(post) ? yamldoc_map_get(l->d, post, "token_env") : NULL);
+	const char *format = yamldoc_scalar(yamldoc_is_map(post) ? yamldoc_map_get(l->d, post, "format") : NULL);
+
+	if (!name && format)
+		name = !strcmp(format, "github") ? "GITHUB_TOKEN" : !strcmp(format, "gitlab") ? "GITLAB_TOKEN" : NULL;
+	if (name && config_valid_env_name(name))
+		add_secret(l->c, name);
+}
+
 /* Top-level keys in file order; 'defaults' and 'benchmarks' wait until the launcher is known. */
 static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node_t **benchmarks)
 {
@@ -320,6 +366,8 @@ static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node
 			keep_section(l, it.value, k, &c->post);
 		else if (!strcmp(k, "reports"))
 			keep_section(l, it.value, k, &c->reports);
+		else if (!strcmp(k, "secret_env"))
+			parse_secret_env(l, it.value);
 		else
 			yamldoc_unknown_key(l->d, it.key_node, top_keys);
 	}
@@ -338,6 +386,7 @@ int config_load(struct config *c, const char *path)
 	c->baselines_dir = config_resolve(c, "baselines");
 	l.launcher = xstrdup(CONFIG_DEFAULT_LAUNCHER);
 	parse_top(&l, &defaults, &benchmarks);
+	add_post_token(&l);
 	parse_defaults(&l, defaults);
 	parse_benchmarks(&l, benchmarks);
 	free(l.launcher);
@@ -356,6 +405,9 @@ void config_release(struct config *c)
 	free(c->dir);
 	free(c->results_dir);
 	free(c->baselines_dir);
+	for (size_t i = 0; i < c->nr_secret_env; i++)
+		free(c->secret_env[i]);
+	free(c->secret_env);
 	yamldoc_release(&c->doc);
 	memset(c, 0, sizeof(*c));
 }

@@ -54,6 +54,9 @@ struct config {
 	size_t nr_benchmarks;
 	char *results_dir;
 	char *baselines_dir;
+	/* Variables kept from the benchmarks and masked in every output: 'secret_env' and post's token_env. */
+	char **secret_env;
+	size_t nr_secret_env;
 	/* Sections other modules parse with positions; NULL when absent. */
 	yaml_node_t *rules;     /* a mapping or a list */
 	yaml_node_t *post;

@@ -201,7 +201,8 @@ static int run_build(struct runner *r, struct bench_run *br)
 {
 	char *out = xstrfmt("%s/%s/build", r->results, br->b->name), *tail, *err;
 	char *env[] = { NULL, NULL };
-	struct exec_spec spec = { .line = br->b->build, .cwd = br->workdir, .out_dir = out, .env = env };
+	struct exec_spec spec = { .line = br->b->build, .cwd = br->workdir, .out_dir = out, .env = env,
+				  .unset = r->c->secret_env, .nr_unset = r->c->nr_secret_env, .label = br->b->name };
 	struct exec_result res;
 	int ret = 0;
 
