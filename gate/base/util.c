@@ -189,6 +189,15 @@ int strbuf_read_file(struct strbuf *sb, const char *path)
 	return ret;
 }
 
+unsigned long long fnv1a64(const char *s, size_t n)
+{
+	unsigned long long h = 14695981039346656037ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
 int write_file_atomic(const char *path, const char *data, size_t len)
 {
 	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());

@@ -140,7 +140,18 @@ static int parse_name(struct config_loader *l, const yaml_node_t *v, struct benc
 	/* Names become directory names under 'results'. */
 	if (!strcmp(s, ".") || !strcmp(s, ".."))
 		return yamldoc_error(l->d, v, "benchmark name '%s' is not allowed", s);
+	if (config_reserved_name(s))
+		return yamldoc_error(l->d, v, "benchmark name '%s' is reserved: it collides with the results "
+				     "layout (names may not start with '.' or end in '.tsv' or '.partial')", s);
 	return set_text(&b->name, s);
+}
+
+int config_reserved_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	/* .scratch; manifest.tsv, fingerprint.tsv, complete.tsv; manifest.tsv.partial */
+	return s[0] == '.' || (n >= 4 && !strcmp(s + n - 4, ".tsv")) || (n >= 8 && !strcmp(s + n - 8, ".partial"));
 }
 
 static int parse_command(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
@@ -259,9 +270,19 @@ static int parse_warmup(struct config_loader *l, const yaml_node_t *v, struct be
 	return parse_int(l->d, v, "warmup", 0, 100, &b->warmup);
 }
 
+/* A week: past it a timeout is a typo, and a run that long is no gate's. */
+#define MAX_TIMEOUT (7 * 24 * 3600.0)
+
 static int parse_timeout(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
 {
-	return yamldoc_get_duration(l->d, v, "timeout", &b->timeout);
+	double t;
+
+	if (yamldoc_get_duration(l->d, v, "timeout", &t))
+		return -1;
+	if (!(t <= MAX_TIMEOUT))
+		return yamldoc_error(l->d, v, "'timeout' of '%s' is more than 7 days", yamldoc_scalar(v));
+	b->timeout = t;
+	return 0;
 }
 
 /* 'off' or a negative number: no limit. */
