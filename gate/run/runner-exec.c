@@ -24,6 +24,7 @@
 #include "base/secret.h"
 
 #define KILL_GRACE 2.0 /* seconds between SIGTERM and SIGKILL */
+#define LINGER_MS 1000  /* how long what a run left may take to end by itself */
 
 volatile sig_atomic_t runner_interrupted;
 
@@ -136,6 +137,9 @@ static void sweep(const struct exec_spec *s, const char *tag, pid_t pid, int end
 	struct strbuf outlived = STRBUF_INIT, escaped = STRBUF_INIT;
 	const char *label = s->label ? s->label : "the run";
 
+	/* Helpers that end with the program (a singleton MPI run's orted) get a moment to do so. */
+	for (int i = 0; ended && i < LINGER_MS / 10 && tree_signal(0); i++)
+		usleep(10000);
 	killpg(pid, SIGKILL);
 	tree_sweep(tag, &outlived, &escaped);
 	if (outlived.len && ended)

@@ -15,7 +15,7 @@ int tree_become_subreaper(void);
 /* A fresh tag for one run: "<gate pid>-<n>"; static storage, valid until the next call. */
 const char *tree_new_tag(void);
 
-/* Sends 'sig' to every living descendant of the gate; returns how many. */
+/* Sends 'sig' to every living descendant of the gate (0: none, to count them); returns how many. */
 size_t tree_signal(int sig);
 
 /*
