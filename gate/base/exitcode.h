@@ -8,8 +8,6 @@ enum sg_exit {
 	SG_EXIT_USAGE = 2,       /* bad command line or configuration */
 	SG_EXIT_RUN_FAILED = 3,  /* a benchmark crashed, timed out or wrote no profile */
 	SG_EXIT_POST_FAILED = 4, /* posting failed and --require-post was given */
-	SG_EXIT_ERROR = 5,       /* a check could not be judged: a JUnit <error> that is not a failed run
-				    (baseline of another machine, unreadable baseline) */
 };
 
 #endif

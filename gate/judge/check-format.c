@@ -74,6 +74,15 @@ static const char *plural(size_t n)
 
 static const char *const status_words[] = { "PASS", "WARN", "FAIL", "ERROR", "SKIP" };
 
+/* Exit 3 is a failed run, or an error that left something unjudged (an unreadable baseline). */
+static const char *error_word(const struct verdict_set *vs)
+{
+	for (size_t i = 0; i < vs->nr; i++)
+		if (vs->v[i].status == VERDICT_ERROR && vs->v[i].kind && !strcmp(vs->v[i].kind, "run"))
+			return "a run failed";
+	return "error: not everything could be judged";
+}
+
 void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all)
 {
 	for (size_t i = 0; i < vs->nr; i++) {
@@ -92,18 +101,28 @@ void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all)
 
 void check_print_counts(FILE *out, const struct verdict_set *vs)
 {
-	static const char *const exit_words[] = { "pass", "regression", "usage", "a run failed", "post failed",
-						  "not judged" };
+	const char *const exit_words[] = { "pass", "regression", "usage", error_word(vs) };
 
 	fprintf(out, "scalegate check: %zu check%s: %zu failed, %zu warning%s, %zu error%s, %zu skipped, %zu passed; "
 		"exit %d (%s)\n", vs->nr, plural(vs->nr), vs->count[VERDICT_FAIL], vs->count[VERDICT_WARN],
 		plural(vs->count[VERDICT_WARN]), vs->count[VERDICT_ERROR], plural(vs->count[VERDICT_ERROR]),
 		vs->count[VERDICT_SKIPPED], vs->count[VERDICT_PASS], vs->exit_code,
-		vs->exit_code >= 0 && vs->exit_code <= 5 ? exit_words[vs->exit_code] : "?");
+		vs->exit_code >= 0 && vs->exit_code <= 3 ? exit_words[vs->exit_code] : "?");
 }
 
 void check_print(FILE *out, const struct verdict_set *vs, int all)
 {
 	check_print_verdicts(out, vs, all);
 	check_print_counts(out, vs);
+}
+
+void check_print_exit(FILE *out, const struct verdict_set *vs, int code)
+{
+	static const char *const words[] = { "pass", "regression", "usage or configuration error", "error",
+					     "the required post failed" };
+
+	if (code == vs->exit_code)
+		return;
+	fprintf(out, "scalegate: exit %d (%s), not %d: see the errors above\n", code,
+		code >= 0 && code <= 4 ? words[code] : "?", vs->exit_code);
 }

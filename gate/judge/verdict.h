@@ -45,7 +45,7 @@ struct verdict_set {
 	size_t nr_fingerprint;
 	char *timestamp;          /* ISO 8601 without zone, e.g. 2026-11-22T10:22:36 */
 	char *hostname;
-	int exit_code;            /* exitcode.h: 0 pass, 1 regression, 3 run failed, 5 not judged (error) */
+	int exit_code;            /* exitcode.h: 0 pass, 1 regression, 3 run failed or not judged (error) */
 };
 
 void verdict_set_init(struct verdict_set *s);

@@ -22,8 +22,11 @@ expect_match "$out" "^wrote $T/baselines/jacobi\.sgbase: 4 intervals, 8 interval
 [ "$(cat "$T/baselines/other.sgbase")" = "keep me" ] || fail "--benchmark jacobi touched other.sgbase"
 ls "$T/baselines" | grep -v '\.sgbase$' && fail "a temporary file was left behind"
 
+# 'other' never ran: the results are refused, naming it; --partial judges what is there.
+expect_exit 2 "$SCALEGATE" check -c "$T/scalegate.yml" --all
+expect_match "$out" "benchmark 'other' is missing from the results '$data/clear-regression/results'" "a missing benchmark is named"
 # The stored samples are the results' own: checking the results against them passes everything.
-expect_exit 0 "$SCALEGATE" check -c "$T/scalegate.yml" --all
+expect_exit 0 "$SCALEGATE" check -c "$T/scalegate.yml" --all --partial
 expect_no_match "$out" '^(FAIL|WARN|ERROR|SKIP) ' "the results against their own baseline"
 expect_match "$out" '^PASS jacobi program/solve/residual 1 rank × 2 threads tolerance\.time: .* \+0\.0 %, within the tolerance of 5 %' \
 	"the comparison found its samples"
@@ -33,9 +36,13 @@ cp "$T/baselines/jacobi.sgbase" "$T/first"
 expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml" --benchmark jacobi
 cmp -s "$T/first" "$T/baselines/jacobi.sgbase" || fail "the baseline is not written the same way twice"
 
-# Every configured benchmark: 'other' has no results (exit 2), jacobi is still written.
+# Every configured benchmark: 'other' has no results (exit 2) and nothing is written; with --partial
+# jacobi is still written.
 rm "$T/baselines/jacobi.sgbase"
 expect_exit 2 "$SCALEGATE" baseline update -c "$T/scalegate.yml"
+expect_match "$out" "benchmark 'other' is missing from the results" "a benchmark without results is an error"
+[ ! -f "$T/baselines/jacobi.sgbase" ] || fail "a baseline was written from incomplete results"
+expect_exit 2 "$SCALEGATE" baseline update -c "$T/scalegate.yml" --partial
 expect_match "$out" "no results for benchmark 'other'" "a benchmark without results is an error"
 [ -f "$T/baselines/jacobi.sgbase" ] || fail "jacobi was not written because 'other' had no results"
 
@@ -49,10 +56,37 @@ expect_exit 2 "$SCALEGATE" baseline update -c "$T/scalegate.yml" --benchmark nos
 expect_exit 2 "$SCALEGATE" baseline -c "$T/scalegate.yml"
 expect_exit 2 "$SCALEGATE" baseline remove -c "$T/scalegate.yml"
 
-# A corrupt baseline is an error verdict, not a crash; absolute rules still apply.
-# an <error> in the reports is never exit 0 (docs/check.md, "Exit codes and the reports")
+# A corrupt baseline is an error verdict, not a crash, and it fails the gate (exit 3); absolute rules still apply.
 printf 'scalegate-baseline\t1\nbenchmark\tjacobi\nsample\tprogram\t-\t1\t1\tExecution_time\tnope\n' \
 	>"$T/baselines/jacobi.sgbase"
-expect_exit 5 "$SCALEGATE" check -c "$T/scalegate.yml"
-expect_match "$out" "jacobi\.sgbase:3: 'nope' is not a number" "the reader names file and line"
+expect_exit 3 "$SCALEGATE" check -c "$T/scalegate.yml" --partial
+expect_match "$out" "jacobi\.sgbase:1: baseline version 1 has no end record" "the reader names file and line"
 expect_match "$out" "^ERROR jacobi - - baseline: cannot read the baseline" "an unreadable baseline is an error verdict"
+
+# A profile with a time that is not a finite, non-negative number is refused with its file and record,
+# and no baseline is written from it (issue 12).
+cp -r "$data/clear-regression/results" "$T/nan-results"
+victim=$(ls "$T"/nan-results/jacobi/s--r1-t1/1/*.sgprof | head -n 1)
+python3 - "$victim" <<'PY'
+import sys
+path = sys.argv[1]
+lines = open(path).read().split("\n")
+body = [l for l in lines if l and not l.startswith("end\t")]
+for i, l in enumerate(body):
+    f = l.split("\t")
+    if f[0] == "stat":
+        f[4] = "nan"
+        body[i] = "\t".join(f)
+        break
+text = "\n".join(body) + "\n"
+h = 14695981039346656037
+for b in text.encode():
+    h = ((h ^ b) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+open(path, "w").write(text + "end\t%016x\n" % h)
+PY
+sed "s|^results: .*|results: $T/nan-results|; s|^baselines: .*|baselines: $T/nan-baselines|" "$T/scalegate.yml" >"$T/nan.yml"
+got=0
+out=$("$SCALEGATE" baseline update -c "$T/nan.yml" --benchmark jacobi 2>&1) || got=$?
+[ "$got" -ne 0 ] || fail "baseline update accepted a profile with a NaN time"
+expect_match "$out" "$victim:[0-9]+: corrupt profile: stat column 'time' is 'nan'" "the profile and its record are named"
+[ ! -e "$T/nan-baselines/jacobi.sgbase" ] || fail "a baseline was written from a NaN time"
