@@ -39,6 +39,11 @@ int judge_load(struct judge *j, const char *config, const char *results, const c
  */
 int judge_check_complete(const struct config *c, const char *results, const char *benchmark, int partial);
 
+/* The two halves of judge_load: the configuration and every rule file it names, loaded and
+ * validated before anything runs; then the results judged. Each 0, or -1 (already reported). */
+int judge_configure(struct judge *j, const char *config);
+int judge_evaluate(struct judge *j, const char *results, const char *baselines);
+
 /* The benchmarks' memory models of 'c' into 'm' (before matrix_build), for the isoefficiency's
  * scalability function, as 'analyze -c' reads them. 0 or error(). */
 int judge_set_memory(struct matrix *m, const struct config *c);
