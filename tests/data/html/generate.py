@@ -144,7 +144,7 @@ def write(out, current):
     with open(os.path.join(out, "manifest.tsv"), "w") as f:
         f.write("\n".join(rows) + "\n")
     # The completeness record 'scalegate run' writes last: every benchmark, its matrix.
-    per = {}
+    per = {"contended": len(cont)}
     for bench, size, t, tree in runs:
         per[bench] = per.get(bench, 0) + 1
     reps = len(NOISE)
