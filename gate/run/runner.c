@@ -95,7 +95,12 @@ int runner_init(struct runner *r, struct config *c, const struct runner_options 
 		return error("cannot resolve '%s': %s", dir, strerror(errno));
 	r->results = xstrdup(resolved);
 	/* First: from here until the end, the results are incomplete and say so. */
-	if (complete_read(&r->complete, r->results) || complete_remove(r->results))
+	if (complete_read(&r->complete, r->results)) {
+		warning("'%s/%s' is not readable: the benchmarks this run leaves alone count as incomplete",
+			r->results, COMPLETE_FILE);
+		complete_release(&r->complete);
+	}
+	if (complete_remove(r->results))
 		return -1;
 	if (!opt->benchmark)
 		complete_release(&r->complete);
