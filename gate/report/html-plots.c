@@ -70,8 +70,7 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 		top = fmax(top, fmax(sum, bsum));
 	}
 	memset(&pl, 0, sizeof(pl));
-	pl.x.label = sec->nr_sizes > 1 || sec->weak ? "configuration (ranks x threads @ size)" :
-		     "configuration (ranks x threads)";
+	pl.x.label = "configuration";
 	pl.y.label = "share of Total_time";
 	html_axis_categories(&pl.x, names, nr);
 	html_axis_linear(&pl.y, 0, fmin(top * 1.05, 1), 1);
