@@ -28,6 +28,8 @@ size_t html_configs(const struct html_section *sec, struct html_config *out, siz
 			out[n].size = w->series->size;
 			config_words(out[n].name, sizeof(out[n].name), w->cell->config->ranks, w->cell->config->threads,
 				     w->series->size);
+			snprintf(out[n].tick, sizeof(out[n].tick), "%d\xc3\x97%d @%s", w->cell->config->ranks,
+				 w->cell->config->threads, w->series->size);
 		}
 		return n;
 	}
@@ -39,6 +41,12 @@ size_t html_configs(const struct html_section *sec, struct html_config *out, siz
 			out[n].size = sec->series[i]->size;
 			config_words(out[n].name, sizeof(out[n].name), c->config->ranks, c->config->threads,
 				     size && sec->nr_sizes > 1 ? size : NULL);
+			if (size && sec->nr_sizes > 1)
+				snprintf(out[n].tick, sizeof(out[n].tick), "%d\xc3\x97%d @%s", c->config->ranks,
+					 c->config->threads, size);
+			else
+				snprintf(out[n].tick, sizeof(out[n].tick), "%d\xc3\x97%d", c->config->ranks,
+					 c->config->threads);
 		}
 	return n;
 }
