@@ -78,25 +78,44 @@ static const char *plural(size_t n)
 
 static const char *const status_words[] = { "PASS", "WARN", "FAIL", "ERROR", "SKIP" };
 
+/* The median minimum detectable change of the inconclusive verdicts, and how many there are. */
+static size_t inconclusive(const struct verdict_set *vs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < vs->nr; i++)
+		n += vs->v[i].status == VERDICT_WARN && vs->v[i].inconclusive;
+	return n;
+}
+
 void check_print(FILE *out, const struct verdict_set *vs, int all)
 {
 	static const char *const exit_words[] = { "pass", "regression", "usage", "a run failed" };
+	size_t undecided = inconclusive(vs);
 
 	for (size_t i = 0; i < vs->nr; i++) {
 		const struct verdict *v = &vs->v[i];
 		char config[96];
-		if (!all && v->status == VERDICT_PASS)
+		if (!all && (v->status == VERDICT_PASS || v->inconclusive))
 			continue;
 		check_config_name(config, sizeof(config), v->size, v->ranks, v->threads);
-		fprintf(out, "%s %s %s %s %s: %s\n", status_words[v->status], v->benchmark ? v->benchmark : "-",
-			v->interval ? v->interval : "-", config, v->kind ? v->kind : "-",
-			v->message ? v->message : "");
+		fprintf(out, "%s %s %s %s %s: %s\n", v->inconclusive ? "INCONCLUSIVE" : status_words[v->status],
+			v->benchmark ? v->benchmark : "-", v->interval ? v->interval : "-", config,
+			v->kind ? v->kind : "-", v->message ? v->message : "");
 		if (v->cause)
 			fprintf(out, "    cause: %s\n", v->cause);
 	}
-	fprintf(out, "scalegate check: %zu check%s: %zu failed, %zu warning%s, %zu error%s, %zu skipped, %zu passed; "
-		"exit %d (%s)\n", vs->nr, plural(vs->nr), vs->count[VERDICT_FAIL], vs->count[VERDICT_WARN],
-		plural(vs->count[VERDICT_WARN]), vs->count[VERDICT_ERROR], plural(vs->count[VERDICT_ERROR]),
-		vs->count[VERDICT_SKIPPED], vs->count[VERDICT_PASS], vs->exit_code,
+	if (undecided && !all)
+		fprintf(out, "INCONCLUSIVE %zu check%s: the noise allows only larger changes than their tolerance to be "
+			"detected; more repeats would decide (--all lists them)\n", undecided, plural(undecided));
+	fprintf(out, "scalegate check: %zu check%s: %zu failed, %zu warning%s (%zu inconclusive), %zu error%s, "
+		"%zu skipped, %zu passed; ", vs->nr, plural(vs->nr), vs->count[VERDICT_FAIL],
+		vs->count[VERDICT_WARN] - undecided, plural(vs->count[VERDICT_WARN] - undecided), undecided,
+		vs->count[VERDICT_ERROR], plural(vs->count[VERDICT_ERROR]), vs->count[VERDICT_SKIPPED],
+		vs->count[VERDICT_PASS]);
+	if (vs->family)
+		fprintf(out, "whole-run false-alarm level %g %% (Holm over %zu tests); ", 100 * vs->family_level,
+			vs->family);
+	fprintf(out, "exit %d (%s)\n", vs->exit_code,
 		vs->exit_code >= 0 && vs->exit_code <= 3 ? exit_words[vs->exit_code] : "?");
 }
