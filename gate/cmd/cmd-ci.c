@@ -9,9 +9,11 @@
 #include "base/exitcode.h"
 #include "post/post.h"
 #include "run/runner.h"
+#include "cmd/ab.h"
 
 static const char usage_text[] =
 	"usage: scalegate ci [-c FILE] [-o DIR] [--no-run] [--no-post] [--require-post]\n"
+	"                    [--against REV | --against-dir DIR] [--inject I:PCT] [--seed N]\n"
 	"Runs the benchmark matrix of the configuration, judges the results against\n"
 	"the rules and the baselines, writes the JUnit, Markdown, JSON and HTML reports,\n"
 	"posts the summary when the configuration has a 'post:' section, and exits\n"
@@ -22,6 +24,7 @@ static const char usage_text[] =
 	"  --no-run         judge the results already there instead of running\n"
 	"  --no-post        do not post, even with a 'post:' section\n"
 	"  --require-post   a failed post exits 4 when the check passed\n"
+	AB_USAGE
 	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
 	"error, 3 a benchmark failed to run (and nothing regressed), 4 a required post\n"
 	"failed (and the check passed)\n";
@@ -29,13 +32,20 @@ static const char usage_text[] =
 struct ci_options {
 	const char *config, *reports;
 	int no_run, no_post, require_post;
+	struct ab_options ab;
 };
 
 static int parse_options(int argc, char **argv, struct ci_options *o)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		int taken = ab_option(argc, argv, &i, &o->ab);
+		if (taken < 0) {
+			fputs(usage_text, stderr);
+			return -1;
+		} else if (taken) {
+			continue;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage_text, stdout);
 			return 1;
 		} else if ((!strcmp(a, "-c") || !strcmp(a, "-o")) && i + 1 < argc) {
@@ -57,15 +67,16 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 }
 
 /* Runs the whole matrix; -1 when the gate itself could not go on. */
-static long run_matrix(struct config *c)
+static long run_matrix(struct config *c, struct ab_options *ab)
 {
 	struct runner_options ro = { 0 };
-	struct runner r;
+	struct runner r = { 0 };
 	long failed = -1;
 
-	if (!runner_init(&r, c, &ro))
+	if (!ab_prepare(ab, c, c->results_dir, &ro) && !runner_init(&r, c, &ro))
 		failed = runner_run(&r);
 	runner_release(&r);
+	ab_finish(ab);
 	return failed;
 }
 
@@ -119,7 +130,7 @@ int cmd_ci(int argc, char **argv)
 		goto out_reports;
 	if (ci_reports_load(&rep, &c, o.reports))
 		goto out;
-	if (!o.no_run && run_matrix(&c) < 0) {
+	if (!o.no_run && run_matrix(&c, &o.ab) < 0) {
 		code = SG_EXIT_RUN_FAILED;
 		goto out;
 	}

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/util.h"
 
@@ -34,8 +35,20 @@ int judge_set_memory(struct matrix *m, const struct config *c)
 	return 0;
 }
 
+char *judge_ab_base(const char *results)
+{
+	char *marker = xstrfmt("%s/ab.tsv", results), *manifest = xstrfmt("%s/base/manifest.tsv", results);
+	int ab = !access(marker, R_OK) && !access(manifest, R_OK);
+
+	free(marker);
+	free(manifest);
+	return ab ? xstrfmt("%s/base", results) : NULL;
+}
+
 int judge_load(struct judge *j, const char *config, const char *results, const char *baselines)
 {
+	char *ab;
+
 	if (config_load(&j->config, config) || rules_load(&j->rules, &j->config))
 		return -1;
 	j->results = results ? results : j->config.results_dir;
@@ -46,7 +59,22 @@ int judge_load(struct judge *j, const char *config, const char *results, const c
 	if (check_run_failures(&j->vs, &j->rules, j->results))
 		return -1;
 	check_init(&j->c, &j->rules, &j->a, &j->m, &j->vs);
-	check_load_baselines(&j->c, j->baselines);
+	ab = judge_ab_base(j->results);
+	if (ab) {
+		struct analysis base;
+		analysis_init(&base);
+		if (analysis_load(&base, ab)) {
+			analysis_release(&base);
+			free(ab);
+			return -1;
+		}
+		check_use_baselines(&j->c, &base); /* the base revision, run round by round with the head */
+		j->c.ab = 1;
+		analysis_release(&base);
+		free(ab);
+	} else {
+		check_load_baselines(&j->c, j->baselines);
+	}
 	check_evaluate(&j->c);
 	if (rules_report_unmatched(&j->rules))
 		return -1;

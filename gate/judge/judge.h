@@ -27,6 +27,13 @@ void judge_release(struct judge *j);
  */
 int judge_load(struct judge *j, const char *config, const char *results, const char *baselines);
 
+/*
+ * RESULTS/base when RESULTS holds an A/B run (ab.tsv and the base's
+ * manifest): then the base revision is what the head is compared with,
+ * round by round, instead of the stored baselines. NULL otherwise; caller frees.
+ */
+char *judge_ab_base(const char *results);
+
 /* The benchmarks' memory models of 'c' into 'm' (before matrix_build), for the isoefficiency's
  * scalability function, as 'analyze -c' reads them. 0 or error(). */
 int judge_set_memory(struct matrix *m, const struct config *c);
