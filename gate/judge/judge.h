@@ -33,6 +33,10 @@ int judge_load(struct judge *j, const char *config, const char *results, const c
  * round by round, instead of the stored baselines. NULL otherwise; caller frees.
  */
 char *judge_ab_base(const char *results);
+/* The two halves of judge_load: the configuration and every rule file it names, loaded and
+ * validated before anything runs; then the results judged. Each 0, or -1 (already reported). */
+int judge_configure(struct judge *j, const char *config);
+int judge_evaluate(struct judge *j, const char *results, const char *baselines);
 
 /* The benchmarks' memory models of 'c' into 'm' (before matrix_build), for the isoefficiency's
  * scalability function, as 'analyze -c' reads them. 0 or error(). */
