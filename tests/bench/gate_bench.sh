@@ -20,6 +20,7 @@ results: results
 baselines: baselines
 defaults:
   warmup: 1
+  max_contention: off             # the loaded half has a neighbour on purpose: no reruns
   repeat: 5
   env: {OMP_WAIT_POLICY: passive}
 benchmarks:
