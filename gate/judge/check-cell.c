@@ -42,9 +42,15 @@ void check_cell_init(struct check_cell *cell, struct check *c, const struct chec
 
 char *check_rule_origin(const struct rules_rule *from)
 {
+	/* the shipped defaults live in the binary: a path to rules/default.yml would name a file users lack */
+	if (from && from->builtin)
+		return xstrfmt("built-in rule %s", from->name ? from->name : "default");
+	if (from && from->origin.file && from->name)
+		return xstrfmt("rule '%s' (%s:%d:%d)", from->name, from->origin.file, from->origin.line,
+			       from->origin.col);
 	if (from && from->origin.file)
 		return xstrfmt("%s:%d:%d", from->origin.file, from->origin.line, from->origin.col);
-	return xstrdup("default rules");
+	return xstrdup("built-in rules");
 }
 
 struct verdict *check_verdict(struct check_cell *cell, enum verdict_status st, const char *kind,

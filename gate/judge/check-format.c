@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "judge/check-priv.h"
+#include "base/words.h"
 
 #define PER_RUN(f) CHECK_PER_RUN, ANALYSIS_##f
 #define SHARE(f) CHECK_SHARE, ANALYSIS_##f
@@ -63,12 +64,7 @@ void check_format_change(char *buf, size_t size, const struct check_metric *m, d
 
 void check_config_name(char *buf, size_t size, const char *size_name, int ranks, int threads)
 {
-	if (!ranks || !threads)
-		snprintf(buf, size, "-");
-	else if (size_name && strcmp(size_name, "-"))
-		snprintf(buf, size, "%dx%d@%s", ranks, threads, size_name);
-	else
-		snprintf(buf, size, "%dx%d", ranks, threads);
+	config_words(buf, size, ranks, threads, size_name);
 }
 
 static const char *plural(size_t n)
@@ -78,7 +74,7 @@ static const char *plural(size_t n)
 
 static const char *const status_words[] = { "PASS", "WARN", "FAIL", "ERROR", "SKIP" };
 
-/* The median minimum detectable change of the inconclusive verdicts, and how many there are. */
+/* How many verdicts are inconclusive warnings. */
 static size_t inconclusive(const struct verdict_set *vs)
 {
 	size_t n = 0;
@@ -88,11 +84,17 @@ static size_t inconclusive(const struct verdict_set *vs)
 	return n;
 }
 
-void check_print(FILE *out, const struct verdict_set *vs, int all)
+/* Exit 3 is a failed run, or an error that left something unjudged (an unreadable baseline). */
+static const char *error_word(const struct verdict_set *vs)
 {
-	static const char *const exit_words[] = { "pass", "regression", "usage", "a run failed" };
-	size_t undecided = inconclusive(vs);
+	for (size_t i = 0; i < vs->nr; i++)
+		if (vs->v[i].status == VERDICT_ERROR && vs->v[i].kind && !strcmp(vs->v[i].kind, "run"))
+			return "a run failed";
+	return "error: not everything could be judged";
+}
 
+void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all)
+{
 	for (size_t i = 0; i < vs->nr; i++) {
 		const struct verdict *v = &vs->v[i];
 		char config[96];
@@ -105,9 +107,17 @@ void check_print(FILE *out, const struct verdict_set *vs, int all)
 		if (v->cause)
 			fprintf(out, "    cause: %s\n", v->cause);
 	}
-	if (undecided && !all)
+	if (inconclusive(vs) && !all)
 		fprintf(out, "INCONCLUSIVE %zu check%s: the noise allows only larger changes than their tolerance to be "
-			"detected; more repeats would decide (--all lists them)\n", undecided, plural(undecided));
+			"detected; more repeats would decide (--all lists them)\n", inconclusive(vs),
+			plural(inconclusive(vs)));
+}
+
+void check_print_counts(FILE *out, const struct verdict_set *vs)
+{
+	const char *const exit_words[] = { "pass", "regression", "usage", error_word(vs) };
+	size_t undecided = inconclusive(vs);
+
 	fprintf(out, "scalegate check: %zu check%s: %zu failed, %zu warning%s (%zu inconclusive), %zu error%s, "
 		"%zu skipped, %zu passed; ", vs->nr, plural(vs->nr), vs->count[VERDICT_FAIL],
 		vs->count[VERDICT_WARN] - undecided, plural(vs->count[VERDICT_WARN] - undecided), undecided,
@@ -118,4 +128,21 @@ void check_print(FILE *out, const struct verdict_set *vs, int all)
 			vs->family);
 	fprintf(out, "exit %d (%s)\n", vs->exit_code,
 		vs->exit_code >= 0 && vs->exit_code <= 3 ? exit_words[vs->exit_code] : "?");
+}
+
+void check_print(FILE *out, const struct verdict_set *vs, int all)
+{
+	check_print_verdicts(out, vs, all);
+	check_print_counts(out, vs);
+}
+
+void check_print_exit(FILE *out, const struct verdict_set *vs, int code)
+{
+	static const char *const words[] = { "pass", "regression", "usage or configuration error", "error",
+					     "the required post failed" };
+
+	if (code == vs->exit_code)
+		return;
+	fprintf(out, "scalegate: exit %d (%s), not %d: see the errors above\n", code,
+		code >= 0 && code <= 4 ? words[code] : "?", vs->exit_code);
 }

@@ -155,6 +155,7 @@ static void note_fingerprint(struct check_cell *cell, int is_ref)
 	const struct check_metric *first = NULL;
 	struct strbuf names = STRBUF_INIT;
 	struct verdict *v;
+	int gating = 0;
 
 	for (int m = 0; m < RULES_NR_METRICS; m++) {
 		if (!set->tolerance[m].set || !policy_on(&set->tolerance_policy[m]) || comparable(cell, m) ||
@@ -162,9 +163,12 @@ static void note_fingerprint(struct check_cell *cell, int is_ref)
 			continue;
 		first = first ? first : &check_metrics[m];
 		strbuf_addf(&names, "%s%s", names.len ? ", " : "", check_metrics[m].name);
+		gating |= set->tolerance_policy[m].level == RULES_LEVEL_ERROR;
 	}
 	if (first) {
-		v = check_verdict(cell, VERDICT_ERROR, "fingerprint", first, set->tolerance_from[first->id]);
+		/* Fails closed (exit 3) unless every rule left uncompared only warns. */
+		v = check_verdict(cell, gating ? VERDICT_ERROR : VERDICT_WARN, "fingerprint", first,
+				  set->tolerance_from[first->id]);
 		verdict_set_message(v, "%s not compared: the baseline was recorded in another environment (%s); "
 				    "their rules do not compare across machines (across_fingerprints)", names.buf,
 				    cell->b->fingerprint_diff);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/escape.h"
+#include "base/words.h"
 #include "base/exitcode.h"
 #include "report/report-priv.h"
 #include "base/util.h"
@@ -36,7 +37,13 @@ static void add_others(struct strbuf *sb, const size_t *count, const enum verdic
 
 static int run_failed(const struct verdict_set *s, size_t *count)
 {
-	return !count[VERDICT_FAIL] && count[VERDICT_ERROR] && s->exit_code == SG_EXIT_RUN_FAILED;
+	if (count[VERDICT_FAIL] || !count[VERDICT_ERROR] || s->exit_code != SG_EXIT_RUN_FAILED)
+		return 0;
+	/* Exit 3 is also an error that left checks unjudged (a baseline): "run failed" only for runs. */
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->v[i].status == VERDICT_ERROR && s->v[i].kind && !strcmp(s->v[i].kind, "run"))
+			return 1;
+	return 0;
 }
 
 void report_outcome(struct strbuf *sb, const struct verdict_set *s)
@@ -94,15 +101,15 @@ int report_change_relative(const struct verdict *v)
 	return ends_with(v->metric, "_time") || (v->kind && !strcmp(v->kind, "tolerance.time"));
 }
 
-/* "jacobi program/solve 1x4: Measured_efficiency 0.61 (baseline 0.83)" */
+/* "jacobi program/solve 1 rank × 4 threads: Measured_efficiency 0.61 (baseline 0.83)" */
 static void headline_detail(struct strbuf *sb, const struct verdict *v)
 {
 	strbuf_addf(sb, " \xe2\x80\x94 %s", v->benchmark ? v->benchmark : "scalegate");
 	if (v->interval)
 		strbuf_addf(sb, " %s", v->interval);
-	strbuf_addf(sb, " %dx%d", v->ranks, v->threads);
-	if (v->size && strcmp(v->size, "-"))
-		strbuf_addf(sb, " size %s", v->size);
+	char config[96];
+
+	strbuf_addf(sb, " %s", config_words(config, sizeof(config), v->ranks, v->threads, v->size));
 	if (v->metric && isfinite(v->value)) {
 		strbuf_addf(sb, ": %s %.3g", v->metric, v->value);
 		if (isfinite(v->baseline))

@@ -40,7 +40,7 @@ static void judge(const struct bench_run *br, const struct config_point *p, cons
 	rec->wall = res->wall;
 	if (res->timed_out) {
 		rec->status = RUN_TIMEOUT;
-		why = xstrfmt("timed out after %g s; process group killed", b->timeout);
+		why = xstrfmt("timed out after %g s; every process of the run killed", b->timeout);
 	} else if (res->signal && !(res->exit_code >= 0 && expected_exit(b, res->exit_code))) {
 		rec->status = RUN_CRASH;
 		why = res->exit_code < 0 ? xstrfmt("killed by %s", exec_signal_name(res->signal))
@@ -70,7 +70,7 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 	const struct config_point *p = &br->points[pt].p;
 	struct exec_spec spec = { 0 };
 	struct exec_result res;
-	char *cwd = xstrfmt("%s/run-XXXXXX", r->scratch), *line;
+	char *cwd = xstrfmt("%s/run-XXXXXX", r->scratch), *line, *label;
 	int ret = -1;
 
 	if (!mkdtemp(cwd)) {
@@ -86,6 +86,13 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 	spec.cwd = cwd;
 	spec.out_dir = out;
 	spec.timeout = br->b->timeout;
+	spec.tick = runner_tick;
+	spec.tick_arg = r;
+	spec.unset = r->c->secret_env;
+	spec.nr_unset = r->c->nr_secret_env;
+	label = repeat ? xstrfmt("%s %s repeat %d", br->b->name, br->points[pt].name, repeat)
+		       : xstrfmt("%s %s warm-up run", br->b->name, br->points[pt].name);
+	spec.label = label;
 	if (!exec_run(&spec, &res) && !res.interrupted) {
 		r->run_seconds += res.wall;
 		free(rec->reason);
@@ -98,6 +105,7 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 	remove_tree(cwd);
 	free(cwd);
 	free(line);
+	free(label);
 	return ret;
 }
 
@@ -128,6 +136,9 @@ int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int rep
 
 	for (int n = 1; !ret && too_busy(b, rec) && n <= b->contention_retries; n++) {
 		runner_tell_busy(r, br, pt, repeat, rec->contention, n);
+		/* the live line stays during the pause and the new attempt, saying which retry it is */
+		r->retry = n;
+		runner_progress(r, br, pt, repeat, 0);
 		if (!kept_dir || rec->contention < kept.contention) {
 			if (!kept_dir) {
 				kept_dir = xstrfmt("%s/kept-XXXXXX", r->scratch);
@@ -151,6 +162,7 @@ int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int rep
 		if (mkdir_p(out) || pause_for(CONTENTION_PAUSE) || runner_attempt(r, br, pt, repeat, out, rec))
 			ret = -1;
 	}
+	r->retry = 0;
 	if (!ret && kept_dir && rec->status == RUN_OK && kept.contention < rec->contention) {
 		if (remove_tree(out) || rename(kept_dir, out))
 			ret = error("cannot move the kept attempt to '%s': %s", out, strerror(errno));

@@ -73,7 +73,7 @@ int runner_init(struct runner *r, struct config *c, const struct runner_options 
 	r->c = c;
 	r->opt = *opt;
 	r->lib_dir = find_lib_dir();
-	r->tty = isatty(2) && !opt->dry_run;
+	runner_progress_init(r);
 	r->started = monotonic();
 	if (opt->benchmark && !config_find(c, opt->benchmark))
 		return error("no benchmark '%s' in the configuration", opt->benchmark);
@@ -94,6 +94,16 @@ int runner_init(struct runner *r, struct config *c, const struct runner_options 
 	if (!realpath(dir, resolved))
 		return error("cannot resolve '%s': %s", dir, strerror(errno));
 	r->results = xstrdup(resolved);
+	/* First: from here until the end, the results are incomplete and say so. */
+	if (complete_read(&r->complete, r->results)) {
+		warning("'%s/%s' is not readable: the benchmarks this run leaves alone count as incomplete",
+			r->results, COMPLETE_FILE);
+		complete_release(&r->complete);
+	}
+	if (complete_remove(r->results))
+		return -1;
+	if (!opt->benchmark)
+		complete_release(&r->complete);
 	r->scratch = xstrfmt("%s/.scratch", r->results);
 	if (mkdir_p(r->scratch))
 		return -1;
@@ -124,6 +134,7 @@ void runner_release(struct runner *r)
 		fclose(r->ab);
 	if (r->partial)
 		fclose(r->partial);
+	complete_release(&r->complete);
 	if (r->scratch)
 		rmdir(r->scratch); /* only when empty */
 	free(r->results);
@@ -190,6 +201,7 @@ int runner_one(struct runner *r, struct bench_run *br, size_t pt, int repeat)
 	if (repeat && runner_retry_busy(r, br, pt, repeat, out, &rec))
 		goto out;
 	ret = 0;
+	runner_log_run(r, br, pt, repeat, r->now.warm, &rec);
 	if (repeat)
 		ret = runner_record(r, br, pt, repeat, &rec);
 	else if (rec.status != RUN_OK)
@@ -209,7 +221,8 @@ int runner_build(struct runner *r, struct bench_run *br)
 {
 	char *out = xstrfmt("%s/%s/build", r->results, br->b->name), *tail, *err;
 	char *env[] = { NULL, NULL };
-	struct exec_spec spec = { .line = br->b->build, .cwd = br->workdir, .out_dir = out, .env = env };
+	struct exec_spec spec = { .line = br->b->build, .cwd = br->workdir, .out_dir = out, .env = env,
+				  .unset = r->c->secret_env, .nr_unset = r->c->nr_secret_env, .label = br->b->name };
 	struct exec_result res;
 	int ret = 0;
 
@@ -360,9 +373,17 @@ long runner_run(struct runner *r)
 	if (!r->opt.dry_run && r->base && runner_manifest_finish(r->base))
 		ret = -1;
 	if (runner_interrupted)
-		ret = error("interrupted by %s; manifest.tsv holds the runs that finished",
+		ret = error("interrupted by %s; manifest.tsv holds the runs that finished, and without complete.tsv "
+			    "the results are refused as incomplete (--partial judges them)",
 			    exec_signal_name(runner_interrupted));
 	if (!r->opt.dry_run && runner_manifest_finish(r))
+		ret = -1;
+	/* Last, and only when every run of the selected benchmarks ended. */
+	for (size_t i = 0; i < r->c->nr_benchmarks && !ret && !r->opt.dry_run; i++)
+		if (runs[i].b)
+			complete_set(&r->complete, runs[i].b->name, (long)runs[i].nr_points, runs[i].b->repeat,
+				     (long)runs[i].nr_points * runs[i].b->repeat);
+	if (!ret && !r->opt.dry_run && complete_write(&r->complete, r->results))
 		ret = -1;
 	for (size_t i = 0; i < r->c->nr_benchmarks; i++)
 		if (runs[i].b)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "config/config.h"
+#include "results/complete.h"
 #include "base/util.h"
 
 enum run_status {
@@ -31,6 +32,8 @@ struct runner_options {
 	uint64_t seed;           /* the A/B order's seed; 0: from the clock (recorded in ab.tsv) */
 };
 
+struct bench_run;
+
 struct runner {
 	struct config *c;
 	struct runner_options opt;
@@ -38,7 +41,17 @@ struct runner {
 	char *scratch;        /* results/.scratch */
 	char *lib_dir;        /* where libscalegate*.so are looked for */
 	FILE *partial;        /* manifest.tsv.partial, appended as runs end */
+	struct complete complete; /* complete.tsv of the benchmarks left alone, rewritten last */
 	int tty;              /* live progress on stderr */
+	int log;              /* stdout is no terminal (a CI log): a line per finished run, line-buffered */
+	double log_every;     /* seconds between the "still running" lines of a long run (SG_PROGRESS_SECONDS) */
+	int retry;            /* the contention retry under way (0: none), for the live line */
+	struct {              /* the run under way, for the progress lines */
+		const struct bench_run *br;
+		size_t pt;
+		int repeat, warm; /* repeat 0: warm-up run 'warm' */
+		double next_log;  /* when the next "still running" line is due (seconds into the run) */
+	} now;
 	size_t total_runs, done_runs, failed_runs;
 	size_t busy_runs;     /* ok runs kept although over max_contention */
 	double started, run_seconds; /* gate start; wall time of the runs so far */

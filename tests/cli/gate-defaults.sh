@@ -73,13 +73,13 @@ expect_caught_or_busy() {
 }
 
 for mode in ab stored; do
-	expect_caught $mode jacobi SG_KNOB_SERIAL_MS=60 'program/solve 1x2 tolerance\.(insufficient_parallelism|speedup|time)' \
+	expect_caught $mode jacobi SG_KNOB_SERIAL_MS=60 'program/solve 1 rank × 2 threads tolerance\.(insufficient_parallelism|speedup|time)' \
 		'Insufficient_parallelism \(serial code\) grew'
 	expect_caught $mode jacobi SG_KNOB_NO_PARALLEL=1 'program/solve.* (capture\.lost|tolerance\.insufficient_parallelism|tolerance\.speedup)' \
 		'(the parallel region is gone: OpenMP is no longer captured|Insufficient_parallelism \(serial code\) grew)'
-	expect_caught_or_busy $mode jacobi SG_KNOB_CRITICAL=1 'program/solve/sweep 1x2 tolerance\.(synchronization|speedup|time)' \
+	expect_caught_or_busy $mode jacobi SG_KNOB_CRITICAL=1 'program/solve/sweep 1 rank × 2 threads tolerance\.(synchronization|speedup|time)' \
 		'Synchronization \(OpenMP'
-	expect_caught_or_busy $mode halo SG_KNOB_EXTRA_RANK1_PCT=30 'program/iteration.* 2x1 tolerance\.' \
+	expect_caught_or_busy $mode halo SG_KNOB_EXTRA_RANK1_PCT=30 'program/iteration.* 2 ranks × 1 thread tolerance\.' \
 		'(Idle|Synchronization|Load_imbalance).* grew'
 	# A/A: the same code on both sides passes.
 	knob ""
