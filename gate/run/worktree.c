@@ -2,6 +2,7 @@
 #include "run/worktree.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,10 @@ static int git(char *const argv[], struct strbuf *out)
 		return error("cannot fork: %s", strerror(errno));
 	if (!pid) {
 		if (out) {
+			int null = open("/dev/null", O_WRONLY);
 			dup2(fd[1], 1);
+			if (null >= 0)
+				dup2(null, 2); /* "not a git repository" is an answer here, not an error */
 			close(fd[0]);
 			close(fd[1]);
 		} else {

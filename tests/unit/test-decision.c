@@ -173,6 +173,39 @@ static void test_bootstrap_error_rate_at_the_boundary(void **state)
 	assert_true(rate <= 0.05 + slack(0.05, trials));
 }
 
+static double ratio_of_first_two(const double *m, size_t k, void *ctx)
+{
+	(void)k;
+	(void)ctx;
+	return m[1] / m[0];
+}
+
+/* Paired rounds are resampled together: a drift shared by both groups cancels in their ratio. */
+static void test_bootstrap_paired_rounds(void **state)
+{
+	double a[8], b[8], drift[8];
+	struct stats_group g[2] = { { a, 8 }, { b, 8 } };
+	struct stats_bootstrap indep = STATS_BOOTSTRAP_INIT, paired = STATS_BOOTSTRAP_INIT;
+	struct stats_rng rng;
+	double c[3] = { 1, 2, 3 };
+	struct stats_group bad[2] = { { a, 8 }, { c, 3 } };
+
+	(void)state;
+	stats_rng_init(&rng, 15);
+	for (int i = 0; i < 8; i++)
+		drift[i] = 0.2 * normal(&rng);
+	times(&rng, a, drift, 8, 0.005, 0);
+	times(&rng, b, drift, 8, 0.005, 0.5);
+	paired.paired = 1;
+	assert_int_equal(stats_bootstrap(g, 2, ratio_of_first_two, NULL, 0.95, &indep), 0);
+	assert_int_equal(stats_bootstrap(g, 2, ratio_of_first_two, NULL, 0.95, &paired), 0);
+	print_message("ratio 1.5 under a 20 %% drift: independent [%.3f, %.3f], paired [%.3f, %.3f]\n", indep.lo,
+		      indep.hi, paired.lo, paired.hi);
+	assert_true(paired.hi - paired.lo < (indep.hi - indep.lo) / 4);
+	assert_true(paired.lo < 1.5 * 1.02 && paired.hi > 1.5 * 0.98);
+	assert_int_equal(stats_bootstrap(bad, 2, ratio_of_first_two, NULL, 0.95, &paired), -1); /* unequal rounds */
+}
+
 /* A seed per check: two checks do not share their random draws, the same check always does. */
 static void test_seed_per_check(void **state)
 {
@@ -189,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_holm_whole_run),
 		cmocka_unit_test(test_holm_bh_values),
 		cmocka_unit_test(test_bootstrap_error_rate_at_the_boundary),
+		cmocka_unit_test(test_bootstrap_paired_rounds),
 		cmocka_unit_test(test_seed_per_check),
 	};
 
