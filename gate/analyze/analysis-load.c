@@ -154,6 +154,8 @@ static int read_manifest(struct analysis *a, const char *mpath)
 	for (size_t i = 0; !ret && i < m.nr; i++) {
 		const struct manifest_row *row = &m.rows[i];
 		char *dir;
+		if (a->keep && !a->keep(a->keep_arg, row->benchmark, row->repeat))
+			continue;
 		if (strcmp(row->status, "ok")) {
 			a->nr_skipped++;
 			continue;

@@ -103,6 +103,10 @@ struct analysis {
 	char **fingerprint;            /* key, value pairs */
 	size_t nr_fingerprint, alloc_fingerprint;
 	void *index;                   /* path -> interval id */
+	/* Set before analysis_load: the manifest's runs this returns 0 for are not read (the first look of
+	 * an adaptive gate run, docs/check.md); NULL: every run. */
+	int (*keep)(void *arg, const char *benchmark, int repeat);
+	void *keep_arg;
 };
 
 void analysis_init(struct analysis *a);

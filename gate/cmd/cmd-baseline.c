@@ -7,30 +7,33 @@
 #include "judge/check.h"
 #include "judge/judge.h"
 #include "cmd/cmds.h"
+#include "results/manifest.h"
 #include "config/config.h"
 #include "base/exitcode.h"
 #include "cmd/options.h"
 
 static const char usage_text[] =
 	"usage: scalegate baseline update [-c FILE] [-r RESULTS] [--baselines DIR] [--benchmark NAME]\n"
-	"                                 [--partial]\n"
+	"                                 [--partial] [--force]\n"
 	"Writes DIR/<benchmark>.sgbase for every benchmark of the configuration (or\n"
 	"only NAME) from RESULTS: the environment fingerprint and, per interval x\n"
 	"configuration, the per-repeat samples 'scalegate check' compares with\n"
 	"(docs/check.md). Other baselines in DIR are left as they are. A benchmark\n"
-	"with a failed run gets no baseline.\n"
+	"with a failed run gets no baseline, nor, unless --force, one with runs\n"
+	"measured on a busy machine (contention above its max_contention).\n"
 	"  -c FILE           the configuration (default: scalegate.yml)\n"
 	"  -r DIR            the results (default: 'results' of the configuration)\n"
 	"  --baselines DIR   where baselines are kept (default: 'baselines' of the configuration)\n"
 	"  --benchmark NAME  update only this benchmark's baseline\n"
 	"  --partial         record results that 'scalegate run' did not finish (warned)\n"
+	"  --force           record runs measured on a busy machine too (warned)\n"
 	"exit codes: 0 written, 2 usage or configuration error, or no results for a\n"
-	"benchmark, 3 a benchmark had failed runs or the results are incomplete\n"
+	"benchmark, 3 a benchmark had failed runs or busy ones, or the results are incomplete\n"
 	"(no baseline is written)\n";
 
 struct baseline_options {
 	const char *config, *results, *baselines, *benchmark;
-	int partial;
+	int partial, force;
 };
 
 static int parse_options(int argc, char **argv, struct baseline_options *o)
@@ -48,6 +51,8 @@ static int parse_options(int argc, char **argv, struct baseline_options *o)
 			o->benchmark = v;
 		} else if (!strcmp(argv[i], "--partial")) {
 			o->partial = 1;
+		} else if (!strcmp(argv[i], "--force")) {
+			o->force = 1;
 		} else if (!bad && !verb && !strcmp(argv[i], "update")) {
 			verb = 1;
 		} else if (!bad) {
@@ -112,6 +117,42 @@ static int worse(int a, int b)
 	return a == SG_EXIT_USAGE || b == SG_EXIT_USAGE ? SG_EXIT_USAGE : a > b ? a : b;
 }
 
+/*
+ * The ok runs of 'b' measured on a busy machine: contention (the cores other
+ * processes took beyond those the run left free, docs/running.md) above its
+ * max_contention. Names them; 1 when the baseline must not be written, else 0.
+ */
+static int busy_runs(const struct baseline_options *o, const struct bench_config *b)
+{
+	char *path = xstrfmt("%s/manifest.tsv", o->results);
+	struct strbuf sb = STRBUF_INIT;
+	struct manifest m;
+	size_t n = 0;
+
+	manifest_init(&m);
+	if (b->max_contention >= 0 && !manifest_read(&m, path))
+		for (size_t i = 0; i < m.nr; i++) {
+			const struct manifest_row *r = &m.rows[i];
+			if (strcmp(r->benchmark, b->name) || strcmp(r->status, "ok") || !(r->contention > b->max_contention))
+				continue;
+			if (n++ < 8)
+				strbuf_addf(&sb, "%s%s (%.2f cores)", n > 1 ? ", " : "", r->dir, r->contention);
+		}
+	if (n > 8)
+		strbuf_addf(&sb, " and %zu more", n - 8);
+	if (n && o->force)
+		warning("benchmark '%s': %zu run%s measured on a busy machine (contention above max_contention %g): %s; "
+			"recorded anyway (--force)", b->name, n, n == 1 ? "" : "s", b->max_contention, sb.buf);
+	else if (n)
+		error("benchmark '%s': %zu run%s measured on a busy machine (contention above max_contention %g): %s; "
+		      "a baseline is what later runs are judged against: run again on a quiet machine, or --force",
+		      b->name, n, n == 1 ? "" : "s", b->max_contention, sb.buf);
+	manifest_release(&m);
+	strbuf_release(&sb);
+	free(path);
+	return n && !o->force;
+}
+
 static int update(const struct baseline_options *o, struct config *c, const struct analysis *a)
 {
 	struct verdict_set failures;
@@ -123,7 +164,11 @@ static int update(const struct baseline_options *o, struct config *c, const stru
 		return SG_EXIT_USAGE;
 	}
 	for (size_t i = 0; i < c->nr_benchmarks; i++)
-		if (!o->benchmark || !strcmp(o->benchmark, c->benchmarks[i].name))
+		if (o->benchmark && strcmp(o->benchmark, c->benchmarks[i].name))
+			continue;
+		else if (busy_runs(o, &c->benchmarks[i]))
+			code = worse(code, SG_EXIT_RUN_FAILED);
+		else
 			code = worse(code, update_one(o, a, &failures, c->benchmarks[i].name));
 	verdict_set_release(&failures);
 	return code;

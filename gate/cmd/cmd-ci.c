@@ -2,6 +2,8 @@
 #include <curl/curl.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "judge/check.h"
 #include "cmd/ci.h"
@@ -12,6 +14,7 @@
 #include "report/report.h"
 #include "run/runner.h"
 #include "cmd/ab.h"
+#include "cmd/adapt.h"
 
 static const char usage_text[] =
 	"usage: scalegate ci [-c|--config FILE] [-o|--output DIR] [--no-run] [--no-post] [--require-post]\n"
@@ -86,18 +89,43 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 	return 0;
 }
 
-/* Runs the whole matrix; -1 when the gate itself could not go on. */
-static long run_matrix(struct config *c, struct ab_options *ab)
+/* Runs the whole matrix, or with 'extend' an adaptive run's extra rounds; -1 when the gate could not go on. */
+static long run_matrix(struct config *c, const struct runner_options *ro)
 {
-	struct runner_options ro = { 0 };
 	struct runner r = { 0 };
 	long failed = -1;
 
-	if (!ab_prepare(ab, c, c->results_dir, &ro) && !runner_init(&r, c, &ro))
+	if (!runner_init(&r, c, ro))
 		failed = runner_run(&r);
 	runner_release(&r);
-	ab_finish(ab);
 	return failed;
+}
+
+/*
+ * Adaptive repeats (docs/check.md): the first look was judged at half the
+ * level; the cells it found inconclusive get more rounds within the budget,
+ * and the second look judges them on all their rounds at the other half.
+ * 0, or -1 when a run or a look could not go on (j->load_error, or code 3).
+ */
+static int adapt(struct judge *j, const struct runner_options *ro)
+{
+	struct runner_options more = *ro;
+	struct adaptive plan;
+	int ret = 0;
+
+	if (!adapt_plan(j, &plan)) {
+		adaptive_release(&plan);
+		return 0;
+	}
+	more.extend = &plan;
+	if (adaptive_write(&plan, j->results) || run_matrix(&j->config, &more) < 0) {
+		j->load_error = SG_EXIT_RUN_FAILED;
+		ret = -1;
+	}
+	adaptive_release(&plan);
+	fflush(stdout);
+	adapt_forget(j);
+	return ret || judge_evaluate(j, NULL, NULL) ? -1 : 0;
 }
 
 /* Reads and validates the 'post:' section before anything runs; 0 or -1 (reported). */
@@ -140,6 +168,7 @@ int cmd_ci(int argc, char **argv)
 	struct ci_options o = { .config = "scalegate.yml" };
 	struct post_options po;
 	struct ci_reports rep;
+	struct runner_options ro = { 0 };
 	struct judge j;
 	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &o), posting;
 
@@ -156,13 +185,18 @@ int cmd_ci(int argc, char **argv)
 	posting = j.config.post && !o.no_post;
 	if (posting && post_section_load(&j.config, &po, o.require_post))
 		goto out;
-	if (!o.no_run && run_matrix(&j.config, &o.ab) < 0) {
-		code = SG_EXIT_RUN_FAILED;
-		goto out;
+	if (!o.no_run) {
+		if (ab_wanted(&o.ab) && !o.ab.seed) /* one seed for the first rounds and any adaptive ones */
+			o.ab.seed = ((uint64_t)time(NULL) << 20 ^ (uint64_t)getpid()) | 1;
+		if (ab_prepare(&o.ab, &j.config, j.config.results_dir, &ro) || run_matrix(&j.config, &ro) < 0 ||
+		    (adapt_wanted(&j.config) && adaptive_write(&(struct adaptive){ .present = 1 }, j.config.results_dir))) {
+			code = SG_EXIT_RUN_FAILED;
+			goto out;
+		}
 	}
 	fflush(stdout);
 	j.partial = o.partial;
-	if (judge_evaluate(&j, NULL, NULL)) {
+	if (judge_evaluate(&j, NULL, NULL) || (!o.no_run && adapt_wanted(&j.config) && adapt(&j, &ro))) {
 		code = j.load_error;
 		goto out;
 	}
@@ -180,6 +214,7 @@ int cmd_ci(int argc, char **argv)
 		code = post(&po, rep.json, code);
 	check_print_exit(stdout, &j.vs, code);
 out:
+	ab_finish(&o.ab);
 	judge_release(&j);
 	post_options_release(&po);
 	ci_reports_release(&rep);

@@ -409,6 +409,24 @@ static int parse_weak(struct config_loader *l, const yaml_node_t *v, struct benc
 	return ret;
 }
 
+/* Adaptive repeats (docs/check.md): rounds an inconclusive cell may reach; 0 or <= repeat: off. */
+static int parse_max_repeat(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
+{
+	return parse_int(l->d, v, "max_repeat", 0, 1000, &b->max_repeat);
+}
+
+static int parse_adaptive_seconds(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
+{
+	double t;
+
+	if (yamldoc_get_duration(l->d, v, "adaptive_seconds", &t))
+		return -1;
+	if (!(t <= MAX_TIMEOUT))
+		return yamldoc_error(l->d, v, "'adaptive_seconds' of '%s' is more than 7 days", yamldoc_scalar(v));
+	b->adaptive_seconds = t;
+	return 0;
+}
+
 static int parse_exclude(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
 {
 	return config_parse_exclude(l, v, b);

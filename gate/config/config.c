@@ -63,6 +63,8 @@ static void bench_init(struct config_loader *l, struct bench_config *b, const ya
 	b->timeout = 300;
 	b->max_contention = CONFIG_MAX_CONTENTION;
 	b->contention_retries = CONFIG_CONTENTION_RETRIES;
+	b->max_repeat = CONFIG_MAX_REPEAT;
+	b->adaptive_seconds = CONFIG_ADAPTIVE_SECONDS;
 	b->expect_exit = one_int(0);
 	b->nr_expect_exit = 1;
 	b->workdir = xstrdup(l->c->dir);

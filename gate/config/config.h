@@ -8,6 +8,8 @@
 #define CONFIG_NO_SIZE (-1LL) /* the size of a point when the benchmark has no sizes */
 #define CONFIG_MAX_CONTENTION 0.25
 #define CONFIG_CONTENTION_RETRIES 2
+#define CONFIG_MAX_REPEAT 20          /* adaptive repeats: rounds an inconclusive cell may reach */
+#define CONFIG_ADAPTIVE_SECONDS 600.0 /* ... and the wall time the extra rounds may take, per benchmark */
 
 struct config_env {
 	char *name;
@@ -44,6 +46,8 @@ struct bench_config {
 	char *memory;           /* memory model for isoefficiency, e.g. "n^2"; NULL: unset */
 	double max_contention;  /* cores other processes may use during a measured run; < 0: no limit */
 	int contention_retries; /* more attempts of a run over max_contention */
+	int max_repeat;         /* adaptive repeats: rounds an inconclusive cell may reach; <= repeat: off */
+	double adaptive_seconds; /* wall-time budget of the extra rounds */
 	struct config_exclude *exclude; /* matrix cells not run ('exclude:') */
 	size_t nr_exclude;
 	const yaml_node_t *node; /* the benchmark's mapping, for later messages */

@@ -33,6 +33,13 @@ double check_sitting_sd(const struct check_cell *cell, const struct check_metric
 	return relative ? SITTING_SD_RATIO : 0;
 }
 
+double check_alpha(const struct check_cell *cell, const struct check_metric *m)
+{
+	double scale = cell->c->alpha_scale > 0 ? cell->c->alpha_scale : 1;
+
+	return cell->set->tolerance_policy[m->id].significance * scale;
+}
+
 void check_defer(struct check_cell *cell, size_t verdict, const struct check_metric *m, const struct check_test *t)
 {
 	struct check *c = cell->c;
@@ -45,6 +52,7 @@ void check_defer(struct check_cell *cell, size_t verdict, const struct check_met
 	pd->t = *t;
 	pd->tol = cell->set->tolerance[m->id];
 	pd->pol = cell->set->tolerance_policy[m->id];
+	pd->pol.significance = check_alpha(cell, m);
 }
 
 /* In the whole-run family: an error-level test with a p-value (the bootstrap fallbacks have none). */
@@ -155,7 +163,11 @@ void check_adjust(struct check *c)
 	for (size_t i = 0; i < m; i++) {
 		const struct check_pending *pd = &c->pending[i];
 		if (in_family(pd)) {
-			pf[nf++] = pd->t.p;
+			const struct verdict *v = &c->vs->v[pd->verdict];
+			/* the second look tests only the cells that got more rounds; the others' verdicts are the first
+			 * look's, and they stay in the family with p = 1 so that its size does not depend on the data */
+			int tested = !c->second || adaptive_find(c->second, v->benchmark, v->size, v->ranks, v->threads);
+			pf[nf++] = tested ? pd->t.p : 1;
 			c->family_level = pd->pol.significance > c->family_level ? pd->pol.significance : c->family_level;
 		}
 		if (!pd->t.degenerate && !isnan(pd->t.p))

@@ -81,7 +81,7 @@ static void compare_samples(struct check_cell *cell, const struct check_metric *
 	} else {
 		skip_unreachable(cell, m, kind, nb, nc, &skipped);
 		struct check_test_opts o = { m->worse, &cell->set->tolerance[m->id],
-					     cell->set->tolerance_policy[m->id].significance, cell->c->ab && nb == nc,
+					     check_alpha(cell, m), cell->c->ab && nb == nc,
 					     check_sitting_sd(cell, m, cell->set->tolerance[m->id].relative) };
 		if (!skipped && !check_test_samples(xb, nb, xc, nc, &o, &t)) {
 			struct verdict *v = finish(cell, m, kind, &t);
@@ -131,7 +131,7 @@ static int test_rounds(struct check_cell *cell, const struct check_metric *m, co
 	size_t cap = (g->n[0] > g->n[2] ? g->n[0] : g->n[2]) + 1, nb, nc;
 	double *xb = xmalloc(cap * sizeof(double)), *xc = xmalloc(cap * sizeof(double));
 	const struct rules_value *tol = &cell->set->tolerance[m->id];
-	struct check_test_opts o = { m->worse, tol, cell->set->tolerance_policy[m->id].significance, 0,
+	struct check_test_opts o = { m->worse, tol, check_alpha(cell, m), 0,
 				     check_sitting_sd(cell, m, tol->relative) };
 	int ret = 1;
 
@@ -193,7 +193,7 @@ static void compare_derived(struct check_cell *cell, const struct check_metric *
 		ret = weak ? 1 : test_rounds(cell, m, &g, &t);
 		if (ret > 0)
 			ret = check_test_derived(&g, m->id, &cell->set->tolerance[m->id],
-						 cell->set->tolerance_policy[m->id].significance, &t);
+						 check_alpha(cell, m), &t);
 		if (!ret)
 			derived_details(finish(cell, m, kind, &t), &g);
 		else if (ret > 0)
@@ -256,7 +256,7 @@ static void compare_slope(struct check_cell *cell, const struct check_metric *m,
 	if (!skipped) {
 		struct check_slope_groups g = { x, n, rp, k, stats_seed_of(cell->interval) };
 		int ret = check_test_slope(&g, &cell->set->tolerance[m->id],
-					   cell->set->tolerance_policy[m->id].significance, &t);
+					   check_alpha(cell, m), &t);
 		if (!ret)
 			finish(cell, m, kind, &t);
 	}

@@ -118,6 +118,8 @@ void check_cell_init(struct check_cell *cell, struct check *c, const struct chec
 
 /* The sd of the shift between sittings assumed for a stored baseline (0 in A/B mode). */
 double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative);
+/* The significance of the rule of metric m in this cell, times the look's share of it (adaptive runs). */
+double check_alpha(const struct check_cell *cell, const struct check_metric *m);
 
 /*
  * Records a tolerance test for the whole-run adjustment (check-adjust.c): the

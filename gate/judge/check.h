@@ -9,6 +9,7 @@
 #include "analyze/matrix.h"
 #include "rules/rules.h"
 #include "judge/verdict.h"
+#include "results/adaptive.h"
 
 /* The fingerprint keys that decide whether absolute times are comparable. */
 #define CHECK_FINGERPRINT_KEYS \
@@ -35,6 +36,8 @@ struct check {
 	int ab;                  /* the baseline is the base revision run in the same job, round by round */
 	struct check_pending *pending; /* tolerance tests awaiting the whole-run adjustment */
 	size_t nr_pending, alloc_pending;
+	double alpha_scale;      /* each look's share of the level: 0.5 in an adaptive (two-look) run; 0: 1 */
+	const struct adaptive *second; /* the second look: only its cells' tests enter Holm (others p = 1) */
 	size_t family;           /* error-level tests in the whole-run family (after check_evaluate) */
 	double family_level;     /* the largest significance among them: the whole-run false-alarm level */
 };

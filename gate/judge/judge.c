@@ -148,38 +148,63 @@ int judge_configure(struct judge *j, const char *config)
 	return config_load(&j->config, config) || rules_load(&j->rules, &j->config) ? -1 : 0;
 }
 
-int judge_evaluate(struct judge *j, const char *results, const char *baselines)
+/* Compares 'a' with the base (A/B) or the baselines and judges it into 'vs' through 'c'; 0 or -1. */
+int judge_pass(struct judge *j, struct judge_look *look)
 {
 	char *ab;
+
+	if (judge_set_memory(look->m, &j->config) || analysis_load(look->a, j->results) || matrix_build(look->m, look->a))
+		return -1;
+	if (look->final) {
+		check_describe(look->vs, look->a);
+		if (check_run_failures(look->vs, &j->rules, j->results))
+			return -1;
+	}
+	check_init(look->c, &j->rules, look->a, look->m, look->vs);
+	look->c->alpha_scale = look->scale;
+	look->c->second = look->second;
+	ab = judge_ab_base(j->results);
+	if (ab) {
+		struct analysis base;
+		analysis_init(&base);
+		base.keep = look->a->keep;
+		base.keep_arg = look->a->keep_arg;
+		if (analysis_load(&base, ab)) {
+			analysis_release(&base);
+			free(ab);
+			return -1;
+		}
+		check_use_baselines(look->c, &base); /* the base revision, run round by round with the head */
+		look->c->ab = 1;
+		analysis_release(&base);
+		free(ab);
+	} else {
+		look->c->quiet = !look->final;
+		check_load_baselines(look->c, j->baselines);
+	}
+	check_evaluate(look->c);
+	return 0;
+}
+
+int judge_evaluate(struct judge *j, const char *results, const char *baselines)
+{
+	struct judge_look look = { &j->a, &j->m, &j->vs, &j->c, 1, NULL, 1 };
+	struct adaptive looks;
 
 	j->results = results ? results : j->config.results_dir;
 	j->baselines = baselines ? baselines : j->config.baselines_dir;
 	if ((j->load_error = judge_check_complete(&j->config, j->results, NULL, j->partial)))
 		return -1;
 	j->load_error = SG_EXIT_USAGE;
-	if (judge_set_memory(&j->m, &j->config) || analysis_load(&j->a, j->results) || matrix_build(&j->m, &j->a))
+	if (adaptive_read(&looks, j->results)) {
+		j->load_error = SG_EXIT_RUN_FAILED;
 		return -1;
-	check_describe(&j->vs, &j->a);
-	if (check_run_failures(&j->vs, &j->rules, j->results))
-		return -1;
-	check_init(&j->c, &j->rules, &j->a, &j->m, &j->vs);
-	ab = judge_ab_base(j->results);
-	if (ab) {
-		struct analysis base;
-		analysis_init(&base);
-		if (analysis_load(&base, ab)) {
-			analysis_release(&base);
-			free(ab);
-			return -1;
-		}
-		check_use_baselines(&j->c, &base); /* the base revision, run round by round with the head */
-		j->c.ab = 1;
-		analysis_release(&base);
-		free(ab);
-	} else {
-		check_load_baselines(&j->c, j->baselines);
 	}
-	check_evaluate(&j->c);
+	if (looks.present ? judge_two_looks(j, &looks) : judge_pass(j, &look)) {
+		adaptive_release(&looks);
+		return -1;
+	}
+	adaptive_release(&looks);
 	verdict_set_sources(&j->vs, &j->a);
 	if (rules_report_unmatched(&j->rules))
 		return -1;

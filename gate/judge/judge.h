@@ -4,6 +4,7 @@
 
 #include "judge/check.h"
 #include "config/config.h"
+#include "results/adaptive.h"
 
 struct judge {
 	struct config config;
@@ -53,5 +54,25 @@ int judge_check_complete(const struct config *c, const char *results, const char
 /* The benchmarks' memory models of 'c' into 'm' (before matrix_build), for the isoefficiency's
  * scalability function, as 'analyze -c' reads them. 0 or error(). */
 int judge_set_memory(struct matrix *m, const struct config *c);
+
+/* One look at the results: what it judges into, its share of the level, and whether it is the last. */
+struct judge_look {
+	struct analysis *a;             /* its 'keep' set by the caller: the rounds this look sees */
+	struct matrix *m;
+	struct verdict_set *vs;
+	struct check *c;
+	double scale;                   /* the share of each rule's significance this look spends */
+	const struct adaptive *second;  /* the second look: the cells that got more rounds */
+	int final;                      /* the look whose run failures and descriptions are reported */
+};
+/* Loads the results through look->a and judges them into look->vs; 0 or -1 (reported). */
+int judge_pass(struct judge *j, struct judge_look *look);
+/*
+ * An adaptive run (RESULTS/adaptive.tsv, docs/check.md): the first look on
+ * the configured rounds at half of each level; then, when cells got more
+ * rounds, the second look on every round of those cells at the other half,
+ * and the verdicts combined (a cell fails when either look rejects). 0 or -1.
+ */
+int judge_two_looks(struct judge *j, const struct adaptive *looks);
 
 #endif

@@ -100,3 +100,23 @@ double contention_between(const struct contention_sample *start, const struct co
 		return NAN;
 	return contention_cores(end->busy - start->busy, sysconf(_SC_CLK_TCK), own_cpu, wall);
 }
+
+double contention_beyond_free(double others, int run_cores, int machine)
+{
+	double free_cores = machine > run_cores ? machine - run_cores : 0, beyond = others - free_cores;
+
+	if (isnan(others))
+		return NAN;
+	return beyond > 0 ? beyond : 0;
+}
+
+int contention_machine_cores(void)
+{
+	cpu_set_t cpus;
+	int n;
+
+	if (sched_getaffinity(0, sizeof(cpus), &cpus))
+		return 1;
+	n = CPU_COUNT(&cpus);
+	return n > 0 ? n : 1;
+}

@@ -32,6 +32,15 @@ void contention_sample(struct contention_sample *s);
  */
 double contention_cores(unsigned long long busy_jiffies, long clk_tck, double own_cpu, double wall);
 
+/*
+ * The contention a run felt: the cores other processes used beyond those the
+ * run left free ('machine' cores, the run using 'run_cores' of them), at least
+ * 0. A 1-thread run on 2 cores with one busy neighbour is not contended; NAN in, NAN out.
+ */
+double contention_beyond_free(double others, int run_cores, int machine);
+/* The CPUs of this process's affinity (at least 1). */
+int contention_machine_cores(void);
+
 /* contention_cores() between two samples; NAN when either is not valid. */
 double contention_between(const struct contention_sample *start, const struct contention_sample *end,
 			  double own_cpu, double wall);

@@ -51,21 +51,25 @@ int runner_ab_init(struct runner *r)
 	r->base = xcalloc(1, sizeof(*r->base));
 	path = xstrfmt("%s/base", r->results);
 	bo.results_dir = path;
+	bo.extend = r->opt.extend;
 	if (runner_init(r->base, r->c, &bo)) {
 		free(path);
 		return -1;
 	}
+	r->base->top = r;
 	free(path);
 	if (r->opt.dry_run)
 		return 0;
 	path = xstrfmt("%s/ab.tsv", r->results);
-	r->ab = fopen(path, "w");
+	r->ab = fopen(path, r->opt.extend ? "a" : "w");
 	if (!r->ab) {
 		error("cannot write '%s': %s", path, strerror(errno));
 		free(path);
 		return -1;
 	}
 	free(path);
+	if (r->opt.extend)
+		return 0; /* the extra rounds continue the order of the same seed */
 	fprintf(r->ab, "seed\t%llu\nbase_root\t%s\nhead_root\t%s\n", (unsigned long long)r->opt.seed,
 		r->opt.base_root, r->opt.head_root ? r->opt.head_root : "-");
 	fprintf(r->ab, "benchmark\tconfiguration\trepeat\torder\n");
@@ -142,7 +146,7 @@ static int build_both(struct runner *r, struct bench_run *head)
 		return -1;
 	if (!head->build_failed && !head->base->build_failed)
 		return 0;
-	r->total_runs -= head->nr_points * (size_t)(head->b->warmup + head->b->repeat);
+	r->total_runs -= 2 * head->nr_points * (size_t)(head->b->warmup + head->b->repeat);
 	if (runner_record_build_failed(r, head))
 		return -1;
 	if (head->base->build_failed && !head->build_failed)
@@ -158,7 +162,6 @@ int runner_ab_bench(struct runner *r, struct bench_run *head)
 		return -1;
 	if (head->build_failed || head->base->build_failed)
 		return 0;
-	r->total_runs += head->nr_points * (size_t)(b->warmup + b->repeat); /* the base's runs */
 	for (int w = 1; w <= b->warmup; w++)
 		for (size_t pt = 0; pt < head->nr_points; pt++) {
 			runner_progress(r, head, pt, 0, w);
@@ -166,14 +169,20 @@ int runner_ab_bench(struct runner *r, struct bench_run *head)
 				return -1;
 		}
 	for (int repeat = 1; repeat <= b->repeat; repeat++)
-		for (size_t pt = 0; pt < head->nr_points; pt++) {
-			int first = base_first(r->opt.seed, b->name, head->points[pt].name, repeat);
-			runner_progress(r, head, pt, repeat, 0);
-			fprintf(r->ab, "%s\t%s\t%d\t%s\n", b->name, head->points[pt].name, repeat,
-				first ? "base,head" : "head,base");
-			if (run_side(r, head, pt, repeat, first) || run_side(r, head, pt, repeat, !first))
+		for (size_t pt = 0; pt < head->nr_points; pt++)
+			if (runner_ab_round(r, head, pt, repeat))
 				return -1;
-		}
 	fflush(r->ab);
 	return 0;
+}
+
+int runner_ab_round(struct runner *r, struct bench_run *head, size_t pt, int repeat)
+{
+	const char *name = head->b->name;
+	int first = base_first(r->opt.seed, name, head->points[pt].name, repeat);
+
+	runner_progress(r, head, pt, repeat, 0);
+	fprintf(r->ab, "%s\t%s\t%d\t%s\n", name, head->points[pt].name, repeat, first ? "base,head" : "head,base");
+	fflush(r->ab);
+	return run_side(r, head, pt, repeat, first) || run_side(r, head, pt, repeat, !first) ? -1 : 0;
 }

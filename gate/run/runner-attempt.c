@@ -1,5 +1,6 @@
 /* One measured or warm-up attempt of a run, its outcome, and the retries of runs on a busy machine (docs/running.md). */
 #include "run/runner-priv.h"
+#include "run/contention.h"
 
 #include <errno.h>
 #include <math.h>
@@ -94,11 +95,13 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 		       : xstrfmt("%s %s warm-up run", br->b->name, br->points[pt].name);
 	spec.label = label;
 	if (!exec_run(&spec, &res) && !res.interrupted) {
-		r->run_seconds += res.wall;
+		r->top->run_seconds += res.wall;
 		free(rec->reason);
 		rec->reason = NULL;
 		judge(br, p, &res, out, rec);
-		rec->contention = res.contention;
+		/* what the run felt: the others' cores beyond those it left free (docs/running.md) */
+		rec->contention = contention_beyond_free(res.contention, p->ranks * p->threads,
+							 contention_machine_cores());
 		ret = 0;
 	}
 	runner_free_env(spec.env);

@@ -9,6 +9,7 @@ struct point_state {
 	char *name;      /* "s<size or ->-r<ranks>-t<threads>" */
 	double *walls;   /* wall times of the ok runs */
 	int nr_ok, nr_done;
+	int last;        /* the last round to run: 'repeat', or an adaptive cell's rounds */
 };
 
 struct bench_run {
@@ -96,6 +97,12 @@ int runner_ab_init(struct runner *r);
 int runner_forget_ab(struct runner *r);
 int runner_ab_setup(struct runner *r, struct bench_run *head);
 int runner_ab_bench(struct runner *r, struct bench_run *head);
+/* The rounds 'first'+1..'last' of configuration 'pt', base and head in the ABBA order; 0 or -1. */
+int runner_ab_round(struct runner *r, struct bench_run *head, size_t pt, int repeat);
+/* runner-extend.c: the extra rounds of the adaptive cells of one benchmark; 0 or -1. */
+int runner_extend_bench(struct runner *r, struct bench_run *br);
+/* The runs the extension will make for 'b' (both sides in A/B). */
+size_t runner_extend_runs(const struct runner *r, const struct bench_config *b);
 void runner_ab_release(struct bench_run *head);
 
 #endif

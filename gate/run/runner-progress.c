@@ -48,10 +48,12 @@ void runner_progress_init(struct runner *r)
 static void run_label(struct strbuf *sb, const struct runner *r, const struct bench_run *br, size_t pt,
 		      int repeat, int warm)
 {
-	strbuf_addf(sb, "[%zu/%zu] ", r->done_runs + (r->done_runs < r->total_runs), r->total_runs);
+	const struct runner *t = r->top ? r->top : r;
+
+	strbuf_addf(sb, "[%zu/%zu] ", t->done_runs + (t->done_runs < t->total_runs), t->total_runs);
 	runner_point_label(sb, br, pt);
 	if (repeat)
-		strbuf_addf(sb, " repeat %d/%d", repeat, br->b->repeat);
+		strbuf_addf(sb, " repeat %d/%d", repeat, br->points[pt].last);
 	else
 		strbuf_addf(sb, " warm-up %d/%d", warm, br->b->warmup);
 }
@@ -59,7 +61,8 @@ static void run_label(struct strbuf *sb, const struct runner *r, const struct be
 static void live_line(struct runner *r, double run_elapsed)
 {
 	struct strbuf sb = STRBUF_INIT;
-	double elapsed = monotonic() - r->started;
+	const struct runner *t = r->top ? r->top : r;
+	double elapsed = monotonic() - t->started;
 
 	if (!r->tty || !r->now.br)
 		return;
@@ -69,9 +72,9 @@ static void live_line(struct runner *r, double run_elapsed)
 	if (run_elapsed >= 1)
 		strbuf_addf(&sb, "  this run %.0fs", run_elapsed);
 	strbuf_addf(&sb, "  elapsed %.0fs", elapsed);
-	if (r->done_runs && r->done_runs < r->total_runs)
+	if (t->done_runs && t->done_runs < t->total_runs)
 		strbuf_addf(&sb, "  remaining ~%.0fs",
-			    r->run_seconds / r->done_runs * (double)(r->total_runs - r->done_runs));
+			    t->run_seconds / t->done_runs * (double)(t->total_runs - t->done_runs));
 	fprintf(stderr, "\r\033[K%s", sb.buf);
 	fflush(stderr);
 	strbuf_release(&sb);
@@ -111,10 +114,10 @@ void runner_log_run(struct runner *r, const struct bench_run *br, size_t pt, int
 	if (!r->log)
 		return;
 	/* done_runs already counts this run */
-	strbuf_addf(&sb, "[%zu/%zu] ", r->done_runs, r->total_runs);
+	strbuf_addf(&sb, "[%zu/%zu] ", (r->top ? r->top : r)->done_runs, (r->top ? r->top : r)->total_runs);
 	runner_point_label(&sb, br, pt);
 	if (repeat)
-		strbuf_addf(&sb, " repeat %d/%d", repeat, br->b->repeat);
+		strbuf_addf(&sb, " repeat %d/%d", repeat, br->points[pt].last);
 	else
 		strbuf_addf(&sb, " warm-up %d/%d", warm, br->b->warmup);
 	strbuf_addf(&sb, ": %.3f s, %s", rec->wall, run_status_name(rec->status));

@@ -33,7 +33,7 @@ static void keep_old_lines(struct runner *r, FILE *out)
 		for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 			size_t n = strcspn(line, "\t");
 			char *name = xstrndup(line, n);
-			if (strncmp(line, "benchmark\t", 10) && !selected(r, name))
+			if (strncmp(line, "benchmark\t", 10) && (r->opt.extend || !selected(r, name)))
 				fprintf(out, "%s\n", line);
 			free(name);
 		}
@@ -178,7 +178,7 @@ int runner_record(struct runner *r, struct bench_run *br, size_t pt, int repeat,
 		r->busy_runs++;
 	if (rec->status != RUN_OK && rec->status != RUN_BUILD_FAILED)
 		tell_failure(r, br, pt, repeat, rec);
-	if (repeat == br->b->repeat)
+	if (repeat == ps->last)
 		tell_point_done(r, br, pt);
 	return 0;
 }

@@ -70,6 +70,7 @@ int runner_init(struct runner *r, struct config *c, const struct runner_options 
 	char resolved[PATH_MAX];
 
 	memset(r, 0, sizeof(*r));
+	r->top = r;
 	r->c = c;
 	r->opt = *opt;
 	r->lib_dir = find_lib_dir();
@@ -102,10 +103,15 @@ int runner_init(struct runner *r, struct config *c, const struct runner_options 
 	}
 	if (complete_remove(r->results))
 		return -1;
-	if (!opt->benchmark)
+	if (!opt->benchmark && !opt->extend)
 		complete_release(&r->complete);
+	r->top = r;
 	r->scratch = xstrfmt("%s/.scratch", r->results);
 	if (mkdir_p(r->scratch))
+		return -1;
+	if (opt->extend) /* the extra rounds of an adaptive run: everything else stays */
+		return runner_manifest_start(r) || (opt->base_root && runner_ab_init(r)) ? -1 : 0;
+	if (adaptive_remove(r->results))
 		return -1;
 	for (size_t i = 0; i < c->nr_benchmarks; i++) {
 		char *sub;
@@ -161,7 +167,8 @@ int runner_bench_setup(struct runner *r, const struct bench_config *b, struct be
 			ps->name = xstrfmt("s--r%d-t%d", ps->p.ranks, ps->p.threads);
 		else
 			ps->name = xstrfmt("s%lld-r%d-t%d", ps->p.size, ps->p.ranks, ps->p.threads);
-		ps->walls = xcalloc((size_t)b->repeat, sizeof(double));
+		ps->walls = xcalloc((size_t)(b->repeat > b->max_repeat ? b->repeat : b->max_repeat), sizeof(double));
+		ps->last = b->repeat;
 	}
 	return 0;
 }
@@ -197,7 +204,7 @@ int runner_one(struct runner *r, struct bench_run *br, size_t pt, int repeat)
 	}
 	if (runner_attempt(r, br, pt, repeat, out, &rec))
 		goto out;
-	r->done_runs++;
+	r->top->done_runs++;
 	if (repeat && runner_retry_busy(r, br, pt, repeat, out, &rec))
 		goto out;
 	ret = 0;
@@ -331,6 +338,8 @@ static int run_bench(struct runner *r, struct bench_run *br)
 		print_plan(r, br);
 		return 0;
 	}
+	if (r->opt.extend)
+		return runner_extend_bench(r, br);
 	if (r->base)
 		return runner_ab_bench(r, br);
 	if (br->b->build && runner_build(r, br))
@@ -349,6 +358,17 @@ static void bench_release_all(struct runner *r, struct bench_run *br)
 	runner_bench_release(br);
 }
 
+/* The manifest lines of a benchmark: its matrix, and the extra rounds of its adaptive cells. */
+static long complete_runs(const struct runner *r, const struct bench_run *br)
+{
+	long n = 0;
+
+	for (size_t pt = 0; pt < br->nr_points; pt++)
+		n += br->points[pt].last;
+	(void)r;
+	return n;
+}
+
 long runner_run(struct runner *r)
 {
 	struct bench_run *runs = xcalloc(r->c->nr_benchmarks, sizeof(*runs));
@@ -362,7 +382,9 @@ long runner_run(struct runner *r)
 							      (r->base && runner_ab_setup(r, &runs[i]))))
 			ret = -1;
 	for (size_t i = 0; i < r->c->nr_benchmarks; i++)
-		r->total_runs += runs[i].nr_points * (size_t)(r->c->benchmarks[i].warmup + r->c->benchmarks[i].repeat);
+		r->total_runs += r->opt.extend ? runner_extend_runs(r, &r->c->benchmarks[i]) :
+			runs[i].nr_points * (size_t)(r->c->benchmarks[i].warmup + r->c->benchmarks[i].repeat) *
+				(r->base ? 2 : 1); /* A/B: the base's runs too */
 	for (size_t i = 0; i < r->c->nr_benchmarks && !ret; i++)
 		if (runs[i].b)
 			ret = run_bench(r, &runs[i]);
@@ -382,7 +404,7 @@ long runner_run(struct runner *r)
 	for (size_t i = 0; i < r->c->nr_benchmarks && !ret && !r->opt.dry_run; i++)
 		if (runs[i].b)
 			complete_set(&r->complete, runs[i].b->name, (long)runs[i].nr_points, runs[i].b->repeat,
-				     (long)runs[i].nr_points * runs[i].b->repeat);
+				     complete_runs(r, &runs[i]));
 	if (!ret && !r->opt.dry_run && complete_write(&r->complete, r->results))
 		ret = -1;
 	for (size_t i = 0; i < r->c->nr_benchmarks; i++)

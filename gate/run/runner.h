@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "config/config.h"
+#include "results/adaptive.h"
 #include "results/complete.h"
 #include "base/util.h"
 
@@ -30,6 +31,9 @@ struct runner_options {
 	const char *base_root, *head_root;
 	const char *inject;      /* SCALEGATE_INJECT for the head's runs only ("solve:10%"), or NULL */
 	uint64_t seed;           /* the A/B order's seed; 0: from the clock (recorded in ab.tsv) */
+	/* Adaptive repeats (docs/check.md): run only these cells' rounds past their first look and append
+	 * them to the results (manifest, ab.tsv, complete.tsv) as they are; NULL: a whole run. */
+	const struct adaptive *extend;
 };
 
 struct bench_run;
@@ -55,6 +59,7 @@ struct runner {
 	size_t total_runs, done_runs, failed_runs;
 	size_t busy_runs;     /* ok runs kept although over max_contention */
 	double started, run_seconds; /* gate start; wall time of the runs so far */
+	struct runner *top;   /* whose counters the progress lines show: itself, or the head's for the base */
 	struct runner *base;  /* A/B: the base revision's runs, into RESULTS/base */
 	FILE *ab;             /* A/B: RESULTS/ab.tsv, the seed and the order of every round */
 };

@@ -129,6 +129,80 @@ static void test_holm_whole_run(void **state)
 	assert_true((double)any_holm / runs <= 0.01 + slack(0.01, runs));
 }
 
+/*
+ * One gate run of the adaptive design (docs/check.md, "Adaptive repeats") over M paired tests of a 'shift'
+ * slowdown in test 0 (the others unchanged): look 1 on 5 rounds at alpha/2 with Holm; every test it does not
+ * reject gets 15 more rounds (the worst case: all of them inconclusive); look 2 on all 20 rounds at alpha/2,
+ * Holm over the same M tests with p = 1 for those already decided. Returns a bit per look: 1 a false alarm,
+ * 2 test 0 caught. 'naive' re-tests at the full alpha in both looks (what must not be done).
+ */
+enum { LOOK_M = 5, LOOK_N1 = 5, LOOK_N = 20 };
+
+static int two_looks(struct stats_rng *rng, double tol_value, double shift, int naive)
+{
+	struct rules_value tol = { .set = 1, .value = tol_value, .relative = 1 };
+	double alpha = 0.01, look_alpha = naive ? alpha : alpha / 2;
+	struct check_test_opts o = { +1, &tol, look_alpha, 1, 0 };
+	double a[LOOK_M][LOOK_N], b[LOOK_M][LOOK_N], p[LOOK_M], adj[LOOK_M];
+	int past[LOOK_M], decided[LOOK_M] = { 0 }, out = 0;
+
+	for (int i = 0; i < LOOK_M; i++) {
+		times(rng, a[i], NULL, LOOK_N, 0.08, 0);
+		times(rng, b[i], NULL, LOOK_N, 0.08, i == 0 ? shift : 0);
+	}
+	for (int look = 0; look < 2; look++) {
+		size_t n = look ? LOOK_N : LOOK_N1;
+		for (int i = 0; i < LOOK_M; i++) {
+			struct check_test t;
+			assert_int_equal(check_test_samples(a[i], n, b[i], n, &o, &t), 0);
+			p[i] = decided[i] ? 1 : t.p;
+			past[i] = t.past;
+		}
+		stats_holm(p, LOOK_M, adj);
+		for (int i = 0; i < LOOK_M; i++)
+			if (!decided[i] && past[i] && adj[i] <= look_alpha) {
+				decided[i] = 1;
+				out |= i == 0 && shift > 0 ? 2 : 1;
+			}
+	}
+	return out;
+}
+
+/* Two looks keep the whole run's false-alarm rate at the level; re-testing at the full level would not. */
+static void test_two_looks_error_rate_and_power(void **state)
+{
+	struct stats_rng rng;
+	int families = 20000, alarms = 0, naive = 0, caught = 0, caught_single = 0, power_trials = 4000;
+
+	(void)state;
+	stats_rng_init(&rng, 21);
+	for (int k = 0; k < families; k++)
+		alarms += two_looks(&rng, 0, 0, 0) & 1;
+	stats_rng_init(&rng, 21); /* the same data, tested naively */
+	for (int k = 0; k < families; k++)
+		naive += two_looks(&rng, 0, 0, 1) & 1;
+	stats_rng_init(&rng, 22);
+	for (int k = 0; k < power_trials; k++) {
+		struct rules_value tol = { .set = 1, .value = 0.05, .relative = 1 };
+		struct check_test_opts o = { +1, &tol, 0.01 / LOOK_M, 1, 0 }; /* single look: Bonferroni bound of Holm */
+		struct check_test t;
+		double a[LOOK_N1], b[LOOK_N1];
+		caught += (two_looks(&rng, 0.05, 0.15, 0) & 2) != 0;
+		times(&rng, a, NULL, LOOK_N1, 0.08, 0);
+		times(&rng, b, NULL, LOOK_N1, 0.08, 0.15);
+		assert_int_equal(check_test_samples(a, LOOK_N1, b, LOOK_N1, &o, &t), 0);
+		caught_single += t.past && t.p <= o.alpha;
+	}
+	print_message("two looks (5 then 20 paired rounds, %d tests, alpha 0.01 split in halves): a clean run fails "
+		      "%d of %d times (%.4f); re-testing at the full level: %d; a 15 %% slowdown at CV 8 %% caught "
+		      "%d of %d (one look of 5 rounds: %d)\n", LOOK_M, alarms, families, (double)alarms / families,
+		      naive, caught, power_trials, caught_single);
+	assert_true((double)alarms / families <= 0.01 + slack(0.01, families));
+	assert_true(naive > alarms);
+	assert_true(caught > 0.9 * power_trials);
+	assert_true(caught > 2 * caught_single);
+}
+
 static void test_holm_bh_values(void **state)
 {
 	double p[] = { 0.01, 0.04, 0.03, 0.005, NAN }, h[5], b[5];
@@ -221,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_paired_error_rate_and_power),
 		cmocka_unit_test(test_holm_whole_run),
 		cmocka_unit_test(test_holm_bh_values),
+		cmocka_unit_test(test_two_looks_error_rate_and_power),
 		cmocka_unit_test(test_bootstrap_error_rate_at_the_boundary),
 		cmocka_unit_test(test_bootstrap_paired_rounds),
 		cmocka_unit_test(test_seed_per_check),

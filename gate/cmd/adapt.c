@@ -1,0 +1,145 @@
+/* Adaptive repeats of 'ci': which inconclusive cells get more rounds, and how many the budget allows. */
+#include "cmd/adapt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "base/words.h"
+#include "results/manifest.h"
+
+int adapt_wanted(const struct config *c)
+{
+	for (size_t i = 0; i < c->nr_benchmarks; i++)
+		if (c->benchmarks[i].max_repeat > c->benchmarks[i].repeat && c->benchmarks[i].adaptive_seconds > 0)
+			return 1;
+	return 0;
+}
+
+/* Adds the ok wall times of the cell in DIR/manifest.tsv to *sum and *n. */
+static void add_walls(const char *dir, const struct adaptive_cell *cell, double *sum, int *n)
+{
+	char *path = xstrfmt("%s/manifest.tsv", dir);
+	struct manifest m;
+
+	manifest_init(&m);
+	if (!manifest_read(&m, path))
+		for (size_t i = 0; i < m.nr; i++) {
+			const struct manifest_row *r = &m.rows[i];
+			if (!strcmp(r->status, "ok") && !strcmp(r->benchmark, cell->benchmark) &&
+			    !strcmp(r->size, cell->size) && r->ranks == cell->ranks && r->threads == cell->threads &&
+			    isfinite(r->wall)) {
+				*sum += r->wall;
+				++*n;
+			}
+		}
+	manifest_release(&m);
+	free(path);
+}
+
+/* Seconds one more round of the cell takes: the mean of its runs, the base's runs added in A/B. */
+static double round_seconds(const char *results, const struct adaptive_cell *cell)
+{
+	char *base = judge_ab_base(results);
+	double sum = 0, per;
+	int n = 0;
+
+	add_walls(results, cell, &sum, &n);
+	per = n ? sum / n : 0;
+	if (base) {
+		double bsum = 0;
+		int bn = 0;
+		add_walls(base, cell, &bsum, &bn);
+		per += bn ? bsum / bn : per;
+		free(base);
+	}
+	return per;
+}
+
+static void add_reason(struct adaptive_cell *c, const char *kind)
+{
+	size_t n = strlen(kind);
+	const char *s = c->reason;
+
+	for (const char *hit = strstr(s, kind); hit; hit = strstr(hit + 1, kind))
+		if ((hit == s || hit[-1] == ',') && (hit[n] == ',' || !hit[n]))
+			return;
+	char *joined = *s ? xstrfmt("%s,%s", s, kind) : xstrdup(kind);
+	free(c->reason);
+	c->reason = joined;
+}
+
+/* The inconclusive cells of the error-level family, with the benchmark's max_repeat as their rounds. */
+static void collect(struct judge *j, struct adaptive *plan)
+{
+	for (size_t i = 0; i < j->vs.nr; i++) {
+		const struct verdict *v = &j->vs.v[i];
+		const struct bench_config *b = config_find(&j->config, v->benchmark);
+		struct adaptive_cell *c;
+		if (!v->inconclusive || isnan(v->p_adjusted) || !b || b->max_repeat <= b->repeat ||
+		    b->adaptive_seconds <= 0)
+			continue;
+		c = (struct adaptive_cell *)adaptive_find(plan, v->benchmark, v->size, v->ranks, v->threads);
+		if (!c)
+			c = adaptive_add(plan, v->benchmark, v->size, v->ranks, v->threads, b->repeat, b->max_repeat, "");
+		add_reason(c, v->kind);
+	}
+}
+
+/* Cuts the rounds of each benchmark's cells to what its time budget allows; drops cells left without any. */
+static void fit_budget(struct judge *j, struct adaptive *plan)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < plan->nr; i++) {
+		const struct bench_config *b = config_find(&j->config, plan->cells[i].benchmark);
+		double per_round = 0;
+		long more = b->max_repeat - b->repeat;
+		for (size_t k = 0; k < plan->nr; k++)
+			if (!strcmp(plan->cells[k].benchmark, b->name))
+				per_round += round_seconds(j->results, &plan->cells[k]);
+		if (per_round > 0 && floor(b->adaptive_seconds / per_round) < more)
+			more = (long)floor(b->adaptive_seconds / per_round);
+		plan->cells[i].rounds = b->repeat + (int)more;
+	}
+	for (size_t i = 0; i < plan->nr; i++) {
+		struct adaptive_cell *c = &plan->cells[i];
+		char words[96];
+		config_words(words, sizeof(words), c->ranks, c->threads, c->size);
+		if (c->rounds <= c->first) {
+			printf("adaptive: no time left for more rounds of %s %s (inconclusive: %s; adaptive_seconds)\n",
+			       c->benchmark, words, c->reason);
+			free(c->benchmark);
+			free(c->size);
+			free(c->reason);
+			continue;
+		}
+		printf("adaptive: %d more rounds of %s %s (inconclusive: %s)\n", c->rounds - c->first, c->benchmark,
+		       words, c->reason);
+		plan->cells[kept++] = *c;
+	}
+	plan->nr = kept;
+}
+
+size_t adapt_plan(struct judge *j, struct adaptive *plan)
+{
+	adaptive_init(plan);
+	plan->present = 1;
+	collect(j, plan);
+	fit_budget(j, plan);
+	fflush(stdout);
+	return plan->nr;
+}
+
+void adapt_forget(struct judge *j)
+{
+	check_release(&j->c);
+	verdict_set_release(&j->vs);
+	verdict_set_init(&j->vs);
+	matrix_release(&j->m);
+	matrix_init(&j->m);
+	analysis_release(&j->a);
+	analysis_init(&j->a);
+}

@@ -1,0 +1,147 @@
+/* RESULTS/adaptive.tsv: which cells got more rounds after the first look of a two-stage gate run. */
+#include "results/adaptive.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results/tsv.h"
+#include "base/util.h"
+
+static const char header[] = "benchmark\tsize\tranks\tthreads\tfirst\trounds\tinconclusive";
+
+void adaptive_init(struct adaptive *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+void adaptive_release(struct adaptive *a)
+{
+	for (size_t i = 0; i < a->nr; i++) {
+		free(a->cells[i].benchmark);
+		free(a->cells[i].size);
+		free(a->cells[i].reason);
+	}
+	free(a->cells);
+	adaptive_init(a);
+}
+
+struct adaptive_cell *adaptive_add(struct adaptive *a, const char *benchmark, const char *size, int ranks,
+				   int threads, int first, int rounds, const char *reason)
+{
+	struct adaptive_cell *c;
+
+	ALLOC_GROW(a->cells, a->nr + 1, a->alloc);
+	c = &a->cells[a->nr++];
+	c->benchmark = xstrdup(benchmark);
+	c->size = xstrdup(size);
+	c->ranks = ranks;
+	c->threads = threads;
+	c->first = first;
+	c->rounds = rounds;
+	c->reason = xstrdup(reason);
+	return c;
+}
+
+const struct adaptive_cell *adaptive_find(const struct adaptive *a, const char *benchmark, const char *size,
+					  int ranks, int threads)
+{
+	for (size_t i = 0; i < a->nr; i++) {
+		const struct adaptive_cell *c = &a->cells[i];
+		if (!strcmp(c->benchmark, benchmark) && !strcmp(c->size, size) && c->ranks == ranks &&
+		    c->threads == threads)
+			return c;
+	}
+	return NULL;
+}
+
+int adaptive_first(const struct adaptive *a, const char *benchmark)
+{
+	for (size_t i = 0; i < a->nr; i++)
+		if (!strcmp(a->cells[i].benchmark, benchmark))
+			return a->cells[i].first;
+	return 0;
+}
+
+static int parse_int(const char *s, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	*out = (int)v;
+	return !*s || *end || errno || v < 1 || v > 100000 ? -1 : 0;
+}
+
+int adaptive_read(struct adaptive *a, const char *dir)
+{
+	char *path = xstrfmt("%s/%s", dir, ADAPTIVE_FILE);
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *next;
+	int ret = 0, lineno = 0;
+
+	adaptive_init(a);
+	if (access(path, F_OK)) {
+		free(path);
+		return 0;
+	}
+	a->present = 1;
+	if (strbuf_read_file(&sb, path))
+		ret = -1;
+	for (line = sb.buf; !ret && line && *line; line = next) {
+		char *f[8];
+		int v[4], n;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (++lineno == 1) {
+			if (strcmp(line, header))
+				ret = error("%s:1: not an adaptive-repeats record (expected the header '%s')", path,
+					    header);
+			continue;
+		}
+		n = tsv_split(line, f, 8);
+		if (n != 7 || parse_int(f[2], &v[0]) || parse_int(f[3], &v[1]) || parse_int(f[4], &v[2]) ||
+		    parse_int(f[5], &v[3]) || v[3] < v[2])
+			ret = error("%s:%d: expected benchmark, size, ranks, threads, first and total rounds "
+				    "(first <= total), and the checks", path, lineno);
+		else
+			adaptive_add(a, f[0], f[1], v[0], v[1], v[2], v[3], f[6]);
+	}
+	if (!ret && !lineno)
+		ret = error("%s: empty adaptive-repeats record", path);
+	strbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
+int adaptive_write(const struct adaptive *a, const char *dir)
+{
+	char *path = xstrfmt("%s/%s", dir, ADAPTIVE_FILE);
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&sb, "%s\n", header);
+	for (size_t i = 0; i < a->nr; i++) {
+		const struct adaptive_cell *c = &a->cells[i];
+		strbuf_addf(&sb, "%s\t%s\t%d\t%d\t%d\t%d\t%s\n", c->benchmark, c->size, c->ranks, c->threads, c->first,
+			    c->rounds, c->reason);
+	}
+	ret = write_file_atomic(path, sb.buf, sb.len);
+	strbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
+int adaptive_remove(const char *dir)
+{
+	char *path = xstrfmt("%s/%s", dir, ADAPTIVE_FILE);
+	int ret = 0;
+
+	if (unlink(path) && errno != ENOENT)
+		ret = error("cannot remove '%s': %s", path, strerror(errno));
+	free(path);
+	return ret;
+}
