@@ -78,7 +78,8 @@ static void collect(struct judge *j, struct adaptive *plan)
 		const struct verdict *v = &j->vs.v[i];
 		const struct bench_config *b = config_find(&j->config, v->benchmark);
 		struct adaptive_cell *c;
-		if (!v->inconclusive || isnan(v->p_adjusted) || !b || b->max_repeat <= b->repeat ||
+		/* against a stored baseline the shift between sittings may be more than any repeats can beat */
+		if (!v->inconclusive || v->more < 0 || isnan(v->p_adjusted) || !b || b->max_repeat <= b->repeat ||
 		    b->adaptive_seconds <= 0)
 			continue;
 		c = (struct adaptive_cell *)adaptive_find(plan, v->benchmark, v->size, v->ranks, v->threads);

@@ -186,6 +186,7 @@ void check_adjust(struct check *c)
 		if (!pd->t.degenerate && !isnan(pd->t.p))
 			bh = aw[nw++];
 		decide(v, pd, bh);
+		v->more = v->inconclusive ? pd->t.more : 0;
 		describe(&sb, pd, v, c->family);
 		verdict_set_message(v, "%s", sb.buf);
 		strbuf_release(&sb);
