@@ -82,7 +82,8 @@ static void compare_samples(struct check_cell *cell, const struct check_metric *
 		skip_unreachable(cell, m, kind, nb, nc, &skipped);
 		struct check_test_opts o = { m->worse, &cell->set->tolerance[m->id],
 					     check_alpha(cell, m), cell->c->ab && nb == nc,
-					     check_sitting_sd(cell, m, cell->set->tolerance[m->id].relative) };
+					     check_sitting_sd(cell, m, cell->set->tolerance[m->id].relative),
+					     cell->set->tolerance_policy[m->id].margin };
 		if (!skipped && !check_test_samples(xb, nb, xc, nc, &o, &t)) {
 			struct verdict *v = finish(cell, m, kind, &t);
 			struct strbuf sb = STRBUF_INIT;
@@ -132,7 +133,7 @@ static int test_rounds(struct check_cell *cell, const struct check_metric *m, co
 	double *xb = xmalloc(cap * sizeof(double)), *xc = xmalloc(cap * sizeof(double));
 	const struct rules_value *tol = &cell->set->tolerance[m->id];
 	struct check_test_opts o = { m->worse, tol, check_alpha(cell, m), 0,
-				     check_sitting_sd(cell, m, tol->relative) };
+				     check_sitting_sd(cell, m, tol->relative), cell->set->tolerance_policy[m->id].margin };
 	int ret = 1;
 
 	nb = per_round(g, 0, m->id, xb);

@@ -70,6 +70,7 @@ struct check_test_opts {
 	double alpha;
 	int paired;                     /* rounds pair: base[i] and cur[i] were measured side by side */
 	double sitting_sd;              /* sd of the shift between sittings (log or metric units); 0 in A/B */
+	int margin;                     /* 'test: margin': H0 is "worse by at most the tolerance", not "no worse" */
 };
 
 /*

@@ -81,7 +81,8 @@ static void judge_ttest(struct check_test *t, const struct stats_ttest *r, const
 
 	t->change = logs ? expm1(r->diff) : r->diff;
 	t->past = w > tol;
-	t->p = 1 - stats_t_cdf(w / (r->se > 0 ? r->se : 1e-12), r->df);
+	/* 'test: margin' tests against the tolerance itself: significantly beyond it (docs/rules.md) */
+	t->p = 1 - stats_t_cdf((w - (o->margin ? tol : 0)) / (r->se > 0 ? r->se : 1e-12), r->df);
 	t->significant = t->past && t->p <= o->alpha * ALPHA_SLACK;
 	t->excluded = domain_change(w + stats_t_quantile(1 - o->alpha, r->df) * r->se, o->worse, logs);
 	mdc = stats_ttest_mdc(r, o->alpha, CHECK_POWER);
@@ -149,7 +150,11 @@ int check_test_samples(const double *base, size_t nb, const double *cur, size_t 
 	free(b);
 	if (ret)
 		return -1;
-	t->test = paired ? (logs ? "paired t on logs" : "paired t") : (logs ? "Welch t on logs" : "Welch t");
+	if (o->margin)
+		t->test = paired ? (logs ? "paired t on logs beyond the tolerance" : "paired t beyond the tolerance")
+				 : (logs ? "Welch t on logs beyond the tolerance" : "Welch t beyond the tolerance");
+	else
+		t->test = paired ? (logs ? "paired t on logs" : "paired t") : (logs ? "Welch t on logs" : "Welch t");
 	judge_ttest(t, &r, o, logs);
 	return 0;
 }

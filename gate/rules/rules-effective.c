@@ -63,7 +63,7 @@ static int selects(const struct rules_rule *rule, const char *benchmark, const c
 
 /* The policy fields set by rules without checks so far. */
 struct base {
-	struct rules_value level, significance, min_samples, across;
+	struct rules_value level, significance, min_samples, across, test;
 };
 
 static double pick(const struct rules_value *own, const struct rules_value *base, double dflt)
@@ -82,6 +82,7 @@ static void policy_of(struct rules_policy *pol, const struct rules_rule *rule, c
 				     RULES_DEFAULT_MIN_SAMPLES);
 	pol->across_fingerprints = (int)pick(rule ? &rule->across_fingerprints : NULL, &b->across,
 					     rules_metric_across_default(m));
+	pol->margin = (int)pick(rule ? &rule->test : NULL, &b->test, 0);
 }
 
 static int sets_checks(const struct rules_rule *rule)
@@ -133,6 +134,7 @@ static void merge_policy(struct rules_settings *out, const struct rules_rule *ru
 	merge_value(&b->significance, &rule->significance);
 	merge_value(&b->min_samples, &rule->min_samples);
 	merge_value(&b->across, &rule->across_fingerprints);
+	merge_value(&b->test, &rule->test);
 	for (int m = 0; m < RULES_NR_METRICS; m++) {
 		struct rules_policy *pols[] = { &out->bound_policy[m], &out->tolerance_policy[m] };
 
@@ -145,6 +147,8 @@ static void merge_policy(struct rules_settings *out, const struct rules_rule *ru
 				pols[i]->min_samples = (int)rule->min_samples.value;
 			if (rule->across_fingerprints.set)
 				pols[i]->across_fingerprints = (int)rule->across_fingerprints.value;
+			if (rule->test.set)
+				pols[i]->margin = (int)rule->test.value;
 		}
 	}
 }

@@ -16,7 +16,7 @@ static const char *const rule_keys[] = {
 #define X(id, key, worse) key "_min", key "_max",
 	RULES_METRICS(X)
 #undef X
-	"share_max", "tolerance", "level", "significance", "min_samples", "across_fingerprints", NULL,
+	"share_max", "tolerance", "level", "significance", "min_samples", "across_fingerprints", "test", NULL,
 };
 
 static const char *const metric_keys[] = {
@@ -326,6 +326,14 @@ static void parse_policy(struct parser *ps, const char *key, const yaml_node_t *
 
 	if (!strcmp(key, "level")) {
 		parse_level(ps, v);
+	} else if (!strcmp(key, "test")) {
+		const char *t = yamldoc_get_str(ps->d, v, "test");
+		if (t && strcmp(t, "change") && strcmp(t, "margin"))
+			yamldoc_error(ps->d, v, "'test' must be change or margin, not '%s'", t);
+		else if (t) {
+			rule->test.set = 1;
+			rule->test.value = !strcmp(t, "margin");
+		}
 	} else if (!strcmp(key, "significance")) {
 		if (scalar_number(v, &x) < 0 || x <= 0 || x > 0.5) {
 			yamldoc_error(ps->d, v, "'significance' must be a number greater than 0 and at most 0.5, not %s",
@@ -391,7 +399,7 @@ static void parse_key(struct parser *ps, const char *key, const yaml_node_t *key
 	else if (!strcmp(key, "tolerance"))
 		parse_metric_map(ps, v, key, "metric", metric_keys, parse_tolerance);
 	else if (!strcmp(key, "level") || !strcmp(key, "significance") ||
-		 !strcmp(key, "min_samples") || !strcmp(key, "across_fingerprints"))
+		 !strcmp(key, "min_samples") || !strcmp(key, "across_fingerprints") || !strcmp(key, "test"))
 		parse_policy(ps, key, v);
 	else if ((m = bound_key(key, &is_max)) >= 0)
 		parse_bound(ps, v, key, (enum rules_metric)m, is_max);

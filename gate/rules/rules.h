@@ -62,6 +62,7 @@ struct rules_policy {
 	double significance;
 	int min_samples;
 	int across_fingerprints; /* default: rules_metric_across_default() */
+	int margin;              /* 'test: margin': significantly beyond the tolerance, not only worse than no change */
 };
 
 /* Where a rule was written, for messages ("rules/ci.yml:12:5"). */
@@ -87,6 +88,7 @@ struct rules_rule {
 	struct rules_value significance;                /* alpha of the one-sided test, default 0.05 */
 	struct rules_value min_samples;                 /* below it the rule cannot fail, default 3 */
 	struct rules_value across_fingerprints;         /* compare with a baseline of another machine */
+	struct rules_value test;                        /* 1: 'test: margin', 0: 'test: change' (the default) */
 	int matched;                                    /* selected something in the results */
 	int builtin;                                    /* one of the shipped defaults */
 };

@@ -169,7 +169,7 @@ static void test_ttest_past_tolerance(void **state)
 	double slower[] = { 1.20, 1.22, 1.19, 1.21, 1.18 };  /* +20 % */
 	double little[] = { 1.05, 1.07, 1.04, 1.06, 1.03 };  /* +5 %: within */
 	double spread[] = { 1.25, 0.97, 1.30, 1.00, 1.20 };  /* +14 % in the mean, overlapping */
-	struct check_test_opts o = { +1, &relative10, 0.01, 0, 0 };
+	struct check_test_opts o = { +1, &relative10, 0.01, 0, 0, 0 };
 	struct check_test t;
 
 	(void)state;
@@ -191,7 +191,7 @@ static void test_ttest_past_tolerance(void **state)
 	/* Paired by round: a drift shared by both sides cancels. */
 	{
 		double a[] = { 1.00, 1.10, 1.20, 1.30, 1.40 }, b[] = { 1.02, 1.12, 1.23, 1.32, 1.43 };
-		struct check_test_opts op = { +1, &relative10, 0.01, 1, 0 };
+		struct check_test_opts op = { +1, &relative10, 0.01, 1, 0, 0 };
 		assert_int_equal(check_test_samples(a, 5, b, 5, &o, &t), 0);
 		assert_true(t.p > 0.1);
 		assert_int_equal(check_test_samples(a, 5, b, 5, &op, &t), 0);
@@ -204,7 +204,7 @@ static void test_ttest_smaller_is_worse(void **state)
 {
 	double base[] = { 0.95, 0.96, 0.94, 0.95, 0.97 }, worse[] = { 0.80, 0.82, 0.81, 0.79, 0.80 };
 	struct rules_value abs05 = { .set = 1, .value = 0.05, .relative = 0 };
-	struct check_test_opts o = { -1, &abs05, 0.05, 0, 0 };
+	struct check_test_opts o = { -1, &abs05, 0.05, 0, 0, 0 };
 	struct check_test t;
 
 	(void)state;
@@ -219,7 +219,7 @@ static void test_ttest_smaller_is_worse(void **state)
 
 static void test_unreachable(void **state)
 {
-	struct rules_policy pol = { RULES_LEVEL_ERROR, 0.01, 3, 0 };
+	struct rules_policy pol = { RULES_LEVEL_ERROR, 0.01, 3, 0, 0 };
 	char *why;
 
 	(void)state;
