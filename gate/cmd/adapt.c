@@ -71,7 +71,7 @@ static void add_reason(struct adaptive_cell *c, const char *kind)
 	c->reason = joined;
 }
 
-/* The inconclusive cells of the error-level family, with the benchmark's max_repeat as their rounds. */
+/* The undecided cells of the error-level family, with the benchmark's max_repeat as their rounds. */
 static void collect(struct judge *j, struct adaptive *plan)
 {
 	for (size_t i = 0; i < j->vs.nr; i++) {
@@ -79,7 +79,8 @@ static void collect(struct judge *j, struct adaptive *plan)
 		const struct bench_config *b = config_find(&j->config, v->benchmark);
 		struct adaptive_cell *c;
 		/* against a stored baseline the shift between sittings may be more than any repeats can beat */
-		if (!v->inconclusive || v->more < 0 || isnan(v->p_adjusted) || !b || b->max_repeat <= b->repeat ||
+		/* undecided at the whole run's level: inconclusive, or past the tolerance and significant alone */
+		if (v->status != VERDICT_WARN || v->more < 0 || isnan(v->p_adjusted) || !b || b->max_repeat <= b->repeat ||
 		    b->adaptive_seconds <= 0)
 			continue;
 		c = (struct adaptive_cell *)adaptive_find(plan, v->benchmark, v->size, v->ranks, v->threads);

@@ -9,7 +9,8 @@
 /* Whether any benchmark of 'c' may get more rounds ('max_repeat' above 'repeat', a time budget). */
 int adapt_wanted(const struct config *c);
 /*
- * The cells of j->vs with an inconclusive error-level check, each given the
+ * The cells of j->vs with an undecided error-level check (inconclusive, or
+ * past the tolerance and significant alone but not over the whole run), each given the
  * rounds its benchmark's budget allows: max_repeat, and as many rounds of
  * all its inconclusive cells as fit in adaptive_seconds at the mean wall time
  * of their runs so far (both sides in A/B). The count is fixed by the budget,

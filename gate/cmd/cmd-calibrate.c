@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "judge/calibrate.h"
+#include "cmd/calibrate-inject.h"
 #include "cmd/cmds.h"
 #include "config/config.h"
 #include "base/exitcode.h"
@@ -12,6 +13,7 @@
 
 static const char usage_text[] =
 	"usage: scalegate calibrate [-c FILE] [-n N] [-o DIR] [--benchmark NAME] [--json FILE] [RESULTS...]\n"
+	"       scalegate calibrate --inject INTERVAL:PCT[,PCT...] -n SETS [-c FILE] [-o DIR]\n"
 	"Compares N clean result sets with each other under the current rules: each\n"
 	"set in turn is the current results, every other one the baseline. Reports\n"
 	"per rule and check the false-positive rate (the share of checks that fail)\n"
@@ -23,10 +25,15 @@ static const char usage_text[] =
 	"  --benchmark NAME  with -n: run only this benchmark\n"
 	"  --json FILE       also write the report as JSON\n"
 	"  RESULTS...        existing results directories instead of -n (at least 2)\n"
+	"  --inject I:P,...  instead: SETS independent whole gate runs ('ci', adaptive repeats\n"
+	"                    included) per mode, A/B and against a stored baseline: the\n"
+	"                    share of clean (A/A) runs that fail, and of runs with interval I\n"
+	"                    slowed down by each P %% (SCALEGATE_INJECT) that are caught,\n"
+	"                    with 95 %% Wilson intervals\n"
 	"exit codes: 0 done, 2 usage or configuration error, 3 a run failed\n";
 
 struct calibrate_options {
-	const char *config, *output, *benchmark, *json;
+	const char *config, *output, *benchmark, *json, *inject;
 	int runs;
 	char **dirs;
 	int nr_dirs;
@@ -37,8 +44,8 @@ static int parse_runs(const char *v, int *out)
 	char *end;
 	long n = strtol(v, &end, 10);
 
-	if (!*v || *end || n < 2 || n > 1000)
-		return error("-n: '%s' is not a number of runs from 2 to 1000", v);
+	if (!*v || *end || n < 1 || n > 1000)
+		return error("-n: '%s' is not a number of runs from 1 (with --inject; else 2) to 1000", v);
 	*out = (int)n;
 	return 0;
 }
@@ -64,6 +71,8 @@ static int parse_options(int argc, char **argv, struct calibrate_options *o)
 			o->benchmark = v;
 		} else if ((v = option_value(argc, argv, &i, "--json", &bad))) {
 			o->json = v;
+		} else if ((v = option_value(argc, argv, &i, "--inject", &bad))) {
+			o->inject = v;
 		} else if (!bad && argv[i][0] != '-') {
 			o->dirs[o->nr_dirs++] = argv[i]; /* argv[0] is consumed: safe to compact in place */
 		} else if (!bad) {
@@ -71,7 +80,13 @@ static int parse_options(int argc, char **argv, struct calibrate_options *o)
 			bad = 1;
 		}
 	}
-	if (!bad && (o->runs ? o->nr_dirs > 0 : o->nr_dirs < 2)) {
+	if (!bad && o->inject && (!o->runs || o->nr_dirs || o->json || o->benchmark)) {
+		fprintf(stderr, "scalegate: error: --inject needs -n SETS, and takes no RESULTS, --json or --benchmark\n");
+		bad = 1;
+	} else if (!bad && !o->inject && o->runs == 1) {
+		fprintf(stderr, "scalegate: error: -n: comparing needs at least 2 runs\n");
+		bad = 1;
+	} else if (!bad && !o->inject && (o->runs ? o->nr_dirs > 0 : o->nr_dirs < 2)) {
 		fprintf(stderr, "scalegate: error: give either -n N or at least 2 results directories\n");
 		bad = 1;
 	}
@@ -130,6 +145,10 @@ int cmd_calibrate(int argc, char **argv)
 	calibrate_init(&cal, &r);
 	if (config_load(&c, o.config) || rules_load(&r, &c))
 		goto out;
+	if (o.inject) {
+		code = calibrate_inject(o.config, &c, o.inject, o.runs, o.output);
+		goto out;
+	}
 	if (o.runs)
 		code = run_sets(&o, &c, &cal);
 	else

@@ -19,7 +19,7 @@
 static const char usage_text[] =
 	"usage: scalegate ci [-c|--config FILE] [-o|--output DIR] [--no-run] [--no-post] [--require-post]\n"
 	"                    [--partial] [--testcase-output] [--against REV | --against-dir DIR]\n"
-	"                    [--inject I:PCT] [--seed N]\n"
+	"                    [--inject I:PCT] [--seed N] [--results DIR] [--baselines DIR]\n"
 	"Runs the benchmark matrix of the configuration, judges the results against\n"
 	"the rules and the baselines, writes the JUnit, Markdown, JSON and HTML reports,\n"
 	"posts the summary when the configuration has a 'post:' section, and exits\n"
@@ -28,6 +28,8 @@ static const char usage_text[] =
 	"  -o DIR           the reports' directory (default: 'reports:' of the\n"
 	"                   configuration, else 'reports' beside it)\n"
 	"  --no-run         judge the results already there instead of running\n"
+	"  --results DIR    the results directory (default: 'results' of the configuration)\n"
+	"  --baselines DIR  the stored baselines (default: 'baselines' of the configuration)\n"
 	"  --no-post        do not post, even with a 'post:' section\n"
 	"  --require-post   a failed post exits 4 when the check passed\n"
 	"  --partial        with --no-run: judge results 'scalegate run' did not finish\n"
@@ -40,7 +42,7 @@ static const char usage_text[] =
 	"failed (and the check passed)\n";
 
 struct ci_options {
-	const char *config, *reports;
+	const char *config, *reports, *results, *baselines;
 	int no_run, no_post, require_post, partial, testcase_output;
 	struct ab_options ab;
 };
@@ -63,6 +65,10 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 		} else if ((v = option_value(argc, argv, &i, "-o", &bad)) ||
 			   (v = option_value(argc, argv, &i, "--output", &bad))) {
 			o->reports = v;
+		} else if ((v = option_value(argc, argv, &i, "--results", &bad))) {
+			o->results = v;
+		} else if ((v = option_value(argc, argv, &i, "--baselines", &bad))) {
+			o->baselines = v;
 		} else if (bad) {
 			break;
 		} else if (!strcmp(a, "--no-run")) {
@@ -125,7 +131,7 @@ static int adapt(struct judge *j, const struct runner_options *ro)
 	adaptive_release(&plan);
 	fflush(stdout);
 	adapt_forget(j);
-	return ret || judge_evaluate(j, NULL, NULL) ? -1 : 0;
+	return ret || judge_evaluate(j, j->results, j->baselines) ? -1 : 0;
 }
 
 /* Reads and validates the 'post:' section before anything runs; 0 or -1 (reported). */
@@ -169,6 +175,7 @@ int cmd_ci(int argc, char **argv)
 	struct post_options po;
 	struct ci_reports rep;
 	struct runner_options ro = { 0 };
+	const char *results;
 	struct judge j;
 	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &o), posting;
 
@@ -185,18 +192,20 @@ int cmd_ci(int argc, char **argv)
 	posting = j.config.post && !o.no_post;
 	if (posting && post_section_load(&j.config, &po, o.require_post))
 		goto out;
+	results = o.results ? o.results : j.config.results_dir;
+	ro.results_dir = results;
 	if (!o.no_run) {
 		if (ab_wanted(&o.ab) && !o.ab.seed) /* one seed for the first rounds and any adaptive ones */
 			o.ab.seed = ((uint64_t)time(NULL) << 20 ^ (uint64_t)getpid()) | 1;
-		if (ab_prepare(&o.ab, &j.config, j.config.results_dir, &ro) || run_matrix(&j.config, &ro) < 0 ||
-		    (adapt_wanted(&j.config) && adaptive_write(&(struct adaptive){ .present = 1 }, j.config.results_dir))) {
+		if (ab_prepare(&o.ab, &j.config, results, &ro) || run_matrix(&j.config, &ro) < 0 ||
+		    (adapt_wanted(&j.config) && adaptive_write(&(struct adaptive){ .present = 1 }, results))) {
 			code = SG_EXIT_RUN_FAILED;
 			goto out;
 		}
 	}
 	fflush(stdout);
 	j.partial = o.partial;
-	if (judge_evaluate(&j, NULL, NULL) || (!o.no_run && adapt_wanted(&j.config) && adapt(&j, &ro))) {
+	if (judge_evaluate(&j, results, o.baselines) || (!o.no_run && adapt_wanted(&j.config) && adapt(&j, &ro))) {
 		code = j.load_error;
 		goto out;
 	}
