@@ -228,25 +228,6 @@ static void interval_link(struct strbuf *sb, const struct verdict *v, const stru
 		strbuf_addstr(sb, "</a>");
 }
 
-/* Whether verdict 'v' is listed under status 'st': an inconclusive warning is listed apart from the
- * warnings that found something (INCONCLUSIVE_LIST), so that what the data could not decide does not bury them. */
-#define INCONCLUSIVE_LIST (VERDICT_SKIPPED + 1)
-static int listed(const struct verdict *v, int st)
-{
-	if (st == INCONCLUSIVE_LIST)
-		return v->status == VERDICT_WARN && v->inconclusive;
-	return (int)v->status == st && !(st == VERDICT_WARN && v->inconclusive);
-}
-
-static size_t count_listed(const struct verdict_set *s, int st)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < s->nr; i++)
-		n += listed(&s->v[i], st);
-	return n;
-}
-
 static void verdict_row(struct strbuf *sb, const struct verdict *v, const struct html_section *sec, size_t nr)
 {
 	const char *ref = report_reference(v);
@@ -296,14 +277,14 @@ static void table_head(struct strbuf *sb)
 static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum verdict_status st, const char *title,
 			  const struct html_section *sec, size_t nr)
 {
-	size_t shown = 0, count = count_listed(s, st);
+	size_t shown = 0, count = report_count_listed(s, st);
 
 	if (!count)
 		return;
 	strbuf_addf(sb, "<h2 id=\"%s\">%s (%zu)</h2>\n", status_class(st), title, count);
 	table_head(sb);
 	for (size_t i = 0; i < s->nr && shown < MAX_TABLE_ROWS; i++) {
-		if (!listed(&s->v[i], st))
+		if (!report_listed(&s->v[i], st))
 			continue;
 		if (shown == MAX_OPEN_ROWS) {
 			strbuf_addf(sb, "</tbody></table>\n<details><summary>%zu more %s</summary>\n", count - shown,
@@ -323,7 +304,7 @@ static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum v
 static void verdict_list(struct strbuf *sb, const struct verdict_set *s, int st, const char *title,
 			 const struct html_section *sec, size_t nr)
 {
-	size_t shown = 0, count = count_listed(s, st);
+	size_t shown = 0, count = report_count_listed(s, st);
 
 	if (!count)
 		return;
@@ -332,7 +313,7 @@ static void verdict_list(struct strbuf *sb, const struct verdict_set *s, int st,
 		    count);
 	for (size_t i = 0; i < s->nr && shown < MAX_LIST_ITEMS; i++) {
 		const struct verdict *v = &s->v[i];
-		if (!listed(v, st))
+		if (!report_listed(v, st))
 			continue;
 		strbuf_addstr(sb, "<li><b>");
 		html_text(sb, v->benchmark ? v->benchmark : "scalegate");
@@ -377,8 +358,8 @@ static void header(struct strbuf *sb, const struct verdict_set *s, const struct 
 	strbuf_addstr(sb, "</h1>\n<p class=\"counts\">");
 	strbuf_addf(sb, "<span class=\"badge fail\">%zu failed</span> <span class=\"badge warn\">%zu warning%s",
 		    count[VERDICT_FAIL], count[VERDICT_WARN], count[VERDICT_WARN] == 1 ? "" : "s");
-	if (count_listed(s, INCONCLUSIVE_LIST))
-		strbuf_addf(sb, " (%zu inconclusive)", count_listed(s, INCONCLUSIVE_LIST));
+	if (report_count_listed(s, REPORT_INCONCLUSIVE))
+		strbuf_addf(sb, " (%zu inconclusive)", report_count_listed(s, REPORT_INCONCLUSIVE));
 	strbuf_addf(sb, "</span> <span class=\"badge error\">%zu error%s</span> <span class=\"badge skipped\">%zu "
 		    "skipped</span> <span class=\"badge pass\">%zu passed</span> &middot; exit %d</p>\n",
 		    count[VERDICT_ERROR], count[VERDICT_ERROR] == 1 ? "" : "s", count[VERDICT_SKIPPED],
@@ -481,7 +462,7 @@ int html_write(const struct verdict_set *s, const struct analysis *a, const stru
 	verdict_table(&sb, s, VERDICT_FAIL, "Regressions", sec, plotted);
 	verdict_table(&sb, s, VERDICT_WARN, "Warnings", sec, plotted);
 	verdict_list(&sb, s, VERDICT_ERROR, "Errors", sec, plotted);
-	verdict_list(&sb, s, INCONCLUSIVE_LIST, "Inconclusive: the noise allows only larger changes to be detected", sec,
+	verdict_list(&sb, s, REPORT_INCONCLUSIVE, "Inconclusive: the noise allows only larger changes to be detected", sec,
 		     plotted);
 	verdict_list(&sb, s, VERDICT_SKIPPED, "Skipped", sec, plotted);
 	if (body.len)
