@@ -1,141 +1,14 @@
-/* Loading for the analyzer: a results directory (manifest.tsv) or a plain directory of profiles, and the interval table. */
+/* Loading for the analyzer: a results directory (manifest.tsv) or a plain directory of profiles (the tables themselves: analysis.c, intervals.c). */
 #include <dirent.h>
-#include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "analyze/analysis.h"
+#include "results/manifest.h"
 #include "results/tsv.h"
 #include "base/util.h"
-
-/* Open-addressing table: (benchmark, interval path) -> id. */
-struct index {
-	int *slots; /* id + 1, 0 = empty */
-	size_t size;
-};
-
-static uint64_t hash(const char *s)
-{
-	uint64_t h = 14695981039346656037ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
-/* Two benchmarks may share a path ("program/solve") from different sources: keyed apart. */
-static uint64_t key_hash(const char *benchmark, const char *path)
-{
-	return hash(benchmark) * 31 ^ hash(path);
-}
-
-static void index_insert(struct index *ix, const struct analysis *a, int id)
-{
-	size_t i = key_hash(a->intervals[id].benchmark, a->intervals[id].path) & (ix->size - 1);
-
-	while (ix->slots[i])
-		i = (i + 1) & (ix->size - 1);
-	ix->slots[i] = id + 1;
-}
-
-static void index_grow(struct analysis *a)
-{
-	struct index *ix = a->index;
-
-	if (!ix)
-		ix = a->index = xcalloc(1, sizeof(*ix));
-	if (ix->size && (a->nr_intervals + 1) * 10 < ix->size * 7)
-		return;
-	free(ix->slots);
-	ix->size = ix->size ? ix->size * 2 : 64;
-	ix->slots = xcalloc(ix->size, sizeof(int));
-	for (size_t id = 0; id < a->nr_intervals; id++)
-		index_insert(ix, a, (int)id);
-}
-
-int analysis_interval_id(struct analysis *a, const char *benchmark, const char *path, const char *file, int line,
-			 int depth)
-{
-	struct index *ix;
-	size_t i;
-	int id;
-
-	if (!benchmark)
-		benchmark = "";
-	index_grow(a);
-	ix = a->index;
-	for (i = key_hash(benchmark, path) & (ix->size - 1); ix->slots[i]; i = (i + 1) & (ix->size - 1)) {
-		const struct analysis_interval *iv = &a->intervals[ix->slots[i] - 1];
-		if (!strcmp(iv->path, path) && !strcmp(iv->benchmark, benchmark))
-			return ix->slots[i] - 1;
-	}
-	ALLOC_GROW(a->intervals, a->nr_intervals + 1, a->alloc_intervals);
-	id = (int)a->nr_intervals++;
-	a->intervals[id].benchmark = xstrdup(benchmark);
-	a->intervals[id].path = xstrdup(path);
-	a->intervals[id].file = xstrdup(file ? file : "?");
-	a->intervals[id].line = line;
-	a->intervals[id].depth = depth;
-	index_insert(ix, a, id);
-	return id;
-}
-
-void analysis_init(struct analysis *a)
-{
-	memset(a, 0, sizeof(*a));
-}
-
-void analysis_release(struct analysis *a)
-{
-	struct index *ix = a->index;
-
-	for (size_t i = 0; i < a->nr_intervals; i++) {
-		free(a->intervals[i].benchmark);
-		free(a->intervals[i].path);
-		free(a->intervals[i].file);
-	}
-	for (size_t i = 0; i < a->nr_configs; i++) {
-		struct analysis_config *c = &a->configs[i];
-		for (size_t r = 0; r < c->nr_runs; r++)
-			free(c->runs[r].points);
-		free(c->runs);
-		free(c->benchmark);
-		free(c->size);
-	}
-	for (size_t i = 0; i < a->nr_fingerprint; i++)
-		free(a->fingerprint[i]);
-	if (ix)
-		free(ix->slots);
-	free(ix);
-	free(a->intervals);
-	free(a->configs);
-	free(a->fingerprint);
-	free(a->dir);
-	analysis_init(a);
-}
-
-struct analysis_config *analysis_config_get(struct analysis *a, const char *benchmark,
-					    const char *size, int ranks, int threads)
-{
-	struct analysis_config *c;
-
-	for (size_t i = 0; i < a->nr_configs; i++) {
-		c = &a->configs[i];
-		if (!strcmp(c->benchmark, benchmark) && !strcmp(c->size, size) &&
-		    c->ranks == ranks && c->threads == threads)
-			return c;
-	}
-	ALLOC_GROW(a->configs, a->nr_configs + 1, a->alloc_configs);
-	c = &a->configs[a->nr_configs++];
-	memset(c, 0, sizeof(*c));
-	c->benchmark = xstrdup(benchmark);
-	c->size = xstrdup(size);
-	c->ranks = ranks;
-	c->threads = threads;
-	return c;
-}
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -238,55 +111,26 @@ static int read_fingerprint(struct analysis *a)
 	return 0;
 }
 
-enum { M_BENCHMARK, M_SIZE, M_RANKS, M_THREADS, M_REPEAT, M_STATUS, M_DIR, M_NR };
-static const char *const manifest_columns[M_NR] = {
-	"benchmark", "size", "ranks", "threads", "repeat", "status", "dir",
-};
-/* A run's contention: a number of cores, NAN when the column is absent or '-'. */
-static double run_contention(char **f, int n, int col)
-{
-	char *end;
-	double v;
-
-	if (col < 0 || col >= n)
-		return NAN;
-	v = strtod(f[col], &end);
-	return end == f[col] || *end || v < 0 ? NAN : v;
-}
-
 static int read_manifest(struct analysis *a, const char *mpath)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char *line, *save = NULL;
-	int col[M_NR], ret = 0, lineno = 1, contention_col;
+	struct manifest m;
+	int ret;
 
-	if (strbuf_read_file(&sb, mpath))
-		return -1;
-	line = strtok_r(sb.buf, "\n", &save);
-	if (line)
-		tsv_columns(mpath, line, (const char *const[]){ "contention" }, 1, &contention_col, 0);
-	if (!line || tsv_columns(mpath, line, manifest_columns, M_NR, col, 1)) {
-		strbuf_release(&sb);
-		return line ? -1 : error("%s: empty manifest", mpath);
-	}
-	while (!ret && (line = strtok_r(NULL, "\n", &save))) {
-		char *f[64], *dir;
-		int n = tsv_split(line, f, 64);
-		lineno++;
-		if (n <= col[M_DIR] || n <= col[M_STATUS] || n <= col[M_THREADS]) {
-			ret = error("%s:%d: too few fields", mpath, lineno);
-			break;
-		}
-		if (strcmp(f[col[M_STATUS]], "ok")) {
+	manifest_init(&m);
+	ret = manifest_read(&m, mpath);
+	for (size_t i = 0; !ret && i < m.nr; i++) {
+		const struct manifest_row *row = &m.rows[i];
+		char *dir;
+		if (strcmp(row->status, "ok")) {
 			a->nr_skipped++;
 			continue;
 		}
-		dir = xstrfmt("%s/%s", a->dir, f[col[M_DIR]]);
-		ret = add_run_from_dir(a, dir, f[col[M_BENCHMARK]], f[col[M_SIZE]], atoi(f[col[M_RANKS]]),
-				       atoi(f[col[M_THREADS]]), atoi(f[col[M_REPEAT]]), run_contention(f, n, contention_col));
+		dir = xstrfmt("%s/%s", a->dir, row->dir);
+		ret = add_run_from_dir(a, dir, row->benchmark, row->size, row->ranks, row->threads, row->repeat,
+				       row->contention);
 		free(dir);
 	}
-	strbuf_release(&sb);
+	manifest_release(&m);
 	return ret;
 }
 

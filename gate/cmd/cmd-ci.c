@@ -69,31 +69,32 @@ static long run_matrix(struct config *c)
 	return failed;
 }
 
-/* Posts the summary; the check's code stands unless a required post failed on a pass. */
-static int post(struct config *c, const char *summary, int code, int require)
+/* Reads and validates the 'post:' section before anything runs; 0 or -1 (reported). */
+static int post_section_load(struct config *c, struct post_options *o, int require)
 {
-	struct post_options o;
+	if (post_config_parse(&c->doc, c->post, c->dir, o))
+		return -1;
+	if (require)
+		o->require = 1;
+	return 0;
+}
+
+/* Posts the summary; the check's code stands unless a required post failed on a pass. */
+static int post(struct post_options *o, const char *summary, int code)
+{
 	int failed;
 
-	post_options_init(&o);
-	if (post_config_parse(&c->doc, c->post, c->dir, &o)) {
-		post_options_release(&o);
-		return code == SG_EXIT_PASS ? SG_EXIT_USAGE : code;
-	}
-	if (require)
-		o.require = 1;
 	if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
 		fputs("scalegate: error: cannot initialize libcurl\n", stderr);
 		failed = -1;
 	} else {
-		failed = post_run(&o, summary);
+		failed = post_run(o, summary);
 		curl_global_cleanup();
 	}
-	if (failed && o.require == 1 && code == SG_EXIT_PASS)
+	if (failed && o->require == 1 && code == SG_EXIT_PASS)
 		code = SG_EXIT_POST_FAILED;
 	else if (failed)
 		fputs("scalegate: warning: the summary was not posted; the gate's verdict stands\n", stderr);
-	post_options_release(&o);
 	return code;
 }
 
@@ -106,25 +107,28 @@ static void print_reports(const struct ci_reports *r)
 int cmd_ci(int argc, char **argv)
 {
 	struct ci_options o = { .config = "scalegate.yml" };
+	struct post_options po;
 	struct ci_reports rep;
-	struct config c;
 	struct judge j;
-	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &o);
+	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &o), posting;
 
 	if (ret)
 		return ret > 0 ? SG_EXIT_PASS : SG_EXIT_USAGE;
 	ci_reports_init(&rep);
+	post_options_init(&po);
 	judge_init(&j);
-	if (config_load(&c, o.config))
-		goto out_reports;
-	if (ci_reports_load(&rep, &c, o.reports))
+	/* The whole configuration (benchmarks, rules, reports, post) is valid before anything runs. */
+	if (judge_configure(&j, o.config) || ci_reports_load(&rep, &j.config, o.reports))
 		goto out;
-	if (!o.no_run && run_matrix(&c) < 0) {
+	posting = j.config.post && !o.no_post;
+	if (posting && post_section_load(&j.config, &po, o.require_post))
+		goto out;
+	if (!o.no_run && run_matrix(&j.config) < 0) {
 		code = SG_EXIT_RUN_FAILED;
 		goto out;
 	}
 	fflush(stdout);
-	if (judge_load(&j, o.config, NULL, NULL))
+	if (judge_evaluate(&j, NULL, NULL))
 		goto out;
 	check_print(stdout, &j.vs, 0);
 	code = j.vs.exit_code;
@@ -133,12 +137,11 @@ int cmd_ci(int argc, char **argv)
 		code = SG_EXIT_USAGE;
 	print_reports(&rep);
 	fflush(stdout);
-	if (c.post && !o.no_post)
-		code = post(&c, rep.json, code, o.require_post);
+	if (posting)
+		code = post(&po, rep.json, code);
 out:
-	config_release(&c);
-out_reports:
 	judge_release(&j);
+	post_options_release(&po);
 	ci_reports_release(&rep);
 	return code;
 }

@@ -9,6 +9,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+char *config_resolve(const struct config *c, const char *path)
+{
+	if (path[0] == '/' || !c->dir || !strcmp(c->dir, "."))
+		return xstrdup(path);
+	return xstrfmt("%s/%s", c->dir, path);
+}
+
+void config_free_env(struct bench_config *b)
+{
+	for (size_t i = 0; i < b->nr_env; i++) {
+		free(b->env[i].name);
+		free(b->env[i].value);
+	}
+	free(b->env);
+	b->env = NULL;
+	b->nr_env = 0;
+}
+
 /* Far above any machine; keeps ranks * threads well inside a long long. */
 #define MAX_PROCS (1 << 20)
 

@@ -12,13 +12,6 @@ static const char *const top_keys[] = {
 	"benchmarks", "launcher", "defaults", "results", "baselines", "rules", "post", "reports", NULL,
 };
 
-char *config_resolve(const struct config *c, const char *path)
-{
-	if (path[0] == '/' || !strcmp(c->dir, "."))
-		return xstrdup(path);
-	return xstrfmt("%s/%s", c->dir, path);
-}
-
 static char *dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -28,17 +21,6 @@ static char *dir_of(const char *path)
 	if (slash == path)
 		return xstrdup("/");
 	return xstrndup(path, (size_t)(slash - path));
-}
-
-void config_free_env(struct bench_config *b)
-{
-	for (size_t i = 0; i < b->nr_env; i++) {
-		free(b->env[i].name);
-		free(b->env[i].value);
-	}
-	free(b->env);
-	b->env = NULL;
-	b->nr_env = 0;
 }
 
 static void bench_release(struct bench_config *b)

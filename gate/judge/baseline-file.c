@@ -36,22 +36,6 @@ static void add_escaped(struct strbuf *sb, const char *s)
 	}
 }
 
-static char *unescape(const char *s)
-{
-	char *out = xmalloc(strlen(s) + 1), *o = out;
-
-	for (; *s; s++) {
-		if (*s != '\\' || !s[1]) {
-			*o++ = *s;
-			continue;
-		}
-		s++;
-		*o++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s == 'r' ? '\r' : *s;
-	}
-	*o = '\0';
-	return out;
-}
-
 static void format_cell(struct strbuf *out, const struct baseline_cell *c)
 {
 	for (size_t k = 0; k < ARRAY_SIZE(stored); k++) {
@@ -201,7 +185,7 @@ static int read_sample(struct reader *r, char **f, int nf)
 	fig = figure_by_name(f[5]);
 	if (fig == ANALYSIS_NR_FIGURES)
 		return 0; /* a metric of a later version: kept out, not an error */
-	c = cell_get(r->b, unescape(f[1]), unescape(f[2]), ranks, threads);
+	c = cell_get(r->b, tsv_unescape(f[1]), tsv_unescape(f[2]), ranks, threads);
 	if (c->fig[fig])
 		return error("%s:%d: second '%s' line for %s %dx%d", r->path, r->line, f[5], c->interval,
 			     ranks, threads);
@@ -220,8 +204,8 @@ static int read_fingerprint(struct reader *r, char **f, int nf)
 	if (nf != 3)
 		return error("%s:%d: a 'fingerprint' line needs a key and a value", r->path, r->line);
 	b->fingerprint = xrealloc(b->fingerprint, 2 * (b->nr_fingerprint + 1) * sizeof(char *));
-	b->fingerprint[2 * b->nr_fingerprint] = unescape(f[1]);
-	b->fingerprint[2 * b->nr_fingerprint + 1] = unescape(f[2]);
+	b->fingerprint[2 * b->nr_fingerprint] = tsv_unescape(f[1]);
+	b->fingerprint[2 * b->nr_fingerprint + 1] = tsv_unescape(f[2]);
 	b->nr_fingerprint++;
 	return 0;
 }
@@ -248,7 +232,7 @@ static int read_line(struct reader *r, char *line)
 		return read_fingerprint(r, f, nf);
 	if (!strcmp(f[0], "benchmark") && nf == 2) {
 		free(r->b->benchmark);
-		r->b->benchmark = unescape(f[1]);
+		r->b->benchmark = tsv_unescape(f[1]);
 	}
 	return 0; /* 'columns' and record types of later versions */
 }

@@ -7,78 +7,58 @@
 #include <unistd.h>
 
 #include "judge/check-priv.h"
-#include "results/tsv.h"
-
-enum { C_BENCHMARK, C_SIZE, C_RANKS, C_THREADS, C_REPEAT, C_STATUS, C_REASON, C_NR };
-static const char *const columns[C_NR] = { "benchmark", "size", "ranks", "threads", "repeat", "status", "reason" };
+#include "results/manifest.h"
 
 /* The failures of one configuration. */
 struct failed {
-	char *benchmark, *size;
+	const char *benchmark, *size;
 	int ranks, threads;
 	int runs, failed;
 	char *first; /* "repeat 2: crash: killed by SIGSEGV" */
 };
-static struct failed *failed_get(struct failed **list, size_t *nr, char **f, const int *col)
+static struct failed *failed_get(struct failed **list, size_t *nr, const struct manifest_row *row)
 {
-	int ranks = atoi(f[col[C_RANKS]]), threads = atoi(f[col[C_THREADS]]);
 	struct failed *x;
 
 	for (size_t i = 0; i < *nr; i++) {
 		x = &(*list)[i];
-		if (x->ranks == ranks && x->threads == threads && !strcmp(x->benchmark, f[col[C_BENCHMARK]]) &&
-		    !strcmp(x->size, f[col[C_SIZE]]))
+		if (x->ranks == row->ranks && x->threads == row->threads && !strcmp(x->benchmark, row->benchmark) &&
+		    !strcmp(x->size, row->size))
 			return x;
 	}
 	*list = xrealloc(*list, (*nr + 1) * sizeof(**list));
 	x = memset(&(*list)[(*nr)++], 0, sizeof(*x));
-	x->benchmark = xstrdup(f[col[C_BENCHMARK]]);
-	x->size = xstrdup(f[col[C_SIZE]]);
-	x->ranks = ranks;
-	x->threads = threads;
+	x->benchmark = row->benchmark;
+	x->size = row->size;
+	x->ranks = row->ranks;
+	x->threads = row->threads;
 	return x;
 }
-static int read_failures(const char *path, struct failed **list, size_t *nr)
+static void count_failures(const struct manifest *m, struct failed **list, size_t *nr)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char *line, *save = NULL;
-	int col[C_NR], ret = 0, lineno = 1;
-
-	if (strbuf_read_file(&sb, path))
-		return -1;
-	line = strtok_r(sb.buf, "\n", &save);
-	if (!line || tsv_columns(path, line, columns, C_NR, col, 1))
-		ret = line ? -1 : error("%s: empty manifest", path);
-	while (!ret && (line = strtok_r(NULL, "\n", &save))) {
-		char *f[64];
-		int n = tsv_split(line, f, 64);
-		struct failed *x;
-		lineno++;
-		if (n < C_NR || n <= col[C_REASON] || n <= col[C_STATUS]) {
-			ret = error("%s:%d: too few fields", path, lineno);
-			break;
-		}
-		x = failed_get(list, nr, f, col);
+	for (size_t i = 0; i < m->nr; i++) {
+		const struct manifest_row *row = &m->rows[i];
+		struct failed *x = failed_get(list, nr, row);
 		x->runs++;
-		if (!strcmp(f[col[C_STATUS]], "ok"))
+		if (!strcmp(row->status, "ok"))
 			continue;
 		if (!x->failed++)
-			x->first = xstrfmt("repeat %s: %s: %s", f[col[C_REPEAT]], f[col[C_STATUS]], f[col[C_REASON]]);
+			x->first = xstrfmt("repeat %d: %s: %s", row->repeat, row->status, row->reason);
 	}
-	strbuf_release(&sb);
-	return ret;
 }
 
 int check_run_failures(struct verdict_set *vs, struct rules *r, const char *results_dir)
 {
 	char *path = xstrfmt("%s/manifest.tsv", results_dir);
+	struct manifest m;
 	struct failed *list = NULL;
 	size_t nr = 0;
 	struct stat st;
 	int ret = 0;
 
-	if (!stat(path, &st))
-		ret = read_failures(path, &list, &nr);
+	manifest_init(&m);
+	if (!stat(path, &st) && !(ret = manifest_read(&m, path)))
+		count_failures(&m, &list, &nr);
 	for (size_t i = 0; i < nr; i++) {
 		struct failed *x = &list[i];
 		if (!ret && x->failed) {
@@ -91,11 +71,10 @@ int check_run_failures(struct verdict_set *vs, struct rules *r, const char *resu
 			if (r) /* a rule that selects only what failed to run still selected something */
 				rules_effective(r, x->benchmark, "program", x->size, x->ranks, x->threads, &set);
 		}
-		free(x->benchmark);
-		free(x->size);
 		free(x->first);
 	}
 	free(list);
+	manifest_release(&m);
 	free(path);
 	return ret;
 }
@@ -128,16 +107,6 @@ void check_describe(struct verdict_set *vs, const struct analysis *a)
 
 static const struct verdict *sort_base;
 
-static int size_cmp(const char *x, const char *y)
-{
-	char *ex, *ey;
-	long long a = strtoll(x, &ex, 10), b = strtoll(y, &ey, 10);
-
-	if (*x && !*ex && *y && !*ey)
-		return (a > b) - (a < b);
-	return strcmp(x, y);
-}
-
 static int str_cmp(const char *x, const char *y)
 {
 	return strcmp(x ? x : "", y ? y : "");
@@ -152,7 +121,7 @@ static int verdict_cmp(const void *pa, const void *pb)
 	if (!c)
 		c = str_cmp(x->interval, y->interval);
 	if (!c)
-		c = size_cmp(x->size, y->size);
+		c = manifest_size_cmp(x->size, y->size);
 	if (!c)
 		c = (x->p > y->p) - (x->p < y->p);
 	if (!c)

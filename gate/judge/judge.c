@@ -34,10 +34,13 @@ int judge_set_memory(struct matrix *m, const struct config *c)
 	return 0;
 }
 
-int judge_load(struct judge *j, const char *config, const char *results, const char *baselines)
+int judge_configure(struct judge *j, const char *config)
 {
-	if (config_load(&j->config, config) || rules_load(&j->rules, &j->config))
-		return -1;
+	return config_load(&j->config, config) || rules_load(&j->rules, &j->config) ? -1 : 0;
+}
+
+int judge_evaluate(struct judge *j, const char *results, const char *baselines)
+{
 	j->results = results ? results : j->config.results_dir;
 	j->baselines = baselines ? baselines : j->config.baselines_dir;
 	if (judge_set_memory(&j->m, &j->config) || analysis_load(&j->a, j->results) || matrix_build(&j->m, &j->a))
@@ -52,4 +55,9 @@ int judge_load(struct judge *j, const char *config, const char *results, const c
 		return -1;
 	verdict_set_finish(&j->vs);
 	return 0;
+}
+
+int judge_load(struct judge *j, const char *config, const char *results, const char *baselines)
+{
+	return judge_configure(j, config) || judge_evaluate(j, results, baselines) ? -1 : 0;
 }

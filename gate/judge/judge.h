@@ -27,6 +27,11 @@ void judge_release(struct judge *j);
  */
 int judge_load(struct judge *j, const char *config, const char *results, const char *baselines);
 
+/* The two halves of judge_load: the configuration and every rule file it names, loaded and
+ * validated before anything runs; then the results judged. Each 0, or -1 (already reported). */
+int judge_configure(struct judge *j, const char *config);
+int judge_evaluate(struct judge *j, const char *results, const char *baselines);
+
 /* The benchmarks' memory models of 'c' into 'm' (before matrix_build), for the isoefficiency's
  * scalability function, as 'analyze -c' reads them. 0 or error(). */
 int judge_set_memory(struct matrix *m, const struct config *c);

@@ -1,5 +1,6 @@
 /* The runner's records: manifest.tsv (incremental, then atomic) and the progress a person watches. */
 #include "run/runner-priv.h"
+#include "results/manifest.h"
 
 #include <errno.h>
 #include <math.h>
@@ -7,9 +8,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static const char manifest_header[] =
-	"benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason\tcontention\n";
 
 const char *run_status_name(enum run_status s)
 {
@@ -60,7 +58,7 @@ int runner_manifest_start(struct runner *r)
 	if (!r->partial) {
 		ret = error("cannot create '%s': %s", path, strerror(errno));
 	} else {
-		fputs(manifest_header, r->partial);
+		manifest_write_header(r->partial);
 		keep_old_lines(r, r->partial);
 		fflush(r->partial);
 	}
@@ -190,23 +188,16 @@ int runner_record(struct runner *r, struct bench_run *br, size_t pt, int repeat,
 {
 	struct point_state *ps = &br->points[pt];
 	const struct config_point *p = &ps->p;
+	char size[32] = "-";
+	struct manifest_row row = {
+		.benchmark = br->b->name, .size = size, .ranks = p->ranks, .threads = p->threads, .repeat = repeat,
+		.status = run_status_name(rec->status), .exit_code = rec->exit_code, .wall = rec->wall,
+		.dir = rec->dir, .reason = rec->reason, .contention = rec->contention,
+	};
 
-	if (p->size == CONFIG_NO_SIZE)
-		fprintf(r->partial, "%s\t-", br->b->name);
-	else
-		fprintf(r->partial, "%s\t%lld", br->b->name, p->size);
-	fprintf(r->partial, "\t%d\t%d\t%d\t%d\t%s\t", p->ranks, p->threads, p->ranks * p->threads, repeat,
-		run_status_name(rec->status));
-	if (rec->exit_code < 0)
-		fputc('-', r->partial);
-	else
-		fprintf(r->partial, "%d", rec->exit_code);
-	fprintf(r->partial, "\t%.6f\t%s\t%s\t", rec->wall, rec->dir, rec->reason ? rec->reason : "-");
-	if (isnan(rec->contention))
-		fputs("-\n", r->partial);
-	else
-		fprintf(r->partial, "%.3f\n", rec->contention);
-	if (fflush(r->partial) || ferror(r->partial))
+	if (p->size != CONFIG_NO_SIZE)
+		snprintf(size, sizeof(size), "%lld", p->size);
+	if (manifest_write_row(r->partial, &row))
 		return error("cannot write '%s/manifest.tsv.partial': %s", r->results, strerror(errno));
 	ps->nr_done++;
 	if (rec->status == RUN_OK)

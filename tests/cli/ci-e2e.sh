@@ -63,3 +63,25 @@ reports_exist "required post"
 printf 'benchmarks:\n  - name: x\n    command: true\n    threds: [1]\n' >"$T/bad.yml"
 expect_exit 2 "$SCALEGATE" ci -c "$T/bad.yml"
 expect_match "$out" "bad.yml:4:5: unknown key 'threds'" "the error names file, line and column"
+
+# A typo in 'rules:', in a rule file it names, or in 'post:' stops 'ci' before any benchmark starts.
+typo_case() {
+	local what=$1 where=$2
+	rm -f "$T/started"
+	expect_exit 2 "$SCALEGATE" ci -c "$T/typo.yml"
+	expect_match "$out" "$where" "$what: the error names file, line and column"
+	[ ! -e "$T/started" ] || fail "$what: a benchmark ran before the configuration was found wrong"
+	[ ! -e "$T/typo-results" ] || fail "$what: results were written"
+}
+typo_bench="results: typo-results
+benchmarks:
+  - name: x
+    command: touch $T/started
+    threads: [1]"
+printf '%s\nrules:\n  - name: r\n    tolerence: {time: 0.1}\n' "$typo_bench" >"$T/typo.yml"
+typo_case "rules typo" "typo.yml:8:5: unknown key 'tolerence'"
+printf 'rules:\n  - name: r\n    efficiency_mn: 0.5\n' >"$T/extra-rules.yml"
+printf '%s\nrules:\n  files: [extra-rules.yml]\n' "$typo_bench" >"$T/typo.yml"
+typo_case "typo in a named rule file" "extra-rules.yml:3:5: unknown key 'efficiency_mn'"
+printf '%s\npost:\n  format: json\n  ulr: http://127.0.0.1:9/x\n' "$typo_bench" >"$T/typo.yml"
+typo_case "post typo" "typo.yml:8:3: unknown key 'ulr'"
