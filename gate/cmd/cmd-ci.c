@@ -11,7 +11,7 @@
 #include "run/runner.h"
 
 static const char usage_text[] =
-	"usage: scalegate ci [-c FILE] [-o DIR] [--no-run] [--no-post] [--require-post]\n"
+	"usage: scalegate ci [-c FILE] [-o DIR] [--no-run] [--local] [--no-post] [--require-post]\n"
 	"Runs the benchmark matrix of the configuration, judges the results against\n"
 	"the rules and the baselines, writes the JUnit, Markdown, JSON and HTML reports,\n"
 	"posts the summary when the configuration has a 'post:' section, and exits\n"
@@ -20,6 +20,7 @@ static const char usage_text[] =
 	"  -o DIR           the reports' directory (default: 'reports:' of the\n"
 	"                   configuration, else 'reports' beside it)\n"
 	"  --no-run         judge the results already there instead of running\n"
+	"  --local          run here even when the configuration has a 'slurm:' section\n"
 	"  --no-post        do not post, even with a 'post:' section\n"
 	"  --require-post   a failed post exits 4 when the check passed\n"
 	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
@@ -28,7 +29,7 @@ static const char usage_text[] =
 
 struct ci_options {
 	const char *config, *reports;
-	int no_run, no_post, require_post;
+	int no_run, local, no_post, require_post;
 };
 
 static int parse_options(int argc, char **argv, struct ci_options *o)
@@ -42,6 +43,8 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 			*(a[1] == 'c' ? &o->config : &o->reports) = argv[++i];
 		} else if (!strcmp(a, "--no-run")) {
 			o->no_run = 1;
+		} else if (!strcmp(a, "--local")) {
+			o->local = 1;
 		} else if (!strcmp(a, "--no-post")) {
 			o->no_post = 1;
 		} else if (!strcmp(a, "--require-post")) {
@@ -57,9 +60,9 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 }
 
 /* Runs the whole matrix; -1 when the gate itself could not go on. */
-static long run_matrix(struct config *c)
+static long run_matrix(struct config *c, int local)
 {
-	struct runner_options ro = { 0 };
+	struct runner_options ro = { .local = local };
 	struct runner r;
 	long failed = -1;
 
@@ -123,7 +126,7 @@ int cmd_ci(int argc, char **argv)
 	posting = j.config.post && !o.no_post;
 	if (posting && post_section_load(&j.config, &po, o.require_post))
 		goto out;
-	if (!o.no_run && run_matrix(&j.config) < 0) {
+	if (!o.no_run && run_matrix(&j.config, o.local) < 0) {
 		code = SG_EXIT_RUN_FAILED;
 		goto out;
 	}

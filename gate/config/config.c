@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char *const top_keys[] = {
-	"benchmarks", "launcher", "defaults", "results", "baselines", "rules", "post", "reports", NULL,
+	"benchmarks", "launcher", "defaults", "results", "baselines", "rules", "post", "reports", "slurm", NULL,
 };
 
 static char *dir_of(const char *path)
@@ -302,6 +302,8 @@ static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node
 			keep_section(l, it.value, k, &c->post);
 		else if (!strcmp(k, "reports"))
 			keep_section(l, it.value, k, &c->reports);
+		else if (!strcmp(k, "slurm"))
+			config_slurm_parse(l->d, it.value, &c->slurm);
 		else
 			yamldoc_unknown_key(l->d, it.key_node, top_keys);
 	}
@@ -338,6 +340,7 @@ void config_release(struct config *c)
 	free(c->dir);
 	free(c->results_dir);
 	free(c->baselines_dir);
+	config_slurm_free(c->slurm);
 	yamldoc_release(&c->doc);
 	memset(c, 0, sizeof(*c));
 }

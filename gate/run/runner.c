@@ -12,6 +12,7 @@
 
 #include "run/fingerprint.h"
 #include "run/runner-exec.h"
+#include "run/slurm.h"
 
 #define STDERR_TAIL 240 /* bytes of a failed run's stderr kept in its reason */
 
@@ -109,6 +110,9 @@ int runner_init(struct runner *r, struct config *c, const struct runner_options 
 	}
 	if (runner_manifest_start(r))
 		return -1;
+	/* Submitted: the job writes the fingerprint of its node; the manifest holds the kept lines meanwhile. */
+	if (slurm_wanted(r))
+		return runner_manifest_finish(r);
 	return fingerprint_write(r->results, c, opt->benchmark);
 }
 
@@ -321,9 +325,14 @@ static int run_bench(struct runner *r, struct bench_run *br)
 
 long runner_run(struct runner *r)
 {
-	struct bench_run *runs = xcalloc(r->c->nr_benchmarks, sizeof(*runs));
+	struct bench_run *runs;
 	int ret = 0;
 
+	if (slurm_wanted(r) && !r->opt.dry_run)
+		return slurm_run(r);
+	if (slurm_wanted(r))
+		slurm_print_plan(r);
+	runs = xcalloc(r->c->nr_benchmarks, sizeof(*runs));
 	runner_catch_signals();
 	for (size_t i = 0; i < r->c->nr_benchmarks && !ret; i++)
 		if (is_selected(r, &r->c->benchmarks[i]) && bench_setup(r, &r->c->benchmarks[i], &runs[i]))
