@@ -76,12 +76,14 @@ static char *job_script(const struct runner *r)
 static char **sbatch_argv(const struct runner *r)
 {
 	const struct slurm_config *s = r->c->slurm;
-	char **argv = xcalloc(12 + s->nr_options, sizeof(*argv));
+	char **argv = xcalloc(13 + s->nr_options, sizeof(*argv));
 	size_t n = 0;
 
 	argv[n++] = xstrdup("sbatch");
 	argv[n++] = xstrdup("--parsable");
-	argv[n++] = xstrdup("--job-name=scalegate");
+	if (!getenv("SBATCH_JOB_NAME")) /* sbatch's own variable names it otherwise (ci/gitlab-slurm.yml) */
+		argv[n++] = xstrdup("--job-name=scalegate");
+	argv[n++] = xstrdup("--export=ALL"); /* PATH, the MPI and OpenMP variables, SLURM_CONF: as the gate has them */
 	argv[n++] = xstrfmt("--output=%s/.slurm/job.out", r->results);
 	if (s->partition)
 		argv[n++] = xstrfmt("--partition=%s", s->partition);

@@ -5,7 +5,7 @@
 py=/usr/bin/python3
 "$py" -c 'import yaml' 2>/dev/null || fail "python3-yaml is missing (ci/install-deps.sh installs it)"
 
-"$py" - "$SG_TOP/ci/github-actions.yml" "$SG_TOP/ci/gitlab-ci.yml" <<'PY'
+"$py" - "$SG_TOP/ci/github-actions.yml" "$SG_TOP/ci/gitlab-ci.yml" "$SG_TOP/ci/gitlab-slurm.yml" <<'PY'
 import sys, yaml
 
 def fail(msg):
@@ -28,4 +28,13 @@ gl = yaml.safe_load(open(sys.argv[2]))["scalegate"]
 if not any("scalegate ci" in line for line in gl["script"]): fail("gitlab: no 'scalegate ci' step")
 if gl["artifacts"]["reports"]["junit"] != "reports/junit.xml": fail("gitlab: artifacts:reports:junit")
 if gl["artifacts"]["when"] != "always": fail("gitlab: the reports must be kept when the gate fails")
+
+sl = yaml.safe_load(open(sys.argv[3]))["scalegate-slurm"]
+if not any(line.startswith("scalegate ci") for line in sl["script"]): fail("gitlab-slurm: no 'scalegate ci' step")
+if "$CI_JOB_ID" not in sl["variables"].get("SBATCH_JOB_NAME", ""): fail("gitlab-slurm: the Slurm job is not named after the CI job")
+if not any(("scancel" in line and sl["variables"]["SBATCH_JOB_NAME"].replace("$CI_JOB_ID", "") in line)
+           for line in sl["after_script"]): fail("gitlab-slurm: after_script does not cancel the job by its name")
+if sl["artifacts"]["reports"]["junit"] != "reports/junit.xml": fail("gitlab-slurm: artifacts:reports:junit")
+if sl["artifacts"]["when"] != "always": fail("gitlab-slurm: the reports must be kept when the gate fails")
+if "results/.slurm/job.out" not in sl["artifacts"]["paths"]: fail("gitlab-slurm: the job's output is not kept")
 PY

@@ -16,6 +16,7 @@ EOF
 # interrupt SIGNAL: the gate gets SIGNAL while its job runs; it cancels the job and exits 3.
 interrupt() {
 	local sig=$1 gate code=0
+	: >"$T/gate.log"
 	"$SCALEGATE" run -c "$T/slow.yml" >"$T/gate.log" 2>&1 &
 	gate=$!
 	for _ in $(seq 1 150); do
@@ -44,7 +45,14 @@ expect_match "$(cat "$T/results/manifest.tsv")" $'\tjob-failed\t.*\tsbatch refus
 [ "$(grep -c $'\tjob-failed\t' "$T/results/manifest.tsv")" -eq 3 ] || fail "not every run of the refused job is failed"
 queue_empty || fail "a refused job is in the queue"
 
-# The same through 'scalegate ci': exit 3 (a benchmark failed to run), the reports still written.
+# A job that cannot start (here: not before tomorrow) is cancelled at queue_timeout, with its pending reason.
+sed 's/options: \[--job-name=sg-slow\]/options: [--job-name=sg-slow, --begin=now+1day], queue_timeout: 2s/' "$T/slow.yml" >"$T/later.yml"
+expect_exit 3 timeout 60 "$SCALEGATE" run -c "$T/later.yml"
+expect_match "$out" "error: job [0-9]+ still pending after [0-9]+ s in the queue \\(BeginTime\\); cancelled \\(queue_timeout\\)" \
+	"the queue timeout, with Slurm's reason"
+queue_empty || fail "the job pending past queue_timeout is left in the queue"
+
+# The bad partition through 'scalegate ci': exit 3 (a benchmark failed to run), the reports still written.
 expect_exit 3 timeout 60 "$SCALEGATE" ci -c "$T/bad.yml" -o "$T/reports" --no-post
 [ -s "$T/reports/junit.xml" ] || fail "ci: no JUnit report after a refused job"
 

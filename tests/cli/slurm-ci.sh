@@ -37,20 +37,23 @@ queue_empty || fail "a job is left in the queue"
 # Cancelled by someone else while it runs: its runs are 'job-failed' with Slurm's state; exit 3, no hang.
 cat >"$T/slow.yml" <<EOF
 results: $T/slow
-slurm: { poll: 500ms, options: [--job-name=sg-slow, --comment=scalegate-test] }
+slurm: { poll: 500ms, options: [--comment=scalegate-test] }
 defaults: { repeat: 2, warmup: 0, timeout: 120s, max_contention: off }
 benchmarks:
   - name: sleepy
     command: sleep 60
 EOF
-"$SCALEGATE" run -c "$T/slow.yml" >"$T/slow.log" 2>&1 &
+# SBATCH_JOB_NAME names the job (ci/gitlab-slurm.yml relies on it); 'options' reach sbatch.
+: >"$T/slow.log"
+SBATCH_JOB_NAME=sg-slow "$SCALEGATE" run -c "$T/slow.yml" >"$T/slow.log" 2>&1 &
 gate=$!
 for _ in $(seq 1 100); do
 	grep -q 'running on' "$T/slow.log" && break
 	sleep 0.2
 done
 job=$(squeue -h -n sg-slow -o %i)
-[ -n "$job" ] || { cat "$T/slow.log" >&2; fail "the job of the slow matrix is not in the queue"; }
+[ -n "$job" ] || { cat "$T/slow.log" >&2; squeue >&2; fail "no job named by SBATCH_JOB_NAME in the queue"; }
+[ "$(squeue -h -j "$job" -o %k)" = scalegate-test ] || fail "the 'options' of the slurm section did not reach sbatch"
 scancel "$job"
 code=0
 wait $gate || code=$?
