@@ -14,6 +14,7 @@ int sg_rank = -1, sg_ranks = -1;
 const char *sg_omp_mode = "none";
 const char *sg_mpi_mode = "none";
 int sg_mpi_wait_measured;
+int sg_mpi_library;
 
 /* Nothing in a program refers to ompt.c (the OpenMP runtime looks up ompt_start_tool by
  * name): refer to it here so that linking the static library pulls it in with the rest. */
@@ -49,12 +50,43 @@ static void after_fork_child(void)
 	sg_self = NULL;
 }
 
+/* The rank a launcher gave a process that does not initialize MPI (mpirun -np 2 of a program without MPI):
+ * Open MPI's and MPICH's variables, which only the launched processes carry. */
+static void launcher_rank(void)
+{
+	static const char *const vars[][2] = {
+		{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE" },
+		{ "PMI_RANK", "PMI_SIZE" },
+	};
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *r = getenv(vars[i][0]), *n = getenv(vars[i][1]);
+		char *end1, *end2;
+		long rank, size;
+		if (!r || !n)
+			continue;
+		rank = strtol(r, &end1, 10);
+		size = strtol(n, &end2, 10);
+		if (*r && *n && !*end1 && !*end2 && rank >= 0 && rank < size && size < 1L << 30) {
+			sg_rank = (int)rank;
+			sg_ranks = (int)size;
+			return;
+		}
+	}
+}
+
 void sg_write_profile(void)
 {
 	const char *dir = getenv("SCALEGATE_OUT");
 	uint64_t now = sg_now();
 
 	if (!sg_on || !dir || getpid() != start_pid)
+		return;
+	/* With the MPI capture, a process that never initialized MPI and was given no rank by a launcher
+	 * is not one of the benchmark's ranks: a launcher's daemon (orted, prted), a wrapper (timeout). */
+	if (sg_rank < 0)
+		launcher_rank();
+	if (sg_mpi_library && sg_rank < 0)
 		return;
 	if (__atomic_exchange_n(&written, 1, __ATOMIC_ACQ_REL))
 		return;
@@ -78,6 +110,22 @@ static void program_name(char *buf, size_t size)
 	buf[n > 0 ? n : 0] = '\0';
 }
 
+/* The helpers of MPI launchers: they inherit LD_PRELOAD and SCALEGATE_OUT, and are never the benchmark. */
+static int launcher_helper(const char *exe)
+{
+	static const char *const names[] = {
+		"orted", "prted", "prte", "prterun", "orterun", "mpirun", "mpiexec", "mpiexec.hydra",
+		"hydra_pmi_proxy", "srun", "slurmstepd",
+	};
+	const char *base = strrchr(exe, '/');
+
+	base = base ? base + 1 : exe;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(base, names[i]))
+			return 1;
+	return 0;
+}
+
 __attribute__((constructor)) static void sg_init(void)
 {
 	const char *dir = getenv("SCALEGATE_OUT");
@@ -87,11 +135,13 @@ __attribute__((constructor)) static void sg_init(void)
 
 	if (!dir || !*dir)
 		return;
+	program_name(exe, sizeof(exe));
+	if (launcher_helper(exe))
+		return;
 	start_pid = getpid();
 	gettimeofday(&tv, NULL);
 	sg_start_unix = (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
 	sg_clock_start();
-	program_name(exe, sizeof(exe));
 	sg_regions_init(exe);
 	sg_on = 1;
 	t = sg_thread_get();

@@ -196,6 +196,13 @@ SG_HIDDEN void sg_team_leave(struct sg_member *m);
 /* On the forking thread after the join: idle time of each member, regions count. */
 SG_HIDDEN void sg_team_join(struct sg_team *tm);
 
+/* The OpenMP runtime (omp-runtime.c). The real definition of 'name' after the tracer's own
+ * ('self'), else from libgomp loaded explicitly; NULL, reported once, when there is none. */
+SG_HIDDEN void *sg_omp_real(void **slot, const char *name, const void *self);
+SG_HIDDEN int sg_omp_thread_num(void);  /* -1 without a runtime */
+SG_HIDDEN int sg_omp_max_threads(void); /* 1 without a runtime */
+SG_HIDDEN int sg_omp_linked(void);      /* the program was linked with an OpenMP runtime */
+
 /* 1 once OMPT callbacks are registered (LLVM libomp): the GOMP wrappers then only pass through. */
 SG_HIDDEN extern int sg_ompt_on;
 
@@ -215,6 +222,7 @@ SG_HIDDEN int sg_write(const char *dir);
 SG_HIDDEN extern double sg_start_unix;
 SG_HIDDEN extern int sg_rank, sg_ranks; /* -1 without MPI */
 SG_HIDDEN extern const char *sg_omp_mode, *sg_mpi_mode;
-SG_HIDDEN extern int sg_mpi_wait_measured; /* exact collective waiting (a barrier before each) */
+SG_HIDDEN extern int sg_mpi_wait_measured;
+SG_HIDDEN extern int sg_mpi_library; /* 1 in libscalegate-mpi: only MPI ranks write a profile */ /* exact collective waiting (a barrier before each) */
 
 #endif

@@ -8,6 +8,11 @@ int sg_mpi_paused;
 int sg_mpi_exact;
 __thread int sg_mpi_inside __attribute__((tls_model("initial-exec")));
 
+__attribute__((constructor)) static void mpi_library(void)
+{
+	sg_mpi_library = 1;
+}
+
 void sg_mpi_started(void)
 {
 	const char *wait = getenv("SCALEGATE_MPI_WAIT");

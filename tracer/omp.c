@@ -8,28 +8,10 @@
 #include <stddef.h>
 #include <string.h>
 
-/* Weak: libscalegate must load in programs that have no OpenMP runtime. */
-#pragma weak omp_get_thread_num
-#pragma weak omp_get_max_threads
-
-/* The real entry point, found once with dlsym(RTLD_NEXT) (the next library: libgomp). */
-static void *real_symbol(void **slot, const char *name)
-{
-	void *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-
-	if (SG_UNLIKELY(!p)) {
-		p = dlsym(RTLD_NEXT, name);
-		if (!p)
-			p = dlsym(RTLD_DEFAULT, name);
-		__atomic_store_n(slot, p, __ATOMIC_RELEASE);
-	}
-	return p;
-}
-
-/* The real function, with the wrapper's own signature. */
+/* The real entry point, found once (omp-runtime.c): NULL when no OpenMP runtime defines it. */
 #define REAL(name) \
 	static void *name##_real; \
-	__typeof__(name) *name##_fn = (__typeof__(name) *)real_symbol(&name##_real, #name)
+	__typeof__(name) *name##_fn = (__typeof__(name) *)sg_omp_real(&name##_real, #name, (const void *)name)
 
 /* ---- teams: one implementation of inheritance, body, idle and par for both captures ---- */
 
@@ -135,7 +117,9 @@ static void team_body(void *arg)
 	struct team *tm = arg;
 	struct sg_member m;
 
-	sg_team_enter(&tm->team, &m, omp_get_thread_num ? omp_get_thread_num() : 0);
+	int index = sg_omp_thread_num();
+
+	sg_team_enter(&tm->team, &m, index < 0 ? 0 : index);
 	tm->fn(tm->data);
 	sg_team_leave(&m);
 }
@@ -150,8 +134,7 @@ static int ompt_captures(void)
 	static int initialized;
 
 	if (SG_UNLIKELY(!__atomic_load_n(&initialized, __ATOMIC_ACQUIRE))) {
-		if (omp_get_max_threads)
-			(void)omp_get_max_threads();
+		(void)sg_omp_max_threads();
 		__atomic_store_n(&initialized, 1, __ATOMIC_RELEASE);
 	}
 	return __atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED);
@@ -161,7 +144,7 @@ static const char gomp_mode[] = "gomp";
 
 static void team_fork(struct team *tm, struct sg_thread *t, void (*fn)(void *), void *data, unsigned threads)
 {
-	int size = threads ? (int)threads : omp_get_max_threads ? omp_get_max_threads() : 1;
+	int size = threads ? (int)threads : sg_omp_max_threads();
 
 	/* Under libomp without OMPT the mode is known at the first region these wrappers capture. */
 	if (SG_UNLIKELY(sg_omp_mode != gomp_mode))
@@ -179,6 +162,10 @@ static void team_fork(struct team *tm, struct sg_thread *t, void (*fn)(void *), 
 		REAL(name); \
 		struct sg_thread *t = sg_thread_get(); \
 		struct team tm; \
+		if (SG_UNLIKELY(!name##_fn)) { \
+			fn(data); /* no runtime: a team of one */ \
+			return; \
+		} \
 		if (!t || ompt_captures() || !sg_stat_get(t, t->cur)) { \
 			name##_fn(fn, data, num_threads __VA_ARGS__); \
 			return; \
@@ -217,6 +204,8 @@ FORK_WRAPPER(GOMP_parallel_loop_maybe_nonmonotonic_runtime, (FN_PARAMS, LOOP_PAR
 		REAL(name); \
 		struct sg_thread *t = sg_self; \
 		uint64_t t0 = t ? sg_now() : 0; \
+		if (SG_UNLIKELY(!name##_fn)) \
+			return; /* no runtime: one thread, nothing to wait for */ \
 		name##_fn args; \
 		if (t && !__atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED)) \
 			sg_account_wait(t, t0, offsetof(struct sg_stat, column)); \
@@ -229,6 +218,8 @@ FORK_WRAPPER(GOMP_parallel_loop_maybe_nonmonotonic_runtime, (FN_PARAMS, LOOP_PAR
 		REAL(name); \
 		struct sg_thread *t = sg_self; \
 		uint64_t t0 = t ? sg_now() : 0; \
+		if (SG_UNLIKELY(!name##_fn)) \
+			return false; \
 		bool r = name##_fn(); \
 		if (t && !__atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED)) \
 			sg_account_wait(t, t0, offsetof(struct sg_stat, column)); \
@@ -258,6 +249,6 @@ __attribute__((constructor)) static void omp_mode(void)
 	/* libgomp is loaded: OpenMP is captured by these wrappers. LLVM's libomp has omp_* and
 	 * GOMP_* too; there the mode is "ompt" once OMPT starts, or "gomp" at the first region
 	 * these wrappers capture (GCC-compiled code with OMPT off), else "none". */
-	if (omp_get_thread_num && !dlsym(RTLD_DEFAULT, "__kmpc_fork_call"))
+	if (sg_omp_linked() && !dlsym(RTLD_DEFAULT, "__kmpc_fork_call"))
 		sg_omp_mode = gomp_mode;
 }

@@ -12,8 +12,6 @@ static struct sg_thread *free_slots; /* slots of threads that exited, for reuse 
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
-extern int omp_get_thread_num(void) __attribute__((weak));
-
 static void thread_exit(void *arg);
 
 static void make_key(void)
@@ -67,7 +65,7 @@ struct sg_thread *sg_thread_get(void)
 		return NULL;
 	}
 	cache_clear(t);
-	t->omp_thread = omp_get_thread_num ? omp_get_thread_num() : -1;
+	t->omp_thread = sg_omp_thread_num();
 	t->live = 1;
 	t->depth = 1;
 	t->cur = 0;

@@ -65,6 +65,37 @@ static void free_profiles(struct profile *p, size_t n)
 	free(p);
 }
 
+/*
+ * The profiles of one run must be the ranks it was configured with, each once: MPI ranks 0 … size − 1
+ * of one size (the configured rank count), or one process without MPI. Anything else, a launcher's
+ * helper process among them, would be merged as processors.
+ */
+static int check_ranks(const char *dir, const struct profile *p, size_t n, int ranks)
+{
+	double size = profile_meta_num(&p[0], "ranks", -1);
+
+	for (size_t i = 0; i < n; i++) {
+		double r = profile_meta_num(&p[i], "rank", -1), s = profile_meta_num(&p[i], "ranks", -1);
+		if ((r < 0) != (size < 0) || s != size)
+			return error("'%s': rank %s of %s, but '%s' is rank %s of %s: profiles of different runs or of "
+				     "a process that is not a rank", p[i].path, profile_meta(&p[i], "rank") ?: "-",
+				     profile_meta(&p[i], "ranks") ?: "-", p[0].path, profile_meta(&p[0], "rank") ?: "-",
+				     profile_meta(&p[0], "ranks") ?: "-");
+		if (r >= 0 && r >= s)
+			return error("'%s': rank %.0f of %.0f ranks", p[i].path, r, s);
+		if (i && r >= 0 && r == profile_meta_num(&p[i - 1], "rank", -1))
+			return error("'%s' and '%s' are both rank %.0f", p[i - 1].path, p[i].path, r);
+	}
+	if (size < 0 && n > 1)
+		return error("%zu profiles without an MPI rank in '%s': a run without MPI is one process "
+			     "(a wrapper or a helper process was measured too?)", n, dir);
+	if (size >= 0 && ranks && size != ranks)
+		return error("'%s': the profiles are of %.0f ranks, the configuration runs %d", dir, size, ranks);
+	if (size >= 0 && (double)n != size)
+		return error("'%s': %zu profiles for %.0f ranks", dir, n, size);
+	return 0;
+}
+
 static int add_run_from_dir(struct analysis *a, const char *dir, const char *benchmark,
 			    const char *size, int ranks, int threads, int repeat, double contention)
 {
@@ -74,6 +105,8 @@ static int add_run_from_dir(struct analysis *a, const char *dir, const char *ben
 
 	if (!ret && !n)
 		ret = error("no profile in '%s'", dir);
+	if (!ret)
+		ret = check_ranks(dir, p, n, ranks);
 	if (!ret) {
 		const char *base = strrchr(p[0].regions[0].file, '/');
 		base = base ? base + 1 : p[0].regions[0].file;

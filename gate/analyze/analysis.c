@@ -334,49 +334,77 @@ struct sums {
 	size_t nproc;
 };
 
-/* The processors of one rank: the main thread, then the workers (absent ones idle the whole region). */
+/* Thread q's presence in the interval: its time there, and for a worker the idle of the regions forked
+ * from there (outside its body, so outside its time; the forking thread's idle is inside its own). */
+static double presence(const struct rank_view *rv, int node, int q)
+{
+	const double *c;
+
+	if (node < 0 || q >= rv->threads)
+		return 0;
+	c = cell(rv, (size_t)node, q);
+	return c[RV_TIME] + (q ? c[RV_D] : 0);
+}
+
+/* A rank's time in the interval: the longest presence of any of its threads (docs/metrics.md). */
+static double rank_time(const struct rank_view *rv, int node)
+{
+	double w = 0;
+
+	for (int q = 0; q < rv->threads; q++)
+		if (presence(rv, node, q) > w)
+			w = presence(rv, node, q);
+	return w;
+}
+
+/* A rank's entries of the interval: the most any of its threads made. */
+static double rank_count(const struct rank_view *rv, int node)
+{
+	double n = 0;
+
+	for (int q = 0; q < rv->threads && node >= 0; q++)
+		if (cell(rv, (size_t)node, q)[RV_COUNT] > n)
+			n = cell(rv, (size_t)node, q)[RV_COUNT];
+	return n;
+}
+
+/*
+ * The processors of one rank: the main thread, then the workers (absent ones are absent the whole time).
+ * Each processor's share of Execution_time is the rank's idle, its gap (the rank was in the interval and it
+ * was not: serial code of the main thread, else no work), and its presence (work, waiting, MPI).
+ */
 static void rank_processors(const struct interval_ranks *ir, size_t r, double wait_r,
 			    struct sums *s, struct clamp *cl, struct analysis_point *pt, double *work)
 {
 	const struct rank_view *rv = &ir->rv[r];
 	int node = ir->node[r];
 	const double *m0 = node >= 0 ? cell(rv, (size_t)node, 0) : NULL;
-	double W = m0 ? m0[RV_TIME] : 0, par = m0 ? m0[RV_PAR] : 0, m_r = 0;
-	double serial = clamp0(cl, W - par, ANALYSIS_SEQ);
+	double W = rank_time(rv, node), m_r = 0;
+	double serial = clamp0(cl, m0 ? m0[RV_TIME] - m0[RV_PAR] : 0, ANALYSIS_SEQ);
 
 	for (int q = 0; q < rv->threads && node >= 0; q++)
 		m_r += cell(rv, (size_t)node, q)[RV_M];
-	s->seq += (ir->threads - 1) * serial;
 	s->serial += serial;
 	s->wall += W;
-	s->count += m0 ? m0[RV_COUNT] : 0;
+	s->count += rank_count(rv, node);
 	s->comm += clamp0(cl, m_r - wait_r, ANALYSIS_COMMUNICATION);
 	s->sync_mpi += wait_r;
 	s->idle += ir->threads * (s->exec - W);
 	for (int q = 0; q < ir->threads; q++) {
 		const double *c = node >= 0 && q < rv->threads ? cell(rv, (size_t)node, q) : NULL;
 		double t = c ? c[RV_TIME] : 0, B = c ? c[RV_B] : 0, L = c ? c[RV_L] : 0;
-		double D = c ? c[RV_D] : 0, m = c ? c[RV_M] : 0, missing = 0, w;
+		double D = c ? c[RV_D] : 0, m = c ? c[RV_M] : 0, a = presence(rv, node, q);
+		double gap = W - a, seq = q && gap > serial ? serial : q ? gap : 0, missing = gap - seq;
+		double w = clamp0(cl, a - D - B - L - m, ANALYSIS_PRODUCTIVE_TIME);
 
-		if (q == 0) {
-			w = W - m - D - B - L;
-		} else {
-			w = t - B - L - m;
-			missing = par - t - D;
-			if (missing < 0) { /* more accounted to the worker than the regions lasted */
-				double cut = w < -missing ? w : -missing;
-				w -= cut > 0 ? cut : 0;
-				missing = clamp0(cl, missing + (cut > 0 ? cut : 0), ANALYSIS_PAR);
-			}
-		}
-		w = clamp0(cl, w, ANALYSIS_PRODUCTIVE_TIME);
+		s->seq += seq;
 		s->par += missing;
 		s->sync_omp += B + L + D;
 		s->work += w;
 		if (w > s->work_max)
 			s->work_max = w;
 		double v[ANALYSIS_NR_PQ] = {
-			w, q ? t : W, B, L, D, missing, m, m_r > 0 ? wait_r * m / m_r : 0, s->exec - W,
+			w, t, B, L, D, missing, m, m_r > 0 ? wait_r * m / m_r : 0, s->exec - W,
 		};
 		for (int k = 0; k < ANALYSIS_NR_PQ; k++)
 			cmp_add(&pt->cmp[k], v[k], (int)r, q, !s->nproc);
@@ -413,8 +441,11 @@ static void set_figures(struct analysis_point *pt, const struct sums *s, int thr
 	f[ANALYSIS_SERIAL_SHARE] = s->wall > 0 ? s->serial / s->wall : NAN;
 	f[ANALYSIS_COUNT] = s->count;
 	if (!omp) {
-		/* Barrier, lock and idle time are unknown: they sit inside the work. */
-		f[ANALYSIS_SYNC_OMP] = f[ANALYSIS_SYNCHRONIZATION] = f[ANALYSIS_SERIAL_SHARE] = NAN;
+		/* Barrier, lock and idle time are unknown: they sit inside the work. With one thread per rank
+		 * nobody can be waited for (an uncontended lock is work): OpenMP waiting does not apply, 0. */
+		f[ANALYSIS_SERIAL_SHARE] = NAN;
+		if (threads > 1)
+			f[ANALYSIS_SYNC_OMP] = NAN;
 		if (threads > 1)
 			for (int k = ANALYSIS_PRODUCTIVE_TIME; k <= ANALYSIS_PAR; k++)
 				f[k] = NAN;
@@ -428,10 +459,12 @@ static void set_figures(struct analysis_point *pt, const struct sums *s, int thr
 		/* MPI time, if any, is inside the work; one rank has nobody to wait for. */
 		f[ANALYSIS_COMMUNICATION] = NAN;
 		if (ranks > 1)
-			f[ANALYSIS_SYNC_MPI] = f[ANALYSIS_SYNCHRONIZATION] = NAN;
+			f[ANALYSIS_SYNC_MPI] = NAN;
 		for (int k = ANALYSIS_PQ_MPI; k <= ANALYSIS_PQ_MPI_WAIT; k++)
 			pt->cmp[k].min = pt->cmp[k].max = pt->cmp[k].mean = NAN;
 	}
+	/* A part that does not apply is 0; one that applies and was not captured makes the sum absent. */
+	f[ANALYSIS_SYNCHRONIZATION] = f[ANALYSIS_SYNC_OMP] + f[ANALYSIS_SYNC_MPI];
 }
 
 static void point_compute(const struct interval_ranks *ir, struct analysis_point *pt)
@@ -445,8 +478,8 @@ static void point_compute(const struct interval_ranks *ir, struct analysis_point
 	memset(pt, 0, sizeof(*pt));
 	pt->present = 1;
 	for (size_t r = 0; r < ir->nr; r++) {
-		if (ir->node[r] >= 0 && cell(&ir->rv[r], (size_t)ir->node[r], 0)[RV_TIME] > s.exec)
-			s.exec = cell(&ir->rv[r], (size_t)ir->node[r], 0)[RV_TIME];
+		if (rank_time(&ir->rv[r], ir->node[r]) > s.exec)
+			s.exec = rank_time(&ir->rv[r], ir->node[r]);
 		omp &= ir->rv[r].omp;
 		mpi &= ir->rv[r].mpi;
 	}

@@ -219,21 +219,28 @@ static int read_node_thread(struct reader *r, char **f, int *node, int *thread, 
 	return 0;
 }
 
-/* Fields f[from..n) mapped by 'map' into 'v' (nv known columns); unmapped ones are skipped. */
+/* Fields f[from..n) mapped by 'map' into 'v' (nv known columns named 'names'); unmapped ones are skipped.
+ * Every known column is a time, a count or a byte count: finite and not negative, or '-'. */
 static int read_mapped(struct reader *r, char **f, int from, int n, const int *map, double *v, int nv,
-		       const char *what)
+		       const char *const *names, const char *what)
 {
 	for (int c = 0; c < nv; c++)
 		v[c] = NAN;
 	for (int i = from; i < n; i++) {
+		char msg[160];
 		double x;
 		if (parse_value(f[i], &x)) {
-			char msg[64];
 			snprintf(msg, sizeof(msg), "malformed number in %s", what);
 			return bad(r, msg);
 		}
-		if (map[i] >= 0)
-			v[map[i]] = x;
+		if (map[i] < 0)
+			continue;
+		if (strcmp(f[i], "-") && (!isfinite(x) || x < 0)) {
+			snprintf(msg, sizeof(msg), "%s column '%s' is '%.40s': must be a finite number, not negative",
+				 what, names[map[i]], f[i]);
+			return bad(r, msg);
+		}
+		v[map[i]] = x;
 	}
 	return 0;
 }
@@ -246,7 +253,7 @@ static int read_stat(struct reader *r, char **f, int n)
 	if (!r->have_stat_columns || n != r->have_stat_columns)
 		return bad(r, "stat does not match its columns");
 	if (read_node_thread(r, f, &s.node, &s.thread, "stat") ||
-	    read_mapped(r, f, 3, n, r->stat_map, s.v, PROFILE_NR_COLUMNS, "stat"))
+	    read_mapped(r, f, 3, n, r->stat_map, s.v, PROFILE_NR_COLUMNS, column_names, "stat"))
 		return -1;
 	ALLOC_GROW(p->stats, p->nr_stats + 1, p->alloc_stats);
 	p->stats[p->nr_stats++] = s;
@@ -265,7 +272,7 @@ static int read_mpi(struct reader *r, char **f, int n)
 	if (strlen(f[3]) >= sizeof(m.kind))
 		return bad(r, "mpi kind too long");
 	strcpy(m.kind, f[3]);
-	if (read_mapped(r, f, 4, n, r->mpi_map, m.v, PROFILE_MPI_NR_COLUMNS, "mpi"))
+	if (read_mapped(r, f, 4, n, r->mpi_map, m.v, PROFILE_MPI_NR_COLUMNS, mpi_column_names, "mpi"))
 		return -1;
 	ALLOC_GROW(p->mpi, p->nr_mpi + 1, p->alloc_mpi);
 	p->mpi[p->nr_mpi++] = m;

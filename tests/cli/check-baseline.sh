@@ -55,3 +55,31 @@ printf 'scalegate-baseline\t1\nbenchmark\tjacobi\nsample\tprogram\t-\t1\t1\tExec
 expect_exit 0 "$SCALEGATE" check -c "$T/scalegate.yml"
 expect_match "$out" "jacobi\.sgbase:3: 'nope' is not a number" "the reader names file and line"
 expect_match "$out" "^ERROR jacobi - - baseline: cannot read the baseline" "an unreadable baseline is an error verdict"
+
+# A profile with a time that is not a finite, non-negative number is refused with its file and record,
+# and no baseline is written from it (issue 12).
+cp -r "$data/clear-regression/results" "$T/nan-results"
+victim=$(ls "$T"/nan-results/jacobi/s--r1-t1/1/*.sgprof | head -n 1)
+python3 - "$victim" <<'PY'
+import sys
+path = sys.argv[1]
+lines = open(path).read().split("\n")
+body = [l for l in lines if l and not l.startswith("end\t")]
+for i, l in enumerate(body):
+    f = l.split("\t")
+    if f[0] == "stat":
+        f[4] = "nan"
+        body[i] = "\t".join(f)
+        break
+text = "\n".join(body) + "\n"
+h = 14695981039346656037
+for b in text.encode():
+    h = ((h ^ b) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+open(path, "w").write(text + "end\t%016x\n" % h)
+PY
+sed "s|^results: .*|results: $T/nan-results|; s|^baselines: .*|baselines: $T/nan-baselines|" "$T/scalegate.yml" >"$T/nan.yml"
+got=0
+out=$("$SCALEGATE" baseline update -c "$T/nan.yml" --benchmark jacobi 2>&1) || got=$?
+[ "$got" -ne 0 ] || fail "baseline update accepted a profile with a NaN time"
+expect_match "$out" "$victim:[0-9]+: corrupt profile: stat column 'time' is 'nan'" "the profile and its record are named"
+[ ! -e "$T/nan-baselines/jacobi.sgbase" ] || fail "a baseline was written from a NaN time"

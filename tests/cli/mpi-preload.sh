@@ -32,3 +32,17 @@ mkdir "$T/cwd"
 	"$SG_BUILD/examples/mpi_halo-plain" 1000 5) >"$T/plain.out"
 expect_match "$(cat "$T/plain.out")" '^mpi_halo: 2 ranks' "the program runs as without the tracer"
 [ -z "$(ls -A "$T/cwd")" ] || fail "files were written without SCALEGATE_OUT: $(ls -A "$T/cwd")"
+
+# One rank without a launcher (Open MPI's singleton start forks orted, which inherits the environment),
+# behind a wrapper that inherits LD_PRELOAD too: only the rank writes a profile (issue 12).
+SCALEGATE_OUT="$T/single" LD_PRELOAD="$preload" timeout 300 "$SG_BUILD/examples/mpi_halo-plain" 1000 5 >/dev/null
+expect_profiles "$T/single" 1
+expect_exit 0 "$SCALEGATE" analyze "$T/single"
+expect_match "$out" 'Processors +1($|[^0-9])' "one rank, one processor"
+# A process that loads the MPI capture and never initializes MPI is no rank.
+SCALEGATE_OUT="$T/norank" LD_PRELOAD="$preload" /bin/true
+[ ! -e "$T/norank" ] || fail "a process that is no MPI rank wrote: $(ls "$T/norank")"
+# The launchers' helpers are never measured, whichever tracer they load.
+cp /bin/true "$T/orted"
+SCALEGATE_OUT="$T/helper" LD_PRELOAD="$SG_BUILD/lib/libscalegate.so" "$T/orted"
+[ ! -e "$T/helper" ] || fail "orted wrote: $(ls "$T/helper")"

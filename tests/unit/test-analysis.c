@@ -38,8 +38,12 @@ static void write_rank(const char *dir, int rank, int ranks, int threads, const 
 	char *path = xstrfmt("%s/rank%05d.test.1.sgprof", dir, rank);
 	FILE *f;
 
-	strbuf_addf(&sb, "scalegate-profile\t1\nmeta\trank\t%d\nmeta\tranks\t%d\nmeta\tomp\t%s\nmeta\tmpi\t%s\n",
-		    rank, ranks, omp, mpi);
+	if (ranks < 0) /* a process without MPI */
+		strbuf_addf(&sb, "scalegate-profile\t1\nmeta\trank\t-\nmeta\tranks\t-\nmeta\tomp\t%s\nmeta\tmpi\t%s\n",
+			    omp, mpi);
+	else
+		strbuf_addf(&sb, "scalegate-profile\t1\nmeta\trank\t%d\nmeta\tranks\t%d\nmeta\tomp\t%s\nmeta\tmpi\t%s\n",
+			    rank, ranks, omp, mpi);
 	strbuf_addstr(&sb, "columns\tregion\tid\tname\tfile\tline\nregion\t0\tprogram\t/bin/prog\t0\n"
 			   "region\t1\tsolve\tt.c\t10\nregion\t2\tinner\tt.c\t20\n"
 			   "columns\tnode\tid\tparent\tregion\ttag\nnode\t0\t-\t0\t-\nnode\t1\t0\t1\t-\n"
@@ -98,6 +102,8 @@ static void check_identity(const struct analysis_point *pt)
 	enum analysis_figure terms[] = { ANALYSIS_INSUFFICIENT_PARALLELISM, ANALYSIS_COMMUNICATION,
 					 ANALYSIS_IDLE, ANALYSIS_SYNCHRONIZATION };
 
+	if (isnan(fig(pt, ANALYSIS_LOST_TIME))) /* the split of the threads' time was not captured */
+		return;
 	for (size_t i = 0; i < ARRAY_SIZE(terms); i++) {
 		double v = fig(pt, terms[i]);
 		if (!isnan(v)) {
@@ -222,8 +228,25 @@ static void test_mpi_wait(void **state)
 	remove_dir(dir);
 }
 
-/* Without OpenMP capture the OpenMP waiting is absent, not zero. */
+/* Without OpenMP capture the OpenMP waiting is absent, not zero, where it applies: more than one thread. */
 static void test_omp_absent(void **state)
+{
+	char *dir = make_dir();
+	struct analysis a;
+	const char *stats[] = { "0 0 1 2 - - - -", "1 0 1 1.5 - - - -", "1 1 0 1 - - - -", NULL };
+	const struct analysis_point *pt;
+
+	(void)state;
+	write_rank(dir, 0, 1, 2, "none", "none", stats, NULL);
+	pt = load_point(&a, dir, "program/solve");
+	assert_true(isnan(fig(pt, ANALYSIS_SYNC_OMP)));
+	assert_true(isnan(fig(pt, ANALYSIS_SYNCHRONIZATION)));
+	analysis_release(&a);
+	remove_dir(dir);
+}
+
+/* One thread, no OpenMP, no MPI: nobody to wait for, so Synchronization is 0, not absent. */
+static void test_serial_uncaptured(void **state)
 {
 	char *dir = make_dir();
 	struct analysis a;
@@ -233,9 +256,110 @@ static void test_omp_absent(void **state)
 	(void)state;
 	write_rank(dir, 0, 1, 1, "none", "none", stats, NULL);
 	pt = load_point(&a, dir, "program/solve");
-	assert_true(isnan(fig(pt, ANALYSIS_SYNCHRONIZATION)));
+	near(fig(pt, ANALYSIS_SYNC_OMP), 0);
+	near(fig(pt, ANALYSIS_SYNCHRONIZATION), 0);
 	near(fig(pt, ANALYSIS_LOST_TIME), 0);
 	analysis_release(&a);
+	remove_dir(dir);
+}
+
+/* Pure MPI (issue 12): rank 1 is 1.5 s late to the allreduces; Synchronization is its MPI part. */
+static void test_pure_mpi(void **state)
+{
+	char *dir = make_dir();
+	struct analysis a;
+	const char *s0[] = { "0 0 1 5 - - - -", "1 0 1 5 - - - -", NULL };
+	const char *s1[] = { "0 0 1 5 - - - -", "1 0 1 5 - - - -", NULL };
+	const char *m0[] = { "1 0 allreduce 10 2 -", NULL };
+	const char *m1[] = { "1 0 allreduce 10 0.5 -", NULL };
+	const struct analysis_point *pt;
+
+	(void)state;
+	write_rank(dir, 0, 2, 1, "none", "pmpi", s0, m0);
+	write_rank(dir, 1, 2, 1, "none", "pmpi", s1, m1);
+	pt = load_point(&a, dir, "program/solve");
+	near(fig(pt, ANALYSIS_SYNC_MPI), 1.5);
+	near(fig(pt, ANALYSIS_SYNC_OMP), 0);
+	near(fig(pt, ANALYSIS_SYNCHRONIZATION), 1.5);
+	near(fig(pt, ANALYSIS_COMMUNICATION), 1);
+	analysis_release(&a);
+	remove_dir(dir);
+}
+
+/* Profiles whose rank metadata disagree are refused, not merged as processors (issue 12). */
+static void expect_refused(const char *dir)
+{
+	struct analysis a;
+
+	analysis_init(&a);
+	assert_int_equal(analysis_load(&a, dir), -1);
+	analysis_release(&a);
+}
+
+static void test_rank_metadata(void **state)
+{
+	const char *stats[] = { "0 0 1 2 0 0 0 0", NULL };
+	char *dir, *sub, *path;
+	FILE *f;
+
+	(void)state;
+	dir = make_dir(); /* two rank 0s */
+	write_rank(dir, 0, 2, 1, "gomp", "pmpi", stats, NULL);
+	path = xstrfmt("%s/rank00000.test.1.sgprof", dir);
+	sub = xstrfmt("%s/rank00000.other.2.sgprof", dir);
+	assert_int_equal(link(path, sub), 0);
+	expect_refused(dir);
+	free(path);
+	free(sub);
+	remove_dir(dir);
+
+	dir = make_dir(); /* rank 5 of 2 */
+	write_rank(dir, 0, 2, 1, "gomp", "pmpi", stats, NULL);
+	write_rank(dir, 5, 2, 1, "gomp", "pmpi", stats, NULL);
+	expect_refused(dir);
+	remove_dir(dir);
+
+	dir = make_dir(); /* rank 0 of 2 and rank 1 of 3 */
+	write_rank(dir, 0, 2, 1, "gomp", "pmpi", stats, NULL);
+	write_rank(dir, 1, 3, 1, "gomp", "pmpi", stats, NULL);
+	expect_refused(dir);
+	remove_dir(dir);
+
+	dir = make_dir(); /* rank 0 of 2 alone */
+	write_rank(dir, 0, 2, 1, "gomp", "pmpi", stats, NULL);
+	expect_refused(dir);
+	remove_dir(dir);
+
+	/* a results directory whose run has 2 ranks where the configuration says 1 */
+	dir = make_dir();
+	sub = xstrfmt("%s/b/r1/1", dir);
+	path = xstrfmt("mkdir -p '%s'", sub);
+	assert_int_equal(system(path), 0);
+	free(path);
+	write_rank(sub, 0, 2, 1, "gomp", "pmpi", stats, NULL);
+	write_rank(sub, 1, 2, 1, "gomp", "pmpi", stats, NULL);
+	path = xstrfmt("%s/manifest.tsv", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason\n"
+	      "b\t-\t1\t1\t1\t1\tok\t0\t1.0\tb/r1/1\t-\n", f);
+	fclose(f);
+	expect_refused(dir);
+	free(path);
+	free(sub);
+	remove_dir(dir);
+}
+
+/* A process without MPI next to the ranks (a launcher's helper, preloaded): refused. */
+static void test_rankless_helper(void **state)
+{
+	const char *stats[] = { "0 0 1 2 0 0 0 0", NULL };
+	char *dir = make_dir();
+
+	(void)state;
+	write_rank(dir, 0, 1, 1, "gomp", "pmpi", stats, NULL);
+	write_rank(dir, 7, -1, 1, "none", "none", stats, NULL);
+	expect_refused(dir);
 	remove_dir(dir);
 }
 
@@ -401,6 +525,10 @@ int main(void)
 		cmocka_unit_test(test_worker_missing),
 		cmocka_unit_test(test_mpi_wait),
 		cmocka_unit_test(test_omp_absent),
+		cmocka_unit_test(test_serial_uncaptured),
+		cmocka_unit_test(test_pure_mpi),
+		cmocka_unit_test(test_rank_metadata),
+		cmocka_unit_test(test_rankless_helper),
 		cmocka_unit_test(test_dvm_jacobi),
 		MATRIX_TESTS
 	};

@@ -117,6 +117,30 @@ static void test_damaged(void **state)
 			"thread\t0\t0\tmain\nstat\t0\t0\t1\n", 1);   /* stat before its columns */
 }
 
+/* A value in a known column that is not finite or is negative: rejected, never analysed (issue 12). */
+static void test_non_finite(void **state)
+{
+	const char *bad_values[] = { "nan", "inf", "-inf", "-15", "1e999" };
+	char body[2048];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad_values) / sizeof(bad_values[0]); i++) {
+		/* the time of node 2 on thread 1 */
+		const char *at = strstr(good, "stat\t2\t1\t10\t1.25\t");
+		size_t head = (size_t)(at - good) + strlen("stat\t2\t1\t10\t");
+		snprintf(body, sizeof(body), "%.*s%s%s", (int)head, good, bad_values[i], at + strlen("stat\t2\t1\t10\t1.25"));
+		expect_rejected(body, 1);
+	}
+	/* a negative count */
+	snprintf(body, sizeof(body), "%s", good);
+	memcpy(strstr(body, "stat\t2\t1\t10\t") + 9, "-1", 2);
+	expect_rejected(body, 1);
+	/* an MPI record with a negative byte count */
+	snprintf(body, sizeof(body), "%scolumns\tmpi\tnode\tthread\tkind\tcount\ttime\twait\tbytes_sent\tbytes_recv\n"
+		 "mpi\t1\t0\tsend\t3\t0.5\t-\t-24\t0\n", good);
+	expect_rejected(body, 1);
+}
+
 static void test_checksum(void **state)
 {
 	struct profile p;
@@ -138,6 +162,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_checksum),
+		cmocka_unit_test(test_non_finite),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
