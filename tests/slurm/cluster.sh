@@ -134,17 +134,23 @@ start() {
 	echo "export SLURM_CONF=$SLURM_CONF"
 }
 
-# Sends TERM to the daemon of a pid file, then KILL after 5 s.
-stop_pid() {
-	local file=$1 pid
-	[ -s "$file" ] || return 0
-	pid=$(cat "$file")
-	kill -TERM "$pid" 2>/dev/null || return 0
+# Sends TERM to the daemons of the pid files at once, then KILL to those still there after 5 s.
+stop_pids() {
+	local f pids=() pid alive
+	for f in "$@"; do
+		[ -s "$f" ] && pid=$(cat "$f") && kill -TERM "$pid" 2>/dev/null && pids+=("$pid")
+	done
 	for _ in $(seq 1 50); do
-		kill -0 "$pid" 2>/dev/null || return 0
+		alive=0
+		for pid in "${pids[@]}"; do
+			kill -0 "$pid" 2>/dev/null && alive=1
+		done
+		[ $alive -eq 0 ] && return 0
 		sleep 0.1
 	done
-	kill -KILL "$pid" 2>/dev/null || true
+	for pid in "${pids[@]}"; do
+		kill -KILL "$pid" 2>/dev/null || true
+	done
 }
 
 stop() {
@@ -156,9 +162,7 @@ stop() {
 		[ -z "$(squeue -h -o %i 2>/dev/null)" ] && break
 		sleep 0.2
 	done
-	stop_pid "$dir/run/slurmd.pid"
-	stop_pid "$dir/run/slurmctld.pid"
-	stop_pid "$dir/munge/munged.pid"
+	stop_pids "$dir/run/slurmd.pid" "$dir/run/slurmctld.pid" "$dir/munge/munged.pid"
 }
 
 case "${1:-}" in
