@@ -259,8 +259,36 @@ $(B)/tests/unit/%: tests/unit/%.c $(B)/libgate.a
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(GATE_CFLAGS) -Igate $< -o $@ $(ALL_LDFLAGS) $(B)/libgate.a $(GATE_LIBS) $(CMOCKA_LIBS)
 
+# ---- fuzzing (libFuzzer): the config, rules, profile and baseline readers ----------
+# tests/fuzz/fuzz-*.c linked with the gate built by clang with -fsanitize=fuzzer-no-link,address, in
+# build/fuzz whatever SANITIZE says. 'make test' runs each harness briefly (tests/cli/fuzz.sh);
+# 'make fuzz [FUZZ_SECONDS=600]' runs them longer, keeping the corpus in build/fuzz/corpus-*.
+FUZZ_B := build/fuzz
+HAVE_CLANG := $(if $(shell command -v $(CLANG) 2>/dev/null),yes)
+FUZZ_NAMES := config rules profile baseline
+FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_B)/fuzz-%)
+FUZZ_OBJ := $(GATE_LIB_SRC:%.c=$(FUZZ_B)/%.o)
+FUZZ_CFLAGS = -std=c11 -Wall -Wextra $(WERROR) -g -O1 -MMD -MP -D_GNU_SOURCE -fno-omit-frame-pointer
+FUZZ_SECONDS ?= 600
+
+$(FUZZ_B)/gate/%.o: gate/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FUZZCC  $@")
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address $(GATE_CFLAGS) -Igate -DSG_VERSION='"$(VERSION)"' -c $< -o $@
+
+$(FUZZ_B)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FUZZLD  $@")
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer,address $(GATE_CFLAGS) -Igate -Itests/fuzz $< $(FUZZ_OBJ) -o $@ $(GATE_LIBS)
+
+FUZZ_ALL := $(if $(HAVE_CLANG),$(FUZZ_BIN))
+
+fuzz: deps
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
+	$(Q)tests/fuzz/run.sh $(FUZZ_B) $(FUZZ_SECONDS) $(FUZZ_B)
+
 # ---- top-level targets ----------------------------------------------------
-.PHONY: all all-tests deps test bench install install-mpi clean demo
+.PHONY: all all-tests deps test bench install install-mpi clean demo fuzz
 .DEFAULT_GOAL := all
 
 all: $(TRACER_LIBS_OUT) $(B)/bin/scalegate $(B)/man/scalegate.1 $(TRACED_BIN) $(F_PROG_BIN) $(MPI_ALL)
@@ -270,7 +298,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory all-tests
 	$(Q)SG_SAN_FLAGS="$(SAN_FLAGS)" tests/run.sh $(B)
 
-all-tests: all $(UNIT_BIN) $(OMPT_ALL)
+all-tests: all $(UNIT_BIN) $(OMPT_ALL) $(FUZZ_ALL)
 
 deps:
 	$(Q)ci/install-deps.sh

@@ -1,6 +1,7 @@
 /* After the Slurm job: the manifest it wrote, completed with the runs it did not do, and slurm.tsv. */
 #include "run/slurm-priv.h"
 #include "results/manifest.h"
+#include "run/runner-exec.h"
 
 #include <errno.h>
 #include <math.h>
@@ -140,6 +141,18 @@ long slurm_collect(struct runner *r, const struct slurm_job *j, const char *reas
 	}
 	unlink(partial);
 	write_slurm_tsv(r, j, failed ? reason : NULL);
+	/* Every run of the selected benchmarks is now in the manifest, done or 'job-failed': complete, unless
+	 * the gate itself was interrupted (then, as without Slurm, the results say they are incomplete). */
+	if (runner_interrupted)
+		goto out;
+	for (size_t i = 0; i < r->c->nr_benchmarks; i++) {
+		const struct bench_config *b = &r->c->benchmarks[i];
+		long points = (long)config_matrix_size(b);
+		if (selected(r, b->name))
+			complete_set(&r->complete, b->name, points, b->repeat, points * b->repeat);
+	}
+	if (complete_write(&r->complete, r->results))
+		failed = -1;
 out:
 	manifest_release(&m);
 	free(why);

@@ -32,6 +32,7 @@ interrupt() {
 	queue_empty || { squeue >&2; fail "$sig: a job is left in the queue"; }
 	[ "$(grep -c $'\tjob-failed\t' "$T/results/manifest.tsv")" -ge 2 ] ||
 		fail "$sig: the runs the job did not do are not 'job-failed'"
+	[ ! -e "$T/results/complete.tsv" ] || fail "$sig: an interrupted gate's results claim to be complete"
 }
 interrupt INT
 interrupt TERM
@@ -43,6 +44,7 @@ expect_match "$out" "error: sbatch refused the job: .*Invalid partition name spe
 expect_match "$(cat "$T/results/manifest.tsv")" $'\tjob-failed\t.*\tsbatch refused the job: .*Invalid partition' \
 	"the runs carry the reason"
 [ "$(grep -c $'\tjob-failed\t' "$T/results/manifest.tsv")" -eq 3 ] || fail "not every run of the refused job is failed"
+grep -q $'^sleepy\t' "$T/results/complete.tsv" || fail "every run of the refused job is recorded: complete.tsv says so"
 queue_empty || fail "a refused job is in the queue"
 
 # A job that cannot start (here: not before tomorrow) is cancelled at queue_timeout, with its pending reason.
