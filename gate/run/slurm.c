@@ -156,8 +156,8 @@ out:
 	return id;
 }
 
-/* Copies the complete lines the job has added to its output since 'at' to stderr. */
-static void stream(const struct runner *r, long *at)
+/* Copies the lines the job has added to its output since 'at' to stderr; a last unfinished one only when 'all'. */
+static void stream(const struct runner *r, long *at, int all)
 {
 	char *path = xstrfmt("%s/.slurm/job.out", r->results), buf[8192];
 	FILE *f = fopen(path, "r");
@@ -168,9 +168,11 @@ static void stream(const struct runner *r, long *at)
 	if (!fseek(f, *at, SEEK_SET))
 		while (fgets(buf, sizeof(buf), f)) {
 			size_t len = strlen(buf);
-			if (buf[len - 1] != '\n' && len < sizeof(buf) - 1)
+			if (buf[len - 1] != '\n' && len < sizeof(buf) - 1 && !all)
 				break; /* the rest of the line is not written yet */
 			fputs(buf, stderr);
+			if (buf[len - 1] != '\n' && all)
+				fputc('\n', stderr);
 			*at += (long)len;
 		}
 	fclose(f);
@@ -243,7 +245,7 @@ static void follow(struct runner *r, struct slurm_job *j, struct follow *f)
 	f->submitted = now();
 	f->next_poll = f->submitted + 0.5;
 	while (!slurm_job_done(j)) {
-		stream(r, &at);
+		stream(r, &at, 0);
 		if (runner_interrupted)
 			f->stop = xstrfmt("the gate was interrupted by %s; job %s cancelled",
 					  exec_signal_name(runner_interrupted), j->id);
@@ -256,7 +258,7 @@ static void follow(struct runner *r, struct slurm_job *j, struct follow *f)
 		if (!slurm_job_done(j))
 			nanosleep(&(struct timespec){ .tv_nsec = 200000000 }, NULL);
 	}
-	stream(r, &at);
+	stream(r, &at, 1);
 }
 
 /* Why the runs the job did not do failed: Slurm's state and reason. Caller frees. */
