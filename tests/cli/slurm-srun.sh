@@ -1,6 +1,7 @@
 # Inside an allocation: 'scalegate run' in a batch job of a private Slurm, the MPI examples launched with
 # 'srun --mpi=pmix -n {ranks} -c {threads} --cpu-bind=cores': every cell ok, one profile per rank,
-# each rank bound to its own core, the fingerprint naming the compute node and the job.
+# each rank bound to its own core, the fingerprint naming the compute node and the job; and mpirun
+# inside the allocation.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/slurm.bash"
 
@@ -44,4 +45,20 @@ expect_match "$f" $'^hosts\tlocalhost$' "fingerprint: the job's node list"
 expect_match "$f" $'^hostname\t'"$(uname -n)"'$' "fingerprint: the compute node"
 expect_match "$f" $'^slurm_job\t[0-9]+ partition debug, 2 CPUs$' "fingerprint: the job"
 expect_match "$f" $'^launcher\tsrun --mpi=pmix' "fingerprint: the launcher"
+queue_empty || fail "a job is left in the queue"
+
+# The other documented launcher inside an allocation: mpirun reads the allocation from Slurm.
+cat >"$T/mpirun.yml" <<EOF
+launcher: mpirun -np {ranks} --bind-to none
+results: mpirun-results
+defaults: { repeat: 1, warmup: 0, timeout: 60s, max_contention: off }
+benchmarks:
+  - name: halo
+    command: $ex/mpi_halo 20000 20
+    ranks: [2]
+EOF
+printf '#!/bin/sh\nexec "%s" run -c "%s"\n' "$SCALEGATE" "$T/mpirun.yml" >"$T/mpirun.sh"
+expect_exit 0 timeout 120 sbatch --wait --quiet -N 1 -n 2 --exclusive -o "$T/mpirun.out" "$T/mpirun.sh"
+n=$(ls "$T/mpirun-results/halo/s--r2-t1/1"/*.sgprof | wc -l)
+[ "$n" -eq 2 ] || { cat "$T/mpirun.out" >&2; fail "mpirun inside the allocation: $n profiles, expected 2"; }
 queue_empty || fail "a job is left in the queue"

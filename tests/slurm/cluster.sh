@@ -9,7 +9,8 @@
 #
 # The node is 'localhost' with the machine's CPUs; the partition 'debug' is the default. No cgroups:
 # proctrack/linuxproc tracks a job's processes through /proc, task/affinity binds them with
-# sched_setaffinity. Accounting is off, so accounts are not checked.
+# sched_setaffinity. MpiDefault=pmix: Debian's Open MPI and Slurm both speak PMIx, so a bare srun
+# wires MPI ranks up too. Accounting is off, so accounts are not checked.
 set -euo pipefail
 
 SBIN=(munged slurmctld slurmd)
@@ -68,7 +69,7 @@ TaskPlugin=task/affinity
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/builtin
-MpiDefault=none
+MpiDefault=pmix
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
