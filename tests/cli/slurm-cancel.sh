@@ -37,6 +37,32 @@ interrupt() {
 interrupt INT
 interrupt TERM
 
+# A job that fails: held in the queue (its pending reason is told), its configuration broken meanwhile,
+# then released: the job's own error is streamed, and every run is 'job-failed' with Slurm's state.
+mkdir "$T/held"
+sed -e 's/options: \[--job-name=sg-slow\]/options: [--job-name=sg-held, --hold]/' -e 's/sleep 60/true/' \
+	-e "s#results: .*#results: $T/held/results#" "$T/slow.yml" >"$T/held/scalegate.yml"
+: >"$T/held.log"
+"$SCALEGATE" run -c "$T/held/scalegate.yml" >"$T/held.log" 2>&1 &
+gate=$!
+for _ in $(seq 1 100); do
+	grep -q 'pending (JobHeldUser)' "$T/held.log" && break
+	sleep 0.2
+done
+grep -q 'pending (JobHeldUser)' "$T/held.log" || { kill $gate; cat "$T/held.log" >&2; fail "the pending reason is not told"; }
+echo 'benchmarks: oops' >>"$T/held/scalegate.yml"
+scontrol release "$(squeue -h -n sg-held -o %i)"
+code=0
+wait $gate || code=$?
+out=$(cat "$T/held.log")
+[ $code -eq 3 ] || { echo "$out" >&2; fail "a failed job: exit $code, expected 3"; }
+expect_match "$out" "duplicate key 'benchmarks'" "the job's own error is streamed"
+expect_match "$out" "error: slurm job [0-9]+ FAILED NonZeroExitCode, exit code 2:0; see $T/held/results/.slurm/job.out" \
+	"Slurm's state and the job's exit code"
+[ "$(grep -c $'\tjob-failed\t.*FAILED NonZeroExitCode' "$T/held/results/manifest.tsv")" -eq 3 ] ||
+	fail "the runs of the failed job are not 'job-failed'"
+queue_empty || fail "a failed job is left in the queue"
+
 # A bad partition: sbatch refuses; Slurm's own message; no job.
 sed 's/slurm: { poll: 500ms/slurm: { partition: nosuch, poll: 500ms/' "$T/slow.yml" >"$T/bad.yml"
 expect_exit 3 timeout 60 "$SCALEGATE" run -c "$T/bad.yml"
