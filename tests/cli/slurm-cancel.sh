@@ -13,6 +13,14 @@ benchmarks:
     command: sleep 60
 EOF
 
+# --dry-run: the sbatch line and the job's script, then the runs; nothing submitted.
+expect_exit 0 "$SCALEGATE" run --dry-run -c "$T/slow.yml"
+expect_match "$out" "^# submitted as one Slurm batch job: sbatch --parsable --job-name=scalegate --export=ALL --output=$T/results/.slurm/job.out --nodes=1 --exclusive --job-name=sg-slow $T/results/.slurm/job.sh\$" \
+	"dry run: the sbatch line"
+expect_match "$out" "^#   exec '.*/scalegate' run --local -c '$T/slow.yml' -o '$T/results'\$" "dry run: the job runs the gate"
+expect_match "$out" "^sleepy s--r1-t1 repeat 3: " "dry run: the runs"
+queue_empty || fail "a dry run submitted a job"
+
 # interrupt SIGNAL: the gate gets SIGNAL while its job runs; it cancels the job and exits 3.
 interrupt() {
 	local sig=$1 gate code=0
