@@ -68,6 +68,17 @@ static char *job_script(const struct runner *r)
 		strbuf_addstr(&sb, " --benchmark ");
 		sh_quote(&sb, r->opt.benchmark);
 	}
+	/* A/B: the base tree (checked out by this gate under RESULTS, or given) runs in the same job, interleaved. */
+	if (r->opt.base_root) {
+		strbuf_addstr(&sb, " --against-dir ");
+		sh_quote(&sb, r->opt.base_root);
+	}
+	if (r->opt.inject) {
+		strbuf_addstr(&sb, " --inject ");
+		sh_quote(&sb, r->opt.inject);
+	}
+	if (r->opt.seed)
+		strbuf_addf(&sb, " --seed %llu", (unsigned long long)r->opt.seed);
 	strbuf_addch(&sb, '\n');
 	return strbuf_detach(&sb);
 }
