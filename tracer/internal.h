@@ -206,6 +206,14 @@ SG_HIDDEN int sg_omp_linked(void);      /* the program was linked with an OpenMP
 /* 1 once OMPT callbacks are registered (LLVM libomp): the GOMP wrappers then only pass through. */
 SG_HIDDEN extern int sg_ompt_on;
 
+/* Threads measured and alive. With one, a lock or critical section has nobody to wait for: taking it is work. */
+SG_HIDDEN extern int sg_threads_alive;
+
+static inline int sg_lock_contended(void)
+{
+	return __atomic_load_n(&sg_threads_alive, __ATOMIC_RELAXED) > 1;
+}
+
 /* A wait that began at 'start', charged to the thread's innermost interval in the column at 'offset'. */
 static inline void sg_account_wait(struct sg_thread *t, uint64_t start, size_t offset)
 {

@@ -9,6 +9,7 @@ __thread struct sg_thread *sg_self __attribute__((tls_model("initial-exec")));
 static struct sg_thread **threads; /* every slot ever created, for the writer */
 static int nr_threads, alloc_threads;
 static struct sg_thread *free_slots; /* slots of threads that exited, for reuse */
+int sg_threads_alive;
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
@@ -64,6 +65,7 @@ struct sg_thread *sg_thread_get(void)
 		sg_warn("out of memory for a thread's statistics; this thread is not measured");
 		return NULL;
 	}
+	__atomic_fetch_add(&sg_threads_alive, 1, __ATOMIC_RELAXED);
 	cache_clear(t);
 	t->omp_thread = sg_omp_thread_num();
 	t->live = 1;
@@ -247,6 +249,7 @@ static void thread_exit(void *arg)
 
 	close_frames(t, sg_now());
 	sg_self = NULL;
+	__atomic_fetch_sub(&sg_threads_alive, 1, __ATOMIC_RELAXED);
 	pthread_mutex_lock(&sg_lock);
 	t->live = 0;
 	t->next_free = free_slots;

@@ -28,6 +28,10 @@ for mode in critical lock; do
 	approx "$total" 0.045 0.12 "$mode wait"
 done
 
+# At p = 1 a critical section and a lock have nobody to wait for: taking them is work, not waiting.
+OMP_NUM_THREADS=1 run uncontended
+approx "$(col "$out" program/step 0 omp_lock)" 0 0 "uncontended critical and lock at one thread"
+
 # A 3:1 imbalance on two threads under schedule(static): work ~3:1, the light thread idles the difference.
 rm -rf "$T/out"
 SG_KNOB_SCHEDULE=static SCALEGATE_OUT="$T/out" "$SG_BUILD/examples/imbalance" 2 2000 10 >/dev/null

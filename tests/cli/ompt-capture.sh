@@ -47,6 +47,9 @@ check() {
 			0.045 0.12 "$what $mode wait"
 	done
 
+	OMP_NUM_THREADS=1 ompt_run "$v" omp_known uncontended
+	approx "$(col "$out" "$step" 0 omp_lock)" 0 0 "$what uncontended critical and lock at one thread"
+
 	# CPU-bound: on a busy machine a thread loses its core for a while. Best of three.
 	retry 3 imbalance "$v" "$loop" "$what"
 }
