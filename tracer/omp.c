@@ -70,10 +70,8 @@ void sg_team_leave(struct sg_member *m)
 		return;
 	end = sg_now();
 	if (m->worker) {
-		while (t->depth > 1 && !t->stack[t->depth - 1].inherited) {
-			t->unclosed++; /* an interval begun in the body and never ended */
-			sg_frame_pop(t, end);
-		}
+		while (t->depth > 1 && !t->stack[t->depth - 1].inherited) /* begun in the body, never ended */
+			sg_pop_unclosed(t, end);
 		sg_frame_pop(t, end);
 		par_off(t, end);
 	}

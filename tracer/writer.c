@@ -239,6 +239,19 @@ static void write_mpi(struct buf *b)
 	}
 }
 
+/* The sites of annotation mistakes (errors.c), so that the gate can name them. */
+static void write_errors(struct buf *b)
+{
+	if (!sg_error_site_count())
+		return;
+	buf_printf(b, "columns\terror\tkind\tnode\tregion\tline\tcount\n");
+	for (int i = 0; i < sg_error_site_count(); i++) {
+		const struct sg_error_site *e = sg_error_site_at(i);
+		buf_printf(b, "error\t%s\t%u\t%u\t%d\t%llu\n", sg_error_name(e->kind), e->node, e->region, e->line,
+			   (unsigned long long)e->count);
+	}
+}
+
 /* FNV-1a over everything before the 'end' line: catches truncation and corruption. */
 static uint64_t checksum(const char *p, size_t n)
 {
@@ -315,6 +328,7 @@ int sg_write(const char *dir)
 	write_tables(&b);
 	write_stats(&b);
 	write_mpi(&b);
+	write_errors(&b);
 	pthread_mutex_unlock(&sg_lock);
 	buf_printf(&b, "end\t%016llx\n", (unsigned long long)checksum(b.p, b.len));
 	ret = b.failed ? -1 : write_atomic(dir, &b);

@@ -105,6 +105,15 @@ void analysis_release(struct analysis *a)
 		free(c->benchmark);
 		free(c->size);
 	}
+	for (size_t i = 0; i < a->nr_annotations; i++) {
+		struct analysis_annotation *n = &a->annotations[i];
+		free(n->benchmark);
+		free(n->kind);
+		free(n->interval);
+		free(n->file);
+		free(n->size);
+	}
+	free(a->annotations);
 	for (size_t i = 0; i < a->nr_fingerprint; i++)
 		free(a->fingerprint[i]);
 	if (ix)
@@ -224,6 +233,42 @@ static int check_ranks(const char *dir, const struct profile *p, size_t n, int r
 	return 0;
 }
 
+/* The annotation mistakes of one run's profiles, merged per site into a->annotations. */
+static void add_annotations(struct analysis *a, const struct analysis_config *c, const struct profile *p, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		for (size_t i = 0; i < p[k].nr_errors; i++) {
+			const struct profile_error *e = &p[k].errors[i];
+			const struct profile_region *r = &p[k].regions[e->region];
+			char *path = !strcmp(e->kind, "unclosed") ? xstrdup(p[k].nodes[e->node].path) :
+				xstrfmt("%s/%s", p[k].nodes[e->node].path, r->name);
+			struct analysis_annotation *x = NULL;
+			for (size_t j = 0; j < a->nr_annotations && !x; j++) {
+				struct analysis_annotation *y = &a->annotations[j];
+				if (!strcmp(y->benchmark, c->benchmark) && !strcmp(y->kind, e->kind) &&
+				    !strcmp(y->interval, path) && !strcmp(y->file, r->file) && y->line == e->line)
+					x = y;
+			}
+			if (!x) {
+				ALLOC_GROW(a->annotations, a->nr_annotations + 1, a->alloc_annotations);
+				x = memset(&a->annotations[a->nr_annotations++], 0, sizeof(*x));
+				x->benchmark = xstrdup(c->benchmark);
+				x->kind = xstrdup(e->kind);
+				x->interval = path;
+				x->file = xstrdup(r->file);
+				x->line = e->line;
+				x->size = xstrdup(c->size);
+				x->ranks = c->ranks;
+				x->threads = c->threads;
+			} else {
+				free(path);
+			}
+			x->count += e->count;
+			x->profiles++;
+		}
+	}
+}
+
 static int add_run_from_dir(struct analysis *a, const char *dir, const char *benchmark,
 			    const char *size, int ranks, int threads, int repeat, double contention)
 {
@@ -241,8 +286,10 @@ static int add_run_from_dir(struct analysis *a, const char *dir, const char *ben
 		struct analysis_config *c = analysis_config_get(a, benchmark ? benchmark : base, size,
 								ranks ? ranks : (int)n, threads);
 		ret = analysis_add_run(a, c, repeat, p, n);
-		if (!ret)
+		if (!ret) {
 			c->runs[c->nr_runs - 1].contention = contention;
+			add_annotations(a, c, p, n);
+		}
 	}
 	free_profiles(p, n);
 	return ret;

@@ -48,6 +48,7 @@ int judge_evaluate(struct judge *j, const char *results, const char *baselines)
 	check_describe(&j->vs, &j->a);
 	if (check_run_failures(&j->vs, &j->rules, j->results))
 		return -1;
+	check_annotations(&j->vs, &j->a);
 	check_init(&j->c, &j->rules, &j->a, &j->m, &j->vs);
 	check_load_baselines(&j->c, j->baselines);
 	check_evaluate(&j->c);

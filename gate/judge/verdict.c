@@ -91,7 +91,8 @@ void verdict_set_finish(struct verdict_set *s)
 	/* A run failure does not hide a regression, but it is never a pass (README: exit codes). */
 	int run_failed = 0;
 	for (size_t i = 0; i < s->nr; i++)
-		if (s->v[i].status == VERDICT_ERROR && s->v[i].kind && !strcmp(s->v[i].kind, "run"))
+		if (s->v[i].status == VERDICT_ERROR && s->v[i].kind &&
+		    (!strcmp(s->v[i].kind, "run") || !strncmp(s->v[i].kind, "annotation.", 11)))
 			run_failed = 1;
 	if (s->count[VERDICT_FAIL])
 		s->exit_code = SG_EXIT_REGRESSION;
