@@ -208,11 +208,18 @@ static const int mpi_kind_collective[] = {
 #undef X
 };
 
+/* Measured always for receives (tracer/mpi-wait.c) and waits; for blocking collectives in exact mode. */
+static int wait_measured(int kind)
+{
+	return kind == SG_MPI_RECV || kind == SG_MPI_SENDRECV || kind == SG_MPI_WAIT ||
+	       (sg_mpi_wait_measured && mpi_kind_collective[kind]);
+}
+
 static void write_mpi_stat(struct buf *b, uint32_t node, int thread, int kind, const struct sg_mpi_stat *m, double sec)
 {
 	buf_printf(b, "mpi\t%u\t%d\t%s\t%llu\t%.9g\t", node, thread, mpi_kind_names[kind],
 		   (unsigned long long)m->count, m->time * sec);
-	if (sg_mpi_wait_measured && mpi_kind_collective[kind])
+	if (wait_measured(kind))
 		buf_printf(b, "%.9g", m->wait * sec);
 	else
 		buf_printf(b, "-");

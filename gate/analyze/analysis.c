@@ -7,7 +7,8 @@
 #include "base/util.h"
 
 /* Per node and thread of one rank, inclusive over the node's subtree. */
-enum { RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_INH, RV_NR };
+enum { RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_PW, RV_INH, RV_NR };
+/* RV_PW: measured point-to-point waiting (recv, sendrecv, wait: tracer/MPI.md), part of RV_M */
 
 static const char *const collective_kinds[] = {
 	"barrier", "bcast", "reduce", "allreduce", "gather", "allgather",
@@ -132,6 +133,8 @@ static void view_add_stats(struct rank_view *rv)
 		double t = z(m->v[PROFILE_MPI_TIME]);
 
 		cell(rv, (size_t)m->node, rv->slot[m->thread])[RV_M] += t;
+		if (k < 0 && !isnan(m->v[PROFILE_MPI_WAIT]))
+			cell(rv, (size_t)m->node, rv->slot[m->thread])[RV_PW] += m->v[PROFILE_MPI_WAIT];
 		if (k >= 0) {
 			double *cw = &rv->coll[((size_t)m->node * NR_COLL + (size_t)k) * 2];
 			cw[0] += t;
@@ -156,6 +159,7 @@ static void view_make_inclusive(struct rank_view *rv)
 			u[RV_L] += c[RV_L];
 			u[RV_D] += c[RV_D];
 			u[RV_M] += c[RV_M];
+			u[RV_PW] += c[RV_PW];
 			inh_below[up * nt + (size_t)t] += c[RV_INH] + inh_below[n * nt + (size_t)t];
 		}
 		for (size_t k = 0; k < NR_COLL * 2; k++) {
@@ -245,11 +249,16 @@ static double clamp0(struct clamp *cl, double v, enum analysis_figure f)
 	return 0;
 }
 
-/* MPI waiting per rank: measured where the exact mode ran, else t_{r,k} - min_r' t_{r',k}. */
+/* MPI waiting per rank: point-to-point as measured; collectives measured where the exact mode ran, else
+ * t_{r,k} - min_r' t_{r',k}. */
 static void mpi_waits(const struct interval_ranks *ir, double *wait, int *estimated)
 {
-	for (size_t r = 0; r < ir->nr; r++)
+	for (size_t r = 0; r < ir->nr; r++) {
+		const struct rank_view *rv = &ir->rv[r];
 		wait[r] = 0;
+		for (int q = 0; q < rv->threads && ir->node[r] >= 0; q++)
+			wait[r] += cell(rv, (size_t)ir->node[r], q)[RV_PW];
+	}
 	for (size_t k = 0; k < NR_COLL; k++) {
 		double tmin = INFINITY;
 		int measured = 0;
