@@ -151,6 +151,16 @@ static void view_make_inclusive(struct rank_view *rv)
 	size_t nt = (size_t)rv->threads;
 	double *inh_below = xcalloc(p->nr_nodes * nt + 1, sizeof(double));
 
+	/* An interval a thread other than the main one entered outside any of its own (a pthread's first
+	 * SG_BEGIN, a worker's at the top of a body that inherited nothing) is the bottom of that thread's
+	 * stack too: its time is in no ancestor's record of that thread. */
+	for (size_t n = 1; n < p->nr_nodes; n++)
+		for (int t = 1; t < rv->threads; t++) {
+			double *c = cell(rv, n, t);
+			if (c[RV_COUNT] > 0 && cell(rv, (size_t)p->nodes[n].parent, t)[RV_TIME] == 0)
+				c[RV_INH] += c[RV_TIME];
+		}
+
 	for (size_t n = p->nr_nodes; n-- > 1;) {
 		size_t up = (size_t)p->nodes[n].parent;
 		for (int t = 0; t < rv->threads; t++) {
