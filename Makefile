@@ -39,6 +39,26 @@ TRACER_OBJ := $(TRACER_SRC:%.c=$(B)/pic/%.o)
 TRACER_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden -fno-semantic-interposition -pthread -Itracer
 TRACER_LIBS := -pthread -ldl -lm
 
+# The Fortran module (use scalegate) is compiled into the tracer libraries when gfortran is
+# installed: it calls only the C API, so C programs linking them need no Fortran runtime.
+ifeq ($(origin FC),default)
+FC := gfortran
+endif
+HAVE_FC := $(shell $(FC) --version >/dev/null 2>&1 && echo yes)
+FORTRAN_FLAGS = -O2 -g -Wall -Wextra $(FFLAGS) $(SAN_FLAGS)
+ifeq ($(HAVE_FC),yes)
+F_MOD := $(B)/mod/scalegate.mod
+TRACER_OBJ += $(B)/pic/tracer/scalegate-f90.o
+endif
+
+$(B)/pic/tracer/scalegate-f90.o: tracer/scalegate.f90
+	@mkdir -p $(@D) $(B)/mod
+	@$(if $(Q),echo "  FC      $@")
+	$(Q)$(FC) $(FORTRAN_FLAGS) -fPIC -J $(B)/mod -c $< -o $@
+
+$(B)/mod/scalegate.mod: $(B)/pic/tracer/scalegate-f90.o
+	@test -f $@ && touch $@
+
 $(B)/pic/tracer/%.o: tracer/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $@")
@@ -94,6 +114,15 @@ $(B)/examples/%: examples/%.c $(B)/lib/libscalegate.a tracer/scalegate.h
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -fopenmp -Itracer $< -o $@ $(ALL_LDFLAGS) $(B)/lib/libscalegate.a $(TRACER_LIBS)
+
+# Fortran programs with 'use scalegate': the example and the benchmark (when gfortran is installed).
+F_PROG_SRC := $(if $(HAVE_FC),$(wildcard examples/*.F90 tests/bench/*.F90))
+F_PROG_BIN := $(F_PROG_SRC:%.F90=$(B)/%)
+
+$(F_PROG_BIN): $(B)/%: %.F90 $(B)/lib/libscalegate.a $(F_MOD)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FC      $@")
+	$(Q)$(FC) $(FORTRAN_FLAGS) -fopenmp -I$(B)/mod $< -o $@ $(ALL_LDFLAGS) $(B)/lib/libscalegate.a $(TRACER_LIBS)
 
 # ---- MPI capture (PMPI): libscalegate-mpi = the tracer + tracer/mpi*.c --------
 # Built with $(MPICC) when it is installed (else skipped: non-MPI users never
@@ -230,18 +259,46 @@ $(B)/tests/unit/%: tests/unit/%.c $(B)/libgate.a
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(GATE_CFLAGS) -Igate $< -o $@ $(ALL_LDFLAGS) $(B)/libgate.a $(GATE_LIBS) $(CMOCKA_LIBS)
 
+# ---- fuzzing (libFuzzer): the config, rules, profile and baseline readers ----------
+# tests/fuzz/fuzz-*.c linked with the gate built by clang with -fsanitize=fuzzer-no-link,address, in
+# build/fuzz whatever SANITIZE says. 'make test' runs each harness briefly (tests/cli/fuzz.sh);
+# 'make fuzz [FUZZ_SECONDS=600]' runs them longer, keeping the corpus in build/fuzz/corpus-*.
+FUZZ_B := build/fuzz
+HAVE_CLANG := $(if $(shell command -v $(CLANG) 2>/dev/null),yes)
+FUZZ_NAMES := config rules profile baseline
+FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_B)/fuzz-%)
+FUZZ_OBJ := $(GATE_LIB_SRC:%.c=$(FUZZ_B)/%.o)
+FUZZ_CFLAGS = -std=c11 -Wall -Wextra $(WERROR) -g -O1 -MMD -MP -D_GNU_SOURCE -fno-omit-frame-pointer
+FUZZ_SECONDS ?= 600
+
+$(FUZZ_B)/gate/%.o: gate/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FUZZCC  $@")
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address $(GATE_CFLAGS) -Igate -DSG_VERSION='"$(VERSION)"' -c $< -o $@
+
+$(FUZZ_B)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FUZZLD  $@")
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer,address $(GATE_CFLAGS) -Igate -Itests/fuzz $< $(FUZZ_OBJ) -o $@ $(GATE_LIBS)
+
+FUZZ_ALL := $(if $(HAVE_CLANG),$(FUZZ_BIN))
+
+fuzz: deps
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
+	$(Q)tests/fuzz/run.sh $(FUZZ_B) $(FUZZ_SECONDS) $(FUZZ_B)
+
 # ---- top-level targets ----------------------------------------------------
-.PHONY: all all-tests deps test bench install install-mpi clean demo
+.PHONY: all all-tests deps test bench install install-mpi clean demo fuzz
 .DEFAULT_GOAL := all
 
-all: $(TRACER_LIBS_OUT) $(B)/bin/scalegate $(TRACED_BIN) $(MPI_ALL)
+all: $(TRACER_LIBS_OUT) $(B)/bin/scalegate $(B)/man/scalegate.1 $(TRACED_BIN) $(F_PROG_BIN) $(MPI_ALL)
 
 # 'make test' is what CI runs: install what is missing, build, run everything.
 test: deps
 	$(Q)$(MAKE) --no-print-directory all-tests
 	$(Q)SG_SAN_FLAGS="$(SAN_FLAGS)" tests/run.sh $(B)
 
-all-tests: all $(UNIT_BIN) $(OMPT_ALL)
+all-tests: all $(UNIT_BIN) $(OMPT_ALL) $(FUZZ_ALL)
 
 deps:
 	$(Q)ci/install-deps.sh
@@ -256,23 +313,45 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 build/default/bin/scalegate ci -c scalegate.yml
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
-	install -m 644 tracer/scalegate.h $(DESTDIR)$(PREFIX)/include/
+# The man page is the CLI's --help texts (docs/man.sh), generated at build time so they cannot drift.
+$(B)/man/scalegate.1: $(B)/bin/scalegate docs/man.sh
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MAN     $@")
+	$(Q)docs/man.sh $(B)/bin/scalegate > $@.tmp && mv $@.tmp $@
+
+# 'make install' builds what it installs and nothing else (no tests, no examples).
+# Docs keep their folders, so the README's links work in share/doc/scalegate.
+DOC_DIR = $(DESTDIR)$(PREFIX)/share/doc/scalegate
+SUBST = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	-e 's|@VERSION_MAJOR@|$(word 1,$(subst ., ,$(VERSION)))|g' -e 's|@VERSION_MINOR@|$(word 2,$(subst ., ,$(VERSION)))|g' \
+	-e 's|@SIZEOF_VOID_P@|$(shell echo __SIZEOF_POINTER__ | $(CC) -E -P - | tr -d " ")|g' \
+	-e 's|@FC_VERSION@|$(if $(HAVE_FC),$(shell $(FC) -dumpversion))|g'
+
+install: $(TRACER_LIBS_OUT) $(B)/bin/scalegate $(F_MOD) $(B)/man/scalegate.1
+	install -d $(DESTDIR)$(PREFIX)/include/scalegate-caliper/caliper $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/lib/cmake/scalegate $(DESTDIR)$(PREFIX)/bin \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DOC_DIR)/docs $(DOC_DIR)/tracer
+	install -m 644 tracer/scalegate.h tracer/scalegate.hpp $(F_MOD) $(DESTDIR)$(PREFIX)/include/
+	install -m 644 tracer/caliper/cali.h tracer/caliper/cali_macros.h $(DESTDIR)$(PREFIX)/include/scalegate-caliper/caliper/
 	install -m 644 $(B)/lib/libscalegate.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/lib/libscalegate.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/bin/scalegate $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' tracer/scalegate.pc.in \
-		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/scalegate.pc
+	$(SUBST) tracer/scalegate.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/scalegate.pc
+	$(SUBST) tracer/scalegate-caliper.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/scalegate-caliper.pc
+	$(SUBST) tracer/cmake/scalegateConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/scalegate/scalegateConfig.cmake
+	$(SUBST) tracer/cmake/scalegateConfigVersion.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/scalegate/scalegateConfigVersion.cmake
+	install -m 644 $(B)/man/scalegate.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 README.md $(DOC_DIR)/
+	install -m 644 $(wildcard docs/*.md) $(DOC_DIR)/docs/
+	install -m 644 $(wildcard tracer/*.md) $(DOC_DIR)/tracer/
 	$(if $(HAVE_MPI),$(Q)$(MAKE) --no-print-directory install-mpi)
 
-install-mpi: all
+install-mpi: $(B)/lib/libscalegate-mpi.a $(B)/lib/libscalegate-mpi.so
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 tracer/scalegate.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(B)/lib/libscalegate-mpi.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/lib/libscalegate-mpi.so $(DESTDIR)$(PREFIX)/lib/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' tracer/scalegate-mpi.pc.in \
-		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/scalegate-mpi.pc
+	$(SUBST) tracer/scalegate-mpi.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/scalegate-mpi.pc
 
 clean:
 	rm -rf build

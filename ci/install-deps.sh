@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(
-	build-essential pkg-config
+	build-essential pkg-config cmake man-db
 	libyaml-dev libcurl4-openssl-dev libcmocka-dev
 	libopenmpi-dev openmpi-bin gfortran
 	libxml2-utils python3 python3-yaml

@@ -6,6 +6,8 @@
 extern "C" {
 #endif
 
+#include <stddef.h>
+
 #define SCALEGATE_VERSION "0.1.0"
 
 #if defined(__GNUC__)
@@ -23,6 +25,16 @@ typedef int sg_region_t;
  * starts (0: unknown). Thread-safe; takes a lock, so keep the handle.
  */
 SG_API sg_region_t sg_region(const char *name, const char *file, int line);
+
+/*
+ * For names that are not string literals (Fortran strings, the Caliper API): a
+ * region is its name, 'len' bytes (no NUL needed), whatever the file. The first
+ * call on a thread registers it (with 'file', 'line'), as sg_region does, and
+ * caches the handle in a per-thread table; later calls take no lock.
+ * sg_region_cached only looks in that table: 0 when this thread has not met the name.
+ */
+SG_API sg_region_t sg_region_named(const char *name, size_t len, const char *file, int line);
+SG_API sg_region_t sg_region_cached(const char *name, size_t len);
 
 /* Enter / leave a region on the calling thread. Lock-free, malloc-free. */
 SG_API void sg_begin(sg_region_t region);

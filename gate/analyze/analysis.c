@@ -39,6 +39,66 @@ static const char *const pq_names[] = {
 #undef X
 };
 
+void analysis_init(struct analysis *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+void analysis_release(struct analysis *a)
+{
+	for (size_t i = 0; i < a->nr_intervals; i++) {
+		free(a->intervals[i].benchmark);
+		free(a->intervals[i].path);
+		free(a->intervals[i].file);
+	}
+	for (size_t i = 0; i < a->nr_configs; i++) {
+		struct analysis_config *c = &a->configs[i];
+		for (size_t r = 0; r < c->nr_runs; r++)
+			free(c->runs[r].points);
+		free(c->runs);
+		free(c->benchmark);
+		free(c->size);
+	}
+	for (size_t i = 0; i < a->nr_annotations; i++) {
+		struct analysis_annotation *n = &a->annotations[i];
+		free(n->benchmark);
+		free(n->kind);
+		free(n->interval);
+		free(n->file);
+		free(n->size);
+	}
+	free(a->annotations);
+	for (size_t i = 0; i < a->nr_fingerprint; i++)
+		free(a->fingerprint[i]);
+	analysis_index_release(a);
+	free(a->intervals);
+	free(a->configs);
+	free(a->fingerprint);
+	free(a->dir);
+	analysis_init(a);
+}
+
+struct analysis_config *analysis_config_get(struct analysis *a, const char *benchmark,
+					    const char *size, int ranks, int threads)
+{
+	struct analysis_config *c;
+
+	for (size_t i = 0; i < a->nr_configs; i++) {
+		c = &a->configs[i];
+		if (!strcmp(c->benchmark, benchmark) && !strcmp(c->size, size) &&
+		    c->ranks == ranks && c->threads == threads)
+			return c;
+	}
+	ALLOC_GROW(a->configs, a->nr_configs + 1, a->alloc_configs);
+	c = &a->configs[a->nr_configs++];
+	memset(c, 0, sizeof(*c));
+	c->benchmark = xstrdup(benchmark);
+	c->size = xstrdup(size);
+	c->ranks = ranks;
+	c->threads = threads;
+	return c;
+}
+
 const char *analysis_figure_name(enum analysis_figure f)
 {
 	return figure_names[f];

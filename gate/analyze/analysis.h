@@ -133,6 +133,8 @@ int analysis_add_run(struct analysis *a, struct analysis_config *c, int repeat,
 struct analysis_config *analysis_config_get(struct analysis *a, const char *benchmark,
 					    const char *size, int ranks, int threads);
 
+/* Frees the interval index (analysis_release does). */
+void analysis_index_release(struct analysis *a);
 /* The id of a benchmark's interval path, added when missing. */
 int analysis_interval_id(struct analysis *a, const char *benchmark, const char *path, const char *file, int line,
 			 int depth);

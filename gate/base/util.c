@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #endif
 #include "base/util.h"
+#include "base/secret.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,10 +15,13 @@
 
 static void report(const char *prefix, const char *fmt, va_list ap)
 {
+	struct strbuf sb = STRBUF_INIT;
+
 	fflush(stdout);
-	fprintf(stderr, "scalegate: %s: ", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	strbuf_vaddf(&sb, fmt, ap);
+	secret_mask_strbuf(&sb); /* a message may quote a benchmark's output */
+	fprintf(stderr, "scalegate: %s: %s\n", prefix, sb.buf ? sb.buf : "");
+	strbuf_release(&sb);
 }
 
 int error(const char *fmt, ...)
@@ -183,6 +187,15 @@ int strbuf_read_file(struct strbuf *sb, const char *path)
 	if (!sb->buf)
 		strbuf_add(sb, "", 0);
 	return ret;
+}
+
+unsigned long long fnv1a64(const char *s, size_t n)
+{
+	unsigned long long h = 14695981039346656037ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
 }
 
 int write_file_atomic(const char *path, const char *data, size_t len)

@@ -53,6 +53,8 @@ char *strbuf_detach(struct strbuf *sb);
 
 /* Reads a whole file into 'sb'; returns 0, or error() naming the file. */
 int strbuf_read_file(struct strbuf *sb, const char *path);
+/* FNV-1a, 64 bits: the checksum of the end records of profiles and baselines. */
+unsigned long long fnv1a64(const char *s, size_t n);
 /* Writes 'len' bytes to 'path' through a temporary file and rename(2), so that
  * readers never see a half-written file; returns 0 or error(). */
 int write_file_atomic(const char *path, const char *data, size_t len);

@@ -46,8 +46,7 @@ static int parse_int(const yaml_node_t *n, long long *out)
 	return errno == ERANGE;
 }
 
-/* A number written like a number: no hex floats, no 'inf', no 'nan'. */
-static int parse_double(const char *s, double *out, char **end)
+int yamldoc_number_prefix(const char *s, double *out, char **end)
 {
 	const char *p = s + (*s == '-' || *s == '+');
 
@@ -94,7 +93,7 @@ int yamldoc_get_double(struct yamldoc *d, const yaml_node_t *n, const char *name
 	const char *s = plain_scalar(n);
 	char buf[64], *end;
 
-	if (!s || parse_double(s, out, &end) < 0 || *end)
+	if (!s || yamldoc_number_prefix(s, out, &end) < 0 || *end)
 		return yamldoc_error(d, n, "'%s' must be a number, not %s", name,
 				     yamldoc_describe(n, buf, sizeof(buf)));
 	if (*out < min || *out > max)
@@ -131,7 +130,7 @@ int yamldoc_get_duration(struct yamldoc *d, const yaml_node_t *n, const char *na
 	char buf[64], *end;
 	double v;
 
-	if (s && !yamldoc_is_null(n) && parse_double(s, &v, &end) == 0) {
+	if (s && !yamldoc_is_null(n) && yamldoc_number_prefix(s, &v, &end) == 0) {
 		for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
 			if (strcmp(end, units[i].suffix))
 				continue;

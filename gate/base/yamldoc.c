@@ -145,6 +145,14 @@ static long earlier_key(struct yamldoc *d, const yaml_node_t *map, size_t j)
 	return -1;
 }
 
+/* "\0" in a quoted scalar would silently cut the string every reader sees. */
+static void check_nul(struct yamldoc *d)
+{
+	for (yaml_node_t *n = d->doc.nodes.start; n < d->doc.nodes.top; n++)
+		if (n->type == YAML_SCALAR_NODE && memchr(n->data.scalar.value, '\0', n->data.scalar.length))
+			yamldoc_error(d, n, "a NUL character ('\\0') is not allowed in a value");
+}
+
 /* Checked for every mapping at load time, so sections no loader reads are checked too. */
 static void check_duplicate_keys(struct yamldoc *d)
 {
@@ -192,6 +200,7 @@ int yamldoc_load(struct yamldoc *d, const char *path)
 	if (check_root(d) < 0 || check_single_document(d, &parser, &text) < 0)
 		goto out;
 	check_duplicate_keys(d);
+	check_nul(d);
 	ret = 0;
 out:
 	yaml_parser_delete(&parser);

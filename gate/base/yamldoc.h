@@ -90,6 +90,10 @@ int yamldoc_unknown_key(struct yamldoc *d, const yaml_node_t *key_node,
 /* The known key closest to 'key' within edit distance 2, or NULL. */
 const char *yamldoc_closest(const char *key, const char *const *known);
 
+/* A finite number written like one at the start of 's' (no hex floats, no 'inf', no 'nan'); 'end' is set
+ * after it. 0, or -1 when 's' does not start with one. */
+int yamldoc_number_prefix(const char *s, double *out, char **end);
+
 /*
  * Typed accessors. 'name' is the key the value belongs to, for the message.
  * Each returns 0, or reports at the offending node and returns -1. Strings

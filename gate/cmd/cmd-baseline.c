@@ -5,6 +5,7 @@
 
 #include "judge/baseline.h"
 #include "judge/check.h"
+#include "judge/judge.h"
 #include "cmd/cmds.h"
 #include "config/config.h"
 #include "base/exitcode.h"
@@ -12,6 +13,7 @@
 
 static const char usage_text[] =
 	"usage: scalegate baseline update [-c FILE] [-r RESULTS] [--baselines DIR] [--benchmark NAME]\n"
+	"                                 [--partial]\n"
 	"Writes DIR/<benchmark>.sgbase for every benchmark of the configuration (or\n"
 	"only NAME) from RESULTS: the environment fingerprint and, per interval x\n"
 	"configuration, the per-repeat samples 'scalegate check' compares with\n"
@@ -21,11 +23,14 @@ static const char usage_text[] =
 	"  -r DIR            the results (default: 'results' of the configuration)\n"
 	"  --baselines DIR   where baselines are kept (default: 'baselines' of the configuration)\n"
 	"  --benchmark NAME  update only this benchmark's baseline\n"
+	"  --partial         record results that 'scalegate run' did not finish (warned)\n"
 	"exit codes: 0 written, 2 usage or configuration error, or no results for a\n"
-	"benchmark, 3 a benchmark had failed runs (its baseline is not written)\n";
+	"benchmark, 3 a benchmark had failed runs or the results are incomplete\n"
+	"(no baseline is written)\n";
 
 struct baseline_options {
 	const char *config, *results, *baselines, *benchmark;
+	int partial;
 };
 
 static int parse_options(int argc, char **argv, struct baseline_options *o)
@@ -41,6 +46,8 @@ static int parse_options(int argc, char **argv, struct baseline_options *o)
 			continue;
 		} else if ((v = option_value(argc, argv, &i, "--benchmark", &bad))) {
 			o->benchmark = v;
+		} else if (!strcmp(argv[i], "--partial")) {
+			o->partial = 1;
 		} else if (!bad && !verb && !strcmp(argv[i], "update")) {
 			verb = 1;
 		} else if (!bad) {
@@ -140,8 +147,12 @@ int cmd_baseline(int argc, char **argv)
 	}
 	o.results = o.results ? o.results : c.results_dir;
 	o.baselines = o.baselines ? o.baselines : c.baselines_dir;
+	if ((code = judge_check_complete(&c, o.results, o.benchmark, o.partial)))
+		goto out;
+	code = SG_EXIT_USAGE;
 	if (analysis_load(&a, o.results))
 		goto out;
+	baseline_clean_temporary(o.baselines);
 	code = update(&o, &c, &a);
 out:
 	analysis_release(&a);

@@ -13,7 +13,7 @@
 static const char usage_text[] =
 	"usage: scalegate check [-c FILE] [-r RESULTS] [--baselines DIR] [--junit FILE]\n"
 	"                       [--markdown FILE] [--json FILE] [--html FILE] [--all]\n"
-	"                       [--validate]\n"
+	"                       [--validate] [--partial]\n"
 	"Judges every interval x configuration of RESULTS against the rules and the\n"
 	"stored baselines: a regression is a change past the rule's tolerance that is\n"
 	"also significant at its level (docs/check.md). Prints one line per verdict\n"
@@ -27,12 +27,14 @@ static const char usage_text[] =
 	"  --html FILE       write the HTML report with the scaling plots\n"
 	"  --all             print the passing checks too\n"
 	"  --validate        only load the configuration and the rules\n"
+	"  --partial         judge results that 'scalegate run' did not finish (warned)\n"
 	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
-	"error, 3 a benchmark failed to run (and nothing regressed)\n";
+	"error, 3 a benchmark failed to run, the results are incomplete, or something\n"
+	"could not be judged (an unreadable baseline; and nothing regressed)\n";
 
 struct check_options {
 	const char *config, *results, *baselines, *junit, *markdown, *json, *html;
-	int all, validate;
+	int all, validate, partial;
 };
 
 static int parse_options(int argc, char **argv, struct check_options *o)
@@ -48,6 +50,8 @@ static int parse_options(int argc, char **argv, struct check_options *o)
 			o->validate = 1;
 		} else if (!strcmp(argv[i], "--all")) {
 			o->all = 1;
+		} else if (!strcmp(argv[i], "--partial")) {
+			o->partial = 1;
 		} else if (option_inputs(argc, argv, &i, &bad, &o->config, &o->results, &o->baselines)) {
 			continue;
 		} else if ((v = option_value(argc, argv, &i, "--junit", &bad))) {
@@ -97,6 +101,7 @@ int cmd_check(int argc, char **argv)
 	if (o.validate)
 		return validate(o.config);
 	judge_init(&j);
+	j.partial = o.partial;
 	if (!judge_load(&j, o.config, o.results, o.baselines)) {
 		struct report_paths paths = { o.junit, o.markdown, o.json, o.html };
 
@@ -104,6 +109,9 @@ int cmd_check(int argc, char **argv)
 		if (report_write_all(&j, &paths, 0) && code == SG_EXIT_PASS)
 			code = SG_EXIT_USAGE;
 		check_print(stdout, &j.vs, o.all);
+		check_print_exit(stdout, &j.vs, code);
+	} else {
+		code = j.load_error;
 	}
 	judge_release(&j);
 	return code;

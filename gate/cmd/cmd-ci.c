@@ -11,7 +11,7 @@
 #include "run/runner.h"
 
 static const char usage_text[] =
-	"usage: scalegate ci [-c FILE] [-o DIR] [--no-run] [--no-post] [--require-post]\n"
+	"usage: scalegate ci [-c FILE] [-o DIR] [--no-run] [--no-post] [--require-post] [--partial]\n"
 	"Runs the benchmark matrix of the configuration, judges the results against\n"
 	"the rules and the baselines, writes the JUnit, Markdown, JSON and HTML reports,\n"
 	"posts the summary when the configuration has a 'post:' section, and exits\n"
@@ -22,13 +22,15 @@ static const char usage_text[] =
 	"  --no-run         judge the results already there instead of running\n"
 	"  --no-post        do not post, even with a 'post:' section\n"
 	"  --require-post   a failed post exits 4 when the check passed\n"
+	"  --partial        with --no-run: judge results 'scalegate run' did not finish\n"
 	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
-	"error, 3 a benchmark failed to run (and nothing regressed), 4 a required post\n"
+	"error, 3 a benchmark failed to run, the results are incomplete or something\n"
+	"could not be judged (and nothing regressed), 4 a required post\n"
 	"failed (and the check passed)\n";
 
 struct ci_options {
 	const char *config, *reports;
-	int no_run, no_post, require_post;
+	int no_run, no_post, require_post, partial;
 };
 
 static int parse_options(int argc, char **argv, struct ci_options *o)
@@ -46,6 +48,8 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 			o->no_post = 1;
 		} else if (!strcmp(a, "--require-post")) {
 			o->require_post = 1;
+		} else if (!strcmp(a, "--partial")) {
+			o->partial = 1;
 		} else {
 			fprintf(stderr, "scalegate: error: %s '%s'\n", a[0] == '-' ? "unknown or incomplete option" :
 				"unexpected argument", a);
@@ -128,8 +132,11 @@ int cmd_ci(int argc, char **argv)
 		goto out;
 	}
 	fflush(stdout);
-	if (judge_evaluate(&j, NULL, NULL))
+	j.partial = o.partial;
+	if (judge_evaluate(&j, NULL, NULL)) {
+		code = j.load_error;
 		goto out;
+	}
 	check_print(stdout, &j.vs, 0);
 	code = j.vs.exit_code;
 	/* The reports come first: a failed post must never cost them. */
@@ -139,6 +146,7 @@ int cmd_ci(int argc, char **argv)
 	fflush(stdout);
 	if (posting)
 		code = post(&po, rep.json, code);
+	check_print_exit(stdout, &j.vs, code);
 out:
 	judge_release(&j);
 	post_options_release(&po);

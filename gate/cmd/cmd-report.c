@@ -61,6 +61,7 @@ int cmd_report(int argc, char **argv)
 	if (ret)
 		return ret > 0 ? SG_EXIT_PASS : SG_EXIT_USAGE;
 	judge_init(&j);
+	j.partial = 1; /* a picture of what is there, incomplete or not (warned) */
 	if (!judge_load(&j, o.config, o.results, o.baselines) && !report_write_html(&j.c, &j.vs, o.html)) {
 		printf("wrote %s: %s\n", o.html, j.vs.exit_code == SG_EXIT_PASS ? "pass" :
 		       j.vs.exit_code == SG_EXIT_REGRESSION ? "regression" : "a benchmark failed to run");

@@ -30,7 +30,9 @@ static void usage(FILE *out)
 	fputs("usage: scalegate [--version] [--help] <command> [<args>]\n\ncommands:\n", out);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
-	fputs("\n'scalegate <command> --help' describes a command.\n"
+	fputs("\n'scalegate <command> --help' describes a command; 'man scalegate' shows\n"
+	      "every command's help. The docs/*.md they name are installed in\n"
+	      "<prefix>/share/doc/scalegate/docs.\n"
 	      "exit codes: 0 pass, 1 regression, 2 usage or configuration error,\n"
 	      "            3 a benchmark failed to run, 4 a required post failed\n", out);
 }

@@ -9,6 +9,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+char *config_resolve(const struct config *c, const char *path)
+{
+	if (path[0] == '/' || !c->dir || !strcmp(c->dir, "."))
+		return xstrdup(path);
+	return xstrfmt("%s/%s", c->dir, path);
+}
+
+void config_free_env(struct bench_config *b)
+{
+	for (size_t i = 0; i < b->nr_env; i++) {
+		free(b->env[i].name);
+		free(b->env[i].value);
+	}
+	free(b->env);
+	b->env = NULL;
+	b->nr_env = 0;
+}
+
 /* Far above any machine; keeps ranks * threads well inside a long long. */
 #define MAX_PROCS (1 << 20)
 
@@ -140,7 +158,18 @@ static int parse_name(struct config_loader *l, const yaml_node_t *v, struct benc
 	/* Names become directory names under 'results'. */
 	if (!strcmp(s, ".") || !strcmp(s, ".."))
 		return yamldoc_error(l->d, v, "benchmark name '%s' is not allowed", s);
+	if (config_reserved_name(s))
+		return yamldoc_error(l->d, v, "benchmark name '%s' is reserved: it collides with the results "
+				     "layout (names may not start with '.' or end in '.tsv' or '.partial')", s);
 	return set_text(&b->name, s);
+}
+
+int config_reserved_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	/* .scratch; manifest.tsv, fingerprint.tsv, complete.tsv; manifest.tsv.partial */
+	return s[0] == '.' || (n >= 4 && !strcmp(s + n - 4, ".tsv")) || (n >= 8 && !strcmp(s + n - 8, ".partial"));
 }
 
 static int parse_command(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
@@ -259,9 +288,19 @@ static int parse_warmup(struct config_loader *l, const yaml_node_t *v, struct be
 	return parse_int(l->d, v, "warmup", 0, 100, &b->warmup);
 }
 
+/* A week: past it a timeout is a typo, and a run that long is no gate's. */
+#define MAX_TIMEOUT (7 * 24 * 3600.0)
+
 static int parse_timeout(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
 {
-	return yamldoc_get_duration(l->d, v, "timeout", &b->timeout);
+	double t;
+
+	if (yamldoc_get_duration(l->d, v, "timeout", &t))
+		return -1;
+	if (!(t <= MAX_TIMEOUT))
+		return yamldoc_error(l->d, v, "'timeout' of '%s' is more than 7 days", yamldoc_scalar(v));
+	b->timeout = t;
+	return 0;
 }
 
 /* 'off' or a negative number: no limit. */
@@ -296,7 +335,7 @@ static int parse_mpi(struct config_loader *l, const yaml_node_t *v, struct bench
 	return yamldoc_get_bool(l->d, v, "mpi", &b->mpi);
 }
 
-static int valid_env_name(const char *s)
+int config_valid_env_name(const char *s)
 {
 	if (!isalpha((unsigned char)*s) && *s != '_')
 		return 0;
@@ -311,7 +350,7 @@ static int parse_env_pair(struct config_loader *l, const struct yamldoc_iter *it
 	const char *value;
 	char buf[64];
 
-	if (!it->key || yamldoc_is_null(it->key_node) || !valid_env_name(it->key))
+	if (!it->key || yamldoc_is_null(it->key_node) || !config_valid_env_name(it->key))
 		return yamldoc_error(l->d, it->key_node, "'env' names must be environment variable names, not %s",
 				     yamldoc_describe(it->key_node, buf, sizeof(buf)));
 	if (!yamldoc_scalar(it->value) || yamldoc_is_null(it->value))

@@ -37,6 +37,8 @@ int config_find_key(const char *key);
 
 int config_parse_launcher(struct config_loader *l, const yaml_node_t *v, char **field);
 void config_free_env(struct bench_config *b);
+/* A shell variable name: a letter or '_', then letters, digits and '_'. */
+int config_valid_env_name(const char *s);
 
 /* The placeholders of a command, as indexes of config_command_placeholders. */
 enum config_placeholder { PH_THREADS, PH_RANKS, PH_SIZE, PH_REPEAT };

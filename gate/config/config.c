@@ -1,6 +1,7 @@
 /* scalegate.yml: top-level keys, 'defaults', checks across keys, the matrix, commands. */
 #include "config/config.h"
 #include "config/config-priv.h"
+#include "base/secret.h"
 #include "base/util.h"
 
 #include <limits.h>
@@ -9,15 +10,8 @@
 #include <string.h>
 
 static const char *const top_keys[] = {
-	"benchmarks", "launcher", "defaults", "results", "baselines", "rules", "post", "reports", NULL,
+	"benchmarks", "launcher", "defaults", "results", "baselines", "rules", "post", "reports", "secret_env", NULL,
 };
-
-char *config_resolve(const struct config *c, const char *path)
-{
-	if (path[0] == '/' || !strcmp(c->dir, "."))
-		return xstrdup(path);
-	return xstrfmt("%s/%s", c->dir, path);
-}
 
 static char *dir_of(const char *path)
 {
@@ -28,17 +22,6 @@ static char *dir_of(const char *path)
 	if (slash == path)
 		return xstrdup("/");
 	return xstrndup(path, (size_t)(slash - path));
-}
-
-void config_free_env(struct bench_config *b)
-{
-	for (size_t i = 0; i < b->nr_env; i++) {
-		free(b->env[i].name);
-		free(b->env[i].value);
-	}
-	free(b->env);
-	b->env = NULL;
-	b->nr_env = 0;
 }
 
 static void bench_release(struct bench_config *b)
@@ -221,15 +204,29 @@ static void parse_bench(struct config_loader *l, yaml_node_t *map, struct bench_
 	check_bench(l, b, nodes);
 }
 
-static void check_unique_name(struct config_loader *l, size_t i)
+/* The benchmarks by name: open addressing over indexes + 1, so that 150,000 benchmarks load in linear time. */
+struct name_index {
+	size_t *slot;
+	size_t mask;
+};
+
+static size_t name_hash(const char *s)
+{
+	return (size_t)fnv1a64(s, strlen(s));
+}
+
+static void check_unique_name(struct config_loader *l, struct name_index *ix, size_t i)
 {
 	const struct bench_config *b = &l->c->benchmarks[i];
+	size_t h;
 
-	for (size_t j = 0; b->name && j < i; j++) {
-		const struct bench_config *first = &l->c->benchmarks[j];
+	if (!b->name)
+		return;
+	for (h = name_hash(b->name) & ix->mask; ix->slot[h]; h = (h + 1) & ix->mask) {
+		const struct bench_config *first = &l->c->benchmarks[ix->slot[h] - 1];
 		const yaml_node_t *at;
 
-		if (!first->name || strcmp(first->name, b->name))
+		if (strcmp(first->name, b->name))
 			continue;
 		at = yamldoc_map_get(l->d, (yaml_node_t *)first->node, "name");
 		yamldoc_error(l->d, yamldoc_map_get(l->d, (yaml_node_t *)b->node, "name"),
@@ -237,11 +234,13 @@ static void check_unique_name(struct config_loader *l, size_t i)
 			      at->start_mark.line + 1, at->start_mark.column + 1);
 		return;
 	}
+	ix->slot[h] = i + 1;
 }
 
 static void parse_benchmarks(struct config_loader *l, yaml_node_t *list)
 {
 	struct config *c = l->c;
+	struct name_index ix = { NULL, 0 };
 	struct yamldoc_iter it;
 	char buf[64];
 
@@ -255,6 +254,9 @@ static void parse_benchmarks(struct config_loader *l, yaml_node_t *list)
 		return;
 	}
 	c->benchmarks = xcalloc(yamldoc_size(list), sizeof(*c->benchmarks));
+	for (ix.mask = 15; ix.mask < 2 * yamldoc_size(list); ix.mask = 2 * ix.mask + 1)
+		;
+	ix.slot = xcalloc(ix.mask + 1, sizeof(*ix.slot));
 	yamldoc_list_iter(&it, l->d, list);
 	while (yamldoc_list_next(&it)) {
 		if (!yamldoc_is_map(it.value)) {
@@ -263,8 +265,9 @@ static void parse_benchmarks(struct config_loader *l, yaml_node_t *list)
 			continue;
 		}
 		parse_bench(l, it.value, &c->benchmarks[c->nr_benchmarks]);
-		check_unique_name(l, c->nr_benchmarks++);
+		check_unique_name(l, &ix, c->nr_benchmarks++);
 	}
+	free(ix.slot);
 }
 
 static void parse_dir(struct config_loader *l, yaml_node_t *v, const char *key, char **field)
@@ -294,6 +297,51 @@ static void keep_section(struct config_loader *l, yaml_node_t *v, const char *ke
 		*field = v;
 }
 
+static void add_secret(struct config *c, const char *name)
+{
+	for (size_t i = 0; i < c->nr_secret_env; i++)
+		if (!strcmp(c->secret_env[i], name))
+			return;
+	c->secret_env = xrealloc(c->secret_env, (c->nr_secret_env + 1) * sizeof(*c->secret_env));
+	c->secret_env[c->nr_secret_env++] = xstrdup(name);
+	secret_add_env(name);
+}
+
+/* 'secret_env': a list of environment variable names. */
+static void parse_secret_env(struct config_loader *l, yaml_node_t *v)
+{
+	struct yamldoc_iter it;
+	char buf[64];
+
+	if (!yamldoc_is_list(v)) {
+		yamldoc_error(l->d, v, "'secret_env' must be a list of environment variable names, not %s",
+			      yamldoc_describe(v, buf, sizeof(buf)));
+		return;
+	}
+	yamldoc_list_iter(&it, l->d, v);
+	while (yamldoc_list_next(&it)) {
+		const char *s = yamldoc_scalar(it.value);
+		if (!s || yamldoc_is_null(it.value) || !config_valid_env_name(s))
+			yamldoc_error(l->d, it.value, "'secret_env' names must be environment variable names, not %s",
+				      yamldoc_describe(it.value, buf, sizeof(buf)));
+		else
+			add_secret(l->c, s);
+	}
+}
+
+/* The posting token's variable is a secret too: post.token_env, else the format's default. */
+static void add_post_token(struct config_loader *l)
+{
+	yaml_node_t *post = l->c->post;
+	const char *name = yamldoc_scalar(yamldoc_is_map(post) ? yamldoc_map_get(l->d, post, "token_env") : NULL);
+	const char *format = yamldoc_scalar(yamldoc_is_map(post) ? yamldoc_map_get(l->d, post, "format") : NULL);
+
+	if (!name && format)
+		name = !strcmp(format, "github") ? "GITHUB_TOKEN" : !strcmp(format, "gitlab") ? "GITLAB_TOKEN" : NULL;
+	if (name && config_valid_env_name(name))
+		add_secret(l->c, name);
+}
+
 /* Top-level keys in file order; 'defaults' and 'benchmarks' wait until the launcher is known. */
 static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node_t **benchmarks)
 {
@@ -320,6 +368,8 @@ static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node
 			keep_section(l, it.value, k, &c->post);
 		else if (!strcmp(k, "reports"))
 			keep_section(l, it.value, k, &c->reports);
+		else if (!strcmp(k, "secret_env"))
+			parse_secret_env(l, it.value);
 		else
 			yamldoc_unknown_key(l->d, it.key_node, top_keys);
 	}
@@ -338,6 +388,7 @@ int config_load(struct config *c, const char *path)
 	c->baselines_dir = config_resolve(c, "baselines");
 	l.launcher = xstrdup(CONFIG_DEFAULT_LAUNCHER);
 	parse_top(&l, &defaults, &benchmarks);
+	add_post_token(&l);
 	parse_defaults(&l, defaults);
 	parse_benchmarks(&l, benchmarks);
 	free(l.launcher);
@@ -356,6 +407,9 @@ void config_release(struct config *c)
 	free(c->dir);
 	free(c->results_dir);
 	free(c->baselines_dir);
+	for (size_t i = 0; i < c->nr_secret_env; i++)
+		free(c->secret_env[i]);
+	free(c->secret_env);
 	yamldoc_release(&c->doc);
 	memset(c, 0, sizeof(*c));
 }

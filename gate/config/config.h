@@ -54,6 +54,9 @@ struct config {
 	size_t nr_benchmarks;
 	char *results_dir;
 	char *baselines_dir;
+	/* Variables kept from the benchmarks and masked in every output: 'secret_env' and post's token_env. */
+	char **secret_env;
+	size_t nr_secret_env;
 	/* Sections other modules parse with positions; NULL when absent. */
 	yaml_node_t *rules;     /* a mapping or a list */
 	yaml_node_t *post;
@@ -67,6 +70,9 @@ struct config {
  */
 int config_load(struct config *c, const char *path);
 void config_release(struct config *c);
+
+/* Whether a benchmark name collides with the files of the results directory (docs/configuration.md). */
+int config_reserved_name(const char *name);
 
 /* The benchmark called 'name', or NULL. */
 struct bench_config *config_find(struct config *c, const char *name);

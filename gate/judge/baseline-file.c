@@ -1,5 +1,7 @@
 /* The baseline file, <benchmark>.sgbase: versioned text, sorted, one line per interval x configuration x metric. */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +9,10 @@
 
 #include "judge/baseline.h"
 #include "results/tsv.h"
+
+#define STR(x) #x
+#define XSTR(x) STR(x)
+#define BASELINE_VERSION_TEXT XSTR(BASELINE_VERSION)
 
 static const enum analysis_figure stored[] = {
 #define X(id) ANALYSIS_##id,
@@ -34,22 +40,6 @@ static void add_escaped(struct strbuf *sb, const char *s)
 		else
 			strbuf_addch(sb, *s);
 	}
-}
-
-static char *unescape(const char *s)
-{
-	char *out = xmalloc(strlen(s) + 1), *o = out;
-
-	for (; *s; s++) {
-		if (*s != '\\' || !s[1]) {
-			*o++ = *s;
-			continue;
-		}
-		s++;
-		*o++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s == 'r' ? '\r' : *s;
-	}
-	*o = '\0';
-	return out;
 }
 
 static void format_cell(struct strbuf *out, const struct baseline_cell *c)
@@ -82,6 +72,7 @@ static int cell_ptr_cmp(const void *a, const void *b)
 void baseline_format(const struct baseline *b, struct strbuf *out)
 {
 	const struct baseline_cell **order;
+	size_t start = out->len;
 
 	strbuf_addf(out, "scalegate-baseline\t%d\nbenchmark\t", BASELINE_VERSION);
 	add_escaped(out, b->benchmark);
@@ -101,6 +92,8 @@ void baseline_format(const struct baseline *b, struct strbuf *out)
 	for (size_t i = 0; i < b->nr_cells; i++)
 		format_cell(out, order[i]);
 	free(order);
+	/* Last: a file cut short or changed by hand is told from a whole one. */
+	strbuf_addf(out, "end\t%016llx\n", fnv1a64(out->buf + start, out->len - start));
 }
 
 int baseline_write(const struct baseline *b, const char *path)
@@ -120,6 +113,34 @@ int baseline_write(const struct baseline *b, const char *path)
 	strbuf_release(&sb);
 	free(dir);
 	return ret;
+}
+
+size_t baseline_clean_temporary(const char *dir)
+{
+	static const char mark[] = BASELINE_EXT ".tmp.";
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d && (e = readdir(d))) {
+		char *tmp = strstr(e->d_name, mark), *end, *path;
+		long pid;
+		if (!tmp || tmp == e->d_name)
+			continue;
+		pid = strtol(tmp + sizeof(mark) - 1, &end, 10);
+		/* A live writer (another gate) keeps its file; the name must be ours exactly. */
+		if (*end || pid <= 0 || end == tmp + sizeof(mark) - 1 || !kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;
+		path = xstrfmt("%s/%s", dir, e->d_name);
+		if (!unlink(path)) {
+			warning("removed '%s', left by a 'baseline update' that was killed", path);
+			n++;
+		}
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return n;
 }
 
 /* ---- reading ---- */
@@ -201,7 +222,7 @@ static int read_sample(struct reader *r, char **f, int nf)
 	fig = figure_by_name(f[5]);
 	if (fig == ANALYSIS_NR_FIGURES)
 		return 0; /* a metric of a later version: kept out, not an error */
-	c = cell_get(r->b, unescape(f[1]), unescape(f[2]), ranks, threads);
+	c = cell_get(r->b, tsv_unescape(f[1]), tsv_unescape(f[2]), ranks, threads);
 	if (c->fig[fig])
 		return error("%s:%d: second '%s' line for %s %dx%d", r->path, r->line, f[5], c->interval,
 			     ranks, threads);
@@ -220,8 +241,8 @@ static int read_fingerprint(struct reader *r, char **f, int nf)
 	if (nf != 3)
 		return error("%s:%d: a 'fingerprint' line needs a key and a value", r->path, r->line);
 	b->fingerprint = xrealloc(b->fingerprint, 2 * (b->nr_fingerprint + 1) * sizeof(char *));
-	b->fingerprint[2 * b->nr_fingerprint] = unescape(f[1]);
-	b->fingerprint[2 * b->nr_fingerprint + 1] = unescape(f[2]);
+	b->fingerprint[2 * b->nr_fingerprint] = tsv_unescape(f[1]);
+	b->fingerprint[2 * b->nr_fingerprint + 1] = tsv_unescape(f[2]);
 	b->nr_fingerprint++;
 	return 0;
 }
@@ -234,8 +255,11 @@ static int read_line(struct reader *r, char *line)
 	if (r->line == 1) {
 		if (strncmp(line, "scalegate-baseline\t", 19))
 			return error("%s:1: not a scalegate baseline", r->path);
-		if (strcmp(line + 19, "1"))
-			return error("%s:1: baseline version %s; this scalegate reads version %d", r->path,
+		if (!strcmp(line + 19, "1"))
+			return error("%s:1: baseline version 1 has no end record; record it again with 'scalegate "
+				     "baseline update' (this scalegate reads version %d)", r->path, BASELINE_VERSION);
+		if (strcmp(line + 19, BASELINE_VERSION_TEXT))
+			return error("%s:1: baseline version '%.20s'; this scalegate reads version %d", r->path,
 				     line + 19, BASELINE_VERSION);
 		return 0;
 	}
@@ -248,7 +272,7 @@ static int read_line(struct reader *r, char *line)
 		return read_fingerprint(r, f, nf);
 	if (!strcmp(f[0], "benchmark") && nf == 2) {
 		free(r->b->benchmark);
-		r->b->benchmark = unescape(f[1]);
+		r->b->benchmark = tsv_unescape(f[1]);
 	}
 	return 0; /* 'columns' and record types of later versions */
 }
@@ -256,6 +280,48 @@ static int read_line(struct reader *r, char *line)
 static int cell_qsort_cmp(const void *a, const void *b)
 {
 	return baseline_cell_cmp(a, b);
+}
+
+/* "\r\n" as "\n": a raw carriage return is never part of a value (it is written "\r"). */
+static void drop_crlf(struct strbuf *sb)
+{
+	size_t o = 0;
+
+	if (!sb->len)
+		return;
+	for (size_t i = 0; i < sb->len; i++)
+		if (sb->buf[i] != '\r' || i + 1 >= sb->len || sb->buf[i + 1] != '\n')
+			sb->buf[o++] = sb->buf[i];
+	sb->len = o;
+	sb->buf[o] = '\0';
+}
+
+/* The last line must be "end <checksum of everything before it>"; cuts it off. */
+static int check_end(const char *path, struct strbuf *sb)
+{
+	char *end, *stop;
+	unsigned long long want;
+
+	if (memchr(sb->buf, '\0', sb->len))
+		return error("%s: not a scalegate baseline (it holds a NUL byte)", path);
+	if (sb->len < 2 || sb->buf[sb->len - 1] != '\n')
+		return error("%s: truncated: the last line is cut or the end record is missing; record the "
+			     "baseline again with 'scalegate baseline update'", path);
+	sb->buf[sb->len - 1] = '\0';
+	end = strrchr(sb->buf, '\n');
+	end = end ? end + 1 : sb->buf;
+	if (strncmp(end, "end\t", 4)) {
+		sb->buf[sb->len - 1] = '\n';
+		return error("%s: truncated: no end record after the last line; record the baseline again "
+			     "with 'scalegate baseline update'", path);
+	}
+	want = strtoull(end + 4, &stop, 16);
+	if (stop == end + 4 || *stop || want != fnv1a64(sb->buf, (size_t)(end - sb->buf)))
+		return error("%s: checksum mismatch: the file was changed or damaged after 'scalegate baseline "
+			     "update' wrote it", path);
+	*end = '\0';
+	sb->len = (size_t)(end - sb->buf);
+	return 0;
 }
 
 int baseline_read(struct baseline *b, const char *path)
@@ -271,6 +337,20 @@ int baseline_read(struct baseline *b, const char *path)
 		return 1;
 	if (strbuf_read_file(&sb, path))
 		return -1;
+	drop_crlf(&sb);
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return error("%s: empty baseline", path);
+	}
+	/* The header first: "not a baseline" or "version 1" says more than "no end record". */
+	next = memchr(sb.buf, '\n', sb.len);
+	line = xstrndup(sb.buf, next ? (size_t)(next - sb.buf) : sb.len);
+	r.line = 1;
+	ret = read_line(&r, line);
+	free(line);
+	r.line = 0;
+	if (!ret)
+		ret = check_end(path, &sb);
 	for (line = sb.buf; !ret && line && *line; line = next) {
 		next = strchr(line, '\n');
 		if (next)

@@ -1,5 +1,6 @@
 /* Baselines in memory: the per-repeat samples of one benchmark, from an analysis or a file (baseline-file.c). */
 #include "judge/baseline.h"
+#include "results/manifest.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -27,23 +28,12 @@ void baseline_release(struct baseline *b)
 	baseline_init(b);
 }
 
-/* Sizes are numbers or "-": numbers in numeric order, "-" first. */
-static int size_cmp(const char *x, const char *y)
-{
-	char *ex, *ey;
-	long long a = strtoll(x, &ex, 10), b = strtoll(y, &ey, 10);
-
-	if (*x && !*ex && *y && !*ey)
-		return (a > b) - (a < b);
-	return strcmp(x, y);
-}
-
 int baseline_cell_cmp(const struct baseline_cell *x, const struct baseline_cell *y)
 {
 	int c = strcmp(x->interval, y->interval);
 
 	if (!c)
-		c = size_cmp(x->size, y->size);
+		c = manifest_size_cmp(x->size, y->size);
 	if (!c)
 		c = (x->ranks > y->ranks) - (x->ranks < y->ranks);
 	if (!c)

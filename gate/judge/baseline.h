@@ -7,7 +7,7 @@
 #include "analyze/analysis.h"
 #include "base/util.h"
 
-#define BASELINE_VERSION 1
+#define BASELINE_VERSION 2 /* 2: the end record with the line count and checksum */
 #define BASELINE_EXT ".sgbase"
 
 /* The figures a baseline stores, in file order (a subset of ANALYSIS_FIGURES). */
@@ -43,12 +43,23 @@ void baseline_from_analysis(struct baseline *b, const struct analysis *a, const 
 /* "DIR/<benchmark>.sgbase"; caller frees. */
 char *baseline_path(const char *dir, const char *benchmark);
 
-/* Reads a baseline file: 0; 1 without a message when it does not exist; error() with file:line. */
+/*
+ * Reads a baseline file: 0; 1 without a message when it does not exist;
+ * error() with file:line for anything else: unreadable, another version,
+ * truncated (no end record), changed after it was written (checksum), a
+ * malformed line. Windows line endings are read as Unix ones.
+ */
 int baseline_read(struct baseline *b, const char *path);
 /* The file's text: versioned, sorted, one line per interval x configuration x metric. */
 void baseline_format(const struct baseline *b, struct strbuf *out);
 /* Formats and writes atomically (the directory is created); 0 or error(). */
 int baseline_write(const struct baseline *b, const char *path);
+
+/*
+ * Removes the *.sgbase.tmp.<pid> files a killed 'baseline update' left in
+ * 'dir' (those whose process is gone), and says so; the count.
+ */
+size_t baseline_clean_temporary(const char *dir);
 
 const struct baseline_cell *baseline_find(const struct baseline *b, const char *interval,
 					  const char *size, int ranks, int threads);

@@ -78,9 +78,18 @@ static const char *plural(size_t n)
 
 static const char *const status_words[] = { "PASS", "WARN", "FAIL", "ERROR", "SKIP" };
 
+/* Exit 3 is a failed run, or an error that left something unjudged (an unreadable baseline). */
+static const char *error_word(const struct verdict_set *vs)
+{
+	for (size_t i = 0; i < vs->nr; i++)
+		if (vs->v[i].status == VERDICT_ERROR && vs->v[i].kind && !strcmp(vs->v[i].kind, "run"))
+			return "a run failed";
+	return "error: not everything could be judged";
+}
+
 void check_print(FILE *out, const struct verdict_set *vs, int all)
 {
-	static const char *const exit_words[] = { "pass", "regression", "usage", "a run failed" };
+	const char *const exit_words[] = { "pass", "regression", "usage", error_word(vs) };
 
 	for (size_t i = 0; i < vs->nr; i++) {
 		const struct verdict *v = &vs->v[i];
@@ -99,4 +108,15 @@ void check_print(FILE *out, const struct verdict_set *vs, int all)
 		plural(vs->count[VERDICT_WARN]), vs->count[VERDICT_ERROR], plural(vs->count[VERDICT_ERROR]),
 		vs->count[VERDICT_SKIPPED], vs->count[VERDICT_PASS], vs->exit_code,
 		vs->exit_code >= 0 && vs->exit_code <= 3 ? exit_words[vs->exit_code] : "?");
+}
+
+void check_print_exit(FILE *out, const struct verdict_set *vs, int code)
+{
+	static const char *const words[] = { "pass", "regression", "usage or configuration error", "error",
+					     "the required post failed" };
+
+	if (code == vs->exit_code)
+		return;
+	fprintf(out, "scalegate: exit %d (%s), not %d: see the errors above\n", code,
+		code >= 0 && code <= 4 ? words[code] : "?", vs->exit_code);
 }

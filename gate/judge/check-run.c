@@ -133,16 +133,6 @@ void check_describe(struct verdict_set *vs, const struct analysis *a)
 
 static const struct verdict *sort_base;
 
-static int size_cmp(const char *x, const char *y)
-{
-	char *ex, *ey;
-	long long a = strtoll(x, &ex, 10), b = strtoll(y, &ey, 10);
-
-	if (*x && !*ex && *y && !*ey)
-		return (a > b) - (a < b);
-	return strcmp(x, y);
-}
-
 static int str_cmp(const char *x, const char *y)
 {
 	return strcmp(x ? x : "", y ? y : "");
@@ -157,7 +147,7 @@ static int verdict_cmp(const void *pa, const void *pb)
 	if (!c)
 		c = str_cmp(x->interval, y->interval);
 	if (!c)
-		c = size_cmp(x->size, y->size);
+		c = manifest_size_cmp(x->size, y->size);
 	if (!c)
 		c = (x->p > y->p) - (x->p < y->p);
 	if (!c)

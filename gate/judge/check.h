@@ -61,6 +61,12 @@ void check_annotations(struct verdict_set *vs, const struct analysis *a);
 void check_describe(struct verdict_set *vs, const struct analysis *a);
 
 /* The text summary: one line per verdict that is not a pass ('all': every one), then the counts. */
+/*
+ * When the gate exits with another code than the one check_print() gave
+ * (a report not written, a failed post), one more line says the real one:
+ * the last line never lies about the exit code.
+ */
+void check_print_exit(FILE *out, const struct verdict_set *vs, int code);
 void check_print(FILE *out, const struct verdict_set *vs, int all);
 /* "1x2", or "1x2@4000" with a size. */
 void check_config_name(char *buf, size_t size, const char *size_name, int ranks, int threads);

@@ -13,6 +13,8 @@ struct judge {
 	struct verdict_set vs;
 	struct check c;
 	const char *results, *baselines; /* as used: the options, or the configuration's */
+	int partial;      /* set before judge_load(): judge incomplete results (--partial) */
+	int load_error;   /* when judge_load() fails: the exit code (2, or 3 for incomplete results) */
 };
 
 void judge_init(struct judge *j);
@@ -31,6 +33,16 @@ int judge_load(struct judge *j, const char *config, const char *results, const c
  * validated before anything runs; then the results judged. Each 0, or -1 (already reported). */
 int judge_configure(struct judge *j, const char *config);
 int judge_evaluate(struct judge *j, const char *results, const char *baselines);
+
+/*
+ * Refuses results that 'scalegate run' did not finish: no complete.tsv (an
+ * interrupted or failed run), a benchmark of 'c' (or only 'benchmark') not in
+ * it or run with another matrix, a manifest with fewer runs than recorded.
+ * Each problem is named; returns 0, or the exit code (3 incomplete, 2 a
+ * benchmark not run or run with another configuration). With 'partial' the
+ * problems are warnings and 0 is returned.
+ */
+int judge_check_complete(const struct config *c, const char *results, const char *benchmark, int partial);
 
 /* The benchmarks' memory models of 'c' into 'm' (before matrix_build), for the isoefficiency's
  * scalability function, as 'analyze -c' reads them. 0 or error(). */

@@ -54,7 +54,7 @@ struct verdict *verdict_add(struct verdict_set *s, enum verdict_status status, c
 void verdict_set_message(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void verdict_set_cause(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void verdict_set_details(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Counts by status and sets exit_code: 1 if any FAIL, else 3 if any run or annotation error, else 0. */
+/* Counts by status and sets exit_code: 1 if any FAIL, else 3 if any error verdict (a failed run, an annotation mistake, …), else 0. */
 void verdict_set_finish(struct verdict_set *s);
 const char *verdict_status_name(enum verdict_status st); /* "pass", "warn", "fail", "error", "skipped" */
 

@@ -79,7 +79,7 @@ static double base_value(double speedup, int p, enum scaling_figure f)
 	return f == SPEEDUP ? speedup : f == EFFICIENCY ? speedup / p : matrix_karp_flatt(speedup, p);
 }
 
-static const char *const figure_names[] = { "speedup", "efficiency", "Karp\xe2\x80\x93" "Flatt e" };
+static const char *const figure_names[] = { "speedup", "efficiency", ("Karp\xe2\x80\x93" "Flatt e") };
 
 /* "size S, " when the section has several sizes, or its only one. */
 static void size_prefix(struct strbuf *sb, const struct html_section *sec, const struct matrix_series *s)

@@ -36,7 +36,13 @@ static void add_others(struct strbuf *sb, const size_t *count, const enum verdic
 
 static int run_failed(const struct verdict_set *s, size_t *count)
 {
-	return !count[VERDICT_FAIL] && count[VERDICT_ERROR] && s->exit_code == SG_EXIT_RUN_FAILED;
+	if (count[VERDICT_FAIL] || !count[VERDICT_ERROR] || s->exit_code != SG_EXIT_RUN_FAILED)
+		return 0;
+	/* Exit 3 is also an error that left checks unjudged (a baseline): "run failed" only for runs. */
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->v[i].status == VERDICT_ERROR && s->v[i].kind && !strcmp(s->v[i].kind, "run"))
+			return 1;
+	return 0;
 }
 
 void report_outcome(struct strbuf *sb, const struct verdict_set *s)

@@ -126,3 +126,13 @@ int manifest_write_row(FILE *f, const struct manifest_row *row)
 	write_number(f, row->contention, "%.3f", '\n');
 	return fflush(f) || ferror(f) ? -1 : 0;
 }
+
+int manifest_size_cmp(const char *x, const char *y)
+{
+	char *ex, *ey;
+	long long a = strtoll(x, &ex, 10), b = strtoll(y, &ey, 10);
+
+	if (*x && !*ex && *y && !*ey)
+		return (a > b) - (a < b);
+	return strcmp(x, y);
+}

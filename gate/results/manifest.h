@@ -45,4 +45,7 @@ void manifest_write_header(FILE *f);
 /* One run as a line of the manifest; 0, or -1 when the stream failed. */
 int manifest_write_row(FILE *f, const struct manifest_row *row);
 
+/* Sizes as the manifest writes them: numbers in numeric order, "-" (no size) before them. */
+int manifest_size_cmp(const char *x, const char *y);
+
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "results/tsv.h"
 
 #define MAX_FIELDS 64
 
@@ -67,22 +68,6 @@ void profile_release(struct profile *p)
 	profile_init(p);
 }
 
-static char *unescape(const char *s)
-{
-	char *out = xmalloc(strlen(s) + 1), *o = out;
-
-	for (; *s; s++) {
-		if (*s != '\\' || !s[1]) {
-			*o++ = *s;
-			continue;
-		}
-		s++;
-		*o++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s == 'r' ? '\r' : *s;
-	}
-	*o = '\0';
-	return out;
-}
-
 static int bad(struct reader *r, const char *what)
 {
 	return error("%s:%d: corrupt profile: %s", r->p->path, r->lineno, what);
@@ -119,7 +104,7 @@ static int read_meta(struct reader *r, char **f, int n)
 		return bad(r, "meta needs a key and a value");
 	ALLOC_GROW(p->meta, p->nr_meta + 1, p->alloc_meta);
 	p->meta[p->nr_meta].key = xstrdup(f[1]);
-	p->meta[p->nr_meta].value = unescape(f[2]);
+	p->meta[p->nr_meta].value = tsv_unescape(f[2]);
 	p->nr_meta++;
 	return 0;
 }
@@ -167,7 +152,7 @@ static int read_region(struct reader *r, char **f, int n)
 	if (n != 5 || parse_long(f[1], &id) || parse_long(f[4], &line) || id != (long long)p->nr_regions)
 		return bad(r, "malformed region");
 	ALLOC_GROW(p->regions, p->nr_regions + 1, p->alloc_regions);
-	p->regions[p->nr_regions++] = (struct profile_region){ unescape(f[2]), unescape(f[3]), (int)line };
+	p->regions[p->nr_regions++] = (struct profile_region){ tsv_unescape(f[2]), tsv_unescape(f[3]), (int)line };
 	return 0;
 }
 

@@ -39,3 +39,19 @@ int tsv_columns(const char *path, const char *header, const char *const *names, 
 	free(copy);
 	return ret;
 }
+
+char *tsv_unescape(const char *s)
+{
+	char *out = xmalloc(strlen(s) + 1), *o = out;
+
+	for (; *s; s++) {
+		if (*s != '\\' || !s[1]) {
+			*o++ = *s;
+			continue;
+		}
+		s++;
+		*o++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s == 'r' ? '\r' : *s;
+	}
+	*o = '\0';
+	return out;
+}

@@ -13,4 +13,7 @@ int tsv_split(char *line, char **f, int max);
 int tsv_columns(const char *path, const char *header, const char *const *names, int nr, int *col,
 		int required);
 
+/* A field as written with \\, \t, \n and \r escaped (the profile and the baselines), unescaped; caller frees. */
+char *tsv_unescape(const char *s);
+
 #endif

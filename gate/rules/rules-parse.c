@@ -2,8 +2,6 @@
 #include "rules/rules-priv.h"
 #include "base/util.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -64,20 +62,6 @@ static void metric_range(enum rules_metric m, double *lo, double *hi)
 		*lo = -1;
 }
 
-/* A number written like one at the start of 's': no hex floats, no 'inf', no 'nan'. */
-static int number_prefix(const char *s, double *out, char **end)
-{
-	const char *p = s + (*s == '-' || *s == '+');
-
-	if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
-		return -1;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		return -1;
-	errno = 0;
-	*out = strtod(s, end);
-	return errno || !isfinite(*out) ? -1 : 0;
-}
-
 /* Numbers are plain scalars: a quoted "0.5" is a string in YAML. */
 static int scalar_number(const yaml_node_t *n, double *out)
 {
@@ -86,7 +70,7 @@ static int scalar_number(const yaml_node_t *n, double *out)
 
 	if (!s || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
 		return -1;
-	return number_prefix(s, out, &end) < 0 || *end ? -1 : 0;
+	return yamldoc_number_prefix(s, out, &end) < 0 || *end ? -1 : 0;
 }
 
 /* "5%", "0.5 %" -> 5, 0.5 */
@@ -95,7 +79,7 @@ static int scalar_percent(const yaml_node_t *n, double *out)
 	const char *s = yamldoc_scalar(n);
 	char *end;
 
-	if (!s || number_prefix(s, out, &end) < 0)
+	if (!s || yamldoc_number_prefix(s, out, &end) < 0)
 		return -1;
 	while (*end == ' ')
 		end++;

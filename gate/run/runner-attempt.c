@@ -40,7 +40,7 @@ static void judge(const struct bench_run *br, const struct config_point *p, cons
 	rec->wall = res->wall;
 	if (res->timed_out) {
 		rec->status = RUN_TIMEOUT;
-		why = xstrfmt("timed out after %g s; process group killed", b->timeout);
+		why = xstrfmt("timed out after %g s; every process of the run killed", b->timeout);
 	} else if (res->signal && !(res->exit_code >= 0 && expected_exit(b, res->exit_code))) {
 		rec->status = RUN_CRASH;
 		why = res->exit_code < 0 ? xstrfmt("killed by %s", exec_signal_name(res->signal))
@@ -70,7 +70,7 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 	const struct config_point *p = &br->points[pt].p;
 	struct exec_spec spec = { 0 };
 	struct exec_result res;
-	char *cwd = xstrfmt("%s/run-XXXXXX", r->scratch), *line;
+	char *cwd = xstrfmt("%s/run-XXXXXX", r->scratch), *line, *label;
 	int ret = -1;
 
 	if (!mkdtemp(cwd)) {
@@ -86,6 +86,11 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 	spec.cwd = cwd;
 	spec.out_dir = out;
 	spec.timeout = br->b->timeout;
+	spec.unset = r->c->secret_env;
+	spec.nr_unset = r->c->nr_secret_env;
+	label = repeat ? xstrfmt("%s %s repeat %d", br->b->name, br->points[pt].name, repeat)
+		       : xstrfmt("%s %s warm-up run", br->b->name, br->points[pt].name);
+	spec.label = label;
 	if (!exec_run(&spec, &res) && !res.interrupted) {
 		r->run_seconds += res.wall;
 		free(rec->reason);
@@ -98,6 +103,7 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 	remove_tree(cwd);
 	free(cwd);
 	free(line);
+	free(label);
 	return ret;
 }
 

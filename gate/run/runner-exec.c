@@ -18,9 +18,13 @@
 #include <unistd.h>
 
 #include "run/contention.h"
+#include "run/runner-tree.h"
 #include "results/profile.h"
+#include "base/escape.h"
+#include "base/secret.h"
 
 #define KILL_GRACE 2.0 /* seconds between SIGTERM and SIGKILL */
+#define LINGER_MS 1000  /* how long what a run left may take to end by itself */
 
 volatile sig_atomic_t runner_interrupted;
 
@@ -78,6 +82,8 @@ static void child(const struct exec_spec *s, int out, int err)
 		dprintf(2, "scalegate: cannot enter '%s': %s\n", s->cwd, strerror(errno));
 		_exit(127);
 	}
+	for (size_t i = 0; i < s->nr_unset; i++)
+		unsetenv(s->unset[i]);
 	for (char **e = s->env; e && *e; e++)
 		putenv(*e);
 	execl("/bin/sh", "sh", "-c", s->line, (char *)NULL);
@@ -109,15 +115,40 @@ static int wait_leader(pid_t pid, int pidfd, double seconds, int *status, struct
 	}
 }
 
-/* SIGTERM to the group, SIGKILL after the grace period; reaps the leader. */
+/*
+ * SIGTERM to the group and to every descendant (MPI ranks live in groups of
+ * their own), SIGKILL after the grace period; reaps the leader.
+ */
 static void kill_group(pid_t pid, int pidfd, int *status, struct rusage *ru)
 {
 	killpg(pid, SIGTERM);
+	tree_signal(SIGTERM);
 	if (!wait_leader(pid, pidfd, KILL_GRACE, status, ru)) {
 		killpg(pid, SIGKILL);
+		tree_signal(SIGKILL);
 		while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
 			;
 	}
+}
+
+/* Kills what the run left and says so: a process that outlives its run skews the next one. */
+static void sweep(const struct exec_spec *s, const char *tag, pid_t pid, int ended)
+{
+	struct strbuf outlived = STRBUF_INIT, escaped = STRBUF_INIT;
+	const char *label = s->label ? s->label : "the run";
+
+	/* Helpers that end with the program (a singleton MPI run's orted) get a moment to do so. */
+	for (int i = 0; ended && i < LINGER_MS / 10 && tree_signal(0); i++)
+		usleep(10000);
+	killpg(pid, SIGKILL);
+	tree_sweep(tag, &outlived, &escaped);
+	if (outlived.len && ended)
+		warning("%s: left processes running after it ended, killed: %s", label, outlived.buf);
+	if (escaped.len)
+		warning("%s: processes left the run's process tree (reparented outside the gate), killed: %s",
+			label, escaped.buf);
+	strbuf_release(&outlived);
+	strbuf_release(&escaped);
 }
 
 static void set_result(struct exec_result *res, int status)
@@ -141,6 +172,7 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 	struct contention_sample before, after;
 	struct rusage ru;
 	double start, timeout = s->timeout > 0 ? s->timeout : 1e9;
+	const char *tag;
 	pid_t pid;
 
 	memset(res, 0, sizeof(*res));
@@ -151,6 +183,9 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 		error("cannot create '%s': %s", out < 0 ? out_path : err_path, strerror(errno));
 		goto out;
 	}
+	if (tree_become_subreaper())
+		goto out;
+	tag = tree_new_tag();
 	fflush(NULL);
 	contention_sample(&before);
 	start = now();
@@ -159,8 +194,10 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 		error("cannot start '%s': %s", s->line, strerror(errno));
 		goto out;
 	}
-	if (!pid)
+	if (!pid) {
+		setenv(TREE_TAG_VAR, tag, 1);
 		child(s, out, err);
+	}
 	setpgid(pid, pid); /* as the child does: no race with killpg() */
 	pidfd = pidfd_open(pid, 0);
 	if (wait_leader(pid, pidfd, timeout, &status, &ru)) {
@@ -177,9 +214,11 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 	/* Counted once the shell (or the launcher) has reaped them: the whole tree, ranks included. */
 	res->cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
 	res->contention = contention_between(&before, &after, res->cpu, res->wall);
-	killpg(pid, SIGKILL); /* what the program left running */
+	sweep(s, tag, pid, !res->timed_out && !res->interrupted);
 	if (pidfd >= 0)
 		close(pidfd);
+	if (secret_mask_file(out_path) || secret_mask_file(err_path))
+		goto out;
 	ret = 0;
 out:
 	if (out >= 0)
@@ -205,12 +244,24 @@ char *exec_tail(const char *path, size_t max)
 	from = sb.len > max ? sb.len - max : 0;
 	if (from)
 		strbuf_addstr(&line, "...");
-	for (size_t i = from; i < sb.len; i++) {
+	/* Not from the middle of a character. */
+	for (int k = 0; from && k < 3 && from < sb.len && ((unsigned char)sb.buf[from] & 0xc0) == 0x80; k++)
+		from++;
+	for (size_t i = from; i < sb.len;) {
+		unsigned cp;
 		char c = sb.buf[i];
+		size_t n = c ? utf8_decode(sb.buf + i, &cp) : 0;
 		if (c == '\n')
 			strbuf_addstr(&line, " | ");
+		else if (n > 1 && cp >= 0x80 && cp < 0xa0)
+			strbuf_addch(&line, ' '); /* C1 controls */
+		else if (n > 1)
+			strbuf_add(&line, sb.buf + i, n);
+		else if (!n || c == 0x7f)
+			strbuf_addf(&line, "\\x%02x", (unsigned char)c); /* not UTF-8: shown, never copied raw */
 		else
-			strbuf_addch(&line, (c == '\t' || c == '\r' || (unsigned char)c < 32) ? ' ' : c);
+			strbuf_addch(&line, (unsigned char)c < 32 ? ' ' : c);
+		i += n ? n : 1;
 	}
 	strbuf_release(&sb);
 	return strbuf_detach(&line);

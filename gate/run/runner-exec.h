@@ -15,7 +15,10 @@ struct exec_spec {
 	const char *cwd;
 	const char *out_dir; /* stdout.txt and stderr.txt go here */
 	char **env;          /* NAME=VALUE added to the inherited environment, NULL-terminated */
+	char *const *unset;  /* names removed from it (the secrets), 'nr_unset' of them */
+	size_t nr_unset;
 	double timeout;      /* seconds; <= 0: none */
+	const char *label;   /* names the run in warnings, e.g. "jacobi s--r1-t2 repeat 1" */
 };
 
 struct exec_result {
@@ -30,9 +33,12 @@ struct exec_result {
 
 /*
  * Runs 'line' with /bin/sh in a process group of its own, stdin from
- * /dev/null; at the timeout the group gets SIGTERM and, after a grace period,
- * SIGKILL. Whatever the group leaves behind is killed when the leader ends.
- * Returns 0 (see 'res'), or -1 if the process could not be started.
+ * /dev/null, the gate a child subreaper; at the timeout (or an interrupt)
+ * every process of the run gets SIGTERM and, after a grace period, SIGKILL.
+ * Whatever the run leaves behind, in any process group or session, is killed
+ * when the leader ends, and named in a warning. stdout.txt and stderr.txt
+ * are written with the secrets masked. Returns 0 (see 'res'), or -1 if the
+ * process could not be started.
  */
 int exec_run(const struct exec_spec *s, struct exec_result *res);
 

@@ -94,6 +94,11 @@ int runner_init(struct runner *r, struct config *c, const struct runner_options 
 	if (!realpath(dir, resolved))
 		return error("cannot resolve '%s': %s", dir, strerror(errno));
 	r->results = xstrdup(resolved);
+	/* First: from here until the end, the results are incomplete and say so. */
+	if (complete_read(&r->complete, r->results) || complete_remove(r->results))
+		return -1;
+	if (!opt->benchmark)
+		complete_release(&r->complete);
 	r->scratch = xstrfmt("%s/.scratch", r->results);
 	if (mkdir_p(r->scratch))
 		return -1;
@@ -116,6 +121,7 @@ void runner_release(struct runner *r)
 {
 	if (r->partial)
 		fclose(r->partial);
+	complete_release(&r->complete);
 	if (r->scratch)
 		rmdir(r->scratch); /* only when empty */
 	free(r->results);
@@ -201,7 +207,8 @@ static int run_build(struct runner *r, struct bench_run *br)
 {
 	char *out = xstrfmt("%s/%s/build", r->results, br->b->name), *tail, *err;
 	char *env[] = { NULL, NULL };
-	struct exec_spec spec = { .line = br->b->build, .cwd = br->workdir, .out_dir = out, .env = env };
+	struct exec_spec spec = { .line = br->b->build, .cwd = br->workdir, .out_dir = out, .env = env,
+				  .unset = r->c->secret_env, .nr_unset = r->c->nr_secret_env, .label = br->b->name };
 	struct exec_result res;
 	int ret = 0;
 
@@ -338,9 +345,17 @@ long runner_run(struct runner *r)
 		warning("%zu run%s measured on a busy machine; %s figures may be off (see the contention column of manifest.tsv)",
 			r->busy_runs, r->busy_runs == 1 ? " was" : "s were", r->busy_runs == 1 ? "its" : "their");
 	if (runner_interrupted)
-		ret = error("interrupted by %s; manifest.tsv holds the runs that finished",
+		ret = error("interrupted by %s; manifest.tsv holds the runs that finished, and without complete.tsv "
+			    "the results are refused as incomplete (--partial judges them)",
 			    exec_signal_name(runner_interrupted));
 	if (!r->opt.dry_run && runner_manifest_finish(r))
+		ret = -1;
+	/* Last, and only when every run of the selected benchmarks ended. */
+	for (size_t i = 0; i < r->c->nr_benchmarks && !ret && !r->opt.dry_run; i++)
+		if (runs[i].b)
+			complete_set(&r->complete, runs[i].b->name, (long)runs[i].nr_points, runs[i].b->repeat,
+				     (long)runs[i].nr_points * runs[i].b->repeat);
+	if (!ret && !r->opt.dry_run && complete_write(&r->complete, r->results))
 		ret = -1;
 	for (size_t i = 0; i < r->c->nr_benchmarks; i++)
 		if (runs[i].b)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "config/config.h"
+#include "results/complete.h"
 #include "base/util.h"
 
 enum run_status {
@@ -33,6 +34,7 @@ struct runner {
 	char *scratch;        /* results/.scratch */
 	char *lib_dir;        /* where libscalegate*.so are looked for */
 	FILE *partial;        /* manifest.tsv.partial, appended as runs end */
+	struct complete complete; /* complete.tsv of the benchmarks left alone, rewritten last */
 	int tty;              /* live progress on stderr */
 	size_t total_runs, done_runs, failed_runs;
 	size_t busy_runs;     /* ok runs kept although over max_contention */

@@ -9,11 +9,6 @@
 
 /* ---- distributions ---- */
 
-double stats_normal_cdf(double z)
-{
-	return 0.5 * erfc(-z / sqrt(2.0));
-}
-
 double stats_normal_quantile(double p)
 {
 	double lo = -40, hi = 0; /* Phi(-40) underflows: every p > 0 lies above */

@@ -7,6 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The standard normal distribution: the tests here use it, and stats-fit.c builds its quantiles on it. */
+double stats_normal_cdf(double z)
+{
+	return 0.5 * erfc(-z / sqrt(2.0));
+}
+
 static int cmp_double(const void *pa, const void *pb)
 {
 	double a = *(const double *)pa, b = *(const double *)pb;
@@ -245,7 +251,7 @@ static double **sort_groups(const struct stats_group *groups, size_t k, double *
 	return sorted;
 }
 
-static int check_groups(const struct stats_group *groups, size_t k, size_t *nmax)
+static int groups_valid(const struct stats_group *groups, size_t k, size_t *nmax)
 {
 	if (!k)
 		return error("bootstrap: no groups");
@@ -269,7 +275,7 @@ int stats_bootstrap(const struct stats_group *groups, size_t k, stats_fn fn, voi
 	struct stats_rng rng;
 	int ret = 0;
 
-	if (check_groups(groups, k, &nmax) || stats_check_level("bootstrap", level))
+	if (groups_valid(groups, k, &nmax) || stats_check_level("bootstrap", level))
 		return -1;
 	medians = xmalloc(k * sizeof(*medians));
 	results = xmalloc(iterations * sizeof(*results));

@@ -12,6 +12,20 @@ echo "== tracer compiled in but not measuring (no SCALEGATE_OUT)"
 env -u SCALEGATE_OUT "$B/tests/bench/overhead" pairs
 env -u SCALEGATE_OUT "$B/tests/bench/overhead" omp
 
+if [ -x "$B/tests/bench/overhead_f" ]; then
+	echo
+	echo "== Fortran 'use scalegate': a pair by name beside the C API's pair by handle, interleaved in one process"
+	SCALEGATE_OUT=$out "$B/tests/bench/overhead_f"
+	echo "== the same, compiled in but not measuring"
+	env -u SCALEGATE_OUT "$B/tests/bench/overhead_f"
+fi
+
+echo
+echo "== Caliper-annotated code (caliper/cali.h of scalegate-caliper) beside SG_BEGIN/SG_END, interleaved in one process"
+SCALEGATE_OUT=$out "$B/tests/bench/overhead_cali"
+echo "== the same, compiled in but not measuring"
+env -u SCALEGATE_OUT "$B/tests/bench/overhead_cali"
+
 if [ -x "$B/tests/bench/mpi_overhead" ]; then
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 	mpi() { mpirun --oversubscribe --bind-to none "$@"; }

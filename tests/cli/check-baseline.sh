@@ -22,8 +22,11 @@ expect_match "$out" "^wrote $T/baselines/jacobi\.sgbase: 4 intervals, 8 interval
 [ "$(cat "$T/baselines/other.sgbase")" = "keep me" ] || fail "--benchmark jacobi touched other.sgbase"
 ls "$T/baselines" | grep -v '\.sgbase$' && fail "a temporary file was left behind"
 
+# 'other' never ran: the results are refused, naming it; --partial judges what is there.
+expect_exit 2 "$SCALEGATE" check -c "$T/scalegate.yml" --all
+expect_match "$out" "benchmark 'other' is missing from the results '$data/clear-regression/results'" "a missing benchmark is named"
 # The stored samples are the results' own: checking the results against them passes everything.
-expect_exit 0 "$SCALEGATE" check -c "$T/scalegate.yml" --all
+expect_exit 0 "$SCALEGATE" check -c "$T/scalegate.yml" --all --partial
 expect_no_match "$out" '^(FAIL|WARN|ERROR|SKIP) ' "the results against their own baseline"
 expect_match "$out" '^PASS jacobi program/solve/residual 1x2 tolerance\.time: .* \+0\.0 %, within the tolerance of 5 %' \
 	"the comparison found its samples"
@@ -33,9 +36,13 @@ cp "$T/baselines/jacobi.sgbase" "$T/first"
 expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml" --benchmark jacobi
 cmp -s "$T/first" "$T/baselines/jacobi.sgbase" || fail "the baseline is not written the same way twice"
 
-# Every configured benchmark: 'other' has no results (exit 2), jacobi is still written.
+# Every configured benchmark: 'other' has no results (exit 2) and nothing is written; with --partial
+# jacobi is still written.
 rm "$T/baselines/jacobi.sgbase"
 expect_exit 2 "$SCALEGATE" baseline update -c "$T/scalegate.yml"
+expect_match "$out" "benchmark 'other' is missing from the results" "a benchmark without results is an error"
+[ ! -f "$T/baselines/jacobi.sgbase" ] || fail "a baseline was written from incomplete results"
+expect_exit 2 "$SCALEGATE" baseline update -c "$T/scalegate.yml" --partial
 expect_match "$out" "no results for benchmark 'other'" "a benchmark without results is an error"
 [ -f "$T/baselines/jacobi.sgbase" ] || fail "jacobi was not written because 'other' had no results"
 
@@ -49,11 +56,11 @@ expect_exit 2 "$SCALEGATE" baseline update -c "$T/scalegate.yml" --benchmark nos
 expect_exit 2 "$SCALEGATE" baseline -c "$T/scalegate.yml"
 expect_exit 2 "$SCALEGATE" baseline remove -c "$T/scalegate.yml"
 
-# A corrupt baseline is an error verdict, not a crash; absolute rules still apply.
+# A corrupt baseline is an error verdict, not a crash, and it fails the gate (exit 3); absolute rules still apply.
 printf 'scalegate-baseline\t1\nbenchmark\tjacobi\nsample\tprogram\t-\t1\t1\tExecution_time\tnope\n' \
 	>"$T/baselines/jacobi.sgbase"
-expect_exit 0 "$SCALEGATE" check -c "$T/scalegate.yml"
-expect_match "$out" "jacobi\.sgbase:3: 'nope' is not a number" "the reader names file and line"
+expect_exit 3 "$SCALEGATE" check -c "$T/scalegate.yml" --partial
+expect_match "$out" "jacobi\.sgbase:1: baseline version 1 has no end record" "the reader names file and line"
 expect_match "$out" "^ERROR jacobi - - baseline: cannot read the baseline" "an unreadable baseline is an error verdict"
 
 # A profile with a time that is not a finite, non-negative number is refused with its file and record,

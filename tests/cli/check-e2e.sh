@@ -39,7 +39,7 @@ echo "untouched" >"$T/baselines/other.sgbase"
 expect_exit 0 sg baseline update
 expect_match "$out" "wrote .*/baselines/jacobi\.sgbase: 4 intervals" "baseline update says what it wrote"
 [ "$(cat "$T/baselines/other.sgbase")" = untouched ] || fail "baseline update touched another benchmark's baseline"
-head -n 1 "$T/baselines/jacobi.sgbase" | grep -qx $'scalegate-baseline\t1' || fail "baseline: no version line"
+head -n 1 "$T/baselines/jacobi.sgbase" | grep -qx $'scalegate-baseline\t2' || fail "baseline: no version line"
 grep -q $'^sample\tprogram/solve/residual\t-\t1\t2\tInsufficient_parallelism\t' "$T/baselines/jacobi.sgbase" ||
 	fail "baseline: no residual samples"
 expect_exit 2 sg baseline update --benchmark nosuch

@@ -2,9 +2,26 @@
 . "$(dirname "$0")/lib.bash"
 
 make -s -C "$SG_TOP" --no-print-directory install PREFIX="$T/p" >/dev/null
-for f in include/scalegate.h lib/libscalegate.a lib/libscalegate.so lib/pkgconfig/scalegate.pc bin/scalegate; do
+for f in include/scalegate.h include/scalegate.hpp include/scalegate-caliper/caliper/cali.h \
+	lib/libscalegate.a lib/libscalegate.so lib/pkgconfig/scalegate.pc lib/pkgconfig/scalegate-caliper.pc \
+	lib/cmake/scalegate/scalegateConfig.cmake lib/cmake/scalegate/scalegateConfigVersion.cmake bin/scalegate \
+	share/man/man1/scalegate.1 share/doc/scalegate/README.md share/doc/scalegate/docs/languages.md \
+	share/doc/scalegate/tracer/PROFILE.md; do
 	[ -e "$T/p/$f" ] || fail "make install did not install $f"
 done
+# It builds the libraries, the CLI and what it installs: no test or example program.
+built=$(make -n -B -C "$SG_TOP" --no-print-directory install PREFIX="$T/q" 2>&1)
+expect_no_match "$built" '(examples|tests)/' "make install builds a test or an example"
+
+# man scalegate: the page is the CLI's --help texts, every command's usage included.
+command -v man >/dev/null || fail "man is not installed (ci/install-deps.sh)"
+page=$(MANPATH="$T/p/share/man" MANWIDTH=200 man scalegate 2>&1) || fail "man scalegate: $page"
+expect_match "$page" '^SCALEGATE\(1\)' "the man page's title"
+for c in $("$T/p/bin/scalegate" --help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p'); do
+	usage=$("$T/p/bin/scalegate" "$c" --help | head -n 1)
+	grep -qF -- "$usage" <<<"$page" || fail "the man page lacks '$usage'"
+done
+man -l "$T/p/share/man/man1/scalegate.1" >/dev/null 2>&1 || fail "man -l cannot format the page"
 "$T/p/bin/scalegate" --version | grep -q '^scalegate [0-9]' || fail "installed scalegate --version"
 
 cat >"$T/prog.c" <<'C'

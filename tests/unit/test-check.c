@@ -74,8 +74,8 @@ static void test_baseline_roundtrip(void **state)
 	/* Written twice, the same bytes: stable order. */
 	baseline_format(&b, &one);
 	baseline_format(&r, &two);
-	assert_string_equal(one.buf + strlen("scalegate-baseline\t1\nbenchmark\tbench\n"),
-			    two.buf + strlen("scalegate-baseline\t1\nbenchmark\tbench\n"));
+	assert_string_equal(one.buf + strlen("scalegate-baseline\t2\nbenchmark\tbench\n"),
+			    two.buf + strlen("scalegate-baseline\t2\nbenchmark\tbench\n"));
 	strbuf_release(&one);
 	strbuf_release(&two);
 	baseline_release(&r);
@@ -90,25 +90,69 @@ static void write_text(const char *path, const char *text)
 	assert_int_equal(write_file_atomic(path, text, strlen(text)), 0);
 }
 
+/* 'text' with the end record a baseline file closes with. */
+static void write_sealed(const char *path, const char *text)
+{
+	char *all = xstrfmt("%send\t%016llx\n", text, fnv1a64(text, strlen(text)));
+
+	write_text(path, all);
+	free(all);
+}
+
 static void test_baseline_errors(void **state)
 {
 	char *path = xstrfmt("/tmp/sg-test-check-bad-%ld.sgbase", (long)getpid());
+	static const char good[] = "scalegate-baseline\t2\nbenchmark\tx\nsample\tprogram\t-\t1\t1\tExecution_time\t1\t2\n";
 	struct baseline b;
+	char *crlf;
 
 	(void)state;
 	assert_int_equal(baseline_read(&b, "/tmp/sg-test-check-no-such.sgbase"), 1);
-	write_text(path, "scalegate-baseline\t2\nbenchmark\tx\n");
+	write_sealed(path, "scalegate-baseline\t3\nbenchmark\tx\n");
 	assert_int_equal(baseline_read(&b, path), -1);
 	write_text(path, "hello\n");
 	assert_int_equal(baseline_read(&b, path), -1);
-	write_text(path, "scalegate-baseline\t1\nbenchmark\tx\nsample\tprogram\t-\t1\t1\tExecution_time\t1\t2\n"
-			 "sample\tprogram\t-\t1\t1\tTotal_time\t1\n");
-	assert_int_equal(baseline_read(&b, path), -1); /* 1 sample where the lines before have 2 */
-	write_text(path, "scalegate-baseline\t1\nbenchmark\tx\nsample\tprogram\t-\t1\t1\tExecution_time\t1\tx\n");
+	write_text(path, "");
 	assert_int_equal(baseline_read(&b, path), -1);
+	write_sealed(path, "scalegate-baseline\t2\nbenchmark\tx\nsample\tprogram\t-\t1\t1\tExecution_time\t1\t2\n"
+			   "sample\tprogram\t-\t1\t1\tTotal_time\t1\n");
+	assert_int_equal(baseline_read(&b, path), -1); /* 1 sample where the lines before have 2 */
+	write_sealed(path, "scalegate-baseline\t2\nbenchmark\tx\nsample\tprogram\t-\t1\t1\tExecution_time\t1\tx\n");
+	assert_int_equal(baseline_read(&b, path), -1);
+	write_sealed(path, "scalegate-baseline\t2\nbenchmark\tx\nsample\tprogram\t-\t1\t1\tExecution_time\t1\tnan\n");
+	assert_int_equal(baseline_read(&b, path), -1);
+	/* Fail closed: version 1 (no end record), a truncated file, a changed one. */
+	write_text(path, "scalegate-baseline\t1\nbenchmark\tx\nsample\tprogram\t-\t1\t1\tExecution_time\t1\t2\n");
+	assert_int_equal(baseline_read(&b, path), -1);
+	write_text(path, good);
+	assert_int_equal(baseline_read(&b, path), -1);
+	write_sealed(path, good);
+	assert_int_equal(baseline_read(&b, path), 0);
+	baseline_release(&b);
+	{
+		struct strbuf sb = STRBUF_INIT;
+		assert_int_equal(strbuf_read_file(&sb, path), 0);
+		sb.buf[strlen(good) - 2] = '3'; /* a sample changed by hand */
+		write_text(path, sb.buf);
+		assert_int_equal(baseline_read(&b, path), -1);
+		/* Windows line endings: read as the same file. */
+		sb.buf[strlen(good) - 2] = '2';
+		crlf = xmalloc(2 * sb.len + 1);
+		for (size_t i = 0, o = 0; i <= sb.len; i++) {
+			if (sb.buf[i] == '\n')
+				crlf[o++] = '\r';
+			crlf[o++] = sb.buf[i];
+		}
+		write_text(path, crlf);
+		assert_int_equal(baseline_read(&b, path), 0);
+		assert_int_equal(b.nr_cells, 1);
+		baseline_release(&b);
+		free(crlf);
+		strbuf_release(&sb);
+	}
 	/* Unknown metrics and record types of later versions are skipped. */
-	write_text(path, "scalegate-baseline\t1\nbenchmark\tx\nfuture\tthing\n"
-			 "sample\tprogram\t-\t1\t1\tNew_metric\t1\t2\nsample\tprogram\t-\t1\t1\tExecution_time\t1\t2\n");
+	write_sealed(path, "scalegate-baseline\t2\nbenchmark\tx\nfuture\tthing\n"
+			   "sample\tprogram\t-\t1\t1\tNew_metric\t1\t2\nsample\tprogram\t-\t1\t1\tExecution_time\t1\t2\n");
 	assert_int_equal(baseline_read(&b, path), 0);
 	assert_int_equal(b.nr_cells, 1);
 	assert_int_equal(b.cells[0].n, 2);

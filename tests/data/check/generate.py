@@ -132,6 +132,10 @@ def write_results(path, factors, mode, extra=False, failures=(), fingerprint=FIN
             manifest.append("jacobi\t%s\t1\t%d\t%d\t%d\tok\t0\t%.6f\t%s\t-" % (size, t, t, repeat, factor, rel))
     with open(os.path.join(path, "manifest.tsv"), "w") as f:
         f.writelines(line + "\n" for line in manifest)
+    # Written last by 'scalegate run' when every run ended (docs/running.md).
+    with open(os.path.join(path, "complete.tsv"), "w") as f:
+        f.write("benchmark\tconfigurations\trepeat\truns\njacobi\t%d\t%d\t%d\n"
+                % (len(points), len(factors), len(points) * len(factors)))
 
 
 CONFIG = """# Case '{name}' of tests/cli/check-data.sh (written by generate.py).
@@ -276,8 +280,10 @@ def main():
             path = os.path.join(d, "baselines", "jacobi.sgbase")
             with open(path) as f:
                 text = f.read()
+            # The end record's checksum follows the edit: the case tests the edit, not the checksum.
+            body = edit(text[:text.rindex("end\t")])
             with open(path, "w") as f:
-                f.write(edit(text))
+                f.write(body + "end\t" + fnv1a(body.encode()) + "\n")
 
 
 if __name__ == "__main__":

@@ -126,6 +126,14 @@ def write(out, current):
             rows.append("%s\t%s\t1\t%d\t%d\t%d\tok\t0\t%.6f\t%s\t-" % (bench, size, t, t, repeat, factor, rel))
     with open(os.path.join(out, "manifest.tsv"), "w") as f:
         f.write("\n".join(rows) + "\n")
+    # The completeness record 'scalegate run' writes last: every benchmark, its matrix.
+    per = {}
+    for bench, size, t, tree in runs:
+        per[bench] = per.get(bench, 0) + 1
+    reps = len(NOISE)
+    with open(os.path.join(out, "complete.tsv"), "w") as f:
+        f.write("benchmark\tconfigurations\trepeat\truns\n")
+        f.writelines("%s\t%d\t%d\t%d\n" % (b, n, reps, n * reps) for b, n in per.items())
 
 
 CONFIG = """# Synthetic results of tests/cli/report-html.sh (tests/data/html/generate.py).

@@ -1,0 +1,28 @@
+/* Secrets (the posting token, the variables of 'secret_env'): their values masked in everything the gate writes or prints. */
+#ifndef SG_SECRET_H
+#define SG_SECRET_H
+
+#include <stddef.h>
+
+struct strbuf;
+
+#define SECRET_MASK "***"
+/* Values shorter than this are not masked: "***" for every "a" would say nothing and hide everything. */
+#define SECRET_MIN_LEN 4
+
+/* Registers a value to mask (copied; NULL, short or known values are ignored). */
+void secret_add(const char *value);
+/* Registers the value of environment variable 'name', when set. */
+void secret_add_env(const char *name);
+/* Forgets every value (tests). */
+void secret_clear(void);
+size_t secret_count(void);
+
+/* Replaces every occurrence of a registered value in 'sb' by SECRET_MASK; returns how many. */
+size_t secret_mask_strbuf(struct strbuf *sb);
+/* A copy of 's' with the values masked; caller frees. */
+char *secret_mask(const char *s);
+/* Rewrites 'path' with the values masked when it holds one; 0, or error(). */
+int secret_mask_file(const char *path);
+
+#endif

@@ -1,0 +1,50 @@
+# Secrets: post.token_env and secret_env are kept from the benchmarks, and a value a benchmark prints
+# anyway (read from a file here) is masked in every file and every line of 'scalegate ci'.
+. "$(dirname "$0")/lib.bash"
+
+token="sgtok-$RANDOM-$$-secret"
+other="sgother-$RANDOM-$$-value"
+printf '%s\n' "$token" >"$T/token.file"
+cat >"$T/scalegate.yml" <<YML
+secret_env: [SG_OTHER_SECRET]
+post:
+  url: http://127.0.0.1:9/hook
+  token_env: SG_TEST_TOKEN
+defaults:
+  warmup: 0
+  repeat: 2
+  env:
+    JACOBI: $SG_BUILD/examples/jacobi
+benchmarks:
+  - name: printer
+    command: echo "token=[\$SG_TEST_TOKEN] other=[\$SG_OTHER_SECRET]"; env; \$JACOBI 200 2
+  - name: leaker
+    command: echo "stdout \$(cat $T/token.file)"; echo "leaked \$(cat $T/token.file) and \$(cat $T/token.file)" >&2; exit 9
+YML
+
+code=0
+SG_TEST_TOKEN=$token SG_OTHER_SECRET=$other "$SCALEGATE" ci -c "$T/scalegate.yml" -o "$T/reports" --no-post \
+	>"$T/console.out" 2>"$T/console.err" || code=$?
+[ "$code" -eq 3 ] || { cat "$T/console.err" >&2; fail "ci exited $code, expected 3 (leaker fails)"; }
+
+# The benchmark saw neither variable.
+out=$(cat "$T/results/printer/s--r1-t1/1/stdout.txt")
+expect_match "$out" '^token=\[\] other=\[\]$' "the variables are removed"
+expect_no_match "$out" '^(SG_TEST_TOKEN|SG_OTHER_SECRET)=' "env lists no secret"
+expect_match "$out" '^SCALEGATE_OUT=' "env ran"
+# What leaked through a file is masked, and the failure is still told.
+expect_match "$(cat "$T/results/leaker/s--r1-t1/1/stderr.txt")" '^leaked \*\*\* and \*\*\*$' "stderr.txt masked"
+expect_match "$(cat "$T/console.err")" 'leaker .*exit code 9.*leaked \*\*\* and \*\*\*' "the console tells the failure, masked"
+expect_match "$(cat "$T/reports/junit.xml")" 'leaked \*\*\* and \*\*\*' "the JUnit report tells it, masked"
+for v in "$token" "$other"; do
+	if grep -rlF -- "$v" "$T/results" "$T/reports" "$T/console.out" "$T/console.err"; then
+		fail "a secret value is in the files above"
+	fi
+done
+ls "$T/reports/junit.xml" "$T/reports/summary.md" "$T/reports/summary.json" "$T/reports/report.html" >/dev/null
+
+# A secret_env entry that is not a variable name is refused with its position.
+printf 'secret_env: [GOOD, "no way"]\nbenchmarks:\n  - name: a\n    command: "true"\n' >"$T/bad.yml"
+expect_exit 2 "$SCALEGATE" run -c "$T/bad.yml" --dry-run
+expect_match "$out" 'bad.yml:1:20: .secret_env. names must be environment variable names' "bad secret_env"
+echo ok
