@@ -70,6 +70,13 @@ static void free_profiles(struct profile *p, size_t n)
  * of one size (the configured rank count), or one process without MPI. Anything else, a launcher's
  * helper process among them, would be merged as processors.
  */
+static const char *meta_or_dash(const struct profile *p, const char *key)
+{
+	const char *v = profile_meta(p, key);
+
+	return v ? v : "-";
+}
+
 static int check_ranks(const char *dir, const struct profile *p, size_t n, int ranks)
 {
 	double size = profile_meta_num(&p[0], "ranks", -1);
@@ -78,9 +85,9 @@ static int check_ranks(const char *dir, const struct profile *p, size_t n, int r
 		double r = profile_meta_num(&p[i], "rank", -1), s = profile_meta_num(&p[i], "ranks", -1);
 		if ((r < 0) != (size < 0) || s != size)
 			return error("'%s': rank %s of %s, but '%s' is rank %s of %s: profiles of different runs or of "
-				     "a process that is not a rank", p[i].path, profile_meta(&p[i], "rank") ?: "-",
-				     profile_meta(&p[i], "ranks") ?: "-", p[0].path, profile_meta(&p[0], "rank") ?: "-",
-				     profile_meta(&p[0], "ranks") ?: "-");
+				     "a process that is not a rank", p[i].path, meta_or_dash(&p[i], "rank"),
+				     meta_or_dash(&p[i], "ranks"), p[0].path, meta_or_dash(&p[0], "rank"),
+				     meta_or_dash(&p[0], "ranks"));
 		if (r >= 0 && r >= s)
 			return error("'%s': rank %.0f of %.0f ranks", p[i].path, r, s);
 		if (i && r >= 0 && r == profile_meta_num(&p[i - 1], "rank", -1))
