@@ -1,6 +1,7 @@
 /* Writes this process's profile (format: tracer/PROFILE.md) into $SCALEGATE_OUT, atomically. */
 #include "internal.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -98,6 +99,14 @@ static void command_line(char *out, size_t size)
 			out[i] = ' ';
 }
 
+/* "none" says MPI calls were not captured; with no MPI library in the process there are none to capture. */
+static const char *mpi_mode(void)
+{
+	if (strcmp(sg_mpi_mode, "none") || dlsym(RTLD_DEFAULT, "PMPI_Init") || dlsym(RTLD_DEFAULT, "MPI_Init"))
+		return sg_mpi_mode;
+	return "absent";
+}
+
 static void write_meta(struct buf *b)
 {
 	char host[256] = "?", cmd[4096];
@@ -122,7 +131,7 @@ static void write_meta(struct buf *b)
 	meta_num(b, "clock_drift", sg_clock_drift());
 	meta_num(b, "start_unix", sg_start_unix);
 	meta_str(b, "omp", sg_omp_mode);
-	meta_str(b, "mpi", sg_mpi_mode);
+	meta_str(b, "mpi", mpi_mode());
 	meta_num(b, "errors_unmatched_end", (double)unmatched);
 	meta_num(b, "errors_unclosed", (double)unclosed);
 	meta_num(b, "errors_dropped", (double)dropped);

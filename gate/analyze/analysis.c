@@ -251,6 +251,7 @@ static void view_init(struct analysis *a, const char *benchmark, struct rank_vie
 	memset(rv, 0, sizeof(*rv));
 	rv->p = p;
 	rv->omp = omp && strcmp(omp, "none") && strcmp(omp, "-");
+	/* "absent": no MPI library in the process, so nothing to capture: MPI time is 0, not unknown */
 	rv->mpi = mpi && strcmp(mpi, "none") && strcmp(mpi, "-");
 	view_map_threads(rv);
 	rv->v = xcalloc(p->nr_nodes * (size_t)rv->threads * RV_NR + 1, sizeof(double));

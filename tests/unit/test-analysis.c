@@ -228,6 +228,23 @@ static void test_mpi_wait(void **state)
 	remove_dir(dir);
 }
 
+/* No MPI library in the process ('meta mpi absent'): Communication is 0, not absent; 'none' keeps it absent. */
+static void test_mpi_absent(void **state)
+{
+	char *dir = make_dir();
+	struct analysis a;
+	const char *stats[] = { "0 0 1 2 0 0 0 0", "1 0 1 1.5 0 0 0 0", NULL };
+	const struct analysis_point *pt;
+
+	(void)state;
+	write_rank(dir, 0, -1, 1, "gomp", "absent", stats, NULL);
+	pt = load_point(&a, dir, "program/solve");
+	near(fig(pt, ANALYSIS_COMMUNICATION), 0);
+	near(fig(pt, ANALYSIS_SYNC_MPI), 0);
+	analysis_release(&a);
+	remove_dir(dir);
+}
+
 /* Without OpenMP capture the OpenMP waiting is absent, not zero, where it applies: more than one thread. */
 static void test_omp_absent(void **state)
 {
@@ -577,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_mpi_wait),
 		cmocka_unit_test(test_omp_absent),
 		cmocka_unit_test(test_serial_uncaptured),
+		cmocka_unit_test(test_mpi_absent),
 		cmocka_unit_test(test_pure_mpi),
 		cmocka_unit_test(test_opened_inside_region),
 		cmocka_unit_test(test_only_other_thread),
