@@ -6,7 +6,7 @@ packages=(
 	build-essential pkg-config cmake man-db
 	libyaml-dev libcurl4-openssl-dev libcmocka-dev
 	libopenmpi-dev openmpi-bin gfortran
-	libxml2-utils python3 python3-yaml
+	libxml2-utils python3 python3-yaml yamllint
 	clang libomp-dev
 	chromium
 )

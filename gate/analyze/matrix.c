@@ -54,6 +54,9 @@ void matrix_trend_describe(struct strbuf *sb, const struct matrix_series *s)
 		/* e >= 1 is no fraction: the parallel runs were no faster than the serial one */
 		strbuf_addf(sb, "flat at e ~ %.3g >= 1: no speedup, more processors made the interval slower",
 			    s->serial_fraction);
+	else if (s->serial_fraction < 0)
+		strbuf_addf(sb, "flat at e ~ %.3g < 0: superlinear speedup (efficiency above 1, e.g. cache effects)",
+			    s->serial_fraction);
 	else
 		strbuf_addf(sb, "flat: limited parallelism (inherent serial fraction ~ %.3g)", s->serial_fraction);
 }

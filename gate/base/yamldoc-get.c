@@ -192,8 +192,14 @@ int yamldoc_get_int_list(struct yamldoc *d, const yaml_node_t *n, const char *na
 	int ret = 0;
 
 	if ((flags & YAMLDOC_SCALAR_OK) && yamldoc_scalar(n) && !yamldoc_is_null(n)) {
+		char buf[64];
 		vals = xmalloc(sizeof(*vals));
-		ret = yamldoc_get_int(d, n, name, min, max, vals);
+		/* "0,1" is one scalar: name the list form, which is what was meant */
+		if (parse_int(n, vals) < 0)
+			ret = yamldoc_error(d, n, "'%s' must be an integer or a list of integers like [1, 2], not %s",
+					    name, yamldoc_describe(n, buf, sizeof(buf)));
+		else
+			ret = yamldoc_get_int(d, n, name, min, max, vals);
 		nr_vals = 1;
 		goto out;
 	}

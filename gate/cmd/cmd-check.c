@@ -13,7 +13,7 @@
 static const char usage_text[] =
 	"usage: scalegate check [-c FILE] [-r RESULTS] [--baselines DIR] [--junit FILE]\n"
 	"                       [--markdown FILE] [--json FILE] [--html FILE] [--all]\n"
-	"                       [--validate] [--partial]\n"
+	"                       [--testcase-output] [--validate] [--partial]\n"
 	"Judges every interval x configuration of RESULTS against the rules and the\n"
 	"stored baselines: a regression is a change past the rule's tolerance that is\n"
 	"also significant at its level (docs/check.md). Prints one line per verdict\n"
@@ -25,6 +25,8 @@ static const char usage_text[] =
 	"  --markdown FILE   write a Markdown summary\n"
 	"  --json FILE       write the JSON summary (the input of 'scalegate post')\n"
 	"  --html FILE       write the HTML report with the scaling plots\n"
+	"  --testcase-output JUnit: each testcase's text in its own <system-out>, with\n"
+	"                    file and line attributes (GitLab; valid against junit10.xsd)\n"
 	"  --all             print the passing checks too\n"
 	"  --validate        only load the configuration and the rules\n"
 	"  --partial         judge results that 'scalegate run' did not finish (warned)\n"
@@ -34,7 +36,7 @@ static const char usage_text[] =
 
 struct check_options {
 	const char *config, *results, *baselines, *junit, *markdown, *json, *html;
-	int all, validate, partial;
+	int all, validate, partial, testcase_output;
 };
 
 static int parse_options(int argc, char **argv, struct check_options *o)
@@ -48,6 +50,8 @@ static int parse_options(int argc, char **argv, struct check_options *o)
 			return 1;
 		} else if (!strcmp(argv[i], "--validate")) {
 			o->validate = 1;
+		} else if (!strcmp(argv[i], "--testcase-output")) {
+			o->testcase_output = 1;
 		} else if (!strcmp(argv[i], "--all")) {
 			o->all = 1;
 		} else if (!strcmp(argv[i], "--partial")) {
@@ -106,9 +110,11 @@ int cmd_check(int argc, char **argv)
 		struct report_paths paths = { o.junit, o.markdown, o.json, o.html };
 
 		code = j.vs.exit_code;
-		if (report_write_all(&j, &paths, 0) && code == SG_EXIT_PASS)
+		if (report_write_all(&j, &paths, o.testcase_output) && code == SG_EXIT_PASS)
 			code = SG_EXIT_USAGE;
-		check_print(stdout, &j.vs, o.all);
+		check_print_verdicts(stdout, &j.vs, o.all);
+		report_recap(stdout, &j.vs);
+		check_print_counts(stdout, &j.vs);
 		check_print_exit(stdout, &j.vs, code);
 	} else {
 		code = j.load_error;

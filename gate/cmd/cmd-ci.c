@@ -7,11 +7,14 @@
 #include "cmd/ci.h"
 #include "cmd/cmds.h"
 #include "base/exitcode.h"
+#include "cmd/options.h"
 #include "post/post.h"
+#include "report/report.h"
 #include "run/runner.h"
 
 static const char usage_text[] =
-	"usage: scalegate ci [-c FILE] [-o DIR] [--no-run] [--no-post] [--require-post] [--partial]\n"
+	"usage: scalegate ci [-c|--config FILE] [-o|--output DIR] [--no-run] [--no-post] [--require-post]\n"
+	"                    [--partial] [--testcase-output]\n"
 	"Runs the benchmark matrix of the configuration, judges the results against\n"
 	"the rules and the baselines, writes the JUnit, Markdown, JSON and HTML reports,\n"
 	"posts the summary when the configuration has a 'post:' section, and exits\n"
@@ -23,6 +26,8 @@ static const char usage_text[] =
 	"  --no-post        do not post, even with a 'post:' section\n"
 	"  --require-post   a failed post exits 4 when the check passed\n"
 	"  --partial        with --no-run: judge results 'scalegate run' did not finish\n"
+	"  --testcase-output JUnit: each testcase's text in its own <system-out>, with file\n"
+	"                   and line attributes (GitLab; as 'reports: testcase_output: true')\n"
 	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
 	"error, 3 a benchmark failed to run, the results are incomplete or something\n"
 	"could not be judged (and nothing regressed), 4 a required post\n"
@@ -30,22 +35,32 @@ static const char usage_text[] =
 
 struct ci_options {
 	const char *config, *reports;
-	int no_run, no_post, require_post, partial;
+	int no_run, no_post, require_post, partial, testcase_output;
 };
 
 static int parse_options(int argc, char **argv, struct ci_options *o)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	int bad = 0;
+
+	for (int i = 1; i < argc && !bad; i++) {
+		const char *a = argv[i], *v;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage_text, stdout);
 			return 1;
-		} else if ((!strcmp(a, "-c") || !strcmp(a, "-o")) && i + 1 < argc) {
-			*(a[1] == 'c' ? &o->config : &o->reports) = argv[++i];
+		} else if ((v = option_value(argc, argv, &i, "-c", &bad)) ||
+			   (v = option_value(argc, argv, &i, "--config", &bad))) {
+			o->config = v;
+		} else if ((v = option_value(argc, argv, &i, "-o", &bad)) ||
+			   (v = option_value(argc, argv, &i, "--output", &bad))) {
+			o->reports = v;
+		} else if (bad) {
+			break;
 		} else if (!strcmp(a, "--no-run")) {
 			o->no_run = 1;
 		} else if (!strcmp(a, "--no-post")) {
 			o->no_post = 1;
+		} else if (!strcmp(a, "--testcase-output")) {
+			o->testcase_output = 1;
 		} else if (!strcmp(a, "--require-post")) {
 			o->require_post = 1;
 		} else if (!strcmp(a, "--partial")) {
@@ -56,6 +71,10 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 			fputs(usage_text, stderr);
 			return -1;
 		}
+	}
+	if (bad) {
+		fputs(usage_text, stderr);
+		return -1;
 	}
 	return 0;
 }
@@ -124,6 +143,8 @@ int cmd_ci(int argc, char **argv)
 	/* The whole configuration (benchmarks, rules, reports, post) is valid before anything runs. */
 	if (judge_configure(&j, o.config) || ci_reports_load(&rep, &j.config, o.reports))
 		goto out;
+	if (o.testcase_output)
+		rep.testcase_output = 1;
 	posting = j.config.post && !o.no_post;
 	if (posting && post_section_load(&j.config, &po, o.require_post))
 		goto out;
@@ -137,12 +158,15 @@ int cmd_ci(int argc, char **argv)
 		code = j.load_error;
 		goto out;
 	}
-	check_print(stdout, &j.vs, 0);
+	check_print_verdicts(stdout, &j.vs, 0);
 	code = j.vs.exit_code;
 	/* The reports come first: a failed post must never cost them. */
 	if (ci_reports_write(&rep, &j) && code == SG_EXIT_PASS)
 		code = SG_EXIT_USAGE;
 	print_reports(&rep);
+	/* last, where a CI log ends: what failed, where, by which rule */
+	report_recap(stdout, &j.vs);
+	check_print_counts(stdout, &j.vs);
 	fflush(stdout);
 	if (posting)
 		code = post(&po, rep.json, code);

@@ -409,6 +409,11 @@ static int parse_weak(struct config_loader *l, const yaml_node_t *v, struct benc
 	return ret;
 }
 
+static int parse_exclude(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
+{
+	return config_parse_exclude(l, v, b);
+}
+
 const config_key_parser config_key_parsers[NR_KEYS] = {
 #define X(id, key) [KEY_##id] = parse_##key,
 	CONFIG_KEYS(X)

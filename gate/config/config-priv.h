@@ -10,7 +10,8 @@
 	X(RANKS, ranks) X(SIZES, sizes) X(WEAK, weak) X(REPEAT, repeat) \
 	X(WARMUP, warmup) X(TIMEOUT, timeout) X(ENV, env) X(EXPECT_EXIT, expect_exit) \
 	X(WORKDIR, workdir) X(PRELOAD, preload) X(LAUNCHER, launcher) X(MPI, mpi) \
-	X(MEMORY, memory) X(MAX_CONTENTION, max_contention) X(CONTENTION_RETRIES, contention_retries)
+	X(MEMORY, memory) X(MAX_CONTENTION, max_contention) X(CONTENTION_RETRIES, contention_retries) \
+	X(EXCLUDE, exclude)
 
 enum config_key_id {
 #define X(id, key) KEY_##id,
@@ -34,6 +35,13 @@ extern const config_key_parser config_key_parsers[NR_KEYS];
 extern const char *const config_key_names[NR_KEYS + 1]; /* NULL-terminated */
 /* The KEY_* of 'key', or -1. */
 int config_find_key(const char *key);
+
+/* 'exclude:' (config-exclude.c): a list of {threads, ranks, size} mappings. */
+int config_parse_exclude(struct config_loader *l, const yaml_node_t *v, struct bench_config *b);
+/* Once the matrix is known: every entry excludes something, and something is left. */
+void config_check_exclude(struct config_loader *l, const struct bench_config *b, const yaml_node_t *node);
+/* Whether 'exclude' removes the cell 'p'. */
+int config_excluded(const struct bench_config *b, const struct config_point *p);
 
 int config_parse_launcher(struct config_loader *l, const yaml_node_t *v, char **field);
 void config_free_env(struct bench_config *b);

@@ -37,6 +37,7 @@ static void bench_release(struct bench_config *b)
 	free(b->workdir);
 	free(b->launcher);
 	free(b->memory);
+	free(b->exclude);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -170,6 +171,7 @@ static void check_bench(struct config_loader *l, struct bench_config *b, const y
 	if (b->size_per_processor > 0 && b->size_per_processor > LLONG_MAX / procs)
 		yamldoc_error(l->d, nodes[KEY_WEAK], "'size_per_processor' times %lld processors of %s is too large",
 			      procs, bench_label(b, buf, sizeof(buf)));
+	config_check_exclude(l, b, nodes[KEY_EXCLUDE]);
 	if (!nodes[KEY_MPI])
 		b->mpi = max_of(b->ranks, b->nr_ranks) > 1;
 	else if (!b->mpi && max_of(b->ranks, b->nr_ranks) > 1)
@@ -422,12 +424,13 @@ struct bench_config *config_find(struct config *c, const char *name)
 	return NULL;
 }
 
-size_t config_matrix_size(const struct bench_config *b)
+/* The whole matrix, excluded cells included. */
+static size_t full_size(const struct bench_config *b)
 {
 	return (b->nr_sizes ? b->nr_sizes : 1) * b->nr_ranks * b->nr_threads;
 }
 
-void config_matrix_point(const struct bench_config *b, size_t i, struct config_point *p)
+static void full_point(const struct bench_config *b, size_t i, struct config_point *p)
 {
 	p->threads = b->threads[i % b->nr_threads];
 	i /= b->nr_threads;
@@ -439,6 +442,27 @@ void config_matrix_point(const struct bench_config *b, size_t i, struct config_p
 		p->size = b->size_per_processor * p->ranks * p->threads;
 	else
 		p->size = CONFIG_NO_SIZE;
+}
+
+size_t config_matrix_size(const struct bench_config *b)
+{
+	struct config_point p;
+	size_t n = 0;
+
+	for (size_t i = 0; i < full_size(b); i++) {
+		full_point(b, i, &p);
+		n += !config_excluded(b, &p);
+	}
+	return n;
+}
+
+void config_matrix_point(const struct bench_config *b, size_t i, struct config_point *p)
+{
+	for (size_t k = 0; k < full_size(b); k++) {
+		full_point(b, k, p);
+		if (!config_excluded(b, p) && !i--)
+			return;
+	}
 }
 
 char *config_expand(const char *template, int threads, int ranks, long long size, int repeat)

@@ -44,7 +44,17 @@ struct bench_config {
 	char *memory;           /* memory model for isoefficiency, e.g. "n^2"; NULL: unset */
 	double max_contention;  /* cores other processes may use during a measured run; < 0: no limit */
 	int contention_retries; /* more attempts of a run over max_contention */
+	struct config_exclude *exclude; /* matrix cells not run ('exclude:') */
+	size_t nr_exclude;
 	const yaml_node_t *node; /* the benchmark's mapping, for later messages */
+};
+
+/* One entry of 'exclude:': the cells with these values are not run; 0 (threads, ranks) or
+ * CONFIG_NO_SIZE (size) matches any. */
+struct config_exclude {
+	int threads, ranks;
+	long long size;
+	const yaml_node_t *node;
 };
 
 struct config {
@@ -85,8 +95,9 @@ struct config_point {
 };
 
 /*
- * The matrix is sizes x ranks x threads, sizes outermost, each in file order;
- * point i of config_matrix_size(b) is the same on every call.
+ * The matrix is sizes x ranks x threads, sizes outermost, each in file order,
+ * without the cells of 'exclude'; point i of config_matrix_size(b) is the same
+ * on every call.
  */
 size_t config_matrix_size(const struct bench_config *b);
 void config_matrix_point(const struct bench_config *b, size_t i, struct config_point *p);

@@ -129,7 +129,7 @@ static void karp_flatt(struct strbuf *sb, const struct check_cell *cell)
 	}
 	if (s->trend && !strcmp(s->trend, "flat") && s->serial_fraction >= 1) {
 		separator(sb);
-		strbuf_addf(sb, "no speedup at all (Karp_Flatt ~ %.2f >= 1): more processors made it slower",
+		strbuf_addf(sb, "no speedup (Karp_Flatt ~ %.2f >= 1): more processors were no faster than one",
 			    s->serial_fraction);
 		return;
 	}
@@ -144,8 +144,11 @@ static void karp_flatt(struct strbuf *sb, const struct check_cell *cell)
 				 median_of(cell->base, ANALYSIS_EXECUTION_TIME, 0), cell->rp);
 	if (!isnan(ec) && !isnan(eb) && ec - eb >= 0.02) { /* a falling e explains no regression */
 		separator(sb);
-		strbuf_addf(sb, "Karp_Flatt at p = %d rose from %.2f to %.2f: the serial or overhead fraction grew",
-			    cell->mc->p, eb, ec);
+		/* e >= 1 is no fraction: p processors were no faster than one */
+		strbuf_addf(sb, "Karp_Flatt at p = %d rose from %.2f to %.2f: %s%s", cell->mc->p, eb, ec,
+			    ec >= 1 ? "no speedup (e >= 1: no faster than on one processor)" :
+				      "the serial or overhead fraction grew",
+			    eb < 0 ? "; the baseline was superlinear (e < 0: efficiency above 1)" : "");
 	}
 }
 

@@ -275,7 +275,8 @@ void check_slope(struct check_cell *cell)
 	if (!set->tolerance[m->id].set || set->tolerance_policy[m->id].level == RULES_LEVEL_OFF || !cell->b->has_base)
 		return;
 	if (cell->b->fingerprint_diff && !set->tolerance_policy[m->id].across_fingerprints) {
-		struct verdict *v = check_verdict(cell, VERDICT_ERROR, "fingerprint", m, set->tolerance_from[m->id]);
+		enum verdict_status st = set->tolerance_policy[m->id].level == RULES_LEVEL_WARN ? VERDICT_WARN : VERDICT_ERROR;
+		struct verdict *v = check_verdict(cell, st, "fingerprint", m, set->tolerance_from[m->id]);
 		verdict_set_message(v, "%s not compared: the baseline was recorded in another environment (%s); "
 				    "its rule does not compare across machines (across_fingerprints)", m->name,
 				    cell->b->fingerprint_diff);

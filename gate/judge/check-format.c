@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "judge/check-priv.h"
+#include "base/words.h"
 
 #define PER_RUN(f) CHECK_PER_RUN, ANALYSIS_##f
 #define SHARE(f) CHECK_SHARE, ANALYSIS_##f
@@ -63,12 +64,7 @@ void check_format_change(char *buf, size_t size, const struct check_metric *m, d
 
 void check_config_name(char *buf, size_t size, const char *size_name, int ranks, int threads)
 {
-	if (!ranks || !threads)
-		snprintf(buf, size, "-");
-	else if (size_name && strcmp(size_name, "-"))
-		snprintf(buf, size, "%dx%d@%s", ranks, threads, size_name);
-	else
-		snprintf(buf, size, "%dx%d", ranks, threads);
+	config_words(buf, size, ranks, threads, size_name);
 }
 
 static const char *plural(size_t n)
@@ -87,10 +83,8 @@ static const char *error_word(const struct verdict_set *vs)
 	return "error: not everything could be judged";
 }
 
-void check_print(FILE *out, const struct verdict_set *vs, int all)
+void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all)
 {
-	const char *const exit_words[] = { "pass", "regression", "usage", error_word(vs) };
-
 	for (size_t i = 0; i < vs->nr; i++) {
 		const struct verdict *v = &vs->v[i];
 		char config[96];
@@ -103,11 +97,23 @@ void check_print(FILE *out, const struct verdict_set *vs, int all)
 		if (v->cause)
 			fprintf(out, "    cause: %s\n", v->cause);
 	}
+}
+
+void check_print_counts(FILE *out, const struct verdict_set *vs)
+{
+	const char *const exit_words[] = { "pass", "regression", "usage", error_word(vs) };
+
 	fprintf(out, "scalegate check: %zu check%s: %zu failed, %zu warning%s, %zu error%s, %zu skipped, %zu passed; "
 		"exit %d (%s)\n", vs->nr, plural(vs->nr), vs->count[VERDICT_FAIL], vs->count[VERDICT_WARN],
 		plural(vs->count[VERDICT_WARN]), vs->count[VERDICT_ERROR], plural(vs->count[VERDICT_ERROR]),
 		vs->count[VERDICT_SKIPPED], vs->count[VERDICT_PASS], vs->exit_code,
 		vs->exit_code >= 0 && vs->exit_code <= 3 ? exit_words[vs->exit_code] : "?");
+}
+
+void check_print(FILE *out, const struct verdict_set *vs, int all)
+{
+	check_print_verdicts(out, vs, all);
+	check_print_counts(out, vs);
 }
 
 void check_print_exit(FILE *out, const struct verdict_set *vs, int code)

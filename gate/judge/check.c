@@ -97,9 +97,15 @@ void check_use_baselines(struct check *c, const struct analysis *base)
 
 char *check_rule_origin(const struct rules_rule *from)
 {
+	/* the shipped defaults live in the binary: a path to rules/default.yml would name a file users lack */
+	if (from && from->builtin)
+		return xstrfmt("built-in rule %s", from->name ? from->name : "default");
+	if (from && from->origin.file && from->name)
+		return xstrfmt("rule '%s' (%s:%d:%d)", from->name, from->origin.file, from->origin.line,
+			       from->origin.col);
 	if (from && from->origin.file)
 		return xstrfmt("%s:%d:%d", from->origin.file, from->origin.line, from->origin.col);
-	return xstrdup("default rules");
+	return xstrdup("built-in rules");
 }
 
 struct verdict *check_verdict(struct check_cell *cell, enum verdict_status st, const char *kind,
@@ -251,6 +257,7 @@ static void note_fingerprint(struct check_cell *cell, int is_ref)
 	const struct check_metric *first = NULL;
 	struct strbuf names = STRBUF_INIT;
 	struct verdict *v;
+	int gating = 0;
 
 	for (int m = 0; m < RULES_NR_METRICS; m++) {
 		if (!set->tolerance[m].set || !policy_on(&set->tolerance_policy[m]) || comparable(cell, m) ||
@@ -258,9 +265,12 @@ static void note_fingerprint(struct check_cell *cell, int is_ref)
 			continue;
 		first = first ? first : &check_metrics[m];
 		strbuf_addf(&names, "%s%s", names.len ? ", " : "", check_metrics[m].name);
+		gating |= set->tolerance_policy[m].level == RULES_LEVEL_ERROR;
 	}
 	if (first) {
-		v = check_verdict(cell, VERDICT_ERROR, "fingerprint", first, set->tolerance_from[first->id]);
+		/* Fails closed (exit 3) unless every rule left uncompared only warns. */
+		v = check_verdict(cell, gating ? VERDICT_ERROR : VERDICT_WARN, "fingerprint", first,
+				  set->tolerance_from[first->id]);
 		verdict_set_message(v, "%s not compared: the baseline was recorded in another environment (%s); "
 				    "their rules do not compare across machines (across_fingerprints)", names.buf,
 				    cell->b->fingerprint_diff);

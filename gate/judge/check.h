@@ -60,6 +60,9 @@ void check_annotations(struct verdict_set *vs, const struct analysis *a);
 /* Fills the set's fingerprint, timestamp and hostname from the analysis. */
 void check_describe(struct verdict_set *vs, const struct analysis *a);
 
+/* Gives every verdict the source file:line of its interval, from the profiles' region records. */
+void verdict_set_sources(struct verdict_set *vs, const struct analysis *a);
+
 /* The text summary: one line per verdict that is not a pass ('all': every one), then the counts. */
 /*
  * When the gate exits with another code than the one check_print() gave
@@ -68,6 +71,9 @@ void check_describe(struct verdict_set *vs, const struct analysis *a);
  */
 void check_print_exit(FILE *out, const struct verdict_set *vs, int code);
 void check_print(FILE *out, const struct verdict_set *vs, int all);
+/* Its two halves, for a caller that prints something between them (the recap). */
+void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all);
+void check_print_counts(FILE *out, const struct verdict_set *vs);
 /* "1x2", or "1x2@4000" with a size. */
 void check_config_name(char *buf, size_t size, const char *size_name, int ranks, int threads);
 

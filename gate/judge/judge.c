@@ -153,6 +153,7 @@ int judge_evaluate(struct judge *j, const char *results, const char *baselines)
 	check_init(&j->c, &j->rules, &j->a, &j->m, &j->vs);
 	check_load_baselines(&j->c, j->baselines);
 	check_evaluate(&j->c);
+	verdict_set_sources(&j->vs, &j->a);
 	if (rules_report_unmatched(&j->rules))
 		return -1;
 	verdict_set_finish(&j->vs);

@@ -27,6 +27,7 @@ static void verdict_release(struct verdict *v)
 	free(v->cause);
 	free(v->details);
 	free(v->rule_origin);
+	free(v->file);
 }
 
 void verdict_set_release(struct verdict_set *s)

@@ -31,7 +31,9 @@ struct verdict {
 	char *message;     /* one line a person can act on */
 	char *cause;       /* the likely cause, from the lost-time breakdown and the Karp-Flatt trend (or NULL) */
 	char *details;     /* several lines: figures, rule origin, samples (or NULL) */
-	char *rule_origin; /* "rules/ci.yml:12:5" or "default rules" */
+	char *rule_origin; /* "rule 'name' (rules/ci.yml:12:5)", "rules/ci.yml:12:5" or "built-in rule default-time" */
+	char *file;        /* the interval's source file, as the tracer recorded it (or NULL) */
+	int line;          /* its line, 0 when unknown (the whole program) */
 	double seconds;    /* JUnit testcase time: the median time of the configuration, or 0 */
 };
 
@@ -43,7 +45,7 @@ struct verdict_set {
 	size_t nr_fingerprint;
 	char *timestamp;          /* ISO 8601 without zone, e.g. 2026-11-22T10:22:36 */
 	char *hostname;
-	int exit_code;            /* exitcode.h: 0 pass, 1 regression, 3 run failed */
+	int exit_code;            /* exitcode.h: 0 pass, 1 regression, 3 run failed or not judged (error) */
 };
 
 void verdict_set_init(struct verdict_set *s);
@@ -54,7 +56,8 @@ struct verdict *verdict_add(struct verdict_set *s, enum verdict_status status, c
 void verdict_set_message(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void verdict_set_cause(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void verdict_set_details(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Counts by status and sets exit_code: 1 if any FAIL, else 3 if any error verdict (a failed run, an annotation mistake, …), else 0. */
+/* Counts by status and sets exit_code: 1 if any FAIL, else 3 if any ERROR (a failed run, an annotation
+ * mistake, an unreadable baseline, …), else 0 (docs/check.md, "Exit codes and the reports"). */
 void verdict_set_finish(struct verdict_set *s);
 const char *verdict_status_name(enum verdict_status st); /* "pass", "warn", "fail", "error", "skipped" */
 

@@ -9,7 +9,6 @@
 #include "analyze/scaling-size.h"
 #include "stats/stats.h"
 
-#define MAX_P 64    /* distinct processor counts on an axis */
 #define MAX_BARS 12 /* bars in a lost-time plot */
 
 /* The median of a baseline figure (share: of Total_time) in one configuration, NAN without it. */
@@ -27,216 +26,6 @@ double html_base_median(const struct baseline *b, const char *path, const char *
 	med = n ? stats_median(x, n) : NAN;
 	free(x);
 	return med;
-}
-
-/* The baseline's speedup of each cell of 's': median T of the reference over median T at the cell. */
-static void base_speedup(const struct html_section *sec, const struct matrix_series *s, double *out)
-{
-	const struct analysis_config *ref = s->cells[s->ref].config;
-	double t_ref = html_base_median(sec->base, sec->iv->path, s->size, ref->ranks, ref->threads,
-					ANALYSIS_EXECUTION_TIME, 0);
-
-	for (size_t i = 0; i < s->nr_cells; i++) {
-		const struct analysis_config *c = s->cells[i].config;
-		double t = html_base_median(sec->base, sec->iv->path, s->size, c->ranks, c->threads,
-					    ANALYSIS_EXECUTION_TIME, 0);
-		out[i] = t > 0 && t_ref > 0 ? t_ref / t : NAN;
-	}
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
-}
-
-/* The distinct processor counts of the drawn series, ascending. */
-static size_t processor_counts(const struct html_section *sec, double *p)
-{
-	size_t n = 0, k = 0;
-
-	for (size_t i = 0; i < sec->nr_series; i++)
-		for (size_t j = 0; j < sec->series[i]->nr_cells && n < MAX_P; j++)
-			p[n++] = sec->series[i]->cells[j].p;
-	qsort(p, n, sizeof(*p), cmp_double);
-	for (size_t i = 0; i < n; i++)
-		if (!k || p[i] != p[k - 1])
-			p[k++] = p[i];
-	return k;
-}
-
-enum scaling_figure { SPEEDUP, EFFICIENCY, KARP_FLATT };
-
-static const struct matrix_figure *figure_of(const struct matrix_cell *c, enum scaling_figure f)
-{
-	return f == SPEEDUP ? &c->speedup : f == EFFICIENCY ? &c->efficiency : &c->karp_flatt;
-}
-
-/* The baseline's value of figure f from its speedup at p. */
-static double base_value(double speedup, int p, enum scaling_figure f)
-{
-	return f == SPEEDUP ? speedup : f == EFFICIENCY ? speedup / p : matrix_karp_flatt(speedup, p);
-}
-
-static const char *const figure_names[] = { "speedup", "efficiency", ("Karp\xe2\x80\x93" "Flatt e") };
-
-/* "size S, " when the section has several sizes, or its only one. */
-static void size_prefix(struct strbuf *sb, const struct html_section *sec, const struct matrix_series *s)
-{
-	if (s->size && strcmp(s->size, "-") && sec->nr_sizes > 1)
-		strbuf_addf(sb, "size %s, ", s->size);
-}
-
-/* The range of the current intervals and baseline values of figure f, for its axis. */
-static void figure_range(const struct html_section *sec, enum scaling_figure f, double *lo, double *hi,
-			 size_t *marks)
-{
-	*lo = INFINITY, *hi = -INFINITY, *marks = 0;
-	for (size_t i = 0; i < sec->nr_series; i++) {
-		const struct matrix_series *s = sec->series[i];
-		double *bs = xcalloc(s->nr_cells + 1, sizeof(*bs));
-		base_speedup(sec, s, bs);
-		for (size_t j = 0; j < s->nr_cells; j++) {
-			const struct matrix_figure *fg = figure_of(&s->cells[j], f);
-			double b = base_value(bs[j], s->cells[j].p, f);
-			if (f == KARP_FLATT && s->cells[j].p <= 1)
-				continue;
-			if (fg->n && isfinite(fg->median)) {
-				double l = isfinite(fg->lo) ? fg->lo : fg->median, h = isfinite(fg->hi) ? fg->hi : fg->median;
-				*lo = fmin(*lo, fmin(l, fg->median));
-				*hi = fmax(*hi, fmax(h, fg->median));
-				(*marks)++;
-			}
-			if (isfinite(b)) {
-				*lo = fmin(*lo, b);
-				*hi = fmax(*hi, b);
-			}
-		}
-		free(bs);
-	}
-}
-
-/* The Karp-Flatt trend of each drawn size in words. */
-static void trend_note(struct strbuf *sb, const struct html_section *sec)
-{
-	const char *last = NULL;
-
-	for (size_t i = 0; i < sec->nr_series; i++) {
-		const struct matrix_series *s = sec->series[i];
-		if (!s->trend)
-			continue;
-		strbuf_addstr(sb, sb->len ? "; " : "Trend over p: ");
-		if (sec->nr_sizes > 1) {
-			strbuf_addstr(sb, "size ");
-			html_text(sb, s->size);
-			strbuf_addch(sb, ' ');
-		}
-		strbuf_addf(sb, "<b>%s</b>", s->trend);
-		if (s->karp_flatt_slope.n && sec->nr_sizes <= 1)
-			strbuf_addf(sb, " (slope %.3g per processor [%.3g, %.3g])", s->karp_flatt_slope.median,
-				    s->karp_flatt_slope.lo, s->karp_flatt_slope.hi);
-		last = s->trend;
-	}
-	if (last && sec->nr_sizes <= 1)
-		strbuf_addstr(sb, !strcmp(last, "rising") ?
-			      ": overhead that grows with p (communication, synchronization, start-up)." :
-			      !strcmp(last, "flat") ? ": an inherent serial fraction." : ".");
-	else if (last)
-		strbuf_addstr(sb, ". Rising: overhead that grows with p; flat: an inherent serial fraction.");
-}
-
-/* One plot of figure f against p: ideal, baseline (dashed, open markers), current (solid, intervals). */
-static int scaling_plot(struct strbuf *sb, const struct html_section *sec, enum scaling_figure f)
-{
-	double p[MAX_P], lo, hi, ideal_x[41], ideal_y[41];
-	size_t np = processor_counts(sec, p), marks;
-	struct strbuf text = STRBUF_INIT;
-	struct html_plot pl;
-	int any_base = 0;
-
-	figure_range(sec, f, &lo, &hi, &marks);
-	if (!marks)
-		return 0;
-	memset(&pl, 0, sizeof(pl));
-	pl.x.label = "processors p";
-	html_axis_points(&pl.x, p, np);
-	if (f == SPEEDUP)
-		hi = fmax(hi, p[np - 1]);
-	if (f == EFFICIENCY)
-		hi = fmax(hi, 1);
-	if (f == KARP_FLATT) /* a noisy e at p = 2 can span [-1, 3]: the axis keeps to what e can mean */
-		lo = fmax(lo, -1), hi = fmin(fmax(hi, 0.05), 2);
-	html_axis_linear(&pl.y, lo, hi, 1);
-	pl.y.label = f == SPEEDUP ? "speedup" : f == EFFICIENCY ? "efficiency" : "Karp\xe2\x80\x93" "Flatt e";
-	html_plot_begin(&pl, sb, f == SPEEDUP ? "Speedup vs p" : f == EFFICIENCY ? "Measured efficiency vs p" :
-			"Karp\xe2\x80\x93" "Flatt serial fraction e vs p",
-			"medians with 95 % intervals, baseline dashed");
-	if (f != KARP_FLATT) {
-		/* speedup = p up to the top of the axis: clamped at the frame, it would draw a false plateau */
-		double x1 = f == SPEEDUP ? fmin(pl.x.hi, pl.y.hi) : pl.x.hi;
-		for (int i = 0; i <= 40; i++) {
-			double t = (double)i / 40;
-			ideal_x[i] = pl.x.log ? exp(log(pl.x.lo) + t * (log(x1) - log(pl.x.lo))) : pl.x.lo + t * (x1 - pl.x.lo);
-			ideal_y[i] = f == SPEEDUP ? ideal_x[i] : 1;
-		}
-		html_line(&pl, ideal_x, ideal_y, 41, HTML_GREY, 2, 1, f == SPEEDUP ? "ideal: speedup = p" :
-			  "ideal: efficiency 1");
-	}
-	for (size_t i = 0; i < sec->nr_series; i++) {
-		const struct matrix_series *s = sec->series[i];
-		const char *colour = html_colour(i);
-		double *bs = xcalloc(s->nr_cells + 1, sizeof(*bs)), *x = xcalloc(s->nr_cells + 1, sizeof(*x));
-		double *yb = xcalloc(s->nr_cells + 1, sizeof(*yb)), *yc = xcalloc(s->nr_cells + 1, sizeof(*yc));
-		base_speedup(sec, s, bs);
-		for (size_t j = 0; j < s->nr_cells; j++) {
-			const struct matrix_figure *fg = figure_of(&s->cells[j], f);
-			int skip = f == KARP_FLATT && s->cells[j].p <= 1;
-			x[j] = s->cells[j].p;
-			yb[j] = skip ? NAN : base_value(bs[j], s->cells[j].p, f);
-			yc[j] = skip || !fg->n ? NAN : fg->median;
-			any_base |= isfinite(yb[j]);
-		}
-		html_line(&pl, x, yb, s->nr_cells, colour, 1, 0, "baseline");
-		html_line(&pl, x, yc, s->nr_cells, colour, 0, 0, NULL);
-		for (size_t j = 0; j < s->nr_cells; j++) {
-			const struct matrix_cell *c = &s->cells[j];
-			const struct matrix_figure *fg = figure_of(c, f);
-			if (isfinite(yb[j])) {
-				strbuf_reset(&text);
-				size_prefix(&text, sec, s);
-				strbuf_addf(&text, "p = %d (%dx%d): baseline %s %.3g", c->p, c->config->ranks,
-					    c->config->threads, figure_names[f], yb[j]);
-				html_point(&pl, x[j], yb[j], HTML_RING, colour, text.buf);
-			}
-			if (!isfinite(yc[j]))
-				continue;
-			html_errorbar(&pl, x[j], fg->lo, fg->hi, colour);
-			strbuf_reset(&text);
-			size_prefix(&text, sec, s);
-			strbuf_addf(&text, "p = %d (%dx%d): %s %.3g [%.3g, %.3g], n = %zu", c->p, c->config->ranks,
-				    c->config->threads, figure_names[f], fg->median, fg->lo, fg->hi, fg->n);
-			if (isfinite(yb[j]))
-				strbuf_addf(&text, "; baseline %.3g", yb[j]);
-			if (f == KARP_FLATT && c->superlinear)
-				strbuf_addstr(&text, " (superlinear)");
-			html_point(&pl, x[j], yc[j], HTML_DOT, colour, text.buf);
-		}
-		if (sec->nr_sizes > 1 && s->size)
-			html_plot_key(&pl, HTML_KEY_LINE, colour, "size %s", s->size);
-		free(bs), free(x), free(yb), free(yc);
-	}
-	if (sec->nr_sizes <= 1)
-		html_plot_key(&pl, HTML_KEY_LINE, html_colour(0), "current (median, 95 %% interval)");
-	html_plot_key(&pl, HTML_KEY_DASHED, sec->nr_sizes > 1 ? HTML_INK : html_colour(0), "%s",
-		      any_base ? "baseline" : "baseline: none recorded");
-	if (f != KARP_FLATT)
-		html_plot_key(&pl, HTML_KEY_DOTTED, HTML_GREY, "ideal");
-	if (f == KARP_FLATT)
-		trend_note(&pl.notes, sec);
-	html_plot_end(&pl);
-	strbuf_release(&text);
-	return 1;
 }
 
 /* The four terms of Lost_time (DESIGN.md), each a share of Total_time. */
@@ -269,8 +58,13 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 		double total = c->fig[ANALYSIS_TOTAL_TIME].median, sum = 0, bsum = 0;
 		names[i] = bars[i].name;
 		for (size_t k = 0; k < ARRAY_SIZE(lost); k++) {
+			/* Idle is ranks that finished early: with one rank it cannot be; Communication is 0 in a
+			 * program without MPI (docs/metrics.md): a key only where it can be, or is */
 			if (c->fig[lost[k].fig].n && total > 0)
-				sum += fmax(0, c->fig[lost[k].fig].median / total), captured[k] = 1;
+				sum += fmax(0, c->fig[lost[k].fig].median / total),
+				captured[k] |= (lost[k].fig != ANALYSIS_IDLE && lost[k].fig != ANALYSIS_COMMUNICATION) ||
+					       c->config->ranks > 1 ||
+					       (lost[k].fig == ANALYSIS_COMMUNICATION && c->fig[lost[k].fig].median > 0);
 			base[i][k] = html_base_median(sec->base, sec->iv->path, bars[i].size, c->config->ranks,
 						      c->config->threads, lost[k].fig, 1);
 			if (isfinite(base[i][k]))
@@ -314,9 +108,10 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 			y += share;
 		}
 	}
+	/* only what applies: no Communication key for a program without MPI */
 	for (size_t k = 0; k < ARRAY_SIZE(lost); k++)
-		html_plot_key(&pl, HTML_KEY_BOX, lost[k].colour, "%s%s", analysis_figure_name(lost[k].fig),
-			      captured[k] ? "" : " (not captured)");
+		if (captured[k])
+			html_plot_key(&pl, HTML_KEY_BOX, lost[k].colour, "%s", analysis_figure_name(lost[k].fig));
 	if (any_base)
 		html_plot_key(&pl, HTML_KEY_PALE, HTML_GREY, "baseline (pale, left)");
 	if (note)
@@ -366,9 +161,9 @@ size_t html_scaling_plots(struct strbuf *sb, const struct html_section *sec)
 	size_t n = 0, nr;
 
 	if (sec->nr_series) {
-		n += (size_t)scaling_plot(sb, sec, SPEEDUP);
-		n += (size_t)scaling_plot(sb, sec, EFFICIENCY);
-		n += (size_t)scaling_plot(sb, sec, KARP_FLATT);
+		n += (size_t)html_scaling_plot(sb, sec, HTML_SPEEDUP);
+		n += (size_t)html_scaling_plot(sb, sec, HTML_EFFICIENCY);
+		n += (size_t)html_scaling_plot(sb, sec, HTML_KARP_FLATT);
 	}
 	nr = bar_configs(sec, bars, &note);
 	n += (size_t)lost_plot(sb, sec, bars, nr, note.len ? note.buf : NULL);

@@ -75,6 +75,7 @@ struct html_plot {
 	size_t nr_legend;
 	struct strbuf notes;     /* HTML under the legend */
 	size_t marks;            /* data marks drawn */
+	int nr_labels[2];        /* off-scale labels at the bottom and top edges, stacked */
 };
 
 /* Opens the figure: caption 'title' (plain text), axes, grid and tick labels; x and y set before. */
@@ -93,10 +94,12 @@ void html_line(struct html_plot *pl, const double *x, const double *y, size_t n,
 /* A vertical interval [lo, hi] at x with caps. */
 void html_errorbar(struct html_plot *pl, double x, double lo, double hi, const char *colour);
 
-enum html_shape { HTML_DOT, HTML_RING, HTML_SQUARE, HTML_UP, HTML_DOWN };
+enum html_shape { HTML_DOT, HTML_RING, HTML_SQUARE, HTML_UP, HTML_DOWN, HTML_UP_OPEN, HTML_DOWN_OPEN };
 /* A marker with its hover text (plain text, escaped here). */
 void html_point(struct html_plot *pl, double x, double y, enum html_shape shape, const char *colour,
 		const char *hover);
+/* A short text beside the point (x, y): above it for 'side' -1, below for 1 (an off-scale value). */
+void html_label(struct html_plot *pl, double x, double y, int side, const char *colour, const char *text);
 /* A bar segment of width 'frac' (of a category) from y0 to y1 at category x; 'pale': the baseline's. */
 void html_bar(struct html_plot *pl, double x, double frac, double y0, double y1, const char *colour, int pale,
 	      const char *hover);
@@ -122,6 +125,10 @@ struct html_section {
 	int worst;                                          /* worst verdict status + 1, 0: none */
 	size_t first;                                       /* order of appearance in the matrix */
 };
+
+/* The strong-scaling plots (html-scaling.c): figure f against p; 0 when there is nothing to draw. */
+enum html_figure { HTML_SPEEDUP, HTML_EFFICIENCY, HTML_KARP_FLATT };
+int html_scaling_plot(struct strbuf *sb, const struct html_section *sec, enum html_figure f);
 
 /* Writes the section's heading, plots and figures table; returns the number of plots drawn. */
 size_t html_section_write(struct strbuf *sb, const struct html_section *sec, const char *id);

@@ -374,10 +374,14 @@ void html_point(struct html_plot *pl, double x, double y, enum html_shape shape,
 			    "stroke=\"%s\" stroke-width=\"2\">", px - 4, py - 4, colour);
 		break;
 	case HTML_UP:
-	case HTML_DOWN: {
-		double d = shape == HTML_UP ? -1 : 1;
-		strbuf_addf(sb, "<path class=\"pt\" d=\"M%.1f,%.1fL%.1f,%.1fL%.1f,%.1fZ\" fill=\"%s\">", px,
-			    py + 6 * d, px - 5.5, py - 4 * d, px + 5.5, py - 4 * d, colour);
+	case HTML_DOWN:
+	case HTML_UP_OPEN:
+	case HTML_DOWN_OPEN: {
+		double d = shape == HTML_UP || shape == HTML_UP_OPEN ? -1 : 1;
+		int open = shape == HTML_UP_OPEN || shape == HTML_DOWN_OPEN;
+		strbuf_addf(sb, "<path class=\"pt\" d=\"M%.1f,%.1fL%.1f,%.1fL%.1f,%.1fZ\" fill=\"%s\" stroke=\"%s\" "
+			    "stroke-width=\"1.5\">", px, py + 6 * d, px - 5.5, py - 4 * d, px + 5.5, py - 4 * d,
+			    open ? "#fff" : colour, colour);
 		break;
 	}
 	}
@@ -385,6 +389,19 @@ void html_point(struct html_plot *pl, double x, double y, enum html_shape shape,
 	strbuf_addstr(sb, shape == HTML_DOT || shape == HTML_RING ? "</circle>\n" :
 			  shape == HTML_SQUARE ? "</rect>\n" : "</path>\n");
 	pl->marks++;
+}
+
+void html_label(struct html_plot *pl, double x, double y, int side, const char *colour, const char *text)
+{
+	if (!isfinite(x) || !isfinite(y))
+		return;
+	/* stacked into the plot from its edge, one line per label: never on top of each other */
+	int k = pl->nr_labels[side < 0]++;
+
+	strbuf_addf(pl->sb, "<text class=\"offscale\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\" font-size=\"11\">",
+		    html_px(pl, x) + 7, html_py(pl, y) + (side > 0 ? 13 + 12 * k : -5 - 12 * k), colour);
+	html_text(pl->sb, text);
+	strbuf_addstr(pl->sb, "</text>\n");
 }
 
 void html_bar(struct html_plot *pl, double x, double frac, double y0, double y1, const char *colour, int pale,

@@ -7,6 +7,7 @@
 #include "analyze/analysis.h"
 #include "judge/baseline.h"
 #include "report/html-priv.h"
+#include "base/words.h"
 #include "analyze/isoeff.h"
 #include "analyze/matrix.h"
 #include "report/report-priv.h"
@@ -203,9 +204,11 @@ static void config_text(struct strbuf *sb, const struct verdict *v)
 		strbuf_addstr(sb, "\xe2\x80\x93");
 		return;
 	}
-	strbuf_addf(sb, "%dx%d (p=%d)", v->ranks, v->threads, v->p);
+	char config[96];
+
+	strbuf_addf(sb, "%s (p=%d)", config_words(config, sizeof(config), v->ranks, v->threads, NULL), v->p);
 	if (v->size && strcmp(v->size, "-")) {
-		strbuf_addstr(sb, " size ");
+		strbuf_addstr(sb, ", size ");
 		html_text(sb, v->size);
 	}
 }
@@ -305,7 +308,9 @@ static void verdict_list(struct strbuf *sb, const struct verdict_set *s, enum ve
 
 	if (!count)
 		return;
-	strbuf_addf(sb, "<details><summary>%s (%zu)</summary><ul>\n", title, count);
+	/* errors (a crash, a baseline that cannot be used) are what to read first: open */
+	strbuf_addf(sb, "<details%s><summary>%s (%zu)</summary><ul>\n", st == VERDICT_ERROR ? " open" : "", title,
+		    count);
 	for (size_t i = 0; i < s->nr && shown < MAX_LIST_ITEMS; i++) {
 		const struct verdict *v = &s->v[i];
 		if (v->status != st)
@@ -358,8 +363,11 @@ static void header(struct strbuf *sb, const struct verdict_set *s, const struct 
 		    count[VERDICT_ERROR] == 1 ? "" : "s", count[VERDICT_SKIPPED], count[VERDICT_PASS], s->exit_code);
 	strbuf_addstr(sb, "<p class=\"meta\">");
 	if (a && a->dir) {
-		strbuf_addstr(sb, "results <code>");
+		/* "results <code>results</code>" said the word twice */
+		strbuf_addstr(sb, "from <code>");
 		html_text(sb, a->dir);
+		if (!*a->dir || a->dir[strlen(a->dir) - 1] != '/')
+			strbuf_addch(sb, '/');
 		strbuf_addstr(sb, "</code>");
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {

@@ -7,6 +7,7 @@
 #include "base/escape.h"
 #include "report/report.h"
 #include "base/util.h"
+#include "base/words.h"
 
 #ifndef SG_VERSION
 #define SG_VERSION "unknown"
@@ -68,11 +69,11 @@ static double seconds(double t)
 
 void report_testcase_name(struct strbuf *sb, const struct verdict *v)
 {
+	char config[96];
+
 	if (v->interval)
 		strbuf_addf(sb, "%s ", v->interval);
-	strbuf_addf(sb, "%dx%d (p=%d)", v->ranks, v->threads, v->p);
-	if (v->size && strcmp(v->size, "-"))
-		strbuf_addf(sb, " size %s", v->size);
+	strbuf_addf(sb, "%s (p=%d)", config_words(config, sizeof(config), v->ranks, v->threads, v->size), v->p);
 	if (v->kind)
 		strbuf_addf(sb, " %s", v->kind);
 }
@@ -100,6 +101,8 @@ static void verdict_text(struct strbuf *sb, const struct verdict *v)
 		if (!*v->details || v->details[strlen(v->details) - 1] != '\n')
 			strbuf_addch(sb, '\n');
 	}
+	if (v->file && v->line > 0)
+		strbuf_addf(sb, "source: %s:%d\n", v->file, v->line);
 	if (v->rule_origin)
 		strbuf_addf(sb, "rule: %s\n", v->rule_origin);
 }
@@ -137,6 +140,12 @@ static void testcase(struct strbuf *out, const struct verdict *v, int testcase_o
 	classname(&sb, v);
 	add_attr(out, "classname", sb.buf);
 	strbuf_addf(out, " time=\"%.6f\"", seconds(v->seconds));
+	/* GitLab, mikepenz/action-junit-report and dorny/test-reporter point annotations at file
+	 * and line; none of the three schemas declares them, so only in the opt-in layout */
+	if (testcase_output && v->file && v->line > 0) {
+		add_attr(out, "file", v->file);
+		strbuf_addf(out, " line=\"%d\"", v->line);
+	}
 	strbuf_reset(&sb);
 	verdict_text(&sb, v);
 	if (!body && !(testcase_output && sb.len)) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyze/analysis.h"
+#include "base/words.h"
 #include "base/escape.h"
 #include "base/exitcode.h"
 #include "analyze/matrix.h"
@@ -84,9 +85,11 @@ static void md_number(struct strbuf *sb, const char *fmt, double v)
 
 static void md_config(struct strbuf *sb, const struct verdict *v)
 {
-	strbuf_addf(sb, "%dx%d (p=%d)", v->ranks, v->threads, v->p);
+	char config[96];
+
+	strbuf_addf(sb, "%s (p=%d)", config_words(config, sizeof(config), v->ranks, v->threads, NULL), v->p);
 	if (v->size && strcmp(v->size, "-")) {
-		strbuf_addstr(sb, " size ");
+		strbuf_addstr(sb, ", size ");
 		md_text(sb, v->size, 40);
 	}
 }
@@ -265,7 +268,9 @@ static void series_table(struct strbuf *sb, const struct verdict_set *s, const s
 		strbuf_addstr(sb, " | ");
 		figure(sb, "%.3f", &c->karp_flatt);
 		if (c->superlinear)
-			strbuf_addstr(sb, " superlinear");
+			strbuf_addstr(sb, " superlinear (efficiency > 1)");
+		else if (c->karp_flatt.n && c->karp_flatt.median >= 1)
+			strbuf_addstr(sb, " no speedup (e \xe2\x89\xa5 1)");
 		strbuf_addstr(sb, " | ");
 		if (w == VERDICT_FAIL + 1)
 			strbuf_addstr(sb, "\xe2\x9d\x8c regression");

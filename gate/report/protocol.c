@@ -126,7 +126,9 @@ static void series_scaling(FILE *out, const struct matrix_series *s)
 		scaling_value(out, &c->average_parallelism);
 		scaling_value(out, &c->total_overhead);
 		if (c->superlinear)
-			fputs("  superlinear: speedup > p", out);
+			fputs("  superlinear: speedup > p (efficiency > 1, Karp_Flatt < 0)", out);
+		else if (c->karp_flatt.n && c->karp_flatt.median >= 1)
+			fputs("  no speedup: Karp_Flatt >= 1", out);
 		fputc('\n', out);
 	}
 	if (s->trend) {

@@ -2,6 +2,8 @@
 #ifndef SG_REPORT_H
 #define SG_REPORT_H
 
+#include <stdio.h>
+
 #include "judge/verdict.h"
 
 struct analysis;
@@ -57,6 +59,10 @@ int summary_write(const struct verdict_set *s, const struct report_paths *paths,
 /* The JUnit testcase name of a verdict, stable from run to run (CI tracks tests by
  * name): "[<interval> ]<R>x<T> (p=N)[ size S][ <kind>]". */
 void report_testcase_name(struct strbuf *sb, const struct verdict *v);
+
+/* The recap for the end of the console output: failures, then errors, each with benchmark,
+ * interval, its file:line, configuration, metric, change and rule; nothing when neither. */
+void report_recap(FILE *out, const struct verdict_set *vs);
 
 /* One line for a commit status (at most 'max' bytes, UTF-8 safe): caller frees. */
 char *summary_headline(const struct verdict_set *s, size_t max);

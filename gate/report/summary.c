@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/escape.h"
+#include "base/words.h"
 #include "base/exitcode.h"
 #include "report/report-priv.h"
 #include "base/util.h"
@@ -100,15 +101,15 @@ int report_change_relative(const struct verdict *v)
 	return ends_with(v->metric, "_time") || (v->kind && !strcmp(v->kind, "tolerance.time"));
 }
 
-/* "jacobi program/solve 1x4: Measured_efficiency 0.61 (baseline 0.83)" */
+/* "jacobi program/solve 1 rank × 4 threads: Measured_efficiency 0.61 (baseline 0.83)" */
 static void headline_detail(struct strbuf *sb, const struct verdict *v)
 {
 	strbuf_addf(sb, " \xe2\x80\x94 %s", v->benchmark ? v->benchmark : "scalegate");
 	if (v->interval)
 		strbuf_addf(sb, " %s", v->interval);
-	strbuf_addf(sb, " %dx%d", v->ranks, v->threads);
-	if (v->size && strcmp(v->size, "-"))
-		strbuf_addf(sb, " size %s", v->size);
+	char config[96];
+
+	strbuf_addf(sb, " %s", config_words(config, sizeof(config), v->ranks, v->threads, v->size));
 	if (v->metric && isfinite(v->value)) {
 		strbuf_addf(sb, ": %s %.3g", v->metric, v->value);
 		if (isfinite(v->baseline))

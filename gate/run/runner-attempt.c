@@ -86,6 +86,8 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 	spec.cwd = cwd;
 	spec.out_dir = out;
 	spec.timeout = br->b->timeout;
+	spec.tick = runner_tick;
+	spec.tick_arg = r;
 	spec.unset = r->c->secret_env;
 	spec.nr_unset = r->c->nr_secret_env;
 	label = repeat ? xstrfmt("%s %s repeat %d", br->b->name, br->points[pt].name, repeat)
@@ -134,6 +136,9 @@ int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int rep
 
 	for (int n = 1; !ret && too_busy(b, rec) && n <= b->contention_retries; n++) {
 		runner_tell_busy(r, br, pt, repeat, rec->contention, n);
+		/* the live line stays during the pause and the new attempt, saying which retry it is */
+		r->retry = n;
+		runner_progress(r, br, pt, repeat, 0);
 		if (!kept_dir || rec->contention < kept.contention) {
 			if (!kept_dir) {
 				kept_dir = xstrfmt("%s/kept-XXXXXX", r->scratch);
@@ -157,6 +162,7 @@ int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int rep
 		if (mkdir_p(out) || pause_for(CONTENTION_PAUSE) || runner_attempt(r, br, pt, repeat, out, rec))
 			ret = -1;
 	}
+	r->retry = 0;
 	if (!ret && kept_dir && rec->status == RUN_OK && kept.contention < rec->contention) {
 		if (remove_tree(out) || rename(kept_dir, out))
 			ret = error("cannot move the kept attempt to '%s': %s", out, strerror(errno));

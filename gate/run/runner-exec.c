@@ -115,6 +115,20 @@ static int wait_leader(pid_t pid, int pidfd, double seconds, int *status, struct
 	}
 }
 
+/* wait_leader up to the timeout, calling the spec's tick about once a second meanwhile. */
+static int wait_ticking(const struct exec_spec *s, pid_t pid, int pidfd, double timeout, double start,
+			int *status, struct rusage *ru)
+{
+	for (;;) {
+		double left = start + timeout - now(), chunk = s->tick ? 1.0 : left;
+		if (wait_leader(pid, pidfd, left < chunk ? left : chunk, status, ru))
+			return 1;
+		if (left <= chunk || runner_interrupted)
+			return 0;
+		s->tick(s->tick_arg, now() - start);
+	}
+}
+
 /*
  * SIGTERM to the group and to every descendant (MPI ranks live in groups of
  * their own), SIGKILL after the grace period; reaps the leader.
@@ -200,7 +214,7 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 	}
 	setpgid(pid, pid); /* as the child does: no race with killpg() */
 	pidfd = pidfd_open(pid, 0);
-	if (wait_leader(pid, pidfd, timeout, &status, &ru)) {
+	if (wait_ticking(s, pid, pidfd, timeout, start, &status, &ru)) {
 		res->wall = now() - start;
 		contention_sample(&after);
 		set_result(res, status);

@@ -18,6 +18,8 @@ struct exec_spec {
 	char *const *unset;  /* names removed from it (the secrets), 'nr_unset' of them */
 	size_t nr_unset;
 	double timeout;      /* seconds; <= 0: none */
+	void (*tick)(void *arg, double elapsed); /* called about once a second while it runs (or NULL) */
+	void *tick_arg;
 	const char *label;   /* names the run in warnings, e.g. "jacobi s--r1-t2 repeat 1" */
 };
 

@@ -56,6 +56,16 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int repeat, const char *out,
 		      struct run_record *rec);
 
+/* Sets tty, log and log_every from the terminals and SG_PROGRESS_SECONDS; line-buffers a piped stdout. */
+void runner_progress_init(struct runner *r);
+/* The exec tick of a run (arg: the runner): the live line, and a "still running" line in a log. */
+void runner_tick(void *arg, double run_elapsed);
+/* The log line of a finished run: benchmark, configuration, repeat, time, status. */
+void runner_log_run(struct runner *r, const struct bench_run *br, size_t pt, int repeat, int warm,
+		    const struct run_record *rec);
+/* "jacobi 2 ranks × 1 thread[, size S]" */
+void runner_point_label(struct strbuf *sb, const struct bench_run *br, size_t pt);
+
 /* Live progress before a run ('repeat' 0: warm-up run 'warm'). */
 void runner_progress(struct runner *r, const struct bench_run *br, size_t pt, int repeat, int warm);
 /* Appends the run to the manifest, tells about failures and finished configurations. */

@@ -1,6 +1,7 @@
 /* The runner's records: manifest.tsv (incremental, then atomic) and the progress a person watches. */
 #include "run/runner-priv.h"
 #include "results/manifest.h"
+#include "base/words.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,14 +15,6 @@ const char *run_status_name(enum run_status s)
 	static const char *const names[] = { "ok", "crash", "exit", "timeout", "no-profile",
 					     "bad-profile", "build-failed" };
 	return (size_t)s < ARRAY_SIZE(names) ? names[s] : "?";
-}
-
-static double monotonic(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 static int selected(const struct runner *r, const char *name)
@@ -84,44 +77,21 @@ out:
 	return ret;
 }
 
-static void point_label(struct strbuf *sb, const struct bench_run *br, size_t pt)
+void runner_point_label(struct strbuf *sb, const struct bench_run *br, size_t pt)
 {
 	const struct config_point *p = &br->points[pt].p;
 
-	strbuf_addf(sb, "%s", br->b->name);
+	char config[96], size[32] = "-";
+
 	if (p->size != CONFIG_NO_SIZE)
-		strbuf_addf(sb, " size=%lld", p->size);
-	strbuf_addf(sb, " t=%d r=%d", p->threads, p->ranks);
+		snprintf(size, sizeof(size), "%lld", p->size);
+	strbuf_addf(sb, "%s %s", br->b->name, config_words(config, sizeof(config), p->ranks, p->threads, size));
 }
 
 void runner_clear_line(struct runner *r)
 {
 	if (r->tty)
 		fputs("\r\033[K", stderr);
-}
-
-void runner_progress(struct runner *r, const struct bench_run *br, size_t pt, int repeat, int warm)
-{
-	struct strbuf sb = STRBUF_INIT;
-	double elapsed = monotonic() - r->started;
-
-	if (!r->tty)
-		return;
-	strbuf_addf(&sb, "[%s] ", br->b->name);
-	if (br->points[pt].p.size != CONFIG_NO_SIZE)
-		strbuf_addf(&sb, "size=%lld ", br->points[pt].p.size);
-	strbuf_addf(&sb, "t=%d r=%d ", br->points[pt].p.threads, br->points[pt].p.ranks);
-	if (repeat)
-		strbuf_addf(&sb, "repeat %d/%d", repeat, br->b->repeat);
-	else
-		strbuf_addf(&sb, "warmup %d/%d", warm, br->b->warmup);
-	strbuf_addf(&sb, "  run %zu/%zu  elapsed %.0fs", r->done_runs + 1, r->total_runs, elapsed);
-	if (r->done_runs)
-		strbuf_addf(&sb, "  remaining ~%.0fs",
-			    r->run_seconds / r->done_runs * (double)(r->total_runs - r->done_runs));
-	fprintf(stderr, "\r\033[K%s", sb.buf);
-	fflush(stderr);
-	strbuf_release(&sb);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -141,7 +111,7 @@ static void tell_point_done(struct runner *r, const struct bench_run *br, size_t
 	struct point_state *ps = &br->points[pt];
 	struct strbuf sb = STRBUF_INIT;
 
-	point_label(&sb, br, pt);
+	runner_point_label(&sb, br, pt);
 	strbuf_addf(&sb, ": %d/%d ok", ps->nr_ok, ps->nr_done);
 	if (ps->nr_ok)
 		strbuf_addf(&sb, ", median %.3f s", median(ps->walls, ps->nr_ok));
@@ -155,7 +125,7 @@ static void tell_failure(struct runner *r, const struct bench_run *br, size_t pt
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	point_label(&sb, br, pt);
+	runner_point_label(&sb, br, pt);
 	runner_clear_line(r);
 	fprintf(stderr, "%s repeat %d: %s: %s\n", sb.buf, repeat, run_status_name(rec->status),
 		rec->reason ? rec->reason : "");
@@ -166,7 +136,7 @@ void runner_tell_busy(struct runner *r, const struct bench_run *br, size_t pt, i
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	point_label(&sb, br, pt);
+	runner_point_label(&sb, br, pt);
 	runner_clear_line(r);
 	fprintf(stderr, "%s repeat %d: machine busy (%.2f cores used by other processes), run again (%d/%d)\n",
 		sb.buf, repeat, contention, n, br->b->contention_retries);
@@ -177,7 +147,7 @@ void runner_tell_still_busy(struct runner *r, const struct bench_run *br, size_t
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	point_label(&sb, br, pt);
+	runner_point_label(&sb, br, pt);
 	runner_clear_line(r);
 	fprintf(stderr, "%s repeat %d: machine still busy after %d more attempt%s; keeping the least busy one (%.2f cores)\n",
 		sb.buf, repeat, br->b->contention_retries, br->b->contention_retries == 1 ? "" : "s", contention);

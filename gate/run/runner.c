@@ -73,7 +73,7 @@ int runner_init(struct runner *r, struct config *c, const struct runner_options 
 	r->c = c;
 	r->opt = *opt;
 	r->lib_dir = find_lib_dir();
-	r->tty = isatty(2) && !opt->dry_run;
+	runner_progress_init(r);
 	r->started = monotonic();
 	if (opt->benchmark && !config_find(c, opt->benchmark))
 		return error("no benchmark '%s' in the configuration", opt->benchmark);
@@ -95,7 +95,12 @@ int runner_init(struct runner *r, struct config *c, const struct runner_options 
 		return error("cannot resolve '%s': %s", dir, strerror(errno));
 	r->results = xstrdup(resolved);
 	/* First: from here until the end, the results are incomplete and say so. */
-	if (complete_read(&r->complete, r->results) || complete_remove(r->results))
+	if (complete_read(&r->complete, r->results)) {
+		warning("'%s/%s' is not readable: the benchmarks this run leaves alone count as incomplete",
+			r->results, COMPLETE_FILE);
+		complete_release(&r->complete);
+	}
+	if (complete_remove(r->results))
 		return -1;
 	if (!opt->benchmark)
 		complete_release(&r->complete);
@@ -188,6 +193,7 @@ static int run_one(struct runner *r, struct bench_run *br, size_t pt, int repeat
 	if (repeat && runner_retry_busy(r, br, pt, repeat, out, &rec))
 		goto out;
 	ret = 0;
+	runner_log_run(r, br, pt, repeat, r->now.warm, &rec);
 	if (repeat)
 		ret = runner_record(r, br, pt, repeat, &rec);
 	else if (rec.status != RUN_OK)

@@ -27,6 +27,8 @@ struct runner_options {
 	int dry_run;             /* print the plan on stdout, run nothing */
 };
 
+struct bench_run;
+
 struct runner {
 	struct config *c;
 	struct runner_options opt;
@@ -36,6 +38,15 @@ struct runner {
 	FILE *partial;        /* manifest.tsv.partial, appended as runs end */
 	struct complete complete; /* complete.tsv of the benchmarks left alone, rewritten last */
 	int tty;              /* live progress on stderr */
+	int log;              /* stdout is no terminal (a CI log): a line per finished run, line-buffered */
+	double log_every;     /* seconds between the "still running" lines of a long run (SG_PROGRESS_SECONDS) */
+	int retry;            /* the contention retry under way (0: none), for the live line */
+	struct {              /* the run under way, for the progress lines */
+		const struct bench_run *br;
+		size_t pt;
+		int repeat, warm; /* repeat 0: warm-up run 'warm' */
+		double next_log;  /* when the next "still running" line is due (seconds into the run) */
+	} now;
 	size_t total_runs, done_runs, failed_runs;
 	size_t busy_runs;     /* ok runs kept although over max_contention */
 	double started, run_seconds; /* gate start; wall time of the runs so far */

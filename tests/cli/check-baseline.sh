@@ -28,7 +28,7 @@ expect_match "$out" "benchmark 'other' is missing from the results '$data/clear-
 # The stored samples are the results' own: checking the results against them passes everything.
 expect_exit 0 "$SCALEGATE" check -c "$T/scalegate.yml" --all --partial
 expect_no_match "$out" '^(FAIL|WARN|ERROR|SKIP) ' "the results against their own baseline"
-expect_match "$out" '^PASS jacobi program/solve/residual 1x2 tolerance\.time: .* \+0\.0 %, within the tolerance of 5 %' \
+expect_match "$out" '^PASS jacobi program/solve/residual 1 rank × 2 threads tolerance\.time: .* \+0\.0 %, within the tolerance of 5 %' \
 	"the comparison found its samples"
 
 # Written twice from the same results: the same bytes.

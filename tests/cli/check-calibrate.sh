@@ -26,7 +26,7 @@ for k in 1 2 3; do
 	[ -f "$T/cal/$k/manifest.tsv" ] || fail "run $k was not written to $T/cal/$k"
 done
 expect_match "$out" '^scalegate calibrate: 3 result sets, 6 comparisons' "counts the comparisons"
-expect_match "$out" '^tolerance\.time  Execution_time  .*scalegate\.yml:[0-9]+:[0-9]+$' "a row per rule and check"
+expect_match "$out" '^tolerance\.time  Execution_time  .*scalegate\.yml:[0-9]+:[0-9]+\)?$' "a row per rule and check"
 expect_match "$out" '^    false positives: [0-9]+ of 48 checks fail \([0-9.]+ %\)' "false positives over 8 cells x 6 comparisons"
 expect_match "$out" '^    smallest change caught in every comparison: \+[0-9.]+ %' "the detectable change"
 # With 3 repeats the exact one-sided p is at least 0.05: a level of 0.01 cannot be reached, and says so.

@@ -32,7 +32,6 @@ rules:
 YML
 sg() { "$SCALEGATE" "$@" -c "$T/scalegate.yml"; }
 
-start=$SECONDS
 expect_exit 0 sg run
 mkdir -p "$T/baselines"
 echo "untouched" >"$T/baselines/other.sgbase"
@@ -47,21 +46,16 @@ expect_exit 2 sg baseline update --benchmark nosuch
 # Knob on: the residual runs on one thread.
 SG_KNOB_SERIAL=1 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/knob" >/dev/null 2>&1 || fail "the knob run failed"
 expect_exit 1 sg check -r "$T/knob" --junit "$T/knob.xml" --markdown "$T/knob.md" --json "$T/knob.json"
-expect_match "$out" '^FAIL jacobi program/solve/residual 1x2 tolerance\.insufficient_parallelism: Insufficient_parallelism [0-9.]+ %' \
+expect_match "$out" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism: Insufficient_parallelism [0-9.]+ %' \
 	"the failure names the interval, the configuration and the metric"
 expect_match "$out" '^    cause: Insufficient_parallelism \(serial code\) grew from [0-9.]+ % to [0-9.]+ % of Total_time' \
 	"the failure names the cause"
 expect_match "$out" 'exit 1 \(regression\)$' "the summary gives the exit code"
 grep -q '<failure type="tolerance.insufficient_parallelism"' "$T/knob.xml" || fail "JUnit: no failure element"
-if [ -d "$SG_TOP/../shared/junit-xsd" ] && command -v xmllint >/dev/null; then
-	for xsd in "$SG_TOP"/../shared/junit-xsd/*.xsd; do
-		xmllint --noout --schema "$xsd" "$T/knob.xml" 2>"$T/xmllint.err" ||
-			{ cat "$T/xmllint.err" >&2; fail "JUnit report invalid against $(basename "$xsd")"; }
-	done
-fi
+# well-formed here; the layout is validated against the public schemas in cli/junit-schemas
+xmllint --noout "$T/knob.xml" || fail "the JUnit report is not well-formed XML"
 
 # Knob off: a clean rerun passes.
 expect_exit 0 sg run -o "$T/clean"
 expect_exit 0 sg check -r "$T/clean"
 expect_no_match "$out" '^FAIL' "a clean rerun has no failure"
-[ $((SECONDS - start)) -lt 90 ] || fail "the end-to-end test took $((SECONDS - start)) s"

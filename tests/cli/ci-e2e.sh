@@ -46,8 +46,15 @@ expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml"
 # The knob: the residual runs serially; exit 1 with interval, metric and cause.
 rm -rf "$T/out"
 SG_KNOB_SERIAL=1 expect_exit 1 ci
-expect_match "$out" '^FAIL jacobi program/solve/residual 1x2 tolerance\.insufficient_parallelism' "the regression"
+expect_match "$out" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' "the regression"
 expect_match "$out" 'cause: Insufficient_parallelism \(serial code\) grew' "its cause"
+# the recap ends the log, after the reports' paths: the failure, where in the source, which rule
+recap=$(sed -n '/^reports:$/,$p' <<<"$out" | sed -n '/^recap: /,$p')
+expect_match "$recap" '^recap: 1 failed, 0 errors' "the recap follows the reports"
+expect_match "$recap" "^FAIL  jacobi program/solve/residual at examples/jacobi\.c:$(grep -n 'SG_BEGIN("residual")' "$SG_TOP/examples/jacobi.c" | cut -d: -f1)\$" \
+	"the recap gives the interval's file:line"
+expect_match "$recap" '^      1 rank × 2 threads: Insufficient_parallelism ' "the recap gives configuration and metric"
+expect_match "$recap" "^      rule: rule 'serial-code' \($T/scalegate.yml:[0-9]+:[0-9]+\)\$" "the recap gives the rule"
 reports_exist "knob run"
 grep -q 'program/solve/residual' "$T/out/summary.md" || fail "the Markdown summary names the interval"
 grep -q '"verdict": "regression"' "$T/out/summary.json" || fail "the JSON summary says regression"
@@ -55,6 +62,9 @@ grep -q '<failure type="tolerance.insufficient_parallelism"' "$T/out/junit.xml" 
 
 # Knob off: a pass again; with --require-post the failed post is what fails.
 expect_exit 0 ci --no-post
+# --config like every other command
+expect_exit 0 "$SCALEGATE" ci --config "$T/scalegate.yml" --no-run --no-post
+expect_exit 0 "$SCALEGATE" ci --config="$T/scalegate.yml" --no-run --no-post
 expect_no_match "$out" 'not posted' "--no-post does not post"
 expect_exit 4 ci --no-run --require-post
 reports_exist "required post"

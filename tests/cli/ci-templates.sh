@@ -1,9 +1,23 @@
-# The CI templates in ci/ parse as YAML and do what the README says: run 'scalegate ci',
-# publish the JUnit report, keep the reports, and (GitHub) fill the job summary.
+# The CI templates in ci/: yamllint-clean, and they do what the README says: run 'scalegate ci' with
+# testcase output, report without 'checks: write' (fork-safe), keep the reports (and results/ of a failed
+# gate), one gate at a time, and a baseline-recording job on the gate's own runner.
 . "$(dirname "$0")/lib.bash"
 
 py=/usr/bin/python3
 "$py" -c 'import yaml' 2>/dev/null || fail "python3-yaml is missing (ci/install-deps.sh installs it)"
+command -v yamllint >/dev/null || fail "yamllint is missing (ci/install-deps.sh installs it)"
+
+# yamllint: syntax, duplicate keys, indentation, trailing spaces; long lines and the document start
+# marker are a matter of taste in CI files
+cat >"$T/yamllint.yml" <<'YML'
+extends: default
+rules:
+  line-length: {max: 120}
+  document-start: disable
+  truthy: {check-keys: false}
+YML
+yamllint -s -c "$T/yamllint.yml" "$SG_TOP/ci/github-actions.yml" "$SG_TOP/ci/gitlab-ci.yml" ||
+	fail "yamllint finds problems in the templates"
 
 "$py" - "$SG_TOP/ci/github-actions.yml" "$SG_TOP/ci/gitlab-ci.yml" <<'PY'
 import sys, yaml
@@ -12,20 +26,63 @@ def fail(msg):
     sys.exit("FAIL: " + msg)
 
 gh = yaml.safe_load(open(sys.argv[1]))
-steps = gh["jobs"]["performance-gate"]["steps"]
+# PyYAML reads the key 'on' as True (YAML 1.1): accept either
+on = gh.get("on", gh.get(True))
+for event in ("pull_request", "push", "workflow_dispatch"):
+    if event not in on: fail("github: not triggered by %s" % event)
+if "checks" in gh["permissions"]: fail("github: 'checks: write' fails on forks; report without it")
+if gh["permissions"].get("statuses") != "write": fail("github: posting a status needs statuses: write")
+if gh["permissions"].get("contents") != "read": fail("github: the gate needs only contents: read")
+if "group" not in gh.get("concurrency", {}): fail("github: no concurrency group")
+jobs = gh["jobs"]
+gate, rec = jobs["performance-gate"], jobs.get("record-baselines")
+if not rec: fail("github: no baseline-recording job")
+for name, job in jobs.items():
+    for s in job["steps"]:
+        if ("uses" in s) == ("run" in s): fail("github: %s: a step needs exactly one of uses and run: %s" % (name, s))
+steps = gate["steps"]
 runs = "\n".join(s.get("run", "") for s in steps)
 uses = [s.get("uses", "") for s in steps]
-if "scalegate ci -c scalegate.yml" not in runs: fail("github: no 'scalegate ci' step")
-if not any(u.startswith("mikepenz/action-junit-report") for u in uses): fail("github: the JUnit report is not published")
-if not any(u.startswith("actions/upload-artifact") for u in uses): fail("github: the reports are not kept")
+if "scalegate ci -c scalegate.yml --testcase-output" not in runs: fail("github: no 'scalegate ci' step")
+if any("junit-report" in u or "test-reporter" in u for u in uses): fail("github: a reporter that needs checks: write")
+if "::error " not in runs: fail("github: the failures are not annotated")
 if "GITHUB_STEP_SUMMARY" not in runs: fail("github: the Markdown summary is not added to the job")
+up = {s["with"]["path"]: s.get("if") for s in steps if s.get("uses", "").startswith("actions/upload-artifact")}
+if up.get("reports/") != "always()": fail("github: the reports must be kept after a failing gate too")
+if up.get("results/") != "failure()": fail("github: results/ must be kept when the gate fails")
 for s in steps:
-    if s.get("uses", "").startswith(("mikepenz", "actions/upload")) or "GITHUB_STEP_SUMMARY" in s.get("run", ""):
+    if "GITHUB_STEP_SUMMARY" in s.get("run", "") or "::error" in s.get("run", ""):
         if s.get("if") != "always()": fail("github: '%s' must run after a failing gate too" % s.get("name"))
-if gh["permissions"].get("statuses") != "write": fail("github: posting a status needs statuses: write")
+if rec["runs-on"] != gate["runs-on"]: fail("github: baselines must be recorded on the gate's runner")
+rec_runs = "\n".join(s.get("run", "") for s in rec["steps"])
+if "scalegate baseline update" not in rec_runs or "git push" not in rec_runs: fail("github: the baselines are not recorded and committed")
+if rec.get("permissions", {}).get("contents") != "write": fail("github: committing needs contents: write on that job only")
+if "workflow_dispatch" not in rec["if"] or "record_baselines" not in gate["if"]: fail("github: the two jobs must not run together")
 
-gl = yaml.safe_load(open(sys.argv[2]))["scalegate"]
-if not any("scalegate ci" in line for line in gl["script"]): fail("gitlab: no 'scalegate ci' step")
+doc = yaml.safe_load(open(sys.argv[2]))
+setup = doc[".scalegate-setup"]
+gl, glrec = doc["scalegate"], doc.get("scalegate-baselines")
+if not glrec: fail("gitlab: no baseline-recording job")
+for name, job in (("scalegate", gl), ("scalegate-baselines", glrec)):
+    if job.get("extends") != ".scalegate-setup": fail("gitlab: %s does not share the runner setup" % name)
+if not setup.get("tags"): fail("gitlab: no runner tag (a dedicated, quiet runner)")
+if not setup.get("resource_group"): fail("gitlab: no resource_group: two gates would run at once")
+if not any("scalegate ci" in line and "--testcase-output" in line for line in gl["script"]): fail("gitlab: no 'scalegate ci --testcase-output'")
 if gl["artifacts"]["reports"]["junit"] != "reports/junit.xml": fail("gitlab: artifacts:reports:junit")
 if gl["artifacts"]["when"] != "always": fail("gitlab: the reports must be kept when the gate fails")
+if "results/" not in gl["artifacts"]["paths"]: fail("gitlab: results/ is not kept")
+script = "\n".join(glrec["script"])
+if "scalegate baseline update" not in script: fail("gitlab: the baselines are not recorded")
+if "baselines/" not in glrec["artifacts"]["paths"]: fail("gitlab: the baselines are not kept")
+if not any(r.get("when") == "manual" for r in glrec["rules"]): fail("gitlab: the baselines job cannot be started by hand")
 PY
+
+# The annotation step works on a report: run its script on a JUnit file written with --testcase-output.
+sed -n '/^          python3 - reports\/junit.xml <<.PY.$/,/^          PY$/p' "$SG_TOP/ci/github-actions.yml" |
+	sed '1d;$d;s/^          //' >"$T/annotate.py"
+[ -s "$T/annotate.py" ] || fail "github: no annotation script found"
+"$SCALEGATE" check -c "$SG_TOP/tests/data/check/clear-regression/scalegate.yml" --testcase-output \
+	--junit "$T/junit.xml" >/dev/null 2>&1 || true
+ann=$("$py" "$T/annotate.py" "$T/junit.xml")
+expect_match "$ann" '^::error file=jacobi\.c,line=36,title=scalegate program/solve/residual 1 rank × 2 threads' \
+	"an annotation with file and line"

@@ -51,6 +51,24 @@ expect_exit 3 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --benchmark
 [ "$(wc -l <"$T/hang.pids")" -eq 2 ] || fail "expected 2 processes, got: $(cat "$T/hang.pids")"
 [ -z "$(alive "$T/hang.pids")" ] || fail "processes survived the timeout:$(alive "$T/hang.pids")"
 
+# A process that left the gate's tree (here started by a "remote" spawner outside it, as ssh would)
+# but carries the run's tag: killed and reported as escaped.
+mkfifo "$T/spawn"
+( while read -r tag <"$T/spawn"; do
+	SCALEGATE_RUN_TAG=$tag setsid sh -c 'echo $$ >>"$0"; exec sleep 300' "$T/escaped.pids" </dev/null >/dev/null 2>&1 &
+	sleep 0.5; echo done >"$T/spawned"
+done ) &
+spawner=$!
+cat >>"$T/scalegate.yml" <<YML
+  - name: escape
+    command: echo "\$SCALEGATE_RUN_TAG" >$T/spawn; while [ ! -e $T/spawned ]; do sleep 0.1; done
+YML
+expect_exit 3 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --benchmark escape
+kill "$spawner" 2>/dev/null || true
+[ -s "$T/escaped.pids" ] || fail "the escaping process did not start"
+[ -z "$(alive "$T/escaped.pids")" ] || fail "the escaped process lives:$(alive "$T/escaped.pids")"
+expect_match "$out" "escape s--r1-t1 repeat 1: processes left the run's process tree .*killed: pid $(head -1 "$T/escaped.pids") \(sleep\)" "the escape is reported"
+
 # An interrupt of the gate kills the ranks too.
 rm -f "$T/ranks.pids"
 sed -i 's/timeout: 3s/timeout: 300s/' "$T/scalegate.yml"

@@ -61,7 +61,7 @@ expect_exit 0 syn baseline update -r "$T/syn/results-base"
 expect_exit 0 syn report --html "$T/syn/report.html"
 expect_match "$out" "^wrote $T/syn/report.html: regression$" "report says what it wrote and the outcome"
 expect_exit 1 syn check --html "$T/syn/check.html" --json "$T/syn/summary.json"
-expect_match "$out" '^FAIL solver program/solve/residual 1x2 tolerance\.insufficient_parallelism' "check fails the residual"
+expect_match "$out" '^FAIL solver program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' "check fails the residual"
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["reports"]["html"] == sys.argv[2], d["reports"]' \
 	"$T/syn/summary.json" "$T/syn/check.html" || fail "the JSON summary does not name the HTML report"
 cmp -s "$T/syn/report.html" "$T/syn/check.html" || fail "'report --html' and 'check --html' differ on the same input"
@@ -73,13 +73,13 @@ static=$(python3 "$check_py" static "$T/syn/report.html") || fail "the report is
 expect_match "$static" '^section s0 st-fail regression solver program/solve$' "first section: a regression"
 expect_match "$static" '^section s1 st-fail regression solver program/solve/residual$' "second section: a regression"
 expect_match "$static" '^section s2 st-warn warning heat-weak program/step$' "then the warning"
-expect_match "$static" "^section s6 st-none no checks solver program/setup<b x=\"1\">&'q'\$" "the HTML in a name is text"
-expect_match "$static" '^section s8 st-pass pass solver program/solve/sweep$' "level 2 last"
+expect_match "$static" "^section s8 st-none no checks solver program/setup<b x=\"1\">&'q'\$" "the HTML in a name is text"
+expect_match "$static" '^section s10 st-pass pass solver program/solve/sweep$' "level 2 last"
 expect_no_match "$static" 'sweep/block' "level 3 without a verdict is not plotted"
-[ "$(grep -c '^section ' <<<"$static")" -eq 9 ] || fail "expected 9 sections: $static"
+[ "$(grep -c '^section ' <<<"$static")" -eq 11 ] || fail "expected 11 sections: $static"
 # Plots: 4 per strong-scaling interval (speedup, efficiency, Karp-Flatt, lost time) x 5, weak efficiency and lost
-# time x 2, and the 4 + isoefficiency x 2 of 'reduce': 34.
-expect_match "$static" '^plots 34$' "34 plots"
+# time x 2, the 4 + isoefficiency x 2 of 'reduce', and 4 x 2 of 'contended': 42.
+expect_match "$static" '^plots 42$' "42 plots"
 html=$(cat "$T/syn/report.html")
 expect_match "$html" '1 interval not plotted \(1 deeper than level 2 without a warning or regression\): solver <code>program/solve/sweep/block</code>' "what was left out"
 expect_match "$html" 'setup&lt;b x=&quot;1&quot;&gt;&amp;&apos;q&apos;' "the interval name escaped"
@@ -89,8 +89,22 @@ expect_match "$html" 'to hold 80 % efficiency, n must grow like p log p; memory 
 expect_match "$html" '<figcaption>Weak-scaling efficiency vs p</figcaption>' "weak-scaling plot"
 expect_match "$html" '<a href="#s1"><code>program/solve/residual</code></a>' "a regression links to its plots"
 expect_match "$html" 'Insufficient_parallelism \(serial code\) grew from 0\.0 % to 50 % of Total_time' "the cause"
-expect_match "$html" '<title>p = 2 \(1x2\): speedup 1 \[' "hover text on a mark"
-render "$T/syn/report.html" 34
+expect_match "$html" '<title>p = 2 \(1 rank × 2 threads\): speedup 1 \[' "hover text on a mark"
+# the header names the results directory once ("results results" read twice)
+expect_match "$html" '&middot;|from <code>results/</code>' "the header's results directory"
+expect_no_match "$html" 'results <code>results' "the word 'results' twice in the header"
+# contended: no speedup at p = 2 (e > 2), reached as 1 rank × 2 threads and as 2 ranks × 1 thread
+expect_match "$html" 'key k-line" style="--c:[^"]*"></span>1 rank × threads<' "a series per rank count (1 rank)"
+expect_match "$html" 'key k-line" style="--c:[^"]*"></span>2 ranks × threads<' "a series per rank count (2 ranks)"
+expect_match "$html" '<title>p = 2 \(2 ranks × 1 thread\): Karp–Flatt e 2\.58 .*\(no speedup: e ≥ 1\)' \
+	"2 ranks × 1 thread has its own mark, and e >= 1 reads 'no speedup'"
+expect_match "$html" '<text class="offscale"[^>]*>3\.96</text>' "a Karp-Flatt e past the axis is labelled with its value"
+expect_match "$html" '<text class="offscale"[^>]*>baseline 2\.97</text>' "so is the baseline's"
+expect_match "$html" 'beyond the axis \(0 to 2\), drawn at its edge' "the off-scale marker is explained"
+expect_match "$html" '<title>p = 2 \(1 rank × 2 threads\): baseline speedup 0\.5[0-9]* \[[0-9.]+, [0-9.]+\], n = 5' \
+	"the baseline has its interval"
+expect_match "$html" 'no speedup \(e ≥ 1: more processors were no faster than one\)' "the trend in words"
+render "$T/syn/report.html" 42
 
 # ---- end to end on the Jacobi example: run, baseline, the serial-residual knob, check and report ----
 cat >"$T/scalegate.yml" <<YML
@@ -117,7 +131,7 @@ expect_exit 0 sg run
 expect_exit 0 sg baseline update
 SG_KNOB_SERIAL=1 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/knob" >/dev/null 2>&1 || fail "the knob run failed"
 expect_exit 1 sg check -r "$T/knob" --html "$T/jacobi.html"
-expect_match "$out" '^FAIL jacobi program/solve/residual 1x2 tolerance\.insufficient_parallelism' "the knob is a regression"
+expect_match "$out" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' "the knob is a regression"
 expect_exit 0 sg report -r "$T/knob" --html "$T/jacobi-report.html"
 cmp -s "$T/jacobi.html" "$T/jacobi-report.html" || fail "check --html and report --html differ on the Jacobi results"
 static=$(python3 "$check_py" static "$T/jacobi.html") || fail "the Jacobi report is not self-contained"
@@ -125,3 +139,16 @@ expect_match "$static" '^section s[01] st-fail regression jacobi program/solve/r
 # program, program/solve, program/solve/sweep, program/solve/residual: 4 plots each.
 expect_match "$static" '^plots 16$' "16 plots for the Jacobi example"
 render "$T/jacobi.html" 16
+# an OpenMP-only program: no legend entry for what it cannot have
+expect_no_match "$(cat "$T/jacobi.html")" '</span>Communication' "no Communication key without MPI"
+expect_no_match "$(cat "$T/jacobi.html")" '</span>Idle<' "no Idle key (ranks that finished early) with one rank"
+
+# ---- a crashed run: the Errors section is open, the page renders ----
+sed 's|^rules:$|  - name: crash\n    command: sh '"$SG_TOP"'/tests/data/run/fake.sh crash\n    repeat: 2\nrules:|' \
+	"$T/scalegate.yml" >"$T/crashed.yml"
+grep -q 'name: crash' "$T/crashed.yml" || fail "no crash benchmark in crashed.yml"
+expect_exit 3 "$SCALEGATE" run -c "$T/crashed.yml" -o "$T/crashed"
+expect_exit 3 "$SCALEGATE" check -c "$T/crashed.yml" -r "$T/crashed" --html "$T/crashed.html"
+expect_match "$(cat "$T/crashed.html")" '<details open><summary>Errors \(1\)</summary>' "the Errors section is open"
+expect_match "$(cat "$T/crashed.html")" 'crash: killed by SIGSEGV' "the crash is in it"
+render "$T/crashed.html" 16

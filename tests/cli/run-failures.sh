@@ -49,7 +49,7 @@ exitcol() { awk -F'\t' -v b="$1" '$1 == b { print $8; exit }' "$m"; }
 # Killed directly, or reported by the shell as 128 + 11.
 expect_match "$(reason crash)" '^killed by SIGSEGV( \(exit code 139 from the shell\))?; stderr: about to crash' "crash reason"
 [[ $(exitcol crash) == - || $(exitcol crash) == 139 ]] || fail "crash: exit column $(exitcol crash)"
-expect_match "$out" '^crash t=1 r=1 repeat 1: crash: killed by SIGSEGV' "crash reported on its own line"
+expect_match "$out" '^crash 1 rank × 1 thread repeat 1: crash: killed by SIGSEGV' "crash reported on its own line"
 
 [ "$(status hang)" = "timeout " ] || fail "hang: status $(status hang)"
 expect_match "$(reason hang)" '^timed out after 1 s' "hang reason"

@@ -26,7 +26,7 @@ expect_exit 0 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --dry-run
 expect_match "$out" "^jacobi s--r1-t2 repeat 1: OMP_NUM_THREADS=2 SCALEGATE_OUT=$T/results/jacobi/s--r1-t2/1 SCALEGATE_WORKDIR=$SG_BUILD /bin/sh -c '$SG_BUILD/./examples/jacobi 2 200 10'\$" "dry-run line"
 
 expect_exit 0 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results"
-expect_match "$out" '^jacobi t=2 r=1: 2/2 ok, median [0-9.]+ s$' "one line per configuration"
+expect_match "$out" '^jacobi 1 rank × 2 threads: 2/2 ok, median [0-9.]+ s$' "one line per configuration"
 m="$T/results/manifest.tsv"
 [ -f "$m" ] && [ ! -e "$m.partial" ] || fail "manifest.tsv is missing or still partial"
 [ "$(head -1 "$m")" = $'benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason\tcontention' ] ||
@@ -79,3 +79,26 @@ YML
 (cd / && expect_exit 0 "$SCALEGATE" run -c "$T/sized.yml")
 [ -d "$T/results/sized/s150-r1-t1/1" ] || fail "sizes: results/sized/s150-r1-t1/1 missing"
 expect_match "$(cat "$T/results/manifest.tsv")" $'^sized\t150\t1\t1\t1\t1\tok\t' "manifest size column"
+
+# 'exclude': cells of the matrix that are not run (an oversubscribed corner); mistakes as file:line:col.
+cat >"$T/exclude.yml" <<YML
+benchmarks:
+  - name: ex
+    command: ./examples/jacobi {threads} {size} 5
+    workdir: $SG_BUILD
+    sizes: [100, 150]
+    threads: [1, 2]
+    repeat: 1
+    warmup: 0
+    exclude: [{threads: 2, size: 150}]
+YML
+expect_exit 0 "$SCALEGATE" run -c "$T/exclude.yml" -o "$T/ex"
+[ "$(tail -n +2 "$T/ex/manifest.tsv" | wc -l)" -eq 3 ] || fail "exclude: expected 3 runs: $(cat "$T/ex/manifest.tsv")"
+[ ! -e "$T/ex/ex/s150-r1-t2" ] || fail "exclude: the excluded cell ran"
+[ -d "$T/ex/ex/s150-r1-t1/1" ] && [ -d "$T/ex/ex/s100-r1-t2/1" ] || fail "exclude: a cell that should run is missing"
+sed -i 's/exclude: .*/exclude: [{threads: 4}, {thread: 1}, 2, {size: 150}, {size: 100}]/' "$T/exclude.yml"
+expect_exit 2 "$SCALEGATE" run -c "$T/exclude.yml" -o "$T/ex"
+expect_match "$out" "exclude\.yml:9:30: unknown key 'thread'; did you mean 'threads'\?" "exclude: unknown key"
+expect_match "$out" "exclude\.yml:9:42: an 'exclude' entry must be a mapping" "exclude: not a mapping"
+expect_match "$out" "exclude\.yml:9:15: this 'exclude' entry matches no cell of the matrix" "exclude: matches nothing"
+expect_match "$out" "exclude\.yml:9:14: 'exclude' removes every cell of the matrix" "exclude: nothing left"

@@ -1,5 +1,4 @@
 /* Regions by name (sg_region_named): NAMES names on every thread of a team, more than a thread's cache holds. */
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -23,8 +22,7 @@ int main(void)
 			sg_begin(r);
 			sg_end(r);
 		}
-	/* A call into libgomp keeps it linked: the GOMP wrappers find the runtime behind them. */
-	if (omp_get_max_threads() < 1 || wrong)
+	if (wrong)
 		fprintf(stderr, "names: %d lookups gave another handle\n", wrong);
 	return wrong != 0;
 }

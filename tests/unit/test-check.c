@@ -402,7 +402,7 @@ static void test_cause_no_speedup(void **state)
 	f.cell.cur = cur;
 	cause = cause_explain(&f.cell);
 	assert_non_null(cause);
-	assert_non_null(strstr(cause, "no speedup at all (Karp_Flatt ~ 1.40 >= 1)"));
+	assert_non_null(strstr(cause, "no speedup (Karp_Flatt ~ 1.40 >= 1): more processors were no faster than one"));
 	assert_null(strstr(cause, "inherent serial fraction"));
 	free(cause);
 	fixture_release(&f);
@@ -493,9 +493,11 @@ static void test_format(void **state)
 	check_format_change(buf, sizeof(buf), &check_metrics[RULES_IDLE], 0.05, 0);
 	assert_string_equal(buf, "+5.0 points");
 	check_config_name(buf, sizeof(buf), "4000", 2, 4);
-	assert_string_equal(buf, "2x4@4000");
+	assert_string_equal(buf, "2 ranks \xc3\x97 4 threads, size 4000");
 	check_config_name(buf, sizeof(buf), "-", 1, 2);
-	assert_string_equal(buf, "1x2");
+	assert_string_equal(buf, "1 rank \xc3\x97 2 threads");
+	check_config_name(buf, sizeof(buf), NULL, 0, 0);
+	assert_string_equal(buf, "-");
 	for (int m = 0; m < RULES_NR_METRICS; m++)
 		assert_int_equal(check_metrics[m].id, m);
 }

@@ -12,6 +12,7 @@
 #include "run/fingerprint.h"
 #include "run/runner-exec.h"
 #include "run/runner.h"
+#include "base/secret.h"
 
 static void check_resolve(const char *cmd, const char *want)
 {
@@ -80,6 +81,48 @@ static void test_tail(void **state)
 	free(t);
 }
 
+/* Invalid UTF-8 shown as \xNN, valid characters kept, a cut character not shown in halves. */
+static void test_tail_utf8(void **state)
+{
+	char path[] = "/tmp/sg-tail-XXXXXX";
+	int fd = mkstemp(path);
+	char *t;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "a\xff b\xc3 \xc3\xa9\x01\x7f\xc2\x85 \xe2\x82\xac\n", 17), 17);
+	close(fd);
+	t = exec_tail(path, 1000);
+	assert_string_equal(t, "a\\xff b\\xc3 \xc3\xa9 \\x7f  \xe2\x82\xac");
+	free(t);
+	t = exec_tail(path, 2); /* the last 2 bytes of the euro sign: nothing of it */
+	assert_string_equal(t, "...");
+	free(t);
+	unlink(path);
+}
+
+/* Every occurrence of every secret, the longer one where two start at one place, short ones not at all. */
+static void test_secret_mask(void **state)
+{
+	char *m;
+
+	(void)state;
+	secret_clear();
+	secret_add("abc");
+	assert_int_equal(secret_count(), 0);
+	secret_add("tok-123");
+	secret_add("tok-123-long");
+	secret_add("tok-123");
+	assert_int_equal(secret_count(), 2);
+	m = secret_mask("x tok-123-long y tok-123tok-123 z");
+	assert_string_equal(m, "x *** y ****** z");
+	free(m);
+	m = secret_mask("nothing here");
+	assert_string_equal(m, "nothing here");
+	free(m);
+	secret_clear();
+}
+
 static void test_fingerprint_keys(void **state)
 {
 	struct config c;
@@ -109,6 +152,8 @@ int main(void)
 		cmocka_unit_test(test_status_names),
 		cmocka_unit_test(test_signal_name),
 		cmocka_unit_test(test_tail),
+		cmocka_unit_test(test_tail_utf8),
+		cmocka_unit_test(test_secret_mask),
 		cmocka_unit_test(test_fingerprint_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

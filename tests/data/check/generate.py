@@ -178,6 +178,11 @@ CASES = {
 """, None),
     "fingerprint-mismatch": (dict(factors=CLEAN2, mode="serial"), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES,
                              lambda t: t.replace("cpu_model\tSynthetic CPU", "cpu_model\tOther CPU")),
+    # a baseline from another machine and nothing else: the <error>s must make the exit non-zero (5)
+    "foreign-baseline": (dict(factors=CLEAN2, mode="parallel"), dict(factors=CLEAN, mode="parallel"), """  - name: time-only
+    interval: "program/solve*"
+    tolerance: { time: 10% }
+""", lambda t: t.replace("cpu_model\tSynthetic CPU", "cpu_model\tOther CPU")),
     "baseline-missing-interval": (dict(factors=CLEAN2, mode="parallel"), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES,
                                   lambda t: "".join(l for l in t.splitlines(True)
                                                     if not l.startswith("sample\tprogram/solve/residual\t-\t1\t2\t"))),

@@ -47,7 +47,7 @@ def g(x):
     return "%.9g" % x
 
 
-def profile(threads, tree, factor):
+def profile(threads, tree, factor, rank=None, ranks=None):
     """tree: list of (name, parent index or None, own serial s, parallel work s, overhead s or None for serial).
 
     A leaf with parallel work W and overhead O on T threads: every thread works W/T and waits O at the
@@ -72,7 +72,8 @@ def profile(threads, tree, factor):
             wall[parent] += wall[i]
             par[parent] += par[i]
         tree[i] = (name, parent, serial, work, over, barrier)
-    lines = ["scalegate-profile\t1", "meta\thost\tsynthetic", "meta\tpid\t1", "meta\trank\t-", "meta\tranks\t-",
+    lines = ["scalegate-profile\t1", "meta\thost\tsynthetic", "meta\tpid\t1",
+             "meta\trank\t%s" % ("-" if rank is None else rank), "meta\tranks\t%s" % ("-" if ranks is None else ranks),
              "meta\tclock\tmonotonic", "meta\tomp\tgomp", "meta\tmpi\tnone", "columns\tregion\tid\tname\tfile\tline"]
     for i, t in enumerate(tree):
         lines.append("region\t%d\t%s\t%s\t%d" % (i, esc(t[0]), "synthetic" if i == 0 else "solver.c", 10 * i))
@@ -109,6 +110,14 @@ def reduce(threads, size):
     return [("program", None, 0.0005, 0, 0), ("step", 0, 0, size * 1e-6, 2e-3 * math.log2(threads))]
 
 
+def contended(ranks, threads, current):
+    """No speedup at p = 2 (Karp-Flatt e > 2, beyond the plot's axis), reached two ways: 1 rank x 2
+    threads (a parallel region that mostly waits) and 2 ranks x 1 thread (each rank slower)."""
+    if ranks > 1:
+        return [("program", None, 0.001, 0, 0), ("update", 0, 0.18 if current else 0.14, 0, 0)]
+    return [("program", None, 0.001, 0, 0), ("update", 0, 0, 0.1, 0.2 if current else 0.15)]
+
+
 def write(out, current):
     rows = ["benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason"]
     os.makedirs(out)
@@ -117,7 +126,15 @@ def write(out, current):
     runs = [("solver", "-", t, solver(t, current)) for t in THREADS]
     runs += [("heat-weak", str(1000 * t), t, heat(t, current)) for t in THREADS]
     runs += [("reduce", str(n), t, reduce(t, n)) for n in (4000, 16000, 64000, 256000, 1024000) for t in THREADS]
+    cont = [(r, t, contended(r, t, current)) for r, t in ((1, 1), (1, 2), (2, 1))]
     for repeat, factor in enumerate(NOISE if current else list(reversed(NOISE)), 1):
+        for r, t, tree in cont:
+            rel = "contended/s--r%d-t%d/%d" % (r, t, repeat)
+            os.makedirs(os.path.join(out, rel))
+            for k in range(r):
+                with open(os.path.join(out, rel, "synthetic.%d.sgprof" % k), "w") as f:
+                    f.write(profile(t, list(tree), factor, k if r > 1 else None, r if r > 1 else None))
+            rows.append("contended\t-\t%d\t%d\t%d\t%d\tok\t0\t%.6f\t%s\t-" % (r, t, r * t, repeat, factor, rel))
         for bench, size, t, tree in runs:
             rel = "%s/s%s-r1-t%d/%d" % (bench, size, t, repeat)
             os.makedirs(os.path.join(out, rel))
@@ -127,7 +144,7 @@ def write(out, current):
     with open(os.path.join(out, "manifest.tsv"), "w") as f:
         f.write("\n".join(rows) + "\n")
     # The completeness record 'scalegate run' writes last: every benchmark, its matrix.
-    per = {}
+    per = {"contended": len(cont)}
     for bench, size, t, tree in runs:
         per[bench] = per.get(bench, 0) + 1
     reps = len(NOISE)
@@ -143,6 +160,12 @@ benchmarks:
   - name: solver
     command: ./solver {threads}
     threads: [1, 2, 4, 8]
+    repeat: 5
+  - name: contended
+    command: ./contended {threads}
+    threads: [1, 2]
+    ranks: [1, 2]
+    exclude: [{ranks: 2, threads: 2}]
     repeat: 5
   - name: heat-weak
     command: ./heat {threads} {size}
