@@ -60,3 +60,23 @@ approx() {
 	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "missing" && v >= lo && v <= hi) }' ||
 		fail "$4: $1 is not within [$2, $3]"
 }
+
+# retry N FUNCTION ARGS...: runs FUNCTION up to N times, until one run passes (each in a subshell,
+# where 'fail' ends only that attempt). For timings a busy machine can spoil; a real fault fails N times.
+retry() {
+	local n=$1 i rc
+	shift
+	for ((i = 1; i <= n; i++)); do
+		set +e
+		(
+			set -e
+			"$@"
+		)
+		rc=$?
+		set -e
+		[ $rc -eq 0 ] && return 0
+		echo "(attempt $i of $n failed)" >&2
+		[ $i -eq $n ] || sleep $i # let a burst of load pass
+	done
+	fail "$1: failed $n times"
+}

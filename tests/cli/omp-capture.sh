@@ -32,23 +32,26 @@ done
 OMP_NUM_THREADS=1 run uncontended
 approx "$(col "$out" program/step 0 omp_lock)" 0 0 "uncontended critical and lock at one thread"
 
-# A 3:1 imbalance on two threads under schedule(static): work ~3:1, the light thread idles the difference.
-rm -rf "$T/out"
-SG_KNOB_SCHEDULE=static SCALEGATE_OUT="$T/out" "$SG_BUILD/examples/imbalance" 2 2000 10 >/dev/null
-out=$(tsv "$T/out")
-read -r w0 w1 idle1 < <(awk -v par0="$(col "$out" program/loop 0 par)" -v idle0="$(col "$out" program/loop 0 omp_idle)" \
-	-v t1="$(col "$out" program/loop 1 time)" -v idle1="$(col "$out" program/loop 1 omp_idle)" \
-	'BEGIN { print par0 - idle0, t1, idle1 }')
-# 3:1 by construction; CPU contention from other processes inflates the light thread's wall time.
-approx "$(awk -v a="$w0" -v b="$w1" 'BEGIN { print a / b }')" 1.8 4.5 "work ratio of the heavy to the light thread"
-approx "$(awk -v i="$idle1" -v a="$w0" -v b="$w1" 'BEGIN { print i / (a - b) }')" 0.7 1.3 "light thread's idle vs the work difference"
+# A 3:1 imbalance on two threads under schedule(static): work ~3:1, the light thread idles the difference;
+# balanced by the dynamic schedule. CPU-bound: on a busy machine a thread loses its core for a while, so
+# best of three (as in ompt-capture.sh).
+imbalance() {
+	rm -rf "$T/out"
+	SG_KNOB_SCHEDULE=static SCALEGATE_OUT="$T/out" "$SG_BUILD/examples/imbalance" 2 2000 10 >/dev/null
+	out=$(tsv "$T/out")
+	read -r w0 w1 idle1 < <(awk -v par0="$(col "$out" program/loop 0 par)" -v idle0="$(col "$out" program/loop 0 omp_idle)" \
+		-v t1="$(col "$out" program/loop 1 time)" -v idle1="$(col "$out" program/loop 1 omp_idle)" \
+		'BEGIN { print par0 - idle0, t1, idle1 }')
+	approx "$(awk -v a="$w0" -v b="$w1" 'BEGIN { print a / b }')" 1.8 4.5 "work ratio of the heavy to the light thread"
+	approx "$(awk -v i="$idle1" -v a="$w0" -v b="$w1" 'BEGIN { print i / (a - b) }')" 0.7 1.3 "light thread's idle vs the work difference"
 
-# Balanced by the dynamic schedule: the ratio comes close to 1.
-rm -rf "$T/out"
-SG_KNOB_SCHEDULE=dynamic SCALEGATE_OUT="$T/out" "$SG_BUILD/examples/imbalance" 2 2000 10 >/dev/null
-out=$(tsv "$T/out")
-approx "$(awk -v p="$(col "$out" program/loop 0 par)" -v i="$(col "$out" program/loop 0 omp_idle)" -v t="$(col "$out" program/loop 1 time)" \
-	'BEGIN { print (p - i) / t }')" 0.6 1.6 "dynamic schedule balances the work"
+	rm -rf "$T/out"
+	SG_KNOB_SCHEDULE=dynamic SCALEGATE_OUT="$T/out" "$SG_BUILD/examples/imbalance" 2 2000 10 >/dev/null
+	out=$(tsv "$T/out")
+	approx "$(awk -v p="$(col "$out" program/loop 0 par)" -v i="$(col "$out" program/loop 0 omp_idle)" -v t="$(col "$out" program/loop 1 time)" \
+		'BEGIN { print (p - i) / t }')" 0.6 1.6 "dynamic schedule balances the work"
+}
+retry 3 imbalance
 
 # Preloaded into an unmodified OpenMP binary: level 0 and every parallel region.
 cat >"$T/plain.c" <<'C'

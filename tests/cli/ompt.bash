@@ -52,23 +52,3 @@ ompt_cc() {
 	"${CLANG:-clang}" -std=c11 -O2 -g -fopenmp -I"$SG_TOP/tracer" "${rt[@]}" "$1" -o "$2" \
 		"$SG_BUILD/lib/libscalegate.a" -pthread -ldl -lm
 }
-
-# retry N FUNCTION ARGS...: runs FUNCTION up to N times, until one run passes (each in a subshell,
-# where 'fail' ends only that attempt). For timings a busy machine can spoil; a real fault fails N times.
-retry() {
-	local n=$1 i rc
-	shift
-	for ((i = 1; i <= n; i++)); do
-		set +e
-		(
-			set -e
-			"$@"
-		)
-		rc=$?
-		set -e
-		[ $rc -eq 0 ] && return 0
-		echo "(attempt $i of $n failed)" >&2
-		[ $i -eq $n ] || sleep $i # let a burst of load pass
-	done
-	fail "$1: failed $n times"
-}
