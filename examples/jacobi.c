@@ -4,6 +4,10 @@
  *   usage: jacobi THREADS N [ITERATIONS]
  *   knob:  SG_KNOB_SERIAL=1 computes the residual in a serial loop on one
  *          thread (the regression "the solver now has a serial section").
+ *   knobs of the gate's own tests (tests/cli/gate-defaults.sh):
+ *          SG_KNOB_SERIAL_MS=MS   MS ms of serial code at the start of solve
+ *          SG_KNOB_NO_PARALLEL=1  the 'omp parallel for' of both loops removed
+ *          SG_KNOB_CRITICAL=1     a critical section around the sweep's rows
  */
 #include <math.h>
 #include <omp.h>
@@ -12,21 +16,55 @@
 
 #include "scalegate.h"
 
-static double sweep(const double *u, double *v, int n)
+static int knob(const char *name)
+{
+	return getenv(name) ? atoi(getenv(name)) : 0;
+}
+
+static double sweep_row(const double *u, double *v, int n, int i)
+{
+	double diff = 0.0;
+
+	for (int j = 1; j < n - 1; j++) {
+		double x = 0.25 * (u[(i - 1) * n + j] + u[(i + 1) * n + j] + u[i * n + j - 1] + u[i * n + j + 1]);
+		diff = fmax(diff, fabs(x - u[i * n + j]));
+		v[i * n + j] = x;
+	}
+	return diff;
+}
+
+static double sweep(const double *u, double *v, int n, int no_parallel, int critical)
 {
 	double diff = 0.0;
 
 	SG_BEGIN("sweep");
+	if (no_parallel) {
+		for (int i = 1; i < n - 1; i++)
+			diff = fmax(diff, sweep_row(u, v, n, i));
+	} else if (critical) {
 #pragma omp parallel for schedule(static) reduction(max : diff)
-	for (int i = 1; i < n - 1; i++) {
-		for (int j = 1; j < n - 1; j++) {
-			double x = 0.25 * (u[(i - 1) * n + j] + u[(i + 1) * n + j] + u[i * n + j - 1] + u[i * n + j + 1]);
-			diff = fmax(diff, fabs(x - u[i * n + j]));
-			v[i * n + j] = x;
+		for (int i = 1; i < n - 1; i++) {
+#pragma omp critical
+			diff = fmax(diff, sweep_row(u, v, n, i));
 		}
+	} else {
+#pragma omp parallel for schedule(static) reduction(max : diff)
+		for (int i = 1; i < n - 1; i++)
+			diff = fmax(diff, sweep_row(u, v, n, i));
 	}
 	SG_END("sweep");
 	return diff;
+}
+
+/* MS milliseconds of serial computation on the calling thread. */
+static double serial_work(int ms)
+{
+	double start = omp_get_wtime(), x = 1.0;
+
+	while (omp_get_wtime() - start < ms / 1000.0)
+		for (int k = 0; k < 1000; k++)
+			x = x * 1.0000001 + 1e-9;
+	return x;
 }
 
 static double residual(const double *u, int n, int serial)
@@ -55,7 +93,9 @@ static double residual(const double *u, int n, int serial)
 int main(int argc, char **argv)
 {
 	int threads, n, iterations;
-	int serial = getenv("SG_KNOB_SERIAL") && atoi(getenv("SG_KNOB_SERIAL"));
+	int serial = knob("SG_KNOB_SERIAL") || knob("SG_KNOB_NO_PARALLEL");
+	int no_parallel = knob("SG_KNOB_NO_PARALLEL"), critical = knob("SG_KNOB_CRITICAL");
+	int serial_ms = knob("SG_KNOB_SERIAL_MS");
 	double *u, *v, diff = 0, res = 0;
 
 	if (argc < 3) {
@@ -80,9 +120,11 @@ int main(int argc, char **argv)
 		u[j] = v[j] = 1.0; /* a hot top edge */
 
 	SG_BEGIN("solve");
+	if (serial_ms > 0 && serial_work(serial_ms) < 0)
+		diff = -1; /* keeps the work */
 	for (int it = 0; it < iterations; it++) {
 		double *t;
-		diff = sweep(u, v, n);
+		diff = sweep(u, v, n, no_parallel, critical);
 		t = u;
 		u = v;
 		v = t;

@@ -41,6 +41,9 @@ int main(int argc, char **argv)
 	int rank, ranks, iterations;
 	long n;
 	const char *knob = getenv("SG_KNOB_EXTRA_RANK1_MS");
+	/* SG_KNOB_EXTRA_RANK1_PCT=P: rank 1 computes P % more cells than it owns (tests/cli/gate-defaults.sh) */
+	const char *pct_knob = getenv("SG_KNOB_EXTRA_RANK1_PCT");
+	double extra_pct = pct_knob ? atof(pct_knob) : 0.0;
 	double extra_ms = knob ? atof(knob) : 0.0, sink = 0.0, change = 0.0;
 
 	MPI_Init(&argc, &argv);
@@ -99,6 +102,8 @@ int main(int argc, char **argv)
 		v = t;
 		if (rank == 1 && extra_ms > 0)
 			sink += extra_work(extra_ms);
+		for (long i = 1; rank == 1 && i <= (long)(local * extra_pct / 100) && i <= local; i++)
+			sink += 0.5 * (u[i - 1] + u[i + 1]) * 1e-300; /* the same work again, kept */
 		SG_END("compute");
 
 		SG_BEGIN("allreduce");

@@ -69,6 +69,12 @@ SG_HIDDEN uint32_t sg_node_count(void);
 SG_HIDDEN const struct sg_node_info *sg_node_at(uint32_t id);
 SG_HIDDEN void sg_regions_init(const char *program);
 
+/* inject.c: SCALEGATE_INJECT=name:PCT% slows the named intervals down (docs/check.md, calibration). */
+SG_HIDDEN extern int sg_inject_on;
+SG_HIDDEN void sg_inject_register(uint32_t region, const char *name);
+/* Spins for the region's share of now - start; returns the clock after the spin. */
+SG_HIDDEN uint64_t sg_inject_spin(uint32_t region, uint64_t start, uint64_t now);
+
 /* ---- per-thread statistics ------------------------------------------------ */
 
 /* Times are in clock ticks. 'time' and 'par' are inclusive of nested regions;

@@ -143,6 +143,7 @@ sg_region_t sg_region(const char *name, const char *file, int line)
 		if (!nr_regions)
 			region_add("program", "?", 0);
 		id = region_add(name, file, line);
+		sg_inject_register(id, name);
 	} else if (!regions[id].line) {
 		regions[id].line = line; /* SG_END was seen before SG_BEGIN */
 	}

@@ -236,6 +236,8 @@ void sg_end_line(sg_region_t region, int line)
 	}
 	f = &t->stack[t->depth - 1];
 	if (SG_LIKELY(t->depth > 1 && f->region == (uint32_t)region && !f->inherited)) {
+		if (SG_UNLIKELY(sg_inject_on))
+			now = sg_inject_spin((uint32_t)region, f->start, now);
 		record(t, f, now);
 		t->depth--;
 		t->cur = f[-1].node;

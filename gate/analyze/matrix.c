@@ -206,15 +206,23 @@ static double slope_of(const double *rp, const double *e, size_t n)
 	return sxx > 0 ? sxy / sxx : NAN;
 }
 
+double matrix_karp_flatt_slope(const double *rp, const double *t, size_t k)
+{
+	double e[256];
+
+	if (k > 256)
+		return NAN;
+	for (size_t i = 0; i < k; i++)
+		e[i] = matrix_karp_flatt(t[1 + i] > 0 ? t[0] / t[1 + i] : NAN, rp[i]);
+	return slope_of(rp, e, k);
+}
+
 static double slope_fn(const double *m, size_t k, void *ctx)
 {
 	const struct slope_ctx *sc = ctx;
-	double e[256];
 
 	(void)k;
-	for (size_t i = 0; i < sc->n; i++)
-		e[i] = matrix_karp_flatt(m[1 + i] > 0 ? m[0] / m[1 + i] : NAN, sc->rp[i]);
-	return slope_of(sc->rp, e, sc->n);
+	return matrix_karp_flatt_slope(sc->rp, m, sc->n);
 }
 
 static void series_slope(struct matrix_series *s)

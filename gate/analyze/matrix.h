@@ -86,6 +86,9 @@ void matrix_ratio(const double *a, size_t na, const double *b, size_t nb, struct
 
 /* Karp-Flatt serial fraction for speedup psi on p processors (p > 1). */
 double matrix_karp_flatt(double psi, double p);
+/* The least-squares slope of e over p / p_ref = rp[0..k-1], from T(ref) = t[0] and T(p) = t[1..k]; the one slope
+ * of reports and checks. */
+double matrix_karp_flatt_slope(const double *rp, const double *t, size_t k);
 /* What the series' Karp-Flatt trend means, in words ("rising: overhead grows with p", ...); nothing without a trend. */
 struct strbuf;
 void matrix_trend_describe(struct strbuf *sb, const struct matrix_series *s);

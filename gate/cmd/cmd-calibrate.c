@@ -88,7 +88,7 @@ static int run_sets(const struct calibrate_options *o, struct config *c, struct 
 
 	for (int k = 1; k <= o->runs && code == SG_EXIT_PASS; k++) {
 		char *dir = xstrfmt("%s/%d", base, k);
-		struct runner_options opt = { dir, o->benchmark, 0 };
+		struct runner_options opt = { .results_dir = dir, .benchmark = o->benchmark };
 		struct runner r;
 		long failed;
 		fprintf(stderr, "scalegate calibrate: run %d of %d into %s\n", k, o->runs, dir);

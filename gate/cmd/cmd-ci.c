@@ -11,10 +11,12 @@
 #include "post/post.h"
 #include "report/report.h"
 #include "run/runner.h"
+#include "cmd/ab.h"
 
 static const char usage_text[] =
 	"usage: scalegate ci [-c|--config FILE] [-o|--output DIR] [--no-run] [--no-post] [--require-post]\n"
-	"                    [--partial] [--testcase-output]\n"
+	"                    [--partial] [--testcase-output] [--against REV | --against-dir DIR]\n"
+	"                    [--inject I:PCT] [--seed N]\n"
 	"Runs the benchmark matrix of the configuration, judges the results against\n"
 	"the rules and the baselines, writes the JUnit, Markdown, JSON and HTML reports,\n"
 	"posts the summary when the configuration has a 'post:' section, and exits\n"
@@ -28,6 +30,7 @@ static const char usage_text[] =
 	"  --partial        with --no-run: judge results 'scalegate run' did not finish\n"
 	"  --testcase-output JUnit: each testcase's text in its own <system-out>, with file\n"
 	"                   and line attributes (GitLab; as 'reports: testcase_output: true')\n"
+	AB_USAGE
 	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
 	"error, 3 a benchmark failed to run, the results are incomplete or something\n"
 	"could not be judged (and nothing regressed), 4 a required post\n"
@@ -36,6 +39,7 @@ static const char usage_text[] =
 struct ci_options {
 	const char *config, *reports;
 	int no_run, no_post, require_post, partial, testcase_output;
+	struct ab_options ab;
 };
 
 static int parse_options(int argc, char **argv, struct ci_options *o)
@@ -44,7 +48,10 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 
 	for (int i = 1; i < argc && !bad; i++) {
 		const char *a = argv[i], *v;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		int taken = ab_option(argc, argv, &i, &o->ab);
+		if (taken) {
+			bad = taken < 0;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage_text, stdout);
 			return 1;
 		} else if ((v = option_value(argc, argv, &i, "-c", &bad)) ||
@@ -80,15 +87,16 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 }
 
 /* Runs the whole matrix; -1 when the gate itself could not go on. */
-static long run_matrix(struct config *c)
+static long run_matrix(struct config *c, struct ab_options *ab)
 {
 	struct runner_options ro = { 0 };
-	struct runner r;
+	struct runner r = { 0 };
 	long failed = -1;
 
-	if (!runner_init(&r, c, &ro))
+	if (!ab_prepare(ab, c, c->results_dir, &ro) && !runner_init(&r, c, &ro))
 		failed = runner_run(&r);
 	runner_release(&r);
+	ab_finish(ab);
 	return failed;
 }
 
@@ -148,7 +156,7 @@ int cmd_ci(int argc, char **argv)
 	posting = j.config.post && !o.no_post;
 	if (posting && post_section_load(&j.config, &po, o.require_post))
 		goto out;
-	if (!o.no_run && run_matrix(&j.config) < 0) {
+	if (!o.no_run && run_matrix(&j.config, &o.ab) < 0) {
 		code = SG_EXIT_RUN_FAILED;
 		goto out;
 	}

@@ -7,6 +7,7 @@
 #include "base/exitcode.h"
 #include "cmd/options.h"
 #include "run/runner.h"
+#include "cmd/ab.h"
 
 static const char usage_text[] =
 	"usage: scalegate run [-c scalegate.yml] [-o RESULTS] [--benchmark NAME] [--dry-run]\n"
@@ -19,15 +20,20 @@ static const char usage_text[] =
 	"  -o DIR            the results directory (default: 'results' of the configuration)\n"
 	"  --benchmark NAME  run only this benchmark; the others' results are kept\n"
 	"  --dry-run         print each run's environment and command line, run nothing\n"
+	AB_USAGE
 	"exit codes: 0 every run ok, 2 usage or configuration error, 3 a run failed\n";
 
-static int parse_options(int argc, char **argv, const char **config, struct runner_options *o)
+static int parse_options(int argc, char **argv, const char **config, struct runner_options *o,
+			 struct ab_options *ab)
 {
 	int bad = 0;
 
 	for (int i = 1; i < argc && !bad; i++) {
 		const char *v;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+		int taken = ab_option(argc, argv, &i, ab);
+		if (taken) {
+			bad = taken < 0;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(usage_text, stdout);
 			return 1;
 		} else if (!strcmp(argv[i], "--dry-run")) {
@@ -56,9 +62,10 @@ int cmd_run(int argc, char **argv)
 {
 	const char *path = "scalegate.yml";
 	struct runner_options opt = { 0 };
+	struct ab_options ab = { 0 };
 	struct config c;
-	struct runner r;
-	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &path, &opt);
+	struct runner r = { 0 };
+	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &path, &opt, &ab);
 	long failed;
 
 	if (ret)
@@ -67,7 +74,8 @@ int cmd_run(int argc, char **argv)
 		config_release(&c);
 		return SG_EXIT_USAGE;
 	}
-	if (runner_init(&r, &c, &opt))
+	if (ab_prepare(&ab, &c, opt.results_dir ? opt.results_dir : c.results_dir, &opt) ||
+	    runner_init(&r, &c, &opt))
 		goto out;
 	failed = runner_run(&r);
 	if (failed < 0)
@@ -80,6 +88,7 @@ int cmd_run(int argc, char **argv)
 		code = SG_EXIT_PASS;
 out:
 	runner_release(&r);
+	ab_finish(&ab);
 	config_release(&c);
 	return code;
 }

@@ -4,63 +4,19 @@
 #include <string.h>
 
 #include "judge/check-priv.h"
+#include "stats/stats.h"
 
-static void format_tolerance(char *buf, size_t size, const struct check_metric *m, const struct rules_value *tol)
-{
-	if (tol->relative) {
-		snprintf(buf, size, "%g %%", 100 * tol->value);
-		return;
-	}
-	check_format_change(buf, size, m, tol->value, 0);
-	if (buf[0] == '+')
-		memmove(buf, buf + 1, strlen(buf));
-}
-
-static void describe_test(struct verdict *v, const struct check_metric *m, const struct check_test *t,
-			  const struct rules_value *tol, const struct rules_policy *pol)
-{
-	char val[48], lo[48], hi[48], base[48], change[48], tolerance[48], bound[48];
-	struct strbuf sb = STRBUF_INIT;
-
-	check_format_value(val, sizeof(val), m, t->cur);
-	check_format_value(lo, sizeof(lo), m, t->lo);
-	check_format_value(hi, sizeof(hi), m, t->hi);
-	check_format_value(base, sizeof(base), m, t->base);
-	check_format_change(change, sizeof(change), m, t->change, tol->relative);
-	check_format_change(bound, sizeof(bound), m, t->bound, tol->relative);
-	format_tolerance(tolerance, sizeof(tolerance), m, tol);
-	strbuf_addf(&sb, "%s %s [%s, %s] (n=%zu) vs baseline %s (n=%zu): %s, ", m->name, val, lo, hi, t->n_cur,
-		    base, t->n_base, change);
-	if (!t->past)
-		strbuf_addf(&sb, "within the tolerance of %s", tolerance);
-	else
-		strbuf_addf(&sb, "past the tolerance of %s %s", tolerance,
-			    t->significant ? "and significant" : "but not significant");
-	if (!isnan(t->p))
-		strbuf_addf(&sb, " (one-sided Mann-Whitney p = %.3g %s %g)", t->p,
-			    t->p <= pol->significance * (1 + 1e-9) ? "<=" : ">", pol->significance);
-	else if (t->past)
-		strbuf_addf(&sb, " (one-sided %g %% bootstrap bound of the change: %s)",
-			    100 * (1 - pol->significance), isnan(t->bound) ? "undefined" : bound);
-	if (t->significant && pol->level == RULES_LEVEL_WARN)
-		strbuf_addstr(&sb, " (level warn)");
-	verdict_set_message(v, "%s", sb.buf);
-	strbuf_release(&sb);
-}
-
+/*
+ * A provisional verdict for the test: its status and message are decided by
+ * check_adjust() with every other test of the run (the whole-run error control).
+ */
 static struct verdict *finish(struct check_cell *cell, const struct check_metric *m, const char *kind,
 			      const struct check_test *t)
 {
 	const struct rules_settings *set = cell->set;
-	const struct rules_policy *pol = &set->tolerance_policy[m->id];
-	enum verdict_status st = VERDICT_PASS;
-	struct verdict *v;
+	struct verdict *v = check_verdict(cell, t->past ? VERDICT_WARN : VERDICT_PASS, kind, m,
+					  set->tolerance_from[m->id]);
 
-	if (t->significant)
-		st = pol->level == RULES_LEVEL_WARN ? VERDICT_WARN : VERDICT_FAIL;
-	else if (t->past)
-		st = VERDICT_WARN;
-	v = check_verdict(cell, st, kind, m, set->tolerance_from[m->id]);
 	v->n = t->n_cur;
 	v->value = t->cur;
 	v->lo = t->lo;
@@ -69,8 +25,9 @@ static struct verdict *finish(struct check_cell *cell, const struct check_metric
 	v->baseline = t->base;
 	v->change = t->change;
 	v->p_value = t->p;
-	describe_test(v, m, t, &set->tolerance[m->id], pol);
-	check_add_cause(cell, v);
+	v->mdc = t->mdc;
+	check_add_cause(cell, v); /* kept only if the adjustment leaves a warning or a failure */
+	check_defer(cell, (size_t)(v - cell->c->vs->v), m, t);
 	return v;
 }
 
@@ -115,14 +72,18 @@ static void compare_samples(struct check_cell *cell, const struct check_metric *
 
 	nb = check_samples(cell->base, m, xb);
 	nc = check_samples(cell->cur, m, xc);
-	if (!nb || !nc) {
+	if (!nb && !nc) {
+		/* captured on neither side (an OpenMP program's Communication): nothing to compare, nothing to say */
+	} else if (!nb || !nc) {
 		char *why = xstrfmt("%s not captured in the %s", m->name, !nc ? "results" : "baseline");
 		skip(cell, m, kind, why);
 		free(why);
 	} else {
 		skip_unreachable(cell, m, kind, nb, nc, &skipped);
-		if (!skipped && !check_test_samples(xb, nb, xc, nc, m->worse, &cell->set->tolerance[m->id],
-						     cell->set->tolerance_policy[m->id].significance, &t)) {
+		struct check_test_opts o = { m->worse, &cell->set->tolerance[m->id],
+					     cell->set->tolerance_policy[m->id].significance, cell->c->ab && nb == nc,
+					     check_sitting_sd(cell, m, cell->set->tolerance[m->id].relative) };
+		if (!skipped && !check_test_samples(xb, nb, xc, nc, &o, &t)) {
 			struct verdict *v = finish(cell, m, kind, &t);
 			struct strbuf sb = STRBUF_INIT;
 			double scale = m->kind == CHECK_SHARE ? 100 : 1;
@@ -142,6 +103,46 @@ static double *times(const struct baseline_cell *bc, size_t *n)
 
 	*n = baseline_samples(bc, ANALYSIS_EXECUTION_TIME, x);
 	return x;
+}
+
+/*
+ * The metric per round, from T(ref) and T(p) of the same round (the runner
+ * measures every configuration once per round): 0 when the rounds do not pair.
+ */
+static size_t per_round(const struct check_groups *g, int side, enum rules_metric m, double *out)
+{
+	const double *ref = g->x[2 * side], *tp = g->x[2 * side + 1];
+	size_t n = g->n[2 * side];
+
+	if (n != g->n[2 * side + 1] || n < 2)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		out[i] = check_derived_value(m, ref[i], tp[i], g->rp);
+		if (!isfinite(out[i]))
+			return 0;
+	}
+	return n;
+}
+
+/* The derived metric tested round by round: 0 done, 1 the rounds do not pair, -1 error. */
+static int test_rounds(struct check_cell *cell, const struct check_metric *m, const struct check_groups *g,
+		       struct check_test *t)
+{
+	size_t cap = (g->n[0] > g->n[2] ? g->n[0] : g->n[2]) + 1, nb, nc;
+	double *xb = xmalloc(cap * sizeof(double)), *xc = xmalloc(cap * sizeof(double));
+	const struct rules_value *tol = &cell->set->tolerance[m->id];
+	struct check_test_opts o = { m->worse, tol, cell->set->tolerance_policy[m->id].significance, 0,
+				     check_sitting_sd(cell, m, tol->relative) };
+	int ret = 1;
+
+	nb = per_round(g, 0, m->id, xb);
+	nc = per_round(g, 1, m->id, xc);
+	o.paired = cell->c->ab && nb == nc;
+	if (nb && nc)
+		ret = check_test_samples(xb, nb, xc, nc, &o, t);
+	free(xb);
+	free(xc);
+	return ret;
 }
 
 static void derived_details(struct verdict *v, const struct check_groups *g)
@@ -188,8 +189,11 @@ static void compare_derived(struct check_cell *cell, const struct check_metric *
 	skip_unreachable(cell, m, kind, g.n[0] < g.n[1] ? g.n[0] : g.n[1], g.n[2] < g.n[3] ? g.n[2] : g.n[3],
 			 &skipped);
 	if (!skipped) {
-		ret = check_test_derived(&g, m->id, &cell->set->tolerance[m->id],
-					 cell->set->tolerance_policy[m->id].significance, &t);
+		g.seed = stats_seed_of(kind);
+		ret = weak ? 1 : test_rounds(cell, m, &g, &t);
+		if (ret > 0)
+			ret = check_test_derived(&g, m->id, &cell->set->tolerance[m->id],
+						 cell->set->tolerance_policy[m->id].significance, &t);
 		if (!ret)
 			derived_details(finish(cell, m, kind, &t), &g);
 		else if (ret > 0)
@@ -250,7 +254,7 @@ static void compare_slope(struct check_cell *cell, const struct check_metric *m,
 	}
 	skip_unreachable(cell, m, kind, nb, nc, &skipped);
 	if (!skipped) {
-		struct check_slope_groups g = { x, n, rp, k };
+		struct check_slope_groups g = { x, n, rp, k, stats_seed_of(cell->interval) };
 		int ret = check_test_slope(&g, &cell->set->tolerance[m->id],
 					   cell->set->tolerance_policy[m->id].significance, &t);
 		if (!ret)

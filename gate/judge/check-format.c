@@ -74,6 +74,16 @@ static const char *plural(size_t n)
 
 static const char *const status_words[] = { "PASS", "WARN", "FAIL", "ERROR", "SKIP" };
 
+/* How many verdicts are inconclusive warnings. */
+static size_t inconclusive(const struct verdict_set *vs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < vs->nr; i++)
+		n += vs->v[i].status == VERDICT_WARN && vs->v[i].inconclusive;
+	return n;
+}
+
 /* Exit 3 is a failed run, or an error that left something unjudged (an unreadable baseline). */
 static const char *error_word(const struct verdict_set *vs)
 {
@@ -88,25 +98,35 @@ void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all)
 	for (size_t i = 0; i < vs->nr; i++) {
 		const struct verdict *v = &vs->v[i];
 		char config[96];
-		if (!all && v->status == VERDICT_PASS)
+		if (!all && (v->status == VERDICT_PASS || v->inconclusive))
 			continue;
 		check_config_name(config, sizeof(config), v->size, v->ranks, v->threads);
-		fprintf(out, "%s %s %s %s %s: %s\n", status_words[v->status], v->benchmark ? v->benchmark : "-",
-			v->interval ? v->interval : "-", config, v->kind ? v->kind : "-",
-			v->message ? v->message : "");
+		fprintf(out, "%s %s %s %s %s: %s\n", v->inconclusive ? "INCONCLUSIVE" : status_words[v->status],
+			v->benchmark ? v->benchmark : "-", v->interval ? v->interval : "-", config,
+			v->kind ? v->kind : "-", v->message ? v->message : "");
 		if (v->cause)
 			fprintf(out, "    cause: %s\n", v->cause);
 	}
+	if (inconclusive(vs) && !all)
+		fprintf(out, "INCONCLUSIVE %zu check%s: the noise allows only larger changes than their tolerance to be "
+			"detected; more repeats would decide (--all lists them)\n", inconclusive(vs),
+			plural(inconclusive(vs)));
 }
 
 void check_print_counts(FILE *out, const struct verdict_set *vs)
 {
 	const char *const exit_words[] = { "pass", "regression", "usage", error_word(vs) };
+	size_t undecided = inconclusive(vs);
 
-	fprintf(out, "scalegate check: %zu check%s: %zu failed, %zu warning%s, %zu error%s, %zu skipped, %zu passed; "
-		"exit %d (%s)\n", vs->nr, plural(vs->nr), vs->count[VERDICT_FAIL], vs->count[VERDICT_WARN],
-		plural(vs->count[VERDICT_WARN]), vs->count[VERDICT_ERROR], plural(vs->count[VERDICT_ERROR]),
-		vs->count[VERDICT_SKIPPED], vs->count[VERDICT_PASS], vs->exit_code,
+	fprintf(out, "scalegate check: %zu check%s: %zu failed, %zu warning%s (%zu inconclusive), %zu error%s, "
+		"%zu skipped, %zu passed; ", vs->nr, plural(vs->nr), vs->count[VERDICT_FAIL],
+		vs->count[VERDICT_WARN] - undecided, plural(vs->count[VERDICT_WARN] - undecided), undecided,
+		vs->count[VERDICT_ERROR], plural(vs->count[VERDICT_ERROR]), vs->count[VERDICT_SKIPPED],
+		vs->count[VERDICT_PASS]);
+	if (vs->family)
+		fprintf(out, "whole-run false-alarm level %g %% (Holm over %zu tests); ", 100 * vs->family_level,
+			vs->family);
+	fprintf(out, "exit %d (%s)\n", vs->exit_code,
 		vs->exit_code >= 0 && vs->exit_code <= 3 ? exit_words[vs->exit_code] : "?");
 }
 

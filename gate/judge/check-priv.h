@@ -2,6 +2,8 @@
 #ifndef SG_CHECK_PRIV_H
 #define SG_CHECK_PRIV_H
 
+#include <stdint.h>
+
 #include "judge/check.h"
 
 /* How a metric is measured and compared. */
@@ -50,23 +52,39 @@ struct check_test {
 	double base, cur, lo, hi; /* baseline estimate; current estimate and its 95 % interval */
 	double change;            /* current vs baseline: relative (0.12 = +12 %) or absolute */
 	double bound;             /* bootstrap: the one-sided bound of the change at the level; else NAN */
-	double p;                 /* Mann-Whitney: one-sided p; else NAN */
+	double p;                 /* one-sided p of "worse than no change" (or than the tolerance: margin) */
 	int past;                 /* the change is past the tolerance in the worse direction */
-	int significant;          /* ... and significantly so at the level */
+	int significant;          /* ... and significantly so at the level (before the whole-run adjustment) */
+	/* t-tests (NAN for the bootstrap): in the metric's change units, magnitudes in the worse direction */
+	double excluded;          /* the one-sided upper bound of the worsening: larger changes are excluded */
+	double mdc;               /* minimum detectable change at this noise and n (80 % power) */
+	int more;                 /* repeats to add so that mdc reaches the tolerance (0: none needed) */
+	int degenerate;           /* no variation on either side and equal: nothing to test */
+	const char *test;         /* "paired t on log", "Welch t on log", "Welch t", "bootstrap", ... */
+};
+
+/* What a t-test of a change needs besides the samples. */
+struct check_test_opts {
+	int worse;                      /* +1 or -1 */
+	const struct rules_value *tol;
+	double alpha;
+	int paired;                     /* rounds pair: base[i] and cur[i] were measured side by side */
+	double sitting_sd;              /* sd of the shift between sittings (log or metric units); 0 in A/B */
 };
 
 /*
- * Mann-Whitney, one-sided, with the tolerance applied by shifting the
- * baseline: is 'cur' worse than 'base' made worse by the tolerance? 0 or error().
+ * A t-test on the logs (relative tolerance, positive values) or on the
+ * values, paired by round when opts->paired: is 'cur' worse than 'base'? 0 or error().
  */
-int check_test_samples(const double *base, size_t nb, const double *cur, size_t nc, int worse,
-		       const struct rules_value *tol, double alpha, struct check_test *t);
+int check_test_samples(const double *base, size_t nb, const double *cur, size_t nc,
+		       const struct check_test_opts *o, struct check_test *t);
 
 /* Four groups: T(ref), T(p) of the baseline, then of the current results. */
 struct check_groups {
 	const double *x[4];
 	size_t n[4];
 	double rp;
+	uint64_t seed;      /* the bootstrap's seed: one per check */
 };
 
 /* A derived ratio of T(ref) and T(p): bootstrap interval of its change. 0, or 1 when undefined. */
@@ -82,6 +100,7 @@ struct check_slope_groups {
 	size_t *n;
 	const double *rp;   /* k values of p / p_ref */
 	size_t k;
+	uint64_t seed;
 };
 int check_test_slope(const struct check_slope_groups *g, const struct rules_value *tol, double alpha,
 		     struct check_test *t);
@@ -97,7 +116,19 @@ void check_growth(struct check *c, const struct check_bench *b, const struct iso
 void check_cell_init(struct check_cell *cell, struct check *c, const struct check_bench *b,
 		     const struct matrix_series *s, size_t i, struct rules_settings *set);
 
-/* Helpers of check.c for the check files. */
+/* The sd of the shift between sittings assumed for a stored baseline (0 in A/B mode). */
+double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative);
+
+/*
+ * Records a tolerance test for the whole-run adjustment (check-adjust.c): the
+ * verdict's final status and message are set by check_adjust() once every
+ * check of the run is known.
+ */
+void check_defer(struct check_cell *cell, size_t verdict, const struct check_metric *m, const struct check_test *t);
+/* Holm over the error-level tests, Benjamini-Hochberg for the warnings; sets statuses and messages. */
+void check_adjust(struct check *c);
+
+/* Helpers of check-cell.c for the check files. */
 /* "rules/ci.yml:12:5", or "default rules"; caller frees. */
 char *check_rule_origin(const struct rules_rule *from);
 struct verdict *check_verdict(struct check_cell *cell, enum verdict_status st, const char *kind,
@@ -109,8 +140,6 @@ char *check_unreachable(size_t nb, size_t nc, const struct rules_policy *pol);
 /* Appends the likely cause (cause.c) to a warning or failure. */
 void check_add_cause(struct check_cell *cell, struct verdict *v);
 
-/* Sorts the verdicts from 'first' on by benchmark, interval, size, configuration; stable. */
-void check_sort(struct verdict_set *vs, size_t first);
 
 /* cause.c: "Synchronization grew from 3 % to 14 % of Total_time; ..." or NULL; caller frees. */
 char *cause_explain(const struct check_cell *cell);

@@ -1,4 +1,4 @@
-/* The checker's view of the results directory: failed runs from manifest.tsv, the set's description, the order of verdicts. */
+/* The checker's view of the results directory: failed runs from manifest.tsv and the set's description. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,50 +127,4 @@ void check_describe(struct verdict_set *vs, const struct analysis *a)
 	free(vs->hostname);
 	vs->timestamp = xstrdup(stamp);
 	vs->hostname = xstrdup(host);
-}
-
-/* ---- order ---- */
-
-static const struct verdict *sort_base;
-
-static int str_cmp(const char *x, const char *y)
-{
-	return strcmp(x ? x : "", y ? y : "");
-}
-
-static int verdict_cmp(const void *pa, const void *pb)
-{
-	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
-	const struct verdict *x = &sort_base[ia], *y = &sort_base[ib];
-	int c = str_cmp(x->benchmark, y->benchmark);
-
-	if (!c)
-		c = str_cmp(x->interval, y->interval);
-	if (!c)
-		c = manifest_size_cmp(x->size, y->size);
-	if (!c)
-		c = (x->p > y->p) - (x->p < y->p);
-	if (!c)
-		c = (x->ranks > y->ranks) - (x->ranks < y->ranks);
-	return c ? c : (ia > ib) - (ia < ib);
-}
-
-void check_sort(struct verdict_set *vs, size_t first)
-{
-	size_t n = vs->nr - first, *idx;
-	struct verdict *copy;
-
-	if (n < 2)
-		return;
-	idx = xmalloc(n * sizeof(*idx));
-	copy = xmalloc(n * sizeof(*copy));
-	for (size_t i = 0; i < n; i++)
-		idx[i] = i;
-	sort_base = vs->v + first;
-	qsort(idx, n, sizeof(*idx), verdict_cmp);
-	for (size_t i = 0; i < n; i++)
-		copy[i] = vs->v[first + idx[i]];
-	memcpy(vs->v + first, copy, n * sizeof(*copy));
-	free(copy);
-	free(idx);
 }

@@ -9,10 +9,15 @@
 /* p-values are exact fractions computed in floating point: 1/20 must count as 0.05. */
 #define ALPHA_SLACK (1 + 1e-9)
 
+/* The power at which a minimum detectable change is stated. */
+#define CHECK_POWER 0.8
+
 static void test_init(struct check_test *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->base = t->cur = t->lo = t->hi = t->change = t->bound = t->p = NAN;
+	t->excluded = t->mdc = NAN;
+	t->test = "bootstrap";
 }
 
 static double change_of(double cur, double base, int relative)
@@ -29,12 +34,89 @@ static int is_past(double change, int worse, double tol)
 	return worse > 0 ? change > tol : change < -tol;
 }
 
-int check_test_samples(const double *base, size_t nb, const double *cur, size_t nc, int worse,
-		       const struct rules_value *tol, double alpha, struct check_test *t)
+/* The tolerance in the test's domain, as a worsening (> 0): log(1 + tol) on logs, else tol. */
+static double domain_tolerance(const struct check_test_opts *o, int logs)
+{
+	double tol = o->tol->value;
+
+	if (!logs)
+		return tol;
+	return o->worse > 0 ? log1p(tol) : (tol < 1 ? -log1p(-tol) : INFINITY);
+}
+
+/* A worsening in the test's domain back to the metric's change units, as a magnitude. */
+static double domain_change(double w, int worse, int logs)
+{
+	if (!logs)
+		return w;
+	return worse > 0 ? expm1(w) : -expm1(-w);
+}
+
+static int all_positive(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] > 0))
+			return 0;
+	return 1;
+}
+
+static int constant_equal(const double *a, size_t na, const double *b, size_t nb)
+{
+	for (size_t i = 1; i < na; i++)
+		if (a[i] != a[0])
+			return 0;
+	for (size_t i = 0; i < nb; i++)
+		if (b[i] != a[0])
+			return 0;
+	return 1;
+}
+
+static int more_repeats(const struct stats_ttest *r, double mdc, double tol, double extra);
+
+/* Fills the decision figures of t from a t-test of the worsening in the test's domain. */
+static void judge_ttest(struct check_test *t, const struct stats_ttest *r, const struct check_test_opts *o,
+			int logs)
+{
+	double tol = domain_tolerance(o, logs), w = o->worse * r->diff, mdc;
+
+	t->change = logs ? expm1(r->diff) : r->diff;
+	t->past = w > tol;
+	t->p = 1 - stats_t_cdf(w / (r->se > 0 ? r->se : 1e-12), r->df);
+	t->significant = t->past && t->p <= o->alpha * ALPHA_SLACK;
+	t->excluded = domain_change(w + stats_t_quantile(1 - o->alpha, r->df) * r->se, o->worse, logs);
+	mdc = stats_ttest_mdc(r, o->alpha, CHECK_POWER);
+	t->mdc = domain_change(mdc, o->worse, logs);
+	t->more = more_repeats(r, mdc, tol, o->sitting_sd * o->sitting_sd);
+}
+
+/*
+ * Repeats to add so that the minimum detectable change reaches the tolerance:
+ * the within-run variance shrinks as 1/n, a stored baseline's shift between
+ * sittings does not. 0 when none are needed, -1 when no number of repeats would do.
+ */
+static int more_repeats(const struct stats_ttest *r, double mdc, double tol, double extra)
+{
+	double q, within, room, need;
+
+	if (!(mdc > tol) || !(tol > 0) || !isfinite(tol) || !(r->se > 0))
+		return 0;
+	q = mdc / r->se;
+	within = r->se * r->se - extra;
+	room = (tol / q) * (tol / q) - extra;
+	if (room <= 0 || within <= 0)
+		return -1;
+	need = ceil((double)r->n * within / room);
+	return need > 1e4 ? 10000 : (int)need - (int)r->n;
+}
+
+int check_test_samples(const double *base, size_t nb, const double *cur, size_t nc,
+		       const struct check_test_opts *o, struct check_test *t)
 {
 	struct stats_summary s;
-	struct stats_mwu r;
-	double *shifted;
+	struct stats_ttest r;
+	int logs = o->tol->relative && all_positive(base, nb) && all_positive(cur, nc);
+	int paired = o->paired && nb == nc;
+	double *a, *b, extra = o->sitting_sd * o->sitting_sd;
 	int ret;
 
 	test_init(t);
@@ -48,21 +130,27 @@ int check_test_samples(const double *base, size_t nb, const double *cur, size_t 
 	t->cur = s.median;
 	t->lo = s.ci_lo;
 	t->hi = s.ci_hi;
-	t->change = change_of(t->cur, t->base, tol->relative);
-	t->past = is_past(t->change, worse, tol->value);
-	/* The baseline made worse by the tolerance: significant means "worse beyond the tolerance". */
-	shifted = xmalloc(nb * sizeof(double));
+	if (nb < 2 || nc < 2 || constant_equal(base, nb, cur, nc)) {
+		/* Nothing varies and nothing changed, or too little to test: judged on the medians alone. */
+		t->change = change_of(t->cur, t->base, o->tol->relative);
+		t->past = is_past(t->change, o->worse, o->tol->value);
+		t->degenerate = 1;
+		t->test = "no test";
+		return 0;
+	}
+	a = xmalloc(nb * sizeof(*a));
+	b = xmalloc(nc * sizeof(*b));
 	for (size_t i = 0; i < nb; i++)
-		shifted[i] = tol->relative ? base[i] * (1 + worse * tol->value) : base[i] + worse * tol->value;
-	if (worse > 0)
-		ret = stats_mwu_greater(shifted, nb, cur, nc, &r);
-	else
-		ret = stats_mwu_greater(cur, nc, shifted, nb, &r);
-	free(shifted);
+		a[i] = logs ? log(base[i]) : base[i];
+	for (size_t i = 0; i < nc; i++)
+		b[i] = logs ? log(cur[i]) : cur[i];
+	ret = paired ? stats_ttest_paired(a, b, nb, extra, &r) : stats_ttest_welch(a, nb, b, nc, extra, &r);
+	free(a);
+	free(b);
 	if (ret)
 		return -1;
-	t->p = r.p;
-	t->significant = t->past && r.p <= alpha * ALPHA_SLACK;
+	t->test = paired ? (logs ? "paired t on logs" : "paired t") : (logs ? "Welch t on logs" : "Welch t");
+	judge_ttest(t, &r, o, logs);
 	return 0;
 }
 
@@ -113,13 +201,15 @@ static double two_sided_level(double alpha)
 	return alpha > 0 && alpha < 0.5 ? 1 - 2 * alpha : 0.9;
 }
 
+/* Significant: the one-sided bound excludes no change (asv's rule); larger worsenings than the other end are excluded. */
 static void judge_bound(struct check_test *t, int worse, double tol, const struct stats_bootstrap *bs, int ret)
 {
 	t->past = is_past(t->change, worse, tol);
 	if (ret)
 		return; /* undefined in most resamples: no interval, not significant */
 	t->bound = worse > 0 ? bs->lo : bs->hi;
-	t->significant = t->past && is_past(t->bound, worse, tol);
+	t->excluded = worse > 0 ? bs->hi : -bs->lo;
+	t->significant = t->past && is_past(t->bound, worse, 0);
 }
 
 int check_test_derived(const struct check_groups *g, enum rules_metric m, const struct rules_value *tol,
@@ -130,6 +220,7 @@ int check_test_derived(const struct check_groups *g, enum rules_metric m, const 
 	struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT, cur = STATS_BOOTSTRAP_INIT;
 	int ret;
 
+	bs.seed = cur.seed = g->seed ? g->seed : STATS_SEED;
 	test_init(t);
 	for (int i = 0; i < 4; i++) {
 		groups[i] = (struct stats_group){ g->x[i], g->n[i] };
@@ -162,21 +253,10 @@ struct slope_ctx {
 	int relative;
 };
 
-/* Least-squares slope of e over rp, e from the medians med[0] (reference) and med[1..k]. */
+/* The analyzer's slope (matrix.c): reports and verdicts compute e's trend one way. */
 static double slope_of(const double *rp, const double *med, size_t k)
 {
-	double mx = 0, my = 0, sxx = 0, sxy = 0, e[256];
-
-	for (size_t i = 0; i < k; i++) {
-		e[i] = matrix_karp_flatt(med[1 + i] > 0 ? med[0] / med[1 + i] : NAN, rp[i]);
-		mx += rp[i] / k;
-		my += e[i] / k;
-	}
-	for (size_t i = 0; i < k; i++) {
-		sxx += (rp[i] - mx) * (rp[i] - mx);
-		sxy += (rp[i] - mx) * (e[i] - my);
-	}
-	return sxx > 0 ? sxy / sxx : NAN;
+	return matrix_karp_flatt_slope(rp, med, k);
 }
 
 static double slope_cur_fn(const double *med, size_t n, void *ctx)
@@ -205,6 +285,7 @@ int check_test_slope(const struct check_slope_groups *g, const struct rules_valu
 	double med[2 * 256 + 2];
 	int ret = 1;
 
+	bs.seed = cur.seed = g->seed ? g->seed : STATS_SEED;
 	test_init(t);
 	if (g->k < 2 || g->k > 256)
 		return 1;

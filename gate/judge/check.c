@@ -43,6 +43,7 @@ void check_release(struct check *c)
 		baseline_release(&c->bench[i].base);
 	}
 	free(c->bench);
+	free(c->pending);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -91,109 +92,6 @@ void check_use_baselines(struct check *c, const struct analysis *base)
 		b->has_base = b->base.nr_cells > 0;
 		b->fingerprint_diff = b->has_base ? fingerprint_diff(&b->cur, &b->base) : NULL;
 	}
-}
-
-/* ---- helpers for the checks ---- */
-
-char *check_rule_origin(const struct rules_rule *from)
-{
-	/* the shipped defaults live in the binary: a path to rules/default.yml would name a file users lack */
-	if (from && from->builtin)
-		return xstrfmt("built-in rule %s", from->name ? from->name : "default");
-	if (from && from->origin.file && from->name)
-		return xstrfmt("rule '%s' (%s:%d:%d)", from->name, from->origin.file, from->origin.line,
-			       from->origin.col);
-	if (from && from->origin.file)
-		return xstrfmt("%s:%d:%d", from->origin.file, from->origin.line, from->origin.col);
-	return xstrdup("built-in rules");
-}
-
-struct verdict *check_verdict(struct check_cell *cell, enum verdict_status st, const char *kind,
-			      const struct check_metric *m, const struct rules_rule *from)
-{
-	const struct matrix_cell *mc = cell->mc;
-	struct verdict *v = verdict_add(cell->c->vs, st, cell->b->name, cell->interval, cell->series->size,
-					mc->config->ranks, mc->config->threads, kind);
-
-	v->metric = m ? xstrdup(m->name) : NULL;
-	v->rule_origin = check_rule_origin(from);
-	v->seconds = mc->fig[ANALYSIS_EXECUTION_TIME].n ? mc->fig[ANALYSIS_EXECUTION_TIME].median : 0;
-	return v;
-}
-
-size_t check_samples(const struct baseline_cell *bc, const struct check_metric *m, double *out)
-{
-	if (!bc)
-		return 0;
-	if (m->kind == CHECK_PER_RUN)
-		return baseline_samples(bc, m->fig, out);
-	if (m->kind == CHECK_SHARE)
-		return baseline_shares(bc, m->fig, out);
-	if (m->kind == CHECK_RATIO)
-		return baseline_ratios(bc, m->fig, ANALYSIS_EXECUTION_TIME, out);
-	return 0;
-}
-
-char *check_unreachable(size_t nb, size_t nc, const struct rules_policy *pol)
-{
-	double min_p;
-
-	if (nc < (size_t)pol->min_samples || (nb != (size_t)-1 && nb < (size_t)pol->min_samples)) {
-		if (nb == (size_t)-1 || nb == nc)
-			return xstrfmt("%zu samples, below min_samples %d: this rule cannot fail",
-				       nb == (size_t)-1 || nc < nb ? nc : nb, pol->min_samples);
-		return xstrfmt("%zu baseline and %zu current samples, below min_samples %d: this rule cannot fail",
-			       nb, nc, pol->min_samples);
-	}
-	if (nb == (size_t)-1)
-		return NULL;
-	min_p = stats_mwu_min_p(nb, nc);
-	if (min_p <= pol->significance * (1 + 1e-9))
-		return NULL;
-	if (nb == nc)
-		return xstrfmt("with %zu repeats the smallest p-value is %.3g > %g: this rule cannot fail; raise repeat",
-			       nc, min_p, pol->significance);
-	return xstrfmt("with %zu baseline and %zu current repeats the smallest p-value is %.3g > %g: "
-		       "this rule cannot fail; raise repeat", nb, nc, min_p, pol->significance);
-}
-
-/* Other processes' CPU use (cores) above which a run's figures are suspect; the runner's default. */
-#define CHECK_BUSY_CORES 0.25
-
-/* "the machine was busy ..." when other processes took CPU during the current runs, else NULL; caller frees. */
-static char *busy_note(const struct check_cell *cell)
-{
-	const struct analysis_config *c = cell->mc ? cell->mc->config : NULL;
-	double most = 0;
-	size_t busy = 0;
-
-	for (size_t r = 0; c && r < c->nr_runs; r++) {
-		double x = c->runs[r].contention;
-		if (isnan(x) || x <= CHECK_BUSY_CORES)
-			continue;
-		busy++;
-		most = x > most ? x : most;
-	}
-	if (!busy)
-		return NULL;
-	return xstrfmt("the machine was busy during %zu of %zu runs (up to %.2f cores used by other processes): "
-		       "part of the change may be the machine's", busy, c->nr_runs, most);
-}
-
-void check_add_cause(struct check_cell *cell, struct verdict *v)
-{
-	char *cause, *busy;
-
-	if (v->status != VERDICT_FAIL && v->status != VERDICT_WARN)
-		return;
-	cause = cause_explain(cell);
-	busy = busy_note(cell);
-	if (cause && busy)
-		verdict_set_cause(v, "%s; %s", cause, busy);
-	else if (cause || busy)
-		verdict_set_cause(v, "%s", cause ? cause : busy);
-	free(cause);
-	free(busy);
 }
 
 /* ---- the walk ---- */
@@ -278,6 +176,52 @@ static void note_fingerprint(struct check_cell *cell, int is_ref)
 	strbuf_release(&names);
 }
 
+/* Whether a figure has a finite value in some repeat of the cell. */
+static int captured(const struct baseline_cell *bc, enum analysis_figure f)
+{
+	for (size_t i = 0; bc && bc->fig[f] && i < bc->n; i++)
+		if (isfinite(bc->fig[f][i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * OpenMP or MPI captured in the baseline's cell and not in the current one:
+ * a failure with its cause, never a skip (the share checks could not even run). 1 when lost.
+ */
+static int capture_lost(struct check_cell *cell)
+{
+	int omp = captured(cell->base, ANALYSIS_SYNC_OMP) && !captured(cell->cur, ANALYSIS_SYNC_OMP);
+	int mpi = captured(cell->base, ANALYSIS_COMMUNICATION) && !captured(cell->cur, ANALYSIS_COMMUNICATION);
+	struct verdict *v;
+
+	if (!omp && !mpi)
+		return 0;
+	v = check_verdict(cell, VERDICT_FAIL, "capture.lost", NULL, NULL);
+	free(v->rule_origin);
+	v->rule_origin = xstrdup("capture");
+	v->n = cell->cur->n;
+	v->n_base = cell->base->n;
+	verdict_set_message(v, "%s%s%s captured in the %s (n=%zu) but not in the results (n=%zu)", omp ? "OpenMP" : "",
+			    omp && mpi ? " and " : "", mpi ? "MPI" : "", cell->c->ab ? "base" : "baseline",
+			    cell->base->n, cell->cur->n);
+	if (omp)
+		verdict_set_cause(v, "the parallel region is gone: OpenMP is no longer captured in %s%s", cell->interval,
+				  mpi ? "; and MPI is no longer captured either" : "");
+	else
+		verdict_set_cause(v, "the MPI calls are gone: MPI is no longer captured in %s", cell->interval);
+	return 1;
+}
+
+/* Whether any tolerance applies to the cell (capture matters only where something is compared). */
+static int any_tolerance(const struct check_cell *cell)
+{
+	for (int m = 0; m < RULES_NR_METRICS; m++)
+		if (cell->set->tolerance[m].set && policy_on(&cell->set->tolerance_policy[m]))
+			return 1;
+	return 0;
+}
+
 static void evaluate_cell(struct check_cell *cell, int is_ref)
 {
 	const struct rules_settings *set = cell->set;
@@ -286,6 +230,8 @@ static void evaluate_cell(struct check_cell *cell, int is_ref)
 		note_no_baseline(cell);
 	else
 		note_fingerprint(cell, is_ref);
+	if (cell->base && cell->cur && any_tolerance(cell) && capture_lost(cell))
+		return;
 	for (int i = 0; i < RULES_NR_METRICS; i++) {
 		const struct check_metric *m = &check_metrics[i];
 		if (!applies(cell, m, is_ref))
@@ -296,37 +242,6 @@ static void evaluate_cell(struct check_cell *cell, int is_ref)
 			check_bound(cell, m, 1);
 		if (set->tolerance[i].set && policy_on(&set->tolerance_policy[i]) && cell->base && comparable(cell, i))
 			check_tolerance(cell, m);
-	}
-}
-
-void check_cell_init(struct check_cell *cell, struct check *c, const struct check_bench *b,
-		     const struct matrix_series *s, size_t i, struct rules_settings *set)
-{
-	const struct matrix_cell *mc = &s->cells[i], *ref = &s->cells[s->ref];
-	const struct analysis_config *rc = ref->config, *cc = mc->config;
-
-	*cell = (struct check_cell){ .c = c, .b = b, .series = s, .mc = mc, .set = set,
-				     .interval = c->a->intervals[s->interval].path };
-	rules_effective(c->rules, b->name, cell->interval, s->size, cc->ranks, cc->threads, set);
-	cell->cur = baseline_find(&b->cur, cell->interval, s->size, cc->ranks, cc->threads);
-	cell->cur_ref = baseline_find(&b->cur, cell->interval, s->size, rc->ranks, rc->threads);
-	if (b->has_base) {
-		cell->base = baseline_find(&b->base, cell->interval, s->size, cc->ranks, cc->threads);
-		cell->base_ref = baseline_find(&b->base, cell->interval, s->size, rc->ranks, rc->threads);
-	}
-	cell->rp = (double)mc->p / ref->p;
-	for (size_t k = 0; s->weak && k < c->m->nr_weak; k++) {
-		const struct matrix_weak *w = &c->m->weak[k];
-		const struct matrix_weak_point *wr = &w->points[w->ref];
-		if (w->interval != s->interval || strcmp(w->benchmark, b->name) || !w->nr_points)
-			continue;
-		cell->weak_ref = wr->cell;
-		cell->weak_ref_size = wr->series->size;
-		cell->weak_cur_ref = baseline_find(&b->cur, cell->interval, wr->series->size,
-						   wr->cell->config->ranks, wr->cell->config->threads);
-		if (b->has_base)
-			cell->weak_base_ref = baseline_find(&b->base, cell->interval, wr->series->size,
-							    wr->cell->config->ranks, wr->cell->config->threads);
 	}
 }
 
@@ -365,11 +280,14 @@ static void removed_intervals(struct check *c, const struct check_bench *b)
 		if (baseline_has_interval(&b->cur, bc->interval, bc->size) ||
 		    !config_ran(&b->cur, bc->size, bc->ranks, bc->threads))
 			continue;
-		v = verdict_add(c->vs, VERDICT_WARN, b->name, bc->interval, bc->size, bc->ranks, bc->threads,
+		v = verdict_add(c->vs, VERDICT_FAIL, b->name, bc->interval, bc->size, bc->ranks, bc->threads,
 				"interval.removed");
 		v->n_base = bc->n;
-		verdict_set_message(v, "in the baseline (%zu repeats) but not in the results: removed, renamed "
-				    "or no longer reached", bc->n);
+		v->rule_origin = xstrdup("capture");
+		verdict_set_message(v, "in the %s (%zu repeats) but not in the results: removed, renamed "
+				    "or no longer reached", c->ab ? "base" : "baseline", bc->n);
+		verdict_set_cause(v, "the interval is gone: %s is no longer measured (if it was renamed on purpose, "
+				  "update the baseline)", bc->interval);
 	}
 }
 
@@ -401,5 +319,8 @@ void check_evaluate(struct check *c)
 				check_growth(c, b, &c->m->iso[k]);
 		removed_intervals(c, b);
 	}
-	check_sort(c->vs, 0); /* run failures, added before, among them */
+	check_adjust(c);
+	c->vs->family += c->family;
+	c->vs->family_level = c->family_level > c->vs->family_level ? c->family_level : c->vs->family_level;
+	verdict_set_sort(c->vs, 0); /* run failures, added before, among them */
 }

@@ -32,6 +32,11 @@ struct check {
 	struct check_bench *bench;
 	size_t nr_bench;
 	int quiet;               /* no warnings on stderr (calibrate compares many times) */
+	int ab;                  /* the baseline is the base revision run in the same job, round by round */
+	struct check_pending *pending; /* tolerance tests awaiting the whole-run adjustment */
+	size_t nr_pending, alloc_pending;
+	size_t family;           /* error-level tests in the whole-run family (after check_evaluate) */
+	double family_level;     /* the largest significance among them: the whole-run false-alarm level */
 };
 
 /* Prepares a check of 'a' (and 'm', built from it) whose verdicts go to 'vs'. */

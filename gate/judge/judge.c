@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "results/complete.h"
 #include "results/tsv.h"
@@ -132,6 +133,16 @@ int judge_set_memory(struct matrix *m, const struct config *c)
 	return 0;
 }
 
+char *judge_ab_base(const char *results)
+{
+	char *marker = xstrfmt("%s/ab.tsv", results), *manifest = xstrfmt("%s/base/manifest.tsv", results);
+	int ab = !access(marker, R_OK) && !access(manifest, R_OK);
+
+	free(marker);
+	free(manifest);
+	return ab ? xstrfmt("%s/base", results) : NULL;
+}
+
 int judge_configure(struct judge *j, const char *config)
 {
 	return config_load(&j->config, config) || rules_load(&j->rules, &j->config) ? -1 : 0;
@@ -139,6 +150,8 @@ int judge_configure(struct judge *j, const char *config)
 
 int judge_evaluate(struct judge *j, const char *results, const char *baselines)
 {
+	char *ab;
+
 	j->results = results ? results : j->config.results_dir;
 	j->baselines = baselines ? baselines : j->config.baselines_dir;
 	if ((j->load_error = judge_check_complete(&j->config, j->results, NULL, j->partial)))
@@ -151,7 +164,22 @@ int judge_evaluate(struct judge *j, const char *results, const char *baselines)
 		return -1;
 	check_annotations(&j->vs, &j->a);
 	check_init(&j->c, &j->rules, &j->a, &j->m, &j->vs);
-	check_load_baselines(&j->c, j->baselines);
+	ab = judge_ab_base(j->results);
+	if (ab) {
+		struct analysis base;
+		analysis_init(&base);
+		if (analysis_load(&base, ab)) {
+			analysis_release(&base);
+			free(ab);
+			return -1;
+		}
+		check_use_baselines(&j->c, &base); /* the base revision, run round by round with the head */
+		j->c.ab = 1;
+		analysis_release(&base);
+		free(ab);
+	} else {
+		check_load_baselines(&j->c, j->baselines);
+	}
 	check_evaluate(&j->c);
 	verdict_set_sources(&j->vs, &j->a);
 	if (rules_report_unmatched(&j->rules))

@@ -29,6 +29,12 @@ void judge_release(struct judge *j);
  */
 int judge_load(struct judge *j, const char *config, const char *results, const char *baselines);
 
+/*
+ * RESULTS/base when RESULTS holds an A/B run (ab.tsv and the base's
+ * manifest): then the base revision is what the head is compared with,
+ * round by round, instead of the stored baselines. NULL otherwise; caller frees.
+ */
+char *judge_ab_base(const char *results);
 /* The two halves of judge_load: the configuration and every rule file it names, loaded and
  * validated before anything runs; then the results judged. Each 0, or -1 (already reported). */
 int judge_configure(struct judge *j, const char *config);

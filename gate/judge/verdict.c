@@ -8,6 +8,7 @@
 
 #include "base/exitcode.h"
 #include "base/util.h"
+#include "results/manifest.h"
 
 static const char *status_names[] = { "pass", "warn", "fail", "error", "skipped" };
 
@@ -64,7 +65,7 @@ struct verdict *verdict_add(struct verdict_set *s, enum verdict_status status, c
 	v->threads = threads;
 	v->p = ranks * threads;
 	v->kind = dup_or_null(kind);
-	v->value = v->lo = v->hi = v->baseline = v->change = v->p_value = NAN;
+	v->value = v->lo = v->hi = v->baseline = v->change = v->p_value = v->p_adjusted = v->mdc = NAN;
 	return v;
 }
 
@@ -105,4 +106,50 @@ void verdict_set_finish(struct verdict_set *s)
 const char *verdict_status_name(enum verdict_status st)
 {
 	return status_names[st];
+}
+
+/* ---- order ---- */
+
+static const struct verdict *sort_base;
+
+static int str_cmp(const char *x, const char *y)
+{
+	return strcmp(x ? x : "", y ? y : "");
+}
+
+static int verdict_cmp(const void *pa, const void *pb)
+{
+	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
+	const struct verdict *x = &sort_base[ia], *y = &sort_base[ib];
+	int c = str_cmp(x->benchmark, y->benchmark);
+
+	if (!c)
+		c = str_cmp(x->interval, y->interval);
+	if (!c)
+		c = manifest_size_cmp(x->size, y->size);
+	if (!c)
+		c = (x->p > y->p) - (x->p < y->p);
+	if (!c)
+		c = (x->ranks > y->ranks) - (x->ranks < y->ranks);
+	return c ? c : (ia > ib) - (ia < ib);
+}
+
+void verdict_set_sort(struct verdict_set *vs, size_t first)
+{
+	size_t n = vs->nr - first, *idx;
+	struct verdict *copy;
+
+	if (n < 2)
+		return;
+	idx = xmalloc(n * sizeof(*idx));
+	copy = xmalloc(n * sizeof(*copy));
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	sort_base = vs->v + first;
+	qsort(idx, n, sizeof(*idx), verdict_cmp);
+	for (size_t i = 0; i < n; i++)
+		copy[i] = vs->v[first + idx[i]];
+	memcpy(vs->v + first, copy, n * sizeof(*copy));
+	free(copy);
+	free(idx);
 }

@@ -28,6 +28,9 @@ struct verdict {
 	double baseline;          /* baseline median, or the bound for absolute rules (NAN when none) */
 	double change;            /* relative for time-like metrics, absolute for ratios (NAN when none) */
 	double p_value;           /* one-sided, NAN when not tested */
+	double p_adjusted;        /* Holm-adjusted over the run's error-level tests (NAN when not in the family) */
+	double mdc;               /* minimum detectable change at this noise and n, in the change's units (or NAN) */
+	int inconclusive;         /* a warning that says only: the data cannot decide (docs/check.md) */
 	char *message;     /* one line a person can act on */
 	char *cause;       /* the likely cause, from the lost-time breakdown and the Karp-Flatt trend (or NULL) */
 	char *details;     /* several lines: figures, rule origin, samples (or NULL) */
@@ -46,6 +49,8 @@ struct verdict_set {
 	char *timestamp;          /* ISO 8601 without zone, e.g. 2026-11-22T10:22:36 */
 	char *hostname;
 	int exit_code;            /* exitcode.h: 0 pass, 1 regression, 3 run failed or not judged (error) */
+	size_t family;            /* the error-level tolerance tests whose whole-run false-alarm rate is controlled */
+	double family_level;      /* ... at this level (Holm): the largest significance among them */
 };
 
 void verdict_set_init(struct verdict_set *s);
@@ -59,6 +64,8 @@ void verdict_set_details(struct verdict *v, const char *fmt, ...) __attribute__(
 /* Counts by status and sets exit_code: 1 if any FAIL, else 3 if any ERROR (a failed run, an annotation
  * mistake, an unreadable baseline, …), else 0 (docs/check.md, "Exit codes and the reports"). */
 void verdict_set_finish(struct verdict_set *s);
+/* Sorts the verdicts from 'first' on by benchmark, interval, size, processors, ranks; stable. */
+void verdict_set_sort(struct verdict_set *vs, size_t first);
 const char *verdict_status_name(enum verdict_status st); /* "pass", "warn", "fail", "error", "skipped" */
 
 #endif

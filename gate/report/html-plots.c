@@ -56,7 +56,7 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 	for (size_t i = 0; i < nr; i++) {
 		const struct matrix_cell *c = bars[i].cell;
 		double total = c->fig[ANALYSIS_TOTAL_TIME].median, sum = 0, bsum = 0;
-		names[i] = bars[i].name;
+		names[i] = bars[i].tick;
 		for (size_t k = 0; k < ARRAY_SIZE(lost); k++) {
 			/* Idle is ranks that finished early: with one rank it cannot be; Communication is 0 in a
 			 * program without MPI (docs/metrics.md): a key only where it can be, or is */
@@ -73,8 +73,8 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 		top = fmax(top, fmax(sum, bsum));
 	}
 	memset(&pl, 0, sizeof(pl));
-	pl.x.label = sec->nr_sizes > 1 || sec->weak ? "configuration (ranks x threads @ size)" :
-		     "configuration (ranks x threads)";
+	pl.x.label = sec->nr_sizes > 1 || sec->weak ? "configuration (ranks \xc3\x97 threads @ size)" :
+		     "configuration (ranks \xc3\x97 threads)";
 	pl.y.label = "share of Total_time";
 	html_axis_categories(&pl.x, names, nr);
 	html_axis_linear(&pl.y, 0, fmin(top * 1.05, 1), 1);

@@ -142,7 +142,8 @@ double html_base_median(const struct baseline *b, const char *path, const char *
 struct html_config {
 	const struct matrix_cell *cell;
 	const char *size;
-	char name[48];   /* "1x2", or "1x2 @4000" */
+	char name[64];   /* "1 rank × 2 threads", or "1 rank × 2 threads, size 4000" */
+	char tick[40];   /* on a crowded axis titled "ranks × threads": "1×2", or "1×2 @4000" */
 };
 /* The section's configurations, at most 'max' (html-section.c); returns how many. */
 size_t html_configs(const struct html_section *sec, struct html_config *out, size_t max);

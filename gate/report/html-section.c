@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/words.h"
 #include "report/html-priv.h"
 #include "analyze/isoeff.h"
 #include "analyze/scaling-size.h"
@@ -25,7 +26,9 @@ size_t html_configs(const struct html_section *sec, struct html_config *out, siz
 			const struct matrix_weak_point *w = &sec->weak->points[i];
 			out[n].cell = w->cell;
 			out[n].size = w->series->size;
-			snprintf(out[n].name, sizeof(out[n].name), "%dx%d @%s", w->cell->config->ranks,
+			config_words(out[n].name, sizeof(out[n].name), w->cell->config->ranks, w->cell->config->threads,
+				     w->series->size);
+			snprintf(out[n].tick, sizeof(out[n].tick), "%d\xc3\x97%d @%s", w->cell->config->ranks,
 				 w->cell->config->threads, w->series->size);
 		}
 		return n;
@@ -36,11 +39,14 @@ size_t html_configs(const struct html_section *sec, struct html_config *out, siz
 			const char *size = size_name(sec->series[i]->size);
 			out[n].cell = c;
 			out[n].size = sec->series[i]->size;
+			config_words(out[n].name, sizeof(out[n].name), c->config->ranks, c->config->threads,
+				     size && sec->nr_sizes > 1 ? size : NULL);
 			if (size && sec->nr_sizes > 1)
-				snprintf(out[n].name, sizeof(out[n].name), "%dx%d @%s", c->config->ranks, c->config->threads,
-					 size);
+				snprintf(out[n].tick, sizeof(out[n].tick), "%d\xc3\x97%d @%s", c->config->ranks,
+					 c->config->threads, size);
 			else
-				snprintf(out[n].name, sizeof(out[n].name), "%dx%d", c->config->ranks, c->config->threads);
+				snprintf(out[n].tick, sizeof(out[n].tick), "%d\xc3\x97%d", c->config->ranks,
+					 c->config->threads);
 		}
 	return n;
 }

@@ -393,13 +393,17 @@ void html_point(struct html_plot *pl, double x, double y, enum html_shape shape,
 
 void html_label(struct html_plot *pl, double x, double y, int side, const char *colour, const char *text)
 {
+	int k, right;
+
 	if (!isfinite(x) || !isfinite(y))
 		return;
-	/* stacked into the plot from its edge, one line per label: never on top of each other */
-	int k = pl->nr_labels[side < 0]++;
-
-	strbuf_addf(pl->sb, "<text class=\"offscale\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\" font-size=\"11\">",
-		    html_px(pl, x) + 7, html_py(pl, y) + (side > 0 ? 13 + 12 * k : -5 - 12 * k), colour);
+	/* stacked into the plot from its edge, one line per label: never on top of each other; in the
+	 * right half the text goes left of the mark, else it would leave the picture */
+	k = pl->nr_labels[side < 0]++;
+	right = html_px(pl, x) > pl->left + pl->w / 2;
+	strbuf_addf(pl->sb, "<text class=\"offscale\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\" font-size=\"11\" "
+		    "text-anchor=\"%s\">", html_px(pl, x) + (right ? -9 : 9),
+		    html_py(pl, y) + (side > 0 ? 13 + 12 * k : -5 - 12 * k), colour, right ? "end" : "start");
 	html_text(pl->sb, text);
 	strbuf_addstr(pl->sb, "</text>\n");
 }

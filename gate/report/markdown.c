@@ -103,6 +103,13 @@ static void table_row(struct strbuf *sb, const struct verdict *v)
 	strbuf_addstr(sb, " | ");
 	if (v->interval)
 		md_code(sb, v->interval, 1);
+	if (v->interval && v->file && v->line > 0) { /* where to look: the interval's SG_BEGIN */
+		char where[32];
+		snprintf(where, sizeof(where), ":%d", v->line);
+		strbuf_addstr(sb, " at ");
+		md_text(sb, v->file, 120);
+		strbuf_addstr(sb, where);
+	}
 	strbuf_addstr(sb, " | ");
 	md_config(sb, v);
 	strbuf_addstr(sb, " | ");

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "base/words.h"
 #include "report/protocol.h"
 #include "analyze/scaling-size.h"
 #include "base/util.h"
@@ -41,8 +42,11 @@ static void figure(FILE *out, const struct matrix_figure *f)
 
 static void cell_main(FILE *out, const struct matrix_cell *c)
 {
-	fprintf(out, "  configuration %d ranks x %d threads (p = %d), %zu repeats\n",
-		c->config->ranks, c->config->threads, c->p, c->fig[ANALYSIS_EXECUTION_TIME].n);
+	char words[96];
+
+	fprintf(out, "  configuration %s (p = %d), %zu repeats\n",
+		config_words(words, sizeof(words), c->config->ranks, c->config->threads, NULL), c->p,
+		c->fig[ANALYSIS_EXECUTION_TIME].n);
 	for (size_t i = 0; i < sizeof(main_lines) / sizeof(main_lines[0]); i++) {
 		enum analysis_figure f = main_lines[i].f;
 		fprintf(out, "    %*s%-*s ", 2 * main_lines[i].indent, "", 30 - 2 * main_lines[i].indent,

@@ -160,26 +160,30 @@ static void set_value(struct rules_value *v, double value)
 /* Keep in step with rules/default.yml, positions included: test-rules compares the two. */
 void rules_add_defaults(struct rules *r)
 {
+	static const enum rules_metric shares[] = { RULES_INSUFFICIENT_PARALLELISM, RULES_SYNCHRONIZATION,
+						    RULES_COMMUNICATION, RULES_IDLE };
 	struct rules_rule *rule;
 
 	r->defaults = 1;
-	rule = rules_add(r, RULES_DEFAULT_FILE, 8, 5);
+	rule = rules_add(r, RULES_DEFAULT_FILE, 11, 5);
 	rule->builtin = 1;
 	rule->name = xstrdup("default-scaling");
-	set_value(&rule->tolerance[RULES_EFFICIENCY], 0.10);
-	set_value(&rule->tolerance[RULES_KARP_FLATT], 0.10);
+	set_value(&rule->tolerance[RULES_SPEEDUP], 0.05);
+	rule->tolerance[RULES_SPEEDUP].relative = 1;
+	for (size_t i = 0; i < ARRAY_SIZE(shares); i++)
+		set_value(&rule->tolerance[shares[i]], 0.05);
 	set_value(&rule->level, RULES_LEVEL_ERROR);
 	set_value(&rule->significance, 0.01);
 	set_value(&rule->min_samples, 3);
 	set_value(&rule->across_fingerprints, 1);
 
-	rule = rules_add(r, RULES_DEFAULT_FILE, 20, 5);
+	rule = rules_add(r, RULES_DEFAULT_FILE, 25, 5);
 	rule->builtin = 1;
 	rule->name = xstrdup("default-time");
-	set_value(&rule->tolerance[RULES_TIME], 0.25);
+	set_value(&rule->tolerance[RULES_TIME], 0.05);
 	rule->tolerance[RULES_TIME].relative = 1;
-	set_value(&rule->level, RULES_LEVEL_WARN);
-	set_value(&rule->significance, 0.05);
+	set_value(&rule->level, RULES_LEVEL_ERROR);
+	set_value(&rule->significance, 0.01);
 	set_value(&rule->min_samples, 3);
 	set_value(&rule->across_fingerprints, 0);
 }

@@ -18,6 +18,8 @@ struct bench_run {
 	struct point_state *points;
 	size_t nr_points;
 	char *build_failed; /* the reason, or NULL */
+	struct bench_run *base; /* A/B: the same benchmark in the base tree (runner-ab.c), else NULL */
+	struct bench_config *base_config; /* ... and its configuration, owned */
 };
 
 /* The outcome of one run. */
@@ -80,5 +82,20 @@ void runner_clear_line(struct runner *r);
 int runner_manifest_start(struct runner *r);
 /* Renames manifest.tsv.partial to manifest.tsv; 0 or error(). */
 int runner_manifest_finish(struct runner *r);
+
+/* runner.c, for the A/B runs of runner-ab.c */
+int runner_bench_setup(struct runner *r, const struct bench_config *b, struct bench_run *br);
+void runner_bench_release(struct bench_run *br);
+int runner_one(struct runner *r, struct bench_run *br, size_t pt, int repeat);
+int runner_build(struct runner *r, struct bench_run *br);
+int runner_record_build_failed(struct runner *r, struct bench_run *br);
+
+/* runner-ab.c: base and head of one benchmark, interleaved round by round (docs/running.md, A/B). */
+int runner_ab_init(struct runner *r);
+/* A run without a base: the base runs of an earlier A/B run no longer belong to these results. */
+int runner_forget_ab(struct runner *r);
+int runner_ab_setup(struct runner *r, struct bench_run *head);
+int runner_ab_bench(struct runner *r, struct bench_run *head);
+void runner_ab_release(struct bench_run *head);
 
 #endif

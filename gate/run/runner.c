@@ -117,13 +117,21 @@ int runner_init(struct runner *r, struct config *c, const struct runner_options 
 		if (ret)
 			return -1;
 	}
-	if (runner_manifest_start(r))
+	if (!opt->base_root && runner_forget_ab(r))
 		return -1;
-	return fingerprint_write(r->results, c, opt->benchmark);
+	if (runner_manifest_start(r) || fingerprint_write(r->results, c, opt->benchmark))
+		return -1;
+	return opt->base_root ? runner_ab_init(r) : 0;
 }
 
 void runner_release(struct runner *r)
 {
+	if (r->base) {
+		runner_release(r->base);
+		free(r->base);
+	}
+	if (r->ab)
+		fclose(r->ab);
 	if (r->partial)
 		fclose(r->partial);
 	complete_release(&r->complete);
@@ -135,7 +143,7 @@ void runner_release(struct runner *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static int bench_setup(struct runner *r, const struct bench_config *b, struct bench_run *br)
+int runner_bench_setup(struct runner *r, const struct bench_config *b, struct bench_run *br)
 {
 	char resolved[PATH_MAX];
 
@@ -158,7 +166,7 @@ static int bench_setup(struct runner *r, const struct bench_config *b, struct be
 	return 0;
 }
 
-static void bench_release(struct bench_run *br)
+void runner_bench_release(struct bench_run *br)
 {
 	for (size_t i = 0; i < br->nr_points; i++) {
 		free(br->points[i].name);
@@ -175,7 +183,7 @@ static void bench_release(struct bench_run *br)
  * retried on a busy machine), else a warm-up run. Returns 0, or -1 when the
  * gate must stop.
  */
-static int run_one(struct runner *r, struct bench_run *br, size_t pt, int repeat)
+int runner_one(struct runner *r, struct bench_run *br, size_t pt, int repeat)
 {
 	struct run_record rec = { .contention = NAN };
 	char *out;
@@ -209,7 +217,7 @@ out:
 }
 
 /* Runs the benchmark's 'build' in its workdir; sets br->build_failed on failure. */
-static int run_build(struct runner *r, struct bench_run *br)
+int runner_build(struct runner *r, struct bench_run *br)
 {
 	char *out = xstrfmt("%s/%s/build", r->results, br->b->name), *tail, *err;
 	char *env[] = { NULL, NULL };
@@ -245,7 +253,7 @@ out:
 	return ret;
 }
 
-static int record_build_failed(struct runner *r, struct bench_run *br)
+int runner_record_build_failed(struct runner *r, struct bench_run *br)
 {
 	for (int repeat = 1; repeat <= br->b->repeat; repeat++)
 		for (size_t pt = 0; pt < br->nr_points; pt++) {
@@ -305,13 +313,13 @@ static int run_matrix(struct runner *r, struct bench_run *br)
 	for (int w = 1; w <= b->warmup; w++)
 		for (size_t pt = 0; pt < br->nr_points; pt++) {
 			runner_progress(r, br, pt, 0, w);
-			if (run_one(r, br, pt, 0))
+			if (runner_one(r, br, pt, 0))
 				return -1;
 		}
 	for (int repeat = 1; repeat <= b->repeat; repeat++)
 		for (size_t pt = 0; pt < br->nr_points; pt++) {
 			runner_progress(r, br, pt, repeat, 0);
-			if (run_one(r, br, pt, repeat))
+			if (runner_one(r, br, pt, repeat))
 				return -1;
 		}
 	return 0;
@@ -323,13 +331,22 @@ static int run_bench(struct runner *r, struct bench_run *br)
 		print_plan(r, br);
 		return 0;
 	}
-	if (br->b->build && run_build(r, br))
+	if (r->base)
+		return runner_ab_bench(r, br);
+	if (br->b->build && runner_build(r, br))
 		return -1;
 	if (br->build_failed) {
 		r->total_runs -= br->nr_points * (size_t)(br->b->warmup + br->b->repeat);
-		return record_build_failed(r, br);
+		return runner_record_build_failed(r, br);
 	}
 	return run_matrix(r, br);
+}
+
+static void bench_release_all(struct runner *r, struct bench_run *br)
+{
+	if (r->base)
+		runner_ab_release(br);
+	runner_bench_release(br);
 }
 
 long runner_run(struct runner *r)
@@ -338,8 +355,11 @@ long runner_run(struct runner *r)
 	int ret = 0;
 
 	runner_catch_signals();
+	if (r->opt.inject && !r->base)
+		setenv("SCALEGATE_INJECT", r->opt.inject, 1); /* every run is the head's */
 	for (size_t i = 0; i < r->c->nr_benchmarks && !ret; i++)
-		if (is_selected(r, &r->c->benchmarks[i]) && bench_setup(r, &r->c->benchmarks[i], &runs[i]))
+		if (is_selected(r, &r->c->benchmarks[i]) && (runner_bench_setup(r, &r->c->benchmarks[i], &runs[i]) ||
+							      (r->base && runner_ab_setup(r, &runs[i]))))
 			ret = -1;
 	for (size_t i = 0; i < r->c->nr_benchmarks; i++)
 		r->total_runs += runs[i].nr_points * (size_t)(r->c->benchmarks[i].warmup + r->c->benchmarks[i].repeat);
@@ -350,6 +370,8 @@ long runner_run(struct runner *r)
 	if (r->busy_runs)
 		warning("%zu run%s measured on a busy machine; %s figures may be off (see the contention column of manifest.tsv)",
 			r->busy_runs, r->busy_runs == 1 ? " was" : "s were", r->busy_runs == 1 ? "its" : "their");
+	if (!r->opt.dry_run && r->base && runner_manifest_finish(r->base))
+		ret = -1;
 	if (runner_interrupted)
 		ret = error("interrupted by %s; manifest.tsv holds the runs that finished, and without complete.tsv "
 			    "the results are refused as incomplete (--partial judges them)",
@@ -365,7 +387,7 @@ long runner_run(struct runner *r)
 		ret = -1;
 	for (size_t i = 0; i < r->c->nr_benchmarks; i++)
 		if (runs[i].b)
-			bench_release(&runs[i]);
+			bench_release_all(r, &runs[i]);
 	free(runs);
 	return ret ? -1 : (long)r->failed_runs;
 }

@@ -2,6 +2,7 @@
 #ifndef SG_RUNNER_H
 #define SG_RUNNER_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "config/config.h"
@@ -25,6 +26,10 @@ struct runner_options {
 	const char *results_dir; /* NULL: the configuration's 'results' */
 	const char *benchmark;   /* NULL: every benchmark */
 	int dry_run;             /* print the plan on stdout, run nothing */
+	/* A/B (docs/running.md): the base revision's tree, with the layout of the head's tree at head_root */
+	const char *base_root, *head_root;
+	const char *inject;      /* SCALEGATE_INJECT for the head's runs only ("solve:10%"), or NULL */
+	uint64_t seed;           /* the A/B order's seed; 0: from the clock (recorded in ab.tsv) */
 };
 
 struct bench_run;
@@ -50,6 +55,8 @@ struct runner {
 	size_t total_runs, done_runs, failed_runs;
 	size_t busy_runs;     /* ok runs kept although over max_contention */
 	double started, run_seconds; /* gate start; wall time of the runs so far */
+	struct runner *base;  /* A/B: the base revision's runs, into RESULTS/base */
+	FILE *ab;             /* A/B: RESULTS/ab.tsv, the seed and the order of every round */
 };
 
 /*

@@ -172,6 +172,7 @@ int stats_summarize(const double *x, size_t n, double level, struct stats_summar
 		struct stats_group g = { x, n };
 		struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT;
 
+		bs.iterations = STATS_SUMMARY_ITERATIONS; /* a displayed 95 % interval, not a decision's tail */
 		if (stats_bootstrap(&g, 1, first_median, NULL, level, &bs)) {
 			free(sorted);
 			return -1;
@@ -240,6 +241,42 @@ static double resample_median(const double *s, size_t n, size_t *count, struct s
 	return vlo + 0.5 * (s[i] - vlo);
 }
 
+/* The median of x at the drawn indices idx[0..n-1]; tmp has room for n. */
+static double paired_median(const double *x, const size_t *idx, size_t n, double *tmp)
+{
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = x[idx[i]];
+	qsort(tmp, n, sizeof(*tmp), cmp_double);
+	return sorted_quantile(tmp, n, 0.5);
+}
+
+/* One resample of every group: independent draws, or one draw of rounds for all. */
+static void resample(const struct stats_group *groups, size_t k, double **sorted, int paired, size_t *count,
+		     double *tmp, struct stats_rng *rng, double *medians)
+{
+	size_t n = groups[0].n;
+
+	if (!paired) {
+		for (size_t g = 0; g < k; g++)
+			medians[g] = resample_median(sorted[g], groups[g].n, count, rng);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		count[i] = (size_t)stats_rng_below(rng, n);
+	for (size_t g = 0; g < k; g++)
+		medians[g] = paired_median(groups[g].x, count, n, tmp);
+}
+
+uint64_t stats_seed_of(const char *name)
+{
+	uint64_t h = UINT64_C(1469598103934665603); /* FNV-1a, then mixed into the fixed seed */
+
+	for (const unsigned char *c = (const unsigned char *)name; c && *c; c++)
+		h = (h ^ *c) * UINT64_C(1099511628211);
+	h ^= STATS_SEED;
+	return splitmix64(&h);
+}
+
 static double **sort_groups(const struct stats_group *groups, size_t k, double *medians)
 {
 	double **sorted = xmalloc(k * sizeof(*sorted));
@@ -270,16 +307,20 @@ int stats_bootstrap(const struct stats_group *groups, size_t k, stats_fn fn, voi
 {
 	size_t iterations = bs->iterations ? bs->iterations : STATS_BOOTSTRAP_ITERATIONS;
 	size_t nmax = 0, valid = 0, g, it;
-	double *medians, *results, **sorted;
+	double *medians, *results, **sorted, *tmp;
 	size_t *count;
 	struct stats_rng rng;
 	int ret = 0;
 
 	if (groups_valid(groups, k, &nmax) || stats_check_level("bootstrap", level))
 		return -1;
+	for (g = 1; bs->paired && g < k; g++)
+		if (groups[g].n != groups[0].n)
+			return error("bootstrap: paired groups of %zu and %zu values", groups[0].n, groups[g].n);
 	medians = xmalloc(k * sizeof(*medians));
 	results = xmalloc(iterations * sizeof(*results));
 	count = xmalloc(nmax * sizeof(*count));
+	tmp = xmalloc(nmax * sizeof(*tmp));
 	sorted = sort_groups(groups, k, medians);
 	bs->estimate = fn(medians, k, ctx);
 
@@ -287,8 +328,7 @@ int stats_bootstrap(const struct stats_group *groups, size_t k, stats_fn fn, voi
 	for (it = 0; it < iterations; it++) {
 		double v;
 
-		for (g = 0; g < k; g++)
-			medians[g] = resample_median(sorted[g], groups[g].n, count, &rng);
+		resample(groups, k, sorted, bs->paired, count, tmp, &rng, medians);
 		v = fn(medians, k, ctx);
 		if (!isnan(v))
 			results[valid++] = v;
@@ -307,6 +347,7 @@ int stats_bootstrap(const struct stats_group *groups, size_t k, stats_fn fn, voi
 		free(sorted[g]);
 	free(sorted);
 	free(count);
+	free(tmp);
 	free(results);
 	free(medians);
 	return ret;

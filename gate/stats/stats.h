@@ -60,7 +60,10 @@ uint64_t stats_rng_below(struct stats_rng *rng, uint64_t n);
 
 /* ---- percentile bootstrap over groups of medians ---- */
 
-#define STATS_BOOTSTRAP_ITERATIONS 2000
+/* 10,000: the 1 % tail of a one-sided bound rests on 100 resamples, not 20. */
+#define STATS_BOOTSTRAP_ITERATIONS 10000
+/* The median interval of stats_summarize() for n < 6: shown, never decided on. */
+#define STATS_SUMMARY_ITERATIONS 2000
 
 /* A figure derived from the medians of k groups, e.g. speedup m[0] / m[1]; may return NAN. */
 typedef double (*stats_fn)(const double *medians, size_t k, void *ctx);
@@ -73,14 +76,18 @@ struct stats_group {
 struct stats_bootstrap {
 	/* inputs: set by STATS_BOOTSTRAP_INIT, change before the call if needed */
 	size_t iterations; /* 0 means STATS_BOOTSTRAP_ITERATIONS */
-	uint64_t seed;
+	uint64_t seed;     /* one per check (stats_seed_of): checks do not share their random draws */
+	int paired;        /* groups are rounds: equal n, resampled with the same indices */
 	/* outputs */
 	double estimate;   /* fn(original medians); may be NAN */
 	double lo, hi;     /* percentile interval of the resampled figures */
 	size_t nan_count;  /* resamples where fn gave NAN: skipped */
 };
 
-#define STATS_BOOTSTRAP_INIT { 0, STATS_SEED, 0, 0, 0, 0 }
+#define STATS_BOOTSTRAP_INIT { .iterations = 0, .seed = STATS_SEED, .paired = 0 }
+
+/* A seed derived from STATS_SEED and a name (e.g. the check's benchmark, interval, configuration, metric). */
+uint64_t stats_seed_of(const char *name);
 
 /*
  * Each iteration resamples every group with replacement, takes each group's
@@ -138,6 +145,39 @@ double stats_mwu_min_p(size_t n1, size_t n2);
 
 /* Hodges-Lehmann shift of b over a: median of all b_j - a_i; NAN if either is empty. */
 double stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb);
+
+/* ---- t-tests of a shift (stats-test.c) ---- */
+
+struct stats_ttest {
+	size_t n;        /* the smaller side, or the pairs */
+	double diff;     /* mean(b) - mean(a), or the mean of the paired differences b - a */
+	double se;       /* its standard error */
+	double df;       /* degrees of freedom (Welch-Satterthwaite; capped at 1e6) */
+	double t;        /* diff / se */
+	double p_greater; /* one-sided: P(T >= t) when the true shift is 0 */
+};
+
+/*
+ * Welch's t-test of b against a (unequal variances).  'extra_var' is a known
+ * variance added to the difference (e.g. the shift between sittings of a
+ * stored baseline), 0 for none.  Needs 2 values on each side.
+ */
+int stats_ttest_welch(const double *a, size_t na, const double *b, size_t nb, double extra_var,
+		      struct stats_ttest *r);
+/* Paired t-test of b[i] - a[i], i < n (rounds measured side by side); n >= 2. */
+int stats_ttest_paired(const double *a, const double *b, size_t n, double extra_var, struct stats_ttest *r);
+/* One-sided upper confidence bound of the shift at 1 - alpha. */
+double stats_ttest_upper(const struct stats_ttest *r, double alpha);
+/* Minimum detectable shift: one-sided test at alpha with the given power, at this standard error. */
+double stats_ttest_mdc(const struct stats_ttest *r, double alpha, double power);
+
+/*
+ * Adjusted p-values for m hypotheses: Holm's step-down (controls the
+ * probability of any false rejection) and Benjamini-Hochberg's step-up
+ * (controls the expected share of false rejections).  NAN counts as 1.
+ */
+void stats_holm(const double *p, size_t m, double *adjusted);
+void stats_bh(const double *p, size_t m, double *adjusted);
 
 /* ---- distributions ---- */
 

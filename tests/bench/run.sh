@@ -41,3 +41,6 @@ fi
 echo
 echo "== scalegate analyze on a large synthetic results directory (target: well under 0.5 s)"
 tests/bench/analyze_bench.sh "$B"
+
+echo
+tests/bench/gate_bench.sh "$B"

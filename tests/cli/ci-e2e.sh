@@ -56,7 +56,8 @@ expect_match "$recap" "^FAIL  jacobi program/solve/residual at examples/jacobi\.
 expect_match "$recap" '^      1 rank × 2 threads: Insufficient_parallelism ' "the recap gives configuration and metric"
 expect_match "$recap" "^      rule: rule 'serial-code' \($T/scalegate.yml:[0-9]+:[0-9]+\)\$" "the recap gives the rule"
 reports_exist "knob run"
-grep -q 'program/solve/residual' "$T/out/summary.md" || fail "the Markdown summary names the interval"
+grep -q 'program/solve/residual` at examples/jacobi\.c:[0-9]' "$T/out/summary.md" ||
+	fail "the Markdown summary names the interval and its file:line"
 grep -q '"verdict": "regression"' "$T/out/summary.json" || fail "the JSON summary says regression"
 grep -q '<failure type="tolerance.insufficient_parallelism"' "$T/out/junit.xml" || fail "JUnit failure"
 

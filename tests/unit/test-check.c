@@ -163,45 +163,56 @@ static void test_baseline_errors(void **state)
 
 static const struct rules_value relative10 = { .set = 1, .value = 0.10, .relative = 1 };
 
-static void test_mwu_past_tolerance(void **state)
+static void test_ttest_past_tolerance(void **state)
 {
 	double base[] = { 1.00, 1.02, 0.99, 1.01, 0.98 };
-	double slower[] = { 1.20, 1.22, 1.19, 1.21, 1.18 };  /* +20 %, separated from base x 1.1 */
+	double slower[] = { 1.20, 1.22, 1.19, 1.21, 1.18 };  /* +20 % */
 	double little[] = { 1.05, 1.07, 1.04, 1.06, 1.03 };  /* +5 %: within */
-	double spread[] = { 1.25, 0.97, 1.30, 1.00, 1.20 };  /* +20 % median, overlapping */
+	double spread[] = { 1.25, 0.97, 1.30, 1.00, 1.20 };  /* +14 % in the mean, overlapping */
+	struct check_test_opts o = { +1, &relative10, 0.01, 0, 0 };
 	struct check_test t;
 
 	(void)state;
-	assert_int_equal(check_test_samples(base, 5, slower, 5, +1, &relative10, 0.05, &t), 0);
+	assert_int_equal(check_test_samples(base, 5, slower, 5, &o, &t), 0);
 	assert_true(t.past && t.significant);
-	assert_true(fabs(t.p - 1.0 / 252) < 1e-12);
-	assert_true(fabs(t.change - 0.2) < 1e-9);
-	assert_int_equal(check_test_samples(base, 5, little, 5, +1, &relative10, 0.05, &t), 0);
+	assert_true(t.p < 1e-6);
+	assert_true(fabs(t.change - 0.2) < 0.002);
+	assert_int_equal(check_test_samples(base, 5, little, 5, &o, &t), 0);
 	assert_false(t.past);
 	assert_false(t.significant);
-	assert_int_equal(check_test_samples(base, 5, spread, 5, +1, &relative10, 0.05, &t), 0);
+	assert_true(t.excluded < 0.10); /* a pass: the data exclude the tolerance */
+	assert_int_equal(check_test_samples(base, 5, spread, 5, &o, &t), 0);
 	assert_true(t.past);
 	assert_false(t.significant);
-	/* 5 % slower is significant without a tolerance, not beyond 10 %: the shift matters. */
+	assert_true(t.mdc > 0.10 && t.more > 0); /* too noisy to decide at 10 % */
+	/* Significant means "worse than no change": 5 % slower is, without being past 10 %. */
+	assert_int_equal(check_test_samples(base, 5, little, 5, &o, &t), 0);
+	assert_true(t.p < 0.01);
+	/* Paired by round: a drift shared by both sides cancels. */
 	{
-		struct rules_value none = { .set = 1, .value = 0, .relative = 1 };
-		assert_int_equal(check_test_samples(base, 5, little, 5, +1, &none, 0.05, &t), 0);
-		assert_true(t.significant);
+		double a[] = { 1.00, 1.10, 1.20, 1.30, 1.40 }, b[] = { 1.02, 1.12, 1.23, 1.32, 1.43 };
+		struct check_test_opts op = { +1, &relative10, 0.01, 1, 0 };
+		assert_int_equal(check_test_samples(a, 5, b, 5, &o, &t), 0);
+		assert_true(t.p > 0.1);
+		assert_int_equal(check_test_samples(a, 5, b, 5, &op, &t), 0);
+		assert_true(t.p < 1e-3);
+		assert_string_equal(t.test, "paired t on logs");
 	}
 }
 
-static void test_mwu_smaller_is_worse(void **state)
+static void test_ttest_smaller_is_worse(void **state)
 {
 	double base[] = { 0.95, 0.96, 0.94, 0.95, 0.97 }, worse[] = { 0.80, 0.82, 0.81, 0.79, 0.80 };
 	struct rules_value abs05 = { .set = 1, .value = 0.05, .relative = 0 };
+	struct check_test_opts o = { -1, &abs05, 0.05, 0, 0 };
 	struct check_test t;
 
 	(void)state;
-	assert_int_equal(check_test_samples(base, 5, worse, 5, -1, &abs05, 0.05, &t), 0);
+	assert_int_equal(check_test_samples(base, 5, worse, 5, &o, &t), 0);
 	assert_true(t.past && t.significant);
 	assert_true(t.change < -0.1);
 	/* Better is never a regression. */
-	assert_int_equal(check_test_samples(worse, 5, base, 5, -1, &abs05, 0.05, &t), 0);
+	assert_int_equal(check_test_samples(worse, 5, base, 5, &o, &t), 0);
 	assert_false(t.past);
 	assert_false(t.significant);
 }
@@ -212,13 +223,7 @@ static void test_unreachable(void **state)
 	char *why;
 
 	(void)state;
-	why = check_unreachable(3, 3, &pol);
-	assert_non_null(why);
-	assert_string_equal(why, "with 3 repeats the smallest p-value is 0.05 > 0.01: this rule cannot fail; raise repeat");
-	free(why);
-	assert_null(check_unreachable(5, 5, &pol)); /* 1/252 < 0.01 */
-	pol.significance = 0.05;
-	assert_null(check_unreachable(3, 3, &pol)); /* exactly 0.05 is reachable */
+	assert_null(check_unreachable(3, 3, &pol)); /* a t-test has no floor on its p-value */
 	pol.min_samples = 5;
 	why = check_unreachable(3, 3, &pol);
 	assert_string_equal(why, "3 samples, below min_samples 5: this rule cannot fail");
@@ -233,7 +238,7 @@ static void test_derived(void **state)
 	double t1[] = { 1.00, 1.01, 0.99, 1.02, 0.98 };
 	double t2[] = { 0.52, 0.53, 0.51, 0.52, 0.53 };  /* efficiency ~0.96 */
 	double t2slow[] = { 0.70, 0.71, 0.69, 0.72, 0.70 }; /* ~0.71 */
-	struct check_groups g = { { t1, t2, t1, t2slow }, { 5, 5, 5, 5 }, 2 };
+	struct check_groups g = { { t1, t2, t1, t2slow }, { 5, 5, 5, 5 }, 2, 0 };
 	struct rules_value abs05 = { .set = 1, .value = 0.05, .relative = 0 };
 	struct check_test t;
 
@@ -264,7 +269,7 @@ static void test_slope(void **state)
 	const double *x[6] = { t1, b2, b4, t1, c2, c4 };
 	size_t n[6] = { 5, 5, 5, 5, 5, 5 };
 	double rp[2] = { 2, 4 };
-	struct check_slope_groups g = { x, n, rp, 2 };
+	struct check_slope_groups g = { x, n, rp, 2, 0 };
 	struct rules_value tol = { .set = 1, .value = 0.005, .relative = 0 };
 	struct check_test t;
 
@@ -472,7 +477,7 @@ static void test_sort(void **state)
 	verdict_add(&vs, VERDICT_PASS, "a", "program/solve", "-", 1, 1, "z");
 	verdict_add(&vs, VERDICT_PASS, "b", "program/solve", "-", 1, 1, "w");
 	verdict_add(&vs, VERDICT_PASS, "b", "program/solve", "-", 1, 1, "v");
-	check_sort(&vs, 0);
+	verdict_set_sort(&vs, 0);
 	assert_string_equal(vs.v[0].kind, "z");
 	assert_string_equal(vs.v[1].kind, "y");
 	assert_string_equal(vs.v[2].kind, "w"); /* stable among equals */
@@ -507,8 +512,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_baseline_roundtrip),
 		cmocka_unit_test(test_baseline_errors),
-		cmocka_unit_test(test_mwu_past_tolerance),
-		cmocka_unit_test(test_mwu_smaller_is_worse),
+		cmocka_unit_test(test_ttest_past_tolerance),
+		cmocka_unit_test(test_ttest_smaller_is_worse),
 		cmocka_unit_test(test_unreachable),
 		cmocka_unit_test(test_derived),
 		cmocka_unit_test(test_slope),

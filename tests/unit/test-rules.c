@@ -454,14 +454,17 @@ static void test_default_policy(void **state)
 	rules_init(&r);
 	assert_int_equal(rules_load(&r, NULL), 0);
 	rules_effective(&r, "any", "program/solve", "-", 2, 2, &s);
-	assert_true(s.tolerance[RULES_EFFICIENCY].value == 0.10);
-	assert_true(s.tolerance[RULES_KARP_FLATT].value == 0.10);
-	assert_true(s.tolerance_policy[RULES_EFFICIENCY].significance == 0.01);
-	assert_true(s.tolerance[RULES_TIME].relative && s.tolerance[RULES_TIME].value == 0.25);
-	assert_int_equal(s.tolerance_policy[RULES_EFFICIENCY].level, RULES_LEVEL_ERROR);
-	assert_int_equal(s.tolerance_policy[RULES_KARP_FLATT].level, RULES_LEVEL_ERROR);
-	assert_int_equal(s.tolerance_policy[RULES_TIME].level, RULES_LEVEL_WARN);
-	assert_int_equal(s.tolerance_policy[RULES_EFFICIENCY].across_fingerprints, 1);
+	/* The defaults gate the time ratio, the scalability ratio and the lost-time shares, not e. */
+	assert_false(s.tolerance[RULES_EFFICIENCY].set || s.tolerance[RULES_KARP_FLATT].set);
+	assert_true(s.tolerance[RULES_SPEEDUP].relative && s.tolerance[RULES_SPEEDUP].value == 0.05);
+	assert_true(s.tolerance[RULES_INSUFFICIENT_PARALLELISM].value == 0.05);
+	assert_true(s.tolerance[RULES_SYNCHRONIZATION].value == 0.05);
+	assert_true(s.tolerance_policy[RULES_SPEEDUP].significance == 0.01);
+	assert_true(s.tolerance[RULES_TIME].relative && s.tolerance[RULES_TIME].value == 0.05);
+	assert_int_equal(s.tolerance_policy[RULES_SPEEDUP].level, RULES_LEVEL_ERROR);
+	assert_int_equal(s.tolerance_policy[RULES_IDLE].level, RULES_LEVEL_ERROR);
+	assert_int_equal(s.tolerance_policy[RULES_TIME].level, RULES_LEVEL_ERROR);
+	assert_int_equal(s.tolerance_policy[RULES_SPEEDUP].across_fingerprints, 1);
 	assert_int_equal(s.tolerance_policy[RULES_TIME].across_fingerprints, 0);
 	assert_int_equal(s.tolerance_policy[RULES_TIME].min_samples, 3);
 	for (int m = 0; m < RULES_NR_METRICS; m++)

@@ -1,0 +1,89 @@
+/* A/B options of 'run' and 'ci': the scratch worktree of the base revision and the runner's A/B settings. */
+#include "cmd/ab.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "cmd/options.h"
+#include "run/worktree.h"
+
+int ab_option(int argc, char **argv, int *i, struct ab_options *o)
+{
+	const char *v;
+	int bad = 0;
+
+	if ((v = option_value(argc, argv, i, "--against", &bad))) {
+		o->against = v;
+	} else if (!bad && (v = option_value(argc, argv, i, "--against-dir", &bad))) {
+		o->against_dir = v;
+	} else if (!bad && (v = option_value(argc, argv, i, "--inject", &bad))) {
+		if (!strchr(v, ':') || v[0] == ':') {
+			fprintf(stderr, "scalegate: error: --inject '%s': expected INTERVAL:PERCENT, e.g. solve:10%%\n", v);
+			return -1;
+		}
+		o->inject = v;
+	} else if (!bad && (v = option_value(argc, argv, i, "--seed", &bad))) {
+		char *end;
+		o->seed = strtoull(v, &end, 10);
+		if (*end || !o->seed) {
+			fprintf(stderr, "scalegate: error: --seed '%s': expected a positive integer\n", v);
+			return -1;
+		}
+	} else {
+		return bad ? -1 : 0;
+	}
+	if (o->against && o->against_dir) {
+		fputs("scalegate: error: --against and --against-dir exclude each other\n", stderr);
+		return -1;
+	}
+	return 1;
+}
+
+int ab_wanted(const struct ab_options *o)
+{
+	return o->against || o->against_dir;
+}
+
+int ab_prepare(struct ab_options *o, const struct config *c, const char *results, struct runner_options *ro)
+{
+	char resolved[PATH_MAX];
+
+	ro->inject = o->inject;
+	ro->seed = o->seed;
+	if (!ab_wanted(o))
+		return 0;
+	o->repo = worktree_toplevel(c->dir);
+	if (o->against) {
+		if (!o->repo)
+			return error("--against %s: '%s' is not in a git repository", o->against, c->dir);
+		if (mkdir_p(results))
+			return -1;
+		o->scratch = xstrfmt("%s/.base-tree", realpath(results, resolved) ? resolved : results);
+		fprintf(stderr, "scalegate: checking out %s into %s\n", o->against, o->scratch);
+		if (worktree_add(o->repo, o->against, o->scratch))
+			return -1;
+		o->base_root = xstrdup(o->scratch);
+	} else {
+		if (!realpath(o->against_dir, resolved))
+			return error("--against-dir '%s': no such directory", o->against_dir);
+		o->base_root = xstrdup(resolved);
+	}
+	o->head_root = o->repo ? xstrdup(o->repo) : xstrdup(realpath(c->dir, resolved) ? resolved : c->dir);
+	ro->base_root = o->base_root;
+	ro->head_root = o->head_root;
+	return 0;
+}
+
+void ab_finish(struct ab_options *o)
+{
+	if (o->scratch && o->repo)
+		worktree_remove(o->repo, o->scratch);
+	free(o->repo);
+	free(o->head_root);
+	free(o->base_root);
+	free(o->scratch);
+	o->repo = o->head_root = o->base_root = o->scratch = NULL;
+}

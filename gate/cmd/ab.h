@@ -1,0 +1,36 @@
+/* A/B options of 'run' and 'ci': the base revision built and run in the same job (docs/running.md). */
+#ifndef SG_AB_H
+#define SG_AB_H
+
+#include <stdint.h>
+
+#include "config/config.h"
+#include "run/runner.h"
+
+struct ab_options {
+	const char *against;      /* --against REV */
+	const char *against_dir;  /* --against-dir DIR: a tree already built */
+	const char *inject;       /* --inject INTERVAL:PCT, the head's runs only */
+	uint64_t seed;            /* --seed N: the order of the rounds */
+	char *repo, *head_root, *base_root, *scratch; /* set by ab_prepare */
+};
+
+#define AB_USAGE \
+	"  --against REV     A/B: check REV out into a scratch git worktree, run its\n" \
+	"                    build there, and interleave its runs with the head's\n" \
+	"                    round by round (ABBA, random order, seed in ab.tsv)\n" \
+	"  --against-dir DIR A/B against a tree already built at DIR\n" \
+	"  --inject I:PCT    SCALEGATE_INJECT for the head's runs: slow interval I down\n" \
+	"                    by PCT (a calibration tool, docs/check.md)\n" \
+	"  --seed N          the seed of the A/B order (default: from the clock)\n"
+
+/* Takes argv[*i] when it is an A/B option: 1 taken, 0 not one, -1 bad (reported). */
+int ab_option(int argc, char **argv, int *i, struct ab_options *o);
+/* Whether an A/B comparison was asked for. */
+int ab_wanted(const struct ab_options *o);
+/* Checks the base out (--against) and fills the runner's options; 0 or error(). */
+int ab_prepare(struct ab_options *o, const struct config *c, const char *results, struct runner_options *ro);
+/* Removes the scratch worktree; frees what ab_prepare set. */
+void ab_finish(struct ab_options *o);
+
+#endif

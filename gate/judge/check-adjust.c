@@ -1,0 +1,192 @@
+/* The whole run's error control: Holm over the error-level tolerance tests, Benjamini-Hochberg for warnings, three outcomes. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/check-priv.h"
+#include "stats/stats.h"
+
+/* p-values are exact fractions computed in floating point: 1/20 must count as 0.05. */
+#define ALPHA_SLACK (1 + 1e-9)
+
+struct check_pending {
+	size_t verdict;
+	const struct check_metric *m;
+	struct check_test t;
+	struct rules_value tol;
+	struct rules_policy pol;
+};
+
+/* Assumed sd of the shift between two sittings (docs/check.md): times move most, ratios within a run less. */
+#define SITTING_SD_TIME 0.03   /* log units: 3 %, measured on this project's CI machine (DESIGN.md) */
+#define SITTING_SD_RATIO 0.02  /* log units, speedup and other within-run ratios */
+#define SITTING_SD_SHARE 0.005 /* shares of Total_time: half a point */
+
+double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative)
+{
+	if (cell->c->ab)
+		return 0; /* base and head interleaved in one job: the machine's drift hits both */
+	if (m->kind == CHECK_SHARE)
+		return relative ? SITTING_SD_RATIO : SITTING_SD_SHARE;
+	if (m->id == RULES_TIME)
+		return relative ? SITTING_SD_TIME : 0;
+	return relative ? SITTING_SD_RATIO : 0;
+}
+
+void check_defer(struct check_cell *cell, size_t verdict, const struct check_metric *m, const struct check_test *t)
+{
+	struct check *c = cell->c;
+	struct check_pending *pd;
+
+	ALLOC_GROW(c->pending, c->nr_pending + 1, c->alloc_pending);
+	pd = &c->pending[c->nr_pending++];
+	pd->verdict = verdict;
+	pd->m = m;
+	pd->t = *t;
+	pd->tol = cell->set->tolerance[m->id];
+	pd->pol = cell->set->tolerance_policy[m->id];
+}
+
+/* In the whole-run family: an error-level test with a p-value (the bootstrap fallbacks have none). */
+static int in_family(const struct check_pending *pd)
+{
+	return pd->pol.level == RULES_LEVEL_ERROR && !pd->t.degenerate && !isnan(pd->t.p);
+}
+
+static void format_magnitude(char *buf, size_t size, const struct check_metric *m, double x, int relative)
+{
+	check_format_change(buf, size, m, x, relative);
+	if (buf[0] == '+' || buf[0] == '-')
+		memmove(buf, buf + 1, strlen(buf));
+}
+
+static void describe(struct strbuf *sb, const struct check_pending *pd, const struct verdict *v, size_t family)
+{
+	const struct check_metric *m = pd->m;
+	const struct check_test *t = &pd->t;
+	double alpha = pd->pol.significance;
+	char val[48], lo[48], hi[48], base[48], change[48], tol[48], excl[48], mdc[48];
+	int rel = pd->tol.relative;
+
+	check_format_value(val, sizeof(val), m, t->cur);
+	check_format_value(lo, sizeof(lo), m, t->lo);
+	check_format_value(hi, sizeof(hi), m, t->hi);
+	check_format_value(base, sizeof(base), m, t->base);
+	check_format_change(change, sizeof(change), m, t->change, rel);
+	format_magnitude(tol, sizeof(tol), m, pd->tol.value, rel);
+	format_magnitude(excl, sizeof(excl), m, t->excluded, rel);
+	format_magnitude(mdc, sizeof(mdc), m, t->mdc, rel);
+	strbuf_addf(sb, "%s %s [%s, %s] (n=%zu) vs base %s (n=%zu): %s, ", m->name, val, lo, hi, t->n_cur, base,
+		    t->n_base, change);
+	if (v->inconclusive) {
+		strbuf_addf(sb, "inconclusive: the noise here allows only changes above %s to be detected "
+			    "(tolerance %s)", mdc, tol);
+		if (t->more > 0)
+			strbuf_addf(sb, "; about %d more repeats would decide", t->more);
+		else if (t->more < 0)
+			strbuf_addstr(sb, "; against a stored baseline the shift between sittings alone is larger: "
+				      "compare with the base revision in the same job (--against)");
+	} else if (!t->past) {
+		strbuf_addf(sb, "within the tolerance of %s", tol);
+		if (isfinite(t->excluded))
+			strbuf_addf(sb, "; the data exclude a worsening above %s", excl);
+	} else {
+		strbuf_addf(sb, "past the tolerance of %s", tol);
+		if (v->status == VERDICT_FAIL || (v->status == VERDICT_WARN && pd->pol.level == RULES_LEVEL_WARN &&
+						 !isnan(t->p) && t->p <= alpha * ALPHA_SLACK))
+			strbuf_addstr(sb, " and significant");
+		else if (!isnan(t->p) && t->p <= alpha * ALPHA_SLACK)
+			strbuf_addstr(sb, ", significant alone but not over the whole run");
+		else
+			strbuf_addstr(sb, " but not significant");
+	}
+	if (!isnan(t->p)) {
+		strbuf_addf(sb, " (one-sided %s p = %.3g", t->test, t->p);
+		if (!isnan(v->p_adjusted))
+			strbuf_addf(sb, ", Holm over %zu checks %.3g %s %g", family, v->p_adjusted,
+				    v->p_adjusted <= alpha * ALPHA_SLACK ? "<=" : ">", alpha);
+		strbuf_addstr(sb, ")");
+	} else if (t->past) {
+		char bound[48];
+		check_format_change(bound, sizeof(bound), m, t->bound, rel);
+		strbuf_addf(sb, " (one-sided %g %% bootstrap bound of the change: %s)", 100 * (1 - alpha),
+			    isnan(t->bound) ? "undefined" : bound);
+	}
+	if (!v->inconclusive && t->past && isfinite(t->mdc) && t->mdc > 1e-6 * pd->tol.value)
+		strbuf_addf(sb, "; minimum detectable change %s", mdc);
+	if (t->past && pd->pol.level == RULES_LEVEL_WARN && v->status == VERDICT_WARN && !v->inconclusive)
+		strbuf_addstr(sb, " (level warn)");
+}
+
+/* The outcome of one test, given the whole-run adjustments. */
+static void decide(struct verdict *v, const struct check_pending *pd, double bh)
+{
+	const struct check_test *t = &pd->t;
+	double alpha = pd->pol.significance * ALPHA_SLACK;
+	int sure;
+
+	v->inconclusive = 0;
+	if (isnan(t->p)) /* the bootstrap fallback: judged on its own bound */
+		sure = t->significant;
+	else if (!isnan(v->p_adjusted))
+		sure = t->past && v->p_adjusted <= alpha;
+	else
+		sure = t->past && t->p <= alpha && pd->pol.level == RULES_LEVEL_WARN;
+	if (sure) {
+		v->status = pd->pol.level == RULES_LEVEL_WARN ? VERDICT_WARN : VERDICT_FAIL;
+	} else if (t->past && (isnan(t->p) || t->degenerate || bh <= alpha)) {
+		v->status = VERDICT_WARN; /* likely, but not certain over the whole run */
+	} else if (!t->past && (t->degenerate || isnan(t->excluded) ||
+				(t->excluded <= pd->tol.value * ALPHA_SLACK))) {
+		v->status = VERDICT_PASS;
+	} else {
+		v->status = VERDICT_WARN;
+		v->inconclusive = 1;
+	}
+}
+
+void check_adjust(struct check *c)
+{
+	size_t m = c->nr_pending, nf = 0, nw = 0;
+	double *pf = xcalloc(m + 1, sizeof(double)), *af = xcalloc(m + 1, sizeof(double));
+	double *pw = xcalloc(m + 1, sizeof(double)), *aw = xcalloc(m + 1, sizeof(double));
+
+	c->family_level = 0;
+	for (size_t i = 0; i < m; i++) {
+		const struct check_pending *pd = &c->pending[i];
+		if (in_family(pd)) {
+			pf[nf++] = pd->t.p;
+			c->family_level = pd->pol.significance > c->family_level ? pd->pol.significance : c->family_level;
+		}
+		if (!pd->t.degenerate && !isnan(pd->t.p))
+			pw[nw++] = pd->t.p;
+	}
+	stats_holm(pf, nf, af);
+	stats_bh(pw, nw, aw);
+	c->family = nf;
+	nf = nw = 0;
+	for (size_t i = 0; i < m; i++) {
+		const struct check_pending *pd = &c->pending[i];
+		struct verdict *v = &c->vs->v[pd->verdict];
+		struct strbuf sb = STRBUF_INIT;
+		double bh = 1;
+		v->p_adjusted = in_family(pd) ? af[nf++] : NAN;
+		if (!pd->t.degenerate && !isnan(pd->t.p))
+			bh = aw[nw++];
+		decide(v, pd, bh);
+		describe(&sb, pd, v, c->family);
+		verdict_set_message(v, "%s", sb.buf);
+		strbuf_release(&sb);
+		if ((v->status == VERDICT_PASS || v->inconclusive) && v->cause) {
+			free(v->cause);
+			v->cause = NULL;
+		}
+	}
+	free(pf);
+	free(af);
+	free(pw);
+	free(aw);
+	free(c->pending);
+	c->pending = NULL;
+	c->nr_pending = c->alloc_pending = 0;
+}

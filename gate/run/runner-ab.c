@@ -1,0 +1,179 @@
+/* A/B: the base revision's runs interleaved with the head's, round by round in a balanced random order (ABBA). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <limits.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/runner-priv.h"
+#include "run/runner-exec.h"
+
+static uint64_t mix(uint64_t x)
+{
+	x += UINT64_C(0x9e3779b97f4a7c15);
+	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return x ^ (x >> 31);
+}
+
+static uint64_t hash(uint64_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+	return h;
+}
+
+/*
+ * Whether the base runs first in this round. Rounds come in pairs: a coin
+ * (from the seed, the benchmark and the configuration) picks AB or BA for the
+ * first round of a pair, the second round takes the other order (ABBA), so a
+ * drift within a pair hits both sides alike.
+ */
+static int base_first(uint64_t seed, const char *bench, const char *point, int repeat)
+{
+	uint64_t pair = (uint64_t)(repeat - 1) / 2, coin = mix(hash(hash(seed, bench), point) ^ mix(pair)) & 1;
+
+	return (int)(repeat % 2 ? coin : !coin);
+}
+
+int runner_ab_init(struct runner *r)
+{
+	struct runner_options bo = { 0 };
+	char *path;
+
+	bo.results_dir = NULL;
+	bo.benchmark = r->opt.benchmark;
+	bo.dry_run = r->opt.dry_run;
+	if (!r->opt.seed)
+		r->opt.seed = mix((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32));
+	r->base = xcalloc(1, sizeof(*r->base));
+	path = xstrfmt("%s/base", r->results);
+	bo.results_dir = path;
+	if (runner_init(r->base, r->c, &bo)) {
+		free(path);
+		return -1;
+	}
+	free(path);
+	if (r->opt.dry_run)
+		return 0;
+	path = xstrfmt("%s/ab.tsv", r->results);
+	r->ab = fopen(path, "w");
+	if (!r->ab) {
+		error("cannot write '%s': %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	free(path);
+	fprintf(r->ab, "seed\t%llu\nbase_root\t%s\nhead_root\t%s\n", (unsigned long long)r->opt.seed,
+		r->opt.base_root, r->opt.head_root ? r->opt.head_root : "-");
+	fprintf(r->ab, "benchmark\tconfiguration\trepeat\torder\n");
+	return 0;
+}
+
+int runner_forget_ab(struct runner *r)
+{
+	char *base = xstrfmt("%s/base", r->results), *ab = xstrfmt("%s/ab.tsv", r->results);
+	int ret = r->opt.dry_run ? 0 : remove_tree(base);
+
+	if (!r->opt.dry_run)
+		unlink(ab);
+	free(base);
+	free(ab);
+	return ret;
+}
+
+/* The head's workdir moved into the base tree (the same path below the root); outside the tree: unchanged. */
+static char *base_workdir(const struct runner *r, const char *workdir)
+{
+	const char *head = r->opt.head_root;
+	size_t n = head ? strlen(head) : 0;
+
+	if (head && !strncmp(workdir, head, n) && (workdir[n] == '/' || !workdir[n]))
+		return xstrfmt("%s%s", r->opt.base_root, workdir + n);
+	warning("the workdir '%s' is outside the head's tree '%s': the base runs there too", workdir,
+		head ? head : "-");
+	return xstrdup(workdir);
+}
+
+int runner_ab_setup(struct runner *r, struct bench_run *head)
+{
+	struct bench_config *b = xmalloc(sizeof(*b));
+	char resolved[PATH_MAX];
+	const char *wd = realpath(head->b->workdir, resolved) ? resolved : head->b->workdir;
+
+	*b = *head->b; /* shares every string with the head's but the workdir */
+	b->workdir = base_workdir(r, wd);
+	head->base_config = b;
+	head->base = xcalloc(1, sizeof(*head->base));
+	return runner_bench_setup(r->base, b, head->base);
+}
+
+void runner_ab_release(struct bench_run *head)
+{
+	if (head->base) {
+		runner_bench_release(head->base);
+		free(head->base);
+	}
+	if (head->base_config)
+		free(head->base_config->workdir);
+	free(head->base_config);
+}
+
+/* One run of the head (with the injected slowdown, if any) or of the base. */
+static int run_side(struct runner *r, struct bench_run *head, size_t pt, int repeat, int base)
+{
+	int ret;
+
+	if (base)
+		return runner_one(r->base, head->base, pt, repeat);
+	if (r->opt.inject)
+		setenv("SCALEGATE_INJECT", r->opt.inject, 1);
+	ret = runner_one(r, head, pt, repeat);
+	if (r->opt.inject)
+		unsetenv("SCALEGATE_INJECT");
+	return ret;
+}
+
+static int build_both(struct runner *r, struct bench_run *head)
+{
+	if (head->b->build && (runner_build(r, head) || runner_build(r->base, head->base)))
+		return -1;
+	if (!head->build_failed && !head->base->build_failed)
+		return 0;
+	r->total_runs -= head->nr_points * (size_t)(head->b->warmup + head->b->repeat);
+	if (runner_record_build_failed(r, head))
+		return -1;
+	if (head->base->build_failed && !head->build_failed)
+		head->build_failed = xstrfmt("the base revision's %s", head->base->build_failed);
+	return runner_record_build_failed(r->base, head->base);
+}
+
+int runner_ab_bench(struct runner *r, struct bench_run *head)
+{
+	const struct bench_config *b = head->b;
+
+	if (build_both(r, head))
+		return -1;
+	if (head->build_failed || head->base->build_failed)
+		return 0;
+	r->total_runs += head->nr_points * (size_t)(b->warmup + b->repeat); /* the base's runs */
+	for (int w = 1; w <= b->warmup; w++)
+		for (size_t pt = 0; pt < head->nr_points; pt++) {
+			runner_progress(r, head, pt, 0, w);
+			if (run_side(r, head, pt, 0, 1) || run_side(r, head, pt, 0, 0))
+				return -1;
+		}
+	for (int repeat = 1; repeat <= b->repeat; repeat++)
+		for (size_t pt = 0; pt < head->nr_points; pt++) {
+			int first = base_first(r->opt.seed, b->name, head->points[pt].name, repeat);
+			runner_progress(r, head, pt, repeat, 0);
+			fprintf(r->ab, "%s\t%s\t%d\t%s\n", b->name, head->points[pt].name, repeat,
+				first ? "base,head" : "head,base");
+			if (run_side(r, head, pt, repeat, first) || run_side(r, head, pt, repeat, !first))
+				return -1;
+		}
+	fflush(r->ab);
+	return 0;
+}

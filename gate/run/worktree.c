@@ -1,0 +1,90 @@
+/* The base revision's tree for A/B runs: a scratch 'git worktree' at a revision, found and removed by git itself. */
+#include "run/worktree.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "run/runner-exec.h"
+
+/* Runs git with argv (NULL-terminated, argv[0] "git"); its stdout into 'out' when not NULL. Exit status or -1. */
+static int git(char *const argv[], struct strbuf *out)
+{
+	int fd[2], status;
+	pid_t pid;
+
+	if (out && pipe(fd))
+		return error("cannot create a pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		return error("cannot fork: %s", strerror(errno));
+	if (!pid) {
+		if (out) {
+			int null = open("/dev/null", O_WRONLY);
+			dup2(fd[1], 1);
+			if (null >= 0)
+				dup2(null, 2); /* "not a git repository" is an answer here, not an error */
+			close(fd[0]);
+			close(fd[1]);
+		} else {
+			dup2(2, 1); /* git's chatter goes with the gate's progress, not into its output */
+		}
+		execvp("git", argv);
+		fprintf(stderr, "scalegate: error: cannot run git: %s\n", strerror(errno));
+		_exit(127);
+	}
+	if (out) {
+		char buf[4096];
+		ssize_t n;
+		close(fd[1]);
+		while ((n = read(fd[0], buf, sizeof(buf))) > 0)
+			strbuf_add(out, buf, (size_t)n);
+		close(fd[0]);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return error("cannot wait for git: %s", strerror(errno));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+char *worktree_toplevel(const char *dir)
+{
+	char *argv[] = { "git", "-C", (char *)dir, "rev-parse", "--show-toplevel", NULL };
+	struct strbuf sb = STRBUF_INIT;
+
+	if (git(argv, &sb) || !sb.len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	while (sb.len && (sb.buf[sb.len - 1] == '\n' || sb.buf[sb.len - 1] == '\r'))
+		sb.buf[--sb.len] = '\0';
+	return strbuf_detach(&sb);
+}
+
+int worktree_add(const char *repo, const char *rev, const char *path)
+{
+	char *argv[] = { "git", "-C", (char *)repo, "worktree", "add", "--detach", "--force", (char *)path,
+			 (char *)rev, NULL };
+
+	worktree_remove(repo, path); /* a leftover of an interrupted gate */
+	if (git(argv, NULL))
+		return error("cannot check out '%s' into '%s' (git worktree add failed)", rev, path);
+	return 0;
+}
+
+void worktree_remove(const char *repo, const char *path)
+{
+	char *rm[] = { "git", "-C", (char *)repo, "worktree", "remove", "--force", (char *)path, NULL };
+	char *prune[] = { "git", "-C", (char *)repo, "worktree", "prune", NULL };
+
+	if (access(path, F_OK))
+		return;
+	if (git(rm, NULL)) {
+		remove_tree(path);
+		git(prune, NULL);
+	}
+}

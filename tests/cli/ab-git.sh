@@ -1,0 +1,73 @@
+# scalegate ci --against REV in a git repository with a build: base and head built in their own trees, run
+# interleaved round by round (seed recorded), compared pair by pair; the regression fails with its cause, A/A passes.
+. "$(dirname "$0")/lib.bash"
+
+repo=$T/repo
+mkdir -p "$repo"
+cd "$repo"
+git init -q
+git config user.email gate@example.com
+git config user.name gate
+# The "build" writes run.sh from knob.conf: the head's commit turns the serial residual on.
+cat >build.sh <<'SH'
+. ./knob.conf
+printf '#!/bin/sh\nexport SG_KNOB_SERIAL=%s\nexec "$JACOBI" "$@"\n' "$SG_KNOB_SERIAL" >run.sh
+chmod +x run.sh
+SH
+echo SG_KNOB_SERIAL=0 >knob.conf
+cat >scalegate.yml <<'YML'
+results: results
+reports: {dir: out}
+defaults:
+  warmup: 0
+  repeat: 5
+  env: {OMP_WAIT_POLICY: passive}
+benchmarks:
+  - name: jacobi
+    build: sh build.sh
+    command: ./run.sh {threads} 300 60
+    threads: [1, 2]
+YML
+printf 'results/\nout/\nrun.sh\n' >.gitignore
+git add -A
+git commit -qm base
+echo SG_KNOB_SERIAL=1 >knob.conf
+git commit -qam "head: the residual runs serially"
+export JACOBI=$SG_BUILD/examples/jacobi
+
+# The head against its parent, with the shipped defaults: exit 1, the interval, the metric, the cause.
+expect_exit 1 "$SCALEGATE" ci -c scalegate.yml --against HEAD~1 --no-post --seed 7
+expect_match "$out" 'checking out HEAD~1 into .*/results/\.base-tree' "the base is checked out"
+expect_match "$out" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism: .* vs base .* paired t' \
+	"the regression, paired by round"
+expect_match "$out" 'cause: Insufficient_parallelism \(serial code\) grew' "its cause"
+expect_match "$out" 'whole-run false-alarm level 1 % \(Holm over [0-9]+ tests\)' "the summary states the level"
+[ -f results/base/manifest.tsv ] || fail "the base's runs are not in results/base"
+grep -q $'^seed\t7$' results/ab.tsv || fail "the seed is not recorded in ab.tsv"
+# ABBA: within each pair of rounds of a configuration, one runs the base first and the other the head.
+awk -F'\t' 'NR > 5 { o[$2, $3] = $4 } END { for (k in o) { split(k, a, SUBSEP); if (a[2] % 2 && (a[1] SUBSEP a[2] + 1) in o &&
+	o[k] == o[a[1], a[2] + 1]) exit 1 } }' results/ab.tsv || fail "a pair of rounds ran in the same order"
+[ ! -e results/.base-tree ] || fail "the scratch worktree was left behind"
+[ "$(git worktree list | wc -l)" = 1 ] || fail "git still lists the scratch worktree"
+
+# A/A: the head against itself passes.
+expect_exit 0 "$SCALEGATE" ci -c scalegate.yml --against HEAD --no-post
+expect_no_match "$out" '^FAIL' "A/A passes"
+
+# --against-dir: a tree already built.
+git worktree add -q --detach "$T/base" HEAD~1
+(cd "$T/base" && sh build.sh)
+expect_exit 0 "$SCALEGATE" run -c scalegate.yml --against-dir "$T/base"
+expect_exit 1 "$SCALEGATE" check -c scalegate.yml
+expect_match "$out" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' "--against-dir"
+
+# A plain run afterwards forgets the base: no baseline, nothing to compare.
+expect_exit 0 "$SCALEGATE" run -c scalegate.yml
+[ ! -e results/base ] && [ ! -e results/ab.tsv ] || fail "a plain run kept the old base runs"
+
+# Usage errors.
+expect_exit 2 "$SCALEGATE" ci -c scalegate.yml --against HEAD --against-dir "$T/base"
+expect_exit 2 "$SCALEGATE" run -c scalegate.yml --inject solve
+expect_match "$out" "expected INTERVAL:PERCENT" "--inject names its format"
+expect_exit 2 "$SCALEGATE" run -c scalegate.yml --against no-such-rev
+expect_match "$out" "cannot check out .no-such-rev." "a bad revision is named"
