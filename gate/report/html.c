@@ -275,16 +275,16 @@ static void table_head(struct strbuf *sb)
 
 /* The first MAX_OPEN_ROWS rows open, the others collapsed; at most MAX_TABLE_ROWS in all. */
 static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum verdict_status st, const char *title,
-			  size_t count, const struct html_section *sec, size_t nr)
+			  const struct html_section *sec, size_t nr)
 {
-	size_t shown = 0;
+	size_t shown = 0, count = report_count_listed(s, st);
 
 	if (!count)
 		return;
 	strbuf_addf(sb, "<h2 id=\"%s\">%s (%zu)</h2>\n", status_class(st), title, count);
 	table_head(sb);
 	for (size_t i = 0; i < s->nr && shown < MAX_TABLE_ROWS; i++) {
-		if (s->v[i].status != st)
+		if (!report_listed(&s->v[i], st))
 			continue;
 		if (shown == MAX_OPEN_ROWS) {
 			strbuf_addf(sb, "</tbody></table>\n<details><summary>%zu more %s</summary>\n", count - shown,
@@ -301,10 +301,10 @@ static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum v
 		strbuf_addstr(sb, "</details>\n");
 }
 
-static void verdict_list(struct strbuf *sb, const struct verdict_set *s, enum verdict_status st, const char *title,
-			 size_t count, const struct html_section *sec, size_t nr)
+static void verdict_list(struct strbuf *sb, const struct verdict_set *s, int st, const char *title,
+			 const struct html_section *sec, size_t nr)
 {
-	size_t shown = 0;
+	size_t shown = 0, count = report_count_listed(s, st);
 
 	if (!count)
 		return;
@@ -313,7 +313,7 @@ static void verdict_list(struct strbuf *sb, const struct verdict_set *s, enum ve
 		    count);
 	for (size_t i = 0; i < s->nr && shown < MAX_LIST_ITEMS; i++) {
 		const struct verdict *v = &s->v[i];
-		if (v->status != st)
+		if (!report_listed(v, st))
 			continue;
 		strbuf_addstr(sb, "<li><b>");
 		html_text(sb, v->benchmark ? v->benchmark : "scalegate");
@@ -356,11 +356,14 @@ static void header(struct strbuf *sb, const struct verdict_set *s, const struct 
 		    "<h1>scalegate: ", css, st);
 	html_text(sb, outcome.buf);
 	strbuf_addstr(sb, "</h1>\n<p class=\"counts\">");
-	strbuf_addf(sb, "<span class=\"badge fail\">%zu failed</span> <span class=\"badge warn\">%zu warning%s</span> "
-		    "<span class=\"badge error\">%zu error%s</span> <span class=\"badge skipped\">%zu skipped</span> "
-		    "<span class=\"badge pass\">%zu passed</span> &middot; exit %d</p>\n", count[VERDICT_FAIL],
-		    count[VERDICT_WARN], count[VERDICT_WARN] == 1 ? "" : "s", count[VERDICT_ERROR],
-		    count[VERDICT_ERROR] == 1 ? "" : "s", count[VERDICT_SKIPPED], count[VERDICT_PASS], s->exit_code);
+	strbuf_addf(sb, "<span class=\"badge fail\">%zu failed</span> <span class=\"badge warn\">%zu warning%s",
+		    count[VERDICT_FAIL], count[VERDICT_WARN], count[VERDICT_WARN] == 1 ? "" : "s");
+	if (report_count_listed(s, REPORT_INCONCLUSIVE))
+		strbuf_addf(sb, " (%zu inconclusive)", report_count_listed(s, REPORT_INCONCLUSIVE));
+	strbuf_addf(sb, "</span> <span class=\"badge error\">%zu error%s</span> <span class=\"badge skipped\">%zu "
+		    "skipped</span> <span class=\"badge pass\">%zu passed</span> &middot; exit %d</p>\n",
+		    count[VERDICT_ERROR], count[VERDICT_ERROR] == 1 ? "" : "s", count[VERDICT_SKIPPED],
+		    count[VERDICT_PASS], s->exit_code);
 	strbuf_addstr(sb, "<p class=\"meta\">");
 	if (a && a->dir) {
 		/* "results <code>results</code>" said the word twice */
@@ -456,10 +459,12 @@ int html_write(const struct verdict_set *s, const struct analysis *a, const stru
 	/* the tables link to the plotted sections: sort and write those first, put them after the tables */
 	if (sec)
 		plotted = sections(&body, sec, nr);
-	verdict_table(&sb, s, VERDICT_FAIL, "Regressions", count[VERDICT_FAIL], sec, plotted);
-	verdict_table(&sb, s, VERDICT_WARN, "Warnings", count[VERDICT_WARN], sec, plotted);
-	verdict_list(&sb, s, VERDICT_ERROR, "Errors", count[VERDICT_ERROR], sec, plotted);
-	verdict_list(&sb, s, VERDICT_SKIPPED, "Skipped", count[VERDICT_SKIPPED], sec, plotted);
+	verdict_table(&sb, s, VERDICT_FAIL, "Regressions", sec, plotted);
+	verdict_table(&sb, s, VERDICT_WARN, "Warnings", sec, plotted);
+	verdict_list(&sb, s, VERDICT_ERROR, "Errors", sec, plotted);
+	verdict_list(&sb, s, REPORT_INCONCLUSIVE, "Inconclusive: the noise allows only larger changes to be detected", sec,
+		     plotted);
+	verdict_list(&sb, s, VERDICT_SKIPPED, "Skipped", sec, plotted);
 	if (body.len)
 		strbuf_add(&sb, body.buf, body.len);
 	strbuf_release(&body);

@@ -140,10 +140,9 @@ static void table_row(struct strbuf *sb, const struct verdict *v)
 	strbuf_addstr(sb, " |\n");
 }
 
-static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum verdict_status st,
-			  const char *title, size_t nr)
+static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum verdict_status st, const char *title)
 {
-	size_t shown = 0;
+	size_t shown = 0, nr = report_count_listed(s, st);
 
 	if (!nr)
 		return;
@@ -151,7 +150,7 @@ static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum v
 	strbuf_addstr(sb, "| Benchmark | Interval | Config | Metric | Current [lo, hi] | Baseline / bound | Change "
 			  "| p | Cause |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
 	for (size_t i = 0; i < s->nr && shown < MAX_TABLE_ROWS; i++)
-		if (s->v[i].status == st) {
+		if (report_listed(&s->v[i], st)) {
 			table_row(sb, &s->v[i]);
 			shown++;
 		}
@@ -160,17 +159,16 @@ static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum v
 	strbuf_addch(sb, '\n');
 }
 
-static void verdict_list(struct strbuf *sb, const struct verdict_set *s, enum verdict_status st,
-			 const char *title, size_t nr)
+static void verdict_list(struct strbuf *sb, const struct verdict_set *s, int st, const char *title)
 {
-	size_t shown = 0;
+	size_t shown = 0, nr = report_count_listed(s, st);
 
 	if (!nr)
 		return;
 	strbuf_addf(sb, "<details><summary>%s (%zu)</summary>\n\n", title, nr);
 	for (size_t i = 0; i < s->nr && shown < MAX_LIST_ITEMS; i++) {
 		const struct verdict *v = &s->v[i];
-		if (v->status != st)
+		if (!report_listed(v, st))
 			continue;
 		strbuf_addstr(sb, "- **");
 		md_text(sb, v->benchmark ? v->benchmark : "scalegate", 80);
@@ -394,10 +392,11 @@ int markdown_write_analysis(const struct verdict_set *s, const struct analysis *
 
 	report_count(s, count);
 	title(&sb, s, count);
-	verdict_table(&sb, s, VERDICT_FAIL, "Regressions", count[VERDICT_FAIL]);
-	verdict_table(&sb, s, VERDICT_WARN, "Warnings", count[VERDICT_WARN]);
-	verdict_list(&sb, s, VERDICT_ERROR, "Errors", count[VERDICT_ERROR]);
-	verdict_list(&sb, s, VERDICT_SKIPPED, "Skipped", count[VERDICT_SKIPPED]);
+	verdict_table(&sb, s, VERDICT_FAIL, "Regressions");
+	verdict_table(&sb, s, VERDICT_WARN, "Warnings");
+	verdict_list(&sb, s, VERDICT_ERROR, "Errors");
+	verdict_list(&sb, s, REPORT_INCONCLUSIVE, "Inconclusive: the noise allows only larger changes to be detected");
+	verdict_list(&sb, s, VERDICT_SKIPPED, "Skipped");
 	scaling(&sb, s, a, m);
 	size_scaling(&sb, a, m);
 	ret = write_file_atomic(path, sb.buf, sb.len);

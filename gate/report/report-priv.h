@@ -13,4 +13,11 @@ const char *report_reference(const struct verdict *v);
 /* v->change is relative for time metrics (Execution_time, *_time), absolute for the others. */
 int report_change_relative(const struct verdict *v);
 
+/* The lists of the reports: a status, or REPORT_INCONCLUSIVE, the warnings that say only that the data cannot
+ * decide, listed apart so that they do not bury the warnings that found something. */
+#define REPORT_INCONCLUSIVE (VERDICT_SKIPPED + 1)
+/* Whether 'v' belongs in the list 'st' (a VERDICT_WARN list leaves the inconclusive ones out). */
+int report_listed(const struct verdict *v, int st);
+size_t report_count_listed(const struct verdict_set *s, int st);
+
 #endif

@@ -16,6 +16,22 @@ void report_count(const struct verdict_set *s, size_t count[VERDICT_SKIPPED + 1]
 		count[s->v[i].status]++;
 }
 
+int report_listed(const struct verdict *v, int st)
+{
+	if (st == REPORT_INCONCLUSIVE)
+		return v->status == VERDICT_WARN && v->inconclusive;
+	return (int)v->status == st && !(st == VERDICT_WARN && v->inconclusive);
+}
+
+size_t report_count_listed(const struct verdict_set *s, int st)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nr; i++)
+		n += report_listed(&s->v[i], st);
+	return n;
+}
+
 static void add_count(struct strbuf *sb, size_t n, const char *one, const char *many, const char *sep)
 {
 	strbuf_addf(sb, "%s%zu %s", sep, n, n == 1 ? one : many);

@@ -67,6 +67,15 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["report
 cmp -s "$T/syn/report.html" "$T/syn/check.html" || fail "'report --html' and 'check --html' differ on the same input"
 expect_exit 0 syn report --html "$T/syn/again.html"
 cmp -s "$T/syn/report.html" "$T/syn/again.html" || fail "the HTML report is not deterministic"
+# What the data could not decide is listed apart, collapsed, and does not fill the Warnings table (nor push the plots
+# off the first screen).
+grep -q "<summary>Inconclusive: the noise allows only larger changes to be detected ([0-9]*)</summary>" "$T/syn/report.html" ||
+	fail "the inconclusive checks are not listed in their own section"
+awk "/<h2 id=\"warn\">/,/<\/table>/" "$T/syn/report.html" | grep -q "inconclusive:" &&
+	fail "an inconclusive check sits in the Warnings table"
+expect_exit 1 syn check --markdown "$T/syn/summary.md"
+grep -q "^<details><summary>Inconclusive: the noise allows only larger changes to be detected ([0-9]*)</summary>" \
+	"$T/syn/summary.md" || fail "the Markdown summary does not list the inconclusive checks apart"
 
 static=$(python3 "$check_py" static "$T/syn/report.html") || fail "the report is not self-contained"
 # Regressions' intervals first, then the warning's, then the rest by level; 'block' (level 3, no verdict) left out.
