@@ -36,7 +36,7 @@ extern const char *const config_key_names[NR_KEYS + 1]; /* NULL-terminated */
 /* The KEY_* of 'key', or -1. */
 int config_find_key(const char *key);
 
-/* 'exclude:' (config-exclude.c): a list of {threads, ranks, size} mappings. */
+/* 'exclude:' (config-matrix.c): a list of {threads, ranks, size} mappings. */
 int config_parse_exclude(struct config_loader *l, const yaml_node_t *v, struct bench_config *b);
 /* Once the matrix is known: every entry excludes something, and something is left. */
 void config_check_exclude(struct config_loader *l, const struct bench_config *b, const yaml_node_t *node);

@@ -428,47 +428,6 @@ struct bench_config *config_find(struct config *c, const char *name)
 	return NULL;
 }
 
-/* The whole matrix, excluded cells included. */
-static size_t full_size(const struct bench_config *b)
-{
-	return (b->nr_sizes ? b->nr_sizes : 1) * b->nr_ranks * b->nr_threads;
-}
-
-static void full_point(const struct bench_config *b, size_t i, struct config_point *p)
-{
-	p->threads = b->threads[i % b->nr_threads];
-	i /= b->nr_threads;
-	p->ranks = b->ranks[i % b->nr_ranks];
-	i /= b->nr_ranks;
-	if (b->nr_sizes)
-		p->size = b->sizes[i];
-	else if (b->size_per_processor)
-		p->size = b->size_per_processor * p->ranks * p->threads;
-	else
-		p->size = CONFIG_NO_SIZE;
-}
-
-size_t config_matrix_size(const struct bench_config *b)
-{
-	struct config_point p;
-	size_t n = 0;
-
-	for (size_t i = 0; i < full_size(b); i++) {
-		full_point(b, i, &p);
-		n += !config_excluded(b, &p);
-	}
-	return n;
-}
-
-void config_matrix_point(const struct bench_config *b, size_t i, struct config_point *p)
-{
-	for (size_t k = 0; k < full_size(b); k++) {
-		full_point(b, k, p);
-		if (!config_excluded(b, p) && !i--)
-			return;
-	}
-}
-
 char *config_expand(const char *template, int threads, int ranks, long long size, int repeat)
 {
 	const long long values[] = {

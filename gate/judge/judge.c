@@ -162,6 +162,7 @@ int judge_evaluate(struct judge *j, const char *results, const char *baselines)
 	check_describe(&j->vs, &j->a);
 	if (check_run_failures(&j->vs, &j->rules, j->results))
 		return -1;
+	check_annotations(&j->vs, &j->a);
 	check_init(&j->c, &j->rules, &j->a, &j->m, &j->vs);
 	ab = judge_ab_base(j->results);
 	if (ab) {

@@ -1,8 +1,10 @@
 /* The strong-scaling plots of one interval in the HTML report: speedup, efficiency and Karp-Flatt against p, the lost time. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/words.h"
 #include "judge/baseline.h"
 #include "report/html-priv.h"
 #include "analyze/matrix.h"
@@ -11,22 +13,6 @@
 
 #define MAX_BARS 12 /* bars in a lost-time plot */
 
-/* The median of a baseline figure (share: of Total_time) in one configuration, NAN without it. */
-double html_base_median(const struct baseline *b, const char *path, const char *size, int ranks, int threads,
-			enum analysis_figure f, int share)
-{
-	const struct baseline_cell *c = b ? baseline_find(b, path, size ? size : "-", ranks, threads) : NULL;
-	double *x, med;
-	size_t n;
-
-	if (!c || !c->n)
-		return NAN;
-	x = xcalloc(c->n, sizeof(*x));
-	n = share ? baseline_shares(c, f, x) : baseline_samples(c, f, x);
-	med = n ? stats_median(x, n) : NAN;
-	free(x);
-	return med;
-}
 
 /* The four terms of Lost_time (DESIGN.md), each a share of Total_time. */
 static const struct {
@@ -39,6 +25,45 @@ static const struct {
 	{ ANALYSIS_IDLE, HTML_PURPLE, "ranks that finished early" },
 	{ ANALYSIS_SYNCHRONIZATION, HTML_GREEN, "barriers, locks, MPI waiting" },
 };
+
+static const char *size_name(const char *size)
+{
+	return size && strcmp(size, "-") ? size : NULL;
+}
+
+size_t html_configs(const struct html_section *sec, struct html_config *out, size_t max)
+{
+	size_t n = 0;
+
+	if (sec->weak) {
+		for (size_t i = 0; i < sec->weak->nr_points && n < max; i++, n++) {
+			const struct matrix_weak_point *w = &sec->weak->points[i];
+			out[n].cell = w->cell;
+			out[n].size = w->series->size;
+			config_words(out[n].name, sizeof(out[n].name), w->cell->config->ranks, w->cell->config->threads,
+				     w->series->size);
+			snprintf(out[n].tick, sizeof(out[n].tick), "%d\xc3\x97%d @%s", w->cell->config->ranks,
+				 w->cell->config->threads, w->series->size);
+		}
+		return n;
+	}
+	for (size_t i = 0; i < sec->nr_series; i++)
+		for (size_t j = 0; j < sec->series[i]->nr_cells && n < max; j++, n++) {
+			const struct matrix_cell *c = &sec->series[i]->cells[j];
+			const char *size = size_name(sec->series[i]->size);
+			out[n].cell = c;
+			out[n].size = sec->series[i]->size;
+			config_words(out[n].name, sizeof(out[n].name), c->config->ranks, c->config->threads,
+				     size && sec->nr_sizes > 1 ? size : NULL);
+			if (size && sec->nr_sizes > 1)
+				snprintf(out[n].tick, sizeof(out[n].tick), "%d\xc3\x97%d @%s", c->config->ranks,
+					 c->config->threads, size);
+			else
+				snprintf(out[n].tick, sizeof(out[n].tick), "%d\xc3\x97%d", c->config->ranks,
+					 c->config->threads);
+		}
+	return n;
+}
 
 /* Stacked bars of the lost-time components per configuration, the baseline's total as a dashed level. */
 static int lost_plot(struct strbuf *sb, const struct html_section *sec, const struct html_config *bars, size_t nr,
@@ -58,10 +83,13 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 		double total = c->fig[ANALYSIS_TOTAL_TIME].median, sum = 0, bsum = 0;
 		names[i] = bars[i].tick;
 		for (size_t k = 0; k < ARRAY_SIZE(lost); k++) {
-			/* Idle is ranks that finished early: with one rank it cannot be */
+			/* Idle is ranks that finished early: with one rank it cannot be; Communication is 0 in a
+			 * program without MPI (docs/metrics.md): a key only where it can be, or is */
 			if (c->fig[lost[k].fig].n && total > 0)
 				sum += fmax(0, c->fig[lost[k].fig].median / total),
-				captured[k] |= lost[k].fig != ANALYSIS_IDLE || c->config->ranks > 1;
+				captured[k] |= (lost[k].fig != ANALYSIS_IDLE && lost[k].fig != ANALYSIS_COMMUNICATION) ||
+					       c->config->ranks > 1 ||
+					       (lost[k].fig == ANALYSIS_COMMUNICATION && c->fig[lost[k].fig].median > 0);
 			base[i][k] = html_base_median(sec->base, sec->iv->path, bars[i].size, c->config->ranks,
 						      c->config->threads, lost[k].fig, 1);
 			if (isfinite(base[i][k]))

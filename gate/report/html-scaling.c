@@ -21,6 +21,23 @@
 #define KF_CAP 2.0
 
 
+/* The median of a baseline figure (share: of Total_time) in one configuration, NAN without it. */
+double html_base_median(const struct baseline *b, const char *path, const char *size, int ranks, int threads,
+			enum analysis_figure f, int share)
+{
+	const struct baseline_cell *c = b ? baseline_find(b, path, size ? size : "-", ranks, threads) : NULL;
+	double *x, med;
+	size_t n;
+
+	if (!c || !c->n)
+		return NAN;
+	x = xcalloc(c->n, sizeof(*x));
+	n = share ? baseline_shares(c, f, x) : baseline_samples(c, f, x);
+	med = n ? stats_median(x, n) : NAN;
+	free(x);
+	return med;
+}
+
 static int cmp_double(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;

@@ -12,44 +12,7 @@
 
 #define DASH "\xe2\x80\x93"
 
-static const char *size_name(const char *size)
-{
-	return size && strcmp(size, "-") ? size : NULL;
-}
 
-size_t html_configs(const struct html_section *sec, struct html_config *out, size_t max)
-{
-	size_t n = 0;
-
-	if (sec->weak) {
-		for (size_t i = 0; i < sec->weak->nr_points && n < max; i++, n++) {
-			const struct matrix_weak_point *w = &sec->weak->points[i];
-			out[n].cell = w->cell;
-			out[n].size = w->series->size;
-			config_words(out[n].name, sizeof(out[n].name), w->cell->config->ranks, w->cell->config->threads,
-				     w->series->size);
-			snprintf(out[n].tick, sizeof(out[n].tick), "%d\xc3\x97%d @%s", w->cell->config->ranks,
-				 w->cell->config->threads, w->series->size);
-		}
-		return n;
-	}
-	for (size_t i = 0; i < sec->nr_series; i++)
-		for (size_t j = 0; j < sec->series[i]->nr_cells && n < max; j++, n++) {
-			const struct matrix_cell *c = &sec->series[i]->cells[j];
-			const char *size = size_name(sec->series[i]->size);
-			out[n].cell = c;
-			out[n].size = sec->series[i]->size;
-			config_words(out[n].name, sizeof(out[n].name), c->config->ranks, c->config->threads,
-				     size && sec->nr_sizes > 1 ? size : NULL);
-			if (size && sec->nr_sizes > 1)
-				snprintf(out[n].tick, sizeof(out[n].tick), "%d\xc3\x97%d @%s", c->config->ranks,
-					 c->config->threads, size);
-			else
-				snprintf(out[n].tick, sizeof(out[n].tick), "%d\xc3\x97%d", c->config->ranks,
-					 c->config->threads);
-		}
-	return n;
-}
 
 /* Weak-scaling efficiency T(1, n1) / T(p, np) against p, with the baseline's. */
 static int weak_plot(struct strbuf *sb, const struct html_section *sec)

@@ -1,4 +1,4 @@
-/* 'exclude:' of a benchmark: matrix cells that are not run, e.g. an oversubscribed 2 ranks x 2 threads. */
+/* The matrix of a benchmark: its cells, less those of 'exclude:' (e.g. an oversubscribed 2 ranks x 2 threads). */
 #include <limits.h>
 #include <string.h>
 
@@ -101,4 +101,45 @@ void config_check_exclude(struct config_loader *l, const struct bench_config *b,
 	}
 	if (!left)
 		yamldoc_error(l->d, node, "'exclude' removes every cell of the matrix");
+}
+
+/* The whole matrix, excluded cells included. */
+static size_t full_size(const struct bench_config *b)
+{
+	return (b->nr_sizes ? b->nr_sizes : 1) * b->nr_ranks * b->nr_threads;
+}
+
+static void full_point(const struct bench_config *b, size_t i, struct config_point *p)
+{
+	p->threads = b->threads[i % b->nr_threads];
+	i /= b->nr_threads;
+	p->ranks = b->ranks[i % b->nr_ranks];
+	i /= b->nr_ranks;
+	if (b->nr_sizes)
+		p->size = b->sizes[i];
+	else if (b->size_per_processor)
+		p->size = b->size_per_processor * p->ranks * p->threads;
+	else
+		p->size = CONFIG_NO_SIZE;
+}
+
+size_t config_matrix_size(const struct bench_config *b)
+{
+	struct config_point p;
+	size_t n = 0;
+
+	for (size_t i = 0; i < full_size(b); i++) {
+		full_point(b, i, &p);
+		n += !config_excluded(b, &p);
+	}
+	return n;
+}
+
+void config_matrix_point(const struct bench_config *b, size_t i, struct config_point *p)
+{
+	for (size_t k = 0; k < full_size(b); k++) {
+		full_point(b, k, p);
+		if (!config_excluded(b, p) && !i--)
+			return;
+	}
 }
