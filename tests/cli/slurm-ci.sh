@@ -22,7 +22,7 @@ done
 expect_exit 0 timeout 300 "$SCALEGATE" ci -c "$T/scalegate.yml" --no-post
 expect_match "$out" '^slurm: submitted job [0-9]+ to partition debug' "the submission is told"
 expect_match "$out" '^slurm: job [0-9]+ running on localhost after [0-9]+ s in the queue$' "the start, with the queue time"
-expect_match "$out" '^hybrid 2 ranks × 2 threads: 3/3 ok' "the job's progress is streamed"
+expect_match "$out" '^hybrid 2 ranks × 1 thread: 3/3 ok' "the job's progress is streamed (2 ranks through srun)"
 expect_match "$out" '^slurm: job [0-9]+ COMPLETED on localhost: [0-9]+ s in the queue, [0-9]+ s running$' "queue and run time apart"
 for f in junit.xml summary.md summary.json report.html; do
 	[ -s "$T/reports/$f" ] || fail "no report $f"
