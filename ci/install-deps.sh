@@ -9,6 +9,7 @@ packages=(
 	libxml2-utils python3 python3-yaml yamllint
 	clang libomp-dev
 	chromium
+	slurm-wlm munge
 )
 
 missing=()

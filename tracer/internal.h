@@ -152,6 +152,8 @@ SG_HIDDEN struct sg_stat *sg_stat_get(struct sg_thread *t, uint32_t node);
 SG_HIDDEN struct sg_mpi_stat *sg_mpi_stat_get(struct sg_thread *t, uint32_t node, enum sg_mpi_kind kind);
 SG_HIDDEN void sg_frame_push(struct sg_thread *t, uint32_t node, uint32_t region, uint64_t now, int inherited);
 SG_HIDDEN void sg_frame_pop(struct sg_thread *t, uint64_t now);
+/* Pops the innermost frame, an interval left open, and reports it (errors.c). */
+SG_HIDDEN void sg_pop_unclosed(struct sg_thread *t, uint64_t now);
 SG_HIDDEN uint64_t sg_par_now(const struct sg_thread *t, uint64_t now);
 
 /* All thread states ever created (the profile's threads); call with sg_lock held. */
@@ -212,6 +214,14 @@ SG_HIDDEN int sg_omp_linked(void);      /* the program was linked with an OpenMP
 /* 1 once OMPT callbacks are registered (LLVM libomp): the GOMP wrappers then only pass through. */
 SG_HIDDEN extern int sg_ompt_on;
 
+/* Threads measured and alive. With one, a lock or critical section has nobody to wait for: taking it is work. */
+SG_HIDDEN extern int sg_threads_alive;
+
+static inline int sg_lock_contended(void)
+{
+	return __atomic_load_n(&sg_threads_alive, __ATOMIC_RELAXED) > 1;
+}
+
 /* A wait that began at 'start', charged to the thread's innermost interval in the column at 'offset'. */
 static inline void sg_account_wait(struct sg_thread *t, uint64_t start, size_t offset)
 {
@@ -220,6 +230,27 @@ static inline void sg_account_wait(struct sg_thread *t, uint64_t start, size_t o
 	if (s)
 		*(uint64_t *)((char *)s + offset) += sg_now() - start;
 }
+
+/* ---- annotation errors (errors.c) ------------------------------------------------ */
+
+enum sg_error { SG_ERR_UNMATCHED_END, SG_ERR_UNCLOSED, SG_ERR_DROPPED, SG_NR_ERRORS };
+
+#define SG_MAX_ERROR_SITES 64 /* distinct sites kept for the profile; the counts in meta are complete */
+
+struct sg_error_site {
+	enum sg_error kind;
+	uint32_t node;   /* innermost open node (unmatched_end) or the interval's node */
+	uint32_t region; /* the region named by the SG_END, or the interval's */
+	int line;        /* the offending site's line: the SG_END's, or the interval's SG_BEGIN */
+	uint64_t count;
+};
+
+/* Records a mistake at a site and prints its kind's one line the first time. Takes sg_lock. */
+SG_HIDDEN void sg_annotation_error(enum sg_error kind, uint32_t node, uint32_t region, int line);
+/* For the writer; call with sg_lock held. */
+SG_HIDDEN int sg_error_site_count(void);
+SG_HIDDEN const struct sg_error_site *sg_error_site_at(int i);
+SG_HIDDEN const char *sg_error_name(enum sg_error kind);
 
 /* ---- process ---------------------------------------------------------------- */
 

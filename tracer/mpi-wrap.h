@@ -77,7 +77,8 @@ static inline void sg_mpi_account(struct sg_thread *t, enum sg_mpi_kind kind, ui
 		CALL; \
 		t1_ = sg_now(); \
 		sg_mpi_inside = 0; \
-		sg_mpi_account(t_, SG_MPI_##KIND, t1_ - t0_, w_, (XFER)); \
+		/* a wait blocks for a partner or the network: all of it is waiting (tracer/MPI.md) */ \
+		sg_mpi_account(t_, SG_MPI_##KIND, t1_ - t0_, SG_MPI_##KIND == SG_MPI_WAIT ? t1_ - t0_ : w_, (XFER)); \
 	} while (0)
 
 /* ---- byte counting: count x MPI_Type_size; payload this rank supplies (sent) and gets (recv) ---- */

@@ -79,7 +79,8 @@ SG_MPI_API int MPI_Pcontrol(const int level, ...)
 /*
  * Every wrapped C call, once: X(Name, KIND, (parameters), (arguments),
  * communicator of the timed barrier in exact mode (blocking collectives) or
- * NOCOMM, payload bytes). Kinds: tracer/mpi-kinds.h; bytes: tracer/mpi-bytes.c.
+ * NOCOMM, payload bytes). Kinds: tracer/mpi-kinds.h; bytes: tracer/mpi-bytes.c. MPI_Recv and
+ * MPI_Sendrecv, whose waiting is measured apart, are in tracer/mpi-wait.c.
  */
 #define SG_MPI_C_CALLS(X) \
 	/* point-to-point, blocking */ \
@@ -91,14 +92,8 @@ SG_MPI_API int MPI_Pcontrol(const int level, ...)
 	  (buf, count, type, dest, tag, comm), NOCOMM, sg_x_send(count, type, dest)) \
 	X(Rsend, SEND, (const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm), \
 	  (buf, count, type, dest, tag, comm), NOCOMM, sg_x_send(count, type, dest)) \
-	X(Recv, RECV, (void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status), \
-	  (buf, count, type, source, tag, comm, status), NOCOMM, sg_x_recv(count, type, source)) \
 	X(Mrecv, RECV, (void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status), \
 	  (buf, count, type, message, status), NOCOMM, sg_x_recv(count, type, MPI_ANY_SOURCE)) \
-	X(Sendrecv, SENDRECV, (const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf, \
-			       int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm, MPI_Status *status), \
-	  (sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status), NOCOMM, \
-	  sg_x_sendrecv(scount, stype, dest, rcount, rtype, source)) \
 	X(Sendrecv_replace, SENDRECV, (void *buf, int count, MPI_Datatype type, int dest, int stag, int source, int rtag, \
 				       MPI_Comm comm, MPI_Status *status), \
 	  (buf, count, type, dest, stag, source, rtag, comm, status), NOCOMM, \

@@ -70,10 +70,8 @@ void sg_team_leave(struct sg_member *m)
 		return;
 	end = sg_now();
 	if (m->worker) {
-		while (t->depth > 1 && !t->stack[t->depth - 1].inherited) {
-			t->unclosed++; /* an interval begun in the body and never ended */
-			sg_frame_pop(t, end);
-		}
+		while (t->depth > 1 && !t->stack[t->depth - 1].inherited) /* begun in the body, never ended */
+			sg_pop_unclosed(t, end);
 		sg_frame_pop(t, end);
 		par_off(t, end);
 	}
@@ -154,6 +152,32 @@ static void team_fork(struct team *tm, struct sg_thread *t, void (*fn)(void *), 
 	sg_team_fork(&tm->team, t, size);
 }
 
+#if defined(__SANITIZE_THREAD__)
+/* ThreadSanitizer does not see libgomp's fork and join: a region passed through carries the edges too. */
+struct pass {
+	void (*fn)(void *);
+	void *data;
+};
+
+static void pass_body(void *arg)
+{
+	struct pass *p = arg;
+
+	SG_HANDOFF_ACQUIRE(p);
+	p->fn(p->data);
+	SG_HANDOFF_RELEASE(p);
+}
+#define PASS_BEGIN struct pass pass_ = { fn, data }; SG_HANDOFF_RELEASE(&pass_);
+#define PASS_FN pass_body
+#define PASS_DATA &pass_
+#define PASS_END SG_HANDOFF_ACQUIRE(&pass_);
+#else
+#define PASS_BEGIN
+#define PASS_FN fn
+#define PASS_DATA data
+#define PASS_END
+#endif
+
 /* Every fork entry point has this shape; the trailing arguments pass through after (fn, data, threads). */
 #define FORK_WRAPPER(name, params, ...) \
 	SG_API void name params; \
@@ -167,7 +191,9 @@ static void team_fork(struct team *tm, struct sg_thread *t, void (*fn)(void *), 
 			return; \
 		} \
 		if (!t || ompt_captures() || !sg_stat_get(t, t->cur)) { \
-			name##_fn(fn, data, num_threads __VA_ARGS__); \
+			PASS_BEGIN \
+			name##_fn(PASS_FN, PASS_DATA, num_threads __VA_ARGS__); \
+			PASS_END \
 			return; \
 		} \
 		team_fork(&tm, t, fn, data, num_threads); \
@@ -196,6 +222,10 @@ FORK_WRAPPER(GOMP_parallel_loop_nonmonotonic_runtime, (FN_PARAMS, LOOP_PARAMS, u
 FORK_WRAPPER(GOMP_parallel_loop_maybe_nonmonotonic_runtime, (FN_PARAMS, LOOP_PARAMS, unsigned flags),
 	     , start, end, incr, flags)
 
+/* A barrier orders everything before it in every member before everything after it (for ThreadSanitizer,
+ * which does not see libgomp's). One object for all barriers: it can only hide races, in TSan builds. */
+static char barrier_order;
+
 /* The wait is charged after the call: by then libomp has initialized and started OMPT, if it does. */
 #define WAIT_VOID(name, params, args, column) \
 	SG_API void name params; \
@@ -206,7 +236,9 @@ FORK_WRAPPER(GOMP_parallel_loop_maybe_nonmonotonic_runtime, (FN_PARAMS, LOOP_PAR
 		uint64_t t0 = t ? sg_now() : 0; \
 		if (SG_UNLIKELY(!name##_fn)) \
 			return; /* no runtime: one thread, nothing to wait for */ \
+		SG_HANDOFF_RELEASE(&barrier_order); \
 		name##_fn args; \
+		SG_HANDOFF_ACQUIRE(&barrier_order); \
 		if (t && !__atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED)) \
 			sg_account_wait(t, t0, offsetof(struct sg_stat, column)); \
 	}
@@ -220,7 +252,9 @@ FORK_WRAPPER(GOMP_parallel_loop_maybe_nonmonotonic_runtime, (FN_PARAMS, LOOP_PAR
 		uint64_t t0 = t ? sg_now() : 0; \
 		if (SG_UNLIKELY(!name##_fn)) \
 			return false; \
+		SG_HANDOFF_RELEASE(&barrier_order); \
 		bool r = name##_fn(); \
+		SG_HANDOFF_ACQUIRE(&barrier_order); \
 		if (t && !__atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED)) \
 			sg_account_wait(t, t0, offsetof(struct sg_stat, column)); \
 		return r; \
@@ -236,13 +270,51 @@ WAIT_BOOL(GOMP_sections_end_cancel, omp_barrier)
 WAIT_VOID(GOMP_taskwait, (void), (), omp_barrier)
 WAIT_VOID(GOMP_taskgroup_end, (void), (), omp_barrier)
 
-/* Mutual exclusion: the time to get in. */
-WAIT_VOID(GOMP_critical_start, (void), (), omp_lock)
-WAIT_VOID(GOMP_critical_name_start, (void **pptr), (pptr), omp_lock)
-WAIT_VOID(GOMP_atomic_start, (void), (), omp_lock)
-WAIT_VOID(GOMP_ordered_start, (void), (), omp_lock)
-WAIT_VOID(omp_set_lock, (omp_lock_t *lock), (lock), omp_lock)
-WAIT_VOID(omp_set_nest_lock, (omp_nest_lock_t *lock), (lock), omp_lock)
+/* Mutual exclusion: the time to get in, when another thread could be in (else taking it is work). */
+#define WAIT_LOCK(name, params, args) \
+	SG_API void name params; \
+	SG_API void name params \
+	{ \
+		REAL(name); \
+		struct sg_thread *t = sg_self; \
+		uint64_t t0 = t ? sg_now() : 0; \
+		if (SG_UNLIKELY(!name##_fn)) \
+			return; \
+		name##_fn args; \
+		if (t && sg_lock_contended() && !__atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED)) \
+			sg_account_wait(t, t0, offsetof(struct sg_stat, omp_lock)); \
+	}
+
+WAIT_LOCK(GOMP_critical_start, (void), ())
+WAIT_LOCK(GOMP_critical_name_start, (void **pptr), (pptr))
+WAIT_LOCK(GOMP_atomic_start, (void), ())
+WAIT_LOCK(GOMP_ordered_start, (void), ())
+
+/* A lock taken at the first try was free: no wait. Only the wait for a lock another thread holds counts. */
+#define SET_LOCK(name, type, test_name) \
+	SG_API void name(type *lock); \
+	SG_API void name(type *lock) \
+	{ \
+		REAL(name); \
+		static void *test_real; \
+		int (*test)(type *) = (int (*)(type *))sg_omp_real(&test_real, #test_name, NULL); \
+		struct sg_thread *t = sg_self; \
+		uint64_t t0; \
+		if (SG_UNLIKELY(!name##_fn)) \
+			return; \
+		if (!t || !test || __atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED)) { \
+			name##_fn(lock); \
+			return; \
+		} \
+		t0 = sg_now(); \
+		if (test(lock)) \
+			return; \
+		name##_fn(lock); \
+		sg_account_wait(t, t0, offsetof(struct sg_stat, omp_lock)); \
+	}
+
+SET_LOCK(omp_set_lock, omp_lock_t, omp_test_lock)
+SET_LOCK(omp_set_nest_lock, omp_nest_lock_t, omp_test_nest_lock)
 
 __attribute__((constructor)) static void omp_mode(void)
 {

@@ -312,7 +312,8 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
 	(void)kind, (void)codeptr_ra;
 	if (t && local.locking && local.lock_id == wait_id) {
 		local.locking = 0;
-		sg_account_wait(t, local.lock_start, offsetof(struct sg_stat, omp_lock));
+		if (sg_lock_contended())
+			sg_account_wait(t, local.lock_start, offsetof(struct sg_stat, omp_lock));
 	}
 }
 

@@ -42,6 +42,8 @@ SG_API void sg_begin(sg_region_t region);
 SG_API void sg_begin_tag(sg_region_t region, long tag);
 /* Leave the innermost open region; 'region' must be the one entered. */
 SG_API void sg_end(sg_region_t region);
+/* The same, from a source line that a mismatch is reported at (what SG_END uses). */
+SG_API void sg_end_line(sg_region_t region, int line);
 
 /* 1 when this process is measuring (SCALEGATE_OUT was set), else 0. */
 SG_API int sg_enabled(void);
@@ -71,7 +73,7 @@ SG_API void sg_write_profile(void);
 
 #define SG_BEGIN(name) do { sg_begin(SG_SITE_(name, __LINE__)); } while (0)
 #define SG_BEGIN_TAG(name, tag) do { sg_begin_tag(SG_SITE_(name, __LINE__), (tag)); } while (0)
-#define SG_END(name) do { sg_end(SG_SITE_(name, 0)); } while (0)
+#define SG_END(name) do { sg_end_line(SG_SITE_(name, 0), __LINE__); } while (0)
 
 #endif
 

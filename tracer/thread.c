@@ -9,6 +9,7 @@ __thread struct sg_thread *sg_self __attribute__((tls_model("initial-exec")));
 static struct sg_thread **threads; /* every slot ever created, for the writer */
 static int nr_threads, alloc_threads;
 static struct sg_thread *free_slots; /* slots of threads that exited, for reuse */
+int sg_threads_alive;
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
@@ -64,6 +65,7 @@ struct sg_thread *sg_thread_get(void)
 		sg_warn("out of memory for a thread's statistics; this thread is not measured");
 		return NULL;
 	}
+	__atomic_fetch_add(&sg_threads_alive, 1, __ATOMIC_RELAXED);
 	cache_clear(t);
 	t->omp_thread = sg_omp_thread_num();
 	t->live = 1;
@@ -168,6 +170,7 @@ void sg_begin_tag(sg_region_t region, long tag)
 	if (SG_UNLIKELY(t->depth >= SG_MAX_DEPTH || t->overflow)) {
 		t->overflow++;
 		t->dropped++;
+		sg_annotation_error(SG_ERR_DROPPED, t->cur, (uint32_t)region, 0);
 		return;
 	}
 	e = &t->cache[(t->cur * 31u + (uint32_t)region * 17u + (uint32_t)tag) % SG_CACHE_SIZE];
@@ -176,6 +179,7 @@ void sg_begin_tag(sg_region_t region, long tag)
 	else if ((node = node_lookup(t, e, (uint32_t)region, tag)) < 0) {
 		t->overflow++;
 		t->dropped++;
+		sg_annotation_error(SG_ERR_DROPPED, t->cur, (uint32_t)region, 0);
 		return;
 	}
 	sg_frame_push(t, (uint32_t)node, (uint32_t)region, now, 0);
@@ -186,8 +190,22 @@ void sg_begin(sg_region_t region)
 	sg_begin_tag(region, SG_NO_TAG);
 }
 
-/* The end did not match the innermost region: close up to the matching one, or ignore it. */
-static void end_mismatch(struct sg_thread *t, uint32_t region, uint64_t now)
+/* Pops the innermost frame, an interval left open: reported with its SG_BEGIN's site. */
+void sg_pop_unclosed(struct sg_thread *t, uint64_t now)
+{
+	const struct sg_frame *f = &t->stack[t->depth - 1];
+
+	t->unclosed++;
+	sg_annotation_error(SG_ERR_UNCLOSED, f->node, f->region, 0);
+	sg_frame_pop(t, now);
+}
+
+/*
+ * The end did not match the innermost region. Recovery: the intervals opened inside the matching one and
+ * left open are closed with it (so what follows keeps its parents); an end that matches no open interval
+ * of this thread is ignored.
+ */
+static void end_mismatch(struct sg_thread *t, uint32_t region, int line, uint64_t now)
 {
 	uint32_t d = t->depth;
 
@@ -195,16 +213,15 @@ static void end_mismatch(struct sg_thread *t, uint32_t region, uint64_t now)
 		d--;
 	if (d <= 1) {
 		t->unmatched_end++;
+		sg_annotation_error(SG_ERR_UNMATCHED_END, t->cur, region, line);
 		return;
 	}
-	while (t->depth > d) {
-		t->unclosed++;
-		sg_frame_pop(t, now);
-	}
+	while (t->depth > d)
+		sg_pop_unclosed(t, now);
 	sg_frame_pop(t, now);
 }
 
-void sg_end(sg_region_t region)
+void sg_end_line(sg_region_t region, int line)
 {
 	struct sg_thread *t = sg_self;
 	struct sg_frame *f;
@@ -226,7 +243,12 @@ void sg_end(sg_region_t region)
 		t->cur = f[-1].node;
 		return;
 	}
-	end_mismatch(t, (uint32_t)region, now);
+	end_mismatch(t, (uint32_t)region, line, now);
+}
+
+void sg_end(sg_region_t region)
+{
+	sg_end_line(region, 0);
 }
 
 /* Closes a thread's open regions (counted as unclosed) and, for the main thread, level 0. */
@@ -234,8 +256,9 @@ static void close_frames(struct sg_thread *t, uint64_t now)
 {
 	while (t->depth > 1) {
 		if (!t->stack[t->depth - 1].inherited)
-			t->unclosed++;
-		sg_frame_pop(t, now);
+			sg_pop_unclosed(t, now);
+		else
+			sg_frame_pop(t, now);
 	}
 	if (t->is_main && t->depth == 1) {
 		record(t, &t->stack[0], now);
@@ -249,6 +272,7 @@ static void thread_exit(void *arg)
 
 	close_frames(t, sg_now());
 	sg_self = NULL;
+	__atomic_fetch_sub(&sg_threads_alive, 1, __ATOMIC_RELAXED);
 	pthread_mutex_lock(&sg_lock);
 	t->live = 0;
 	t->next_free = free_slots;

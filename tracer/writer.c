@@ -1,6 +1,7 @@
 /* Writes this process's profile (format: tracer/PROFILE.md) into $SCALEGATE_OUT, atomically. */
 #include "internal.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -98,6 +99,14 @@ static void command_line(char *out, size_t size)
 			out[i] = ' ';
 }
 
+/* "none" says MPI calls were not captured; with no MPI library in the process there are none to capture. */
+static const char *mpi_mode(void)
+{
+	if (strcmp(sg_mpi_mode, "none") || dlsym(RTLD_DEFAULT, "PMPI_Init") || dlsym(RTLD_DEFAULT, "MPI_Init"))
+		return sg_mpi_mode;
+	return "absent";
+}
+
 static void write_meta(struct buf *b)
 {
 	char host[256] = "?", cmd[4096];
@@ -122,7 +131,7 @@ static void write_meta(struct buf *b)
 	meta_num(b, "clock_drift", sg_clock_drift());
 	meta_num(b, "start_unix", sg_start_unix);
 	meta_str(b, "omp", sg_omp_mode);
-	meta_str(b, "mpi", sg_mpi_mode);
+	meta_str(b, "mpi", mpi_mode());
 	meta_num(b, "errors_unmatched_end", (double)unmatched);
 	meta_num(b, "errors_unclosed", (double)unclosed);
 	meta_num(b, "errors_dropped", (double)dropped);
@@ -208,11 +217,18 @@ static const int mpi_kind_collective[] = {
 #undef X
 };
 
+/* Measured always for receives (tracer/mpi-wait.c) and waits; for blocking collectives in exact mode. */
+static int wait_measured(int kind)
+{
+	return kind == SG_MPI_RECV || kind == SG_MPI_SENDRECV || kind == SG_MPI_WAIT ||
+	       (sg_mpi_wait_measured && mpi_kind_collective[kind]);
+}
+
 static void write_mpi_stat(struct buf *b, uint32_t node, int thread, int kind, const struct sg_mpi_stat *m, double sec)
 {
 	buf_printf(b, "mpi\t%u\t%d\t%s\t%llu\t%.9g\t", node, thread, mpi_kind_names[kind],
 		   (unsigned long long)m->count, m->time * sec);
-	if (sg_mpi_wait_measured && mpi_kind_collective[kind])
+	if (wait_measured(kind))
 		buf_printf(b, "%.9g", m->wait * sec);
 	else
 		buf_printf(b, "-");
@@ -236,6 +252,19 @@ static void write_mpi(struct buf *b)
 					write_mpi_stat(b, n, i, k, m, sec);
 			}
 		}
+	}
+}
+
+/* The sites of annotation mistakes (errors.c), so that the gate can name them. */
+static void write_errors(struct buf *b)
+{
+	if (!sg_error_site_count())
+		return;
+	buf_printf(b, "columns\terror\tkind\tnode\tregion\tline\tcount\n");
+	for (int i = 0; i < sg_error_site_count(); i++) {
+		const struct sg_error_site *e = sg_error_site_at(i);
+		buf_printf(b, "error\t%s\t%u\t%u\t%d\t%llu\n", sg_error_name(e->kind), e->node, e->region, e->line,
+			   (unsigned long long)e->count);
 	}
 }
 
@@ -315,6 +344,7 @@ int sg_write(const char *dir)
 	write_tables(&b);
 	write_stats(&b);
 	write_mpi(&b);
+	write_errors(&b);
 	pthread_mutex_unlock(&sg_lock);
 	buf_printf(&b, "end\t%016llx\n", (unsigned long long)checksum(b.p, b.len));
 	ret = b.failed ? -1 : write_atomic(dir, &b);

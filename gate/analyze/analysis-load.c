@@ -70,6 +70,13 @@ static void free_profiles(struct profile *p, size_t n)
  * of one size (the configured rank count), or one process without MPI. Anything else, a launcher's
  * helper process among them, would be merged as processors.
  */
+static const char *meta_or_dash(const struct profile *p, const char *key)
+{
+	const char *v = profile_meta(p, key);
+
+	return v ? v : "-";
+}
+
 static int check_ranks(const char *dir, const struct profile *p, size_t n, int ranks)
 {
 	double size = profile_meta_num(&p[0], "ranks", -1);
@@ -78,9 +85,9 @@ static int check_ranks(const char *dir, const struct profile *p, size_t n, int r
 		double r = profile_meta_num(&p[i], "rank", -1), s = profile_meta_num(&p[i], "ranks", -1);
 		if ((r < 0) != (size < 0) || s != size)
 			return error("'%s': rank %s of %s, but '%s' is rank %s of %s: profiles of different runs or of "
-				     "a process that is not a rank", p[i].path, profile_meta(&p[i], "rank") ?: "-",
-				     profile_meta(&p[i], "ranks") ?: "-", p[0].path, profile_meta(&p[0], "rank") ?: "-",
-				     profile_meta(&p[0], "ranks") ?: "-");
+				     "a process that is not a rank", p[i].path, meta_or_dash(&p[i], "rank"),
+				     meta_or_dash(&p[i], "ranks"), p[0].path, meta_or_dash(&p[0], "rank"),
+				     meta_or_dash(&p[0], "ranks"));
 		if (r >= 0 && r >= s)
 			return error("'%s': rank %.0f of %.0f ranks", p[i].path, r, s);
 		if (i && r >= 0 && r == profile_meta_num(&p[i - 1], "rank", -1))
@@ -94,6 +101,42 @@ static int check_ranks(const char *dir, const struct profile *p, size_t n, int r
 	if (size >= 0 && (double)n != size)
 		return error("'%s': %zu profiles for %.0f ranks", dir, n, size);
 	return 0;
+}
+
+/* The annotation mistakes of one run's profiles, merged per site into a->annotations. */
+static void add_annotations(struct analysis *a, const struct analysis_config *c, const struct profile *p, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		for (size_t i = 0; i < p[k].nr_errors; i++) {
+			const struct profile_error *e = &p[k].errors[i];
+			const struct profile_region *r = &p[k].regions[e->region];
+			char *path = !strcmp(e->kind, "unclosed") ? xstrdup(p[k].nodes[e->node].path) :
+				xstrfmt("%s/%s", p[k].nodes[e->node].path, r->name);
+			struct analysis_annotation *x = NULL;
+			for (size_t j = 0; j < a->nr_annotations && !x; j++) {
+				struct analysis_annotation *y = &a->annotations[j];
+				if (!strcmp(y->benchmark, c->benchmark) && !strcmp(y->kind, e->kind) &&
+				    !strcmp(y->interval, path) && !strcmp(y->file, r->file) && y->line == e->line)
+					x = y;
+			}
+			if (!x) {
+				ALLOC_GROW(a->annotations, a->nr_annotations + 1, a->alloc_annotations);
+				x = memset(&a->annotations[a->nr_annotations++], 0, sizeof(*x));
+				x->benchmark = xstrdup(c->benchmark);
+				x->kind = xstrdup(e->kind);
+				x->interval = path;
+				x->file = xstrdup(r->file);
+				x->line = e->line;
+				x->size = xstrdup(c->size);
+				x->ranks = c->ranks;
+				x->threads = c->threads;
+			} else {
+				free(path);
+			}
+			x->count += e->count;
+			x->profiles++;
+		}
+	}
 }
 
 static int add_run_from_dir(struct analysis *a, const char *dir, const char *benchmark,
@@ -113,8 +156,10 @@ static int add_run_from_dir(struct analysis *a, const char *dir, const char *ben
 		struct analysis_config *c = analysis_config_get(a, benchmark ? benchmark : base, size,
 								ranks ? ranks : (int)n, threads);
 		ret = analysis_add_run(a, c, repeat, p, n);
-		if (!ret)
+		if (!ret) {
 			c->runs[c->nr_runs - 1].contention = contention;
+			add_annotations(a, c, p, n);
+		}
 	}
 	free_profiles(p, n);
 	return ret;

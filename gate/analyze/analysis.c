@@ -7,7 +7,8 @@
 #include "base/util.h"
 
 /* Per node and thread of one rank, inclusive over the node's subtree. */
-enum { RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_INH, RV_NR };
+enum { RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_PW, RV_INH, RV_NR };
+/* RV_PW: measured point-to-point waiting (recv, sendrecv, wait: tracer/MPI.md), part of RV_M */
 
 static const char *const collective_kinds[] = {
 	"barrier", "bcast", "reduce", "allreduce", "gather", "allgather",
@@ -58,6 +59,15 @@ void analysis_release(struct analysis *a)
 		free(c->benchmark);
 		free(c->size);
 	}
+	for (size_t i = 0; i < a->nr_annotations; i++) {
+		struct analysis_annotation *n = &a->annotations[i];
+		free(n->benchmark);
+		free(n->kind);
+		free(n->interval);
+		free(n->file);
+		free(n->size);
+	}
+	free(a->annotations);
 	for (size_t i = 0; i < a->nr_fingerprint; i++)
 		free(a->fingerprint[i]);
 	analysis_index_release(a);
@@ -183,6 +193,8 @@ static void view_add_stats(struct rank_view *rv)
 		double t = z(m->v[PROFILE_MPI_TIME]);
 
 		cell(rv, (size_t)m->node, rv->slot[m->thread])[RV_M] += t;
+		if (k < 0 && !isnan(m->v[PROFILE_MPI_WAIT]))
+			cell(rv, (size_t)m->node, rv->slot[m->thread])[RV_PW] += m->v[PROFILE_MPI_WAIT];
 		if (k >= 0) {
 			double *cw = &rv->coll[((size_t)m->node * NR_COLL + (size_t)k) * 2];
 			cw[0] += t;
@@ -199,6 +211,16 @@ static void view_make_inclusive(struct rank_view *rv)
 	size_t nt = (size_t)rv->threads;
 	double *inh_below = xcalloc(p->nr_nodes * nt + 1, sizeof(double));
 
+	/* An interval a thread other than the main one entered outside any of its own (a pthread's first
+	 * SG_BEGIN, a worker's at the top of a body that inherited nothing) is the bottom of that thread's
+	 * stack too: its time is in no ancestor's record of that thread. */
+	for (size_t n = 1; n < p->nr_nodes; n++)
+		for (int t = 1; t < rv->threads; t++) {
+			double *c = cell(rv, n, t);
+			if (c[RV_COUNT] > 0 && cell(rv, (size_t)p->nodes[n].parent, t)[RV_TIME] == 0)
+				c[RV_INH] += c[RV_TIME];
+		}
+
 	for (size_t n = p->nr_nodes; n-- > 1;) {
 		size_t up = (size_t)p->nodes[n].parent;
 		for (int t = 0; t < rv->threads; t++) {
@@ -207,6 +229,7 @@ static void view_make_inclusive(struct rank_view *rv)
 			u[RV_L] += c[RV_L];
 			u[RV_D] += c[RV_D];
 			u[RV_M] += c[RV_M];
+			u[RV_PW] += c[RV_PW];
 			inh_below[up * nt + (size_t)t] += c[RV_INH] + inh_below[n * nt + (size_t)t];
 		}
 		for (size_t k = 0; k < NR_COLL * 2; k++) {
@@ -228,6 +251,7 @@ static void view_init(struct analysis *a, const char *benchmark, struct rank_vie
 	memset(rv, 0, sizeof(*rv));
 	rv->p = p;
 	rv->omp = omp && strcmp(omp, "none") && strcmp(omp, "-");
+	/* "absent": no MPI library in the process, so nothing to capture: MPI time is 0, not unknown */
 	rv->mpi = mpi && strcmp(mpi, "none") && strcmp(mpi, "-");
 	view_map_threads(rv);
 	rv->v = xcalloc(p->nr_nodes * (size_t)rv->threads * RV_NR + 1, sizeof(double));
@@ -296,11 +320,16 @@ static double clamp0(struct clamp *cl, double v, enum analysis_figure f)
 	return 0;
 }
 
-/* MPI waiting per rank: measured where the exact mode ran, else t_{r,k} - min_r' t_{r',k}. */
+/* MPI waiting per rank: point-to-point as measured; collectives measured where the exact mode ran, else
+ * t_{r,k} - min_r' t_{r',k}. */
 static void mpi_waits(const struct interval_ranks *ir, double *wait, int *estimated)
 {
-	for (size_t r = 0; r < ir->nr; r++)
+	for (size_t r = 0; r < ir->nr; r++) {
+		const struct rank_view *rv = &ir->rv[r];
 		wait[r] = 0;
+		for (int q = 0; q < rv->threads && ir->node[r] >= 0; q++)
+			wait[r] += cell(rv, (size_t)ir->node[r], q)[RV_PW];
+	}
 	for (size_t k = 0; k < NR_COLL; k++) {
 		double tmin = INFINITY;
 		int measured = 0;

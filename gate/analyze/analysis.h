@@ -92,10 +92,24 @@ struct analysis_config {
 	size_t nr_runs, alloc_runs;
 };
 
+/* An annotation mistake at one site of a benchmark's code, over all its runs (tracer: 'error' records). */
+struct analysis_annotation {
+	char *benchmark, *kind; /* "unmatched_end", "unclosed", "dropped" */
+	char *interval;         /* the interval left open, or the one an unmatched SG_END named, as a call path */
+	char *file;
+	int line;               /* the offending site */
+	double count;           /* occurrences over all runs and ranks */
+	size_t profiles;        /* profiles (one per rank and run) it occurred in */
+	char *size;             /* the first configuration it occurred in */
+	int ranks, threads;
+};
+
 struct analysis {
 	char *dir;
 	int single;                    /* a plain directory of profiles, not a results directory */
 	size_t nr_skipped;             /* runs not 'ok' in the manifest */
+	struct analysis_annotation *annotations;
+	size_t nr_annotations, alloc_annotations;
 	struct analysis_interval *intervals;
 	size_t nr_intervals, alloc_intervals;
 	struct analysis_config *configs;

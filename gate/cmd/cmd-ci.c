@@ -17,9 +17,10 @@
 #include "cmd/adapt.h"
 
 static const char usage_text[] =
-	"usage: scalegate ci [-c|--config FILE] [-o|--output DIR] [--no-run] [--no-post] [--require-post]\n"
-	"                    [--partial] [--testcase-output] [--against REV | --against-dir DIR]\n"
-	"                    [--inject I:PCT] [--seed N] [--results DIR] [--baselines DIR]\n"
+	"usage: scalegate ci [-c|--config FILE] [-o|--output DIR] [--no-run] [--local] [--no-post]\n"
+	"                    [--require-post] [--partial] [--testcase-output]\n"
+	"                    [--against REV | --against-dir DIR] [--inject I:PCT] [--seed N]\n"
+	"                    [--results DIR] [--baselines DIR]\n"
 	"Runs the benchmark matrix of the configuration, judges the results against\n"
 	"the rules and the baselines, writes the JUnit, Markdown, JSON and HTML reports,\n"
 	"posts the summary when the configuration has a 'post:' section, and exits\n"
@@ -28,6 +29,7 @@ static const char usage_text[] =
 	"  -o DIR           the reports' directory (default: 'reports:' of the\n"
 	"                   configuration, else 'reports' beside it)\n"
 	"  --no-run         judge the results already there instead of running\n"
+	"  --local          run here even when the configuration has a 'slurm:' section\n"
 	"  --results DIR    the results directory (default: 'results' of the configuration)\n"
 	"  --baselines DIR  the stored baselines (default: 'baselines' of the configuration)\n"
 	"  --no-post        do not post, even with a 'post:' section\n"
@@ -43,7 +45,7 @@ static const char usage_text[] =
 
 struct ci_options {
 	const char *config, *reports, *results, *baselines;
-	int no_run, no_post, require_post, partial, testcase_output;
+	int no_run, local, no_post, require_post, partial, testcase_output;
 	struct ab_options ab;
 };
 
@@ -73,6 +75,8 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 			break;
 		} else if (!strcmp(a, "--no-run")) {
 			o->no_run = 1;
+		} else if (!strcmp(a, "--local")) {
+			o->local = 1;
 		} else if (!strcmp(a, "--no-post")) {
 			o->no_post = 1;
 		} else if (!strcmp(a, "--testcase-output")) {
@@ -132,6 +136,12 @@ static int adapt(struct judge *j, const struct runner_options *ro)
 	fflush(stdout);
 	adapt_forget(j);
 	return ret || judge_evaluate(j, j->results, j->baselines) ? -1 : 0;
+}
+
+/* Adaptive repeats run here, after the matrix: not with --no-run, nor through a 'slurm:' job (docs/check.md). */
+static int adapting(const struct config *c, const struct ci_options *o)
+{
+	return !o->no_run && (!c->slurm || o->local) && adapt_wanted(c);
 }
 
 /* Reads and validates the 'post:' section before anything runs; 0 or -1 (reported). */
@@ -194,18 +204,19 @@ int cmd_ci(int argc, char **argv)
 		goto out;
 	results = o.results ? o.results : j.config.results_dir;
 	ro.results_dir = results;
+	ro.local = o.local;
 	if (!o.no_run) {
 		if (ab_wanted(&o.ab) && !o.ab.seed) /* one seed for the first rounds and any adaptive ones */
 			o.ab.seed = ((uint64_t)time(NULL) << 20 ^ (uint64_t)getpid()) | 1;
 		if (ab_prepare(&o.ab, &j.config, results, &ro) || run_matrix(&j.config, &ro) < 0 ||
-		    (adapt_wanted(&j.config) && adaptive_write(&(struct adaptive){ .present = 1 }, results))) {
+		    (adapting(&j.config, &o) && adaptive_write(&(struct adaptive){ .present = 1 }, results))) {
 			code = SG_EXIT_RUN_FAILED;
 			goto out;
 		}
 	}
 	fflush(stdout);
 	j.partial = o.partial;
-	if (judge_evaluate(&j, results, o.baselines) || (!o.no_run && adapt_wanted(&j.config) && adapt(&j, &ro))) {
+	if (judge_evaluate(&j, results, o.baselines) || (adapting(&j.config, &o) && adapt(&j, &ro))) {
 		code = j.load_error;
 		goto out;
 	}

@@ -10,7 +10,7 @@
 #include "cmd/ab.h"
 
 static const char usage_text[] =
-	"usage: scalegate run [-c scalegate.yml] [-o RESULTS] [--benchmark NAME] [--dry-run]\n"
+	"usage: scalegate run [-c scalegate.yml] [-o RESULTS] [--benchmark NAME] [--dry-run] [--local]\n"
 	"Runs every configuration of every benchmark: warm-up runs, then 'repeat'\n"
 	"measured runs interleaved across configurations, each in a scratch\n"
 	"directory and a process group of its own, with the timeout enforced.\n"
@@ -20,6 +20,8 @@ static const char usage_text[] =
 	"  -o DIR            the results directory (default: 'results' of the configuration)\n"
 	"  --benchmark NAME  run only this benchmark; the others' results are kept\n"
 	"  --dry-run         print each run's environment and command line, run nothing\n"
+	"  --local           run on this machine even when the configuration has a 'slurm:'\n"
+	"                    section (without it, the matrix is submitted as a batch job)\n"
 	AB_USAGE
 	"exit codes: 0 every run ok, 2 usage or configuration error, 3 a run failed\n";
 
@@ -38,6 +40,8 @@ static int parse_options(int argc, char **argv, const char **config, struct runn
 			return 1;
 		} else if (!strcmp(argv[i], "--dry-run")) {
 			o->dry_run = 1;
+		} else if (!strcmp(argv[i], "--local")) {
+			o->local = 1;
 		} else if ((v = option_value(argc, argv, &i, "-c", &bad)) ||
 			   (v = option_value(argc, argv, &i, "--config", &bad))) {
 			*config = v;

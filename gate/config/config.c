@@ -10,7 +10,8 @@
 #include <string.h>
 
 static const char *const top_keys[] = {
-	"benchmarks", "launcher", "defaults", "results", "baselines", "rules", "post", "reports", "secret_env", NULL,
+	"benchmarks", "launcher", "defaults", "results", "baselines", "rules", "post", "reports", "secret_env",
+	"slurm", NULL,
 };
 
 static char *dir_of(const char *path)
@@ -374,6 +375,8 @@ static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node
 			keep_section(l, it.value, k, &c->reports);
 		else if (!strcmp(k, "secret_env"))
 			parse_secret_env(l, it.value);
+		else if (!strcmp(k, "slurm"))
+			config_slurm_parse(l->d, it.value, &c->slurm);
 		else
 			yamldoc_unknown_key(l->d, it.key_node, top_keys);
 	}
@@ -414,6 +417,7 @@ void config_release(struct config *c)
 	for (size_t i = 0; i < c->nr_secret_env; i++)
 		free(c->secret_env[i]);
 	free(c->secret_env);
+	config_slurm_free(c->slurm);
 	yamldoc_release(&c->doc);
 	memset(c, 0, sizeof(*c));
 }

@@ -3,6 +3,7 @@
 #define SG_CONFIG_H
 
 #include "base/yamldoc.h"
+#include "config/config-slurm.h"
 
 #define CONFIG_DEFAULT_LAUNCHER "mpirun -np {ranks} --bind-to none"
 #define CONFIG_NO_SIZE (-1LL) /* the size of a point when the benchmark has no sizes */
@@ -75,6 +76,7 @@ struct config {
 	yaml_node_t *rules;     /* a mapping or a list */
 	yaml_node_t *post;
 	yaml_node_t *reports;
+	struct slurm_config *slurm; /* the 'slurm:' section; NULL: run here */
 };
 
 /*

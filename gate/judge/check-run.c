@@ -79,6 +79,32 @@ int check_run_failures(struct verdict_set *vs, struct rules *r, const char *resu
 	return ret;
 }
 
+/* What each kind of annotation mistake means for the figures. */
+static const char *annotation_text(const char *kind)
+{
+	if (!strcmp(kind, "unclosed"))
+		return "was left open (a return, goto, longjmp or exception skipped its SG_END); it was closed with "
+		       "the interval around it, so its time and its parent's are unreliable";
+	if (!strcmp(kind, "unmatched_end"))
+		return "is ended where it is not open: the SG_END matches no open interval and was ignored";
+	if (!strcmp(kind, "dropped"))
+		return "was not recorded: more than 128 intervals open at once, or the call-path table was full";
+	return "has an annotation error the tracer reported";
+}
+
+void check_annotations(struct verdict_set *vs, const struct analysis *a)
+{
+	for (size_t i = 0; i < a->nr_annotations; i++) {
+		const struct analysis_annotation *x = &a->annotations[i];
+		char *kind = xstrfmt("annotation.%s", x->kind);
+		struct verdict *v = verdict_add(vs, VERDICT_ERROR, x->benchmark, x->interval, x->size, x->ranks,
+						x->threads, kind);
+		verdict_set_message(v, "%s:%d: interval '%s' %s (%.0f times in %zu profiles)", x->file, x->line,
+				    x->interval, annotation_text(x->kind), x->count, x->profiles);
+		free(kind);
+	}
+}
+
 void check_describe(struct verdict_set *vs, const struct analysis *a)
 {
 	char stamp[32], host[256] = "localhost";

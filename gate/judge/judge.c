@@ -159,6 +159,7 @@ int judge_pass(struct judge *j, struct judge_look *look)
 		check_describe(look->vs, look->a);
 		if (check_run_failures(look->vs, &j->rules, j->results))
 			return -1;
+		check_annotations(look->vs, look->a);
 	}
 	check_init(look->c, &j->rules, look->a, look->m, look->vs);
 	look->c->alpha_scale = look->scale;

@@ -83,10 +83,13 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 		double total = c->fig[ANALYSIS_TOTAL_TIME].median, sum = 0, bsum = 0;
 		names[i] = bars[i].tick;
 		for (size_t k = 0; k < ARRAY_SIZE(lost); k++) {
-			/* Idle is ranks that finished early: with one rank it cannot be */
+			/* Idle is ranks that finished early: with one rank it cannot be; Communication is 0 in a
+			 * program without MPI (docs/metrics.md): a key only where it can be, or is */
 			if (c->fig[lost[k].fig].n && total > 0)
 				sum += fmax(0, c->fig[lost[k].fig].median / total),
-				captured[k] |= lost[k].fig != ANALYSIS_IDLE || c->config->ranks > 1;
+				captured[k] |= (lost[k].fig != ANALYSIS_IDLE && lost[k].fig != ANALYSIS_COMMUNICATION) ||
+					       c->config->ranks > 1 ||
+					       (lost[k].fig == ANALYSIS_COMMUNICATION && c->fig[lost[k].fig].median > 0);
 			base[i][k] = html_base_median(sec->base, sec->iv->path, bars[i].size, c->config->ranks,
 						      c->config->threads, lost[k].fig, 1);
 			if (isfinite(base[i][k]))

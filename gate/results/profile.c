@@ -63,6 +63,7 @@ void profile_release(struct profile *p)
 	free(p->threads);
 	free(p->stats);
 	free(p->mpi);
+	free(p->errors);
 	free(p->path);
 	profile_init(p);
 }
@@ -279,6 +280,27 @@ static int read_mpi(struct reader *r, char **f, int n)
 	return 0;
 }
 
+static int read_error(struct reader *r, char **f, int n)
+{
+	struct profile *p = r->p;
+	struct profile_error e = { { 0 }, 0, 0, 0, 0 };
+	long long node, region, line;
+
+	if (n != 6 || strlen(f[1]) >= sizeof(e.kind) || parse_long(f[2], &node) || parse_long(f[3], &region) ||
+	    parse_long(f[4], &line) || parse_value(f[5], &e.count) || !isfinite(e.count) || e.count < 0)
+		return bad(r, "malformed error");
+	if (node < 0 || node >= (long long)p->nr_nodes || region < 0 || region >= (long long)p->nr_regions ||
+	    line < 0 || line > 1000000000)
+		return bad(r, "error refers to an unknown node or region");
+	strcpy(e.kind, f[1]);
+	e.node = (int)node;
+	e.region = (int)region;
+	e.line = (int)line;
+	ALLOC_GROW(p->errors, p->nr_errors + 1, p->alloc_errors);
+	p->errors[p->nr_errors++] = e;
+	return 0;
+}
+
 static const struct {
 	const char *type;
 	int (*fn)(struct reader *, char **, int);
@@ -290,6 +312,7 @@ static const struct {
 	{ "thread", read_thread },
 	{ "stat", read_stat },
 	{ "mpi", read_mpi },
+	{ "error", read_error },
 };
 
 static int read_record(struct reader *r, char *line)

@@ -73,6 +73,15 @@ struct profile_mpi {
 	double v[PROFILE_MPI_NR_COLUMNS]; /* NAN where not captured */
 };
 
+/* An annotation mistake at one site (tracer/PROFILE.md, 'error' records). */
+struct profile_error {
+	char kind[16]; /* "unmatched_end", "unclosed", "dropped" */
+	int node;      /* the interval left open, or the innermost open one at an unmatched SG_END */
+	int region;    /* the interval left open, or the one the SG_END named */
+	int line;      /* the offending site: the SG_END's line, or the interval's SG_BEGIN */
+	double count;
+};
+
 struct profile_meta {
 	char *key;
 	char *value;
@@ -93,6 +102,8 @@ struct profile {
 	size_t nr_stats, alloc_stats;
 	struct profile_mpi *mpi;
 	size_t nr_mpi, alloc_mpi;
+	struct profile_error *errors;
+	size_t nr_errors, alloc_errors;
 };
 
 #define PROFILE_VERSION 1

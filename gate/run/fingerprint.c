@@ -175,6 +175,17 @@ static char *launchers(const struct config *c, const char *only)
 	return ret;
 }
 
+/* "JOBID partition P, N CPUs" inside a Slurm job, else "-". */
+static char *slurm_job(void)
+{
+	const char *id = getenv("SLURM_JOB_ID"), *part = getenv("SLURM_JOB_PARTITION");
+	const char *cpus = getenv("SLURM_CPUS_ON_NODE");
+
+	if (!id || !*id)
+		return clean(NULL);
+	return xstrfmt("%s partition %s, %s CPUs", id, part && *part ? part : "-", cpus && *cpus ? cpus : "-");
+}
+
 static char *date_now(void)
 {
 	char buf[64];
@@ -212,6 +223,7 @@ void fingerprint_collect(struct fingerprint *f, const struct config *c, const ch
 	f->value[FP_OMP_PROC_BIND] = clean(getenv("OMP_PROC_BIND"));
 	f->value[FP_OMP_PLACES] = clean(getenv("OMP_PLACES"));
 	f->value[FP_LAUNCHER] = launchers(c, only);
+	f->value[FP_SLURM_JOB] = slurm_job();
 	free(cmd);
 }
 

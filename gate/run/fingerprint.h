@@ -11,7 +11,8 @@
 	X(HOSTS, "hosts") X(KERNEL, "kernel") X(CPU_MODEL, "cpu_model") X(CORES, "cores") \
 	X(SOCKETS, "sockets") X(SMT, "smt") X(GOVERNOR, "governor") X(COMPILER, "compiler") \
 	X(CFLAGS, "cflags") X(OMP_RUNTIME, "omp_runtime") X(MPI, "mpi") \
-	X(OMP_PROC_BIND, "OMP_PROC_BIND") X(OMP_PLACES, "OMP_PLACES") X(LAUNCHER, "launcher")
+	X(OMP_PROC_BIND, "OMP_PROC_BIND") X(OMP_PLACES, "OMP_PLACES") X(LAUNCHER, "launcher") \
+	X(SLURM_JOB, "slurm_job")
 
 enum fingerprint_key {
 #define X(id, name) FP_##id,

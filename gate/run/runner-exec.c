@@ -338,6 +338,12 @@ int exec_check_profiles(const char *dir, int expected, char **reason)
 		free(path);
 	}
 	closedir(d);
+	if (!ret && found > expected) {
+		/* a process that is not the benchmark was measured too (tracer/MPI.md, "Which processes write a profile") */
+		*reason = xstrfmt("%d profiles written, %d expected (one per rank): a process that is not the "
+				  "benchmark, such as a wrapper that inherited LD_PRELOAD, was measured too", found, expected);
+		ret = 2;
+	}
 	if (!ret && found < expected) {
 		*reason = found ? xstrfmt("%d profile%s written, %d expected (one per rank)", found,
 					  found == 1 ? "" : "s", expected)

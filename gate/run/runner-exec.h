@@ -48,9 +48,9 @@ int exec_run(const struct exec_spec *s, struct exec_result *res);
 char *exec_tail(const char *path, size_t max);
 
 /*
- * Checks the *.sgprof files of 'dir': at least 'expected' of them, each
- * readable by profile_read(). Returns 0, or 1 (no profile) / 2 (bad profile)
- * with '*reason' set (caller frees).
+ * Checks the *.sgprof files of 'dir': 'expected' of them, each readable by
+ * profile_read(). Returns 0, or 1 (too few) / 2 (one unreadable, or more than
+ * one per rank) with '*reason' set (caller frees).
  */
 int exec_check_profiles(const char *dir, int expected, char **reason);
 

@@ -13,7 +13,7 @@
 const char *run_status_name(enum run_status s)
 {
 	static const char *const names[] = { "ok", "crash", "exit", "timeout", "no-profile",
-					     "bad-profile", "build-failed" };
+					     "bad-profile", "build-failed", "job-failed" };
 	return (size_t)s < ARRAY_SIZE(names) ? names[s] : "?";
 }
 

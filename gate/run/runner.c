@@ -12,6 +12,7 @@
 
 #include "run/fingerprint.h"
 #include "run/runner-exec.h"
+#include "run/slurm.h"
 
 #define STDERR_TAIL 240 /* bytes of a failed run's stderr kept in its reason */
 
@@ -125,7 +126,13 @@ int runner_init(struct runner *r, struct config *c, const struct runner_options 
 	}
 	if (!opt->base_root && runner_forget_ab(r))
 		return -1;
-	if (runner_manifest_start(r) || fingerprint_write(r->results, c, opt->benchmark))
+	if (runner_manifest_start(r))
+		return -1;
+	/* Submitted: the job writes the fingerprint of its node and runs the A/B base beside the head; the
+	 * manifest holds the kept lines meanwhile. */
+	if (slurm_wanted(r))
+		return runner_manifest_finish(r);
+	if (fingerprint_write(r->results, c, opt->benchmark))
 		return -1;
 	return opt->base_root ? runner_ab_init(r) : 0;
 }
@@ -371,9 +378,14 @@ static long complete_runs(const struct runner *r, const struct bench_run *br)
 
 long runner_run(struct runner *r)
 {
-	struct bench_run *runs = xcalloc(r->c->nr_benchmarks, sizeof(*runs));
+	struct bench_run *runs;
 	int ret = 0;
 
+	if (slurm_wanted(r) && !r->opt.dry_run)
+		return slurm_run(r);
+	if (slurm_wanted(r))
+		slurm_print_plan(r);
+	runs = xcalloc(r->c->nr_benchmarks, sizeof(*runs));
 	runner_catch_signals();
 	if (r->opt.inject && !r->base)
 		setenv("SCALEGATE_INJECT", r->opt.inject, 1); /* every run is the head's */

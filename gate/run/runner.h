@@ -18,6 +18,7 @@ enum run_status {
 	RUN_NO_PROFILE,   /* no profile, or fewer than one per rank */
 	RUN_BAD_PROFILE,  /* a profile the reader rejects */
 	RUN_BUILD_FAILED,
+	RUN_JOB_FAILED,   /* the Slurm job ended (failed, cancelled, time limit, refused) before the run */
 };
 
 /* "ok", "crash", ...: the words of the manifest's status column. */
@@ -27,6 +28,7 @@ struct runner_options {
 	const char *results_dir; /* NULL: the configuration's 'results' */
 	const char *benchmark;   /* NULL: every benchmark */
 	int dry_run;             /* print the plan on stdout, run nothing */
+	int local;               /* run here even with a 'slurm:' section (what the batch job does) */
 	/* A/B (docs/running.md): the base revision's tree, with the layout of the head's tree at head_root */
 	const char *base_root, *head_root;
 	const char *inject;      /* SCALEGATE_INJECT for the head's runs only ("solve:10%"), or NULL */

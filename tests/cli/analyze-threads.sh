@@ -42,6 +42,13 @@ done
 # A pthread started after the first parallel region sleeps 17 ms in 'late'.
 SCALEGATE_OUT="$T/late" "$SG_BUILD/tests/tracer/others" late
 check_run "$T/late" program/late 0.017 1
+# ... and its 17 ms are work of the whole program too: no processor did nothing at level 0.
+python3 - "$T/a.json" <<'PY' || fail "the late thread's time at level 0"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+c = next(s for s in doc["intervals"] if s["interval"] == "program")["configurations"][0]
+assert c["comparative"]["work"]["min"] >= 0.0009, c["comparative"]["work"]
+PY
 # Only OpenMP thread 1 enters 'worker_only', for 10 ms.
 SCALEGATE_OUT="$T/workers" "$SG_BUILD/tests/tracer/others" workers
 check_run "$T/workers" program/run/worker_only 0.010 1

@@ -19,7 +19,7 @@ YML
 yamllint -s -c "$T/yamllint.yml" "$SG_TOP/ci/github-actions.yml" "$SG_TOP/ci/gitlab-ci.yml" ||
 	fail "yamllint finds problems in the templates"
 
-"$py" - "$SG_TOP/ci/github-actions.yml" "$SG_TOP/ci/gitlab-ci.yml" <<'PY'
+"$py" - "$SG_TOP/ci/github-actions.yml" "$SG_TOP/ci/gitlab-ci.yml" "$SG_TOP/ci/gitlab-slurm.yml" <<'PY'
 import sys, yaml
 
 def fail(msg):
@@ -75,6 +75,17 @@ script = "\n".join(glrec["script"])
 if "scalegate baseline update" not in script: fail("gitlab: the baselines are not recorded")
 if "baselines/" not in glrec["artifacts"]["paths"]: fail("gitlab: the baselines are not kept")
 if not any(r.get("when") == "manual" for r in glrec["rules"]): fail("gitlab: the baselines job cannot be started by hand")
+
+sl = yaml.safe_load(open(sys.argv[3]))["scalegate-slurm"]
+if not any(line.startswith("scalegate ci") and "--testcase-output" in line for line in sl["script"]):
+    fail("gitlab-slurm: no 'scalegate ci --testcase-output' step")
+if not sl.get("resource_group"): fail("gitlab-slurm: no resource_group: two gates would submit at once")
+if "$CI_JOB_ID" not in sl["variables"].get("SBATCH_JOB_NAME", ""): fail("gitlab-slurm: the Slurm job is not named after the CI job")
+if not any(("scancel" in line and sl["variables"]["SBATCH_JOB_NAME"].replace("$CI_JOB_ID", "") in line)
+           for line in sl["after_script"]): fail("gitlab-slurm: after_script does not cancel the job by its name")
+if sl["artifacts"]["reports"]["junit"] != "reports/junit.xml": fail("gitlab-slurm: artifacts:reports:junit")
+if sl["artifacts"]["when"] != "always": fail("gitlab-slurm: the reports must be kept when the gate fails")
+if "results/.slurm/job.out" not in sl["artifacts"]["paths"]: fail("gitlab-slurm: the job's output is not kept")
 PY
 
 # The annotation step works on a report: run its script on a JUnit file written with --testcase-output.

@@ -23,6 +23,8 @@ add_executable(solve_f solve.F90)
 target_link_libraries(solve_f PRIVATE scalegate::fortran OpenMP::OpenMP_Fortran)
 add_executable(solve_cali solve_cali.c)
 target_link_libraries(solve_cali PRIVATE scalegate::caliper)
+add_executable(pragma pragma.c)        # OpenMP by pragmas only: the link must keep libgomp (issue 12)
+target_link_libraries(pragma PRIVATE scalegate::scalegate OpenMP::OpenMP_C)
 add_executable(solve_mpi solve_mpi.c)   # calls no scalegate function: the PMPI wrappers must stay linked
 target_link_libraries(solve_mpi PRIVATE scalegate::mpi MPI::MPI_C)
 CMAKE
@@ -65,6 +67,7 @@ int main(int argc, char **argv)
 	return y > 0 ? 0 : 1;
 }
 C
+cp "$SG_TOP/tests/link/pragma.c" "$T/src/pragma.c"
 expect_exit 0 cmake -S "$T/src" -B "$T/build" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_EXE_LINKER_FLAGS="-Wl,--as-needed $SAN" \
 	-DCMAKE_C_FLAGS="$SAN" -DCMAKE_CXX_FLAGS="$SAN" -DCMAKE_Fortran_FLAGS="$SAN"
 expect_match "$out" 'scalegate 0\.1\.' "the package's version"
@@ -73,6 +76,9 @@ expect_exit 0 cmake --build "$T/build"
 for prog in solve_c solve_cxx solve_f solve_cali; do
 	SCALEGATE_OUT="$T/out-$prog" "$T/build/$prog" || fail "$prog failed"
 done
+[[ $(ldd "$T/build/pragma") == *libgomp* ]] || fail "scalegate::scalegate under --as-needed dropped libgomp"
+OMP_NUM_THREADS=2 SCALEGATE_OUT="$T/out-pragma" timeout 60 "$T/build/pragma" >/dev/null || fail "the pragma-only program"
+analyzed "$T/out-pragma" "the pragma-only program's intervals" 'program/work '
 analyzed "$T/out-solve_c" "the C program's intervals" 'program/solve '
 analyzed "$T/out-solve_cxx" "the C++ program's intervals" 'program/solve_cxx '
 analyzed "$T/out-solve_f" "the Fortran program's intervals" 'program/solve_f '

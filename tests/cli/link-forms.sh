@@ -8,12 +8,14 @@ make -s -C "$SG_TOP" --no-print-directory install PREFIX="$T/p" >/dev/null
 export PKG_CONFIG_PATH="$T/p/lib/pkgconfig"
 pc=$(pkg-config --cflags --libs scalegate)
 src=$SG_TOP/tests/link
+# The user programs get the sanitizer of the run (its runtime first among preloads, and linked into clang
+# programs), but ThreadSanitizer: the installed tracer is the default build, and libgomp's fork, join and
+# barriers are invisible to TSan without the tracer's own TSan build (as in lang.bash).
 san=${SG_SAN_FLAGS:-}
-# A sanitizer build of the tracer needs GCC's sanitizer runtime: first among preloads, and linked into clang programs.
+[[ $san == *thread* ]] && san=
 san_rt=
 case " $san " in
 *-fsanitize=address*) san_rt=$(cc -print-file-name=libasan.so) ;;
-*-fsanitize=thread*) san_rt=$(cc -print-file-name=libtsan.so) ;;
 *-fsanitize=undefined*) san_rt=$(cc -print-file-name=libubsan.so) ;;
 esac
 preload=${san_rt:+$san_rt:}$T/p/lib/libscalegate.so

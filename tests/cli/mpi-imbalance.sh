@@ -32,6 +32,20 @@ expect_between "exact mode: rank 0 allreduce wait" "$wait0" 0.2 0.6
 expect_between "exact mode: rank 0 wait within time" "$wait0" 0 "$time0"
 expect_between "exact mode: rank 1 allreduce wait" "$(allreduce "$T/exact" 1 wait)" 0 0.1
 expect_eq "exact mode: allreduce calls" "$(allreduce "$T/exact" 0 count)" 10
-# Exact mode measures waiting for blocking collectives only: the halo's sendrecv stays absent, not 0.
-expect_eq "exact mode: sendrecv wait is not captured" \
-	"$(mpi_value "$(rank_profile "$T/exact" 0)" program/iteration/halo sendrecv wait)" -
+# A sendrecv's wait for its message is measured in any mode (tracer/MPI.md), within its time.
+p0=$(rank_profile "$T/exact" 0)
+expect_between "sendrecv wait within its time" "$(mpi_value "$p0" program/iteration/halo sendrecv wait)" 0 \
+	"$(mpi_value "$p0" program/iteration/halo sendrecv time)"
+
+# The analyzer: rank 1's lateness is Synchronization of the whole iteration, also for a program whose
+# OpenMP waiting cannot apply (one thread per rank): never "not captured" (issue 12).
+for d in on exact; do
+	"$SCALEGATE" analyze --json "$T/$d" >"$T/$d.json" || fail "analyze $d"
+	python3 - "$T/$d.json" <<'PY' || fail "$d: Synchronization of program/iteration"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+ch = next(s for s in doc["intervals"] if s["interval"] == "program/iteration")["configurations"][0]["characteristics"]
+assert ch["Synchronization"] is not None, ch
+assert ch["Synchronization"]["median"] >= 0.2, ch["Synchronization"]
+PY
+done

@@ -55,6 +55,11 @@ imbalance() {
 retry 3 timings
 retry 3 imbalance
 
+# At p = 1 a critical section and a lock have nobody to wait for: taking them is work, not waiting (exact,
+# whatever the load).
+OMP_NUM_THREADS=1 run uncontended
+approx "$(col "$out" program/step 0 omp_lock)" 0 0 "uncontended critical and lock at one thread"
+
 # Preloaded into an unmodified OpenMP binary: level 0 and every parallel region.
 cat >"$T/plain.c" <<'C'
 #include <stdio.h>

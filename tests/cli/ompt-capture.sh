@@ -52,6 +52,9 @@ timings() {
 check() {
 	# Wall-clock sizes (20 ms sleeps and spins): a busy machine stretches them. Best of three, measured.
 	retry 3 timings "$1" "$2"
+	# At p = 1 nobody waits for a critical section or a lock: exact, whatever the load.
+	OMP_NUM_THREADS=1 ompt_run "$1" omp_known uncontended
+	approx "$(col "$out" "$2" 0 omp_lock)" 0 0 "$1: uncontended critical and lock at one thread"
 	# CPU-bound: on a busy machine a thread loses its core for a while. Best of three.
 	retry 3 imbalance "$1" "$3" "$1:"
 }

@@ -50,7 +50,7 @@ done <"$m"
 
 f="$T/results/fingerprint.tsv"
 keys=$(cut -f1 "$f" | tr '\n' ' ')
-[ "$keys" = "scalegate_version date hostname hosts kernel cpu_model cores sockets smt governor compiler cflags omp_runtime mpi OMP_PROC_BIND OMP_PLACES launcher " ] ||
+[ "$keys" = "scalegate_version date hostname hosts kernel cpu_model cores sockets smt governor compiler cflags omp_runtime mpi OMP_PROC_BIND OMP_PLACES launcher slurm_job " ] ||
 	fail "fingerprint keys: $keys"
 expect_match "$(cat "$f")" $'^cores\t[0-9]+$' "fingerprint cores"
 expect_match "$(cat "$f")" $'^OMP_PROC_BIND\tfalse$' "fingerprint OMP_PROC_BIND"

@@ -35,6 +35,9 @@ benchmarks:
     command: $T/plain
     threads: [1, 2]
     preload: true
+  - name: omp-preload-wrapped
+    command: timeout 60 $T/plain
+    preload: true
   - name: omp-plain
     command: $T/plain
   - name: plain-ranks
@@ -78,6 +81,10 @@ prof=$(one_profile "$T/results/omp-preload/s--r1-t2/1")
 "$SCALEGATE" profile --tsv "$prof" | awk -F'\t' '$2 == "program" && $3 == 1 { found = 1 } END { exit !found }' ||
 	fail "omp-preload: the second thread is not in the profile"
 [ "$(status omp-plain)" = "no-profile " ] || fail "omp-plain: status $(status omp-plain)"
+# A wrapper that inherits LD_PRELOAD writes a profile of its own: the run is refused, not merged (issue 12).
+[ "$(status omp-preload-wrapped)" = "bad-profile " ] || fail "omp-preload-wrapped: status $(status omp-preload-wrapped)"
+grep -q $'^omp-preload-wrapped	.*2 profiles written, 1 expected (one per rank): a process that is not the benchmark' "$m" ||
+	fail "omp-preload-wrapped: the reason: $(grep '^omp-preload-wrapped' "$m")"
 [ "$(status plain-ranks)" = "ok " ] || fail "plain-ranks: status $(status plain-ranks) $(cat "$m")"
 [ "$(nprof plain-ranks)" -eq 2 ] || fail "plain-ranks: expected 2 profiles (not one of mpirun)"
 [ "$(status plain-ranks-noprofile)" = "no-profile " ] || fail "plain-ranks-noprofile: status"

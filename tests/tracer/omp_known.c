@@ -68,6 +68,26 @@ static void lock(void)
 	omp_destroy_lock(&l);
 }
 
+/* One thread takes a critical section and a lock 100000 times each: nobody waits, it is all work. */
+static void uncontended(void)
+{
+	omp_lock_t l;
+	volatile long n = 0;
+
+	omp_init_lock(&l);
+	SG_BEGIN("step");
+#pragma omp parallel num_threads(1)
+	for (int i = 0; i < 100000; i++) {
+#pragma omp critical
+		n++;
+		omp_set_lock(&l);
+		n++;
+		omp_unset_lock(&l);
+	}
+	SG_END("step");
+	omp_destroy_lock(&l);
+}
+
 /* A worksharing loop (not combined) whose implicit barrier thread 0 waits at for 20 ms. */
 static void loop_end(void)
 {
@@ -85,7 +105,7 @@ int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*fn)(void); } modes[] = {
 		{ "serial", serial_section }, { "barrier", late_barrier }, { "critical", critical },
-		{ "lock", lock }, { "loop", loop_end },
+		{ "lock", lock }, { "loop", loop_end }, { "uncontended", uncontended },
 	};
 
 	for (size_t i = 0; argc > 1 && i < sizeof(modes) / sizeof(modes[0]); i++)
@@ -93,6 +113,6 @@ int main(int argc, char **argv)
 			modes[i].fn();
 			return 0;
 		}
-	fprintf(stderr, "usage: omp_known serial|barrier|critical|lock|loop\n");
+	fprintf(stderr, "usage: omp_known serial|barrier|critical|lock|loop|uncontended\n");
 	return 2;
 }

@@ -228,6 +228,23 @@ static void test_mpi_wait(void **state)
 	remove_dir(dir);
 }
 
+/* No MPI library in the process ('meta mpi absent'): Communication is 0, not absent; 'none' keeps it absent. */
+static void test_mpi_absent(void **state)
+{
+	char *dir = make_dir();
+	struct analysis a;
+	const char *stats[] = { "0 0 1 2 0 0 0 0", "1 0 1 1.5 0 0 0 0", NULL };
+	const struct analysis_point *pt;
+
+	(void)state;
+	write_rank(dir, 0, -1, 1, "gomp", "absent", stats, NULL);
+	pt = load_point(&a, dir, "program/solve");
+	near(fig(pt, ANALYSIS_COMMUNICATION), 0);
+	near(fig(pt, ANALYSIS_SYNC_MPI), 0);
+	analysis_release(&a);
+	remove_dir(dir);
+}
+
 /* Without OpenMP capture the OpenMP waiting is absent, not zero, where it applies: more than one thread. */
 static void test_omp_absent(void **state)
 {
@@ -282,6 +299,57 @@ static void test_pure_mpi(void **state)
 	near(fig(pt, ANALYSIS_SYNC_OMP), 0);
 	near(fig(pt, ANALYSIS_SYNCHRONIZATION), 1.5);
 	near(fig(pt, ANALYSIS_COMMUNICATION), 1);
+	analysis_release(&a);
+	remove_dir(dir);
+}
+
+/*
+ * Issue 12: 'inner' opened by both threads inside the region forked from 'solve' (PRK Stencil's shape). The
+ * rank's time there is the worker's 6 s; the main thread, in it for 3, had no work in it for the other 3.
+ */
+static void test_opened_inside_region(void **state)
+{
+	char *dir = make_dir();
+	struct analysis a;
+	const char *stats[] = { "0 0 1 10 8 0 0 0", "1 0 1 10 8 0 1 0", "2 0 5 3 3 1 0 0",
+				"1 1 0 7 7 0 1 0", "2 1 5 6 6 0.5 0 0", NULL };
+	const struct analysis_point *pt;
+
+	(void)state;
+	write_rank(dir, 0, 1, 2, "gomp", "none", stats, NULL);
+	pt = load_point(&a, dir, "program/solve/inner");
+	near(fig(pt, ANALYSIS_EXECUTION_TIME), 6);
+	near(fig(pt, ANALYSIS_COUNT), 5);
+	near(fig(pt, ANALYSIS_PAR), 3);
+	near(fig(pt, ANALYSIS_SEQ), 0);
+	near(fig(pt, ANALYSIS_SYNCHRONIZATION), 1.5);
+	near(fig(pt, ANALYSIS_PRODUCTIVE_TIME), 7.5);
+	analysis_release(&a);
+	pt = load_point(&a, dir, "program/solve");
+	near(fig(pt, ANALYSIS_EXECUTION_TIME), 10);
+	near(fig(pt, ANALYSIS_SEQ), 2);
+	near(fig(pt, ANALYSIS_PAR), 0);
+	near(fig(pt, ANALYSIS_SYNCHRONIZATION), 3.5);
+	near(fig(pt, ANALYSIS_PRODUCTIVE_TIME), 14.5);
+	analysis_release(&a);
+	remove_dir(dir);
+}
+
+/* Issue 12: only a second thread (a late pthread) enters 'inner', for 2 s; the main thread never does. */
+static void test_only_other_thread(void **state)
+{
+	char *dir = make_dir();
+	struct analysis a;
+	const char *stats[] = { "0 0 1 10 0 0 0 0", "2 1 1 2 0 0 0 0", NULL };
+	const struct analysis_point *pt;
+
+	(void)state;
+	write_rank(dir, 0, 1, 2, "gomp", "none", stats, NULL);
+	pt = load_point(&a, dir, "program/solve/inner");
+	near(fig(pt, ANALYSIS_EXECUTION_TIME), 2);
+	near(fig(pt, ANALYSIS_COUNT), 1);
+	near(fig(pt, ANALYSIS_PRODUCTIVE_TIME), 2);
+	near(fig(pt, ANALYSIS_PAR), 2); /* the main thread was not in it */
 	analysis_release(&a);
 	remove_dir(dir);
 }
@@ -526,7 +594,10 @@ int main(void)
 		cmocka_unit_test(test_mpi_wait),
 		cmocka_unit_test(test_omp_absent),
 		cmocka_unit_test(test_serial_uncaptured),
+		cmocka_unit_test(test_mpi_absent),
 		cmocka_unit_test(test_pure_mpi),
+		cmocka_unit_test(test_opened_inside_region),
+		cmocka_unit_test(test_only_other_thread),
 		cmocka_unit_test(test_rank_metadata),
 		cmocka_unit_test(test_rankless_helper),
 		cmocka_unit_test(test_dvm_jacobi),

@@ -79,6 +79,14 @@ static void dump_config(struct strbuf *sb, const struct config *c)
 	strbuf_addf(sb, "ok\nresults %s\nbaselines %s\nrules %s\npost %s\nreports %s\n",
 		    c->results_dir, c->baselines_dir, kind(c->rules), kind(c->post),
 		    kind(c->reports));
+	if (c->slurm) {
+		const struct slurm_config *s = c->slurm;
+		strbuf_addf(sb, "slurm partition %s account %s time %s (%gs) nodes %d exclusive %d queue_timeout %g poll %g\n",
+			    or_dash(s->partition), or_dash(s->account), or_dash(s->time), s->time_s, s->nodes,
+			    s->exclusive, s->queue_timeout, s->poll);
+		for (size_t i = 0; i < s->nr_options; i++)
+			strbuf_addf(sb, "  option %s\n", s->options[i]);
+	}
 	for (size_t i = 0; i < c->nr_benchmarks; i++)
 		dump_bench(sb, &c->benchmarks[i]);
 }
@@ -244,6 +252,26 @@ static void test_yamldoc_accessors(void **state)
 	unlink(path);
 }
 
+static void test_slurm_time(void **state)
+{
+	(void)state;
+	assert_true(config_slurm_time("30") == 1800);
+	assert_true(config_slurm_time("30:15") == 1815);
+	assert_true(config_slurm_time("1:00:00") == 3600);
+	assert_true(config_slurm_time("2-0") == 2 * 86400);
+	assert_true(config_slurm_time("1-2:30") == 86400 + 2 * 3600 + 30 * 60);
+	assert_true(config_slurm_time("1-00:00:05") == 86405);
+	assert_true(config_slurm_time("0") == 0);
+	assert_true(config_slurm_time("") < 0);
+	assert_true(config_slurm_time("1:2:3:4") < 0);
+	assert_true(config_slurm_time("1-2:3:4:5") < 0);
+	assert_true(config_slurm_time("x") < 0);
+	assert_true(config_slurm_time("1:") < 0);
+	assert_true(config_slurm_time("-1") < 0);
+	assert_true(config_slurm_time("1e3") < 0);
+	assert_true(config_slurm_time("9999999999") < 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest unit[] = {
@@ -252,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_matrix),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_yamldoc_accessors),
+		cmocka_unit_test(test_slurm_time),
 	};
 
 	return datacase_main("config", unit, ARRAY_SIZE(unit), CASES_DIR, test_case);

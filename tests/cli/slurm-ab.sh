@@ -1,0 +1,55 @@
+# A/B inside one Slurm job: 'scalegate ci --against REV' with a 'slurm:' section checks the base out under
+# RESULTS on the login node (the shared file system), and one batch job builds and runs base and head
+# interleaved round by round on the same node; the regression of the head is found; the worktree is gone.
+. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/slurm.bash"
+
+repo=$T/repo
+mkdir -p "$repo"
+cd "$repo"
+git init -q
+git config user.email gate@example.com
+git config user.name gate
+# The "build" writes run.sh from knob.conf: the head's commit turns the serial residual on.
+cat >build.sh <<'SH'
+. ./knob.conf
+printf '#!/bin/sh\nexport SG_KNOB_SERIAL=%s\nexec "$JACOBI" "$@"\n' "$SG_KNOB_SERIAL" >run.sh
+chmod +x run.sh
+SH
+echo SG_KNOB_SERIAL=0 >knob.conf
+cat >scalegate.yml <<'YML'
+results: results
+reports: {dir: out}
+slurm: {partition: debug, time: "10", poll: 500ms}
+defaults:
+  warmup: 0
+  repeat: 5
+  env: {OMP_WAIT_POLICY: passive}
+benchmarks:
+  - name: jacobi
+    build: sh build.sh
+    command: ./run.sh {threads} 300 60
+    threads: [1, 2]
+YML
+printf 'results/\nout/\nrun.sh\n' >.gitignore
+git add -A
+git commit -qm base
+echo SG_KNOB_SERIAL=1 >knob.conf
+git commit -qam "head: the residual runs serially"
+export JACOBI=$SG_BUILD/examples/jacobi
+
+expect_exit 1 timeout 300 "$SCALEGATE" ci -c scalegate.yml --against HEAD~1 --no-post --seed 7
+expect_match "$out" 'checking out HEAD~1 into .*/results/\.base-tree' "the base is checked out on the login node"
+expect_match "$out" '^slurm: job [0-9]+ COMPLETED on localhost' "one job ran the comparison"
+[ "$(grep -c '^slurm: submitted job' <<<"$out")" -eq 1 ] || fail "more than one job for the A/B matrix"
+expect_match "$(cat results/.slurm/job.sh)" "--against-dir '$repo/results/\\.base-tree' --seed 7\$" \
+	"the job runs the base tree with the same seed"
+expect_match "$out" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism: .* vs base .* paired t' \
+	"the regression, paired by round"
+[ -f results/base/manifest.tsv ] || fail "the base's runs are not in results/base"
+grep -q $'^seed\t7$' results/ab.tsv || fail "the seed is not recorded in ab.tsv"
+expect_match "$(cat results/base/fingerprint.tsv 2>/dev/null || cat results/fingerprint.tsv)" $'^slurm_job\t[0-9]+ ' \
+	"base and head measured in the job"
+[ ! -e results/.base-tree ] || fail "the scratch worktree was left behind"
+[ "$(git worktree list | wc -l)" = 1 ] || fail "git still lists the scratch worktree"
+queue_empty || fail "a job is left in the queue"
