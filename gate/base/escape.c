@@ -180,3 +180,15 @@ void xml_add_attr(struct strbuf *sb, const char *s)
 {
 	xml_escape(sb, s, 1);
 }
+
+/* 's' in single quotes for /bin/sh. */
+void sh_add_quoted(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '\'');
+	for (; *s; s++)
+		if (*s == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *s);
+	strbuf_addch(sb, '\'');
+}

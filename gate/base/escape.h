@@ -32,4 +32,7 @@ void json_add_number(struct strbuf *sb, double v);
 void xml_add_text(struct strbuf *sb, const char *s);
 void xml_add_attr(struct strbuf *sb, const char *s);
 
+/* 's' in single quotes for /bin/sh; a quote inside is closed, escaped and reopened. */
+void sh_add_quoted(struct strbuf *sb, const char *s);
+
 #endif

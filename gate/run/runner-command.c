@@ -4,23 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "run/runner-exec.h"
 
 int runner_uses_launcher(const struct bench_config *b, const struct config_point *p)
 {
 	return p->ranks > 1 && b->launcher && *b->launcher;
-}
-
-/* 's' in single quotes for /bin/sh. */
-static void add_quoted(struct strbuf *sb, const char *s)
-{
-	strbuf_addch(sb, '\'');
-	for (; *s; s++)
-		if (*s == '\'')
-			strbuf_addstr(sb, "'\\''");
-		else
-			strbuf_addch(sb, *s);
-	strbuf_addch(sb, '\'');
 }
 
 /*
@@ -44,7 +33,7 @@ char *runner_command_line(const struct bench_run *br, const struct config_point 
 	for (char **e = env; *e; e++) {
 		size_t n = strcspn(*e, "=");
 		strbuf_addf(&sb, " %.*s=", (int)n, *e);
-		add_quoted(&sb, *e + n + 1);
+		sh_add_quoted(&sb, *e + n + 1);
 	}
 	strbuf_addf(&sb, " %s", resolved);
 	free(launcher);

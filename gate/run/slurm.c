@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/escape.h"
 #include "run/runner-exec.h"
 
 #define RUN_GRACE 300.0 /* seconds past the time limit before the gate gives up on Slurm ending the job */
@@ -31,18 +32,6 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* 's' in single quotes for /bin/sh. */
-static void sh_quote(struct strbuf *sb, const char *s)
-{
-	strbuf_addch(sb, '\'');
-	for (; *s; s++)
-		if (*s == '\'')
-			strbuf_addstr(sb, "'\\''");
-		else
-			strbuf_addch(sb, *s);
-	strbuf_addch(sb, '\'');
-}
-
 /* The batch script: this binary, the configuration and the results directory, all absolute. */
 static char *job_script(const struct runner *r)
 {
@@ -57,25 +46,25 @@ static char *job_script(const struct runner *r)
 		snprintf(cwd, sizeof(cwd), "/");
 	strbuf_addstr(&sb, "#!/bin/sh\n# Written by scalegate: runs the matrix on the allocated node "
 			   "(docs/running.md, \"On a Slurm cluster\").\ncd ");
-	sh_quote(&sb, cwd);
+	sh_add_quoted(&sb, cwd);
 	strbuf_addstr(&sb, " || exit 2\nexec ");
-	sh_quote(&sb, n > 0 ? exe : "scalegate");
+	sh_add_quoted(&sb, n > 0 ? exe : "scalegate");
 	strbuf_addstr(&sb, " run --local -c ");
-	sh_quote(&sb, cfg);
+	sh_add_quoted(&sb, cfg);
 	strbuf_addstr(&sb, " -o ");
-	sh_quote(&sb, r->results);
+	sh_add_quoted(&sb, r->results);
 	if (r->opt.benchmark) {
 		strbuf_addstr(&sb, " --benchmark ");
-		sh_quote(&sb, r->opt.benchmark);
+		sh_add_quoted(&sb, r->opt.benchmark);
 	}
 	/* A/B: the base tree (checked out by this gate under RESULTS, or given) runs in the same job, interleaved. */
 	if (r->opt.base_root) {
 		strbuf_addstr(&sb, " --against-dir ");
-		sh_quote(&sb, r->opt.base_root);
+		sh_add_quoted(&sb, r->opt.base_root);
 	}
 	if (r->opt.inject) {
 		strbuf_addstr(&sb, " --inject ");
-		sh_quote(&sb, r->opt.inject);
+		sh_add_quoted(&sb, r->opt.inject);
 	}
 	if (r->opt.seed)
 		strbuf_addf(&sb, " --seed %llu", (unsigned long long)r->opt.seed);
