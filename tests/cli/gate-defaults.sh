@@ -68,8 +68,11 @@ expect_caught() {
 }
 
 # Waiting moves with the machine's load: on a saturated 2-core machine the clean base already waits half its time,
-# and a lock cannot be told from a barrier. Caught, or the gate says it could not decide and that the machine was busy.
-expect_caught_or_busy() {
+# and a lock cannot be told from a barrier; halo's +27 % at 2 ranks sat below a minimum detectable change of ~34 %
+# even after 20 rounds under load. Caught, or never a silent pass: the gate says it could not decide and what it
+# could have detected. (The busy-machine warning is not required: contention now counts only the cores a run
+# leaves free, and load that the interleaving shares between base and head is noise, not contention.)
+expect_caught_or_undecided() {
 	local mode=$1 bench=$2
 	knob "$3"
 	gate "$mode"
@@ -78,9 +81,9 @@ expect_caught_or_busy() {
 		expect_match "$out" "cause: .*$5" "$mode, $3: its cause"
 	else
 		[ $code = 0 ] || fail "$mode, $3: exit $code"
-		expect_match "$out" 'runs? (was|were) measured on a busy machine' "$mode, $3: not caught, and not on a busy machine"
 		expect_match "$out" '^INCONCLUSIVE [0-9]+ checks' "$mode, $3: not caught, and not said to be undecided"
-		echo "note: $mode, $3 not caught on a busy machine" >&2
+		expect_match "$out" '\(([0-9]+ inconclusive|two looks)' "$mode, $3: the summary counts the undecided checks"
+		echo "note: $mode, $3 not caught: the noise here allowed only larger changes to be detected" >&2
 	fi
 }
 
@@ -89,9 +92,11 @@ for mode in ab stored; do
 		'Insufficient_parallelism \(serial code\) grew'
 	expect_caught $mode jacobi SG_KNOB_NO_PARALLEL=1 'program/solve.* (capture\.lost|tolerance\.insufficient_parallelism|tolerance\.speedup)' \
 		'(the parallel region is gone: OpenMP is no longer captured|Insufficient_parallelism \(serial code\) grew)'
-	expect_caught_or_busy $mode jacobi SG_KNOB_CRITICAL=1 'program/solve/sweep 1 rank × 2 threads tolerance\.(synchronization|speedup|time)' \
-		'Synchronization \(OpenMP'
-	expect_caught_or_busy $mode halo SG_KNOB_EXTRA_RANK1_PCT=30 'program/iteration.* 2 ranks × 1 thread tolerance\.' \
+	# The critical section: waiting at 2 threads, or (a lock nobody waits for is work) its cost at 1 thread.
+	expect_caught_or_undecided $mode jacobi SG_KNOB_CRITICAL=1 \
+		'program/solve/sweep 1 rank × [12] threads? tolerance\.(synchronization|speedup|time)' \
+		'(Synchronization \(OpenMP|the useful work itself grew)'
+	expect_caught_or_undecided $mode halo SG_KNOB_EXTRA_RANK1_PCT=30 'program/iteration.* 2 ranks × 1 thread tolerance\.' \
 		'(Idle|Synchronization|Load_imbalance).* grew'
 	# A/A: the same code on both sides passes.
 	knob ""
