@@ -46,17 +46,15 @@ static int parse_spec(const char *spec, char **interval, double *pct, int *n)
 	return 0;
 }
 
-/* Runs this scalegate with 'args' (NULL-terminated), its output into 'log'; its exit code, or -1. */
+/*
+ * Runs this scalegate with 'args' (NULL-terminated), its output into 'log'; its exit code, or -1.
+ * Through /proc/self/exe, not its path: a rebuild during a long calibration replaces the file, not this image.
+ */
 static int self(char *const *args, const char *log)
 {
-	char exe[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	int status;
 	pid_t pid;
 
-	if (len <= 0)
-		return error("cannot find the scalegate binary (/proc/self/exe)");
-	exe[len] = '\0';
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
@@ -68,7 +66,7 @@ static int self(char *const *args, const char *log)
 			dup2(fd, 2);
 			close(fd);
 		}
-		execv(exe, args);
+		execv("/proc/self/exe", args);
 		_exit(127);
 	}
 	while (waitpid(pid, &status, 0) < 0)

@@ -80,6 +80,32 @@ static size_t failed_configurations(const struct verdict_set *failures, const ch
 	return n;
 }
 
+/*
+ * The earlier sittings of the baseline being replaced, carried into 'b' when
+ * it was recorded on a comparable machine: they measure the shift between
+ * sittings that a stored baseline's comparisons allow for (docs/check.md).
+ */
+static void carry_sittings(struct baseline *b, const char *path)
+{
+	struct baseline old;
+	char *diff;
+	int ret = baseline_read(&old, path);
+
+	if (ret > 0)
+		return;
+	if (ret < 0) {
+		warning("the baseline '%s' being replaced cannot be read: its earlier sittings are not kept", path);
+		return;
+	}
+	diff = check_fingerprint_diff(b, &old);
+	if (diff)
+		printf("%s: recorded on another machine (%s): its sittings are not kept\n", path, diff);
+	else
+		baseline_carry(b, &old);
+	free(diff);
+	baseline_release(&old);
+}
+
 static int update_one(const struct baseline_options *o, const struct analysis *a,
 		      const struct verdict_set *failures, const char *name)
 {
@@ -102,10 +128,12 @@ static int update_one(const struct baseline_options *o, const struct analysis *a
 	for (size_t i = 0; i < b.nr_cells; i++)
 		intervals += !i || strcmp(b.cells[i].interval, b.cells[i - 1].interval);
 	path = baseline_path(o->baselines, name);
+	carry_sittings(&b, path);
 	ret = baseline_write(&b, path);
 	if (!ret)
-		printf("wrote %s: %zu interval%s, %zu interval x configuration cells\n", path, intervals,
-		       intervals == 1 ? "" : "s", b.nr_cells);
+		printf("wrote %s: %zu interval%s, %zu interval x configuration cells, %zu sitting%s\n", path,
+		       intervals, intervals == 1 ? "" : "s", b.nr_cells, b.nr_sittings + 1,
+		       b.nr_sittings ? "s" : "");
 	free(path);
 	baseline_release(&b);
 	return ret ? SG_EXIT_USAGE : SG_EXIT_PASS;

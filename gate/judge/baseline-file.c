@@ -42,25 +42,46 @@ static void add_escaped(struct strbuf *sb, const char *s)
 	}
 }
 
-static void format_cell(struct strbuf *out, const struct baseline_cell *c)
+static void add_cell_key(struct strbuf *out, const char *record, const struct baseline_cell *c, const char *metric)
+{
+	strbuf_addstr(out, record);
+	strbuf_addch(out, '\t');
+	add_escaped(out, c->interval);
+	strbuf_addch(out, '\t');
+	add_escaped(out, c->size);
+	strbuf_addf(out, "\t%d\t%d\t%s", c->ranks, c->threads, metric);
+}
+
+static void add_values(struct strbuf *out, const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (isfinite(v[i]))
+			strbuf_addf(out, "\t%.9g", v[i]);
+		else
+			strbuf_addstr(out, "\t-");
+	}
+	strbuf_addch(out, '\n');
+}
+
+/* The medians of the earlier sittings (baseline-history.c), after the cell's samples. */
+static void format_earlier(struct strbuf *out, const struct baseline_cell *c, size_t nr_sittings)
+{
+	if (!nr_sittings || !c->earlier)
+		return;
+	add_cell_key(out, "earlier", c, analysis_figure_name(ANALYSIS_EXECUTION_TIME));
+	add_values(out, c->earlier, nr_sittings);
+}
+
+static void format_cell(struct strbuf *out, const struct baseline_cell *c, size_t nr_sittings)
 {
 	for (size_t k = 0; k < ARRAY_SIZE(stored); k++) {
 		const double *v = c->fig[stored[k]];
 		if (!v)
 			continue;
-		strbuf_addstr(out, "sample\t");
-		add_escaped(out, c->interval);
-		strbuf_addch(out, '\t');
-		add_escaped(out, c->size);
-		strbuf_addf(out, "\t%d\t%d\t%s", c->ranks, c->threads, analysis_figure_name(stored[k]));
-		for (size_t i = 0; i < c->n; i++) {
-			if (isfinite(v[i]))
-				strbuf_addf(out, "\t%.9g", v[i]);
-			else
-				strbuf_addstr(out, "\t-");
-		}
-		strbuf_addch(out, '\n');
+		add_cell_key(out, "sample", c, analysis_figure_name(stored[k]));
+		add_values(out, v, c->n);
 	}
+	format_earlier(out, c, nr_sittings);
 }
 
 static int cell_ptr_cmp(const void *a, const void *b)
@@ -84,13 +105,18 @@ void baseline_format(const struct baseline *b, struct strbuf *out)
 		add_escaped(out, b->fingerprint[2 * i + 1]);
 		strbuf_addch(out, '\n');
 	}
+	for (size_t i = 0; i < b->nr_sittings; i++) {
+		strbuf_addstr(out, "sitting\t");
+		add_escaped(out, b->sittings[i]);
+		strbuf_addch(out, '\n');
+	}
 	strbuf_addstr(out, "columns\tinterval\tsize\tranks\tthreads\tmetric\tsamples in repeat order (- = not captured)\n");
 	order = xmalloc((b->nr_cells + 1) * sizeof(*order));
 	for (size_t i = 0; i < b->nr_cells; i++)
 		order[i] = &b->cells[i];
 	qsort(order, b->nr_cells, sizeof(*order), cell_ptr_cmp);
 	for (size_t i = 0; i < b->nr_cells; i++)
-		format_cell(out, order[i]);
+		format_cell(out, order[i], b->nr_sittings);
 	free(order);
 	/* Last: a file cut short or changed by hand is told from a whole one. */
 	strbuf_addf(out, "end\t%016llx\n", fnv1a64(out->buf + start, out->len - start));
@@ -234,6 +260,40 @@ static int read_sample(struct reader *r, char **f, int nf)
 	return parse_values(r, f + 6, nf - 6, v);
 }
 
+static int read_earlier(struct reader *r, char **f, int nf)
+{
+	struct baseline *b = r->b;
+	struct baseline_cell *c;
+	int ranks, threads;
+
+	if (nf < 7 || (size_t)(nf - 6) != b->nr_sittings)
+		return error("%s:%d: an 'earlier' line needs interval, size, ranks, threads, metric and a median "
+			     "for each of the %zu 'sitting' lines before it", r->path, r->line, b->nr_sittings);
+	if (parse_int(r, f[3], &ranks) || parse_int(r, f[4], &threads))
+		return -1;
+	if (strcmp(f[5], analysis_figure_name(ANALYSIS_EXECUTION_TIME)))
+		return 0; /* a metric of a later version */
+	c = cell_get(b, tsv_unescape(f[1]), tsv_unescape(f[2]), ranks, threads);
+	if (c->earlier)
+		return error("%s:%d: second 'earlier' line for %s %dx%d", r->path, r->line, c->interval, ranks,
+			     threads);
+	c->earlier = xmalloc(b->nr_sittings * sizeof(double));
+	return parse_values(r, f + 6, nf - 6, c->earlier);
+}
+
+static int read_sitting(struct reader *r, char **f, int nf)
+{
+	struct baseline *b = r->b;
+
+	if (nf != 2)
+		return error("%s:%d: a 'sitting' line needs its date", r->path, r->line);
+	if (b->nr_cells)
+		return error("%s:%d: 'sitting' lines come before the samples", r->path, r->line);
+	b->sittings = xrealloc(b->sittings, (b->nr_sittings + 1) * sizeof(*b->sittings));
+	b->sittings[b->nr_sittings++] = tsv_unescape(f[1]);
+	return 0;
+}
+
 static int read_fingerprint(struct reader *r, char **f, int nf)
 {
 	struct baseline *b = r->b;
@@ -270,6 +330,10 @@ static int read_line(struct reader *r, char *line)
 		return read_sample(r, f, nf);
 	if (!strcmp(f[0], "fingerprint"))
 		return read_fingerprint(r, f, nf);
+	if (!strcmp(f[0], "sitting"))
+		return read_sitting(r, f, nf);
+	if (!strcmp(f[0], "earlier"))
+		return read_earlier(r, f, nf);
 	if (!strcmp(f[0], "benchmark") && nf == 2) {
 		free(r->b->benchmark);
 		r->b->benchmark = tsv_unescape(f[1]);

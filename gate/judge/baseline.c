@@ -19,7 +19,11 @@ void baseline_release(struct baseline *b)
 		free(c->size);
 		for (int f = 0; f < ANALYSIS_NR_FIGURES; f++)
 			free(c->fig[f]);
+		free(c->earlier);
 	}
+	for (size_t i = 0; i < b->nr_sittings; i++)
+		free(b->sittings[i]);
+	free(b->sittings);
 	for (size_t i = 0; i < 2 * b->nr_fingerprint; i++)
 		free(b->fingerprint[i]);
 	free(b->fingerprint);

@@ -23,6 +23,7 @@ struct baseline_cell {
 	int ranks, threads;
 	size_t n;                       /* repeats */
 	double *fig[ANALYSIS_NR_FIGURES]; /* n values in repeat order, NAN where absent; NULL: not stored */
+	double *earlier;                /* median Execution_time of each earlier sitting, NAN where absent */
 };
 
 /* The samples of one benchmark: a stored baseline, or the current results in the same shape. */
@@ -32,7 +33,31 @@ struct baseline {
 	size_t nr_fingerprint;
 	struct baseline_cell *cells;    /* sorted by interval, size, ranks, threads */
 	size_t nr_cells, alloc_cells;
+	char **sittings;                /* the dates of the earlier sittings, oldest first (baseline-history.c) */
+	size_t nr_sittings;
 };
+
+/* Earlier sittings a baseline keeps, to measure the shift between sittings (docs/check.md). */
+#define BASELINE_MAX_SITTINGS 9
+
+/*
+ * The sd of the shift between sittings, in log units, measured from the
+ * earlier sittings' medians and the samples of the last one, pooled over the
+ * cells, with the noise of a median taken out; NAN without two earlier sittings.
+ */
+struct baseline_shift {
+	size_t sittings;                /* the last one included */
+	double time, speedup;           /* of Execution_time, and of T(ref)/T(p) within an interval */
+};
+void baseline_measure_shift(const struct baseline *b, struct baseline_shift *out);
+
+/*
+ * Carries the sittings of 'old' (a baseline of the same benchmark on a
+ * comparable machine) into 'b', with old's own samples as its newest earlier
+ * sitting unless both have the same date (the same results recorded again),
+ * keeping at most BASELINE_MAX_SITTINGS.
+ */
+void baseline_carry(struct baseline *b, const struct baseline *old);
 
 void baseline_init(struct baseline *b);
 void baseline_release(struct baseline *b);

@@ -6,6 +6,9 @@
 #include "judge/check-priv.h"
 #include "stats/stats.h"
 
+#define STR(x) #x
+#define XSTR(x) STR(x)
+
 /* p-values are exact fractions computed in floating point: 1/20 must count as 0.05. */
 #define ALPHA_SLACK (1 + 1e-9)
 
@@ -17,20 +20,58 @@ struct check_pending {
 	struct rules_policy pol;
 };
 
-/* Assumed sd of the shift between two sittings (docs/check.md): times move most, ratios within a run less. */
-#define SITTING_SD_TIME 0.03   /* log units: 3 %, measured on this project's CI machine (DESIGN.md) */
+/*
+ * Assumed sd of the shift between two sittings (docs/check.md), used until a
+ * baseline has seen CHECK_SITTINGS_MEASURED sittings, and below a measured
+ * one until it has seen CHECK_SITTINGS_TRUSTED: times move most, ratios less.
+ */
+#define SITTING_SD_TIME 0.03   /* log units: 3 % */
 #define SITTING_SD_RATIO 0.02  /* log units, speedup and other within-run ratios */
 #define SITTING_SD_SHARE 0.005 /* shares of Total_time: half a point */
 
+/* The assumed sd, or the one measured from the baseline's sittings (NAN: not measured). */
+static double measured_or_assumed(double measured, size_t sittings, double assumed)
+{
+	if (!isfinite(measured) || sittings < CHECK_SITTINGS_MEASURED)
+		return assumed;
+	return sittings < CHECK_SITTINGS_TRUSTED ? fmax(measured, assumed) : measured;
+}
+
 double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative)
 {
+	const struct baseline_shift *s = &cell->b->shift;
+
 	if (cell->c->ab)
 		return 0; /* base and head interleaved in one job: the machine's drift hits both */
 	if (m->kind == CHECK_SHARE)
 		return relative ? SITTING_SD_RATIO : SITTING_SD_SHARE;
 	if (m->id == RULES_TIME)
-		return relative ? SITTING_SD_TIME : 0;
+		return relative ? measured_or_assumed(s->time, s->sittings, SITTING_SD_TIME) : 0;
+	if (m->kind == CHECK_DERIVED && relative)
+		return measured_or_assumed(s->speedup, s->sittings, SITTING_SD_RATIO);
 	return relative ? SITTING_SD_RATIO : 0;
+}
+
+void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell, const struct check_metric *m,
+			    int relative)
+{
+	const struct baseline_shift *s = &cell->b->shift;
+	double sd = check_sitting_sd(cell, m, relative);
+	double measured = m->id == RULES_TIME ? s->time : m->kind == CHECK_DERIVED ? s->speedup : NAN;
+	size_t k = s->sittings ? s->sittings : 1;
+
+	if (!(sd > 0))
+		return;
+	strbuf_addf(sb, "%sshift between sittings allowed for: sd %.3g %s ", sb->len ? "\n" : "",
+		    relative ? 100 * sd : (m->kind == CHECK_SHARE ? 100 * sd : sd),
+		    relative || m->kind == CHECK_SHARE ? (relative ? "%" : "points") : "");
+	if (!isfinite(measured) || k < CHECK_SITTINGS_MEASURED)
+		strbuf_addf(sb, "(assumed: the baseline holds %zu sitting%s, %d are needed to measure it)", k,
+			    k == 1 ? "" : "s", CHECK_SITTINGS_MEASURED);
+	else
+		strbuf_addf(sb, "(measured %.3g %% over %zu sittings%s)", 100 * measured, k,
+			    k < CHECK_SITTINGS_TRUSTED && sd > measured ? ", the assumed value is the floor until "
+			    XSTR(CHECK_SITTINGS_TRUSTED) : "");
 }
 
 double check_alpha(const struct check_cell *cell, const struct check_metric *m)

@@ -90,6 +90,7 @@ static void compare_samples(struct check_cell *cell, const struct check_metric *
 			double scale = m->kind == CHECK_SHARE ? 100 : 1;
 			add_samples(&sb, m->kind == CHECK_SHARE ? "baseline samples (%)" : "baseline samples", xb, nb, scale);
 			add_samples(&sb, m->kind == CHECK_SHARE ? "current samples (%)" : "current samples", xc, nc, scale);
+			check_describe_sitting(&sb, cell, m, cell->set->tolerance[m->id].relative);
 			set_details(v, &sb);
 		}
 	}
@@ -146,7 +147,8 @@ static int test_rounds(struct check_cell *cell, const struct check_metric *m, co
 	return ret;
 }
 
-static void derived_details(struct verdict *v, const struct check_groups *g)
+static void derived_details(struct verdict *v, const struct check_groups *g, const struct check_cell *cell,
+			    const struct check_metric *m)
 {
 	static const char *const labels[4] = {
 		"baseline Execution_time at the reference", "baseline Execution_time",
@@ -156,6 +158,7 @@ static void derived_details(struct verdict *v, const struct check_groups *g)
 
 	for (int i = 0; i < 4; i++)
 		add_samples(&sb, labels[i], g->x[i], g->n[i], 1);
+	check_describe_sitting(&sb, cell, m, cell->set->tolerance[m->id].relative);
 	set_details(v, &sb);
 }
 
@@ -196,7 +199,7 @@ static void compare_derived(struct check_cell *cell, const struct check_metric *
 			ret = check_test_derived(&g, m->id, &cell->set->tolerance[m->id],
 						 check_alpha(cell, m), &t);
 		if (!ret)
-			derived_details(finish(cell, m, kind, &t), &g);
+			derived_details(finish(cell, m, kind, &t), &g, cell, m);
 		else if (ret > 0)
 			skip(cell, m, kind, "undefined in the baseline or the results (a time of 0?)");
 	}

@@ -117,8 +117,17 @@ void check_growth(struct check *c, const struct check_bench *b, const struct iso
 void check_cell_init(struct check_cell *cell, struct check *c, const struct check_bench *b,
 		     const struct matrix_series *s, size_t i, struct rules_settings *set);
 
-/* The sd of the shift between sittings assumed for a stored baseline (0 in A/B mode). */
+/*
+ * The sd of the shift between sittings allowed for against a stored baseline
+ * (0 in A/B mode): measured from the baseline's sittings when it has at least
+ * CHECK_SITTINGS_MEASURED (never below the assumed one before CHECK_SITTINGS_TRUSTED), else assumed.
+ */
+#define CHECK_SITTINGS_MEASURED 3
+#define CHECK_SITTINGS_TRUSTED 6
 double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative);
+/* A details line: the shift between sittings allowed for, and whether measured or assumed (stored mode only). */
+void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell, const struct check_metric *m,
+			    int relative);
 /* The significance of the rule of metric m in this cell, times the look's share of it (adaptive runs). */
 double check_alpha(const struct check_cell *cell, const struct check_metric *m);
 

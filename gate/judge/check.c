@@ -28,6 +28,7 @@ void check_init(struct check *c, struct rules *r, const struct analysis *a, cons
 		c->bench = xrealloc(c->bench, (c->nr_bench + 1) * sizeof(*c->bench));
 		memset(&c->bench[c->nr_bench], 0, sizeof(*c->bench));
 		c->bench[c->nr_bench].name = xstrdup(name);
+		c->bench[c->nr_bench].shift.time = c->bench[c->nr_bench].shift.speedup = NAN;
 		baseline_from_analysis(&c->bench[c->nr_bench].cur, a, name);
 		c->nr_bench++;
 	}
@@ -48,7 +49,7 @@ void check_release(struct check *c)
 }
 
 /* "cpu_model 'A' -> 'B', cores '4' -> '2'" (baseline -> now) on the keys that matter, or NULL. */
-static char *fingerprint_diff(const struct baseline *cur, const struct baseline *base)
+char *check_fingerprint_diff(const struct baseline *cur, const struct baseline *base)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -76,8 +77,10 @@ int check_load_baselines(struct check *c, const char *dir)
 			continue;
 		}
 		b->has_base = ret == 0;
-		if (b->has_base)
-			b->fingerprint_diff = fingerprint_diff(&b->cur, &b->base);
+		if (b->has_base) {
+			b->fingerprint_diff = check_fingerprint_diff(&b->cur, &b->base);
+			baseline_measure_shift(&b->base, &b->shift);
+		}
 	}
 	return 0;
 }
@@ -90,7 +93,7 @@ void check_use_baselines(struct check *c, const struct analysis *base)
 		free(b->fingerprint_diff);
 		baseline_from_analysis(&b->base, base, b->name);
 		b->has_base = b->base.nr_cells > 0;
-		b->fingerprint_diff = b->has_base ? fingerprint_diff(&b->cur, &b->base) : NULL;
+		b->fingerprint_diff = b->has_base ? check_fingerprint_diff(&b->cur, &b->base) : NULL;
 	}
 }
 

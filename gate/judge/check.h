@@ -23,6 +23,7 @@ struct check_bench {
 	char *base_path;         /* its file, when read from one */
 	int has_base;
 	char *fingerprint_diff;  /* "cpu_model 'A' -> 'B', ..." when the environments differ, else NULL */
+	struct baseline_shift shift; /* measured from the stored baseline's sittings (NAN: too few) */
 };
 
 struct check {
@@ -41,6 +42,9 @@ struct check {
 	size_t family;           /* error-level tests in the whole-run family (after check_evaluate) */
 	double family_level;     /* the largest significance among them: the whole-run false-alarm level */
 };
+
+/* "cpu_model 'A' -> 'B', cores '4' -> '2'" (base -> cur) on CHECK_FINGERPRINT_KEYS, or NULL; caller frees. */
+char *check_fingerprint_diff(const struct baseline *cur, const struct baseline *base);
 
 /* Prepares a check of 'a' (and 'm', built from it) whose verdicts go to 'vs'. */
 void check_init(struct check *c, struct rules *r, const struct analysis *a, const struct matrix *m,

@@ -18,7 +18,7 @@ YML
 mkdir -p "$T/baselines"
 echo "keep me" >"$T/baselines/other.sgbase"
 expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml" --benchmark jacobi
-expect_match "$out" "^wrote $T/baselines/jacobi\.sgbase: 4 intervals, 8 interval x configuration cells$" "says what it wrote"
+expect_match "$out" "^wrote $T/baselines/jacobi\.sgbase: 4 intervals, 8 interval x configuration cells, 1 sitting$" "says what it wrote"
 [ "$(cat "$T/baselines/other.sgbase")" = "keep me" ] || fail "--benchmark jacobi touched other.sgbase"
 ls "$T/baselines" | grep -v '\.sgbase$' && fail "a temporary file was left behind"
 

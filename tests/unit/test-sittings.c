@@ -1,0 +1,173 @@
+/* The sittings a stored baseline remembers: carried across updates, written and read back, and the shift measured from them. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "judge/baseline.h"
+#include "base/util.h"
+
+/* A one-benchmark baseline dated 'date' whose cells (threads 1 and 2 of "solve") take 'scale' times 1 s and 0.6 s. */
+static void make(struct baseline *b, const char *date, double scale, const double *noise, size_t n)
+{
+	static const int threads[2] = { 1, 2 };
+	static const double base[2] = { 1.0, 0.6 };
+
+	baseline_init(b);
+	b->benchmark = xstrdup("bench");
+	b->fingerprint = xcalloc(2, sizeof(char *));
+	b->fingerprint[0] = xstrdup("date");
+	b->fingerprint[1] = xstrdup(date);
+	b->nr_fingerprint = 1;
+	for (int k = 0; k < 2; k++) {
+		struct baseline_cell *c;
+		ALLOC_GROW(b->cells, b->nr_cells + 1, b->alloc_cells);
+		c = memset(&b->cells[b->nr_cells++], 0, sizeof(*c));
+		c->interval = xstrdup("program/solve");
+		c->size = xstrdup("-");
+		c->ranks = 1;
+		c->threads = threads[k];
+		c->n = n;
+		c->fig[ANALYSIS_EXECUTION_TIME] = xmalloc(n * sizeof(double));
+		for (size_t i = 0; i < n; i++)
+			c->fig[ANALYSIS_EXECUTION_TIME][i] = base[k] * scale * (noise ? exp(noise[i]) : 1);
+	}
+}
+
+/* Records sittings at the given scales, oldest first, as successive 'baseline update's would; 'b' is the last. */
+static void record(struct baseline *b, const double *scale, size_t k, const double *noise, size_t n)
+{
+	struct baseline old;
+
+	for (size_t i = 0; i < k; i++) {
+		char date[32];
+		snprintf(date, sizeof(date), "2026-11-%02zuT00:00:00Z", i + 1);
+		make(b, date, scale[i], noise, n);
+		if (i) {
+			baseline_carry(b, &old);
+			baseline_release(&old);
+		}
+		old = *b;
+	}
+}
+
+static void test_carry(void **state)
+{
+	double scale[] = { 1.0, 1.1, 0.9 };
+	struct baseline b, again;
+
+	(void)state;
+	record(&b, scale, 3, NULL, 3);
+	assert_int_equal(b.nr_sittings, 2);
+	assert_string_equal(b.sittings[0], "2026-11-01T00:00:00Z");
+	assert_string_equal(b.sittings[1], "2026-11-02T00:00:00Z");
+	assert_true(fabs(b.cells[0].earlier[0] - 1.0) < 1e-12);
+	assert_true(fabs(b.cells[1].earlier[1] - 0.66) < 1e-12);
+	/* The same results recorded again are not another sitting. */
+	make(&again, "2026-11-03T00:00:00Z", 0.9, NULL, 3);
+	baseline_carry(&again, &b);
+	assert_int_equal(again.nr_sittings, 2);
+	assert_true(fabs(again.cells[1].earlier[1] - 0.66) < 1e-12);
+	baseline_release(&again);
+	baseline_release(&b);
+}
+
+static void test_carry_keeps_the_last(void **state)
+{
+	double scale[BASELINE_MAX_SITTINGS + 4];
+	struct baseline b;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(scale); i++)
+		scale[i] = 1 + 0.01 * (double)i;
+	record(&b, scale, ARRAY_SIZE(scale), NULL, 3);
+	assert_int_equal(b.nr_sittings, BASELINE_MAX_SITTINGS);
+	/* the oldest dropped: the first kept is the sitting just before the last BASELINE_MAX_SITTINGS */
+	assert_true(fabs(b.cells[0].earlier[0] - scale[ARRAY_SIZE(scale) - 1 - BASELINE_MAX_SITTINGS]) < 1e-12);
+	assert_true(fabs(b.cells[0].earlier[BASELINE_MAX_SITTINGS - 1] - scale[ARRAY_SIZE(scale) - 2]) < 1e-12);
+	baseline_release(&b);
+}
+
+static void test_roundtrip(void **state)
+{
+	char dir[] = "/tmp/sg-test-sittings-XXXXXX";
+	double scale[] = { 1.0, 1.05, 0.97 };
+	struct baseline b, r;
+	struct strbuf one = STRBUF_INIT, two = STRBUF_INIT;
+	char *file;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	file = baseline_path(dir, "bench");
+	record(&b, scale, 3, NULL, 2);
+	assert_int_equal(baseline_write(&b, file), 0);
+	assert_int_equal(baseline_read(&r, file), 0);
+	assert_int_equal(r.nr_sittings, 2);
+	assert_string_equal(r.sittings[1], "2026-11-02T00:00:00Z");
+	assert_true(fabs(r.cells[1].earlier[1] - 0.63) < 1e-9);
+	baseline_format(&b, &one);
+	baseline_format(&r, &two);
+	assert_string_equal(one.buf, two.buf);
+	assert_non_null(strstr(one.buf, "\nsitting\t2026-11-01T00:00:00Z\nsitting\t2026-11-02T00:00:00Z\ncolumns"));
+	assert_non_null(strstr(one.buf, "\nearlier\tprogram/solve\t-\t1\t2\tExecution_time\t0.6\t0.63\n"));
+	strbuf_release(&one);
+	strbuf_release(&two);
+	baseline_release(&b);
+	baseline_release(&r);
+	unlink(file);
+	rmdir(dir);
+	free(file);
+}
+
+/* Shifts of +2 %, -2 % and 0 in log units: the sd between sittings is 2 %; the speedup does not move. */
+static void test_measure(void **state)
+{
+	double scale[] = { exp(0.02), exp(-0.02), 1.0 };
+	struct baseline_shift s;
+	struct baseline b;
+
+	(void)state;
+	record(&b, scale, 1, NULL, 5);
+	baseline_measure_shift(&b, &s);
+	assert_true(isnan(s.time)); /* one sitting: nothing to measure */
+	baseline_release(&b);
+	record(&b, scale, 3, NULL, 5);
+	baseline_measure_shift(&b, &s);
+	assert_int_equal(s.sittings, 3);
+	assert_true(fabs(s.time - 0.02) < 1e-9);
+	assert_true(fabs(s.speedup) < 1e-9);
+	baseline_release(&b);
+}
+
+/* Noise within the last sitting is taken out: sittings that differ by no more than their medians' noise measure ~0. */
+static void test_measure_noise(void **state)
+{
+	double noise[] = { -0.05, -0.02, 0, 0.02, 0.05 }, scale[] = { 1.0, 1.0, 1.0 };
+	struct baseline_shift s;
+	struct baseline b;
+
+	(void)state;
+	record(&b, scale, 3, noise, 5);
+	baseline_measure_shift(&b, &s);
+	assert_true(s.time == 0);
+	baseline_release(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_carry),
+		cmocka_unit_test(test_carry_keeps_the_last),
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_measure),
+		cmocka_unit_test(test_measure_noise),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
