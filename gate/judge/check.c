@@ -324,6 +324,7 @@ void check_evaluate(struct check *c)
 	}
 	check_adjust(c);
 	c->vs->family += c->family;
+	c->vs->ab = c->vs->ab || c->ab;
 	c->vs->family_level = c->family_level > c->vs->family_level ? c->family_level : c->vs->family_level;
 	verdict_set_sort(c->vs, 0); /* run failures, added before, among them */
 }

@@ -90,7 +90,7 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 				captured[k] |= (lost[k].fig != ANALYSIS_IDLE && lost[k].fig != ANALYSIS_COMMUNICATION) ||
 					       c->config->ranks > 1 ||
 					       (lost[k].fig == ANALYSIS_COMMUNICATION && c->fig[lost[k].fig].median > 0);
-			base[i][k] = html_base_median(sec->base, sec->iv->path, bars[i].size, c->config->ranks,
+			base[i][k] = report_base_median(sec->base, sec->iv->path, bars[i].size, c->config->ranks,
 						      c->config->threads, lost[k].fig, 1);
 			if (isfinite(base[i][k]))
 				bsum += fmax(0, base[i][k]), any_base = 1;

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "analyze/analysis.h"
-#include "report/report.h"
+#include "report/report-priv.h"
 #include "base/util.h"
 
 struct analysis_interval;
@@ -133,9 +133,6 @@ int html_scaling_plot(struct strbuf *sb, const struct html_section *sec, enum ht
 /* Writes the section's heading, plots and figures table; returns the number of plots drawn. */
 size_t html_section_write(struct strbuf *sb, const struct html_section *sec, const char *id);
 
-/* The median of a baseline figure in one configuration ('share': per repeat over Total_time); NAN without. */
-double html_base_median(const struct baseline *b, const char *path, const char *size, int ranks, int threads,
-			enum analysis_figure f, int share);
 
 #define HTML_MAX_ROWS 64 /* configurations in a section's figures table */
 /* One configuration of a section: a bar of its lost-time plot, a row of its figures. */

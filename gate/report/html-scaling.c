@@ -21,23 +21,6 @@
 #define KF_CAP 2.0
 
 
-/* The median of a baseline figure (share: of Total_time) in one configuration, NAN without it. */
-double html_base_median(const struct baseline *b, const char *path, const char *size, int ranks, int threads,
-			enum analysis_figure f, int share)
-{
-	const struct baseline_cell *c = b ? baseline_find(b, path, size ? size : "-", ranks, threads) : NULL;
-	double *x, med;
-	size_t n;
-
-	if (!c || !c->n)
-		return NAN;
-	x = xcalloc(c->n, sizeof(*x));
-	n = share ? baseline_shares(c, f, x) : baseline_samples(c, f, x);
-	med = n ? stats_median(x, n) : NAN;
-	free(x);
-	return med;
-}
-
 static int cmp_double(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
@@ -130,7 +113,7 @@ static void base_figure(const struct html_section *sec, const struct matrix_seri
 	*out = (struct matrix_figure){ 0, NAN, NAN, NAN };
 	if (!sec->base || (f == HTML_KARP_FLATT && s->cells[j].p <= 1))
 		return;
-	t_ref = html_base_median(sec->base, sec->iv->path, s->size, ref->ranks, ref->threads, ANALYSIS_EXECUTION_TIME, 0);
+	t_ref = report_base_median(sec->base, sec->iv->path, s->size, ref->ranks, ref->threads, ANALYSIS_EXECUTION_TIME, 0);
 	bc = baseline_find(sec->base, sec->iv->path, s->size ? s->size : "-", c->ranks, c->threads);
 	if (!bc || !bc->n || !(t_ref > 0))
 		return;

@@ -26,12 +26,12 @@ static int weak_plot(struct strbuf *sb, const struct html_section *sec)
 	struct html_plot pl;
 	size_t np = 0, marks = 0;
 
-	t_ref = html_base_median(sec->base, sec->iv->path, ref->series->size, ref->cell->config->ranks,
+	t_ref = report_base_median(sec->base, sec->iv->path, ref->series->size, ref->cell->config->ranks,
 				 ref->cell->config->threads, ANALYSIS_EXECUTION_TIME, 0);
 	for (size_t i = 0; i < w->nr_points; i++) {
 		const struct matrix_cell *c = w->points[i].cell;
 		const struct matrix_figure *f = &c->weak_efficiency;
-		double t = html_base_median(sec->base, sec->iv->path, w->points[i].series->size, c->config->ranks,
+		double t = report_base_median(sec->base, sec->iv->path, w->points[i].series->size, c->config->ranks,
 					    c->config->threads, ANALYSIS_EXECUTION_TIME, 0);
 		x[i] = c->p;
 		if (!np || p[np - 1] != c->p)

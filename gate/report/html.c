@@ -266,11 +266,12 @@ static void verdict_row(struct strbuf *sb, const struct verdict *v, const struct
 	strbuf_addstr(sb, "</td></tr>\n");
 }
 
-static void table_head(struct strbuf *sb)
+static void table_head(struct strbuf *sb, const struct verdict_set *s)
 {
-	strbuf_addstr(sb, "<table class=\"verdicts\"><thead><tr><th>Benchmark</th><th>Interval</th><th>Config</th>"
-			  "<th>Metric</th><th>Current [lo, hi]</th><th>Baseline / bound</th><th>Change</th><th>p</th>"
-			  "<th>Likely cause (hover a row for the message)</th></tr></thead><tbody>\n");
+	strbuf_addf(sb, "<table class=\"verdicts\"><thead><tr><th>Benchmark</th><th>Interval</th><th>Config</th>"
+			  "<th>Metric</th><th>Current [lo, hi]</th><th>%s / bound</th><th>Change</th><th>p</th>"
+			  "<th>Likely cause (hover a row for the message)</th></tr></thead><tbody>\n",
+		    s->ab ? "Base" : "Baseline");
 }
 
 /* The first MAX_OPEN_ROWS rows open, the others collapsed; at most MAX_TABLE_ROWS in all. */
@@ -282,14 +283,14 @@ static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum v
 	if (!count)
 		return;
 	strbuf_addf(sb, "<h2 id=\"%s\">%s (%zu)</h2>\n", status_class(st), title, count);
-	table_head(sb);
+	table_head(sb, s);
 	for (size_t i = 0; i < s->nr && shown < MAX_TABLE_ROWS; i++) {
 		if (!report_listed(&s->v[i], st))
 			continue;
 		if (shown == MAX_OPEN_ROWS) {
 			strbuf_addf(sb, "</tbody></table>\n<details><summary>%zu more %s</summary>\n", count - shown,
 				    st == VERDICT_FAIL ? "regressions" : "warnings");
-			table_head(sb);
+			table_head(sb, s);
 		}
 		verdict_row(sb, &s->v[i], sec, nr);
 		shown++;
@@ -469,8 +470,8 @@ int html_write(const struct verdict_set *s, const struct analysis *a, const stru
 		strbuf_add(&sb, body.buf, body.len);
 	strbuf_release(&body);
 	strbuf_addf(&sb, "</main>\n<footer>scalegate %s &middot; medians over the repeats with 95 %% intervals; "
-		    "dashed: the stored baseline; hover a mark for its figures.</footer>\n</body>\n</html>\n",
-		    SG_VERSION);
+		    "dashed: %s; hover a mark for its figures.</footer>\n</body>\n</html>\n",
+		    SG_VERSION, s->ab ? "the base revision, run in the same job" : "the stored baseline");
 	ret = write_file_atomic(path, sb.buf, sb.len);
 	strbuf_release(&sb);
 	free(sec);

@@ -8,6 +8,7 @@
 #include "base/escape.h"
 #include "base/exitcode.h"
 #include "analyze/matrix.h"
+#include "judge/baseline.h"
 #include "report/report-priv.h"
 #include "analyze/scaling-size.h"
 #include "base/util.h"
@@ -147,8 +148,9 @@ static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum v
 	if (!nr)
 		return;
 	strbuf_addf(sb, "#### %s (%zu)\n\n", title, nr);
-	strbuf_addstr(sb, "| Benchmark | Interval | Config | Metric | Current [lo, hi] | Baseline / bound | Change "
-			  "| p | Cause |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+	strbuf_addf(sb, "| Benchmark | Interval | Config | Metric | Current [lo, hi] | %s / bound | Change "
+		    "| p | Cause |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+		    s->ab ? "Base" : "Baseline");
 	for (size_t i = 0; i < s->nr && shown < MAX_TABLE_ROWS; i++)
 		if (report_listed(&s->v[i], st)) {
 			table_row(sb, &s->v[i]);
@@ -241,11 +243,22 @@ static void figure(struct strbuf *sb, const char *fmt, const struct matrix_figur
 		strbuf_addf(sb, " [%s, %s]", lo, hi);
 }
 
-static void series_table(struct strbuf *sb, const struct verdict_set *s, const struct matrix_series *ser,
-			 const char *path)
+/* The base's (or stored baseline's) median time in a cell, and its speedup against the series' reference. */
+static void base_figures(const struct baseline *b, const struct matrix_series *ser, const char *path,
+			 const struct analysis_config *c, double *t, double *speedup)
+{
+	const struct analysis_config *ref = ser->cells[ser->ref].config;
+	double t_ref = report_base_median(b, path, ser->size, ref->ranks, ref->threads, ANALYSIS_EXECUTION_TIME, 0);
+
+	*t = report_base_median(b, path, ser->size, c->ranks, c->threads, ANALYSIS_EXECUTION_TIME, 0);
+	*speedup = t_ref > 0 && *t > 0 ? t_ref / *t : NAN;
+}
+
+static void series_head(struct strbuf *sb, const struct verdict_set *s, const struct matrix_series *ser,
+			const char *path, const struct baseline *b)
 {
 	const struct matrix_cell *ref = &ser->cells[ser->ref];
-	size_t rows = ser->nr_cells < MAX_SERIES_ROWS ? ser->nr_cells : MAX_SERIES_ROWS;
+	const char *word = report_base_word(s);
 
 	strbuf_addstr(sb, "**");
 	md_text(sb, ser->benchmark, 80);
@@ -259,16 +272,40 @@ static void series_table(struct strbuf *sb, const struct verdict_set *s, const s
 		strbuf_addf(sb, " \xe2\x80\x94 Karp\xe2\x80\x93" "Flatt trend: %s", ser->trend);
 	if (!ser->ref_is_serial)
 		strbuf_addf(sb, " \xe2\x80\x94 speedup against %dx%d", ref->config->ranks, ref->config->threads);
-	strbuf_addstr(sb, "\n\n| p | R\xc3\x97T | T median [lo, hi] (s) | Speedup | Efficiency | Karp\xe2\x80\x93"
-			  "Flatt | |\n| ---: | --- | --- | --- | --- | --- | --- |\n");
+	if (b)
+		strbuf_addf(sb, "\n\n| p | R\xc3\x97T | T median [lo, hi] (s) | T %s (s) | Speedup | Speedup %s "
+			    "| Efficiency | Karp\xe2\x80\x93" "Flatt | |\n| ---: | --- | --- | --- | --- | --- | --- | --- "
+			    "| --- |\n", word, word);
+	else
+		strbuf_addstr(sb, "\n\n| p | R\xc3\x97T | T median [lo, hi] (s) | Speedup | Efficiency | Karp\xe2\x80\x93"
+				  "Flatt | |\n| ---: | --- | --- | --- | --- | --- | --- |\n");
+}
+
+/* One row per configuration: the current figures, and the base's time and speedup beside them when there is one. */
+static void series_table(struct strbuf *sb, const struct verdict_set *s, const struct matrix_series *ser,
+			 const char *path, const struct baseline *b)
+{
+	size_t rows = ser->nr_cells < MAX_SERIES_ROWS ? ser->nr_cells : MAX_SERIES_ROWS;
+
+	series_head(sb, s, ser, path, b);
 	for (size_t i = 0; i < rows; i++) {
 		const struct matrix_cell *c = &ser->cells[i];
 		int w = worst(s, ser, path, c->config);
+		double bt, bs;
 		strbuf_addf(sb, "| %d | %dx%d | ", c->p, c->config->ranks, c->config->threads);
 		figure(sb, "%.3g", &c->fig[ANALYSIS_EXECUTION_TIME]);
 		strbuf_addstr(sb, " | ");
+		if (b) {
+			base_figures(b, ser, path, c->config, &bt, &bs);
+			md_number(sb, "%.3g", bt);
+			strbuf_addstr(sb, " | ");
+		}
 		figure(sb, "%.2f", &c->speedup);
 		strbuf_addstr(sb, " | ");
+		if (b) {
+			md_number(sb, "%.2f", bs);
+			strbuf_addstr(sb, " | ");
+		}
 		figure(sb, "%.2f", &c->efficiency);
 		strbuf_addstr(sb, " | ");
 		figure(sb, "%.3f", &c->karp_flatt);
@@ -290,7 +327,7 @@ static void series_table(struct strbuf *sb, const struct verdict_set *s, const s
 
 /* Intervals at levels 0 and 1, and those with a warning or a regression, these first. */
 static void scaling(struct strbuf *sb, const struct verdict_set *s, const struct analysis *a,
-		    const struct matrix *m)
+		    const struct matrix *m, const struct baseline *const *base, size_t nr_base)
 {
 	size_t shown = 0, wanted = 0;
 
@@ -311,7 +348,11 @@ static void scaling(struct strbuf *sb, const struct verdict_set *s, const struct
 			if (!wanted++)
 				strbuf_addstr(sb, "#### Scaling\n\n");
 			if (shown < MAX_SERIES) {
-				series_table(sb, s, ser, iv->path);
+				const struct baseline *b = NULL;
+				for (size_t k = 0; k < nr_base && !b; k++)
+					if (base[k]->benchmark && !strcmp(base[k]->benchmark, ser->benchmark))
+						b = base[k];
+				series_table(sb, s, ser, iv->path, b);
 				shown++;
 			}
 		}
@@ -384,7 +425,7 @@ static void title(struct strbuf *sb, const struct verdict_set *s, const size_t *
 }
 
 int markdown_write_analysis(const struct verdict_set *s, const struct analysis *a, const struct matrix *m,
-			    const char *path)
+			    const struct baseline *const *base, size_t nr_base, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t count[VERDICT_SKIPPED + 1];
@@ -397,7 +438,7 @@ int markdown_write_analysis(const struct verdict_set *s, const struct analysis *
 	verdict_list(&sb, s, VERDICT_ERROR, "Errors");
 	verdict_list(&sb, s, REPORT_INCONCLUSIVE, "Inconclusive: the noise allows only larger changes to be detected");
 	verdict_list(&sb, s, VERDICT_SKIPPED, "Skipped");
-	scaling(&sb, s, a, m);
+	scaling(&sb, s, a, m, base, nr_base);
 	size_scaling(&sb, a, m);
 	ret = write_file_atomic(path, sb.buf, sb.len);
 	strbuf_release(&sb);
@@ -406,5 +447,5 @@ int markdown_write_analysis(const struct verdict_set *s, const struct analysis *
 
 int markdown_write(const struct verdict_set *s, const struct matrix *m, const char *path)
 {
-	return markdown_write_analysis(s, NULL, m, path);
+	return markdown_write_analysis(s, NULL, m, NULL, 0, path);
 }

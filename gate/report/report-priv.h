@@ -2,6 +2,7 @@
 #ifndef SG_REPORT_PRIV_H
 #define SG_REPORT_PRIV_H
 
+#include "analyze/analysis.h"
 #include "report/report.h"
 
 /* Counts by status, recounted so that a set not yet finished reports what it holds. */
@@ -19,5 +20,12 @@ int report_change_relative(const struct verdict *v);
 /* Whether 'v' belongs in the list 'st' (a VERDICT_WARN list leaves the inconclusive ones out). */
 int report_listed(const struct verdict *v, int st);
 size_t report_count_listed(const struct verdict_set *s, int st);
+
+struct baseline;
+/* The median of a baseline figure (share: of Total_time) in one configuration, NAN without it (b may be NULL). */
+double report_base_median(const struct baseline *b, const char *path, const char *size, int ranks, int threads,
+			  enum analysis_figure f, int share);
+/* What the current results are compared with, for headings: "base" (A/B, the same job) or "baseline". */
+const char *report_base_word(const struct verdict_set *s);
 
 #endif

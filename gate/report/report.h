@@ -35,9 +35,11 @@ int junit_write(const struct verdict_set *s, const char *path, int testcase_outp
 int markdown_write(const struct verdict_set *s, const struct matrix *m, const char *path);
 /* The same with the analysis 'm' was built from: a matrix series holds its interval
  * as an id, so only with 'a' can the scaling table name its intervals (and keep to
- * levels 0 and 1); markdown_write leaves the table out. 'a' and 'm' may be NULL. */
+ * levels 0 and 1); markdown_write leaves the table out. 'a' and 'm' may be NULL.
+ * 'base' (nr_base of them, one per benchmark) puts the base's or the stored
+ * baseline's time and speedup beside the current ones. */
 int markdown_write_analysis(const struct verdict_set *s, const struct analysis *a, const struct matrix *m,
-			    const char *path);
+			    const struct baseline *const *base, size_t nr_base, const char *path);
 
 /*
  * The HTML report (docs/reports.md): one self-contained page, inline CSS and

@@ -43,6 +43,14 @@ expect_match "$out" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tol
 expect_match "$out" 'cause: Insufficient_parallelism \(serial code\) grew' "its cause"
 expect_match "$out" 'whole-run false-alarm level 1 % \((two looks at 0\.5 % each, )?Holm over [0-9]+ tests' "the summary states the level"
 [ -f results/base/manifest.tsv ] || fail "the base's runs are not in results/base"
+# The reports put base and head side by side, and call the base a base.
+grep -q '^| Benchmark | Interval | Config | Metric | Current \[lo, hi\] | Base / bound |' out/summary.md ||
+	fail "summary.md: the regression table does not name the base"
+grep -q '^| p | R×T | T median \[lo, hi\] (s) | T base (s) | Speedup | Speedup base |' out/summary.md ||
+	fail "summary.md: the scaling table has no base columns"
+grep -Eq '^\| 2 \| 1x2 \| [0-9.e-]+ (\[[^]]*\] )?\| [0-9.e-]+ \| [0-9.]+ (\[[^]]*\] )?\| [0-9.]+ \|' out/summary.md ||
+	fail "summary.md: no 1x2 row with the base's time and speedup"
+grep -q 'dashed: the base revision, run in the same job' out/report.html || fail "report.html: the base is called a stored baseline"
 grep -q $'^seed\t7$' results/ab.tsv || fail "the seed is not recorded in ab.tsv"
 # ABBA: within each pair of rounds of a configuration, one runs the base first and the other the head.
 awk -F'\t' 'NR > 5 { o[$2, $3] = $4 } END { for (k in o) { split(k, a, SUBSEP); if (a[2] % 2 && (a[1] SUBSEP a[2] + 1) in o &&

@@ -1,0 +1,29 @@
+/* The stored baseline's or the base revision's figures, as the reports show them beside the current ones. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "judge/baseline.h"
+#include "report/report-priv.h"
+#include "stats/stats.h"
+
+/* The median of a baseline figure (share: of Total_time) in one configuration, NAN without it. */
+double report_base_median(const struct baseline *b, const char *path, const char *size, int ranks, int threads,
+			enum analysis_figure f, int share)
+{
+	const struct baseline_cell *c = b ? baseline_find(b, path, size ? size : "-", ranks, threads) : NULL;
+	double *x, med;
+	size_t n;
+
+	if (!c || !c->n)
+		return NAN;
+	x = xcalloc(c->n, sizeof(*x));
+	n = share ? baseline_shares(c, f, x) : baseline_samples(c, f, x);
+	med = n ? stats_median(x, n) : NAN;
+	free(x);
+	return med;
+}
+
+const char *report_base_word(const struct verdict_set *s)
+{
+	return s->ab ? "base" : "baseline";
+}
