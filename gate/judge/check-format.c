@@ -124,8 +124,9 @@ void check_print_counts(FILE *out, const struct verdict_set *vs)
 		vs->count[VERDICT_ERROR], plural(vs->count[VERDICT_ERROR]), vs->count[VERDICT_SKIPPED],
 		vs->count[VERDICT_PASS]);
 	if (vs->family && vs->looks == 2)
-		fprintf(out, "whole-run false-alarm level %g %% (two looks at %g %% each, Holm over %zu tests; adaptive: "
-			"%zu cell%s, %zu more round%s); ", 100 * vs->family_level, 50 * vs->family_level, vs->family,
+		fprintf(out, "whole-run false-alarm level %g %% (two looks at %g %% and %g %%, Holm over %zu tests; "
+			"adaptive: %zu cell%s, %zu more round%s); ", 100 * vs->family_level,
+			100 * CHECK_FIRST_LOOK * vs->family_level, 100 * (1 - CHECK_FIRST_LOOK) * vs->family_level, vs->family,
 			vs->extended, plural(vs->extended), vs->extended_rounds, plural(vs->extended_rounds));
 	else if (vs->family)
 		fprintf(out, "whole-run false-alarm level %g %% (Holm over %zu tests); ", 100 * vs->family_level,

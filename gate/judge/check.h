@@ -15,6 +15,14 @@
 #define CHECK_FINGERPRINT_KEYS \
 	"cpu_model", "cores", "smt", "compiler", "omp_runtime", "mpi", "OMP_PROC_BIND", "OMP_PLACES", "launcher"
 
+/*
+ * The share of every rule's level the first look of an adaptive run spends
+ * (judge-looks.c); the second spends the rest. Small, because the first look
+ * sees 5 rounds and decides only large changes, which the second would catch
+ * as well; the union bound keeps the whole run at the level for any split.
+ */
+#define CHECK_FIRST_LOOK 0.2
+
 /* One benchmark of the current results and what it is compared with. */
 struct check_bench {
 	char *name;

@@ -1,10 +1,11 @@
 /*
  * The two looks of an adaptive gate run (docs/check.md, "Adaptive repeats"):
- * the first on the configured rounds at half of every rule's level, the second
- * on every round of the cells that got more, at the other half; a test rejects
- * when either look does, so the whole run's false-alarm rate stays at most
- * alpha/2 + alpha/2 (Bonferroni over the looks, Holm over the tests within each).
+ * the first on the configured rounds at CHECK_FIRST_LOOK of every rule's
+ * level, the second on every round of the cells that got more, at the rest; a
+ * test rejects when either look does, so the whole run's false-alarm rate
+ * stays at most the level (Bonferroni over the looks, Holm over the tests within each).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,17 +63,17 @@ int judge_two_looks(struct judge *j, const struct adaptive *looks)
 	struct matrix m1;
 	struct verdict_set vs1;
 	struct check c1;
-	struct judge_look first = { &a1, &m1, &vs1, &c1, 0.5, NULL, 0 };
-	struct judge_look second = { &j->a, &j->m, &j->vs, &j->c, 0.5, looks, 1 };
+	struct judge_look first = { &a1, &m1, &vs1, &c1, CHECK_FIRST_LOOK, NULL, 0 };
+	struct judge_look second = { &j->a, &j->m, &j->vs, &j->c, 1 - CHECK_FIRST_LOOK, looks, 1 };
 	double level;
 	int ret;
 
 	if (!looks->nr) { /* nothing was inconclusive, or no budget: the first look is the verdict */
-		first = (struct judge_look){ &j->a, &j->m, &j->vs, &j->c, 0.5, NULL, 1 };
+		first = (struct judge_look){ &j->a, &j->m, &j->vs, &j->c, CHECK_FIRST_LOOK, NULL, 1 };
 		j->a.keep = first_rounds;
 		j->a.keep_arg = &j->config;
 		ret = judge_pass(j, &first);
-		j->vs.family_level *= 2;
+		j->vs.family_level /= CHECK_FIRST_LOOK;
 		j->vs.looks = 2;
 		return ret;
 	}
@@ -84,9 +85,10 @@ int judge_two_looks(struct judge *j, const struct adaptive *looks)
 	a1.keep_arg = &j->config;
 	ret = judge_pass(j, &first) || judge_pass(j, &second) ? -1 : 0;
 	if (!ret) {
-		level = j->vs.family_level > vs1.family_level ? j->vs.family_level : vs1.family_level;
+		/* each look's family level is its share of the largest significance */
+		level = fmax(j->vs.family_level / (1 - CHECK_FIRST_LOOK), vs1.family_level / CHECK_FIRST_LOOK);
 		combine(&j->vs, &vs1, looks);
-		j->vs.family_level = 2 * level;
+		j->vs.family_level = level;
 		j->vs.looks = 2;
 		j->vs.extended = looks->nr;
 		for (size_t i = 0; i < looks->nr; i++)

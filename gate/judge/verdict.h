@@ -53,7 +53,7 @@ struct verdict_set {
 	size_t family;            /* the error-level tolerance tests whose whole-run false-alarm rate is controlled */
 	double family_level;      /* ... at this level (Holm): the largest significance among them */
 	int ab;                   /* the base revision run in the same job is the reference, not a stored baseline */
-	int looks;                /* 2: an adaptive run judged in two looks at family_level / 2 each; else 0 */
+	int looks;                /* 2: an adaptive run judged in two looks (CHECK_FIRST_LOOK of family_level, then the rest); else 0 */
 	size_t extended, extended_rounds; /* ... cells that got more rounds, and how many more in all */
 };
 

@@ -1,5 +1,5 @@
 # Adaptive repeats: ci gives the inconclusive cells more interleaved rounds, records them like any runs, judges in
-# two looks at half the level each, and 'check' on the same results gives the same verdicts; the A/B progress
+# two looks at 20 % and 80 % of the level, and 'check' on the same results gives the same verdicts; the A/B progress
 # counter counts the base's runs.
 . "$(dirname "$0")/lib.bash"
 
@@ -23,7 +23,7 @@ out=$("$SCALEGATE" ci -c "$cfg" --against-dir "$T/tree" --no-post --seed 7 2>&1)
 [ $code = 0 ] || [ $code = 1 ] || { printf '%s\n' "$out" >&2; fail "ci exited $code"; }
 expect_match "$out" '^adaptive: 2 more rounds of jacobi 1 rank × [12] threads? \(inconclusive: [a-z_.,]*tolerance\.time' \
 	"the extra rounds are announced with their cause"
-expect_match "$out" 'whole-run false-alarm level 5 % \(two looks at 2\.5 % each, Holm over [0-9]+ tests; adaptive: [12] cells?, [24] more rounds\)' \
+expect_match "$out" 'whole-run false-alarm level 5 % \(two looks at 1 % and 4 %, Holm over [0-9]+ tests; adaptive: [12] cells?, [24] more rounds\)' \
 	"the summary states the two looks"
 expect_no_match "$out" '\[[0-9]+/0\]' "the progress counter has a total"
 expect_match "$out" '\[12/12\] jacobi' "the first rounds count both sides: 2 configurations × 3 rounds × 2 sides"

@@ -131,9 +131,9 @@ static void test_holm_whole_run(void **state)
 
 /*
  * One gate run of the adaptive design (docs/check.md, "Adaptive repeats") over M paired tests of a 'shift'
- * slowdown in test 0 (the others unchanged): look 1 on 5 rounds at alpha/2 with Holm; every test it does not
- * reject gets 15 more rounds (the worst case: all of them inconclusive); look 2 on all 20 rounds at alpha/2,
- * Holm over the same M tests with p = 1 for those already decided. Returns a bit per look: 1 a false alarm,
+ * slowdown in test 0 (the others unchanged): look 1 on 5 rounds at CHECK_FIRST_LOOK x alpha with Holm; every
+ * test it does not reject gets 15 more rounds (the worst case: all of them inconclusive); look 2 on all 20 rounds
+ * at the rest of alpha, Holm over the same M tests with p = 1 for those already decided. Returns a bit per look: 1 a false alarm,
  * 2 test 0 caught. 'naive' re-tests at the full alpha in both looks (what must not be done).
  */
 enum { LOOK_M = 5, LOOK_N1 = 5, LOOK_N = 20 };
@@ -141,8 +141,8 @@ enum { LOOK_M = 5, LOOK_N1 = 5, LOOK_N = 20 };
 static int two_looks(struct stats_rng *rng, double tol_value, double shift, int naive)
 {
 	struct rules_value tol = { .set = 1, .value = tol_value, .relative = 1 };
-	double alpha = 0.01, look_alpha = naive ? alpha : alpha / 2;
-	struct check_test_opts o = { +1, &tol, look_alpha, 1, 0, 0 };
+	double alpha = 0.01, share[2] = { CHECK_FIRST_LOOK, 1 - CHECK_FIRST_LOOK };
+	struct check_test_opts o = { +1, &tol, alpha, 1, 0, 0 };
 	double a[LOOK_M][LOOK_N], b[LOOK_M][LOOK_N], p[LOOK_M], adj[LOOK_M];
 	int past[LOOK_M], decided[LOOK_M] = { 0 }, out = 0;
 
@@ -152,6 +152,8 @@ static int two_looks(struct stats_rng *rng, double tol_value, double shift, int 
 	}
 	for (int look = 0; look < 2; look++) {
 		size_t n = look ? LOOK_N : LOOK_N1;
+		double look_alpha = naive ? alpha : alpha * share[look];
+		o.alpha = look_alpha;
 		for (int i = 0; i < LOOK_M; i++) {
 			struct check_test t;
 			assert_int_equal(check_test_samples(a[i], n, b[i], n, &o, &t), 0);
@@ -193,9 +195,9 @@ static void test_two_looks_error_rate_and_power(void **state)
 		assert_int_equal(check_test_samples(a, LOOK_N1, b, LOOK_N1, &o, &t), 0);
 		caught_single += t.past && t.p <= o.alpha;
 	}
-	print_message("two looks (5 then 20 paired rounds, %d tests, alpha 0.01 split in halves): a clean run fails "
+	print_message("two looks (5 then 20 paired rounds, %d tests, alpha 0.01 split %g / %g): a clean run fails "
 		      "%d of %d times (%.4f); re-testing at the full level: %d; a 15 %% slowdown at CV 8 %% caught "
-		      "%d of %d (one look of 5 rounds: %d)\n", LOOK_M, alarms, families, (double)alarms / families,
+		      "%d of %d (one look of 5 rounds: %d)\n", LOOK_M, CHECK_FIRST_LOOK, 1 - CHECK_FIRST_LOOK, alarms, families, (double)alarms / families,
 		      naive, caught, power_trials, caught_single);
 	assert_true((double)alarms / families <= 0.01 + slack(0.01, families));
 	assert_true(naive > alarms);
