@@ -9,10 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/exitcode.h"
 #include "base/util.h"
+#include "stats/stats.h"
 #include "run/worktree.h"
 
 #define MAX_PCTS 8
@@ -90,8 +92,16 @@ struct inject_run {
 	int ab;
 };
 
-/* One whole gate run; its exit code (1: it failed the build), or -1. */
-static int gate(const struct inject_run *g, const char *name, const char *inject)
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* One whole gate run; its exit code (1: it failed the build), or -1; its wall time into *seconds. */
+static int gate(const struct inject_run *g, const char *name, const char *inject, double *seconds)
 {
 	char *results = xstrfmt("%s/%s", g->dir, name), *reports = xstrfmt("%s/%s-reports", g->dir, name);
 	char *log = xstrfmt("%s/%s.log", g->dir, name);
@@ -119,7 +129,9 @@ static int gate(const struct inject_run *g, const char *name, const char *inject
 		args[n++] = (char *)inject;
 	}
 	args[n] = NULL;
+	*seconds = now();
 	code = self(args, log);
+	*seconds = now() - *seconds;
 	fprintf(stderr, "scalegate calibrate: %s %s: exit %d (%s)\n", g->ab ? "A/B" : "stored", name, code, log);
 	free(results);
 	free(reports);
@@ -141,37 +153,56 @@ static int record_baseline(const struct inject_run *g)
 	return ret;
 }
 
+/* "median 12.3 s over 20 gate runs" of the wall times t[0..n) (sorted in place). */
+static void print_median(const char *mode, const char *what, double *t, int n)
+{
+	if (n)
+		printf("%-7s median wall time of a gate run %s: %.1f s (%d runs)\n", mode, what, stats_median(t, (size_t)n),
+		       n);
+}
+
 static int one_mode(const struct inject_run *g, const char *interval, const double *pct, int npct, int sets)
 {
-	int fa = 0, errors = 0, caught[MAX_PCTS] = { 0 };
+	int fa = 0, errors = 0, caught[MAX_PCTS] = { 0 }, n_inj = 0;
+	double *t_aa = xcalloc((size_t)sets, sizeof(double)), *t_inj = xcalloc((size_t)sets * npct, sizeof(double));
 	char buf[96];
 
-	if (mkdir_p(g->dir) || (!g->ab && record_baseline(g)))
+	if (mkdir_p(g->dir) || (!g->ab && record_baseline(g))) {
+		free(t_aa);
+		free(t_inj);
 		return -1;
+	}
 	for (int k = 1; k <= sets; k++) {
 		char *name = xstrfmt("%d-aa", k);
-		int code = gate(g, name, NULL);
+		int code = gate(g, name, NULL, &t_aa[k - 1]);
 		free(name);
 		fa += code == SG_EXIT_REGRESSION;
 		errors += code != SG_EXIT_REGRESSION && code != SG_EXIT_PASS;
 		for (int i = 0; i < npct; i++) {
 			char *spec = xstrfmt("%s:%g%%", interval, pct[i]);
 			name = xstrfmt("%d-%g", k, pct[i]);
-			caught[i] += gate(g, name, spec) == SG_EXIT_REGRESSION;
+			code = gate(g, name, spec, &t_inj[n_inj++]);
+			caught[i] += code == SG_EXIT_REGRESSION;
+			errors += code != SG_EXIT_REGRESSION && code != SG_EXIT_PASS;
 			free(name);
 			free(spec);
 		}
 	}
 	wilson(buf, sizeof(buf), fa, sets);
 	printf("%-7s A/A gate runs that fail: %s", g->ab ? "A/B" : "stored", buf);
-	if (errors)
-		printf("; %d ended with another code than 0 or 1", errors);
 	printf("\n");
 	for (int i = 0; i < npct; i++) {
 		wilson(buf, sizeof(buf), caught[i], sets);
 		printf("%-7s %s +%g %% caught: %s\n", g->ab ? "A/B" : "stored", interval, pct[i], buf);
 	}
+	if (errors)
+		printf("%-7s %d gate runs ended with another code than 0 or 1 (see their logs in %s)\n",
+		       g->ab ? "A/B" : "stored", errors, g->dir);
+	print_median(g->ab ? "A/B" : "stored", "A/A", t_aa, sets);
+	print_median(g->ab ? "A/B" : "stored", "with an injection", t_inj, n_inj);
 	fflush(stdout);
+	free(t_aa);
+	free(t_inj);
 	return 0;
 }
 
