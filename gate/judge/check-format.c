@@ -6,34 +6,14 @@
 #include "judge/check-priv.h"
 #include "base/words.h"
 
-#define PER_RUN(f) CHECK_PER_RUN, ANALYSIS_##f
-#define SHARE(f) CHECK_SHARE, ANALYSIS_##f
+/* A derived metric reads no figure of its own: the field is not used for it. */
+#define ANALYSIS_NONE 0
 
 const struct check_metric check_metrics[RULES_NR_METRICS] = {
-	[RULES_TIME] = { RULES_TIME, "time", "Execution_time", +1, PER_RUN(EXECUTION_TIME), " s" },
-	[RULES_SPEEDUP] = { RULES_SPEEDUP, "speedup", "Speedup", -1, CHECK_DERIVED, 0, "" },
-	[RULES_EFFICIENCY] = { RULES_EFFICIENCY, "efficiency", "Measured_efficiency", -1, CHECK_DERIVED, 0, "" },
-	[RULES_KARP_FLATT] = { RULES_KARP_FLATT, "karp_flatt", "Karp_Flatt", +1, CHECK_DERIVED, 0, "" },
-	[RULES_KARP_FLATT_SLOPE] = { RULES_KARP_FLATT_SLOPE, "karp_flatt_slope", "Karp_Flatt_slope", +1,
-				     CHECK_SLOPE, 0, "" },
-	[RULES_PARALLEL_EFFICIENCY] = { RULES_PARALLEL_EFFICIENCY, "parallel_efficiency", "Parallel_efficiency",
-					-1, PER_RUN(PARALLEL_EFFICIENCY), "" },
-	[RULES_LOAD_BALANCE] = { RULES_LOAD_BALANCE, "load_balance", "Load_balance", -1, PER_RUN(LOAD_BALANCE), "" },
-	[RULES_INSUFFICIENT_PARALLELISM] = { RULES_INSUFFICIENT_PARALLELISM, "insufficient_parallelism",
-					     "Insufficient_parallelism", +1, SHARE(INSUFFICIENT_PARALLELISM), " %" },
-	[RULES_COMMUNICATION] = { RULES_COMMUNICATION, "communication", "Communication", +1, SHARE(COMMUNICATION),
-				  " %" },
-	[RULES_IDLE] = { RULES_IDLE, "idle", "Idle", +1, SHARE(IDLE), " %" },
-	[RULES_SYNCHRONIZATION] = { RULES_SYNCHRONIZATION, "synchronization", "Synchronization", +1,
-				    SHARE(SYNCHRONIZATION), " %" },
-	[RULES_LOAD_IMBALANCE] = { RULES_LOAD_IMBALANCE, "load_imbalance", "Load_imbalance", +1,
-				   SHARE(LOAD_IMBALANCE), " %" },
-	[RULES_AVERAGE_PARALLELISM] = { RULES_AVERAGE_PARALLELISM, "average_parallelism", "Average_parallelism", -1,
-					CHECK_RATIO, ANALYSIS_PRODUCTIVE_TIME, "" },
-	[RULES_WEAK_EFFICIENCY] = { RULES_WEAK_EFFICIENCY, "weak_efficiency", "Weak_efficiency", -1, CHECK_WEAK, 0,
-				    "" },
-	[RULES_ISOEFFICIENCY_GROWTH] = { RULES_ISOEFFICIENCY_GROWTH, "isoefficiency_growth", "Isoefficiency_growth",
-					 +1, CHECK_GROWTH, 0, "" },
+#define X(id, key, worse, name, unit, kind, fig) \
+	[RULES_##id] = { RULES_##id, key, name, worse, CHECK_##kind, ANALYSIS_##fig, unit },
+	RULES_METRICS(X)
+#undef X
 };
 
 void check_format_value(char *buf, size_t size, const struct check_metric *m, double v)

@@ -13,14 +13,14 @@
 
 static const char *const rule_keys[] = {
 	"name", "benchmark", "interval", "threads", "ranks", "p", "size",
-#define X(id, key, worse) key "_min", key "_max",
+#define X(id, key, worse, ...) key "_min", key "_max",
 	RULES_METRICS(X)
 #undef X
 	"share_max", "tolerance", "level", "significance", "min_samples", "across_fingerprints", "test", NULL,
 };
 
 static const char *const metric_keys[] = {
-#define X(id, key, worse) key,
+#define X(id, key, worse, ...) key,
 	RULES_METRICS(X)
 #undef X
 	NULL,

@@ -13,7 +13,7 @@ static const struct {
 	const char *key;
 	int worse;
 } metrics[] = {
-#define X(id, key, worse) { key, worse },
+#define X(id, key, worse, ...) { key, worse },
 	RULES_METRICS(X)
 #undef X
 };

@@ -7,29 +7,34 @@
 struct config;
 
 /*
- * The metrics a rule can bound or compare with the baseline. 'worse' is the
- * direction of a regression: +1 when larger is worse, -1 when smaller is worse.
- * 'key' is the YAML key (under 'tolerance:', and with _min/_max for bounds).
+ * The metrics a rule can bound or compare with the baseline, every fact about
+ * them in one table: 'key' is the YAML key (under 'tolerance:', and with
+ * _min/_max for bounds); 'worse' the direction of a regression (+1 larger is
+ * worse, -1 smaller); then, for the checker (judge/check-format.c), the name
+ * reports use, the unit values are printed with, how a metric is measured and
+ * compared (CHECK_<kind>, judge/check-priv.h) and the analysis figure it reads
+ * (ANALYSIS_<figure>, NONE when derived from Execution_time).
  */
 #define RULES_METRICS(X) \
-	X(TIME, "time", +1)                               /* Execution_time, seconds */ \
-	X(SPEEDUP, "speedup", -1)                         /* T(1)/T(p) */ \
-	X(EFFICIENCY, "efficiency", -1)                   /* Measured_efficiency = speedup/p */ \
-	X(KARP_FLATT, "karp_flatt", +1)                   /* e(p), p > 1 */ \
-	X(KARP_FLATT_SLOPE, "karp_flatt_slope", +1)       /* slope of e over p, per series */ \
-	X(PARALLEL_EFFICIENCY, "parallel_efficiency", -1) /* POP */ \
-	X(LOAD_BALANCE, "load_balance", -1)               /* POP */ \
-	X(INSUFFICIENT_PARALLELISM, "insufficient_parallelism", +1) /* share of Total_time */ \
-	X(COMMUNICATION, "communication", +1)             /* share of Total_time */ \
-	X(IDLE, "idle", +1)                               /* share of Total_time */ \
-	X(SYNCHRONIZATION, "synchronization", +1)         /* share of Total_time */ \
-	X(LOAD_IMBALANCE, "load_imbalance", +1)           /* share of Total_time */ \
-	X(AVERAGE_PARALLELISM, "average_parallelism", -1) /* Productive_time / Execution_time */ \
-	X(WEAK_EFFICIENCY, "weak_efficiency", -1)         /* T(1, n_1) / T(p, n_p), weak scaling */ \
-	X(ISOEFFICIENCY_GROWTH, "isoefficiency_growth", +1) /* n(p) = p^k log^b p; a _max bound only */
+	X(TIME, "time", +1, "Execution_time", " s", PER_RUN, EXECUTION_TIME)                     /* seconds */ \
+	X(SPEEDUP, "speedup", -1, "Speedup", "", DERIVED, NONE)                                   /* T(1)/T(p) */ \
+	X(EFFICIENCY, "efficiency", -1, "Measured_efficiency", "", DERIVED, NONE)                 /* speedup/p */ \
+	X(KARP_FLATT, "karp_flatt", +1, "Karp_Flatt", "", DERIVED, NONE)                         /* e(p), p > 1 */ \
+	X(KARP_FLATT_SLOPE, "karp_flatt_slope", +1, "Karp_Flatt_slope", "", SLOPE, NONE)         /* per series */ \
+	X(PARALLEL_EFFICIENCY, "parallel_efficiency", -1, "Parallel_efficiency", "", PER_RUN, PARALLEL_EFFICIENCY) \
+	X(LOAD_BALANCE, "load_balance", -1, "Load_balance", "", PER_RUN, LOAD_BALANCE)           /* POP */ \
+	X(INSUFFICIENT_PARALLELISM, "insufficient_parallelism", +1, "Insufficient_parallelism", " %", SHARE, \
+	  INSUFFICIENT_PARALLELISM) \
+	X(COMMUNICATION, "communication", +1, "Communication", " %", SHARE, COMMUNICATION) \
+	X(IDLE, "idle", +1, "Idle", " %", SHARE, IDLE) \
+	X(SYNCHRONIZATION, "synchronization", +1, "Synchronization", " %", SHARE, SYNCHRONIZATION) \
+	X(LOAD_IMBALANCE, "load_imbalance", +1, "Load_imbalance", " %", SHARE, LOAD_IMBALANCE) \
+	X(AVERAGE_PARALLELISM, "average_parallelism", -1, "Average_parallelism", "", RATIO, PRODUCTIVE_TIME) \
+	X(WEAK_EFFICIENCY, "weak_efficiency", -1, "Weak_efficiency", "", WEAK, NONE)    /* T(1, n_1) / T(p, n_p) */ \
+	X(ISOEFFICIENCY_GROWTH, "isoefficiency_growth", +1, "Isoefficiency_growth", "", GROWTH, NONE) /* _max only */
 
 enum rules_metric {
-#define X(id, key, worse) RULES_##id,
+#define X(id, key, worse, ...) RULES_##id,
 	RULES_METRICS(X)
 #undef X
 	RULES_NR_METRICS
