@@ -1,0 +1,64 @@
+/* One look at the results: loaded, compared with the base revision (A/B) or the stored baselines, and judged. */
+#include "judge/judge.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "base/util.h"
+
+int judge_set_memory(struct matrix *m, const struct config *c)
+{
+	for (size_t i = 0; i < c->nr_benchmarks; i++)
+		if (c->benchmarks[i].memory && matrix_set_memory(m, c->benchmarks[i].name, c->benchmarks[i].memory))
+			return -1;
+	return 0;
+}
+
+char *judge_ab_base(const char *results)
+{
+	char *marker = xstrfmt("%s/ab.tsv", results), *manifest = xstrfmt("%s/base/manifest.tsv", results);
+	int ab = !access(marker, R_OK) && !access(manifest, R_OK);
+
+	free(marker);
+	free(manifest);
+	return ab ? xstrfmt("%s/base", results) : NULL;
+}
+
+/* Compares 'a' with the base (A/B) or the baselines and judges it into 'vs' through 'c'; 0 or -1. */
+int judge_pass(struct judge *j, struct judge_look *look)
+{
+	char *ab;
+
+	if (judge_set_memory(look->m, &j->config) || analysis_load(look->a, j->results) || matrix_build(look->m, look->a))
+		return -1;
+	if (look->final) {
+		check_describe(look->vs, look->a);
+		if (check_run_failures(look->vs, &j->rules, j->results))
+			return -1;
+		check_annotations(look->vs, look->a);
+	}
+	check_init(look->c, &j->rules, look->a, look->m, look->vs);
+	look->c->alpha_scale = look->scale;
+	look->c->second = look->second;
+	ab = judge_ab_base(j->results);
+	if (ab) {
+		struct analysis base;
+		analysis_init(&base);
+		base.keep = look->a->keep;
+		base.keep_arg = look->a->keep_arg;
+		if (analysis_load(&base, ab)) {
+			analysis_release(&base);
+			free(ab);
+			return -1;
+		}
+		check_use_baselines(look->c, &base); /* the base revision, run round by round with the head */
+		look->c->ab = 1;
+		analysis_release(&base);
+		free(ab);
+	} else {
+		look->c->quiet = !look->final;
+		check_load_baselines(look->c, j->baselines);
+	}
+	check_evaluate(look->c);
+	return 0;
+}
