@@ -53,7 +53,7 @@ int runner_ab_init(struct runner *r)
 	path = xstrfmt("%s/base", r->results);
 	bo.results_dir = path;
 	bo.extend = r->opt.extend;
-	if (runner_init(r->base, r->c, &bo)) {
+	if (runner_init_side(r->base, r->c, &bo) < 0) {
 		free(path);
 		return -1;
 	}
@@ -75,18 +75,6 @@ int runner_ab_init(struct runner *r)
 		r->opt.base_root, r->opt.head_root ? r->opt.head_root : "-");
 	fprintf(r->ab, "benchmark\tconfiguration\trepeat\torder\n");
 	return 0;
-}
-
-int runner_forget_ab(struct runner *r)
-{
-	char *base = xstrfmt("%s/base", r->results), *ab = xstrfmt("%s/ab.tsv", r->results);
-	int ret = r->opt.dry_run ? 0 : remove_tree(base);
-
-	if (!r->opt.dry_run)
-		unlink(ab);
-	free(base);
-	free(ab);
-	return ret;
 }
 
 /* The head's workdir moved into the base tree (the same path below the root); outside the tree: unchanged. */
