@@ -3,37 +3,7 @@
 . "$(dirname "$0")/lib.bash"
 
 repo=$T/repo
-mkdir -p "$repo"
-cd "$repo"
-git init -q
-git config user.email gate@example.com
-git config user.name gate
-# The "build" writes run.sh from knob.conf: the head's commit turns the serial residual on.
-cat >build.sh <<'SH'
-. ./knob.conf
-printf '#!/bin/sh\nexport SG_KNOB_SERIAL=%s\nexec "$JACOBI" "$@"\n' "$SG_KNOB_SERIAL" >run.sh
-chmod +x run.sh
-SH
-echo SG_KNOB_SERIAL=0 >knob.conf
-cat >scalegate.yml <<'YML'
-results: results
-reports: {dir: out}
-defaults:
-  warmup: 0
-  repeat: 5
-  env: {OMP_WAIT_POLICY: passive}
-benchmarks:
-  - name: jacobi
-    build: sh build.sh
-    command: ./run.sh {threads} 300 60
-    threads: [1, 2]
-YML
-printf 'results/\nout/\nrun.sh\n' >.gitignore
-git add -A
-git commit -qm base
-echo SG_KNOB_SERIAL=1 >knob.conf
-git commit -qam "head: the residual runs serially"
-export JACOBI=$SG_BUILD/examples/jacobi
+knob_repo "$repo"
 
 # The head against its parent, with the shipped defaults: exit 1, the interval, the metric, the cause.
 expect_exit 1 "$SCALEGATE" ci -c scalegate.yml --against HEAD~1 --no-post --seed 7

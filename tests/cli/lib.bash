@@ -111,3 +111,40 @@ retry() {
 	echo "SKIP: $1: the machine was busy during all $n attempts (up to $worst cores used by other processes)"
 	exit 77
 }
+
+# knob_repo DIR [YAML-LINE]: a git repository in DIR (and the current directory) whose 'build' writes run.sh from
+# knob.conf: the base commit (HEAD~1) runs the Jacobi example as it is, the head turns its serial residual on.
+# YAML-LINE (a 'slurm:' section, say) goes into its scalegate.yml.
+knob_repo() {
+	mkdir -p "$1"
+	cd "$1"
+	git init -q
+	git config user.email gate@example.com
+	git config user.name gate
+	cat >build.sh <<'SH'
+. ./knob.conf
+printf '#!/bin/sh\nexport SG_KNOB_SERIAL=%s\nexec "$JACOBI" "$@"\n' "$SG_KNOB_SERIAL" >run.sh
+chmod +x run.sh
+SH
+	echo SG_KNOB_SERIAL=0 >knob.conf
+	cat >scalegate.yml <<YML
+results: results
+reports: {dir: out}
+${2:-}
+defaults:
+  warmup: 0
+  repeat: 5
+  env: {OMP_WAIT_POLICY: passive}
+benchmarks:
+  - name: jacobi
+    build: sh build.sh
+    command: ./run.sh {threads} 300 60
+    threads: [1, 2]
+YML
+	printf 'results/\nout/\nrun.sh\n' >.gitignore
+	git add -A
+	git commit -qm base
+	echo SG_KNOB_SERIAL=1 >knob.conf
+	git commit -qam "head: the residual runs serially"
+	export JACOBI=$SG_BUILD/examples/jacobi
+}

@@ -5,38 +5,7 @@
 . "$(dirname "$0")/slurm.bash"
 
 repo=$T/repo
-mkdir -p "$repo"
-cd "$repo"
-git init -q
-git config user.email gate@example.com
-git config user.name gate
-# The "build" writes run.sh from knob.conf: the head's commit turns the serial residual on.
-cat >build.sh <<'SH'
-. ./knob.conf
-printf '#!/bin/sh\nexport SG_KNOB_SERIAL=%s\nexec "$JACOBI" "$@"\n' "$SG_KNOB_SERIAL" >run.sh
-chmod +x run.sh
-SH
-echo SG_KNOB_SERIAL=0 >knob.conf
-cat >scalegate.yml <<'YML'
-results: results
-reports: {dir: out}
-slurm: {partition: debug, time: "10", poll: 500ms}
-defaults:
-  warmup: 0
-  repeat: 5
-  env: {OMP_WAIT_POLICY: passive}
-benchmarks:
-  - name: jacobi
-    build: sh build.sh
-    command: ./run.sh {threads} 300 60
-    threads: [1, 2]
-YML
-printf 'results/\nout/\nrun.sh\n' >.gitignore
-git add -A
-git commit -qm base
-echo SG_KNOB_SERIAL=1 >knob.conf
-git commit -qam "head: the residual runs serially"
-export JACOBI=$SG_BUILD/examples/jacobi
+knob_repo "$repo" 'slurm: {partition: debug, time: "10", poll: 500ms}'
 
 expect_exit 1 timeout 300 "$SCALEGATE" ci -c scalegate.yml --against HEAD~1 --no-post --seed 7
 expect_match "$out" 'checking out HEAD~1 into .*/results/\.base-tree' "the base is checked out on the login node"
