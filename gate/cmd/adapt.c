@@ -71,22 +71,52 @@ static void add_reason(struct adaptive_cell *c, const char *kind)
 	c->reason = joined;
 }
 
+/* The reference configuration of the series of 'v' (its interval and size), or NULL. */
+static const struct analysis_config *reference_of(const struct judge *j, const struct verdict *v)
+{
+	for (size_t i = 0; i < j->m.nr_series; i++) {
+		const struct matrix_series *s = &j->m.series[i];
+		if (s->interval < 0 || (size_t)s->interval >= j->a.nr_intervals || !s->nr_cells ||
+		    strcmp(s->benchmark, v->benchmark) || strcmp(s->size ? s->size : "-", v->size ? v->size : "-") ||
+		    strcmp(j->a.intervals[s->interval].path, v->interval ? v->interval : ""))
+			continue;
+		return s->cells[s->ref].config;
+	}
+	return NULL;
+}
+
+/* Speedup, efficiency and Karp-Flatt are formed round by round from T(ref) and T(p): both need the rounds. */
+static int derived(const char *kind)
+{
+	return !strcmp(kind, "tolerance.speedup") || !strcmp(kind, "tolerance.efficiency") ||
+	       !strcmp(kind, "tolerance.karp_flatt");
+}
+
+static void add_cell(struct adaptive *plan, const struct bench_config *b, const char *size, int ranks, int threads,
+		     const char *reason)
+{
+	struct adaptive_cell *c = (struct adaptive_cell *)adaptive_find(plan, b->name, size, ranks, threads);
+
+	if (!c)
+		c = adaptive_add(plan, b->name, size, ranks, threads, b->repeat, b->max_repeat, "");
+	add_reason(c, reason);
+}
+
 /* The undecided cells of the error-level family, with the benchmark's max_repeat as their rounds. */
 static void collect(struct judge *j, struct adaptive *plan)
 {
 	for (size_t i = 0; i < j->vs.nr; i++) {
 		const struct verdict *v = &j->vs.v[i];
 		const struct bench_config *b = config_find(&j->config, v->benchmark);
-		struct adaptive_cell *c;
+		const struct analysis_config *ref;
 		/* against a stored baseline the shift between sittings may be more than any repeats can beat */
 		/* undecided at the whole run's level: inconclusive, or past the tolerance and significant alone */
 		if (v->status != VERDICT_WARN || v->more < 0 || isnan(v->p_adjusted) || !b || b->max_repeat <= b->repeat ||
 		    b->adaptive_seconds <= 0)
 			continue;
-		c = (struct adaptive_cell *)adaptive_find(plan, v->benchmark, v->size, v->ranks, v->threads);
-		if (!c)
-			c = adaptive_add(plan, v->benchmark, v->size, v->ranks, v->threads, b->repeat, b->max_repeat, "");
-		add_reason(c, v->kind);
+		add_cell(plan, b, v->size, v->ranks, v->threads, v->kind);
+		if (v->kind && derived(v->kind) && (ref = reference_of(j, v)))
+			add_cell(plan, b, v->size, ref->ranks, ref->threads, "reference");
 	}
 }
 

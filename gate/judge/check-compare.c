@@ -109,14 +109,16 @@ static double *times(const struct baseline_cell *bc, size_t *n)
 
 /*
  * The metric per round, from T(ref) and T(p) of the same round (the runner
- * measures every configuration once per round): 0 when the rounds do not pair.
+ * measures every configuration once per round, in order): the rounds both
+ * have, or 0 when fewer than 2. One configuration may have more rounds than
+ * the other (adaptive repeats gave it more): its first ones pair.
  */
 static size_t per_round(const struct check_groups *g, int side, enum rules_metric m, double *out)
 {
 	const double *ref = g->x[2 * side], *tp = g->x[2 * side + 1];
-	size_t n = g->n[2 * side];
+	size_t n = g->n[2 * side] < g->n[2 * side + 1] ? g->n[2 * side] : g->n[2 * side + 1];
 
-	if (n != g->n[2 * side + 1] || n < 2)
+	if (n < 2)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		out[i] = check_derived_value(m, ref[i], tp[i], g->rp);

@@ -48,6 +48,17 @@ out=$("$SCALEGATE" check -c "$cfg" 2>&1) || code2=$?
 	fail "check on ci's results gives other verdicts"
 }
 
+# Speedup is formed round by round from T(ref) and T(p): an undecided speedup at 2 threads gives the reference
+# configuration (1 thread) its rounds too, so that the second look pairs 5 rounds, not 3.
+sed -i 's/tolerance: { time: 0.1% }/tolerance: { speedup: 0.1% }/' "$cfg"
+out=$("$SCALEGATE" ci -c "$cfg" --against-dir "$T/tree" --no-post 2>&1) || true
+expect_match "$out" '^adaptive: 2 more rounds of jacobi 1 rank × 2 threads \(inconclusive: tolerance\.speedup\)' \
+	"the undecided speedup extends its configuration"
+expect_match "$out" '^adaptive: 2 more rounds of jacobi 1 rank × 1 thread \(inconclusive: reference\)' \
+	"and the reference configuration"
+expect_match "$("$SCALEGATE" check -c "$cfg" --all 2>&1)" 'program 1 rank × 2 threads tolerance\.speedup: .*\(n=5\).*\(one-sided paired t on logs' \
+	"the second look tests 5 paired rounds by t-test, in the whole run's family"
+
 # max_repeat: 0 turns adaptation off: one look at the full level, no record.
 sed -i 's/max_repeat: 5/max_repeat: 0/' "$cfg"
 out=$("$SCALEGATE" ci -c "$cfg" --against-dir "$T/tree" --no-post 2>&1) || true
