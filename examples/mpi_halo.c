@@ -70,10 +70,11 @@ int main(int argc, char **argv)
 	long local = n / ranks + (rank < n % ranks);
 	double *u = calloc((size_t)local + 2, sizeof(double));
 	double *v = calloc((size_t)local + 2, sizeof(double));
+	double *w = extra_pct > 0 ? calloc((size_t)local + 2, sizeof(double)) : NULL;
 	int left = rank > 0 ? rank - 1 : MPI_PROC_NULL;
 	int right = rank < ranks - 1 ? rank + 1 : MPI_PROC_NULL;
 
-	if (!u || !v) {
+	if (!u || !v || (extra_pct > 0 && !w)) {
 		fprintf(stderr, "mpi_halo: out of memory\n");
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	}
@@ -102,8 +103,12 @@ int main(int argc, char **argv)
 		v = t;
 		if (rank == 1 && extra_ms > 0)
 			sink += extra_work(extra_ms);
-		for (long i = 1; rank == 1 && i <= (long)(local * extra_pct / 100) && i <= local; i++)
-			sink += 0.5 * (u[i - 1] + u[i + 1]) * 1e-300; /* the same work again, kept */
+		/* the same stencil again over P % of the cells, into a scratch row: the same work, results unchanged */
+		for (long i = 1; rank == 1 && i <= (long)(local * extra_pct / 100) && i <= local; i++) {
+			w[i] = 0.5 * (v[i - 1] + v[i + 1]);
+			double d = w[i] > v[i] ? w[i] - v[i] : v[i] - w[i];
+			sink = d > sink ? d : sink;
+		}
 		SG_END("compute");
 
 		SG_BEGIN("allreduce");
@@ -118,6 +123,7 @@ int main(int argc, char **argv)
 		       change, sink < 0 ? "!" : "");
 	free(u);
 	free(v);
+	free(w);
 	MPI_Finalize();
 	return 0;
 }

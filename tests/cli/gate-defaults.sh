@@ -69,7 +69,7 @@ expect_caught() {
 
 # Waiting moves with the machine's load: on a saturated 2-core machine the clean base already waits half its time,
 # and a lock cannot be told from a barrier; halo's +27 % at 2 ranks sat below a minimum detectable change of ~34 %
-# even after 20 rounds under load. Caught, or never a silent pass: the gate says it could not decide and what it
+# even after 20 rounds under load. On a quiet machine both are caught in both modes (the README's figures). Caught, or never a silent pass: the gate says it could not decide and what it
 # could have detected. (The busy-machine warning is not required: contention now counts only the cores a run
 # leaves free, and load that the interleaving shares between base and head is noise, not contention.)
 expect_caught_or_undecided() {
