@@ -62,12 +62,47 @@ static void print_row(FILE *out, const struct calibrate_row *row)
 	}
 }
 
+/*
+ * The shift between the sets taken as sittings, in the order given, as a
+ * stored baseline that was updated from each in turn would measure it
+ * (baseline-history.c): what the stored mode allows for.
+ */
+static void print_shift(FILE *out, const struct calibrate *cal, const char *benchmark)
+{
+	struct baseline prev, cur;
+	struct baseline_shift s;
+
+	baseline_from_analysis(&prev, &cal->sets[0].a, benchmark);
+	for (size_t k = 1; k < cal->nr_sets; k++) {
+		baseline_from_analysis(&cur, &cal->sets[k].a, benchmark);
+		baseline_carry(&cur, &prev);
+		baseline_release(&prev);
+		prev = cur;
+	}
+	baseline_measure_shift(&prev, &s);
+	if (isfinite(s.time))
+		fprintf(out, "  %s: shift between the sets as sittings: sd %.2g %% in time, %.2g %% in speedup (%zu sets with "
+			"distinct dates)\n", benchmark, 100 * s.time, 100 * s.speedup, s.sittings);
+	else
+		fprintf(out, "  %s: shift between the sets as sittings: needs %d sets with distinct dates (%zu here)\n",
+			benchmark, CHECK_SITTINGS_MEASURED, s.sittings);
+	baseline_release(&prev);
+}
+
 void calibrate_print(FILE *out, const struct calibrate *cal)
 {
 	fprintf(out, "scalegate calibrate: %zu result sets, %zu comparisons (each set as the current results "
 		"against every other as the baseline)\n", cal->nr_sets, cal->comparisons);
 	for (size_t i = 0; i < cal->nr_sets; i++)
 		fprintf(out, "  set %zu: %s\n", i + 1, cal->sets[i].dir);
+	for (size_t i = 0; cal->nr_sets && i < cal->sets[0].a.nr_configs; i++) {
+		const struct analysis_config *configs = cal->sets[0].a.configs;
+		size_t k = 0;
+		while (k < i && strcmp(configs[k].benchmark, configs[i].benchmark))
+			k++;
+		if (k == i) /* the benchmark's first configuration */
+			print_shift(out, cal, configs[i].benchmark);
+	}
 	for (size_t i = 0; i < cal->nr_rows; i++)
 		print_row(out, &cal->rows[i]);
 	if (!cal->nr_rows)
