@@ -19,6 +19,19 @@ static void json_number(FILE *out, double v)
 		fputs("null", out);
 }
 
+/* ', "key": value' after the members before it */
+static void json_key_number(FILE *out, const char *key, double v)
+{
+	fprintf(out, ", \"%s\": ", key);
+	json_number(out, v);
+}
+
+static void json_key_string(FILE *out, const char *key, const char *s)
+{
+	fprintf(out, ", \"%s\": ", key);
+	json_string(out, s);
+}
+
 static void json_figure(FILE *out, const char *key, const struct matrix_figure *f)
 {
 	json_string(out, key);
@@ -28,10 +41,8 @@ static void json_figure(FILE *out, const char *key, const struct matrix_figure *
 	}
 	fprintf(out, ": {\"n\": %zu, \"median\": ", f->n);
 	json_number(out, f->median);
-	fputs(", \"lo\": ", out);
-	json_number(out, f->lo);
-	fputs(", \"hi\": ", out);
-	json_number(out, f->hi);
+	json_key_number(out, "lo", f->lo);
+	json_key_number(out, "hi", f->hi);
 	fputc('}', out);
 }
 
@@ -114,12 +125,9 @@ static void json_series(FILE *out, const struct analysis *a, const struct matrix
 
 	fputs("{\"benchmark\": ", out);
 	json_string(out, s->benchmark);
-	fputs(", \"size\": ", out);
-	json_string(out, s->size);
-	fputs(", \"interval\": ", out);
-	json_string(out, iv->path);
-	fputs(", \"file\": ", out);
-	json_string(out, iv->file);
+	json_key_string(out, "size", s->size);
+	json_key_string(out, "interval", iv->path);
+	json_key_string(out, "file", iv->file);
 	fprintf(out, ", \"line\": %d, \"level\": %d, \"reference\": {\"ranks\": %d, \"threads\": %d, \"serial\": %s}",
 		iv->line, iv->depth, ref->config->ranks, ref->config->threads, s->ref_is_serial ? "true" : "false");
 	fputs(", \"configurations\": [", out);
@@ -146,8 +154,7 @@ static void json_series(FILE *out, const struct analysis *a, const struct matrix
 		for (int k = 0; k < 2; k++) {
 			fprintf(out, "%s{\"p\": ", k ? ", " : "");
 			json_number(out, s->projection_p[k]);
-			fputs(", \"Measured_efficiency\": ", out);
-			json_number(out, s->projection_efficiency[k]);
+			json_key_number(out, "Measured_efficiency", s->projection_efficiency[k]);
 			fputc('}', out);
 		}
 		fputs("]}", out);
@@ -162,8 +169,7 @@ static void json_weak(FILE *out, const struct analysis *a, const struct matrix_w
 
 	fputs("{\"benchmark\": ", out);
 	json_string(out, w->benchmark);
-	fputs(", \"interval\": ", out);
-	json_string(out, a->intervals[w->interval].path);
+	json_key_string(out, "interval", a->intervals[w->interval].path);
 	fprintf(out, ", \"reference\": {\"ranks\": %d, \"threads\": %d, \"size\": ", ref->config->ranks,
 		ref->config->threads);
 	json_number(out, w->points[w->ref].size);
@@ -192,18 +198,12 @@ static void json_fit(FILE *out, enum isoeff_growth g, const struct isoeff_fit *f
 {
 	fputs("{\"model\": ", out);
 	json_string(out, isoeff_growth_name(g));
-	fputs(", \"C\": ", out);
-	json_number(out, f->c);
-	fputs(", \"k\": ", out);
-	json_number(out, f->k);
-	fputs(", \"k_lo\": ", out);
-	json_number(out, f->k_lo);
-	fputs(", \"k_hi\": ", out);
-	json_number(out, f->k_hi);
-	fputs(", \"rms\": ", out);
-	json_number(out, f->rms);
-	fputs(", \"r2\": ", out);
-	json_number(out, f->r2);
+	json_key_number(out, "C", f->c);
+	json_key_number(out, "k", f->k);
+	json_key_number(out, "k_lo", f->k_lo);
+	json_key_number(out, "k_hi", f->k_hi);
+	json_key_number(out, "rms", f->rms);
+	json_key_number(out, "r2", f->r2);
 	fputc('}', out);
 }
 
@@ -213,8 +213,7 @@ static void json_iso_point(FILE *out, const struct isoeff *iso, const struct iso
 
 	fprintf(out, "{\"p\": %d, \"where\": \"%s\", \"n\": ", pt->p, where[pt->where]);
 	json_number(out, pt->n);
-	fputs(", \"Measured_efficiency\": ", out);
-	json_number(out, pt->efficiency);
+	json_key_number(out, "Measured_efficiency", pt->efficiency);
 	fputs(", \"sizes\": [", out);
 	for (size_t j = 0; j < iso->nr_sizes; j++) {
 		const struct matrix_cell *c = pt->at[j];
@@ -241,10 +240,8 @@ static void json_scalability(FILE *out, const struct isoeff *iso)
 	isoeff_function_text(&iso->scalability, fn, sizeof(fn));
 	fputs(", \"Scalability_function\": {\"text\": ", out);
 	json_string(out, fn);
-	fputs(", \"p_exponent\": ", out);
-	json_number(out, iso->scalability.p_exp);
-	fputs(", \"log_exponent\": ", out);
-	json_number(out, iso->scalability.log_exp);
+	json_key_number(out, "p_exponent", iso->scalability.p_exp);
+	json_key_number(out, "log_exponent", iso->scalability.log_exp);
 	fprintf(out, ", \"loglog_exponent\": %d}, \"scalability\": \"%s\"", iso->scalability.loglog_exp,
 		isoeff_verdict_name(iso->scalability.verdict));
 }
@@ -253,10 +250,8 @@ static void json_iso(FILE *out, const struct analysis *a, const struct isoeff *i
 {
 	fputs("{\"benchmark\": ", out);
 	json_string(out, iso->benchmark);
-	fputs(", \"interval\": ", out);
-	json_string(out, a->intervals[iso->interval].path);
-	fputs(", \"target_efficiency\": ", out);
-	json_number(out, iso->target);
+	json_key_string(out, "interval", a->intervals[iso->interval].path);
+	json_key_number(out, "target_efficiency", iso->target);
 	fputs(", \"sizes\": [", out);
 	for (size_t j = 0; j < iso->nr_sizes; j++) {
 		fputs(j ? ", " : "", out);
@@ -284,8 +279,7 @@ static void json_iso(FILE *out, const struct analysis *a, const struct isoeff *i
 	fputs("], \"memory\": ", out);
 	json_string_or_null(out, iso->memory);
 	json_scalability(out, iso);
-	fputs(", \"explanation\": ", out);
-	json_string(out, iso->explanation);
+	json_key_string(out, "explanation", iso->explanation);
 	fputc('}', out);
 }
 
