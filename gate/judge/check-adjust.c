@@ -91,6 +91,8 @@ void check_defer(struct check_cell *cell, size_t verdict, const struct check_met
 	pd->verdict = verdict;
 	pd->m = m;
 	pd->t = *t;
+	if ((pd->t.busy = check_busy(cell)))
+		pd->t.more = -1; /* more rounds on a busy machine would not decide it either */
 	pd->tol = cell->set->tolerance[m->id];
 	pd->pol = cell->set->tolerance_policy[m->id];
 	pd->pol.significance = check_alpha(cell, m);
@@ -127,7 +129,12 @@ static void describe(struct strbuf *sb, const struct check_pending *pd, const st
 	format_magnitude(mdc, sizeof(mdc), m, t->mdc, rel);
 	strbuf_addf(sb, "%s %s [%s, %s] (n=%zu) vs base %s (n=%zu): %s, ", m->name, val, lo, hi, t->n_cur, base,
 		    t->n_base, change);
-	if (v->inconclusive) {
+	if (v->inconclusive && t->busy) {
+		strbuf_addf(sb, "past the tolerance of %s, but inconclusive: most runs were measured on a busy machine "
+			    "(contention above max_contention), and against a stored baseline the change cannot be told "
+			    "from the load; rerun on a quiet machine, or compare with the base revision in the same job "
+			    "(--against)", tol);
+	} else if (v->inconclusive) {
 		strbuf_addf(sb, "inconclusive: the noise here allows only changes above %s to be detected "
 			    "(tolerance %s)", mdc, tol);
 		if (t->more > 0)
@@ -175,6 +182,11 @@ static void decide(struct verdict *v, const struct check_pending *pd, double bh)
 	int sure;
 
 	v->inconclusive = 0;
+	if (t->busy && t->past) { /* a change on a busy machine, against a quiet stored baseline */
+		v->status = VERDICT_WARN;
+		v->inconclusive = 1;
+		return;
+	}
 	if (isnan(t->p)) /* the bootstrap fallback: judged on its own bound */
 		sure = t->significant;
 	else if (!isnan(v->p_adjusted))

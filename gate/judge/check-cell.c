@@ -92,23 +92,39 @@ char *check_unreachable(size_t nb, size_t nc, const struct rules_policy *pol)
 	return NULL;
 }
 
-/* Other processes' CPU use (cores) above which a run's figures are suspect; the runner's default. */
-#define CHECK_BUSY_CORES 0.25
+/* The current runs of the cell measured on a busy machine (above the benchmark's max_contention); *most the most. */
+static size_t busy_runs(const struct check_cell *cell, double *most)
+{
+	const struct analysis_config *c = cell->mc ? cell->mc->config : NULL;
+	double limit = cell->b->max_contention >= 0 ? cell->b->max_contention : CHECK_BUSY_CORES;
+	size_t busy = 0;
+
+	*most = 0;
+	for (size_t r = 0; c && r < c->nr_runs; r++) {
+		double x = c->runs[r].contention;
+		if (isnan(x) || x <= limit)
+			continue;
+		busy++;
+		*most = x > *most ? x : *most;
+	}
+	return busy;
+}
+
+int check_busy(const struct check_cell *cell)
+{
+	double most;
+
+	return !cell->c->ab && cell->b->max_contention >= 0 && cell->mc &&
+	       2 * busy_runs(cell, &most) > cell->mc->config->nr_runs;
+}
 
 /* "the machine was busy ..." when other processes took CPU during the current runs, else NULL; caller frees. */
 static char *busy_note(const struct check_cell *cell)
 {
 	const struct analysis_config *c = cell->mc ? cell->mc->config : NULL;
-	double most = 0;
-	size_t busy = 0;
+	double most;
+	size_t busy = busy_runs(cell, &most);
 
-	for (size_t r = 0; c && r < c->nr_runs; r++) {
-		double x = c->runs[r].contention;
-		if (isnan(x) || x <= CHECK_BUSY_CORES)
-			continue;
-		busy++;
-		most = x > most ? x : most;
-	}
 	if (!busy)
 		return NULL;
 	return xstrfmt("the machine was busy during %zu of %zu runs (up to %.2f cores used by other processes): "

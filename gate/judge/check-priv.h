@@ -60,6 +60,7 @@ struct check_test {
 	double mdc;               /* minimum detectable change at this noise and n (80 % power) */
 	int more;                 /* repeats to add so that mdc reaches the tolerance (0: none needed) */
 	int degenerate;           /* no variation on either side and equal: nothing to test */
+	int busy;                 /* check_busy(): against a stored baseline, measured on a busy machine */
 	const char *test;         /* "paired t on log", "Welch t on log", "Welch t", "bootstrap", ... */
 };
 
@@ -149,6 +150,12 @@ struct verdict *check_verdict(struct check_cell *cell, enum verdict_status st, c
 size_t check_samples(const struct baseline_cell *bc, const struct check_metric *m, double *out);
 /* Why a check cannot fail with these sample counts, or NULL; caller frees. */
 char *check_unreachable(size_t nb, size_t nc, const struct rules_policy *pol);
+/*
+ * Whether most of the cell's current runs were measured on a busy machine
+ * while its baseline is a stored one: then its changes cannot be told from
+ * the machine's load, and its tolerance tests cannot fail (check-adjust.c).
+ */
+int check_busy(const struct check_cell *cell);
 /* Appends the likely cause (cause.c) to a warning or failure. */
 void check_add_cause(struct check_cell *cell, struct verdict *v);
 

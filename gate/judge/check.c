@@ -29,6 +29,7 @@ void check_init(struct check *c, struct rules *r, const struct analysis *a, cons
 		memset(&c->bench[c->nr_bench], 0, sizeof(*c->bench));
 		c->bench[c->nr_bench].name = xstrdup(name);
 		c->bench[c->nr_bench].shift.time = c->bench[c->nr_bench].shift.speedup = NAN;
+		c->bench[c->nr_bench].max_contention = CHECK_BUSY_CORES;
 		baseline_from_analysis(&c->bench[c->nr_bench].cur, a, name);
 		c->nr_bench++;
 	}

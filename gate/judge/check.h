@@ -23,6 +23,9 @@
  */
 #define CHECK_FIRST_LOOK 0.2
 
+/* Other processes' CPU use (cores) above which a run was measured on a busy machine: the runner's default. */
+#define CHECK_BUSY_CORES 0.25
+
 /* One benchmark of the current results and what it is compared with. */
 struct check_bench {
 	char *name;
@@ -32,6 +35,7 @@ struct check_bench {
 	int has_base;
 	char *fingerprint_diff;  /* "cpu_model 'A' -> 'B', ..." when the environments differ, else NULL */
 	struct baseline_shift shift; /* measured from the stored baseline's sittings (NAN: too few) */
+	double max_contention;   /* the benchmark's: a run above it was measured on a busy machine; < 0 no limit */
 };
 
 struct check {

@@ -38,6 +38,11 @@ int judge_pass(struct judge *j, struct judge_look *look)
 		check_annotations(look->vs, look->a);
 	}
 	check_init(look->c, &j->rules, look->a, look->m, look->vs);
+	for (size_t i = 0; i < look->c->nr_bench; i++) {
+		const struct bench_config *b = config_find(&j->config, look->c->bench[i].name);
+		if (b)
+			look->c->bench[i].max_contention = b->max_contention;
+	}
 	look->c->alpha_scale = look->scale;
 	look->c->second = look->second;
 	ab = judge_ab_base(j->results);

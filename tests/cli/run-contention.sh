@@ -107,3 +107,21 @@ expect_match "$out" '^imbalance 1 rank × 2 threads repeat 1: machine still busy
 expect_match "$out" 'warning: 1 run was measured on a busy machine' "the warning at the end"
 above "$(cont 1)" 0.6 || fail "the kept attempt shows its contention: $(cont 1)"
 awk -F'\t' 'NR > 1 && $7 != "ok" { exit 1 }' "$m" || fail "a contended run stays ok: $(cat "$m")"
+
+# 4. Against a stored baseline, a change measured on a busy machine is not a regression but undecided: a quiet
+#    baseline, then every run under the hogs (no retries); the default rules. Busy or not, nothing here fails.
+config "    max_contention: 0.6
+    contention_retries: 0
+    repeat: 3"
+expect_exit 0 timeout 300 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/quiet"
+expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml" -r "$T/quiet" --baselines "$T/baselines" --force
+hog
+expect_exit 0 timeout 300 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results"
+stop_hogs
+for r in 1 2 3; do above "$(cont $r)" 0.6 || fail "repeat $r ran under the hogs, yet $(cont $r) cores"; done
+expect_exit 0 "$SCALEGATE" check -c "$T/scalegate.yml" -r "$T/results" --baselines "$T/baselines"
+expect_no_match "$out" '^FAIL ' "a busy machine's change fails nothing against a stored baseline"
+expect_match "$out" '^INCONCLUSIVE [0-9]+ checks' "the changes are undecided"
+out=$("$SCALEGATE" check -c "$T/scalegate.yml" -r "$T/results" --baselines "$T/baselines" --all 2>&1) || true
+expect_match "$out" '^INCONCLUSIVE imbalance program 1 rank × 2 threads tolerance\.time: .*past the tolerance of 5\.0 %, but inconclusive: most runs were measured on a busy machine' \
+	"the time under two hogs is past the tolerance, and said to be undecided because of the load"
