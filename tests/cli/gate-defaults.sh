@@ -57,10 +57,16 @@ gate() {
 }
 
 # expect_caught MODE BENCH KNOB REGEX-OF-THE-FAIL-LINE REGEX-OF-THE-CAUSE
+# Against a stored baseline a head measured mostly on a busy machine is undecided by design (docs/check.md): that
+# and only that may stand in for the failure, and it must say so.
 expect_caught() {
 	local mode=$1 bench=$2
 	knob "$3"
 	gate "$mode"
+	if [ $mode = stored ] && [ $code = 0 ] && grep -q 'inconclusive: most runs were measured on a busy machine' <<<"$out"; then
+		echo "note: $mode, $3: the machine was busy: undecided against the stored baseline, as documented" >&2
+		return
+	fi
 	[ $code = 1 ] || { printf '%s\n' "$out" >&2; fail "$mode, $3: exit $code, expected 1"; }
 	expect_match "$out" "^FAIL $bench $4" "$mode, $3: the regression"
 	expect_match "$out" "cause: .*$5" "$mode, $3: its cause"
