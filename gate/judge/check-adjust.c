@@ -240,6 +240,7 @@ void check_adjust(struct check *c)
 			bh = aw[nw++];
 		decide(v, pd, bh);
 		v->more = v->inconclusive ? pd->t.more : 0;
+		v->busy = v->inconclusive && pd->t.busy;
 		describe(&sb, pd, v, c->family);
 		verdict_set_message(v, "%s", sb.buf);
 		strbuf_release(&sb);

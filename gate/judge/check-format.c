@@ -64,6 +64,16 @@ static size_t inconclusive(const struct verdict_set *vs)
 	return n;
 }
 
+/* The inconclusive verdicts of changes measured on a busy machine against a stored baseline. */
+static size_t busy(const struct verdict_set *vs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < vs->nr; i++)
+		n += vs->v[i].status == VERDICT_WARN && vs->v[i].inconclusive && vs->v[i].busy;
+	return n;
+}
+
 /* Exit 3 is a failed run, or an error that left something unjudged (an unreadable baseline). */
 static const char *error_word(const struct verdict_set *vs)
 {
@@ -78,7 +88,8 @@ void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all)
 	for (size_t i = 0; i < vs->nr; i++) {
 		const struct verdict *v = &vs->v[i];
 		char config[96];
-		if (!all && (v->status == VERDICT_PASS || v->inconclusive))
+		/* a change on a busy machine is shown: it may be a regression the load hides */
+		if (!all && (v->status == VERDICT_PASS || (v->inconclusive && !v->busy)))
 			continue;
 		check_config_name(config, sizeof(config), v->size, v->ranks, v->threads);
 		fprintf(out, "%s %s %s %s %s: %s\n", v->inconclusive ? "INCONCLUSIVE" : status_words[v->status],
@@ -87,10 +98,10 @@ void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all)
 		if (v->cause)
 			fprintf(out, "    cause: %s\n", v->cause);
 	}
-	if (inconclusive(vs) && !all)
+	if (inconclusive(vs) > busy(vs) && !all)
 		fprintf(out, "INCONCLUSIVE %zu check%s: the noise allows only larger changes than their tolerance to be "
-			"detected; more repeats would decide (--all lists them)\n", inconclusive(vs),
-			plural(inconclusive(vs)));
+			"detected; more repeats would decide (--all lists them)\n", inconclusive(vs) - busy(vs),
+			plural(inconclusive(vs) - busy(vs)));
 }
 
 void check_print_counts(FILE *out, const struct verdict_set *vs)

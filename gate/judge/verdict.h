@@ -32,6 +32,7 @@ struct verdict {
 	double mdc;               /* minimum detectable change at this noise and n, in the change's units (or NAN) */
 	int inconclusive;         /* a warning that says only: the data cannot decide (docs/check.md) */
 	int more;                 /* inconclusive: about this many more repeats would decide; < 0 none can; 0 unknown */
+	int busy;                 /* inconclusive because a busy machine's change met a stored baseline: shown in full */
 	char *message;     /* one line a person can act on */
 	char *cause;       /* the likely cause, from the lost-time breakdown and the Karp-Flatt trend (or NULL) */
 	char *details;     /* several lines: figures, rule origin, samples (or NULL) */

@@ -121,7 +121,6 @@ stop_hogs
 for r in 1 2 3; do above "$(cont $r)" 0.6 || fail "repeat $r ran under the hogs, yet $(cont $r) cores"; done
 expect_exit 0 "$SCALEGATE" check -c "$T/scalegate.yml" -r "$T/results" --baselines "$T/baselines"
 expect_no_match "$out" '^FAIL ' "a busy machine's change fails nothing against a stored baseline"
-expect_match "$out" '^INCONCLUSIVE [0-9]+ checks' "the changes are undecided"
-out=$("$SCALEGATE" check -c "$T/scalegate.yml" -r "$T/results" --baselines "$T/baselines" --all 2>&1) || true
+# shown in full (the load may hide a regression), not folded into the count of undecided checks
 expect_match "$out" '^INCONCLUSIVE imbalance program 1 rank × 2 threads tolerance\.time: .*past the tolerance of 5\.0 %, but inconclusive: most runs were measured on a busy machine' \
 	"the time under two hogs is past the tolerance, and said to be undecided because of the load"
