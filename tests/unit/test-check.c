@@ -310,6 +310,7 @@ static void fixture_init(struct fixture *f, const char *trend)
 					    .trend = trend, .serial_fraction = 0.10 };
 	f->bench.name = "b";
 	f->bench.has_base = 1;
+	f->bench.max_contention = CHECK_BUSY_CORES; /* as check_init() sets it */
 	f->cell = (struct check_cell){ .b = &f->bench, .series = &f->series, .mc = &f->cells[2],
 				       .interval = "program/solve", .rp = 4 };
 }
@@ -441,6 +442,29 @@ static void test_cause_busy_machine(void **state)
 	fixture_release(&f);
 }
 
+/* Most runs busy against a stored baseline: the cell cannot be judged; in A/B, or with no limit, it can. */
+static void test_busy_cell(void **state)
+{
+	struct analysis_run runs[3] = { { .contention = 0.6 }, { .contention = 0.7 }, { .contention = 0.1 } };
+	struct check c = { 0 };
+	struct fixture f;
+
+	(void)state;
+	fixture_init(&f, NULL);
+	f.cell.c = &c;
+	f.cfg[2].runs = runs;
+	f.cfg[2].nr_runs = 3;
+	assert_true(check_busy(&f.cell)); /* 2 of 3 above 0.25 cores */
+	f.bench.max_contention = 0.65;
+	assert_false(check_busy(&f.cell)); /* the benchmark's own limit: 1 of 3 */
+	f.bench.max_contention = -1;
+	assert_false(check_busy(&f.cell)); /* max_contention: off */
+	f.bench.max_contention = CHECK_BUSY_CORES;
+	c.ab = 1;
+	assert_false(check_busy(&f.cell)); /* A/B: the load hits base and head alike */
+	fixture_release(&f);
+}
+
 static void test_cause_outside_inner(void **state)
 {
 	double before[] = { 1, 1, 1 }, after[] = { 1.5, 1.5, 1.5 }, inner[] = { 0.8, 0.8, 0.8 };
@@ -521,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_cause_prefers_a_term),
 		cmocka_unit_test(test_cause_no_speedup),
 		cmocka_unit_test(test_cause_busy_machine),
+		cmocka_unit_test(test_busy_cell),
 		cmocka_unit_test(test_cause_serial_flat),
 		cmocka_unit_test(test_cause_outside_inner),
 		cmocka_unit_test(test_sort),

@@ -402,7 +402,7 @@ static void test_markdown(void **state)
 		}
 	assert_int_equal(matrix_build(&m, &a), 0);
 
-	assert_int_equal(markdown_write_analysis(&s, &a, &m, path), 0);
+	assert_int_equal(markdown_write_analysis(&s, &a, &m, NULL, 0, path), 0);
 	md = read_text(path);
 	if (getenv("SG_VERBOSE"))
 		fputs(md, stderr);
