@@ -64,55 +64,25 @@ int adaptive_first(const struct adaptive *a, const char *benchmark)
 	return 0;
 }
 
-static int parse_int(const char *s, int *out)
+static int read_row(void *ctx, const char *path, int lineno, char **f, int n)
 {
-	char *end;
-	long v;
+	long v[4];
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	*out = (int)v;
-	return !*s || *end || errno || v < 1 || v > 100000 ? -1 : 0;
+	if (n != 7 || tsv_parse_long(f[2], 1, 100000, &v[0]) || tsv_parse_long(f[3], 1, 100000, &v[1]) ||
+	    tsv_parse_long(f[4], 1, 100000, &v[2]) || tsv_parse_long(f[5], 1, 100000, &v[3]) || v[3] < v[2])
+		return error("%s:%d: expected benchmark, size, ranks, threads, first and total rounds "
+			     "(first <= total), and the checks", path, lineno);
+	adaptive_add(ctx, f[0], f[1], (int)v[0], (int)v[1], (int)v[2], (int)v[3], f[6]);
+	return 0;
 }
 
 int adaptive_read(struct adaptive *a, const char *dir)
 {
 	char *path = xstrfmt("%s/%s", dir, ADAPTIVE_FILE);
-	struct strbuf sb = STRBUF_INIT;
-	char *line, *next;
-	int ret = 0, lineno = 0;
+	int ret;
 
 	adaptive_init(a);
-	if (access(path, F_OK)) {
-		free(path);
-		return 0;
-	}
-	a->present = 1;
-	if (strbuf_read_file(&sb, path))
-		ret = -1;
-	for (line = sb.buf; !ret && line && *line; line = next) {
-		char *f[8];
-		int v[4], n;
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (++lineno == 1) {
-			if (strcmp(line, header))
-				ret = error("%s:1: not an adaptive-repeats record (expected the header '%s')", path,
-					    header);
-			continue;
-		}
-		n = tsv_split(line, f, 8);
-		if (n != 7 || parse_int(f[2], &v[0]) || parse_int(f[3], &v[1]) || parse_int(f[4], &v[2]) ||
-		    parse_int(f[5], &v[3]) || v[3] < v[2])
-			ret = error("%s:%d: expected benchmark, size, ranks, threads, first and total rounds "
-				    "(first <= total), and the checks", path, lineno);
-		else
-			adaptive_add(a, f[0], f[1], v[0], v[1], v[2], v[3], f[6]);
-	}
-	if (!ret && !lineno)
-		ret = error("%s: empty adaptive-repeats record", path);
-	strbuf_release(&sb);
+	ret = tsv_read_record(path, header, "adaptive-repeats record", read_row, a, &a->present);
 	free(path);
 	return ret;
 }

@@ -2,6 +2,7 @@
 #include "results/complete.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -46,51 +47,24 @@ void complete_set(struct complete *c, const char *benchmark, long configurations
 	e->runs = runs;
 }
 
-static int parse_count(const char *s, long *out)
+static int read_row(void *ctx, const char *path, int lineno, char **f, int n)
 {
-	char *end;
+	long v[3];
 
-	errno = 0;
-	*out = strtol(s, &end, 10);
-	return !*s || *end || errno || *out < 0 ? -1 : 0;
+	if (n != 4 || tsv_parse_long(f[1], 0, LONG_MAX, &v[0]) || tsv_parse_long(f[2], 0, LONG_MAX, &v[1]) ||
+	    tsv_parse_long(f[3], 0, LONG_MAX, &v[2]))
+		return error("%s:%d: expected a benchmark name and three counts", path, lineno);
+	complete_set(ctx, f[0], v[0], v[1], v[2]);
+	return 0;
 }
 
 int complete_read(struct complete *c, const char *dir)
 {
 	char *path = xstrfmt("%s/%s", dir, COMPLETE_FILE);
-	struct strbuf sb = STRBUF_INIT;
-	char *line, *next;
-	int ret = 0, lineno = 0;
+	int ret;
 
 	complete_init(c);
-	if (access(path, F_OK)) {
-		free(path);
-		return 0;
-	}
-	c->present = 1;
-	if (strbuf_read_file(&sb, path))
-		ret = -1;
-	for (line = sb.buf; !ret && line && *line; line = next) {
-		char *f[8];
-		long v[3];
-		int n;
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (++lineno == 1) {
-			if (strcmp(line, header))
-				ret = error("%s:1: not a completeness record (expected the header '%s')", path, header);
-			continue;
-		}
-		n = tsv_split(line, f, 8);
-		if (n != 4 || parse_count(f[1], &v[0]) || parse_count(f[2], &v[1]) || parse_count(f[3], &v[2]))
-			ret = error("%s:%d: expected a benchmark name and three counts", path, lineno);
-		else
-			complete_set(c, f[0], v[0], v[1], v[2]);
-	}
-	if (!ret && !lineno)
-		ret = error("%s: empty completeness record", path);
-	strbuf_release(&sb);
+	ret = tsv_read_record(path, header, "completeness record", read_row, c, &c->present);
 	free(path);
 	return ret;
 }

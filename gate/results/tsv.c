@@ -1,8 +1,10 @@
 /* The gate's own tab-separated files (manifest, fingerprint, baselines): splitting lines, finding columns. */
 #include "results/tsv.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/util.h"
 
@@ -54,4 +56,44 @@ char *tsv_unescape(const char *s)
 	}
 	*o = '\0';
 	return out;
+}
+
+int tsv_parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	return !*s || *end || errno || *out < min || *out > max ? -1 : 0;
+}
+
+int tsv_read_record(const char *path, const char *header, const char *what, tsv_row_fn row, void *ctx,
+		    int *present)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *next;
+	int ret = 0, lineno = 0;
+
+	*present = !access(path, F_OK);
+	if (!*present)
+		return 0;
+	if (strbuf_read_file(&sb, path))
+		ret = -1;
+	for (line = sb.buf; !ret && line && *line; line = next) {
+		char *f[8];
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (++lineno == 1) {
+			if (strcmp(line, header))
+				ret = error("%s:1: not %s %s (expected the header '%s')", path,
+					    strchr("aeiou", what[0]) ? "an" : "a", what, header);
+			continue;
+		}
+		ret = row(ctx, path, lineno, f, tsv_split(line, f, 8));
+	}
+	if (!ret && !lineno)
+		ret = error("%s: empty %s", path, what);
+	strbuf_release(&sb);
+	return ret;
 }
