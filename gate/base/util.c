@@ -260,3 +260,10 @@ int mkdir_p(const char *path)
 	free(p);
 	return ret;
 }
+
+int remove_file(const char *path)
+{
+	if (unlink(path) && errno != ENOENT)
+		return error("cannot remove '%s': %s", path, strerror(errno));
+	return 0;
+}

@@ -64,5 +64,7 @@ int write_file_atomic(const char *path, const char *data, size_t len);
 
 /* Creates 'path' and its missing parents; returns 0 or error(). */
 int mkdir_p(const char *path);
+/* Removes the file 'path'; one that is not there is no error. 0 or error(). */
+int remove_file(const char *path);
 
 #endif

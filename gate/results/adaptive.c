@@ -1,10 +1,8 @@
 /* RESULTS/adaptive.tsv: which cells got more rounds after the first look of a two-stage gate run. */
 #include "results/adaptive.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "results/tsv.h"
 #include "base/util.h"
@@ -108,10 +106,8 @@ int adaptive_write(const struct adaptive *a, const char *dir)
 int adaptive_remove(const char *dir)
 {
 	char *path = xstrfmt("%s/%s", dir, ADAPTIVE_FILE);
-	int ret = 0;
+	int ret = remove_file(path);
 
-	if (unlink(path) && errno != ENOENT)
-		ret = error("cannot remove '%s': %s", path, strerror(errno));
 	free(path);
 	return ret;
 }

@@ -1,11 +1,9 @@
 /* RESULTS/complete.tsv: which benchmarks 'scalegate run' finished, with their matrices. */
 #include "results/complete.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "results/tsv.h"
 #include "base/util.h"
@@ -88,10 +86,8 @@ int complete_write(const struct complete *c, const char *dir)
 int complete_remove(const char *dir)
 {
 	char *path = xstrfmt("%s/%s", dir, COMPLETE_FILE);
-	int ret = 0;
+	int ret = remove_file(path);
 
-	if (unlink(path) && errno != ENOENT)
-		ret = error("cannot remove '%s': %s", path, strerror(errno));
 	free(path);
 	return ret;
 }
