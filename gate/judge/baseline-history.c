@@ -124,41 +124,51 @@ static void log_medians(const struct baseline *b, const struct baseline_cell *c,
 	out[b->nr_sittings] = last > 0 ? log(last) : NAN;
 }
 
-/* The reference cell of c's interval and size: the fewest processors (ranks x threads). */
-static const struct baseline_cell *reference(const struct baseline *b, const struct baseline_cell *c)
+/* The index of the reference cell of c's interval and size: the fewest processors (ranks x threads). */
+static size_t reference(const struct baseline *b, const struct baseline_cell *c)
 {
-	const struct baseline_cell *ref = NULL;
+	size_t ref = b->nr_cells;
 
 	for (size_t i = 0; i < b->nr_cells; i++) {
 		const struct baseline_cell *x = &b->cells[i];
 		if (strcmp(x->interval, c->interval) || strcmp(x->size, c->size))
 			continue;
-		if (!ref || x->ranks * x->threads < ref->ranks * ref->threads)
-			ref = x;
+		if (ref == b->nr_cells || x->ranks * x->threads < b->cells[ref].ranks * b->cells[ref].threads)
+			ref = i;
 	}
 	return ref;
 }
 
 void baseline_measure_shift(const struct baseline *b, struct baseline_shift *out)
 {
-	size_t k = b->nr_sittings + 1;
-	double *x = xmalloc(k * sizeof(*x)), *y = xmalloc(k * sizeof(*y));
+	size_t k = b->nr_sittings + 1, n = b->nr_cells;
 	struct pool time = { 0 }, speedup = { 0 };
+	double *lm, *noise, *y;
 
 	out->sittings = k;
-	for (size_t i = 0; i < b->nr_cells && b->nr_sittings >= 2; i++) {
-		const struct baseline_cell *c = &b->cells[i], *ref = reference(b, c);
-		log_medians(b, c, x);
-		pool_add(&time, x, k, median_noise(c));
-		if (!ref || ref == c)
-			continue;
-		log_medians(b, ref, y);
-		for (size_t j = 0; j < k; j++)
-			y[j] -= x[j];
-		pool_add(&speedup, y, k, median_noise(c) + median_noise(ref));
+	out->time = out->speedup = NAN;
+	if (b->nr_sittings < 2)
+		return;
+	/* each cell's log medians (k per cell) and the noise of its last median, once */
+	lm = xmalloc(n * k * sizeof(*lm));
+	noise = xmalloc(n * sizeof(*noise));
+	y = xmalloc(k * sizeof(*y));
+	for (size_t i = 0; i < n; i++) {
+		log_medians(b, &b->cells[i], lm + i * k);
+		noise[i] = median_noise(&b->cells[i]);
+		pool_add(&time, lm + i * k, k, noise[i]);
 	}
-	out->time = b->nr_sittings >= 2 ? pool_sd(&time) : NAN;
-	out->speedup = b->nr_sittings >= 2 ? pool_sd(&speedup) : NAN;
-	free(x);
+	for (size_t i = 0; i < n; i++) {
+		size_t ref = reference(b, &b->cells[i]);
+		if (ref == i || ref == n)
+			continue;
+		for (size_t j = 0; j < k; j++)
+			y[j] = lm[ref * k + j] - lm[i * k + j];
+		pool_add(&speedup, y, k, noise[i] + noise[ref]);
+	}
+	out->time = pool_sd(&time);
+	out->speedup = pool_sd(&speedup);
+	free(lm);
+	free(noise);
 	free(y);
 }
