@@ -54,23 +54,13 @@ static const char *plural(size_t n)
 
 static const char *const status_words[] = { "PASS", "WARN", "FAIL", "ERROR", "SKIP" };
 
-/* How many verdicts are inconclusive warnings. */
-static size_t inconclusive(const struct verdict_set *vs)
+/* How many verdicts are inconclusive warnings; 'folded': only those the console counts on one line (not busy). */
+static size_t inconclusive(const struct verdict_set *vs, int folded)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < vs->nr; i++)
-		n += vs->v[i].status == VERDICT_WARN && vs->v[i].inconclusive;
-	return n;
-}
-
-/* The inconclusive verdicts of changes measured on a busy machine against a stored baseline. */
-static size_t busy(const struct verdict_set *vs)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < vs->nr; i++)
-		n += vs->v[i].status == VERDICT_WARN && vs->v[i].inconclusive && vs->v[i].busy;
+		n += vs->v[i].status == VERDICT_WARN && vs->v[i].inconclusive && !(folded && vs->v[i].busy);
 	return n;
 }
 
@@ -98,16 +88,16 @@ void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all)
 		if (v->cause)
 			fprintf(out, "    cause: %s\n", v->cause);
 	}
-	if (inconclusive(vs) > busy(vs) && !all)
+	if (inconclusive(vs, 1) && !all)
 		fprintf(out, "INCONCLUSIVE %zu check%s: the noise allows only larger changes than their tolerance to be "
-			"detected; more repeats would decide (--all lists them)\n", inconclusive(vs) - busy(vs),
-			plural(inconclusive(vs) - busy(vs)));
+			"detected; more repeats would decide (--all lists them)\n", inconclusive(vs, 1),
+			plural(inconclusive(vs, 1)));
 }
 
 void check_print_counts(FILE *out, const struct verdict_set *vs)
 {
 	const char *const exit_words[] = { "pass", "regression", "usage", error_word(vs) };
-	size_t undecided = inconclusive(vs);
+	size_t undecided = inconclusive(vs, 0);
 
 	fprintf(out, "scalegate check: %zu check%s: %zu failed, %zu warning%s (%zu inconclusive), %zu error%s, "
 		"%zu skipped, %zu passed; ", vs->nr, plural(vs->nr), vs->count[VERDICT_FAIL],
