@@ -85,11 +85,26 @@ static const struct analysis_config *reference_of(const struct judge *j, const s
 	return NULL;
 }
 
-/* Speedup, efficiency and Karp-Flatt are formed round by round from T(ref) and T(p): both need the rounds. */
+/*
+ * Whether the check of this kind is derived from T(ref) and T(p) round by round
+ * (speedup, efficiency, Karp-Flatt: DERIVED in the table of metric facts), so
+ * that both configurations need the rounds.
+ */
 static int derived(const char *kind)
 {
-	return !strcmp(kind, "tolerance.speedup") || !strcmp(kind, "tolerance.efficiency") ||
-	       !strcmp(kind, "tolerance.karp_flatt");
+	static const struct { const char *key, *how; } metrics[] = {
+#define X(id, key, worse, name, unit, how, fig) { key, #how },
+		RULES_METRICS(X)
+#undef X
+	};
+	static const char prefix[] = "tolerance.";
+
+	if (strncmp(kind, prefix, sizeof(prefix) - 1))
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(metrics); i++)
+		if (!strcmp(metrics[i].key, kind + sizeof(prefix) - 1))
+			return !strcmp(metrics[i].how, "DERIVED");
+	return 0;
 }
 
 static void add_cell(struct adaptive *plan, const struct bench_config *b, const char *size, int ranks, int threads,
