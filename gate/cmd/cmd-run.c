@@ -82,7 +82,9 @@ int cmd_run(int argc, char **argv)
 	    runner_init(&r, &c, &opt))
 		goto out;
 	failed = runner_run(&r);
-	if (failed < 0)
+	if (failed < 0 && runner_caught_signal())
+		code = SG_EXIT_SIGNAL + runner_caught_signal(); /* 130 Ctrl-C, 143 SIGTERM */
+	else if (failed < 0)
 		code = SG_EXIT_RUN_FAILED;
 	else if (failed > 0) {
 		fprintf(stderr, "scalegate: %ld run%s failed; see %s/manifest.tsv\n", failed,

@@ -78,6 +78,8 @@ int runner_init(struct runner *r, struct config *c, const struct runner_options 
  * results not writable).
  */
 long runner_run(struct runner *r);
+/* The signal (SIGINT, SIGTERM, SIGHUP) that interrupted the gate's runs, or 0. */
+int runner_caught_signal(void);
 void runner_release(struct runner *r);
 
 #endif

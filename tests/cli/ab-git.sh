@@ -47,5 +47,24 @@ expect_exit 0 "$SCALEGATE" run -c scalegate.yml
 expect_exit 2 "$SCALEGATE" ci -c scalegate.yml --against HEAD --against-dir "$T/base"
 expect_exit 2 "$SCALEGATE" run -c scalegate.yml --inject solve
 expect_match "$out" "expected INTERVAL:PERCENT" "--inject names its format"
+# Git problems are usage errors that name the fix.
 expect_exit 2 "$SCALEGATE" run -c scalegate.yml --against no-such-rev
-expect_match "$out" "cannot check out .no-such-rev." "a bad revision is named"
+expect_match "$out" "--against no-such-rev: no such revision in .*; fetch it first, e.g. git fetch origin no-such-rev" \
+	"a bad revision is named, with the fix"
+expect_exit 2 "$SCALEGATE" ci -c scalegate.yml --against no-such-rev --no-post
+expect_match "$out" "no such revision" "ci: a bad revision is a usage error"
+mkdir "$T/plain"
+cp scalegate.yml "$T/plain/"
+expect_exit 2 "$SCALEGATE" ci -c "$T/plain/scalegate.yml" --against HEAD --no-post
+expect_match "$out" "is not in a git repository; run the gate in a clone .*--against-dir DIR" "not a git repository"
+
+# An interrupted gate exits 128 + the signal, and removes its scratch worktree.
+"$SCALEGATE" ci -c scalegate.yml --against HEAD~1 --no-post >"$T/int.out" 2>&1 &
+gate=$!
+for _ in $(seq 300); do grep -q 'repeat 2/' "$T/int.out" && break; sleep 0.1; done
+kill -TERM $gate
+code=0
+wait $gate || code=$?
+[ $code -eq 143 ] || { cat "$T/int.out" >&2; fail "an interrupted ci exited $code, expected 143 (128 + SIGTERM)"; }
+expect_match "$(cat "$T/int.out")" "interrupted by SIGTERM" "the interrupt is told"
+[ ! -e results/.base-tree ] || fail "the scratch worktree was left behind by the interrupted gate"
