@@ -14,6 +14,7 @@ static const char usage_text[] =
 	"usage: scalegate check [-c FILE] [-r RESULTS] [--baselines DIR] [--junit FILE]\n"
 	"                       [--markdown FILE] [--json FILE] [--html FILE] [--all]\n"
 	"                       [--testcase-output] [--validate] [--partial]\n"
+	"                       [--allow-no-reference]\n"
 	"Judges every interval x configuration of RESULTS against the rules and the\n"
 	"stored baselines: a regression is a change past the rule's tolerance that is\n"
 	"also significant at its level (docs/check.md). Prints one line per verdict\n"
@@ -30,13 +31,15 @@ static const char usage_text[] =
 	"  --all             print the passing checks too\n"
 	"  --validate        only load the configuration and the rules\n"
 	"  --partial         judge results that 'scalegate run' did not finish (warned)\n"
+	"  --allow-no-reference  a benchmark with no baseline passes on its absolute\n"
+	"                    rules (a first run); without it, exit 3: not judged\n"
 	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
 	"error, 3 a benchmark failed to run, the results are incomplete, or something\n"
-	"could not be judged (an unreadable baseline; and nothing regressed)\n";
+	"could not be judged (no baseline, an unreadable one; and nothing regressed)\n";
 
 struct check_options {
 	const char *config, *results, *baselines, *junit, *markdown, *json, *html;
-	int all, validate, partial, testcase_output;
+	int all, validate, partial, testcase_output, allow_no_reference;
 };
 
 static int parse_options(int argc, char **argv, struct check_options *o)
@@ -56,6 +59,8 @@ static int parse_options(int argc, char **argv, struct check_options *o)
 			o->all = 1;
 		} else if (!strcmp(argv[i], "--partial")) {
 			o->partial = 1;
+		} else if (!strcmp(argv[i], "--allow-no-reference")) {
+			o->allow_no_reference = 1;
 		} else if (option_inputs(argc, argv, &i, &bad, &o->config, &o->results, &o->baselines)) {
 			continue;
 		} else if ((v = option_value(argc, argv, &i, "--junit", &bad))) {
@@ -106,6 +111,7 @@ int cmd_check(int argc, char **argv)
 		return validate(o.config);
 	judge_init(&j);
 	j.partial = o.partial;
+	j.allow_no_reference = o.allow_no_reference;
 	if (!judge_load(&j, o.config, o.results, o.baselines)) {
 		struct report_paths paths = { o.junit, o.markdown, o.json, o.html };
 

@@ -19,6 +19,7 @@
 static const char usage_text[] =
 	"usage: scalegate ci [-c|--config FILE] [-o|--output DIR] [--no-run] [--local] [--no-post]\n"
 	"                    [--require-post] [--partial] [--testcase-output]\n"
+	"                    [--allow-no-reference]\n"
 	"                    [--against REV | --against-dir DIR] [--inject I:PCT] [--seed N]\n"
 	"                    [--results DIR] [--baselines DIR]\n"
 	"Runs the benchmark matrix of the configuration, judges the results against\n"
@@ -37,6 +38,9 @@ static const char usage_text[] =
 	"  --partial        with --no-run: judge results 'scalegate run' did not finish\n"
 	"  --testcase-output JUnit: each testcase's text in its own <system-out>, with file\n"
 	"                   and line attributes (GitLab; as 'reports: testcase_output: true')\n"
+	"  --allow-no-reference  a benchmark with no baseline and no --against passes\n"
+	"                   on its absolute rules (a first nightly run); without it,\n"
+	"                   exit 3: could not be judged (as 'allow_no_reference: true')\n"
 	AB_USAGE
 	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
 	"error, 3 a benchmark failed to run, the results are incomplete or something\n"
@@ -45,7 +49,7 @@ static const char usage_text[] =
 
 struct ci_options {
 	const char *config, *reports, *results, *baselines;
-	int no_run, local, no_post, require_post, partial, testcase_output;
+	int no_run, local, no_post, require_post, partial, testcase_output, allow_no_reference;
 	struct ab_options ab;
 };
 
@@ -85,6 +89,8 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 			o->require_post = 1;
 		} else if (!strcmp(a, "--partial")) {
 			o->partial = 1;
+		} else if (!strcmp(a, "--allow-no-reference")) {
+			o->allow_no_reference = 1;
 		} else {
 			fprintf(stderr, "scalegate: error: %s '%s'\n", a[0] == '-' ? "unknown or incomplete option" :
 				"unexpected argument", a);
@@ -111,6 +117,14 @@ static long run_matrix(struct config *c, const struct runner_options *ro)
 	return failed;
 }
 
+/* A run that could not go on: 128 + the signal when interrupted (130 Ctrl-C, 143 SIGTERM), else 3. */
+static int run_failed_code(void)
+{
+	int sig = runner_caught_signal();
+
+	return sig ? SG_EXIT_SIGNAL + sig : SG_EXIT_RUN_FAILED;
+}
+
 /*
  * Adaptive repeats (docs/check.md): the first look was judged at half the
  * level; the cells it found inconclusive get more rounds within the budget,
@@ -129,7 +143,7 @@ static int adapt(struct judge *j, const struct runner_options *ro)
 	}
 	more.extend = &plan;
 	if (adaptive_write(&plan, j->results) || run_matrix(&j->config, &more) < 0) {
-		j->load_error = SG_EXIT_RUN_FAILED;
+		j->load_error = run_failed_code();
 		ret = -1;
 	}
 	adaptive_release(&plan);
@@ -208,14 +222,18 @@ int cmd_ci(int argc, char **argv)
 	if (!o.no_run) {
 		if (ab_wanted(&o.ab) && !o.ab.seed) /* one seed for the first rounds and any adaptive ones */
 			o.ab.seed = ((uint64_t)time(NULL) << 20 ^ (uint64_t)getpid()) | 1;
-		if (ab_prepare(&o.ab, &j.config, results, &ro) || run_matrix(&j.config, &ro) < 0 ||
+		/* a revision that is not there, or no git repository: a usage error with the fix */
+		if (ab_prepare(&o.ab, &j.config, results, &ro))
+			goto out;
+		if (run_matrix(&j.config, &ro) < 0 ||
 		    (adapting(&j.config, &o) && adaptive_write(&(struct adaptive){ .present = 1 }, results))) {
-			code = SG_EXIT_RUN_FAILED;
+			code = run_failed_code();
 			goto out;
 		}
 	}
 	fflush(stdout);
 	j.partial = o.partial;
+	j.allow_no_reference = o.allow_no_reference;
 	if (judge_evaluate(&j, results, o.baselines) || (adapting(&j.config, &o) && adapt(&j, &ro))) {
 		code = j.load_error;
 		goto out;

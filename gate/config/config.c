@@ -11,7 +11,7 @@
 
 static const char *const top_keys[] = {
 	"benchmarks", "launcher", "defaults", "results", "baselines", "rules", "post", "reports", "secret_env",
-	"slurm", NULL,
+	"slurm", "allow_no_reference", NULL,
 };
 
 static char *dir_of(const char *path)
@@ -377,6 +377,8 @@ static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node
 			parse_secret_env(l, it.value);
 		else if (!strcmp(k, "slurm"))
 			config_slurm_parse(l->d, it.value, &c->slurm);
+		else if (!strcmp(k, "allow_no_reference"))
+			yamldoc_get_bool(l->d, it.value, k, &c->allow_no_reference);
 		else
 			yamldoc_unknown_key(l->d, it.key_node, top_keys);
 	}

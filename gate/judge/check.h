@@ -47,6 +47,7 @@ struct check {
 	size_t nr_bench;
 	int quiet;               /* no warnings on stderr (calibrate compares many times) */
 	int ab;                  /* the baseline is the base revision run in the same job, round by round */
+	int allow_no_reference;  /* no baseline and no base revision: a skip instead of an error verdict */
 	struct check_pending *pending; /* tolerance tests awaiting the whole-run adjustment */
 	size_t nr_pending, alloc_pending;
 	double alpha_scale;      /* each look's share of the level: 0.5 in an adaptive (two-look) run; 0: 1 */

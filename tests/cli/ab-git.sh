@@ -11,6 +11,12 @@ expect_match "$out" 'checking out HEAD~1 into .*/results/\.base-tree' "the base 
 expect_match "$out" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism: .* vs base .* paired t' \
 	"the regression, paired by round"
 expect_match "$out" 'cause: Insufficient_parallelism \(serial code\) grew' "its cause"
+expect_no_match "$out" "stale program" "both builds wrote their program: no warning"
+# The progress says which side ran, and each side's median per configuration.
+for side in base head; do
+	expect_match "$out" "^\[[0-9]+/[0-9]+\] $side jacobi 1 rank × 2 threads repeat [1-5]/5: [0-9.]+ s, ok$" "$side's progress lines"
+	expect_match "$out" "^$side jacobi 1 rank × 2 threads: [0-9]+/[0-9]+ ok, median [0-9.]+ s$" "$side's median"
+done
 expect_match "$out" 'whole-run false-alarm level 1 % \((two looks at 0\.2 % and 0\.8 %, )?Holm over [0-9]+ tests' "the summary states the level"
 [ -f results/base/manifest.tsv ] || fail "the base's runs are not in results/base"
 # The reports put base and head side by side, and call the base a base.
@@ -68,3 +74,13 @@ wait $gate || code=$?
 [ $code -eq 143 ] || { cat "$T/int.out" >&2; fail "an interrupted ci exited $code, expected 143 (128 + SIGTERM)"; }
 expect_match "$(cat "$T/int.out")" "interrupted by SIGTERM" "the interrupt is told"
 [ ! -e results/.base-tree ] || fail "the scratch worktree was left behind by the interrupted gate"
+
+# A head build that does nothing (its output is there, made from the old source) while the base's, in a
+# fresh checkout, builds: the gate warns that the head may run a stale program, with the fix.
+sed -i 's/^    build: sh build.sh$/    build: "[ -e run.sh ] || sh build.sh"/' scalegate.yml
+printf '#!/bin/sh\nexport SG_KNOB_SERIAL=0\nexec "$JACOBI" "$@"\n' >run.sh
+chmod +x run.sh
+touch -d '1 hour ago' run.sh
+expect_exit 0 "$SCALEGATE" run -c scalegate.yml --against HEAD~1
+expect_match "$out" "warning: benchmark 'jacobi': the head's build wrote no file in '.*' while the base's, in a fresh checkout, did: the head may run a stale program .*'build: make clean all'" \
+	"a head build that did nothing is told, with the fix"
