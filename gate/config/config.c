@@ -11,7 +11,7 @@
 
 static const char *const top_keys[] = {
 	"benchmarks", "launcher", "defaults", "results", "baselines", "rules", "post", "reports", "secret_env",
-	"slurm", "allow_no_reference", NULL,
+	"slurm", "allow_no_reference", "pass_env", NULL,
 };
 
 static char *dir_of(const char *path)
@@ -309,17 +309,24 @@ static void add_secret(struct config *c, const char *name)
 			return;
 	c->secret_env = xrealloc(c->secret_env, (c->nr_secret_env + 1) * sizeof(*c->secret_env));
 	c->secret_env[c->nr_secret_env++] = xstrdup(name);
-	secret_add_env(name);
+	secret_take_env(name); /* masked from now on, and out of the gate's own environment block */
 }
 
-/* 'secret_env': a list of environment variable names. */
-static void parse_secret_env(struct config_loader *l, yaml_node_t *v)
+static void add_pass(struct config *c, const char *name)
+{
+	c->pass_env = xrealloc(c->pass_env, (c->nr_pass_env + 1) * sizeof(*c->pass_env));
+	c->pass_env[c->nr_pass_env++] = xstrdup(name);
+}
+
+/* 'secret_env' or 'pass_env': a list of environment variable names. */
+static void parse_env_names(struct config_loader *l, yaml_node_t *v, const char *key,
+			    void (*add)(struct config *, const char *))
 {
 	struct yamldoc_iter it;
 	char buf[64];
 
 	if (!yamldoc_is_list(v)) {
-		yamldoc_error(l->d, v, "'secret_env' must be a list of environment variable names, not %s",
+		yamldoc_error(l->d, v, "'%s' must be a list of environment variable names, not %s", key,
 			      yamldoc_describe(v, buf, sizeof(buf)));
 		return;
 	}
@@ -327,11 +334,44 @@ static void parse_secret_env(struct config_loader *l, yaml_node_t *v)
 	while (yamldoc_list_next(&it)) {
 		const char *s = yamldoc_scalar(it.value);
 		if (!s || yamldoc_is_null(it.value) || !config_valid_env_name(s))
-			yamldoc_error(l->d, it.value, "'secret_env' names must be environment variable names, not %s",
+			yamldoc_error(l->d, it.value, "'%s' names must be environment variable names, not %s", key,
 				      yamldoc_describe(it.value, buf, sizeof(buf)));
 		else
-			add_secret(l->c, s);
+			add(l->c, s);
 	}
+}
+
+static int passed(const struct config *c, const char *name)
+{
+	for (size_t i = 0; i < c->nr_pass_env; i++)
+		if (!strcmp(c->pass_env[i], name))
+			return 1;
+	return 0;
+}
+
+/* Default-deny: every credential by its name (secret_name_denied) is a secret unless 'pass_env' lists it. */
+static void deny_credentials(struct config *c)
+{
+	extern char **environ;
+	char **names = NULL;
+	size_t nr = 0;
+
+	for (char **e = environ; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		char *name = eq ? xstrndup(*e, (size_t)(eq - *e)) : NULL;
+		if (name && secret_name_denied(name) && !passed(c, name)) {
+			names = xrealloc(names, (nr + 1) * sizeof(*names));
+			names[nr++] = name;
+		} else {
+			free(name);
+		}
+	}
+	/* after the walk: taking a variable out changes environ */
+	for (size_t i = 0; i < nr; i++) {
+		add_secret(c, names[i]);
+		free(names[i]);
+	}
+	free(names);
 }
 
 /* The posting token's variable is a secret too: post.token_env, else the format's default. */
@@ -374,7 +414,9 @@ static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node
 		else if (!strcmp(k, "reports"))
 			keep_section(l, it.value, k, &c->reports);
 		else if (!strcmp(k, "secret_env"))
-			parse_secret_env(l, it.value);
+			parse_env_names(l, it.value, k, add_secret);
+		else if (!strcmp(k, "pass_env"))
+			parse_env_names(l, it.value, k, add_pass);
 		else if (!strcmp(k, "slurm"))
 			config_slurm_parse(l->d, it.value, &c->slurm);
 		else if (!strcmp(k, "allow_no_reference"))
@@ -398,6 +440,7 @@ int config_load(struct config *c, const char *path)
 	l.launcher = xstrdup(CONFIG_DEFAULT_LAUNCHER);
 	parse_top(&l, &defaults, &benchmarks);
 	add_post_token(&l);
+	deny_credentials(c);
 	parse_defaults(&l, defaults);
 	parse_benchmarks(&l, benchmarks);
 	free(l.launcher);
@@ -419,6 +462,9 @@ void config_release(struct config *c)
 	for (size_t i = 0; i < c->nr_secret_env; i++)
 		free(c->secret_env[i]);
 	free(c->secret_env);
+	for (size_t i = 0; i < c->nr_pass_env; i++)
+		free(c->pass_env[i]);
+	free(c->pass_env);
 	config_slurm_free(c->slurm);
 	yamldoc_release(&c->doc);
 	memset(c, 0, sizeof(*c));

@@ -72,6 +72,9 @@ struct config {
 	/* Variables kept from the benchmarks and masked in every output: 'secret_env' and post's token_env. */
 	char **secret_env;
 	size_t nr_secret_env;
+	/* 'pass_env': credentials by name (secret_name_denied) that the benchmarks may see all the same. */
+	char **pass_env;
+	size_t nr_pass_env;
 	/* Sections other modules parse with positions; NULL when absent. */
 	yaml_node_t *rules;     /* a mapping or a list */
 	yaml_node_t *post;
