@@ -8,6 +8,7 @@
 #include "base/exitcode.h"
 #include "cmd/options.h"
 #include "judge/judge.h"
+#include "post/post.h"
 #include "report/report.h"
 
 static const struct command_usage usage = {
@@ -56,15 +57,35 @@ static int parse_options(int argc, char **argv, struct check_options *o)
 	return options_parse_no_args(argc, argv, opts, &usage);
 }
 
-/* Only loads the configuration and its rules: --validate. */
+/* The 'post:' section, as 'ci' reads it before anything runs; 0 or -1 (reported). */
+static int validate_post(struct config *c)
+{
+	struct post_options po;
+	int ret;
+
+	if (!c->post)
+		return 0;
+	post_options_init(&po);
+	ret = post_config_parse(&c->doc, c->post, c->dir, &po);
+	post_options_release(&po);
+	return ret ? -1 : 0;
+}
+
+/* Only loads the configuration, its rules and its 'post:' section: --validate. */
 static int validate(const char *path)
 {
 	struct config c;
 	struct rules r;
-	int code = SG_EXIT_USAGE;
+	int code = SG_EXIT_USAGE, ret;
 
 	rules_init(&r);
-	if (!config_load(&c, path) && !rules_load(&r, &c)) {
+	/* every error of the file in one pass: the configuration's (slurm: included), the rules', post's */
+	ret = config_parse(&c, path);
+	if (ret != -2) {
+		ret |= rules_load(&r, &c);
+		ret |= validate_post(&c);
+	}
+	if (!ret) {
 		printf("%s: valid, %zu rule%s%s\n", path, r.nr, r.nr == 1 ? "" : "s",
 		       r.defaults ? " (the shipped defaults)" : "");
 		code = SG_EXIT_PASS;

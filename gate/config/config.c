@@ -426,14 +426,16 @@ static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node
 	}
 }
 
-int config_load(struct config *c, const char *path)
+int config_parse(struct config *c, const char *path)
 {
 	struct config_loader l = { .c = c, .d = &c->doc };
 	yaml_node_t *defaults = NULL, *benchmarks = NULL;
 
 	memset(c, 0, sizeof(*c));
-	if (yamldoc_load(&c->doc, path) < 0)
-		return -1;
+	if (yamldoc_load(&c->doc, path) < 0) {
+		memset(c, 0, sizeof(*c));
+		return -2;
+	}
 	c->dir = dir_of(path);
 	c->results_dir = config_resolve(c, "results");
 	c->baselines_dir = config_resolve(c, "baselines");
@@ -444,11 +446,16 @@ int config_load(struct config *c, const char *path)
 	parse_defaults(&l, defaults);
 	parse_benchmarks(&l, benchmarks);
 	free(l.launcher);
-	if (c->doc.nr_errors) {
+	return c->doc.nr_errors ? -1 : 0;
+}
+
+int config_load(struct config *c, const char *path)
+{
+	int ret = config_parse(c, path);
+
+	if (ret == -1)
 		config_release(c);
-		return -1;
-	}
-	return 0;
+	return ret < 0 ? -1 : 0;
 }
 
 void config_release(struct config *c)

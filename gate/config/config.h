@@ -89,6 +89,13 @@ struct config {
  * whole file is valid. Either way config_release() may be called.
  */
 int config_load(struct config *c, const char *path);
+/*
+ * As config_load(), but a file with errors stays loaded, so that the rules
+ * and the 'post:' section can be checked in the same pass: 0 valid, -1 errors
+ * reported ('c' filled as far as it goes), -2 unreadable or not YAML ('c'
+ * empty). config_release() afterwards in every case.
+ */
+int config_parse(struct config *c, const char *path);
 void config_release(struct config *c);
 
 /* Whether a benchmark name collides with the files of the results directory (docs/configuration.md). */
