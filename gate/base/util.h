@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -22,6 +23,9 @@
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "scalegate: warning: ..." on stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Whether to colour what goes to 'f': a terminal, NO_COLOR unset or empty, TERM not "dumb" (no-color.org). */
+int colour_wanted(FILE *f);
 
 /* Allocation that aborts on exhaustion: no caller can do better. */
 void *xmalloc(size_t size);

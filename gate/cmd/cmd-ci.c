@@ -20,7 +20,7 @@ static const struct command_usage usage = {
 	"ci",
 	"usage: scalegate ci [-c|--config FILE] [-o|--output DIR] [--no-run] [--local] [--no-post]\n"
 	"                    [--require-post] [--partial] [--testcase-output]\n"
-	"                    [--allow-no-reference]\n"
+	"                    [--allow-no-reference] [-q|--quiet]\n"
 	"                    [--against REV | --against-dir DIR] [--inject I:PCT] [--seed N]\n"
 	"                    [--results DIR] [--baselines DIR]\n"
 	"Runs the benchmark matrix of the configuration, judges the results against\n"
@@ -35,7 +35,7 @@ static const struct command_usage usage = {
 
 struct ci_options {
 	const char *config, *reports, *results, *baselines;
-	int no_run, local, no_post, require_post, partial, testcase_output, allow_no_reference;
+	int no_run, local, no_post, require_post, partial, testcase_output, allow_no_reference, quiet;
 	struct ab_options ab;
 };
 
@@ -50,6 +50,8 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 			   "configuration, else 'reports' beside it)"),
 		OPT_FLAG(NULL, "--no-run", &o->no_run,
 			 "judge the results already there instead of running"),
+		OPT_FLAG("-q", "--quiet", &o->quiet,
+			 "no progress lines: the verdicts, the recap and the counts"),
 		OPT_FLAG(NULL, "--local", &o->local,
 			 "run here even when the configuration has a 'slurm:' section"),
 		OPT_STRING(NULL, "--results", &o->results, "DIR",
@@ -190,6 +192,7 @@ int cmd_ci(int argc, char **argv)
 	results = o.results ? o.results : j.config.results_dir;
 	ro.results_dir = results;
 	ro.local = o.local;
+	ro.quiet = o.quiet;
 	if (!o.no_run) {
 		if (ab_wanted(&o.ab) && !o.ab.seed) /* one seed for the first rounds and any adaptive ones */
 			o.ab.seed = ((uint64_t)time(NULL) << 20 ^ (uint64_t)getpid()) | 1;

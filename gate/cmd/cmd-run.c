@@ -12,6 +12,7 @@
 static const struct command_usage usage = {
 	"run",
 	"usage: scalegate run [-c scalegate.yml] [-o RESULTS] [--benchmark NAME] [--dry-run] [--local]\n"
+	"                     [-q|--quiet]\n"
 	"Runs every configuration of every benchmark: warm-up runs, then 'repeat'\n"
 	"measured runs interleaved across configurations, each in a scratch\n"
 	"directory and a process group of its own, with the timeout enforced.\n"
@@ -33,6 +34,8 @@ static int parse_options(int argc, char **argv, const char **config, struct runn
 			   "run only this benchmark; the others' results are kept"),
 		OPT_FLAG(NULL, "--dry-run", &o->dry_run,
 			 "print each run's environment and command line, run nothing"),
+		OPT_FLAG("-q", "--quiet", &o->quiet,
+			 "no progress: only warnings, errors and failed runs"),
 		OPT_FLAG(NULL, "--local", &o->local,
 			 "run on this machine even when the configuration has a 'slurm:'\n"
 			 "section (without it, the matrix is submitted as a batch job)"),

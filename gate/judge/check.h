@@ -98,6 +98,9 @@ void check_print_exit(FILE *out, const struct verdict_set *vs, int code);
 void check_print(FILE *out, const struct verdict_set *vs, int all);
 /* Its two halves, for a caller that prints something between them (the recap). */
 void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all);
+/* The SGR sequence that colours a status word on 'out' (colour_wanted()), or ""; and what ends it. */
+const char *check_colour(FILE *out, enum verdict_status st, int inconclusive);
+const char *check_colour_end(const char *start);
 void check_print_counts(FILE *out, const struct verdict_set *vs);
 /* "1x2", or "1x2@4000" with a size. */
 void check_config_name(char *buf, size_t size, const char *size_name, int ranks, int threads);

@@ -49,6 +49,7 @@ int runner_ab_init(struct runner *r)
 	bo.results_dir = NULL;
 	bo.benchmark = r->opt.benchmark;
 	bo.dry_run = r->opt.dry_run;
+	bo.quiet = r->opt.quiet;
 	bo.local = 1; /* runs here, interleaved with the head, even when the head was submitted to Slurm */
 	if (!r->opt.seed)
 		r->opt.seed = mix((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32));

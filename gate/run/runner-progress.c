@@ -28,8 +28,8 @@ void runner_progress_init(struct runner *r)
 	const char *every = getenv("SG_PROGRESS_SECONDS");
 	char *end;
 
-	r->tty = isatty(2) && !r->opt.dry_run;
-	r->log = !isatty(1) && !r->opt.dry_run;
+	r->tty = isatty(2) && !r->opt.dry_run && !r->opt.quiet;
+	r->log = !isatty(1) && !r->opt.dry_run && !r->opt.quiet;
 	r->log_every = LOG_EVERY_DEFAULT;
 	if (every && *every) {
 		double v = strtod(every, &end);
