@@ -73,6 +73,7 @@ struct sg_thread *sg_thread_get(void)
 	t->cur = 0;
 	t->overflow = 0;
 	t->stack[0] = (struct sg_frame){ .node = 0, .start = sg_now() };
+	sg_sched_thread_start(t, t->stack[0].start);
 	sg_self = t;
 	pthread_setspecific(exit_key, t);
 	return t;
@@ -107,6 +108,25 @@ uint64_t sg_par_now(const struct sg_thread *t, uint64_t now)
 	return t->par_acc + (t->par_mask & (now - t->par_start));
 }
 
+/* The part of an entry since the thread's last snapshot waits for the next one for its cpu and rq_wait. */
+static void pend(struct sg_thread *t, const struct sg_frame *f, struct sg_stat *s, uint64_t now)
+{
+	uint64_t from = f->start > t->snap_tsc ? f->start : t->snap_tsc;
+
+	if (now <= from)
+		return;
+	if (SG_LIKELY(s->pend)) {
+		s->pend += now - from;
+		return;
+	}
+	if (SG_UNLIKELY(t->nr_pending == SG_MAX_PENDING)) {
+		sg_snap(t, now, (uint32_t)(f - t->stack) + 1); /* f is still counted as open */
+		return;
+	}
+	t->pending[t->nr_pending++] = f->node;
+	s->pend = now - from;
+}
+
 static void record(struct sg_thread *t, const struct sg_frame *f, uint64_t now)
 {
 	struct sg_stat *s = &t->chunks[f->node / SG_CHUNK][f->node % SG_CHUNK];
@@ -114,6 +134,7 @@ static void record(struct sg_thread *t, const struct sg_frame *f, uint64_t now)
 
 	s->time += d;
 	s->par += sg_par_now(t, now) - f->par_start;
+	pend(t, f, s, now);
 	if (f->inherited)
 		return;
 	s->count++;
@@ -167,6 +188,7 @@ void sg_begin_tag(sg_region_t region, long tag)
 	if (SG_UNLIKELY(!t) && !(t = sg_thread_get()))
 		return;
 	now = sg_now();
+	sg_snap_maybe(t, now);
 	if (SG_UNLIKELY(t->depth >= SG_MAX_DEPTH || t->overflow)) {
 		t->overflow++;
 		t->dropped++;
@@ -237,12 +259,14 @@ void sg_end_line(sg_region_t region, int line)
 	f = &t->stack[t->depth - 1];
 	if (SG_LIKELY(t->depth > 1 && f->region == (uint32_t)region && !f->inherited)) {
 		if (SG_UNLIKELY(sg_inject_on))
-			now = sg_inject_spin((uint32_t)region, f->start, now);
+			now = sg_inject_end(t, f, now);
+		sg_snap_maybe(t, now);
 		record(t, f, now);
 		t->depth--;
 		t->cur = f[-1].node;
 		return;
 	}
+	sg_snap_maybe(t, now);
 	end_mismatch(t, (uint32_t)region, line, now);
 }
 
@@ -254,6 +278,7 @@ void sg_end(sg_region_t region)
 /* Closes a thread's open regions (counted as unclosed) and, for the main thread, level 0. */
 static void close_frames(struct sg_thread *t, uint64_t now)
 {
+	sg_snap(t, now, t->depth);
 	while (t->depth > 1) {
 		if (!t->stack[t->depth - 1].inherited)
 			sg_pop_unclosed(t, now);
@@ -271,6 +296,7 @@ static void thread_exit(void *arg)
 	struct sg_thread *t = arg;
 
 	close_frames(t, sg_now());
+	sg_sched_thread_stop(t);
 	sg_self = NULL;
 	__atomic_fetch_sub(&sg_threads_alive, 1, __ATOMIC_RELAXED);
 	pthread_mutex_lock(&sg_lock);
@@ -289,6 +315,10 @@ void sg_threads_close(uint64_t now)
 	 * thread's level-0 interval still ends now; its open intervals stay unrecorded. */
 	for (int i = 0; i < nr_threads; i++) {
 		struct sg_thread *t = threads[i];
+		/* A live thread's last span (a team worker idle in its pool, say): only its closed entries and,
+		 * for the main thread, level 0 take their part, as only they are recorded. */
+		if (t->live && t != sg_self && t->cpu_clock != CLOCK_THREAD_CPUTIME_ID)
+			sg_snap(t, now, t->depth < 1 ? t->depth : 1);
 		if (t->is_main && t != sg_self && t->depth >= 1) {
 			t->unclosed += t->depth - 1;
 			record(t, &t->stack[0], now);
