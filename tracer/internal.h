@@ -185,13 +185,15 @@ SG_HIDDEN void sg_sched_start(void);
 SG_HIDDEN void sg_sched_thread_start(struct sg_thread *t, uint64_t now);
 SG_HIDDEN void sg_sched_thread_stop(struct sg_thread *t);
 /* Shares the clocks' deltas since the last snapshot among t's frames stack[0 or 1 .. upto-1] and its
- * pending nodes, then starts a new span. From another thread only at the end, with upto <= 1 (writer). */
-SG_HIDDEN void sg_snap(struct sg_thread *t, uint64_t now, uint32_t upto);
+ * pending nodes, then starts a new span; returns the clock at its start, which the caller goes on with.
+ * From another thread only at the end, with upto <= 1 (the writer). */
+SG_HIDDEN uint64_t sg_snap(struct sg_thread *t, uint32_t upto);
 
-static inline void sg_snap_maybe(struct sg_thread *t, uint64_t now)
+static inline uint64_t sg_snap_maybe(struct sg_thread *t, uint64_t now)
 {
 	if (SG_UNLIKELY(now >= t->snap_due))
-		sg_snap(t, now, t->depth);
+		return sg_snap(t, t->depth);
+	return now;
 }
 
 /* Spins the share of an injected interval ending now; returns the clock after the spin (inject.c). */

@@ -57,7 +57,7 @@ void sg_team_enter(struct sg_team *tm, struct sg_member *m, int index)
 	m->waited = t->waited;
 	m->start = sg_now();
 	if (m->worker) {
-		sg_snap_maybe(t, m->start); /* a long wait for this body is not the interval's */
+		m->start = sg_snap_maybe(t, m->start); /* a long wait for this body is not the interval's */
 		par_on(t, m->start);
 		sg_frame_push(t, tm->node, UINT32_MAX, m->start, 1);
 		m->outer_inject = t->inject_inherited;
@@ -77,7 +77,7 @@ void sg_team_leave(struct sg_member *m)
 	if (SG_UNLIKELY(tm->inject > 0))
 		end = sg_inject_body(tm->inject, m->start, t->waited - m->waited, end);
 	if (m->worker) {
-		sg_snap_maybe(t, end);
+		end = sg_snap_maybe(t, end);
 		while (t->depth > 1 && !t->stack[t->depth - 1].inherited) /* begun in the body, never ended */
 			sg_pop_unclosed(t, end);
 		sg_frame_pop(t, end);

@@ -142,9 +142,12 @@ static void attribute(struct sg_thread *t, uint64_t now, uint32_t upto, double c
 	}
 }
 
-void sg_snap(struct sg_thread *t, uint64_t now, uint32_t upto)
+uint64_t sg_snap(struct sg_thread *t, uint32_t upto)
 {
 	uint64_t cpu = cpu_ns(t), rq = rq_ns(t);
+	/* The span ends after the reads: a wait for the CPU between the caller's clock and the reads is in
+	 * rq, so it must be in the span's wall time too. */
+	uint64_t now = sg_now();
 
 	if (now > t->snap_tsc) {
 		attribute(t, now, upto, cpu > t->snap_cpu ? (double)(cpu - t->snap_cpu) : 0,
@@ -158,5 +161,6 @@ void sg_snap(struct sg_thread *t, uint64_t now, uint32_t upto)
 	t->snap_due = now + sg_snap_ticks;
 	t->snap_cpu = cpu;
 	t->snap_rq = rq;
+	return now;
 }
 

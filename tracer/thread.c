@@ -120,7 +120,7 @@ static void pend(struct sg_thread *t, const struct sg_frame *f, struct sg_stat *
 		return;
 	}
 	if (SG_UNLIKELY(t->nr_pending == SG_MAX_PENDING)) {
-		sg_snap(t, now, (uint32_t)(f - t->stack) + 1); /* f is still counted as open */
+		sg_snap(t, (uint32_t)(f - t->stack) + 1); /* f is still counted as open */
 		return;
 	}
 	t->pending[t->nr_pending++] = f->node;
@@ -188,7 +188,7 @@ void sg_begin_tag(sg_region_t region, long tag)
 	if (SG_UNLIKELY(!t) && !(t = sg_thread_get()))
 		return;
 	now = sg_now();
-	sg_snap_maybe(t, now);
+	now = sg_snap_maybe(t, now);
 	if (SG_UNLIKELY(t->depth >= SG_MAX_DEPTH || t->overflow)) {
 		t->overflow++;
 		t->dropped++;
@@ -260,13 +260,13 @@ void sg_end_line(sg_region_t region, int line)
 	if (SG_LIKELY(t->depth > 1 && f->region == (uint32_t)region && !f->inherited)) {
 		if (SG_UNLIKELY(sg_inject_on))
 			now = sg_inject_end(t, f, now);
-		sg_snap_maybe(t, now);
+		now = sg_snap_maybe(t, now);
 		record(t, f, now);
 		t->depth--;
 		t->cur = f[-1].node;
 		return;
 	}
-	sg_snap_maybe(t, now);
+	now = sg_snap_maybe(t, now);
 	end_mismatch(t, (uint32_t)region, line, now);
 }
 
@@ -278,7 +278,7 @@ void sg_end(sg_region_t region)
 /* Closes a thread's open regions (counted as unclosed) and, for the main thread, level 0. */
 static void close_frames(struct sg_thread *t, uint64_t now)
 {
-	sg_snap(t, now, t->depth);
+	now = sg_snap(t, t->depth);
 	while (t->depth > 1) {
 		if (!t->stack[t->depth - 1].inherited)
 			sg_pop_unclosed(t, now);
@@ -318,7 +318,7 @@ void sg_threads_close(uint64_t now)
 		/* A live thread's last span (a team worker idle in its pool, say): only its closed entries and,
 		 * for the main thread, level 0 take their part, as only they are recorded. */
 		if (t->live && t != sg_self && t->cpu_clock != CLOCK_THREAD_CPUTIME_ID)
-			sg_snap(t, now, t->depth < 1 ? t->depth : 1);
+			sg_snap(t, t->depth < 1 ? t->depth : 1);
 		if (t->is_main && t != sg_self && t->depth >= 1) {
 			t->unclosed += t->depth - 1;
 			record(t, &t->stack[0], now);

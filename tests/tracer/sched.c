@@ -66,16 +66,16 @@ static void twins(void)
 {
 	for (int it = 0; it < 20; it++) {
 		SG_BEGIN("a");
-		work(200);
+		work(1000);
 #pragma omp parallel for num_threads(2) schedule(static)
 		for (int i = 0; i < 16; i++)
-			work(100);
+			work(500);
 		SG_END("a");
 		SG_BEGIN("b");
-		work(200);
+		work(1000);
 #pragma omp parallel for num_threads(2) schedule(static)
 		for (int i = 0; i < 16; i++)
-			work(100);
+			work(500);
 		SG_END("b");
 	}
 }
