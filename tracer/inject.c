@@ -1,7 +1,8 @@
-/* A known slowdown injected into named intervals (SCALEGATE_INJECT=solve:10%): a calibration tool, off unless set.
- * Each thread spins the share of its own work in the interval: its serial part as the interval ends, its part
- * of each parallel region forked inside as its body ends; so time grows by the share and speedup stays.
- * "solve:10%:serial" spins only on the thread that closes the interval, for the share of the whole instance. */
+/* A known slowdown injected into named intervals (SCALEGATE_INJECT=solve:10%): a calibration tool,
+ * off unless set. Each thread spins the share of its own work in the interval: its serial part as
+ * the interval ends, its part of each parallel region forked inside as its body ends; so time grows
+ * by the share and speedup stays. "solve:10%:serial" spins only on the thread that closes the
+ * interval, for the share of the whole instance. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,7 @@ int sg_inject_on;
 static float inject_share[SG_INJECT_MAX_REGIONS];
 static unsigned char inject_serial[SG_INJECT_MAX_REGIONS];
 
-/* The share of SCALEGATE_INJECT for an interval name ("a:10%,b:5%:serial"), or 0; *serial for ":serial". */
+/* The share of SCALEGATE_INJECT for an interval ("a:10%,b:5%:serial"), or 0; *serial: ":serial". */
 static double share_for(const char *spec, const char *name, int *serial)
 {
 	size_t len = strlen(name);
@@ -70,7 +71,10 @@ uint64_t sg_inject_end(struct sg_thread *t, const struct sg_frame *f, uint64_t n
 	uint64_t time = now - f->start, par = sg_par_now(t, now) - f->par_start;
 	float share;
 
-	if (f->region >= SG_INJECT_MAX_REGIONS || !((share = inject_share[f->region]) > 0) || now <= f->start)
+	if (f->region >= SG_INJECT_MAX_REGIONS || now <= f->start)
+		return now;
+	share = inject_share[f->region];
+	if (!(share > 0))
 		return now;
 	if (!inject_serial[f->region] && par < time)
 		time -= par;

@@ -83,7 +83,7 @@ struct sg_stat {
 	uint64_t min, max;    /* of one entry */
 	double sumsq;         /* sum of squared entry times, for the variance */
 	uint64_t par;         /* part of 'time' inside OpenMP parallel regions */
-	uint64_t pend;        /* ticks of closed entries since the thread's last snapshot (sched.c) */
+	uint64_t pend;        /* ticks of entries closed since the thread's last snapshot */
 	uint64_t omp_barrier; /* waiting at barriers (explicit, implicit) */
 	uint64_t omp_idle;    /* in a parallel region with no work: start lag, end-of-region idle */
 	uint64_t omp_lock;    /* waiting to enter critical, locks, ordered */
@@ -143,7 +143,7 @@ struct sg_thread {
 
 	/* Own work in parallel regions, for the injection (inject.c). */
 	uint64_t waited;        /* ticks waiting at OpenMP barriers and locks so far */
-	float inject_inherited; /* a team worker's share of the forking thread's injected intervals */
+	float inject_inherited; /* a team worker's share of its forking thread's injections */
 
 	/* The thread's clocks (sched.c): readable from any thread while it lives. */
 	uint32_t pending[SG_MAX_PENDING]; /* nodes with 'pend' */
@@ -177,16 +177,16 @@ SG_HIDDEN uint64_t sg_par_now(const struct sg_thread *t, uint64_t now);
 /* ---- on-CPU time and run-queue delay (sched.c) ------------------------------ */
 
 /* Snapshots of a thread's clocks are taken at interval and parallel-region boundaries at least this
- * far apart (1 ms); the deltas go to the intervals open in between, in proportion to their wall time. */
+ * far apart (1 ms); the deltas go to the intervals open in between, in proportion to wall time. */
 SG_HIDDEN extern uint64_t sg_snap_ticks;
 SG_HIDDEN extern int sg_sched_on; /* run-queue delay is captured (meta sched) */
 SG_HIDDEN extern int sg_cpus;     /* CPUs in the affinity mask at start */
 SG_HIDDEN void sg_sched_start(void);
 SG_HIDDEN void sg_sched_thread_start(struct sg_thread *t, uint64_t now);
 SG_HIDDEN void sg_sched_thread_stop(struct sg_thread *t);
-/* Shares the clocks' deltas since the last snapshot among t's frames stack[0 or 1 .. upto-1] and its
- * pending nodes, then starts a new span; returns the clock at its start, which the caller goes on with.
- * From another thread only at the end, with upto <= 1 (the writer). */
+/* Shares the clocks' deltas since the last snapshot among t's frames stack[0 or 1 .. upto-1] and
+ * its pending nodes, then starts a new span; returns the clock at its start, for the caller to go
+ * on with. From another thread only at the end, with upto <= 1 (the writer). */
 SG_HIDDEN uint64_t sg_snap(struct sg_thread *t, uint32_t upto);
 
 static inline uint64_t sg_snap_maybe(struct sg_thread *t, uint64_t now)
@@ -196,7 +196,7 @@ static inline uint64_t sg_snap_maybe(struct sg_thread *t, uint64_t now)
 	return now;
 }
 
-/* Spins the share of an injected interval ending now; returns the clock after the spin (inject.c). */
+/* Spins the share of an injected interval ending now; returns the clock after it (inject.c). */
 SG_HIDDEN uint64_t sg_inject_end(struct sg_thread *t, const struct sg_frame *f, uint64_t now);
 /* The combined share of the injected intervals open on t (a forking thread), for its team. */
 SG_HIDDEN float sg_inject_team(const struct sg_thread *t);

@@ -57,7 +57,8 @@ void sg_team_enter(struct sg_team *tm, struct sg_member *m, int index)
 	m->waited = t->waited;
 	m->start = sg_now();
 	if (m->worker) {
-		m->start = sg_snap_maybe(t, m->start); /* a long wait for this body is not the interval's */
+		/* a long wait for this body is not the interval's */
+		m->start = sg_snap_maybe(t, m->start);
 		par_on(t, m->start);
 		sg_frame_push(t, tm->node, UINT32_MAX, m->start, 1);
 		m->outer_inject = t->inject_inherited;

@@ -1,5 +1,5 @@
-/* On-CPU time and run-queue delay per thread and interval, from snapshots of the thread's clocks taken at
- * boundaries at least 1 ms apart: a short interval costs one compare (tracer/PROFILE.md, "cpu"). */
+/* On-CPU time and run-queue delay per thread and interval, from snapshots of the thread's clocks
+ * taken at boundaries at least 1 ms apart: a short interval costs a compare (tracer/PROFILE.md). */
 #include "internal.h"
 
 #include <fcntl.h>
@@ -15,7 +15,7 @@ uint64_t sg_snap_ticks = UINT64_MAX;
 int sg_sched_on;
 int sg_cpus;
 
-/* /proc/thread-self/schedstat; SCALEGATE_SCHEDSTAT names another file (tests: one that is missing). */
+/* /proc/thread-self/schedstat; SCALEGATE_SCHEDSTAT names another (tests: one that is missing). */
 static char schedstat_path[256] = "/proc/thread-self/schedstat";
 
 /* The second field of a schedstat line: nanoseconds runnable but not running. */
@@ -97,7 +97,7 @@ static uint64_t rq_ns(struct sg_thread *t)
 void sg_sched_thread_start(struct sg_thread *t, uint64_t now)
 {
 	if (pthread_getcpuclockid(pthread_self(), &t->cpu_clock))
-		t->cpu_clock = CLOCK_THREAD_CPUTIME_ID; /* readable by this thread only: no flush by the writer */
+		t->cpu_clock = CLOCK_THREAD_CPUTIME_ID; /* own only: the writer cannot flush it */
 	t->sched_fd = sg_sched_on ? open_schedstat() : -1;
 	if (sg_sched_on && t->sched_fd < 0)
 		t->rq_lost = 1;
@@ -121,7 +121,7 @@ static struct sg_stat *stat_at(struct sg_thread *t, uint32_t node)
 	return &t->chunks[node / SG_CHUNK][node % SG_CHUNK];
 }
 
-/* Frames below 'upto' whose time counts (a worker's level 0 does not) and pending nodes get their share. */
+/* Frames below 'upto' whose time counts (not a worker's level 0) and pending nodes: their share. */
 static void attribute(struct sg_thread *t, uint64_t now, uint32_t upto, double cpu, double rq)
 {
 	double per_tick = 1.0 / (double)(now - t->snap_tsc);
@@ -145,8 +145,8 @@ static void attribute(struct sg_thread *t, uint64_t now, uint32_t upto, double c
 uint64_t sg_snap(struct sg_thread *t, uint32_t upto)
 {
 	uint64_t cpu = cpu_ns(t), rq = rq_ns(t);
-	/* The span ends after the reads: a wait for the CPU between the caller's clock and the reads is in
-	 * rq, so it must be in the span's wall time too. */
+	/* The span ends after the reads: a wait for the CPU between the caller's clock and the
+	 * reads is in rq, so it must be in the span's wall time too. */
 	uint64_t now = sg_now();
 
 	if (now > t->snap_tsc) {

@@ -108,7 +108,7 @@ uint64_t sg_par_now(const struct sg_thread *t, uint64_t now)
 	return t->par_acc + (t->par_mask & (now - t->par_start));
 }
 
-/* The part of an entry since the thread's last snapshot waits for the next one for its cpu and rq_wait. */
+/* The part of an entry since the thread's last snapshot: its cpu and rq_wait come at the next. */
 static void pend(struct sg_thread *t, const struct sg_frame *f, struct sg_stat *s, uint64_t now)
 {
 	uint64_t from = f->start > t->snap_tsc ? f->start : t->snap_tsc;
@@ -315,8 +315,8 @@ void sg_threads_close(uint64_t now)
 	 * thread's level-0 interval still ends now; its open intervals stay unrecorded. */
 	for (int i = 0; i < nr_threads; i++) {
 		struct sg_thread *t = threads[i];
-		/* A live thread's last span (a team worker idle in its pool, say): only its closed entries and,
-		 * for the main thread, level 0 take their part, as only they are recorded. */
+		/* A live thread's last span (a team worker idle in its pool, say): only its closed
+		 * entries and the main thread's level 0 take their part: only they are recorded. */
 		if (t->live && t != sg_self && t->cpu_clock != CLOCK_THREAD_CPUTIME_ID)
 			sg_snap(t, t->depth < 1 ? t->depth : 1);
 		if (t->is_main && t != sg_self && t->depth >= 1) {

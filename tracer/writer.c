@@ -184,8 +184,8 @@ static void column_ns(struct buf *b, double ns, int captured)
 		buf_printf(b, "\t-");
 }
 
-static void write_stat(struct buf *b, uint32_t node, const struct sg_thread *t, const struct sg_stat *s,
-		       double sec, int omp)
+static void write_stat(struct buf *b, uint32_t node, const struct sg_thread *t,
+		       const struct sg_stat *s, double sec, int omp)
 {
 	int thread = t->slot;
 

@@ -1,10 +1,11 @@
-# On-CPU time (cpu) and run-queue delay (rq_wait) per thread and interval (tracer/PROFILE.md): present, within
-# the interval's time, cpu far below time while asleep, rq_wait up when a CPU hog shares the program's CPU,
-# '-' when schedstat cannot be read; old readers still read the profile. Relations only, never times: load
-# moves cpu and rq_wait between each other, never their sum past the wall time.
+# On-CPU time (cpu) and run-queue delay (rq_wait) per thread and interval (tracer/PROFILE.md):
+# present, within the interval's time, cpu far below time while asleep, rq_wait up when a CPU hog
+# shares the program's CPU, '-' when schedstat cannot be read; old readers still read the profile.
+# Relations only, never times: load moves cpu and rq_wait between each other, never their sum past
+# the wall time.
 . "$(dirname "$0")/lib.bash"
 
-# stat FILE REGION THREAD COLUMN: a stat column of the node of REGION (each region has one node here).
+# stat FILE REGION THREAD COLUMN: a stat column of the node of REGION (one node per region here).
 stat() {
 	awk -F'\t' -v region="$2" -v thread="$3" -v name="$4" '
 		$1 == "region" && $3 == region { r = $2 }
@@ -23,7 +24,7 @@ traced "$T/basic" sched basic
 p=$(one_profile "$T/basic")
 [ "$(meta "$p" sched)" = schedstat ] || fail "meta sched: $(meta "$p" sched)"
 holds "$(meta "$p" cpus)" "$(nproc)" 0 'a >= 1 && a <= b' "meta cpus is the affinity mask's size"
-holds "$(meta "$p" threads_max)" 0 0 'a == 2' "meta threads_max: the main thread and one team worker"
+holds "$(meta "$p" threads_max)" 0 0 'a == 2' "meta threads_max: the main thread and one worker"
 grep -q "^columns	stat	.*	cpu	rq_wait$" "$p" || fail "no cpu and rq_wait columns"
 # Every stat record: cpu + rq_wait <= time (+ clock slack), both >= 0.
 awk -F'\t' '$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
@@ -36,35 +37,41 @@ for r in spin sleep loop tiny team; do
 	done
 done
 # Spinning: on a CPU or waiting for one the whole time.
-holds "$(stat "$p" spin 0 cpu)" "$(stat "$p" spin 0 rq_wait)" "$(stat "$p" spin 0 time)" 'a + b >= c * 0.8' \
-	"a spinning interval is on a CPU or runnable"
+# three REGION THREAD: its cpu, rq_wait and time
+three() {
+	echo "$(stat "$p" "$1" "$2" cpu) $(stat "$p" "$1" "$2" rq_wait) $(stat "$p" "$1" "$2" time)"
+}
+# shellcheck disable=SC2046
+holds $(three spin 0) 'a + b >= c * 0.8' "a spinning interval is on a CPU or runnable"
 # Asleep: hardly on a CPU.
-holds "$(stat "$p" sleep 0 cpu)" 0 "$(stat "$p" sleep 0 time)" 'a < c * 0.2' "a sleeping interval is not on a CPU"
+# shellcheck disable=SC2046
+holds $(three sleep 0) 'a < c * 0.2' "a sleeping interval is not on a CPU"
 # 20000 entries of 2 us, far below the 1 ms between snapshots, still get their part.
-holds "$(stat "$p" tiny 0 cpu)" "$(stat "$p" tiny 0 rq_wait)" "$(stat "$p" tiny 0 time)" 'a + b >= c * 0.8' \
-	"short entries get their share of the clocks"
-holds "$(stat "$p" tiny 0 cpu)" "$(stat "$p" loop 0 cpu)" 0 'a <= b * 1.0001' "tiny inside loop: inclusive"
+# shellcheck disable=SC2046
+holds $(three tiny 0) 'a + b >= c * 0.8' "short entries get their share of the clocks"
+holds "$(stat "$p" tiny 0 cpu)" "$(stat "$p" loop 0 cpu)" 0 'a <= b * 1.0001' "loop includes tiny"
 # The team worker's part follows its time: inside the body only.
-holds "$(stat "$p" team 1 cpu)" "$(stat "$p" team 1 rq_wait)" "$(stat "$p" team 1 time)" 'a + b >= c * 0.8' \
-	"the team worker's body is on a CPU or runnable"
-holds "$(stat "$p" team 1 cpu)" 0 0 'a > 0' "the team worker's cpu"
+# shellcheck disable=SC2046
+holds $(three team 1) 'a + b >= c * 0.8 && a > 0' "the team worker's body is on a CPU or runnable"
 
-# A CPU hog on the program's only CPU: run-queue delay of the spinning interval goes up to about half.
+# A CPU hog on the program's only CPU: the spinning interval's run-queue delay goes up to half.
 taskset -c 0 sh -c 'while :; do :; done' &
 hog=$!
 taskset -c 0 env SCALEGATE_OUT="$T/hog" "$SG_BUILD/tests/tracer/sched" basic
 kill "$hog"
 p=$(one_profile "$T/hog")
 holds "$(meta "$p" cpus)" 0 0 'a == 1' "meta cpus under taskset -c 0"
-holds "$(stat "$p" spin 0 rq_wait)" 0 "$(stat "$p" spin 0 time)" 'a >= c * 0.2' "a hog on the same CPU: rq_wait"
-holds "$(stat "$p" spin 0 cpu)" "$(stat "$p" spin 0 rq_wait)" "$(stat "$p" spin 0 time)" \
-	'a + b >= c * 0.8 && a + b <= c * 1.02 + 0.002' "with a hog: cpu + rq_wait still within time"
+# shellcheck disable=SC2046
+holds $(three spin 0) 'b >= c * 0.2' "a hog on the same CPU: rq_wait"
+# shellcheck disable=SC2046
+holds $(three spin 0) 'a + b >= c * 0.8 && a + b <= c * 1.02 + 0.002' "with a hog: within time"
 
 # schedstat unreadable: rq_wait is '-', not 0; cpu is still measured.
 SCALEGATE_SCHEDSTAT=/nonexistent traced "$T/none" sched basic
 p=$(one_profile "$T/none")
 [ "$(meta "$p" sched)" = none ] || fail "meta sched without schedstat: $(meta "$p" sched)"
-[ "$(stat "$p" spin 0 rq_wait)" = - ] || fail "rq_wait without schedstat: $(stat "$p" spin 0 rq_wait)"
+rq=$(stat "$p" spin 0 rq_wait)
+[ "$rq" = - ] || fail "rq_wait without schedstat: $rq"
 holds "$(stat "$p" spin 0 cpu)" 0 0 'a > 0' "cpu without schedstat"
 
 # The gate reads the new profile (columns it does not know are skipped).

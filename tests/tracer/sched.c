@@ -1,4 +1,4 @@
-/* On-CPU time and run-queue delay per interval (tests/cli/tracer-sched.sh), and the injection per thread. */
+/* On-CPU time and run-queue delay per interval (cli/tracer-sched), and the injection per thread. */
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,7 +46,7 @@ static void basic(void)
 	SG_BEGIN("sleep");
 	nanosleep(&nap, NULL);
 	SG_END("sleep");
-	/* Entries far shorter than the 1 ms between snapshots: their share comes from the pending list. */
+	/* Entries far shorter than the 1 ms between snapshots: they get their share at the next. */
 	SG_BEGIN("loop");
 	for (int i = 0; i < 20000; i++) {
 		SG_BEGIN("tiny");
@@ -60,8 +60,8 @@ static void basic(void)
 	SG_END("team");
 }
 
-/* 'a' and 'b' do the same work, interleaved so that load hits both alike: a serial part, then a parallel
- * loop. SCALEGATE_INJECT=a:… slows one of them down. */
+/* 'a' and 'b' do the same work, interleaved so that load hits both alike: a serial part, then a
+ * parallel loop. SCALEGATE_INJECT=a:… slows one of them down. */
 static void twins(void)
 {
 	for (int it = 0; it < 20; it++) {
