@@ -108,26 +108,35 @@ uint64_t sg_par_now(const struct sg_thread *t, uint64_t now)
 	return t->par_acc + (t->par_mask & (now - t->par_start));
 }
 
-/* The part of an entry since the thread's last snapshot: its cpu and rq_wait come at the next. */
-static void pend(struct sg_thread *t, const struct sg_frame *f, struct sg_stat *s, uint64_t now)
+/* The first entry of a node closed in this span: listed for the next snapshot, or the list is full
+ * and the span ends here (f still counted as open). Out of line: the hot path only adds. */
+static __attribute__((noinline)) void pend_first(struct sg_thread *t, const struct sg_frame *f,
+						 struct sg_stat *s, uint64_t ticks)
 {
-	uint64_t from = f->start > t->snap_tsc ? f->start : t->snap_tsc;
-
-	if (now <= from)
+	if (!ticks)
 		return;
-	if (SG_LIKELY(s->pend)) {
-		s->pend += now - from;
-		return;
-	}
 	if (SG_UNLIKELY(t->nr_pending == SG_MAX_PENDING)) {
-		sg_snap(t, (uint32_t)(f - t->stack) + 1); /* f is still counted as open */
+		sg_snap(t, (uint32_t)(f - t->stack) + 1);
 		return;
 	}
 	t->pending[t->nr_pending++] = f->node;
-	s->pend = now - from;
+	s->pend = ticks;
 }
 
-static void record(struct sg_thread *t, const struct sg_frame *f, uint64_t now)
+/* The part of an entry since the thread's last snapshot: its cpu and rq_wait come at the next.
+ * Every caller ends entries at or after that snapshot (sg_snap returns the clock to go on with). */
+static inline void pend(struct sg_thread *t, const struct sg_frame *f, struct sg_stat *s, uint64_t now)
+{
+	uint64_t ticks = now - (f->start > t->snap_tsc ? f->start : t->snap_tsc);
+
+	if (SG_LIKELY(s->pend))
+		s->pend += ticks;
+	else
+		pend_first(t, f, s, ticks);
+}
+
+static inline __attribute__((always_inline)) void record(struct sg_thread *t, const struct sg_frame *f,
+							 uint64_t now)
 {
 	struct sg_stat *s = &t->chunks[f->node / SG_CHUNK][f->node % SG_CHUNK];
 	uint64_t d = now - f->start;
@@ -317,11 +326,12 @@ void sg_threads_close(uint64_t now)
 		struct sg_thread *t = threads[i];
 		/* A live thread's last span (a team worker idle in its pool, say): only its closed
 		 * entries and the main thread's level 0 take their part: only they are recorded. */
+		uint64_t end = now;
 		if (t->live && t != sg_self && t->cpu_clock != CLOCK_THREAD_CPUTIME_ID)
-			sg_snap(t, t->depth < 1 ? t->depth : 1);
+			end = sg_snap(t, t->depth < 1 ? t->depth : 1);
 		if (t->is_main && t != sg_self && t->depth >= 1) {
 			t->unclosed += t->depth - 1;
-			record(t, &t->stack[0], now);
+			record(t, &t->stack[0], end);
 		}
 	}
 }
