@@ -72,6 +72,7 @@ struct sg_thread *sg_thread_get(void)
 	t->depth = 1;
 	t->cur = 0;
 	t->overflow = 0;
+	t->inject_inherited = 0;
 	t->stack[0] = (struct sg_frame){ .node = 0, .start = sg_now() };
 	sg_sched_thread_start(t, t->stack[0].start);
 	sg_self = t;

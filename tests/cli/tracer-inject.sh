@@ -28,10 +28,12 @@ r=$(ratio "$(ratios "$T/plain" -rq)" sweep)
 awk -v r="$r" 'BEGIN { exit !(r < 0.5) }' || fail "without SCALEGATE_INJECT sweep spun: $r"
 # A name that matches nothing, or a malformed value, injects nothing and breaks nothing.
 mkdir "$T/none"
-SCALEGATE_OUT=$T/none SCALEGATE_INJECT=nosuch:50%,sweep "$jacobi" 1 300 10 >/dev/null ||
-	fail "a bad spec broke the program"
-r=$(ratio "$(ratios "$T/none" -rq)" sweep)
-awk -v r="$r" 'BEGIN { exit !(r < 0.5) }' || fail "a bad spec injected: $r"
+SCALEGATE_OUT=$T/none SCALEGATE_INJECT=nosuch:50%,sweep,residual:50%:serialx "$jacobi" 1 300 10 \
+	>/dev/null || fail "a bad spec broke the program"
+for r in sweep residual; do
+	v=$(ratio "$(ratios "$T/none" -rq)" $r)
+	awk -v r="$v" 'BEGIN { exit !(r < 0.5) }' || fail "a bad spec injected into $r: $v"
+done
 
 # The default: every thread's own work. 'a' and 'b' do the same work (a serial part, then a loop
 # over 2 threads), interleaved; per thread, time(a) / time(b) is the injection's factor.
