@@ -370,8 +370,8 @@ static void mpi_waits(const struct interval_ranks *ir, double *wait, int *estima
 	}
 }
 
-/* Sums over ranks and processors, then the figures; term[] holds the lost-time terms without parts and
- * the parts (base/lost-table.h), by figure. */
+/* Sums over ranks and processors, then the figures; term[] holds the lost-time terms without
+ * parts and the parts (base/lost-table.h), by figure. */
 struct sums {
 	double exec, term[ANALYSIS_NR_FIGURES], work, work_max, serial, wall, count;
 	size_t nproc;
@@ -462,8 +462,9 @@ static int known(enum analysis_needs needs, int threads, int ranks, int omp, int
 	case ANALYSIS_NEEDS_OMP:
 		return omp;
 	case ANALYSIS_NEEDS_OMP_THREADS:
-		/* Barrier, lock and idle time are unknown: they sit inside the work. With one thread per rank
-		 * nobody can be waited for (an uncontended lock is work): OpenMP waiting does not apply, 0. */
+		/* Barrier, lock and idle time are unknown: they sit inside the work. With one
+		 * thread per rank nobody can be waited for (an uncontended lock is work): OpenMP
+		 * waiting does not apply, 0. */
 		return omp || threads <= 1;
 	case ANALYSIS_NEEDS_MPI:
 		/* MPI time, if any, is inside the work */
@@ -506,8 +507,8 @@ static void set_figures(struct analysis_point *pt, const struct sums *s, int thr
 	for (int k = 0; k < ANALYSIS_NR_PQ; k++)
 		if (!known(pq_needs[k], threads, ranks, omp, mpi))
 			pt->cmp[k].min = pt->cmp[k].max = pt->cmp[k].mean = NAN;
-	/* A part that does not apply is 0; one that applies and was not captured makes the sum absent
-	 * (Lost_time keeps its own 'needs'). */
+	/* A part that does not apply is 0; one that applies and was not captured makes the sum
+	 * absent (Lost_time keeps its own 'needs'). */
 	lost_terms_sum(f);
 }
 

@@ -1,4 +1,4 @@
-/* The terms of Lost_time as data the code can walk: the table of base/lost-table.h with its hierarchy resolved. */
+/* The terms of Lost_time as rows the code can walk: base/lost-table.h, its hierarchy resolved. */
 #ifndef SG_LOST_TERMS_H
 #define SG_LOST_TERMS_H
 
@@ -8,7 +8,7 @@
 
 struct lost_term {
 	enum analysis_figure fig;
-	enum analysis_figure parent; /* ANALYSIS_LOST_TIME: a term of Lost_time; else the term it is part of */
+	enum analysis_figure parent; /* ANALYSIS_LOST_TIME: a term of Lost_time; else its term */
 	const char *name;
 	const char *share_key;       /* the rule key of its share; NULL for a part */
 	const char *cause;           /* what its growth says, after its name (judge/cause.c) */

@@ -1,4 +1,4 @@
-/* The table of lost-time terms: every fact about each term of Lost_time in one place (docs/extending.md). */
+/* The table of lost-time terms: every fact about each term of Lost_time, in one place. */
 #ifndef SG_LOST_TABLE_H
 #define SG_LOST_TABLE_H
 
@@ -26,15 +26,18 @@
  * cause     what its growth says, after its name in a verdict's cause (judge/cause.c);
  *           a term with parts is qualified by the part that grew most
  * formula   how it is computed from the per-processor quantities (docs/metrics.md)
+ *
+ * Adding a term: its row here, its computation in analyze/analysis.c (docs/extending.md).
  */
 #define LOST_TERMS(TERM, PART, A) \
-	TERM(A, INSUFFICIENT_PARALLELISM, "Insufficient_parallelism", OMP_THREADS, "insufficient_parallelism", \
-	     ORANGE, ALWAYS, "", "`Seq + Par`") \
+	TERM(A, INSUFFICIENT_PARALLELISM, "Insufficient_parallelism", OMP_THREADS, \
+	     "insufficient_parallelism", ORANGE, ALWAYS, "", "`Seq + Par`") \
 	PART(A, SEQ, "Seq", OMP_THREADS, INSUFFICIENT_PARALLELISM, " (serial code)", \
-	     "`Σ_{q>0} min(g_q, serial_r)` over ranks; `(T − 1) · Σ_r serial_r` when the main thread leads " \
-	     "(MPI calls in serial code included)") \
+	     "`Σ_{q>0} min(g_q, serial_r)` over ranks; `(T − 1) · Σ_r serial_r` when the main " \
+	     "thread leads (MPI calls in serial code included)") \
 	PART(A, PAR, "Par", OMP_THREADS, INSUFFICIENT_PARALLELISM, \
-	     " (threads without work in parallel regions)", "`Σ missing_q` (`missing_q = g_q` minus its `Seq` part)") \
+	     " (threads without work in parallel regions)", \
+	     "`Σ missing_q` (`missing_q = g_q` minus its `Seq` part)") \
 	TERM(A, COMMUNICATION, "Communication", MPI, "communication", BLUE, RANKS_OR_SEEN, "", \
 	     "`Σ_r (m_r − wait_r)`") \
 	TERM(A, IDLE, "Idle", NONE, "idle", PURPLE, RANKS, "", "`T · Σ_r (Execution_time − W_r)`") \
@@ -42,7 +45,7 @@
 	     "`Synchronization_omp + Synchronization_mpi`") \
 	PART(A, SYNC_OMP, "Synchronization_omp", OMP_THREADS, SYNCHRONIZATION, \
 	     " (OpenMP barriers, locks and idle threads)", "`Σ_q (B_q + L_q + D_q)`") \
-	PART(A, SYNC_MPI, "Synchronization_mpi", MPI_RANKS, SYNCHRONIZATION, " (waiting for other ranks in MPI)", \
-	     "`Σ_r wait_r`")
+	PART(A, SYNC_MPI, "Synchronization_mpi", MPI_RANKS, SYNCHRONIZATION, \
+	     " (waiting for other ranks in MPI)", "`Σ_r wait_r`")
 
 #endif

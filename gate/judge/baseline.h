@@ -10,8 +10,8 @@
 #define BASELINE_VERSION 2 /* 2: the end record with the line count and checksum */
 #define BASELINE_EXT ".sgbase"
 
-/* The figures a baseline stores, in file order (a subset of ANALYSIS_FIGURES): every lost-time term and
- * part of base/lost-table.h among them. */
+/* The figures a baseline stores, in file order (a subset of ANALYSIS_FIGURES): every lost-time
+ * term and part of base/lost-table.h among them. */
 #define BASELINE_LOST_ROW(X, id, ...) X(id)
 #define BASELINE_FIGURES(X) \
 	X(EXECUTION_TIME) X(TOTAL_TIME) X(PRODUCTIVE_TIME) X(EFFICIENCY) \

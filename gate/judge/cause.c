@@ -15,7 +15,9 @@
 /* The terms of Lost_time (base/lost-table.h), then Load_imbalance. */
 #define TERM(A, id, ...) ANALYSIS_##id,
 #define PART(A, ...)
-static const enum analysis_figure components[] = { LOST_TERMS(TERM, PART, _) ANALYSIS_LOAD_IMBALANCE };
+static const enum analysis_figure components[] = {
+	LOST_TERMS(TERM, PART, _) ANALYSIS_LOAD_IMBALANCE
+};
 #undef TERM
 #undef PART
 
@@ -43,8 +45,8 @@ static void add_percent(struct strbuf *sb, double share)
 	strbuf_addf(sb, share >= 0.0995 ? "%.0f %%" : "%.1f %%", 100 * share);
 }
 
-/* What a component's growth consists of: the cause of the part that grew most (the first of equals), or
- * of a term without parts. */
+/* What a component's growth consists of: the cause of the part that grew most (the first of
+ * equals), or of a term without parts. */
 static const char *qualifier(const struct baseline_cell *cur, const struct baseline_cell *base,
 			     enum analysis_figure f)
 {

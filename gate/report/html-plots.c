@@ -22,7 +22,8 @@ enum lost_key {
 };
 
 /* The terms of Lost_time (base/lost-table.h), each a share of Total_time. */
-#define TERM(A, id, name, needs, key, colour, key_when, ...) { ANALYSIS_##id, HTML_##colour, LOST_KEY_##key_when },
+#define TERM(A, id, name, needs, key, colour, key_when, ...) \
+	{ ANALYSIS_##id, HTML_##colour, LOST_KEY_##key_when },
 #define PART(A, ...)
 static const struct {
 	enum analysis_figure fig;

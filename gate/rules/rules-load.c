@@ -39,7 +39,7 @@ static void unknown_key(struct yamldoc *d, const yaml_node_t *key_node, const ch
 		yamldoc_unknown_key(d, key_node, known);
 }
 
-/* The rules of a rule file; their origins point to 'file' (NULL: the copy of its path in r->files). */
+/* The rules of a rule file; their origins point to 'file' (NULL: its path's copy in r->files). */
 static int load_doc(struct rules *r, struct yamldoc *d, const char *file)
 {
 	static const char *const keys[] = { "rules", NULL };

@@ -253,7 +253,8 @@ static void parse_metric_map(struct parser *ps, yaml_node_t *map, const char *ke
 			struct strbuf list = STRBUF_INIT;
 			for (size_t k = 0; known[k]; k++)
 				strbuf_addf(&list, "%s%s", k ? ", " : "", known[k]);
-			yamldoc_error(ps->d, it.key_node, "'%s' takes only the lost-time components (%s), not '%s'",
+			yamldoc_error(ps->d, it.key_node,
+				      "'%s' takes only the lost-time components (%s), not '%s'",
 				      key, list.buf, it.key);
 			strbuf_release(&list);
 			continue;

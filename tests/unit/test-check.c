@@ -344,8 +344,8 @@ static void test_cause_synchronization_rising(void **state)
 	fixture_release(&f);
 }
 
-/* Walks the table of lost-time terms: a term that grew (by each of its parts in turn) names the cause,
- * with the part's words (base/lost-table.h, judge/cause.c). */
+/* Walks the table of lost-time terms: a term that grew (by each of its parts in turn) names
+ * the cause, with the part's words (base/lost-table.h, judge/cause.c). */
 static void expect_cause(const struct lost_term *term, const struct lost_term *part)
 {
 	double exec[] = { 1, 1, 1 }, before[] = { 0.04, 0.04, 0.04 }, after[] = { 0.8, 0.8, 0.8 };
@@ -362,7 +362,8 @@ static void expect_cause(const struct lost_term *term, const struct lost_term *p
 	}
 	f.cell.cur = cur;
 	cause = cause_explain(&f.cell);
-	want = xstrfmt("%s%s grew from 1.0 %% to 20 %% of Total_time", term->name, part ? part->cause : term->cause);
+	want = xstrfmt("%s%s grew from 1.0 %% to 20 %% of Total_time", term->name,
+		       part ? part->cause : term->cause);
 	assert_non_null(cause);
 	assert_string_equal(cause, want);
 	free(want);

@@ -1,4 +1,4 @@
-/* The table of lost-time terms (base/lost-table.h) walked: rules, docs/metrics.md and the identity on the fixtures. */
+/* The table of lost-time terms (base/lost-table.h) walked: rules, docs, identity on fixtures. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,8 +40,8 @@ static void test_terms_are_share_keys(void **state)
 		fd = mkstemp(path);
 		assert_true(fd >= 0);
 		f = fdopen(fd, "w");
-		fprintf(f, "rules:\n  - share_max:\n      %s: 0.5\n    tolerance:\n      %s: 0.05\n",
-			t->share_key, t->share_key);
+		fprintf(f, "rules:\n  - share_max:\n      %s: 0.5\n", t->share_key);
+		fprintf(f, "    tolerance:\n      %s: 0.05\n", t->share_key);
 		fclose(f);
 		rules_init(&r);
 		assert_int_equal(rules_load_file(&r, path), 0);
@@ -54,7 +54,7 @@ static void test_terms_are_share_keys(void **state)
 	}
 }
 
-/* docs/metrics.md lists every row with the table's formula, and Lost_time as the sum of the terms. */
+/* docs/metrics.md lists every row with the table's formula, and Lost_time as the terms' sum. */
 static void test_terms_in_metrics_doc(void **state)
 {
 	struct strbuf doc = STRBUF_INIT, sum = STRBUF_INIT;
@@ -68,7 +68,8 @@ static void test_terms_in_metrics_doc(void **state)
 		assert_non_null(strstr(doc.buf, row));
 		free(row);
 		if (lost_terms[i].parent == ANALYSIS_LOST_TIME)
-			strbuf_addf(&sum, "%s%s", sum.len ? " + " : "\n| `Lost_time` | `", lost_terms[i].name);
+			strbuf_addf(&sum, "%s%s", sum.len ? " + " : "\n| `Lost_time` | `",
+				    lost_terms[i].name);
 	}
 	strbuf_addstr(&sum, "` |\n");
 	assert_non_null(strstr(doc.buf, sum.buf));
@@ -114,10 +115,21 @@ static void check_point(const struct analysis_point *pt)
 			sum += v;
 	}
 	assert_true(fabs(f[ANALYSIS_LOST_TIME] - sum) <= 1e-9 * fmax(1, total));
-	assert_true(fabs(total - f[ANALYSIS_PRODUCTIVE_TIME] - f[ANALYSIS_LOST_TIME]) <= 1e-9 * fmax(1, total));
+	assert_true(fabs(total - f[ANALYSIS_PRODUCTIVE_TIME] - f[ANALYSIS_LOST_TIME]) <=
+		    1e-9 * fmax(1, total));
 }
 
-/* Lost_time = the sum of the terms, and each term with parts = the sum of its parts, on every fixture. */
+static size_t check_config(const struct analysis_config *c)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < c->nr_runs; r++)
+		for (size_t i = 0; i < c->runs[r].nr_points; i++, n++)
+			check_point(&c->runs[r].points[i]);
+	return n;
+}
+
+/* Lost_time = the sum of the terms, a term with parts = the sum of its parts, on every fixture. */
 static void test_identity_on_fixtures(void **state)
 {
 	DIR *d = opendir(CHECK_CASES);
@@ -135,9 +147,7 @@ static void test_identity_on_fixtures(void **state)
 			analysis_init(&a);
 			assert_int_equal(analysis_load(&a, dir), 0);
 			for (size_t c = 0; c < a.nr_configs; c++)
-				for (size_t r = 0; r < a.configs[c].nr_runs; r++)
-					for (size_t i = 0; i < a.configs[c].runs[r].nr_points; i++, points++)
-						check_point(&a.configs[c].runs[r].points[i]);
+				points += check_config(&a.configs[c]);
 			analysis_release(&a);
 		}
 		free(manifest);
