@@ -27,6 +27,9 @@ grep -q '^| p | R×T | T median \[lo, hi\] (s) | T base (s) | Speedup | Speedup 
 grep -Eq '^\| 2 \| 1x2 \| [0-9.e-]+ (\[[^]]*\] )?\| [0-9.e-]+ \| [0-9.]+ (\[[^]]*\] )?\| [0-9.]+ \|' out/summary.md ||
 	fail "summary.md: no 1x2 row with the base's time and speedup"
 grep -q 'dashed: the base revision, run in the same job' out/report.html || fail "report.html: the base is called a stored baseline"
+grep -q '>base (median, 95 % interval)<' out/report.html || fail "report.html: the plots' key does not say base"
+! grep -q 'baseline (median\|the baseline dashed\|the baseline pale\|: baseline ' out/report.html ||
+	fail "report.html: an A/B plot calls the base a baseline"
 grep -q $'^seed\t7$' results/ab.tsv || fail "the seed is not recorded in ab.tsv"
 # ABBA: within each pair of rounds of a configuration, one runs the base first and the other the head.
 awk -F'\t' 'NR > 5 { o[$2, $3] = $4 } END { for (k in o) { split(k, a, SUBSEP); if (a[2] % 2 && (a[1] SUBSEP a[2] + 1) in o &&
