@@ -40,10 +40,14 @@ static int ends_with_ci(const char *s, const char *suffix)
 
 int secret_name_denied(const char *name)
 {
-	static const char *const exact[] = { "GITHUB_TOKEN", "GH_TOKEN", "CI_JOB_TOKEN", "GITLAB_TOKEN",
-					     "CI_REGISTRY_PASSWORD", "CI_DEPLOY_PASSWORD" };
-	static const char *const suffix[] = { "_TOKEN", "_SECRET", "_SECRETS", "_PASSWORD", "_PASSWD", "_KEY",
-					      "_CREDENTIALS", "_JWT" };
+	static const char *const exact[] = {
+		"GITHUB_TOKEN", "GH_TOKEN", "CI_JOB_TOKEN", "GITLAB_TOKEN", "CI_REGISTRY_PASSWORD",
+		"CI_DEPLOY_PASSWORD",
+	};
+	static const char *const suffix[] = {
+		"_TOKEN", "_SECRET", "_SECRETS", "_PASSWORD", "_PASSWD", "_KEY", "_CREDENTIALS",
+		"_JWT",
+	};
 
 	for (size_t i = 0; i < sizeof(exact) / sizeof(*exact); i++)
 		if (!strcasecmp(name, exact[i]))

@@ -24,7 +24,7 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "scalegate: warning: ..." on stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Whether to colour what goes to 'f': a terminal, NO_COLOR unset or empty, TERM not "dumb" (no-color.org). */
+/* Whether to colour what goes to 'f': a terminal, NO_COLOR unset or empty, TERM not "dumb". */
 int colour_wanted(FILE *f);
 
 /* Allocation that aborts on exhaustion: no caller can do better. */

@@ -79,7 +79,7 @@ static int validate(const char *path)
 	int code = SG_EXIT_USAGE, ret;
 
 	rules_init(&r);
-	/* every error of the file in one pass: the configuration's (slurm: included), the rules', post's */
+	/* every error of the file in one pass: its own (slurm: included), the rules', post's */
 	ret = config_parse(&c, path);
 	if (ret != -2) {
 		ret |= rules_load(&r, &c);

@@ -35,7 +35,8 @@ static const struct command_usage usage = {
 
 struct ci_options {
 	const char *config, *reports, *results, *baselines;
-	int no_run, local, no_post, require_post, partial, testcase_output, allow_no_reference, quiet;
+	int no_run, local, no_post, require_post, partial, testcase_output;
+	int allow_no_reference, quiet;
 	struct ab_options ab;
 };
 
@@ -90,7 +91,7 @@ static long run_matrix(struct config *c, const struct runner_options *ro)
 	return failed;
 }
 
-/* A run that could not go on: 128 + the signal when interrupted (130 Ctrl-C, 143 SIGTERM), else 3. */
+/* A run that could not go on: 128 + the signal when interrupted (130 Ctrl-C, 143 TERM), else 3. */
 static int run_failed_code(void)
 {
 	int sig = runner_caught_signal();

@@ -326,15 +326,16 @@ static void parse_env_names(struct config_loader *l, yaml_node_t *v, const char 
 	char buf[64];
 
 	if (!yamldoc_is_list(v)) {
-		yamldoc_error(l->d, v, "'%s' must be a list of environment variable names, not %s", key,
-			      yamldoc_describe(v, buf, sizeof(buf)));
+		yamldoc_error(l->d, v, "'%s' must be a list of environment variable names, not %s",
+			      key, yamldoc_describe(v, buf, sizeof(buf)));
 		return;
 	}
 	yamldoc_list_iter(&it, l->d, v);
 	while (yamldoc_list_next(&it)) {
 		const char *s = yamldoc_scalar(it.value);
 		if (!s || yamldoc_is_null(it.value) || !config_valid_env_name(s))
-			yamldoc_error(l->d, it.value, "'%s' names must be environment variable names, not %s", key,
+			yamldoc_error(l->d, it.value, "'%s' names must be environment variable "
+				      "names, not %s", key,
 				      yamldoc_describe(it.value, buf, sizeof(buf)));
 		else
 			add(l->c, s);
@@ -349,7 +350,7 @@ static int passed(const struct config *c, const char *name)
 	return 0;
 }
 
-/* Default-deny: every credential by its name (secret_name_denied) is a secret unless 'pass_env' lists it. */
+/* Default-deny: a credential by name (secret_name_denied) is a secret unless 'pass_env' lists it. */
 static void deny_credentials(struct config *c)
 {
 	extern char **environ;

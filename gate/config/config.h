@@ -72,7 +72,7 @@ struct config {
 	/* Variables kept from the benchmarks and masked in every output: 'secret_env' and post's token_env. */
 	char **secret_env;
 	size_t nr_secret_env;
-	/* 'pass_env': credentials by name (secret_name_denied) that the benchmarks may see all the same. */
+	/* 'pass_env': credentials by name (secret_name_denied) the benchmarks may see anyway. */
 	char **pass_env;
 	size_t nr_pass_env;
 	/* Sections other modules parse with positions; NULL when absent. */
@@ -80,7 +80,7 @@ struct config {
 	yaml_node_t *post;
 	yaml_node_t *reports;
 	struct batch_config *slurm; /* the 'slurm:' section; NULL: run here */
-	int allow_no_reference; /* a benchmark with no baseline and no base revision passes (skipped) */
+	int allow_no_reference; /* no baseline and no base revision: skipped, not an error */
 };
 
 /*

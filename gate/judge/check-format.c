@@ -57,7 +57,9 @@ static const char *const status_words[] = { "PASS", "WARN", "FAIL", "ERROR", "SK
 const char *check_colour(FILE *out, enum verdict_status st, int inconclusive)
 {
 	/* green, yellow, bold red, bold magenta, dim; an undecided check is yellow as a warning */
-	static const char *const sgr[] = { "\033[32m", "\033[33m", "\033[1;31m", "\033[1;35m", "\033[2m" };
+	static const char *const sgr[] = {
+		"\033[32m", "\033[33m", "\033[1;31m", "\033[1;35m", "\033[2m",
+	};
 
 	if ((size_t)st >= ARRAY_SIZE(sgr) || !colour_wanted(out))
 		return "";
@@ -98,7 +100,8 @@ void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all)
 			continue;
 		const char *on = check_colour(out, v->status, v->inconclusive);
 		check_config_name(config, sizeof(config), v->size, v->ranks, v->threads);
-		fprintf(out, "%s%s%s %s %s %s %s: %s\n", on, v->inconclusive ? "INCONCLUSIVE" : status_words[v->status],
+		fprintf(out, "%s%s%s %s %s %s %s: %s\n", on,
+			v->inconclusive ? "INCONCLUSIVE" : status_words[v->status],
 			check_colour_end(on),
 			v->benchmark ? v->benchmark : "-", v->interval ? v->interval : "-", config,
 			v->kind ? v->kind : "-", v->message ? v->message : "");

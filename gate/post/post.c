@@ -58,7 +58,7 @@ void post_options_merge(struct post_options *o, const struct post_options *fallb
 /* An environment variable, with an empty value taken as unset (as CI templates leave them). */
 static const char *env(const char *name)
 {
-	const char *v = secret_getenv(name); /* the token: taken out of the environment at loading */
+	const char *v = secret_getenv(name); /* the token: out of the environment since loading */
 
 	return v && *v ? v : NULL;
 }

@@ -123,7 +123,8 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 	html_axis_linear(&pl.y, 0, fmin(top * 1.05, 1), 1);
 	pl.y.scale = 100;
 	pl.y.suffix = " %";
-	snprintf(sub, sizeof(sub), "shares of Total_time per configuration, the %s pale", sec->base_word);
+	snprintf(sub, sizeof(sub), "shares of Total_time per configuration, the %s pale",
+		 sec->base_word);
 	html_plot_begin(&pl, sb, "Lost time by cause", sub);
 	for (size_t i = 0; i < nr; i++) {
 		const struct matrix_cell *c = bars[i].cell;
@@ -135,8 +136,8 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 			double share = fg->n && total > 0 ? fmax(0, fg->median / total) : NAN;
 			if (isfinite(base[i][k])) {
 				strbuf_reset(&text);
-				strbuf_addf(&text, "%s (p = %d): %s %s %.1f %% of Total_time", bars[i].name, c->p,
-					    sec->base_word,
+				strbuf_addf(&text, "%s (p = %d): %s %s %.1f %% of Total_time",
+					    bars[i].name, c->p, sec->base_word,
 					    analysis_figure_name(lost[k].fig), 100 * base[i][k]);
 				html_bar(&pl, (double)i - 0.25, 0.26, yb, yb + fmax(0, base[i][k]), lost[k].colour, 1,
 					 text.buf);
@@ -148,7 +149,8 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 			strbuf_addf(&text, "%s (p = %d): %s %.1f %% of Total_time (%.3g s of %.3g s)", bars[i].name, c->p,
 				    analysis_figure_name(lost[k].fig), 100 * share, fg->median, total);
 			if (isfinite(base[i][k]))
-				strbuf_addf(&text, "; %s %.1f %%", sec->base_word, 100 * base[i][k]);
+				strbuf_addf(&text, "; %s %.1f %%", sec->base_word,
+					    100 * base[i][k]);
 			html_bar(&pl, x, w, y, y + share, lost[k].colour, 0, text.buf);
 			y += share;
 		}

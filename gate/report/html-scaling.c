@@ -254,7 +254,8 @@ static void draw_series(struct html_plot *pl, struct series_state *st)
 			continue;
 		if (isfinite(yb[k])) {
 			hover_text(&t, st, c);
-			strbuf_addf(&t, "%s %s %.3g", st->sec->base_word, figure_names[st->f], yb[k]);
+			strbuf_addf(&t, "%s %s %.3g", st->sec->base_word, figure_names[st->f],
+				    yb[k]);
 			if (isfinite(b[k].lo) && isfinite(b[k].hi))
 				strbuf_addf(&t, " [%.3g, %.3g], n = %zu", b[k].lo, b[k].hi, b[k].n);
 			html_errorbar(pl, xb[k], fmax(b[k].lo, pl->y.lo), fmin(b[k].hi, pl->y.hi), st->colour);
@@ -301,8 +302,8 @@ int html_scaling_plot(struct strbuf *sb, const struct html_section *sec, enum ht
 	int any_base = 0, offscale = 0, ranks[MAX_GROUPS];
 	char desc[96];
 
-	snprintf(desc, sizeof(desc), "medians with 95 %% intervals, the %s dashed with open markers, left of each",
-		 sec->base_word);
+	snprintf(desc, sizeof(desc), "medians with 95 %% intervals, the %s dashed with open "
+		 "markers, left of each", sec->base_word);
 	figure_range(sec, f, &lo, &hi, &marks);
 	if (!marks)
 		return 0;
@@ -340,8 +341,9 @@ int html_scaling_plot(struct strbuf *sb, const struct html_section *sec, enum ht
 	}
 	if (sec->nr_sizes <= 1 && !nr_keys)
 		html_plot_key(&pl, HTML_KEY_LINE, html_colour(0), "current (median, 95 %% interval)");
-	html_plot_key(&pl, HTML_KEY_DASHED, sec->nr_sizes > 1 || nr_keys ? HTML_INK : html_colour(0), "%s%s",
-		      sec->base_word, any_base ? " (median, 95 % interval)" : ": none recorded");
+	html_plot_key(&pl, HTML_KEY_DASHED, sec->nr_sizes > 1 || nr_keys ? HTML_INK : html_colour(0),
+		      "%s%s", sec->base_word,
+		      any_base ? " (median, 95 % interval)" : ": none recorded");
 	if (f != HTML_KARP_FLATT)
 		html_plot_key(&pl, HTML_KEY_DOTTED, HTML_GREY, "ideal");
 	if (offscale)

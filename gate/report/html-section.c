@@ -63,8 +63,8 @@ static int weak_plot(struct strbuf *sb, const struct html_section *sec)
 			const struct matrix_figure *f = &c->weak_efficiency;
 			strbuf_reset(&text);
 			strbuf_addf(&text, "p = %d (%dx%d), size %s: %s weak efficiency %.3g", c->p,
-				    c->config->ranks, c->config->threads, w->points[i].series->size, sec->base_word,
-				    yb[i]);
+				    c->config->ranks, c->config->threads, w->points[i].series->size,
+				    sec->base_word, yb[i]);
 			html_point(&pl, x[i], yb[i], HTML_RING, html_colour(0), text.buf);
 			if (!f->n)
 				continue;

@@ -18,8 +18,9 @@ static void recap_one(FILE *out, const struct verdict *v)
 	int whole = !v->interval || !strcmp(v->interval, "-");
 	const char *on = check_colour(out, v->status, 0);
 
-	fprintf(out, "%s%s%s%*s %s%s%s", on, words[v->status], check_colour_end(on), 5 - (int)strlen(words[v->status]),
-		"", v->benchmark ? v->benchmark : "-", whole ? "" : " ", whole ? "" : v->interval);
+	fprintf(out, "%s%s%s%*s %s%s%s", on, words[v->status], check_colour_end(on),
+		5 - (int)strlen(words[v->status]), "", v->benchmark ? v->benchmark : "-",
+		whole ? "" : " ", whole ? "" : v->interval);
 	if (v->file && v->line > 0)
 		fprintf(out, " at %s:%d", v->file, v->line);
 	else if (v->file)

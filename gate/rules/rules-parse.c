@@ -260,8 +260,8 @@ static const char *report_name_key(const char *name)
 }
 
 /* An unknown key in 'share_max' or 'tolerance': the likely one, and the valid ones. */
-static void unknown_map_key(struct parser *ps, const yaml_node_t *node, const char *name, const char *key,
-			    const char *what, const char *const *known)
+static void unknown_map_key(struct parser *ps, const yaml_node_t *node, const char *name,
+			    const char *key, const char *what, const char *const *known)
 {
 	const char *hint = report_name_key(name);
 	struct strbuf all = STRBUF_INIT;
@@ -273,15 +273,16 @@ static void unknown_map_key(struct parser *ps, const yaml_node_t *node, const ch
 	for (size_t i = 0; known[i]; i++)
 		strbuf_addf(&all, "%s%s", i ? ", " : "", known[i]);
 	if (hint && report_name_key(name))
-		yamldoc_error(ps->d, node, "unknown %s '%s' in '%s': the reports' %s is '%s' in rules; "
-			      "did you mean '%s'? (one of %s)", what, name, key,
-			      rules_metric_report_name((enum rules_metric)rules_metric_find_report_name(name)), hint,
+		yamldoc_error(ps->d, node, "unknown %s '%s' in '%s': the reports' %s is '%s' in "
+			      "rules; did you mean '%s'? (one of %s)", what, name, key,
+			      rules_metric_report_name(rules_metric_find_report_name(name)), hint,
 			      hint, all.buf);
 	else if (hint)
-		yamldoc_error(ps->d, node, "unknown %s '%s' in '%s'; did you mean '%s'? (one of %s)", what, name,
-			      key, hint, all.buf);
+		yamldoc_error(ps->d, node, "unknown %s '%s' in '%s'; did you mean '%s'? "
+			      "(one of %s)", what, name, key, hint, all.buf);
 	else
-		yamldoc_error(ps->d, node, "unknown %s '%s' in '%s' (one of %s)", what, name, key, all.buf);
+		yamldoc_error(ps->d, node, "unknown %s '%s' in '%s' (one of %s)", what, name, key,
+			      all.buf);
 	strbuf_release(&all);
 }
 
@@ -359,13 +360,14 @@ static void parse_tolerance(struct parser *ps, const yaml_node_t *v, enum rules_
 	if (scalar_percent(v, &x) == 0) {
 		relative = 1;
 	} else if (m == RULES_TIME && scalar_number(v, &x) == 0) {
-		/* 5 could mean 5 % as well as 5 s, which turns the gate off for every sub-second interval */
-		yamldoc_error(ps->d, v, "'%s' needs a unit: '%s%%' (relative to the base) or '%ss' (seconds), "
-			      "not a bare %s", name, yamldoc_scalar(v), yamldoc_scalar(v), yamldoc_scalar(v));
+		/* 5 could mean 5 % or 5 s; 5 s turns the gate off for every sub-second interval */
+		const char *s = yamldoc_scalar(v);
+		yamldoc_error(ps->d, v, "'%s' needs a unit: '%s%%' (relative to the base) or '%ss' "
+			      "(seconds), not a bare %s", name, s, s, s);
 		return;
 	} else if (m == RULES_TIME && scalar_seconds(v, &x) < 0) {
-		yamldoc_error(ps->d, v, "'%s' must be a percentage such as 5%% or a time such as 0.5s or 200ms, "
-			      "not %s", name, yamldoc_describe(v, buf, sizeof(buf)));
+		yamldoc_error(ps->d, v, "'%s' must be a percentage such as 5%% or a time such as "
+			      "0.5s or 200ms, not %s", name, yamldoc_describe(v, buf, sizeof(buf)));
 		return;
 	} else if (m == RULES_TIME) {
 		/* seconds, from scalar_seconds() */
@@ -468,21 +470,22 @@ static int bound_key(const char *key, int *is_max)
 static int report_name_rule_key(struct parser *ps, const char *key, const yaml_node_t *key_node)
 {
 	size_t len = strlen(key);
-	const char *suffix = len > 4 && (!strcmp(key + len - 4, "_min") || !strcmp(key + len - 4, "_max")) ?
-		key + len - 4 : "";
+	int bound = len > 4 && (!strcmp(key + len - 4, "_min") || !strcmp(key + len - 4, "_max"));
+	const char *suffix = bound ? key + len - 4 : "";
 	char *metric = xstrndup(key, len - strlen(suffix));
 	const char *rule_key = report_name_key(metric);
 
 	const char *report = rule_key ?
-		rules_metric_report_name((enum rules_metric)rules_metric_find_report_name(metric)) : NULL;
+		rules_metric_report_name(rules_metric_find_report_name(metric)) : NULL;
 
 	if (rule_key && *suffix)
-		yamldoc_error(ps->d, key_node, "unknown key '%s': the reports' %s is '%s' in rules; "
-			      "did you mean '%s%s'?", key, report, rule_key, rule_key, suffix);
+		yamldoc_error(ps->d, key_node, "unknown key '%s': the reports' %s is '%s' in "
+			      "rules; did you mean '%s%s'?", key, report, rule_key, rule_key,
+			      suffix);
 	else if (rule_key)
-		yamldoc_error(ps->d, key_node, "unknown key '%s': the reports' %s is '%s' in rules; a bound is "
-			      "'%s_min' or '%s_max', a tolerance goes under 'tolerance'", key, report, rule_key,
-			      rule_key, rule_key);
+		yamldoc_error(ps->d, key_node, "unknown key '%s': the reports' %s is '%s' in "
+			      "rules; a bound is '%s_min' or '%s_max', a tolerance goes under "
+			      "'tolerance'", key, report, rule_key, rule_key, rule_key);
 	free(metric);
 	return rule_key != NULL;
 }

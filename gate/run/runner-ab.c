@@ -153,7 +153,8 @@ static int stamp(const char *results, struct timespec *t)
 
 static int newer(const struct timespec *a, const struct timespec *than)
 {
-	return a->tv_sec > than->tv_sec || (a->tv_sec == than->tv_sec && a->tv_nsec >= than->tv_nsec);
+	return a->tv_sec > than->tv_sec ||
+	       (a->tv_sec == than->tv_sec && a->tv_nsec >= than->tv_nsec);
 }
 
 /* Whether a file below 'dir' (not .git, not the results at 'skip') was written at or after 't'. */
@@ -166,7 +167,8 @@ static int changed_since(const char *dir, const struct timespec *t, const char *
 	while (d && !found && (e = readdir(d))) {
 		struct stat st;
 		char *path;
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".git"))
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    !strcmp(e->d_name, ".git"))
 			continue;
 		path = xstrfmt("%s/%s", dir, e->d_name);
 		if (!lstat(path, &st) && strcmp(path, skip)) {
@@ -202,10 +204,10 @@ static int build_both_watched(struct runner *r, struct bench_run *head)
 	if (!watch || head->base->build_failed || changed_since(head->workdir, &t0, results, 0) ||
 	    !changed_since(head->base->workdir, &t1, results, 0))
 		return 0;
-	warning("benchmark '%s': the head's build wrote no file in '%s' while the base's, in a fresh checkout, "
-		"did: the head may run a stale program (a build rule that misses a dependency); build clean, "
-		"e.g. 'build: make clean all', or run 'git clean -fdx' before the gate", head->b->name,
-		head->workdir);
+	warning("benchmark '%s': the head's build wrote no file in '%s' while the base's, in a "
+		"fresh checkout, did: the head may run a stale program (a build rule that misses a "
+		"dependency); build clean, e.g. 'build: make clean all', or run 'git clean -fdx' "
+		"before the gate", head->b->name, head->workdir);
 	return 0;
 }
 

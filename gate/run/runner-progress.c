@@ -55,8 +55,8 @@ static void run_label(struct strbuf *sb, const struct runner *r, const struct be
 {
 	const struct runner *t = r->top ? r->top : r;
 
-	strbuf_addf(sb, "[%zu/%zu] %s", t->done_runs + (t->done_runs < t->total_runs), t->total_runs,
-		    runner_side(r));
+	strbuf_addf(sb, "[%zu/%zu] %s", t->done_runs + (t->done_runs < t->total_runs),
+		    t->total_runs, runner_side(r));
 	runner_point_label(sb, br, pt);
 	if (repeat)
 		strbuf_addf(sb, " repeat %d/%d", repeat, br->points[pt].last);
@@ -120,8 +120,8 @@ void runner_log_run(struct runner *r, const struct bench_run *br, size_t pt, int
 	if (!r->log)
 		return;
 	/* done_runs already counts this run */
-	strbuf_addf(&sb, "[%zu/%zu] %s", (r->top ? r->top : r)->done_runs, (r->top ? r->top : r)->total_runs,
-		    runner_side(r));
+	strbuf_addf(&sb, "[%zu/%zu] %s", (r->top ? r->top : r)->done_runs,
+		    (r->top ? r->top : r)->total_runs, runner_side(r));
 	runner_point_label(&sb, br, pt);
 	if (repeat)
 		strbuf_addf(&sb, " repeat %d/%d", repeat, br->points[pt].last);

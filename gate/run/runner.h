@@ -29,7 +29,7 @@ struct runner_options {
 	const char *benchmark;   /* NULL: every benchmark */
 	int dry_run;             /* print the plan on stdout, run nothing */
 	int local;               /* run here even with a 'slurm:' section (what the batch job does) */
-	int quiet;               /* --quiet: no progress (live line, a line per run, medians, builds) */
+	int quiet;               /* --quiet: no progress (live line, run lines, medians, builds) */
 	/* A/B (docs/running.md): the base revision's tree, with the layout of the head's tree at head_root */
 	const char *base_root, *head_root;
 	const char *inject;      /* SCALEGATE_INJECT for the head's runs only ("solve:10%"), or NULL */

@@ -4,7 +4,7 @@
 
 /* The top of the git repository holding 'dir', or NULL when it is in none; caller frees. */
 char *worktree_toplevel(const char *dir);
-/* 0 when 'rev' names a commit of 'repo'; else error() with the command that fixes it (a shallow clone). */
+/* 0 when 'rev' names a commit of 'repo'; else error() naming the command that fixes it. */
 int worktree_check_rev(const char *repo, const char *rev);
 /* Checks 'rev' of the repository at 'repo' out into 'path' (replacing a leftover one). 0 or error(). */
 int worktree_add(const char *repo, const char *rev, const char *path);
