@@ -69,6 +69,7 @@ static void compare_samples(struct check_cell *cell, const struct check_metric *
 	double *xb = xmalloc(cap * sizeof(double)), *xc = xmalloc(cap * sizeof(double));
 	struct check_test t;
 	int skipped;
+	double df;
 
 	nb = check_samples(cell->base, m, xb);
 	nc = check_samples(cell->cur, m, xc);
@@ -82,8 +83,9 @@ static void compare_samples(struct check_cell *cell, const struct check_metric *
 		skip_unreachable(cell, m, kind, nb, nc, &skipped);
 		struct check_test_opts o = { m->worse, &cell->set->tolerance[m->id],
 					     check_alpha(cell, m), cell->c->ab && nb == nc,
-					     check_sitting_sd(cell, m, cell->set->tolerance[m->id].relative),
-					     cell->set->tolerance_policy[m->id].margin };
+					     check_sitting_sd(cell, m, cell->set->tolerance[m->id].relative, &df),
+					     cell->set->tolerance_policy[m->id].margin, 0 };
+		o.sitting_df = df;
 		if (!skipped && !check_test_samples(xb, nb, xc, nc, &o, &t)) {
 			struct verdict *v = finish(cell, m, kind, &t);
 			struct strbuf sb = STRBUF_INIT;
@@ -135,10 +137,11 @@ static int test_rounds(struct check_cell *cell, const struct check_metric *m, co
 	size_t cap = (g->n[0] > g->n[2] ? g->n[0] : g->n[2]) + 1, nb, nc;
 	double *xb = xmalloc(cap * sizeof(double)), *xc = xmalloc(cap * sizeof(double));
 	const struct rules_value *tol = &cell->set->tolerance[m->id];
-	struct check_test_opts o = { m->worse, tol, check_alpha(cell, m), 0,
-				     check_sitting_sd(cell, m, tol->relative), cell->set->tolerance_policy[m->id].margin };
+	struct check_test_opts o = { m->worse, tol, check_alpha(cell, m), 0, 0,
+				     cell->set->tolerance_policy[m->id].margin, 0 };
 	int ret = 1;
 
+	o.sitting_sd = check_sitting_sd(cell, m, tol->relative, &o.sitting_df);
 	nb = per_round(g, 0, m->id, xb);
 	nc = per_round(g, 1, m->id, xc);
 	o.paired = cell->c->ab && nb == nc;
@@ -196,6 +199,7 @@ static void compare_derived(struct check_cell *cell, const struct check_metric *
 			 &skipped);
 	if (!skipped) {
 		g.seed = stats_seed_of(kind);
+		g.margin = cell->set->tolerance_policy[m->id].margin;
 		ret = weak ? 1 : test_rounds(cell, m, &g, &t);
 		if (ret > 0)
 			ret = check_test_derived(&g, m->id, &cell->set->tolerance[m->id],
@@ -260,7 +264,8 @@ static void compare_slope(struct check_cell *cell, const struct check_metric *m,
 	}
 	skip_unreachable(cell, m, kind, nb, nc, &skipped);
 	if (!skipped) {
-		struct check_slope_groups g = { x, n, rp, k, stats_seed_of(cell->interval) };
+		struct check_slope_groups g = { x, n, rp, k, stats_seed_of(cell->interval),
+						cell->set->tolerance_policy[m->id].margin };
 		int ret = check_test_slope(&g, &cell->set->tolerance[m->id],
 					   check_alpha(cell, m), &t);
 		if (!ret)

@@ -169,7 +169,7 @@ static void test_ttest_past_tolerance(void **state)
 	double slower[] = { 1.20, 1.22, 1.19, 1.21, 1.18 };  /* +20 % */
 	double little[] = { 1.05, 1.07, 1.04, 1.06, 1.03 };  /* +5 %: within */
 	double spread[] = { 1.25, 0.97, 1.30, 1.00, 1.20 };  /* +14 % in the mean, overlapping */
-	struct check_test_opts o = { +1, &relative10, 0.01, 0, 0, 0 };
+	struct check_test_opts o = { +1, &relative10, 0.01, 0, 0, 0, 0 };
 	struct check_test t;
 
 	(void)state;
@@ -191,7 +191,7 @@ static void test_ttest_past_tolerance(void **state)
 	/* Paired by round: a drift shared by both sides cancels. */
 	{
 		double a[] = { 1.00, 1.10, 1.20, 1.30, 1.40 }, b[] = { 1.02, 1.12, 1.23, 1.32, 1.43 };
-		struct check_test_opts op = { +1, &relative10, 0.01, 1, 0, 0 };
+		struct check_test_opts op = { +1, &relative10, 0.01, 1, 0, 0, 0 };
 		assert_int_equal(check_test_samples(a, 5, b, 5, &o, &t), 0);
 		assert_true(t.p > 0.1);
 		assert_int_equal(check_test_samples(a, 5, b, 5, &op, &t), 0);
@@ -204,7 +204,7 @@ static void test_ttest_smaller_is_worse(void **state)
 {
 	double base[] = { 0.95, 0.96, 0.94, 0.95, 0.97 }, worse[] = { 0.80, 0.82, 0.81, 0.79, 0.80 };
 	struct rules_value abs05 = { .set = 1, .value = 0.05, .relative = 0 };
-	struct check_test_opts o = { -1, &abs05, 0.05, 0, 0, 0 };
+	struct check_test_opts o = { -1, &abs05, 0.05, 0, 0, 0, 0 };
 	struct check_test t;
 
 	(void)state;
@@ -238,7 +238,7 @@ static void test_derived(void **state)
 	double t1[] = { 1.00, 1.01, 0.99, 1.02, 0.98 };
 	double t2[] = { 0.52, 0.53, 0.51, 0.52, 0.53 };  /* efficiency ~0.96 */
 	double t2slow[] = { 0.70, 0.71, 0.69, 0.72, 0.70 }; /* ~0.71 */
-	struct check_groups g = { { t1, t2, t1, t2slow }, { 5, 5, 5, 5 }, 2, 0 };
+	struct check_groups g = { { t1, t2, t1, t2slow }, { 5, 5, 5, 5 }, 2, 0, 0 };
 	struct rules_value abs05 = { .set = 1, .value = 0.05, .relative = 0 };
 	struct check_test t;
 
@@ -269,7 +269,7 @@ static void test_slope(void **state)
 	const double *x[6] = { t1, b2, b4, t1, c2, c4 };
 	size_t n[6] = { 5, 5, 5, 5, 5, 5 };
 	double rp[2] = { 2, 4 };
-	struct check_slope_groups g = { x, n, rp, 2, 0 };
+	struct check_slope_groups g = { x, n, rp, 2, 0, 0 };
 	struct rules_value tol = { .set = 1, .value = 0.005, .relative = 0 };
 	struct check_test t;
 
