@@ -166,9 +166,12 @@ static void describe_outcome(struct strbuf *sb, const struct check_pending *pd, 
 		strbuf_addstr(sb, " but not significant");
 }
 
-/* "inconclusive: ..." and why. */
-static void describe_inconclusive(struct strbuf *sb, const struct check_test *t, const char *tol, const char *mdc)
+/* "..., inconclusive: ..." and why. */
+static void describe_inconclusive(struct strbuf *sb, const struct check_pending *pd, const char *tol,
+				  const char *excl, const char *mdc)
 {
+	const struct check_test *t = &pd->t;
+
 	if (t->busy && t->past) {
 		strbuf_addf(sb, "past the tolerance of %s, but inconclusive: most runs were measured on a busy machine "
 			    "(contention above max_contention), and against a stored baseline the change cannot be told "
@@ -181,8 +184,15 @@ static void describe_inconclusive(struct strbuf *sb, const struct check_test *t,
 			    isnan(t->change) ? "change" : "bound of the change", tol);
 		return;
 	}
-	strbuf_addf(sb, "inconclusive: at this noise a failure would catch only a worsening of %s with 80 %% power "
-		    "(tolerance %s)", mdc, tol);
+	if (t->past)
+		strbuf_addf(sb, "past the tolerance of %s %s: inconclusive", tol,
+			    t->p <= pd->pol.significance * ALPHA_SLACK ? "and significant alone but not over the whole run"
+			    : "but not significant");
+	else
+		strbuf_addf(sb, "within the tolerance of %s but inconclusive: the data exclude only a worsening above %s",
+			    tol, excl);
+	if (isfinite(t->mdc))
+		strbuf_addf(sb, "; at this noise a failure catches a worsening of %s with 80 %% power", mdc);
 	if (t->more > 0)
 		strbuf_addf(sb, "; about %d more repeats would decide", t->more);
 	else if (t->more < 0)
@@ -210,7 +220,7 @@ static void describe(struct strbuf *sb, const struct check_pending *pd, const st
 		    isnan(t->se) && !t->degenerate ? "from medians" : "median", val, lo, hi, t->n_cur, base, t->n_base,
 		    change_label(t), change);
 	if (v->inconclusive)
-		describe_inconclusive(sb, t, tol, mdc);
+		describe_inconclusive(sb, pd, tol, excl, mdc);
 	else
 		describe_outcome(sb, pd, v, tol, excl);
 	if (!isnan(t->p)) {

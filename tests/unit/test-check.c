@@ -15,6 +15,7 @@
 #include "judge/check-priv.h"
 #include "stats/stats.h"
 #include "base/util.h"
+#include "stats-testing.h"
 
 /* A cell of 'n' repeats with Execution_time = Total_time / p and one lost-time figure. */
 static struct baseline_cell *add_cell(struct baseline *b, const char *interval, int threads, size_t n,
@@ -490,6 +491,169 @@ static void test_cause_outside_inner(void **state)
 	fixture_release(&f);
 }
 
+/* ---- the whole-run decision (check_adjust) on hand-made tests ---- */
+
+/* A t-test on logs of Execution_time as check_test_samples() leaves it: p, se, df in log units. */
+static struct check_test ttest_result(double change, double p, double se, double df)
+{
+	struct check_test t = { .n_base = 5, .n_cur = 5, .base = 1, .cur = 1 + change, .lo = NAN, .hi = NAN,
+				.change = change, .bound = NAN, .p = p, .mdc = NAN, .se = se, .df = df,
+				.dtol = log1p(0.05), .extra = 0, .n_pairs = 5, .logs = 1, .test = "Welch t on logs" };
+
+	t.past = log1p(change) > t.dtol;
+	t.significant = t.past && p <= 0.01;
+	t.excluded = expm1(log1p(change) + stats_t_quantile(0.99, df) * se);
+	return t;
+}
+
+/* A bootstrap result of the speedup (smaller is worse): no se, a p from its resamples. */
+static struct check_test bootstrap_result(double change, double p)
+{
+	struct check_test t = { .n_base = 5, .n_cur = 5, .base = 2, .cur = 2 * (1 + change), .lo = NAN, .hi = NAN,
+				.change = change, .bound = change / 2, .p = p, .excluded = -2 * change, .mdc = NAN,
+				.se = NAN, .df = NAN, .dtol = NAN, .extra = NAN, .test = "bootstrap" };
+
+	t.past = change < -0.05;
+	t.significant = t.past && p <= 0.01;
+	return t;
+}
+
+struct decision {
+	struct fixture f;
+	struct check c;
+	struct verdict_set vs;
+	struct rules_settings set;
+};
+
+static void decision_init(struct decision *d)
+{
+	fixture_init(&d->f, NULL);
+	memset(&d->c, 0, sizeof(d->c));
+	memset(&d->set, 0, sizeof(d->set));
+	verdict_set_init(&d->vs);
+	d->c.vs = &d->vs;
+	d->f.cell.c = &d->c;
+	d->f.cell.set = &d->set;
+	for (int m = 0; m < RULES_NR_METRICS; m++) {
+		d->set.tolerance[m] = (struct rules_value){ .set = 1, .value = 0.05, .relative = 1 };
+		d->set.tolerance_policy[m] = (struct rules_policy){ RULES_LEVEL_ERROR, 0.01, 3, 0, 0 };
+	}
+}
+
+static struct verdict *decision_add(struct decision *d, enum rules_metric id, const struct check_test *t)
+{
+	const struct check_metric *m = &check_metrics[id];
+	struct verdict *v = check_verdict(&d->f.cell, VERDICT_WARN, m->key, m, NULL);
+	size_t i = (size_t)(v - d->vs.v);
+
+	check_defer(&d->f.cell, i, m, t);
+	return v;
+}
+
+static void decision_release(struct decision *d)
+{
+	verdict_set_release(&d->vs);
+	fixture_release(&d->f);
+}
+
+/*
+ * A bootstrap check is in the Holm family with its p: p = 0.004 among 5
+ * error-level checks is 0.02 > 0.01 adjusted, so it does not fail alone
+ * (it used to fail on its own bound, outside the family).
+ */
+static void test_bootstrap_in_the_family(void **state)
+{
+	struct decision d;
+	struct check_test boot = bootstrap_result(-0.2, 0.004), flat = ttest_result(0.0, 0.5, 0.02, 8);
+
+	(void)state;
+	decision_init(&d);
+	decision_add(&d, RULES_SPEEDUP, &boot);
+	for (int i = 0; i < 4; i++)
+		decision_add(&d, RULES_TIME, &flat);
+	check_adjust(&d.c);
+	assert_int_equal(d.c.family, 5);
+	assert_near(d.vs.v[0].p_adjusted, 0.02, 1e-12);
+	assert_int_not_equal(d.vs.v[0].status, VERDICT_FAIL);
+	assert_non_null(strstr(d.vs.v[0].message, "significant alone but not over the whole run"));
+	decision_release(&d);
+	/* alone, the same p fails */
+	decision_init(&d);
+	decision_add(&d, RULES_SPEEDUP, &boot);
+	check_adjust(&d.c);
+	assert_int_equal(d.vs.v[0].status, VERDICT_FAIL);
+	decision_release(&d);
+}
+
+/* An undefined bound (or p) proves nothing: INCONCLUSIVE, never PASS. */
+static void test_undefined_bound_is_inconclusive(void **state)
+{
+	struct decision d;
+	struct check_test t = ttest_result(0.0, 0.5, 0.02, 8), boot = bootstrap_result(0.0, NAN);
+
+	(void)state;
+	decision_init(&d);
+	t.excluded = NAN;
+	decision_add(&d, RULES_TIME, &t);
+	boot.bound = boot.excluded = NAN;
+	decision_add(&d, RULES_SPEEDUP, &boot);
+	check_adjust(&d.c);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(d.vs.v[i].status, VERDICT_WARN);
+		assert_true(d.vs.v[i].inconclusive);
+		assert_non_null(strstr(d.vs.v[i].message, "undefined"));
+	}
+	decision_release(&d);
+}
+
+/*
+ * The minimum detectable change is the worsening a FAIL catches with 80 %
+ * power at the Holm worst case alpha / m, the tolerance included: with the
+ * noise small it is the tolerance plus the power's share, never below it.
+ */
+static void test_honest_mdc(void **state)
+{
+	struct decision d;
+	struct check_test t = ttest_result(0.01, 0.3, 0.02, 8), small = ttest_result(0.0, 0.5, 0.002, 8);
+	double qa = stats_t_quantile(1 - 0.01 / 10, 8), qp = stats_t_quantile(0.8, 8);
+
+	(void)state;
+	decision_init(&d);
+	decision_add(&d, RULES_TIME, &t);
+	decision_add(&d, RULES_TIME, &small);
+	for (int i = 0; i < 8; i++)
+		decision_add(&d, RULES_TIME, &t);
+	check_adjust(&d.c);
+	assert_int_equal(d.c.family, 10);
+	/* the noise dominates: (q(1 - alpha/10) + q(0.8)) se */
+	assert_near(d.vs.v[0].mdc, expm1((qa + qp) * 0.02), 1e-9);
+	/* the tolerance dominates: log(1.05) + q(0.8) se, above the tolerance */
+	assert_near(d.vs.v[1].mdc, expm1(log1p(0.05) + qp * 0.002), 1e-9);
+	assert_true(d.vs.v[1].mdc > 0.05);
+	decision_release(&d);
+}
+
+/* Messages: "past the tolerance" only when the change is; the change is named for what was tested. */
+static void test_messages_agree(void **state)
+{
+	struct decision d;
+	struct check_test flat = ttest_result(-0.01, 0.8, 0.05, 8);
+	struct analysis_run runs[3] = { { .contention = 0.6 }, { .contention = 0.7 }, { .contention = 0.9 } };
+
+	(void)state;
+	decision_init(&d);
+	d.f.cfg[2].runs = runs; /* a busy machine against a stored baseline */
+	d.f.cfg[2].nr_runs = 3;
+	decision_add(&d, RULES_TIME, &flat);
+	check_adjust(&d.c);
+	assert_true(d.vs.v[0].inconclusive);
+	assert_null(strstr(d.vs.v[0].message, "past the tolerance"));
+	assert_non_null(strstr(d.vs.v[0].message, "geometric-mean change -1.0 %"));
+	assert_non_null(strstr(d.vs.v[0].message, "median"));
+	decision_release(&d);
+}
+
+
 static void test_sort(void **state)
 {
 	struct verdict_set vs;
@@ -546,6 +710,10 @@ int main(void)
 		cmocka_unit_test(test_cause_no_speedup),
 		cmocka_unit_test(test_cause_busy_machine),
 		cmocka_unit_test(test_busy_cell),
+		cmocka_unit_test(test_bootstrap_in_the_family),
+		cmocka_unit_test(test_undefined_bound_is_inconclusive),
+		cmocka_unit_test(test_honest_mdc),
+		cmocka_unit_test(test_messages_agree),
 		cmocka_unit_test(test_cause_serial_flat),
 		cmocka_unit_test(test_cause_outside_inner),
 		cmocka_unit_test(test_sort),
