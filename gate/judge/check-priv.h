@@ -176,6 +176,16 @@ struct verdict *check_verdict(struct check_cell *cell, enum verdict_status st, c
 			      const struct check_metric *m, const struct rules_rule *from);
 /* The samples of a metric in a cell (per-run figure or share); out has room for cell->n. */
 size_t check_samples(const struct baseline_cell *bc, const struct check_metric *m, double *out);
+/* As check_samples(), with the round of each sample in round (its position + 1 when not known). */
+size_t check_samples_rounds(const struct baseline_cell *bc, const struct check_metric *m, double *out, int *round);
+/*
+ * The samples of the rounds both sides have, paired: pb[k] and pc[k] come from
+ * the same round (A/B runs base and head round by round; a failed run on either
+ * side drops its round, not the pairing of the others); pr (may be NULL) their
+ * rounds. Returns the pairs.
+ */
+size_t check_pair_rounds(const double *xb, const int *rb, size_t nb, const double *xc, const int *rc, size_t nc,
+			 double *pb, double *pc, int *pr);
 /* Why a check cannot fail with these sample counts, or NULL; caller frees. */
 char *check_unreachable(size_t nb, size_t nc, const struct rules_policy *pol);
 /*

@@ -654,6 +654,52 @@ static void test_messages_agree(void **state)
 }
 
 
+/*
+ * A/B pairs by round number: one failed run on each side, in different
+ * rounds (base lost round 3, head round 2), drops those rounds and pairs
+ * the rest; by position, every later pair would mix two rounds' machine.
+ */
+static void test_pairs_by_round(void **state)
+{
+	static const double drift[6] = { 1.0, 1.3, 0.8, 1.5, 0.9, 1.2 };
+	double tb[5], th[5], xb[6], xc[6], pb[6], pc[6];
+	int base_rounds[5] = { 1, 2, 4, 5, 6 }, head_rounds[5] = { 1, 3, 4, 5, 6 }, rb[6], rc[6], pr[6];
+	struct baseline_cell base = { .n = 5, .round = base_rounds }, head = { .n = 5, .round = head_rounds };
+	struct rules_value tol = { .set = 1, .value = 0.01, .relative = 1 };
+	struct check_test_opts o = { +1, &tol, 0.01, 1, 0, 0, 0 };
+	const struct check_metric *time = &check_metrics[RULES_TIME];
+	struct check_test t;
+	size_t nb, nc, n;
+
+	(void)state;
+	for (int i = 0; i < 5; i++) {
+		tb[i] = drift[base_rounds[i] - 1] * (1 + 0.001 * i);
+		th[i] = drift[head_rounds[i] - 1] * 1.05 * (1 + 0.001 * i); /* 5 % slower, round by round */
+	}
+	base.fig[ANALYSIS_EXECUTION_TIME] = tb;
+	head.fig[ANALYSIS_EXECUTION_TIME] = th;
+	nb = check_samples_rounds(&base, time, xb, rb);
+	nc = check_samples_rounds(&head, time, xc, rc);
+	assert_int_equal(nb, 5);
+	assert_int_equal(rb[2], 4);
+	n = check_pair_rounds(xb, rb, nb, xc, rc, nc, pb, pc, pr);
+	assert_int_equal(n, 4);
+	assert_int_equal(pr[0], 1);
+	assert_int_equal(pr[1], 4);
+	assert_int_equal(pr[3], 6);
+	assert_int_equal(check_test_samples(pb, n, pc, n, &o, &t), 0);
+	assert_near(t.change, 0.05, 0.003);
+	assert_true(t.significant);
+	/* by position the same samples mix rounds: the machine's drift swamps the 5 % */
+	assert_int_equal(check_test_samples(xb, 5, xc, 5, &o, &t), 0);
+	assert_false(t.significant);
+	/* a stored baseline's cell has no rounds: its samples are numbered by position */
+	base.round = NULL;
+	assert_int_equal(check_samples_rounds(&base, time, xb, rb), 5);
+	assert_int_equal(rb[4], 5);
+}
+
+
 static void test_sort(void **state)
 {
 	struct verdict_set vs;
@@ -714,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_undefined_bound_is_inconclusive),
 		cmocka_unit_test(test_honest_mdc),
 		cmocka_unit_test(test_messages_agree),
+		cmocka_unit_test(test_pairs_by_round),
 		cmocka_unit_test(test_cause_serial_flat),
 		cmocka_unit_test(test_cause_outside_inner),
 		cmocka_unit_test(test_sort),
