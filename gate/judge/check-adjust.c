@@ -30,15 +30,17 @@ struct check_pending {
 #define SITTING_SD_SHARE 0.005 /* shares of Total_time: half a point */
 
 /*
- * A measured sd is an estimate with sittings - 1 df (the sittings shift every
- * cell at once): it is used with those df, at least the assumed value until
+ * The measured spread is of one sitting's level; a comparison spans two
+ * sittings, so its shift has sqrt(2) times that sd. A measured sd is an
+ * estimate with sittings - 1 df (the sittings shift every cell at once): it
+ * is used with those df, at least the assumed value until
  * CHECK_SITTINGS_TRUSTED sittings, and never below CHECK_SITTINGS_FLOOR of it
  * after (a quiet runner earns a sharper test, never one that trusts a lucky 0).
  */
-double check_sitting_choose(double measured, size_t sittings, double assumed, double *df)
+double check_sitting_choose(double level_sd, size_t sittings, double assumed, double *df)
 {
 	double floor = sittings < CHECK_SITTINGS_TRUSTED ? assumed : CHECK_SITTINGS_FLOOR * assumed;
-	double dummy;
+	double measured = M_SQRT2 * level_sd, dummy;
 
 	df = df ? df : &dummy;
 	*df = 0;
@@ -72,24 +74,23 @@ void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell, co
 {
 	const struct baseline_shift *s = &cell->b->shift;
 	double df, sd = check_sitting_sd(cell, m, relative, &df);
-	double measured = m->id == RULES_TIME ? s->time : m->kind == CHECK_DERIVED ? s->speedup : NAN;
+	double level = m->id == RULES_TIME ? s->time : m->kind == CHECK_DERIVED ? s->speedup : NAN;
 	size_t k = s->sittings ? s->sittings : 1;
-	double shown = relative || m->kind == CHECK_SHARE ? 100 * sd : sd;
 
 	if (!(sd > 0))
 		return;
-	strbuf_addf(sb, "%sshift between sittings allowed for: sd %.3g %s per sitting, %.3g between two ",
-		    sb->len ? "\n" : "", shown, relative || m->kind == CHECK_SHARE ? (relative ? "%" : "points") : "",
-		    M_SQRT2 * shown);
-	if (!isfinite(measured) || k < CHECK_SITTINGS_MEASURED)
+	strbuf_addf(sb, "%sshift between sittings allowed for: sd %.3g %s ", sb->len ? "\n" : "",
+		    relative ? 100 * sd : (m->kind == CHECK_SHARE ? 100 * sd : sd),
+		    relative || m->kind == CHECK_SHARE ? (relative ? "%" : "points") : "");
+	if (!isfinite(level) || k < CHECK_SITTINGS_MEASURED)
 		strbuf_addf(sb, "(assumed: the baseline holds %zu sitting%s, %d are needed to measure it)", k,
 			    k == 1 ? "" : "s", CHECK_SITTINGS_MEASURED);
 	else if (!(df > 0))
-		strbuf_addf(sb, "(measured %.3g %% over %zu sittings, the assumed value is the floor until "
-			    XSTR(CHECK_SITTINGS_TRUSTED) ")", 100 * measured, k);
+		strbuf_addf(sb, "(measured %.3g %% between two of %zu sittings, the assumed value is the floor until "
+			    XSTR(CHECK_SITTINGS_TRUSTED) ")", 100 * M_SQRT2 * level, k);
 	else
-		strbuf_addf(sb, "(measured %.3g %% over %zu sittings, %g df%s)", 100 * measured, k, df,
-			    sd > measured ? ", used at its floor, a share of the assumed value" : "");
+		strbuf_addf(sb, "(measured %.3g %% between two of %zu sittings, %g df%s)", 100 * M_SQRT2 * level, k,
+			    df, sd > M_SQRT2 * level ? ", at its floor" : "");
 }
 
 double check_alpha(const struct check_cell *cell, const struct check_metric *m)

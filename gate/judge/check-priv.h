@@ -78,11 +78,7 @@ struct check_test_opts {
 	const struct rules_value *tol;
 	double alpha;
 	int paired;                     /* rounds pair: base[i] and cur[i] were measured side by side */
-	/*
-	 * sd of one sitting's level about the machine's long-run mean (log or metric units; 0 in A/B):
-	 * a comparison of two sittings allows for twice its variance
-	 */
-	double sitting_sd;
+	double sitting_sd;              /* sd of the shift between two sittings (log or metric units); 0 in A/B */
 	int margin;                     /* 'test: margin': H0 is "worse by at most the tolerance", not "no worse" */
 	double sitting_df;              /* the df of sitting_sd when measured; 0: assumed (known) */
 };
@@ -152,8 +148,12 @@ void check_cell_init(struct check_cell *cell, struct check *c, const struct chec
 #define CHECK_SITTINGS_FLOOR 0.5
 /* *df: the df of the value (sittings - 1) when measured, 0 when assumed; df may be NULL. */
 double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative, double *df);
-/* The sd used for a measured one (NAN: none) over 'sittings' with an assumed one; *df as above. */
-double check_sitting_choose(double measured, size_t sittings, double assumed, double *df);
+/*
+ * The sd of the shift between two sittings from the spread of the sittings'
+ * levels measured over 'sittings' (NAN: none; a comparison spans two
+ * sittings: sqrt(2) times it) and the assumed sd of the shift; *df as above.
+ */
+double check_sitting_choose(double level_sd, size_t sittings, double assumed, double *df);
 /* A details line: the shift between sittings allowed for, and whether measured or assumed (stored mode only). */
 void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell, const struct check_metric *m,
 			    int relative);

@@ -138,8 +138,7 @@ int check_test_samples(const double *base, size_t nb, const double *cur, size_t 
 	struct stats_ttest r;
 	int logs = o->tol->relative && all_positive(base, nb) && all_positive(cur, nc);
 	int paired = o->paired && nb == nc;
-	/* the current sitting and the baseline's each sit sd away from the long-run level: 2 sd^2 */
-	double *a, *b, extra = 2 * o->sitting_sd * o->sitting_sd;
+	double *a, *b, extra = o->sitting_sd * o->sitting_sd;
 	int ret;
 
 	test_init(t);
