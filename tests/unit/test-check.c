@@ -247,6 +247,8 @@ static void test_derived(void **state)
 	assert_int_equal(check_test_derived(&g, RULES_EFFICIENCY, &abs05, 0.05, &t), 0);
 	assert_true(t.past && t.significant);
 	assert_true(t.bound < -0.05);
+	/* a p-value for the whole run's Holm family: (1 + k) / (1 + B), here no resample was not worse */
+	assert_near(t.p, 1.0 / (1 + STATS_BOOTSTRAP_ITERATIONS), 1e-15);
 	assert_true(fabs(t.base - 1.0 / 0.52 / 2) < 1e-9);
 	assert_int_equal(check_test_derived(&g, RULES_KARP_FLATT, &abs05, 0.05, &t), 0);
 	assert_true(t.significant); /* e rises from ~0.04 to ~0.4 */
@@ -254,6 +256,7 @@ static void test_derived(void **state)
 	assert_int_equal(check_test_derived(&g, RULES_EFFICIENCY, &abs05, 0.05, &t), 0);
 	assert_false(t.past);
 	assert_true(fabs(t.change) < 1e-12);
+	assert_true(t.p > 0.2 && t.p < 0.8); /* no change: about half the resamples are worse */
 	/* Deterministic: the same inputs, the same interval. */
 	{
 		struct check_test u;
@@ -280,6 +283,7 @@ static void test_slope(void **state)
 	assert_true(fabs(t.base + 0.02 / 3) < 1e-3);
 	assert_true(fabs(t.cur - 0.05 / 3) < 1e-3);
 	assert_true(t.past && t.significant);
+	assert_true(t.p > 0 && t.p <= 0.05);
 	x[4] = b2, x[5] = b4;
 	assert_int_equal(check_test_slope(&g, &tol, 0.05, &t), 0);
 	assert_false(t.past);
