@@ -74,7 +74,7 @@ static void add_cell(struct baseline *b, const struct analysis_config *c, int in
 	cell->threads = c->threads;
 	for (size_t k = 0; k < ARRAY_SIZE(stored); k++)
 		cell->fig[stored[k]] = xmalloc(n * sizeof(double));
-	cell->round = xmalloc(n * sizeof(*cell->round)); /* A/B pairs base and head by round, not by position */
+	cell->round = xmalloc(n * sizeof(*cell->round)); /* A/B pairs base and head by round */
 	for (size_t r = 0; r < c->nr_runs; r++) {
 		const struct analysis_point *pt;
 		if ((size_t)interval >= c->runs[r].nr_points || !(pt = &c->runs[r].points[interval])->present)

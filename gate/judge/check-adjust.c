@@ -52,7 +52,8 @@ double check_sitting_choose(double level_sd, size_t sittings, double assumed, do
 	return fmax(measured, floor);
 }
 
-double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative, double *df)
+double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative,
+			double *df)
 {
 	const struct baseline_shift *s = &cell->b->shift;
 
@@ -63,7 +64,8 @@ double check_sitting_sd(const struct check_cell *cell, const struct check_metric
 	if (m->kind == CHECK_SHARE)
 		return relative ? SITTING_SD_RATIO : SITTING_SD_SHARE;
 	if (m->id == RULES_TIME)
-		return relative ? check_sitting_choose(s->time, s->sittings, SITTING_SD_TIME, df) : 0;
+		return relative ? check_sitting_choose(s->time, s->sittings, SITTING_SD_TIME, df)
+				: 0;
 	if (m->kind == CHECK_DERIVED && relative)
 		return check_sitting_choose(s->speedup, s->sittings, SITTING_SD_RATIO, df);
 	return relative ? SITTING_SD_RATIO : 0;
@@ -86,11 +88,13 @@ void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell, co
 		strbuf_addf(sb, "(assumed: the baseline holds %zu sitting%s, %d are needed to measure it)", k,
 			    k == 1 ? "" : "s", CHECK_SITTINGS_MEASURED);
 	else if (!(df > 0))
-		strbuf_addf(sb, "(measured %.3g %% between two of %zu sittings, the assumed value is the floor until "
-			    XSTR(CHECK_SITTINGS_TRUSTED) ")", 100 * M_SQRT2 * level, k);
+		strbuf_addf(sb, "(measured %.3g %% between two of %zu sittings, the assumed value "
+			    "is the floor until " XSTR(CHECK_SITTINGS_TRUSTED) ")",
+			    100 * M_SQRT2 * level, k);
 	else
-		strbuf_addf(sb, "(measured %.3g %% between two of %zu sittings, %g df%s)", 100 * M_SQRT2 * level, k,
-			    df, sd > M_SQRT2 * level ? ", at its floor" : "");
+		strbuf_addf(sb, "(measured %.3g %% between two of %zu sittings, %g df%s)",
+			    100 * M_SQRT2 * level, k, df,
+			    sd > M_SQRT2 * level ? ", at its floor" : "");
 }
 
 double check_alpha(const struct check_cell *cell, const struct check_metric *m)
@@ -117,7 +121,7 @@ void check_defer(struct check_cell *cell, size_t verdict, const struct check_met
 	pd->pol.significance = check_alpha(cell, m);
 }
 
-/* In the whole-run family: an error-level test with a p-value (t-test or bootstrap; not undefined ones). */
+/* In the whole-run family: an error-level test with a p-value (a t-test or the bootstrap). */
 static int in_family(const struct check_pending *pd)
 {
 	return pd->pol.level == RULES_LEVEL_ERROR && !pd->t.degenerate && !isnan(pd->t.p);
@@ -136,17 +140,17 @@ static void format_magnitude(char *buf, size_t size, const struct check_metric *
 		memmove(buf, buf + 1, strlen(buf));
 }
 
-/* What the change shown is, so that it reads beside the medians: the t-tests' is a change of means of logs. */
+/* The change shown, named to read beside the medians: a t-test's is of means (of logs). */
 static const char *change_label(const struct check_test *t)
 {
-	if (t->degenerate || isnan(t->se)) /* on the medians alone; the bootstrap's from the medians */
+	if (t->degenerate || isnan(t->se)) /* on the medians alone, or the bootstrap's from them */
 		return "change";
 	return t->logs ? "geometric-mean change" : "mean change";
 }
 
 /* "within/past the tolerance ..." for a conclusive verdict. */
-static void describe_outcome(struct strbuf *sb, const struct check_pending *pd, const struct verdict *v,
-			     const char *tol, const char *excl)
+static void describe_outcome(struct strbuf *sb, const struct check_pending *pd,
+			     const struct verdict *v, const char *tol, const char *excl)
 {
 	const struct check_test *t = &pd->t;
 	double alpha = pd->pol.significance;
@@ -158,8 +162,10 @@ static void describe_outcome(struct strbuf *sb, const struct check_pending *pd, 
 		return;
 	}
 	strbuf_addf(sb, "past the tolerance of %s", tol);
-	if (v->status == VERDICT_FAIL || (v->status == VERDICT_WARN && pd->pol.level == RULES_LEVEL_WARN &&
-					 !isnan(t->p) && t->p <= alpha * ALPHA_SLACK))
+	int sure_warn = v->status == VERDICT_WARN && pd->pol.level == RULES_LEVEL_WARN &&
+			!isnan(t->p) && t->p <= alpha * ALPHA_SLACK;
+
+	if (v->status == VERDICT_FAIL || sure_warn)
 		strbuf_addstr(sb, " and significant");
 	else if (!isnan(t->p) && t->p <= alpha * ALPHA_SLACK)
 		strbuf_addstr(sb, ", significant alone but not over the whole run");
@@ -168,8 +174,8 @@ static void describe_outcome(struct strbuf *sb, const struct check_pending *pd, 
 }
 
 /* "..., inconclusive: ..." and why. */
-static void describe_inconclusive(struct strbuf *sb, const struct check_pending *pd, const char *tol,
-				  const char *excl, const char *mdc)
+static void describe_inconclusive(struct strbuf *sb, const struct check_pending *pd,
+				  const char *tol, const char *excl, const char *mdc)
 {
 	const struct check_test *t = &pd->t;
 
@@ -181,19 +187,20 @@ static void describe_inconclusive(struct strbuf *sb, const struct check_pending 
 		return;
 	}
 	if (undefined(t)) {
-		strbuf_addf(sb, "inconclusive: the %s is undefined in too many resamples or rounds (tolerance %s)",
-			    isnan(t->change) ? "change" : "bound of the change", tol);
+		strbuf_addf(sb, "inconclusive: the %s is undefined in too many resamples or rounds "
+			    "(tolerance %s)", isnan(t->change) ? "change" : "bound of the change", tol);
 		return;
 	}
 	if (t->past)
 		strbuf_addf(sb, "past the tolerance of %s %s: inconclusive", tol,
-			    t->p <= pd->pol.significance * ALPHA_SLACK ? "and significant alone but not over the whole run"
-			    : "but not significant");
+			    t->p <= pd->pol.significance * ALPHA_SLACK
+			    ? "and significant alone but not over the whole run" : "but not significant");
 	else
-		strbuf_addf(sb, "within the tolerance of %s but inconclusive: the data exclude only a worsening above %s",
-			    tol, excl);
+		strbuf_addf(sb, "within the tolerance of %s but inconclusive: the data exclude only a "
+			    "worsening above %s", tol, excl);
 	if (isfinite(t->mdc))
-		strbuf_addf(sb, "; at this noise a failure catches a worsening of %s with 80 %% power", mdc);
+		strbuf_addf(sb, "; at this noise a failure catches a worsening of %s with 80 %% power",
+			    mdc);
 	if (t->more > 0)
 		strbuf_addf(sb, "; about %d more repeats would decide", t->more);
 	else if (t->more < 0)
@@ -218,8 +225,8 @@ static void describe(struct strbuf *sb, const struct check_pending *pd, const st
 	format_magnitude(excl, sizeof(excl), m, t->excluded, rel);
 	format_magnitude(mdc, sizeof(mdc), m, t->mdc, rel);
 	strbuf_addf(sb, "%s %s %s [%s, %s] (n=%zu) vs base %s (n=%zu): %s %s, ", m->name,
-		    isnan(t->se) && !t->degenerate ? "from medians" : "median", val, lo, hi, t->n_cur, base, t->n_base,
-		    change_label(t), change);
+		    isnan(t->se) && !t->degenerate ? "from medians" : "median", val, lo, hi, t->n_cur,
+		    base, t->n_base, change_label(t), change);
 	if (v->inconclusive)
 		describe_inconclusive(sb, pd, tol, excl, mdc);
 	else

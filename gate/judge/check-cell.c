@@ -79,7 +79,7 @@ size_t check_samples(const struct baseline_cell *bc, const struct check_metric *
 	return 0;
 }
 
-/* The sample of index i: the figure, or its ratio to Total_time / Execution_time; NAN when absent. */
+/* Sample i: the figure, or its ratio to Total_time or Execution_time; NAN when absent. */
 static double sample_at(const struct baseline_cell *bc, const struct check_metric *m, size_t i)
 {
 	enum analysis_figure den = m->kind == CHECK_SHARE ? ANALYSIS_TOTAL_TIME : ANALYSIS_EXECUTION_TIME;
@@ -91,7 +91,8 @@ static double sample_at(const struct baseline_cell *bc, const struct check_metri
 	return isfinite(x) && isfinite(d) && d > 0 ? x / d : NAN;
 }
 
-size_t check_samples_rounds(const struct baseline_cell *bc, const struct check_metric *m, double *out, int *round)
+size_t check_samples_rounds(const struct baseline_cell *bc, const struct check_metric *m,
+			    double *out, int *round)
 {
 	size_t n = 0;
 
@@ -107,8 +108,8 @@ size_t check_samples_rounds(const struct baseline_cell *bc, const struct check_m
 	return n;
 }
 
-size_t check_pair_rounds(const double *xb, const int *rb, size_t nb, const double *xc, const int *rc, size_t nc,
-			 double *pb, double *pc, int *pr)
+size_t check_pair_rounds(const double *xb, const int *rb, size_t nb,
+			 const double *xc, const int *rc, size_t nc, double *pb, double *pc, int *pr)
 {
 	size_t k = 0;
 

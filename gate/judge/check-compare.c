@@ -67,12 +67,13 @@ static void skip_unreachable(struct check_cell *cell, const struct check_metric 
  * In A/B, the samples of the rounds both sides have, paired by round number
  * into xb and xc (0 when fewer than 2 pairs: then tested unpaired).
  */
-static size_t pair_samples(const struct check_cell *cell, const struct check_metric *m, double *xb, double *xc,
-			   size_t cap)
+static size_t pair_samples(const struct check_cell *cell, const struct check_metric *m, double *xb,
+			   double *xc, size_t cap)
 {
 	double *sb = xmalloc(cap * sizeof(double)), *sc = xmalloc(cap * sizeof(double));
 	int *rb = xmalloc(cap * sizeof(int)), *rc = xmalloc(cap * sizeof(int));
-	size_t nb = check_samples_rounds(cell->base, m, sb, rb), nc = check_samples_rounds(cell->cur, m, sc, rc);
+	size_t nb = check_samples_rounds(cell->base, m, sb, rb);
+	size_t nc = check_samples_rounds(cell->cur, m, sc, rc);
 	size_t n = check_pair_rounds(sb, rb, nb, sc, rc, nc, xb, xc, NULL);
 
 	free(sb);
@@ -156,8 +157,8 @@ static double *times_rounds(const struct baseline_cell *bc, int **round, size_t 
  * run drops its round only): the values and their rounds, allocated, *n their
  * count (0 when fewer than 2, or one is undefined).
  */
-static double *per_round(const struct baseline_cell *ref, const struct baseline_cell *cp, enum rules_metric m,
-			 double rp, int **round, size_t *n)
+static double *per_round(const struct baseline_cell *ref, const struct baseline_cell *cp,
+			 enum rules_metric m, double rp, int **round, size_t *n)
 {
 	int *rr, *rq;
 	size_t nr, nq;
@@ -181,7 +182,7 @@ static double *per_round(const struct baseline_cell *ref, const struct baseline_
 	return out;
 }
 
-/* The derived metric tested round by round (in A/B paired by round number): 0 done, 1 it cannot be, -1 error. */
+/* The derived metric tested round by round (A/B: paired by round): 0, 1 it cannot be, -1 error. */
 static int test_rounds(struct check_cell *cell, const struct check_metric *m,
 		       const struct baseline_cell *const cells[4], double rp, struct check_test *t)
 {
@@ -195,7 +196,9 @@ static int test_rounds(struct check_cell *cell, const struct check_metric *m,
 	double *pb = xmalloc((nb + 1) * sizeof(double)), *pc = xmalloc((nb + 1) * sizeof(double));
 
 	o.sitting_sd = check_sitting_sd(cell, m, tol->relative, &o.sitting_df);
-	if (cell->c->ab && nb && nc && (np = check_pair_rounds(xb, rb, nb, xc, rc, nc, pb, pc, NULL)) >= 2) {
+	if (cell->c->ab && nb && nc)
+		np = check_pair_rounds(xb, rb, nb, xc, rc, nc, pb, pc, NULL);
+	if (np >= 2) {
 		o.paired = 1;
 		ret = check_test_samples(pb, np, pc, np, &o, t);
 	} else if (nb && nc) {

@@ -62,7 +62,7 @@ struct check_test {
 	/* t-tests (NAN for the bootstrap): in the metric's change units, magnitudes in the worse direction */
 	double excluded;          /* the one-sided upper bound of the worsening: larger changes are excluded */
 	double mdc;               /* the change a FAIL catches with 80 % power (check_test_power()) */
-	int more;                 /* repeats to add so that no change would pass with 80 % power (0: none needed) */
+	int more;                 /* repeats to add so that no change passes with 80 % power (0: none) */
 	/* the t-test in its domain (logs or values), for check_test_power(); se NAN for the others */
 	double se, df, dtol, extra; /* standard error, df, tolerance, the sittings' variance in se */
 	size_t n_pairs;             /* the smaller side, or the pairs */
@@ -78,7 +78,7 @@ struct check_test_opts {
 	const struct rules_value *tol;
 	double alpha;
 	int paired;                     /* rounds pair: base[i] and cur[i] were measured side by side */
-	double sitting_sd;              /* sd of the shift between two sittings (log or metric units); 0 in A/B */
+	double sitting_sd;              /* sd of the shift between two sittings (log/metric units); A/B 0 */
 	int margin;                     /* 'test: margin': H0 is "worse by at most the tolerance", not "no worse" */
 	double sitting_df;              /* the df of sitting_sd when measured; 0: assumed (known) */
 };
@@ -144,10 +144,11 @@ void check_cell_init(struct check_cell *cell, struct check *c, const struct chec
  */
 #define CHECK_SITTINGS_MEASURED 3
 #define CHECK_SITTINGS_TRUSTED 6
-/* From CHECK_SITTINGS_TRUSTED sittings on, a measured sd is used down to this share of the assumed one. */
+/* From CHECK_SITTINGS_TRUSTED sittings, a measured sd counts down to this share of the assumed. */
 #define CHECK_SITTINGS_FLOOR 0.5
 /* *df: the df of the value (sittings - 1) when measured, 0 when assumed; df may be NULL. */
-double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative, double *df);
+double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative,
+			double *df);
 /*
  * The sd of the shift between two sittings from the spread of the sittings'
  * levels measured over 'sittings' (NAN: none; a comparison spans two
@@ -177,15 +178,16 @@ struct verdict *check_verdict(struct check_cell *cell, enum verdict_status st, c
 /* The samples of a metric in a cell (per-run figure or share); out has room for cell->n. */
 size_t check_samples(const struct baseline_cell *bc, const struct check_metric *m, double *out);
 /* As check_samples(), with the round of each sample in round (its position + 1 when not known). */
-size_t check_samples_rounds(const struct baseline_cell *bc, const struct check_metric *m, double *out, int *round);
+size_t check_samples_rounds(const struct baseline_cell *bc, const struct check_metric *m,
+			    double *out, int *round);
 /*
  * The samples of the rounds both sides have, paired: pb[k] and pc[k] come from
  * the same round (A/B runs base and head round by round; a failed run on either
  * side drops its round, not the pairing of the others); pr (may be NULL) their
  * rounds. Returns the pairs.
  */
-size_t check_pair_rounds(const double *xb, const int *rb, size_t nb, const double *xc, const int *rc, size_t nc,
-			 double *pb, double *pc, int *pr);
+size_t check_pair_rounds(const double *xb, const int *rb, size_t nb,
+			 const double *xc, const int *rc, size_t nc, double *pb, double *pc, int *pr);
 /* Why a check cannot fail with these sample counts, or NULL; caller frees. */
 char *check_unreachable(size_t nb, size_t nc, const struct rules_policy *pol);
 /*

@@ -243,8 +243,8 @@ static double bootstrap_p(const struct stats_bootstrap *bs, int worse)
 }
 
 /* Significant: p at the level; larger worsenings than the interval's other end are excluded. */
-static void judge_bound(struct check_test *t, int worse, double tol, double alpha, const struct stats_bootstrap *bs,
-			int ret)
+static void judge_bound(struct check_test *t, int worse, double tol, double alpha,
+			const struct stats_bootstrap *bs, int ret)
 {
 	t->past = is_past(t->change, worse, tol);
 	if (ret)

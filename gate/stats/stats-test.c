@@ -50,8 +50,8 @@ int stats_ttest_welch(const double *a, size_t na, const double *b, size_t nb, do
 	return 0;
 }
 
-int stats_ttest_paired(const double *a, const double *b, size_t n, double extra_var, double extra_df,
-		       struct stats_ttest *r)
+int stats_ttest_paired(const double *a, const double *b, size_t n, double extra_var,
+		       double extra_df, struct stats_ttest *r)
 {
 	double *d, sd, w, den;
 

@@ -558,8 +558,8 @@ static struct check_test ttest_result(double change, double p, double se, double
 /* A bootstrap result of the speedup (smaller is worse): no se, a p from its resamples. */
 static struct check_test bootstrap_result(double change, double p)
 {
-	struct check_test t = { .n_base = 5, .n_cur = 5, .base = 2, .cur = 2 * (1 + change), .lo = NAN, .hi = NAN,
-				.change = change, .bound = change / 2, .p = p, .excluded = -2 * change, .mdc = NAN,
+	struct check_test t = { .n_base = 5, .n_cur = 5, .base = 2, .cur = 2 * (1 + change),
+				.lo = NAN, .hi = NAN, .change = change, .bound = change / 2, .p = p, .excluded = -2 * change, .mdc = NAN,
 				.se = NAN, .df = NAN, .dtol = NAN, .extra = NAN, .test = "bootstrap" };
 
 	t.past = change < -0.05;
@@ -589,7 +589,8 @@ static void decision_init(struct decision *d)
 	}
 }
 
-static struct verdict *decision_add(struct decision *d, enum rules_metric id, const struct check_test *t)
+static struct verdict *decision_add(struct decision *d, enum rules_metric id,
+				     const struct check_test *t)
 {
 	const struct check_metric *m = &check_metrics[id];
 	struct verdict *v = check_verdict(&d->f.cell, VERDICT_WARN, m->key, m, NULL);
@@ -682,12 +683,13 @@ static void test_honest_mdc(void **state)
 	decision_release(&d);
 }
 
-/* Messages: "past the tolerance" only when the change is; the change is named for what was tested. */
+/* Messages: "past the tolerance" only when the change is; the change named for what was tested. */
 static void test_messages_agree(void **state)
 {
 	struct decision d;
 	struct check_test flat = ttest_result(-0.01, 0.8, 0.05, 8);
-	struct analysis_run runs[3] = { { .contention = 0.6 }, { .contention = 0.7 }, { .contention = 0.9 } };
+	struct analysis_run runs[3] = { { .contention = 0.6 }, { .contention = 0.7 },
+					{ .contention = 0.9 } };
 
 	(void)state;
 	decision_init(&d);
@@ -713,7 +715,8 @@ static void test_pairs_by_round(void **state)
 	static const double drift[6] = { 1.0, 1.3, 0.8, 1.5, 0.9, 1.2 };
 	double tb[5], th[5], xb[6], xc[6], pb[6], pc[6];
 	int base_rounds[5] = { 1, 2, 4, 5, 6 }, head_rounds[5] = { 1, 3, 4, 5, 6 }, rb[6], rc[6], pr[6];
-	struct baseline_cell base = { .n = 5, .round = base_rounds }, head = { .n = 5, .round = head_rounds };
+	struct baseline_cell base = { .n = 5, .round = base_rounds };
+	struct baseline_cell head = { .n = 5, .round = head_rounds };
 	struct rules_value tol = { .set = 1, .value = 0.01, .relative = 1 };
 	struct check_test_opts o = { +1, &tol, 0.01, 1, 0, 0, 0 };
 	const struct check_metric *time = &check_metrics[RULES_TIME];

@@ -173,8 +173,9 @@ static double normal(struct stats_rng *rng)
 
 enum { SIM_N = 5, SIM_TRIALS = 2000 };
 
-/* k sittings whose levels move by sd tau (log units), SIM_N repeats each at noise cv; 'b' is the last. */
-static void record_random(struct baseline *b, struct stats_rng *rng, size_t k, double tau, double cv)
+/* k sittings whose levels move by sd tau (log units), SIM_N repeats each at noise cv; b the last. */
+static void record_random(struct baseline *b, struct stats_rng *rng, size_t k, double tau,
+			  double cv)
 {
 	struct baseline old;
 	double noise[SIM_N];
@@ -245,15 +246,16 @@ static void test_sitting_false_alarms(void **state)
 	int nine = stored_false_alarms(9, 0, 33), one = stored_false_alarms(1, 0, 32);
 
 	(void)state;
-	print_message("stored mode, shift between sittings 3 %%, alpha 1 %%, %d gates: false alarms with 6 sittings "
-		      "%d (%d as before), 9 sittings %d, 1 sitting (assumed) %d\n", SIM_TRIALS, six, six_naive, nine, one);
+	print_message("stored mode, shift between sittings 3 %%, alpha 1 %%, %d gates: false alarms "
+		      "with 6 sittings %d (%d as before), 9 sittings %d, 1 sitting (assumed) %d\n",
+		      SIM_TRIALS, six, six_naive, nine, one);
 	assert_true(six <= 0.02 * SIM_TRIALS);
 	assert_true(nine <= 0.02 * SIM_TRIALS);
 	assert_true(one <= 0.02 * SIM_TRIALS);
-	assert_true(six_naive > 0.02 * SIM_TRIALS); /* what the old rule did: the defect this test would have caught */
+	assert_true(six_naive > 0.02 * SIM_TRIALS); /* the old rule: the defect this test catches */
 }
 
-/* Assumed before 3 sittings, at least assumed before 6, measured (times sqrt 2) with its df down to the floor after. */
+/* Assumed before 3 sittings, at least assumed before 6, then measured (x sqrt 2) with df, floored. */
 static void test_sitting_choose(void **state)
 {
 	double df;
