@@ -17,7 +17,7 @@ for side in base head; do
 	expect_match "$out" "^\[[0-9]+/[0-9]+\] $side jacobi 1 rank × 2 threads repeat [1-5]/5: [0-9.]+ s, ok$" "$side's progress lines"
 	expect_match "$out" "^$side jacobi 1 rank × 2 threads: [0-9]+/[0-9]+ ok, median [0-9.]+ s$" "$side's median"
 done
-expect_match "$out" 'whole-run false-alarm level 1 % \((two looks at 0\.2 % and 0\.8 %, )?Holm over [0-9]+ tests' "the summary states the level"
+expect_match "$out" 'whole-run false-alarm level 1 % \((two looks at 0\.05 % and 0\.95 %, )?Holm over [0-9]+ tests' "the summary states the level"
 [ -f results/base/manifest.tsv ] || fail "the base's runs are not in results/base"
 # The reports put base and head side by side, and call the base a base.
 grep -q '^| Benchmark | Interval | Config | Metric | Current \[lo, hi\] | Base / bound |' out/summary.md ||
