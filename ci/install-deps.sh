@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(
 	build-essential pkg-config cmake man-db
-	libyaml-dev libcurl4-openssl-dev libcmocka-dev
+	libyaml-dev libcurl4-openssl-dev libcmocka-dev libsqlite3-dev
 	libopenmpi-dev openmpi-bin gfortran
 	libxml2-utils python3 python3-yaml yamllint
 	clang libomp-dev
