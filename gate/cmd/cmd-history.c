@@ -535,17 +535,35 @@ static double drift_of(const struct history_series *s, size_t back)
 	return then > 0 ? s->value[s->n - 1] / then - 1 : NAN;
 }
 
+/* The largest regression of the benchmark at change point i's commit, if i is it (one per commit). */
+static int largest_at_commit(const struct history_data *d, const struct detect_result *r, size_t i)
+{
+	const struct detect_change *c = &r->changes[i];
+	const char *benchmark = d->series[c->series].benchmark;
+
+	if (!c->regression)
+		return 0;
+	for (size_t k = 0; k < r->nr; k++) {
+		const struct detect_change *o = &r->changes[k];
+		if (k == i || o->run != c->run || !o->regression || strcmp(d->series[o->series].benchmark, benchmark))
+			continue;
+		if (fabs(o->change) > fabs(c->change) || (fabs(o->change) == fabs(c->change) && k < i))
+			return 0;
+	}
+	return 1;
+}
+
 static void drift_changes(FILE *out, const struct history_data *d, const struct detect_result *r,
 			  const char *benchmark)
 {
 	size_t shown = 0;
 
-	for (size_t i = 0; i < r->nr && shown < 3; i++) {
+	for (size_t i = 0; i < r->nr && shown < 5; i++) {
 		const struct detect_change *c = &r->changes[i];
 		const struct history_series *s = &d->series[c->series];
-		if (strcmp(s->benchmark, benchmark) || !c->regression)
+		if (strcmp(s->benchmark, benchmark) || !largest_at_commit(d, r, i))
 			continue;
-		fprintf(out, "%s %s (%s %s %s %+.1f %%)", shown++ ? "," : "; change points at", d->runs[c->run].commit,
+		fprintf(out, "%s %s (%s %s %s %+.1f %%)", shown++ ? "," : "; regressions at", d->runs[c->run].commit,
 			s->interval, s->configuration, history_metric_name(s->metric), c->change * 100);
 	}
 }
@@ -581,7 +599,7 @@ void history_cmd_drift(FILE *out, const char *where, struct config *c, const cha
 			/* the whole program, in its last configuration: one line per benchmark */
 			if (!program_time(s) || !isfinite(v) || later_program_time(&d, i))
 				continue;
-			fprintf(out, "history: %s %s is %.1f %% %s than %zu runs ago", s->benchmark, s->configuration,
+			fprintf(out, "history: %s (%s) is %.1f %% %s than %zu runs ago", s->benchmark, s->configuration,
 				fabs(v) * 100, v > 0 ? "slower" : "faster", back);
 			drift_changes(out, &d, &r, s->benchmark);
 			fputc('\n', out);
