@@ -53,39 +53,93 @@ double changepoint_p(const double *x, size_t a, size_t i, size_t b)
 	return 2 * stats_t_cdf(-t, (double)(na + nb - 2));
 }
 
+/* Sorts positions by value (qsort has no context argument: the values are copied beside them). */
+struct ranked {
+	double v;
+	size_t i;
+};
+
+static int cmp_ranked(const void *pa, const void *pb)
+{
+	const struct ranked *a = pa, *b = pb;
+
+	return a->v < b->v ? -1 : a->v > b->v ? 1 : (a->i > b->i) - (a->i < b->i);
+}
+
+/* Fenwick trees over the ranks: how many values of the left side, and their sum, up to a rank. */
+struct fenwick {
+	size_t n;
+	double *count, *sum;
+};
+
+static void fenwick_add(struct fenwick *f, size_t rank, double v)
+{
+	for (size_t k = rank + 1; k <= f->n; k += k & -k) {
+		f->count[k] += 1;
+		f->sum[k] += v;
+	}
+}
+
+/* Count and sum of the values with rank < 'rank'. */
+static void fenwick_below(const struct fenwick *f, size_t rank, double *count, double *sum)
+{
+	*count = *sum = 0;
+	for (size_t k = rank; k > 0; k -= k & -k) {
+		*count += f->count[k];
+		*sum += f->sum[k];
+	}
+}
+
 /*
  * The split of x[a..b) where the energy statistic Q = mk/(m+k) (2/(mk) B - W_l/C(m,2) - W_r/C(k,2))
- * is largest, with at least 'min' values on the left and 'min_right' on the right; 0 when none is allowed. B sums
- * |x_i - x_j| across the split, W_l and W_r within each side; moving the split one value right
- * updates them with two row sums, so a segment costs O((b - a)^2).
+ * is largest, with at least 'min' values on the left and 'min_right' on the right; 0 when none is allowed.
+ * B sums |x_i - x_j| across the split, W_l and W_r within each side. Moving the split one value
+ * right updates them with that value's distances to each side: to the whole segment from sorted
+ * prefix sums, to the left side from Fenwick trees over the ranks; O(n log n) a segment.
  */
 static size_t best_split(const double *x, size_t a, size_t b, size_t min, size_t min_right)
 {
-	double wl = 0, wr = 0, across = 0, best = -INFINITY;
-	size_t arg = 0;
+	size_t n = b - a, arg = 0, *rank = xmalloc(n * sizeof(*rank));
+	struct ranked *r = xmalloc(n * sizeof(*r));
+	double *prefix = xcalloc(n + 1, sizeof(*prefix));
+	struct fenwick f = { n, xcalloc(n + 1, sizeof(double)), xcalloc(n + 1, sizeof(double)) };
+	double wl = 0, wr = 0, across = 0, best = -INFINITY, left_sum = 0;
 
-	for (size_t i = a; i < b; i++)
-		for (size_t j = i + 1; j < b; j++)
-			wr += fabs(x[i] - x[j]);
-	for (size_t q = a; q + 1 < b; q++) {
-		double rl = 0, rr = 0, m, k, e;
-		for (size_t i = a; i < q; i++)
-			rl += fabs(x[i] - x[q]);
-		for (size_t j = q + 1; j < b; j++)
-			rr += fabs(x[q] - x[j]);
+	for (size_t i = 0; i < n; i++)
+		r[i] = (struct ranked){ x[a + i], i };
+	qsort(r, n, sizeof(*r), cmp_ranked);
+	for (size_t k = 0; k < n; k++) {
+		rank[r[k].i] = k;
+		prefix[k + 1] = prefix[k] + r[k].v;
+		wr += r[k].v * (2 * (double)k - (double)n + 1);
+	}
+	for (size_t q = 0; q + 1 < n; q++) {
+		size_t k = rank[q];
+		double v = x[a + q], whole, cl, sl, rl, m, kk, e;
+		whole = v * (double)k - prefix[k] + (prefix[n] - prefix[k + 1]) - v * (double)(n - k - 1);
+		fenwick_below(&f, k, &cl, &sl);
+		/* the left side below v, and above it: (q - cl) values summing to (left sum - sl) */
+		rl = v * cl - sl + (left_sum - sl) - v * ((double)q - cl);
+		fenwick_add(&f, k, v);
+		left_sum += v;
 		wl += rl;
-		wr -= rr;
-		across += rr - rl;
-		m = (double)(q + 1 - a);
-		k = (double)(b - q - 1);
-		if (m < (double)min || k < (double)min_right)
+		wr -= whole - rl;
+		across += whole - 2 * rl;
+		m = (double)(q + 1);
+		kk = (double)(n - q - 1);
+		if (m < (double)min || kk < (double)min_right)
 			continue;
-		e = 2 * across / (m * k) - 2 * wl / (m * (m - 1)) - (k > 1 ? 2 * wr / (k * (k - 1)) : 0);
-		if (m * k / (m + k) * e > best) {
-			best = m * k / (m + k) * e;
-			arg = q + 1;
+		e = 2 * across / (m * kk) - 2 * wl / (m * (m - 1)) - (kk > 1 ? 2 * wr / (kk * (kk - 1)) : 0);
+		if (m * kk / (m + kk) * e > best) {
+			best = m * kk / (m + kk) * e;
+			arg = a + q + 1;
 		}
 	}
+	free(rank);
+	free(r);
+	free(prefix);
+	free(f.count);
+	free(f.sum);
 	return arg;
 }
 
