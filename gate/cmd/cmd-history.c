@@ -20,12 +20,12 @@
 #include "report/trend.h"
 #include "rules/rules.h"
 
-static const char usage_text[] =
-	"usage: scalegate history record [COMMON] [--commit SHA] [--parent SHA] [--date ISO-8601]\n"
-	"                                [--job-url URL] [RESULTS_DIR]\n"
-	"       scalegate history import [COMMON] [--commit SHA] DIR...\n"
-	"       scalegate history detect [COMMON] [--json] [--window N] [--fdr Q]\n"
-	"       scalegate history report [COMMON] --html DIR [--commit-url TEMPLATE]\n"
+static const struct command_usage usage = {
+	"history",
+	"usage: scalegate history record [OPTIONS] [RESULTS_DIR]\n"
+	"       scalegate history import [OPTIONS] DIR...\n"
+	"       scalegate history detect [OPTIONS] [--json] [--window N] [--fdr Q]\n"
+	"       scalegate history report [OPTIONS] --html DIR [--commit-url TEMPLATE]\n"
 	"The history database remembers every recorded run (main-branch jobs, nightly\n"
 	"runs): per interval and configuration the time, speedup, efficiency and the\n"
 	"lost-time shares, with every repeat (docs/history.md).\n"
@@ -40,70 +40,68 @@ static const char usage_text[] =
 	"           within the last N runs (--window, default 1)\n"
 	"  report   trend pages: one static HTML page per benchmark, change points marked\n"
 	"           and linked to TEMPLATE with {commit} replaced (default: the commit on\n"
-	"           GitHub or GitLab when run there, else the page's table of runs)\n"
-	"COMMON:\n"
-	"  --history DB     the database: a file (SQLite) (default: 'history' of the configuration)\n"
-	"  -c FILE          the configuration (default: scalegate.yml, when there is one)\n"
-	"  --branch NAME    record: the run's branch; detect, report: only that branch's runs\n"
+	"           GitHub or GitLab when run there, else the page's table of runs)\n",
 	"exit codes: 0 done (detect: no recent regression), 1 a regression change point within\n"
-	"the window, 2 usage or configuration error, or the database failed\n";
+	"the window, 2 usage or configuration error, or the database failed\n"
+};
 
 struct history_options {
 	const char *verb, *history, *config, *html, *window_text, *fdr_text, *commit_url;
 	struct history_meta meta;
 	int json, config_given;
-	const char **dirs;
+	char **dirs;
 	size_t nr_dirs;
 };
 
-/* The value of one option of the verbs; 1 taken, 0 not one, -1 bad. */
-static int value_option(int argc, char **argv, int *i, struct history_options *o)
-{
-	static const char *const names[] = { "--history", "-c", "--config", "--branch", "--commit", "--parent",
-					     "--date", "--job-url", "--html", "--window", "--fdr",
-					     "--commit-url" };
-	const char **fields[] = { &o->history, &o->config, &o->config, &o->meta.branch, &o->meta.commit,
-				  &o->meta.parent, &o->meta.date, &o->meta.job_url, &o->html, &o->window_text,
-				  &o->fdr_text, &o->commit_url };
-	int bad = 0;
-
-	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
-		const char *v = option_value(argc, argv, i, names[k], &bad);
-		if (bad)
-			return -1;
-		if (v) {
-			*fields[k] = v;
-			o->config_given |= fields[k] == &o->config;
-			return 1;
-		}
-	}
-	return 0;
-}
-
+/* 0, OPTIONS_HELP, or -1 (reported). */
 static int parse_options(int argc, char **argv, struct history_options *o)
 {
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
-		return argc < 2 ? -1 : 1;
-	o->verb = argv[1];
-	if (strcmp(o->verb, "record") && strcmp(o->verb, "import") && strcmp(o->verb, "detect") &&
-	    strcmp(o->verb, "report"))
-		return error("'%s' is not a history command (record, import, detect, report)", o->verb);
-	o->dirs = xcalloc((size_t)argc, sizeof(*o->dirs));
-	for (int i = 2; i < argc; i++) {
-		int r = value_option(argc, argv, &i, o);
-		if (r < 0)
-			return -1;
-		if (r)
-			continue;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return 1;
-		if (!strcmp(argv[i], "--json"))
-			o->json = 1;
-		else if (argv[i][0] == '-')
-			return error("unknown option '%s'", argv[i]);
-		else
-			o->dirs[o->nr_dirs++] = argv[i];
+	const char *config = NULL;
+	const struct option opts[] = {
+		OPT_STRING(NULL, "--history", &o->history, "DB",
+			   "the database: a file (SQLite) (default: 'history' of the configuration)"),
+		OPT_STRING("-c", "--config", &config, "FILE",
+			   "the configuration (default: scalegate.yml, when there is one)"),
+		OPT_STRING(NULL, "--branch", &o->meta.branch, "NAME",
+			   "record: the run's branch; detect, report: only that branch's runs"),
+		OPT_STRING(NULL, "--commit", &o->meta.commit, "SHA", "record, import: the run's commit"),
+		OPT_STRING(NULL, "--parent", &o->meta.parent, "SHA", "record: the commit's parent"),
+		OPT_STRING(NULL, "--date", &o->meta.date, "ISO-8601", "record, import: the run's date"),
+		OPT_STRING(NULL, "--job-url", &o->meta.job_url, "URL", "record: the CI job's page"),
+		OPT_FLAG(NULL, "--json", &o->json, "detect: the documented JSON instead of text"),
+		OPT_STRING(NULL, "--window", &o->window_text, "N",
+			   "detect: exit 1 for a regression within the last N runs (default 1)"),
+		OPT_STRING(NULL, "--fdr", &o->fdr_text, "Q",
+			   "detect: the false discovery rate across all series (default 0.01)"),
+		OPT_STRING(NULL, "--html", &o->html, "DIR", "report: where the pages go"),
+		OPT_STRING(NULL, "--commit-url", &o->commit_url, "TEMPLATE",
+			   "report: a commit's page, with {commit}"),
+		OPT_END()
+	};
+	int n;
+
+	if (argc < 2) {
+		options_usage(stderr, opts, &usage);
+		return -1;
 	}
+	if (strcmp(argv[1], "-h") && strcmp(argv[1], "--help")) {
+		o->verb = argv[1];
+		if (strcmp(o->verb, "record") && strcmp(o->verb, "import") && strcmp(o->verb, "detect") &&
+		    strcmp(o->verb, "report"))
+			return error("'%s' is not a history command (record, import, detect, report; see "
+				     "'scalegate history --help')", o->verb);
+		argc--;
+		argv++;
+	}
+	n = options_parse(argc, argv, opts, &usage);
+	if (n < 0)
+		return n;
+	if (config) {
+		o->config = config;
+		o->config_given = 1;
+	}
+	o->dirs = argv;
+	o->nr_dirs = (size_t)n;
 	return 0;
 }
 
@@ -653,11 +651,8 @@ int cmd_history(int argc, char **argv)
 	int loaded = 0, code = SG_EXIT_USAGE, r = parse_options(argc, argv, &o);
 	const char *where;
 
-	if (r) {
-		fputs(usage_text, r > 0 ? stdout : stderr);
-		free(o.dirs);
-		return r > 0 ? SG_EXIT_PASS : SG_EXIT_USAGE;
-	}
+	if (r)
+		return r == OPTIONS_HELP ? SG_EXIT_PASS : SG_EXIT_USAGE;
 	if (load_config(&c, &o, &loaded))
 		goto out;
 	where = o.history ? o.history : loaded ? c.history : NULL;
@@ -668,6 +663,5 @@ int cmd_history(int argc, char **argv)
 out:
 	if (loaded)
 		config_release(&c);
-	free(o.dirs);
 	return code;
 }
