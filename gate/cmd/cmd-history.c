@@ -295,9 +295,12 @@ static int write_record(const char *where, struct history_record *r, const char 
 		return -1;
 	ret = history_write(h, r);
 	history_close(h);
-	if (!ret)
+	if (!ret) {
+		char *text = history_where_text(where);
 		printf("history: recorded run %lld of commit %s (%zu figures) into %s\n", r->run.id, r->run.commit,
-		       r->nr, where);
+		       r->nr, text);
+		free(text);
+	}
 	return ret;
 }
 

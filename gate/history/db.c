@@ -1,191 +1,43 @@
-/* The history database in SQLite: schema and migrations, one transaction per recorded run, reading series back. */
-#include "history/history.h"
-
-#include <math.h>
-#include <sqlite3.h>
-#include <stdio.h>
+/* The history database: a file (SQLite) or a postgresql:// URL (PostgreSQL), the same schema behind one interface. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/util.h"
-
-/* A writer waits this long for another one (two CI jobs recording at once) before giving up. */
-#define HISTORY_BUSY_MS 60000
-
-/* migrations[v] brings a database from version v to v + 1 (docs/history.md describes the result). */
-static const char *const migrations[HISTORY_SCHEMA_VERSION] = {
-	"CREATE TABLE runs (\n"
-	"  id INTEGER PRIMARY KEY,\n"
-	"  commit_id TEXT NOT NULL,\n"
-	"  parent TEXT,\n"
-	"  branch TEXT,\n"
-	"  date TEXT NOT NULL,\n"
-	"  job_url TEXT,\n"
-	"  machine TEXT,\n"
-	"  config_hash TEXT,\n"
-	"  recorded_at TEXT NOT NULL\n"
-	");\n"
-	"CREATE TABLE series (\n"
-	"  id INTEGER PRIMARY KEY,\n"
-	"  benchmark TEXT NOT NULL,\n"
-	"  interval TEXT NOT NULL,\n"
-	"  configuration TEXT NOT NULL,\n"
-	"  metric TEXT NOT NULL,\n"
-	"  UNIQUE (benchmark, interval, configuration, metric)\n"
-	");\n"
-	"CREATE TABLE points (\n"
-	"  run INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,\n"
-	"  series INTEGER NOT NULL REFERENCES series (id),\n"
-	"  median REAL NOT NULL,\n"
-	"  lo REAL,\n"
-	"  hi REAL,\n"
-	"  n INTEGER NOT NULL,\n"
-	"  PRIMARY KEY (run, series)\n"
-	");\n"
-	"CREATE TABLE samples (\n"
-	"  run INTEGER NOT NULL,\n"
-	"  series INTEGER NOT NULL,\n"
-	"  repeat INTEGER NOT NULL,\n"
-	"  value REAL NOT NULL,\n"
-	"  PRIMARY KEY (run, series, repeat),\n"
-	"  FOREIGN KEY (run, series) REFERENCES points (run, series) ON DELETE CASCADE\n"
-	");\n",
-	/* 2: reading one series in record order without a scan of every point */
-	"CREATE INDEX points_by_series ON points (series, run);\n",
-};
+#include "history/db-priv.h"
+#include "history/history.h"
 
 struct history {
-	sqlite3 *db;
-	char *where;
+	const struct history_backend *be;
+	void *db;
 	int found_version;
-	sqlite3_stmt *series_insert, *series_id, *point_insert, *sample_insert;
 };
 
-static int db_error(struct history *h, const char *what)
+static int is_url(const char *where)
 {
-	return error("history '%s': %s: %s", h->where, what, sqlite3_errmsg(h->db));
+	return !strncmp(where, "postgresql://", 13) || !strncmp(where, "postgres://", 11);
 }
 
-static int exec(struct history *h, const char *sql)
-{
-	char *msg = NULL;
-
-	if (sqlite3_exec(h->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		error("history '%s': %s", h->where, msg ? msg : sqlite3_errmsg(h->db));
-		sqlite3_free(msg);
-		return -1;
-	}
-	return 0;
-}
-
-static int user_version(struct history *h, int *v)
-{
-	sqlite3_stmt *st;
-	int ret = -1;
-
-	if (sqlite3_prepare_v2(h->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
-		return db_error(h, "cannot read the schema version");
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*v = sqlite3_column_int(st, 0);
-		ret = 0;
-	} else {
-		db_error(h, "cannot read the schema version");
-	}
-	sqlite3_finalize(st);
-	return ret;
-}
-
-/* Brings the schema to HISTORY_SCHEMA_VERSION in one transaction: a killed migration leaves the old one. */
-static int migrate(struct history *h)
-{
-	int v = 0;
-	char sql[64];
-
-	if (exec(h, "BEGIN IMMEDIATE") || user_version(h, &v))
-		goto fail;
-	h->found_version = v;
-	if (v > HISTORY_SCHEMA_VERSION) {
-		error("history '%s' has schema version %d; this scalegate knows up to %d", h->where, v,
-		      HISTORY_SCHEMA_VERSION);
-		goto fail;
-	}
-	for (; v < HISTORY_SCHEMA_VERSION; v++)
-		if (exec(h, migrations[v]))
-			goto fail;
-	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", HISTORY_SCHEMA_VERSION);
-	if (exec(h, sql) || exec(h, "COMMIT"))
-		goto fail;
-	return 0;
-fail:
-	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
-}
-
-static int prepare(struct history *h, sqlite3_stmt **st, const char *sql)
-{
-	if (sqlite3_prepare_v2(h->db, sql, -1, st, NULL) != SQLITE_OK)
-		return db_error(h, "cannot prepare a statement");
-	return 0;
-}
-
-static int prepare_all(struct history *h)
-{
-	return prepare(h, &h->series_insert,
-		       "INSERT INTO series (benchmark, interval, configuration, metric) VALUES (?, ?, ?, ?) "
-		       "ON CONFLICT DO NOTHING") ||
-	       prepare(h, &h->series_id,
-		       "SELECT id FROM series WHERE benchmark = ? AND interval = ? AND configuration = ? "
-		       "AND metric = ?") ||
-	       prepare(h, &h->point_insert,
-		       "INSERT INTO points (run, series, median, lo, hi, n) VALUES (?, ?, ?, ?, ?, ?)") ||
-	       prepare(h, &h->sample_insert,
-		       "INSERT INTO samples (run, series, repeat, value) VALUES (?, ?, ?, ?)") ? -1 : 0;
-}
-
-int history_sqlite_open(struct history **out, const char *where);
-
-int history_sqlite_open(struct history **out, const char *where)
+int history_open(struct history **out, const char *where)
 {
 	struct history *h = xcalloc(1, sizeof(*h));
+	int ret;
 
-	*out = NULL;
-	h->where = xstrdup(where);
-	if (sqlite3_open_v2(where, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		db_error(h, "cannot open");
-		history_close(h);
-		return -1;
-	}
-	sqlite3_busy_timeout(h->db, HISTORY_BUSY_MS);
-	/* WAL: readers never block the writer; a writer killed mid-transaction leaves the last commit. */
-	if (exec(h, "PRAGMA journal_mode = WAL") || exec(h, "PRAGMA foreign_keys = ON") || migrate(h) ||
-	    prepare_all(h)) {
-		history_close(h);
-		return -1;
+	h->be = is_url(where) ? &history_pg : &history_sqlite;
+	ret = is_url(where) ? history_pg_open(where, &h->db, &h->found_version) :
+			      history_sqlite_open(where, &h->db, &h->found_version);
+	if (ret) {
+		free(h);
+		h = NULL;
 	}
 	*out = h;
-	return 0;
-}
-
-int history_open(struct history **h, const char *where)
-{
-	if (!strncmp(where, "postgresql://", 13) || !strncmp(where, "postgres://", 11)) {
-		*h = NULL;
-		return error("history '%s': PostgreSQL is not supported by this build", where);
-	}
-	return history_sqlite_open(h, where);
+	return ret;
 }
 
 void history_close(struct history *h)
 {
 	if (!h)
 		return;
-	sqlite3_finalize(h->series_insert);
-	sqlite3_finalize(h->series_id);
-	sqlite3_finalize(h->point_insert);
-	sqlite3_finalize(h->sample_insert);
-	sqlite3_close(h->db);
-	free(h->where);
+	h->be->close(h->db);
 	free(h);
 }
 
@@ -194,164 +46,53 @@ int history_found_version(const struct history *h)
 	return h->found_version;
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *s)
-{
-	if (s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, i);
-}
-
-static void bind_real(sqlite3_stmt *st, int i, double v)
-{
-	if (isfinite(v))
-		sqlite3_bind_double(st, i, v);
-	else
-		sqlite3_bind_null(st, i);
-}
-
-/* Runs a bound statement that returns no row, and resets it; 0 or db_error(). */
-static int step_done(struct history *h, sqlite3_stmt *st, const char *what)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return rc == SQLITE_DONE ? 0 : db_error(h, what);
-}
-
-static int insert_run(struct history *h, struct history_run *r)
-{
-	sqlite3_stmt *st;
-	char now[32];
-	time_t t = time(NULL);
-	int ret;
-
-	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	if (prepare(h, &st, "INSERT INTO runs (commit_id, parent, branch, date, job_url, machine, config_hash, "
-			    "recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"))
-		return -1;
-	bind_text(st, 1, r->commit);
-	bind_text(st, 2, r->parent);
-	bind_text(st, 3, r->branch);
-	bind_text(st, 4, r->date);
-	bind_text(st, 5, r->job_url);
-	bind_text(st, 6, r->machine);
-	bind_text(st, 7, r->config_hash);
-	bind_text(st, 8, now);
-	ret = step_done(h, st, "cannot record the run");
-	sqlite3_finalize(st);
-	r->id = sqlite3_last_insert_rowid(h->db);
-	return ret;
-}
-
-static void bind_series(sqlite3_stmt *st, const struct history_point *p)
-{
-	bind_text(st, 1, p->benchmark);
-	bind_text(st, 2, p->interval);
-	bind_text(st, 3, p->configuration);
-	bind_text(st, 4, history_metric_name(p->metric));
-}
-
-static int series_id(struct history *h, const struct history_point *p, long long *id)
-{
-	int rc;
-
-	bind_series(h->series_insert, p);
-	if (step_done(h, h->series_insert, "cannot add a series"))
-		return -1;
-	bind_series(h->series_id, p);
-	rc = sqlite3_step(h->series_id);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(h->series_id, 0);
-	sqlite3_reset(h->series_id);
-	sqlite3_clear_bindings(h->series_id);
-	return rc == SQLITE_ROW ? 0 : db_error(h, "cannot find a series");
-}
-
-static int insert_point(struct history *h, long long run, const struct history_point *p)
-{
-	long long s = 0;
-
-	if (series_id(h, p, &s))
-		return -1;
-	sqlite3_bind_int64(h->point_insert, 1, run);
-	sqlite3_bind_int64(h->point_insert, 2, s);
-	sqlite3_bind_double(h->point_insert, 3, p->median);
-	bind_real(h->point_insert, 4, p->lo);
-	bind_real(h->point_insert, 5, p->hi);
-	sqlite3_bind_int64(h->point_insert, 6, (long long)p->n);
-	if (step_done(h, h->point_insert, "cannot record a point"))
-		return -1;
-	for (size_t i = 0; i < p->nr_samples; i++) {
-		sqlite3_bind_int64(h->sample_insert, 1, run);
-		sqlite3_bind_int64(h->sample_insert, 2, s);
-		sqlite3_bind_int(h->sample_insert, 3, p->repeat[i]);
-		sqlite3_bind_double(h->sample_insert, 4, p->sample[i]);
-		if (step_done(h, h->sample_insert, "cannot record a sample"))
-			return -1;
-	}
-	return 0;
-}
-
 int history_write(struct history *h, struct history_record *r)
 {
 	if (!r->run.commit || !r->run.date)
 		return error("history: a run needs a commit and a date");
-	if (exec(h, "BEGIN IMMEDIATE") || insert_run(h, &r->run))
-		goto fail;
-	for (size_t i = 0; i < r->nr; i++)
-		if (insert_point(h, r->run.id, &r->points[i]))
-			goto fail;
-	if (exec(h, "COMMIT"))
-		goto fail;
-	return 0;
-fail:
-	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
+	return h->be->write(h->db, r);
 }
 
-static char *column_text(sqlite3_stmt *st, int i)
+int history_read(struct history *h, const char *branch, struct history_data *d)
 {
-	const unsigned char *s = sqlite3_column_text(st, i);
+	int ret;
 
-	return s ? xstrdup((const char *)s) : NULL;
+	memset(d, 0, sizeof(*d));
+	ret = h->be->read(h->db, branch, d);
+	if (ret)
+		history_data_release(d);
+	return ret;
 }
 
-static int read_runs(struct history *h, const char *branch, struct history_data *d, long long **ids)
+char *history_where_text(const char *where)
 {
-	sqlite3_stmt *st;
-	size_t alloc = 0;
-	int rc;
+	struct strbuf sb = STRBUF_INIT;
+	const char *at = is_url(where) ? strchr(where, '@') : NULL, *colon = NULL, *pw;
 
-	if (prepare(h, &st, "SELECT id, commit_id, parent, branch, date, job_url, machine, config_hash FROM runs "
-			    "WHERE ?1 IS NULL OR branch = ?1 ORDER BY id"))
-		return -1;
-	bind_text(st, 1, branch);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct history_run *r;
-		ALLOC_GROW(d->runs, d->nr_runs + 1, alloc);
-		r = &d->runs[d->nr_runs++];
-		r->id = sqlite3_column_int64(st, 0);
-		r->commit = column_text(st, 1);
-		r->parent = column_text(st, 2);
-		r->branch = column_text(st, 3);
-		r->date = column_text(st, 4);
-		r->job_url = column_text(st, 5);
-		r->machine = column_text(st, 6);
-		r->config_hash = column_text(st, 7);
+	/* postgresql://user:PASSWORD@host/db and ...?password=PASSWORD: the password never printed */
+	for (const char *p = strstr(where, "://"); at && p && p < at; p++)
+		if (*p == ':' && p[1] != '/')
+			colon = p;
+	if (colon) {
+		strbuf_add(&sb, where, (size_t)(colon - where) + 1);
+		strbuf_addstr(&sb, "***");
+		strbuf_addstr(&sb, at);
+	} else {
+		strbuf_addstr(&sb, where);
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_error(h, "cannot read the runs");
-	*ids = xmalloc((d->nr_runs + 1) * sizeof(**ids));
-	for (size_t i = 0; i < d->nr_runs; i++)
-		(*ids)[i] = d->runs[i].id;
-	return 0;
+	if ((pw = strstr(sb.buf, "password=")) != NULL) {
+		size_t start = (size_t)(pw - sb.buf) + 9, end = start + strcspn(sb.buf + start, "&");
+		char *rest = xstrdup(sb.buf + end);
+		sb.len = start;
+		sb.buf[start] = 0;
+		strbuf_addstr(&sb, "***");
+		strbuf_addstr(&sb, rest);
+		free(rest);
+	}
+	return strbuf_detach(&sb);
 }
 
-/* The index of run 'id' among the sorted ids, or -1 when it is not one read (another branch). */
-static long run_index(const long long *ids, size_t n, long long id)
+long history_run_index(const long long *ids, size_t n, long long id)
 {
 	size_t lo = 0, hi = n;
 
@@ -365,12 +106,7 @@ static long run_index(const long long *ids, size_t n, long long id)
 	return lo < n && ids[lo] == id ? (long)lo : -1;
 }
 
-static double column_real(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
-}
-
-static void series_add(struct history_series *s, size_t run, double v, double lo, double hi)
+void history_series_append(struct history_series *s, size_t run, double v, double lo, double hi)
 {
 	ALLOC_GROW(s->run, s->n + 1, s->alloc);
 	s->value = xrealloc(s->value, s->alloc * sizeof(*s->value));
@@ -394,55 +130,7 @@ static int series_cmp(const void *pa, const void *pb)
 	return c ? c : (int)a->metric - (int)b->metric;
 }
 
-/* Every series with its points in record order; series of unknown metrics (a newer writer) are skipped. */
-static int read_series(struct history *h, struct history_data *d, const long long *ids)
+void history_series_sort(struct history_data *d)
 {
-	sqlite3_stmt *st;
-	size_t alloc = 0;
-	long long current = -1;
-	struct history_series *s = NULL;
-	int rc;
-
-	if (prepare(h, &st, "SELECT s.id, s.benchmark, s.interval, s.configuration, s.metric, p.run, p.median, "
-			    "p.lo, p.hi FROM points p JOIN series s ON p.series = s.id ORDER BY p.series, p.run"))
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		long idx = run_index(ids, d->nr_runs, sqlite3_column_int64(st, 5));
-		int metric = history_metric_find((const char *)sqlite3_column_text(st, 4));
-		if (idx < 0 || metric < 0)
-			continue;
-		if (sqlite3_column_int64(st, 0) != current) {
-			current = sqlite3_column_int64(st, 0);
-			ALLOC_GROW(d->series, d->nr_series + 1, alloc);
-			s = &d->series[d->nr_series++];
-			memset(s, 0, sizeof(*s));
-			s->benchmark = column_text(st, 1);
-			s->interval = column_text(st, 2);
-			s->configuration = column_text(st, 3);
-			s->metric = (enum history_metric)metric;
-		}
-		series_add(s, (size_t)idx, sqlite3_column_double(st, 6), column_real(st, 7), column_real(st, 8));
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_error(h, "cannot read the series");
 	qsort(d->series, d->nr_series, sizeof(*d->series), series_cmp);
-	return 0;
-}
-
-int history_read(struct history *h, const char *branch, struct history_data *d)
-{
-	long long *ids = NULL;
-	int ret;
-
-	memset(d, 0, sizeof(*d));
-	/* one read transaction: a run recorded meanwhile is either wholly in or wholly out */
-	if (exec(h, "BEGIN"))
-		return -1;
-	ret = read_runs(h, branch, d, &ids) || read_series(h, d, ids) ? -1 : 0;
-	sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
-	free(ids);
-	if (ret)
-		history_data_release(d);
-	return ret;
 }

@@ -95,6 +95,8 @@ struct history; /* an open database */
  */
 int history_open(struct history **h, const char *where);
 void history_close(struct history *h);
+/* 'where' as messages show it: a URL's password masked. Caller frees. */
+char *history_where_text(const char *where);
 /* The schema version found when the database was opened, before any migration. */
 int history_found_version(const struct history *h);
 /* Writes one run and its points in one transaction; sets r->run.id. 0 or error(). */
