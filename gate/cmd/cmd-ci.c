@@ -153,8 +153,9 @@ static int post(struct post_options *o, const char *summary, int code)
 }
 
 /* --record, then the drift of the recorded runs (docs/history.md); neither changes the verdict. */
-static void history(const struct ci_options *o, struct config *c, const char *results)
+static void history(const struct ci_options *o, struct judge *j)
 {
+	struct config *c = &j->config;
 	const char *where = o->history ? o->history : c->history;
 
 	if (!where) {
@@ -162,7 +163,7 @@ static void history(const struct ci_options *o, struct config *c, const char *re
 			fputs("scalegate: warning: --record: no history database ('history:' or --history)\n", stderr);
 		return;
 	}
-	if (o->record && history_cmd_record(where, c, o->config, results, &(struct history_meta){ 0 }))
+	if (o->record && history_cmd_record_analysis(where, c, o->config, &j->a, &j->m, &(struct history_meta){ 0 }))
 		fputs("scalegate: warning: the run was not recorded; the gate's verdict stands\n", stderr);
 	history_cmd_drift(stdout, where, c, NULL, 30);
 }
@@ -220,7 +221,7 @@ int cmd_ci(int argc, char **argv)
 	if (ci_reports_write(&rep, &j) && code == SG_EXIT_PASS)
 		code = SG_EXIT_USAGE;
 	print_reports(&rep);
-	history(&o, &j.config, results);
+	history(&o, &j);
 	/* last, where a CI log ends: what failed, where, by which rule */
 	report_recap(stdout, &j.vs);
 	check_print_counts(stdout, &j.vs);

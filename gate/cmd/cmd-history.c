@@ -260,6 +260,15 @@ static char *file_hash(const char *path)
 	return out;
 }
 
+/* The points, machine and (when unset) date of r from an analysed results directory. */
+static void fill(struct history_record *r, const struct analysis *a, const struct matrix *m)
+{
+	history_record_add(r, a, m);
+	r->run.machine = machine_of(a);
+	if (!r->run.date && fingerprint_value(a, "date"))
+		r->run.date = xstrdup(fingerprint_value(a, "date"));
+}
+
 /* Analyses 'results' into r's points; 0 or -1. */
 static int analyse(struct history_record *r, struct config *c, const char *results)
 {
@@ -273,10 +282,7 @@ static int analyse(struct history_record *r, struct config *c, const char *resul
 		if (c->benchmarks[i].memory)
 			matrix_set_memory(&m, c->benchmarks[i].name, c->benchmarks[i].memory);
 	if (!analysis_load(&a, results) && !matrix_build(&m, &a)) {
-		history_record_add(r, &a, &m);
-		r->run.machine = machine_of(&a);
-		if (!r->run.date && fingerprint_value(&a, "date"))
-			r->run.date = xstrdup(fingerprint_value(&a, "date"));
+		fill(r, &a, &m);
 		ret = 0;
 	}
 	matrix_release(&m);
@@ -315,6 +321,23 @@ int history_cmd_record(const char *where, struct config *c, const char *config_p
 	if (!ret) {
 		r.run.config_hash = c ? file_hash(config_path) : NULL;
 		ret = write_record(where, &r, results);
+	}
+	history_record_release(&r);
+	return ret;
+}
+
+int history_cmd_record_analysis(const char *where, struct config *c, const char *config_path,
+				const struct analysis *a, const struct matrix *m, const struct history_meta *meta)
+{
+	struct history_record r;
+	int ret;
+
+	history_record_init(&r);
+	ret = run_names(&r.run, meta);
+	if (!ret) {
+		fill(&r, a, m);
+		r.run.config_hash = c ? file_hash(config_path) : NULL;
+		ret = write_record(where, &r, a->dir);
 	}
 	history_record_release(&r);
 	return ret;

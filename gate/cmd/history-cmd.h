@@ -18,6 +18,12 @@ struct history_meta {
 int history_cmd_record(const char *where, struct config *c, const char *config_path, const char *results,
 		       const struct history_meta *meta);
 
+/* The same for results analysed already (the judge's, in 'ci --record'): no second analysis. */
+struct analysis;
+struct matrix;
+int history_cmd_record_analysis(const char *where, struct config *c, const char *config_path,
+				const struct analysis *a, const struct matrix *m, const struct history_meta *meta);
+
 /*
  * "history: jacobi is 12.0 % slower than 30 runs ago; change points at ..." for each benchmark,
  * from the database 'where' (runs of 'branch', NULL: all); nothing when it has too few runs.
