@@ -59,7 +59,8 @@ static int parse_options(int argc, char **argv, struct history_options *o)
 	const char *config = NULL;
 	const struct option opts[] = {
 		OPT_STRING(NULL, "--history", &o->history, "DB",
-			   "the database: a file (SQLite) (default: 'history' of the configuration)"),
+			   "the database: a file (SQLite) or a postgresql:// URL (default: 'history'\n"
+			   "of the configuration)"),
 		OPT_STRING("-c", "--config", &config, "FILE",
 			   "the configuration (default: scalegate.yml, when there is one)"),
 		OPT_STRING(NULL, "--branch", &o->meta.branch, "NAME",
