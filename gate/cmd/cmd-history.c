@@ -16,6 +16,7 @@
 #include "cmd/options.h"
 #include "config/config.h"
 #include "history/detect.h"
+#include "judge/baseline.h"
 #include "history/history.h"
 #include "report/trend.h"
 #include "rules/rules.h"
@@ -23,7 +24,7 @@
 static const struct command_usage usage = {
 	"history",
 	"usage: scalegate history record [OPTIONS] [RESULTS_DIR]\n"
-	"       scalegate history import [OPTIONS] DIR...\n"
+	"       scalegate history import [OPTIONS] DIR|BASELINE.sgbase...\n"
 	"       scalegate history detect [OPTIONS] [--json] [--window N] [--fdr Q]\n"
 	"       scalegate history report [OPTIONS] --html DIR [--commit-url TEMPLATE]\n"
 	"The history database remembers every recorded run (main-branch jobs, nightly\n"
@@ -33,7 +34,9 @@ static const struct command_usage usage = {
 	"           commit, parent, branch, date and job URL default from the CI's\n"
 	"           environment and git\n"
 	"  import   records existing results directories in the order given; each\n"
-	"           directory's name is its commit, its fingerprint's date the date\n"
+	"           directory's name is its commit, its fingerprint's date the date;\n"
+	"           a stored baseline (.sgbase) adds its earlier sittings (times) and its\n"
+	"           samples, as commits baseline-NAME-sitting-K and baseline-NAME\n"
 	"  detect   change points in every series (E-divisive means, t-test, false\n"
 	"           discovery rate Q across all series, default 0.01; the minimum change\n"
 	"           is the rules' tolerance, else 5 %); exit 1 when a regression lies\n"
@@ -371,6 +374,122 @@ static int import_one(const char *where, struct config *c, const char *config_pa
 	return ret;
 }
 
+/* ---- stored baselines: their samples as an analysis, their earlier sittings as runs of their own ---- */
+
+static struct analysis_point *baseline_point(struct analysis_config *cfg, int repeat, int id)
+{
+	struct analysis_run *run = NULL;
+
+	for (size_t i = 0; i < cfg->nr_runs && !run; i++)
+		if (cfg->runs[i].repeat == repeat)
+			run = &cfg->runs[i];
+	if (!run) {
+		ALLOC_GROW(cfg->runs, cfg->nr_runs + 1, cfg->alloc_runs);
+		run = &cfg->runs[cfg->nr_runs++];
+		memset(run, 0, sizeof(*run));
+		run->repeat = repeat;
+		run->contention = NAN;
+	}
+	if ((size_t)id >= run->nr_points) {
+		run->points = xrealloc(run->points, ((size_t)id + 1) * sizeof(*run->points));
+		for (size_t k = run->nr_points; k <= (size_t)id; k++) {
+			struct analysis_point *pt = &run->points[k];
+			memset(pt, 0, sizeof(*pt));
+			for (int f = 0; f < ANALYSIS_NR_FIGURES; f++)
+				pt->fig[f] = NAN;
+			for (int q = 0; q < ANALYSIS_NR_PQ; q++)
+				pt->cmp[q].min = pt->cmp[q].max = pt->cmp[q].mean = NAN;
+		}
+		run->nr_points = (size_t)id + 1;
+	}
+	return &run->points[id];
+}
+
+/* The repeats of a stored baseline as the analysis of a results directory. */
+static void baseline_analysis(struct analysis *a, const struct baseline *b)
+{
+	for (size_t i = 0; i < b->nr_cells; i++) {
+		const struct baseline_cell *c = &b->cells[i];
+		struct analysis_config *cfg = analysis_config_get(a, b->benchmark, c->size, c->ranks, c->threads);
+		int depth = 0, id;
+		for (const char *p = c->interval; *p; p++)
+			depth += *p == '/';
+		id = analysis_interval_id(a, b->benchmark, c->interval, NULL, 0, depth);
+		for (size_t r = 0; r < c->n; r++) {
+			struct analysis_point *pt = baseline_point(cfg, (int)r + 1, id);
+			pt->present = 1;
+			for (int f = 0; f < ANALYSIS_NR_FIGURES; f++)
+				if (c->fig[f])
+					pt->fig[f] = c->fig[f][r];
+			pt->fig[ANALYSIS_PROCESSORS] = (double)c->ranks * c->threads;
+		}
+	}
+	for (size_t i = 0; i < b->nr_fingerprint; i++) {
+		ALLOC_GROW(a->fingerprint, a->nr_fingerprint + 1, a->alloc_fingerprint);
+		a->fingerprint[a->nr_fingerprint++] = xstrdup(b->fingerprint[i]);
+	}
+}
+
+/* Earlier sitting k of a baseline: the median time of each interval x configuration, one run. */
+static void sitting_points(struct history_record *r, const struct baseline *b, size_t k)
+{
+	for (size_t i = 0; i < b->nr_cells; i++) {
+		const struct baseline_cell *c = &b->cells[i];
+		struct history_point p = { .metric = HISTORY_TIME, .lo = NAN, .hi = NAN, .n = 1 };
+		if (!c->earlier || !isfinite(c->earlier[k]))
+			continue;
+		p.median = c->earlier[k];
+		p.benchmark = xstrdup(b->benchmark);
+		p.interval = xstrdup(c->interval);
+		p.configuration = history_configuration(c->size, c->ranks, c->threads);
+		ALLOC_GROW(r->points, r->nr + 1, r->alloc);
+		r->points[r->nr++] = p;
+	}
+}
+
+/* A stored baseline: its earlier sittings (times only), then its samples; commits "baseline-NAME-..." */
+static int import_baseline(const char *where, struct config *c, const char *path, const struct history_options *o)
+{
+	struct baseline b;
+	int ret = baseline_read(&b, path) ? -1 : 0;
+
+	for (size_t k = 0; !ret && k < b.nr_sittings; k++) {
+		struct history_record r;
+		history_record_init(&r);
+		r.run.commit = xstrfmt("baseline-%s-sitting-%zu", b.benchmark, k + 1);
+		r.run.branch = dup_or(o->meta.branch, NULL);
+		r.run.date = xstrdup(b.sittings[k]);
+		sitting_points(&r, &b, k);
+		ret = r.nr ? write_record(where, &r, path) : 0;
+		history_record_release(&r);
+	}
+	if (!ret) {
+		struct history_record r;
+		struct analysis a;
+		struct matrix m;
+		history_record_init(&r);
+		analysis_init(&a);
+		matrix_init(&m);
+		baseline_analysis(&a, &b);
+		r.run.commit = o->meta.commit ? xstrdup(o->meta.commit) : xstrfmt("baseline-%s", b.benchmark);
+		r.run.branch = dup_or(o->meta.branch, NULL);
+		r.run.date = dup_or(o->meta.date, NULL);
+		r.run.config_hash = c ? file_hash(o->config) : NULL;
+		ret = matrix_build(&m, &a);
+		if (!ret) {
+			fill(&r, &a, &m);
+			if (!r.run.date)
+				r.run.date = now_iso();
+			ret = write_record(where, &r, path);
+		}
+		matrix_release(&m);
+		analysis_release(&a);
+		history_record_release(&r);
+	}
+	baseline_release(&b);
+	return ret;
+}
+
 /* ---- detect ---- */
 
 /* The rules' tolerance of the series' metric in its interval and configuration, when one is set. */
@@ -658,9 +777,14 @@ static int dispatch(struct history_options *o, struct config *c, const char *whe
 			error(o->nr_dirs ? "--commit names the commit of one directory" : "no directory to import");
 			return SG_EXIT_USAGE;
 		}
-		for (size_t i = 0; i < o->nr_dirs; i++)
-			if (import_one(where, c, o->config, o->dirs[i], o))
+		for (size_t i = 0; i < o->nr_dirs; i++) {
+			size_t len = strlen(o->dirs[i]);
+			int baseline = len > strlen(BASELINE_EXT) &&
+				       !strcmp(o->dirs[i] + len - strlen(BASELINE_EXT), BASELINE_EXT);
+			if (baseline ? import_baseline(where, c, o->dirs[i], o) :
+				       import_one(where, c, o->config, o->dirs[i], o))
 				return SG_EXIT_USAGE;
+		}
 		return SG_EXIT_PASS;
 	}
 	if (o->nr_dirs > 1 || (!o->nr_dirs && !c)) {

@@ -58,6 +58,15 @@ sqlite3 "$db" "SELECT r.commit_id, count(p.series) FROM runs r LEFT JOIN points 
 [ "$(sqlite3 "$db" "PRAGMA foreign_key_check")" = "" ] || fail "foreign_key_check"
 expect_exit 0 "$SCALEGATE" history detect --history "$db"
 
+# Stored baselines: the earlier sittings' times, then the samples (every metric), in sitting order.
+expect_exit 0 "$SCALEGATE" history import --history "$T/b.db" --branch main "$SG_TOP/baselines/jacobi.sgbase"
+sittings=$(grep -c '^sitting' "$SG_TOP/baselines/jacobi.sgbase" || true)
+[ "$(sqlite3 "$T/b.db" "SELECT count(*) FROM runs")" = $((sittings + 1)) ] || fail "a run per sitting, and the samples"
+[ "$(sqlite3 "$T/b.db" "SELECT commit_id FROM runs ORDER BY id DESC LIMIT 1")" = baseline-jacobi ] || fail "the baseline's run"
+[ "$(sqlite3 "$T/b.db" "SELECT count(DISTINCT s.metric) FROM points p JOIN series s ON s.id = p.series WHERE p.run = $((sittings + 1))")" -ge 3 ] ||
+	fail "time, speedup and efficiency of the baseline's samples"
+expect_exit 0 "$SCALEGATE" history detect --history "$T/b.db"
+
 # A database of a newer schema is refused and left as it is; a file that is no database is an error.
 sqlite3 "$db" "PRAGMA user_version = 9"
 expect_exit 2 "$SCALEGATE" history detect --history "$db"
