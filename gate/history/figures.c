@@ -25,6 +25,7 @@ static const struct {
  */
 enum source { PER_RUN, SHARE, SPEEDUP, EFFICIENCY };
 
+#define X_TERM(id, key, worse) [HISTORY_##id] = { SHARE, ANALYSIS_##id },
 static const struct {
 	enum source source;
 	enum analysis_figure figure;
@@ -32,11 +33,10 @@ static const struct {
 	[HISTORY_TIME] = { PER_RUN, ANALYSIS_EXECUTION_TIME },
 	[HISTORY_SPEEDUP] = { SPEEDUP, ANALYSIS_EXECUTION_TIME },
 	[HISTORY_EFFICIENCY] = { EFFICIENCY, ANALYSIS_EXECUTION_TIME },
-	[HISTORY_INSUFFICIENT_PARALLELISM] = { SHARE, ANALYSIS_INSUFFICIENT_PARALLELISM },
-	[HISTORY_COMMUNICATION] = { SHARE, ANALYSIS_COMMUNICATION },
-	[HISTORY_IDLE] = { SHARE, ANALYSIS_IDLE },
-	[HISTORY_SYNCHRONIZATION] = { SHARE, ANALYSIS_SYNCHRONIZATION },
+	/* every lost-time term: its figure's share of Total_time */
+	LOST_TERMS(HISTORY_TERM, HISTORY_PART, X_TERM)
 };
+#undef X_TERM
 
 int history_metric_find(const char *name)
 {

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "base/lost-table.h"
+
 struct analysis;
 struct matrix;
 
@@ -12,17 +14,18 @@ struct matrix;
 
 /*
  * The figures recorded per benchmark x interval x configuration, each a series over runs: the
- * name, the direction of a regression (+1: larger is worse), and how it is read from the
- * analysis (history/figures.c). A new figure is one more line here.
+ * name, the direction of a regression (+1: larger is worse). Time, speedup and efficiency, then
+ * the share of Total_time of each term of the table of lost-time terms (base/lost-table.h, named
+ * by its rule key): a new term there is a new series here. history/figures.c reads each from the
+ * analysis.
  */
+#define HISTORY_TERM(X, id, name, needs, share_key, colour, key_when, cause, formula) X(id, share_key, +1)
+#define HISTORY_PART(X, id, name, needs, parent, cause, formula)
 #define HISTORY_METRICS(X) \
 	X(TIME, "time", +1) \
 	X(SPEEDUP, "speedup", -1) \
 	X(EFFICIENCY, "efficiency", -1) \
-	X(INSUFFICIENT_PARALLELISM, "insufficient_parallelism", +1) \
-	X(COMMUNICATION, "communication", +1) \
-	X(IDLE, "idle", +1) \
-	X(SYNCHRONIZATION, "synchronization", +1)
+	LOST_TERMS(HISTORY_TERM, HISTORY_PART, X)
 
 enum history_metric {
 #define X(id, name, worse) HISTORY_##id,

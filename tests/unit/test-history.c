@@ -189,6 +189,25 @@ static void test_min_change(void **state)
 	assert_int_equal(changepoint_find(x, 60, &o, cp), 1);
 }
 
+/* Every term of the table of lost-time terms is a series of its own, its share worse when larger. */
+static void test_lost_terms_are_series(void **state)
+{
+	size_t terms = 0;
+
+	(void)state;
+#define TERM(A, id, name, needs, share_key, colour, key_when, cause, formula) \
+	assert_true(history_metric_find(share_key) >= 0); \
+	assert_int_equal(history_metric_worse((enum history_metric)history_metric_find(share_key)), 1); \
+	terms++;
+#define PART(A, id, name, needs, parent, cause, formula)
+	LOST_TERMS(TERM, PART, 0)
+#undef TERM
+#undef PART
+	assert_int_equal(HISTORY_NR_METRICS, 3 + terms);
+	assert_int_equal(history_metric_find("speedup"), HISTORY_SPEEDUP);
+	assert_int_equal(history_metric_find("nonsense"), -1);
+}
+
 static char *temp_db(void)
 {
 	char *path = xstrdup("/tmp/sg-history-XXXXXX");
@@ -320,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_creep_flagged),
 		cmocka_unit_test(test_newest_run),
 		cmocka_unit_test(test_min_change),
+		cmocka_unit_test(test_lost_terms_are_series),
 		cmocka_unit_test(test_db_roundtrip),
 		cmocka_unit_test(test_db_migrates),
 	};
