@@ -1,4 +1,5 @@
-/* scalegate history: record runs into the history database, import results, find change points, write trend pages. */
+/* scalegate history: record runs into the history database, import results, find change points,
+ * write trend pages. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,16 +62,19 @@ static int parse_options(int argc, char **argv, struct history_options *o)
 {
 	const char *config = NULL;
 	const struct option opts[] = {
-		OPT_STRING(NULL, "--history", &o->history, "DB",
-			   "the database: a file (SQLite) or a postgresql:// URL (default: 'history'\n"
-			   "of the configuration)"),
+		OPT_STRING(
+			NULL, "--history", &o->history, "DB",
+			"the database: a file (SQLite) or a postgresql:// URL (default: 'history'\n"
+			"of the configuration)"),
 		OPT_STRING("-c", "--config", &config, "FILE",
 			   "the configuration (default: scalegate.yml, when there is one)"),
 		OPT_STRING(NULL, "--branch", &o->meta.branch, "NAME",
 			   "record: the run's branch; detect, report: only that branch's runs"),
-		OPT_STRING(NULL, "--commit", &o->meta.commit, "SHA", "record, import: the run's commit"),
+		OPT_STRING(NULL, "--commit", &o->meta.commit, "SHA",
+			   "record, import: the run's commit"),
 		OPT_STRING(NULL, "--parent", &o->meta.parent, "SHA", "record: the commit's parent"),
-		OPT_STRING(NULL, "--date", &o->meta.date, "ISO-8601", "record, import: the run's date"),
+		OPT_STRING(NULL, "--date", &o->meta.date, "ISO-8601",
+			   "record, import: the run's date"),
 		OPT_STRING(NULL, "--job-url", &o->meta.job_url, "URL", "record: the CI job's page"),
 		OPT_FLAG(NULL, "--json", &o->json, "detect: the documented JSON instead of text"),
 		OPT_STRING(NULL, "--window", &o->window_text, "N",
@@ -90,10 +94,12 @@ static int parse_options(int argc, char **argv, struct history_options *o)
 	}
 	if (strcmp(argv[1], "-h") && strcmp(argv[1], "--help")) {
 		o->verb = argv[1];
-		if (strcmp(o->verb, "record") && strcmp(o->verb, "import") && strcmp(o->verb, "detect") &&
-		    strcmp(o->verb, "report"))
-			return error("'%s' is not a history command (record, import, detect, report; see "
-				     "'scalegate history --help')", o->verb);
+		if (strcmp(o->verb, "record") && strcmp(o->verb, "import") &&
+		    strcmp(o->verb, "detect") && strcmp(o->verb, "report"))
+			return error("'%s' is not a history command (record, import, detect, "
+				     "report; see "
+				     "'scalegate history --help')",
+				     o->verb);
 		argc--;
 		argv++;
 	}
@@ -140,10 +146,13 @@ static char *git_line(const char *args)
 	return out;
 }
 
-/* A commit as git may take it on a command line: hex digits, letters of ref names, no shell syntax. */
+/* A commit as git may take it on a command line: hex digits, letters of ref names, no shell syntax.
+ */
 static int plain_revision(const char *s)
 {
-	return s && *s && strspn(s, "0123456789abcdefABCDEFghijklmnopqrstuvwxyzGHIJKLMNOPQRSTUVWXYZ_./-") == strlen(s);
+	return s && *s &&
+	       strspn(s, "0123456789abcdefABCDEFghijklmnopqrstuvwxyzGHIJKLMNOPQRSTUVWXYZ_./-") ==
+		       strlen(s);
 }
 
 static char *now_iso(void)
@@ -185,7 +194,8 @@ static char *default_branch(void)
 
 static char *default_job_url(void)
 {
-	const char *server = env("GITHUB_SERVER_URL"), *repo = env("GITHUB_REPOSITORY"), *id = env("GITHUB_RUN_ID");
+	const char *server = env("GITHUB_SERVER_URL"), *repo = env("GITHUB_REPOSITORY"),
+		   *id = env("GITHUB_RUN_ID");
 
 	if (server && repo && id)
 		return xstrfmt("%s/%s/actions/runs/%s", server, repo, id);
@@ -203,7 +213,8 @@ static int run_names(struct history_run *r, const struct history_meta *meta)
 	if (!r->commit)
 		r->commit = git_line("rev-parse HEAD");
 	if (!r->commit)
-		return error("no commit: give --commit SHA (no GITHUB_SHA, CI_COMMIT_SHA, nor a git checkout here)");
+		return error("no commit: give --commit SHA (no GITHUB_SHA, CI_COMMIT_SHA, nor a "
+			     "git checkout here)");
 	r->branch = meta->branch ? xstrdup(meta->branch) : default_branch();
 	r->job_url = meta->job_url ? xstrdup(meta->job_url) : default_job_url();
 	if (meta->parent) {
@@ -223,7 +234,8 @@ static int run_names(struct history_run *r, const struct history_meta *meta)
 	if (!r->date)
 		r->date = now_iso();
 	if (strlen(r->date) < 10 || r->date[4] != '-' || r->date[7] != '-')
-		return error("'%s' is not an ISO-8601 date (2026-11-25 or 2026-11-25T22:00:00Z)", r->date);
+		return error("'%s' is not an ISO-8601 date (2026-11-25 or 2026-11-25T22:00:00Z)",
+			     r->date);
 	return 0;
 }
 
@@ -235,7 +247,8 @@ static char *machine_of(const struct analysis *a)
 
 	for (size_t i = 0; i + 1 < a->nr_fingerprint; i += 2) {
 		const char *k = a->fingerprint[i];
-		if (!strcmp(k, "date") || !strcmp(k, "slurm_job") || !strcmp(k, "scalegate_version"))
+		if (!strcmp(k, "date") || !strcmp(k, "slurm_job") ||
+		    !strcmp(k, "scalegate_version"))
 			continue;
 		strbuf_addf(&sb, "%s\t%s\n", k, a->fingerprint[i + 1]);
 	}
@@ -307,15 +320,15 @@ static int write_record(const char *where, struct history_record *r, const char 
 	history_close(h);
 	if (!ret) {
 		char *text = history_where_text(where);
-		printf("history: recorded run %lld of commit %s (%zu figures) into %s\n", r->run.id, r->run.commit,
-		       r->nr, text);
+		printf("history: recorded run %lld of commit %s (%zu figures) into %s\n", r->run.id,
+		       r->run.commit, r->nr, text);
 		free(text);
 	}
 	return ret;
 }
 
-int history_cmd_record(const char *where, struct config *c, const char *config_path, const char *results,
-		       const struct history_meta *meta)
+int history_cmd_record(const char *where, struct config *c, const char *config_path,
+		       const char *results, const struct history_meta *meta)
 {
 	struct history_record r;
 	int ret;
@@ -331,7 +344,8 @@ int history_cmd_record(const char *where, struct config *c, const char *config_p
 }
 
 int history_cmd_record_analysis(const char *where, struct config *c, const char *config_path,
-				const struct analysis *a, const struct matrix *m, const struct history_meta *meta)
+				const struct analysis *a, const struct matrix *m,
+				const struct history_meta *meta)
 {
 	struct history_record r;
 	int ret;
@@ -374,7 +388,8 @@ static int import_one(const char *where, struct config *c, const char *config_pa
 	return ret;
 }
 
-/* ---- stored baselines: their samples as an analysis, their earlier sittings as runs of their own ---- */
+/* ---- stored baselines: their samples as an analysis, their earlier sittings as runs of their own
+ * ---- */
 
 static struct analysis_point *baseline_point(struct analysis_config *cfg, int repeat, int id)
 {
@@ -410,7 +425,8 @@ static void baseline_analysis(struct analysis *a, const struct baseline *b)
 {
 	for (size_t i = 0; i < b->nr_cells; i++) {
 		const struct baseline_cell *c = &b->cells[i];
-		struct analysis_config *cfg = analysis_config_get(a, b->benchmark, c->size, c->ranks, c->threads);
+		struct analysis_config *cfg =
+			analysis_config_get(a, b->benchmark, c->size, c->ranks, c->threads);
 		int depth = 0, id;
 		for (const char *p = c->interval; *p; p++)
 			depth += *p == '/';
@@ -447,8 +463,10 @@ static void sitting_points(struct history_record *r, const struct baseline *b, s
 	}
 }
 
-/* A stored baseline: its earlier sittings (times only), then its samples; commits "baseline-NAME-..." */
-static int import_baseline(const char *where, struct config *c, const char *path, const struct history_options *o)
+/* A stored baseline: its earlier sittings (times only), then its samples; commits
+ * "baseline-NAME-..." */
+static int import_baseline(const char *where, struct config *c, const char *path,
+			   const struct history_options *o)
 {
 	struct baseline b;
 	int ret = baseline_read(&b, path) ? -1 : 0;
@@ -471,7 +489,8 @@ static int import_baseline(const char *where, struct config *c, const char *path
 		analysis_init(&a);
 		matrix_init(&m);
 		baseline_analysis(&a, &b);
-		r.run.commit = o->meta.commit ? xstrdup(o->meta.commit) : xstrfmt("baseline-%s", b.benchmark);
+		r.run.commit = o->meta.commit ? xstrdup(o->meta.commit)
+					      : xstrfmt("baseline-%s", b.benchmark);
 		r.run.branch = dup_or(o->meta.branch, NULL);
 		r.run.date = dup_or(o->meta.date, NULL);
 		r.run.config_hash = c ? file_hash(o->config) : NULL;
@@ -510,7 +529,8 @@ static int rules_min_change(void *arg, const struct history_series *s, double *v
 	return 1;
 }
 
-static void json_change(struct strbuf *sb, const struct history_data *d, const struct detect_change *c)
+static void json_change(struct strbuf *sb, const struct history_data *d,
+			const struct detect_change *c)
 {
 	const struct history_series *s = &d->series[c->series];
 
@@ -546,22 +566,23 @@ static void print_json(const struct history_data *d, const struct detect_result 
 		strbuf_addstr(&sb, i ? ",\n  " : "\n  ");
 		json_change(&sb, d, &r->changes[i]);
 	}
-	strbuf_addf(&sb, "%s], \"series\": %zu, \"runs\": %zu}\n", r->nr ? "\n" : "", d->nr_series, d->nr_runs);
+	strbuf_addf(&sb, "%s], \"series\": %zu, \"runs\": %zu}\n", r->nr ? "\n" : "", d->nr_series,
+		    d->nr_runs);
 	fputs(sb.buf, stdout);
 	strbuf_release(&sb);
 }
 
 static void print_text(const struct history_data *d, const struct detect_result *r, double fdr)
 {
-	printf("history: %zu runs, %zu series; %zu change point%s (false discovery rate %g %%)\n", d->nr_runs,
-	       d->nr_series, r->nr, r->nr == 1 ? "" : "s", fdr * 100);
+	printf("history: %zu runs, %zu series; %zu change point%s (false discovery rate %g %%)\n",
+	       d->nr_runs, d->nr_series, r->nr, r->nr == 1 ? "" : "s", fdr * 100);
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct detect_change *c = &r->changes[i];
 		const struct history_series *s = &d->series[c->series];
 		printf("  %-11s %s %s %s %s: %+.1f %% (%.4g -> %.4g) at %s (after %s), p %.2g\n",
-		       c->regression ? "REGRESSION" : "improvement", s->benchmark, s->interval, s->configuration,
-		       history_metric_name(s->metric), c->change * 100, c->before, c->after,
-		       d->runs[c->run].commit, d->runs[c->previous].commit, c->p);
+		       c->regression ? "REGRESSION" : "improvement", s->benchmark, s->interval,
+		       s->configuration, history_metric_name(s->metric), c->change * 100, c->before,
+		       c->after, d->runs[c->run].commit, d->runs[c->previous].commit, c->p);
 	}
 }
 
@@ -579,7 +600,8 @@ static int read_history(const char *where, const char *branch, struct history_da
 }
 
 /* Change points of 'd' with the rules of 'c' (NULL: the defaults) as minimum changes; 0 or -1. */
-static int detect_with_rules(const struct history_data *d, struct config *c, double fdr, struct detect_result *r)
+static int detect_with_rules(const struct history_data *d, struct config *c, double fdr,
+			     struct detect_result *r)
 {
 	struct rules rules;
 	struct detect_options o = { .fdr = fdr, .min_change = rules_min_change };
@@ -660,7 +682,8 @@ static int report(const char *where, struct config *c, const struct history_opti
 		ret = trend_write_site(o->html, &d, &r, url);
 	free(url);
 	if (!ret)
-		printf("history: wrote %s/index.html (%zu runs, %zu change points)\n", o->html, d.nr_runs, r.nr);
+		printf("history: wrote %s/index.html (%zu runs, %zu change points)\n", o->html,
+		       d.nr_runs, r.nr);
 	detect_result_release(&r);
 	history_data_release(&d);
 	return ret ? SG_EXIT_USAGE : SG_EXIT_PASS;
@@ -679,7 +702,8 @@ static double drift_of(const struct history_series *s, size_t back)
 	return then > 0 ? s->value[s->n - 1] / then - 1 : NAN;
 }
 
-/* The largest regression of the benchmark at change point i's commit, if i is it (one per commit). */
+/* The largest regression of the benchmark at change point i's commit, if i is it (one per commit).
+ */
 static int largest_at_commit(const struct history_data *d, const struct detect_result *r, size_t i)
 {
 	const struct detect_change *c = &r->changes[i];
@@ -689,9 +713,11 @@ static int largest_at_commit(const struct history_data *d, const struct detect_r
 		return 0;
 	for (size_t k = 0; k < r->nr; k++) {
 		const struct detect_change *o = &r->changes[k];
-		if (k == i || o->run != c->run || !o->regression || strcmp(d->series[o->series].benchmark, benchmark))
+		if (k == i || o->run != c->run || !o->regression ||
+		    strcmp(d->series[o->series].benchmark, benchmark))
 			continue;
-		if (fabs(o->change) > fabs(c->change) || (fabs(o->change) == fabs(c->change) && k < i))
+		if (fabs(o->change) > fabs(c->change) ||
+		    (fabs(o->change) == fabs(c->change) && k < i))
 			return 0;
 	}
 	return 1;
@@ -707,8 +733,9 @@ static void drift_changes(FILE *out, const struct history_data *d, const struct 
 		const struct history_series *s = &d->series[c->series];
 		if (strcmp(s->benchmark, benchmark) || !largest_at_commit(d, r, i))
 			continue;
-		fprintf(out, "%s %s (%s %s %s %+.1f %%)", shown++ ? "," : "; regressions at", d->runs[c->run].commit,
-			s->interval, s->configuration, history_metric_name(s->metric), c->change * 100);
+		fprintf(out, "%s %s (%s %s %s %+.1f %%)", shown++ ? "," : "; regressions at",
+			d->runs[c->run].commit, s->interval, s->configuration,
+			history_metric_name(s->metric), c->change * 100);
 	}
 }
 
@@ -720,13 +747,15 @@ static int program_time(const struct history_series *s)
 /* Whether another configuration of series i's benchmark comes after it. */
 static int later_program_time(const struct history_data *d, size_t i)
 {
-	for (size_t j = i + 1; j < d->nr_series && !strcmp(d->series[j].benchmark, d->series[i].benchmark); j++)
+	for (size_t j = i + 1;
+	     j < d->nr_series && !strcmp(d->series[j].benchmark, d->series[i].benchmark); j++)
 		if (program_time(&d->series[j]))
 			return 1;
 	return 0;
 }
 
-void history_cmd_drift(FILE *out, const char *where, struct config *c, const char *branch, size_t runs)
+void history_cmd_drift(FILE *out, const char *where, struct config *c, const char *branch,
+		       size_t runs)
 {
 	struct history_data d;
 	struct detect_result r = { 0 };
@@ -743,8 +772,9 @@ void history_cmd_drift(FILE *out, const char *where, struct config *c, const cha
 			/* the whole program, in its last configuration: one line per benchmark */
 			if (!program_time(s) || !isfinite(v) || later_program_time(&d, i))
 				continue;
-			fprintf(out, "history: %s (%s) is %.1f %% %s than %zu runs ago", s->benchmark, s->configuration,
-				fabs(v) * 100, v > 0 ? "slower" : "faster", back);
+			fprintf(out, "history: %s (%s) is %.1f %% %s than %zu runs ago",
+				s->benchmark, s->configuration, fabs(v) * 100,
+				v > 0 ? "slower" : "faster", back);
 			drift_changes(out, &d, &r, s->benchmark);
 			fputc('\n', out);
 		}
@@ -774,25 +804,30 @@ static int dispatch(struct history_options *o, struct config *c, const char *whe
 		return report(where, c, o);
 	if (!strcmp(o->verb, "import")) {
 		if (!o->nr_dirs || (o->meta.commit && o->nr_dirs > 1)) {
-			error(o->nr_dirs ? "--commit names the commit of one directory" : "no directory to import");
+			error(o->nr_dirs ? "--commit names the commit of one directory"
+					 : "no directory to import");
 			return SG_EXIT_USAGE;
 		}
 		for (size_t i = 0; i < o->nr_dirs; i++) {
 			size_t len = strlen(o->dirs[i]);
-			int baseline = len > strlen(BASELINE_EXT) &&
-				       !strcmp(o->dirs[i] + len - strlen(BASELINE_EXT), BASELINE_EXT);
-			if (baseline ? import_baseline(where, c, o->dirs[i], o) :
-				       import_one(where, c, o->config, o->dirs[i], o))
+			int baseline =
+				len > strlen(BASELINE_EXT) &&
+				!strcmp(o->dirs[i] + len - strlen(BASELINE_EXT), BASELINE_EXT);
+			if (baseline ? import_baseline(where, c, o->dirs[i], o)
+				     : import_one(where, c, o->config, o->dirs[i], o))
 				return SG_EXIT_USAGE;
 		}
 		return SG_EXIT_PASS;
 	}
 	if (o->nr_dirs > 1 || (!o->nr_dirs && !c)) {
-		error(o->nr_dirs ? "one results directory at a time" : "no results directory given (nor a configuration)");
+		error(o->nr_dirs ? "one results directory at a time"
+				 : "no results directory given (nor a configuration)");
 		return SG_EXIT_USAGE;
 	}
-	return history_cmd_record(where, c, o->config, o->nr_dirs ? o->dirs[0] : c->results_dir, &o->meta) ?
-		SG_EXIT_USAGE : SG_EXIT_PASS;
+	return history_cmd_record(where, c, o->config, o->nr_dirs ? o->dirs[0] : c->results_dir,
+				  &o->meta)
+		       ? SG_EXIT_USAGE
+		       : SG_EXIT_PASS;
 }
 
 int cmd_history(int argc, char **argv)

@@ -1,4 +1,5 @@
-/* Change points in one series: E-divisive means with a Student's t significance (Hunter/Otava design). */
+/* Change points in one series: E-divisive means with a Student's t significance (Hunter/Otava
+ * design). */
 #include "history/changepoint.h"
 
 #include <math.h>
@@ -92,10 +93,10 @@ static void fenwick_below(const struct fenwick *f, size_t rank, double *count, d
 
 /*
  * The split of x[a..b) where the energy statistic Q = mk/(m+k) (2/(mk) B - W_l/C(m,2) - W_r/C(k,2))
- * is largest, with at least 'min' values on the left and 'min_right' on the right; 0 when none is allowed.
- * B sums |x_i - x_j| across the split, W_l and W_r within each side. Moving the split one value
- * right updates them with that value's distances to each side: to the whole segment from sorted
- * prefix sums, to the left side from Fenwick trees over the ranks; O(n log n) a segment.
+ * is largest, with at least 'min' values on the left and 'min_right' on the right; 0 when none is
+ * allowed. B sums |x_i - x_j| across the split, W_l and W_r within each side. Moving the split one
+ * value right updates them with that value's distances to each side: to the whole segment from
+ * sorted prefix sums, to the left side from Fenwick trees over the ranks; O(n log n) a segment.
  */
 static size_t best_split(const double *x, size_t a, size_t b, size_t min, size_t min_right)
 {
@@ -116,9 +117,11 @@ static size_t best_split(const double *x, size_t a, size_t b, size_t min, size_t
 	for (size_t q = 0; q + 1 < n; q++) {
 		size_t k = rank[q];
 		double v = x[a + q], whole, cl, sl, rl, m, kk, e;
-		whole = v * (double)k - prefix[k] + (prefix[n] - prefix[k + 1]) - v * (double)(n - k - 1);
+		whole = v * (double)k - prefix[k] + (prefix[n] - prefix[k + 1]) -
+			v * (double)(n - k - 1);
 		fenwick_below(&f, k, &cl, &sl);
-		/* the left side below v, and above it: (q - cl) values summing to (left sum - sl) */
+		/* the left side below v, and above it: (q - cl) values summing to (left sum - sl)
+		 */
 		rl = v * cl - sl + (left_sum - sl) - v * ((double)q - cl);
 		fenwick_add(&f, k, v);
 		left_sum += v;
@@ -129,7 +132,8 @@ static size_t best_split(const double *x, size_t a, size_t b, size_t min, size_t
 		kk = (double)(n - q - 1);
 		if (m < (double)min || kk < (double)min_right)
 			continue;
-		e = 2 * across / (m * kk) - 2 * wl / (m * (m - 1)) - (kk > 1 ? 2 * wr / (kk * (kk - 1)) : 0);
+		e = 2 * across / (m * kk) - 2 * wl / (m * (m - 1)) -
+		    (kk > 1 ? 2 * wr / (kk * (kk - 1)) : 0);
 		if (m * kk / (m + kk) * e > best) {
 			best = m * kk / (m + kk) * e;
 			arg = a + q + 1;
@@ -166,8 +170,9 @@ static size_t split_all(const double *x, size_t n, const struct changepoint_opti
 		size_t b = stack[--top], a = stack[--top], t;
 		if (b - a < (b == n ? o->min_segment + 1 : 2 * o->min_segment))
 			continue;
-		/* The newest run may stand alone (a nightly job learns of a step the night it arrives); when
-		 * that split is not significant, the best split with 'min_segment' on both sides is tried. */
+		/* The newest run may stand alone (a nightly job learns of a step the night it
+		 * arrives); when that split is not significant, the best split with 'min_segment'
+		 * on both sides is tried. */
 		t = b == n ? best_split(x, a, b, o->min_segment, 1) : 0;
 		if (!t || !(chosen_p(x, a, t, b) < o->max_p))
 			t = best_split(x, a, b, o->min_segment, o->min_segment);
@@ -197,7 +202,8 @@ static double magnitude(double before, double after, const struct changepoint_op
 	return before != 0 ? fabs(after / before - 1) : after != 0 ? INFINITY : 0;
 }
 
-/* How badly change point j of cp[0..k) fails (0: it passes): p over max_p first, else a small change. */
+/* How badly change point j of cp[0..k) fails (0: it passes): p over max_p first, else a small
+ * change. */
 static double failure(const double *x, size_t n, const size_t *cp, size_t k, size_t j,
 		      const struct changepoint_options *o, struct changepoint *out)
 {
@@ -217,8 +223,8 @@ static double failure(const double *x, size_t n, const size_t *cp, size_t k, siz
 }
 
 /* Removes the weakest failing change point until none fails; returns how many are left. */
-static size_t prune(const double *x, size_t n, size_t *cp, size_t k, const struct changepoint_options *o,
-		    struct changepoint *out)
+static size_t prune(const double *x, size_t n, size_t *cp, size_t k,
+		    const struct changepoint_options *o, struct changepoint *out)
 {
 	for (;;) {
 		double worst = 0;
@@ -238,7 +244,8 @@ static size_t prune(const double *x, size_t n, size_t *cp, size_t k, const struc
 	}
 }
 
-size_t changepoint_find(const double *x, size_t n, const struct changepoint_options *o, struct changepoint *out)
+size_t changepoint_find(const double *x, size_t n, const struct changepoint_options *o,
+			struct changepoint *out)
 {
 	size_t *cp, k;
 

@@ -1,4 +1,5 @@
-/* Change points in one series: E-divisive means with a Student's t significance (Hunter/Otava design). */
+/* Change points in one series: E-divisive means with a Student's t significance (Hunter/Otava
+ * design). */
 #ifndef SG_CHANGEPOINT_H
 #define SG_CHANGEPOINT_H
 
@@ -8,14 +9,16 @@
 struct changepoint {
 	size_t index;
 	double before, after; /* means of the segments between the neighbouring change points */
-	double p;             /* two-sided t-test of the two segments, times the places it was chosen from */
+	double p; /* two-sided t-test of the two segments, times the places it was chosen from */
 };
 
 struct changepoint_options {
-	double max_p;        /* a change point must have p below this (before any correction) */
-	double min_change;   /* ... and |after - before| at least this: relative to 'before' or absolute */
+	double max_p;	   /* a change point must have p below this (before any correction) */
+	double min_change; /* ... and |after - before| at least this: relative to 'before' or
+			      absolute */
 	int relative;
-	size_t min_segment;  /* the fewest values on either side (>= 2); the series' last run may stand alone */
+	size_t min_segment; /* the fewest values on either side (>= 2); the series' last run may
+			       stand alone */
 };
 
 #define CHANGEPOINT_MAX_P 0.001
@@ -31,7 +34,8 @@ void changepoint_options_init(struct changepoint_options *o);
  * tests recomputed, until each one left passes 'max_p' and 'min_change'. Writes at most n
  * entries into 'out' and returns how many. Non-finite values must have been removed.
  */
-size_t changepoint_find(const double *x, size_t n, const struct changepoint_options *o, struct changepoint *out);
+size_t changepoint_find(const double *x, size_t n, const struct changepoint_options *o,
+			struct changepoint *out);
 
 /* The two-sided p of the step between x[a..i) and x[i..b): Student's t-test, pooled variance. */
 double changepoint_p(const double *x, size_t a, size_t i, size_t b);

@@ -1,4 +1,5 @@
-/* Private to gate/history/: the database backends (SQLite, PostgreSQL) behind history.h, and what they share. */
+/* Private to gate/history/: the database backends (SQLite, PostgreSQL) behind history.h, and what
+ * they share. */
 #ifndef SG_HISTORY_DB_PRIV_H
 #define SG_HISTORY_DB_PRIV_H
 

@@ -1,4 +1,5 @@
-/* The history database in SQLite: schema and migrations, one transaction per recorded run, reading series back. */
+/* The history database in SQLite: schema and migrations, one transaction per recorded run, reading
+ * series back. */
 #include "history/db-priv.h"
 #include "history/history.h"
 
@@ -11,7 +12,8 @@
 
 #include "base/util.h"
 
-/* migrations[v] brings a database from version v to v + 1 (docs/history.md describes the result). */
+/* migrations[v] brings a database from version v to v + 1 (docs/history.md describes the result).
+ */
 static const char *const migrations[HISTORY_SCHEMA_VERSION] = {
 	"CREATE TABLE runs (\n"
 	"  id INTEGER PRIMARY KEY,\n"
@@ -94,7 +96,8 @@ static int user_version(struct sqlite_db *h, int *v)
 	return ret;
 }
 
-/* Brings the schema to HISTORY_SCHEMA_VERSION in one transaction: a killed migration leaves the old one. */
+/* Brings the schema to HISTORY_SCHEMA_VERSION in one transaction: a killed migration leaves the old
+ * one. */
 static int migrate(struct sqlite_db *h)
 {
 	int v = 0;
@@ -104,8 +107,8 @@ static int migrate(struct sqlite_db *h)
 		goto fail;
 	h->found_version = v;
 	if (v > HISTORY_SCHEMA_VERSION) {
-		error("history '%s' has schema version %d; this scalegate knows up to %d", h->where, v,
-		      HISTORY_SCHEMA_VERSION);
+		error("history '%s' has schema version %d; this scalegate knows up to %d", h->where,
+		      v, HISTORY_SCHEMA_VERSION);
 		goto fail;
 	}
 	for (; v < HISTORY_SCHEMA_VERSION; v++)
@@ -130,15 +133,21 @@ static int prepare(struct sqlite_db *h, sqlite3_stmt **st, const char *sql)
 static int prepare_all(struct sqlite_db *h)
 {
 	return prepare(h, &h->series_insert,
-		       "INSERT INTO series (benchmark, interval, configuration, metric) VALUES (?, ?, ?, ?) "
+		       "INSERT INTO series (benchmark, interval, configuration, metric) VALUES (?, "
+		       "?, ?, ?) "
 		       "ON CONFLICT DO NOTHING") ||
-	       prepare(h, &h->series_id,
-		       "SELECT id FROM series WHERE benchmark = ? AND interval = ? AND configuration = ? "
-		       "AND metric = ?") ||
-	       prepare(h, &h->point_insert,
-		       "INSERT INTO points (run, series, median, lo, hi, n) VALUES (?, ?, ?, ?, ?, ?)") ||
-	       prepare(h, &h->sample_insert,
-		       "INSERT INTO samples (run, series, repeat, value) VALUES (?, ?, ?, ?)") ? -1 : 0;
+			       prepare(h, &h->series_id,
+				       "SELECT id FROM series WHERE benchmark = ? AND interval = ? "
+				       "AND configuration = ? "
+				       "AND metric = ?") ||
+			       prepare(h, &h->point_insert,
+				       "INSERT INTO points (run, series, median, lo, hi, n) VALUES "
+				       "(?, ?, ?, ?, ?, ?)") ||
+			       prepare(h, &h->sample_insert,
+				       "INSERT INTO samples (run, series, repeat, value) VALUES "
+				       "(?, ?, ?, ?)")
+		       ? -1
+		       : 0;
 }
 
 static void sqlite_close(void *db)
@@ -162,15 +171,17 @@ int history_sqlite_open(const char *where, void **db, int *found_version)
 
 	*db = NULL;
 	h->where = xstrdup(where);
-	if (sqlite3_open_v2(where, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(where, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	    SQLITE_OK) {
 		db_error(h, "cannot open");
 		sqlite_close(h);
 		return -1;
 	}
 	sqlite3_busy_timeout(h->db, HISTORY_BUSY_MS);
-	/* WAL: readers never block the writer; a writer killed mid-transaction leaves the last commit. */
-	if (exec(h, "PRAGMA journal_mode = WAL") || exec(h, "PRAGMA foreign_keys = ON") || migrate(h) ||
-	    prepare_all(h)) {
+	/* WAL: readers never block the writer; a writer killed mid-transaction leaves the last
+	 * commit. */
+	if (exec(h, "PRAGMA journal_mode = WAL") || exec(h, "PRAGMA foreign_keys = ON") ||
+	    migrate(h) || prepare_all(h)) {
 		sqlite_close(h);
 		return -1;
 	}
@@ -213,8 +224,10 @@ static int insert_run(struct sqlite_db *h, struct history_run *r)
 	int ret;
 
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	if (prepare(h, &st, "INSERT INTO runs (commit_id, parent, branch, date, job_url, machine, config_hash, "
-			    "recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"))
+	if (prepare(h, &st,
+		    "INSERT INTO runs (commit_id, parent, branch, date, job_url, machine, "
+		    "config_hash, "
+		    "recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"))
 		return -1;
 	bind_text(st, 1, r->commit);
 	bind_text(st, 2, r->parent);
@@ -303,14 +316,17 @@ static char *column_text(sqlite3_stmt *st, int i)
 	return s ? xstrdup((const char *)s) : NULL;
 }
 
-static int read_runs(struct sqlite_db *h, const char *branch, struct history_data *d, long long **ids)
+static int read_runs(struct sqlite_db *h, const char *branch, struct history_data *d,
+		     long long **ids)
 {
 	sqlite3_stmt *st;
 	size_t alloc = 0;
 	int rc;
 
-	if (prepare(h, &st, "SELECT id, commit_id, parent, branch, date, job_url, machine, config_hash FROM runs "
-			    "WHERE ?1 IS NULL OR branch = ?1 ORDER BY id"))
+	if (prepare(h, &st,
+		    "SELECT id, commit_id, parent, branch, date, job_url, machine, config_hash "
+		    "FROM runs "
+		    "WHERE ?1 IS NULL OR branch = ?1 ORDER BY id"))
 		return -1;
 	bind_text(st, 1, branch);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -340,7 +356,8 @@ static double column_real(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
-/* Every series with its points in record order; series of unknown metrics (a newer writer) are skipped. */
+/* Every series with its points in record order; series of unknown metrics (a newer writer) are
+ * skipped. */
 static int read_series(struct sqlite_db *h, struct history_data *d, const long long *ids)
 {
 	sqlite3_stmt *st;
@@ -349,8 +366,11 @@ static int read_series(struct sqlite_db *h, struct history_data *d, const long l
 	struct history_series *s = NULL;
 	int rc;
 
-	if (prepare(h, &st, "SELECT s.id, s.benchmark, s.interval, s.configuration, s.metric, p.run, p.median, "
-			    "p.lo, p.hi FROM points p JOIN series s ON p.series = s.id ORDER BY p.series, p.run"))
+	if (prepare(h, &st,
+		    "SELECT s.id, s.benchmark, s.interval, s.configuration, s.metric, p.run, "
+		    "p.median, "
+		    "p.lo, p.hi FROM points p JOIN series s ON p.series = s.id ORDER BY p.series, "
+		    "p.run"))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		long idx = history_run_index(ids, d->nr_runs, sqlite3_column_int64(st, 5));
@@ -367,7 +387,8 @@ static int read_series(struct sqlite_db *h, struct history_data *d, const long l
 			s->configuration = column_text(st, 3);
 			s->metric = (enum history_metric)metric;
 		}
-		history_series_append(s, (size_t)idx, sqlite3_column_double(st, 6), column_real(st, 7), column_real(st, 8));
+		history_series_append(s, (size_t)idx, sqlite3_column_double(st, 6),
+				      column_real(st, 7), column_real(st, 8));
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)

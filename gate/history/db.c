@@ -1,4 +1,5 @@
-/* The history database: a file (SQLite) or a postgresql:// URL (PostgreSQL), the same schema behind one interface. */
+/* The history database: a file (SQLite) or a postgresql:// URL (PostgreSQL), the same schema behind
+ * one interface. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,8 +24,8 @@ int history_open(struct history **out, const char *where)
 	int ret;
 
 	h->be = is_url(where) ? &history_pg : &history_sqlite;
-	ret = is_url(where) ? history_pg_open(where, &h->db, &h->found_version) :
-			      history_sqlite_open(where, &h->db, &h->found_version);
+	ret = is_url(where) ? history_pg_open(where, &h->db, &h->found_version)
+			    : history_sqlite_open(where, &h->db, &h->found_version);
 	if (ret) {
 		free(h);
 		h = NULL;
@@ -69,7 +70,8 @@ char *history_where_text(const char *where)
 	struct strbuf sb = STRBUF_INIT;
 	const char *at = is_url(where) ? strchr(where, '@') : NULL, *colon = NULL, *pw;
 
-	/* postgresql://user:PASSWORD@host/db and ...?password=PASSWORD: the password never printed */
+	/* postgresql://user:PASSWORD@host/db and ...?password=PASSWORD: the password never printed
+	 */
 	for (const char *p = strstr(where, "://"); at && p && p < at; p++)
 		if (*p == ':' && p[1] != '/')
 			colon = p;
@@ -81,7 +83,8 @@ char *history_where_text(const char *where)
 		strbuf_addstr(&sb, where);
 	}
 	if ((pw = strstr(sb.buf, "password=")) != NULL) {
-		size_t start = (size_t)(pw - sb.buf) + 9, end = start + strcspn(sb.buf + start, "&");
+		size_t start = (size_t)(pw - sb.buf) + 9,
+		       end = start + strcspn(sb.buf + start, "&");
 		char *rest = xstrdup(sb.buf + end);
 		sb.len = start;
 		sb.buf[start] = 0;

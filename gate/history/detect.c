@@ -1,4 +1,5 @@
-/* Change points over every series of the history, false discoveries controlled across them (Benjamini-Hochberg). */
+/* Change points over every series of the history, false discoveries controlled across them
+ * (Benjamini-Hochberg). */
 #include "history/detect.h"
 
 #include <math.h>
@@ -53,7 +54,8 @@ static void detect_series(const struct history_data *d, size_t si, const struct 
 	}
 }
 
-void detect_run(const struct history_data *d, const struct detect_options *o, struct detect_result *out)
+void detect_run(const struct history_data *d, const struct detect_options *o,
+		struct detect_result *out)
 {
 	struct changepoint *cp = NULL;
 	size_t longest = 0, m, kept = 0;
@@ -66,8 +68,9 @@ void detect_run(const struct history_data *d, const struct detect_options *o, st
 	for (size_t i = 0; i < d->nr_series; i++)
 		detect_series(d, i, o, out, cp);
 	free(cp);
-	/* One hypothesis per change point found, and at least one per series: a series without any still
-	 * counted as tested, so that many quiet series make a lone noisy one harder to pass. */
+	/* One hypothesis per change point found, and at least one per series: a series without any
+	 * still counted as tested, so that many quiet series make a lone noisy one harder to pass.
+	 */
 	m = out->nr > d->nr_series ? out->nr : d->nr_series;
 	p = xcalloc(m + 1, sizeof(*p));
 	adj = xcalloc(m + 1, sizeof(*adj));
@@ -85,7 +88,8 @@ void detect_run(const struct history_data *d, const struct detect_options *o, st
 	free(adj);
 }
 
-int detect_regression_within(const struct history_data *d, const struct detect_result *r, size_t window)
+int detect_regression_within(const struct history_data *d, const struct detect_result *r,
+			     size_t window)
 {
 	for (size_t i = 0; i < r->nr; i++)
 		if (r->changes[i].regression && r->changes[i].run + window >= d->nr_runs)

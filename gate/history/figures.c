@@ -1,4 +1,5 @@
-/* What a run records: each metric of HISTORY_METRICS per interval and configuration, read from the analysis. */
+/* What a run records: each metric of HISTORY_METRICS per interval and configuration, read from the
+ * analysis. */
 #include "history/history.h"
 
 #include <math.h>
@@ -157,8 +158,9 @@ static void add_figure(struct history_point *p, const struct matrix_figure *f)
 	p->hi = f->hi;
 }
 
-static void add_point(struct history_record *r, const struct analysis *a, const struct matrix_series *s,
-		      const struct matrix_cell *c, enum history_metric m)
+static void add_point(struct history_record *r, const struct analysis *a,
+		      const struct matrix_series *s, const struct matrix_cell *c,
+		      enum history_metric m)
 {
 	struct history_point p = { .metric = m, .median = NAN, .lo = NAN, .hi = NAN };
 

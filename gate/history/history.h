@@ -1,4 +1,5 @@
-/* The history database: every recorded run's figures, the series over runs, their change points (docs/history.md). */
+/* The history database: every recorded run's figures, the series over runs, their change points
+ * (docs/history.md). */
 #ifndef SG_HISTORY_H
 #define SG_HISTORY_H
 
@@ -19,7 +20,8 @@ struct matrix;
  * by its rule key): a new term there is a new series here. history/figures.c reads each from the
  * analysis.
  */
-#define HISTORY_TERM(X, id, name, needs, share_key, colour, key_when, cause, formula) X(id, share_key, +1)
+#define HISTORY_TERM(X, id, name, needs, share_key, colour, key_when, cause, formula) \
+	X(id, share_key, +1)
 #define HISTORY_PART(X, id, name, needs, parent, cause, formula)
 #define HISTORY_METRICS(X) \
 	X(TIME, "time", +1) \
@@ -34,12 +36,14 @@ enum history_metric {
 	HISTORY_NR_METRICS
 };
 
-/* The metric called 'name', or -1; its name; +1 when larger values are worse, -1 when smaller are. */
+/* The metric called 'name', or -1; its name; +1 when larger values are worse, -1 when smaller are.
+ */
 int history_metric_find(const char *name);
 const char *history_metric_name(enum history_metric m);
 int history_metric_worse(enum history_metric m);
 
-/* One recorded run: what was measured and where. Strings may be NULL (unknown), except commit and date. */
+/* One recorded run: what was measured and where. Strings may be NULL (unknown), except commit and
+ * date. */
 struct history_run {
 	long long id; /* record order */
 	char *commit, *parent, *branch, *date, *job_url, *machine, *config_hash;
@@ -47,13 +51,14 @@ struct history_run {
 
 void history_run_release(struct history_run *r);
 
-/* One figure of one interval x configuration in one run: the median over repeats, its interval, the repeats. */
+/* One figure of one interval x configuration in one run: the median over repeats, its interval, the
+ * repeats. */
 struct history_point {
 	char *benchmark, *interval, *configuration;
 	enum history_metric metric;
 	double median, lo, hi; /* lo, hi NAN when unknown */
-	size_t n;              /* repeats behind the median */
-	int *repeat;           /* the repeats' samples, by repeat number; none for derived figures */
+	size_t n;	       /* repeats behind the median */
+	int *repeat; /* the repeats' samples, by repeat number; none for derived figures */
 	double *sample;
 	size_t nr_samples;
 };
@@ -76,13 +81,13 @@ char *history_configuration(const char *size, int ranks, int threads);
 struct history_series {
 	char *benchmark, *interval, *configuration;
 	enum history_metric metric;
-	size_t *run;          /* index into history_data.runs, increasing */
+	size_t *run; /* index into history_data.runs, increasing */
 	double *value, *lo, *hi;
 	size_t n, alloc;
 };
 
 struct history_data {
-	struct history_run *runs;     /* in record order */
+	struct history_run *runs; /* in record order */
 	size_t nr_runs;
 	struct history_series *series; /* by benchmark, interval, configuration, metric */
 	size_t nr_series;

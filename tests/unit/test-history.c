@@ -1,4 +1,5 @@
-/* History: change points in synthetic series (steps found, noise quiet), the database's schema, writes and reads. */
+/* History: change points in synthetic series (steps found, noise quiet), the database's schema,
+ * writes and reads. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -33,7 +34,8 @@ static void series(struct stats_rng *rng, double *x, size_t n, double cv, size_t
 		x[i] = (1 + cv * gauss(rng)) * (i >= at ? 1 + step : 1);
 }
 
-/* A 10 % step at CV 3 %, 30 runs before and 30 after: found within one run in at least 95 of 100 trials. */
+/* A 10 % step at CV 3 %, 30 runs before and 30 after: found within one run in at least 95 of 100
+ * trials. */
 static void test_step_found(void **state)
 {
 	struct changepoint_options o;
@@ -60,7 +62,8 @@ static void test_step_found(void **state)
 }
 
 /* A history of 'nr' series of n runs each, from the generator. */
-static void fake_history(struct history_data *d, size_t nr, size_t n, uint64_t seed, size_t at, double step)
+static void fake_history(struct history_data *d, size_t nr, size_t n, uint64_t seed, size_t at,
+			 double step)
 {
 	struct stats_rng rng;
 
@@ -92,7 +95,8 @@ static void fake_history(struct history_data *d, size_t nr, size_t n, uint64_t s
 	}
 }
 
-/* Pure noise at CV 3 %: at most a couple of change points over 1,000 series x 100 runs (target: 1). */
+/* Pure noise at CV 3 %: at most a couple of change points over 1,000 series x 100 runs (target: 1).
+ */
 static void test_noise_quiet(void **state)
 {
 	struct history_data d;
@@ -108,7 +112,8 @@ static void test_noise_quiet(void **state)
 	history_data_release(&d);
 }
 
-/* +15 % at run 12 of 24 in one series among 20: that change, within one run, and nothing elsewhere. */
+/* +15 % at run 12 of 24 in one series among 20: that change, within one run, and nothing elsewhere.
+ */
 static void test_one_step_among_quiet(void **state)
 {
 	struct history_data d;
@@ -119,7 +124,8 @@ static void test_one_step_among_quiet(void **state)
 	fake_history(&d, 20, 24, 11, 12, 0.15);
 	detect_run(&d, &o, &r);
 	for (size_t i = 0; i < r.nr; i++)
-		print_message("series %zu run %zu p %g\n", r.changes[i].series, r.changes[i].run, r.changes[i].p);
+		print_message("series %zu run %zu p %g\n", r.changes[i].series, r.changes[i].run,
+			      r.changes[i].p);
 	assert_int_equal(r.nr, 1);
 	assert_int_equal(r.changes[0].series, 0);
 	assert_true(r.changes[0].run >= 11 && r.changes[0].run <= 13);
@@ -189,7 +195,8 @@ static void test_min_change(void **state)
 	assert_int_equal(changepoint_find(x, 60, &o, cp), 1);
 }
 
-/* Every term of the table of lost-time terms is a series of its own, its share worse when larger. */
+/* Every term of the table of lost-time terms is a series of its own, its share worse when larger.
+ */
 static void test_lost_terms_are_series(void **state)
 {
 	size_t terms = 0;
@@ -197,7 +204,8 @@ static void test_lost_terms_are_series(void **state)
 	(void)state;
 #define TERM(A, id, name, needs, share_key, colour, key_when, cause, formula) \
 	assert_true(history_metric_find(share_key) >= 0); \
-	assert_int_equal(history_metric_worse((enum history_metric)history_metric_find(share_key)), 1); \
+	assert_int_equal( \
+		history_metric_worse((enum history_metric)history_metric_find(share_key)), 1); \
 	terms++;
 #define PART(A, id, name, needs, parent, cause, formula)
 	LOST_TERMS(TERM, PART, 0)
