@@ -177,23 +177,83 @@ char *strbuf_detach(struct strbuf *sb)
 	return buf;
 }
 
-int strbuf_read_file(struct strbuf *sb, const char *path)
+/* Opens 'path' for reading without ever blocking (a FIFO, a device): regular files only. */
+static int open_regular(const char *path, size_t limit, struct stat *st)
 {
-	char chunk[65536];
-	FILE *f = fopen(path, "rb");
-	size_t n;
-	int ret = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 
-	if (!f)
+	if (fd < 0)
 		return error("cannot open '%s': %s", path, strerror(errno));
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		strbuf_add(sb, chunk, n);
-	if (ferror(f))
-		ret = error("cannot read '%s': %s", path, strerror(errno));
-	fclose(f);
-	if (!sb->buf)
+	if (fstat(fd, st)) {
+		error("cannot read '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		error("'%s' is not a regular file (%s): the gate reads only regular files", path,
+		      S_ISFIFO(st->st_mode) ? "a FIFO" : S_ISCHR(st->st_mode) ? "a character device" :
+		      S_ISDIR(st->st_mode) ? "a directory" : S_ISSOCK(st->st_mode) ? "a socket" :
+		      "a device");
+		goto fail;
+	}
+	if ((unsigned long long)st->st_size > limit) {
+		error("'%s' is %llu bytes, more than the %zu MiB this file may hold (docs/running.md, "
+		      "\"Limits\")", path, (unsigned long long)st->st_size, limit >> 20);
+		goto fail;
+	}
+	return fd;
+fail:
+	close(fd);
+	return -1;
+}
+
+int strbuf_read_file_limit(struct strbuf *sb, const char *path, size_t limit)
+{
+	size_t was = sb->len, got = 0;
+	struct stat st;
+	int fd = open_regular(path, limit, &st), ret = 0;
+
+	if (fd < 0)
+		return -1;
+	if (sb->alloc < sb->len + (size_t)st.st_size + 2) { /* exactly: a doubling would waste half */
+		sb->alloc = sb->len + (size_t)st.st_size + 2;
+		sb->buf = xrealloc(sb->buf, sb->alloc);
+	}
+	for (;;) {
+		ssize_t n;
+		if (sb->alloc - sb->len < 2)
+			ALLOC_GROW(sb->buf, sb->len + 65536 + 1, sb->alloc); /* it grew since fstat */
+		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = error("cannot read '%s': %s", path, strerror(errno));
+			break;
+		}
+		if (!n)
+			break;
+		sb->len += (size_t)n;
+		got += (size_t)n;
+		if (got > limit) { /* it grew while read */
+			ret = error("'%s' is more than the %zu MiB this file may hold (docs/running.md, "
+				    "\"Limits\")", path, limit >> 20);
+			break;
+		}
+	}
+	close(fd);
+	if (ret && !was)
+		strbuf_release(sb); /* nothing of the caller's: nothing to free on the error path */
+	else if (ret)
+		sb->len = was;
+	if (sb->buf)
+		sb->buf[sb->len] = '\0';
+	else
 		strbuf_add(sb, "", 0);
 	return ret;
+}
+
+int strbuf_read_file(struct strbuf *sb, const char *path)
+{
+	return strbuf_read_file_limit(sb, path, SG_READ_LIMIT);
 }
 
 unsigned long long fnv1a64(const char *s, size_t n)

@@ -54,8 +54,20 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Returns the buffer and leaves 'sb' empty; caller frees. */
 char *strbuf_detach(struct strbuf *sb);
 
-/* Reads a whole file into 'sb'; returns 0, or error() naming the file. */
+/*
+ * The most a data file (profile, baseline, results table) may hold, and a YAML file (configuration,
+ * rules): far above any real one, low enough that no input can exhaust memory (docs/running.md).
+ */
+#define SG_READ_LIMIT ((size_t)64 << 20)
+#define SG_YAML_READ_LIMIT ((size_t)16 << 20)
+
+/*
+ * Reads a whole regular file into 'sb', never blocking (a FIFO, a device or a directory is an error,
+ * so is a file over SG_READ_LIMIT bytes); returns 0, or error() naming the file.
+ */
 int strbuf_read_file(struct strbuf *sb, const char *path);
+/* The same with another bound on the size, in bytes. */
+int strbuf_read_file_limit(struct strbuf *sb, const char *path, size_t limit);
 /* FNV-1a, 64 bits: the checksum of the end records of profiles and baselines. */
 unsigned long long fnv1a64(const char *s, size_t n);
 /* Writes 'len' bytes to 'path' through a temporary file and rename(2), so that

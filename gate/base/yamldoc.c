@@ -174,6 +174,40 @@ static void check_duplicate_keys(struct yamldoc *d)
 	}
 }
 
+/*
+ * Stops at the first collection nested deeper than YAMLDOC_MAX_DEPTH, before libyaml's
+ * document loader sees it (its flow nesting costs time quadratic in the depth), and at the
+ * node past YAMLDOC_MAX_NODES (the document costs some 160 bytes a node). Event by event,
+ * the scanner never runs far ahead. A syntax error is left to the loader, which reports it.
+ */
+static int check_depth(struct yamldoc *d, const struct strbuf *text)
+{
+	yaml_parser_t parser;
+	yaml_event_t event;
+	int depth = 0, ret = 0, done = 0;
+	size_t nr_events = 0;
+
+	if (!yaml_parser_initialize(&parser))
+		return error("%s: cannot initialize the YAML parser", d->path);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text->buf, text->len);
+	while (!done && !ret && yaml_parser_parse(&parser, &event)) {
+		if (event.type == YAML_SEQUENCE_START_EVENT || event.type == YAML_MAPPING_START_EVENT) {
+			if (++depth > YAMLDOC_MAX_DEPTH)
+				ret = yamldoc_error_at(d, event.start_mark, "nested deeper than %d levels",
+						       YAMLDOC_MAX_DEPTH);
+		} else if (event.type == YAML_SEQUENCE_END_EVENT || event.type == YAML_MAPPING_END_EVENT) {
+			depth--;
+		}
+		if (!ret && ++nr_events > YAMLDOC_MAX_NODES)
+			ret = yamldoc_error_at(d, event.start_mark, "more than %d YAML nodes in one file",
+					       YAMLDOC_MAX_NODES);
+		done = event.type == YAML_STREAM_END_EVENT;
+		yaml_event_delete(&event);
+	}
+	yaml_parser_delete(&parser);
+	return ret;
+}
+
 int yamldoc_load(struct yamldoc *d, const char *path)
 {
 	struct strbuf text = STRBUF_INIT;
@@ -182,7 +216,7 @@ int yamldoc_load(struct yamldoc *d, const char *path)
 
 	yamldoc_init(d);
 	d->path = xstrdup(path);
-	if (strbuf_read_file(&text, path) < 0) {
+	if (strbuf_read_file_limit(&text, path, SG_YAML_READ_LIMIT) < 0 || check_depth(d, &text) < 0) {
 		strbuf_release(&text);
 		yamldoc_release(d);
 		return -1;
