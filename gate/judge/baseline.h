@@ -9,6 +9,8 @@
 
 #define BASELINE_VERSION 2 /* 2: the end record with the line count and checksum */
 #define BASELINE_EXT ".sgbase"
+/* The largest value a baseline may hold: 10^12 s is 30,000 years (docs/check.md). */
+#define BASELINE_MAX_VALUE 1e12
 
 /* The figures a baseline stores, in file order (a subset of ANALYSIS_FIGURES). */
 #define BASELINE_FIGURES(X) \
