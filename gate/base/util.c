@@ -13,6 +13,15 @@
 #include <unistd.h>
 
 static size_t (*message_filter)(struct strbuf *);
+static struct strbuf *message_sink;
+
+struct strbuf *set_message_sink(struct strbuf *sink)
+{
+	struct strbuf *was = message_sink;
+
+	message_sink = sink;
+	return was;
+}
 
 void set_message_filter(size_t (*filter)(struct strbuf *))
 {
@@ -28,6 +37,8 @@ static void report(const char *prefix, const char *fmt, va_list ap)
 	if (message_filter)
 		message_filter(&sb); /* secret.c masks secrets: a message may quote a benchmark's output */
 	fprintf(stderr, "scalegate: %s: %s\n", prefix, sb.buf ? sb.buf : "");
+	if (message_sink && sb.len)
+		strbuf_addf(message_sink, "%s%s", message_sink->len ? "; " : "", sb.buf);
 	strbuf_release(&sb);
 }
 

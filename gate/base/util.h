@@ -43,6 +43,9 @@ void set_message_filter(size_t (*filter)(struct strbuf *));
 
 #define STRBUF_INIT { NULL, 0, 0 }
 
+/* Every message is also added to 'sink' ("; " between them), as printed; NULL: none. Returns the last. */
+struct strbuf *set_message_sink(struct strbuf *sink);
+
 void strbuf_init(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 void strbuf_reset(struct strbuf *sb);
