@@ -51,6 +51,25 @@ head -c 17000000 /dev/zero | tr '\0' '#' >"$T/huge.yml"
 bounded 2 "$SCALEGATE" check --validate -c "$T/huge.yml"
 expect_match "$out" "huge.yml' is 17000000 bytes, more than the 16 MiB" "a size bound"
 
+# A matrix of 2.7 * 10^10 cells (counted one by one, then out of memory and SIGABRT): refused at load.
+python3 -c "
+l = ', '.join(str(i) for i in range(1, 3001))
+print('benchmarks:\n  - name: big\n    command: ./p\n    threads: [%s]\n    ranks: [%s]\n    sizes: [%s]' % (l, l, l))
+" >"$T/matrix.yml"
+bounded 2 "$SCALEGATE" check --validate -c "$T/matrix.yml"
+expect_match "$out" "matrix.yml:2:5: the matrix of benchmark 'big' has 27000000000 cells \(sizes x ranks x threads\), more than 100000" \
+	"a huge matrix is refused with file:line:col"
+# 40,000 cells with an exclusion: indexed (point by point it was quadratic, 6 s).
+python3 -c "
+l = ', '.join(str(i) for i in range(1, 201))
+print('benchmarks:\n  - name: wide\n    command: ./p\n    threads: [%s]\n    ranks: [%s]\n    mpi: true\n    exclude:\n      - { threads: 1, ranks: 1 }' % (l, l))
+" >"$T/cells.yml"
+bounded 0 "$SCALEGATE" check --validate -c "$T/cells.yml"
+# A 300-character name: refused at load (it failed later with ENAMETOOLONG, leaving results/ behind).
+printf 'benchmarks:\n  - name: %s\n    command: ./p\n' "$(printf 'n%.0s' {1..300})" >"$T/long.yml"
+bounded 2 "$SCALEGATE" check --validate -c "$T/long.yml"
+expect_match "$out" "long.yml:2:11: benchmark name 'nnnn.*\.\.\.' is 300 characters long, more than 200" "a long name"
+
 # ---- results and baselines at check time: errors with the reports, the other benchmarks judged ----
 fresh() {
 	rm -rf "$T/c"
