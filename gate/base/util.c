@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #endif
 #include "base/util.h"
+#include "base/exitcode.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -61,12 +62,19 @@ void warning(const char *fmt, ...)
 	va_end(ap);
 }
 
+void die_out_of_memory(const char *what)
+{
+	/* An input too large for the machine, never the gate's bug: exit 3 ("not everything could be
+	 * judged"), not a core dump. No report can be written without memory. */
+	fprintf(stderr, "scalegate: fatal: out of memory%s%s: exit 3 (error: not everything could be "
+		"judged)\n", what ? " " : "", what ? what : "");
+	exit(SG_EXIT_RUN_FAILED);
+}
+
 static void *checked(void *p)
 {
-	if (!p) {
-		fputs("scalegate: fatal: out of memory\n", stderr);
-		abort();
-	}
+	if (!p)
+		die_out_of_memory(NULL);
 	return p;
 }
 

@@ -23,7 +23,9 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "scalegate: warning: ..." on stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Allocation that aborts on exhaustion: no caller can do better. */
+/* "fatal: out of memory <what>" and exit 3: the one exit outside gate/cmd, as no caller can do better. */
+void die_out_of_memory(const char *what) __attribute__((noreturn));
+/* Allocation that exits 3 on exhaustion (an input too large): no caller can do better. */
 void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);

@@ -80,8 +80,8 @@ static void syntax_error(struct yamldoc *d, const yaml_parser_t *p, const struct
 	yaml_mark_t mark = p->problem_mark;
 
 	if (p->error == YAML_MEMORY_ERROR) {
-		error("%s: out of memory while parsing", d->path);
-		return;
+		char *what = xstrfmt("while parsing '%s'", d->path);
+		die_out_of_memory(what);
 	}
 	if (p->error == YAML_READER_ERROR)
 		mark = offset_mark(text, p->problem_offset);

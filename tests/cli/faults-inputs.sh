@@ -70,6 +70,12 @@ printf 'benchmarks:\n  - name: %s\n    command: ./p\n' "$(printf 'n%.0s' {1..300
 bounded 2 "$SCALEGATE" check --validate -c "$T/long.yml"
 expect_match "$out" "long.yml:2:11: benchmark name 'nnnn.*\.\.\.' is 300 characters long, more than 200" "a long name"
 
+# Out of memory (a valid configuration of 80,000 benchmarks in 150 MB): exit 3 with a message, no SIGABRT.
+awk 'BEGIN { print "benchmarks:"; for (i = 0; i < 80000; i++)
+	printf "  - name: b%06d\n    command: ./p %d\n    threads: [1, 2]\n", i, i }' >"$T/many.yml"
+expect_exit 3 bash -c 'ulimit -v 150000; exec "$@"' oom "$SCALEGATE" check --validate -c "$T/many.yml"
+expect_match "$out" "^scalegate: fatal: out of memory.*: exit 3" "out of memory is exit 3"
+
 # ---- results and baselines at check time: errors with the reports, the other benchmarks judged ----
 fresh() {
 	rm -rf "$T/c"
