@@ -121,6 +121,7 @@ int runner_init_side(struct runner *r, struct config *c, const struct runner_opt
 	r->scratch = xstrfmt("%s/.scratch", r->results);
 	if (mkdir_p(r->scratch))
 		return -1;
+	exec_clean_scratch(r->scratch);
 	if (opt->extend) /* the extra rounds of an adaptive run: everything else stays */
 		return runner_manifest_start(r) ? -1 : 1;
 	if (adaptive_remove(r->results))
@@ -198,7 +199,7 @@ int runner_one(struct runner *r, struct bench_run *br, size_t pt, int repeat)
 	int ret = -1;
 
 	rec.dir = xstrfmt("%s/%s/%d", br->b->name, br->points[pt].name, repeat);
-	out = repeat ? xstrfmt("%s/%s", r->results, rec.dir) : xstrfmt("%s/warmup-XXXXXX", r->scratch);
+	out = repeat ? xstrfmt("%s/%s", r->results, rec.dir) : xstrfmt("%s/warmup-%ld-XXXXXX", r->scratch, (long)getpid());
 	if (repeat ? mkdir_p(out) : !mkdtemp(out)) {
 		error("cannot create a run directory under '%s': %s", r->results, strerror(errno));
 		goto out;

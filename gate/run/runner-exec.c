@@ -7,10 +7,12 @@
 #include <math.h>
 #include <ftw.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/pidfd.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -66,11 +68,14 @@ const char *exec_signal_name(int sig)
 	return buf;
 }
 
-static void child(const struct exec_spec *s, int out, int err)
+static void child(const struct exec_spec *s, int out, int err, pid_t gate)
 {
 	int null = open("/dev/null", O_RDONLY);
 	struct sigaction sa;
 
+	/* A gate killed outright (SIGKILL, the OOM killer) takes the run's leader with it. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) || getppid() != gate)
+		_exit(127);
 	setpgid(0, 0);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
@@ -187,7 +192,7 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 	struct rusage ru;
 	double start, timeout = s->timeout > 0 ? s->timeout : 1e9;
 	const char *tag;
-	pid_t pid;
+	pid_t pid, gate;
 
 	memset(res, 0, sizeof(*res));
 	memset(&ru, 0, sizeof(ru));
@@ -203,6 +208,7 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 	fflush(NULL);
 	contention_sample(&before);
 	start = now();
+	gate = getpid();
 	pid = fork();
 	if (pid < 0) {
 		error("cannot start '%s': %s", s->line, strerror(errno));
@@ -210,7 +216,7 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 	}
 	if (!pid) {
 		setenv(TREE_TAG_VAR, tag, 1);
-		child(s, out, err);
+		child(s, out, err, gate);
 	}
 	setpgid(pid, pid); /* as the child does: no race with killpg() */
 	pidfd = pidfd_open(pid, 0);
@@ -369,6 +375,42 @@ int remove_tree(const char *path)
 	if (lstat(path, &st))
 		return errno == ENOENT ? 0 : error("cannot remove '%s': %s", path, strerror(errno));
 	return nftw(path, remove_one, 32, FTW_DEPTH | FTW_PHYS) ? -1 : 0;
+}
+
+/* "run-<pid>-XXXXXX" or "warmup-<pid>-XXXXXX": the pid of the gate that made it, else 0. */
+static long scratch_owner(const char *name)
+{
+	const char *p = !strncmp(name, "run-", 4) ? name + 4 : !strncmp(name, "warmup-", 7) ? name + 7 : NULL;
+	char *end;
+	long pid;
+
+	if (!p)
+		return 0;
+	pid = strtol(p, &end, 10);
+	return end != p && *end == '-' && pid > 0 ? pid : 0;
+}
+
+size_t exec_clean_scratch(const char *scratch)
+{
+	DIR *d = opendir(scratch);
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d && (e = readdir(d))) {
+		long pid = scratch_owner(e->d_name);
+		char *path;
+		if (!pid || pid == (long)getpid() || !(kill((pid_t)pid, 0) && errno == ESRCH))
+			continue; /* not a run directory, or its gate is alive */
+		path = xstrfmt("%s/%s", scratch, e->d_name);
+		if (!remove_tree(path)) {
+			warning("removed '%s', left by a run whose gate was killed", path);
+			n++;
+		}
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return n;
 }
 
 char *exec_resolve_command(const char *cmd, const char *workdir)

@@ -56,6 +56,8 @@ int exec_check_profiles(const char *dir, int expected, char **reason);
 
 /* Removes 'path' and everything under it, never following symbolic links; 0 or error(). */
 int remove_tree(const char *path);
+/* Removes the run directories under 'scratch' of gates that are gone (killed mid-run); the number. */
+size_t exec_clean_scratch(const char *scratch);
 
 /*
  * The command with relative program paths made absolute against 'workdir':
