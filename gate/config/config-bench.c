@@ -430,6 +430,12 @@ static int parse_adaptive_seconds(struct config_loader *l, const yaml_node_t *v,
 	return 0;
 }
 
+/* Bytes of stdout and of stderr a run keeps, its head and its tail (docs/running.md, "Limits"). */
+static int parse_output_limit(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
+{
+	return yamldoc_get_int(l->d, v, "output_limit", 4096, 1LL << 26, &b->output_limit);
+}
+
 static int parse_exclude(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
 {
 	return config_parse_exclude(l, v, b);

@@ -62,6 +62,7 @@ static void bench_init(struct config_loader *l, struct bench_config *b, const ya
 	b->repeat = 5;
 	b->warmup = 1;
 	b->timeout = 300;
+	b->output_limit = CONFIG_OUTPUT_LIMIT;
 	b->max_contention = CONFIG_MAX_CONTENTION;
 	b->contention_retries = CONFIG_CONTENTION_RETRIES;
 	b->max_repeat = CONFIG_MAX_REPEAT;

@@ -88,6 +88,7 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 	spec.cwd = cwd;
 	spec.out_dir = out;
 	spec.timeout = br->b->timeout;
+	spec.output_limit = br->b->output_limit;
 	spec.tick = runner_tick;
 	spec.tick_arg = r;
 	spec.unset = r->c->secret_env;

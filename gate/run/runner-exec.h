@@ -18,6 +18,7 @@ struct exec_spec {
 	char *const *unset;  /* names removed from it (the secrets), 'nr_unset' of them */
 	size_t nr_unset;
 	double timeout;      /* seconds; <= 0: none */
+	long long output_limit; /* bytes kept of stdout and of stderr, head and tail; <= 0: all */
 	void (*tick)(void *arg, double elapsed); /* called about once a second while it runs (or NULL) */
 	void *tick_arg;
 	const char *label;   /* names the run in warnings, e.g. "jacobi s--r1-t2 repeat 1" */
