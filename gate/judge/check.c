@@ -84,8 +84,15 @@ int check_load_baselines(struct check *c, const char *dir)
 			baseline_release(&b->base);
 			continue;
 		}
-		b->has_base = ret == 0 && b->base.nr_cells;
-		b->no_base = ret > 0 ? "does not exist" : !b->has_base ? "holds no samples" : NULL;
+		if (!ret && !b->base.nr_cells) {
+			/* Damage, not absence: every tolerance would skip and the gate pass on nothing. */
+			struct verdict *v = verdict_add(c->vs, VERDICT_ERROR, b->name, "-", "-", 0, 0, "baseline");
+			verdict_set_message(v, "the baseline '%s' holds no samples: only absolute rules apply; "
+					    "record it again with 'scalegate baseline update'", b->base_path);
+			baseline_release(&b->base);
+			continue;
+		}
+		b->has_base = ret == 0;
 		if (b->has_base) {
 			b->fingerprint_diff = check_fingerprint_diff(&b->cur, &b->base);
 			baseline_measure_shift(&b->base, &b->shift);
@@ -102,7 +109,6 @@ void check_use_baselines(struct check *c, const struct analysis *base)
 		free(b->fingerprint_diff);
 		baseline_from_analysis(&b->base, base, b->name);
 		b->has_base = b->base.nr_cells > 0;
-		b->no_base = NULL; /* the base revision's runs: their failures are verdicts of their own */
 		b->fingerprint_diff = b->has_base ? check_fingerprint_diff(&b->cur, &b->base) : NULL;
 	}
 }
@@ -114,33 +120,6 @@ static int policy_on(const struct rules_policy *pol)
 	return pol->level != RULES_LEVEL_OFF;
 }
 
-/*
- * A tolerance wanted a stored baseline and there is none, or it holds no samples: every tolerance
- * would skip and the gate pass on nothing. An error (exit 3) once per benchmark when a gating rule
- * wanted it, a warning when all of them only warn.
- */
-static void note_missing_baseline(struct check_cell *cell)
-{
-	const struct rules_settings *set = cell->set;
-	struct verdict *v;
-	int gating = 0, m;
-
-	for (m = 0; m < RULES_NR_METRICS; m++)
-		gating |= set->tolerance[m].set && set->tolerance_policy[m].level == RULES_LEVEL_ERROR;
-	if (cell->b->no_base_noted > gating)
-		return;
-	for (m = 0; m < RULES_NR_METRICS && !(set->tolerance[m].set && policy_on(&set->tolerance_policy[m]));
-	     m++)
-		;
-	v = verdict_add(cell->c->vs, gating ? VERDICT_ERROR : VERDICT_WARN, cell->b->name, "-", "-", 0, 0,
-			"baseline.none");
-	v->rule_origin = check_rule_origin(set->tolerance_from[m]);
-	verdict_set_message(v, "no baseline to compare with: '%s' %s, so the tolerances of the rules "
-			    "(%s first) cannot be judged; record one with 'scalegate baseline update'",
-			    cell->b->base_path, cell->b->no_base, check_metrics[m].name);
-	cell->c->bench[cell->b - cell->c->bench].no_base_noted = 1 + gating; /* cell->b is const */
-}
-
 /* The baseline has no cell for this interval x configuration: say why once, when a tolerance wanted one. */
 static void note_no_baseline(struct check_cell *cell)
 {
@@ -150,8 +129,6 @@ static void note_no_baseline(struct check_cell *cell)
 
 	for (int m = 0; m < RULES_NR_METRICS; m++)
 		wanted |= set->tolerance[m].set && policy_on(&set->tolerance_policy[m]);
-	if (wanted && cell->b->no_base)
-		note_missing_baseline(cell);
 	if (!wanted || !cell->b->has_base)
 		return;
 	if (baseline_has_interval(&cell->b->base, cell->interval, cell->series->size)) {
@@ -333,20 +310,15 @@ static void removed_intervals(struct check *c, const struct check_bench *b)
 	}
 }
 
-/* After the walk: a skip when no tolerance wanted the missing baseline (they made an error, said once). */
-static void note_no_baseline_skip(struct check *c, const struct check_bench *b)
+static void note_baseline(struct check *c, const struct check_bench *b)
 {
 	struct verdict *v;
 
-	if (!b->has_base && b->base_path && !c->quiet && !b->no_base_noted) {
+	if (!b->has_base && b->base_path && !c->quiet) {
 		v = verdict_add(c->vs, VERDICT_SKIPPED, b->name, "-", "-", 0, 0, "baseline.missing");
 		verdict_set_message(v, "no baseline '%s': only absolute rules apply "
 				    "(record one with 'scalegate baseline update')", b->base_path);
 	}
-}
-
-static void note_baseline(struct check *c, const struct check_bench *b)
-{
 	if (b->fingerprint_diff && !c->quiet)
 		warning("the baseline of '%s' was recorded in another environment (%s): only the checks whose "
 			"rule allows across_fingerprints are compared (by default the ratios: speedup, efficiency, "
@@ -365,7 +337,6 @@ void check_evaluate(struct check *c)
 			if (!strcmp(c->m->iso[k].benchmark, b->name))
 				check_growth(c, b, &c->m->iso[k]);
 		removed_intervals(c, b);
-		note_no_baseline_skip(c, b);
 	}
 	check_adjust(c);
 	c->vs->family += c->family;

@@ -33,8 +33,6 @@ struct check_bench {
 	struct baseline base;    /* the baseline (empty when none) */
 	char *base_path;         /* its file, when read from one */
 	int has_base;
-	const char *no_base;     /* why a stored baseline is missing ("no file", "no samples"), else NULL */
-	int no_base_noted;       /* its error verdict is made (once per benchmark) */
 	char *fingerprint_diff;  /* "cpu_model 'A' -> 'B', ..." when the environments differ, else NULL */
 	struct baseline_shift shift; /* measured from the stored baseline's sittings (NAN: too few) */
 	double max_contention;   /* the benchmark's: a run above it was measured on a busy machine; < 0 no limit */
