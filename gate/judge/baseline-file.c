@@ -1,11 +1,14 @@
 /* The baseline file, <benchmark>.sgbase: versioned text, sorted, one line per interval x configuration x metric. */
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <signal.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "judge/baseline.h"
 #include "results/tsv.h"
@@ -167,6 +170,26 @@ size_t baseline_clean_temporary(const char *dir)
 	if (d)
 		closedir(d);
 	return n;
+}
+
+int baseline_lock(const char *dir)
+{
+	int fd;
+
+	if (mkdir_p(dir))
+		return -1;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return error("cannot open '%s': %s", dir, strerror(errno));
+	while (flock(fd, LOCK_EX) && errno == EINTR)
+		;
+	return fd;
+}
+
+void baseline_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd); /* releases the lock */
 }
 
 /* ---- reading ---- */
