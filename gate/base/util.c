@@ -64,10 +64,10 @@ void warning(const char *fmt, ...)
 
 void die_out_of_memory(const char *what)
 {
-	/* An input too large for the machine, never the gate's bug: exit 3 ("not everything could be
-	 * judged"), not a core dump. No report can be written without memory. */
-	fprintf(stderr, "scalegate: fatal: out of memory%s%s: exit 3 (error: not everything could be "
-		"judged)\n", what ? " " : "", what ? what : "");
+	/* An input too large for the machine, never the gate's bug: exit 3 ("not everything
+	 * could be judged"), not a core dump. No report can be written without memory. */
+	fprintf(stderr, "scalegate: fatal: out of memory%s%s: exit 3 (error: not everything "
+		"could be judged)\n", what ? " " : "", what ? what : "");
 	exit(SG_EXIT_RUN_FAILED);
 }
 
@@ -209,14 +209,16 @@ static int open_regular(const char *path, size_t limit, struct stat *st)
 	}
 	if (!S_ISREG(st->st_mode)) {
 		error("'%s' is not a regular file (%s): the gate reads only regular files", path,
-		      S_ISFIFO(st->st_mode) ? "a FIFO" : S_ISCHR(st->st_mode) ? "a character device" :
-		      S_ISDIR(st->st_mode) ? "a directory" : S_ISSOCK(st->st_mode) ? "a socket" :
-		      "a device");
+		      S_ISFIFO(st->st_mode) ? "a FIFO" :
+		      S_ISCHR(st->st_mode) ? "a character device" :
+		      S_ISDIR(st->st_mode) ? "a directory" :
+		      S_ISSOCK(st->st_mode) ? "a socket" : "a device");
 		goto fail;
 	}
 	if ((unsigned long long)st->st_size > limit) {
-		error("'%s' is %llu bytes, more than the %zu MiB this file may hold (docs/running.md, "
-		      "\"Limits\")", path, (unsigned long long)st->st_size, limit >> 20);
+		error("'%s' is %llu bytes, more than the %zu MiB this file may hold "
+		      "(docs/running.md, \"Limits\")", path, (unsigned long long)st->st_size,
+		      limit >> 20);
 		goto fail;
 	}
 	return fd;
@@ -233,14 +235,15 @@ int strbuf_read_file_limit(struct strbuf *sb, const char *path, size_t limit)
 
 	if (fd < 0)
 		return -1;
-	if (sb->alloc < sb->len + (size_t)st.st_size + 2) { /* exactly: a doubling would waste half */
+	/* Exactly: a doubling would waste half. */
+	if (sb->alloc < sb->len + (size_t)st.st_size + 2) {
 		sb->alloc = sb->len + (size_t)st.st_size + 2;
 		sb->buf = xrealloc(sb->buf, sb->alloc);
 	}
 	for (;;) {
 		ssize_t n;
 		if (sb->alloc - sb->len < 2)
-			ALLOC_GROW(sb->buf, sb->len + 65536 + 1, sb->alloc); /* it grew since fstat */
+			ALLOC_GROW(sb->buf, sb->len + 65536 + 1, sb->alloc); /* grew since */
 		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -253,8 +256,8 @@ int strbuf_read_file_limit(struct strbuf *sb, const char *path, size_t limit)
 		sb->len += (size_t)n;
 		got += (size_t)n;
 		if (got > limit) { /* it grew while read */
-			ret = error("'%s' is more than the %zu MiB this file may hold (docs/running.md, "
-				    "\"Limits\")", path, limit >> 20);
+			ret = error("'%s' is more than the %zu MiB this file may hold "
+				    "(docs/running.md, \"Limits\")", path, limit >> 20);
 			break;
 		}
 	}

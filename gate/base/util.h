@@ -23,7 +23,7 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "scalegate: warning: ..." on stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* "fatal: out of memory <what>" and exit 3: the one exit outside gate/cmd, as no caller can do better. */
+/* "fatal: out of memory <what>", exit 3: the one exit outside gate/cmd (no caller does better). */
 void die_out_of_memory(const char *what) __attribute__((noreturn));
 /* Allocation that exits 3 on exhaustion (an input too large): no caller can do better. */
 void *xmalloc(size_t size);
@@ -45,7 +45,7 @@ void set_message_filter(size_t (*filter)(struct strbuf *));
 
 #define STRBUF_INIT { NULL, 0, 0 }
 
-/* Every message is also added to 'sink' ("; " between them), as printed; NULL: none. Returns the last. */
+/* Every message is also added to 'sink' ("; " between them); NULL: none. Returns the last sink. */
 struct strbuf *set_message_sink(struct strbuf *sink);
 
 void strbuf_init(struct strbuf *sb);
@@ -67,8 +67,8 @@ char *strbuf_detach(struct strbuf *sb);
 #define SG_YAML_READ_LIMIT ((size_t)16 << 20)
 
 /*
- * Reads a whole regular file into 'sb', never blocking (a FIFO, a device or a directory is an error,
- * so is a file over SG_READ_LIMIT bytes); returns 0, or error() naming the file.
+ * Reads a whole regular file into 'sb', never blocking (a FIFO, a device or a directory is an
+ * error, so is a file over SG_READ_LIMIT bytes); returns 0, or error() naming the file.
  */
 int strbuf_read_file(struct strbuf *sb, const char *path);
 /* The same with another bound on the size, in bytes. */

@@ -191,16 +191,17 @@ static int check_depth(struct yamldoc *d, const struct strbuf *text)
 		return error("%s: cannot initialize the YAML parser", d->path);
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text->buf, text->len);
 	while (!done && !ret && yaml_parser_parse(&parser, &event)) {
-		if (event.type == YAML_SEQUENCE_START_EVENT || event.type == YAML_MAPPING_START_EVENT) {
+		yaml_event_type_t t = event.type;
+		if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) {
 			if (++depth > YAMLDOC_MAX_DEPTH)
-				ret = yamldoc_error_at(d, event.start_mark, "nested deeper than %d levels",
-						       YAMLDOC_MAX_DEPTH);
-		} else if (event.type == YAML_SEQUENCE_END_EVENT || event.type == YAML_MAPPING_END_EVENT) {
+				ret = yamldoc_error_at(d, event.start_mark,
+						       "nested deeper than %d levels", YAMLDOC_MAX_DEPTH);
+		} else if (t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT) {
 			depth--;
 		}
 		if (!ret && ++nr_events > YAMLDOC_MAX_NODES)
-			ret = yamldoc_error_at(d, event.start_mark, "more than %d YAML nodes in one file",
-					       YAMLDOC_MAX_NODES);
+			ret = yamldoc_error_at(d, event.start_mark,
+					       "more than %d YAML nodes in one file", YAMLDOC_MAX_NODES);
 		done = event.type == YAML_STREAM_END_EVENT;
 		yaml_event_delete(&event);
 	}

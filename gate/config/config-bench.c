@@ -157,8 +157,8 @@ static int parse_name(struct config_loader *l, const yaml_node_t *v, struct benc
 		return yamldoc_error(l->d, v, "benchmark name '%s' may contain only letters, digits, '_', '.' and '-'", s);
 	/* Names become directory names under 'results'. */
 	if (strlen(s) > CONFIG_MAX_NAME)
-		return yamldoc_error(l->d, v, "benchmark name '%.40s...' is %zu characters long, more than %d",
-				     s, strlen(s), CONFIG_MAX_NAME);
+		return yamldoc_error(l->d, v, "benchmark name '%.40s...' is %zu characters long, "
+				     "more than %d", s, strlen(s), CONFIG_MAX_NAME);
 	if (!strcmp(s, ".") || !strcmp(s, ".."))
 		return yamldoc_error(l->d, v, "benchmark name '%s' is not allowed", s);
 	if (config_reserved_name(s))

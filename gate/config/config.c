@@ -177,11 +177,12 @@ static void check_bench(struct config_loader *l, struct bench_config *b, const y
 		yamldoc_error(l->d, nodes[KEY_WEAK], "'size_per_processor' times %lld processors of %s is too large",
 			      procs, bench_label(b, buf, sizeof(buf)));
 	if (cells > CONFIG_MAX_CELLS)
-		yamldoc_error(l->d, b->node, "the matrix of %s has %zu cells (sizes x ranks x threads), more "
-			      "than %d", bench_label(b, buf, sizeof(buf)), cells, CONFIG_MAX_CELLS);
+		yamldoc_error(l->d, b->node, "the matrix of %s has %zu cells (sizes x ranks x threads), "
+			      "more than %d", bench_label(b, buf, sizeof(buf)), cells,
+			      CONFIG_MAX_CELLS);
 	else if (b->nr_exclude > CONFIG_MAX_EXCLUDE)
-		yamldoc_error(l->d, b->exclude[CONFIG_MAX_EXCLUDE].node, "more than %d 'exclude' entries",
-			      CONFIG_MAX_EXCLUDE);
+		yamldoc_error(l->d, b->exclude[CONFIG_MAX_EXCLUDE].node,
+			      "more than %d 'exclude' entries", CONFIG_MAX_EXCLUDE);
 	else /* counted cell by cell: only a bounded matrix */
 		config_check_exclude(l, b, nodes[KEY_EXCLUDE]);
 	if (!nodes[KEY_MPI])

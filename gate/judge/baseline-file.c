@@ -261,8 +261,9 @@ static void index_grow(struct reader *r)
 	}
 }
 
-/* The cell of this interval x configuration, made when it is new: hashed, as the samples have many. */
-static struct baseline_cell *cell_get(struct reader *r, char *interval, char *size, int ranks, int threads)
+/* The cell of this interval x configuration, made when new: hashed, as the samples have many. */
+static struct baseline_cell *cell_get(struct reader *r, char *interval, char *size, int ranks,
+				      int threads)
 {
 	struct baseline *b = r->b;
 	struct baseline_cell *c;
@@ -300,8 +301,9 @@ static int parse_values(struct reader *r, char **f, int nf, double *out)
 			return error("%s:%d: '%s' is not a number", r->path, r->line, f[i]);
 		/* What a profile rejects: every stored figure is a time, a share or a ratio. */
 		if (out[i] < 0 || out[i] > BASELINE_MAX_VALUE)
-			return error("%s:%d: '%s' is out of range: a baseline value must be at least 0 and at "
-				     "most %g", r->path, r->line, f[i], BASELINE_MAX_VALUE);
+			return error("%s:%d: '%s' is out of range: a baseline value must be at "
+				     "least 0 and at most %g", r->path, r->line, f[i],
+				     BASELINE_MAX_VALUE);
 	}
 	return 0;
 }

@@ -186,8 +186,8 @@ static int read_node(struct reader *r, char **f, int n)
 		return bad(r, "malformed node tag");
 	node.depth = parent < 0 ? 0 : p->nodes[parent].depth + 1;
 	if (node.depth > PROFILE_MAX_DEPTH)
-		return bad(r, "node nested deeper than " PROFILE_MAX_DEPTH_TEXT " levels (the tracer never "
-			   "writes deeper)");
+		return bad(r, "node nested deeper than " PROFILE_MAX_DEPTH_TEXT " levels (the "
+			   "tracer never writes deeper)");
 	node.path = node_path(p, &node);
 	r->path_bytes += strlen(node.path) + 1;
 	if (r->path_bytes > PROFILE_MAX_PATH_BYTES) {
@@ -246,9 +246,9 @@ static int read_mapped(struct reader *r, char **f, int from, int n, const int *m
 		if (map[i] < 0)
 			continue;
 		if (strcmp(f[i], "-") && (!isfinite(x) || x < 0 || x > PROFILE_MAX_VALUE)) {
-			/* The bound keeps every derived figure finite (Total_time = time x processors). */
-			snprintf(msg, sizeof(msg), "%s column '%s' is '%.40s': must be a finite number, not "
-				 "negative, at most 1e15", what, names[map[i]], f[i]);
+			/* The bound keeps derived figures finite (Total_time = time x processors). */
+			snprintf(msg, sizeof(msg), "%s column '%s' is '%.40s': must be a finite "
+				 "number, not negative, at most 1e15", what, names[map[i]], f[i]);
 			return bad(r, msg);
 		}
 		v[map[i]] = x;

@@ -199,7 +199,8 @@ int runner_one(struct runner *r, struct bench_run *br, size_t pt, int repeat)
 	int ret = -1;
 
 	rec.dir = xstrfmt("%s/%s/%d", br->b->name, br->points[pt].name, repeat);
-	out = repeat ? xstrfmt("%s/%s", r->results, rec.dir) : xstrfmt("%s/warmup-%ld-XXXXXX", r->scratch, (long)getpid());
+	out = repeat ? xstrfmt("%s/%s", r->results, rec.dir) :
+		xstrfmt("%s/warmup-%ld-XXXXXX", r->scratch, (long)getpid());
 	if (repeat ? mkdir_p(out) : !mkdtemp(out)) {
 		error("cannot create a run directory under '%s': %s", r->results, strerror(errno));
 		goto out;

@@ -197,8 +197,8 @@ static int copy_range(int in, int out, off_t from, off_t to)
 	return 0;
 }
 
-/* Where a cut at 'at' should fall: after the newline at or before it (within 4 KiB), so that no line
- * (and no secret on it) is split; 'at' itself otherwise. */
+/* Where a cut at 'at' should fall: after the newline at or before it (within 4 KiB), so that no
+ * line (and no secret on it) is split; 'at' itself otherwise. */
 static off_t line_start(int fd, off_t at)
 {
 	char buf[4096];
@@ -229,10 +229,11 @@ static int cap_output(const char *path, long long limit)
 	tail = line_start(in, st.st_size - (off_t)(limit / 2));
 	tail = tail < head ? head : tail;
 	tmp = xstrfmt("%s.cut", path);
-	note = xstrfmt("\n[scalegate: %lld bytes cut here: a run keeps the first and the last %lld of "
-		       "its output (output_limit)]\n", (long long)(tail - head), limit / 2);
+	note = xstrfmt("\n[scalegate: %lld bytes cut here: a run keeps the first and the last %lld "
+		       "of its output (output_limit)]\n", (long long)(tail - head), limit / 2);
 	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0 || copy_range(in, out, 0, head) || write(out, note, strlen(note)) != (ssize_t)strlen(note) ||
+	if (out < 0 || copy_range(in, out, 0, head) ||
+	    write(out, note, strlen(note)) != (ssize_t)strlen(note) ||
 	    copy_range(in, out, tail, st.st_size) || rename(tmp, path))
 		error("cannot cut the output '%s': %s", path, strerror(errno));
 	else
@@ -469,7 +470,8 @@ int remove_tree(const char *path)
 /* "run-<pid>-XXXXXX" or "warmup-<pid>-XXXXXX": the pid of the gate that made it, else 0. */
 static long scratch_owner(const char *name)
 {
-	const char *p = !strncmp(name, "run-", 4) ? name + 4 : !strncmp(name, "warmup-", 7) ? name + 7 : NULL;
+	const char *p = !strncmp(name, "run-", 4) ? name + 4 :
+		!strncmp(name, "warmup-", 7) ? name + 7 : NULL;
 	char *end;
 	long pid;
 
