@@ -4,10 +4,15 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 static char **values;
 static size_t nr_values;
+static char **taken; /* "NAME=value" of the variables taken out of the environment */
+static size_t nr_taken;
+
+extern char **environ;
 
 void secret_add(const char *value)
 {
@@ -26,6 +31,62 @@ void secret_add_env(const char *name)
 	secret_add(getenv(name));
 }
 
+static int ends_with_ci(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n > k && !strcasecmp(s + n - k, suffix);
+}
+
+int secret_name_denied(const char *name)
+{
+	static const char *const exact[] = {
+		"GITHUB_TOKEN", "GH_TOKEN", "CI_JOB_TOKEN", "GITLAB_TOKEN", "CI_REGISTRY_PASSWORD",
+		"CI_DEPLOY_PASSWORD",
+	};
+	static const char *const suffix[] = {
+		"_TOKEN", "_SECRET", "_SECRETS", "_PASSWORD", "_PASSWD", "_KEY", "_CREDENTIALS",
+		"_JWT",
+	};
+
+	for (size_t i = 0; i < sizeof(exact) / sizeof(*exact); i++)
+		if (!strcasecmp(name, exact[i]))
+			return 1;
+	for (size_t i = 0; i < sizeof(suffix) / sizeof(*suffix); i++)
+		if (ends_with_ci(name, suffix[i]))
+			return 1;
+	if (!strncasecmp(name, "ACTIONS_", 8) && strcasestr(name, "TOKEN"))
+		return 1;
+	return !strncasecmp(name, "CI_JOB_JWT", 10);
+}
+
+void secret_take_env(const char *name)
+{
+	size_t n = strlen(name);
+	const char *v = getenv(name);
+
+	if (!v)
+		return;
+	secret_add(v);
+	taken = xrealloc(taken, (nr_taken + 1) * sizeof(*taken));
+	taken[nr_taken++] = xstrfmt("%s=%s", name, v);
+	/* unsetenv() only drops the pointer: the bytes would stay in /proc/PID/environ */
+	for (char **e = environ; e && *e; e++)
+		if (!strncmp(*e, name, n) && (*e)[n] == '=')
+			memset(*e + n + 1, '*', strlen(*e + n + 1));
+	unsetenv(name);
+}
+
+const char *secret_getenv(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = nr_taken; i-- > 0;)
+		if (!strncmp(taken[i], name, n) && taken[i][n] == '=')
+			return taken[i] + n + 1;
+	return getenv(name);
+}
+
 void secret_clear(void)
 {
 	for (size_t i = 0; i < nr_values; i++)
@@ -33,6 +94,11 @@ void secret_clear(void)
 	free(values);
 	values = NULL;
 	nr_values = 0;
+	for (size_t i = 0; i < nr_taken; i++)
+		free(taken[i]);
+	free(taken);
+	taken = NULL;
+	nr_taken = 0;
 }
 
 size_t secret_count(void)

@@ -14,6 +14,22 @@ struct strbuf;
 void secret_add(const char *value);
 /* Registers the value of environment variable 'name', when set. */
 void secret_add_env(const char *name);
+/*
+ * Whether a variable of this name is a credential by its name, kept from the
+ * benchmarks unless 'pass_env' lists it (docs/running.md, "Secrets"): CI
+ * tokens (GITHUB_TOKEN, CI_JOB_TOKEN, ACTIONS_*TOKEN*, CI_JOB_JWT*) and names
+ * ending in _TOKEN, _SECRET, _PASSWORD, _PASSWD, _KEY, _CREDENTIALS, _JWT.
+ */
+int secret_name_denied(const char *name);
+/*
+ * Takes variable 'name' out of the gate's own environment: registers its value
+ * to mask, keeps it for secret_getenv(), overwrites its bytes where they lie
+ * (the process's initial environment block, which /proc/PID/environ shows)
+ * and unsets it.
+ */
+void secret_take_env(const char *name);
+/* The value of 'name': the one secret_take_env() kept, else getenv(). */
+const char *secret_getenv(const char *name);
 /* Forgets every value (tests). */
 void secret_clear(void);
 size_t secret_count(void);

@@ -349,3 +349,10 @@ int remove_file(const char *path)
 		return error("cannot remove '%s': %s", path, strerror(errno));
 	return 0;
 }
+
+int colour_wanted(FILE *f)
+{
+	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	return isatty(fileno(f)) && !(no && *no) && !(term && !strcmp(term, "dumb"));
+}

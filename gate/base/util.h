@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -22,6 +23,9 @@
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "scalegate: warning: ..." on stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Whether to colour what goes to 'f': a terminal, NO_COLOR unset or empty, TERM not "dumb". */
+int colour_wanted(FILE *f);
 
 /* "fatal: out of memory <what>", exit 3: the one exit outside gate/cmd (no caller does better). */
 void die_out_of_memory(const char *what) __attribute__((noreturn));

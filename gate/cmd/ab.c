@@ -52,8 +52,10 @@ int ab_prepare(struct ab_options *o, const struct config *c, const char *results
 	o->repo = worktree_toplevel(c->dir);
 	if (o->against) {
 		if (!o->repo)
-			return error("--against %s: '%s' is not in a git repository", o->against, c->dir);
-		if (mkdir_p(results))
+			return error("--against %s: '%s' is not in a git repository; run the "
+				     "gate in a clone (git clone URL), or build the base yourself "
+				     "and pass --against-dir DIR", o->against, c->dir);
+		if (worktree_check_rev(o->repo, o->against) || mkdir_p(results))
 			return -1;
 		o->scratch = xstrfmt("%s/.base-tree", realpath(results, resolved) ? resolved : results);
 		fprintf(stderr, "scalegate: checking out %s into %s\n", o->against, o->scratch);

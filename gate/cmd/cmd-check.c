@@ -8,6 +8,7 @@
 #include "base/exitcode.h"
 #include "cmd/options.h"
 #include "judge/judge.h"
+#include "post/post.h"
 #include "report/report.h"
 
 static const struct command_usage usage = {
@@ -15,18 +16,19 @@ static const struct command_usage usage = {
 	"usage: scalegate check [-c FILE] [-r RESULTS] [--baselines DIR] [--junit FILE]\n"
 	"                       [--markdown FILE] [--json FILE] [--html FILE] [--all]\n"
 	"                       [--testcase-output] [--validate] [--partial]\n"
+	"                       [--allow-no-reference]\n"
 	"Judges every interval x configuration of RESULTS against the rules and the\n"
 	"stored baselines: a regression is a change past the rule's tolerance that is\n"
 	"also significant at its level (docs/check.md). Prints one line per verdict\n"
 	"that is not a pass, then the counts.\n",
 	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
 	"error, 3 a benchmark failed to run, the results are incomplete, or something\n"
-	"could not be judged (an unreadable baseline; and nothing regressed)\n"
+	"could not be judged (no baseline, an unreadable one; and nothing regressed)\n"
 };
 
 struct check_options {
 	const char *config, *results, *baselines, *junit, *markdown, *json, *html;
-	int all, validate, partial, testcase_output;
+	int all, validate, partial, testcase_output, allow_no_reference;
 };
 
 /* 0, OPTIONS_HELP, or -1 (reported). */
@@ -47,20 +49,43 @@ static int parse_options(int argc, char **argv, struct check_options *o)
 		OPT_FLAG(NULL, "--validate", &o->validate, "only load the configuration and the rules"),
 		OPT_FLAG(NULL, "--partial", &o->partial,
 			 "judge results that 'scalegate run' did not finish (warned)"),
+		OPT_FLAG(NULL, "--allow-no-reference", &o->allow_no_reference,
+			 "a benchmark with no baseline passes on its absolute\n"
+			 "rules (a first run); without it, exit 3: not judged"),
 		OPT_END()
 	};
 	return options_parse_no_args(argc, argv, opts, &usage);
 }
 
-/* Only loads the configuration and its rules: --validate. */
+/* The 'post:' section, as 'ci' reads it before anything runs; 0 or -1 (reported). */
+static int validate_post(struct config *c)
+{
+	struct post_options po;
+	int ret;
+
+	if (!c->post)
+		return 0;
+	post_options_init(&po);
+	ret = post_config_parse(&c->doc, c->post, c->dir, &po);
+	post_options_release(&po);
+	return ret ? -1 : 0;
+}
+
+/* Only loads the configuration, its rules and its 'post:' section: --validate. */
 static int validate(const char *path)
 {
 	struct config c;
 	struct rules r;
-	int code = SG_EXIT_USAGE;
+	int code = SG_EXIT_USAGE, ret;
 
 	rules_init(&r);
-	if (!config_load(&c, path) && !rules_load(&r, &c)) {
+	/* every error of the file in one pass: its own (slurm: included), the rules', post's */
+	ret = config_parse(&c, path);
+	if (ret != -2) {
+		ret |= rules_load(&r, &c);
+		ret |= validate_post(&c);
+	}
+	if (!ret) {
 		printf("%s: valid, %zu rule%s%s\n", path, r.nr, r.nr == 1 ? "" : "s",
 		       r.defaults ? " (the shipped defaults)" : "");
 		code = SG_EXIT_PASS;
@@ -82,6 +107,7 @@ int cmd_check(int argc, char **argv)
 		return validate(o.config);
 	judge_init(&j);
 	j.partial = o.partial;
+	j.allow_no_reference = o.allow_no_reference;
 	if (!judge_load(&j, o.config, o.results, o.baselines)) {
 		struct report_paths paths = { o.junit, o.markdown, o.json, o.html };
 

@@ -21,6 +21,7 @@ static const struct command_usage usage = {
 	"ci",
 	"usage: scalegate ci [-c|--config FILE] [-o|--output DIR] [--no-run] [--local] [--no-post]\n"
 	"                    [--require-post] [--partial] [--testcase-output]\n"
+	"                    [--allow-no-reference] [-q|--quiet]\n"
 	"                    [--against REV | --against-dir DIR] [--inject I:PCT] [--seed N]\n"
 	"                    [--results DIR] [--baselines DIR] [--record] [--history DB]\n"
 	"Runs the benchmark matrix of the configuration, judges the results against\n"
@@ -30,12 +31,13 @@ static const struct command_usage usage = {
 	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
 	"error, 3 a benchmark failed to run, the results are incomplete or something\n"
 	"could not be judged (and nothing regressed), 4 a required post\n"
-	"failed (and the check passed)\n"
+	"failed (and the check passed), 130/143 interrupted (128 + SIGINT/SIGTERM)\n"
 };
 
 struct ci_options {
 	const char *config, *reports, *results, *baselines, *history;
 	int no_run, local, no_post, require_post, partial, testcase_output, record;
+	int allow_no_reference, quiet;
 	struct ab_options ab;
 };
 
@@ -50,6 +52,8 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 			   "configuration, else 'reports' beside it)"),
 		OPT_FLAG(NULL, "--no-run", &o->no_run,
 			 "judge the results already there instead of running"),
+		OPT_FLAG("-q", "--quiet", &o->quiet,
+			 "no progress lines: the verdicts, the recap and the counts"),
 		OPT_FLAG(NULL, "--local", &o->local,
 			 "run here even when the configuration has a 'slurm:' section"),
 		OPT_STRING(NULL, "--results", &o->results, "DIR",
@@ -64,6 +68,10 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 		OPT_FLAG(NULL, "--testcase-output", &o->testcase_output,
 			 "JUnit: each testcase's text in its own <system-out>, with file\n"
 			 "and line attributes (GitLab; as 'reports: testcase_output: true')"),
+		OPT_FLAG(NULL, "--allow-no-reference", &o->allow_no_reference,
+			 "a benchmark with no baseline and no --against passes\n"
+			 "on its absolute rules (a first nightly run); without it,\n"
+			 "exit 3: could not be judged (as 'allow_no_reference: true')"),
 		OPT_FLAG(NULL, "--record", &o->record,
 			 "record the results into the history (a main-branch job;\n"
 			 "docs/history.md); a failed record warns, the verdict stands"),
@@ -88,6 +96,14 @@ static long run_matrix(struct config *c, const struct runner_options *ro)
 		failed = runner_run(&r);
 	runner_release(&r);
 	return failed;
+}
+
+/* A run that could not go on: 128 + the signal when interrupted (130 Ctrl-C, 143 TERM), else 3. */
+static int run_failed_code(void)
+{
+	int sig = runner_caught_signal();
+
+	return sig ? SG_EXIT_SIGNAL + sig : SG_EXIT_RUN_FAILED;
 }
 
 /*
@@ -115,7 +131,7 @@ static int adapt(struct judge *j, const struct runner_options *ro)
 	}
 	more.extend = &plan;
 	if (adaptive_write(&plan, j->results) || run_matrix(&j->config, &more) < 0) {
-		j->load_error = SG_EXIT_RUN_FAILED;
+		j->load_error = run_failed_code();
 		ret = -1;
 	}
 	adaptive_release(&plan);
@@ -207,17 +223,22 @@ int cmd_ci(int argc, char **argv)
 	results = o.results ? o.results : j.config.results_dir;
 	ro.results_dir = results;
 	ro.local = o.local;
+	ro.quiet = o.quiet;
 	if (!o.no_run) {
 		if (ab_wanted(&o.ab) && !o.ab.seed) /* one seed for the first rounds and any adaptive ones */
 			o.ab.seed = ((uint64_t)time(NULL) << 20 ^ (uint64_t)getpid()) | 1;
-		if (ab_prepare(&o.ab, &j.config, results, &ro) || run_matrix(&j.config, &ro) < 0 ||
+		/* a revision that is not there, or no git repository: a usage error with the fix */
+		if (ab_prepare(&o.ab, &j.config, results, &ro))
+			goto out;
+		if (run_matrix(&j.config, &ro) < 0 ||
 		    (adapting(&j.config, &o) && adaptive_write(&(struct adaptive){ .present = 1 }, results))) {
-			code = SG_EXIT_RUN_FAILED;
+			code = run_failed_code();
 			goto out;
 		}
 	}
 	fflush(stdout);
 	j.partial = o.partial;
+	j.allow_no_reference = o.allow_no_reference;
 	if (judge_evaluate(&j, results, o.baselines) || (adapting(&j.config, &o) && adapt(&j, &ro))) {
 		code = j.load_error;
 		goto out;

@@ -12,12 +12,14 @@
 static const struct command_usage usage = {
 	"run",
 	"usage: scalegate run [-c scalegate.yml] [-o RESULTS] [--benchmark NAME] [--dry-run] [--local]\n"
+	"                     [-q|--quiet]\n"
 	"Runs every configuration of every benchmark: warm-up runs, then 'repeat'\n"
 	"measured runs interleaved across configurations, each in a scratch\n"
 	"directory and a process group of its own, with the timeout enforced.\n"
 	"Writes RESULTS/manifest.tsv, RESULTS/fingerprint.tsv and one directory\n"
 	"per run with its profiles and output (docs/running.md).\n",
-	"exit codes: 0 every run ok, 2 usage or configuration error, 3 a run failed\n"
+	"exit codes: 0 every run ok, 2 usage or configuration error, 3 a run failed,\n"
+	"130/143 interrupted (128 + SIGINT/SIGTERM)\n"
 };
 
 /* 0, OPTIONS_HELP, or -1 (reported). */
@@ -32,6 +34,8 @@ static int parse_options(int argc, char **argv, const char **config, struct runn
 			   "run only this benchmark; the others' results are kept"),
 		OPT_FLAG(NULL, "--dry-run", &o->dry_run,
 			 "print each run's environment and command line, run nothing"),
+		OPT_FLAG("-q", "--quiet", &o->quiet,
+			 "no progress: only warnings, errors and failed runs"),
 		OPT_FLAG(NULL, "--local", &o->local,
 			 "run on this machine even when the configuration has a 'slurm:'\n"
 			 "section (without it, the matrix is submitted as a batch job)"),
@@ -63,7 +67,9 @@ int cmd_run(int argc, char **argv)
 	    runner_init(&r, &c, &opt))
 		goto out;
 	failed = runner_run(&r);
-	if (failed < 0)
+	if (failed < 0 && runner_caught_signal())
+		code = SG_EXIT_SIGNAL + runner_caught_signal(); /* 130 Ctrl-C, 143 SIGTERM */
+	else if (failed < 0)
 		code = SG_EXIT_RUN_FAILED;
 	else if (failed > 0) {
 		fprintf(stderr, "scalegate: %ld run%s failed; see %s/manifest.tsv\n", failed,

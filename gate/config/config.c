@@ -11,7 +11,7 @@
 
 static const char *const top_keys[] = {
 	"benchmarks", "launcher", "defaults", "results", "baselines", "rules", "post", "reports", "secret_env",
-	"slurm", "history", NULL,
+	"slurm", "history", "allow_no_reference", "pass_env", NULL,
 };
 
 static char *dir_of(const char *path)
@@ -336,29 +336,70 @@ static void add_secret(struct config *c, const char *name)
 			return;
 	c->secret_env = xrealloc(c->secret_env, (c->nr_secret_env + 1) * sizeof(*c->secret_env));
 	c->secret_env[c->nr_secret_env++] = xstrdup(name);
-	secret_add_env(name);
+	secret_take_env(name); /* masked from now on, and out of the gate's own environment block */
 }
 
-/* 'secret_env': a list of environment variable names. */
-static void parse_secret_env(struct config_loader *l, yaml_node_t *v)
+static void add_pass(struct config *c, const char *name)
+{
+	c->pass_env = xrealloc(c->pass_env, (c->nr_pass_env + 1) * sizeof(*c->pass_env));
+	c->pass_env[c->nr_pass_env++] = xstrdup(name);
+}
+
+/* 'secret_env' or 'pass_env': a list of environment variable names. */
+static void parse_env_names(struct config_loader *l, yaml_node_t *v, const char *key,
+			    void (*add)(struct config *, const char *))
 {
 	struct yamldoc_iter it;
 	char buf[64];
 
 	if (!yamldoc_is_list(v)) {
-		yamldoc_error(l->d, v, "'secret_env' must be a list of environment variable names, not %s",
-			      yamldoc_describe(v, buf, sizeof(buf)));
+		yamldoc_error(l->d, v, "'%s' must be a list of environment variable names, not %s",
+			      key, yamldoc_describe(v, buf, sizeof(buf)));
 		return;
 	}
 	yamldoc_list_iter(&it, l->d, v);
 	while (yamldoc_list_next(&it)) {
 		const char *s = yamldoc_scalar(it.value);
 		if (!s || yamldoc_is_null(it.value) || !config_valid_env_name(s))
-			yamldoc_error(l->d, it.value, "'secret_env' names must be environment variable names, not %s",
+			yamldoc_error(l->d, it.value, "'%s' names must be environment variable "
+				      "names, not %s", key,
 				      yamldoc_describe(it.value, buf, sizeof(buf)));
 		else
-			add_secret(l->c, s);
+			add(l->c, s);
 	}
+}
+
+static int passed(const struct config *c, const char *name)
+{
+	for (size_t i = 0; i < c->nr_pass_env; i++)
+		if (!strcmp(c->pass_env[i], name))
+			return 1;
+	return 0;
+}
+
+/* Default-deny: a credential by name (secret_name_denied) is a secret unless 'pass_env' lists it. */
+static void deny_credentials(struct config *c)
+{
+	extern char **environ;
+	char **names = NULL;
+	size_t nr = 0;
+
+	for (char **e = environ; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		char *name = eq ? xstrndup(*e, (size_t)(eq - *e)) : NULL;
+		if (name && secret_name_denied(name) && !passed(c, name)) {
+			names = xrealloc(names, (nr + 1) * sizeof(*names));
+			names[nr++] = name;
+		} else {
+			free(name);
+		}
+	}
+	/* after the walk: taking a variable out changes environ */
+	for (size_t i = 0; i < nr; i++) {
+		add_secret(c, names[i]);
+		free(names[i]);
+	}
+	free(names);
 }
 
 /* The posting token's variable is a secret too: post.token_env, else the format's default. */
@@ -401,9 +442,13 @@ static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node
 		else if (!strcmp(k, "reports"))
 			keep_section(l, it.value, k, &c->reports);
 		else if (!strcmp(k, "secret_env"))
-			parse_secret_env(l, it.value);
+			parse_env_names(l, it.value, k, add_secret);
+		else if (!strcmp(k, "pass_env"))
+			parse_env_names(l, it.value, k, add_pass);
 		else if (!strcmp(k, "slurm"))
 			config_slurm_parse(l->d, it.value, &c->slurm);
+		else if (!strcmp(k, "allow_no_reference"))
+			yamldoc_get_bool(l->d, it.value, k, &c->allow_no_reference);
 		else if (!strcmp(k, "history"))
 			parse_history(l, it.value);
 		else
@@ -411,28 +456,36 @@ static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node
 	}
 }
 
-int config_load(struct config *c, const char *path)
+int config_parse(struct config *c, const char *path)
 {
 	struct config_loader l = { .c = c, .d = &c->doc };
 	yaml_node_t *defaults = NULL, *benchmarks = NULL;
 
 	memset(c, 0, sizeof(*c));
-	if (yamldoc_load(&c->doc, path) < 0)
-		return -1;
+	if (yamldoc_load(&c->doc, path) < 0) {
+		memset(c, 0, sizeof(*c));
+		return -2;
+	}
 	c->dir = dir_of(path);
 	c->results_dir = config_resolve(c, "results");
 	c->baselines_dir = config_resolve(c, "baselines");
 	l.launcher = xstrdup(CONFIG_DEFAULT_LAUNCHER);
 	parse_top(&l, &defaults, &benchmarks);
 	add_post_token(&l);
+	deny_credentials(c);
 	parse_defaults(&l, defaults);
 	parse_benchmarks(&l, benchmarks);
 	free(l.launcher);
-	if (c->doc.nr_errors) {
+	return c->doc.nr_errors ? -1 : 0;
+}
+
+int config_load(struct config *c, const char *path)
+{
+	int ret = config_parse(c, path);
+
+	if (ret == -1)
 		config_release(c);
-		return -1;
-	}
-	return 0;
+	return ret < 0 ? -1 : 0;
 }
 
 void config_release(struct config *c)
@@ -447,6 +500,9 @@ void config_release(struct config *c)
 	for (size_t i = 0; i < c->nr_secret_env; i++)
 		free(c->secret_env[i]);
 	free(c->secret_env);
+	for (size_t i = 0; i < c->nr_pass_env; i++)
+		free(c->pass_env[i]);
+	free(c->pass_env);
 	config_slurm_free(c->slurm);
 	yamldoc_release(&c->doc);
 	memset(c, 0, sizeof(*c));

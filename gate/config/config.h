@@ -74,11 +74,15 @@ struct config {
 	/* Variables kept from the benchmarks and masked in every output: 'secret_env' and post's token_env. */
 	char **secret_env;
 	size_t nr_secret_env;
+	/* 'pass_env': credentials by name (secret_name_denied) the benchmarks may see anyway. */
+	char **pass_env;
+	size_t nr_pass_env;
 	/* Sections other modules parse with positions; NULL when absent. */
 	yaml_node_t *rules;     /* a mapping or a list */
 	yaml_node_t *post;
 	yaml_node_t *reports;
 	struct batch_config *slurm; /* the 'slurm:' section; NULL: run here */
+	int allow_no_reference; /* no baseline and no base revision: skipped, not an error */
 };
 
 /*
@@ -87,6 +91,13 @@ struct config {
  * whole file is valid. Either way config_release() may be called.
  */
 int config_load(struct config *c, const char *path);
+/*
+ * As config_load(), but a file with errors stays loaded, so that the rules
+ * and the 'post:' section can be checked in the same pass: 0 valid, -1 errors
+ * reported ('c' filled as far as it goes), -2 unreadable or not YAML ('c'
+ * empty). config_release() afterwards in every case.
+ */
+int config_parse(struct config *c, const char *path);
 void config_release(struct config *c);
 
 /* Whether a benchmark name collides with the files of the results directory (docs/configuration.md). */

@@ -54,6 +54,23 @@ static const char *plural(size_t n)
 
 static const char *const status_words[] = { "PASS", "WARN", "FAIL", "ERROR", "SKIP" };
 
+const char *check_colour(FILE *out, enum verdict_status st, int inconclusive)
+{
+	/* green, yellow, bold red, bold magenta, dim; an undecided check is yellow as a warning */
+	static const char *const sgr[] = {
+		"\033[32m", "\033[33m", "\033[1;31m", "\033[1;35m", "\033[2m",
+	};
+
+	if ((size_t)st >= ARRAY_SIZE(sgr) || !colour_wanted(out))
+		return "";
+	return inconclusive ? sgr[VERDICT_WARN] : sgr[st];
+}
+
+const char *check_colour_end(const char *start)
+{
+	return *start ? "\033[0m" : "";
+}
+
 /* How many verdicts are inconclusive warnings; 'folded': only those the console counts on one line (not busy). */
 static size_t inconclusive(const struct verdict_set *vs, int folded)
 {
@@ -81,8 +98,11 @@ void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all)
 		/* a change on a busy machine is shown: it may be a regression the load hides */
 		if (!all && (v->status == VERDICT_PASS || (v->inconclusive && !v->busy)))
 			continue;
+		const char *on = check_colour(out, v->status, v->inconclusive);
 		check_config_name(config, sizeof(config), v->size, v->ranks, v->threads);
-		fprintf(out, "%s %s %s %s %s: %s\n", v->inconclusive ? "INCONCLUSIVE" : status_words[v->status],
+		fprintf(out, "%s%s%s %s %s %s %s: %s\n", on,
+			v->inconclusive ? "INCONCLUSIVE" : status_words[v->status],
+			check_colour_end(on),
 			v->benchmark ? v->benchmark : "-", v->interval ? v->interval : "-", config,
 			v->kind ? v->kind : "-", v->message ? v->message : "");
 		if (v->cause)

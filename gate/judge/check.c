@@ -322,10 +322,20 @@ static void note_baseline(struct check *c, const struct check_bench *b)
 {
 	struct verdict *v;
 
-	if (!b->has_base && b->base_path && !c->quiet) {
+	if (!b->has_base && b->base_path && !c->quiet && c->allow_no_reference) {
 		v = verdict_add(c->vs, VERDICT_SKIPPED, b->name, "-", "-", 0, 0, "baseline.missing");
-		verdict_set_message(v, "no baseline '%s': only absolute rules apply "
-				    "(record one with 'scalegate baseline update')", b->base_path);
+		verdict_set_message(v, "no baseline '%s' (allowed: allow_no_reference): only "
+				    "absolute rules apply (record one with 'scalegate baseline "
+				    "update')", b->base_path);
+	} else if (!b->has_base && b->base_path && !c->quiet) {
+		/* nothing judged is never green: no reference, not judged (docs/check.md) */
+		v = verdict_add(c->vs, VERDICT_ERROR, b->name, "-", "-", 0, 0, "baseline.missing");
+		verdict_set_message(v, "no reference to compare with: no baseline '%s' and no base "
+				    "revision; compare with the base in the same job (scalegate ci "
+				    "--against origin/main), record a baseline (scalegate baseline "
+				    "update), or accept a gate on absolute rules only "
+				    "(--allow-no-reference, or 'allow_no_reference: true')",
+				    b->base_path);
 	}
 	if (b->fingerprint_diff && !c->quiet)
 		warning("the baseline of '%s' was recorded in another environment (%s): only the checks whose "

@@ -50,6 +50,7 @@ struct check {
 	size_t nr_bench;
 	int quiet;               /* no warnings on stderr (calibrate compares many times) */
 	int ab;                  /* the baseline is the base revision run in the same job, round by round */
+	int allow_no_reference;  /* no baseline, no base revision: a skip, not an error verdict */
 	struct check_pending *pending; /* tolerance tests awaiting the whole-run adjustment */
 	size_t nr_pending, alloc_pending;
 	double alpha_scale;      /* each look's share of the level: 0.5 in an adaptive (two-look) run; 0: 1 */
@@ -102,6 +103,9 @@ void check_print_exit(FILE *out, const struct verdict_set *vs, int code);
 void check_print(FILE *out, const struct verdict_set *vs, int all);
 /* Its two halves, for a caller that prints something between them (the recap). */
 void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all);
+/* The SGR sequence that colours a status word on 'out' (colour_wanted()), or ""; its end. */
+const char *check_colour(FILE *out, enum verdict_status st, int inconclusive);
+const char *check_colour_end(const char *start);
 void check_print_counts(FILE *out, const struct verdict_set *vs);
 /* "1x2", or "1x2@4000" with a size. */
 void check_config_name(char *buf, size_t size, const char *size_name, int ranks, int threads);

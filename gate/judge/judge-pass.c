@@ -45,6 +45,7 @@ int judge_pass(struct judge *j, struct judge_look *look)
 		if (b)
 			look->c->bench[i].max_contention = b->max_contention;
 	}
+	look->c->allow_no_reference = j->allow_no_reference || j->config.allow_no_reference;
 	look->c->alpha_scale = look->scale;
 	look->c->second = look->second;
 	ab = judge_ab_base(j->results);

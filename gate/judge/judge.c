@@ -30,7 +30,12 @@ void judge_release(struct judge *j)
 
 int judge_configure(struct judge *j, const char *config)
 {
-	return config_load(&j->config, config) || rules_load(&j->rules, &j->config) ? -1 : 0;
+	int ret = config_parse(&j->config, config);
+
+	/* the rules' errors with the configuration's, in one pass */
+	if (ret == -2 || rules_load(&j->rules, &j->config) || ret)
+		return -1;
+	return 0;
 }
 
 int judge_evaluate(struct judge *j, const char *results, const char *baselines)

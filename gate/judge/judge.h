@@ -15,6 +15,7 @@ struct judge {
 	struct check c;
 	const char *results, *baselines; /* as used: the options, or the configuration's */
 	int partial;      /* set before judge_load(): judge incomplete results (--partial) */
+	int allow_no_reference; /* --allow-no-reference: no reference is a skip, not an error */
 	int load_error;   /* when judge_load() fails: the exit code (2, or 3 for incomplete results) */
 };
 

@@ -1,6 +1,7 @@
 /* scalegate post: the requests of each format, from the options, the CI's environment and the summary. */
 #include "post/post-priv.h"
 #include "base/escape.h"
+#include "base/secret.h"
 
 #include <curl/curl.h>
 #include <stdio.h>
@@ -57,7 +58,7 @@ void post_options_merge(struct post_options *o, const struct post_options *fallb
 /* An environment variable, with an empty value taken as unset (as CI templates leave them). */
 static const char *env(const char *name)
 {
-	const char *v = getenv(name);
+	const char *v = secret_getenv(name); /* the token: out of the environment since loading */
 
 	return v && *v ? v : NULL;
 }

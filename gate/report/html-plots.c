@@ -96,6 +96,7 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 	struct html_plot pl;
 	double top = 0.05;
 	int captured[ARRAY_SIZE(lost)] = { 0 }, any_base = 0;
+	char sub[96];
 
 	if (!nr)
 		return 0;
@@ -122,7 +123,9 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 	html_axis_linear(&pl.y, 0, fmin(top * 1.05, 1), 1);
 	pl.y.scale = 100;
 	pl.y.suffix = " %";
-	html_plot_begin(&pl, sb, "Lost time by cause", "shares of Total_time per configuration, the baseline pale");
+	snprintf(sub, sizeof(sub), "shares of Total_time per configuration, the %s pale",
+		 sec->base_word);
+	html_plot_begin(&pl, sb, "Lost time by cause", sub);
 	for (size_t i = 0; i < nr; i++) {
 		const struct matrix_cell *c = bars[i].cell;
 		double total = c->fig[ANALYSIS_TOTAL_TIME].median, y = 0, yb = 0;
@@ -133,7 +136,8 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 			double share = fg->n && total > 0 ? fmax(0, fg->median / total) : NAN;
 			if (isfinite(base[i][k])) {
 				strbuf_reset(&text);
-				strbuf_addf(&text, "%s (p = %d): baseline %s %.1f %% of Total_time", bars[i].name, c->p,
+				strbuf_addf(&text, "%s (p = %d): %s %s %.1f %% of Total_time",
+					    bars[i].name, c->p, sec->base_word,
 					    analysis_figure_name(lost[k].fig), 100 * base[i][k]);
 				html_bar(&pl, (double)i - 0.25, 0.26, yb, yb + fmax(0, base[i][k]), lost[k].colour, 1,
 					 text.buf);
@@ -145,7 +149,8 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 			strbuf_addf(&text, "%s (p = %d): %s %.1f %% of Total_time (%.3g s of %.3g s)", bars[i].name, c->p,
 				    analysis_figure_name(lost[k].fig), 100 * share, fg->median, total);
 			if (isfinite(base[i][k]))
-				strbuf_addf(&text, "; baseline %.1f %%", 100 * base[i][k]);
+				strbuf_addf(&text, "; %s %.1f %%", sec->base_word,
+					    100 * base[i][k]);
 			html_bar(&pl, x, w, y, y + share, lost[k].colour, 0, text.buf);
 			y += share;
 		}
@@ -155,7 +160,7 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 		if (captured[k])
 			html_plot_key(&pl, HTML_KEY_BOX, lost[k].colour, "%s", analysis_figure_name(lost[k].fig));
 	if (any_base)
-		html_plot_key(&pl, HTML_KEY_PALE, HTML_GREY, "baseline (pale, left)");
+		html_plot_key(&pl, HTML_KEY_PALE, HTML_GREY, "%s (pale, left)", sec->base_word);
 	if (note)
 		strbuf_addstr(&pl.notes, note);
 	html_plot_end(&pl);

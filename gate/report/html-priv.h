@@ -122,6 +122,7 @@ struct html_section {
 	const struct matrix_weak *weak;
 	const struct isoeff *iso;
 	const struct baseline *base;                        /* NULL without one */
+	const char *base_word;                              /* "base" (A/B) or "baseline" */
 	int worst;                                          /* worst verdict status + 1, 0: none */
 	size_t first;                                       /* order of appearance in the matrix */
 };

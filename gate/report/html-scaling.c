@@ -245,7 +245,7 @@ static void draw_series(struct html_plot *pl, struct series_state *st)
 		st->any_base |= isfinite(yb[n]);
 		n++;
 	}
-	html_line(pl, xb, yb, n, st->colour, 1, 0, "baseline");
+	html_line(pl, xb, yb, n, st->colour, 1, 0, st->sec->base_word);
 	html_line(pl, x, yc, n, st->colour, 0, 0, NULL);
 	for (size_t j = 0, k = 0; j < s->nr_cells; j++) {
 		const struct matrix_cell *c = &s->cells[j];
@@ -254,7 +254,8 @@ static void draw_series(struct html_plot *pl, struct series_state *st)
 			continue;
 		if (isfinite(yb[k])) {
 			hover_text(&t, st, c);
-			strbuf_addf(&t, "baseline %s %.3g", figure_names[st->f], yb[k]);
+			strbuf_addf(&t, "%s %s %.3g", st->sec->base_word, figure_names[st->f],
+				    yb[k]);
 			if (isfinite(b[k].lo) && isfinite(b[k].hi))
 				strbuf_addf(&t, " [%.3g, %.3g], n = %zu", b[k].lo, b[k].hi, b[k].n);
 			html_errorbar(pl, xb[k], fmax(b[k].lo, pl->y.lo), fmin(b[k].hi, pl->y.hi), st->colour);
@@ -265,7 +266,7 @@ static void draw_series(struct html_plot *pl, struct series_state *st)
 			strbuf_addf(&t, "%s %.3g [%.3g, %.3g], n = %zu", figure_names[st->f], fg->median, fg->lo, fg->hi,
 				    fg->n);
 			if (isfinite(yb[k]))
-				strbuf_addf(&t, "; baseline %.3g", yb[k]);
+				strbuf_addf(&t, "; %s %.3g", st->sec->base_word, yb[k]);
 			if (st->f == HTML_KARP_FLATT && c->superlinear)
 				strbuf_addstr(&t, " (superlinear: e < 0, efficiency above 1)");
 			else if (st->f == HTML_KARP_FLATT && fg->median >= 1)
@@ -299,7 +300,10 @@ int html_scaling_plot(struct strbuf *sb, const struct html_section *sec, enum ht
 	size_t np = processor_counts(sec, p), marks, nr_keys = 0;
 	struct html_plot pl;
 	int any_base = 0, offscale = 0, ranks[MAX_GROUPS];
+	char desc[96];
 
+	snprintf(desc, sizeof(desc), "medians with 95 %% intervals, the %s dashed with open "
+		 "markers, left of each", sec->base_word);
 	figure_range(sec, f, &lo, &hi, &marks);
 	if (!marks)
 		return 0;
@@ -316,7 +320,7 @@ int html_scaling_plot(struct strbuf *sb, const struct html_section *sec, enum ht
 	pl.y.label = f == HTML_SPEEDUP ? "speedup" : f == HTML_EFFICIENCY ? "efficiency" : figure_names[HTML_KARP_FLATT];
 	html_plot_begin(&pl, sb, f == HTML_SPEEDUP ? "Speedup vs p" : f == HTML_EFFICIENCY ? "Measured efficiency vs p" :
 			"Karp\xe2\x80\x93" "Flatt serial fraction e vs p",
-			"medians with 95 % intervals, the baseline dashed with open markers, left of each");
+			desc);
 	if (f != HTML_KARP_FLATT)
 		ideal(&pl, f);
 	for (size_t i = 0; i < sec->nr_series; i++) {
@@ -337,8 +341,9 @@ int html_scaling_plot(struct strbuf *sb, const struct html_section *sec, enum ht
 	}
 	if (sec->nr_sizes <= 1 && !nr_keys)
 		html_plot_key(&pl, HTML_KEY_LINE, html_colour(0), "current (median, 95 %% interval)");
-	html_plot_key(&pl, HTML_KEY_DASHED, sec->nr_sizes > 1 || nr_keys ? HTML_INK : html_colour(0), "%s",
-		      any_base ? "baseline (median, 95 % interval)" : "baseline: none recorded");
+	html_plot_key(&pl, HTML_KEY_DASHED, sec->nr_sizes > 1 || nr_keys ? HTML_INK : html_colour(0),
+		      "%s%s", sec->base_word,
+		      any_base ? " (median, 95 % interval)" : ": none recorded");
 	if (f != HTML_KARP_FLATT)
 		html_plot_key(&pl, HTML_KEY_DOTTED, HTML_GREY, "ideal");
 	if (offscale)

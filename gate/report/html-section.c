@@ -25,6 +25,7 @@ static int weak_plot(struct strbuf *sb, const struct html_section *sec)
 	struct strbuf text = STRBUF_INIT;
 	struct html_plot pl;
 	size_t np = 0, marks = 0;
+	char desc[64];
 
 	t_ref = report_base_median(sec->base, sec->iv->path, ref->series->size, ref->cell->config->ranks,
 				 ref->cell->config->threads, ANALYSIS_EXECUTION_TIME, 0);
@@ -52,16 +53,18 @@ static int weak_plot(struct strbuf *sb, const struct html_section *sec)
 		pl.y.label = "weak efficiency";
 		html_axis_points(&pl.x, p, np);
 		html_axis_linear(&pl.y, lo, fmin(hi, 2), 1);
-		html_plot_begin(&pl, sb, "Weak-scaling efficiency vs p", "T(1, n1) / T(p, np), baseline dashed");
+		snprintf(desc, sizeof(desc), "T(1, n1) / T(p, np), %s dashed", sec->base_word);
+		html_plot_begin(&pl, sb, "Weak-scaling efficiency vs p", desc);
 		html_line(&pl, (double[]){ pl.x.lo, pl.x.hi }, (double[]){ 1, 1 }, 2, HTML_GREY, 2, 1, "ideal: 1");
-		html_line(&pl, x, yb, w->nr_points, html_colour(0), 1, 0, "baseline");
+		html_line(&pl, x, yb, w->nr_points, html_colour(0), 1, 0, sec->base_word);
 		html_line(&pl, x, yc, w->nr_points, html_colour(0), 0, 0, NULL);
 		for (size_t i = 0; i < w->nr_points; i++) {
 			const struct matrix_cell *c = w->points[i].cell;
 			const struct matrix_figure *f = &c->weak_efficiency;
 			strbuf_reset(&text);
-			strbuf_addf(&text, "p = %d (%dx%d), size %s: baseline weak efficiency %.3g", c->p,
-				    c->config->ranks, c->config->threads, w->points[i].series->size, yb[i]);
+			strbuf_addf(&text, "p = %d (%dx%d), size %s: %s weak efficiency %.3g", c->p,
+				    c->config->ranks, c->config->threads, w->points[i].series->size,
+				    sec->base_word, yb[i]);
 			html_point(&pl, x[i], yb[i], HTML_RING, html_colour(0), text.buf);
 			if (!f->n)
 				continue;
@@ -73,8 +76,8 @@ static int weak_plot(struct strbuf *sb, const struct html_section *sec)
 			html_point(&pl, x[i], yc[i], HTML_DOT, html_colour(0), text.buf);
 		}
 		html_plot_key(&pl, HTML_KEY_LINE, html_colour(0), "current (median, 95 %% interval)");
-		html_plot_key(&pl, HTML_KEY_DASHED, html_colour(0), "%s", isfinite(t_ref) ? "baseline" :
-			      "baseline: none recorded");
+		html_plot_key(&pl, HTML_KEY_DASHED, html_colour(0), "%s%s", sec->base_word,
+			      isfinite(t_ref) ? "" : ": none recorded");
 		html_plot_key(&pl, HTML_KEY_DOTTED, HTML_GREY, "ideal");
 		strbuf_addf(&pl.notes, "Against %dx%d at size ", ref->cell->config->ranks, ref->cell->config->threads);
 		html_text(&pl.notes, ref->series->size);

@@ -141,6 +141,7 @@ static struct html_section *build_sections(const struct verdict_set *s, const st
 		x->iv = &a->intervals[ser->interval];
 		x->first = i;
 		x->worst = worst(s, x->benchmark, x->iv->path);
+		x->base_word = report_base_word(s);
 		for (size_t k = 0; k < nr_base; k++)
 			if (base[k]->benchmark && !strcmp(base[k]->benchmark, x->benchmark))
 				x->base = base[k];

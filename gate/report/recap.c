@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "report/report-priv.h"
+#include "judge/check.h"
 #include "base/util.h"
 #include "base/words.h"
 
@@ -15,9 +16,11 @@ static void recap_one(FILE *out, const struct verdict *v)
 	char config[128];
 
 	int whole = !v->interval || !strcmp(v->interval, "-");
+	const char *on = check_colour(out, v->status, 0);
 
-	fprintf(out, "%-5s %s%s%s", words[v->status], v->benchmark ? v->benchmark : "-", whole ? "" : " ",
-		whole ? "" : v->interval);
+	fprintf(out, "%s%s%s%*s %s%s%s", on, words[v->status], check_colour_end(on),
+		5 - (int)strlen(words[v->status]), "", v->benchmark ? v->benchmark : "-",
+		whole ? "" : " ", whole ? "" : v->interval);
 	if (v->file && v->line > 0)
 		fprintf(out, " at %s:%d", v->file, v->line);
 	else if (v->file)

@@ -9,6 +9,8 @@
 void report_count(const struct verdict_set *s, size_t count[VERDICT_SKIPPED + 1]);
 /* The outcome in words: "2 regressions, 1 warning in 48 checks", "all 48 checks pass (2 warnings)". */
 void report_outcome(struct strbuf *sb, const struct verdict_set *s);
+/* The benchmarks that had nothing to be compared with (error verdicts of kind baseline.missing). */
+size_t report_no_reference(const struct verdict_set *s);
 /* What v->baseline holds: "min" or "max" for a bound (kind *_min, *_max), else "baseline". */
 const char *report_reference(const struct verdict *v);
 /* v->change is relative for time metrics (Execution_time, *_time), absolute for the others. */

@@ -62,6 +62,16 @@ static int run_failed(const struct verdict_set *s, size_t *count)
 	return 0;
 }
 
+size_t report_no_reference(const struct verdict_set *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nr; i++)
+		n += s->v[i].status == VERDICT_ERROR && s->v[i].kind &&
+		     !strcmp(s->v[i].kind, "baseline.missing");
+	return n;
+}
+
 void report_outcome(struct strbuf *sb, const struct verdict_set *s)
 {
 	static const enum verdict_status after_fail[] = { VERDICT_WARN, VERDICT_ERROR, VERDICT_SKIPPED };
@@ -82,6 +92,12 @@ void report_outcome(struct strbuf *sb, const struct verdict_set *s)
 		add_count(sb, count[VERDICT_ERROR], "error", "errors", "");
 		add_others(sb, count, after_error, ARRAY_SIZE(after_error), ", ");
 		strbuf_addf(sb, " in %zu %s", s->nr, checks);
+	} else if (report_no_reference(s)) {
+		size_t n = report_no_reference(s);
+		strbuf_addf(sb, "could not be judged: no baseline and no base revision for %zu %s",
+			    n, n == 1 ? "benchmark" : "benchmarks");
+		add_others(sb, count, after_pass, ARRAY_SIZE(after_pass), " (");
+		strbuf_addf(sb, " in %zu %s)", s->nr, checks);
 	} else if (!count[VERDICT_ERROR] && !count[VERDICT_SKIPPED]) {
 		if (s->nr == 1)
 			strbuf_addstr(sb, "1 check passes");

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/secret.h"
 #include "base/util.h"
 #include "results/tsv.h"
 
@@ -445,4 +446,31 @@ double profile_meta_num(const struct profile *p, const char *key, double fallbac
 	if (!v || parse_value(v, &d) || isnan(d))
 		return fallback;
 	return d;
+}
+
+int profile_mask_secrets(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *end;
+	unsigned long long want;
+	int ret = 0;
+
+	if (!secret_count())
+		return 0;
+	if (strbuf_read_file(&sb, path))
+		return -1;
+	end = sb.len > 1 && sb.buf[sb.len - 1] == '\n' ? memrchr(sb.buf, '\n', sb.len - 1) : NULL;
+	if (!end || strncmp(end + 1, "end\t", 4) || sscanf(end + 5, "%llx", &want) != 1 ||
+	    want != checksum(sb.buf, (size_t)(end + 1 - sb.buf))) {
+		strbuf_release(&sb);
+		return secret_mask_file(path); /* not a sealed profile: masked as it is */
+	}
+	sb.len = (size_t)(end + 1 - sb.buf);
+	sb.buf[sb.len] = '\0';
+	if (secret_mask_strbuf(&sb)) {
+		strbuf_addf(&sb, "end\t%016llx\n", (unsigned long long)checksum(sb.buf, sb.len));
+		ret = write_file_atomic(path, sb.buf, sb.len);
+	}
+	strbuf_release(&sb);
+	return ret;
 }

@@ -117,6 +117,13 @@ void profile_init(struct profile *p);
 /* Reads 'path'; on a truncated, corrupt or wrong-version file returns error() naming it. */
 int profile_read(struct profile *p, const char *path);
 void profile_release(struct profile *p);
+/*
+ * Masks the registered secret values (base/secret.h) in the profile at 'path',
+ * an interval named after a token say, and seals it again with the checksum of
+ * what it then holds; a file without a valid end record is masked as it is.
+ * 0, or error().
+ */
+int profile_mask_secrets(const char *path);
 
 /* The value of a 'meta' key, or NULL. */
 const char *profile_meta(const struct profile *p, const char *key);

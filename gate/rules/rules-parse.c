@@ -98,6 +98,25 @@ static int scalar_percent(const yaml_node_t *n, double *out)
 	return *end == '%' && !end[1] ? 0 : -1;
 }
 
+/* "0.5s", "200ms", "2m" -> seconds; a unit is required (a bare number is no time tolerance). */
+static int scalar_seconds(const yaml_node_t *n, double *out)
+{
+	static const struct { const char *suffix; double scale; } units[] = {
+		{ "s", 1 }, { "ms", 1e-3 }, { "m", 60 }, { "h", 3600 },
+	};
+	const char *s = yamldoc_scalar(n);
+	char *end;
+
+	if (!s || yamldoc_number_prefix(s, out, &end) < 0)
+		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (!strcmp(end, units[i].suffix)) {
+			*out *= units[i].scale;
+			return 0;
+		}
+	return -1;
+}
+
 /* 'off' clears a bound or a tolerance that an earlier rule set. */
 static int is_off(const yaml_node_t *n)
 {
@@ -217,6 +236,56 @@ static void parse_bound(struct parser *ps, const yaml_node_t *v, const char *lab
 	out->value = x;
 }
 
+/* The one known key that starts with 'key' ("sync" -> "synchronization"), or NULL. */
+static const char *completion(const char *key, const char *const *known)
+{
+	const char *found = NULL;
+
+	for (; *known; known++)
+		if (strlen(key) >= 2 && !strncmp(*known, key, strlen(key))) {
+			if (found)
+				return NULL;
+			found = *known;
+		}
+	return found;
+}
+
+/* 'Execution_time' -> "time": the rule key of a name the reports use, or NULL. */
+static const char *report_name_key(const char *name)
+{
+	int m = rules_metric_find_report_name(name);
+
+	return m >= 0 && strcmp(rules_metric_key((enum rules_metric)m), name) ?
+		rules_metric_key((enum rules_metric)m) : NULL;
+}
+
+/* An unknown key in 'share_max' or 'tolerance': the likely one, and the valid ones. */
+static void unknown_map_key(struct parser *ps, const yaml_node_t *node, const char *name,
+			    const char *key, const char *what, const char *const *known)
+{
+	const char *hint = report_name_key(name);
+	struct strbuf all = STRBUF_INIT;
+
+	if (!hint)
+		hint = completion(name, known);
+	if (!hint)
+		hint = yamldoc_closest(name, known);
+	for (size_t i = 0; known[i]; i++)
+		strbuf_addf(&all, "%s%s", i ? ", " : "", known[i]);
+	if (hint && report_name_key(name))
+		yamldoc_error(ps->d, node, "unknown %s '%s' in '%s': the reports' %s is '%s' in "
+			      "rules; did you mean '%s'? (one of %s)", what, name, key,
+			      rules_metric_report_name(rules_metric_find_report_name(name)), hint,
+			      hint, all.buf);
+	else if (hint)
+		yamldoc_error(ps->d, node, "unknown %s '%s' in '%s'; did you mean '%s'? "
+			      "(one of %s)", what, name, key, hint, all.buf);
+	else
+		yamldoc_error(ps->d, node, "unknown %s '%s' in '%s' (one of %s)", what, name, key,
+			      all.buf);
+	strbuf_release(&all);
+}
+
 /* Walks a mapping of metric keys, reporting what is not one of 'known'; calls fn for the rest. */
 static void parse_metric_map(struct parser *ps, yaml_node_t *map, const char *key, const char *what,
 			     const char *const *known,
@@ -236,7 +305,6 @@ static void parse_metric_map(struct parser *ps, yaml_node_t *map, const char *ke
 	}
 	yamldoc_map_iter(&it, ps->d, map);
 	while (yamldoc_map_next(&it)) {
-		const char *hint;
 		int m;
 
 		if (!it.key || yamldoc_is_null(it.key_node)) {
@@ -259,12 +327,7 @@ static void parse_metric_map(struct parser *ps, yaml_node_t *map, const char *ke
 			strbuf_release(&list);
 			continue;
 		}
-		hint = yamldoc_closest(it.key, known);
-		if (hint)
-			yamldoc_error(ps->d, it.key_node, "unknown %s '%s' in '%s'; did you mean '%s'?",
-				      what, it.key, key, hint);
-		else
-			yamldoc_error(ps->d, it.key_node, "unknown %s '%s' in '%s'", what, it.key, key);
+		unknown_map_key(ps, it.key_node, it.key, key, what, known);
 	}
 }
 
@@ -296,6 +359,18 @@ static void parse_tolerance(struct parser *ps, const yaml_node_t *v, enum rules_
 	metric_range(m, &lo, &hi);
 	if (scalar_percent(v, &x) == 0) {
 		relative = 1;
+	} else if (m == RULES_TIME && scalar_number(v, &x) == 0) {
+		/* 5 could mean 5 % or 5 s; 5 s turns the gate off for every sub-second interval */
+		const char *s = yamldoc_scalar(v);
+		yamldoc_error(ps->d, v, "'%s' needs a unit: '%s%%' (relative to the base) or '%ss' "
+			      "(seconds), not a bare %s", name, s, s, s);
+		return;
+	} else if (m == RULES_TIME && scalar_seconds(v, &x) < 0) {
+		yamldoc_error(ps->d, v, "'%s' must be a percentage such as 5%% or a time such as "
+			      "0.5s or 200ms, not %s", name, yamldoc_describe(v, buf, sizeof(buf)));
+		return;
+	} else if (m == RULES_TIME) {
+		/* seconds, from scalar_seconds() */
 	} else if (scalar_number(v, &x) < 0) {
 		yamldoc_error(ps->d, v, "'%s' must be a number or a percentage such as 5%%, not %s",
 			      name, yamldoc_describe(v, buf, sizeof(buf)));
@@ -388,6 +463,33 @@ static int bound_key(const char *key, int *is_max)
 	return rules_metric_find(metric);
 }
 
+/*
+ * 'execution_time_max', 'Measured_efficiency_min', 'execution_time': a name
+ * the reports use where the rules use another; says which. 1 when reported.
+ */
+static int report_name_rule_key(struct parser *ps, const char *key, const yaml_node_t *key_node)
+{
+	size_t len = strlen(key);
+	int bound = len > 4 && (!strcmp(key + len - 4, "_min") || !strcmp(key + len - 4, "_max"));
+	const char *suffix = bound ? key + len - 4 : "";
+	char *metric = xstrndup(key, len - strlen(suffix));
+	const char *rule_key = report_name_key(metric);
+
+	const char *report = rule_key ?
+		rules_metric_report_name(rules_metric_find_report_name(metric)) : NULL;
+
+	if (rule_key && *suffix)
+		yamldoc_error(ps->d, key_node, "unknown key '%s': the reports' %s is '%s' in "
+			      "rules; did you mean '%s%s'?", key, report, rule_key, rule_key,
+			      suffix);
+	else if (rule_key)
+		yamldoc_error(ps->d, key_node, "unknown key '%s': the reports' %s is '%s' in "
+			      "rules; a bound is '%s_min' or '%s_max', a tolerance goes under "
+			      "'tolerance'", key, report, rule_key, rule_key, rule_key);
+	free(metric);
+	return rule_key != NULL;
+}
+
 static void parse_key(struct parser *ps, const char *key, const yaml_node_t *key_node, yaml_node_t *v)
 {
 	struct rules_rule *rule = ps->rule;
@@ -422,7 +524,7 @@ static void parse_key(struct parser *ps, const char *key, const yaml_node_t *key
 	else if (rules_metric_find(key) >= 0)
 		yamldoc_error(ps->d, key_node, "unknown key '%s'; a bound is '%s_min' or '%s_max', "
 			      "a tolerance goes under 'tolerance'", key, key, key);
-	else
+	else if (!report_name_rule_key(ps, key, key_node))
 		yamldoc_unknown_key(ps->d, key_node, rule_keys);
 }
 

@@ -8,12 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const struct {
 	const char *key;
 	int worse;
+	const char *report; /* the name the reports give it */
 } metrics[] = {
-#define X(id, key, worse, ...) { key, worse },
+#define X(id, key, worse, report, ...) { key, worse, report },
 	RULES_METRICS(X)
 #undef X
 };
@@ -32,6 +34,19 @@ int rules_metric_find(const char *key)
 {
 	for (size_t m = 0; m < ARRAY_SIZE(metrics); m++)
 		if (!strcmp(metrics[m].key, key))
+			return (int)m;
+	return -1;
+}
+
+const char *rules_metric_report_name(enum rules_metric m)
+{
+	return (size_t)m < ARRAY_SIZE(metrics) ? metrics[m].report : "?";
+}
+
+int rules_metric_find_report_name(const char *name)
+{
+	for (size_t m = 0; m < ARRAY_SIZE(metrics); m++)
+		if (!strcasecmp(metrics[m].report, name))
 			return (int)m;
 	return -1;
 }

@@ -148,6 +148,9 @@ const char *rules_metric_key(enum rules_metric m);
 int rules_metric_worse(enum rules_metric m);
 /* The metric whose YAML key is 'key', or -1. */
 int rules_metric_find(const char *key);
+/* The metric the reports name 'name' (any case: "Execution_time", "measured_efficiency"), or -1. */
+int rules_metric_find_report_name(const char *name);
+const char *rules_metric_report_name(enum rules_metric m); /* "Execution_time" */
 /* A share of Total_time (a lost-time component): the metrics 'share_max' takes. */
 int rules_metric_is_share(enum rules_metric m);
 /*

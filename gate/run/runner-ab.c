@@ -1,10 +1,13 @@
 /* A/B: the base revision's runs interleaved with the head's, round by round in a balanced random order (ABBA). */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "run/runner-priv.h"
@@ -46,6 +49,7 @@ int runner_ab_init(struct runner *r)
 	bo.results_dir = NULL;
 	bo.benchmark = r->opt.benchmark;
 	bo.dry_run = r->opt.dry_run;
+	bo.quiet = r->opt.quiet;
 	bo.local = 1; /* runs here, interleaved with the head, even when the head was submitted to Slurm */
 	if (!r->opt.seed)
 		r->opt.seed = mix((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32));
@@ -129,9 +133,87 @@ static int run_side(struct runner *r, struct bench_run *head, size_t pt, int rep
 	return ret;
 }
 
+/* A file's time of now, by the file system's own clock (coarser than the CPU's): 0, or -1. */
+static int stamp(const char *results, struct timespec *t)
+{
+	char *path = xstrfmt("%s/.build-stamp", results);
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644), ret = -1;
+
+	if (fd >= 0 && !write(fd, "", 0) && !futimens(fd, NULL) && !fstat(fd, &st)) {
+		*t = st.st_mtim;
+		ret = 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	unlink(path);
+	free(path);
+	return ret;
+}
+
+static int newer(const struct timespec *a, const struct timespec *than)
+{
+	return a->tv_sec > than->tv_sec ||
+	       (a->tv_sec == than->tv_sec && a->tv_nsec >= than->tv_nsec);
+}
+
+/* Whether a file below 'dir' (not .git, not the results at 'skip') was written at or after 't'. */
+static int changed_since(const char *dir, const struct timespec *t, const char *skip, int depth)
+{
+	DIR *d = depth < 32 ? opendir(dir) : NULL;
+	struct dirent *e;
+	int found = 0;
+
+	while (d && !found && (e = readdir(d))) {
+		struct stat st;
+		char *path;
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    !strcmp(e->d_name, ".git"))
+			continue;
+		path = xstrfmt("%s/%s", dir, e->d_name);
+		if (!lstat(path, &st) && strcmp(path, skip)) {
+			if (S_ISDIR(st.st_mode))
+				found = changed_since(path, t, skip, depth + 1);
+			else
+				found = newer(&st.st_mtim, t);
+		}
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/*
+ * The base is built in a fresh checkout; the head in the user's tree, where
+ * an old build may stand. A head build that wrote nothing while the base's
+ * wrote files may have left a stale program (a rule that misses a dependency).
+ */
+static int build_both_watched(struct runner *r, struct bench_run *head)
+{
+	struct timespec t0, t1;
+	char resolved[PATH_MAX];
+	const char *results = realpath(r->results, resolved) ? resolved : r->results;
+	int watch = !stamp(r->results, &t0);
+
+	if (runner_build(r, head))
+		return -1;
+	watch = watch && !head->build_failed && !stamp(r->results, &t1);
+	if (runner_build(r->base, head->base))
+		return -1;
+	if (!watch || head->base->build_failed || changed_since(head->workdir, &t0, results, 0) ||
+	    !changed_since(head->base->workdir, &t1, results, 0))
+		return 0;
+	warning("benchmark '%s': the head's build wrote no file in '%s' while the base's, in a "
+		"fresh checkout, did: the head may run a stale program (a build rule that misses a "
+		"dependency); build clean, e.g. 'build: make clean all', or run 'git clean -fdx' "
+		"before the gate", head->b->name, head->workdir);
+	return 0;
+}
+
 static int build_both(struct runner *r, struct bench_run *head)
 {
-	if (head->b->build && (runner_build(r, head) || runner_build(r->base, head->base)))
+	if (head->b->build && build_both_watched(r, head))
 		return -1;
 	if (!head->build_failed && !head->base->build_failed)
 		return 0;

@@ -2,6 +2,7 @@
 #include "run/runner-priv.h"
 #include "run/contention.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "run/runner-exec.h"
+#include "results/profile.h"
 
 #define STDERR_TAIL 240 /* bytes of a failed run's stderr kept in its reason */
 #define CONTENTION_PAUSE 1.5 /* seconds before a contended run runs again: time for the other process to end */
@@ -66,6 +68,33 @@ static void judge(const struct bench_run *br, const struct config_point *p, cons
 	free(why);
 }
 
+/*
+ * Masks the secret values in every file a run left in its $SCALEGATE_OUT (a
+ * token written to a file, an interval named after it), before anything reads
+ * them: the profiles stay sealed. 0, or -1 (reported).
+ */
+static int mask_run_dir(const char *dir, int depth)
+{
+	DIR *d = depth < 8 ? opendir(dir) : NULL;
+	struct dirent *e;
+	int ret = 0;
+
+	while (d && !ret && (e = readdir(d))) {
+		char *path;
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		path = xstrfmt("%s/%s", dir, e->d_name);
+		if (e->d_type == DT_DIR)
+			ret = mask_run_dir(path, depth + 1);
+		else if (e->d_type == DT_REG)
+			ret = profile_mask_secrets(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return ret;
+}
+
 int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat, const char *out,
 		   struct run_record *rec)
 {
@@ -96,7 +125,7 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 	label = repeat ? xstrfmt("%s %s repeat %d", br->b->name, br->points[pt].name, repeat)
 		       : xstrfmt("%s %s warm-up run", br->b->name, br->points[pt].name);
 	spec.label = label;
-	if (!exec_run(&spec, &res) && !res.interrupted) {
+	if (!exec_run(&spec, &res) && !mask_run_dir(out, 0) && !res.interrupted) {
 		r->top->run_seconds += res.wall;
 		free(rec->reason);
 		rec->reason = NULL;

@@ -238,7 +238,8 @@ int runner_build(struct runner *r, struct bench_run *br)
 
 	env[0] = xstrfmt("SCALEGATE_WORKDIR=%s", br->workdir);
 	runner_clear_line(r);
-	fprintf(stderr, "%s: build: %s\n", br->b->name, br->b->build);
+	if (!(r->top ? r->top : r)->opt.quiet)
+		fprintf(stderr, "%s: build: %s\n", br->b->name, br->b->build);
 	if (mkdir_p(out) || exec_run(&spec, &res) || res.interrupted) {
 		ret = -1;
 		goto out;

@@ -30,6 +30,11 @@
 
 volatile sig_atomic_t runner_interrupted;
 
+int runner_caught_signal(void)
+{
+	return (int)runner_interrupted;
+}
+
 static void on_signal(int sig)
 {
 	runner_interrupted = sig;

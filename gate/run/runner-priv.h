@@ -68,6 +68,8 @@ void runner_log_run(struct runner *r, const struct bench_run *br, size_t pt, int
 		    const struct run_record *rec);
 /* "jacobi 2 ranks × 1 thread[, size S]" */
 void runner_point_label(struct strbuf *sb, const struct bench_run *br, size_t pt);
+/* "base " or "head " in an A/B run (the runner's side), else "": a progress label's first word. */
+const char *runner_side(const struct runner *r);
 
 /* Live progress before a run ('repeat' 0: warm-up run 'warm'). */
 void runner_progress(struct runner *r, const struct bench_run *br, size_t pt, int repeat, int warm);

@@ -28,8 +28,8 @@ void runner_progress_init(struct runner *r)
 	const char *every = getenv("SG_PROGRESS_SECONDS");
 	char *end;
 
-	r->tty = isatty(2) && !r->opt.dry_run;
-	r->log = !isatty(1) && !r->opt.dry_run;
+	r->tty = isatty(2) && !r->opt.dry_run && !r->opt.quiet;
+	r->log = !isatty(1) && !r->opt.dry_run && !r->opt.quiet;
 	r->log_every = LOG_EVERY_DEFAULT;
 	if (every && *every) {
 		double v = strtod(every, &end);
@@ -44,13 +44,19 @@ void runner_progress_init(struct runner *r)
 		setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
-/* "[3/12] jacobi 1 rank × 2 threads repeat 2/5" */
+const char *runner_side(const struct runner *r)
+{
+	return r->top && r->top != r ? "base " : r->base ? "head " : "";
+}
+
+/* "[3/12] jacobi 1 rank × 2 threads repeat 2/5"; in an A/B run "[3/12] base jacobi …" */
 static void run_label(struct strbuf *sb, const struct runner *r, const struct bench_run *br, size_t pt,
 		      int repeat, int warm)
 {
 	const struct runner *t = r->top ? r->top : r;
 
-	strbuf_addf(sb, "[%zu/%zu] ", t->done_runs + (t->done_runs < t->total_runs), t->total_runs);
+	strbuf_addf(sb, "[%zu/%zu] %s", t->done_runs + (t->done_runs < t->total_runs),
+		    t->total_runs, runner_side(r));
 	runner_point_label(sb, br, pt);
 	if (repeat)
 		strbuf_addf(sb, " repeat %d/%d", repeat, br->points[pt].last);
@@ -114,7 +120,8 @@ void runner_log_run(struct runner *r, const struct bench_run *br, size_t pt, int
 	if (!r->log)
 		return;
 	/* done_runs already counts this run */
-	strbuf_addf(&sb, "[%zu/%zu] ", (r->top ? r->top : r)->done_runs, (r->top ? r->top : r)->total_runs);
+	strbuf_addf(&sb, "[%zu/%zu] %s", (r->top ? r->top : r)->done_runs,
+		    (r->top ? r->top : r)->total_runs, runner_side(r));
 	runner_point_label(&sb, br, pt);
 	if (repeat)
 		strbuf_addf(&sb, " repeat %d/%d", repeat, br->points[pt].last);

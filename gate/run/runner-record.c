@@ -111,6 +111,9 @@ static void tell_point_done(struct runner *r, const struct bench_run *br, size_t
 	struct point_state *ps = &br->points[pt];
 	struct strbuf sb = STRBUF_INIT;
 
+	if ((r->top ? r->top : r)->opt.quiet)
+		return;
+	strbuf_addstr(&sb, runner_side(r));
 	runner_point_label(&sb, br, pt);
 	strbuf_addf(&sb, ": %d/%d ok", ps->nr_ok, ps->nr_done);
 	if (ps->nr_ok)
@@ -125,6 +128,7 @@ static void tell_failure(struct runner *r, const struct bench_run *br, size_t pt
 {
 	struct strbuf sb = STRBUF_INIT;
 
+	strbuf_addstr(&sb, runner_side(r));
 	runner_point_label(&sb, br, pt);
 	runner_clear_line(r);
 	fprintf(stderr, "%s repeat %d: %s: %s\n", sb.buf, repeat, run_status_name(rec->status),

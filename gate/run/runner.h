@@ -29,6 +29,7 @@ struct runner_options {
 	const char *benchmark;   /* NULL: every benchmark */
 	int dry_run;             /* print the plan on stdout, run nothing */
 	int local;               /* run here even with a 'slurm:' section (what the batch job does) */
+	int quiet;               /* --quiet: no progress (live line, run lines, medians, builds) */
 	/* A/B (docs/running.md): the base revision's tree, with the layout of the head's tree at head_root */
 	const char *base_root, *head_root;
 	const char *inject;      /* SCALEGATE_INJECT for the head's runs only ("solve:10%"), or NULL */
@@ -78,6 +79,8 @@ int runner_init(struct runner *r, struct config *c, const struct runner_options 
  * results not writable).
  */
 long runner_run(struct runner *r);
+/* The signal (SIGINT, SIGTERM, SIGHUP) that interrupted the gate's runs, or 0. */
+int runner_caught_signal(void);
 void runner_release(struct runner *r);
 
 #endif

@@ -65,6 +65,40 @@ char *worktree_toplevel(const char *dir)
 	return strbuf_detach(&sb);
 }
 
+/* Whether git answers 'true' to rev-parse FLAG in 'repo'. */
+static int git_true(const char *repo, const char *flag)
+{
+	char *argv[] = { "git", "-C", (char *)repo, "rev-parse", (char *)flag, NULL };
+	struct strbuf sb = STRBUF_INIT;
+	int yes = !git(argv, &sb) && !strncmp(sb.buf, "true", 4);
+
+	strbuf_release(&sb);
+	return yes;
+}
+
+int worktree_check_rev(const char *repo, const char *rev)
+{
+	char *spec = xstrfmt("%s^{commit}", rev);
+	char *argv[] = {
+		"git", "-C", (char *)repo, "rev-parse", "--verify", "--quiet", spec, NULL,
+	};
+	struct strbuf sb = STRBUF_INIT;
+	int found = !git(argv, &sb);
+
+	strbuf_release(&sb);
+	free(spec);
+	if (found)
+		return 0;
+	if (git_true(repo, "--is-shallow-repository"))
+		return error("--against %s: no such revision in this shallow clone of '%s' (it "
+			     "holds only the last commits); fetch the history first: git fetch "
+			     "--unshallow (GitHub Actions: actions/checkout with 'fetch-depth: 0'; "
+			     "GitLab CI: 'GIT_DEPTH: 0')", rev, repo);
+	return error("--against %s: no such revision in '%s'; fetch it first, e.g. git fetch "
+		     "origin %s, or name a branch, tag or commit that 'git log' shows",
+		     rev, repo, rev);
+}
+
 int worktree_add(const char *repo, const char *rev, const char *path)
 {
 	char *argv[] = { "git", "-C", (char *)repo, "worktree", "add", "--detach", "--force", (char *)path,

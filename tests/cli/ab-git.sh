@@ -11,6 +11,12 @@ expect_match "$out" 'checking out HEAD~1 into .*/results/\.base-tree' "the base 
 expect_match "$out" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism: .* vs base .* paired t' \
 	"the regression, paired by round"
 expect_match "$out" 'cause: Insufficient_parallelism \(serial code\) grew' "its cause"
+expect_no_match "$out" "stale program" "both builds wrote their program: no warning"
+# The progress says which side ran, and each side's median per configuration.
+for side in base head; do
+	expect_match "$out" "^\[[0-9]+/[0-9]+\] $side jacobi 1 rank × 2 threads repeat [1-5]/5: [0-9.]+ s, ok$" "$side's progress lines"
+	expect_match "$out" "^$side jacobi 1 rank × 2 threads: [0-9]+/[0-9]+ ok, median [0-9.]+ s$" "$side's median"
+done
 expect_match "$out" 'whole-run false-alarm level 1 % \((two looks at 0\.05 % and 0\.95 %, )?Holm over [0-9]+ tests' "the summary states the level"
 [ -f results/base/manifest.tsv ] || fail "the base's runs are not in results/base"
 # The reports put base and head side by side, and call the base a base.
@@ -21,6 +27,9 @@ grep -q '^| p | R×T | T median \[lo, hi\] (s) | T base (s) | Speedup | Speedup 
 grep -Eq '^\| 2 \| 1x2 \| [0-9.e-]+ (\[[^]]*\] )?\| [0-9.e-]+ \| [0-9.]+ (\[[^]]*\] )?\| [0-9.]+ \|' out/summary.md ||
 	fail "summary.md: no 1x2 row with the base's time and speedup"
 grep -q 'dashed: the base revision, run in the same job' out/report.html || fail "report.html: the base is called a stored baseline"
+grep -q '>base (median, 95 % interval)<' out/report.html || fail "report.html: the plots' key does not say base"
+! grep -q 'baseline (median\|the baseline dashed\|the baseline pale\|: baseline ' out/report.html ||
+	fail "report.html: an A/B plot calls the base a baseline"
 grep -q $'^seed\t7$' results/ab.tsv || fail "the seed is not recorded in ab.tsv"
 # ABBA: within each pair of rounds of a configuration, one runs the base first and the other the head.
 awk -F'\t' 'NR > 5 { o[$2, $3] = $4 } END { for (k in o) { split(k, a, SUBSEP); if (a[2] % 2 && (a[1] SUBSEP a[2] + 1) in o &&
@@ -47,5 +56,34 @@ expect_exit 0 "$SCALEGATE" run -c scalegate.yml
 expect_exit 2 "$SCALEGATE" ci -c scalegate.yml --against HEAD --against-dir "$T/base"
 expect_exit 2 "$SCALEGATE" run -c scalegate.yml --inject solve
 expect_match "$out" "expected INTERVAL:PERCENT" "--inject names its format"
+# Git problems are usage errors that name the fix.
 expect_exit 2 "$SCALEGATE" run -c scalegate.yml --against no-such-rev
-expect_match "$out" "cannot check out .no-such-rev." "a bad revision is named"
+expect_match "$out" "--against no-such-rev: no such revision in .*; fetch it first, e.g. git fetch origin no-such-rev" \
+	"a bad revision is named, with the fix"
+expect_exit 2 "$SCALEGATE" ci -c scalegate.yml --against no-such-rev --no-post
+expect_match "$out" "no such revision" "ci: a bad revision is a usage error"
+mkdir "$T/plain"
+cp scalegate.yml "$T/plain/"
+expect_exit 2 "$SCALEGATE" ci -c "$T/plain/scalegate.yml" --against HEAD --no-post
+expect_match "$out" "is not in a git repository; run the gate in a clone .*--against-dir DIR" "not a git repository"
+
+# An interrupted gate exits 128 + the signal, and removes its scratch worktree.
+"$SCALEGATE" ci -c scalegate.yml --against HEAD~1 --no-post >"$T/int.out" 2>&1 &
+gate=$!
+for _ in $(seq 300); do grep -q 'repeat 2/' "$T/int.out" && break; sleep 0.1; done
+kill -TERM $gate
+code=0
+wait $gate || code=$?
+[ $code -eq 143 ] || { cat "$T/int.out" >&2; fail "an interrupted ci exited $code, expected 143 (128 + SIGTERM)"; }
+expect_match "$(cat "$T/int.out")" "interrupted by SIGTERM" "the interrupt is told"
+[ ! -e results/.base-tree ] || fail "the scratch worktree was left behind by the interrupted gate"
+
+# A head build that does nothing (its output is there, made from the old source) while the base's, in a
+# fresh checkout, builds: the gate warns that the head may run a stale program, with the fix.
+sed -i 's/^    build: sh build.sh$/    build: "[ -e run.sh ] || sh build.sh"/' scalegate.yml
+printf '#!/bin/sh\nexport SG_KNOB_SERIAL=0\nexec "$JACOBI" "$@"\n' >run.sh
+chmod +x run.sh
+touch -d '1 hour ago' run.sh
+expect_exit 0 "$SCALEGATE" run -c scalegate.yml --against HEAD~1
+expect_match "$out" "warning: benchmark 'jacobi': the head's build wrote no file in '.*' while the base's, in a fresh checkout, did: the head may run a stale program .*'build: make clean all'" \
+	"a head build that did nothing is told, with the fix"

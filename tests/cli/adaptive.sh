@@ -26,7 +26,7 @@ expect_match "$out" '^adaptive: 2 more rounds of jacobi 1 rank × [12] threads? 
 expect_match "$out" 'whole-run false-alarm level 5 % \(two looks at 0.25 % and 4.75 %, Holm over [0-9]+ tests; adaptive: [12] cells?, [24] more rounds\)' \
 	"the summary states the two looks"
 expect_no_match "$out" '\[[0-9]+/0\]' "the progress counter has a total"
-expect_match "$out" '\[12/12\] jacobi' "the first rounds count both sides: 2 configurations × 3 rounds × 2 sides"
+expect_match "$out" '\[12/12\] (base|head) jacobi' "the first rounds count both sides: 2 configurations × 3 rounds × 2 sides"
 res=$T/tree/results
 [ -s "$res/adaptive.tsv" ] || fail "no adaptive.tsv"
 expect_match "$(cat "$res/adaptive.tsv")" '^jacobi	-	1	[12]	3	5	' "the record names the cells, first and total rounds"

@@ -35,10 +35,13 @@ reports_exist() {
 	done
 }
 
-# No baseline yet: nothing to compare, a pass; every report written, the failed post only warns.
-expect_exit 0 ci
+# No baseline yet and no --against: nothing compared is never green (exit 3); every report written, the
+# failed post only warns. Opted in (a first nightly run): a pass.
+expect_exit 3 ci
 reports_exist "first run"
-expect_match "$out" 'baseline\.missing' "the missing baseline is said"
+expect_match "$out" '^ERROR jacobi - - baseline\.missing: no reference to compare with' "the missing reference is an error"
+expect_exit 0 ci --no-run --allow-no-reference
+expect_match "$out" '^SKIP jacobi - - baseline\.missing' "the missing baseline is said"
 expect_match "$out" 'warning: the summary was not posted; the gate.s verdict stands' "a failed post warns"
 
 expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml"

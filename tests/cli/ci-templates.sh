@@ -1,6 +1,7 @@
-# The CI templates in ci/: yamllint-clean, and they do what the README says: run 'scalegate ci' with
-# testcase output, report without 'checks: write' (fork-safe), keep the reports (and results/ of a failed
-# gate), one gate at a time, and a baseline-recording job on the gate's own runner.
+# The CI templates in ci/: yamllint-clean, and they do what the README says: run 'scalegate ci --against'
+# the base with the history it needs and a cached scalegate build, with testcase output, report without
+# 'checks: write' (fork-safe), keep the reports (and results/ of a failed gate), one gate at a time, and a
+# baseline-recording job on the gate's own runner. Their gate commands run on a real depth-1 clone.
 . "$(dirname "$0")/lib.bash"
 
 py=/usr/bin/python3
@@ -43,7 +44,18 @@ for name, job in jobs.items():
 steps = gate["steps"]
 runs = "\n".join(s.get("run", "") for s in steps)
 uses = [s.get("uses", "") for s in steps]
-if "scalegate ci -c scalegate.yml --testcase-output" not in runs: fail("github: no 'scalegate ci' step")
+if 'scalegate ci -c scalegate.yml --testcase-output --against "$SCALEGATE_BASE"' not in runs:
+    fail("github: no 'scalegate ci --against' step")
+if "pull_request.base.sha" not in gate["env"].get("SCALEGATE_BASE", ""): fail("github: the base is not the PR's base")
+checkout = [s for s in steps if s.get("uses", "").startswith("actions/checkout")][0]
+if checkout.get("with", {}).get("fetch-depth") != 0: fail("github: a shallow checkout cannot hold the base (fetch-depth: 0)")
+cache = [s for s in steps if s.get("uses", "").startswith("actions/cache")]
+if not cache or ".scalegate" not in cache[0]["with"]["path"]: fail("github: the scalegate build is not cached")
+build = [s for s in steps if "install PREFIX" in s.get("run", "")][0]
+if "cache-hit" not in build.get("if", ""): fail("github: scalegate is rebuilt on a cache hit")
+text = open(sys.argv[1]).read()
+if "github.event.pull_request.head.repo.full_name == github.repository" not in text:
+    fail("github: nothing says how to keep fork code off a self-hosted runner")
 if any("junit-report" in u or "test-reporter" in u for u in uses): fail("github: a reporter that needs checks: write")
 if "::error " not in runs: fail("github: the failures are not annotated")
 if "GITHUB_STEP_SUMMARY" not in runs: fail("github: the Markdown summary is not added to the job")
@@ -67,7 +79,11 @@ for name, job in (("scalegate", gl), ("scalegate-baselines", glrec)):
     if job.get("extends") != ".scalegate-setup": fail("gitlab: %s does not share the runner setup" % name)
 if not setup.get("tags"): fail("gitlab: no runner tag (a dedicated, quiet runner)")
 if not setup.get("resource_group"): fail("gitlab: no resource_group: two gates would run at once")
-if not any("scalegate ci" in line and "--testcase-output" in line for line in gl["script"]): fail("gitlab: no 'scalegate ci --testcase-output'")
+if not any("scalegate ci" in line and "--testcase-output" in line and "--against" in line for line in gl["script"]):
+    fail("gitlab: no 'scalegate ci --testcase-output --against'")
+if str(setup["variables"].get("GIT_DEPTH")) != "0": fail("gitlab: a shallow clone cannot hold the base (GIT_DEPTH: 0)")
+if ".scalegate/" not in setup.get("cache", {}).get("paths", []): fail("gitlab: the scalegate build is not cached")
+if "Protected" not in open(sys.argv[2]).read(): fail("gitlab: nothing says how to keep fork code off the runner")
 if gl["artifacts"]["reports"]["junit"] != "reports/junit.xml": fail("gitlab: artifacts:reports:junit")
 if gl["artifacts"]["when"] != "always": fail("gitlab: the reports must be kept when the gate fails")
 if "results/" not in gl["artifacts"]["paths"]: fail("gitlab: results/ is not kept")
@@ -97,3 +113,43 @@ sed -n '/^          python3 - reports\/junit.xml <<.PY.$/,/^          PY$/p' "$S
 ann=$("$py" "$T/annotate.py" "$T/junit.xml")
 expect_match "$ann" '^::error file=jacobi\.c,line=36,title=scalegate program/solve/residual 1 rank × 2 threads' \
 	"an annotation with file and line"
+
+# The gate commands on a real depth-1 clone (what actions/checkout and GitLab give by default): the toy
+# repository's head turns a serial residual on. The PR's base is its parent, which the clone lacks.
+knob_repo "$T/origin" >/dev/null
+base_sha=$(git -C "$T/origin" rev-parse HEAD~1)
+gh_gate=$("$py" - "$SG_TOP/ci/github-actions.yml" <<'PY'
+import sys, yaml
+steps = yaml.safe_load(open(sys.argv[1]))["jobs"]["performance-gate"]["steps"]
+print([s for s in steps if s.get("name") == "Performance gate"][0]["run"])
+PY
+)
+gl_gate=$("$py" - "$SG_TOP/ci/gitlab-ci.yml" <<'PY'
+import sys, yaml
+print("\n".join(yaml.safe_load(open(sys.argv[1]))["scalegate"]["script"]))
+PY
+)
+# clone DIR: a depth-1 clone of the toy repository with scalegate where the templates install it.
+clone() {
+	git clone -q --depth 1 "file://$T/origin" "$1"
+	mkdir -p "$1/.scalegate/bin"
+	ln -s "$SCALEGATE" "$1/.scalegate/bin/scalegate"
+	printf '.scalegate/\n' >>"$1/.git/info/exclude"
+}
+# GitHub, without 'fetch-depth: 0': a usage error that names the fix.
+clone "$T/gh"
+cd "$T/gh"
+expect_exit 2 env SCALEGATE_BASE="$base_sha" GITHUB_TOKEN= bash -ec "$gh_gate"
+expect_match "$out" "no such revision in this shallow clone .*git fetch --unshallow .*fetch-depth: 0" \
+	"a shallow clone is a usage error with the fix"
+# With the history ('fetch-depth: 0' fetches it all): the regression fails the pull request.
+git fetch -q --unshallow
+expect_exit 1 env SCALEGATE_BASE="$base_sha" GITHUB_TOKEN= bash -ec "$gh_gate"
+expect_match "$out" "^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism" \
+	"github: the regression against the PR's base"
+# GitLab: the script deepens a shallow clone itself (PATH as its before_script sets it).
+clone "$T/gl"
+cd "$T/gl"
+expect_exit 1 env PATH="$PWD/.scalegate/bin:$PATH" SCALEGATE_BASE="$base_sha" bash -ec "$gl_gate"
+expect_match "$out" "^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism" \
+	"gitlab: the regression against the MR's base"

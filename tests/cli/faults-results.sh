@@ -64,7 +64,7 @@ for _ in $(seq 150); do [ -d "$T/results/b/s--r1-t1/1" ] && break; sleep 0.2; do
 kill -INT "$gate"
 code=0
 wait "$gate" || code=$?
-[ "$code" -eq 3 ] || { cat "$T/int.out" >&2; fail "an interrupted run exited $code"; }
+[ "$code" -eq 130 ] || { cat "$T/int.out" >&2; fail "an interrupted run exited $code, expected 130 (128 + SIGINT)"; }
 expect_match "$(cat "$T/int.out")" "interrupted by SIGINT" "the interrupt is told"
 [ -s "$T/results/manifest.tsv" ] || fail "the finished runs were lost"
 expect_exit 3 sg check

@@ -21,7 +21,8 @@ gl = yaml.safe_load(open(sys.argv[2]))
 pages = gl["pages"]
 assert any("schedule" in r["if"] for r in pages["rules"]), pages["rules"]
 assert pages["script"][-1] == "scalegate history detect -c scalegate.yml"
-assert any("--record" in s for s in pages["script"]) and "history.db" in pages["cache"]["paths"]
+caches = pages["cache"] if isinstance(pages["cache"], list) else [pages["cache"]]  # the build's too
+assert any("--record" in s for s in pages["script"]) and any("history.db" in c["paths"] for c in caches)
 assert "public/" in pages["artifacts"]["paths"]
 assert "libsqlite3-dev" in " ".join(gl[".scalegate-setup"]["before_script"])
 print("ok: nightly history jobs")

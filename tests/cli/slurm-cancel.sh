@@ -21,7 +21,7 @@ expect_match "$out" "^#   exec '.*/scalegate' run --local -c '$T/slow.yml' -o '$
 expect_match "$out" "^sleepy s--r1-t1 repeat 3: " "dry run: the runs"
 queue_empty || fail "a dry run submitted a job"
 
-# interrupt SIGNAL: the gate gets SIGNAL while its job runs; it cancels the job and exits 3.
+# interrupt SIGNAL: the gate gets SIGNAL while its job runs; it cancels the job and exits 128 + SIGNAL.
 interrupt() {
 	local sig=$1 gate code=0
 	: >"$T/gate.log"
@@ -35,7 +35,8 @@ interrupt() {
 	kill -"$sig" $gate
 	wait $gate || code=$?
 	out=$(cat "$T/gate.log")
-	[ $code -eq 3 ] || { echo "$out" >&2; fail "$sig: exit $code, expected 3"; }
+	want=$((128 + $(kill -l "$sig")))
+	[ $code -eq $want ] || { echo "$out" >&2; fail "$sig: exit $code, expected $want"; }
 	expect_match "$out" "error: the gate was interrupted by SIG$sig; job [0-9]+ cancelled" "$sig: said"
 	queue_empty || { squeue >&2; fail "$sig: a job is left in the queue"; }
 	[ "$(grep -c $'\tjob-failed\t' "$T/results/manifest.tsv")" -ge 2 ] ||

@@ -19,7 +19,8 @@ for want in "$SG_BUILD/examples/hybrid" "results: $T/results" "dir: $T/reports" 
 	grep -qF "$want" "$T/scalegate.yml" || fail "the bundled scalegate.yml changed shape: no '$want' after rewriting"
 done
 
-expect_exit 0 timeout 300 "$SCALEGATE" ci -c "$T/scalegate.yml" --no-post
+# no baseline here: the test is about the job, not the judging
+expect_exit 0 timeout 300 "$SCALEGATE" ci -c "$T/scalegate.yml" --no-post --allow-no-reference
 expect_match "$out" '^slurm: submitted job [0-9]+ to partition debug' "the submission is told"
 expect_match "$out" '^slurm: job [0-9]+ running on localhost after [0-9]+ s in the queue$' "the start, with the queue time"
 expect_match "$out" '^hybrid 2 ranks × 1 thread: 3/3 ok' "the job's progress is streamed (2 ranks through srun)"

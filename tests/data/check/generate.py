@@ -248,6 +248,8 @@ CASES = {
     interval: program/solve/sweep
     isoefficiency_growth_max: p
 """, None),
+    # No baseline and no base revision: the default rules (all tolerances) judge nothing: exit 3.
+    "no-reference": (dict(factors=CLEAN2, mode="serial"), None, "  []\n", None),
     "absolute-bound": (dict(factors=CLEAN2, mode="serial"), None, """  - name: floor
     interval: "program/solve/*"
     efficiency_min: 0.8
