@@ -10,32 +10,39 @@
 #include "judge/judge.h"
 #include "report/report.h"
 
-static const char usage_text[] =
-	"usage: scalegate check [-c FILE] [-r RESULTS] [--baselines DIR] [--junit FILE]\n"
-	"                       [--markdown FILE] [--json FILE] [--html FILE] [--all]\n"
-	"                       [--testcase-output] [--validate] [--partial]\n"
-	"Judges every interval x configuration of RESULTS against the rules and the\n"
-	"stored baselines: a regression is a change past the rule's tolerance that is\n"
-	"also significant at its level (docs/check.md). Prints one line per verdict\n"
-	"that is not a pass, then the counts.\n"
-	"  -c FILE           the configuration (default: scalegate.yml)\n"
-	"  -r DIR            the results (default: 'results' of the configuration)\n"
-	"  --baselines DIR   the baselines (default: 'baselines' of the configuration)\n"
-	"  --junit FILE      write a JUnit XML report\n"
-	"  --markdown FILE   write a Markdown summary\n"
-	"  --json FILE       write the JSON summary (the input of 'scalegate post')\n"
-	"  --html FILE       write the HTML report with the scaling plots\n"
-	"  --testcase-output JUnit: each testcase's text in its own <system-out>, with\n"
-	"                    file and line attributes (GitLab; valid against junit10.xsd)\n"
-	"  --all             print the passing checks too\n"
-	"  --validate        only load the configuration and the rules\n"
-	"  --partial         judge results that 'scalegate run' did not finish (warned)\n"
-	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
-	"error, 3 a benchmark failed to run, the results are incomplete, or something\n"
-	"could not be judged (an unreadable baseline; and nothing regressed)\n";
+/* The help: the options of the reports come from the registry of report formats. */
+static void usage(FILE *out)
+{
+	fputs("usage: scalegate check [-c FILE] [-r RESULTS] [--baselines DIR] [--all]\n"
+	      "                       [--testcase-output] [--validate] [--partial]\n"
+	      "                      ", out);
+	for (size_t i = 0; report_formats[i]; i++)
+		fprintf(out, " [%s FILE]", report_formats[i]->flag);
+	fputs("\nJudges every interval x configuration of RESULTS against the rules and the\n"
+	      "stored baselines: a regression is a change past the rule's tolerance that is\n"
+	      "also significant at its level (docs/check.md). Prints one line per verdict\n"
+	      "that is not a pass, then the counts.\n"
+	      "  -c FILE           the configuration (default: scalegate.yml)\n"
+	      "  -r DIR            the results (default: 'results' of the configuration)\n"
+	      "  --baselines DIR   the baselines (default: 'baselines' of the configuration)\n", out);
+	for (size_t i = 0; report_formats[i]; i++) {
+		char flag[32];
+		snprintf(flag, sizeof(flag), "%s FILE", report_formats[i]->flag);
+		fprintf(out, "  %-17s %s\n", flag, report_formats[i]->help);
+	}
+	fputs("  --testcase-output JUnit: each testcase's text in its own <system-out>, with\n"
+	      "                    file and line attributes (GitLab; valid against junit10.xsd)\n"
+	      "  --all             print the passing checks too\n"
+	      "  --validate        only load the configuration and the rules\n"
+	      "  --partial         judge results that 'scalegate run' did not finish (warned)\n"
+	      "exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
+	      "error, 3 a benchmark failed to run, the results are incomplete, or something\n"
+	      "could not be judged (an unreadable baseline; and nothing regressed)\n", out);
+}
 
 struct check_options {
-	const char *config, *results, *baselines, *junit, *markdown, *json, *html;
+	const char *config, *results, *baselines;
+	const char *reports[REPORT_MAX_FORMATS]; /* by row of report_formats */
 	int all, validate, partial, testcase_output;
 };
 
@@ -44,9 +51,18 @@ static int parse_options(int argc, char **argv, struct check_options *o)
 	int bad = 0;
 
 	for (int i = 1; i < argc && !bad; i++) {
-		const char *v;
+		size_t k;
+		for (k = 0; report_formats[k] && !bad; k++) {
+			const char *v = option_value(argc, argv, &i, report_formats[k]->flag, &bad);
+			if (v) {
+				o->reports[k] = v;
+				break;
+			}
+		}
+		if (report_formats[k] || bad)
+			continue;
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
+			usage(stdout);
 			return 1;
 		} else if (!strcmp(argv[i], "--validate")) {
 			o->validate = 1;
@@ -58,21 +74,13 @@ static int parse_options(int argc, char **argv, struct check_options *o)
 			o->partial = 1;
 		} else if (option_inputs(argc, argv, &i, &bad, &o->config, &o->results, &o->baselines)) {
 			continue;
-		} else if ((v = option_value(argc, argv, &i, "--junit", &bad))) {
-			o->junit = v;
-		} else if ((v = option_value(argc, argv, &i, "--markdown", &bad))) {
-			o->markdown = v;
-		} else if ((v = option_value(argc, argv, &i, "--json", &bad))) {
-			o->json = v;
-		} else if ((v = option_value(argc, argv, &i, "--html", &bad))) {
-			o->html = v;
 		} else if (!bad) {
 			fprintf(stderr, "scalegate: error: unknown option '%s'\n", argv[i]);
 			bad = 1;
 		}
 	}
 	if (bad)
-		fputs(usage_text, stderr);
+		usage(stderr);
 	return bad ? -1 : 0;
 }
 
@@ -107,10 +115,10 @@ int cmd_check(int argc, char **argv)
 	judge_init(&j);
 	j.partial = o.partial;
 	if (!judge_load(&j, o.config, o.results, o.baselines)) {
-		struct report_paths paths = { o.junit, o.markdown, o.json, o.html };
+		struct report_input in = { &j, o.reports, o.testcase_output, NULL };
 
 		code = j.vs.exit_code;
-		if (report_write_all(&j, &paths, o.testcase_output) && code == SG_EXIT_PASS)
+		if (report_write_all(&in) && code == SG_EXIT_PASS)
 			code = SG_EXIT_USAGE;
 		check_print_verdicts(stdout, &j.vs, o.all);
 		report_recap(stdout, &j.vs);

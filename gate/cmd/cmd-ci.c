@@ -155,7 +155,7 @@ static int post_section_load(struct config *c, struct post_options *o, int requi
 }
 
 /* Posts the summary; the check's code stands unless a required post failed on a pass. */
-static int post(struct post_options *o, const char *summary, int code)
+static int post(struct post_options *o, const char *path, const struct strbuf *summary, int code)
 {
 	int failed;
 
@@ -163,7 +163,7 @@ static int post(struct post_options *o, const char *summary, int code)
 		fputs("scalegate: error: cannot initialize libcurl\n", stderr);
 		failed = -1;
 	} else {
-		failed = post_run(o, summary);
+		failed = post_run(o, path, summary);
 		curl_global_cleanup();
 	}
 	if (failed && o->require == 1 && code == SG_EXIT_PASS)
@@ -171,12 +171,6 @@ static int post(struct post_options *o, const char *summary, int code)
 	else if (failed)
 		fputs("scalegate: warning: the summary was not posted; the gate's verdict stands\n", stderr);
 	return code;
-}
-
-static void print_reports(const struct ci_reports *r)
-{
-	printf("reports:\n  junit     %s\n  markdown  %s\n  json      %s\n  html      %s\n", r->junit, r->markdown,
-	       r->json, r->html);
 }
 
 int cmd_ci(int argc, char **argv)
@@ -225,13 +219,13 @@ int cmd_ci(int argc, char **argv)
 	/* The reports come first: a failed post must never cost them. */
 	if (ci_reports_write(&rep, &j) && code == SG_EXIT_PASS)
 		code = SG_EXIT_USAGE;
-	print_reports(&rep);
+	ci_reports_print(&rep, stdout);
 	/* last, where a CI log ends: what failed, where, by which rule */
 	report_recap(stdout, &j.vs);
 	check_print_counts(stdout, &j.vs);
 	fflush(stdout);
 	if (posting)
-		code = post(&po, rep.json, code);
+		code = post(&po, rep.path[report_format_index("json")], &rep.summary, code);
 	check_print_exit(stdout, &j.vs, code);
 out:
 	ab_finish(&o.ab);

@@ -304,12 +304,14 @@ static void python(const char *script, const char *path)
 static void test_summary_json(void **state)
 {
 	struct verdict_set s;
-	struct report_paths paths = { "out/junit.xml", "out/summary.md", NULL, NULL };
+	const char *paths[REPORT_MAX_FORMATS] = { 0 };
 	char *dir = make_dir(), *path = xstrfmt("%s/summary.json", dir);
 
 	(void)state;
+	paths[report_format_index("junit")] = "out/junit.xml";
+	paths[report_format_index("markdown")] = "out/summary.md";
 	build_set(&s);
-	assert_int_equal(summary_write(&s, &paths, path), 0);
+	assert_int_equal(summary_write(&s, paths, path), 0);
 	python("import json, sys\n"
 	       "d = json.load(open(sys.argv[1], encoding=\"utf-8\"))\n"
 	       "assert d[\"scalegate_summary\"] == 1\n"
