@@ -112,9 +112,10 @@ static long run_matrix(struct config *c, const struct runner_options *ro)
 }
 
 /*
- * Adaptive repeats (docs/check.md): the first look was judged at half the
- * level; the cells it found inconclusive get more rounds within the budget,
- * and the second look judges them on all their rounds at the other half.
+ * Adaptive repeats (docs/check.md): the first look was judged at its share of
+ * the level (CHECK_FIRST_LOOK); the cells it found inconclusive get more rounds
+ * within the budget, appended to the results the judge holds, and the second
+ * look judges them on all their rounds at the rest of the level.
  * 0, or -1 when a run or a look could not go on (j->load_error, or code 3).
  */
 static int adapt(struct judge *j, const struct runner_options *ro)
@@ -128,14 +129,15 @@ static int adapt(struct judge *j, const struct runner_options *ro)
 		return 0;
 	}
 	more.extend = &plan;
+	more.record = &j->res; /* the judge's results get the new rounds: nothing is read again */
 	if (adaptive_write(&plan, j->results) || run_matrix(&j->config, &more) < 0) {
 		j->load_error = SG_EXIT_RUN_FAILED;
 		ret = -1;
 	}
-	adaptive_release(&plan);
+	results_set_adaptive(&j->res, &plan);
 	fflush(stdout);
 	adapt_forget(j);
-	return ret || judge_evaluate(j, j->results, j->baselines) ? -1 : 0;
+	return ret || judge_again(j) ? -1 : 0;
 }
 
 /* Adaptive repeats run here, after the matrix: not with --no-run, nor through a 'slurm:' job (docs/check.md). */
