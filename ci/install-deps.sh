@@ -10,6 +10,7 @@ packages=(
 	clang libomp-dev
 	chromium
 	slurm-wlm munge
+	strace
 )
 
 missing=()
