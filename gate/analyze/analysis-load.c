@@ -81,9 +81,11 @@ static void add_annotations(struct analysis *a, const struct analysis_config *c,
 	}
 }
 
-/* The run of manifest row 'row' (of the whole directory without a manifest), from the profiles in 'dir'. */
-static int add_run(struct analysis *a, struct results *r, size_t row, const char *dir, const char *benchmark,
-		   const char *size, int ranks, int threads, int repeat, double contention)
+/* The run of manifest row 'row' (of the whole directory without a manifest), from the profiles
+ * in 'dir'. */
+static int add_run(struct analysis *a, struct results *r, size_t row, const char *dir,
+		   const char *benchmark, const char *size, int ranks, int threads, int repeat,
+		   double contention)
 {
 	const struct profile *p;
 	size_t n;
@@ -121,8 +123,8 @@ static int add_rows(struct analysis *a, struct results *r)
 			continue;
 		}
 		dir = xstrfmt("%s/%s", a->dir, row->dir);
-		ret = add_run(a, r, i, dir, row->benchmark, row->size, row->ranks, row->threads, row->repeat,
-			      row->contention);
+		ret = add_run(a, r, i, dir, row->benchmark, row->size, row->ranks, row->threads,
+			      row->repeat, row->contention);
 		free(dir);
 	}
 	return ret;

@@ -26,8 +26,8 @@ static void add_walls(struct results *res, const struct adaptive_cell *cell, dou
 	for (size_t i = 0; i < res->manifest.nr; i++) {
 		const struct manifest_row *r = &res->manifest.rows[i];
 		if (!strcmp(r->status, "ok") && !strcmp(r->benchmark, cell->benchmark) &&
-		    !strcmp(r->size, cell->size) && r->ranks == cell->ranks && r->threads == cell->threads &&
-		    isfinite(r->wall)) {
+		    !strcmp(r->size, cell->size) && r->ranks == cell->ranks &&
+		    r->threads == cell->threads && isfinite(r->wall)) {
 			*sum += r->wall;
 			++*n;
 		}

@@ -28,7 +28,8 @@ void ci_reports_release(struct ci_reports *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* A key of 'reports:' that names a format: the file's name under 'dir'. 0, 1 when 'key' is none, or -1. */
+/* A key of 'reports:' that names a format: the file's name under 'dir'. 0, 1 when 'key' names
+ * no format, or -1. */
 static int parse_format(struct ci_reports *r, struct config *c, const char *key, yaml_node_t *value)
 {
 	int k = key ? report_format_index(key) : -1;
@@ -39,7 +40,8 @@ static int parse_format(struct ci_reports *r, struct config *c, const char *key,
 	if (!(s = yamldoc_get_str(&c->doc, value, key)))
 		return -1;
 	if (!*s || strchr(s, '/'))
-		return yamldoc_error(&c->doc, value, "'%s' must be a file name in the reports' directory", key);
+		return yamldoc_error(&c->doc, value,
+				     "'%s' must be a file name in the reports' directory", key);
 	free(r->name[k]);
 	r->name[k] = xstrdup(s);
 	return 0;
@@ -62,7 +64,8 @@ static int parse_section(struct ci_reports *r, struct config *c)
 		const char *s;
 		if ((one = parse_format(r, c, it.key, it.value)) <= 0) {
 			ret = one ? -1 : ret;
-		} else if (!it.key || (strcmp(it.key, "dir") && strcmp(it.key, "testcase_output"))) {
+		} else if (!it.key || (strcmp(it.key, "dir") &&
+					strcmp(it.key, "testcase_output"))) {
 			ret = yamldoc_unknown_key(&c->doc, it.key_node, known);
 		} else if (!strcmp(it.key, "dir")) {
 			if (!(s = yamldoc_get_str(&c->doc, it.value, "dir")))
@@ -91,7 +94,8 @@ int ci_reports_load(struct ci_reports *r, struct config *c, const char *dir)
 
 int ci_reports_write(struct ci_reports *r, struct judge *j)
 {
-	struct report_input in = { j, (const char *const *)r->path, r->testcase_output, &r->summary };
+	struct report_input in = { j, (const char *const *)r->path, r->testcase_output,
+				   &r->summary };
 
 	if (mkdir_p(r->dir))
 		return -1;

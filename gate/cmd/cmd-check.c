@@ -24,7 +24,8 @@ static void usage(FILE *out)
 	      "that is not a pass, then the counts.\n"
 	      "  -c FILE           the configuration (default: scalegate.yml)\n"
 	      "  -r DIR            the results (default: 'results' of the configuration)\n"
-	      "  --baselines DIR   the baselines (default: 'baselines' of the configuration)\n", out);
+	      "  --baselines DIR   the baselines (default: 'baselines' of the configuration)\n",
+	      out);
 	for (size_t i = 0; report_formats[i]; i++) {
 		char flag[32];
 		snprintf(flag, sizeof(flag), "%s FILE", report_formats[i]->flag);

@@ -27,7 +27,8 @@ static void say(int partial, const char *fmt, ...)
 }
 
 /* One benchmark against the record: 0, or the exit code after error() (or warning()). */
-static int check_one(const struct complete *rec, const struct bench_config *b, struct results *r, int partial)
+static int check_one(const struct complete *rec, const struct bench_config *b, struct results *r,
+		     int partial)
 {
 	const char *results = r->dir;
 	const struct complete_entry *e = complete_find(rec, b->name);
@@ -51,7 +52,8 @@ static int check_one(const struct complete *rec, const struct bench_config *b, s
 	return 0;
 }
 
-int judge_check_results(const struct config *c, struct results *r, const char *benchmark, int partial)
+int judge_check_results(const struct config *c, struct results *r, const char *benchmark,
+			int partial)
 {
 	const struct complete *rec = results_complete(r);
 	int code = 0;
@@ -74,7 +76,8 @@ int judge_check_results(const struct config *c, struct results *r, const char *b
 	return partial ? 0 : code;
 }
 
-int judge_check_complete(const struct config *c, const char *results, const char *benchmark, int partial)
+int judge_check_complete(const struct config *c, const char *results, const char *benchmark,
+			 int partial)
 {
 	struct results r;
 	int code;

@@ -22,7 +22,8 @@ int judge_pass(struct judge *j, struct judge_look *look)
 		return -1;
 	if (look->final) {
 		check_describe(look->vs, look->a);
-		check_run_failures_of(look->vs, &j->rules, j->res.has_manifest ? &j->res.manifest : NULL);
+		check_run_failures_of(look->vs, &j->rules,
+				      j->res.has_manifest ? &j->res.manifest : NULL);
 		check_annotations(look->vs, look->a);
 	}
 	check_init(look->c, &j->rules, look->a, look->m, look->vs);

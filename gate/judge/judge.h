@@ -14,7 +14,7 @@ struct judge {
 	struct matrix m;
 	struct verdict_set vs;
 	struct check c;
-	struct results res;  /* the results, read once and shared by every look, the reports and 'ci' */
+	struct results res;  /* read once, shared by every look, the reports and 'ci' */
 	const char *results, *baselines; /* as used: the options, or the configuration's */
 	int partial;      /* set before judge_load(): judge incomplete results (--partial) */
 	int load_error;   /* when judge_load() fails: the exit code (2, or 3 for incomplete results) */
@@ -50,7 +50,8 @@ int judge_again(struct judge *j);
  */
 int judge_check_complete(const struct config *c, const char *results, const char *benchmark, int partial);
 /* The same on results in memory. */
-int judge_check_results(const struct config *c, struct results *r, const char *benchmark, int partial);
+int judge_check_results(const struct config *c, struct results *r, const char *benchmark,
+			int partial);
 
 /* The benchmarks' memory models of 'c' into 'm' (before matrix_build), for the isoefficiency's
  * scalability function, as 'analyze -c' reads them. 0 or error(). */

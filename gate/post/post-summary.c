@@ -68,7 +68,9 @@ int post_summary_read(struct post_summary *s, const char *path, const struct str
 		strbuf_add(&s->raw, text->buf, text->len);
 	else if (strbuf_read_file(&s->raw, path) < 0)
 		goto out;
-	if (yamldoc_load_text(&d, path, s->raw.buf ? s->raw.buf : "", s->raw.len) < 0 || d.nr_errors) {
+	if (!s->raw.buf)
+		strbuf_add(&s->raw, "", 0);
+	if (yamldoc_load_text(&d, path, s->raw.buf, s->raw.len) < 0 || d.nr_errors) {
 		error("'%s' is not a JSON summary written by 'scalegate check --json'", path);
 		goto out;
 	}

@@ -85,7 +85,8 @@ struct post_plan {
 struct strbuf;
 
 /*
- * Reads the summary (or takes its text, 'summary', when not NULL) and builds every request. Problems of the command line,
+ * Reads the summary (or takes its text, 'summary', when not NULL) and builds every
+ * request. Problems of the command line,
  * the configuration, the environment or the summary (a missing repository,
  * sha, URL...) are reported with error() and return -1: they are usage
  * errors, not failed posts. A token that is not set is not an error here:

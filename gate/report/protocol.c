@@ -283,12 +283,15 @@ static int write_protocol(const struct report_input *in, const char *path)
 	if (!out)
 		return error("cannot write '%s': out of memory", path);
 	protocol_write(out, &in->j->a, &in->j->m);
-	ret = fclose(out) ? error("cannot write '%s': out of memory", path) : write_file_atomic(path, buf, len);
+	if (fclose(out))
+		ret = error("cannot write '%s': out of memory", path);
+	else
+		ret = write_file_atomic(path, buf, len);
 	free(buf);
 	return ret;
 }
 
 const struct report_format report_protocol = {
-	"protocol", NULL, "--protocol", "write the text protocol of the analysis (as 'scalegate analyze')",
-	write_protocol,
+	"protocol", NULL, "--protocol",
+	"write the text protocol of the analysis (as 'scalegate analyze')", write_protocol,
 };

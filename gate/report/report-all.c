@@ -1,5 +1,5 @@
-/* The registry of report formats and the reports of one judged check, written together: what 'check' asks
- * for and what 'ci' always writes. */
+/* The registry of report formats, and the reports of one judged check written together: what
+ * 'check' asks for and what 'ci' always writes. */
 #include <string.h>
 
 #include "judge/judge.h"

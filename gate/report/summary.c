@@ -326,5 +326,6 @@ static int write_json(const struct report_input *in, const char *path)
 }
 
 const struct report_format report_json = {
-	"json", "summary.json", "--json", "write the JSON summary (the input of 'scalegate post')", write_json,
+	"json", "summary.json", "--json", "write the JSON summary (the input of 'scalegate post')",
+	write_json,
 };

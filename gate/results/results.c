@@ -1,4 +1,4 @@
-/* The results of one gate run in memory: each file of RESULTS read once, the profiles on first use. */
+/* The results of one gate run in memory: each file of RESULTS read once, profiles on first use. */
 #include "results/results.h"
 
 #include <dirent.h>
@@ -99,7 +99,7 @@ int results_load_manifest(struct results *r)
 	path = xstrfmt("%s/manifest.tsv", r->dir);
 	r->manifest_state = -1;
 	if (!stat(path, &st)) {
-		/* the text the completeness check counted, if it was read: the file is opened once */
+		/* the text the completeness check counted, if read: the file is opened once */
 		if (!read_text(r) && !manifest_parse(&r->manifest, xstrdup(r->text.buf), path)) {
 			r->has_manifest = 1;
 			r->runs = xcalloc(r->manifest.nr + 1, sizeof(*r->runs));
@@ -116,22 +116,23 @@ int results_load_manifest(struct results *r)
 char *const *results_fingerprint(struct results *r, size_t *nr)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *path, *line, *save = NULL;
+	char *path, *line = NULL, *save = NULL;
 	struct stat st;
 
 	if (!r->fingerprint_state) {
 		r->fingerprint_state = 1;
 		path = xstrfmt("%s/fingerprint.tsv", r->dir);
 		if (!stat(path, &st) && !strbuf_read_file(&sb, path))
-			for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-				char *f[2];
-				if (tsv_split(line, f, 2) != 2)
-					continue;
-				r->fingerprint = xrealloc(r->fingerprint,
-							  (r->nr_fingerprint + 2) * sizeof(*r->fingerprint));
-				r->fingerprint[r->nr_fingerprint++] = xstrdup(f[0]);
-				r->fingerprint[r->nr_fingerprint++] = xstrdup(f[1]);
-			}
+			line = strtok_r(sb.buf, "\n", &save);
+		for (; line; line = strtok_r(NULL, "\n", &save)) {
+			char *f[2];
+			if (tsv_split(line, f, 2) != 2)
+				continue;
+			size_t n = r->nr_fingerprint + 2;
+			r->fingerprint = xrealloc(r->fingerprint, n * sizeof(char *));
+			r->fingerprint[r->nr_fingerprint++] = xstrdup(f[0]);
+			r->fingerprint[r->nr_fingerprint++] = xstrdup(f[1]);
+		}
 		strbuf_release(&sb);
 		free(path);
 	}
@@ -190,7 +191,8 @@ int results_profiles(struct results *r, size_t row, const struct profile **p, si
 	struct results_run *run = r->has_manifest ? &r->runs[row] : &r->whole;
 
 	if (!run->state) {
-		char *dir = r->has_manifest ? xstrfmt("%s/%s", r->dir, r->manifest.rows[row].dir) : xstrdup(r->dir);
+		char *dir = r->has_manifest ? xstrfmt("%s/%s", r->dir, r->manifest.rows[row].dir) :
+			xstrdup(r->dir);
 		run->state = 1;
 		if (read_profiles(dir, run)) {
 			run_release(run);
@@ -206,7 +208,8 @@ int results_profiles(struct results *r, size_t row, const struct profile **p, si
 struct results *results_base(struct results *r)
 {
 	if (!r->base_state) {
-		char *marker = xstrfmt("%s/ab.tsv", r->dir), *manifest = xstrfmt("%s/base/manifest.tsv", r->dir);
+		char *marker = xstrfmt("%s/ab.tsv", r->dir);
+		char *manifest = xstrfmt("%s/base/manifest.tsv", r->dir);
 		r->base_state = 1;
 		if (!access(marker, R_OK) && !access(manifest, R_OK)) {
 			char *dir = xstrfmt("%s/base", r->dir);
@@ -230,7 +233,8 @@ void results_add_row(struct results *r, const struct manifest_row *row)
 	ALLOC_GROW(r->runs, r->manifest.nr, r->alloc_runs);
 	memset(&r->runs[r->manifest.nr - 1], 0, sizeof(*r->runs));
 	if (e)
-		complete_set(&r->complete, row->benchmark, e->configurations, e->repeat, e->runs + 1);
+		complete_set(&r->complete, row->benchmark, e->configurations, e->repeat,
+			     e->runs + 1);
 }
 
 void results_set_adaptive(struct results *r, struct adaptive *a)

@@ -1,7 +1,8 @@
 /*
- * The results of one gate run in memory: manifest, completeness record, adaptive record, fingerprint
- * and profiles, each read from RESULTS once and then shared by the analyzer, the judge, the reports
- * and the adaptive loop, which appends its new rounds instead of reading the directory again.
+ * The results of one gate run in memory: manifest, completeness record, adaptive record,
+ * fingerprint and profiles, each read from RESULTS once and then shared by the analyzer, the
+ * judge, the reports and the adaptive loop, which appends its new rounds instead of reading the
+ * directory again.
  */
 #ifndef SG_RESULTS_H
 #define SG_RESULTS_H
@@ -56,8 +57,8 @@ int results_profiles(struct results *r, size_t row, const struct profile **p, si
 /* The base revision's results of an A/B run (ab.tsv and base/manifest.tsv), else NULL. */
 struct results *results_base(struct results *r);
 
-/* A run the runner just recorded (adaptive rounds): appended to the manifest, counted in complete.tsv's
- * entry of its benchmark; its profiles are read when first used. */
+/* A run the runner just recorded (adaptive rounds): appended to the manifest, counted in the
+ * complete.tsv entry of its benchmark; its profiles are read when first used. */
 void results_add_row(struct results *r, const struct manifest_row *row);
 /* Takes over 'a' as the adaptive record (a is left empty). */
 void results_set_adaptive(struct results *r, struct adaptive *a);

@@ -37,8 +37,8 @@ struct runner_options {
 	/* Adaptive repeats (docs/check.md): run only these cells' rounds past their first look and append
 	 * them to the results (manifest, ab.tsv, complete.tsv) as they are; NULL: a whole run. */
 	const struct adaptive *extend;
-	/* The results in memory that get a copy of every run recorded (ci's adaptive rounds, for the
-	 * judge that already holds the first ones); the base's go to record->base. NULL: none. */
+	/* The results in memory that get a copy of every run recorded (ci's adaptive rounds, for
+	 * the judge that holds the first ones); the base's go to record->base. NULL: none. */
 	struct results *record;
 };
 
