@@ -9,37 +9,21 @@
 #include "cmd/options.h"
 #include "judge/judge.h"
 #include "report/report.h"
+#include "base/util.h"
 
-/* The help: the options of the reports come from the registry of report formats. */
-static void usage(FILE *out)
-{
-	fputs("usage: scalegate check [-c FILE] [-r RESULTS] [--baselines DIR] [--all]\n"
-	      "                       [--testcase-output] [--validate] [--partial]\n"
-	      "                      ", out);
-	for (size_t i = 0; report_formats[i]; i++)
-		fprintf(out, " [%s FILE]", report_formats[i]->flag);
-	fputs("\nJudges every interval x configuration of RESULTS against the rules and the\n"
-	      "stored baselines: a regression is a change past the rule's tolerance that is\n"
-	      "also significant at its level (docs/check.md). Prints one line per verdict\n"
-	      "that is not a pass, then the counts.\n"
-	      "  -c FILE           the configuration (default: scalegate.yml)\n"
-	      "  -r DIR            the results (default: 'results' of the configuration)\n"
-	      "  --baselines DIR   the baselines (default: 'baselines' of the configuration)\n",
-	      out);
-	for (size_t i = 0; report_formats[i]; i++) {
-		char flag[32];
-		snprintf(flag, sizeof(flag), "%s FILE", report_formats[i]->flag);
-		fprintf(out, "  %-17s %s\n", flag, report_formats[i]->help);
-	}
-	fputs("  --testcase-output JUnit: each testcase's text in its own <system-out>, with\n"
-	      "                    file and line attributes (GitLab; valid against junit10.xsd)\n"
-	      "  --all             print the passing checks too\n"
-	      "  --validate        only load the configuration and the rules\n"
-	      "  --partial         judge results that 'scalegate run' did not finish (warned)\n"
-	      "exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
-	      "error, 3 a benchmark failed to run, the results are incomplete, or something\n"
-	      "could not be judged (an unreadable baseline; and nothing regressed)\n", out);
-}
+static const struct command_usage usage = {
+	"check",
+	"usage: scalegate check [-c FILE] [-r RESULTS] [--baselines DIR] [--FORMAT FILE]...\n"
+	"                       [--all] [--testcase-output] [--validate] [--partial]\n"
+	"Judges every interval x configuration of RESULTS against the rules and the\n"
+	"stored baselines: a regression is a change past the rule's tolerance that is\n"
+	"also significant at its level (docs/check.md). Prints one line per verdict\n"
+	"that is not a pass, then the counts; --FORMAT FILE writes a report of that\n"
+	"format (docs/reports.md).\n",
+	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
+	"error, 3 a benchmark failed to run, the results are incomplete, or something\n"
+	"could not be judged (an unreadable baseline; and nothing regressed)\n"
+};
 
 struct check_options {
 	const char *config, *results, *baselines;
@@ -47,42 +31,31 @@ struct check_options {
 	int all, validate, partial, testcase_output;
 };
 
+/* 0, OPTIONS_HELP, or -1 (reported). */
 static int parse_options(int argc, char **argv, struct check_options *o)
 {
-	int bad = 0;
+	struct option opts[REPORT_MAX_FORMATS + 16] = {
+		OPT_INPUTS(&o->config, &o->results, &o->baselines),
+	};
+	const struct option flags[] = {
+		OPT_FLAG(NULL, "--testcase-output", &o->testcase_output,
+			 "JUnit: each testcase's text in its own <system-out>, with\n"
+			 "file and line attributes (GitLab; valid against junit10.xsd)"),
+		OPT_FLAG(NULL, "--all", &o->all, "print the passing checks too"),
+		OPT_FLAG(NULL, "--validate", &o->validate, "only load the configuration and the rules"),
+		OPT_FLAG(NULL, "--partial", &o->partial,
+			 "judge results that 'scalegate run' did not finish (warned)"),
+		OPT_END()
+	};
+	size_t n = 3;
 
-	for (int i = 1; i < argc && !bad; i++) {
-		size_t k;
-		for (k = 0; report_formats[k] && !bad; k++) {
-			const char *v = option_value(argc, argv, &i, report_formats[k]->flag, &bad);
-			if (v) {
-				o->reports[k] = v;
-				break;
-			}
-		}
-		if (report_formats[k] || bad)
-			continue;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 1;
-		} else if (!strcmp(argv[i], "--validate")) {
-			o->validate = 1;
-		} else if (!strcmp(argv[i], "--testcase-output")) {
-			o->testcase_output = 1;
-		} else if (!strcmp(argv[i], "--all")) {
-			o->all = 1;
-		} else if (!strcmp(argv[i], "--partial")) {
-			o->partial = 1;
-		} else if (option_inputs(argc, argv, &i, &bad, &o->config, &o->results, &o->baselines)) {
-			continue;
-		} else if (!bad) {
-			fprintf(stderr, "scalegate: error: unknown option '%s'\n", argv[i]);
-			bad = 1;
-		}
-	}
-	if (bad)
-		usage(stderr);
-	return bad ? -1 : 0;
+	/* an option per report format, from the registry */
+	for (size_t i = 0; report_formats[i]; i++)
+		opts[n++] = (struct option)OPT_STRING(NULL, report_formats[i]->flag, &o->reports[i],
+						      "FILE", report_formats[i]->help);
+	for (size_t i = 0; i < ARRAY_SIZE(flags); i++)
+		opts[n++] = flags[i];
+	return options_parse_no_args(argc, argv, opts, &usage);
 }
 
 /* Only loads the configuration and its rules: --validate. */
@@ -110,7 +83,7 @@ int cmd_check(int argc, char **argv)
 	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &o);
 
 	if (ret)
-		return ret > 0 ? SG_EXIT_PASS : SG_EXIT_USAGE;
+		return ret == OPTIONS_HELP ? SG_EXIT_PASS : SG_EXIT_USAGE;
 	if (o.validate)
 		return validate(o.config);
 	judge_init(&j);

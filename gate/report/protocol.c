@@ -293,5 +293,5 @@ static int write_protocol(const struct report_input *in, const char *path)
 
 const struct report_format report_protocol = {
 	"protocol", NULL, "--protocol",
-	"write the text protocol of the analysis (as 'scalegate analyze')", write_protocol,
+	"write the text protocol of the analysis, as 'scalegate analyze'", write_protocol,
 };
