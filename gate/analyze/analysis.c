@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyze/analysis.h"
+#include "analyze/lost-terms.h"
 #include "base/util.h"
 
 /* Per node and thread of one rank, inclusive over the node's subtree. */
@@ -28,13 +29,25 @@ struct rank_view {
 };
 
 static const char *const figure_names[] = {
-#define X(id, name) name,
+#define X(id, name, needs) name,
+	ANALYSIS_FIGURES(X)
+#undef X
+};
+
+static const enum analysis_needs figure_needs[] = {
+#define X(id, name, needs) ANALYSIS_NEEDS_##needs,
 	ANALYSIS_FIGURES(X)
 #undef X
 };
 
 static const char *const pq_names[] = {
-#define X(id, name) name,
+#define X(id, name, needs) name,
+	ANALYSIS_PER_PROCESSOR(X)
+#undef X
+};
+
+static const enum analysis_needs pq_needs[] = {
+#define X(id, name, needs) ANALYSIS_NEEDS_##needs,
 	ANALYSIS_PER_PROCESSOR(X)
 #undef X
 };
@@ -357,9 +370,10 @@ static void mpi_waits(const struct interval_ranks *ir, double *wait, int *estima
 	}
 }
 
-/* Sums of the terms over ranks and processors, then the figures. */
+/* Sums over ranks and processors, then the figures; term[] holds the lost-time terms without
+ * parts and the parts (base/lost-table.h), by figure. */
 struct sums {
-	double exec, seq, par, comm, idle, sync_omp, sync_mpi, work, work_max, serial, wall, count;
+	double exec, term[ANALYSIS_NR_FIGURES], work, work_max, serial, wall, count;
 	size_t nproc;
 };
 
@@ -416,9 +430,9 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 	s->serial += serial;
 	s->wall += W;
 	s->count += rank_count(rv, node);
-	s->comm += clamp0(cl, m_r - wait_r, ANALYSIS_COMMUNICATION);
-	s->sync_mpi += wait_r;
-	s->idle += ir->threads * (s->exec - W);
+	s->term[ANALYSIS_COMMUNICATION] += clamp0(cl, m_r - wait_r, ANALYSIS_COMMUNICATION);
+	s->term[ANALYSIS_SYNC_MPI] += wait_r;
+	s->term[ANALYSIS_IDLE] += ir->threads * (s->exec - W);
 	for (int q = 0; q < ir->threads; q++) {
 		const double *c = node >= 0 && q < rv->threads ? cell(rv, (size_t)node, q) : NULL;
 		double t = c ? c[RV_TIME] : 0, B = c ? c[RV_B] : 0, L = c ? c[RV_L] : 0;
@@ -426,9 +440,9 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 		double gap = W - a, seq = q && gap > serial ? serial : q ? gap : 0, missing = gap - seq;
 		double w = clamp0(cl, a - D - B - L - m, ANALYSIS_PRODUCTIVE_TIME);
 
-		s->seq += seq;
-		s->par += missing;
-		s->sync_omp += B + L + D;
+		s->term[ANALYSIS_SEQ] += seq;
+		s->term[ANALYSIS_PAR] += missing;
+		s->term[ANALYSIS_SYNC_OMP] += B + L + D;
 		s->work += w;
 		if (w > s->work_max)
 			s->work_max = w;
@@ -441,6 +455,29 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 	}
 }
 
+/* Whether what a figure needs was captured (enum analysis_needs). */
+static int known(enum analysis_needs needs, int threads, int ranks, int omp, int mpi)
+{
+	switch (needs) {
+	case ANALYSIS_NEEDS_OMP:
+		return omp;
+	case ANALYSIS_NEEDS_OMP_THREADS:
+		/* Barrier, lock and idle time are unknown: they sit inside the work. With one
+		 * thread per rank nobody can be waited for (an uncontended lock is work): OpenMP
+		 * waiting does not apply, 0. */
+		return omp || threads <= 1;
+	case ANALYSIS_NEEDS_MPI:
+		/* MPI time, if any, is inside the work */
+		return mpi;
+	case ANALYSIS_NEEDS_MPI_RANKS:
+		/* one rank has nobody to wait for */
+		return mpi || ranks <= 1;
+	case ANALYSIS_NEEDS_NONE:
+		break;
+	}
+	return 1;
+}
+
 static void set_figures(struct analysis_point *pt, const struct sums *s, int threads, int ranks,
 			int omp, int mpi, const double *work)
 {
@@ -451,16 +488,11 @@ static void set_figures(struct analysis_point *pt, const struct sums *s, int thr
 	f[ANALYSIS_EXECUTION_TIME] = s->exec;
 	f[ANALYSIS_PROCESSORS] = (double)s->nproc;
 	f[ANALYSIS_TOTAL_TIME] = total;
-	f[ANALYSIS_SEQ] = s->seq;
-	f[ANALYSIS_PAR] = s->par;
-	f[ANALYSIS_INSUFFICIENT_PARALLELISM] = s->seq + s->par;
-	f[ANALYSIS_COMMUNICATION] = s->comm;
-	f[ANALYSIS_IDLE] = s->idle;
-	f[ANALYSIS_SYNC_OMP] = s->sync_omp;
-	f[ANALYSIS_SYNC_MPI] = s->sync_mpi;
-	f[ANALYSIS_SYNCHRONIZATION] = s->sync_omp + s->sync_mpi;
+	for (size_t i = 0; i < lost_nr_terms; i++)
+		if (!lost_term_has_parts(lost_terms[i].fig))
+			f[lost_terms[i].fig] = s->term[lost_terms[i].fig];
 	/* Exact by construction: the terms define the loss, work is the rest. */
-	f[ANALYSIS_LOST_TIME] = f[ANALYSIS_INSUFFICIENT_PARALLELISM] + s->comm + s->idle + f[ANALYSIS_SYNCHRONIZATION];
+	f[ANALYSIS_LOST_TIME] = lost_terms_sum(f);
 	f[ANALYSIS_PRODUCTIVE_TIME] = total - f[ANALYSIS_LOST_TIME];
 	f[ANALYSIS_EFFICIENCY] = total > 0 ? f[ANALYSIS_PRODUCTIVE_TIME] / total : NAN;
 	f[ANALYSIS_LOAD_IMBALANCE] = li;
@@ -469,31 +501,15 @@ static void set_figures(struct analysis_point *pt, const struct sums *s, int thr
 	f[ANALYSIS_PARALLEL_EFFICIENCY] = f[ANALYSIS_LOAD_BALANCE] * f[ANALYSIS_COMMUNICATION_EFFICIENCY];
 	f[ANALYSIS_SERIAL_SHARE] = s->wall > 0 ? s->serial / s->wall : NAN;
 	f[ANALYSIS_COUNT] = s->count;
-	if (!omp) {
-		/* Barrier, lock and idle time are unknown: they sit inside the work. With one thread per rank
-		 * nobody can be waited for (an uncontended lock is work): OpenMP waiting does not apply, 0. */
-		f[ANALYSIS_SERIAL_SHARE] = NAN;
-		if (threads > 1)
-			f[ANALYSIS_SYNC_OMP] = NAN;
-		if (threads > 1)
-			for (int k = ANALYSIS_PRODUCTIVE_TIME; k <= ANALYSIS_PAR; k++)
-				f[k] = NAN;
-		if (threads > 1)
-			for (int k = ANALYSIS_LOAD_IMBALANCE; k <= ANALYSIS_PARALLEL_EFFICIENCY; k++)
-				f[k] = NAN;
-		for (int k = ANALYSIS_PQ_BARRIER; k <= ANALYSIS_PQ_MISSING; k++)
+	for (int k = 0; k < ANALYSIS_NR_FIGURES; k++)
+		if (!known(figure_needs[k], threads, ranks, omp, mpi))
+			f[k] = NAN;
+	for (int k = 0; k < ANALYSIS_NR_PQ; k++)
+		if (!known(pq_needs[k], threads, ranks, omp, mpi))
 			pt->cmp[k].min = pt->cmp[k].max = pt->cmp[k].mean = NAN;
-	}
-	if (!mpi) {
-		/* MPI time, if any, is inside the work; one rank has nobody to wait for. */
-		f[ANALYSIS_COMMUNICATION] = NAN;
-		if (ranks > 1)
-			f[ANALYSIS_SYNC_MPI] = NAN;
-		for (int k = ANALYSIS_PQ_MPI; k <= ANALYSIS_PQ_MPI_WAIT; k++)
-			pt->cmp[k].min = pt->cmp[k].max = pt->cmp[k].mean = NAN;
-	}
-	/* A part that does not apply is 0; one that applies and was not captured makes the sum absent. */
-	f[ANALYSIS_SYNCHRONIZATION] = f[ANALYSIS_SYNC_OMP] + f[ANALYSIS_SYNC_MPI];
+	/* A part that does not apply is 0; one that applies and was not captured makes the sum
+	 * absent (Lost_time keeps its own 'needs'). */
+	lost_terms_sum(f);
 }
 
 static void point_compute(const struct interval_ranks *ir, struct analysis_point *pt)

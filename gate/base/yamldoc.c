@@ -177,24 +177,27 @@ static void check_duplicate_keys(struct yamldoc *d)
 int yamldoc_load(struct yamldoc *d, const char *path)
 {
 	struct strbuf text = STRBUF_INIT;
-	int ret = -1;
+	int ret;
 
-	if (strbuf_read_file(&text, path) < 0)
+	if (strbuf_read_file(&text, path) < 0) {
+		strbuf_release(&text);
 		yamldoc_init(d);
-	else
-		ret = yamldoc_load_text(d, path, text.buf, text.len);
+		return -1;
+	}
+	ret = yamldoc_load_text(d, path, text.buf, text.len);
 	strbuf_release(&text);
 	return ret;
 }
 
 int yamldoc_load_text(struct yamldoc *d, const char *path, const char *buf, size_t len)
 {
-	const struct strbuf text = { (char *)buf, len, len };
+	struct strbuf text = STRBUF_INIT;
 	yaml_parser_t parser;
 	int ret = -1;
 
 	yamldoc_init(d);
 	d->path = xstrdup(path);
+	strbuf_add(&text, buf, len);
 	if (!yaml_parser_initialize(&parser)) {
 		error("%s: cannot initialize the YAML parser", path);
 		goto out;
@@ -212,6 +215,7 @@ int yamldoc_load_text(struct yamldoc *d, const char *path, const char *buf, size
 	ret = 0;
 out:
 	yaml_parser_delete(&parser);
+	strbuf_release(&text);
 	if (ret)
 		yamldoc_release(d);
 	return ret;
