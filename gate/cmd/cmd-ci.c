@@ -84,10 +84,12 @@ static long run_matrix(struct config *c, const struct runner_options *ro)
 }
 
 /*
- * Adaptive repeats (docs/check.md): the first look was judged at its share of
- * the level (CHECK_FIRST_LOOK); the cells it found inconclusive get more rounds
- * within the budget, appended to the results the judge holds, and the second
- * look judges them on all their rounds at the rest of the level.
+ * Adaptive repeats (docs/check.md): the first look was judged at
+ * CHECK_FIRST_LOOK of the level; the cells it found undecided get more
+ * rounds within the budget, appended to the results the judge holds, and the
+ * second look judges them on all their rounds at the rest. When no cell gets
+ * more, the first look was the last: the record goes and the results in memory
+ * are judged again in one look at the full level.
  * 0, or -1 when a run or a look could not go on (j->load_error, or code 3).
  */
 static int adapt(struct judge *j, const struct runner_options *ro)
@@ -98,7 +100,13 @@ static int adapt(struct judge *j, const struct runner_options *ro)
 
 	if (!adapt_plan(j, &plan)) {
 		adaptive_release(&plan);
-		return 0;
+		if (adaptive_remove(j->results)) {
+			j->load_error = SG_EXIT_RUN_FAILED;
+			return -1;
+		}
+		results_set_adaptive(&j->res, &plan); /* none: one look */
+		adapt_forget(j);
+		return judge_again(j) ? -1 : 0;
 	}
 	more.extend = &plan;
 	more.record = &j->res; /* the judge's results get the new rounds: nothing is read again */
