@@ -1,69 +1,11 @@
 /* Loading for the analyzer: a results directory (manifest.tsv) or a plain directory of profiles (the tables themselves: analysis.c, intervals.c). */
-#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "analyze/analysis.h"
-#include "results/manifest.h"
-#include "results/tsv.h"
+#include "results/results.h"
 #include "base/util.h"
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int cmp_rank(const void *a, const void *b)
-{
-	const struct profile *x = a, *y = b;
-	double rx = profile_meta_num(x, "rank", -1), ry = profile_meta_num(y, "rank", -1);
-
-	return (rx > ry) - (rx < ry);
-}
-
-/* Reads every *.sgprof of 'dir' in rank order; *nr is 0 when there is none. */
-static int read_profiles(const char *dir, struct profile **out, size_t *nr)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, alloc = 0;
-	int ret = 0;
-
-	*out = NULL;
-	*nr = 0;
-	if (!d)
-		return error("cannot open directory '%s'", dir);
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		if (len > 7 && !strcmp(e->d_name + len - 7, ".sgprof")) {
-			ALLOC_GROW(names, n + 1, alloc);
-			names[n++] = xstrfmt("%s/%s", dir, e->d_name);
-		}
-	}
-	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_str);
-	*out = xcalloc(n + 1, sizeof(**out));
-	for (size_t i = 0; i < n; i++) {
-		if (!ret && profile_read(&(*out)[*nr], names[i]) == 0)
-			(*nr)++;
-		else
-			ret = -1;
-		free(names[i]);
-	}
-	free(names);
-	qsort(*out, *nr, sizeof(**out), cmp_rank);
-	return ret;
-}
-
-static void free_profiles(struct profile *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		profile_release(&p[i]);
-	free(p);
-}
 
 /*
  * The profiles of one run must be the ranks it was configured with, each once: MPI ranks 0 … size − 1
@@ -142,12 +84,15 @@ static void add_annotations(struct analysis *a, const struct analysis_config *c,
 	}
 }
 
-static int add_run_from_dir(struct analysis *a, const char *dir, const char *benchmark,
-			    const char *size, int ranks, int threads, int repeat, double contention)
+/* The run of manifest row 'row' (of the whole directory without a manifest), from the profiles
+ * in 'dir'. */
+static int add_run(struct analysis *a, struct results *r, size_t row, const char *dir,
+		   const char *benchmark, const char *size, int ranks, int threads, int repeat,
+		   double contention)
 {
-	struct profile *p;
+	const struct profile *p;
 	size_t n;
-	int ret = read_profiles(dir, &p, &n);
+	int ret = results_profiles(r, row, &p, &n);
 
 	if (!ret && !n)
 		ret = error("no profile in '%s'", dir);
@@ -164,43 +109,19 @@ static int add_run_from_dir(struct analysis *a, const char *dir, const char *ben
 			add_annotations(a, c, p, n);
 		}
 	}
-	free_profiles(p, n);
 	return ret;
-}
-
-static int read_fingerprint(struct analysis *a)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *path = xstrfmt("%s/fingerprint.tsv", a->dir), *line, *save = NULL;
-	struct stat st;
-
-	if (stat(path, &st) || strbuf_read_file(&sb, path)) {
-		free(path);
-		strbuf_release(&sb);
-		return 0; /* optional */
-	}
-	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *f[2];
-		if (tsv_split(line, f, 2) != 2)
-			continue;
-		ALLOC_GROW(a->fingerprint, a->nr_fingerprint + 2, a->alloc_fingerprint);
-		a->fingerprint[a->nr_fingerprint++] = xstrdup(f[0]);
-		a->fingerprint[a->nr_fingerprint++] = xstrdup(f[1]);
-	}
-	free(path);
-	strbuf_release(&sb);
-	return 0;
 }
 
 /* The run, or its damage listed with the errors that named the files: the other runs are still
  * judged. */
-static int add_run_or_damage(struct analysis *a, const char *dir, const struct manifest_row *row)
+static int add_run_or_damage(struct analysis *a, struct results *r, size_t i, const char *dir)
 {
+	const struct manifest_row *row = &r->manifest.rows[i];
 	struct strbuf messages = STRBUF_INIT;
 	struct strbuf *was = set_message_sink(&messages);
 	struct analysis_damage *d;
-	int ret = add_run_from_dir(a, dir, row->benchmark, row->size, row->ranks, row->threads,
-				   row->repeat, row->contention);
+	int ret = add_run(a, r, i, dir, row->benchmark, row->size, row->ranks, row->threads,
+			  row->repeat, row->contention);
 
 	set_message_sink(was);
 	if (!ret) {
@@ -220,15 +141,12 @@ static int add_run_or_damage(struct analysis *a, const char *dir, const struct m
 	return 0;
 }
 
-static int read_manifest(struct analysis *a, const char *mpath)
+static int add_rows(struct analysis *a, struct results *r)
 {
-	struct manifest m;
-	int ret;
+	int ret = 0;
 
-	manifest_init(&m);
-	ret = manifest_read(&m, mpath);
-	for (size_t i = 0; !ret && i < m.nr; i++) {
-		const struct manifest_row *row = &m.rows[i];
+	for (size_t i = 0; !ret && i < r->manifest.nr; i++) {
+		const struct manifest_row *row = &r->manifest.rows[i];
 		char *dir;
 		if (a->keep && !a->keep(a->keep_arg, row->benchmark, row->repeat))
 			continue;
@@ -237,30 +155,49 @@ static int read_manifest(struct analysis *a, const char *mpath)
 			continue;
 		}
 		dir = xstrfmt("%s/%s", a->dir, row->dir);
-		ret = a->keep_going ? add_run_or_damage(a, dir, row) :
-			add_run_from_dir(a, dir, row->benchmark, row->size, row->ranks, row->threads,
-					 row->repeat, row->contention);
+		ret = a->keep_going ? add_run_or_damage(a, r, i, dir) :
+			add_run(a, r, i, dir, row->benchmark, row->size, row->ranks, row->threads,
+				row->repeat, row->contention);
 		free(dir);
 	}
-	manifest_release(&m);
+	return ret;
+}
+
+static void add_fingerprint(struct analysis *a, struct results *r)
+{
+	size_t n;
+	char *const *f = results_fingerprint(r, &n);
+
+	ALLOC_GROW(a->fingerprint, a->nr_fingerprint + n, a->alloc_fingerprint);
+	for (size_t i = 0; i < n; i++)
+		a->fingerprint[a->nr_fingerprint++] = xstrdup(f[i]);
+}
+
+int analysis_load_results(struct analysis *a, struct results *r)
+{
+	int ret;
+
+	a->dir = xstrdup(r->dir);
+	if (results_load_manifest(r))
+		return -1;
+	if (r->has_manifest) {
+		ret = add_rows(a, r);
+		if (!ret)
+			add_fingerprint(a, r);
+	} else {
+		a->single = 1;
+		ret = add_run(a, r, 0, r->dir, NULL, "-", 0, 0, 1, NAN);
+	}
 	return ret;
 }
 
 int analysis_load(struct analysis *a, const char *dir)
 {
-	char *mpath = xstrfmt("%s/manifest.tsv", dir);
-	struct stat st;
+	struct results r;
 	int ret;
 
-	a->dir = xstrdup(dir);
-	if (!stat(mpath, &st)) {
-		ret = read_manifest(a, mpath);
-		if (!ret)
-			ret = read_fingerprint(a);
-	} else {
-		a->single = 1;
-		ret = add_run_from_dir(a, dir, NULL, "-", 0, 0, 1, NAN);
-	}
-	free(mpath);
+	results_init(&r, dir);
+	ret = analysis_load_results(a, &r);
+	results_release(&r);
 	return ret;
 }

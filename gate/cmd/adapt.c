@@ -18,42 +18,36 @@ int adapt_wanted(const struct config *c)
 	return 0;
 }
 
-/* Adds the ok wall times of the cell in DIR/manifest.tsv to *sum and *n. */
-static void add_walls(const char *dir, const struct adaptive_cell *cell, double *sum, int *n)
+/* Adds the ok wall times of the cell in the manifest of 'res' to *sum and *n. */
+static void add_walls(struct results *res, const struct adaptive_cell *cell, double *sum, int *n)
 {
-	char *path = xstrfmt("%s/manifest.tsv", dir);
-	struct manifest m;
-
-	manifest_init(&m);
-	if (!manifest_read(&m, path))
-		for (size_t i = 0; i < m.nr; i++) {
-			const struct manifest_row *r = &m.rows[i];
-			if (!strcmp(r->status, "ok") && !strcmp(r->benchmark, cell->benchmark) &&
-			    !strcmp(r->size, cell->size) && r->ranks == cell->ranks && r->threads == cell->threads &&
-			    isfinite(r->wall)) {
-				*sum += r->wall;
-				++*n;
-			}
+	if (results_load_manifest(res))
+		return;
+	for (size_t i = 0; i < res->manifest.nr; i++) {
+		const struct manifest_row *r = &res->manifest.rows[i];
+		if (!strcmp(r->status, "ok") && !strcmp(r->benchmark, cell->benchmark) &&
+		    !strcmp(r->size, cell->size) && r->ranks == cell->ranks &&
+		    r->threads == cell->threads && isfinite(r->wall)) {
+			*sum += r->wall;
+			++*n;
 		}
-	manifest_release(&m);
-	free(path);
+	}
 }
 
 /* Seconds one more round of the cell takes: the mean of its runs, the base's runs added in A/B. */
-static double round_seconds(const char *results, const struct adaptive_cell *cell)
+static double round_seconds(struct results *res, const struct adaptive_cell *cell)
 {
-	char *base = judge_ab_base(results);
+	struct results *base = results_base(res);
 	double sum = 0, per;
 	int n = 0;
 
-	add_walls(results, cell, &sum, &n);
+	add_walls(res, cell, &sum, &n);
 	per = n ? sum / n : 0;
 	if (base) {
 		double bsum = 0;
 		int bn = 0;
 		add_walls(base, cell, &bsum, &bn);
 		per += bn ? bsum / bn : per;
-		free(base);
 	}
 	return per;
 }
@@ -146,7 +140,7 @@ static void fit_budget(struct judge *j, struct adaptive *plan)
 		long more = b->max_repeat - b->repeat;
 		for (size_t k = 0; k < plan->nr; k++)
 			if (!strcmp(plan->cells[k].benchmark, b->name))
-				per_round += round_seconds(j->results, &plan->cells[k]);
+				per_round += round_seconds(&j->res, &plan->cells[k]);
 		if (per_round > 0 && floor(b->adaptive_seconds / per_round) < more)
 			more = (long)floor(b->adaptive_seconds / per_round);
 		plan->cells[i].rounds = b->repeat + (int)more;

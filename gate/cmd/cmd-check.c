@@ -10,38 +10,36 @@
 #include "judge/judge.h"
 #include "post/post.h"
 #include "report/report.h"
+#include "base/util.h"
 
 static const struct command_usage usage = {
 	"check",
-	"usage: scalegate check [-c FILE] [-r RESULTS] [--baselines DIR] [--junit FILE]\n"
-	"                       [--markdown FILE] [--json FILE] [--html FILE] [--all]\n"
-	"                       [--testcase-output] [--validate] [--partial]\n"
+	"usage: scalegate check [-c FILE] [-r RESULTS] [--baselines DIR] [--FORMAT FILE]...\n"
+	"                       [--all] [--testcase-output] [--validate] [--partial]\n"
 	"                       [--allow-no-reference]\n"
 	"Judges every interval x configuration of RESULTS against the rules and the\n"
 	"stored baselines: a regression is a change past the rule's tolerance that is\n"
 	"also significant at its level (docs/check.md). Prints one line per verdict\n"
-	"that is not a pass, then the counts.\n",
+	"that is not a pass, then the counts; --FORMAT FILE writes a report of that\n"
+	"format (docs/reports.md).\n",
 	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
 	"error, 3 a benchmark failed to run, the results are incomplete, or something\n"
 	"could not be judged (no baseline, an unreadable one; and nothing regressed)\n"
 };
 
 struct check_options {
-	const char *config, *results, *baselines, *junit, *markdown, *json, *html;
+	const char *config, *results, *baselines;
+	const char *reports[REPORT_MAX_FORMATS]; /* by row of report_formats */
 	int all, validate, partial, testcase_output, allow_no_reference;
 };
 
 /* 0, OPTIONS_HELP, or -1 (reported). */
 static int parse_options(int argc, char **argv, struct check_options *o)
 {
-	const struct option opts[] = {
+	struct option opts[REPORT_MAX_FORMATS + 16] = {
 		OPT_INPUTS(&o->config, &o->results, &o->baselines),
-		OPT_STRING(NULL, "--junit", &o->junit, "FILE", "write a JUnit XML report"),
-		OPT_STRING(NULL, "--markdown", &o->markdown, "FILE", "write a Markdown summary"),
-		OPT_STRING(NULL, "--json", &o->json, "FILE",
-			   "write the JSON summary (the input of 'scalegate post')"),
-		OPT_STRING(NULL, "--html", &o->html, "FILE",
-			   "write the HTML report with the scaling plots"),
+	};
+	const struct option flags[] = {
 		OPT_FLAG(NULL, "--testcase-output", &o->testcase_output,
 			 "JUnit: each testcase's text in its own <system-out>, with\n"
 			 "file and line attributes (GitLab; valid against junit10.xsd)"),
@@ -54,6 +52,14 @@ static int parse_options(int argc, char **argv, struct check_options *o)
 			 "rules (a first run); without it, exit 3: not judged"),
 		OPT_END()
 	};
+	size_t n = 3;
+
+	/* an option per report format, from the registry */
+	for (size_t i = 0; report_formats[i]; i++)
+		opts[n++] = (struct option)OPT_STRING(NULL, report_formats[i]->flag, &o->reports[i],
+						      "FILE", report_formats[i]->help);
+	for (size_t i = 0; i < ARRAY_SIZE(flags); i++)
+		opts[n++] = flags[i];
 	return options_parse_no_args(argc, argv, opts, &usage);
 }
 
@@ -109,10 +115,10 @@ int cmd_check(int argc, char **argv)
 	j.partial = o.partial;
 	j.allow_no_reference = o.allow_no_reference;
 	if (!judge_load(&j, o.config, o.results, o.baselines)) {
-		struct report_paths paths = { o.junit, o.markdown, o.json, o.html };
+		struct report_input in = { &j, o.reports, o.testcase_output, NULL };
 
 		code = j.vs.exit_code;
-		if (report_write_all(&j, &paths, o.testcase_output) && code == SG_EXIT_PASS)
+		if (report_write_all(&in) && code == SG_EXIT_PASS)
 			code = SG_EXIT_USAGE;
 		check_print_verdicts(stdout, &j.vs, o.all);
 		report_recap(stdout, &j.vs);

@@ -109,9 +109,10 @@ static int run_failed_code(void)
 /*
  * Adaptive repeats (docs/check.md): the first look was judged at
  * CHECK_FIRST_LOOK of the level; the cells it found undecided get more
- * rounds within the budget, and the second look judges them on all their
- * rounds at the rest. When no cell gets more, the first look was the last:
- * the record goes and the results are judged again in one look at the full level.
+ * rounds within the budget, appended to the results the judge holds, and the
+ * second look judges them on all their rounds at the rest. When no cell gets
+ * more, the first look was the last: the record goes and the results in memory
+ * are judged again in one look at the full level.
  * 0, or -1 when a run or a look could not go on (j->load_error, or code 3).
  */
 static int adapt(struct judge *j, const struct runner_options *ro)
@@ -126,18 +127,20 @@ static int adapt(struct judge *j, const struct runner_options *ro)
 			j->load_error = SG_EXIT_RUN_FAILED;
 			return -1;
 		}
+		results_set_adaptive(&j->res, &plan); /* none: one look */
 		adapt_forget(j);
-		return judge_evaluate(j, j->results, j->baselines) ? -1 : 0;
+		return judge_again(j) ? -1 : 0;
 	}
 	more.extend = &plan;
+	more.record = &j->res; /* the judge's results get the new rounds: nothing is read again */
 	if (adaptive_write(&plan, j->results) || run_matrix(&j->config, &more) < 0) {
 		j->load_error = run_failed_code();
 		ret = -1;
 	}
-	adaptive_release(&plan);
+	results_set_adaptive(&j->res, &plan);
 	fflush(stdout);
 	adapt_forget(j);
-	return ret || judge_evaluate(j, j->results, j->baselines) ? -1 : 0;
+	return ret || judge_again(j) ? -1 : 0;
 }
 
 /* Adaptive repeats run here, after the matrix: not with --no-run, nor through a 'slurm:' job (docs/check.md). */
@@ -157,7 +160,7 @@ static int post_section_load(struct config *c, struct post_options *o, int requi
 }
 
 /* Posts the summary; the check's code stands unless a required post failed on a pass. */
-static int post(struct post_options *o, const char *summary, int code)
+static int post(struct post_options *o, const char *path, const struct strbuf *summary, int code)
 {
 	int failed;
 
@@ -165,7 +168,7 @@ static int post(struct post_options *o, const char *summary, int code)
 		error("cannot initialize libcurl");
 		failed = -1;
 	} else {
-		failed = post_run(o, summary);
+		failed = post_run(o, path, summary);
 		curl_global_cleanup();
 	}
 	if (failed && o->require == 1 && code == SG_EXIT_PASS)
@@ -189,12 +192,6 @@ static void history(const struct ci_options *o, struct judge *j)
 	if (o->record && history_cmd_record_analysis(where, c, o->config, &j->a, &j->m, &(struct history_meta){ 0 }))
 		fputs("scalegate: warning: the run was not recorded; the gate's verdict stands\n", stderr);
 	history_cmd_drift(stdout, where, c, NULL, 30);
-}
-
-static void print_reports(const struct ci_reports *r)
-{
-	printf("reports:\n  junit     %s\n  markdown  %s\n  json      %s\n  html      %s\n", r->junit, r->markdown,
-	       r->json, r->html);
 }
 
 int cmd_ci(int argc, char **argv)
@@ -248,14 +245,14 @@ int cmd_ci(int argc, char **argv)
 	/* The reports come first: a failed post must never cost them. */
 	if (ci_reports_write(&rep, &j) && code == SG_EXIT_PASS)
 		code = SG_EXIT_USAGE;
-	print_reports(&rep);
+	ci_reports_print(&rep, stdout);
 	history(&o, &j);
 	/* last, where a CI log ends: what failed, where, by which rule */
 	report_recap(stdout, &j.vs);
 	check_print_counts(stdout, &j.vs);
 	fflush(stdout);
 	if (posting)
-		code = post(&po, rep.json, code);
+		code = post(&po, rep.path[report_format_index("json")], &rep.summary, code);
 	check_print_exit(stdout, &j.vs, code);
 out:
 	ab_finish(&o.ab);

@@ -160,7 +160,7 @@ int cmd_post(int argc, char **argv)
 			goto out;
 		post_options_merge(&flags, &file);
 	}
-	if (post_prepare(&plan, &flags, summary) < 0)
+	if (post_prepare(&plan, &flags, summary, NULL) < 0)
 		goto out;
 	if (flags.dry_run) {
 		post_print(&plan, stdout);

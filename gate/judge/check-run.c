@@ -51,17 +51,27 @@ int check_run_failures(struct verdict_set *vs, struct rules *r, const char *resu
 {
 	char *path = xstrfmt("%s/manifest.tsv", results_dir);
 	struct manifest m;
-	struct failed *list = NULL;
-	size_t nr = 0;
 	struct stat st;
 	int ret = 0;
 
 	manifest_init(&m);
 	if (!stat(path, &st) && !(ret = manifest_read(&m, path)))
-		count_failures(&m, &list, &nr);
+		check_run_failures_of(vs, r, &m);
+	manifest_release(&m);
+	free(path);
+	return ret;
+}
+
+void check_run_failures_of(struct verdict_set *vs, struct rules *r, const struct manifest *m)
+{
+	struct failed *list = NULL;
+	size_t nr = 0;
+
+	if (m)
+		count_failures(m, &list, &nr);
 	for (size_t i = 0; i < nr; i++) {
 		struct failed *x = &list[i];
-		if (!ret && x->failed) {
+		if (x->failed) {
 			struct rules_settings set;
 			struct verdict *v = verdict_add(vs, VERDICT_ERROR, x->benchmark, "program", x->size, x->ranks,
 							x->threads, "run");
@@ -74,9 +84,6 @@ int check_run_failures(struct verdict_set *vs, struct rules *r, const char *resu
 		free(x->first);
 	}
 	free(list);
-	manifest_release(&m);
-	free(path);
-	return ret;
 }
 
 void check_damaged(struct verdict_set *vs, const struct analysis *a)

@@ -81,6 +81,9 @@ void check_evaluate(struct check *c);
  * A missing manifest is not an error (a plain directory of profiles). 0 or error().
  */
 int check_run_failures(struct verdict_set *vs, struct rules *r, const char *results_dir);
+struct manifest;
+/* The same from a manifest in memory (NULL: none). */
+void check_run_failures_of(struct verdict_set *vs, struct rules *r, const struct manifest *m);
 /* An error verdict per site of an annotation mistake in the results (kind "annotation.<kind>"): the
  * intervals there are mis-timed, so the run cannot pass (exit 3 unless a regression gives 1). */
 void check_annotations(struct verdict_set *vs, const struct analysis *a);

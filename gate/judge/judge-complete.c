@@ -9,23 +9,6 @@
 #include "base/exitcode.h"
 #include "base/util.h"
 
-/* Lines of manifest.tsv per benchmark, or -1 when it cannot be read. */
-static long manifest_runs(const char *results, const char *benchmark)
-{
-	char *path = xstrfmt("%s/manifest.tsv", results), *line, *save = NULL;
-	struct strbuf sb = STRBUF_INIT;
-	size_t len = strlen(benchmark);
-	long n = 0;
-
-	if (strbuf_read_file(&sb, path))
-		n = -1;
-	for (line = n ? NULL : strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		n += !strncmp(line, benchmark, len) && line[len] == '\t';
-	strbuf_release(&sb);
-	free(path);
-	return n;
-}
-
 /* A problem of the results: a warning with --partial ('partial'), else an error that says how to go on. */
 static void say(int partial, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(int partial, const char *fmt, ...)
@@ -44,8 +27,10 @@ static void say(int partial, const char *fmt, ...)
 }
 
 /* One benchmark against the record: 0, or the exit code after error() (or warning()). */
-static int check_one(const struct complete *rec, const struct bench_config *b, const char *results, int partial)
+static int check_one(const struct complete *rec, const struct bench_config *b, struct results *r,
+		     int partial)
 {
+	const char *results = r->dir;
 	const struct complete_entry *e = complete_find(rec, b->name);
 	long want = (long)config_matrix_size(b), runs;
 
@@ -59,7 +44,7 @@ static int check_one(const struct complete *rec, const struct bench_config *b, c
 		    "run it again", b->name, results, e->configurations, e->repeat, want, b->repeat);
 		return SG_EXIT_USAGE;
 	}
-	if ((runs = manifest_runs(results, b->name)) != e->runs) {
+	if ((runs = results_manifest_lines(r, b->name)) != e->runs) {
 		say(partial, "benchmark '%s': '%s/manifest.tsv' holds %ld of its %ld runs: the results are incomplete",
 		    b->name, results, runs < 0 ? 0 : runs, e->runs);
 		return SG_EXIT_RUN_FAILED;
@@ -67,26 +52,38 @@ static int check_one(const struct complete *rec, const struct bench_config *b, c
 	return 0;
 }
 
-int judge_check_complete(const struct config *c, const char *results, const char *benchmark, int partial)
+int judge_check_results(const struct config *c, struct results *r, const char *benchmark,
+			int partial)
 {
-	struct complete rec;
+	const struct complete *rec = results_complete(r);
 	int code = 0;
 
-	if (complete_read(&rec, results))
+	if (!rec)
 		return partial ? 0 : SG_EXIT_RUN_FAILED;
-	if (!rec.present) {
+	if (!rec->present) {
 		say(partial, "the results '%s' are incomplete: no %s (was 'scalegate run' interrupted, or did it fail?)",
-		    results, COMPLETE_FILE);
+		    r->dir, COMPLETE_FILE);
 		code = SG_EXIT_RUN_FAILED;
 	}
-	for (size_t i = 0; rec.present && i < c->nr_benchmarks; i++) {
+	for (size_t i = 0; rec->present && i < c->nr_benchmarks; i++) {
 		int one;
 		if (benchmark && strcmp(benchmark, c->benchmarks[i].name))
 			continue;
-		one = check_one(&rec, &c->benchmarks[i], results, partial);
+		one = check_one(rec, &c->benchmarks[i], r, partial);
 		if (one && (!code || one == SG_EXIT_RUN_FAILED))
 			code = one;
 	}
-	complete_release(&rec);
 	return partial ? 0 : code;
+}
+
+int judge_check_complete(const struct config *c, const char *results, const char *benchmark,
+			 int partial)
+{
+	struct results r;
+	int code;
+
+	results_init(&r, results);
+	code = judge_check_results(c, &r, benchmark, partial);
+	results_release(&r);
+	return code;
 }

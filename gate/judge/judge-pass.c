@@ -1,8 +1,6 @@
 /* One look at the results: loaded, compared with the base revision (A/B) or the stored baselines, and judged. */
 #include "judge/judge.h"
 
-#include <stdlib.h>
-#include <unistd.h>
 
 #include "base/util.h"
 
@@ -14,29 +12,20 @@ int judge_set_memory(struct matrix *m, const struct config *c)
 	return 0;
 }
 
-char *judge_ab_base(const char *results)
-{
-	char *marker = xstrfmt("%s/ab.tsv", results), *manifest = xstrfmt("%s/base/manifest.tsv", results);
-	int ab = !access(marker, R_OK) && !access(manifest, R_OK);
-
-	free(marker);
-	free(manifest);
-	return ab ? xstrfmt("%s/base", results) : NULL;
-}
-
 /* Compares 'a' with the base (A/B) or the baselines and judges it into 'vs' through 'c'; 0 or -1. */
 int judge_pass(struct judge *j, struct judge_look *look)
 {
-	char *ab;
+	struct results *ab;
 
 	look->a->keep_going = 1; /* a damaged run is an error verdict; the rest is still judged */
-	if (judge_set_memory(look->m, &j->config) || analysis_load(look->a, j->results) || matrix_build(look->m, look->a))
+	if (judge_set_memory(look->m, &j->config) || analysis_load_results(look->a, &j->res) ||
+	    matrix_build(look->m, look->a))
 		return -1;
 	if (look->final) {
 		check_describe(look->vs, look->a);
 		check_damaged(look->vs, look->a);
-		if (check_run_failures(look->vs, &j->rules, j->results))
-			return -1;
+		check_run_failures_of(look->vs, &j->rules,
+				      j->res.has_manifest ? &j->res.manifest : NULL);
 		check_annotations(look->vs, look->a);
 	}
 	check_init(look->c, &j->rules, look->a, look->m, look->vs);
@@ -48,21 +37,19 @@ int judge_pass(struct judge *j, struct judge_look *look)
 	look->c->allow_no_reference = j->allow_no_reference || j->config.allow_no_reference;
 	look->c->alpha_scale = look->scale;
 	look->c->second = look->second;
-	ab = judge_ab_base(j->results);
+	ab = results_base(&j->res);
 	if (ab) {
 		struct analysis base;
 		analysis_init(&base);
 		base.keep = look->a->keep;
 		base.keep_arg = look->a->keep_arg;
-		if (analysis_load(&base, ab)) {
+		if (analysis_load_results(&base, ab)) {
 			analysis_release(&base);
-			free(ab);
 			return -1;
 		}
 		check_use_baselines(look->c, &base); /* the base revision, run round by round with the head */
 		look->c->ab = 1;
 		analysis_release(&base);
-		free(ab);
 	} else {
 		look->c->quiet = !look->final;
 		check_load_baselines(look->c, j->baselines);

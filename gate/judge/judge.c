@@ -19,6 +19,7 @@ void judge_init(struct judge *j)
 
 void judge_release(struct judge *j)
 {
+	results_release(&j->res);
 	check_release(&j->c);
 	verdict_set_release(&j->vs);
 	matrix_release(&j->m);
@@ -40,23 +41,27 @@ int judge_configure(struct judge *j, const char *config)
 
 int judge_evaluate(struct judge *j, const char *results, const char *baselines)
 {
-	struct judge_look look = { &j->a, &j->m, &j->vs, &j->c, 1, NULL, 1 };
-	struct adaptive looks;
-
 	j->results = results ? results : j->config.results_dir;
 	j->baselines = baselines ? baselines : j->config.baselines_dir;
-	if ((j->load_error = judge_check_complete(&j->config, j->results, NULL, j->partial)))
+	results_release(&j->res);
+	results_init(&j->res, j->results);
+	if ((j->load_error = judge_check_results(&j->config, &j->res, NULL, j->partial)))
 		return -1;
 	j->load_error = SG_EXIT_USAGE;
-	if (adaptive_read(&looks, j->results)) {
+	if (!results_adaptive(&j->res)) {
 		j->load_error = SG_EXIT_RUN_FAILED;
 		return -1;
 	}
-	if (looks.present ? judge_two_looks(j, &looks) : judge_pass(j, &look)) {
-		adaptive_release(&looks);
+	return judge_again(j);
+}
+
+int judge_again(struct judge *j)
+{
+	struct judge_look look = { &j->a, &j->m, &j->vs, &j->c, 1, NULL, 1 };
+	const struct adaptive *looks = &j->res.adaptive;
+
+	if (looks->present ? judge_two_looks(j, looks) : judge_pass(j, &look))
 		return -1;
-	}
-	adaptive_release(&looks);
 	verdict_set_sources(&j->vs, &j->a);
 	if (rules_report_unmatched(&j->rules))
 		return -1;

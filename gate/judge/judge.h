@@ -5,6 +5,7 @@
 #include "judge/check.h"
 #include "config/config.h"
 #include "results/adaptive.h"
+#include "results/results.h"
 
 struct judge {
 	struct config config;
@@ -13,6 +14,7 @@ struct judge {
 	struct matrix m;
 	struct verdict_set vs;
 	struct check c;
+	struct results res;  /* read once, shared by every look, the reports and 'ci' */
 	const char *results, *baselines; /* as used: the options, or the configuration's */
 	int partial;      /* set before judge_load(): judge incomplete results (--partial) */
 	int allow_no_reference; /* --allow-no-reference: no reference is a skip, not an error */
@@ -31,16 +33,13 @@ void judge_release(struct judge *j);
  */
 int judge_load(struct judge *j, const char *config, const char *results, const char *baselines);
 
-/*
- * RESULTS/base when RESULTS holds an A/B run (ab.tsv and the base's
- * manifest): then the base revision is what the head is compared with,
- * round by round, instead of the stored baselines. NULL otherwise; caller frees.
- */
-char *judge_ab_base(const char *results);
 /* The two halves of judge_load: the configuration and every rule file it names, loaded and
  * validated before anything runs; then the results judged. Each 0, or -1 (already reported). */
 int judge_configure(struct judge *j, const char *config);
 int judge_evaluate(struct judge *j, const char *results, const char *baselines);
+/* Judges j->res again, as it is in memory now (with the rounds an adaptive run appended to it and
+ * its adaptive record), after adapt_forget(); 0, or -1 (already reported). */
+int judge_again(struct judge *j);
 
 /*
  * Refuses results that 'scalegate run' did not finish: no complete.tsv (an
@@ -51,6 +50,9 @@ int judge_evaluate(struct judge *j, const char *results, const char *baselines);
  * problems are warnings and 0 is returned.
  */
 int judge_check_complete(const struct config *c, const char *results, const char *benchmark, int partial);
+/* The same on results in memory. */
+int judge_check_results(const struct config *c, struct results *r, const char *benchmark,
+			int partial);
 
 /* The benchmarks' memory models of 'c' into 'm' (before matrix_build), for the isoefficiency's
  * scalability function, as 'analyze -c' reads them. 0 or error(). */

@@ -41,8 +41,9 @@ struct post_summary {
 	char *markdown;              /* the Markdown report's path, as recorded; NULL when none */
 };
 
-/* 0, or -1 with the problem reported (file:line:col where there is a position). */
-int post_summary_read(struct post_summary *s, const char *path);
+/* The summary 'path', or its text when 'text' is not NULL (ci: the summary it just wrote): 0, or -1
+ * with the problem reported (file:line:col where there is a position). */
+int post_summary_read(struct post_summary *s, const char *path, const struct strbuf *text);
 void post_summary_release(struct post_summary *s);
 /* pull_request.head.sha of a GitHub event file ($GITHUB_EVENT_PATH), or NULL; caller frees. */
 char *post_github_event_sha(const char *path);

@@ -53,7 +53,7 @@ static char *one_line(const char *s)
 	return out;
 }
 
-int post_summary_read(struct post_summary *s, const char *path)
+int post_summary_read(struct post_summary *s, const char *path, const struct strbuf *text)
 {
 	struct yamldoc d;
 	yaml_node_t *root, *n;
@@ -64,9 +64,13 @@ int post_summary_read(struct post_summary *s, const char *path)
 	memset(s, 0, sizeof(*s));
 	strbuf_init(&s->raw);
 	yamldoc_init(&d);
-	if (strbuf_read_file(&s->raw, path) < 0)
+	if (text)
+		strbuf_add(&s->raw, text->buf, text->len);
+	else if (strbuf_read_file(&s->raw, path) < 0)
 		goto out;
-	if (yamldoc_load(&d, path) < 0 || d.nr_errors) {
+	if (!s->raw.buf)
+		strbuf_add(&s->raw, "", 0);
+	if (yamldoc_load_text(&d, path, s->raw.buf, s->raw.len) < 0 || d.nr_errors) {
 		error("'%s' is not a JSON summary written by 'scalegate check --json'", path);
 		goto out;
 	}

@@ -404,7 +404,8 @@ static int has_control(const char *s)
 	return 0;
 }
 
-int post_prepare(struct post_plan *p, const struct post_options *opt, const char *summary_path)
+int post_prepare(struct post_plan *p, const struct post_options *opt, const char *summary_path,
+		 const struct strbuf *summary)
 {
 	struct post_options o = *opt;
 	struct post_summary s;
@@ -438,7 +439,7 @@ int post_prepare(struct post_plan *p, const struct post_options *opt, const char
 		error("the value of $%s contains a line break or a control character", p->token_env);
 		goto out;
 	}
-	if (post_summary_read(&s, summary_path) < 0)
+	if (post_summary_read(&s, summary_path, summary) < 0)
 		goto out;
 	if (o.format == POST_FORMAT_JSON)
 		ret = build_json(p, &o, &s);
@@ -523,12 +524,12 @@ int post_send(const struct post_plan *p)
 	return ret;
 }
 
-int post_run(const struct post_options *o, const char *summary_path)
+int post_run(const struct post_options *o, const char *summary_path, const struct strbuf *summary)
 {
 	struct post_plan p;
 	int ret;
 
-	if (post_prepare(&p, o, summary_path) < 0)
+	if (post_prepare(&p, o, summary_path, summary) < 0)
 		return -1;
 	if (o->dry_run) {
 		post_print(&p, stdout);

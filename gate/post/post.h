@@ -82,14 +82,18 @@ struct post_plan {
 	size_t nr_req;
 };
 
+struct strbuf;
+
 /*
- * Reads the summary and builds every request. Problems of the command line,
+ * Reads the summary (or takes its text, 'summary', when not NULL) and builds every
+ * request. Problems of the command line,
  * the configuration, the environment or the summary (a missing repository,
  * sha, URL...) are reported with error() and return -1: they are usage
  * errors, not failed posts. A token that is not set is not an error here:
  * post_send() reports it as a failed post. 'p' is released on failure.
  */
-int post_prepare(struct post_plan *p, const struct post_options *o, const char *summary_path);
+int post_prepare(struct post_plan *p, const struct post_options *o, const char *summary_path,
+		 const struct strbuf *summary);
 /* --dry-run: each request's method, URL, headers (the token as ***) and body. */
 void post_print(const struct post_plan *p, FILE *out);
 /*
@@ -103,8 +107,9 @@ void post_plan_release(struct post_plan *p);
 /*
  * post_prepare(), then post_print() to stdout for a dry run or post_send():
  * 0, or -1 for any problem (reported). For 'scalegate ci'; the caller has
- * called curl_global_init().
+ * called curl_global_init(). 'summary': the summary's text in memory (NULL: read 'summary_path'),
+ * which still names it in messages and locates the Markdown report recorded beside it.
  */
-int post_run(const struct post_options *o, const char *summary_path);
+int post_run(const struct post_options *o, const char *summary_path, const struct strbuf *summary);
 
 #endif

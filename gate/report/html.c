@@ -12,6 +12,7 @@
 #include "analyze/matrix.h"
 #include "report/report-priv.h"
 #include "analyze/scaling-size.h"
+#include "judge/judge.h"
 
 #define MAX_TABLE_ROWS 40
 #define MAX_OPEN_ROWS 8
@@ -478,3 +479,22 @@ int html_write(const struct verdict_set *s, const struct analysis *a, const stru
 	free(sec);
 	return ret;
 }
+
+int report_write_html(const struct check *c, const struct verdict_set *vs, const char *path)
+{
+	size_t n;
+	const struct baseline **base = report_bases(c, &n);
+	int ret = html_write(vs, c->a, c->m, base, n, path);
+
+	free(base);
+	return ret;
+}
+
+static int write_html(const struct report_input *in, const char *path)
+{
+	return report_write_html(&in->j->c, &in->j->vs, path);
+}
+
+const struct report_format report_html = {
+	"html", "report.html", "--html", "write the HTML report with the scaling plots", write_html,
+};

@@ -8,6 +8,7 @@
 #include "report/report.h"
 #include "base/util.h"
 #include "base/words.h"
+#include "judge/judge.h"
 
 #ifndef SG_VERSION
 #define SG_VERSION "unknown"
@@ -275,3 +276,12 @@ int junit_write(const struct verdict_set *s, const char *path, int testcase_outp
 	strbuf_release(&out);
 	return ret;
 }
+
+static int write_junit(const struct report_input *in, const char *path)
+{
+	return junit_write(&in->j->vs, path, in->testcase_output);
+}
+
+const struct report_format report_junit = {
+	"junit", "junit.xml", "--junit", "write a JUnit XML report", write_junit,
+};

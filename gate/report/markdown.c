@@ -12,6 +12,7 @@
 #include "report/report-priv.h"
 #include "analyze/scaling-size.h"
 #include "base/util.h"
+#include "judge/judge.h"
 
 /* Caps that keep a comment well under GitHub's 65536 characters. */
 #define MAX_TABLE_ROWS 40
@@ -451,3 +452,17 @@ int markdown_write(const struct verdict_set *s, const struct matrix *m, const ch
 {
 	return markdown_write_analysis(s, NULL, m, NULL, 0, path);
 }
+
+static int write_markdown(const struct report_input *in, const char *path)
+{
+	size_t n;
+	const struct baseline **base = report_bases(&in->j->c, &n);
+	int ret = markdown_write_analysis(&in->j->vs, &in->j->a, &in->j->m, base, n, path);
+
+	free(base);
+	return ret;
+}
+
+const struct report_format report_markdown = {
+	"markdown", "summary.md", "--markdown", "write a Markdown summary", write_markdown,
+};

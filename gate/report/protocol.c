@@ -1,11 +1,14 @@
 /* The text protocol of 'scalegate analyze', laid out like the DVM performance analyzer's. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "base/words.h"
 #include "report/protocol.h"
 #include "analyze/scaling-size.h"
 #include "base/util.h"
+#include "judge/judge.h"
+#include "report/report.h"
 
 /* Main characteristics, with components indented under their total: the lost-time terms of
  * base/lost-table.h under Lost_time, their parts under them. */
@@ -265,3 +268,28 @@ void protocol_write(FILE *out, const struct analysis *a, const struct matrix *m)
 	for (size_t i = 0; i < m->nr_iso; i++)
 		iso_section(out, a, &m->iso[i]);
 }
+
+/* The protocol of the judged results, as 'scalegate analyze' prints it: gathered in memory, then
+ * written atomically like every report. */
+static int write_protocol(const struct report_input *in, const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	int ret;
+
+	if (!out)
+		return error("cannot write '%s': out of memory", path);
+	protocol_write(out, &in->j->a, &in->j->m);
+	if (fclose(out))
+		ret = error("cannot write '%s': out of memory", path);
+	else
+		ret = write_file_atomic(path, buf, len);
+	free(buf);
+	return ret;
+}
+
+const struct report_format report_protocol = {
+	"protocol", NULL, "--protocol",
+	"write the text protocol of the analysis, as 'scalegate analyze'", write_protocol,
+};

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "judge/baseline.h"
+#include "judge/check.h"
 #include "report/report-priv.h"
 #include "stats/stats.h"
 
@@ -26,4 +27,15 @@ double report_base_median(const struct baseline *b, const char *path, const char
 const char *report_base_word(const struct verdict_set *s)
 {
 	return s->ab ? "base" : "baseline";
+}
+
+const struct baseline **report_bases(const struct check *c, size_t *n)
+{
+	const struct baseline **base = xcalloc(c->nr_bench + 1, sizeof(*base));
+
+	*n = 0;
+	for (size_t i = 0; i < c->nr_bench; i++)
+		if (c->bench[i].has_base)
+			base[(*n)++] = &c->bench[i].base;
+	return base;
 }

@@ -27,6 +27,10 @@ struct baseline;
 /* The median of a baseline figure (share: of Total_time) in one configuration, NAN without it (b may be NULL). */
 double report_base_median(const struct baseline *b, const char *path, const char *size, int ranks, int threads,
 			  enum analysis_figure f, int share);
+struct check;
+/* The baselines (or the base revision's samples) the check read, one per benchmark that has one;
+ * caller frees the array. */
+const struct baseline **report_bases(const struct check *c, size_t *n);
 /* What the current results are compared with, for headings: "base" (A/B, the same job) or "baseline". */
 const char *report_base_word(const struct verdict_set *s);
 

@@ -13,14 +13,6 @@ struct baseline;
 struct matrix;
 struct strbuf;
 
-/* Paths of the reports written in one check (NULL when not written), recorded in the summary. */
-struct report_paths {
-	const char *junit;
-	const char *markdown;
-	const char *json;
-	const char *html;
-};
-
 /*
  * JUnit XML valid against the three schemas in shared/junit-xsd: one testsuite per
  * benchmark, one testcase per verdict; FAIL -> <failure type=kind message=...>,
@@ -55,8 +47,11 @@ int markdown_write_analysis(const struct verdict_set *s, const struct analysis *
 int html_write(const struct verdict_set *s, const struct analysis *a, const struct matrix *m,
 	       const struct baseline *const *base, size_t nr_base, const char *path);
 
-/* The JSON summary, input of 'scalegate post' (schema: docs/summary.md). 0 or error(). */
-int summary_write(const struct verdict_set *s, const struct report_paths *paths, const char *path);
+/* The JSON summary, input of 'scalegate post' (schema: docs/summary.md), into 'out'. 'paths' are
+ * the files of the reports written with it, one per row of report_formats (NULL: none written). */
+void summary_format(struct strbuf *out, const struct verdict_set *s, const char *const *paths);
+/* The same written to 'path' atomically. 0 or error(). */
+int summary_write(const struct verdict_set *s, const char *const *paths, const char *path);
 
 /* The JUnit testcase name of a verdict, stable from run to run (CI tracks tests by
  * name): "[<interval> ]<R>x<T> (p=N)[ size S][ <kind>]". */
@@ -72,8 +67,40 @@ char *summary_headline(const struct verdict_set *s, size_t max);
 /* The HTML report (html_write) with the baselines the check 'c' read. 0 or error(). */
 int report_write_html(const struct check *c, const struct verdict_set *vs, const char *path);
 
-/* Every report of 'paths' that is not NULL, from the judged check 'j'; one that cannot be
+/*
+ * The registry of report formats (docs/extending.md, "Adding a report format"): each format is
+ * one file of gate/report/ and one row of report_formats. check's options, ci's files and the
+ * list it prints, the 'reports:' keys of scalegate.yml and the "reports" of summary.json all
+ * come from the rows.
+ */
+struct report_input {
+	const struct judge *j;          /* the judged check */
+	const char *const *paths;       /* the file of each format, by row (NULL: not written) */
+	int testcase_output;            /* JUnit: each testcase's own <system-out> */
+	struct strbuf *summary;         /* not NULL: gets the JSON summary's text, for the poster */
+};
+
+struct report_format {
+	const char *name;   /* the key in summary.json's "reports", ci's list and 'reports:' */
+	const char *file;   /* ci's file in the reports directory; NULL: written only when asked */
+	const char *flag;   /* the option of 'check' that names the file */
+	const char *help;   /* its line in 'check --help' */
+	int (*write)(const struct report_input *in, const char *path); /* 0 or error() */
+};
+
+#define REPORT_MAX_FORMATS 16
+/* Every format, in the order of summary.json's "reports", ci's list and check's options;
+ * NULL-terminated. */
+extern const struct report_format *const report_formats[];
+/* The rows, each defined in its format's file. */
+extern const struct report_format report_junit, report_markdown, report_json, report_html,
+	report_protocol;
+
+/* The row of the format called 'name', or -1. */
+int report_format_index(const char *name);
+
+/* Every report of 'in->paths' that is not NULL, from the judged check; one that cannot be
  * written does not cost the others. 0, or -1 when any failed (already reported). */
-int report_write_all(const struct judge *j, const struct report_paths *paths, int testcase_output);
+int report_write_all(const struct report_input *in);
 
 #endif

@@ -8,6 +8,7 @@
 #include "base/exitcode.h"
 #include "report/report-priv.h"
 #include "base/util.h"
+#include "judge/judge.h"
 
 void report_count(const struct verdict_set *s, size_t count[VERDICT_SKIPPED + 1])
 {
@@ -255,59 +256,92 @@ static void verdict_json(struct strbuf *sb, const struct verdict *v)
 	strbuf_addch(sb, '}');
 }
 
-int summary_write(const struct verdict_set *s, const struct report_paths *paths, const char *path)
+/* "reports": every format ci writes by default, null when not written, then the others written. */
+static void summary_reports(struct strbuf *out, const char *const *paths)
+{
+	const char *sep = "";
+
+	strbuf_addch(out, '{');
+	for (size_t i = 0; report_formats[i]; i++) {
+		const char *path = paths ? paths[i] : NULL;
+		if (!report_formats[i]->file && !path)
+			continue;
+		strbuf_addstr(out, sep);
+		add_key(out, report_formats[i]->name);
+		json_add_string(out, path);
+		sep = ", ";
+	}
+	strbuf_addch(out, '}');
+}
+
+void summary_format(struct strbuf *out, const struct verdict_set *s, const char *const *paths)
 {
 	static const enum verdict_status order[] = { VERDICT_FAIL, VERDICT_ERROR, VERDICT_WARN, VERDICT_SKIPPED,
 						     VERDICT_PASS };
-	static const struct report_paths none;
-	struct strbuf out = STRBUF_INIT;
 	size_t count[VERDICT_SKIPPED + 1];
 	char *headline = summary_headline(s, 140);
 	const char *sep = "\n    ";
-	int ret;
 
-	if (!paths)
-		paths = &none;
 	report_count(s, count);
-	strbuf_addf(&out, "{\"scalegate_summary\": 1,\n \"verdict\": \"%s\",\n \"exit_code\": %d,\n",
+	strbuf_addf(out, "{\"scalegate_summary\": 1,\n \"verdict\": \"%s\",\n \"exit_code\": %d,\n",
 		    verdict_word(s->exit_code), s->exit_code);
-	strbuf_addstr(&out, " \"counts\": {");
+	strbuf_addstr(out, " \"counts\": {");
 	for (int st = 0; st <= VERDICT_SKIPPED; st++) {
-		strbuf_addstr(&out, st ? ", " : "");
-		add_key(&out, verdict_status_name((enum verdict_status)st));
-		strbuf_addf(&out, "%zu", count[st]);
+		strbuf_addstr(out, st ? ", " : "");
+		add_key(out, verdict_status_name((enum verdict_status)st));
+		strbuf_addf(out, "%zu", count[st]);
 	}
-	strbuf_addstr(&out, "},\n \"headline\": ");
-	json_add_string(&out, headline);
-	strbuf_addstr(&out, ",\n \"timestamp\": ");
-	json_add_string(&out, s->timestamp);
-	strbuf_addstr(&out, ",\n \"hostname\": ");
-	json_add_string(&out, s->hostname);
-	strbuf_addstr(&out, ",\n \"fingerprint\": {");
+	strbuf_addstr(out, "},\n \"headline\": ");
+	json_add_string(out, headline);
+	strbuf_addstr(out, ",\n \"timestamp\": ");
+	json_add_string(out, s->timestamp);
+	strbuf_addstr(out, ",\n \"hostname\": ");
+	json_add_string(out, s->hostname);
+	strbuf_addstr(out, ",\n \"fingerprint\": {");
 	for (size_t i = 0; i < s->nr_fingerprint; i++) {
-		strbuf_addstr(&out, i ? ", " : "");
-		add_key(&out, s->fingerprint[2 * i] ? s->fingerprint[2 * i] : "");
-		json_add_string(&out, s->fingerprint[2 * i + 1]);
+		strbuf_addstr(out, i ? ", " : "");
+		add_key(out, s->fingerprint[2 * i] ? s->fingerprint[2 * i] : "");
+		json_add_string(out, s->fingerprint[2 * i + 1]);
 	}
-	strbuf_addstr(&out, "},\n \"reports\": {\"junit\": ");
-	json_add_string(&out, paths->junit);
-	strbuf_addstr(&out, ", \"markdown\": ");
-	json_add_string(&out, paths->markdown);
-	strbuf_addstr(&out, ", \"json\": ");
-	json_add_string(&out, paths->json);
-	strbuf_addstr(&out, ", \"html\": ");
-	json_add_string(&out, paths->html);
-	strbuf_addstr(&out, "},\n \"verdicts\": [");
+	strbuf_addstr(out, "},\n \"reports\": ");
+	summary_reports(out, paths);
+	strbuf_addstr(out, ",\n \"verdicts\": [");
 	for (size_t k = 0; k < ARRAY_SIZE(order); k++)
 		for (size_t i = 0; i < s->nr; i++)
 			if (s->v[i].status == order[k]) {
-				strbuf_addstr(&out, sep);
-				verdict_json(&out, &s->v[i]);
+				strbuf_addstr(out, sep);
+				verdict_json(out, &s->v[i]);
 				sep = ",\n    ";
 			}
-	strbuf_addstr(&out, s->nr ? "\n ]}\n" : "]}\n");
+	strbuf_addstr(out, s->nr ? "\n ]}\n" : "]}\n");
+	free(headline);
+}
+
+int summary_write(const struct verdict_set *s, const char *const *paths, const char *path)
+{
+	struct strbuf out = STRBUF_INIT;
+	int ret;
+
+	summary_format(&out, s, paths);
 	ret = write_file_atomic(path, out.buf, out.len);
 	strbuf_release(&out);
-	free(headline);
 	return ret;
 }
+
+static int write_json(const struct report_input *in, const char *path)
+{
+	struct strbuf out = STRBUF_INIT;
+	int ret;
+
+	summary_format(&out, &in->j->vs, in->paths);
+	ret = write_file_atomic(path, out.buf, out.len);
+	if (in->summary)
+		strbuf_add(in->summary, out.buf, out.len);
+	strbuf_release(&out);
+	return ret;
+}
+
+const struct report_format report_json = {
+	"json", "summary.json", "--json", "write the JSON summary (the input of 'scalegate post')",
+	write_json,
+};

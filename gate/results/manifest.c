@@ -26,6 +26,9 @@ void manifest_init(struct manifest *m)
 
 void manifest_release(struct manifest *m)
 {
+	for (size_t i = 0; i < m->nr_owned; i++)
+		free(m->owned[i]);
+	free(m->owned);
 	free(m->buf);
 	free(m->rows);
 	manifest_init(m);
@@ -73,12 +76,41 @@ static int missing_field(const int *col, int n)
 int manifest_read(struct manifest *m, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
+
+	if (strbuf_read_file(&sb, path)) {
+		strbuf_release(&sb);
+		return -1;
+	}
+	return manifest_parse(m, strbuf_detach(&sb), path);
+}
+
+/* A copy of 's' that lives as long as 'm'. */
+static const char *own(struct manifest *m, const char *s)
+{
+	m->owned = xrealloc(m->owned, (m->nr_owned + 1) * sizeof(*m->owned));
+	return m->owned[m->nr_owned++] = xstrdup(s ? s : "-");
+}
+
+void manifest_add_row(struct manifest *m, const struct manifest_row *row)
+{
+	struct manifest_row *r;
+
+	ALLOC_GROW(m->rows, m->nr + 1, m->alloc);
+	r = &m->rows[m->nr++];
+	*r = *row;
+	r->benchmark = own(m, row->benchmark);
+	r->size = own(m, row->size);
+	r->status = own(m, row->status);
+	r->dir = own(m, row->dir);
+	r->reason = own(m, row->reason);
+}
+
+int manifest_parse(struct manifest *m, char *buf, const char *path)
+{
 	char *line, *save = NULL;
 	int col[MANIFEST_NR_COLUMNS], lineno = 1;
 
-	if (strbuf_read_file(&sb, path))
-		return -1;
-	m->buf = strbuf_detach(&sb);
+	m->buf = buf;
 	if (!(line = strtok_r(m->buf, "\n", &save)))
 		return error("%s: empty manifest", path);
 	if (tsv_columns(path, line, names, MANIFEST_NR_COLUMNS, col, 0))

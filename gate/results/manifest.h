@@ -33,12 +33,18 @@ struct manifest {
 	char *buf;
 	struct manifest_row *rows;
 	size_t nr, alloc;
+	char **owned;                 /* the strings of the rows added by manifest_add_row() */
+	size_t nr_owned;
 };
 
 void manifest_init(struct manifest *m);
 void manifest_release(struct manifest *m);
 /* Reads 'path' (a manifest.tsv); 0, or error() naming the file and line. */
 int manifest_read(struct manifest *m, const char *path);
+/* The same from the text 'buf' (NUL-terminated; 'm' takes it over), named 'path' in messages. */
+int manifest_parse(struct manifest *m, char *buf, const char *path);
+/* Appends a copy of 'row' (its strings copied). */
+void manifest_add_row(struct manifest *m, const struct manifest_row *row);
 
 /* The header line, with its newline. */
 void manifest_write_header(FILE *f);

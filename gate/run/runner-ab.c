@@ -57,6 +57,7 @@ int runner_ab_init(struct runner *r)
 	path = xstrfmt("%s/base", r->results);
 	bo.results_dir = path;
 	bo.extend = r->opt.extend;
+	bo.record = r->opt.record ? r->opt.record->base : NULL;
 	if (runner_init_side(r->base, r->c, &bo) < 0) {
 		free(path);
 		return -1;

@@ -173,6 +173,8 @@ int runner_record(struct runner *r, struct bench_run *br, size_t pt, int repeat,
 		snprintf(size, sizeof(size), "%lld", p->size);
 	if (manifest_write_row(r->partial, &row))
 		return error("cannot write '%s/manifest.tsv.partial': %s", r->results, strerror(errno));
+	if (r->opt.record)
+		results_add_row(r->opt.record, &row);
 	ps->nr_done++;
 	if (rec->status == RUN_OK)
 		ps->walls[ps->nr_ok++] = rec->wall;

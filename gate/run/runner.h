@@ -8,6 +8,7 @@
 #include "config/config.h"
 #include "results/adaptive.h"
 #include "results/complete.h"
+#include "results/results.h"
 #include "base/util.h"
 
 enum run_status {
@@ -37,6 +38,9 @@ struct runner_options {
 	/* Adaptive repeats (docs/check.md): run only these cells' rounds past their first look and append
 	 * them to the results (manifest, ab.tsv, complete.tsv) as they are; NULL: a whole run. */
 	const struct adaptive *extend;
+	/* The results in memory that get a copy of every run recorded (ci's adaptive rounds, for
+	 * the judge that holds the first ones); the base's go to record->base. NULL: none. */
+	struct results *record;
 };
 
 struct bench_run;

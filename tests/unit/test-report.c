@@ -301,15 +301,40 @@ static void python(const char *script, const char *path)
 	free(cmd);
 }
 
+/* Every row of the registry is complete and its name, flag and file are its own. */
+static void test_report_registry(void **state)
+{
+	size_t n = 0;
+
+	(void)state;
+	for (; report_formats[n]; n++) {
+		const struct report_format *f = report_formats[n];
+		assert_non_null(f->name);
+		assert_non_null(f->flag);
+		assert_non_null(f->help);
+		assert_non_null(f->write);
+		assert_int_equal(report_format_index(f->name), (int)n);
+		for (size_t k = 0; k < n; k++) {
+			assert_string_not_equal(report_formats[k]->flag, f->flag);
+			if (f->file && report_formats[k]->file)
+				assert_string_not_equal(report_formats[k]->file, f->file);
+		}
+	}
+	assert_true(n > 0 && n < REPORT_MAX_FORMATS);
+	assert_int_equal(report_format_index("sarif"), -1);
+}
+
 static void test_summary_json(void **state)
 {
 	struct verdict_set s;
-	struct report_paths paths = { "out/junit.xml", "out/summary.md", NULL, NULL };
+	const char *paths[REPORT_MAX_FORMATS] = { 0 };
 	char *dir = make_dir(), *path = xstrfmt("%s/summary.json", dir);
 
 	(void)state;
+	paths[report_format_index("junit")] = "out/junit.xml";
+	paths[report_format_index("markdown")] = "out/summary.md";
 	build_set(&s);
-	assert_int_equal(summary_write(&s, &paths, path), 0);
+	assert_int_equal(summary_write(&s, paths, path), 0);
 	python("import json, sys\n"
 	       "d = json.load(open(sys.argv[1], encoding=\"utf-8\"))\n"
 	       "assert d[\"scalegate_summary\"] == 1\n"
@@ -542,6 +567,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_junit_schemas),
 		cmocka_unit_test(test_junit_empty),
+		cmocka_unit_test(test_report_registry),
 		cmocka_unit_test(test_summary_json),
 		cmocka_unit_test(test_markdown),
 		cmocka_unit_test(test_headline),
