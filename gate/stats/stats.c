@@ -257,21 +257,52 @@ uint64_t stats_rng_next(struct stats_rng *rng)
 	return splitmix64(&rng->state);
 }
 
-/* stats_rng_below() with its threshold -n % n computed once by the caller. */
-static inline uint64_t rng_below(struct stats_rng *rng, uint64_t n, uint64_t threshold)
+/*
+ * r % n without a division, for a fixed n: Lemire, Kaser and Kurz, "Faster
+ * remainder by direct computation" (2019), exact for every 64-bit r and n
+ * with the 128-bit constant m = floor((2^128 - 1) / n) + 1 (0 for n == 1).
+ * The bootstrap draws millions of indices and the 64-bit division dominated.
+ */
+__extension__ typedef unsigned __int128 stats_u128;
+
+struct fastmod {
+	uint64_t n, threshold; /* threshold: -n % n, below which draws are rejected */
+	stats_u128 m;
+};
+
+static struct fastmod fastmod_of(uint64_t n)
+{
+	return (struct fastmod){ n, -n % n, ~(stats_u128)0 / n + 1 };
+}
+
+static inline uint64_t fastmod_reduce(const struct fastmod *f, uint64_t r)
+{
+	stats_u128 low = f->m * r;
+	stats_u128 bottom = ((low & UINT64_MAX) * f->n) >> 64;
+
+	return (uint64_t)((bottom + (low >> 64) * f->n) >> 64);
+}
+
+/* stats_rng_below() for the n of f: the same draws and the same result. */
+static inline uint64_t rng_below(struct stats_rng *rng, const struct fastmod *f)
 {
 	uint64_t r;
 
 	do
 		r = splitmix64(&rng->state);
-	while (r < threshold);
-	return r % n;
+	while (r < f->threshold);
+	return fastmod_reduce(f, r);
 }
 
 uint64_t stats_rng_below(struct stats_rng *rng, uint64_t n)
 {
 	/* Reject the low values that would make the modulo favour small results. */
-	return rng_below(rng, n, -n % n);
+	uint64_t threshold = -n % n, r;
+
+	do
+		r = stats_rng_next(rng);
+	while (r < threshold);
+	return r % n;
 }
 
 /* ---- bootstrap ---- */
@@ -284,11 +315,11 @@ static double resample_median(const double *s, size_t n, size_t *count, struct s
 {
 	size_t lo = (n - 1) / 2, hi = n / 2, seen = 0, i;
 	double vlo = s[0];
-	uint64_t threshold = -(uint64_t)n % n;
+	struct fastmod f = fastmod_of(n);
 
 	memset(count, 0, n * sizeof(*count));
 	for (i = 0; i < n; i++)
-		count[rng_below(rng, n, threshold)]++;
+		count[rng_below(rng, &f)]++;
 	for (i = 0; i < n; i++) {
 		if (seen <= lo && seen + count[i] > lo)
 			vlo = s[i];
@@ -313,7 +344,7 @@ static void resample(const struct stats_group *groups, size_t k, double **sorted
 		     double *tmp, struct stats_rng *rng, double *medians)
 {
 	size_t n = groups[0].n;
-	uint64_t threshold = -(uint64_t)n % n;
+	struct fastmod f = fastmod_of(n);
 
 	if (!paired) {
 		for (size_t g = 0; g < k; g++)
@@ -321,7 +352,7 @@ static void resample(const struct stats_group *groups, size_t k, double **sorted
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		count[i] = (size_t)rng_below(rng, n, threshold);
+		count[i] = (size_t)rng_below(rng, &f);
 	for (size_t g = 0; g < k; g++)
 		medians[g] = paired_median(groups[g].x, count, n, tmp);
 }
