@@ -42,8 +42,8 @@ PY
 # Wall time and user CPU of 5 runs (the CPU is the steadier figure on a busy machine).
 # Measured (2026-11-25, 2 cores shared by ~8 builds), user CPU, median of 3: 3.81 s with the sorted
 # bootstrap (qsort of 10,000 resamples, a 64-bit division per draw), 1.95 s with selection and the
-# division-free remainder (branch perf); the output is byte-identical. callgrind of the same directory
-# with 5 intervals: 888.6 M -> 656.2 M instructions (the division's cycles do not show as instructions).
+# division-free remainder (branch perf); the output is byte-identical. callgrind of the same
+# directory with 5 intervals: 888.6 M -> 656.2 M instructions (a division's cycles are one instruction).
 times=() cpus=()
 for i in 1 2 3 4 5; do
 	/usr/bin/time -f '%e %U' -o "$dir.time" "$B/bin/scalegate" analyze --json "$dir" >/dev/null
@@ -53,5 +53,5 @@ done
 rm -f "$dir.time"
 median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 3p)
 cpu=$(printf '%s\n' "${cpus[@]}" | sort -n | sed -n 3p)
-echo "analysis of 50 intervals x 12 configurations x 10 repeats x 8 ranks x 2 threads: median ${median} s" \
-	"wall, ${cpu} s user CPU (target < 0.5 s; runs: ${times[*]})"
+echo "analysis of 50 intervals x 12 configurations x 10 repeats x 8 ranks x 2 threads:" \
+	"median ${median} s wall, ${cpu} s user CPU (target < 0.5 s; runs: ${times[*]})"

@@ -186,7 +186,8 @@ static double diff_fn(const double *m, size_t k, void *ctx)
  * (for speed): it must give exactly the numbers of the plain method, i.e.
  * draw with stats_rng_below() group by group, sort, take type 7 quantiles.
  */
-static void check_plain_bootstrap(const double *a, size_t na, const double *b, size_t nb, int paired)
+static void check_plain_bootstrap(const double *a, size_t na, const double *b, size_t nb,
+				  int paired)
 {
 	struct stats_group g[2] = { { a, na }, { b, nb } };
 	struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT;
@@ -206,7 +207,8 @@ static void check_plain_bootstrap(const double *a, size_t na, const double *b, s
 	for (it = 0; it < iterations; it++) {
 		for (size_t k = 0; k < 2; k++)
 			for (size_t i = 0; i < g[k].n; i++)
-				idx[k][i] = paired && k ? idx[0][i] : (size_t)stats_rng_below(&rng, g[k].n);
+				idx[k][i] = paired && k ? idx[0][i]
+							: (size_t)stats_rng_below(&rng, g[k].n);
 		for (size_t k = 0; k < 2; k++)
 			m[k] = ref_median(paired ? g[k].x : sorted[k], idx[k], g[k].n);
 		res[it] = diff_fn(m, 2, NULL);
