@@ -4,6 +4,7 @@
 #include "base/util.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,57 @@ static double sorted_quantile(const double *s, size_t n, double q)
 	if (lo + 1 >= n)
 		return s[n - 1];
 	return s[lo] + (h - lo) * (s[lo + 1] - s[lo]);
+}
+
+/*
+ * Reorders a[0..n-1] so that a[k] holds the value a sort would put there,
+ * nothing larger before it and nothing smaller after it (Wirth's selection:
+ * O(n) on average, and balanced on the many ties that resampled medians have).
+ */
+static void select_nth(double *a, size_t n, size_t k)
+{
+	ptrdiff_t l = 0, m = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+
+	while (l < m) {
+		double x = a[kk], t;
+		ptrdiff_t i = l, j = m;
+
+		do {
+			while (a[i] < x)
+				i++;
+			while (x < a[j])
+				j--;
+			if (i <= j) {
+				t = a[i];
+				a[i] = a[j];
+				a[j] = t;
+				i++;
+				j--;
+			}
+		} while (i <= j);
+		if (j < kk)
+			l = i;
+		if (kk < i)
+			m = j;
+	}
+}
+
+/* sorted_quantile() of a[0..n-1] without sorting it (a is reordered); the same value. */
+static double select_quantile(double *a, size_t n, double q)
+{
+	double h = (n - 1) * q, next;
+	size_t lo = (size_t)h;
+
+	if (lo + 1 >= n) {
+		select_nth(a, n, n - 1);
+		return a[n - 1];
+	}
+	select_nth(a, n, lo);
+	next = a[lo + 1];
+	for (size_t i = lo + 2; i < n; i++)
+		if (a[i] < next)
+			next = a[i];
+	return a[lo] + (h - lo) * (next - a[lo]);
 }
 
 int stats_all_finite(const double *x, size_t n)
@@ -205,6 +257,43 @@ uint64_t stats_rng_next(struct stats_rng *rng)
 	return splitmix64(&rng->state);
 }
 
+/*
+ * r % n without a division, for a fixed n: Lemire, Kaser and Kurz, "Faster
+ * remainder by direct computation" (2019), exact for every 64-bit r and n
+ * with the 128-bit constant m = floor((2^128 - 1) / n) + 1 (0 for n == 1).
+ * The bootstrap draws millions of indices and the 64-bit division dominated.
+ */
+__extension__ typedef unsigned __int128 stats_u128;
+
+struct fastmod {
+	uint64_t n, threshold; /* threshold: -n % n, below which draws are rejected */
+	stats_u128 m;
+};
+
+static struct fastmod fastmod_of(uint64_t n)
+{
+	return (struct fastmod){ n, -n % n, ~(stats_u128)0 / n + 1 };
+}
+
+static inline uint64_t fastmod_reduce(const struct fastmod *f, uint64_t r)
+{
+	stats_u128 low = f->m * r;
+	stats_u128 bottom = ((low & UINT64_MAX) * f->n) >> 64;
+
+	return (uint64_t)((bottom + (low >> 64) * f->n) >> 64);
+}
+
+/* stats_rng_below() for the n of f: the same draws and the same result. */
+static inline uint64_t rng_below(struct stats_rng *rng, const struct fastmod *f)
+{
+	uint64_t r;
+
+	do
+		r = splitmix64(&rng->state);
+	while (r < f->threshold);
+	return fastmod_reduce(f, r);
+}
+
 uint64_t stats_rng_below(struct stats_rng *rng, uint64_t n)
 {
 	/* Reject the low values that would make the modulo favour small results. */
@@ -226,10 +315,11 @@ static double resample_median(const double *s, size_t n, size_t *count, struct s
 {
 	size_t lo = (n - 1) / 2, hi = n / 2, seen = 0, i;
 	double vlo = s[0];
+	struct fastmod f = fastmod_of(n);
 
 	memset(count, 0, n * sizeof(*count));
 	for (i = 0; i < n; i++)
-		count[stats_rng_below(rng, n)]++;
+		count[rng_below(rng, &f)]++;
 	for (i = 0; i < n; i++) {
 		if (seen <= lo && seen + count[i] > lo)
 			vlo = s[i];
@@ -246,8 +336,7 @@ static double paired_median(const double *x, const size_t *idx, size_t n, double
 {
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = x[idx[i]];
-	qsort(tmp, n, sizeof(*tmp), cmp_double);
-	return sorted_quantile(tmp, n, 0.5);
+	return select_quantile(tmp, n, 0.5);
 }
 
 /* One resample of every group: independent draws, or one draw of rounds for all. */
@@ -255,6 +344,7 @@ static void resample(const struct stats_group *groups, size_t k, double **sorted
 		     double *tmp, struct stats_rng *rng, double *medians)
 {
 	size_t n = groups[0].n;
+	struct fastmod f = fastmod_of(n);
 
 	if (!paired) {
 		for (size_t g = 0; g < k; g++)
@@ -262,7 +352,7 @@ static void resample(const struct stats_group *groups, size_t k, double **sorted
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		count[i] = (size_t)stats_rng_below(rng, n);
+		count[i] = (size_t)rng_below(rng, &f);
 	for (size_t g = 0; g < k; g++)
 		medians[g] = paired_median(groups[g].x, count, n, tmp);
 }
@@ -343,9 +433,9 @@ int stats_bootstrap(const struct stats_group *groups, size_t k, stats_fn fn, voi
 		bs->lo = bs->hi = NAN;
 		ret = 1;
 	} else {
-		qsort(results, valid, sizeof(*results), cmp_double);
-		bs->lo = sorted_quantile(results, valid, (1 - level) / 2);
-		bs->hi = sorted_quantile(results, valid, (1 + level) / 2);
+		/* two selections instead of a sort: the same quantiles at O(iterations) */
+		bs->lo = select_quantile(results, valid, (1 - level) / 2);
+		bs->hi = select_quantile(results, valid, (1 + level) / 2);
 	}
 
 	for (g = 0; g < k; g++)

@@ -155,6 +155,82 @@ static void test_bootstrap_determinism(void **state)
 	assert_true(b2.lo < 1.0 / 12 + 0.05 && b2.hi > 1.0 / 12 - 0.05);
 }
 
+static int cmp_value(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+static double ref_median(const double *x, const size_t *idx, size_t n)
+{
+	double *t = malloc(n * sizeof(*t));
+	double v;
+
+	for (size_t i = 0; i < n; i++)
+		t[i] = x[idx[i]];
+	v = stats_median(t, n);
+	free(t);
+	return v;
+}
+
+static double diff_fn(const double *m, size_t k, void *ctx)
+{
+	(void)k;
+	(void)ctx;
+	return m[1] - m[0];
+}
+
+/*
+ * The bootstrap selects its quantiles and counts medians instead of sorting
+ * (for speed): it must give exactly the numbers of the plain method, i.e.
+ * draw with stats_rng_below() group by group, sort, take type 7 quantiles.
+ */
+static void check_plain_bootstrap(const double *a, size_t na, const double *b, size_t nb,
+				  int paired)
+{
+	struct stats_group g[2] = { { a, na }, { b, nb } };
+	struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT;
+	size_t it, iterations = 999, idx[2][16];
+	double *res = malloc(iterations * sizeof(*res)), m[2];
+	struct stats_rng rng;
+	double sorted[2][16];
+
+	for (size_t k = 0; k < 2; k++) { /* unpaired groups draw indices into their sorted values */
+		memcpy(sorted[k], g[k].x, g[k].n * sizeof(double));
+		qsort(sorted[k], g[k].n, sizeof(double), cmp_value);
+	}
+	bs.iterations = iterations;
+	bs.paired = paired;
+	assert_int_equal(stats_bootstrap(g, 2, diff_fn, NULL, 0.9, &bs), 0);
+	stats_rng_init(&rng, STATS_SEED);
+	for (it = 0; it < iterations; it++) {
+		for (size_t k = 0; k < 2; k++)
+			for (size_t i = 0; i < g[k].n; i++)
+				idx[k][i] = paired && k ? idx[0][i]
+							: (size_t)stats_rng_below(&rng, g[k].n);
+		for (size_t k = 0; k < 2; k++)
+			m[k] = ref_median(paired ? g[k].x : sorted[k], idx[k], g[k].n);
+		res[it] = diff_fn(m, 2, NULL);
+	}
+	assert_true(bs.lo == stats_quantile(res, iterations, (1 - 0.9) / 2));
+	assert_true(bs.hi == stats_quantile(res, iterations, (1 + 0.9) / 2));
+	free(res);
+}
+
+static void test_bootstrap_plain_method(void **state)
+{
+	double a[] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5 }, b[] = { 2, 7, 1, 8, 2, 8, 1, 8, 2, 8, 4 };
+	double c[] = { 1.5, 1.25, 1.5, 1.75, 1.0, 2.0, 1.5, 1.125 };
+
+	(void)state;
+	check_plain_bootstrap(a, 11, b, 11, 0);
+	check_plain_bootstrap(a, 11, b, 11, 1);
+	check_plain_bootstrap(c, 8, a, 11, 0);
+	check_plain_bootstrap(c, 8, b, 8, 1);
+	check_plain_bootstrap(a, 2, c, 1, 0);
+}
+
 static void test_bootstrap_width(void **state)
 {
 	double small[5], large[50];
@@ -408,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_rng),
 		cmocka_unit_test(test_bootstrap_determinism),
+		cmocka_unit_test(test_bootstrap_plain_method),
 		cmocka_unit_test(test_bootstrap_width),
 		cmocka_unit_test(test_bootstrap_nan),
 		cmocka_unit_test(test_ratio_of_medians),
