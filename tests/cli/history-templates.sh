@@ -24,5 +24,9 @@ assert pages["script"][-1] == "scalegate history detect -c scalegate.yml"
 assert any("--record" in s for s in pages["script"]) and "history.db" in pages["cache"]["paths"]
 assert "public/" in pages["artifacts"]["paths"]
 assert "libsqlite3-dev" in " ".join(gl[".scalegate-setup"]["before_script"])
+# the nightly job is the only gate job on a schedule: the PR/main gate jobs stay off it
+assert "github.event_name != 'schedule'" in gh["jobs"]["performance-gate"]["if"]
+main_rules = [r["if"] for r in gl["scalegate"]["rules"] if "CI_DEFAULT_BRANCH" in r.get("if", "")]
+assert main_rules and all('$CI_PIPELINE_SOURCE != "schedule"' in r for r in main_rules), main_rules
 print("ok: nightly history jobs")
 PY
