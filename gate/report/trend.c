@@ -228,6 +228,30 @@ struct group {
 	size_t first, end;
 };
 
+/* The POP factors of the largest configuration over the runs, one line per factor. */
+static void pop_plot(struct strbuf *sb, const struct history_data *d, const struct detect_result *r,
+		     struct group g, const char *config, const char *commit_url)
+{
+	const struct history_series *sel[MAX_LINES];
+	const char *names[MAX_LINES];
+	size_t n = 0;
+	char *title;
+
+	for (size_t i = g.first; i < g.end && n < MAX_LINES; i++)
+		if (!strcmp(d->series[i].configuration, config) &&
+		    history_metric_pop(d->series[i].metric)) {
+			names[n] = history_metric_name(d->series[i].metric);
+			sel[n++] = &d->series[i];
+		}
+	if (!n)
+		return;
+	title = xstrfmt("POP factors, %s", config);
+	strbuf_addstr(sb, "<div class=\"pop\">");
+	plot(sb, d, r, sel, names, n, title, 1, commit_url);
+	strbuf_addstr(sb, "</div>");
+	free(title);
+}
+
 static void interval_section(struct strbuf *sb, const struct history_data *d,
 			     const struct detect_result *r, struct group g, const char *commit_url)
 {
@@ -257,7 +281,7 @@ static void interval_section(struct strbuf *sb, const struct history_data *d,
 	n = 0;
 	for (size_t i = g.first; i < g.end; i++)
 		if (!strcmp(d->series[i].configuration, last_config) &&
-		    d->series[i].metric > HISTORY_EFFICIENCY && n < ARRAY_SIZE(sel)) {
+		    history_metric_share(d->series[i].metric) && n < ARRAY_SIZE(sel)) {
 			names[n] = history_metric_name(d->series[i].metric);
 			sel[n++] = &d->series[i];
 		}
@@ -266,6 +290,7 @@ static void interval_section(struct strbuf *sb, const struct history_data *d,
 		plot(sb, d, r, sel, names, n, title, 100, commit_url);
 		free(title);
 	}
+	pop_plot(sb, d, r, g, last_config, commit_url);
 	strbuf_addstr(sb, "</div></section>\n");
 }
 

@@ -86,6 +86,11 @@ DBUS_SESSION_BUS_ADDRESS=disabled: timeout 120 chromium --headless --no-sandbox 
 	--user-data-dir="$(mktemp -d "$T/profile.XXXXXX")" --dump-dom "file://$T/site/bench-jacobi.html" \
 	>"$T/dom.html" 2>"$T/chromium.log" || fail "chromium --dump-dom"
 grep -q 'class="change"' "$T/dom.html" || fail "the rendered page holds no change point"
+# the POP factors over time, recorded as series of their own
+grep -q '<div class="pop">.*POP factors, 1x2' "$T/dom.html" || fail "the rendered page has no POP factors"
+grep -q 'Load_balance' "$T/dom.html" && grep -q 'Parallel_efficiency' "$T/dom.html" || fail "the POP lines"
+[ "$(sqlite3 "$db" "SELECT count(DISTINCT metric) FROM series WHERE metric IN ('Load_balance', 'Communication_efficiency', 'Parallel_efficiency')")" = 3 ] ||
+	fail "the POP factors are not recorded"
 
 # 'history:' in scalegate.yml, and 'ci --record' with the drift line.
 cp -r "$SG_TOP/tests/data/check/within-tolerance" "$T/proj"

@@ -213,7 +213,13 @@ static void test_lost_terms_are_series(void **state)
 	LOST_TERMS(TERM, PART, 0)
 #undef TERM
 #undef PART
-	assert_int_equal(HISTORY_NR_METRICS, 3 + terms);
+	assert_int_equal(HISTORY_NR_METRICS, 3 + terms + 3); /* time, speedup, efficiency; POP */
+	assert_true(history_metric_share((enum history_metric)history_metric_find("idle")));
+	assert_false(history_metric_share(HISTORY_LOAD_BALANCE));
+	assert_true(history_metric_pop(HISTORY_PARALLEL_EFFICIENCY));
+	assert_false(history_metric_pop(HISTORY_EFFICIENCY));
+	assert_int_equal(history_metric_find("Load_balance"), HISTORY_LOAD_BALANCE);
+	assert_int_equal(history_metric_worse(HISTORY_COMMUNICATION_EFFICIENCY), -1);
 	assert_int_equal(history_metric_find("speedup"), HISTORY_SPEEDUP);
 	assert_int_equal(history_metric_find("nonsense"), -1);
 }
