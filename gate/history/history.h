@@ -17,8 +17,8 @@ struct matrix;
  * The figures recorded per benchmark x interval x configuration, each a series over runs: the
  * name, the direction of a regression (+1: larger is worse). Time, speedup and efficiency, then
  * the share of Total_time of each term of the table of lost-time terms (base/lost-table.h, named
- * by its rule key): a new term there is a new series here; then the POP factors. history/figures.c reads each from the
- * analysis.
+ * by its rule key): a new term there is a new series here; then the POP factors.
+ * history/figures.c reads each from the analysis.
  */
 #define HISTORY_TERM(X, id, name, needs, share_key, colour, key_when, cause, formula) \
 	X(id, share_key, +1)
@@ -29,7 +29,7 @@ struct matrix;
 	X(EFFICIENCY, "efficiency", -1) \
 	LOST_TERMS(HISTORY_TERM, HISTORY_PART, X) \
 	HISTORY_POP(X)
-/* The POP factors, per run like time (smaller is worse); after the shares (history_metric_share). */
+/* The POP factors, per run like time (smaller is worse); after the shares. */
 #define HISTORY_POP(X) \
 	X(LOAD_BALANCE, "Load_balance", -1) \
 	X(COMMUNICATION_EFFICIENCY, "Communication_efficiency", -1) \

@@ -83,7 +83,8 @@ const struct check_spread *check_history_spread(const struct check_cell *cell, i
 	conf = history_configuration(cell->series->size, cell->mc->config->ranks,
 				     cell->mc->config->threads);
 	for (size_t i = 0; i < b->nr_spread && !found; i++)
-		if (b->spread[i].speedup == speedup && !strcmp(b->spread[i].interval, cell->interval) &&
+		if (b->spread[i].speedup == speedup &&
+		    !strcmp(b->spread[i].interval, cell->interval) &&
 		    !strcmp(b->spread[i].configuration, conf))
 			found = &b->spread[i];
 	free(conf);
