@@ -36,6 +36,9 @@ static const struct {
 	[HISTORY_EFFICIENCY] = { EFFICIENCY, ANALYSIS_EXECUTION_TIME },
 	/* every lost-time term: its figure's share of Total_time */
 	LOST_TERMS(HISTORY_TERM, HISTORY_PART, X_TERM)
+#define X_POP(id, name, worse) [HISTORY_##id] = { PER_RUN, ANALYSIS_##id },
+	HISTORY_POP(X_POP)
+#undef X_POP
 };
 #undef X_TERM
 
@@ -55,6 +58,16 @@ const char *history_metric_name(enum history_metric m)
 int history_metric_worse(enum history_metric m)
 {
 	return metrics[m].worse;
+}
+
+int history_metric_share(enum history_metric m)
+{
+	return reads[m].source == SHARE;
+}
+
+int history_metric_pop(enum history_metric m)
+{
+	return m >= HISTORY_LOAD_BALANCE && m <= HISTORY_PARALLEL_EFFICIENCY;
 }
 
 void history_run_release(struct history_run *r)

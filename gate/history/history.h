@@ -17,8 +17,8 @@ struct matrix;
  * The figures recorded per benchmark x interval x configuration, each a series over runs: the
  * name, the direction of a regression (+1: larger is worse). Time, speedup and efficiency, then
  * the share of Total_time of each term of the table of lost-time terms (base/lost-table.h, named
- * by its rule key): a new term there is a new series here. history/figures.c reads each from the
- * analysis.
+ * by its rule key): a new term there is a new series here; then the POP factors.
+ * history/figures.c reads each from the analysis.
  */
 #define HISTORY_TERM(X, id, name, needs, share_key, colour, key_when, cause, formula) \
 	X(id, share_key, +1)
@@ -27,7 +27,13 @@ struct matrix;
 	X(TIME, "time", +1) \
 	X(SPEEDUP, "speedup", -1) \
 	X(EFFICIENCY, "efficiency", -1) \
-	LOST_TERMS(HISTORY_TERM, HISTORY_PART, X)
+	LOST_TERMS(HISTORY_TERM, HISTORY_PART, X) \
+	HISTORY_POP(X)
+/* The POP factors, per run like time (smaller is worse); after the shares. */
+#define HISTORY_POP(X) \
+	X(LOAD_BALANCE, "Load_balance", -1) \
+	X(COMMUNICATION_EFFICIENCY, "Communication_efficiency", -1) \
+	X(PARALLEL_EFFICIENCY, "Parallel_efficiency", -1)
 
 enum history_metric {
 #define X(id, name, worse) HISTORY_##id,
@@ -41,6 +47,10 @@ enum history_metric {
 int history_metric_find(const char *name);
 const char *history_metric_name(enum history_metric m);
 int history_metric_worse(enum history_metric m);
+/* 1 when m is a lost-time share of Total_time. */
+int history_metric_share(enum history_metric m);
+/* 1 when m is a POP factor (Load_balance, Communication_efficiency, Parallel_efficiency). */
+int history_metric_pop(enum history_metric m);
 
 /* One recorded run: what was measured and where. Strings may be NULL (unknown), except commit and
  * date. */

@@ -63,12 +63,31 @@ double check_sitting_sd(const struct check_cell *cell, const struct check_metric
 		return 0; /* base and head interleaved in one job: the machine's drift hits both */
 	if (m->kind == CHECK_SHARE)
 		return relative ? SITTING_SD_RATIO : SITTING_SD_SHARE;
-	if (m->id == RULES_TIME)
-		return relative ? check_sitting_choose(s->time, s->sittings, SITTING_SD_TIME, df)
-				: 0;
-	if (m->kind == CHECK_DERIVED && relative)
-		return check_sitting_choose(s->speedup, s->sittings, SITTING_SD_RATIO, df);
-	return relative ? SITTING_SD_RATIO : 0;
+	if (!relative)
+		return 0;
+	if (m->id == RULES_TIME) {
+		const struct check_spread *h = check_history_spread(cell, 0);
+		return h ? check_sitting_choose(h->sd, h->runs, SITTING_SD_TIME, df)
+			 : check_sitting_choose(s->time, s->sittings, SITTING_SD_TIME, df);
+	}
+	if (m->kind == CHECK_DERIVED) {
+		const struct check_spread *h = check_history_spread(cell, 1);
+		return h ? check_sitting_choose(h->sd, h->runs, SITTING_SD_RATIO, df)
+			 : check_sitting_choose(s->speedup, s->sittings, SITTING_SD_RATIO, df);
+	}
+	return SITTING_SD_RATIO;
+}
+
+/* The details when measured from the history: its runs, the floor when it applies. */
+static void describe_history(struct strbuf *sb, const struct check_spread *h, double sd, double df)
+{
+	strbuf_addf(sb, "(measured from %zu history runs: %.3g %% between two, ", h->runs,
+		    100 * M_SQRT2 * h->sd);
+	if (!(df > 0))
+		strbuf_addf(sb, "the assumed value is the floor until " XSTR(CHECK_SITTINGS_TRUSTED)
+			    " runs)");
+	else
+		strbuf_addf(sb, "%g df%s)", df, sd > M_SQRT2 * h->sd ? ", at its floor" : "");
 }
 
 void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell, const struct check_metric *m,
@@ -78,13 +97,17 @@ void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell, co
 	double df, sd = check_sitting_sd(cell, m, relative, &df);
 	double level = m->id == RULES_TIME ? s->time : m->kind == CHECK_DERIVED ? s->speedup : NAN;
 	size_t k = s->sittings ? s->sittings : 1;
+	const struct check_spread *h;
 
 	if (!(sd > 0))
 		return;
 	strbuf_addf(sb, "%sshift between sittings allowed for: sd %.3g %s ", sb->len ? "\n" : "",
 		    relative ? 100 * sd : (m->kind == CHECK_SHARE ? 100 * sd : sd),
 		    relative || m->kind == CHECK_SHARE ? (relative ? "%" : "points") : "");
-	if (!isfinite(level) || k < CHECK_SITTINGS_MEASURED)
+	if (relative && (h = check_history_spread(cell, m->id != RULES_TIME)) &&
+	    (m->id == RULES_TIME || m->kind == CHECK_DERIVED))
+		describe_history(sb, h, sd, df);
+	else if (!isfinite(level) || k < CHECK_SITTINGS_MEASURED)
 		strbuf_addf(sb, "(assumed: the baseline holds %zu sitting%s, %d are needed to measure it)", k,
 			    k == 1 ? "" : "s", CHECK_SITTINGS_MEASURED);
 	else if (!(df > 0))

@@ -155,6 +155,9 @@ double check_sitting_sd(const struct check_cell *cell, const struct check_metric
  * sittings: sqrt(2) times it) and the assumed sd of the shift; *df as above.
  */
 double check_sitting_choose(double level_sd, size_t sittings, double assumed, double *df);
+/* The cell's history spread of Execution_time (speedup 0) or of the speedup, or NULL. */
+const struct check_spread *check_history_spread(const struct check_cell *cell, int speedup);
+void check_spread_release(struct check_bench *b);
 /* A details line: the shift between sittings allowed for, and whether measured or assumed (stored mode only). */
 void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell, const struct check_metric *m,
 			    int relative);

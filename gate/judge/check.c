@@ -43,6 +43,7 @@ void check_release(struct check *c)
 		free(c->bench[i].fingerprint_diff);
 		baseline_release(&c->bench[i].cur);
 		baseline_release(&c->bench[i].base);
+		check_spread_release(&c->bench[i]);
 	}
 	free(c->bench);
 	free(c->pending);

@@ -39,6 +39,16 @@ struct check_bench {
 	char *fingerprint_diff;  /* "cpu_model 'A' -> 'B', ..." when the environments differ, else NULL */
 	struct baseline_shift shift; /* measured from the stored baseline's sittings (NAN: too few) */
 	double max_contention;   /* the benchmark's: a run above it was measured on a busy machine; < 0 no limit */
+	struct check_spread *spread; /* per cell, from the history (check-history.c); stored mode */
+	size_t nr_spread, alloc_spread;
+};
+
+/* The spread of one cell's recorded medians over the history's runs (log units). */
+struct check_spread {
+	char *interval, *configuration; /* as the history names them */
+	int speedup;                    /* 1: of the speedup; 0: of Execution_time */
+	double sd;                      /* of one run's level */
+	size_t runs;
 };
 
 struct check {
@@ -69,6 +79,13 @@ void check_release(struct check *c);
 
 /* Reads DIR/<benchmark>.sgbase of every benchmark in the results; a missing one is noted. 0 or error(). */
 int check_load_baselines(struct check *c, const char *dir);
+/*
+ * With a history database ('where': a file or URL; NULL: none) holding at least 3
+ * (CHECK_SITTINGS_MEASURED) runs of a cell, the cell's shift between sittings is measured from the
+ * spread of those runs' medians (log scale; the last 30 runs) with runs - 1 df, instead of from
+ * the baseline's sittings. Stored mode only; an unreadable database warns and changes nothing.
+ */
+void check_history_shift(struct check *c, const char *where);
 /* Takes the samples of 'base' as the baseline of every benchmark (calibrate). */
 void check_use_baselines(struct check *c, const struct analysis *base);
 

@@ -53,6 +53,7 @@ int judge_pass(struct judge *j, struct judge_look *look)
 	} else {
 		look->c->quiet = !look->final;
 		check_load_baselines(look->c, j->baselines);
+		check_history_shift(look->c, j->config.history);
 	}
 	check_evaluate(look->c);
 	return 0;

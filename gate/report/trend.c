@@ -228,6 +228,164 @@ struct group {
 	size_t first, end;
 };
 
+/* The POP factors of the largest configuration over the runs, one line per factor. */
+static void pop_plot(struct strbuf *sb, const struct history_data *d, const struct detect_result *r,
+		     struct group g, const char *config, const char *commit_url)
+{
+	const struct history_series *sel[MAX_LINES];
+	const char *names[MAX_LINES];
+	size_t n = 0;
+	char *title;
+
+	for (size_t i = g.first; i < g.end && n < MAX_LINES; i++)
+		if (!strcmp(d->series[i].configuration, config) &&
+		    history_metric_pop(d->series[i].metric)) {
+			names[n] = history_metric_name(d->series[i].metric);
+			sel[n++] = &d->series[i];
+		}
+	if (!n)
+		return;
+	title = xstrfmt("POP factors, %s", config);
+	strbuf_addstr(sb, "<div class=\"pop\">");
+	plot(sb, d, r, sel, names, n, title, 1, commit_url);
+	strbuf_addstr(sb, "</div>");
+	free(title);
+}
+
+/* The scaling curves: speedup or efficiency over processors of some runs, side by side. */
+struct scaling {
+	size_t run[2];
+	const char *label[2];
+	size_t n;
+};
+
+/* Processors of a configuration "RxT[ n=SIZE]": R x T, or 0. */
+static int processors(const char *configuration)
+{
+	int ranks, threads;
+
+	return sscanf(configuration, "%dx%d", &ranks, &threads) == 2 ? ranks * threads : 0;
+}
+
+/* The value of series hs in run 'run', NAN when it has none. */
+static double value_at(const struct history_series *hs, size_t run)
+{
+	for (size_t i = 0; i < hs->n; i++)
+		if (hs->run[i] == run)
+			return hs->value[i];
+	return NAN;
+}
+
+struct xy {
+	double x, y;
+};
+
+static int cmp_xy(const void *a, const void *b)
+{
+	const struct xy *p = a, *q = b;
+
+	return (p->x > q->x) - (p->x < q->x);
+}
+
+/* One run's curve, its points in the order of processors. */
+static void scaling_curve(struct strbuf *sb, const struct history_data *d, struct group g,
+			  enum history_metric metric, size_t run, const struct scale *s,
+			  int pmin, const char *colour)
+{
+	struct xy *pt = xcalloc(g.end - g.first, sizeof(*pt));
+	size_t n = 0;
+
+	for (size_t i = g.first; i < g.end; i++) {
+		double v = value_at(&d->series[i], run);
+		int p = processors(d->series[i].configuration);
+		if (d->series[i].metric == metric && isfinite(v) && p > 0)
+			pt[n++] = (struct xy){ p - pmin, v };
+	}
+	qsort(pt, n, sizeof(*pt), cmp_xy);
+	strbuf_addf(sb, "<polyline class=\"scaling\" fill=\"none\" stroke=\"%s\" "
+		    "stroke-width=\"2\" points=\"", colour);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%s%.1f,%.1f", i ? " " : "", px(s, pt[i].x), py(s, pt[i].y));
+	strbuf_addstr(sb, "\"/>\n");
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.6\" fill=\"%s\"/>",
+			    px(s, pt[i].x), py(s, pt[i].y), colour);
+	free(pt);
+}
+
+static void scaling_plot(struct strbuf *sb, const struct history_data *d, struct group g,
+			 enum history_metric metric, const struct scaling *sc)
+{
+	int pmin = 0, pmax = 0;
+	double lo = INFINITY, hi = -INFINITY;
+	struct scale s;
+
+	for (size_t i = g.first; i < g.end; i++) {
+		int p = processors(d->series[i].configuration);
+		if (d->series[i].metric != metric || p <= 0)
+			continue;
+		pmin = pmin && pmin < p ? pmin : p;
+		pmax = pmax > p ? pmax : p;
+		for (size_t k = 0; k < sc->n; k++) {
+			double v = value_at(&d->series[i], sc->run[k]);
+			lo = isfinite(v) ? fmin(lo, v) : lo;
+			hi = isfinite(v) ? fmax(hi, v) : hi;
+		}
+	}
+	if (!isfinite(lo) || pmax <= pmin)
+		return;
+	s.x1 = pmax - pmin;
+	nice_axis(&s, lo, hi);
+	strbuf_addf(sb, "<figure class=\"scaling\"><figcaption>%s over processors</figcaption>\n"
+		    "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" "
+		    "height=\"%d\" role=\"img\"><title>scaling curves</title>\n",
+		    metric == HISTORY_SPEEDUP ? "Speedup" : "Efficiency", PLOT_W, PLOT_H, PLOT_W,
+		    PLOT_H);
+	strbuf_addf(sb, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n",
+		    PLOT_LEFT, PLOT_TOP, PLOT_W - PLOT_LEFT - PLOT_RIGHT,
+		    PLOT_H - PLOT_TOP - PLOT_BOTTOM);
+	for (double y = s.y0; y <= s.y1 + s.step / 2; y += s.step)
+		strbuf_addf(sb, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.4g</text>",
+			    PLOT_LEFT - 5, py(&s, y) + 4, fabs(y) < s.step / 1e6 ? 0 : y);
+	for (int p = pmin; p <= pmax; p += (pmax - pmin + 7) / 8)
+		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>",
+			    px(&s, p - pmin), PLOT_H - 20, p);
+	strbuf_addf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">processors</text>\n",
+		    (PLOT_LEFT + PLOT_W) / 2, PLOT_H - 4);
+	for (size_t k = 0; k < sc->n; k++)
+		scaling_curve(sb, d, g, metric, sc->run[k], &s, pmin, palette[k]);
+	strbuf_addstr(sb, "</svg>\n<ul class=\"legend\">");
+	for (size_t k = 0; k < sc->n; k++) {
+		strbuf_addf(sb, "<li><span class=\"key\" style=\"--c:%s\"></span>", palette[k]);
+		xml_add_text(sb, d->runs[sc->run[k]].commit);
+		strbuf_addf(sb, " (%s)</li>", sc->label[k]);
+	}
+	strbuf_addstr(sb, "</ul></figure>\n");
+}
+
+/* The newest run, and the run before the group's last regression change point when there is one. */
+static void scaling_plots(struct strbuf *sb, const struct history_data *d,
+			  const struct detect_result *r, struct group g)
+{
+	struct scaling sc = { .run = { d->nr_runs - 1 }, .label = { "newest" }, .n = 1 };
+	size_t last = 0;
+	int found = 0;
+
+	for (size_t i = 0; i < r->nr; i++)
+		if (r->changes[i].regression && r->changes[i].series >= g.first &&
+		    r->changes[i].series < g.end && (!found || r->changes[i].run > last)) {
+			last = r->changes[i].run;
+			sc.run[1] = r->changes[i].previous;
+			found = 1;
+		}
+	if (found && sc.run[1] != sc.run[0]) {
+		sc.label[1] = "before the last regression";
+		sc.n = 2;
+	}
+	scaling_plot(sb, d, g, HISTORY_SPEEDUP, &sc);
+	scaling_plot(sb, d, g, HISTORY_EFFICIENCY, &sc);
+}
+
 static void interval_section(struct strbuf *sb, const struct history_data *d,
 			     const struct detect_result *r, struct group g, const char *commit_url)
 {
@@ -257,7 +415,7 @@ static void interval_section(struct strbuf *sb, const struct history_data *d,
 	n = 0;
 	for (size_t i = g.first; i < g.end; i++)
 		if (!strcmp(d->series[i].configuration, last_config) &&
-		    d->series[i].metric > HISTORY_EFFICIENCY && n < ARRAY_SIZE(sel)) {
+		    history_metric_share(d->series[i].metric) && n < ARRAY_SIZE(sel)) {
 			names[n] = history_metric_name(d->series[i].metric);
 			sel[n++] = &d->series[i];
 		}
@@ -266,6 +424,9 @@ static void interval_section(struct strbuf *sb, const struct history_data *d,
 		plot(sb, d, r, sel, names, n, title, 100, commit_url);
 		free(title);
 	}
+	pop_plot(sb, d, r, g, last_config, commit_url);
+	if (d->nr_runs)
+		scaling_plots(sb, d, r, g);
 	strbuf_addstr(sb, "</div></section>\n");
 }
 

@@ -86,6 +86,17 @@ DBUS_SESSION_BUS_ADDRESS=disabled: timeout 120 chromium --headless --no-sandbox 
 	--user-data-dir="$(mktemp -d "$T/profile.XXXXXX")" --dump-dom "file://$T/site/bench-jacobi.html" \
 	>"$T/dom.html" 2>"$T/chromium.log" || fail "chromium --dump-dom"
 grep -q 'class="change"' "$T/dom.html" || fail "the rendered page holds no change point"
+# the POP factors over time, recorded as series of their own
+grep -q '<div class="pop">.*POP factors, 1x2' "$T/dom.html" || fail "the rendered page has no POP factors"
+grep -q 'Load_balance' "$T/dom.html" && grep -q 'Parallel_efficiency' "$T/dom.html" || fail "the POP lines"
+# the scaling curves of the newest run and of the run before the last regression, side by side
+grep -q '<figure class="scaling"><figcaption>Speedup over processors' "$T/dom.html" &&
+	grep -q '<figure class="scaling"><figcaption>Efficiency over processors' "$T/dom.html" ||
+	fail "the rendered page has no scaling curves"
+grep -q 'c24 (before the last regression)' "$T/dom.html" || fail "the run before the regression at c25"
+[ "$(grep -o '<polyline class="scaling"' "$T/dom.html" | wc -l)" -ge 4 ] || fail "two curves per scaling plot"
+[ "$(sqlite3 "$db" "SELECT count(DISTINCT metric) FROM series WHERE metric IN ('Load_balance', 'Communication_efficiency', 'Parallel_efficiency')")" = 3 ] ||
+	fail "the POP factors are not recorded"
 
 # 'history:' in scalegate.yml, and 'ci --record' with the drift line.
 cp -r "$SG_TOP/tests/data/check/within-tolerance" "$T/proj"

@@ -25,5 +25,9 @@ caches = pages["cache"] if isinstance(pages["cache"], list) else [pages["cache"]
 assert any("--record" in s for s in pages["script"]) and any("history.db" in c["paths"] for c in caches)
 assert "public/" in pages["artifacts"]["paths"]
 assert "libsqlite3-dev" in " ".join(gl[".scalegate-setup"]["before_script"])
+# the nightly job is the only gate job on a schedule: the PR/main gate jobs stay off it
+assert "github.event_name != 'schedule'" in gh["jobs"]["performance-gate"]["if"]
+main_rules = [r["if"] for r in gl["scalegate"]["rules"] if "CI_DEFAULT_BRANCH" in r.get("if", "")]
+assert main_rules and all('$CI_PIPELINE_SOURCE != "schedule"' in r for r in main_rules), main_rules
 print("ok: nightly history jobs")
 PY

@@ -17,6 +17,8 @@
 #include "history/changepoint.h"
 #include "history/detect.h"
 #include "history/history.h"
+#include "analyze/matrix.h"
+#include "judge/check-priv.h"
 #include "stats/stats.h"
 
 static double gauss(struct stats_rng *rng)
@@ -211,7 +213,13 @@ static void test_lost_terms_are_series(void **state)
 	LOST_TERMS(TERM, PART, 0)
 #undef TERM
 #undef PART
-	assert_int_equal(HISTORY_NR_METRICS, 3 + terms);
+	assert_int_equal(HISTORY_NR_METRICS, 3 + terms + 3); /* time, speedup, efficiency; POP */
+	assert_true(history_metric_share((enum history_metric)history_metric_find("idle")));
+	assert_false(history_metric_share(HISTORY_LOAD_BALANCE));
+	assert_true(history_metric_pop(HISTORY_PARALLEL_EFFICIENCY));
+	assert_false(history_metric_pop(HISTORY_EFFICIENCY));
+	assert_int_equal(history_metric_find("Load_balance"), HISTORY_LOAD_BALANCE);
+	assert_int_equal(history_metric_worse(HISTORY_COMMUNICATION_EFFICIENCY), -1);
 	assert_int_equal(history_metric_find("speedup"), HISTORY_SPEEDUP);
 	assert_int_equal(history_metric_find("nonsense"), -1);
 }
@@ -302,6 +310,87 @@ static void test_db_roundtrip(void **state)
 	free(path);
 }
 
+/* A run of 'bench' whose one cell took 't' (add_run's benchmark is "jacobi"). */
+static void add_bench_run(struct history *h, const char *bench, double t)
+{
+	struct history_record r;
+	struct history_point *p;
+
+	history_record_init(&r);
+	r.run.commit = xstrdup("ccc");
+	r.run.branch = xstrdup("main");
+	r.run.date = xstrdup("2026-11-25T10:00:00Z");
+	r.points = xcalloc(1, sizeof(*r.points));
+	r.nr = r.alloc = 1;
+	p = &r.points[0];
+	p->benchmark = xstrdup(bench);
+	p->interval = xstrdup("program");
+	p->configuration = xstrdup("1x2");
+	p->metric = HISTORY_TIME;
+	p->median = t;
+	p->lo = p->hi = NAN;
+	p->n = 1;
+	assert_int_equal(history_write(h, &r), 0);
+	history_record_release(&r);
+}
+
+/*
+ * Stored mode: with >= 3 recorded runs of a cell, its shift between sittings is the spread of the
+ * runs' medians (log scale) with runs - 1 df, and the details say so; fewer runs, another cell, no
+ * database or an A/B comparison leave the baseline's own measure.
+ */
+static void test_shift_from_history(void **state)
+{
+	static const double logs[6] = { 0, 0.04, -0.04, 0, 0.04, -0.04 };
+	char *path = temp_db();
+	struct history *h;
+	struct check_bench b[2] = { { .name = "jacobi", .has_base = 1 },
+				    { .name = "other", .has_base = 1 } };
+	struct check c = { .bench = b, .nr_bench = 2 };
+	struct analysis_config conf = { .ranks = 1, .threads = 4 };
+	struct matrix_cell mc = { .config = &conf };
+	struct matrix_series ms = { .benchmark = "jacobi", .size = "-" };
+	struct check_cell cell = { .c = &c, .b = &b[0], .series = &ms, .mc = &mc,
+				   .interval = "program/solve" };
+	const struct check_metric *time = &check_metrics[RULES_TIME];
+	struct strbuf sb = STRBUF_INIT;
+	double df, sd, level = sqrt(4 * 0.04 * 0.04 / 5);
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++)
+		b[i].shift = (struct baseline_shift){ 1, NAN, NAN };
+	check_history_shift(&c, path); /* no database: nothing changes, none is created */
+	assert_int_equal(b[0].nr_spread, 0);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(history_open(&h, path), 0);
+	for (size_t i = 0; i < 6; i++)
+		add_run(h, "aaa", 2.0 * exp(logs[i])); /* jacobi program/solve 1x4 */
+	add_bench_run(h, "other", 1.0);
+	add_bench_run(h, "other", 1.1);
+	history_close(h);
+	check_history_shift(&c, path);
+	assert_int_equal(b[0].nr_spread, 1);
+	assert_int_equal(b[0].spread[0].runs, 6);
+	assert_true(fabs(b[0].spread[0].sd - level) < 1e-9);
+	assert_int_equal(b[1].nr_spread, 0); /* two runs: not enough */
+	sd = check_sitting_sd(&cell, time, 1, &df);
+	assert_true(df == 5);
+	assert_true(fabs(sd - M_SQRT2 * level) < 1e-12);
+	check_describe_sitting(&sb, &cell, time, 1);
+	assert_non_null(strstr(sb.buf, "(measured from 6 history runs: "));
+	assert_non_null(strstr(sb.buf, "5 df)"));
+	strbuf_release(&sb);
+	cell.interval = "program"; /* another cell: the baseline's one sitting, assumed */
+	sd = check_sitting_sd(&cell, time, 1, &df);
+	assert_true(sd == 0.03 && df == 0);
+	check_spread_release(&b[0]);
+	c.ab = 1; /* A/B: the base ran in the same job, history plays no part */
+	check_history_shift(&c, path);
+	assert_int_equal(b[0].nr_spread, 0);
+	remove_db(path);
+	free(path);
+}
+
 static void sql(const char *path, const char *text)
 {
 	sqlite3 *db;
@@ -350,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_lost_terms_are_series),
 		cmocka_unit_test(test_db_roundtrip),
 		cmocka_unit_test(test_db_migrates),
+		cmocka_unit_test(test_shift_from_history),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
