@@ -6,11 +6,16 @@
 
 #include "results/profile.h"
 
-/* The main characteristics of one interval in one run; names as in DESIGN.md and the JSON keys. */
+/*
+ * The main characteristics of one interval in one run; names as in DESIGN.md and the JSON keys.
+ * Execution_time and Total_time are the program's (interference-free); the _wall ones as measured.
+ */
 #define ANALYSIS_FIGURES(X) \
 	X(EXECUTION_TIME, "Execution_time") \
+	X(EXECUTION_TIME_WALL, "Execution_time_wall") \
 	X(PROCESSORS, "Processors") \
 	X(TOTAL_TIME, "Total_time") \
+	X(TOTAL_TIME_WALL, "Total_time_wall") \
 	X(PRODUCTIVE_TIME, "Productive_time") \
 	X(EFFICIENCY, "Efficiency") \
 	X(LOST_TIME, "Lost_time") \
@@ -22,6 +27,7 @@
 	X(SYNCHRONIZATION, "Synchronization") \
 	X(SYNC_OMP, "Synchronization_omp") \
 	X(SYNC_MPI, "Synchronization_mpi") \
+	X(INTERFERENCE, "Interference") \
 	X(LOAD_IMBALANCE, "Load_imbalance") \
 	X(LOAD_BALANCE, "Load_balance") \
 	X(COMMUNICATION_EFFICIENCY, "Communication_efficiency") \
@@ -46,7 +52,8 @@ enum analysis_figure {
 	X(MISSING, "no_work") \
 	X(MPI, "mpi") \
 	X(MPI_WAIT, "mpi_wait") \
-	X(IDLE, "idle")
+	X(IDLE, "idle") \
+	X(INTERFERENCE, "interference")
 
 enum analysis_pq {
 #define X(id, name) ANALYSIS_PQ_##id,
