@@ -24,6 +24,7 @@ static const struct {
 	{ ANALYSIS_COMMUNICATION, HTML_BLUE, "MPI, not waiting" },
 	{ ANALYSIS_IDLE, HTML_PURPLE, "ranks that finished early" },
 	{ ANALYSIS_SYNCHRONIZATION, HTML_GREEN, "barriers, locks, MPI waiting" },
+	{ ANALYSIS_INTERFERENCE, HTML_GREY, "other processes on the machine" },
 };
 
 static const char *size_name(const char *size)
@@ -80,7 +81,7 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 		return 0;
 	for (size_t i = 0; i < nr; i++) {
 		const struct matrix_cell *c = bars[i].cell;
-		double total = c->fig[ANALYSIS_TOTAL_TIME].median, sum = 0, bsum = 0;
+		double total = c->fig[ANALYSIS_TOTAL_TIME_WALL].median, sum = 0, bsum = 0;
 		names[i] = bars[i].tick;
 		for (size_t k = 0; k < ARRAY_SIZE(lost); k++) {
 			/* Idle is ranks that finished early: with one rank it cannot be; Communication is 0 in a
@@ -105,10 +106,11 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 	html_axis_linear(&pl.y, 0, fmin(top * 1.05, 1), 1);
 	pl.y.scale = 100;
 	pl.y.suffix = " %";
-	html_plot_begin(&pl, sb, "Lost time by cause", "shares of Total_time per configuration, the baseline pale");
+	html_plot_begin(&pl, sb, "Lost time by cause",
+			"shares of the wall's Total_time per configuration (Interference: the machine's), the baseline pale");
 	for (size_t i = 0; i < nr; i++) {
 		const struct matrix_cell *c = bars[i].cell;
-		double total = c->fig[ANALYSIS_TOTAL_TIME].median, y = 0, yb = 0;
+		double total = c->fig[ANALYSIS_TOTAL_TIME_WALL].median, y = 0, yb = 0;
 		/* with a baseline: its bar pale on the left, the current one on the right */
 		double x = any_base ? (double)i + 0.14 : (double)i, w = any_base ? 0.44 : 0.62;
 		for (size_t k = 0; k < ARRAY_SIZE(lost); k++) {
