@@ -1,4 +1,5 @@
 /* scalegate baseline update: record the samples of the current results as the baselines of the benchmarks. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,8 @@ static const char usage_text[] =
 	"configuration, the per-repeat samples 'scalegate check' compares with\n"
 	"(docs/check.md). Other baselines in DIR are left as they are. A benchmark\n"
 	"with a failed run gets no baseline, nor, unless --force, one with runs\n"
-	"measured on a busy machine (contention above its max_contention).\n"
+	"measured on a busy machine (contention above its max_contention) whose\n"
+	"profiles lack the run-queue delay; with it the machine's share is removed.\n"
 	"  -c FILE           the configuration (default: scalegate.yml)\n"
 	"  -r DIR            the results (default: 'results' of the configuration)\n"
 	"  --baselines DIR   where baselines are kept (default: 'baselines' of the configuration)\n"
@@ -145,12 +147,31 @@ static int worse(int a, int b)
 	return a == SG_EXIT_USAGE || b == SG_EXIT_USAGE ? SG_EXIT_USAGE : a > b ? a : b;
 }
 
+/* Whether the run of a manifest row carried the run-queue delay, so its Interference was removed. */
+static int run_corrected(const struct analysis *a, const struct manifest_row *r)
+{
+	for (size_t i = 0; i < a->nr_configs; i++) {
+		const struct analysis_config *c = &a->configs[i];
+		if (strcmp(c->benchmark, r->benchmark) || strcmp(c->size, r->size) || c->ranks != r->ranks ||
+		    c->threads != r->threads)
+			continue;
+		for (size_t k = 0; k < c->nr_runs; k++)
+			for (size_t p = 0; c->runs[k].repeat == r->repeat && p < c->runs[k].nr_points; p++)
+				if (c->runs[k].points[p].present &&
+				    !isnan(c->runs[k].points[p].fig[ANALYSIS_INTERFERENCE]))
+					return 1;
+	}
+	return 0;
+}
+
 /*
  * The ok runs of 'b' measured on a busy machine: contention (the cores other
  * processes took beyond those the run left free, docs/running.md) above its
- * max_contention. Names them; 1 when the baseline must not be written, else 0.
+ * max_contention, whose profiles lack the run-queue delay (those that have it are
+ * recorded with the machine's share removed). Names them; 1 when the baseline
+ * must not be written, else 0.
  */
-static int busy_runs(const struct baseline_options *o, const struct bench_config *b)
+static int busy_runs(const struct baseline_options *o, const struct bench_config *b, const struct analysis *a)
 {
 	char *path = xstrfmt("%s/manifest.tsv", o->results);
 	struct strbuf sb = STRBUF_INIT;
@@ -161,7 +182,8 @@ static int busy_runs(const struct baseline_options *o, const struct bench_config
 	if (b->max_contention >= 0 && !manifest_read(&m, path))
 		for (size_t i = 0; i < m.nr; i++) {
 			const struct manifest_row *r = &m.rows[i];
-			if (strcmp(r->benchmark, b->name) || strcmp(r->status, "ok") || !(r->contention > b->max_contention))
+			if (strcmp(r->benchmark, b->name) || strcmp(r->status, "ok") ||
+			    !(r->contention > b->max_contention) || run_corrected(a, r))
 				continue;
 			if (n++ < 8)
 				strbuf_addf(&sb, "%s%s (%.2f cores)", n > 1 ? ", " : "", r->dir, r->contention);
@@ -169,11 +191,12 @@ static int busy_runs(const struct baseline_options *o, const struct bench_config
 	if (n > 8)
 		strbuf_addf(&sb, " and %zu more", n - 8);
 	if (n && o->force)
-		warning("benchmark '%s': %zu run%s measured on a busy machine (contention above max_contention %g): %s; "
-			"recorded anyway (--force)", b->name, n, n == 1 ? "" : "s", b->max_contention, sb.buf);
+		warning("benchmark '%s': %zu run%s measured on a busy machine (contention above max_contention %g) "
+			"without the run-queue delay to remove its share: %s; recorded anyway (--force)", b->name, n, n == 1 ? "" : "s", b->max_contention, sb.buf);
 	else if (n)
-		error("benchmark '%s': %zu run%s measured on a busy machine (contention above max_contention %g): %s; "
-		      "a baseline is what later runs are judged against: run again on a quiet machine, or --force",
+		error("benchmark '%s': %zu run%s measured on a busy machine (contention above max_contention %g) "
+		      "without the run-queue delay (rq_wait) to remove its share: %s; a baseline is what later runs "
+		      "are judged against: run again on a quiet machine, or --force",
 		      b->name, n, n == 1 ? "" : "s", b->max_contention, sb.buf);
 	manifest_release(&m);
 	strbuf_release(&sb);
@@ -194,7 +217,7 @@ static int update(const struct baseline_options *o, struct config *c, const stru
 	for (size_t i = 0; i < c->nr_benchmarks; i++)
 		if (o->benchmark && strcmp(o->benchmark, c->benchmarks[i].name))
 			continue;
-		else if (busy_runs(o, &c->benchmarks[i]))
+		else if (busy_runs(o, &c->benchmarks[i], a))
 			code = worse(code, SG_EXIT_RUN_FAILED);
 		else
 			code = worse(code, update_one(o, a, &failures, c->benchmarks[i].name));

@@ -188,6 +188,21 @@ static void outside_inner(struct strbuf *sb, const struct check_cell *cell)
 	}
 }
 
+/* The machine's share of the interval (Interference): told, never the cause, and removed from what was judged. */
+static void interference(struct strbuf *sb, const struct check_cell *cell)
+{
+	const struct matrix_figure *in = cell->mc ? &cell->mc->fig[ANALYSIS_INTERFERENCE] : NULL;
+	double total = cell->mc ? cell->mc->fig[ANALYSIS_TOTAL_TIME_WALL].median : NAN;
+
+	if (!in || !in->n || !(total > 0) || in->median / total < CAUSE_MIN_GROWTH)
+		return;
+	separator(sb);
+	strbuf_addstr(sb, "the machine took ");
+	add_percent(sb, in->median / total);
+	strbuf_addstr(sb, " of Total_time from this interval (Interference: other processes; removed from the "
+			  "judged figures)");
+}
+
 char *cause_explain(const struct check_cell *cell)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -197,5 +212,6 @@ char *cause_explain(const struct check_cell *cell)
 	component(&sb, cell);
 	karp_flatt(&sb, cell);
 	outside_inner(&sb, cell);
+	interference(&sb, cell);
 	return sb.len ? strbuf_detach(&sb) : NULL;
 }

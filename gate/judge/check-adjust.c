@@ -131,9 +131,10 @@ static void describe(struct strbuf *sb, const struct check_pending *pd, const st
 		    t->n_base, change);
 	if (v->inconclusive && t->busy) {
 		strbuf_addf(sb, "past the tolerance of %s, but inconclusive: most runs were measured on a busy machine "
-			    "(contention above max_contention), and against a stored baseline the change cannot be told "
-			    "from the load; rerun on a quiet machine, or compare with the base revision in the same job "
-			    "(--against)", tol);
+			    "(contention above max_contention) and their profiles have no run-queue delay (rq_wait: "
+			    "a tracer without it, or no /proc/thread-self/schedstat) to remove the machine's share, "
+			    "so against a stored baseline the change cannot be told from the load; rerun on a quiet "
+			    "machine, or compare with the base revision in the same job (--against)", tol);
 	} else if (v->inconclusive) {
 		strbuf_addf(sb, "inconclusive: the noise here allows only changes above %s to be detected "
 			    "(tolerance %s)", mdc, tol);
