@@ -7,9 +7,11 @@
 #include "base/util.h"
 
 /* Per node and thread of one rank, inclusive over the node's subtree. */
-enum { RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_PW, RV_INH, RV_RQ, RV_INHQ, RV_NR };
+enum { RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_PW, RV_INH, RV_RQ, RV_INHQ, RV_CPU, RV_INHC,
+       RV_CPU_NAN, RV_NR };
 /* RV_PW: measured point-to-point waiting (recv, sendrecv, wait: tracer/MPI.md), part of RV_M;
- * RV_RQ: run-queue delay (inclusive like RV_TIME), RV_INHQ: its part in inherited frames */
+ * RV_RQ, RV_CPU: run-queue delay and on-CPU time (inclusive like RV_TIME), RV_INHQ, RV_INHC: their parts
+ * in inherited frames; RV_CPU_NAN: a record of the node's subtree lacked the on-CPU time */
 
 static const char *const collective_kinds[] = {
 	"barrier", "bcast", "reduce", "allreduce", "gather", "allgather",
@@ -187,10 +189,13 @@ static void view_add_stats(struct rank_view *rv)
 		c[RV_L] += z(s->v[PROFILE_OMP_LOCK]);
 		c[RV_D] += z(s->v[PROFILE_OMP_IDLE]);
 		c[RV_RQ] += z(s->v[PROFILE_RQ_WAIT]);
+		c[RV_CPU] += z(s->v[PROFILE_CPU]);
+		c[RV_CPU_NAN] += isnan(s->v[PROFILE_CPU]);
 		/* A worker's record without entries is an inherited frame: its time is in no ancestor's. */
 		if (t && z(s->v[PROFILE_COUNT]) == 0) {
 			c[RV_INH] += z(s->v[PROFILE_TIME]);
 			c[RV_INHQ] += z(s->v[PROFILE_RQ_WAIT]);
+			c[RV_INHC] += z(s->v[PROFILE_CPU]);
 		}
 	}
 	for (size_t i = 0; i < p->nr_mpi; i++) {
@@ -218,6 +223,7 @@ static void view_make_inclusive(struct rank_view *rv)
 	size_t nt = (size_t)rv->threads;
 	double *inh_below = xcalloc(p->nr_nodes * nt + 1, sizeof(double));
 	double *inhq_below = xcalloc(p->nr_nodes * nt + 1, sizeof(double));
+	double *inhc_below = xcalloc(p->nr_nodes * nt + 1, sizeof(double));
 
 	/* An interval a thread other than the main one entered outside any of its own (a pthread's first
 	 * SG_BEGIN, a worker's at the top of a body that inherited nothing) is the bottom of that thread's
@@ -228,6 +234,7 @@ static void view_make_inclusive(struct rank_view *rv)
 			if (c[RV_COUNT] > 0 && cell(rv, (size_t)p->nodes[n].parent, t)[RV_TIME] == 0) {
 				c[RV_INH] += c[RV_TIME];
 				c[RV_INHQ] += c[RV_RQ];
+				c[RV_INHC] += c[RV_CPU];
 			}
 		}
 
@@ -242,6 +249,8 @@ static void view_make_inclusive(struct rank_view *rv)
 			u[RV_PW] += c[RV_PW];
 			inh_below[up * nt + (size_t)t] += c[RV_INH] + inh_below[n * nt + (size_t)t];
 			inhq_below[up * nt + (size_t)t] += c[RV_INHQ] + inhq_below[n * nt + (size_t)t];
+			inhc_below[up * nt + (size_t)t] += c[RV_INHC] + inhc_below[n * nt + (size_t)t];
+			u[RV_CPU_NAN] += c[RV_CPU_NAN];
 		}
 		for (size_t k = 0; k < NR_COLL * 2; k++) {
 			double c = rv->coll[n * NR_COLL * 2 + k], *u = &rv->coll[up * NR_COLL * 2 + k];
@@ -253,9 +262,11 @@ static void view_make_inclusive(struct rank_view *rv)
 		for (int t = 1; t < rv->threads; t++) {
 			cell(rv, n, t)[RV_TIME] += inh_below[n * nt + (size_t)t];
 			cell(rv, n, t)[RV_RQ] += inhq_below[n * nt + (size_t)t];
+			cell(rv, n, t)[RV_CPU] += inhc_below[n * nt + (size_t)t];
 		}
 	free(inh_below);
 	free(inhq_below);
+	free(inhc_below);
 }
 
 static void view_init(struct analysis *a, const char *benchmark, struct rank_view *rv, const struct profile *p)
@@ -377,7 +388,7 @@ static void mpi_waits(const struct interval_ranks *ir, double *wait, int *estima
 /* Sums of the terms over ranks and processors, then the figures. */
 struct sums {
 	double exec, seq, par, comm, idle, sync_omp, sync_mpi, work, work_max, serial, wall, count;
-	double exec_prog, interference; /* the program's Execution_time; the threads' own interference */
+	double exec_prog;               /* the program's Execution_time: without the machine's interference */
 	int sched;                      /* interference captured on every rank */
 	size_t nproc;
 };
@@ -417,17 +428,25 @@ static double rank_count(const struct rank_view *rv, int node)
 }
 
 /*
- * Thread q's interference: its run-queue delay beyond what the program's own oversubscription explains,
- * taken out of its work (a thread that waits mostly sleeps; delay beyond its work stays in its waiting).
+ * Thread q's interference: its run-queue delay beyond what the program's own oversubscription explains
+ * (returned), and in *work the part of it inside its work: the work's wall time less its on-CPU time, at
+ * most the whole delay (the rest fell while it waited: a wake-up that found the CPUs taken). Without the
+ * on-CPU time the delay is taken from the work first.
  */
-static double thread_interference(const struct rank_view *rv, const double *c, double presence, double w)
+static double thread_interference(const struct rank_view *rv, const double *c, double presence, double w,
+				  double *work)
 {
-	double i;
+	double i, off_cpu;
 
+	*work = 0;
 	if (!rv->sched || !c)
 		return 0;
 	i = c[RV_RQ] - rv->self_rate * presence;
-	return i <= 0 ? 0 : i < w ? i : w;
+	if (i <= 0)
+		return 0;
+	off_cpu = c[RV_CPU_NAN] ? w : w - c[RV_CPU];
+	*work = off_cpu <= 0 ? 0 : off_cpu < i ? off_cpu : i;
+	return i;
 }
 
 /* The rank's time without the machine's interference on its critical path: W less the delay of its most
@@ -467,16 +486,15 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 		double D = c ? c[RV_D] : 0, m = c ? c[RV_M] : 0, a = presence(rv, node, q);
 		double gap = W - a, seq = q && gap > serial ? serial : q ? gap : 0, missing = gap - seq;
 		double w = clamp0(cl, a - D - B - L - m, ANALYSIS_PRODUCTIVE_TIME);
-		double in = thread_interference(rv, c, a, w);
+		double in, delay = thread_interference(rv, c, a, w, &in);
 
 		w -= in; /* work in on-CPU time */
-		s->interference += in;
-		if (in > most_i)
-			most_i = in;
+		if (delay > most_i)
+			most_i = delay;
 		if (w > most_w)
 			most_w = w;
 		if (!q)
-			i0 = in;
+			i0 = delay;
 		s->seq += seq;
 		s->par += missing;
 		s->sync_omp += B + L + D;
@@ -484,7 +502,7 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 		if (w > s->work_max)
 			s->work_max = w;
 		double v[ANALYSIS_NR_PQ] = {
-			w, t, B, L, D, missing, m, m_r > 0 ? wait_r * m / m_r : 0, s->exec - W, in,
+			w, t, B, L, D, missing, m, m_r > 0 ? wait_r * m / m_r : 0, s->exec - W, delay,
 		};
 		for (int k = 0; k < ANALYSIS_NR_PQ; k++)
 			cmp_add(&pt->cmp[k], v[k], (int)r, q, !s->nproc);

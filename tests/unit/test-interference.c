@@ -187,6 +187,34 @@ static void test_hog_on_light_thread(void **state)
 }
 
 /*
+ * Measured (examples/imbalance, 3:1 on 2 threads, load 14 on 2 cores): the main thread spent 0.42 s on a
+ * CPU, 1.89 s in the run queue, part of it after the end-of-region wake-up (inside its omp_idle, not its
+ * work). The judged figures are the on-CPU ones: Execution_time 0.42 s of 2.31 wall, Load_balance 2/3.
+ */
+static void test_measured_wakeup_delay(void **state)
+{
+	const char *stats[] = { "0 0 1 2.3079 2.3078 0 0 0 0.4213 1.8866",
+				"1 0 1 2.3078 2.3078 0 0.40995 0 0.4212 1.8866",
+				"1 1 0 1.1529 1.1529 0 1.15488 0 0.13968 1.01287", NULL };
+	char *dir = make_dir();
+	struct analysis a;
+	const double *f;
+
+	(void)state;
+	write_profile(dir, 2, two_cpus, stats);
+	f = load_solve(&a, dir);
+	near(f[ANALYSIS_EXECUTION_TIME_WALL], 2.3078);
+	near(f[ANALYSIS_EXECUTION_TIME], 0.4212);
+	/* the worker's work less its whole delay: its 1.15 s off the CPU hold slightly more than the delay */
+	near(f[ANALYSIS_PRODUCTIVE_TIME], 0.4212 + 1.1529 - 1.01287);
+	near(f[ANALYSIS_LOAD_BALANCE], (0.4212 + 1.1529 - 1.01287) / 2 / 0.4212);
+	assert_true(f[ANALYSIS_LOAD_BALANCE] <= 0.72);
+	near(f[ANALYSIS_INTERFERENCE], 2 * (2.3078 - 0.4212));
+	analysis_release(&a);
+	remove_dir(dir);
+}
+
+/*
  * Four threads on the 2 CPUs the process was given (twice the threads): each waits half its time for the
  * program's own threads. That delay is the program's: no Interference, Execution_time stays the wall's.
  * A run-queue delay beyond it (here 0.1 of each thread's 4 s) is the machine's.
@@ -251,6 +279,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hog_on_critical_thread),
 		cmocka_unit_test(test_hog_on_light_thread),
+		cmocka_unit_test(test_measured_wakeup_delay),
 		cmocka_unit_test(test_self_oversubscription),
 		cmocka_unit_test(test_not_captured),
 	};
