@@ -8,6 +8,14 @@
  *          SG_KNOB_SERIAL_MS=MS   MS ms of serial code at the start of solve
  *          SG_KNOB_NO_PARALLEL=1  the 'omp parallel for' of both loops removed
  *          SG_KNOB_CRITICAL=1     a critical section around the sweep's rows
+ *   knobs of real code changes for the gate's power (make bench, tests/bench/gate_bench.sh):
+ *          SG_KNOB_WORK_PCT=P     every row of the sweep does P % more work: each thread's
+ *                                 parallel work grows P %, speedup stays
+ *          SG_KNOB_SERIAL_PCT=P   before each sweep, one thread does P % of a sweep's work
+ *                                 alone: serial code, time +P % at p = 1 and more beyond
+ *          SG_KNOB_IMBALANCE=K    the rows of the top half do K times the work: K:1 between
+ *                                 two threads of the static schedule
+ *          SG_KNOB_THREADS_X=K    K times the threads asked for (oversubscribed cores)
  */
 #include <math.h>
 #include <omp.h>
@@ -21,15 +29,44 @@ static int knob(const char *name)
 	return getenv(name) ? atoi(getenv(name)) : 0;
 }
 
-static double sweep_row(const double *u, double *v, int n, int i)
+/* The knobs of the work, read once. */
+static struct {
+	int work_pct, serial_pct, imbalance;
+} extra;
+
+/* Row i of the sweep over the columns 1 .. last - 1. */
+static double sweep_cols(const double *u, double *v, int n, int i, int last)
 {
 	double diff = 0.0;
 
-	for (int j = 1; j < n - 1; j++) {
+	for (int j = 1; j < last; j++) {
 		double x = 0.25 * (u[(i - 1) * n + j] + u[(i + 1) * n + j] + u[i * n + j - 1] + u[i * n + j + 1]);
 		diff = fmax(diff, fabs(x - u[i * n + j]));
 		v[i * n + j] = x;
 	}
+	return diff;
+}
+
+/* Row i, and the work the knobs add to it (the same values computed again). */
+static double sweep_row(const double *u, double *v, int n, int i)
+{
+	double diff = sweep_cols(u, v, n, i, n - 1);
+
+	if (extra.work_pct > 0)
+		diff = fmax(diff, sweep_cols(u, v, n, i, 1 + (n - 2) * extra.work_pct / 100));
+	for (int k = 1; k < extra.imbalance && i < n / 2; k++)
+		diff = fmax(diff, sweep_cols(u, v, n, i, n - 1));
+	return diff;
+}
+
+/* SG_KNOB_SERIAL_PCT: P % of a sweep's rows computed by the calling thread alone. */
+static double serial_rows(const double *u, double *v, int n)
+{
+	double diff = 0.0;
+	int rows = (n - 2) * extra.serial_pct / 100;
+
+	for (int i = 1; i <= rows; i++)
+		diff = fmax(diff, sweep_cols(u, v, n, i, n - 1));
 	return diff;
 }
 
@@ -38,6 +75,8 @@ static double sweep(const double *u, double *v, int n, int no_parallel, int crit
 	double diff = 0.0;
 
 	SG_BEGIN("sweep");
+	if (extra.serial_pct > 0)
+		diff = serial_rows(u, v, n);
 	if (no_parallel) {
 		for (int i = 1; i < n - 1; i++)
 			diff = fmax(diff, sweep_row(u, v, n, i));
@@ -95,7 +134,7 @@ int main(int argc, char **argv)
 	int threads, n, iterations;
 	int serial = knob("SG_KNOB_SERIAL") || knob("SG_KNOB_NO_PARALLEL");
 	int no_parallel = knob("SG_KNOB_NO_PARALLEL"), critical = knob("SG_KNOB_CRITICAL");
-	int serial_ms = knob("SG_KNOB_SERIAL_MS");
+	int serial_ms = knob("SG_KNOB_SERIAL_MS"), threads_x = knob("SG_KNOB_THREADS_X");
 	double *u, *v, diff = 0, res = 0;
 
 	if (argc < 3) {
@@ -109,7 +148,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "jacobi: THREADS >= 1, N >= 3, ITERATIONS >= 1\n");
 		return 2;
 	}
-	omp_set_num_threads(threads);
+	extra.work_pct = knob("SG_KNOB_WORK_PCT");
+	extra.serial_pct = knob("SG_KNOB_SERIAL_PCT");
+	extra.imbalance = knob("SG_KNOB_IMBALANCE");
+	omp_set_num_threads(threads * (threads_x > 1 ? threads_x : 1));
 	u = calloc((size_t)n * n, sizeof(double));
 	v = calloc((size_t)n * n, sizeof(double));
 	if (!u || !v) {

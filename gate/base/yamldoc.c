@@ -321,30 +321,38 @@ yaml_node_t *yamldoc_map_get(struct yamldoc *d, yaml_node_t *map, const char *ke
 }
 
 /* Levenshtein distance, case-insensitive, capped: keys are short. */
+/* Edit distance with a swap of two neighbours as one edit ("rnu" is one slip from "run"), ignoring
+ * case: the optimal string alignment distance, over three rows. */
 static size_t edit_distance(const char *a, const char *b)
 {
-	size_t la = strlen(a), lb = strlen(b), row[65], prev;
+	size_t la = strlen(a), lb = strlen(b), rows[3][65];
+	size_t *two = rows[0], *one = rows[1], *cur = rows[2];
 
 	if (la > 64 || lb > 64)
 		return SIZE_MAX;
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
+		one[j] = j;
 	for (size_t i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
+		size_t *t;
+		cur[0] = i;
 		for (size_t j = 1; j <= lb; j++) {
-			size_t cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-			size_t best = prev + cost, tmp = row[j];
-
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			prev = tmp;
-			row[j] = best;
+			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			size_t best = one[j - 1] + (ca != cb);
+			if (one[j] + 1 < best)
+				best = one[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb && two[j - 2] + 1 < best)
+				best = two[j - 2] + 1;
+			cur[j] = best;
 		}
+		t = two;
+		two = one;
+		one = cur;
+		cur = t;
 	}
-	return row[lb];
+	return one[lb];
 }
 
 const char *yamldoc_closest(const char *key, const char *const *known)

@@ -10,36 +10,30 @@
 #include "cmd/options.h"
 #include "run/worktree.h"
 
-int ab_option(int argc, char **argv, int *i, struct ab_options *o)
+int ab_parse_inject(const struct option *o, const char *v)
 {
-	const char *v;
-	int bad = 0;
+	if (!strchr(v, ':') || v[0] == ':')
+		return error("--inject '%s': expected INTERVAL:PERCENT, e.g. solve:10%%", v);
+	*(const char **)o->value = v;
+	return 0;
+}
 
-	if ((v = option_value(argc, argv, i, "--against", &bad))) {
-		o->against = v;
-	} else if (!bad && (v = option_value(argc, argv, i, "--against-dir", &bad))) {
-		o->against_dir = v;
-	} else if (!bad && (v = option_value(argc, argv, i, "--inject", &bad))) {
-		if (!strchr(v, ':') || v[0] == ':') {
-			fprintf(stderr, "scalegate: error: --inject '%s': expected INTERVAL:PERCENT, e.g. solve:10%%\n", v);
-			return -1;
-		}
-		o->inject = v;
-	} else if (!bad && (v = option_value(argc, argv, i, "--seed", &bad))) {
-		char *end;
-		o->seed = strtoull(v, &end, 10);
-		if (*end || !o->seed) {
-			fprintf(stderr, "scalegate: error: --seed '%s': expected a positive integer\n", v);
-			return -1;
-		}
-	} else {
-		return bad ? -1 : 0;
-	}
-	if (o->against && o->against_dir) {
-		fputs("scalegate: error: --against and --against-dir exclude each other\n", stderr);
-		return -1;
-	}
-	return 1;
+int ab_parse_seed(const struct option *o, const char *v)
+{
+	char *end;
+	uint64_t seed = strtoull(v, &end, 10);
+
+	if (!*v || *end || !seed)
+		return error("--seed '%s': expected a positive integer", v);
+	*(uint64_t *)o->value = seed;
+	return 0;
+}
+
+int ab_check(const struct ab_options *o)
+{
+	if (o->against && o->against_dir)
+		return error("--against and --against-dir exclude each other");
+	return 0;
 }
 
 int ab_wanted(const struct ab_options *o)

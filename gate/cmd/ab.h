@@ -6,6 +6,7 @@
 
 #include "config/config.h"
 #include "run/runner.h"
+#include "cmd/options.h"
 
 struct ab_options {
 	const char *against;      /* --against REV */
@@ -15,17 +16,25 @@ struct ab_options {
 	char *repo, *head_root, *base_root, *scratch; /* set by ab_prepare */
 };
 
-#define AB_USAGE \
-	"  --against REV     A/B: check REV out into a scratch git worktree, run its\n" \
-	"                    build there, and interleave its runs with the head's\n" \
-	"                    round by round (ABBA, random order, seed in ab.tsv)\n" \
-	"  --against-dir DIR A/B against a tree already built at DIR\n" \
-	"  --inject I:PCT    SCALEGATE_INJECT for the head's runs: slow interval I down\n" \
-	"                    by PCT (a calibration tool, docs/check.md)\n" \
-	"  --seed N          the seed of the A/B order (default: from the clock)\n"
+int ab_parse_inject(const struct option *o, const char *value);
+int ab_parse_seed(const struct option *o, const char *value);
 
-/* Takes argv[*i] when it is an A/B option: 1 taken, 0 not one, -1 bad (reported). */
-int ab_option(int argc, char **argv, int *i, struct ab_options *o);
+/* The A/B rows of an option table ('o' a struct ab_options *). */
+#define AB_OPTIONS(o) \
+	OPT_STRING(NULL, "--against", &(o)->against, "REV", \
+		   "A/B: check REV out into a scratch git worktree, run its\n" \
+		   "build there, and interleave its runs with the head's\n" \
+		   "round by round (ABBA, random order, seed in ab.tsv)"), \
+	OPT_STRING(NULL, "--against-dir", &(o)->against_dir, "DIR", \
+		   "A/B against a tree already built at DIR"), \
+	OPT_PARSE(NULL, "--inject", &(o)->inject, "I:PCT", \
+		  "SCALEGATE_INJECT for the head's runs: slow interval I down\n" \
+		  "by PCT (a calibration tool, docs/check.md)", ab_parse_inject), \
+	OPT_PARSE(NULL, "--seed", &(o)->seed, "N", \
+		  "the seed of the A/B order (default: from the clock)", ab_parse_seed)
+
+/* What the table cannot check alone (--against and --against-dir exclude each other): 0 or error(). */
+int ab_check(const struct ab_options *o);
 /* Whether an A/B comparison was asked for. */
 int ab_wanted(const struct ab_options *o);
 /* Checks the base out (--against) and fills the runner's options; 0 or error(). */

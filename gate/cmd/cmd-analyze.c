@@ -10,19 +10,18 @@
 #include "analyze/matrix.h"
 #include "report/protocol.h"
 #include "base/util.h"
+#include "cmd/options.h"
 
-static const char usage_text[] =
+static const struct command_usage usage = {
+	"analyze",
 	"usage: scalegate analyze [--json] [--efficiency E] [--memory [BENCH=]MODEL] [-c FILE] DIR\n"
 	"DIR is a results directory written by 'scalegate run' (manifest.tsv) or a\n"
 	"directory of profiles from one run of a program. Prints per interval the\n"
-	"main characteristics (median [95 %% interval] over repeats), the per-processor\n"
+	"main characteristics (median [95 % interval] over repeats), the per-processor\n"
 	"comparative characteristics, the scaling table, weak scaling and\n"
-	"isoefficiency (docs/metrics.md).\n"
-	"  --json                   the documented JSON instead of text\n"
-	"  --efficiency E           target efficiency of the isoefficiency (0 < E < 1; default 0.8)\n"
-	"  --memory [BENCH=]MODEL   memory as a function of the size n (n, n^2, n^3, n log n, ...)\n"
-	"                           for benchmark BENCH, or for all: gives the scalability function\n"
-	"  -c FILE                  take each benchmark's 'memory' from this scalegate.yml\n";
+	"isoefficiency (docs/metrics.md).\n",
+	NULL
+};
 
 struct analyze_options {
 	int json;
@@ -32,41 +31,50 @@ struct analyze_options {
 	size_t nr_memory;
 };
 
-static int parse_efficiency(const char *s, double *e)
+static int parse_efficiency(const struct option *o, const char *s)
 {
 	char *end;
+	double e = strtod(s, &end);
 
-	*e = s ? strtod(s, &end) : 0;
-	if (!s || end == s || *end || !(*e > 0 && *e < 1))
-		return error("--efficiency needs a number between 0 and 1, got '%s'", s ? s : "");
+	if (end == s || *end || !(e > 0 && e < 1))
+		return error("--efficiency needs a number between 0 and 1, got '%s'", s);
+	*(double *)o->value = e;
 	return 0;
 }
 
-/* 0, 1 for --help, -1 on a usage error (message printed). */
+static int parse_memory(const struct option *opt, const char *s)
+{
+	struct analyze_options *o = opt->value;
+
+	o->memory[o->nr_memory++] = s;
+	return 0;
+}
+
+/* 0, OPTIONS_HELP, or -1 (reported). */
 static int parse_options(int argc, char **argv, struct analyze_options *o)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(arg, "--json"))
-			o->json = 1;
-		else if (!strcmp(arg, "-h") || !strcmp(arg, "--help"))
-			return 1;
-		else if (!strcmp(arg, "--efficiency")) {
-			if (parse_efficiency(val, &o->efficiency))
-				return -1;
-			i++;
-		} else if ((!strcmp(arg, "--memory") || !strcmp(arg, "-c") || !strcmp(arg, "--config")) && !val)
-			return error("%s needs a value", arg);
-		else if (!strcmp(arg, "--memory"))
-			o->memory[o->nr_memory++] = argv[++i];
-		else if (!strcmp(arg, "-c") || !strcmp(arg, "--config"))
-			o->config = argv[++i];
-		else if (arg[0] == '-' || o->dir)
-			return error("unexpected argument '%s'", arg);
-		else
-			o->dir = arg;
-	}
-	return o->dir ? 0 : error("no results directory given");
+	const struct option opts[] = {
+		OPT_FLAG(NULL, "--json", &o->json, "the documented JSON instead of text"),
+		OPT_PARSE(NULL, "--efficiency", &o->efficiency, "E",
+			  "target efficiency of the isoefficiency (0 < E < 1; default 0.8)",
+			  parse_efficiency),
+		OPT_PARSE(NULL, "--memory", o, "[BENCH=]MODEL",
+			  "memory as a function of the size n (n, n^2, n^3, n log n, ...)\n"
+			  "for benchmark BENCH, or for all: gives the scalability function", parse_memory),
+		OPT_STRING("-c", "--config", &o->config, "FILE",
+			   "take each benchmark's 'memory' from this scalegate.yml"),
+		OPT_END()
+	};
+	int n = options_parse(argc, argv, opts, &usage);
+
+	if (n < 0)
+		return n;
+	if (n == 0)
+		return error("no results directory given (see 'scalegate analyze --help')");
+	if (n > 1)
+		return error("unexpected argument '%s' (see 'scalegate analyze --help')", argv[1]);
+	o->dir = argv[0];
+	return 0;
 }
 
 /* The memory models of the configuration file, then those of the command line (they win). */
@@ -101,9 +109,8 @@ int cmd_analyze(int argc, char **argv)
 	o.memory = xcalloc((size_t)argc + 1, sizeof(*o.memory));
 	r = parse_options(argc, argv, &o);
 	if (r) {
-		fprintf(r > 0 ? stdout : stderr, usage_text);
 		free(o.memory);
-		return r > 0 ? SG_EXIT_PASS : SG_EXIT_USAGE;
+		return r == OPTIONS_HELP ? SG_EXIT_PASS : SG_EXIT_USAGE;
 	}
 	analysis_init(&a);
 	matrix_init(&m);

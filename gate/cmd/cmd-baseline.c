@@ -13,7 +13,8 @@
 #include "base/exitcode.h"
 #include "cmd/options.h"
 
-static const char usage_text[] =
+static const struct command_usage usage = {
+	"baseline",
 	"usage: scalegate baseline update [-c FILE] [-r RESULTS] [--baselines DIR] [--benchmark NAME]\n"
 	"                                 [--partial] [--force]\n"
 	"Writes DIR/<benchmark>.sgbase for every benchmark of the configuration (or\n"
@@ -22,54 +23,46 @@ static const char usage_text[] =
 	"(docs/check.md). Other baselines in DIR are left as they are. A benchmark\n"
 	"with a failed run gets no baseline, nor, unless --force, one with runs\n"
 	"measured on a busy machine (contention above its max_contention) whose\n"
-	"profiles lack the run-queue delay; with it the machine's share is removed.\n"
-	"  -c FILE           the configuration (default: scalegate.yml)\n"
-	"  -r DIR            the results (default: 'results' of the configuration)\n"
-	"  --baselines DIR   where baselines are kept (default: 'baselines' of the configuration)\n"
-	"  --benchmark NAME  update only this benchmark's baseline\n"
-	"  --partial         record results that 'scalegate run' did not finish (warned)\n"
-	"  --force           record runs measured on a busy machine too (warned)\n"
+	"profiles lack the run-queue delay; with it the machine's share is removed.\n",
 	"exit codes: 0 written, 2 usage or configuration error, or no results for a\n"
 	"benchmark, 3 a benchmark had failed runs or busy ones, or the results are incomplete\n"
-	"(no baseline is written)\n";
+	"(no baseline is written)\n"
+};
 
 struct baseline_options {
 	const char *config, *results, *baselines, *benchmark;
 	int partial, force;
 };
 
+/* 0, OPTIONS_HELP, or -1 (reported). */
 static int parse_options(int argc, char **argv, struct baseline_options *o)
 {
-	int bad = 0, verb = 0;
+	const struct option opts[] = {
+		OPT_STRING("-c", "--config", &o->config, "FILE",
+			   "the configuration (default: scalegate.yml)"),
+		OPT_STRING("-r", "--results", &o->results, "DIR",
+			   "the results (default: 'results' of the configuration)"),
+		OPT_STRING(NULL, "--baselines", &o->baselines, "DIR",
+			   "where baselines are kept (default: 'baselines' of the configuration)"),
+		OPT_STRING(NULL, "--benchmark", &o->benchmark, "NAME",
+			   "update only this benchmark's baseline"),
+		OPT_FLAG(NULL, "--partial", &o->partial,
+			 "record results that 'scalegate run' did not finish (warned)"),
+		OPT_FLAG(NULL, "--force", &o->force,
+			 "record busy runs without the run-queue delay too (warned)"),
+		OPT_END()
+	};
+	int n = options_parse(argc, argv, opts, &usage);
 
-	for (int i = 1; i < argc && !bad; i++) {
-		const char *v;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
-			return 1;
-		} else if (option_inputs(argc, argv, &i, &bad, &o->config, &o->results, &o->baselines)) {
-			continue;
-		} else if ((v = option_value(argc, argv, &i, "--benchmark", &bad))) {
-			o->benchmark = v;
-		} else if (!strcmp(argv[i], "--partial")) {
-			o->partial = 1;
-		} else if (!strcmp(argv[i], "--force")) {
-			o->force = 1;
-		} else if (!bad && !verb && !strcmp(argv[i], "update")) {
-			verb = 1;
-		} else if (!bad) {
-			fprintf(stderr, "scalegate: error: %s '%s'\n", argv[i][0] == '-' ? "unknown option" :
-				"unknown baseline command", argv[i]);
-			bad = 1;
-		}
-	}
-	if (!bad && !verb) {
-		fprintf(stderr, "scalegate: error: 'baseline' needs a command: update\n");
-		bad = 1;
-	}
-	if (bad)
-		fputs(usage_text, stderr);
-	return bad ? -1 : 0;
+	if (n < 0)
+		return n;
+	if (n == 0)
+		return error("'baseline' needs a command: update (see 'scalegate baseline --help')");
+	if (strcmp(argv[0], "update"))
+		return error("unknown baseline command '%s' (see 'scalegate baseline --help')", argv[0]);
+	if (n > 1)
+		return error("unexpected argument '%s' (see 'scalegate baseline --help')", argv[1]);
+	return 0;
 }
 
 /* Runs of 'name' that were not ok, from the check's run-failure verdicts. */
@@ -192,7 +185,8 @@ static int busy_runs(const struct baseline_options *o, const struct bench_config
 		strbuf_addf(&sb, " and %zu more", n - 8);
 	if (n && o->force)
 		warning("benchmark '%s': %zu run%s measured on a busy machine (contention above max_contention %g) "
-			"without the run-queue delay to remove its share: %s; recorded anyway (--force)", b->name, n, n == 1 ? "" : "s", b->max_contention, sb.buf);
+			"without the run-queue delay to remove its share: %s; recorded anyway (--force)",
+			b->name, n, n == 1 ? "" : "s", b->max_contention, sb.buf);
 	else if (n)
 		error("benchmark '%s': %zu run%s measured on a busy machine (contention above max_contention %g) "
 		      "without the run-queue delay (rq_wait) to remove its share: %s; a baseline is what later runs "
@@ -233,7 +227,7 @@ int cmd_baseline(int argc, char **argv)
 	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &o);
 
 	if (ret)
-		return ret > 0 ? SG_EXIT_PASS : SG_EXIT_USAGE;
+		return ret == OPTIONS_HELP ? SG_EXIT_PASS : SG_EXIT_USAGE;
 	analysis_init(&a);
 	if (config_load(&c, o.config))
 		goto out;

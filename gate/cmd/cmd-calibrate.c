@@ -11,7 +11,8 @@
 #include "cmd/options.h"
 #include "run/runner.h"
 
-static const char usage_text[] =
+static const struct command_usage usage = {
+	"calibrate",
 	"usage: scalegate calibrate [-c FILE] [-n N] [-o DIR] [--benchmark NAME] [--json FILE] [RESULTS...]\n"
 	"       scalegate calibrate --inject INTERVAL:PCT[,PCT...] -n SETS [-c FILE] [-o DIR]\n"
 	"Compares N clean result sets with each other under the current rules: each\n"
@@ -19,18 +20,9 @@ static const char usage_text[] =
 	"per rule and check the false-positive rate (the share of checks that fail)\n"
 	"and the smallest change each tolerance catches at the configured repeats\n"
 	"(docs/check.md), so that tolerances can be set from measurement.\n"
-	"  -c FILE           the configuration (default: scalegate.yml)\n"
-	"  -n N              run the matrix N times (N >= 2) into DIR/1 ... DIR/N\n"
-	"  -o DIR            where -n puts its runs (default: the results directory + '-calibrate')\n"
-	"  --benchmark NAME  with -n: run only this benchmark\n"
-	"  --json FILE       also write the report as JSON\n"
-	"  RESULTS...        existing results directories instead of -n (at least 2)\n"
-	"  --inject I:P,...  instead: SETS independent whole gate runs ('ci', adaptive repeats\n"
-	"                    included) per mode, A/B and against a stored baseline: the\n"
-	"                    share of clean (A/A) runs that fail, and of runs with interval I\n"
-	"                    slowed down by each P %% (SCALEGATE_INJECT) that are caught,\n"
-	"                    with 95 %% Wilson intervals\n"
-	"exit codes: 0 done, 2 usage or configuration error, 3 a run failed\n";
+	"  RESULTS...          existing results directories instead of -n (at least 2)\n",
+	"exit codes: 0 done, 2 usage or configuration error, 3 a run failed\n"
+};
 
 struct calibrate_options {
 	const char *config, *output, *benchmark, *json, *inject;
@@ -39,60 +31,50 @@ struct calibrate_options {
 	int nr_dirs;
 };
 
-static int parse_runs(const char *v, int *out)
+static int parse_runs(const struct option *o, const char *v)
 {
 	char *end;
 	long n = strtol(v, &end, 10);
 
 	if (!*v || *end || n < 1 || n > 1000)
 		return error("-n: '%s' is not a number of runs from 1 (with --inject; else 2) to 1000", v);
-	*out = (int)n;
+	*(int *)o->value = (int)n;
 	return 0;
 }
 
+/* 0, OPTIONS_HELP, or -1 (reported). */
 static int parse_options(int argc, char **argv, struct calibrate_options *o)
 {
-	int bad = 0;
+	const struct option opts[] = {
+		OPT_STRING("-c", "--config", &o->config, "FILE",
+			   "the configuration (default: scalegate.yml)"),
+		OPT_PARSE("-n", NULL, &o->runs, "N",
+			  "run the matrix N times (N >= 2) into DIR/1 ... DIR/N", parse_runs),
+		OPT_STRING("-o", NULL, &o->output, "DIR",
+			   "where -n puts its runs (default: the results directory + '-calibrate')"),
+		OPT_STRING(NULL, "--benchmark", &o->benchmark, "NAME", "with -n: run only this benchmark"),
+		OPT_STRING(NULL, "--json", &o->json, "FILE", "also write the report as JSON"),
+		OPT_STRING(NULL, "--inject", &o->inject, "I:P,...",
+			   "instead: SETS independent whole gate runs ('ci', adaptive repeats\n"
+			   "included) per mode, A/B and against a stored baseline: the\n"
+			   "share of clean (A/A) runs that fail, and of runs with interval I\n"
+			   "slowed down by each P % (SCALEGATE_INJECT) that are caught,\n"
+			   "with 95 % Wilson intervals"),
+		OPT_END()
+	};
+	int n = options_parse(argc, argv, opts, &usage);
 
-	o->dirs = argv;
-	for (int i = 1; i < argc && !bad; i++) {
-		const char *v;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
-			return 1;
-		} else if ((v = option_value(argc, argv, &i, "-c", &bad)) ||
-			   (v = option_value(argc, argv, &i, "--config", &bad))) {
-			o->config = v;
-		} else if ((v = option_value(argc, argv, &i, "-n", &bad))) {
-			bad = parse_runs(v, &o->runs) != 0;
-		} else if ((v = option_value(argc, argv, &i, "-o", &bad))) {
-			o->output = v;
-		} else if ((v = option_value(argc, argv, &i, "--benchmark", &bad))) {
-			o->benchmark = v;
-		} else if ((v = option_value(argc, argv, &i, "--json", &bad))) {
-			o->json = v;
-		} else if ((v = option_value(argc, argv, &i, "--inject", &bad))) {
-			o->inject = v;
-		} else if (!bad && argv[i][0] != '-') {
-			o->dirs[o->nr_dirs++] = argv[i]; /* argv[0] is consumed: safe to compact in place */
-		} else if (!bad) {
-			fprintf(stderr, "scalegate: error: unknown option '%s'\n", argv[i]);
-			bad = 1;
-		}
-	}
-	if (!bad && o->inject && (!o->runs || o->nr_dirs || o->json || o->benchmark)) {
-		fprintf(stderr, "scalegate: error: --inject needs -n SETS, and takes no RESULTS, --json or --benchmark\n");
-		bad = 1;
-	} else if (!bad && !o->inject && o->runs == 1) {
-		fprintf(stderr, "scalegate: error: -n: comparing needs at least 2 runs\n");
-		bad = 1;
-	} else if (!bad && !o->inject && (o->runs ? o->nr_dirs > 0 : o->nr_dirs < 2)) {
-		fprintf(stderr, "scalegate: error: give either -n N or at least 2 results directories\n");
-		bad = 1;
-	}
-	if (bad)
-		fputs(usage_text, stderr);
-	return bad ? -1 : 0;
+	if (n < 0)
+		return n;
+	o->dirs = argv; /* options_parse moved the RESULTS to argv[0..n-1] */
+	o->nr_dirs = n;
+	if (o->inject && (!o->runs || o->nr_dirs || o->json || o->benchmark))
+		return error("--inject needs -n SETS, and takes no RESULTS, --json or --benchmark");
+	if (!o->inject && o->runs == 1)
+		return error("-n: comparing needs at least 2 runs");
+	if (!o->inject && (o->runs ? o->nr_dirs > 0 : o->nr_dirs < 2))
+		return error("give either -n N or at least 2 results directories");
+	return 0;
 }
 
 /* Runs the matrix N times into DIR/1 .. DIR/N and adds each; an exit code. */
@@ -140,7 +122,7 @@ int cmd_calibrate(int argc, char **argv)
 	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &o);
 
 	if (ret)
-		return ret > 0 ? SG_EXIT_PASS : SG_EXIT_USAGE;
+		return ret == OPTIONS_HELP ? SG_EXIT_PASS : SG_EXIT_USAGE;
 	rules_init(&r);
 	calibrate_init(&cal, &r);
 	if (config_load(&c, o.config) || rules_load(&r, &c))

@@ -10,70 +10,46 @@
 #include "judge/judge.h"
 #include "report/report.h"
 
-static const char usage_text[] =
+static const struct command_usage usage = {
+	"check",
 	"usage: scalegate check [-c FILE] [-r RESULTS] [--baselines DIR] [--junit FILE]\n"
 	"                       [--markdown FILE] [--json FILE] [--html FILE] [--all]\n"
 	"                       [--testcase-output] [--validate] [--partial]\n"
 	"Judges every interval x configuration of RESULTS against the rules and the\n"
 	"stored baselines: a regression is a change past the rule's tolerance that is\n"
 	"also significant at its level (docs/check.md). Prints one line per verdict\n"
-	"that is not a pass, then the counts.\n"
-	"  -c FILE           the configuration (default: scalegate.yml)\n"
-	"  -r DIR            the results (default: 'results' of the configuration)\n"
-	"  --baselines DIR   the baselines (default: 'baselines' of the configuration)\n"
-	"  --junit FILE      write a JUnit XML report\n"
-	"  --markdown FILE   write a Markdown summary\n"
-	"  --json FILE       write the JSON summary (the input of 'scalegate post')\n"
-	"  --html FILE       write the HTML report with the scaling plots\n"
-	"  --testcase-output JUnit: each testcase's text in its own <system-out>, with\n"
-	"                    file and line attributes (GitLab; valid against junit10.xsd)\n"
-	"  --all             print the passing checks too\n"
-	"  --validate        only load the configuration and the rules\n"
-	"  --partial         judge results that 'scalegate run' did not finish (warned)\n"
+	"that is not a pass, then the counts.\n",
 	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
 	"error, 3 a benchmark failed to run, the results are incomplete, or something\n"
-	"could not be judged (an unreadable baseline; and nothing regressed)\n";
+	"could not be judged (an unreadable baseline; and nothing regressed)\n"
+};
 
 struct check_options {
 	const char *config, *results, *baselines, *junit, *markdown, *json, *html;
 	int all, validate, partial, testcase_output;
 };
 
+/* 0, OPTIONS_HELP, or -1 (reported). */
 static int parse_options(int argc, char **argv, struct check_options *o)
 {
-	int bad = 0;
-
-	for (int i = 1; i < argc && !bad; i++) {
-		const char *v;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
-			return 1;
-		} else if (!strcmp(argv[i], "--validate")) {
-			o->validate = 1;
-		} else if (!strcmp(argv[i], "--testcase-output")) {
-			o->testcase_output = 1;
-		} else if (!strcmp(argv[i], "--all")) {
-			o->all = 1;
-		} else if (!strcmp(argv[i], "--partial")) {
-			o->partial = 1;
-		} else if (option_inputs(argc, argv, &i, &bad, &o->config, &o->results, &o->baselines)) {
-			continue;
-		} else if ((v = option_value(argc, argv, &i, "--junit", &bad))) {
-			o->junit = v;
-		} else if ((v = option_value(argc, argv, &i, "--markdown", &bad))) {
-			o->markdown = v;
-		} else if ((v = option_value(argc, argv, &i, "--json", &bad))) {
-			o->json = v;
-		} else if ((v = option_value(argc, argv, &i, "--html", &bad))) {
-			o->html = v;
-		} else if (!bad) {
-			fprintf(stderr, "scalegate: error: unknown option '%s'\n", argv[i]);
-			bad = 1;
-		}
-	}
-	if (bad)
-		fputs(usage_text, stderr);
-	return bad ? -1 : 0;
+	const struct option opts[] = {
+		OPT_INPUTS(&o->config, &o->results, &o->baselines),
+		OPT_STRING(NULL, "--junit", &o->junit, "FILE", "write a JUnit XML report"),
+		OPT_STRING(NULL, "--markdown", &o->markdown, "FILE", "write a Markdown summary"),
+		OPT_STRING(NULL, "--json", &o->json, "FILE",
+			   "write the JSON summary (the input of 'scalegate post')"),
+		OPT_STRING(NULL, "--html", &o->html, "FILE",
+			   "write the HTML report with the scaling plots"),
+		OPT_FLAG(NULL, "--testcase-output", &o->testcase_output,
+			 "JUnit: each testcase's text in its own <system-out>, with\n"
+			 "file and line attributes (GitLab; valid against junit10.xsd)"),
+		OPT_FLAG(NULL, "--all", &o->all, "print the passing checks too"),
+		OPT_FLAG(NULL, "--validate", &o->validate, "only load the configuration and the rules"),
+		OPT_FLAG(NULL, "--partial", &o->partial,
+			 "judge results that 'scalegate run' did not finish (warned)"),
+		OPT_END()
+	};
+	return options_parse_no_args(argc, argv, opts, &usage);
 }
 
 /* Only loads the configuration and its rules: --validate. */
@@ -101,7 +77,7 @@ int cmd_check(int argc, char **argv)
 	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &o);
 
 	if (ret)
-		return ret > 0 ? SG_EXIT_PASS : SG_EXIT_USAGE;
+		return ret == OPTIONS_HELP ? SG_EXIT_PASS : SG_EXIT_USAGE;
 	if (o.validate)
 		return validate(o.config);
 	judge_init(&j);

@@ -16,7 +16,8 @@
 #include "cmd/ab.h"
 #include "cmd/adapt.h"
 
-static const char usage_text[] =
+static const struct command_usage usage = {
+	"ci",
 	"usage: scalegate ci [-c|--config FILE] [-o|--output DIR] [--no-run] [--local] [--no-post]\n"
 	"                    [--require-post] [--partial] [--testcase-output]\n"
 	"                    [--against REV | --against-dir DIR] [--inject I:PCT] [--seed N]\n"
@@ -24,24 +25,12 @@ static const char usage_text[] =
 	"Runs the benchmark matrix of the configuration, judges the results against\n"
 	"the rules and the baselines, writes the JUnit, Markdown, JSON and HTML reports,\n"
 	"posts the summary when the configuration has a 'post:' section, and exits\n"
-	"with the check's code. At the end it prints the path of every report.\n"
-	"  -c FILE          the configuration (default: scalegate.yml)\n"
-	"  -o DIR           the reports' directory (default: 'reports:' of the\n"
-	"                   configuration, else 'reports' beside it)\n"
-	"  --no-run         judge the results already there instead of running\n"
-	"  --local          run here even when the configuration has a 'slurm:' section\n"
-	"  --results DIR    the results directory (default: 'results' of the configuration)\n"
-	"  --baselines DIR  the stored baselines (default: 'baselines' of the configuration)\n"
-	"  --no-post        do not post, even with a 'post:' section\n"
-	"  --require-post   a failed post exits 4 when the check passed\n"
-	"  --partial        with --no-run: judge results 'scalegate run' did not finish\n"
-	"  --testcase-output JUnit: each testcase's text in its own <system-out>, with file\n"
-	"                   and line attributes (GitLab; as 'reports: testcase_output: true')\n"
-	AB_USAGE
+	"with the check's code. At the end it prints the path of every report.\n",
 	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
 	"error, 3 a benchmark failed to run, the results are incomplete or something\n"
 	"could not be judged (and nothing regressed), 4 a required post\n"
-	"failed (and the check passed)\n";
+	"failed (and the check passed)\n"
+};
 
 struct ci_options {
 	const char *config, *reports, *results, *baselines;
@@ -49,54 +38,37 @@ struct ci_options {
 	struct ab_options ab;
 };
 
+/* 0, OPTIONS_HELP, or -1 (reported). */
 static int parse_options(int argc, char **argv, struct ci_options *o)
 {
-	int bad = 0;
+	const struct option opts[] = {
+		OPT_STRING("-c", "--config", &o->config, "FILE",
+			   "the configuration (default: scalegate.yml)"),
+		OPT_STRING("-o", "--output", &o->reports, "DIR",
+			   "the reports' directory (default: 'reports:' of the\n"
+			   "configuration, else 'reports' beside it)"),
+		OPT_FLAG(NULL, "--no-run", &o->no_run,
+			 "judge the results already there instead of running"),
+		OPT_FLAG(NULL, "--local", &o->local,
+			 "run here even when the configuration has a 'slurm:' section"),
+		OPT_STRING(NULL, "--results", &o->results, "DIR",
+			   "the results directory (default: 'results' of the configuration)"),
+		OPT_STRING(NULL, "--baselines", &o->baselines, "DIR",
+			   "the stored baselines (default: 'baselines' of the configuration)"),
+		OPT_FLAG(NULL, "--no-post", &o->no_post, "do not post, even with a 'post:' section"),
+		OPT_FLAG(NULL, "--require-post", &o->require_post,
+			 "a failed post exits 4 when the check passed"),
+		OPT_FLAG(NULL, "--partial", &o->partial,
+			 "with --no-run: judge results 'scalegate run' did not finish"),
+		OPT_FLAG(NULL, "--testcase-output", &o->testcase_output,
+			 "JUnit: each testcase's text in its own <system-out>, with file\n"
+			 "and line attributes (GitLab; as 'reports: testcase_output: true')"),
+		AB_OPTIONS(&o->ab),
+		OPT_END()
+	};
+	int ret = options_parse_no_args(argc, argv, opts, &usage);
 
-	for (int i = 1; i < argc && !bad; i++) {
-		const char *a = argv[i], *v;
-		int taken = ab_option(argc, argv, &i, &o->ab);
-		if (taken) {
-			bad = taken < 0;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage_text, stdout);
-			return 1;
-		} else if ((v = option_value(argc, argv, &i, "-c", &bad)) ||
-			   (v = option_value(argc, argv, &i, "--config", &bad))) {
-			o->config = v;
-		} else if ((v = option_value(argc, argv, &i, "-o", &bad)) ||
-			   (v = option_value(argc, argv, &i, "--output", &bad))) {
-			o->reports = v;
-		} else if ((v = option_value(argc, argv, &i, "--results", &bad))) {
-			o->results = v;
-		} else if ((v = option_value(argc, argv, &i, "--baselines", &bad))) {
-			o->baselines = v;
-		} else if (bad) {
-			break;
-		} else if (!strcmp(a, "--no-run")) {
-			o->no_run = 1;
-		} else if (!strcmp(a, "--local")) {
-			o->local = 1;
-		} else if (!strcmp(a, "--no-post")) {
-			o->no_post = 1;
-		} else if (!strcmp(a, "--testcase-output")) {
-			o->testcase_output = 1;
-		} else if (!strcmp(a, "--require-post")) {
-			o->require_post = 1;
-		} else if (!strcmp(a, "--partial")) {
-			o->partial = 1;
-		} else {
-			fprintf(stderr, "scalegate: error: %s '%s'\n", a[0] == '-' ? "unknown or incomplete option" :
-				"unexpected argument", a);
-			fputs(usage_text, stderr);
-			return -1;
-		}
-	}
-	if (bad) {
-		fputs(usage_text, stderr);
-		return -1;
-	}
-	return 0;
+	return ret ? ret : ab_check(&o->ab);
 }
 
 /* Runs the whole matrix, or with 'extend' an adaptive run's extra rounds; -1 when the gate could not go on. */
@@ -160,7 +132,7 @@ static int post(struct post_options *o, const char *summary, int code)
 	int failed;
 
 	if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
-		fputs("scalegate: error: cannot initialize libcurl\n", stderr);
+		error("cannot initialize libcurl");
 		failed = -1;
 	} else {
 		failed = post_run(o, summary);
@@ -190,7 +162,7 @@ int cmd_ci(int argc, char **argv)
 	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &o), posting;
 
 	if (ret)
-		return ret > 0 ? SG_EXIT_PASS : SG_EXIT_USAGE;
+		return ret == OPTIONS_HELP ? SG_EXIT_PASS : SG_EXIT_USAGE;
 	ci_reports_init(&rep);
 	post_options_init(&po);
 	judge_init(&j);

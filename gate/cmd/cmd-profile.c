@@ -6,14 +6,17 @@
 #include "cmd/cmds.h"
 #include "base/exitcode.h"
 #include "results/profile.h"
+#include "base/util.h"
+#include "cmd/options.h"
 
-static const char usage_text[] =
+static const struct command_usage usage = {
+	"profile",
 	"usage: scalegate profile [--tsv] FILE...\n"
 	"Reads profiles written by the tracer (one per process), rejects truncated,\n"
 	"corrupt or wrong-version files, and prints per interval and thread the\n"
-	"count and the wall time.\n"
-	"  --tsv   one tab-separated line per interval, thread (and MPI kind) with\n"
-	"          every column; '-' where the value was not captured\n";
+	"count and the wall time.\n",
+	NULL
+};
 
 static void print_value(double v)
 {
@@ -68,21 +71,21 @@ static void print_profile(const struct profile *p)
 int cmd_profile(int argc, char **argv)
 {
 	int status = SG_EXIT_PASS, tsv = 0;
+	const struct option opts[] = {
+		OPT_FLAG(NULL, "--tsv", &tsv,
+			 "one tab-separated line per interval, thread (and MPI kind) with\n"
+			 "every column; '-' where the value was not captured"),
+		OPT_END()
+	};
+	int n = options_parse(argc, argv, opts, &usage);
 
-	if (argc > 1 && !strcmp(argv[1], "--tsv")) {
-		tsv = 1;
-		argc--;
-		argv++;
-	}
-	if (argc < 2) {
-		fputs(usage_text, stderr);
-		return SG_EXIT_USAGE;
-	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs(usage_text, stdout);
+	if (n == OPTIONS_HELP)
 		return SG_EXIT_PASS;
-	}
-	for (int i = 1; i < argc; i++) {
+	if (n == 0)
+		error("which profiles? give at least one FILE (see 'scalegate profile --help')");
+	if (n <= 0)
+		return SG_EXIT_USAGE;
+	for (int i = 0; i < n; i++) {
 		struct profile p;
 		if (profile_read(&p, argv[i])) {
 			status = SG_EXIT_USAGE;

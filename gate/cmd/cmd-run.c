@@ -9,57 +9,38 @@
 #include "run/runner.h"
 #include "cmd/ab.h"
 
-static const char usage_text[] =
+static const struct command_usage usage = {
+	"run",
 	"usage: scalegate run [-c scalegate.yml] [-o RESULTS] [--benchmark NAME] [--dry-run] [--local]\n"
 	"Runs every configuration of every benchmark: warm-up runs, then 'repeat'\n"
 	"measured runs interleaved across configurations, each in a scratch\n"
 	"directory and a process group of its own, with the timeout enforced.\n"
 	"Writes RESULTS/manifest.tsv, RESULTS/fingerprint.tsv and one directory\n"
-	"per run with its profiles and output (docs/running.md).\n"
-	"  -c FILE           the configuration (default: scalegate.yml)\n"
-	"  -o DIR            the results directory (default: 'results' of the configuration)\n"
-	"  --benchmark NAME  run only this benchmark; the others' results are kept\n"
-	"  --dry-run         print each run's environment and command line, run nothing\n"
-	"  --local           run on this machine even when the configuration has a 'slurm:'\n"
-	"                    section (without it, the matrix is submitted as a batch job)\n"
-	AB_USAGE
-	"exit codes: 0 every run ok, 2 usage or configuration error, 3 a run failed\n";
+	"per run with its profiles and output (docs/running.md).\n",
+	"exit codes: 0 every run ok, 2 usage or configuration error, 3 a run failed\n"
+};
 
+/* 0, OPTIONS_HELP, or -1 (reported). */
 static int parse_options(int argc, char **argv, const char **config, struct runner_options *o,
 			 struct ab_options *ab)
 {
-	int bad = 0;
+	const struct option opts[] = {
+		OPT_STRING("-c", "--config", config, "FILE", "the configuration (default: scalegate.yml)"),
+		OPT_STRING("-o", "--output", &o->results_dir, "DIR",
+			   "the results directory (default: 'results' of the configuration)"),
+		OPT_STRING(NULL, "--benchmark", &o->benchmark, "NAME",
+			   "run only this benchmark; the others' results are kept"),
+		OPT_FLAG(NULL, "--dry-run", &o->dry_run,
+			 "print each run's environment and command line, run nothing"),
+		OPT_FLAG(NULL, "--local", &o->local,
+			 "run on this machine even when the configuration has a 'slurm:'\n"
+			 "section (without it, the matrix is submitted as a batch job)"),
+		AB_OPTIONS(ab),
+		OPT_END()
+	};
+	int ret = options_parse_no_args(argc, argv, opts, &usage);
 
-	for (int i = 1; i < argc && !bad; i++) {
-		const char *v;
-		int taken = ab_option(argc, argv, &i, ab);
-		if (taken) {
-			bad = taken < 0;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
-			return 1;
-		} else if (!strcmp(argv[i], "--dry-run")) {
-			o->dry_run = 1;
-		} else if (!strcmp(argv[i], "--local")) {
-			o->local = 1;
-		} else if ((v = option_value(argc, argv, &i, "-c", &bad)) ||
-			   (v = option_value(argc, argv, &i, "--config", &bad))) {
-			*config = v;
-		} else if ((v = option_value(argc, argv, &i, "-o", &bad)) ||
-			   (v = option_value(argc, argv, &i, "--output", &bad))) {
-			o->results_dir = v;
-		} else if ((v = option_value(argc, argv, &i, "--benchmark", &bad))) {
-			o->benchmark = v;
-		} else if (!bad) {
-			fprintf(stderr, "scalegate: error: unknown option '%s'\n", argv[i]);
-			bad = 1;
-		}
-	}
-	if (bad) {
-		fputs(usage_text, stderr);
-		return -1;
-	}
-	return 0;
+	return ret ? ret : ab_check(ab);
 }
 
 int cmd_run(int argc, char **argv)
@@ -73,7 +54,7 @@ int cmd_run(int argc, char **argv)
 	long failed;
 
 	if (ret)
-		return ret > 0 ? SG_EXIT_PASS : SG_EXIT_USAGE;
+		return ret == OPTIONS_HELP ? SG_EXIT_PASS : SG_EXIT_USAGE;
 	if (config_load(&c, path)) {
 		config_release(&c);
 		return SG_EXIT_USAGE;

@@ -6,6 +6,8 @@
 
 #include "cmd/cmds.h"
 #include "base/exitcode.h"
+#include "base/util.h"
+#include "base/yamldoc.h"
 
 struct cmd {
 	const char *name;
@@ -38,52 +40,15 @@ static void usage(FILE *out)
 	      "            4 a required post failed\n", out);
 }
 
-/* The edit distance of 'a' and 'b' (Levenshtein), capped at 9: enough to rank near misses. */
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), row[32], prev, tmp;
-
-	if (la > 30 || lb > 30)
-		return 9;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t best = prev + (a[i - 1] != b[j - 1]);
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			tmp = row[j];
-			row[j] = best;
-			prev = tmp;
-		}
-	}
-	return row[lb] > 9 ? 9 : row[lb];
-}
-
-/* "did you mean 'run'?" for a mistyped command: the nearest within two edits, or a swap of two letters. */
+/* "did you mean 'run'?" for a mistyped command. */
 static const char *nearest_command(const char *name)
 {
-	const char *best = NULL;
-	size_t best_d = 3, n = strlen(name);
+	const char *names[ARRAY_SIZE(commands) + 1];
 
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		const char *c = commands[i].name;
-		size_t d = distance(name, c);
-		/* a transposition ("rnu", "chekc") is one slip, not two */
-		for (size_t k = 0; k + 1 < n && strlen(c) == n; k++)
-			if (name[k] == c[k + 1] && name[k + 1] == c[k] && !strncmp(name, c, k) &&
-			    !strcmp(name + k + 2, c + k + 2))
-				d = 1;
-		if (d < best_d && d < strlen(c)) {
-			best = c;
-			best_d = d;
-		}
-	}
-	return best;
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		names[i] = commands[i].name;
+	names[ARRAY_SIZE(commands)] = NULL;
+	return yamldoc_closest(name, names);
 }
 
 /* A report that could not be written completely must not pass silently. */
@@ -91,7 +56,7 @@ static int finish(int code)
 {
 	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
 		if (errno != EPIPE) {
-			fprintf(stderr, "scalegate: error: cannot write to standard output: %s\n", strerror(errno));
+			error("cannot write to standard output: %s", strerror(errno));
 			return SG_EXIT_USAGE;
 		}
 	}
@@ -115,7 +80,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return finish(commands[i].fn(argc - 1, argv + 1));
-	fprintf(stderr, "scalegate: error: '%s' is not a scalegate command\n", argv[1]);
+	error("'%s' is not a scalegate command", argv[1]);
 	if (nearest_command(argv[1]))
 		fprintf(stderr, "did you mean '%s'?\n", nearest_command(argv[1]));
 	else

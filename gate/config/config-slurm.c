@@ -63,7 +63,7 @@ static int parse_word(struct yamldoc *d, const yaml_node_t *v, const char *key, 
 	return 0;
 }
 
-static int parse_time(struct yamldoc *d, const yaml_node_t *v, struct slurm_config *s)
+static int parse_time(struct yamldoc *d, const yaml_node_t *v, struct batch_config *s)
 {
 	const char *t = yamldoc_scalar(v);
 	double sec;
@@ -77,7 +77,7 @@ static int parse_time(struct yamldoc *d, const yaml_node_t *v, struct slurm_conf
 	return 0;
 }
 
-static int parse_options(struct yamldoc *d, const yaml_node_t *v, struct slurm_config *s)
+static int parse_options(struct yamldoc *d, const yaml_node_t *v, struct batch_config *s)
 {
 	const char **list;
 	size_t nr;
@@ -98,7 +98,7 @@ static int parse_options(struct yamldoc *d, const yaml_node_t *v, struct slurm_c
 	return s->nr_options == nr ? 0 : -1;
 }
 
-static void parse_key(struct yamldoc *d, const struct yamldoc_iter *it, struct slurm_config *s)
+static void parse_key(struct yamldoc *d, const struct yamldoc_iter *it, struct batch_config *s)
 {
 	const char *k = it->key ? it->key : "";
 	long long n;
@@ -126,9 +126,9 @@ static void parse_key(struct yamldoc *d, const struct yamldoc_iter *it, struct s
 	}
 }
 
-int config_slurm_parse(struct yamldoc *d, const yaml_node_t *v, struct slurm_config **out)
+int config_slurm_parse(struct yamldoc *d, const yaml_node_t *v, struct batch_config **out)
 {
-	struct slurm_config *s;
+	struct batch_config *s;
 	struct yamldoc_iter it;
 	int errors = d->nr_errors;
 	char buf[64];
@@ -153,7 +153,7 @@ int config_slurm_parse(struct yamldoc *d, const yaml_node_t *v, struct slurm_con
 	return 0;
 }
 
-void config_slurm_free(struct slurm_config *s)
+void config_slurm_free(struct batch_config *s)
 {
 	if (!s)
 		return;

@@ -9,7 +9,7 @@
 #define SLURM_DEFAULT_QUEUE_TIMEOUT 3600.0 /* seconds a job may wait in the queue */
 #define SLURM_DEFAULT_POLL 10.0            /* seconds between two looks at the job's state */
 
-struct slurm_config {
+struct batch_config {
 	char *partition;      /* NULL: the cluster's default */
 	char *account;        /* NULL: the user's default */
 	char *time;           /* the job's time limit as Slurm writes it ("30", "1:00:00", "1-0"); NULL: the partition's */
@@ -24,8 +24,8 @@ struct slurm_config {
 };
 
 /* Parses the section 'v' into a new slurm_config (*out); 0, or -1 after reporting at the offending node. */
-int config_slurm_parse(struct yamldoc *d, const yaml_node_t *v, struct slurm_config **out);
-void config_slurm_free(struct slurm_config *s);
+int config_slurm_parse(struct yamldoc *d, const yaml_node_t *v, struct batch_config **out);
+void config_slurm_free(struct batch_config *s);
 
 /* A Slurm time limit ("minutes", "MM:SS", "HH:MM:SS", "D-HH", "D-HH:MM", "D-HH:MM:SS") in seconds, or -1. */
 double config_slurm_time(const char *s);

@@ -76,7 +76,7 @@ struct config {
 	yaml_node_t *rules;     /* a mapping or a list */
 	yaml_node_t *post;
 	yaml_node_t *reports;
-	struct slurm_config *slurm; /* the 'slurm:' section; NULL: run here */
+	struct batch_config *slurm; /* the 'slurm:' section; NULL: run here */
 };
 
 /*

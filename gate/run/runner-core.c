@@ -12,7 +12,7 @@
 
 #include "run/fingerprint.h"
 #include "run/runner-exec.h"
-#include "run/slurm.h"
+#include "run/batch.h"
 
 #define STDERR_TAIL 240 /* bytes of a failed run's stderr kept in its reason */
 
@@ -141,7 +141,7 @@ int runner_init_side(struct runner *r, struct config *c, const struct runner_opt
 		return -1;
 	/* Submitted: the job writes the fingerprint of its node and runs the A/B base beside the head; the
 	 * manifest holds the kept lines meanwhile. */
-	if (slurm_wanted(r))
+	if (batch_wanted(r))
 		return runner_manifest_finish(r);
 	if (fingerprint_write(r->results, c, opt->benchmark))
 		return -1;

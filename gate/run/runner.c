@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "run/runner-exec.h"
-#include "run/slurm.h"
+#include "run/batch.h"
 
 int runner_init(struct runner *r, struct config *c, const struct runner_options *opt)
 {
@@ -134,10 +134,10 @@ long runner_run(struct runner *r)
 	struct bench_run *runs;
 	int ret = 0;
 
-	if (slurm_wanted(r) && !r->opt.dry_run)
-		return slurm_run(r);
-	if (slurm_wanted(r))
-		slurm_print_plan(r);
+	if (batch_wanted(r) && !r->opt.dry_run)
+		return batch_run(r);
+	if (batch_wanted(r))
+		batch_print_plan(r);
 	runs = xcalloc(r->c->nr_benchmarks, sizeof(*runs));
 	runner_catch_signals();
 	if (r->opt.inject && !r->base)

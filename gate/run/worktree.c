@@ -35,7 +35,7 @@ static int git(char *const argv[], struct strbuf *out)
 			dup2(2, 1); /* git's chatter goes with the gate's progress, not into its output */
 		}
 		execvp("git", argv);
-		fprintf(stderr, "scalegate: error: cannot run git: %s\n", strerror(errno));
+		error("cannot run git: %s", strerror(errno));
 		_exit(127);
 	}
 	if (out) {

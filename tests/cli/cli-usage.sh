@@ -26,3 +26,29 @@ for cmd in run check ci baseline; do
 			"'$cmd $opt' reads the configuration (and names the list form)"
 	done
 done
+
+# Options come from one table per command: a mistyped option gets "did you mean" (a swap of two letters
+# is one slip), exit 2, and one line, not the whole help.
+expect_exit 2 "$SCALEGATE" ci --no-pots
+expect_match "$out" "^scalegate: error: unknown option '--no-pots'; did you mean '--no-post'\?" \
+	"a mistyped option gets the nearest one"
+expect_no_match "$out" "^usage:" "the help is not dumped for a mistyped option"
+expect_exit 2 "$SCALEGATE" check --junti out.xml
+expect_match "$out" "did you mean '--junit'\?" "every command's options are known to the hint"
+expect_exit 2 "$SCALEGATE" check --junit
+expect_match "$out" "^scalegate: error: '--junit' needs a value \(FILE\)$" "a missing value is named"
+expect_exit 2 "$SCALEGATE" check --all=yes
+expect_match "$out" "'--all' takes no value" "a flag with a value is refused"
+expect_exit 2 "$SCALEGATE" post --retries 11 s.json
+expect_match "$out" "^scalegate: error: --retries must be an integer from 0 to 10, not '11'$" \
+	"a value is checked by its option's row"
+for cmd in analyze baseline calibrate check ci post profile report run; do
+	expect_exit 0 "$SCALEGATE" "$cmd" --help
+	expect_match "$out" "^usage: scalegate $cmd" "'$cmd --help' prints its usage"
+	expect_no_match "$out" "%%" "'$cmd --help' prints no printf escapes"
+done
+
+# Every error of the gate goes through error() (gate/base/util.c), so a secret filter sees it.
+hand=$(cd "$SG_TOP" && grep -rn '"scalegate: error:' gate --include='*.c' | grep -v '^gate/base/util.c:' |
+	grep -v 'static const char prefix\[\]' || true)
+[ -z "$hand" ] || fail "'scalegate: error:' printed by hand: $hand"

@@ -80,7 +80,7 @@ static void dump_config(struct strbuf *sb, const struct config *c)
 		    c->results_dir, c->baselines_dir, kind(c->rules), kind(c->post),
 		    kind(c->reports));
 	if (c->slurm) {
-		const struct slurm_config *s = c->slurm;
+		const struct batch_config *s = c->slurm;
 		strbuf_addf(sb, "slurm partition %s account %s time %s (%gs) nodes %d exclusive %d queue_timeout %g poll %g\n",
 			    or_dash(s->partition), or_dash(s->account), or_dash(s->time), s->time_s, s->nodes,
 			    s->exclusive, s->queue_timeout, s->poll);

@@ -1,5 +1,5 @@
-/* After the Slurm job: the manifest it wrote, completed with the runs it did not do, and slurm.tsv. */
-#include "run/slurm-priv.h"
+/* After the batch job: the manifest it wrote, completed with the runs it did not do, and <scheduler>.tsv. */
+#include "run/batch-priv.h"
 #include "results/manifest.h"
 #include "run/runner-exec.h"
 
@@ -16,7 +16,7 @@ static int selected(const struct runner *r, const char *name)
 	return r->opt.benchmark ? !strcmp(r->opt.benchmark, name) : config_find(r->c, name) != NULL;
 }
 
-char *slurm_one_line(const char *s)
+char *batch_one_line(const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -84,10 +84,11 @@ static int read_job_manifest(const struct runner *r, struct manifest *m)
 	return ret;
 }
 
-static void write_slurm_tsv(const struct runner *r, const struct slurm_job *j, const char *reason)
+static void write_job_tsv(const struct runner *r, const struct batch_backend *b,
+			  const struct batch_job *j, const char *reason)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *path = xstrfmt("%s/slurm.tsv", r->results), *why = slurm_one_line(reason ? reason : "");
+	char *path = xstrfmt("%s/%s.tsv", r->results, b->name), *why = batch_one_line(reason ? reason : "");
 	double queue = j->start && j->submit ? j->start - j->submit : NAN;
 	double run = j->end && j->start ? j->end - j->start : NAN;
 
@@ -103,7 +104,7 @@ static void write_slurm_tsv(const struct runner *r, const struct slurm_job *j, c
 			snprintf(q, sizeof(q), "%.0f", queue);
 		if (!isnan(run))
 			snprintf(t, sizeof(t), "%.0f", run);
-		fprintf(stderr, "slurm: job %s %s on %s: %s s in the queue, %s s running\n", j->id,
+		fprintf(stderr, "%s: job %s %s on %s: %s s in the queue, %s s running\n", b->name, j->id,
 			j->state ? j->state : "?", j->nodes ? j->nodes : "-", q, t);
 	}
 	strbuf_release(&sb);
@@ -111,10 +112,11 @@ static void write_slurm_tsv(const struct runner *r, const struct slurm_job *j, c
 	free(path);
 }
 
-long slurm_collect(struct runner *r, const struct slurm_job *j, const char *reason)
+long batch_collect(struct runner *r, const struct batch_backend *b, const struct batch_job *j,
+		   const char *reason)
 {
-	char *tmp = xstrfmt("%s/manifest.tsv.slurm", r->results), *to = xstrfmt("%s/manifest.tsv", r->results);
-	char *partial = xstrfmt("%s/manifest.tsv.partial", r->results), *why = slurm_one_line(reason);
+	char *tmp = xstrfmt("%s/manifest.tsv.%s", r->results, b->name), *to = xstrfmt("%s/manifest.tsv", r->results);
+	char *partial = xstrfmt("%s/manifest.tsv.partial", r->results), *why = batch_one_line(reason);
 	struct manifest m;
 	long failed = -1;
 	FILE *out = NULL;
@@ -140,9 +142,9 @@ long slurm_collect(struct runner *r, const struct slurm_job *j, const char *reas
 		goto out;
 	}
 	unlink(partial);
-	write_slurm_tsv(r, j, failed ? reason : NULL);
+	write_job_tsv(r, b, j, failed ? reason : NULL);
 	/* Every run of the selected benchmarks is now in the manifest, done or 'job-failed': complete, unless
-	 * the gate itself was interrupted (then, as without Slurm, the results say they are incomplete). */
+	 * the gate itself was interrupted (then, as without the scheduler, the results say they are incomplete). */
 	if (runner_interrupted)
 		goto out;
 	for (size_t i = 0; i < r->c->nr_benchmarks; i++) {
