@@ -389,6 +389,7 @@ static void mpi_waits(const struct interval_ranks *ir, double *wait, int *estima
 struct sums {
 	double exec, seq, par, comm, idle, sync_omp, sync_mpi, work, work_max, serial, wall, count;
 	double exec_prog;               /* the program's Execution_time: without the machine's interference */
+	double serial_wall;             /* serial: the program's serial code; serial_wall: as measured */
 	int sched;                      /* interference captured on every rank */
 	size_t nproc;
 };
@@ -512,6 +513,7 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 	if (W > s->exec_prog)
 		s->exec_prog = W;
 	/* the main thread's interference spread over its time: the serial code's part of it */
+	s->serial_wall += serial;
 	if (m0 && m0[RV_TIME] > 0)
 		serial -= serial * i0 / m0[RV_TIME];
 	s->serial += serial;
@@ -520,24 +522,34 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 
 /*
  * The program's frame: the lost-time terms measured on the wall clock hold the waiting for interfered
- * threads, so they are scaled to the program's lost time, Total_time - work (docs/metrics.md); the rest of
- * the wall's Total_time is the Interference. Without the run-queue delay nothing changes.
+ * threads, so they are brought to the program's lost time, Total_time - work (docs/metrics.md): Seq as the
+ * main thread's serial code shrank, the others scaled alike; the rest of the wall's Total_time is the
+ * Interference. Without the run-queue delay nothing changes.
  */
 static void remove_interference(struct sums *s, struct clamp *cl)
 {
-	double terms = s->seq + s->par + s->comm + s->idle + s->sync_omp + s->sync_mpi, lost, k;
+	double terms = s->seq + s->par + s->comm + s->idle + s->sync_omp + s->sync_mpi, lost, k, seq;
+	int seq_done = 0;
 
 	if (!s->sched) {
 		s->exec_prog = s->exec;
 		return;
 	}
 	lost = clamp0(cl, s->exec_prog * (double)s->nproc - s->work, ANALYSIS_INTERFERENCE);
-	if (terms <= 0) {
+	seq = s->serial_wall > 0 ? s->seq * s->serial / s->serial_wall : s->seq;
+	if (seq <= lost) {
+		terms -= s->seq;
+		lost -= seq;
+		s->seq = seq;
+		seq_done = 1;
+	}
+	if (terms <= 0) { /* the other terms are 0 */
 		s->idle = lost; /* processors the delayed ones kept from finishing early */
 		return;
 	}
 	k = lost / terms;
-	s->seq *= k;
+	if (!seq_done)
+		s->seq *= k;
 	s->par *= k;
 	s->comm *= k;
 	s->idle *= k;
