@@ -1,48 +1,116 @@
 #!/bin/bash
-# The gate's own figures (make bench): on the Jacobi example, the whole-run false-alarm rate of A/A gate runs and
-# the power for a 5, 10, 20 and 25 % slowdown injected into one interval (SCALEGATE_INJECT=solve:PCT%), in A/B mode
-# (--against-dir) and against a stored baseline recorded before the sets, on the machine as it is and with one
-# CPU-bound neighbour process: 'scalegate calibrate --inject' (docs/check.md), whole 'ci' runs with the shipped
-# default rules, repeat 5 and adaptive repeats up to 20. Counts with 95 % Wilson intervals.
-#   usage: tests/bench/gate_bench.sh BUILD_DIR     SG_BENCH_SETS=N independent sets per cell (default 3)
+# The gate's own figures (make bench): whole 'scalegate ci' runs with the shipped default rules (repeat 5,
+# adaptive repeats up to 20) on the Jacobi example, judging real code changes made by the example's knobs
+# (examples/jacobi.c), not an injected spin:
+#   A/A          nothing changed (the false-alarm rate of the whole gate run)
+#   work +10%    every thread's parallel work in 'sweep' +10 % (uniform: time +10 %, speedup unchanged)
+#   serial +10%  before each sweep one thread does 10 % of a sweep's work alone (serial code)
+#   critical     a critical section around the sweep's rows
+#   imbalance    3:1 between the two threads of the static schedule
+#   threads x2   the head starts twice the threads on the same cores (oversubscription is the program's)
+# in A/B mode (--against-dir: base and head trees interleaved round by round) and against a stored baseline
+# recorded once on the machine as it is, first on the machine as it is, then with two CPU-bound neighbour
+# processes on its 2 cores. Prints per cell the gates that failed, with 95 % Wilson intervals, and the
+# median wall time of a gate run.
+#   usage: tests/bench/gate_bench.sh BUILD_DIR
+#   SG_BENCH_SETS=N gates per cell (default 3; the README's figures: 20), SG_BENCH_AA=N A/A gates per
+#   mode and condition (default SG_BENCH_SETS; the README's: 25, i.e. 100 in all)
 set -euo pipefail
 B=$(cd "${1:?usage: gate_bench.sh BUILD_DIR}" && pwd)
 SETS=${SG_BENCH_SETS:-3}
+AA=${SG_BENCH_AA:-$SETS}
 SG=$B/bin/scalegate
 T=$(mktemp -d)
-neighbour=
-trap '[ -n "$neighbour" ] && kill "$neighbour" 2>/dev/null; rm -rf "$T"' EXIT
+hogs=()
+trap '[ ${#hogs[@]} -eq 0 ] || kill "${hogs[@]}" 2>/dev/null; rm -rf "$T"' EXIT
 
-mkdir -p "$T/head"
+# Two trees with the same layout: run.sh exports knob.env (the "revision") and runs the example.
+for side in base head; do
+	mkdir -p "$T/$side"
+	printf '#!/bin/sh\nset -a\n. "$(dirname "$0")/knob.env"\nset +a\nexec "$@"\n' >"$T/$side/run.sh"
+	chmod +x "$T/$side/run.sh"
+	: >"$T/$side/knob.env"
+done
 cat >"$T/head/scalegate.yml" <<YML
 results: results
 baselines: baselines
+reports: {dir: reports}
 defaults:
-  warmup: 1
-  max_contention: off             # the loaded half has a neighbour on purpose: no reruns
-  repeat: 5
-  max_repeat: 20
-  adaptive_seconds: 120s
   env: {OMP_WAIT_POLICY: passive}
 benchmarks:
   - name: jacobi
-    command: $B/examples/jacobi {threads} 600 100
+    command: ./run.sh $B/examples/jacobi {threads} 600 100
     threads: [1, 2]
 YML
 cfg=$T/head/scalegate.yml
 
-measure() {
-	echo "-- $1"
-	# each gate run's exit line goes to a log; a failed calibration says so and the bench goes on
-	"$SG" calibrate -c "$cfg" --inject solve:5,10,20,25 -n "$SETS" -o "$T/$1" 2>"$T/$1.err" ||
-		{ echo "calibrate failed (exit $?):"; tail -n 5 "$T/$1.err"; }
+declare -A changes=(
+	[A/A]=""
+	[work+10%]="SG_KNOB_WORK_PCT=10"
+	[serial+10%]="SG_KNOB_SERIAL_PCT=10"
+	[critical]="SG_KNOB_CRITICAL=1"
+	[imbalance3:1]="SG_KNOB_IMBALANCE=3"
+	[threads_x2]="SG_KNOB_THREADS_X=2"
+)
+order=("A/A" "work+10%" "serial+10%" "critical" "imbalance3:1" "threads_x2")
+
+# wilson K N: "K/N [lo, hi] %"
+wilson() {
+	awk -v k="$1" -v n="$2" 'BEGIN {
+		if (n == 0) { print "-"; exit }
+		z = 1.96; p = k / n; d = 1 + z * z / n; c = (p + z * z / (2 * n)) / d
+		h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+		printf "%d/%d [%.0f, %.0f] %%", k, n, 100 * (c - h < 0 ? 0 : c - h), 100 * (c + h > 1 ? 1 : c + h) }'
 }
 
-echo "== the gate itself: jacobi 600x600 x 100 (solve ~0.1-0.2 s), p = 1, 2; repeat 5, adaptive up to 20;"
-echo "   shipped defaults; $SETS independent sets per cell (SG_BENCH_SETS)"
-measure as-is
-sh -c 'while :; do :; done' &
-neighbour=$!
-measure +hog
-kill "$neighbour"
-neighbour=
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (!NR) print "-"; else printf "%.1f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# gate MODE: one whole gate run of the head as knob.env says; prints "EXIT SECONDS"
+gate() {
+	local start=$SECONDS code=0 args=()
+	[ "$1" = ab ] && args=(--against-dir "$T/base")
+	(cd "$T/head" && "$SG" ci -c "$cfg" --no-post "${args[@]}") >"$T/last.log" 2>&1 || code=$?
+	echo "$code $((SECONDS - start))"
+}
+
+# cell CONDITION MODE CHANGE N: N gates; prints the row
+cell() {
+	local caught=0 errors=0 n=0 times=()
+	echo "${changes[$3]}" >"$T/head/knob.env"
+	for ((i = 0; i < $4; i++)); do
+		read -r code secs < <(gate "$2")
+		n=$((n + 1))
+		times+=("$secs")
+		case $code in
+		0) ;;
+		1) caught=$((caught + 1)) ;;
+		*) errors=$((errors + 1)); tail -n 3 "$T/last.log" >&2 ;;
+		esac
+	done
+	printf '| %s | %s | %s | %s | %d | %s s |\n' "$1" "$2" "$3" "$(wilson "$caught" "$n")" "$errors" \
+		"$(printf '%s\n' "${times[@]}" | median)"
+}
+
+echo "== the gate on real code changes: jacobi 600x600 x 100, p = 1, 2; shipped defaults, repeat 5, adaptive"
+echo "   up to 20; $SETS gates per cell, $AA per A/A cell (SG_BENCH_SETS, SG_BENCH_AA)"
+echo "-- stored baseline recorded on the machine as it is"
+: >"$T/head/knob.env"
+(cd "$T/head" && "$SG" run -c "$cfg" >/dev/null 2>&1 && "$SG" baseline update -c "$cfg" >/dev/null 2>&1) ||
+	echo "baseline update failed: stored-mode cells judge without one"
+echo "| machine | mode | change | gates that failed | errors | median gate run |"
+echo "| --- | --- | --- | --- | --- | --- |"
+for condition in as-is +2hogs; do
+	if [ "$condition" = +2hogs ]; then
+		for h in 1 2; do
+			sh -c 'while :; do :; done' &
+			hogs+=($!)
+		done
+	fi
+	for mode in ab stored; do
+		for change in "${order[@]}"; do
+			cell "$condition" "$mode" "$change" "$([ "$change" = A/A ] && echo "$AA" || echo "$SETS")"
+		done
+	done
+done
