@@ -82,13 +82,31 @@ TRACER_LIBS_OUT := $(B)/lib/libscalegate.a $(B)/lib/libscalegate.so
 GATE_ALL := $(wildcard gate/*/*.c)
 GATE_CMD := $(wildcard gate/cmd/*.c)
 GATE_LIB_SRC := $(filter-out $(GATE_CMD),$(GATE_ALL))
-GATE_LIB_OBJ := $(GATE_LIB_SRC:%.c=$(B)/%.o)
+GATE_LIB_OBJ := $(GATE_LIB_SRC:%.c=$(B)/%.o) $(B)/gen/rules-default.o
 GATE_CMD_OBJ := $(GATE_CMD:%.c=$(B)/%.o)
 
 $(B)/gate/%.o: gate/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(GATE_CFLAGS) -Igate -DSG_VERSION='"$(VERSION)"' -c $< -o $@
+
+# The shipped default rules are rules/default.yml itself, built in as a string (rules/rules-load.c).
+define gen_rules_default
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q){ echo '/* Generated from rules/default.yml by the Makefile. */'; \
+	  echo '#include <stddef.h>'; echo 'extern const char rules_default_yml[];'; \
+	  echo 'extern const size_t rules_default_yml_len;'; echo 'const char rules_default_yml[] ='; \
+	  sed 's/\\/\\\\/g; s/"/\\"/g; s/^/\t"/; s/$$/\\n"/' $<; echo ';'; \
+	  echo 'const size_t rules_default_yml_len = sizeof(rules_default_yml) - 1;'; } >$@.tmp && mv $@.tmp $@
+endef
+
+$(B)/gen/rules-default.c: rules/default.yml
+	$(gen_rules_default)
+
+$(B)/gen/rules-default.o: $(B)/gen/rules-default.c
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(B)/libgate.a: $(GATE_LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
@@ -268,7 +286,7 @@ FUZZ_B := build/fuzz
 HAVE_CLANG := $(if $(shell command -v $(CLANG) 2>/dev/null),yes)
 FUZZ_NAMES := config rules profile baseline
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_B)/fuzz-%)
-FUZZ_OBJ := $(GATE_LIB_SRC:%.c=$(FUZZ_B)/%.o)
+FUZZ_OBJ := $(GATE_LIB_SRC:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/gen/rules-default.o
 FUZZ_CFLAGS = -std=c11 -Wall -Wextra $(WERROR) -g -O1 -MMD -MP -D_GNU_SOURCE -fno-omit-frame-pointer
 FUZZ_SECONDS ?= 600
 
@@ -276,6 +294,13 @@ $(FUZZ_B)/gate/%.o: gate/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZCC  $@")
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address $(GATE_CFLAGS) -Igate -DSG_VERSION='"$(VERSION)"' -c $< -o $@
+
+$(FUZZ_B)/gen/rules-default.c: rules/default.yml
+	$(gen_rules_default)
+
+$(FUZZ_B)/gen/rules-default.o: $(FUZZ_B)/gen/rules-default.c
+	@$(if $(Q),echo "  FUZZCC  $@")
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address -c $< -o $@
 
 $(FUZZ_B)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
 	@mkdir -p $(@D)

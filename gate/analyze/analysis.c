@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyze/analysis.h"
+#include "analyze/lost-terms.h"
 #include "base/util.h"
 
 /* Per node and thread of one rank, inclusive over the node's subtree. */
@@ -33,13 +34,25 @@ struct rank_view {
 };
 
 static const char *const figure_names[] = {
-#define X(id, name) name,
+#define X(id, name, needs) name,
+	ANALYSIS_FIGURES(X)
+#undef X
+};
+
+static const enum analysis_needs figure_needs[] = {
+#define X(id, name, needs) ANALYSIS_NEEDS_##needs,
 	ANALYSIS_FIGURES(X)
 #undef X
 };
 
 static const char *const pq_names[] = {
-#define X(id, name) name,
+#define X(id, name, needs) name,
+	ANALYSIS_PER_PROCESSOR(X)
+#undef X
+};
+
+static const enum analysis_needs pq_needs[] = {
+#define X(id, name, needs) ANALYSIS_NEEDS_##needs,
 	ANALYSIS_PER_PROCESSOR(X)
 #undef X
 };
@@ -385,9 +398,10 @@ static void mpi_waits(const struct interval_ranks *ir, double *wait, int *estima
 	}
 }
 
-/* Sums of the terms over ranks and processors, then the figures. */
+/* Sums over ranks and processors, then the figures; term[] holds the lost-time terms without
+ * parts and the parts (base/lost-table.h), by figure. */
 struct sums {
-	double exec, seq, par, comm, idle, sync_omp, sync_mpi, work, work_max, serial, wall, count;
+	double exec, term[ANALYSIS_NR_FIGURES], work, work_max, serial, wall, count;
 	double exec_prog;               /* the program's Execution_time: without the machine's interference */
 	double serial_wall;             /* serial: the program's serial code; serial_wall: as measured */
 	int sched;                      /* interference captured on every rank */
@@ -478,9 +492,9 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 		m_r += cell(rv, (size_t)node, q)[RV_M];
 	s->count += rank_count(rv, node);
 	s->sched &= rv->sched;
-	s->comm += clamp0(cl, m_r - wait_r, ANALYSIS_COMMUNICATION);
-	s->sync_mpi += wait_r;
-	s->idle += ir->threads * (s->exec - W);
+	s->term[ANALYSIS_COMMUNICATION] += clamp0(cl, m_r - wait_r, ANALYSIS_COMMUNICATION);
+	s->term[ANALYSIS_SYNC_MPI] += wait_r;
+	s->term[ANALYSIS_IDLE] += ir->threads * (s->exec - W);
 	for (int q = 0; q < ir->threads; q++) {
 		const double *c = node >= 0 && q < rv->threads ? cell(rv, (size_t)node, q) : NULL;
 		double t = c ? c[RV_TIME] : 0, B = c ? c[RV_B] : 0, L = c ? c[RV_L] : 0;
@@ -496,9 +510,9 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 			most_w = w;
 		if (!q)
 			i0 = delay;
-		s->seq += seq;
-		s->par += missing;
-		s->sync_omp += B + L + D;
+		s->term[ANALYSIS_SEQ] += seq;
+		s->term[ANALYSIS_PAR] += missing;
+		s->term[ANALYSIS_SYNC_OMP] += B + L + D;
 		s->work += w;
 		if (w > s->work_max)
 			s->work_max = w;
@@ -528,39 +542,65 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
  */
 static void remove_interference(struct sums *s, struct clamp *cl)
 {
-	double terms = s->seq + s->par + s->comm + s->idle + s->sync_omp + s->sync_mpi, lost, k, seq;
+	double terms = 0, lost, k, seq = s->term[ANALYSIS_SEQ];
 	int seq_done = 0;
 
 	if (!s->sched) {
 		s->exec_prog = s->exec;
 		return;
 	}
+	for (size_t i = 0; i < lost_nr_terms; i++)
+		if (!lost_terms[i].machine && !lost_term_has_parts(lost_terms[i].fig))
+			terms += s->term[lost_terms[i].fig];
 	lost = clamp0(cl, s->exec_prog * (double)s->nproc - s->work, ANALYSIS_INTERFERENCE);
-	seq = s->serial_wall > 0 ? s->seq * s->serial / s->serial_wall : s->seq;
+	if (s->serial_wall > 0)
+		seq *= s->serial / s->serial_wall;
 	if (seq <= lost) {
-		terms -= s->seq;
+		terms -= s->term[ANALYSIS_SEQ];
 		lost -= seq;
-		s->seq = seq;
+		s->term[ANALYSIS_SEQ] = seq;
 		seq_done = 1;
 	}
 	if (terms <= 0) { /* the other terms are 0 */
-		s->idle = lost; /* processors the delayed ones kept from finishing early */
+		s->term[ANALYSIS_IDLE] = lost; /* processors the delayed ones kept from finishing early */
 		return;
 	}
 	k = lost / terms;
-	if (!seq_done)
-		s->seq *= k;
-	s->par *= k;
-	s->comm *= k;
-	s->idle *= k;
-	s->sync_omp *= k;
-	s->sync_mpi *= k;
+	for (size_t i = 0; i < lost_nr_terms; i++) {
+		enum analysis_figure f = lost_terms[i].fig;
+		if (!lost_terms[i].machine && !lost_term_has_parts(f) && (f != ANALYSIS_SEQ || !seq_done))
+			s->term[f] *= k;
+	}
+}
+
+/* Whether what a figure needs was captured (enum analysis_needs). */
+static int known(enum analysis_needs needs, int threads, int ranks, int omp, int mpi)
+{
+	switch (needs) {
+	case ANALYSIS_NEEDS_OMP:
+		return omp;
+	case ANALYSIS_NEEDS_OMP_THREADS:
+		/* Barrier, lock and idle time are unknown: they sit inside the work. With one
+		 * thread per rank nobody can be waited for (an uncontended lock is work): OpenMP
+		 * waiting does not apply, 0. */
+		return omp || threads <= 1;
+	case ANALYSIS_NEEDS_MPI:
+		/* MPI time, if any, is inside the work */
+		return mpi;
+	case ANALYSIS_NEEDS_MPI_RANKS:
+		/* one rank has nobody to wait for */
+		return mpi || ranks <= 1;
+	case ANALYSIS_NEEDS_NONE:
+		break;
+	}
+	return 1;
 }
 
 static void set_figures(struct analysis_point *pt, const struct sums *s, int threads, int ranks,
 			int omp, int mpi, const double *work)
 {
 	double *f = pt->fig, total = s->exec_prog * s->nproc, li = 0;
+	double interference = s->sched ? (s->exec - s->exec_prog) * s->nproc : 0;
 
 	for (size_t q = 0; q < s->nproc; q++)
 		li += s->work_max - work[q];
@@ -569,19 +609,13 @@ static void set_figures(struct analysis_point *pt, const struct sums *s, int thr
 	f[ANALYSIS_PROCESSORS] = (double)s->nproc;
 	f[ANALYSIS_TOTAL_TIME] = total;
 	f[ANALYSIS_TOTAL_TIME_WALL] = s->exec * s->nproc;
-	f[ANALYSIS_INTERFERENCE] = s->sched ? (s->exec - s->exec_prog) * s->nproc : NAN;
-	f[ANALYSIS_SEQ] = s->seq;
-	f[ANALYSIS_PAR] = s->par;
-	f[ANALYSIS_INSUFFICIENT_PARALLELISM] = s->seq + s->par;
-	f[ANALYSIS_COMMUNICATION] = s->comm;
-	f[ANALYSIS_IDLE] = s->idle;
-	f[ANALYSIS_SYNC_OMP] = s->sync_omp;
-	f[ANALYSIS_SYNC_MPI] = s->sync_mpi;
-	f[ANALYSIS_SYNCHRONIZATION] = s->sync_omp + s->sync_mpi;
+	for (size_t i = 0; i < lost_nr_terms; i++)
+		if (!lost_term_has_parts(lost_terms[i].fig))
+			f[lost_terms[i].fig] = s->term[lost_terms[i].fig];
+	f[ANALYSIS_INTERFERENCE] = interference;
 	/* Exact by construction: the terms define the loss, work is the rest. */
-	f[ANALYSIS_LOST_TIME] = f[ANALYSIS_INSUFFICIENT_PARALLELISM] + s->comm + s->idle + f[ANALYSIS_SYNCHRONIZATION];
-	f[ANALYSIS_PRODUCTIVE_TIME] = total - f[ANALYSIS_LOST_TIME];
-	f[ANALYSIS_LOST_TIME] += z(f[ANALYSIS_INTERFERENCE]);
+	f[ANALYSIS_LOST_TIME] = lost_terms_sum(f);
+	f[ANALYSIS_PRODUCTIVE_TIME] = f[ANALYSIS_TOTAL_TIME_WALL] - f[ANALYSIS_LOST_TIME];
 	f[ANALYSIS_EFFICIENCY] = total > 0 ? f[ANALYSIS_PRODUCTIVE_TIME] / total : NAN;
 	f[ANALYSIS_LOAD_IMBALANCE] = li;
 	f[ANALYSIS_LOAD_BALANCE] = s->work_max > 0 ? s->work / s->nproc / s->work_max : NAN;
@@ -589,31 +623,17 @@ static void set_figures(struct analysis_point *pt, const struct sums *s, int thr
 	f[ANALYSIS_PARALLEL_EFFICIENCY] = f[ANALYSIS_LOAD_BALANCE] * f[ANALYSIS_COMMUNICATION_EFFICIENCY];
 	f[ANALYSIS_SERIAL_SHARE] = s->wall > 0 ? s->serial / s->wall : NAN;
 	f[ANALYSIS_COUNT] = s->count;
-	if (!omp) {
-		/* Barrier, lock and idle time are unknown: they sit inside the work. With one thread per rank
-		 * nobody can be waited for (an uncontended lock is work): OpenMP waiting does not apply, 0. */
-		f[ANALYSIS_SERIAL_SHARE] = NAN;
-		if (threads > 1)
-			f[ANALYSIS_SYNC_OMP] = NAN;
-		if (threads > 1)
-			for (int k = ANALYSIS_PRODUCTIVE_TIME; k <= ANALYSIS_PAR; k++)
-				f[k] = NAN;
-		if (threads > 1)
-			for (int k = ANALYSIS_LOAD_IMBALANCE; k <= ANALYSIS_PARALLEL_EFFICIENCY; k++)
-				f[k] = NAN;
-		for (int k = ANALYSIS_PQ_BARRIER; k <= ANALYSIS_PQ_MISSING; k++)
+	for (int k = 0; k < ANALYSIS_NR_FIGURES; k++)
+		if (!known(figure_needs[k], threads, ranks, omp, mpi))
+			f[k] = NAN;
+	for (int k = 0; k < ANALYSIS_NR_PQ; k++)
+		if (!known(pq_needs[k], threads, ranks, omp, mpi))
 			pt->cmp[k].min = pt->cmp[k].max = pt->cmp[k].mean = NAN;
-	}
-	if (!mpi) {
-		/* MPI time, if any, is inside the work; one rank has nobody to wait for. */
-		f[ANALYSIS_COMMUNICATION] = NAN;
-		if (ranks > 1)
-			f[ANALYSIS_SYNC_MPI] = NAN;
-		for (int k = ANALYSIS_PQ_MPI; k <= ANALYSIS_PQ_MPI_WAIT; k++)
-			pt->cmp[k].min = pt->cmp[k].max = pt->cmp[k].mean = NAN;
-	}
-	/* A part that does not apply is 0; one that applies and was not captured makes the sum absent. */
-	f[ANALYSIS_SYNCHRONIZATION] = f[ANALYSIS_SYNC_OMP] + f[ANALYSIS_SYNC_MPI];
+	/* A part that does not apply is 0; one that applies and was not captured makes the sum
+	 * absent (Lost_time keeps its own 'needs'). */
+	lost_terms_sum(f);
+	if (!s->sched)
+		f[ANALYSIS_INTERFERENCE] = NAN; /* not captured: it counted as 0 in Lost_time */
 }
 
 static void point_compute(const struct interval_ranks *ir, struct analysis_point *pt)

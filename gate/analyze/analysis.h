@@ -4,59 +4,65 @@
 
 #include <stddef.h>
 
+#include "base/lost-table.h"
 #include "results/profile.h"
 
+/* What a figure needs captured to be known (the 'needs' column of base/lost-table.h). */
+enum analysis_needs {
+	ANALYSIS_NEEDS_NONE,
+	ANALYSIS_NEEDS_OMP,         /* OpenMP captured */
+	ANALYSIS_NEEDS_OMP_THREADS, /* OpenMP captured, when a rank has several threads */
+	ANALYSIS_NEEDS_MPI,         /* MPI captured */
+	ANALYSIS_NEEDS_MPI_RANKS,   /* MPI captured, when there are several ranks */
+};
+
+#define ANALYSIS_LOST_ROW(X, id, name, needs, ...) X(id, name, needs)
+
 /*
- * The main characteristics of one interval in one run; names as in DESIGN.md and the JSON keys.
+ * The main characteristics of one interval in one run; names as in DESIGN.md
+ * and the JSON keys, then what must be captured for each to be known. The
+ * terms of Lost_time and their parts come from base/lost-table.h.
  * Execution_time and Total_time are the program's (interference-free); the _wall ones as measured.
  */
 #define ANALYSIS_FIGURES(X) \
-	X(EXECUTION_TIME, "Execution_time") \
-	X(EXECUTION_TIME_WALL, "Execution_time_wall") \
-	X(PROCESSORS, "Processors") \
-	X(TOTAL_TIME, "Total_time") \
-	X(TOTAL_TIME_WALL, "Total_time_wall") \
-	X(PRODUCTIVE_TIME, "Productive_time") \
-	X(EFFICIENCY, "Efficiency") \
-	X(LOST_TIME, "Lost_time") \
-	X(INSUFFICIENT_PARALLELISM, "Insufficient_parallelism") \
-	X(SEQ, "Seq") \
-	X(PAR, "Par") \
-	X(COMMUNICATION, "Communication") \
-	X(IDLE, "Idle") \
-	X(SYNCHRONIZATION, "Synchronization") \
-	X(SYNC_OMP, "Synchronization_omp") \
-	X(SYNC_MPI, "Synchronization_mpi") \
-	X(INTERFERENCE, "Interference") \
-	X(LOAD_IMBALANCE, "Load_imbalance") \
-	X(LOAD_BALANCE, "Load_balance") \
-	X(COMMUNICATION_EFFICIENCY, "Communication_efficiency") \
-	X(PARALLEL_EFFICIENCY, "Parallel_efficiency") \
-	X(SERIAL_SHARE, "Serial_share") \
-	X(COUNT, "Count")
+	X(EXECUTION_TIME, "Execution_time", NONE) \
+	X(EXECUTION_TIME_WALL, "Execution_time_wall", NONE) \
+	X(PROCESSORS, "Processors", NONE) \
+	X(TOTAL_TIME, "Total_time", NONE) \
+	X(TOTAL_TIME_WALL, "Total_time_wall", NONE) \
+	X(PRODUCTIVE_TIME, "Productive_time", OMP_THREADS) \
+	X(EFFICIENCY, "Efficiency", OMP_THREADS) \
+	X(LOST_TIME, "Lost_time", OMP_THREADS) \
+	LOST_TERMS(ANALYSIS_LOST_ROW, ANALYSIS_LOST_ROW, X) \
+	X(LOAD_IMBALANCE, "Load_imbalance", OMP_THREADS) \
+	X(LOAD_BALANCE, "Load_balance", OMP_THREADS) \
+	X(COMMUNICATION_EFFICIENCY, "Communication_efficiency", OMP_THREADS) \
+	X(PARALLEL_EFFICIENCY, "Parallel_efficiency", OMP_THREADS) \
+	X(SERIAL_SHARE, "Serial_share", OMP) \
+	X(COUNT, "Count", NONE)
 
 enum analysis_figure {
-#define X(id, name) ANALYSIS_##id,
+#define X(id, name, needs) ANALYSIS_##id,
 	ANALYSIS_FIGURES(X)
 #undef X
 	ANALYSIS_NR_FIGURES
 };
 
-/* Per-processor quantities of the comparative characteristics. */
+/* Per-processor quantities of the comparative characteristics, and what each needs captured. */
 #define ANALYSIS_PER_PROCESSOR(X) \
-	X(WORK, "work") \
-	X(TIME, "time") \
-	X(BARRIER, "omp_barrier") \
-	X(LOCK, "omp_lock") \
-	X(OMP_IDLE, "omp_idle") \
-	X(MISSING, "no_work") \
-	X(MPI, "mpi") \
-	X(MPI_WAIT, "mpi_wait") \
-	X(IDLE, "idle") \
-	X(INTERFERENCE, "interference")
+	X(WORK, "work", NONE) \
+	X(TIME, "time", NONE) \
+	X(BARRIER, "omp_barrier", OMP) \
+	X(LOCK, "omp_lock", OMP) \
+	X(OMP_IDLE, "omp_idle", OMP) \
+	X(MISSING, "no_work", OMP) \
+	X(MPI, "mpi", MPI) \
+	X(MPI_WAIT, "mpi_wait", MPI) \
+	X(IDLE, "idle", NONE) \
+	X(INTERFERENCE, "interference", NONE)
 
 enum analysis_pq {
-#define X(id, name) ANALYSIS_PQ_##id,
+#define X(id, name, needs) ANALYSIS_PQ_##id,
 	ANALYSIS_PER_PROCESSOR(X)
 #undef X
 	ANALYSIS_NR_PQ

@@ -177,16 +177,27 @@ static void check_duplicate_keys(struct yamldoc *d)
 int yamldoc_load(struct yamldoc *d, const char *path)
 {
 	struct strbuf text = STRBUF_INIT;
+	int ret;
+
+	if (strbuf_read_file(&text, path) < 0) {
+		strbuf_release(&text);
+		yamldoc_init(d);
+		return -1;
+	}
+	ret = yamldoc_load_text(d, path, text.buf, text.len);
+	strbuf_release(&text);
+	return ret;
+}
+
+int yamldoc_load_text(struct yamldoc *d, const char *path, const char *buf, size_t len)
+{
+	struct strbuf text = STRBUF_INIT;
 	yaml_parser_t parser;
 	int ret = -1;
 
 	yamldoc_init(d);
 	d->path = xstrdup(path);
-	if (strbuf_read_file(&text, path) < 0) {
-		strbuf_release(&text);
-		yamldoc_release(d);
-		return -1;
-	}
+	strbuf_add(&text, buf, len);
 	if (!yaml_parser_initialize(&parser)) {
 		error("%s: cannot initialize the YAML parser", path);
 		goto out;

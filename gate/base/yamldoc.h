@@ -29,6 +29,8 @@ void yamldoc_init(struct yamldoc *d);
  * the caller can report the rest; returns 0 then.
  */
 int yamldoc_load(struct yamldoc *d, const char *path);
+/* The same for a text in memory, named 'path' in messages and positions. */
+int yamldoc_load_text(struct yamldoc *d, const char *path, const char *buf, size_t len);
 void yamldoc_release(struct yamldoc *d);
 
 /* The root mapping; NULL when nothing is loaded. */

@@ -10,12 +10,13 @@
 #define BASELINE_VERSION 2 /* 2: the end record with the line count and checksum */
 #define BASELINE_EXT ".sgbase"
 
-/* The figures a baseline stores, in file order (a subset of ANALYSIS_FIGURES). */
+/* The figures a baseline stores, in file order (a subset of ANALYSIS_FIGURES): every lost-time
+ * term and part of base/lost-table.h among them. */
+#define BASELINE_LOST_ROW(X, id, ...) X(id)
 #define BASELINE_FIGURES(X) \
 	X(EXECUTION_TIME) X(TOTAL_TIME) X(PRODUCTIVE_TIME) X(EFFICIENCY) \
-	X(INSUFFICIENT_PARALLELISM) X(SEQ) X(PAR) X(COMMUNICATION) X(IDLE) \
-	X(SYNCHRONIZATION) X(SYNC_OMP) X(SYNC_MPI) X(LOAD_IMBALANCE) X(LOAD_BALANCE) \
-	X(PARALLEL_EFFICIENCY)
+	LOST_TERMS(BASELINE_LOST_ROW, BASELINE_LOST_ROW, X) \
+	X(LOAD_IMBALANCE) X(LOAD_BALANCE) X(PARALLEL_EFFICIENCY)
 
 /* One interval in one configuration: its repeats. */
 struct baseline_cell {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/lost-terms.h"
 #include "judge/check-priv.h"
 #include "stats/stats.h"
 
@@ -11,10 +12,17 @@
 /* Smallest current share named when there is no baseline. */
 #define CAUSE_MIN_SHARE 0.05
 
+/* The program's terms of Lost_time (base/lost-table.h), then Load_imbalance: the machine's
+ * Interference is told apart (interference()), never the cause. */
+#define CAUSE_PROGRAM(id) ANALYSIS_##id,
+#define CAUSE_MACHINE(id)
+#define TERM(A, id, name, needs, key, colour, key_when, cause, formula, judged) CAUSE_##judged(id)
+#define PART(A, ...)
 static const enum analysis_figure components[] = {
-	ANALYSIS_INSUFFICIENT_PARALLELISM, ANALYSIS_COMMUNICATION, ANALYSIS_IDLE, ANALYSIS_SYNCHRONIZATION,
-	ANALYSIS_LOAD_IMBALANCE,
+	LOST_TERMS(TERM, PART, _) ANALYSIS_LOAD_IMBALANCE
 };
+#undef TERM
+#undef PART
 
 static double median_of(const struct baseline_cell *bc, enum analysis_figure f, int share)
 {
@@ -40,28 +48,29 @@ static void add_percent(struct strbuf *sb, double share)
 	strbuf_addf(sb, share >= 0.0995 ? "%.0f %%" : "%.1f %%", 100 * share);
 }
 
-/* What a component's growth consists of, from its parts. */
+/* What a component's growth consists of: the cause of the part that grew most (the first of
+ * equals), or of a term without parts. */
 static const char *qualifier(const struct baseline_cell *cur, const struct baseline_cell *base,
 			     enum analysis_figure f)
 {
-	enum analysis_figure a, b;
-	const char *first, *second;
-	double ga, gb;
+	const struct lost_term *t = lost_term_find(f);
+	const char *best = "";
+	double best_g = -INFINITY;
 
-	if (f == ANALYSIS_INSUFFICIENT_PARALLELISM) {
-		a = ANALYSIS_SEQ, b = ANALYSIS_PAR;
-		first = " (serial code)", second = " (threads without work in parallel regions)";
-	} else if (f == ANALYSIS_SYNCHRONIZATION) {
-		a = ANALYSIS_SYNC_OMP, b = ANALYSIS_SYNC_MPI;
-		first = " (OpenMP barriers, locks and idle threads)", second = " (waiting for other ranks in MPI)";
-	} else {
+	if (!t)
 		return f == ANALYSIS_LOAD_IMBALANCE ? " (work spread unevenly over the processors)" : "";
+	if (!lost_term_has_parts(f))
+		return t->cause;
+	for (size_t i = 0; i < lost_nr_terms; i++) {
+		enum analysis_figure part = lost_terms[i].fig;
+		double g;
+		if (lost_terms[i].parent != f)
+			continue;
+		g = median_of(cur, part, 1) - zero_if_nan(median_of(base, part, 1));
+		if (!isnan(g) && g > best_g)
+			best = lost_terms[i].cause, best_g = g;
 	}
-	ga = median_of(cur, a, 1) - zero_if_nan(median_of(base, a, 1));
-	gb = median_of(cur, b, 1) - zero_if_nan(median_of(base, b, 1));
-	if (isnan(ga) && isnan(gb))
-		return "";
-	return isnan(gb) || ga >= gb ? first : second;
+	return best;
 }
 
 /* Names the lost-time component that grew most (or, without a baseline, the largest one). */

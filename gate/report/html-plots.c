@@ -14,18 +14,41 @@
 #define MAX_BARS 12 /* bars in a lost-time plot */
 
 
-/* The four terms of Lost_time (DESIGN.md), each a share of Total_time. */
+/* When the plot's key names a term (base/lost-table.h, 'key_when'). */
+enum lost_key {
+	LOST_KEY_ALWAYS,
+	LOST_KEY_RANKS,         /* Idle is ranks that finished early: with one rank it cannot be */
+	LOST_KEY_RANKS_OR_SEEN, /* Communication is 0 in a program without MPI (docs/metrics.md) */
+	LOST_KEY_SEEN,          /* Interference: only where other processes took a share */
+};
+
+/* The terms of Lost_time (base/lost-table.h), each a share of the wall's Total_time. */
+#define TERM(A, id, name, needs, key, colour, key_when, ...) \
+	{ ANALYSIS_##id, HTML_##colour, LOST_KEY_##key_when },
+#define PART(A, ...)
 static const struct {
 	enum analysis_figure fig;
 	const char *colour;
-	const char *what;
-} lost[] = {
-	{ ANALYSIS_INSUFFICIENT_PARALLELISM, HTML_ORANGE, "serial code, idle in parallel regions" },
-	{ ANALYSIS_COMMUNICATION, HTML_BLUE, "MPI, not waiting" },
-	{ ANALYSIS_IDLE, HTML_PURPLE, "ranks that finished early" },
-	{ ANALYSIS_SYNCHRONIZATION, HTML_GREEN, "barriers, locks, MPI waiting" },
-	{ ANALYSIS_INTERFERENCE, HTML_GREY, "other processes on the machine" },
-};
+	enum lost_key key_when;
+} lost[] = { LOST_TERMS(TERM, PART, _) };
+#undef TERM
+#undef PART
+
+/* A key for the term only where it can be, or is. */
+static int lost_key_shown(size_t k, const struct matrix_cell *c)
+{
+	switch (lost[k].key_when) {
+	case LOST_KEY_RANKS:
+		return c->config->ranks > 1;
+	case LOST_KEY_RANKS_OR_SEEN:
+		return c->config->ranks > 1 || c->fig[lost[k].fig].median > 0;
+	case LOST_KEY_SEEN:
+		return c->fig[lost[k].fig].median > 0;
+	case LOST_KEY_ALWAYS:
+		break;
+	}
+	return 1;
+}
 
 static const char *size_name(const char *size)
 {
@@ -84,13 +107,9 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 		double total = c->fig[ANALYSIS_TOTAL_TIME_WALL].median, sum = 0, bsum = 0;
 		names[i] = bars[i].tick;
 		for (size_t k = 0; k < ARRAY_SIZE(lost); k++) {
-			/* Idle is ranks that finished early: with one rank it cannot be; Communication is 0 in a
-			 * program without MPI (docs/metrics.md): a key only where it can be, or is */
 			if (c->fig[lost[k].fig].n && total > 0)
 				sum += fmax(0, c->fig[lost[k].fig].median / total),
-				captured[k] |= (lost[k].fig != ANALYSIS_IDLE && lost[k].fig != ANALYSIS_COMMUNICATION) ||
-					       c->config->ranks > 1 ||
-					       (lost[k].fig == ANALYSIS_COMMUNICATION && c->fig[lost[k].fig].median > 0);
+				captured[k] |= lost_key_shown(k, c);
 			base[i][k] = report_base_median(sec->base, sec->iv->path, bars[i].size, c->config->ranks,
 						      c->config->threads, lost[k].fig, 1);
 			if (isfinite(base[i][k]))

@@ -7,7 +7,10 @@
 #include "analyze/scaling-size.h"
 #include "base/util.h"
 
-/* Main characteristics, with components indented under their total. */
+/* Main characteristics, with components indented under their total: the lost-time terms of
+ * base/lost-table.h under Lost_time, their parts under them. */
+#define TERM(A, id, ...) { ANALYSIS_##id, 2 },
+#define PART(A, id, ...) { ANALYSIS_##id, 3 },
 static const struct {
 	enum analysis_figure f;
 	int indent;
@@ -18,15 +21,7 @@ static const struct {
 	{ ANALYSIS_TOTAL_TIME_WALL, 0 },
 	{ ANALYSIS_PRODUCTIVE_TIME, 1 },
 	{ ANALYSIS_LOST_TIME, 1 },
-	{ ANALYSIS_INSUFFICIENT_PARALLELISM, 2 },
-	{ ANALYSIS_SEQ, 3 },
-	{ ANALYSIS_PAR, 3 },
-	{ ANALYSIS_COMMUNICATION, 2 },
-	{ ANALYSIS_IDLE, 2 },
-	{ ANALYSIS_SYNCHRONIZATION, 2 },
-	{ ANALYSIS_SYNC_OMP, 3 },
-	{ ANALYSIS_SYNC_MPI, 3 },
-	{ ANALYSIS_INTERFERENCE, 2 },
+	LOST_TERMS(TERM, PART, _)
 	{ ANALYSIS_TOTAL_TIME, 0 },
 	{ ANALYSIS_EFFICIENCY, 0 },
 	{ ANALYSIS_LOAD_IMBALANCE, 0 },
@@ -34,6 +29,8 @@ static const struct {
 	{ ANALYSIS_COMMUNICATION_EFFICIENCY, 0 },
 	{ ANALYSIS_PARALLEL_EFFICIENCY, 0 },
 };
+#undef TERM
+#undef PART
 
 static void figure(FILE *out, const struct matrix_figure *f)
 {

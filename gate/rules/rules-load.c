@@ -39,7 +39,8 @@ static void unknown_key(struct yamldoc *d, const yaml_node_t *key_node, const ch
 		yamldoc_unknown_key(d, key_node, known);
 }
 
-static int load_doc(struct rules *r, struct yamldoc *d)
+/* The rules of a rule file; their origins point to 'file' (NULL: its path's copy in r->files). */
+static int load_doc(struct rules *r, struct yamldoc *d, const char *file)
 {
 	static const char *const keys[] = { "rules", NULL };
 	yaml_node_t *list = NULL;
@@ -60,8 +61,27 @@ static int load_doc(struct rules *r, struct yamldoc *d)
 		return yamldoc_error(d, yamldoc_root(d), "missing required key 'rules'");
 	if (!list)
 		return -1;
-	rules_parse_list(r, d, list, add_file(r, d->path));
+	rules_parse_list(r, d, list, file ? file : add_file(r, d->path));
 	return 0;
+}
+
+/* rules/default.yml, built in by the Makefile. */
+extern const char rules_default_yml[];
+extern const size_t rules_default_yml_len;
+
+/* The shipped defaults are rules/default.yml itself: its rules, at their positions in it. */
+void rules_add_defaults(struct rules *r)
+{
+	size_t first = r->nr;
+	struct yamldoc d;
+
+	r->defaults = 1;
+	if (yamldoc_load_text(&d, RULES_DEFAULT_FILE, rules_default_yml, rules_default_yml_len) < 0)
+		return;
+	load_doc(r, &d, RULES_DEFAULT_FILE); /* not a file the user gave: not in r->files */
+	for (size_t i = first; i < r->nr; i++)
+		r->rule[i].builtin = 1;
+	yamldoc_release(&d);
 }
 
 int rules_load_file(struct rules *r, const char *path)
@@ -72,7 +92,7 @@ int rules_load_file(struct rules *r, const char *path)
 
 	if (yamldoc_load(&d, path) < 0)
 		return -1;
-	load_doc(r, &d);
+	load_doc(r, &d, NULL);
 	ret = d.nr_errors ? -1 : 0;
 	if (ret)
 		truncate_rules(r, first);

@@ -26,8 +26,20 @@ static const char *const metric_keys[] = {
 	NULL,
 };
 
+/* What 'share_max' takes: the metrics measured as shares of Total_time (the lost-time terms of
+ * base/lost-table.h and Load_imbalance), in the table's order. */
+#define SHARE_KEY_SHARE(key) key,
+#define SHARE_KEY_PER_RUN(key)
+#define SHARE_KEY_DERIVED(key)
+#define SHARE_KEY_SLOPE(key)
+#define SHARE_KEY_RATIO(key)
+#define SHARE_KEY_WEAK(key)
+#define SHARE_KEY_GROWTH(key)
 static const char *const share_keys[] = {
-	"insufficient_parallelism", "communication", "idle", "synchronization", "load_imbalance", NULL,
+#define X(id, key, worse, name, unit, kind, fig) SHARE_KEY_##kind(key)
+	RULES_METRICS(X)
+#undef X
+	NULL,
 };
 
 static const char *const level_names[] = {
@@ -238,9 +250,13 @@ static void parse_metric_map(struct parser *ps, yaml_node_t *map, const char *ke
 			continue;
 		}
 		if (rules_metric_find(it.key) >= 0) {
-			yamldoc_error(ps->d, it.key_node, "'%s' takes only the lost-time components "
-				      "(insufficient_parallelism, communication, idle, synchronization, "
-				      "load_imbalance), not '%s'", key, it.key);
+			struct strbuf list = STRBUF_INIT;
+			for (size_t k = 0; known[k]; k++)
+				strbuf_addf(&list, "%s%s", k ? ", " : "", known[k]);
+			yamldoc_error(ps->d, it.key_node,
+				      "'%s' takes only the lost-time components (%s), not '%s'",
+				      key, list.buf, it.key);
+			strbuf_release(&list);
 			continue;
 		}
 		hint = yamldoc_closest(it.key, known);

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "base/lost-table.h"
+
 struct config;
 
 /*
@@ -13,8 +15,14 @@ struct config;
  * worse, -1 smaller); then, for the checker (judge/check-format.c), the name
  * reports use, the unit values are printed with, how a metric is measured and
  * compared (CHECK_<kind>, judge/check-priv.h) and the analysis figure it reads
- * (ANALYSIS_<figure>, NONE when derived from Execution_time).
+ * (ANALYSIS_<figure>, NONE when derived from Execution_time). The shares of
+ * the terms of Lost_time come from the table of base/lost-table.h.
  */
+#define RULES_LOST_TERM(X, id, name, needs, key, colour, key_when, cause, formula, judged) \
+	RULES_LOST_##judged(X, id, name, key)
+#define RULES_LOST_PROGRAM(X, id, name, key) X(id, key, +1, name, " %", SHARE, id)
+#define RULES_LOST_MACHINE(X, ...) /* the machine's (Interference): never gated */
+#define RULES_LOST_PART(X, ...)
 #define RULES_METRICS(X) \
 	X(TIME, "time", +1, "Execution_time", " s", PER_RUN, EXECUTION_TIME)                     /* seconds */ \
 	X(SPEEDUP, "speedup", -1, "Speedup", "", DERIVED, NONE)                                   /* T(1)/T(p) */ \
@@ -23,11 +31,7 @@ struct config;
 	X(KARP_FLATT_SLOPE, "karp_flatt_slope", +1, "Karp_Flatt_slope", "", SLOPE, NONE)         /* per series */ \
 	X(PARALLEL_EFFICIENCY, "parallel_efficiency", -1, "Parallel_efficiency", "", PER_RUN, PARALLEL_EFFICIENCY) \
 	X(LOAD_BALANCE, "load_balance", -1, "Load_balance", "", PER_RUN, LOAD_BALANCE)           /* POP */ \
-	X(INSUFFICIENT_PARALLELISM, "insufficient_parallelism", +1, "Insufficient_parallelism", " %", SHARE, \
-	  INSUFFICIENT_PARALLELISM) \
-	X(COMMUNICATION, "communication", +1, "Communication", " %", SHARE, COMMUNICATION) \
-	X(IDLE, "idle", +1, "Idle", " %", SHARE, IDLE) \
-	X(SYNCHRONIZATION, "synchronization", +1, "Synchronization", " %", SHARE, SYNCHRONIZATION) \
+	LOST_TERMS(RULES_LOST_TERM, RULES_LOST_PART, X) \
 	X(LOAD_IMBALANCE, "load_imbalance", +1, "Load_imbalance", " %", SHARE, LOAD_IMBALANCE) \
 	X(AVERAGE_PARALLELISM, "average_parallelism", -1, "Average_parallelism", "", RATIO, PRODUCTIVE_TIME) \
 	X(WEAK_EFFICIENCY, "weak_efficiency", -1, "Weak_efficiency", "", WEAK, NONE)    /* T(1, n_1) / T(p, n_p) */ \

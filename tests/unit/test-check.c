@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/lost-terms.h"
 #include "judge/baseline.h"
 #include "judge/check-priv.h"
 #include "stats/stats.h"
@@ -343,6 +344,70 @@ static void test_cause_synchronization_rising(void **state)
 	fixture_release(&f);
 }
 
+/* Walks the table of lost-time terms: a term that grew (by each of its parts in turn) names
+ * the cause, with the part's words (base/lost-table.h, judge/cause.c). */
+static void expect_cause(const struct lost_term *term, const struct lost_term *part)
+{
+	double exec[] = { 1, 1, 1 }, before[] = { 0.04, 0.04, 0.04 }, after[] = { 0.8, 0.8, 0.8 };
+	struct fixture f;
+	struct baseline_cell *cur;
+	char *cause, *want;
+
+	fixture_init(&f, NULL);
+	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec, term->fig, before);
+	cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, term->fig, after);
+	if (part) {
+		cur->fig[part->fig] = xmalloc(sizeof(after));
+		memcpy(cur->fig[part->fig], after, sizeof(after));
+	}
+	f.cell.cur = cur;
+	cause = cause_explain(&f.cell);
+	want = xstrfmt("%s%s grew from 1.0 %% to 20 %% of Total_time", term->name,
+		       part ? part->cause : term->cause);
+	assert_non_null(cause);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	fixture_release(&f);
+}
+
+/* The machine's term (Interference) that grew is never the cause. */
+static void expect_no_cause(const struct lost_term *term)
+{
+	double exec[] = { 1, 1, 1 }, before[] = { 0.04, 0.04, 0.04 }, after[] = { 0.8, 0.8, 0.8 };
+	struct fixture f;
+	char *cause;
+
+	fixture_init(&f, NULL);
+	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec, term->fig, before);
+	f.cell.cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, term->fig, after);
+	cause = cause_explain(&f.cell);
+	assert_true(!cause || !strstr(cause, term->name));
+	free(cause);
+	fixture_release(&f);
+}
+
+static void test_cause_every_lost_term(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < lost_nr_terms; i++) {
+		const struct lost_term *t = &lost_terms[i];
+		if (t->parent != ANALYSIS_LOST_TIME)
+			continue;
+		if (t->machine) {
+			expect_no_cause(t);
+			continue;
+		}
+		if (!lost_term_has_parts(t->fig))
+			expect_cause(t, NULL);
+		for (size_t k = 0; k < lost_nr_terms; k++)
+			if (lost_terms[k].parent == t->fig) {
+				assert_true(lost_terms[k].cause[0]); /* a part says what it is */
+				expect_cause(t, &lost_terms[k]);
+			}
+	}
+}
+
 static void test_cause_serial_flat(void **state)
 {
 	double exec[] = { 1, 1, 1 }, before[] = { 0.04, 0.04, 0.04 }, after[] = { 0.8, 0.8, 0.8 };
@@ -613,6 +678,7 @@ int main(void)
 		cmocka_unit_test(test_busy_cell_corrected),
 		cmocka_unit_test(test_cause_interference),
 		cmocka_unit_test(test_cause_serial_flat),
+		cmocka_unit_test(test_cause_every_lost_term),
 		cmocka_unit_test(test_cause_outside_inner),
 		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_format),
