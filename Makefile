@@ -328,7 +328,8 @@ all-tests: all $(UNIT_BIN) $(OMPT_ALL) $(FUZZ_ALL)
 
 # The tests that judge timings, again with two CPU-bound neighbour processes on the machine: a shared
 # CI runner is busy, and the gate must give the same answers there (.ci/run runs this after 'test').
-BUSY_TESTS := cli/gate-defaults cli/lang-caliper cli/run-contention cli/check-e2e cli/ab-git cli/adaptive
+BUSY_TESTS := cli/gate-defaults cli/lang-caliper cli/run-contention cli/check-e2e cli/ab-git cli/adaptive \
+	cli/tracer-sched cli/tracer-inject
 test-busy: deps
 	$(Q)$(MAKE) --no-print-directory all-tests
 	$(Q)SG_HOGS=2 tests/run.sh $(B) $(BUSY_TESTS)

@@ -142,6 +142,7 @@ __attribute__((constructor)) static void sg_init(void)
 	gettimeofday(&tv, NULL);
 	sg_start_unix = (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
 	sg_clock_start();
+	sg_sched_start();
 	sg_regions_init(exe);
 	sg_on = 1;
 	t = sg_thread_get();

@@ -72,8 +72,6 @@ SG_HIDDEN void sg_regions_init(const char *program);
 /* inject.c: SCALEGATE_INJECT=name:PCT% slows the named intervals down (docs/check.md, calibration). */
 SG_HIDDEN extern int sg_inject_on;
 SG_HIDDEN void sg_inject_register(uint32_t region, const char *name);
-/* Spins for the region's share of now - start; returns the clock after the spin. */
-SG_HIDDEN uint64_t sg_inject_spin(uint32_t region, uint64_t start, uint64_t now);
 
 /* ---- per-thread statistics ------------------------------------------------ */
 
@@ -85,10 +83,13 @@ struct sg_stat {
 	uint64_t min, max;    /* of one entry */
 	double sumsq;         /* sum of squared entry times, for the variance */
 	uint64_t par;         /* part of 'time' inside OpenMP parallel regions */
+	uint64_t pend;        /* ticks of entries closed since the thread's last snapshot */
 	uint64_t omp_barrier; /* waiting at barriers (explicit, implicit) */
 	uint64_t omp_idle;    /* in a parallel region with no work: start lag, end-of-region idle */
 	uint64_t omp_lock;    /* waiting to enter critical, locks, ordered */
 	uint64_t omp_regions; /* parallel regions forked from here */
+	double cpu;           /* on-CPU nanoseconds, inclusive like 'time' (sched.c) */
+	double rq;            /* run-queue delay in nanoseconds, inclusive */
 };
 
 /* MPI time per operation kind, exclusive (charged to the innermost open interval). */
@@ -115,10 +116,16 @@ struct sg_cache_entry {
 	uint32_t node;
 };
 
+#define SG_MAX_PENDING 128 /* nodes closed since the last snapshot; one more forces a snapshot */
+
 struct sg_thread {
 	uint32_t cur;   /* innermost open node */
 	uint32_t depth; /* open frames; stack[0] is the level-0 frame */
 	uint32_t overflow; /* begins dropped because the stack was full, still open */
+	uint32_t nr_pending;
+	uint64_t snap_due; /* the next boundary at or after this tick takes a snapshot (sched.c) */
+	uint64_t snap_tsc; /* the last snapshot: clock ticks, on-CPU and run-queue nanoseconds */
+	uint64_t snap_cpu, snap_rq;
 	struct sg_frame stack[SG_MAX_DEPTH];
 	struct sg_cache_entry cache[SG_CACHE_SIZE];
 	struct sg_stat *chunks[SG_MAX_CHUNKS];
@@ -133,6 +140,17 @@ struct sg_thread {
 	uint64_t unmatched_end; /* SG_END with no matching open region */
 	uint64_t unclosed;      /* regions closed implicitly (missing SG_END) */
 	uint64_t dropped;       /* regions not recorded (stack or node table full) */
+
+	/* Own work in parallel regions, for the injection (inject.c). */
+	uint64_t waited;        /* ticks waiting at OpenMP barriers and locks so far */
+	float inject_inherited; /* a team worker's share of its forking thread's injections */
+
+	/* The thread's clocks (sched.c): readable from any thread while it lives. */
+	uint32_t pending[SG_MAX_PENDING]; /* nodes with 'pend' */
+	clockid_t cpu_clock;
+	int sched_fd;     /* its /proc/thread-self/schedstat, or -1 */
+	int cpu_lost;     /* a clock read failed: the slot's cpu column is '-' */
+	int rq_lost;      /* likewise for rq_wait */
 
 	int slot;         /* index in the profile */
 	int omp_thread;   /* OpenMP thread number when known, else -1 */
@@ -155,6 +173,35 @@ SG_HIDDEN void sg_frame_pop(struct sg_thread *t, uint64_t now);
 /* Pops the innermost frame, an interval left open, and reports it (errors.c). */
 SG_HIDDEN void sg_pop_unclosed(struct sg_thread *t, uint64_t now);
 SG_HIDDEN uint64_t sg_par_now(const struct sg_thread *t, uint64_t now);
+
+/* ---- on-CPU time and run-queue delay (sched.c) ------------------------------ */
+
+/* Snapshots of a thread's clocks are taken at interval and parallel-region boundaries at least this
+ * far apart (1 ms); the deltas go to the intervals open in between, in proportion to wall time. */
+SG_HIDDEN extern uint64_t sg_snap_ticks;
+SG_HIDDEN extern int sg_sched_on; /* run-queue delay is captured (meta sched) */
+SG_HIDDEN extern int sg_cpus;     /* CPUs in the affinity mask at start */
+SG_HIDDEN void sg_sched_start(void);
+SG_HIDDEN void sg_sched_thread_start(struct sg_thread *t, uint64_t now);
+SG_HIDDEN void sg_sched_thread_stop(struct sg_thread *t);
+/* Shares the clocks' deltas since the last snapshot among t's frames stack[0 or 1 .. upto-1] and
+ * its pending nodes, then starts a new span; returns the clock at its start, for the caller to go
+ * on with. From another thread only at the end, with upto <= 1 (the writer). */
+SG_HIDDEN uint64_t sg_snap(struct sg_thread *t, uint32_t upto);
+
+static inline uint64_t sg_snap_maybe(struct sg_thread *t, uint64_t now)
+{
+	if (SG_UNLIKELY(now >= t->snap_due))
+		return sg_snap(t, t->depth);
+	return now;
+}
+
+/* Spins the share of an injected interval ending now; returns the clock after it (inject.c). */
+SG_HIDDEN uint64_t sg_inject_end(struct sg_thread *t, const struct sg_frame *f, uint64_t now);
+/* The combined share of the injected intervals open on t (a forking thread), for its team. */
+SG_HIDDEN float sg_inject_team(const struct sg_thread *t);
+/* Spins 'share' of the own work of a member's body that began at 'start', 'waited' ticks waited. */
+SG_HIDDEN uint64_t sg_inject_body(float share, uint64_t start, uint64_t waited, uint64_t now);
 
 /* All thread states ever created (the profile's threads); call with sg_lock held. */
 SG_HIDDEN int sg_thread_count(void);
@@ -183,6 +230,7 @@ struct sg_team {
 	uint64_t fork;
 	int size;
 	int was_par;
+	float inject; /* each member spins this share of its own work in the body (inject.c) */
 	struct sg_thread *member[SG_MAX_TEAM];
 	uint64_t body[SG_MAX_TEAM];
 };
@@ -194,6 +242,8 @@ struct sg_member {
 	uint64_t start;
 	int index;           /* thread number in the team */
 	int worker;          /* runs the body in an inherited frame */
+	uint64_t waited;     /* the thread's 'waited' as the body began */
+	float outer_inject;  /* the thread's inject_inherited before the body */
 };
 
 /* On the forking thread, before the team starts; 'size' is the team size asked for. */
@@ -227,8 +277,11 @@ static inline void sg_account_wait(struct sg_thread *t, uint64_t start, size_t o
 {
 	struct sg_stat *s = sg_stat_get(t, t->cur);
 
+	uint64_t d = sg_now() - start;
+
+	t->waited += d;
 	if (s)
-		*(uint64_t *)((char *)s + offset) += sg_now() - start;
+		*(uint64_t *)((char *)s + offset) += d;
 }
 
 /* ---- annotation errors (errors.c) ------------------------------------------------ */

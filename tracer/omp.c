@@ -33,6 +33,7 @@ void sg_team_fork(struct sg_team *tm, struct sg_thread *t, int size)
 	tm->node = t->cur;
 	tm->size = size < 1 ? 1 : size < SG_MAX_TEAM ? size : SG_MAX_TEAM;
 	memset(tm->member, 0, (size_t)tm->size * sizeof(tm->member[0]));
+	tm->inject = SG_UNLIKELY(sg_inject_on) ? sg_inject_team(t) : 0;
 	tm->fork = sg_now();
 	tm->was_par = t->par_mask != 0;
 	if (!tm->was_par)
@@ -53,10 +54,15 @@ void sg_team_enter(struct sg_team *tm, struct sg_member *m, int index)
 		return;
 	m->worker = t != tm->master && t->depth < SG_MAX_DEPTH && sg_stat_get(t, tm->node);
 	t->omp_thread = index;
+	m->waited = t->waited;
 	m->start = sg_now();
 	if (m->worker) {
+		/* a long wait for this body is not the interval's */
+		m->start = sg_snap_maybe(t, m->start);
 		par_on(t, m->start);
 		sg_frame_push(t, tm->node, UINT32_MAX, m->start, 1);
+		m->outer_inject = t->inject_inherited;
+		t->inject_inherited = tm->inject;
 	}
 }
 
@@ -69,11 +75,15 @@ void sg_team_leave(struct sg_member *m)
 	if (!t)
 		return;
 	end = sg_now();
+	if (SG_UNLIKELY(tm->inject > 0))
+		end = sg_inject_body(tm->inject, m->start, t->waited - m->waited, end);
 	if (m->worker) {
+		end = sg_snap_maybe(t, end);
 		while (t->depth > 1 && !t->stack[t->depth - 1].inherited) /* begun in the body, never ended */
 			sg_pop_unclosed(t, end);
 		sg_frame_pop(t, end);
 		par_off(t, end);
+		t->inject_inherited = m->outer_inject;
 	}
 	if (m->index >= 0 && m->index < tm->size) {
 		__atomic_store_n(&tm->body[m->index], end - m->start, __ATOMIC_RELAXED);

@@ -72,7 +72,9 @@ struct sg_thread *sg_thread_get(void)
 	t->depth = 1;
 	t->cur = 0;
 	t->overflow = 0;
+	t->inject_inherited = 0;
 	t->stack[0] = (struct sg_frame){ .node = 0, .start = sg_now() };
+	sg_sched_thread_start(t, t->stack[0].start);
 	sg_self = t;
 	pthread_setspecific(exit_key, t);
 	return t;
@@ -107,13 +109,42 @@ uint64_t sg_par_now(const struct sg_thread *t, uint64_t now)
 	return t->par_acc + (t->par_mask & (now - t->par_start));
 }
 
-static void record(struct sg_thread *t, const struct sg_frame *f, uint64_t now)
+/* The first entry of a node closed in this span: listed for the next snapshot, or the list is full
+ * and the span ends here (f still counted as open). Out of line: the hot path only adds. */
+static __attribute__((noinline)) void pend_first(struct sg_thread *t, const struct sg_frame *f,
+						 struct sg_stat *s, uint64_t ticks)
+{
+	if (!ticks)
+		return;
+	if (SG_UNLIKELY(t->nr_pending == SG_MAX_PENDING)) {
+		sg_snap(t, (uint32_t)(f - t->stack) + 1);
+		return;
+	}
+	t->pending[t->nr_pending++] = f->node;
+	s->pend = ticks;
+}
+
+/* The part of an entry since the thread's last snapshot: its cpu and rq_wait come at the next.
+ * Every caller ends entries at or after that snapshot (sg_snap returns the clock to go on with). */
+static inline void pend(struct sg_thread *t, const struct sg_frame *f, struct sg_stat *s, uint64_t now)
+{
+	uint64_t ticks = now - (f->start > t->snap_tsc ? f->start : t->snap_tsc);
+
+	if (SG_LIKELY(s->pend))
+		s->pend += ticks;
+	else
+		pend_first(t, f, s, ticks);
+}
+
+static inline __attribute__((always_inline)) void record(struct sg_thread *t, const struct sg_frame *f,
+							 uint64_t now)
 {
 	struct sg_stat *s = &t->chunks[f->node / SG_CHUNK][f->node % SG_CHUNK];
 	uint64_t d = now - f->start;
 
 	s->time += d;
 	s->par += sg_par_now(t, now) - f->par_start;
+	pend(t, f, s, now);
 	if (f->inherited)
 		return;
 	s->count++;
@@ -167,6 +198,7 @@ void sg_begin_tag(sg_region_t region, long tag)
 	if (SG_UNLIKELY(!t) && !(t = sg_thread_get()))
 		return;
 	now = sg_now();
+	now = sg_snap_maybe(t, now);
 	if (SG_UNLIKELY(t->depth >= SG_MAX_DEPTH || t->overflow)) {
 		t->overflow++;
 		t->dropped++;
@@ -237,12 +269,14 @@ void sg_end_line(sg_region_t region, int line)
 	f = &t->stack[t->depth - 1];
 	if (SG_LIKELY(t->depth > 1 && f->region == (uint32_t)region && !f->inherited)) {
 		if (SG_UNLIKELY(sg_inject_on))
-			now = sg_inject_spin((uint32_t)region, f->start, now);
+			now = sg_inject_end(t, f, now);
+		now = sg_snap_maybe(t, now);
 		record(t, f, now);
 		t->depth--;
 		t->cur = f[-1].node;
 		return;
 	}
+	now = sg_snap_maybe(t, now);
 	end_mismatch(t, (uint32_t)region, line, now);
 }
 
@@ -254,6 +288,7 @@ void sg_end(sg_region_t region)
 /* Closes a thread's open regions (counted as unclosed) and, for the main thread, level 0. */
 static void close_frames(struct sg_thread *t, uint64_t now)
 {
+	now = sg_snap(t, t->depth);
 	while (t->depth > 1) {
 		if (!t->stack[t->depth - 1].inherited)
 			sg_pop_unclosed(t, now);
@@ -271,6 +306,7 @@ static void thread_exit(void *arg)
 	struct sg_thread *t = arg;
 
 	close_frames(t, sg_now());
+	sg_sched_thread_stop(t);
 	sg_self = NULL;
 	__atomic_fetch_sub(&sg_threads_alive, 1, __ATOMIC_RELAXED);
 	pthread_mutex_lock(&sg_lock);
@@ -289,9 +325,14 @@ void sg_threads_close(uint64_t now)
 	 * thread's level-0 interval still ends now; its open intervals stay unrecorded. */
 	for (int i = 0; i < nr_threads; i++) {
 		struct sg_thread *t = threads[i];
+		/* A live thread's last span (a team worker idle in its pool, say): only its closed
+		 * entries and the main thread's level 0 take their part: only they are recorded. */
+		uint64_t end = now;
+		if (t->live && t != sg_self && t->cpu_clock != CLOCK_THREAD_CPUTIME_ID)
+			end = sg_snap(t, t->depth < 1 ? t->depth : 1);
 		if (t->is_main && t != sg_self && t->depth >= 1) {
 			t->unclosed += t->depth - 1;
-			record(t, &t->stack[0], now);
+			record(t, &t->stack[0], end);
 		}
 	}
 }

@@ -132,6 +132,9 @@ static void write_meta(struct buf *b)
 	meta_num(b, "start_unix", sg_start_unix);
 	meta_str(b, "omp", sg_omp_mode);
 	meta_str(b, "mpi", mpi_mode());
+	meta_str(b, "sched", sg_sched_on ? "schedstat" : "none");
+	meta_int_or_absent(b, "cpus", sg_cpus);
+	meta_num(b, "threads_max", (double)sg_thread_count());
 	meta_num(b, "errors_unmatched_end", (double)unmatched);
 	meta_num(b, "errors_unclosed", (double)unclosed);
 	meta_num(b, "errors_dropped", (double)dropped);
@@ -172,8 +175,20 @@ static void write_tables(struct buf *b)
 	}
 }
 
-static void write_stat(struct buf *b, uint32_t node, int thread, const struct sg_stat *s, double sec, int omp)
+/* A value in nanoseconds, or '-' when not captured. */
+static void column_ns(struct buf *b, double ns, int captured)
 {
+	if (captured)
+		buf_printf(b, "\t%.9g", ns * 1e-9);
+	else
+		buf_printf(b, "\t-");
+}
+
+static void write_stat(struct buf *b, uint32_t node, const struct sg_thread *t,
+		       const struct sg_stat *s, double sec, int omp)
+{
+	int thread = t->slot;
+
 	buf_printf(b, "stat\t%u\t%d\t%llu\t%.9g\t", node, thread, (unsigned long long)s->count, s->time * sec);
 	if (s->count)
 		buf_printf(b, "%.9g\t%.9g\t%.9g", s->min * sec, s->max * sec, s->sumsq * sec * sec);
@@ -181,10 +196,13 @@ static void write_stat(struct buf *b, uint32_t node, int thread, const struct sg
 		buf_printf(b, "-\t-\t-");
 	buf_printf(b, "\t%.9g", s->par * sec);
 	if (omp)
-		buf_printf(b, "\t%.9g\t%.9g\t%.9g\t%llu\n", s->omp_barrier * sec, s->omp_idle * sec,
+		buf_printf(b, "\t%.9g\t%.9g\t%.9g\t%llu", s->omp_barrier * sec, s->omp_idle * sec,
 			   s->omp_lock * sec, (unsigned long long)s->omp_regions);
 	else
-		buf_printf(b, "\t-\t-\t-\t-\n");
+		buf_printf(b, "\t-\t-\t-\t-");
+	column_ns(b, s->cpu, !t->cpu_lost);
+	column_ns(b, s->rq, sg_sched_on && !t->rq_lost);
+	buf_printf(b, "\n");
 }
 
 static void write_stats(struct buf *b)
@@ -193,13 +211,13 @@ static void write_stats(struct buf *b)
 	int omp = strcmp(sg_omp_mode, "none") != 0;
 
 	buf_printf(b, "columns\tstat\tnode\tthread\tcount\ttime\tmin\tmax\tsumsq\tpar"
-		      "\tomp_barrier\tomp_idle\tomp_lock\tomp_regions\n");
+		      "\tomp_barrier\tomp_idle\tomp_lock\tomp_regions\tcpu\trq_wait\n");
 	for (int i = 0; i < sg_thread_count(); i++) {
 		struct sg_thread *t = sg_thread_at(i);
 		for (uint32_t n = 0; n < sg_node_count(); n++) {
 			struct sg_stat *s = t->chunks[n / SG_CHUNK] ? &t->chunks[n / SG_CHUNK][n % SG_CHUNK] : NULL;
 			if (s && (s->count || s->time))
-				write_stat(b, n, i, s, sec, omp);
+				write_stat(b, n, t, s, sec, omp);
 		}
 	}
 }

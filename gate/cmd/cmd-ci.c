@@ -84,9 +84,11 @@ static long run_matrix(struct config *c, const struct runner_options *ro)
 }
 
 /*
- * Adaptive repeats (docs/check.md): the first look was judged at half the
- * level; the cells it found inconclusive get more rounds within the budget,
- * and the second look judges them on all their rounds at the other half.
+ * Adaptive repeats (docs/check.md): the first look was judged at
+ * CHECK_FIRST_LOOK of the level; the cells it found undecided get more
+ * rounds within the budget, and the second look judges them on all their
+ * rounds at the rest. When no cell gets more, the first look was the last:
+ * the record goes and the results are judged again in one look at the full level.
  * 0, or -1 when a run or a look could not go on (j->load_error, or code 3).
  */
 static int adapt(struct judge *j, const struct runner_options *ro)
@@ -97,7 +99,12 @@ static int adapt(struct judge *j, const struct runner_options *ro)
 
 	if (!adapt_plan(j, &plan)) {
 		adaptive_release(&plan);
-		return 0;
+		if (adaptive_remove(j->results)) {
+			j->load_error = SG_EXIT_RUN_FAILED;
+			return -1;
+		}
+		adapt_forget(j);
+		return judge_evaluate(j, j->results, j->baselines) ? -1 : 0;
 	}
 	more.extend = &plan;
 	if (adaptive_write(&plan, j->results) || run_matrix(&j->config, &more) < 0) {

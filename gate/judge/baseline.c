@@ -20,6 +20,7 @@ void baseline_release(struct baseline *b)
 		for (int f = 0; f < ANALYSIS_NR_FIGURES; f++)
 			free(c->fig[f]);
 		free(c->earlier);
+		free(c->round);
 	}
 	for (size_t i = 0; i < b->nr_sittings; i++)
 		free(b->sittings[i]);
@@ -73,12 +74,14 @@ static void add_cell(struct baseline *b, const struct analysis_config *c, int in
 	cell->threads = c->threads;
 	for (size_t k = 0; k < ARRAY_SIZE(stored); k++)
 		cell->fig[stored[k]] = xmalloc(n * sizeof(double));
+	cell->round = xmalloc(n * sizeof(*cell->round)); /* A/B pairs base and head by round */
 	for (size_t r = 0; r < c->nr_runs; r++) {
 		const struct analysis_point *pt;
 		if ((size_t)interval >= c->runs[r].nr_points || !(pt = &c->runs[r].points[interval])->present)
 			continue;
 		for (size_t k = 0; k < ARRAY_SIZE(stored); k++)
 			cell->fig[stored[k]][cell->n] = pt->fig[stored[k]];
+		cell->round[cell->n] = c->runs[r].repeat;
 		cell->n++;
 	}
 }

@@ -25,6 +25,7 @@ struct baseline_cell {
 	size_t n;                       /* repeats */
 	double *fig[ANALYSIS_NR_FIGURES]; /* n values in repeat order, NAN where absent; NULL: not stored */
 	double *earlier;                /* median Execution_time of each earlier sitting, NAN where absent */
+	int *round;                     /* the round (repeat) of each sample; NULL: not known */
 };
 
 /* The samples of one benchmark: a stored baseline, or the current results in the same shape. */

@@ -126,7 +126,7 @@ static int probe_fails(const struct probe *p, double s, double *change)
 	} else {
 		for (size_t k = 0; k < p->nc; k++)
 			p->work[k] = p->tol->relative ? p->xc[k] * (1 + worse * s) : p->xc[k] + worse * s;
-		struct check_test_opts o = { worse, p->tol, p->alpha, 0, 0, 0 };
+		struct check_test_opts o = { worse, p->tol, p->alpha, 0, 0, 0, 0 };
 		if (check_test_samples(p->xb, p->nb, p->work, p->nc, &o, &t))
 			return 0;
 	}

@@ -29,26 +29,45 @@ struct check_pending {
 #define SITTING_SD_RATIO 0.02  /* log units, speedup and other within-run ratios */
 #define SITTING_SD_SHARE 0.005 /* shares of Total_time: half a point */
 
-/* The assumed sd, or the one measured from the baseline's sittings (NAN: not measured). */
-static double measured_or_assumed(double measured, size_t sittings, double assumed)
+/*
+ * The measured spread is of one sitting's level; a comparison spans two
+ * sittings, so its shift has sqrt(2) times that sd. A measured sd is an
+ * estimate with sittings - 1 df (the sittings shift every cell at once): it
+ * is used with those df, at least the assumed value until
+ * CHECK_SITTINGS_TRUSTED sittings, and never below CHECK_SITTINGS_FLOOR of it
+ * after (a quiet runner earns a sharper test, never one that trusts a lucky 0).
+ */
+double check_sitting_choose(double level_sd, size_t sittings, double assumed, double *df)
 {
+	double floor = sittings < CHECK_SITTINGS_TRUSTED ? assumed : CHECK_SITTINGS_FLOOR * assumed;
+	double measured = M_SQRT2 * level_sd, dummy;
+
+	df = df ? df : &dummy;
+	*df = 0;
 	if (!isfinite(measured) || sittings < CHECK_SITTINGS_MEASURED)
 		return assumed;
-	return sittings < CHECK_SITTINGS_TRUSTED ? fmax(measured, assumed) : measured;
+	if (sittings < CHECK_SITTINGS_TRUSTED && measured <= assumed)
+		return assumed; /* the assumption stands: known */
+	*df = (double)(sittings - 1);
+	return fmax(measured, floor);
 }
 
-double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative)
+double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative,
+			double *df)
 {
 	const struct baseline_shift *s = &cell->b->shift;
 
+	if (df)
+		*df = 0;
 	if (cell->c->ab)
 		return 0; /* base and head interleaved in one job: the machine's drift hits both */
 	if (m->kind == CHECK_SHARE)
 		return relative ? SITTING_SD_RATIO : SITTING_SD_SHARE;
 	if (m->id == RULES_TIME)
-		return relative ? measured_or_assumed(s->time, s->sittings, SITTING_SD_TIME) : 0;
+		return relative ? check_sitting_choose(s->time, s->sittings, SITTING_SD_TIME, df)
+				: 0;
 	if (m->kind == CHECK_DERIVED && relative)
-		return measured_or_assumed(s->speedup, s->sittings, SITTING_SD_RATIO);
+		return check_sitting_choose(s->speedup, s->sittings, SITTING_SD_RATIO, df);
 	return relative ? SITTING_SD_RATIO : 0;
 }
 
@@ -56,8 +75,8 @@ void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell, co
 			    int relative)
 {
 	const struct baseline_shift *s = &cell->b->shift;
-	double sd = check_sitting_sd(cell, m, relative);
-	double measured = m->id == RULES_TIME ? s->time : m->kind == CHECK_DERIVED ? s->speedup : NAN;
+	double df, sd = check_sitting_sd(cell, m, relative, &df);
+	double level = m->id == RULES_TIME ? s->time : m->kind == CHECK_DERIVED ? s->speedup : NAN;
 	size_t k = s->sittings ? s->sittings : 1;
 
 	if (!(sd > 0))
@@ -65,13 +84,17 @@ void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell, co
 	strbuf_addf(sb, "%sshift between sittings allowed for: sd %.3g %s ", sb->len ? "\n" : "",
 		    relative ? 100 * sd : (m->kind == CHECK_SHARE ? 100 * sd : sd),
 		    relative || m->kind == CHECK_SHARE ? (relative ? "%" : "points") : "");
-	if (!isfinite(measured) || k < CHECK_SITTINGS_MEASURED)
+	if (!isfinite(level) || k < CHECK_SITTINGS_MEASURED)
 		strbuf_addf(sb, "(assumed: the baseline holds %zu sitting%s, %d are needed to measure it)", k,
 			    k == 1 ? "" : "s", CHECK_SITTINGS_MEASURED);
+	else if (!(df > 0))
+		strbuf_addf(sb, "(measured %.3g %% between two of %zu sittings, the assumed value "
+			    "is the floor until " XSTR(CHECK_SITTINGS_TRUSTED) ")",
+			    100 * M_SQRT2 * level, k);
 	else
-		strbuf_addf(sb, "(measured %.3g %% over %zu sittings%s)", 100 * measured, k,
-			    k < CHECK_SITTINGS_TRUSTED && sd > measured ? ", the assumed value is the floor until "
-			    XSTR(CHECK_SITTINGS_TRUSTED) : "");
+		strbuf_addf(sb, "(measured %.3g %% between two of %zu sittings, %g df%s)",
+			    100 * M_SQRT2 * level, k, df,
+			    sd > M_SQRT2 * level ? ", at its floor" : "");
 }
 
 double check_alpha(const struct check_cell *cell, const struct check_metric *m)
@@ -98,10 +121,16 @@ void check_defer(struct check_cell *cell, size_t verdict, const struct check_met
 	pd->pol.significance = check_alpha(cell, m);
 }
 
-/* In the whole-run family: an error-level test with a p-value (the bootstrap fallbacks have none). */
+/* In the whole-run family: an error-level test with a p-value (a t-test or the bootstrap). */
 static int in_family(const struct check_pending *pd)
 {
 	return pd->pol.level == RULES_LEVEL_ERROR && !pd->t.degenerate && !isnan(pd->t.p);
+}
+
+/* Nothing to decide on: the change, its p or its bound is undefined (NAN). */
+static int undefined(const struct check_test *t)
+{
+	return isnan(t->change) || (!t->degenerate && (isnan(t->p) || isnan(t->excluded)));
 }
 
 static void format_magnitude(char *buf, size_t size, const struct check_metric *m, double x, int relative)
@@ -109,6 +138,76 @@ static void format_magnitude(char *buf, size_t size, const struct check_metric *
 	check_format_change(buf, size, m, x, relative);
 	if (buf[0] == '+' || buf[0] == '-')
 		memmove(buf, buf + 1, strlen(buf));
+}
+
+/* The change shown, named to read beside the medians: a t-test's is of means (of logs). */
+static const char *change_label(const struct check_test *t)
+{
+	if (t->degenerate || isnan(t->se)) /* on the medians alone, or the bootstrap's from them */
+		return "change";
+	return t->logs ? "geometric-mean change" : "mean change";
+}
+
+/* "within/past the tolerance ..." for a conclusive verdict. */
+static void describe_outcome(struct strbuf *sb, const struct check_pending *pd,
+			     const struct verdict *v, const char *tol, const char *excl)
+{
+	const struct check_test *t = &pd->t;
+	double alpha = pd->pol.significance;
+
+	if (!t->past) {
+		strbuf_addf(sb, "within the tolerance of %s", tol);
+		if (isfinite(t->excluded))
+			strbuf_addf(sb, "; the data exclude a worsening above %s", excl);
+		return;
+	}
+	strbuf_addf(sb, "past the tolerance of %s", tol);
+	int sure_warn = v->status == VERDICT_WARN && pd->pol.level == RULES_LEVEL_WARN &&
+			!isnan(t->p) && t->p <= alpha * ALPHA_SLACK;
+
+	if (v->status == VERDICT_FAIL || sure_warn)
+		strbuf_addstr(sb, " and significant");
+	else if (!isnan(t->p) && t->p <= alpha * ALPHA_SLACK)
+		strbuf_addstr(sb, ", significant alone but not over the whole run");
+	else
+		strbuf_addstr(sb, " but not significant");
+}
+
+/* "..., inconclusive: ..." and why. */
+static void describe_inconclusive(struct strbuf *sb, const struct check_pending *pd,
+				  const char *tol, const char *excl, const char *mdc)
+{
+	const struct check_test *t = &pd->t;
+
+	if (t->busy && t->past) {
+		strbuf_addf(sb, "past the tolerance of %s, but inconclusive: most runs were measured on a "
+			    "busy machine (contention above max_contention) and their profiles have no "
+			    "run-queue delay (rq_wait: a tracer without it, or no /proc/thread-self/schedstat) "
+			    "to remove the machine's share, so against a stored baseline the change cannot be "
+			    "told from the load; rerun on a quiet machine, or compare with the base revision "
+			    "in the same job (--against)", tol);
+		return;
+	}
+	if (undefined(t)) {
+		strbuf_addf(sb, "inconclusive: the %s is undefined in too many resamples or rounds "
+			    "(tolerance %s)", isnan(t->change) ? "change" : "bound of the change", tol);
+		return;
+	}
+	if (t->past)
+		strbuf_addf(sb, "past the tolerance of %s %s: inconclusive", tol,
+			    t->p <= pd->pol.significance * ALPHA_SLACK
+			    ? "and significant alone but not over the whole run" : "but not significant");
+	else
+		strbuf_addf(sb, "within the tolerance of %s but inconclusive: the data exclude only a "
+			    "worsening above %s", tol, excl);
+	if (isfinite(t->mdc))
+		strbuf_addf(sb, "; at this noise a failure catches a worsening of %s with 80 %% power",
+			    mdc);
+	if (t->more > 0)
+		strbuf_addf(sb, "; about %d more repeats would decide", t->more);
+	else if (t->more < 0)
+		strbuf_addstr(sb, "; against a stored baseline the shift between sittings alone is larger: "
+			      "compare with the base revision in the same job (--against)");
 }
 
 static void describe(struct strbuf *sb, const struct check_pending *pd, const struct verdict *v, size_t family)
@@ -127,47 +226,24 @@ static void describe(struct strbuf *sb, const struct check_pending *pd, const st
 	format_magnitude(tol, sizeof(tol), m, pd->tol.value, rel);
 	format_magnitude(excl, sizeof(excl), m, t->excluded, rel);
 	format_magnitude(mdc, sizeof(mdc), m, t->mdc, rel);
-	strbuf_addf(sb, "%s %s [%s, %s] (n=%zu) vs base %s (n=%zu): %s, ", m->name, val, lo, hi, t->n_cur, base,
-		    t->n_base, change);
-	if (v->inconclusive && t->busy) {
-		strbuf_addf(sb, "past the tolerance of %s, but inconclusive: most runs were measured on a busy machine "
-			    "(contention above max_contention) and their profiles have no run-queue delay (rq_wait: "
-			    "a tracer without it, or no /proc/thread-self/schedstat) to remove the machine's share, "
-			    "so against a stored baseline the change cannot be told from the load; rerun on a quiet "
-			    "machine, or compare with the base revision in the same job (--against)", tol);
-	} else if (v->inconclusive) {
-		strbuf_addf(sb, "inconclusive: the noise here allows only changes above %s to be detected "
-			    "(tolerance %s)", mdc, tol);
-		if (t->more > 0)
-			strbuf_addf(sb, "; about %d more repeats would decide", t->more);
-		else if (t->more < 0)
-			strbuf_addstr(sb, "; against a stored baseline the shift between sittings alone is larger: "
-				      "compare with the base revision in the same job (--against)");
-	} else if (!t->past) {
-		strbuf_addf(sb, "within the tolerance of %s", tol);
-		if (isfinite(t->excluded))
-			strbuf_addf(sb, "; the data exclude a worsening above %s", excl);
-	} else {
-		strbuf_addf(sb, "past the tolerance of %s", tol);
-		if (v->status == VERDICT_FAIL || (v->status == VERDICT_WARN && pd->pol.level == RULES_LEVEL_WARN &&
-						 !isnan(t->p) && t->p <= alpha * ALPHA_SLACK))
-			strbuf_addstr(sb, " and significant");
-		else if (!isnan(t->p) && t->p <= alpha * ALPHA_SLACK)
-			strbuf_addstr(sb, ", significant alone but not over the whole run");
-		else
-			strbuf_addstr(sb, " but not significant");
-	}
+	strbuf_addf(sb, "%s %s %s [%s, %s] (n=%zu) vs base %s (n=%zu): %s %s, ", m->name,
+		    isnan(t->se) && !t->degenerate ? "from medians" : "median", val, lo, hi, t->n_cur,
+		    base, t->n_base, change_label(t), change);
+	if (v->inconclusive)
+		describe_inconclusive(sb, pd, tol, excl, mdc);
+	else
+		describe_outcome(sb, pd, v, tol, excl);
 	if (!isnan(t->p)) {
 		strbuf_addf(sb, " (one-sided %s p = %.3g", t->test, t->p);
 		if (!isnan(v->p_adjusted))
 			strbuf_addf(sb, ", Holm over %zu checks %.3g %s %g", family, v->p_adjusted,
 				    v->p_adjusted <= alpha * ALPHA_SLACK ? "<=" : ">", alpha);
+		if (isnan(t->se) && !isnan(t->bound)) {
+			char bound[48];
+			check_format_change(bound, sizeof(bound), m, t->bound, rel);
+			strbuf_addf(sb, "; %g %% bound of the change %s", 100 * (1 - alpha), bound);
+		}
 		strbuf_addstr(sb, ")");
-	} else if (t->past) {
-		char bound[48];
-		check_format_change(bound, sizeof(bound), m, t->bound, rel);
-		strbuf_addf(sb, " (one-sided %g %% bootstrap bound of the change: %s)", 100 * (1 - alpha),
-			    isnan(t->bound) ? "undefined" : bound);
 	}
 	if (!v->inconclusive && t->past && isfinite(t->mdc) && t->mdc > 1e-6 * pd->tol.value)
 		strbuf_addf(sb, "; minimum detectable change %s", mdc);
@@ -188,23 +264,41 @@ static void decide(struct verdict *v, const struct check_pending *pd, double bh)
 		v->inconclusive = 1;
 		return;
 	}
-	if (isnan(t->p)) /* the bootstrap fallback: judged on its own bound */
-		sure = t->significant;
-	else if (!isnan(v->p_adjusted))
+	if (undefined(t)) { /* an undefined bound proves nothing either way */
+		v->status = VERDICT_WARN;
+		v->inconclusive = 1;
+		return;
+	}
+	if (!isnan(v->p_adjusted))
 		sure = t->past && v->p_adjusted <= alpha;
 	else
 		sure = t->past && t->p <= alpha && pd->pol.level == RULES_LEVEL_WARN;
 	if (sure) {
 		v->status = pd->pol.level == RULES_LEVEL_WARN ? VERDICT_WARN : VERDICT_FAIL;
-	} else if (t->past && (isnan(t->p) || t->degenerate || bh <= alpha)) {
+	} else if (t->past && (t->degenerate || bh <= alpha)) {
 		v->status = VERDICT_WARN; /* likely, but not certain over the whole run */
-	} else if (!t->past && (t->degenerate || isnan(t->excluded) ||
-				(t->excluded <= pd->tol.value * ALPHA_SLACK))) {
+	} else if (!t->past && (t->degenerate || t->excluded <= pd->tol.value * ALPHA_SLACK)) {
 		v->status = VERDICT_PASS;
 	} else {
 		v->status = VERDICT_WARN;
 		v->inconclusive = 1;
 	}
+}
+
+/*
+ * The minimum detectable change at the level the adjustment leaves the test
+ * in the worst case: alpha / m for an error-level test in a family of m
+ * (Holm's first step), alpha for a warning.
+ */
+static void restate_power(struct check_pending *pd, size_t family)
+{
+	double alpha = pd->pol.significance;
+
+	if (in_family(pd) && family > 1)
+		alpha /= (double)family;
+	check_test_power(&pd->t, alpha, pd->m->worse, pd->pol.margin);
+	if (pd->t.busy)
+		pd->t.more = -1;
 }
 
 void check_adjust(struct check *c)
@@ -232,10 +326,12 @@ void check_adjust(struct check *c)
 	c->family = nf;
 	nf = nw = 0;
 	for (size_t i = 0; i < m; i++) {
-		const struct check_pending *pd = &c->pending[i];
+		struct check_pending *pd = &c->pending[i];
 		struct verdict *v = &c->vs->v[pd->verdict];
 		struct strbuf sb = STRBUF_INIT;
 		double bh = 1;
+		restate_power(pd, c->family);
+		v->mdc = pd->t.mdc;
 		v->p_adjusted = in_family(pd) ? af[nf++] : NAN;
 		if (!pd->t.degenerate && !isnan(pd->t.p))
 			bh = aw[nw++];

@@ -79,6 +79,52 @@ size_t check_samples(const struct baseline_cell *bc, const struct check_metric *
 	return 0;
 }
 
+/* Sample i: the figure, or its ratio to Total_time or Execution_time; NAN when absent. */
+static double sample_at(const struct baseline_cell *bc, const struct check_metric *m, size_t i)
+{
+	enum analysis_figure den = m->kind == CHECK_SHARE ? ANALYSIS_TOTAL_TIME : ANALYSIS_EXECUTION_TIME;
+	double x = bc->fig[m->fig] ? bc->fig[m->fig][i] : NAN, d;
+
+	if (m->kind == CHECK_PER_RUN)
+		return x;
+	d = bc->fig[den] ? bc->fig[den][i] : NAN;
+	return isfinite(x) && isfinite(d) && d > 0 ? x / d : NAN;
+}
+
+size_t check_samples_rounds(const struct baseline_cell *bc, const struct check_metric *m,
+			    double *out, int *round)
+{
+	size_t n = 0;
+
+	if (!bc || (m->kind != CHECK_PER_RUN && m->kind != CHECK_SHARE && m->kind != CHECK_RATIO))
+		return 0;
+	for (size_t i = 0; i < bc->n; i++) {
+		double x = sample_at(bc, m, i);
+		if (!isfinite(x))
+			continue;
+		out[n] = x;
+		round[n++] = bc->round ? bc->round[i] : (int)i + 1;
+	}
+	return n;
+}
+
+size_t check_pair_rounds(const double *xb, const int *rb, size_t nb,
+			 const double *xc, const int *rc, size_t nc, double *pb, double *pc, int *pr)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < nb; i++)
+		for (size_t j = 0; j < nc; j++)
+			if (rb[i] == rc[j]) {
+				if (pr)
+					pr[k] = rb[i];
+				pb[k] = xb[i];
+				pc[k++] = xc[j];
+				break;
+			}
+	return k;
+}
+
 char *check_unreachable(size_t nb, size_t nc, const struct rules_policy *pol)
 {
 	if (nc < (size_t)pol->min_samples || (nb != (size_t)-1 && nb < (size_t)pol->min_samples)) {

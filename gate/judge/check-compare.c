@@ -63,15 +63,42 @@ static void skip_unreachable(struct check_cell *cell, const struct check_metric 
 	free(why);
 }
 
+/*
+ * In A/B, the samples of the rounds both sides have, paired by round number
+ * into xb and xc (0 when fewer than 2 pairs: then tested unpaired).
+ */
+static size_t pair_samples(const struct check_cell *cell, const struct check_metric *m, double *xb,
+			   double *xc, size_t cap)
+{
+	double *sb = xmalloc(cap * sizeof(double)), *sc = xmalloc(cap * sizeof(double));
+	int *rb = xmalloc(cap * sizeof(int)), *rc = xmalloc(cap * sizeof(int));
+	size_t nb = check_samples_rounds(cell->base, m, sb, rb);
+	size_t nc = check_samples_rounds(cell->cur, m, sc, rc);
+	size_t n = check_pair_rounds(sb, rb, nb, sc, rc, nc, xb, xc, NULL);
+
+	free(sb);
+	free(sc);
+	free(rb);
+	free(rc);
+	return n >= 2 ? n : 0;
+}
+
 static void compare_samples(struct check_cell *cell, const struct check_metric *m, const char *kind)
 {
-	size_t cap = (cell->cur->n > cell->base->n ? cell->cur->n : cell->base->n) + 1, nb, nc;
+	size_t cap = (cell->cur->n > cell->base->n ? cell->cur->n : cell->base->n) + 1, nb, nc, np = 0;
 	double *xb = xmalloc(cap * sizeof(double)), *xc = xmalloc(cap * sizeof(double));
 	struct check_test t;
 	int skipped;
+	double df;
 
 	nb = check_samples(cell->base, m, xb);
 	nc = check_samples(cell->cur, m, xc);
+	if (cell->c->ab && nb && nc && (np = pair_samples(cell, m, xb, xc, cap)))
+		nb = nc = np;
+	else if (cell->c->ab && nb && nc) { /* fewer than 2 rounds pair: unpaired, on every sample */
+		nb = check_samples(cell->base, m, xb);
+		nc = check_samples(cell->cur, m, xc);
+	}
 	if (!nb && !nc) {
 		/* captured on neither side (an OpenMP program's Communication): nothing to compare, nothing to say */
 	} else if (!nb || !nc) {
@@ -81,15 +108,21 @@ static void compare_samples(struct check_cell *cell, const struct check_metric *
 	} else {
 		skip_unreachable(cell, m, kind, nb, nc, &skipped);
 		struct check_test_opts o = { m->worse, &cell->set->tolerance[m->id],
-					     check_alpha(cell, m), cell->c->ab && nb == nc,
-					     check_sitting_sd(cell, m, cell->set->tolerance[m->id].relative),
-					     cell->set->tolerance_policy[m->id].margin };
+					     check_alpha(cell, m), np > 0,
+					     check_sitting_sd(cell, m, cell->set->tolerance[m->id].relative, &df),
+					     cell->set->tolerance_policy[m->id].margin, 0 };
+		o.sitting_df = df;
 		if (!skipped && !check_test_samples(xb, nb, xc, nc, &o, &t)) {
 			struct verdict *v = finish(cell, m, kind, &t);
 			struct strbuf sb = STRBUF_INIT;
 			double scale = m->kind == CHECK_SHARE ? 100 : 1;
-			add_samples(&sb, m->kind == CHECK_SHARE ? "baseline samples (%)" : "baseline samples", xb, nb, scale);
-			add_samples(&sb, m->kind == CHECK_SHARE ? "current samples (%)" : "current samples", xc, nc, scale);
+			const char *what = np ? " paired by round" : "";
+			char *lb = xstrfmt("baseline samples%s%s", m->kind == CHECK_SHARE ? " (%)" : "", what);
+			char *lc = xstrfmt("current samples%s%s", m->kind == CHECK_SHARE ? " (%)" : "", what);
+			add_samples(&sb, lb, xb, nb, scale);
+			add_samples(&sb, lc, xc, nc, scale);
+			free(lb);
+			free(lc);
 			check_describe_sitting(&sb, cell, m, cell->set->tolerance[m->id].relative);
 			set_details(v, &sb);
 		}
@@ -107,45 +140,76 @@ static double *times(const struct baseline_cell *bc, size_t *n)
 	return x;
 }
 
-/*
- * The metric per round, from T(ref) and T(p) of the same round (the runner
- * measures every configuration once per round, in order): the rounds both
- * have, or 0 when fewer than 2. One configuration may have more rounds than
- * the other (adaptive repeats gave it more): its first ones pair.
- */
-static size_t per_round(const struct check_groups *g, int side, enum rules_metric m, double *out)
+/* A cell's Execution_time samples and their rounds, allocated; *n their count. */
+static double *times_rounds(const struct baseline_cell *bc, int **round, size_t *n)
 {
-	const double *ref = g->x[2 * side], *tp = g->x[2 * side + 1];
-	size_t n = g->n[2 * side] < g->n[2 * side + 1] ? g->n[2 * side] : g->n[2 * side + 1];
+	size_t cap = (bc ? bc->n : 0) + 1;
+	double *x = xmalloc(cap * sizeof(double));
 
-	if (n < 2)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		out[i] = check_derived_value(m, ref[i], tp[i], g->rp);
-		if (!isfinite(out[i]))
-			return 0;
-	}
-	return n;
+	*round = xmalloc(cap * sizeof(int));
+	*n = check_samples_rounds(bc, &check_metrics[RULES_TIME], x, *round);
+	return x;
 }
 
-/* The derived metric tested round by round: 0 done, 1 the rounds do not pair, -1 error. */
-static int test_rounds(struct check_cell *cell, const struct check_metric *m, const struct check_groups *g,
-		       struct check_test *t)
+/*
+ * The metric per round on one side, from T(ref) and T(p) of the same round
+ * number (the runner measures every configuration once per round; a failed
+ * run drops its round only): the values and their rounds, allocated, *n their
+ * count (0 when fewer than 2, or one is undefined).
+ */
+static double *per_round(const struct baseline_cell *ref, const struct baseline_cell *cp,
+			 enum rules_metric m, double rp, int **round, size_t *n)
 {
-	size_t cap = (g->n[0] > g->n[2] ? g->n[0] : g->n[2]) + 1, nb, nc;
-	double *xb = xmalloc(cap * sizeof(double)), *xc = xmalloc(cap * sizeof(double));
-	const struct rules_value *tol = &cell->set->tolerance[m->id];
-	struct check_test_opts o = { m->worse, tol, check_alpha(cell, m), 0,
-				     check_sitting_sd(cell, m, tol->relative), cell->set->tolerance_policy[m->id].margin };
-	int ret = 1;
+	int *rr, *rq;
+	size_t nr, nq;
+	double *xr = times_rounds(ref, &rr, &nr), *xq = times_rounds(cp, &rq, &nq);
+	double *out = xmalloc((nr + 1) * sizeof(double)), *tp = xmalloc((nr + 1) * sizeof(double));
 
-	nb = per_round(g, 0, m->id, xb);
-	nc = per_round(g, 1, m->id, xc);
-	o.paired = cell->c->ab && nb == nc;
-	if (nb && nc)
+	*round = xmalloc((nr + 1) * sizeof(int));
+	*n = check_pair_rounds(xr, rr, nr, xq, rq, nq, out, tp, *round);
+	for (size_t i = 0; i < *n; i++) {
+		out[i] = check_derived_value(m, out[i], tp[i], rp);
+		if (!isfinite(out[i]))
+			*n = 0;
+	}
+	if (*n < 2)
+		*n = 0;
+	free(xr);
+	free(xq);
+	free(rr);
+	free(rq);
+	free(tp);
+	return out;
+}
+
+/* The derived metric tested round by round (A/B: paired by round): 0, 1 it cannot be, -1 error. */
+static int test_rounds(struct check_cell *cell, const struct check_metric *m,
+		       const struct baseline_cell *const cells[4], double rp, struct check_test *t)
+{
+	const struct rules_value *tol = &cell->set->tolerance[m->id];
+	struct check_test_opts o = { m->worse, tol, check_alpha(cell, m), 0, 0,
+				     cell->set->tolerance_policy[m->id].margin, 0 };
+	int *rb, *rc, ret = 1;
+	size_t nb, nc, np = 0;
+	double *xb = per_round(cells[0], cells[1], m->id, rp, &rb, &nb);
+	double *xc = per_round(cells[2], cells[3], m->id, rp, &rc, &nc);
+	double *pb = xmalloc((nb + 1) * sizeof(double)), *pc = xmalloc((nb + 1) * sizeof(double));
+
+	o.sitting_sd = check_sitting_sd(cell, m, tol->relative, &o.sitting_df);
+	if (cell->c->ab && nb && nc)
+		np = check_pair_rounds(xb, rb, nb, xc, rc, nc, pb, pc, NULL);
+	if (np >= 2) {
+		o.paired = 1;
+		ret = check_test_samples(pb, np, pc, np, &o, t);
+	} else if (nb && nc) {
 		ret = check_test_samples(xb, nb, xc, nc, &o, t);
+	}
 	free(xb);
 	free(xc);
+	free(rb);
+	free(rc);
+	free(pb);
+	free(pc);
 	return ret;
 }
 
@@ -196,7 +260,8 @@ static void compare_derived(struct check_cell *cell, const struct check_metric *
 			 &skipped);
 	if (!skipped) {
 		g.seed = stats_seed_of(kind);
-		ret = weak ? 1 : test_rounds(cell, m, &g, &t);
+		g.margin = cell->set->tolerance_policy[m->id].margin;
+		ret = weak ? 1 : test_rounds(cell, m, cells, g.rp, &t);
 		if (ret > 0)
 			ret = check_test_derived(&g, m->id, &cell->set->tolerance[m->id],
 						 check_alpha(cell, m), &t);
@@ -260,7 +325,8 @@ static void compare_slope(struct check_cell *cell, const struct check_metric *m,
 	}
 	skip_unreachable(cell, m, kind, nb, nc, &skipped);
 	if (!skipped) {
-		struct check_slope_groups g = { x, n, rp, k, stats_seed_of(cell->interval) };
+		struct check_slope_groups g = { x, n, rp, k, stats_seed_of(cell->interval),
+						cell->set->tolerance_policy[m->id].margin };
 		int ret = check_test_slope(&g, &cell->set->tolerance[m->id],
 					   check_alpha(cell, m), &t);
 		if (!ret)

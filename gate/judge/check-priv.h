@@ -52,13 +52,21 @@ struct check_test {
 	double base, cur, lo, hi; /* baseline estimate; current estimate and its 95 % interval */
 	double change;            /* current vs baseline: relative (0.12 = +12 %) or absolute */
 	double bound;             /* bootstrap: the one-sided bound of the change at the level; else NAN */
-	double p;                 /* one-sided p of "worse than no change" (or than the tolerance: margin) */
+	/*
+	 * one-sided p of "worse than no change" (or than the tolerance: margin); the bootstrap's is
+	 * the share of its resamples not worse (check-stats.c). NAN: undefined, inconclusive
+	 */
+	double p;
 	int past;                 /* the change is past the tolerance in the worse direction */
 	int significant;          /* ... and significantly so at the level (before the whole-run adjustment) */
 	/* t-tests (NAN for the bootstrap): in the metric's change units, magnitudes in the worse direction */
 	double excluded;          /* the one-sided upper bound of the worsening: larger changes are excluded */
-	double mdc;               /* minimum detectable change at this noise and n (80 % power) */
-	int more;                 /* repeats to add so that mdc reaches the tolerance (0: none needed) */
+	double mdc;               /* the change a FAIL catches with 80 % power (check_test_power()) */
+	int more;                 /* repeats to add so that no change passes with 80 % power (0: none) */
+	/* the t-test in its domain (logs or values), for check_test_power(); se NAN for the others */
+	double se, df, dtol, extra; /* standard error, df, tolerance, the sittings' variance in se */
+	size_t n_pairs;             /* the smaller side, or the pairs */
+	int logs;
 	int degenerate;           /* no variation on either side and equal: nothing to test */
 	int busy;                 /* check_busy(): against a stored baseline, measured on a busy machine */
 	const char *test;         /* "paired t on log", "Welch t on log", "Welch t", "bootstrap", ... */
@@ -70,9 +78,18 @@ struct check_test_opts {
 	const struct rules_value *tol;
 	double alpha;
 	int paired;                     /* rounds pair: base[i] and cur[i] were measured side by side */
-	double sitting_sd;              /* sd of the shift between sittings (log or metric units); 0 in A/B */
+	double sitting_sd;              /* sd of the shift between two sittings (log/metric units); A/B 0 */
 	int margin;                     /* 'test: margin': H0 is "worse by at most the tolerance", not "no worse" */
+	double sitting_df;              /* the df of sitting_sd when measured; 0: assumed (known) */
 };
+
+/*
+ * The minimum detectable change of a t-test at level alpha (the level the
+ * whole-run adjustment leaves it in the worst case): the true worsening that
+ * a FAIL, past the tolerance AND significant, catches with 80 % power; and
+ * the repeats to add so that no change would pass with 80 % power.
+ */
+void check_test_power(struct check_test *t, double alpha, int worse, int margin);
 
 /*
  * A t-test on the logs (relative tolerance, positive values) or on the
@@ -87,6 +104,7 @@ struct check_groups {
 	size_t n[4];
 	double rp;
 	uint64_t seed;      /* the bootstrap's seed: one per check */
+	int margin;         /* 'test: margin': p of "worse by at most the tolerance" */
 };
 
 /* A derived ratio of T(ref) and T(p): bootstrap interval of its change. 0, or 1 when undefined. */
@@ -103,6 +121,7 @@ struct check_slope_groups {
 	const double *rp;   /* k values of p / p_ref */
 	size_t k;
 	uint64_t seed;
+	int margin;
 };
 int check_test_slope(const struct check_slope_groups *g, const struct rules_value *tol, double alpha,
 		     struct check_test *t);
@@ -125,7 +144,17 @@ void check_cell_init(struct check_cell *cell, struct check *c, const struct chec
  */
 #define CHECK_SITTINGS_MEASURED 3
 #define CHECK_SITTINGS_TRUSTED 6
-double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative);
+/* From CHECK_SITTINGS_TRUSTED sittings, a measured sd counts down to this share of the assumed. */
+#define CHECK_SITTINGS_FLOOR 0.5
+/* *df: the df of the value (sittings - 1) when measured, 0 when assumed; df may be NULL. */
+double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative,
+			double *df);
+/*
+ * The sd of the shift between two sittings from the spread of the sittings'
+ * levels measured over 'sittings' (NAN: none; a comparison spans two
+ * sittings: sqrt(2) times it) and the assumed sd of the shift; *df as above.
+ */
+double check_sitting_choose(double level_sd, size_t sittings, double assumed, double *df);
 /* A details line: the shift between sittings allowed for, and whether measured or assumed (stored mode only). */
 void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell, const struct check_metric *m,
 			    int relative);
@@ -148,6 +177,17 @@ struct verdict *check_verdict(struct check_cell *cell, enum verdict_status st, c
 			      const struct check_metric *m, const struct rules_rule *from);
 /* The samples of a metric in a cell (per-run figure or share); out has room for cell->n. */
 size_t check_samples(const struct baseline_cell *bc, const struct check_metric *m, double *out);
+/* As check_samples(), with the round of each sample in round (its position + 1 when not known). */
+size_t check_samples_rounds(const struct baseline_cell *bc, const struct check_metric *m,
+			    double *out, int *round);
+/*
+ * The samples of the rounds both sides have, paired: pb[k] and pc[k] come from
+ * the same round (A/B runs base and head round by round; a failed run on either
+ * side drops its round, not the pairing of the others); pr (may be NULL) their
+ * rounds. Returns the pairs.
+ */
+size_t check_pair_rounds(const double *xb, const int *rb, size_t nb,
+			 const double *xc, const int *rc, size_t nc, double *pb, double *pc, int *pr);
 /* Why a check cannot fail with these sample counts, or NULL; caller frees. */
 char *check_unreachable(size_t nb, size_t nc, const struct rules_policy *pol);
 /*

@@ -17,6 +17,7 @@ static void test_init(struct check_test *t)
 	memset(t, 0, sizeof(*t));
 	t->base = t->cur = t->lo = t->hi = t->change = t->bound = t->p = NAN;
 	t->excluded = t->mdc = NAN;
+	t->se = t->df = t->dtol = t->extra = NAN;
 	t->test = "bootstrap";
 }
 
@@ -71,13 +72,11 @@ static int constant_equal(const double *a, size_t na, const double *b, size_t nb
 	return 1;
 }
 
-static int more_repeats(const struct stats_ttest *r, double mdc, double tol, double extra);
-
 /* Fills the decision figures of t from a t-test of the worsening in the test's domain. */
 static void judge_ttest(struct check_test *t, const struct stats_ttest *r, const struct check_test_opts *o,
-			int logs)
+			int logs, double extra)
 {
-	double tol = domain_tolerance(o, logs), w = o->worse * r->diff, mdc;
+	double tol = domain_tolerance(o, logs), w = o->worse * r->diff;
 
 	t->change = logs ? expm1(r->diff) : r->diff;
 	t->past = w > tol;
@@ -85,29 +84,51 @@ static void judge_ttest(struct check_test *t, const struct stats_ttest *r, const
 	t->p = 1 - stats_t_cdf((w - (o->margin ? tol : 0)) / (r->se > 0 ? r->se : 1e-12), r->df);
 	t->significant = t->past && t->p <= o->alpha * ALPHA_SLACK;
 	t->excluded = domain_change(w + stats_t_quantile(1 - o->alpha, r->df) * r->se, o->worse, logs);
-	mdc = stats_ttest_mdc(r, o->alpha, CHECK_POWER);
-	t->mdc = domain_change(mdc, o->worse, logs);
-	t->more = more_repeats(r, mdc, tol, o->sitting_sd * o->sitting_sd);
+	t->se = r->se;
+	t->df = r->df;
+	t->dtol = tol;
+	t->extra = extra;
+	t->logs = logs;
+	t->n_pairs = r->n;
+	check_test_power(t, o->alpha, o->worse, o->margin);
 }
 
 /*
- * Repeats to add so that the minimum detectable change reaches the tolerance:
- * the within-run variance shrinks as 1/n, a stored baseline's shift between
- * sittings does not. 0 when none are needed, -1 when no number of repeats would do.
+ * Repeats to add so that the noise alone, (q_alpha + q_power) se, fits in the
+ * tolerance: then no change passes with 80 % power. The within-run variance
+ * shrinks as 1/n, a stored baseline's shift between sittings does not. 0 when
+ * none are needed, -1 when no number of repeats would do.
  */
-static int more_repeats(const struct stats_ttest *r, double mdc, double tol, double extra)
+static int more_repeats(const struct check_test *t, double q)
 {
-	double q, within, room, need;
+	double within, room, need;
 
-	if (!(mdc > tol) || !(tol > 0) || !isfinite(tol) || !(r->se > 0))
+	if (!(q * t->se > t->dtol) || !(t->dtol > 0) || !isfinite(t->dtol) || !(t->se > 0))
 		return 0;
-	q = mdc / r->se;
-	within = r->se * r->se - extra;
-	room = (tol / q) * (tol / q) - extra;
+	within = t->se * t->se - t->extra;
+	room = (t->dtol / q) * (t->dtol / q) - t->extra;
 	if (room <= 0 || within <= 0)
 		return -1;
-	need = ceil((double)r->n * within / room);
-	return need > 1e4 ? 10000 : (int)need - (int)r->n;
+	need = ceil((double)t->n_pairs * within / room);
+	return need > 1e4 ? 10000 : (int)need - (int)t->n_pairs;
+}
+
+/*
+ * A FAIL needs the estimate past the tolerance and p <= alpha, i.e. the
+ * estimate past max(tol, q_alpha se) (margin: past tol + q_alpha se). The
+ * true worsening caught with power 1 - beta is that threshold plus q_power se.
+ */
+void check_test_power(struct check_test *t, double alpha, int worse, int margin)
+{
+	double qa, qp, need;
+
+	if (!(t->se >= 0) || !(alpha > 0 && alpha < 1) || !(t->df > 0))
+		return;
+	qa = stats_t_quantile(1 - alpha, t->df);
+	qp = stats_t_quantile(CHECK_POWER, t->df);
+	need = margin ? t->dtol + qa * t->se : fmax(t->dtol, qa * t->se);
+	t->mdc = domain_change(need + qp * t->se, worse, t->logs);
+	t->more = more_repeats(t, qa + qp);
 }
 
 int check_test_samples(const double *base, size_t nb, const double *cur, size_t nc,
@@ -145,7 +166,8 @@ int check_test_samples(const double *base, size_t nb, const double *cur, size_t 
 		a[i] = logs ? log(base[i]) : base[i];
 	for (size_t i = 0; i < nc; i++)
 		b[i] = logs ? log(cur[i]) : cur[i];
-	ret = paired ? stats_ttest_paired(a, b, nb, extra, &r) : stats_ttest_welch(a, nb, b, nc, extra, &r);
+	ret = paired ? stats_ttest_paired(a, b, nb, extra, o->sitting_df, &r)
+		     : stats_ttest_welch(a, nb, b, nc, extra, o->sitting_df, &r);
 	free(a);
 	free(b);
 	if (ret)
@@ -155,7 +177,7 @@ int check_test_samples(const double *base, size_t nb, const double *cur, size_t 
 				 : (logs ? "Welch t on logs beyond the tolerance" : "Welch t beyond the tolerance");
 	else
 		t->test = paired ? (logs ? "paired t on logs" : "paired t") : (logs ? "Welch t on logs" : "Welch t");
-	judge_ttest(t, &r, o, logs);
+	judge_ttest(t, &r, o, logs, extra);
 	return 0;
 }
 
@@ -206,15 +228,31 @@ static double two_sided_level(double alpha)
 	return alpha > 0 && alpha < 0.5 ? 1 - 2 * alpha : 0.9;
 }
 
-/* Significant: the one-sided bound excludes no change (asv's rule); larger worsenings than the other end are excluded. */
-static void judge_bound(struct check_test *t, int worse, double tol, const struct stats_bootstrap *bs, int ret)
+/*
+ * The bootstrap's p of "not worse than no change" (margin: than the
+ * tolerance): the share of the resamples that are not worse, counting the
+ * estimate itself ((1 + k) / (1 + B), never 0), so that the bootstrap checks
+ * join the whole run's Holm family. With B = 10,000 it resolves p down to 1e-4.
+ */
+static double bootstrap_p(const struct stats_bootstrap *bs, int worse)
+{
+	size_t valid = (bs->iterations ? bs->iterations : STATS_BOOTSTRAP_ITERATIONS) - bs->nan_count;
+	size_t not_worse = worse > 0 ? bs->at_or_below : bs->at_or_above;
+
+	return valid ? (1.0 + (double)not_worse) / (1.0 + (double)valid) : NAN;
+}
+
+/* Significant: p at the level; larger worsenings than the interval's other end are excluded. */
+static void judge_bound(struct check_test *t, int worse, double tol, double alpha,
+			const struct stats_bootstrap *bs, int ret)
 {
 	t->past = is_past(t->change, worse, tol);
 	if (ret)
-		return; /* undefined in most resamples: no interval, not significant */
+		return; /* undefined in most resamples: no interval, no p (inconclusive) */
 	t->bound = worse > 0 ? bs->lo : bs->hi;
 	t->excluded = worse > 0 ? bs->hi : -bs->lo;
-	t->significant = t->past && is_past(t->bound, worse, 0);
+	t->p = bootstrap_p(bs, worse);
+	t->significant = t->past && t->p <= alpha * ALPHA_SLACK;
 }
 
 int check_test_derived(const struct check_groups *g, enum rules_metric m, const struct rules_value *tol,
@@ -226,6 +264,7 @@ int check_test_derived(const struct check_groups *g, enum rules_metric m, const 
 	int ret;
 
 	bs.seed = cur.seed = g->seed ? g->seed : STATS_SEED;
+	bs.threshold = g->margin ? check_metrics[m].worse * tol->value : 0;
 	test_init(t);
 	for (int i = 0; i < 4; i++) {
 		groups[i] = (struct stats_group){ g->x[i], g->n[i] };
@@ -246,7 +285,7 @@ int check_test_derived(const struct check_groups *g, enum rules_metric m, const 
 	if (ret < 0)
 		return -1;
 	t->change = bs.estimate;
-	judge_bound(t, check_metrics[m].worse, tol->value, &bs, ret);
+	judge_bound(t, check_metrics[m].worse, tol->value, alpha, &bs, ret);
 	return 0;
 }
 
@@ -291,6 +330,7 @@ int check_test_slope(const struct check_slope_groups *g, const struct rules_valu
 	int ret = 1;
 
 	bs.seed = cur.seed = g->seed ? g->seed : STATS_SEED;
+	bs.threshold = g->margin ? tol->value : 0;
 	test_init(t);
 	if (g->k < 2 || g->k > 256)
 		return 1;
@@ -314,7 +354,7 @@ int check_test_slope(const struct check_slope_groups *g, const struct rules_valu
 	t->lo = cur.lo;
 	t->hi = cur.hi;
 	t->change = bs.estimate;
-	judge_bound(t, +1, tol->value, &bs, ret);
+	judge_bound(t, +1, tol->value, alpha, &bs, ret);
 	ret = isnan(t->cur) || isnan(t->base) ? 1 : 0;
 out:
 	free(groups);

@@ -17,11 +17,14 @@
 
 /*
  * The share of every rule's level the first look of an adaptive run spends
- * (judge-looks.c); the second spends the rest. Small, because the first look
- * sees 5 rounds and decides only large changes, which the second would catch
- * as well; the union bound keeps the whole run at the level for any split.
+ * (judge-looks.c); the second spends the rest, 1 - CHECK_FIRST_LOOK, so that
+ * by the union bound the whole run stays at the level for any data. Small
+ * (O'Brien-Fleming-like): the first look sees the configured rounds and
+ * decides only large changes, which the second would catch as well; the look
+ * that decides gets most of the level. A first look after which no cell gets
+ * more rounds is the last one and is judged again at the full level (cmd-ci.c).
  */
-#define CHECK_FIRST_LOOK 0.2
+#define CHECK_FIRST_LOOK 0.05
 
 /* Other processes' CPU use (cores) above which a run was measured on a busy machine: the runner's default. */
 #define CHECK_BUSY_CORES 0.25

@@ -69,8 +69,8 @@ struct judge_look {
 int judge_pass(struct judge *j, struct judge_look *look);
 /*
  * An adaptive run (RESULTS/adaptive.tsv, docs/check.md): the first look on
- * the configured rounds at half of each level; then, when cells got more
- * rounds, the second look on every round of those cells at the other half,
+ * the configured rounds at CHECK_FIRST_LOOK of each level; then, when cells got more
+ * rounds, the second look on every round of those cells at the rest,
  * and the verdicts combined (a cell fails when either look rejects). 0 or -1.
  */
 int judge_two_looks(struct judge *j, const struct adaptive *looks);

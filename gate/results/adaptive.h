@@ -1,8 +1,9 @@
 /*
  * RESULTS/adaptive.tsv: the record of a two-stage (adaptive) gate run
  * (docs/check.md, "Adaptive repeats"). Its presence means the results are
- * judged in two looks, each at half the level; its rows are the cells that
- * got more rounds after the first look: benchmark, size, ranks, threads, the
+ * judged in two looks (CHECK_FIRST_LOOK of the level, then the rest); its
+ * rows are the cells that got more rounds after the first look (none while
+ * the first look plans; ci removes it when none got more): benchmark, size, ranks, threads, the
  * rounds of the first look, the rounds in all, and the checks that were
  * inconclusive. Written by 'ci' before the extra rounds run, so that
  * complete.tsv (written after them) stays the last word.

@@ -10,6 +10,12 @@
 /* A standard error below this share of the mean's size is no evidence of anything but rounding. */
 #define SE_FLOOR 1e-12
 
+/* The share of df's denominator an extra variance with its own df adds (0 when it is known). */
+static double extra_term(double extra_var, double extra_df)
+{
+	return extra_df > 0 && isfinite(extra_df) ? extra_var * extra_var / extra_df : 0;
+}
+
 static void ttest_finish(struct stats_ttest *r)
 {
 	double se = r->se > SE_FLOOR ? r->se : SE_FLOOR;
@@ -19,7 +25,7 @@ static void ttest_finish(struct stats_ttest *r)
 }
 
 int stats_ttest_welch(const double *a, size_t na, const double *b, size_t nb, double extra_var,
-		      struct stats_ttest *r)
+		      double extra_df, struct stats_ttest *r)
 {
 	double va, vb, wa, wb, den;
 
@@ -34,8 +40,8 @@ int stats_ttest_welch(const double *a, size_t na, const double *b, size_t nb, do
 	wb = vb * vb / nb;
 	r->diff = stats_mean(b, nb) - stats_mean(a, na);
 	r->se = sqrt(wa + wb + extra_var);
-	/* Welch-Satterthwaite; a known extra variance adds no sampling noise of its own (infinite df). */
-	den = wa * wa / (na - 1) + wb * wb / (nb - 1);
+	/* Welch-Satterthwaite over the three variances; a known extra one adds no noise of its own. */
+	den = wa * wa / (na - 1) + wb * wb / (nb - 1) + extra_term(extra_var, extra_df);
 	r->df = den > 0 ? (wa + wb + extra_var) * (wa + wb + extra_var) / den : INFINITY;
 	if (r->df > 1e6)
 		r->df = 1e6;
@@ -44,9 +50,10 @@ int stats_ttest_welch(const double *a, size_t na, const double *b, size_t nb, do
 	return 0;
 }
 
-int stats_ttest_paired(const double *a, const double *b, size_t n, double extra_var, struct stats_ttest *r)
+int stats_ttest_paired(const double *a, const double *b, size_t n, double extra_var,
+		       double extra_df, struct stats_ttest *r)
 {
-	double *d, sd;
+	double *d, sd, w, den;
 
 	memset(r, 0, sizeof(*r));
 	if (stats_check_sample("paired t-test", a, n) || stats_check_sample("paired t-test", b, n))
@@ -58,8 +65,10 @@ int stats_ttest_paired(const double *a, const double *b, size_t n, double extra_
 		d[i] = b[i] - a[i];
 	sd = stats_sd(d, n);
 	r->diff = stats_mean(d, n);
-	r->se = sqrt(sd * sd / n + extra_var);
-	r->df = sd > 0 ? (n - 1) * pow(1 + extra_var / (sd * sd / n), 2) : 1e6;
+	w = sd * sd / n;
+	r->se = sqrt(w + extra_var);
+	den = w * w / (n - 1) + extra_term(extra_var, extra_df);
+	r->df = den > 0 ? (w + extra_var) * (w + extra_var) / den : 1e6;
 	if (r->df > 1e6)
 		r->df = 1e6;
 	r->n = n;

@@ -334,6 +334,11 @@ int stats_bootstrap(const struct stats_group *groups, size_t k, stats_fn fn, voi
 			results[valid++] = v;
 	}
 	bs->nan_count = iterations - valid;
+	bs->at_or_below = bs->at_or_above = 0;
+	for (it = 0; it < valid; it++) {
+		bs->at_or_below += results[it] <= bs->threshold;
+		bs->at_or_above += results[it] >= bs->threshold;
+	}
 	if (bs->nan_count * 2 > iterations) {
 		bs->lo = bs->hi = NAN;
 		ret = 1;

@@ -78,10 +78,12 @@ struct stats_bootstrap {
 	size_t iterations; /* 0 means STATS_BOOTSTRAP_ITERATIONS */
 	uint64_t seed;     /* one per check (stats_seed_of): checks do not share their random draws */
 	int paired;        /* groups are rounds: equal n, resampled with the same indices */
+	double threshold;  /* the counts below are of resamples at or beyond it (0 by default) */
 	/* outputs */
 	double estimate;   /* fn(original medians); may be NAN */
 	double lo, hi;     /* percentile interval of the resampled figures */
 	size_t nan_count;  /* resamples where fn gave NAN: skipped */
+	size_t at_or_below, at_or_above; /* resamples (not NAN) <= threshold, >= threshold: p-values */
 };
 
 #define STATS_BOOTSTRAP_INIT { .iterations = 0, .seed = STATS_SEED, .paired = 0 }
@@ -158,14 +160,17 @@ struct stats_ttest {
 };
 
 /*
- * Welch's t-test of b against a (unequal variances).  'extra_var' is a known
- * variance added to the difference (e.g. the shift between sittings of a
- * stored baseline), 0 for none.  Needs 2 values on each side.
+ * Welch's t-test of b against a (unequal variances).  'extra_var' is a
+ * variance added to the difference (e.g. the shift between the sittings of a
+ * stored baseline), 0 for none; 'extra_df' its own degrees of freedom when it
+ * was estimated (combined by Welch-Satterthwaite), 0 or INFINITY when it is
+ * known.  Needs 2 values on each side.
  */
 int stats_ttest_welch(const double *a, size_t na, const double *b, size_t nb, double extra_var,
-		      struct stats_ttest *r);
-/* Paired t-test of b[i] - a[i], i < n (rounds measured side by side); n >= 2. */
-int stats_ttest_paired(const double *a, const double *b, size_t n, double extra_var, struct stats_ttest *r);
+		      double extra_df, struct stats_ttest *r);
+/* Paired t-test of b[i] - a[i], i < n (rounds measured side by side); n >= 2; extra as Welch. */
+int stats_ttest_paired(const double *a, const double *b, size_t n, double extra_var,
+		       double extra_df, struct stats_ttest *r);
 /* One-sided upper confidence bound of the shift at 1 - alpha. */
 double stats_ttest_upper(const struct stats_ttest *r, double alpha);
 /* Minimum detectable shift: one-sided test at alpha with the given power, at this standard error. */

@@ -1,5 +1,9 @@
-/* The tracer's overhead: ns per enter+exit pair (1 and 2 threads), a bare timestamp pair, and a kernel's slowdown. */
+/* The tracer's overhead: ns per enter+exit pair (1 and 2 threads) and its ratio to a bare timestamp
+ * pair, the cost of the on-CPU and run-queue clocks on long instances, OpenMP constructs, and a
+ * kernel's slowdown. */
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -53,6 +57,113 @@ static double traced_pairs(void)
 		SG_END("pair");
 	}
 	return (bench_now() - t0) / PAIRS * 1e9;
+}
+
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* On-CPU seconds of one call of f: a wait for the CPU on a busy machine does not count. */
+static double on_cpu(double (*f)(void))
+{
+	double t0 = cpu_now();
+
+	f();
+	return cpu_now() - t0;
+}
+
+/* The pair over the bare timestamp pair, side by side in each run (alternating), timed in on-CPU
+ * time: load then moves both alike, through caches only. */
+static void pair_ratio(void)
+{
+	enum { N = 21 };
+	double ratio[N];
+
+	for (int r = 0; r < N; r++) {
+		double bare = r % 2 ? on_cpu(bare_pair) : 0, traced = on_cpu(traced_pairs);
+		if (!(r % 2))
+			bare = on_cpu(bare_pair);
+		ratio[r] = traced / bare;
+	}
+	bench_report("short enter+exit pair / bare TSC pair, on-CPU", ratio, N, "x ");
+}
+
+static void spin_seconds(double s)
+{
+	double end = bench_now() + s;
+
+	while (bench_now() < end)
+		;
+}
+
+/* ns to time SG_BEGIN and SG_END of one instance; 'gap' seconds before and inside it. Past the
+ * 1 ms between snapshots each takes one (the thread's CPU clock and a pread of its schedstat);
+ * short ones take none. */
+static double timed_pair(const char *what, double gap, int n)
+{
+	double cost = 0;
+	sg_region_t r = sg_region(what, __FILE__, __LINE__);
+
+	for (int i = 0; i < n; i++) {
+		spin_seconds(gap);
+		double t0 = bench_now();
+		sg_begin(r);
+		double t1 = bench_now();
+		spin_seconds(gap);
+		double t2 = bench_now();
+		sg_end(r);
+		cost += t1 - t0 + bench_now() - t2;
+	}
+	return cost / n * 1e9;
+}
+
+static double read_cost(int schedstat)
+{
+	const int n = 20000;
+	struct timespec ts;
+	char buf[96];
+	int fd = schedstat ? open("/proc/thread-self/schedstat", O_RDONLY) : -1;
+	double t0 = bench_now();
+
+	if (schedstat && fd < 0)
+		return NAN;
+	for (int i = 0; i < n; i++) {
+		if (schedstat)
+			sink_value((int)pread(fd, buf, sizeof(buf), 0));
+		else
+			sink_value((int)clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts));
+	}
+	t0 = (bench_now() - t0) / n * 1e9;
+	if (fd >= 0)
+		close(fd);
+	return t0;
+}
+
+/* What the new clocks cost: once per instance longer than 1 ms, at its begin and its end. */
+static void clock_costs(void)
+{
+	double lng[RUNS], shrt[RUNS], v[RUNS];
+
+	for (int r = 0; r < RUNS; r++) {
+		lng[r] = timed_pair("long", 1.2e-3, 100);
+		shrt[r] = timed_pair("short", 0, 20000);
+	}
+	bench_report("timed begin+end, instance of 1.2 ms", lng, RUNS, "ns");
+	bench_report("timed begin+end, empty instance", shrt, RUNS, "ns");
+	double extra = bench_median(lng, RUNS) - bench_median(shrt, RUNS);
+
+	printf("%-44s %8.2f us per instance past 1 ms (%.2f %% of a 1.2 ms instance)\n",
+	       "  the clocks' cost", extra * 1e-3, extra / 1.2e6 * 100);
+	for (int r = 0; r < RUNS; r++)
+		v[r] = read_cost(0);
+	bench_report("  of which: CLOCK_THREAD_CPUTIME_ID read", v, RUNS, "ns");
+	for (int r = 0; r < RUNS; r++)
+		v[r] = read_cost(1);
+	bench_report("  of which: pread of /proc/thread-self/schedstat", v, RUNS, "ns");
 }
 
 /* Each of 'threads' threads runs the pairs; the figure is the slowest thread's ns per pair. */
@@ -227,6 +338,10 @@ int main(int argc, char **argv)
 			v[r] = traced_pairs_threads(2);
 		bench_report("enter+exit pair, 2 threads (slowest)", v, RUNS, "ns");
 	}
+	if (!*only || !strcmp(only, "pairs") || !strcmp(only, "ratio"))
+		pair_ratio();
+	if (sg_enabled() && (!*only || !strcmp(only, "clocks")))
+		clock_costs();
 	if (!*only || !strcmp(only, "omp"))
 		omp_costs();
 	if (!*only || !strcmp(only, "kernel"))

@@ -11,7 +11,7 @@ expect_match "$out" 'checking out HEAD~1 into .*/results/\.base-tree' "the base 
 expect_match "$out" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism: .* vs base .* paired t' \
 	"the regression, paired by round"
 expect_match "$out" 'cause: Insufficient_parallelism \(serial code\) grew' "its cause"
-expect_match "$out" 'whole-run false-alarm level 1 % \((two looks at 0\.2 % and 0\.8 %, )?Holm over [0-9]+ tests' "the summary states the level"
+expect_match "$out" 'whole-run false-alarm level 1 % \((two looks at 0\.05 % and 0\.95 %, )?Holm over [0-9]+ tests' "the summary states the level"
 [ -f results/base/manifest.tsv ] || fail "the base's runs are not in results/base"
 # The reports put base and head side by side, and call the base a base.
 grep -q '^| Benchmark | Interval | Config | Metric | Current \[lo, hi\] | Base / bound |' out/summary.md ||

@@ -1,5 +1,5 @@
 # Adaptive repeats: ci gives the inconclusive cells more interleaved rounds, records them like any runs, judges in
-# two looks at 20 % and 80 % of the level, and 'check' on the same results gives the same verdicts; the A/B progress
+# two looks at 5 % and 95 % of the level, and 'check' on the same results gives the same verdicts; the A/B progress
 # counter counts the base's runs.
 . "$(dirname "$0")/lib.bash"
 
@@ -23,7 +23,7 @@ out=$("$SCALEGATE" ci -c "$cfg" --against-dir "$T/tree" --no-post --seed 7 2>&1)
 [ $code = 0 ] || [ $code = 1 ] || { printf '%s\n' "$out" >&2; fail "ci exited $code"; }
 expect_match "$out" '^adaptive: 2 more rounds of jacobi 1 rank × [12] threads? \(inconclusive: [a-z_.,]*tolerance\.time' \
 	"the extra rounds are announced with their cause"
-expect_match "$out" 'whole-run false-alarm level 5 % \(two looks at 1 % and 4 %, Holm over [0-9]+ tests; adaptive: [12] cells?, [24] more rounds\)' \
+expect_match "$out" 'whole-run false-alarm level 5 % \(two looks at 0.25 % and 4.75 %, Holm over [0-9]+ tests; adaptive: [12] cells?, [24] more rounds\)' \
 	"the summary states the two looks"
 expect_no_match "$out" '\[[0-9]+/0\]' "the progress counter has a total"
 expect_match "$out" '\[12/12\] jacobi' "the first rounds count both sides: 2 configurations × 3 rounds × 2 sides"
@@ -58,6 +58,15 @@ expect_match "$out" '^adaptive: 2 more rounds of jacobi 1 rank × 1 thread \(inc
 	"and the reference configuration"
 expect_match "$("$SCALEGATE" check -c "$cfg" --all 2>&1)" 'program 1 rank × 2 threads tolerance\.speedup: .*\(n=5\).*\(one-sided paired t on logs' \
 	"the second look tests 5 paired rounds by t-test, in the whole run's family"
+
+# No time for more rounds: the first look was the last one, judged again at the full level (not at its 5 %
+# share of it), and no record is left for 'check'.
+sed -i 's/adaptive_seconds: 10m/adaptive_seconds: 0.001/' "$cfg"
+out=$("$SCALEGATE" ci -c "$cfg" --against-dir "$T/tree" --no-post 2>&1) || true
+expect_match "$out" '^adaptive: no time left for more rounds of jacobi' "the budget allows none"
+expect_match "$out" 'whole-run false-alarm level 5 % \(Holm over' "the first look is final, at the full level"
+[ -e "$res/adaptive.tsv" ] && fail "an adaptive.tsv with no cells was left"
+sed -i 's/adaptive_seconds: 0.001/adaptive_seconds: 10m/' "$cfg"
 
 # max_repeat: 0 turns adaptation off: one look at the full level, no record.
 sed -i 's/max_repeat: 5/max_repeat: 0/' "$cfg"

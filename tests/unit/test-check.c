@@ -16,6 +16,7 @@
 #include "judge/check-priv.h"
 #include "stats/stats.h"
 #include "base/util.h"
+#include "stats-testing.h"
 
 /* A cell of 'n' repeats with Execution_time = Total_time / p and one lost-time figure. */
 static struct baseline_cell *add_cell(struct baseline *b, const char *interval, int threads, size_t n,
@@ -170,7 +171,7 @@ static void test_ttest_past_tolerance(void **state)
 	double slower[] = { 1.20, 1.22, 1.19, 1.21, 1.18 };  /* +20 % */
 	double little[] = { 1.05, 1.07, 1.04, 1.06, 1.03 };  /* +5 %: within */
 	double spread[] = { 1.25, 0.97, 1.30, 1.00, 1.20 };  /* +14 % in the mean, overlapping */
-	struct check_test_opts o = { +1, &relative10, 0.01, 0, 0, 0 };
+	struct check_test_opts o = { +1, &relative10, 0.01, 0, 0, 0, 0 };
 	struct check_test t;
 
 	(void)state;
@@ -192,7 +193,7 @@ static void test_ttest_past_tolerance(void **state)
 	/* Paired by round: a drift shared by both sides cancels. */
 	{
 		double a[] = { 1.00, 1.10, 1.20, 1.30, 1.40 }, b[] = { 1.02, 1.12, 1.23, 1.32, 1.43 };
-		struct check_test_opts op = { +1, &relative10, 0.01, 1, 0, 0 };
+		struct check_test_opts op = { +1, &relative10, 0.01, 1, 0, 0, 0 };
 		assert_int_equal(check_test_samples(a, 5, b, 5, &o, &t), 0);
 		assert_true(t.p > 0.1);
 		assert_int_equal(check_test_samples(a, 5, b, 5, &op, &t), 0);
@@ -205,7 +206,7 @@ static void test_ttest_smaller_is_worse(void **state)
 {
 	double base[] = { 0.95, 0.96, 0.94, 0.95, 0.97 }, worse[] = { 0.80, 0.82, 0.81, 0.79, 0.80 };
 	struct rules_value abs05 = { .set = 1, .value = 0.05, .relative = 0 };
-	struct check_test_opts o = { -1, &abs05, 0.05, 0, 0, 0 };
+	struct check_test_opts o = { -1, &abs05, 0.05, 0, 0, 0, 0 };
 	struct check_test t;
 
 	(void)state;
@@ -239,7 +240,7 @@ static void test_derived(void **state)
 	double t1[] = { 1.00, 1.01, 0.99, 1.02, 0.98 };
 	double t2[] = { 0.52, 0.53, 0.51, 0.52, 0.53 };  /* efficiency ~0.96 */
 	double t2slow[] = { 0.70, 0.71, 0.69, 0.72, 0.70 }; /* ~0.71 */
-	struct check_groups g = { { t1, t2, t1, t2slow }, { 5, 5, 5, 5 }, 2, 0 };
+	struct check_groups g = { { t1, t2, t1, t2slow }, { 5, 5, 5, 5 }, 2, 0, 0 };
 	struct rules_value abs05 = { .set = 1, .value = 0.05, .relative = 0 };
 	struct check_test t;
 
@@ -247,6 +248,8 @@ static void test_derived(void **state)
 	assert_int_equal(check_test_derived(&g, RULES_EFFICIENCY, &abs05, 0.05, &t), 0);
 	assert_true(t.past && t.significant);
 	assert_true(t.bound < -0.05);
+	/* a p-value for the whole run's Holm family: (1 + k) / (1 + B), here no resample was not worse */
+	assert_near(t.p, 1.0 / (1 + STATS_BOOTSTRAP_ITERATIONS), 1e-15);
 	assert_true(fabs(t.base - 1.0 / 0.52 / 2) < 1e-9);
 	assert_int_equal(check_test_derived(&g, RULES_KARP_FLATT, &abs05, 0.05, &t), 0);
 	assert_true(t.significant); /* e rises from ~0.04 to ~0.4 */
@@ -254,6 +257,7 @@ static void test_derived(void **state)
 	assert_int_equal(check_test_derived(&g, RULES_EFFICIENCY, &abs05, 0.05, &t), 0);
 	assert_false(t.past);
 	assert_true(fabs(t.change) < 1e-12);
+	assert_true(t.p > 0.2 && t.p < 0.8); /* no change: about half the resamples are worse */
 	/* Deterministic: the same inputs, the same interval. */
 	{
 		struct check_test u;
@@ -270,7 +274,7 @@ static void test_slope(void **state)
 	const double *x[6] = { t1, b2, b4, t1, c2, c4 };
 	size_t n[6] = { 5, 5, 5, 5, 5, 5 };
 	double rp[2] = { 2, 4 };
-	struct check_slope_groups g = { x, n, rp, 2, 0 };
+	struct check_slope_groups g = { x, n, rp, 2, 0, 0 };
 	struct rules_value tol = { .set = 1, .value = 0.005, .relative = 0 };
 	struct check_test t;
 
@@ -280,6 +284,7 @@ static void test_slope(void **state)
 	assert_true(fabs(t.base + 0.02 / 3) < 1e-3);
 	assert_true(fabs(t.cur - 0.05 / 3) < 1e-3);
 	assert_true(t.past && t.significant);
+	assert_true(t.p > 0 && t.p <= 0.05);
 	x[4] = b2, x[5] = b4;
 	assert_int_equal(check_test_slope(&g, &tol, 0.05, &t), 0);
 	assert_false(t.past);
@@ -619,6 +624,218 @@ static void test_cause_outside_inner(void **state)
 	fixture_release(&f);
 }
 
+/* ---- the whole-run decision (check_adjust) on hand-made tests ---- */
+
+/* A t-test on logs of Execution_time as check_test_samples() leaves it: p, se, df in log units. */
+static struct check_test ttest_result(double change, double p, double se, double df)
+{
+	struct check_test t = { .n_base = 5, .n_cur = 5, .base = 1, .cur = 1 + change, .lo = NAN, .hi = NAN,
+				.change = change, .bound = NAN, .p = p, .mdc = NAN, .se = se, .df = df,
+				.dtol = log1p(0.05), .extra = 0, .n_pairs = 5, .logs = 1, .test = "Welch t on logs" };
+
+	t.past = log1p(change) > t.dtol;
+	t.significant = t.past && p <= 0.01;
+	t.excluded = expm1(log1p(change) + stats_t_quantile(0.99, df) * se);
+	return t;
+}
+
+/* A bootstrap result of the speedup (smaller is worse): no se, a p from its resamples. */
+static struct check_test bootstrap_result(double change, double p)
+{
+	struct check_test t = { .n_base = 5, .n_cur = 5, .base = 2, .cur = 2 * (1 + change),
+				.lo = NAN, .hi = NAN, .change = change, .bound = change / 2, .p = p, .excluded = -2 * change, .mdc = NAN,
+				.se = NAN, .df = NAN, .dtol = NAN, .extra = NAN, .test = "bootstrap" };
+
+	t.past = change < -0.05;
+	t.significant = t.past && p <= 0.01;
+	return t;
+}
+
+struct decision {
+	struct fixture f;
+	struct check c;
+	struct verdict_set vs;
+	struct rules_settings set;
+};
+
+static void decision_init(struct decision *d)
+{
+	fixture_init(&d->f, NULL);
+	memset(&d->c, 0, sizeof(d->c));
+	memset(&d->set, 0, sizeof(d->set));
+	verdict_set_init(&d->vs);
+	d->c.vs = &d->vs;
+	d->f.cell.c = &d->c;
+	d->f.cell.set = &d->set;
+	for (int m = 0; m < RULES_NR_METRICS; m++) {
+		d->set.tolerance[m] = (struct rules_value){ .set = 1, .value = 0.05, .relative = 1 };
+		d->set.tolerance_policy[m] = (struct rules_policy){ RULES_LEVEL_ERROR, 0.01, 3, 0, 0 };
+	}
+}
+
+static struct verdict *decision_add(struct decision *d, enum rules_metric id,
+				     const struct check_test *t)
+{
+	const struct check_metric *m = &check_metrics[id];
+	struct verdict *v = check_verdict(&d->f.cell, VERDICT_WARN, m->key, m, NULL);
+	size_t i = (size_t)(v - d->vs.v);
+
+	check_defer(&d->f.cell, i, m, t);
+	return v;
+}
+
+static void decision_release(struct decision *d)
+{
+	verdict_set_release(&d->vs);
+	fixture_release(&d->f);
+}
+
+/*
+ * A bootstrap check is in the Holm family with its p: p = 0.004 among 5
+ * error-level checks is 0.02 > 0.01 adjusted, so it does not fail alone
+ * (it used to fail on its own bound, outside the family).
+ */
+static void test_bootstrap_in_the_family(void **state)
+{
+	struct decision d;
+	struct check_test boot = bootstrap_result(-0.2, 0.004), flat = ttest_result(0.0, 0.5, 0.02, 8);
+
+	(void)state;
+	decision_init(&d);
+	decision_add(&d, RULES_SPEEDUP, &boot);
+	for (int i = 0; i < 4; i++)
+		decision_add(&d, RULES_TIME, &flat);
+	check_adjust(&d.c);
+	assert_int_equal(d.c.family, 5);
+	assert_near(d.vs.v[0].p_adjusted, 0.02, 1e-12);
+	assert_int_not_equal(d.vs.v[0].status, VERDICT_FAIL);
+	assert_non_null(strstr(d.vs.v[0].message, "significant alone but not over the whole run"));
+	decision_release(&d);
+	/* alone, the same p fails */
+	decision_init(&d);
+	decision_add(&d, RULES_SPEEDUP, &boot);
+	check_adjust(&d.c);
+	assert_int_equal(d.vs.v[0].status, VERDICT_FAIL);
+	decision_release(&d);
+}
+
+/* An undefined bound (or p) proves nothing: INCONCLUSIVE, never PASS. */
+static void test_undefined_bound_is_inconclusive(void **state)
+{
+	struct decision d;
+	struct check_test t = ttest_result(0.0, 0.5, 0.02, 8), boot = bootstrap_result(0.0, NAN);
+
+	(void)state;
+	decision_init(&d);
+	t.excluded = NAN;
+	decision_add(&d, RULES_TIME, &t);
+	boot.bound = boot.excluded = NAN;
+	decision_add(&d, RULES_SPEEDUP, &boot);
+	check_adjust(&d.c);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(d.vs.v[i].status, VERDICT_WARN);
+		assert_true(d.vs.v[i].inconclusive);
+		assert_non_null(strstr(d.vs.v[i].message, "undefined"));
+	}
+	decision_release(&d);
+}
+
+/*
+ * The minimum detectable change is the worsening a FAIL catches with 80 %
+ * power at the Holm worst case alpha / m, the tolerance included: with the
+ * noise small it is the tolerance plus the power's share, never below it.
+ */
+static void test_honest_mdc(void **state)
+{
+	struct decision d;
+	struct check_test t = ttest_result(0.01, 0.3, 0.02, 8), small = ttest_result(0.0, 0.5, 0.002, 8);
+	double qa = stats_t_quantile(1 - 0.01 / 10, 8), qp = stats_t_quantile(0.8, 8);
+
+	(void)state;
+	decision_init(&d);
+	decision_add(&d, RULES_TIME, &t);
+	decision_add(&d, RULES_TIME, &small);
+	for (int i = 0; i < 8; i++)
+		decision_add(&d, RULES_TIME, &t);
+	check_adjust(&d.c);
+	assert_int_equal(d.c.family, 10);
+	/* the noise dominates: (q(1 - alpha/10) + q(0.8)) se */
+	assert_near(d.vs.v[0].mdc, expm1((qa + qp) * 0.02), 1e-9);
+	/* the tolerance dominates: log(1.05) + q(0.8) se, above the tolerance */
+	assert_near(d.vs.v[1].mdc, expm1(log1p(0.05) + qp * 0.002), 1e-9);
+	assert_true(d.vs.v[1].mdc > 0.05);
+	decision_release(&d);
+}
+
+/* Messages: "past the tolerance" only when the change is; the change named for what was tested. */
+static void test_messages_agree(void **state)
+{
+	struct decision d;
+	struct check_test flat = ttest_result(-0.01, 0.8, 0.05, 8);
+	struct analysis_run runs[3] = { { .contention = 0.6 }, { .contention = 0.7 },
+					{ .contention = 0.9 } };
+
+	(void)state;
+	decision_init(&d);
+	d.f.cfg[2].runs = runs; /* a busy machine against a stored baseline */
+	d.f.cfg[2].nr_runs = 3;
+	decision_add(&d, RULES_TIME, &flat);
+	check_adjust(&d.c);
+	assert_true(d.vs.v[0].inconclusive);
+	assert_null(strstr(d.vs.v[0].message, "past the tolerance"));
+	assert_non_null(strstr(d.vs.v[0].message, "geometric-mean change -1.0 %"));
+	assert_non_null(strstr(d.vs.v[0].message, "median"));
+	decision_release(&d);
+}
+
+
+/*
+ * A/B pairs by round number: one failed run on each side, in different
+ * rounds (base lost round 3, head round 2), drops those rounds and pairs
+ * the rest; by position, every later pair would mix two rounds' machine.
+ */
+static void test_pairs_by_round(void **state)
+{
+	static const double drift[6] = { 1.0, 1.3, 0.8, 1.5, 0.9, 1.2 };
+	double tb[5], th[5], xb[6], xc[6], pb[6], pc[6];
+	int base_rounds[5] = { 1, 2, 4, 5, 6 }, head_rounds[5] = { 1, 3, 4, 5, 6 }, rb[6], rc[6], pr[6];
+	struct baseline_cell base = { .n = 5, .round = base_rounds };
+	struct baseline_cell head = { .n = 5, .round = head_rounds };
+	struct rules_value tol = { .set = 1, .value = 0.01, .relative = 1 };
+	struct check_test_opts o = { +1, &tol, 0.01, 1, 0, 0, 0 };
+	const struct check_metric *time = &check_metrics[RULES_TIME];
+	struct check_test t;
+	size_t nb, nc, n;
+
+	(void)state;
+	for (int i = 0; i < 5; i++) {
+		tb[i] = drift[base_rounds[i] - 1] * (1 + 0.001 * i);
+		th[i] = drift[head_rounds[i] - 1] * 1.05 * (1 + 0.001 * i); /* 5 % slower, round by round */
+	}
+	base.fig[ANALYSIS_EXECUTION_TIME] = tb;
+	head.fig[ANALYSIS_EXECUTION_TIME] = th;
+	nb = check_samples_rounds(&base, time, xb, rb);
+	nc = check_samples_rounds(&head, time, xc, rc);
+	assert_int_equal(nb, 5);
+	assert_int_equal(rb[2], 4);
+	n = check_pair_rounds(xb, rb, nb, xc, rc, nc, pb, pc, pr);
+	assert_int_equal(n, 4);
+	assert_int_equal(pr[0], 1);
+	assert_int_equal(pr[1], 4);
+	assert_int_equal(pr[3], 6);
+	assert_int_equal(check_test_samples(pb, n, pc, n, &o, &t), 0);
+	assert_near(t.change, 0.05, 0.003);
+	assert_true(t.significant);
+	/* by position the same samples mix rounds: the machine's drift swamps the 5 % */
+	assert_int_equal(check_test_samples(xb, 5, xc, 5, &o, &t), 0);
+	assert_false(t.significant);
+	/* a stored baseline's cell has no rounds: its samples are numbered by position */
+	base.round = NULL;
+	assert_int_equal(check_samples_rounds(&base, time, xb, rb), 5);
+	assert_int_equal(rb[4], 5);
+}
+
+
 static void test_sort(void **state)
 {
 	struct verdict_set vs;
@@ -677,6 +894,11 @@ int main(void)
 		cmocka_unit_test(test_busy_cell),
 		cmocka_unit_test(test_busy_cell_corrected),
 		cmocka_unit_test(test_cause_interference),
+		cmocka_unit_test(test_bootstrap_in_the_family),
+		cmocka_unit_test(test_undefined_bound_is_inconclusive),
+		cmocka_unit_test(test_honest_mdc),
+		cmocka_unit_test(test_messages_agree),
+		cmocka_unit_test(test_pairs_by_round),
 		cmocka_unit_test(test_cause_serial_flat),
 		cmocka_unit_test(test_cause_every_lost_term),
 		cmocka_unit_test(test_cause_outside_inner),

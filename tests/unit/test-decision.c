@@ -38,7 +38,7 @@ static double slack(double rate, int trials)
 static void test_welch_error_rate_at_the_boundary(void **state)
 {
 	struct rules_value tol0 = { .set = 1, .value = 0, .relative = 1 };
-	struct check_test_opts o = { +1, &tol0, 0.05, 0, 0, 0 };
+	struct check_test_opts o = { +1, &tol0, 0.05, 0, 0, 0, 0 };
 	struct stats_rng rng;
 	double a[5], b[5];
 	int trials = 20000, rejected = 0;
@@ -63,7 +63,7 @@ static void test_welch_error_rate_at_the_boundary(void **state)
 static void test_paired_error_rate_and_power(void **state)
 {
 	struct rules_value tol = { .set = 1, .value = 0.03, .relative = 1 };
-	struct check_test_opts paired = { +1, &tol, 0.01, 1, 0, 0 }, welch = { +1, &tol, 0.01, 0, 0, 0 };
+	struct check_test_opts paired = { +1, &tol, 0.01, 1, 0, 0, 0 }, welch = { +1, &tol, 0.01, 0, 0, 0, 0 };
 	struct stats_rng rng;
 	double a[10], b[10], drift[10];
 	int trials = 5000, false_alarm = 0, caught_paired = 0, caught_welch = 0;
@@ -109,7 +109,7 @@ static void test_holm_whole_run(void **state)
 			times(&rng, b, NULL, 5, 0.03, 0);
 			for (int j = 0; j < 5; j++)
 				a[j] = log(a[j]), b[j] = log(b[j]);
-			assert_int_equal(stats_ttest_welch(a, 5, b, 5, 0, &t), 0);
+			assert_int_equal(stats_ttest_welch(a, 5, b, 5, 0, 0, &t), 0);
 			p[i] = t.p_greater;
 		}
 		stats_holm(p, M, adj);
@@ -142,7 +142,7 @@ static int two_looks(struct stats_rng *rng, double tol_value, double shift, int 
 {
 	struct rules_value tol = { .set = 1, .value = tol_value, .relative = 1 };
 	double alpha = 0.01, share[2] = { CHECK_FIRST_LOOK, 1 - CHECK_FIRST_LOOK };
-	struct check_test_opts o = { +1, &tol, alpha, 1, 0, 0 };
+	struct check_test_opts o = { +1, &tol, alpha, 1, 0, 0, 0 };
 	double a[LOOK_M][LOOK_N], b[LOOK_M][LOOK_N], p[LOOK_M], adj[LOOK_M];
 	int past[LOOK_M], decided[LOOK_M] = { 0 }, out = 0;
 
@@ -186,7 +186,7 @@ static void test_two_looks_error_rate_and_power(void **state)
 	stats_rng_init(&rng, 22);
 	for (int k = 0; k < power_trials; k++) {
 		struct rules_value tol = { .set = 1, .value = 0.05, .relative = 1 };
-		struct check_test_opts o = { +1, &tol, 0.01 / LOOK_M, 1, 0, 0 }; /* single look: Bonferroni bound of Holm */
+		struct check_test_opts o = { +1, &tol, 0.01 / LOOK_M, 1, 0, 0, 0 }; /* single look: Bonferroni bound of Holm */
 		struct check_test t;
 		double a[LOOK_N1], b[LOOK_N1];
 		caught += (two_looks(&rng, 0.05, 0.15, 0) & 2) != 0;
@@ -236,7 +236,7 @@ static void test_bootstrap_error_rate_at_the_boundary(void **state)
 	(void)state;
 	stats_rng_init(&rng, 14);
 	for (int k = 0; k < trials; k++) {
-		struct check_groups g = { { x[0], x[1], x[2], x[3] }, { 8, 8, 8, 8 }, 2, 1000 + (uint64_t)k };
+		struct check_groups g = { { x[0], x[1], x[2], x[3] }, { 8, 8, 8, 8 }, 2, 1000 + (uint64_t)k, 0 };
 		struct check_test t;
 		for (int i = 0; i < 4; i++)
 			times(&rng, x[i], NULL, 8, 0.03, i % 2 ? -0.45 : 0);

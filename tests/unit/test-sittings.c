@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "judge/baseline.h"
+#include "judge/check-priv.h"
+#include "stats/stats.h"
 #include "base/util.h"
 
 /* A one-benchmark baseline dated 'date' whose cells (threads 1 and 2 of "solve") take 'scale' times 1 s and 0.6 s. */
@@ -160,6 +162,113 @@ static void test_measure_noise(void **state)
 	baseline_release(&b);
 }
 
+/* Standard normal from the project's seeded generator. */
+static double normal(struct stats_rng *rng)
+{
+	double u = ((double)(stats_rng_next(rng) >> 11) + 0.5) / 9007199254740992.0;
+	double v = ((double)(stats_rng_next(rng) >> 11) + 0.5) / 9007199254740992.0;
+
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+enum { SIM_N = 5, SIM_TRIALS = 2000 };
+
+/* k sittings whose levels move by sd tau (log units), SIM_N repeats each at noise cv; b the last. */
+static void record_random(struct baseline *b, struct stats_rng *rng, size_t k, double tau,
+			  double cv)
+{
+	struct baseline old;
+	double noise[SIM_N];
+
+	for (size_t i = 0; i < k; i++) {
+		char date[32];
+		snprintf(date, sizeof(date), "2026-11-%02zuT00:00:00Z", i + 1);
+		for (int j = 0; j < SIM_N; j++)
+			noise[j] = cv * normal(rng);
+		make(b, date, exp(tau * normal(rng)), noise, SIM_N);
+		if (i) {
+			baseline_carry(b, &old);
+			baseline_release(&old);
+		}
+		old = *b;
+	}
+}
+
+/*
+ * Stored mode at the assumed shift between two sittings (3 %, so each
+ * sitting's level moves by 3 % / sqrt(2)): a baseline of 'sittings' sittings
+ * and a new sitting with no change, tested with the project's own test at
+ * alpha 1 % and tolerance 0 (the strictest boundary). Returns the false
+ * alarms; 'naive' uses the measured spread as the old code did: the sd of one
+ * sitting's level as the sd of the shift between two, known (infinite df), no floor.
+ */
+static int stored_false_alarms(size_t sittings, int naive, uint64_t seed)
+{
+	struct rules_value tol0 = { .set = 1, .value = 0, .relative = 1 };
+	double tau = 0.03 / M_SQRT2;
+	struct stats_rng rng;
+	int alarms = 0;
+
+	stats_rng_init(&rng, seed);
+	for (int k = 0; k < SIM_TRIALS; k++) {
+		struct check_test_opts o = { +1, &tol0, 0.01, 0, 0, 0, 0 };
+		struct baseline_shift sh;
+		struct baseline b;
+		struct check_test t;
+		double cur[SIM_N], level = exp(tau * normal(&rng));
+		record_random(&b, &rng, sittings, tau, 0.02);
+		baseline_measure_shift(&b, &sh);
+		for (int j = 0; j < SIM_N; j++)
+			cur[j] = level * exp(0.02 * normal(&rng));
+		if (naive) {
+			double sd = isfinite(sh.time) && sh.sittings >= CHECK_SITTINGS_MEASURED ? sh.time : 0.03;
+			o.sitting_sd = sh.sittings < CHECK_SITTINGS_TRUSTED ? fmax(sd, 0.03) : sd;
+		} else {
+			o.sitting_sd = check_sitting_choose(sh.time, sh.sittings, 0.03, &o.sitting_df);
+		}
+		assert_int_equal(check_test_samples(b.cells[0].fig[ANALYSIS_EXECUTION_TIME], SIM_N, cur, SIM_N, &o,
+						    &t), 0);
+		alarms += t.p <= 0.01;
+		baseline_release(&b);
+	}
+	return alarms;
+}
+
+/*
+ * A comparison spans two sittings: the measured spread of the sittings'
+ * levels counts sqrt(2) times, with its sittings - 1 df and a floor. At the
+ * assumed 3 %, a clean stored-mode gate whose baseline measured its shift
+ * over 6 sittings raises a false alarm at about alpha = 1 %, not 2-5 %.
+ */
+static void test_sitting_false_alarms(void **state)
+{
+	int six = stored_false_alarms(6, 0, 31), six_naive = stored_false_alarms(6, 1, 31);
+	int nine = stored_false_alarms(9, 0, 33), one = stored_false_alarms(1, 0, 32);
+
+	(void)state;
+	print_message("stored mode, shift between sittings 3 %%, alpha 1 %%, %d gates: false alarms "
+		      "with 6 sittings %d (%d as before), 9 sittings %d, 1 sitting (assumed) %d\n",
+		      SIM_TRIALS, six, six_naive, nine, one);
+	assert_true(six <= 0.02 * SIM_TRIALS);
+	assert_true(nine <= 0.02 * SIM_TRIALS);
+	assert_true(one <= 0.02 * SIM_TRIALS);
+	assert_true(six_naive > 0.02 * SIM_TRIALS); /* the old rule: the defect this test catches */
+}
+
+/* Assumed before 3 sittings, at least assumed before 6, then measured (x sqrt 2) with df, floored. */
+static void test_sitting_choose(void **state)
+{
+	double df;
+
+	(void)state;
+	assert_true(check_sitting_choose(NAN, 8, 0.03, &df) == 0.03 && df == 0);
+	assert_true(check_sitting_choose(0.05, 2, 0.03, &df) == 0.03 && df == 0);
+	assert_true(check_sitting_choose(0.02, 4, 0.03, &df) == 0.03 && df == 0); /* 2.8 % between two */
+	assert_true(fabs(check_sitting_choose(0.05, 4, 0.03, &df) - 0.05 * M_SQRT2) < 1e-15 && df == 3);
+	assert_true(fabs(check_sitting_choose(0.02, 6, 0.03, &df) - 0.02 * M_SQRT2) < 1e-15 && df == 5);
+	assert_true(check_sitting_choose(0, 6, 0.03, &df) == 0.03 * CHECK_SITTINGS_FLOOR && df == 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +277,8 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_measure),
 		cmocka_unit_test(test_measure_noise),
+		cmocka_unit_test(test_sitting_choose),
+		cmocka_unit_test(test_sitting_false_alarms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,80 @@
+# On-CPU time (cpu) and run-queue delay (rq_wait) per thread and interval (tracer/PROFILE.md):
+# present, within the interval's time, cpu far below time while asleep, rq_wait up when a CPU hog
+# shares the program's CPU, '-' when schedstat cannot be read; old readers still read the profile.
+# Relations only, never times: load moves cpu and rq_wait between each other, never their sum past
+# the wall time.
+. "$(dirname "$0")/lib.bash"
+
+# stat FILE REGION THREAD COLUMN: a stat column of the node of REGION (one node per region here).
+stat() {
+	awk -F'\t' -v region="$2" -v thread="$3" -v name="$4" '
+		$1 == "region" && $3 == region { r = $2 }
+		$1 == "node" && $4 == r { node = $2 }
+		$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
+		$1 == "stat" && $2 == node && $3 == thread { v = $idx[name] }
+		END { print v == "" ? "missing" : v }' "$1"
+}
+meta() { awk -F'\t' -v k="$2" '$1 == "meta" && $2 == k { print $3 }' "$1"; }
+# holds A OP B WHAT: a relation between decimals (awk syntax, e.g. 'a + b <= c * 1.02 + 0.002').
+holds() {
+	awk -v a="$1" -v b="$2" -v c="$3" "BEGIN { exit !($4) }" || fail "$5 (a=$1 b=$2 c=$3: $4)"
+}
+
+traced "$T/basic" sched basic
+p=$(one_profile "$T/basic")
+[ "$(meta "$p" sched)" = schedstat ] || fail "meta sched: $(meta "$p" sched)"
+holds "$(meta "$p" cpus)" "$(nproc)" 0 'a >= 1 && a <= b' "meta cpus is the affinity mask's size"
+holds "$(meta "$p" threads_max)" 0 0 'a == 2' "meta threads_max: the main thread and one worker"
+grep -q "^columns	stat	.*	cpu	rq_wait$" "$p" || fail "no cpu and rq_wait columns"
+# Every stat record: cpu + rq_wait <= time (+ clock slack), both >= 0.
+awk -F'\t' '$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
+	$1 == "stat" { t = $idx["time"]; c = $idx["cpu"]; q = $idx["rq_wait"]
+		if (c < 0 || q < 0 || c + q > t * 1.02 + 0.002) { print "bad: " $0; bad = 1 } }
+	END { exit bad }' "$p" || fail "cpu + rq_wait past time"
+for r in spin sleep loop tiny team; do
+	for c in time cpu rq_wait; do
+		holds "$(stat "$p" $r 0 $c)" 0 0 'a != "missing" && a >= 0' "$r: $c"
+	done
+done
+# Spinning: on a CPU or waiting for one the whole time.
+# three REGION THREAD: its cpu, rq_wait and time
+three() {
+	echo "$(stat "$p" "$1" "$2" cpu) $(stat "$p" "$1" "$2" rq_wait) $(stat "$p" "$1" "$2" time)"
+}
+# shellcheck disable=SC2046
+holds $(three spin 0) 'a + b >= c * 0.8' "a spinning interval is on a CPU or runnable"
+# Asleep: hardly on a CPU.
+# shellcheck disable=SC2046
+holds $(three sleep 0) 'a < c * 0.2' "a sleeping interval is not on a CPU"
+# 20000 entries of 2 us, far below the 1 ms between snapshots, still get their part.
+# shellcheck disable=SC2046
+holds $(three tiny 0) 'a + b >= c * 0.8' "short entries get their share of the clocks"
+holds "$(stat "$p" tiny 0 cpu)" "$(stat "$p" loop 0 cpu)" 0 'a <= b * 1.0001' "loop includes tiny"
+# The team worker's part follows its time: inside the body only.
+# shellcheck disable=SC2046
+holds $(three team 1) 'a + b >= c * 0.8 && a > 0' "the team worker's body is on a CPU or runnable"
+
+# A CPU hog on the program's only CPU: the spinning interval's run-queue delay goes up to half.
+taskset -c 0 sh -c 'while :; do :; done' &
+hog=$!
+taskset -c 0 env SCALEGATE_OUT="$T/hog" "$SG_BUILD/tests/tracer/sched" basic
+kill "$hog"
+p=$(one_profile "$T/hog")
+holds "$(meta "$p" cpus)" 0 0 'a == 1' "meta cpus under taskset -c 0"
+# shellcheck disable=SC2046
+holds $(three spin 0) 'b >= c * 0.2' "a hog on the same CPU: rq_wait"
+# shellcheck disable=SC2046
+holds $(three spin 0) 'a + b >= c * 0.8 && a + b <= c * 1.02 + 0.002' "with a hog: within time"
+
+# schedstat unreadable: rq_wait is '-', not 0; cpu is still measured.
+SCALEGATE_SCHEDSTAT=/nonexistent traced "$T/none" sched basic
+p=$(one_profile "$T/none")
+[ "$(meta "$p" sched)" = none ] || fail "meta sched without schedstat: $(meta "$p" sched)"
+rq=$(stat "$p" spin 0 rq_wait)
+[ "$rq" = - ] || fail "rq_wait without schedstat: $rq"
+holds "$(stat "$p" spin 0 cpu)" 0 0 'a > 0' "cpu without schedstat"
+
+# The gate reads the new profile (columns it does not know are skipped).
+expect_exit 0 "$SCALEGATE" profile "$(one_profile "$T/basic")"
+expect_match "$out" '^  program/spin ' "scalegate profile lists the intervals"
+expect_exit 0 "$SCALEGATE" profile --tsv "$T/basic"/*.sgprof "$T/none"/*.sgprof
