@@ -8,11 +8,13 @@
 #include "base/util.h"
 
 /* Per node and thread of one rank, inclusive over the node's subtree. */
-enum { RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_PW, RV_INH, RV_RQ, RV_INHQ, RV_CPU, RV_INHC,
-       RV_CPU_NAN, RV_NR };
+enum {
+	RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_PW, RV_INH,
+	RV_RQ, RV_INHQ, RV_CPU, RV_INHC, RV_CPU_NAN, RV_NR
+};
 /* RV_PW: measured point-to-point waiting (recv, sendrecv, wait: tracer/MPI.md), part of RV_M;
- * RV_RQ, RV_CPU: run-queue delay and on-CPU time (inclusive like RV_TIME), RV_INHQ, RV_INHC: their parts
- * in inherited frames; RV_CPU_NAN: a record of the node's subtree lacked the on-CPU time */
+ * RV_RQ, RV_CPU: run-queue delay and on-CPU time (inclusive like RV_TIME); RV_INHQ, RV_INHC:
+ * their parts in inherited frames; RV_CPU_NAN: a record of the subtree lacked the on-CPU time */
 
 static const char *const collective_kinds[] = {
 	"barrier", "bcast", "reduce", "allreduce", "gather", "allgather",
@@ -30,7 +32,7 @@ struct rank_view {
 	int *interval;   /* node -> interval id */
 	int omp, mpi;    /* captured */
 	int sched;       /* run-queue delay captured and the CPUs the process was given known */
-	double self_rate; /* share of a thread's time the program's own oversubscription may keep it waiting */
+	double self_rate; /* share of a thread's time its program's threads may keep it waiting */
 };
 
 static const char *const figure_names[] = {
@@ -228,8 +230,8 @@ static void view_add_stats(struct rank_view *rv)
 	}
 }
 
-/* Exclusive columns summed over subtrees; a worker's inherited frames below a node added to its time
- * (and their run-queue delay to its delay, which is inclusive like the time). */
+/* Exclusive columns summed over subtrees; a worker's inherited frames below a node added to its
+ * time (and their run-queue delay and on-CPU time to its own, inclusive like the time). */
 static void view_make_inclusive(struct rank_view *rv)
 {
 	const struct profile *p = rv->p;
@@ -244,7 +246,8 @@ static void view_make_inclusive(struct rank_view *rv)
 	for (size_t n = 1; n < p->nr_nodes; n++)
 		for (int t = 1; t < rv->threads; t++) {
 			double *c = cell(rv, n, t);
-			if (c[RV_COUNT] > 0 && cell(rv, (size_t)p->nodes[n].parent, t)[RV_TIME] == 0) {
+			const double *parent = cell(rv, (size_t)p->nodes[n].parent, t);
+			if (c[RV_COUNT] > 0 && parent[RV_TIME] == 0) {
 				c[RV_INH] += c[RV_TIME];
 				c[RV_INHQ] += c[RV_RQ];
 				c[RV_INHC] += c[RV_CPU];
@@ -255,14 +258,15 @@ static void view_make_inclusive(struct rank_view *rv)
 		size_t up = (size_t)p->nodes[n].parent;
 		for (int t = 0; t < rv->threads; t++) {
 			double *c = cell(rv, n, t), *u = cell(rv, up, t);
+			size_t to = up * nt + (size_t)t, from = n * nt + (size_t)t;
 			u[RV_B] += c[RV_B];
 			u[RV_L] += c[RV_L];
 			u[RV_D] += c[RV_D];
 			u[RV_M] += c[RV_M];
 			u[RV_PW] += c[RV_PW];
-			inh_below[up * nt + (size_t)t] += c[RV_INH] + inh_below[n * nt + (size_t)t];
-			inhq_below[up * nt + (size_t)t] += c[RV_INHQ] + inhq_below[n * nt + (size_t)t];
-			inhc_below[up * nt + (size_t)t] += c[RV_INHC] + inhc_below[n * nt + (size_t)t];
+			inh_below[to] += c[RV_INH] + inh_below[from];
+			inhq_below[to] += c[RV_INHQ] + inhq_below[from];
+			inhc_below[to] += c[RV_INHC] + inhc_below[from];
 			u[RV_CPU_NAN] += c[RV_CPU_NAN];
 		}
 		for (size_t k = 0; k < NR_COLL * 2; k++) {
@@ -292,7 +296,7 @@ static void view_init(struct analysis *a, const char *benchmark, struct rank_vie
 	rv->omp = omp && strcmp(omp, "none") && strcmp(omp, "-");
 	/* "absent": no MPI library in the process, so nothing to capture: MPI time is 0, not unknown */
 	rv->mpi = mpi && strcmp(mpi, "none") && strcmp(mpi, "-");
-	/* without the CPUs it was given, the program's own queueing cannot be told from the machine's */
+	/* without the CPUs it was given, its own queueing cannot be told from the machine's */
 	rv->sched = sched && !strcmp(sched, "schedstat") && profile_meta_num(p, "cpus", 0) >= 1;
 	view_map_threads(rv);
 	rv->v = xcalloc(p->nr_nodes * (size_t)rv->threads * RV_NR + 1, sizeof(double));
@@ -402,8 +406,8 @@ static void mpi_waits(const struct interval_ranks *ir, double *wait, int *estima
  * parts and the parts (base/lost-table.h), by figure. */
 struct sums {
 	double exec, term[ANALYSIS_NR_FIGURES], work, work_max, serial, wall, count;
-	double exec_prog;               /* the program's Execution_time: without the machine's interference */
-	double serial_wall;             /* serial: the program's serial code; serial_wall: as measured */
+	double exec_prog;   /* the program's Execution_time: without the machine's interference */
+	double serial_wall; /* serial: the program's serial code; serial_wall: as measured */
 	int sched;                      /* interference captured on every rank */
 	size_t nproc;
 };
@@ -443,13 +447,13 @@ static double rank_count(const struct rank_view *rv, int node)
 }
 
 /*
- * Thread q's interference: its run-queue delay beyond what the program's own oversubscription explains
- * (returned), and in *work the part of it inside its work: the work's wall time less its on-CPU time, at
- * most the whole delay (the rest fell while it waited: a wake-up that found the CPUs taken). Without the
- * on-CPU time the delay is taken from the work first.
+ * Thread q's interference: its run-queue delay beyond what the program's own oversubscription
+ * explains (returned), and in *work the part of it inside its work: the work's wall time less its
+ * on-CPU time, at most the whole delay (the rest fell while it waited: a wake-up that found the
+ * CPUs taken). Without the on-CPU time the delay is taken from the work first.
  */
-static double thread_interference(const struct rank_view *rv, const double *c, double presence, double w,
-				  double *work)
+static double thread_interference(const struct rank_view *rv, const double *c, double presence,
+				  double w, double *work)
 {
 	double i, off_cpu;
 
@@ -464,8 +468,8 @@ static double thread_interference(const struct rank_view *rv, const double *c, d
 	return i;
 }
 
-/* The rank's time without the machine's interference on its critical path: W less the delay of its most
- * delayed thread, never below the most on-CPU work of one of its threads (docs/metrics.md). */
+/* The rank's time without the machine's interference on its critical path: W less the delay of
+ * its most delayed thread, never below the most on-CPU work of one of its threads (metrics.md). */
 static double rank_time_program(double W, double most_interference, double most_work)
 {
 	double w = W - most_interference;
@@ -474,10 +478,10 @@ static double rank_time_program(double W, double most_interference, double most_
 }
 
 /*
- * The processors of one rank: the main thread, then the workers (absent ones are absent the whole time).
- * Each processor's share of Execution_time is the rank's idle, its gap (the rank was in the interval and it
- * was not: serial code of the main thread, else no work), and its presence (work, interference, waiting,
- * MPI).
+ * The processors of one rank: the main thread, then the workers (absent ones are absent the whole
+ * time). Each processor's share of Execution_time_wall is the rank's idle, its gap (the rank was in
+ * the interval and it was not: serial code of the main thread, else no work), and its presence
+ * (work, interference, waiting, MPI).
  */
 static void rank_processors(const struct interval_ranks *ir, size_t r, double wait_r,
 			    struct sums *s, struct clamp *cl, struct analysis_point *pt, double *work)
@@ -517,7 +521,8 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 		if (w > s->work_max)
 			s->work_max = w;
 		double v[ANALYSIS_NR_PQ] = {
-			w, t, B, L, D, missing, m, m_r > 0 ? wait_r * m / m_r : 0, s->exec - W, delay,
+			w, t, B, L, D, missing, m, m_r > 0 ? wait_r * m / m_r : 0, s->exec - W,
+			delay,
 		};
 		for (int k = 0; k < ANALYSIS_NR_PQ; k++)
 			cmp_add(&pt->cmp[k], v[k], (int)r, q, !s->nproc);
@@ -535,10 +540,10 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 }
 
 /*
- * The program's frame: the lost-time terms measured on the wall clock hold the waiting for interfered
- * threads, so they are brought to the program's lost time, Total_time - work (docs/metrics.md): Seq as the
- * main thread's serial code shrank, the others scaled alike; the rest of the wall's Total_time is the
- * Interference. Without the run-queue delay nothing changes.
+ * The program's frame: the lost-time terms measured on the wall clock hold the waiting for
+ * interfered threads, so they are brought to the program's lost time, Total_time - work
+ * (docs/metrics.md): Seq as the main thread's serial code shrank, the others scaled alike; the
+ * rest of the wall's Total_time is the Interference. Without the run-queue delay nothing changes.
  */
 static void remove_interference(struct sums *s, struct clamp *cl)
 {
@@ -562,14 +567,18 @@ static void remove_interference(struct sums *s, struct clamp *cl)
 		seq_done = 1;
 	}
 	if (terms <= 0) { /* the other terms are 0 */
-		s->term[ANALYSIS_IDLE] = lost; /* processors the delayed ones kept from finishing early */
+		/* processors the delayed ones kept from finishing early */
+		s->term[ANALYSIS_IDLE] = lost;
 		return;
 	}
 	k = lost / terms;
 	for (size_t i = 0; i < lost_nr_terms; i++) {
 		enum analysis_figure f = lost_terms[i].fig;
-		if (!lost_terms[i].machine && !lost_term_has_parts(f) && (f != ANALYSIS_SEQ || !seq_done))
-			s->term[f] *= k;
+		if (lost_terms[i].machine || lost_term_has_parts(f))
+			continue;
+		if (f == ANALYSIS_SEQ && seq_done)
+			continue;
+		s->term[f] *= k;
 	}
 }
 
@@ -666,7 +675,7 @@ static void point_compute(const struct interval_ranks *ir, struct analysis_point
 	free(work);
 }
 
-/* The threads a rank can run at once: the most the tracer saw alive, at least those that left records. */
+/* The threads a rank can run at once: the most the tracer saw, at least those that left records. */
 static double rank_threads(const struct rank_view *rv)
 {
 	double n = profile_meta_num(rv->p, "threads_max", 0);
@@ -675,9 +684,10 @@ static double rank_threads(const struct rank_view *rv)
 }
 
 /*
- * Each rank's self_rate: with D runnable threads of the program's ranks on a host that gave them C CPUs
- * (the largest affinity mask there: conservative when ranks are pinned apart), a thread may wait 1 - C/D
- * of its time for the program's own threads. That delay is the program's: it is never interference.
+ * Each rank's self_rate: with D runnable threads of the program's ranks on a host that gave them
+ * C CPUs (the largest affinity mask there: conservative when ranks are pinned apart), a thread may
+ * wait 1 - C/D of its time for the program's own threads. That delay is the program's: it is never
+ * interference.
  */
 static void self_rates(struct rank_view *rv, size_t nr)
 {

@@ -43,16 +43,17 @@
 	     "`Σ missing_q` (`missing_q = g_q` minus its `Seq` part)") \
 	TERM(A, COMMUNICATION, "Communication", MPI, "communication", BLUE, RANKS_OR_SEEN, "", \
 	     "`Σ_r (m_r − wait_r)`", PROGRAM) \
-	TERM(A, IDLE, "Idle", NONE, "idle", PURPLE, RANKS, "", "`T · Σ_r (Execution_time_wall − W_r)`", \
-	     PROGRAM) \
+	TERM(A, IDLE, "Idle", NONE, "idle", PURPLE, RANKS, "", \
+	     "`T · Σ_r (Execution_time_wall − W_r)`", PROGRAM) \
 	TERM(A, SYNCHRONIZATION, "Synchronization", NONE, "synchronization", GREEN, ALWAYS, "", \
 	     "`Synchronization_omp + Synchronization_mpi`", PROGRAM) \
 	PART(A, SYNC_OMP, "Synchronization_omp", OMP_THREADS, SYNCHRONIZATION, \
 	     " (OpenMP barriers, locks and idle threads)", "`Σ_q (B_q + L_q + D_q)`") \
 	PART(A, SYNC_MPI, "Synchronization_mpi", MPI_RANKS, SYNCHRONIZATION, \
 	     " (waiting for other ranks in MPI)", "`Σ_r wait_r`") \
-	TERM(A, INTERFERENCE, "Interference", NONE, "-", GREY, SEEN, " (other processes on the machine)", \
-	     "`Total_time_wall − Total_time`: the processors' time other processes took (below); " \
-	     "`null` when not captured", MACHINE)
+	TERM(A, INTERFERENCE, "Interference", NONE, "-", GREY, SEEN, \
+	     " (other processes on the machine)", \
+	     "`Total_time_wall − Total_time`: the processors' time other processes took " \
+	     "(below); `null` when not captured", MACHINE)
 
 #endif

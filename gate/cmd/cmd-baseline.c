@@ -140,19 +140,21 @@ static int worse(int a, int b)
 	return a == SG_EXIT_USAGE || b == SG_EXIT_USAGE ? SG_EXIT_USAGE : a > b ? a : b;
 }
 
-/* Whether the run of a manifest row carried the run-queue delay, so its Interference was removed. */
+/* Whether a manifest row's run carried the run-queue delay, so its Interference was removed. */
 static int run_corrected(const struct analysis *a, const struct manifest_row *r)
 {
 	for (size_t i = 0; i < a->nr_configs; i++) {
 		const struct analysis_config *c = &a->configs[i];
-		if (strcmp(c->benchmark, r->benchmark) || strcmp(c->size, r->size) || c->ranks != r->ranks ||
-		    c->threads != r->threads)
+		if (strcmp(c->benchmark, r->benchmark) || strcmp(c->size, r->size) ||
+		    c->ranks != r->ranks || c->threads != r->threads)
 			continue;
-		for (size_t k = 0; k < c->nr_runs; k++)
-			for (size_t p = 0; c->runs[k].repeat == r->repeat && p < c->runs[k].nr_points; p++)
-				if (c->runs[k].points[p].present &&
-				    !isnan(c->runs[k].points[p].fig[ANALYSIS_INTERFERENCE]))
+		for (size_t k = 0; k < c->nr_runs; k++) {
+			const struct analysis_run *run = &c->runs[k];
+			for (size_t p = 0; run->repeat == r->repeat && p < run->nr_points; p++)
+				if (run->points[p].present &&
+				    !isnan(run->points[p].fig[ANALYSIS_INTERFERENCE]))
 					return 1;
+		}
 	}
 	return 0;
 }
@@ -164,7 +166,8 @@ static int run_corrected(const struct analysis *a, const struct manifest_row *r)
  * recorded with the machine's share removed). Names them; 1 when the baseline
  * must not be written, else 0.
  */
-static int busy_runs(const struct baseline_options *o, const struct bench_config *b, const struct analysis *a)
+static int busy_runs(const struct baseline_options *o, const struct bench_config *b,
+		     const struct analysis *a)
 {
 	char *path = xstrfmt("%s/manifest.tsv", o->results);
 	struct strbuf sb = STRBUF_INIT;
@@ -184,13 +187,15 @@ static int busy_runs(const struct baseline_options *o, const struct bench_config
 	if (n > 8)
 		strbuf_addf(&sb, " and %zu more", n - 8);
 	if (n && o->force)
-		warning("benchmark '%s': %zu run%s measured on a busy machine (contention above max_contention %g) "
-			"without the run-queue delay to remove its share: %s; recorded anyway (--force)",
+		warning("benchmark '%s': %zu run%s measured on a busy machine (contention above "
+			"max_contention %g) without the run-queue delay to remove its share: %s; "
+			"recorded anyway (--force)",
 			b->name, n, n == 1 ? "" : "s", b->max_contention, sb.buf);
 	else if (n)
-		error("benchmark '%s': %zu run%s measured on a busy machine (contention above max_contention %g) "
-		      "without the run-queue delay (rq_wait) to remove its share: %s; a baseline is what later runs "
-		      "are judged against: run again on a quiet machine, or --force",
+		error("benchmark '%s': %zu run%s measured on a busy machine (contention above "
+		      "max_contention %g) without the run-queue delay (rq_wait) to remove its "
+		      "share: %s; a baseline is what later runs are judged against: run again on "
+		      "a quiet machine, or --force",
 		      b->name, n, n == 1 ? "" : "s", b->max_contention, sb.buf);
 	manifest_release(&m);
 	strbuf_release(&sb);

@@ -197,7 +197,8 @@ static void outside_inner(struct strbuf *sb, const struct check_cell *cell)
 	}
 }
 
-/* The machine's share of the interval (Interference): told, never the cause, and removed from what was judged. */
+/* The machine's share of the interval (Interference): told, never the cause, removed from what
+ * was judged. */
 static void interference(struct strbuf *sb, const struct check_cell *cell)
 {
 	const struct matrix_figure *in = cell->mc ? &cell->mc->fig[ANALYSIS_INTERFERENCE] : NULL;
@@ -208,8 +209,8 @@ static void interference(struct strbuf *sb, const struct check_cell *cell)
 	separator(sb);
 	strbuf_addstr(sb, "the machine took ");
 	add_percent(sb, in->median / total);
-	strbuf_addstr(sb, " of Total_time from this interval (Interference: other processes; removed from the "
-			  "judged figures)");
+	strbuf_addstr(sb, " of Total_time from this interval (Interference: other processes; "
+			  "removed from the judged figures)");
 }
 
 char *cause_explain(const struct check_cell *cell)

@@ -126,7 +126,8 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 	pl.y.scale = 100;
 	pl.y.suffix = " %";
 	html_plot_begin(&pl, sb, "Lost time by cause",
-			"shares of the wall's Total_time per configuration (Interference: the machine's), the baseline pale");
+			"shares of the wall's Total_time per configuration (Interference: the "
+			"machine's), the baseline pale");
 	for (size_t i = 0; i < nr; i++) {
 		const struct matrix_cell *c = bars[i].cell;
 		double total = c->fig[ANALYSIS_TOTAL_TIME_WALL].median, y = 0, yb = 0;

@@ -284,7 +284,8 @@ static void series_head(struct strbuf *sb, const struct verdict_set *s, const st
 /* After the program's time: the wall's, and how much of the processors' time the machine took. */
 static void interference_note(struct strbuf *sb, const struct matrix_cell *c)
 {
-	const struct matrix_figure *in = &c->fig[ANALYSIS_INTERFERENCE], *tw = &c->fig[ANALYSIS_TOTAL_TIME_WALL];
+	const struct matrix_figure *in = &c->fig[ANALYSIS_INTERFERENCE];
+	const struct matrix_figure *tw = &c->fig[ANALYSIS_TOTAL_TIME_WALL];
 
 	if (!in->n || !(in->median > 0) || !(tw->median > 0))
 		return;

@@ -56,7 +56,8 @@ static void cell_main(FILE *out, const struct matrix_cell *c)
 			fputs("  (estimated from the ranks' times)", out);
 		if (f == ANALYSIS_INTERFERENCE && c->fig[f].n && c->fig[f].median > 0 &&
 		    c->fig[ANALYSIS_TOTAL_TIME_WALL].median > 0)
-			fprintf(out, "  (the machine took %.0f %% of Total_time_wall from this interval)",
+			fprintf(out, "  (the machine took %.0f %% of Total_time_wall from this "
+				"interval)",
 				100 * c->fig[f].median / c->fig[ANALYSIS_TOTAL_TIME_WALL].median);
 		if (f == ANALYSIS_TOTAL_TIME)
 			fputs("  (the program's: Total_time_wall - Interference)", out);

@@ -535,11 +535,14 @@ static void test_busy_cell(void **state)
 	fixture_release(&f);
 }
 
-/* Busy runs whose profiles carried the run-queue delay were corrected (Interference removed): judged. */
+/* Busy runs whose profiles carried the run-queue delay were corrected (Interference removed):
+ * judged. */
 static void test_busy_cell_corrected(void **state)
 {
 	struct analysis_point pts[3];
-	struct analysis_run runs[3] = { { .contention = 0.6 }, { .contention = 0.7 }, { .contention = 0.1 } };
+	struct analysis_run runs[3] = {
+		{ .contention = 0.6 }, { .contention = 0.7 }, { .contention = 0.1 },
+	};
 	struct check c = { 0 };
 	struct fixture f;
 
@@ -558,17 +561,21 @@ static void test_busy_cell_corrected(void **state)
 	assert_false(check_busy(&f.cell)); /* 2 of 3 above 0.25 cores, both corrected */
 	pts[1].fig[ANALYSIS_INTERFERENCE] = NAN; /* one busy run without the delay: 1 of 3 */
 	assert_false(check_busy(&f.cell));
-	pts[0].fig[ANALYSIS_INTERFERENCE] = NAN; /* two: the rule holds where nothing could be removed */
+	/* two: the rule holds where nothing could be removed */
+	pts[0].fig[ANALYSIS_INTERFERENCE] = NAN;
 	assert_true(check_busy(&f.cell));
 	fixture_release(&f);
 }
 
-/* The machine's share is named in the cause, never as the cause; a corrected busy run adds no busy note. */
+/* The machine's share is named in the cause, never as the cause; a corrected busy run adds no
+ * busy note. */
 static void test_cause_interference(void **state)
 {
 	double exec[] = { 1, 1, 1 }, before[] = { 0.04, 0.04, 0.04 }, after[] = { 0.8, 0.8, 0.8 };
 	struct analysis_point pts[3];
-	struct analysis_run runs[3] = { { .contention = 1.6 }, { .contention = 1.7 }, { .contention = 1.8 } };
+	struct analysis_run runs[3] = {
+		{ .contention = 1.6 }, { .contention = 1.7 }, { .contention = 1.8 },
+	};
 	struct verdict_set vs;
 	struct verdict *v;
 	struct fixture f;
@@ -586,8 +593,10 @@ static void test_cause_interference(void **state)
 	f.cfg[2].nr_runs = 3;
 	f.cells[2].fig[ANALYSIS_INTERFERENCE] = (struct matrix_figure){ 3, 0.62, 0.6, 0.7 };
 	f.cells[2].fig[ANALYSIS_TOTAL_TIME_WALL] = (struct matrix_figure){ 3, 2, 1.9, 2.1 };
-	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, before);
-	f.cell.cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, after);
+	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec,
+			       ANALYSIS_INSUFFICIENT_PARALLELISM, before);
+	f.cell.cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec,
+			      ANALYSIS_INSUFFICIENT_PARALLELISM, after);
 	verdict_set_init(&vs);
 	v = verdict_add(&vs, VERDICT_FAIL, "b", "program/solve", "-", 1, 4, "tolerance.time");
 	check_add_cause(&f.cell, v);

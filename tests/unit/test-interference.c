@@ -1,4 +1,5 @@
-/* Unit tests of the Interference term: the identity with run-queue delay, the judged figures, oversubscription. */
+/* Unit tests of the Interference term: the identity with run-queue delay, the judged figures,
+ * oversubscription. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,11 +26,13 @@ static uint64_t fnv1a(const char *s, size_t n)
 }
 
 /*
- * A profile of one process without MPI: nodes program (0) > solve (1); 'threads' slots (slot 0 main);
- * 'meta' extra meta lines ("key value" pairs, or NULL); 'stats' record lines without the record name:
- * "node thread count time par barrier idle lock cpu rq_wait" ('-' where not captured).
+ * A profile of one process without MPI: nodes program (0) > solve (1); 'threads' slots (slot 0
+ * main); 'meta' extra meta lines ("key value" pairs, or NULL); 'stats' record lines without the
+ * record name: "node thread count time par barrier idle lock cpu rq_wait" ('-' where not
+ * captured).
  */
-static void write_profile(const char *dir, int threads, const char *const *meta, const char *const *stats)
+static void write_profile(const char *dir, int threads, const char *const *meta,
+			  const char *const *stats)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *path = xstrfmt("%s/test.1.sgprof", dir);
@@ -39,14 +42,15 @@ static void write_profile(const char *dir, int threads, const char *const *meta,
 			   "meta\tmpi\tabsent\nmeta\thost\tnode1\n");
 	for (; meta && *meta; meta += 2)
 		strbuf_addf(&sb, "meta\t%s\t%s\n", meta[0], meta[1]);
-	strbuf_addstr(&sb, "columns\tregion\tid\tname\tfile\tline\nregion\t0\tprogram\t/bin/prog\t0\n"
-			   "region\t1\tsolve\tt.c\t10\n"
-			   "columns\tnode\tid\tparent\tregion\ttag\nnode\t0\t-\t0\t-\nnode\t1\t0\t1\t-\n"
+	strbuf_addstr(&sb, "columns\tregion\tid\tname\tfile\tline\n"
+			   "region\t0\tprogram\t/bin/prog\t0\nregion\t1\tsolve\tt.c\t10\n"
+			   "columns\tnode\tid\tparent\tregion\ttag\n"
+			   "node\t0\t-\t0\t-\nnode\t1\t0\t1\t-\n"
 			   "columns\tthread\tid\tomp_thread\tkind\nthread\t0\t0\tmain\n");
 	for (int t = 1; t < threads; t++)
 		strbuf_addf(&sb, "thread\t%d\t%d\tworker\n", t, t);
-	strbuf_addstr(&sb, "columns\tstat\tnode\tthread\tcount\ttime\tpar\tomp_barrier\tomp_idle\tomp_lock"
-			   "\tcpu\trq_wait\n");
+	strbuf_addstr(&sb, "columns\tstat\tnode\tthread\tcount\ttime\tpar\tomp_barrier\tomp_idle"
+			   "\tomp_lock\tcpu\trq_wait\n");
 	for (; stats && *stats; stats++) {
 		strbuf_addstr(&sb, "stat\t");
 		for (const char *c = *stats; *c; c++)
@@ -83,14 +87,19 @@ static void remove_dir(char *dir)
 	(double)(x), (double)(y)); assert_true(fabs((x) - (y)) < 1e-6); } while (0)
 
 /*
- * Lost = IP + Communication + Idle + Synchronization + Interference over the wall's Total_time, none
- * negative; Total_time (the program's) = Total_time_wall - Interference = Productive + the other terms.
+ * Lost = IP + Communication + Idle + Synchronization + Interference over the wall's Total_time,
+ * none negative; Total_time (the program's) = Total_time_wall - Interference = Productive + the
+ * other terms.
  */
 static void check_identity(const double *f)
 {
-	double sum = 0, interference = isnan(f[ANALYSIS_INTERFERENCE]) ? 0 : f[ANALYSIS_INTERFERENCE];
+	double sum = 0, interference = f[ANALYSIS_INTERFERENCE];
 	enum analysis_figure terms[] = { ANALYSIS_INSUFFICIENT_PARALLELISM, ANALYSIS_COMMUNICATION,
-					 ANALYSIS_IDLE, ANALYSIS_SYNCHRONIZATION, ANALYSIS_INTERFERENCE };
+					 ANALYSIS_IDLE, ANALYSIS_SYNCHRONIZATION,
+					 ANALYSIS_INTERFERENCE };
+
+	if (isnan(interference))
+		interference = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(terms); i++)
 		if (!isnan(f[terms[i]])) {
@@ -121,12 +130,13 @@ static const double *load_solve(struct analysis *a, const char *dir)
 	return NULL;
 }
 
-static const char *const two_cpus[] = { "sched", "schedstat", "cpus", "2", "threads_max", "2", NULL };
+static const char *const two_cpus[] = { "sched", "schedstat", "cpus", "2", "threads_max", "2",
+					 NULL };
 
 /*
- * A 3:1 imbalanced region on 2 threads (main works 3 s, the worker 1 s and waits at the barrier), and a
- * hog took 30 % of the main thread's time: its 3 s of work took 3/0.7 s. The judged figures are the quiet
- * machine's: Execution_time 3, Load_balance 2/3; the wall ones stay beside them.
+ * A 3:1 imbalanced region on 2 threads (main works 3 s, the worker 1 s and waits at the barrier),
+ * and a hog took 30 % of the main thread's time: its 3 s of work took 3/0.7 s. The judged figures
+ * are the quiet machine's: Execution_time 3, Load_balance 2/3; the wall ones stay beside them.
  */
 static void test_hog_on_critical_thread(void **state)
 {
@@ -144,9 +154,11 @@ static void test_hog_on_critical_thread(void **state)
 	f = load_solve(&a, dir);
 	near(f[ANALYSIS_EXECUTION_TIME_WALL], wall);
 	near(f[ANALYSIS_EXECUTION_TIME], 3);
-	near(f[ANALYSIS_INTERFERENCE], 2 * rq); /* both processors were held while the main thread waited */
+	/* both processors were held while the main thread waited */
+	near(f[ANALYSIS_INTERFERENCE], 2 * rq);
 	near(f[ANALYSIS_PRODUCTIVE_TIME], 4);
-	near(f[ANALYSIS_SYNCHRONIZATION], 2); /* the worker's wait for the main thread's own 2 s more work */
+	/* the worker's wait for the main thread's own 2 s more work */
+	near(f[ANALYSIS_SYNCHRONIZATION], 2);
 	near(f[ANALYSIS_LOAD_BALANCE], 2.0 / 3);
 	near(f[ANALYSIS_EFFICIENCY], 4.0 / 6);
 	near(f[ANALYSIS_COMMUNICATION_EFFICIENCY], 1);
@@ -159,8 +171,9 @@ static void test_hog_on_critical_thread(void **state)
 }
 
 /*
- * The same region, the hog on the worker: its 1 s of work took 1/0.7 s, inside the slack before the
- * barrier. Execution_time does not change; the wall Load_balance (0.74) reads better than the program's.
+ * The same region, the hog on the worker: its 1 s of work took 1/0.7 s, inside the slack before
+ * the barrier. Execution_time does not change; the wall Load_balance (0.74) reads better than the
+ * program's.
  */
 static void test_hog_on_light_thread(void **state)
 {
@@ -180,16 +193,18 @@ static void test_hog_on_light_thread(void **state)
 	near(f[ANALYSIS_LOAD_BALANCE], 2.0 / 3);
 	near(f[ANALYSIS_SYNCHRONIZATION], 2);
 	near(a.configs[0].runs[0].points[1].cmp[ANALYSIS_PQ_INTERFERENCE].max, w1 - 1);
-	assert_int_equal(a.configs[0].runs[0].points[1].cmp[ANALYSIS_PQ_INTERFERENCE].max_thread, 1);
+	assert_int_equal(a.configs[0].runs[0].points[1].cmp[ANALYSIS_PQ_INTERFERENCE].max_thread,
+			 1);
 	analysis_release(&a);
 	free(s2);
 	remove_dir(dir);
 }
 
 /*
- * Measured (examples/imbalance, 3:1 on 2 threads, load 14 on 2 cores): the main thread spent 0.42 s on a
- * CPU, 1.89 s in the run queue, part of it after the end-of-region wake-up (inside its omp_idle, not its
- * work). The judged figures are the on-CPU ones: Execution_time 0.42 s of 2.31 wall, Load_balance 2/3.
+ * Measured (examples/imbalance, 3:1 on 2 threads, load 14 on 2 cores): the main thread spent 0.42
+ * s on a CPU, 1.89 s in the run queue, part of it after the end-of-region wake-up (inside its
+ * omp_idle, not its work). The judged figures are the on-CPU ones: Execution_time 0.42 s of 2.31
+ * wall, Load_balance 2/3.
  */
 static void test_measured_wakeup_delay(void **state)
 {
@@ -205,7 +220,7 @@ static void test_measured_wakeup_delay(void **state)
 	f = load_solve(&a, dir);
 	near(f[ANALYSIS_EXECUTION_TIME_WALL], 2.3078);
 	near(f[ANALYSIS_EXECUTION_TIME], 0.4212);
-	/* the worker's work less its whole delay: its 1.15 s off the CPU hold slightly more than the delay */
+	/* the worker's work less its whole delay: its 1.15 s off the CPU hold a little more */
 	near(f[ANALYSIS_PRODUCTIVE_TIME], 0.4212 + 1.1529 - 1.01287);
 	near(f[ANALYSIS_LOAD_BALANCE], (0.4212 + 1.1529 - 1.01287) / 2 / 0.4212);
 	assert_true(f[ANALYSIS_LOAD_BALANCE] <= 0.72);
@@ -215,16 +230,18 @@ static void test_measured_wakeup_delay(void **state)
 }
 
 /*
- * Four threads on the 2 CPUs the process was given (twice the threads): each waits half its time for the
- * program's own threads. That delay is the program's: no Interference, Execution_time stays the wall's.
- * A run-queue delay beyond it (here 0.1 of each thread's 4 s) is the machine's.
+ * Four threads on the 2 CPUs the process was given (twice the threads): each waits half its time
+ * for the program's own threads. That delay is the program's: no Interference, Execution_time
+ * stays the wall's. A run-queue delay beyond it (here 0.1 of each thread's 4 s) is the machine's.
  */
 static void test_self_oversubscription(void **state)
 {
-	static const char *const meta[] = { "sched", "schedstat", "cpus", "2", "threads_max", "4", NULL };
+	static const char *const meta[] = { "sched", "schedstat", "cpus", "2", "threads_max", "4",
+					    NULL };
 	const char *own[] = { "0 0 1 4 4 0 0 0 2 2", "1 0 1 4 4 0 0 0 2 2", "1 1 0 4 4 0 0 0 2 2",
 			      "1 2 0 4 4 0 0 0 2 2", "1 3 0 4 4 0 0 0 2 2", NULL };
-	const char *more[] = { "0 0 1 4 4 0 0 0 1.6 2.4", "1 0 1 4 4 0 0 0 1.6 2.4", "1 1 0 4 4 0 0 0 1.6 2.4",
+	const char *more[] = { "0 0 1 4 4 0 0 0 1.6 2.4", "1 0 1 4 4 0 0 0 1.6 2.4",
+			       "1 1 0 4 4 0 0 0 1.6 2.4",
 			       "1 2 0 4 4 0 0 0 1.6 2.4", "1 3 0 4 4 0 0 0 1.6 2.4", NULL };
 	char *dir = make_dir();
 	struct analysis a;
@@ -245,14 +262,17 @@ static void test_self_oversubscription(void **state)
 	remove_dir(dir);
 }
 
-/* Without the run-queue delay (an old profile, or sched none) Interference is absent and nothing moves. */
+/* Without the run-queue delay (an old profile, or sched none) Interference is absent and nothing
+ * moves. */
 static void test_not_captured(void **state)
 {
 	static const char *const none[] = { "sched", "none", "cpus", "2", NULL };
 	static const char *const no_cpus[] = { "sched", "schedstat", NULL };
 	const char *const *metas[] = { NULL, none, no_cpus };
-	const char *stats[] = { "0 0 1 5 3 0 0 0 - -", "1 0 1 5 3 0 0 0 - -", "1 1 0 3 3 2 0 0 - -", NULL };
-	const char *with_rq[] = { "0 0 1 5 3 0 0 0 3 2", "1 0 1 5 3 0 0 0 3 2", "1 1 0 3 3 2 0 0 1 0", NULL };
+	const char *stats[] = { "0 0 1 5 3 0 0 0 - -", "1 0 1 5 3 0 0 0 - -", "1 1 0 3 3 2 0 0 - -",
+				NULL };
+	const char *with_rq[] = { "0 0 1 5 3 0 0 0 3 2", "1 0 1 5 3 0 0 0 3 2",
+				  "1 1 0 3 3 2 0 0 1 0", NULL };
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(metas); i++) {
