@@ -30,8 +30,8 @@ endif
 
 # Recursive (=) so that pkg-config runs only when a gate file is compiled:
 # 'make test' installs the packages first.
-GATE_CFLAGS = $(shell $(PKG_CONFIG) --cflags yaml-0.1 libcurl)
-GATE_LIBS = $(shell $(PKG_CONFIG) --libs yaml-0.1 libcurl) -lm
+GATE_CFLAGS = $(shell $(PKG_CONFIG) --cflags yaml-0.1 libcurl sqlite3 libpq)
+GATE_LIBS = $(shell $(PKG_CONFIG) --libs yaml-0.1 libcurl sqlite3 libpq) -lm
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
 # ---- tracer ---------------------------------------------------------------

@@ -4,12 +4,13 @@ set -euo pipefail
 
 packages=(
 	build-essential pkg-config cmake man-db
-	libyaml-dev libcurl4-openssl-dev libcmocka-dev
+	libyaml-dev libcurl4-openssl-dev libcmocka-dev libsqlite3-dev libpq-dev
 	libopenmpi-dev openmpi-bin gfortran
 	libxml2-utils python3 python3-yaml yamllint
 	clang libomp-dev
 	chromium
 	slurm-wlm munge
+	sqlite3 postgresql strace
 )
 
 missing=()

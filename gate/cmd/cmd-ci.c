@@ -15,13 +15,14 @@
 #include "run/runner.h"
 #include "cmd/ab.h"
 #include "cmd/adapt.h"
+#include "cmd/history-cmd.h"
 
 static const struct command_usage usage = {
 	"ci",
 	"usage: scalegate ci [-c|--config FILE] [-o|--output DIR] [--no-run] [--local] [--no-post]\n"
 	"                    [--require-post] [--partial] [--testcase-output]\n"
 	"                    [--against REV | --against-dir DIR] [--inject I:PCT] [--seed N]\n"
-	"                    [--results DIR] [--baselines DIR]\n"
+	"                    [--results DIR] [--baselines DIR] [--record] [--history DB]\n"
 	"Runs the benchmark matrix of the configuration, judges the results against\n"
 	"the rules and the baselines, writes the JUnit, Markdown, JSON and HTML reports,\n"
 	"posts the summary when the configuration has a 'post:' section, and exits\n"
@@ -33,8 +34,8 @@ static const struct command_usage usage = {
 };
 
 struct ci_options {
-	const char *config, *reports, *results, *baselines;
-	int no_run, local, no_post, require_post, partial, testcase_output;
+	const char *config, *reports, *results, *baselines, *history;
+	int no_run, local, no_post, require_post, partial, testcase_output, record;
 	struct ab_options ab;
 };
 
@@ -63,6 +64,12 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 		OPT_FLAG(NULL, "--testcase-output", &o->testcase_output,
 			 "JUnit: each testcase's text in its own <system-out>, with file\n"
 			 "and line attributes (GitLab; as 'reports: testcase_output: true')"),
+		OPT_FLAG(NULL, "--record", &o->record,
+			 "record the results into the history (a main-branch job;\n"
+			 "docs/history.md); a failed record warns, the verdict stands"),
+		OPT_STRING(NULL, "--history", &o->history, "DB",
+			   "the history database (default: 'history' of the configuration);\n"
+			   "with one, ci prints the drift of the last recorded runs"),
 		AB_OPTIONS(&o->ab),
 		OPT_END()
 	};
@@ -152,6 +159,22 @@ static int post(struct post_options *o, const char *summary, int code)
 	return code;
 }
 
+/* --record, then the drift of the recorded runs (docs/history.md); neither changes the verdict. */
+static void history(const struct ci_options *o, struct judge *j)
+{
+	struct config *c = &j->config;
+	const char *where = o->history ? o->history : c->history;
+
+	if (!where) {
+		if (o->record)
+			fputs("scalegate: warning: --record: no history database ('history:' or --history)\n", stderr);
+		return;
+	}
+	if (o->record && history_cmd_record_analysis(where, c, o->config, &j->a, &j->m, &(struct history_meta){ 0 }))
+		fputs("scalegate: warning: the run was not recorded; the gate's verdict stands\n", stderr);
+	history_cmd_drift(stdout, where, c, NULL, 30);
+}
+
 static void print_reports(const struct ci_reports *r)
 {
 	printf("reports:\n  junit     %s\n  markdown  %s\n  json      %s\n  html      %s\n", r->junit, r->markdown,
@@ -205,6 +228,7 @@ int cmd_ci(int argc, char **argv)
 	if (ci_reports_write(&rep, &j) && code == SG_EXIT_PASS)
 		code = SG_EXIT_USAGE;
 	print_reports(&rep);
+	history(&o, &j);
 	/* last, where a CI log ends: what failed, where, by which rule */
 	report_recap(stdout, &j.vs);
 	check_print_counts(stdout, &j.vs);

@@ -21,6 +21,7 @@ static const struct cmd commands[] = {
 	{ "calibrate", cmd_calibrate, "measure the false-positive rate and the detectable change of the rules" },
 	{ "ci", cmd_ci, "the whole gate in one command: run, check, reports, post; the check's exit code" },
 	{ "check", cmd_check, "judge the results against the rules and the baselines: the gate's verdict" },
+	{ "history", cmd_history, "record runs, find change points over commits, write trend pages" },
 	{ "post", cmd_post, "post the summary of a check: a webhook, a GitHub or GitLab status" },
 	{ "profile", cmd_profile, "check and summarize profile files written by the tracer" },
 	{ "report", cmd_report, "write the HTML report: verdicts and scaling plots against the baselines" },

@@ -11,7 +11,7 @@
 
 static const char *const top_keys[] = {
 	"benchmarks", "launcher", "defaults", "results", "baselines", "rules", "post", "reports", "secret_env",
-	"slurm", NULL,
+	"slurm", "history", NULL,
 };
 
 static char *dir_of(const char *path)
@@ -289,6 +289,23 @@ static void parse_dir(struct config_loader *l, yaml_node_t *v, const char *key, 
 	}
 }
 
+/* 'history': a database file (relative to this file) or a postgresql:// URL, kept as written. */
+static void parse_history(struct config_loader *l, yaml_node_t *v)
+{
+	const char *s = yamldoc_get_str(l->d, v, "history");
+
+	if (s && strstr(s, "://") && strncmp(s, "postgresql://", 13) && strncmp(s, "postgres://", 11)) {
+		yamldoc_error(l->d, v, "'history' must be a file name or a postgresql:// URL");
+		return;
+	}
+	if (s && strstr(s, "://")) {
+		free(l->c->history);
+		l->c->history = xstrdup(s);
+	} else {
+		parse_dir(l, v, "history", &l->c->history);
+	}
+}
+
 /* Sections that later modules parse: here only their shape is checked. */
 static void keep_section(struct config_loader *l, yaml_node_t *v, const char *key,
 			 yaml_node_t **field)
@@ -377,6 +394,8 @@ static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node
 			parse_secret_env(l, it.value);
 		else if (!strcmp(k, "slurm"))
 			config_slurm_parse(l->d, it.value, &c->slurm);
+		else if (!strcmp(k, "history"))
+			parse_history(l, it.value);
 		else
 			yamldoc_unknown_key(l->d, it.key_node, top_keys);
 	}
@@ -414,6 +433,7 @@ void config_release(struct config *c)
 	free(c->dir);
 	free(c->results_dir);
 	free(c->baselines_dir);
+	free(c->history);
 	for (size_t i = 0; i < c->nr_secret_env; i++)
 		free(c->secret_env[i]);
 	free(c->secret_env);

@@ -69,6 +69,7 @@ struct config {
 	size_t nr_benchmarks;
 	char *results_dir;
 	char *baselines_dir;
+	char *history;          /* 'history': the database file or postgresql:// URL; NULL: none */
 	/* Variables kept from the benchmarks and masked in every output: 'secret_env' and post's token_env. */
 	char **secret_env;
 	size_t nr_secret_env;

@@ -46,3 +46,6 @@ tests/bench/analyze_bench.sh "$B"
 
 echo
 tests/bench/gate_bench.sh "$B"
+
+echo
+tests/bench/history_bench.sh "$B"

@@ -17,9 +17,10 @@ done
 
 # -c and --config everywhere (ci refused --config)
 printf 'benchmarks:\n  - name: a\n    command: ./a\n    expect_exit: 0,1\n' >"$T/bad.yml"
-for cmd in run check ci baseline; do
+for cmd in run check ci baseline history; do
 	args=("$cmd")
 	[ "$cmd" = baseline ] && args+=(update)
+	[ "$cmd" = history ] && args+=(detect)
 	for opt in -c --config; do
 		expect_exit 2 "$SCALEGATE" "${args[@]}" "$opt" "$T/bad.yml"
 		expect_match "$out" "bad\.yml:4:18: 'expect_exit' must be an integer or a list of integers like \[1, 2\], not '0,1'" \

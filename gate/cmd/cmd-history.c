@@ -1,0 +1,853 @@
+/* scalegate history: record runs into the history database, import results, find change points,
+ * write trend pages. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analyze/analysis.h"
+#include "analyze/matrix.h"
+#include "base/escape.h"
+#include "base/exitcode.h"
+#include "base/util.h"
+#include "cmd/cmds.h"
+#include "cmd/history-cmd.h"
+#include "cmd/options.h"
+#include "config/config.h"
+#include "history/detect.h"
+#include "judge/baseline.h"
+#include "history/history.h"
+#include "report/trend.h"
+#include "rules/rules.h"
+
+static const struct command_usage usage = {
+	"history",
+	"usage: scalegate history record [OPTIONS] [RESULTS_DIR]\n"
+	"       scalegate history import [OPTIONS] DIR|BASELINE.sgbase...\n"
+	"       scalegate history detect [OPTIONS] [--json] [--window N] [--fdr Q]\n"
+	"       scalegate history report [OPTIONS] --html DIR [--commit-url TEMPLATE]\n"
+	"The history database remembers every recorded run (main-branch jobs, nightly\n"
+	"runs): per interval and configuration the time, speedup, efficiency and the\n"
+	"lost-time shares, with every repeat (docs/history.md).\n"
+	"  record   records a results directory (default: 'results' of the configuration);\n"
+	"           commit, parent, branch, date and job URL default from the CI's\n"
+	"           environment and git\n"
+	"  import   records existing results directories in the order given; each\n"
+	"           directory's name is its commit, its fingerprint's date the date;\n"
+	"           a stored baseline (.sgbase) adds its earlier sittings (times) and its\n"
+	"           samples, as commits baseline-NAME-sitting-K and baseline-NAME\n"
+	"  detect   change points in every series (E-divisive means, t-test, false\n"
+	"           discovery rate Q across all series, default 0.01; the minimum change\n"
+	"           is the rules' tolerance, else 5 %); exit 1 when a regression lies\n"
+	"           within the last N runs (--window, default 1)\n"
+	"  report   trend pages: one static HTML page per benchmark, change points marked\n"
+	"           and linked to TEMPLATE with {commit} replaced (default: the commit on\n"
+	"           GitHub or GitLab when run there, else the page's table of runs)\n",
+	"exit codes: 0 done (detect: no recent regression), 1 a regression change point within\n"
+	"the window, 2 usage or configuration error, or the database failed\n"
+};
+
+struct history_options {
+	const char *verb, *history, *config, *html, *window_text, *fdr_text, *commit_url;
+	struct history_meta meta;
+	int json, config_given;
+	char **dirs;
+	size_t nr_dirs;
+};
+
+/* 0, OPTIONS_HELP, or -1 (reported). */
+static int parse_options(int argc, char **argv, struct history_options *o)
+{
+	const char *config = NULL;
+	const struct option opts[] = {
+		OPT_STRING(
+			NULL, "--history", &o->history, "DB",
+			"the database: a file (SQLite) or a postgresql:// URL (default: 'history'\n"
+			"of the configuration)"),
+		OPT_STRING("-c", "--config", &config, "FILE",
+			   "the configuration (default: scalegate.yml, when there is one)"),
+		OPT_STRING(NULL, "--branch", &o->meta.branch, "NAME",
+			   "record: the run's branch; detect, report: only that branch's runs"),
+		OPT_STRING(NULL, "--commit", &o->meta.commit, "SHA",
+			   "record, import: the run's commit"),
+		OPT_STRING(NULL, "--parent", &o->meta.parent, "SHA", "record: the commit's parent"),
+		OPT_STRING(NULL, "--date", &o->meta.date, "ISO-8601",
+			   "record, import: the run's date"),
+		OPT_STRING(NULL, "--job-url", &o->meta.job_url, "URL", "record: the CI job's page"),
+		OPT_FLAG(NULL, "--json", &o->json, "detect: the documented JSON instead of text"),
+		OPT_STRING(NULL, "--window", &o->window_text, "N",
+			   "detect: exit 1 for a regression within the last N runs (default 1)"),
+		OPT_STRING(NULL, "--fdr", &o->fdr_text, "Q",
+			   "detect: the false discovery rate across all series (default 0.01)"),
+		OPT_STRING(NULL, "--html", &o->html, "DIR", "report: where the pages go"),
+		OPT_STRING(NULL, "--commit-url", &o->commit_url, "TEMPLATE",
+			   "report: a commit's page, with {commit}"),
+		OPT_END()
+	};
+	int n;
+
+	if (argc < 2) {
+		options_usage(stderr, opts, &usage);
+		return -1;
+	}
+	if (strcmp(argv[1], "-h") && strcmp(argv[1], "--help")) {
+		o->verb = argv[1];
+		if (strcmp(o->verb, "record") && strcmp(o->verb, "import") &&
+		    strcmp(o->verb, "detect") && strcmp(o->verb, "report"))
+			return error("'%s' is not a history command (record, import, detect, "
+				     "report; see "
+				     "'scalegate history --help')",
+				     o->verb);
+		argc--;
+		argv++;
+	}
+	n = options_parse(argc, argv, opts, &usage);
+	if (n < 0)
+		return n;
+	if (config) {
+		o->config = config;
+		o->config_given = 1;
+	}
+	o->dirs = argv;
+	o->nr_dirs = (size_t)n;
+	return 0;
+}
+
+/* ---- what names a run: options, the CI's environment, git ---- */
+
+static const char *env(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+/* The first line git prints for 'args' in the current directory, or NULL; caller frees. */
+static char *git_line(const char *args)
+{
+	char *cmd = xstrfmt("git %s 2>/dev/null", args), line[4096];
+	FILE *p = popen(cmd, "r");
+	char *out = NULL;
+
+	free(cmd);
+	if (!p)
+		return NULL;
+	if (fgets(line, sizeof(line), p)) {
+		line[strcspn(line, "\r\n")] = 0;
+		if (*line)
+			out = xstrdup(line);
+	}
+	if (pclose(p) != 0) {
+		free(out);
+		out = NULL;
+	}
+	return out;
+}
+
+/* A commit as git may take it on a command line: hex digits, letters of ref names, no shell syntax.
+ */
+static int plain_revision(const char *s)
+{
+	return s && *s &&
+	       strspn(s, "0123456789abcdefABCDEFghijklmnopqrstuvwxyzGHIJKLMNOPQRSTUVWXYZ_./-") ==
+		       strlen(s);
+}
+
+static char *now_iso(void)
+{
+	char buf[32];
+	time_t t = time(NULL);
+
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	return xstrdup(buf);
+}
+
+static char *dup_or(const char *a, const char *b)
+{
+	return a ? xstrdup(a) : b ? xstrdup(b) : NULL;
+}
+
+static char *default_branch(void)
+{
+	const char *e = env("GITHUB_HEAD_REF");
+	char *b;
+
+	if (!e)
+		e = env("GITHUB_REF_NAME");
+	if (!e)
+		e = env("CI_COMMIT_BRANCH");
+	if (!e)
+		e = env("CI_COMMIT_REF_NAME");
+	if (!e)
+		e = env("BRANCH_NAME");
+	if (e)
+		return xstrdup(e);
+	b = git_line("rev-parse --abbrev-ref HEAD");
+	if (b && !strcmp(b, "HEAD")) { /* detached */
+		free(b);
+		b = NULL;
+	}
+	return b;
+}
+
+static char *default_job_url(void)
+{
+	const char *server = env("GITHUB_SERVER_URL"), *repo = env("GITHUB_REPOSITORY"),
+		   *id = env("GITHUB_RUN_ID");
+
+	if (server && repo && id)
+		return xstrfmt("%s/%s/actions/runs/%s", server, repo, id);
+	return dup_or(env("CI_JOB_URL"), env("BUILD_URL"));
+}
+
+/* Fills r from 'meta', the CI's environment and git; 0, or error() when there is no commit. */
+static int run_names(struct history_run *r, const struct history_meta *meta)
+{
+	char *cmd;
+
+	r->commit = dup_or(meta->commit, env("GITHUB_SHA"));
+	if (!r->commit)
+		r->commit = dup_or(env("CI_COMMIT_SHA"), env("GIT_COMMIT"));
+	if (!r->commit)
+		r->commit = git_line("rev-parse HEAD");
+	if (!r->commit)
+		return error("no commit: give --commit SHA (no GITHUB_SHA, CI_COMMIT_SHA, nor a "
+			     "git checkout here)");
+	r->branch = meta->branch ? xstrdup(meta->branch) : default_branch();
+	r->job_url = meta->job_url ? xstrdup(meta->job_url) : default_job_url();
+	if (meta->parent) {
+		r->parent = xstrdup(meta->parent);
+	} else if (plain_revision(r->commit)) {
+		cmd = xstrfmt("rev-parse --verify --quiet %s^", r->commit);
+		r->parent = git_line(cmd);
+		free(cmd);
+	}
+	if (meta->date) {
+		r->date = xstrdup(meta->date);
+	} else if (plain_revision(r->commit)) {
+		cmd = xstrfmt("show -s --format=%%cI %s", r->commit);
+		r->date = git_line(cmd);
+		free(cmd);
+	}
+	if (!r->date)
+		r->date = now_iso();
+	if (strlen(r->date) < 10 || r->date[4] != '-' || r->date[7] != '-')
+		return error("'%s' is not an ISO-8601 date (2026-11-25 or 2026-11-25T22:00:00Z)",
+			     r->date);
+	return 0;
+}
+
+/* The machine: a hash of the fingerprint's keys that describe it (not the date nor the job). */
+static char *machine_of(const struct analysis *a)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *out = NULL;
+
+	for (size_t i = 0; i + 1 < a->nr_fingerprint; i += 2) {
+		const char *k = a->fingerprint[i];
+		if (!strcmp(k, "date") || !strcmp(k, "slurm_job") ||
+		    !strcmp(k, "scalegate_version"))
+			continue;
+		strbuf_addf(&sb, "%s\t%s\n", k, a->fingerprint[i + 1]);
+	}
+	if (sb.len)
+		out = xstrfmt("%016llx", fnv1a64(sb.buf, sb.len));
+	strbuf_release(&sb);
+	return out;
+}
+
+static const char *fingerprint_value(const struct analysis *a, const char *key)
+{
+	for (size_t i = 0; i + 1 < a->nr_fingerprint; i += 2)
+		if (!strcmp(a->fingerprint[i], key) && strcmp(a->fingerprint[i + 1], "-"))
+			return a->fingerprint[i + 1];
+	return NULL;
+}
+
+static char *file_hash(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *out = NULL;
+
+	if (path && !access(path, R_OK) && !strbuf_read_file(&sb, path))
+		out = xstrfmt("%016llx", fnv1a64(sb.buf, sb.len));
+	strbuf_release(&sb);
+	return out;
+}
+
+/* The points, machine and (when unset) date of r from an analysed results directory. */
+static void fill(struct history_record *r, const struct analysis *a, const struct matrix *m)
+{
+	history_record_add(r, a, m);
+	r->run.machine = machine_of(a);
+	if (!r->run.date && fingerprint_value(a, "date"))
+		r->run.date = xstrdup(fingerprint_value(a, "date"));
+}
+
+/* Analyses 'results' into r's points; 0 or -1. */
+static int analyse(struct history_record *r, struct config *c, const char *results)
+{
+	struct analysis a;
+	struct matrix m;
+	int ret = -1;
+
+	analysis_init(&a);
+	matrix_init(&m);
+	for (size_t i = 0; c && i < c->nr_benchmarks; i++)
+		if (c->benchmarks[i].memory)
+			matrix_set_memory(&m, c->benchmarks[i].name, c->benchmarks[i].memory);
+	if (!analysis_load(&a, results) && !matrix_build(&m, &a)) {
+		fill(r, &a, &m);
+		ret = 0;
+	}
+	matrix_release(&m);
+	analysis_release(&a);
+	return ret;
+}
+
+static int write_record(const char *where, struct history_record *r, const char *results)
+{
+	struct history *h;
+	int ret;
+
+	if (!r->nr)
+		return error("'%s' holds no figure to record", results);
+	if (history_open(&h, where))
+		return -1;
+	ret = history_write(h, r);
+	history_close(h);
+	if (!ret) {
+		char *text = history_where_text(where);
+		printf("history: recorded run %lld of commit %s (%zu figures) into %s\n", r->run.id,
+		       r->run.commit, r->nr, text);
+		free(text);
+	}
+	return ret;
+}
+
+int history_cmd_record(const char *where, struct config *c, const char *config_path,
+		       const char *results, const struct history_meta *meta)
+{
+	struct history_record r;
+	int ret;
+
+	history_record_init(&r);
+	ret = run_names(&r.run, meta) || analyse(&r, c, results) ? -1 : 0;
+	if (!ret) {
+		r.run.config_hash = c ? file_hash(config_path) : NULL;
+		ret = write_record(where, &r, results);
+	}
+	history_record_release(&r);
+	return ret;
+}
+
+int history_cmd_record_analysis(const char *where, struct config *c, const char *config_path,
+				const struct analysis *a, const struct matrix *m,
+				const struct history_meta *meta)
+{
+	struct history_record r;
+	int ret;
+
+	history_record_init(&r);
+	ret = run_names(&r.run, meta);
+	if (!ret) {
+		fill(&r, a, m);
+		r.run.config_hash = c ? file_hash(config_path) : NULL;
+		ret = write_record(where, &r, a->dir);
+	}
+	history_record_release(&r);
+	return ret;
+}
+
+/* One results directory of an import: its name is its commit, its fingerprint's date its date. */
+static int import_one(const char *where, struct config *c, const char *config_path, const char *dir,
+		      const struct history_options *o)
+{
+	struct history_record r;
+	const char *slash;
+	char *name = xstrdup(dir);
+	int ret;
+
+	while (strlen(name) > 1 && name[strlen(name) - 1] == '/')
+		name[strlen(name) - 1] = 0;
+	slash = strrchr(name, '/');
+	history_record_init(&r);
+	r.run.commit = xstrdup(o->meta.commit ? o->meta.commit : slash ? slash + 1 : name);
+	r.run.branch = dup_or(o->meta.branch, NULL);
+	r.run.date = dup_or(o->meta.date, NULL);
+	r.run.config_hash = c ? file_hash(config_path) : NULL;
+	ret = analyse(&r, c, dir);
+	if (!ret && !r.run.date)
+		r.run.date = now_iso();
+	if (!ret)
+		ret = write_record(where, &r, dir);
+	history_record_release(&r);
+	free(name);
+	return ret;
+}
+
+/* ---- stored baselines: their samples as an analysis, their earlier sittings as runs of their own
+ * ---- */
+
+static struct analysis_point *baseline_point(struct analysis_config *cfg, int repeat, int id)
+{
+	struct analysis_run *run = NULL;
+
+	for (size_t i = 0; i < cfg->nr_runs && !run; i++)
+		if (cfg->runs[i].repeat == repeat)
+			run = &cfg->runs[i];
+	if (!run) {
+		ALLOC_GROW(cfg->runs, cfg->nr_runs + 1, cfg->alloc_runs);
+		run = &cfg->runs[cfg->nr_runs++];
+		memset(run, 0, sizeof(*run));
+		run->repeat = repeat;
+		run->contention = NAN;
+	}
+	if ((size_t)id >= run->nr_points) {
+		run->points = xrealloc(run->points, ((size_t)id + 1) * sizeof(*run->points));
+		for (size_t k = run->nr_points; k <= (size_t)id; k++) {
+			struct analysis_point *pt = &run->points[k];
+			memset(pt, 0, sizeof(*pt));
+			for (int f = 0; f < ANALYSIS_NR_FIGURES; f++)
+				pt->fig[f] = NAN;
+			for (int q = 0; q < ANALYSIS_NR_PQ; q++)
+				pt->cmp[q].min = pt->cmp[q].max = pt->cmp[q].mean = NAN;
+		}
+		run->nr_points = (size_t)id + 1;
+	}
+	return &run->points[id];
+}
+
+/* The repeats of a stored baseline as the analysis of a results directory. */
+static void baseline_analysis(struct analysis *a, const struct baseline *b)
+{
+	for (size_t i = 0; i < b->nr_cells; i++) {
+		const struct baseline_cell *c = &b->cells[i];
+		struct analysis_config *cfg =
+			analysis_config_get(a, b->benchmark, c->size, c->ranks, c->threads);
+		int depth = 0, id;
+		for (const char *p = c->interval; *p; p++)
+			depth += *p == '/';
+		id = analysis_interval_id(a, b->benchmark, c->interval, NULL, 0, depth);
+		for (size_t r = 0; r < c->n; r++) {
+			struct analysis_point *pt = baseline_point(cfg, (int)r + 1, id);
+			pt->present = 1;
+			for (int f = 0; f < ANALYSIS_NR_FIGURES; f++)
+				if (c->fig[f])
+					pt->fig[f] = c->fig[f][r];
+			pt->fig[ANALYSIS_PROCESSORS] = (double)c->ranks * c->threads;
+		}
+	}
+	for (size_t i = 0; i < b->nr_fingerprint; i++) {
+		ALLOC_GROW(a->fingerprint, a->nr_fingerprint + 1, a->alloc_fingerprint);
+		a->fingerprint[a->nr_fingerprint++] = xstrdup(b->fingerprint[i]);
+	}
+}
+
+/* Earlier sitting k of a baseline: the median time of each interval x configuration, one run. */
+static void sitting_points(struct history_record *r, const struct baseline *b, size_t k)
+{
+	for (size_t i = 0; i < b->nr_cells; i++) {
+		const struct baseline_cell *c = &b->cells[i];
+		struct history_point p = { .metric = HISTORY_TIME, .lo = NAN, .hi = NAN, .n = 1 };
+		if (!c->earlier || !isfinite(c->earlier[k]))
+			continue;
+		p.median = c->earlier[k];
+		p.benchmark = xstrdup(b->benchmark);
+		p.interval = xstrdup(c->interval);
+		p.configuration = history_configuration(c->size, c->ranks, c->threads);
+		ALLOC_GROW(r->points, r->nr + 1, r->alloc);
+		r->points[r->nr++] = p;
+	}
+}
+
+/* A stored baseline: its earlier sittings (times only), then its samples; commits
+ * "baseline-NAME-..." */
+static int import_baseline(const char *where, struct config *c, const char *path,
+			   const struct history_options *o)
+{
+	struct baseline b;
+	int ret = baseline_read(&b, path) ? -1 : 0;
+
+	for (size_t k = 0; !ret && k < b.nr_sittings; k++) {
+		struct history_record r;
+		history_record_init(&r);
+		r.run.commit = xstrfmt("baseline-%s-sitting-%zu", b.benchmark, k + 1);
+		r.run.branch = dup_or(o->meta.branch, NULL);
+		r.run.date = xstrdup(b.sittings[k]);
+		sitting_points(&r, &b, k);
+		ret = r.nr ? write_record(where, &r, path) : 0;
+		history_record_release(&r);
+	}
+	if (!ret) {
+		struct history_record r;
+		struct analysis a;
+		struct matrix m;
+		history_record_init(&r);
+		analysis_init(&a);
+		matrix_init(&m);
+		baseline_analysis(&a, &b);
+		r.run.commit = o->meta.commit ? xstrdup(o->meta.commit)
+					      : xstrfmt("baseline-%s", b.benchmark);
+		r.run.branch = dup_or(o->meta.branch, NULL);
+		r.run.date = dup_or(o->meta.date, NULL);
+		r.run.config_hash = c ? file_hash(o->config) : NULL;
+		ret = matrix_build(&m, &a);
+		if (!ret) {
+			fill(&r, &a, &m);
+			if (!r.run.date)
+				r.run.date = now_iso();
+			ret = write_record(where, &r, path);
+		}
+		matrix_release(&m);
+		analysis_release(&a);
+		history_record_release(&r);
+	}
+	baseline_release(&b);
+	return ret;
+}
+
+/* ---- detect ---- */
+
+/* The rules' tolerance of the series' metric in its interval and configuration, when one is set. */
+static int rules_min_change(void *arg, const struct history_series *s, double *value, int *relative)
+{
+	struct rules *rules = arg;
+	struct rules_settings set;
+	char size[64] = "-";
+	int ranks, threads, m = rules_metric_find(history_metric_name(s->metric));
+
+	if (m < 0 || sscanf(s->configuration, "%dx%d n=%63s", &ranks, &threads, size) < 2)
+		return 0;
+	rules_effective(rules, s->benchmark, s->interval, size, ranks, threads, &set);
+	if (!set.tolerance[m].set || set.tolerance[m].off)
+		return 0;
+	*value = set.tolerance[m].value;
+	*relative = set.tolerance[m].relative;
+	return 1;
+}
+
+static void json_change(struct strbuf *sb, const struct history_data *d,
+			const struct detect_change *c)
+{
+	const struct history_series *s = &d->series[c->series];
+
+	strbuf_addstr(sb, "{\"benchmark\": ");
+	json_add_string(sb, s->benchmark);
+	strbuf_addstr(sb, ", \"interval\": ");
+	json_add_string(sb, s->interval);
+	strbuf_addstr(sb, ", \"configuration\": ");
+	json_add_string(sb, s->configuration);
+	strbuf_addstr(sb, ", \"metric\": ");
+	json_add_string(sb, history_metric_name(s->metric));
+	strbuf_addstr(sb, ", \"previous_commit\": ");
+	json_add_string(sb, d->runs[c->previous].commit);
+	strbuf_addstr(sb, ", \"commit\": ");
+	json_add_string(sb, d->runs[c->run].commit);
+	strbuf_addstr(sb, ", \"before\": ");
+	json_add_number(sb, c->before);
+	strbuf_addstr(sb, ", \"after\": ");
+	json_add_number(sb, c->after);
+	strbuf_addstr(sb, ", \"change\": ");
+	json_add_number(sb, c->change);
+	strbuf_addstr(sb, ", \"p\": ");
+	json_add_number(sb, c->p);
+	strbuf_addf(sb, ", \"regression\": %s}", c->regression ? "true" : "false");
+}
+
+static void print_json(const struct history_data *d, const struct detect_result *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "{\"change_points\": [");
+	for (size_t i = 0; i < r->nr; i++) {
+		strbuf_addstr(&sb, i ? ",\n  " : "\n  ");
+		json_change(&sb, d, &r->changes[i]);
+	}
+	strbuf_addf(&sb, "%s], \"series\": %zu, \"runs\": %zu}\n", r->nr ? "\n" : "", d->nr_series,
+		    d->nr_runs);
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
+}
+
+static void print_text(const struct history_data *d, const struct detect_result *r, double fdr)
+{
+	printf("history: %zu runs, %zu series; %zu change point%s (false discovery rate %g %%)\n",
+	       d->nr_runs, d->nr_series, r->nr, r->nr == 1 ? "" : "s", fdr * 100);
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct detect_change *c = &r->changes[i];
+		const struct history_series *s = &d->series[c->series];
+		printf("  %-11s %s %s %s %s: %+.1f %% (%.4g -> %.4g) at %s (after %s), p %.2g\n",
+		       c->regression ? "REGRESSION" : "improvement", s->benchmark, s->interval,
+		       s->configuration, history_metric_name(s->metric), c->change * 100, c->before,
+		       c->after, d->runs[c->run].commit, d->runs[c->previous].commit, c->p);
+	}
+}
+
+/* Reads the database; 0 or -1. */
+static int read_history(const char *where, const char *branch, struct history_data *d)
+{
+	struct history *h;
+	int ret;
+
+	if (history_open(&h, where))
+		return -1;
+	ret = history_read(h, branch, d);
+	history_close(h);
+	return ret;
+}
+
+/* Change points of 'd' with the rules of 'c' (NULL: the defaults) as minimum changes; 0 or -1. */
+static int detect_with_rules(const struct history_data *d, struct config *c, double fdr,
+			     struct detect_result *r)
+{
+	struct rules rules;
+	struct detect_options o = { .fdr = fdr, .min_change = rules_min_change };
+
+	rules_init(&rules);
+	if (rules_load(&rules, c))
+		return -1;
+	o.arg = &rules;
+	detect_run(d, &o, r);
+	rules_release(&rules);
+	return 0;
+}
+
+static int parse_positive(const char *text, const char *name, double max, double *out)
+{
+	char *end;
+
+	*out = strtod(text, &end);
+	if (end == text || *end || !(*out > 0) || *out > max)
+		return error("%s must be a number in (0, %g], got '%s'", name, max, text);
+	return 0;
+}
+
+static int detect(const char *where, struct config *c, const struct history_options *o)
+{
+	struct history_data d;
+	struct detect_result r;
+	double window = 1, fdr = DETECT_FDR;
+	int code;
+
+	if ((o->window_text && parse_positive(o->window_text, "--window", 1e9, &window)) ||
+	    (o->fdr_text && parse_positive(o->fdr_text, "--fdr", 0.5, &fdr)))
+		return SG_EXIT_USAGE;
+	if (read_history(where, o->meta.branch, &d))
+		return SG_EXIT_USAGE;
+	if (detect_with_rules(&d, c, fdr, &r)) {
+		history_data_release(&d);
+		return SG_EXIT_USAGE;
+	}
+	if (o->json)
+		print_json(&d, &r);
+	else
+		print_text(&d, &r, fdr);
+	code = detect_regression_within(&d, &r, (size_t)window) ? SG_EXIT_REGRESSION : SG_EXIT_PASS;
+	detect_result_release(&r);
+	history_data_release(&d);
+	return code;
+}
+
+/* Where a commit is shown: the option, else GitHub's or GitLab's page of it; NULL: none known. */
+static char *commit_url(const char *option)
+{
+	const char *server = env("GITHUB_SERVER_URL"), *repo = env("GITHUB_REPOSITORY");
+
+	if (option)
+		return xstrdup(option);
+	if (server && repo)
+		return xstrfmt("%s/%s/commit/{commit}", server, repo);
+	if (env("CI_PROJECT_URL"))
+		return xstrfmt("%s/-/commit/{commit}", env("CI_PROJECT_URL"));
+	return NULL;
+}
+
+static int report(const char *where, struct config *c, const struct history_options *o)
+{
+	struct history_data d;
+	struct detect_result r;
+	char *url;
+	int ret;
+
+	if (!o->html)
+		return error("nothing to write: give --html DIR"), SG_EXIT_USAGE;
+	if (read_history(where, o->meta.branch, &d))
+		return SG_EXIT_USAGE;
+	ret = detect_with_rules(&d, c, DETECT_FDR, &r);
+	url = commit_url(o->commit_url);
+	if (!ret)
+		ret = trend_write_site(o->html, &d, &r, url);
+	free(url);
+	if (!ret)
+		printf("history: wrote %s/index.html (%zu runs, %zu change points)\n", o->html,
+		       d.nr_runs, r.nr);
+	detect_result_release(&r);
+	history_data_release(&d);
+	return ret ? SG_EXIT_USAGE : SG_EXIT_PASS;
+}
+
+/* ---- the drift line of 'ci' ---- */
+
+/* The relative change of the series' last value against the one 'back' runs before it. */
+static double drift_of(const struct history_series *s, size_t back)
+{
+	double then;
+
+	if (s->n < 2)
+		return NAN;
+	then = s->value[s->n - 1 - (back < s->n - 1 ? back : s->n - 1)];
+	return then > 0 ? s->value[s->n - 1] / then - 1 : NAN;
+}
+
+/* The largest regression of the benchmark at change point i's commit, if i is it (one per commit).
+ */
+static int largest_at_commit(const struct history_data *d, const struct detect_result *r, size_t i)
+{
+	const struct detect_change *c = &r->changes[i];
+	const char *benchmark = d->series[c->series].benchmark;
+
+	if (!c->regression)
+		return 0;
+	for (size_t k = 0; k < r->nr; k++) {
+		const struct detect_change *o = &r->changes[k];
+		if (k == i || o->run != c->run || !o->regression ||
+		    strcmp(d->series[o->series].benchmark, benchmark))
+			continue;
+		if (fabs(o->change) > fabs(c->change) ||
+		    (fabs(o->change) == fabs(c->change) && k < i))
+			return 0;
+	}
+	return 1;
+}
+
+static void drift_changes(FILE *out, const struct history_data *d, const struct detect_result *r,
+			  const char *benchmark)
+{
+	size_t shown = 0;
+
+	for (size_t i = 0; i < r->nr && shown < 5; i++) {
+		const struct detect_change *c = &r->changes[i];
+		const struct history_series *s = &d->series[c->series];
+		if (strcmp(s->benchmark, benchmark) || !largest_at_commit(d, r, i))
+			continue;
+		fprintf(out, "%s %s (%s %s %s %+.1f %%)", shown++ ? "," : "; regressions at",
+			d->runs[c->run].commit, s->interval, s->configuration,
+			history_metric_name(s->metric), c->change * 100);
+	}
+}
+
+static int program_time(const struct history_series *s)
+{
+	return s->metric == HISTORY_TIME && !strcmp(s->interval, "program");
+}
+
+/* Whether another configuration of series i's benchmark comes after it. */
+static int later_program_time(const struct history_data *d, size_t i)
+{
+	for (size_t j = i + 1;
+	     j < d->nr_series && !strcmp(d->series[j].benchmark, d->series[i].benchmark); j++)
+		if (program_time(&d->series[j]))
+			return 1;
+	return 0;
+}
+
+void history_cmd_drift(FILE *out, const char *where, struct config *c, const char *branch,
+		       size_t runs)
+{
+	struct history_data d;
+	struct detect_result r = { 0 };
+
+	if (access(where, F_OK) && !strstr(where, "://"))
+		return;
+	if (read_history(where, branch, &d))
+		return;
+	if (d.nr_runs >= 2 && !detect_with_rules(&d, c, DETECT_FDR, &r)) {
+		for (size_t i = 0; i < d.nr_series; i++) {
+			const struct history_series *s = &d.series[i];
+			size_t back = runs < s->n - 1 ? runs : s->n - 1;
+			double v = drift_of(s, back);
+			/* the whole program, in its last configuration: one line per benchmark */
+			if (!program_time(s) || !isfinite(v) || later_program_time(&d, i))
+				continue;
+			fprintf(out, "history: %s (%s) is %.1f %% %s than %zu runs ago",
+				s->benchmark, s->configuration, fabs(v) * 100,
+				v > 0 ? "slower" : "faster", back);
+			drift_changes(out, &d, &r, s->benchmark);
+			fputc('\n', out);
+		}
+	}
+	detect_result_release(&r);
+	history_data_release(&d);
+}
+
+/* ---- the command ---- */
+
+static int load_config(struct config *c, const struct history_options *o, int *loaded)
+{
+	*loaded = 0;
+	if (!o->config_given && access(o->config, F_OK))
+		return 0; /* no scalegate.yml here: --history and the arguments say everything */
+	if (config_load(c, o->config))
+		return -1;
+	*loaded = 1;
+	return 0;
+}
+
+static int dispatch(struct history_options *o, struct config *c, const char *where)
+{
+	if (!strcmp(o->verb, "detect"))
+		return detect(where, c, o);
+	if (!strcmp(o->verb, "report"))
+		return report(where, c, o);
+	if (!strcmp(o->verb, "import")) {
+		if (!o->nr_dirs || (o->meta.commit && o->nr_dirs > 1)) {
+			error(o->nr_dirs ? "--commit names the commit of one directory"
+					 : "no directory to import");
+			return SG_EXIT_USAGE;
+		}
+		for (size_t i = 0; i < o->nr_dirs; i++) {
+			size_t len = strlen(o->dirs[i]);
+			int baseline =
+				len > strlen(BASELINE_EXT) &&
+				!strcmp(o->dirs[i] + len - strlen(BASELINE_EXT), BASELINE_EXT);
+			if (baseline ? import_baseline(where, c, o->dirs[i], o)
+				     : import_one(where, c, o->config, o->dirs[i], o))
+				return SG_EXIT_USAGE;
+		}
+		return SG_EXIT_PASS;
+	}
+	if (o->nr_dirs > 1 || (!o->nr_dirs && !c)) {
+		error(o->nr_dirs ? "one results directory at a time"
+				 : "no results directory given (nor a configuration)");
+		return SG_EXIT_USAGE;
+	}
+	return history_cmd_record(where, c, o->config, o->nr_dirs ? o->dirs[0] : c->results_dir,
+				  &o->meta)
+		       ? SG_EXIT_USAGE
+		       : SG_EXIT_PASS;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	struct history_options o = { .config = "scalegate.yml" };
+	struct config c;
+	int loaded = 0, code = SG_EXIT_USAGE, r = parse_options(argc, argv, &o);
+	const char *where;
+
+	if (r)
+		return r == OPTIONS_HELP ? SG_EXIT_PASS : SG_EXIT_USAGE;
+	if (load_config(&c, &o, &loaded))
+		goto out;
+	where = o.history ? o.history : loaded ? c.history : NULL;
+	if (!where)
+		error("no history database: set 'history:' in %s or give --history DB", o.config);
+	else
+		code = dispatch(&o, loaded ? &c : NULL, where);
+out:
+	if (loaded)
+		config_release(&c);
+	return code;
+}

@@ -1,0 +1,101 @@
+# History: a benchmark whose sweep steps +15 % at one commit among 24 recorded runs; 'history detect' reports that
+# change (within one run) and nothing on the unchanged interval, exits 1 only while it is recent; a step in the newest
+# run is found the night it arrives; the trend pages show the change point in headless Chromium; 'ci' prints the drift.
+. "$(dirname "$0")/lib.bash"
+gen="$SG_TOP/tests/data/history/generate.py"
+db="$T/h.db"
+
+python3 "$gen" "$T/runs" 1 24 sweep:13:0.15
+expect_exit 0 "$SCALEGATE" history import --history "$db" --branch main "$T"/runs/c*
+expect_match "$out" "recorded run 24 of commit c24" "import"
+
+expect_exit 0 "$SCALEGATE" history detect --history "$db" --json
+printf '%s\n' "$out" >"$T/detect.json"
+python3 - "$T/detect.json" <<'PY' || fail "the change points of a +15 % step in the sweep at c13"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["runs"] == 24 and d["series"] > 0, d
+keys = {"benchmark", "interval", "configuration", "metric", "previous_commit", "commit", "before", "after", "change",
+        "p", "regression"}
+cps = d["change_points"]
+assert cps, "no change point"
+for c in cps:
+    assert set(c) == keys, c
+    assert c["benchmark"] == "jacobi" and c["metric"] == "time" and c["regression"] is True, c
+    assert c["commit"] in ("c12", "c13", "c14"), c
+    assert int(c["previous_commit"][1:]) + 1 == int(c["commit"][1:]), c
+    assert "residual" not in c["interval"], ("a change point on the unchanged interval", c)
+    assert 0 < c["p"] < 0.01 and c["after"] > c["before"], c
+sweep = [c for c in cps if c["interval"] == "program/solve/sweep"]
+assert sorted(c["configuration"] for c in sweep) == ["1x1", "1x2"], cps
+assert all(0.12 < c["change"] < 0.18 for c in sweep), sweep
+PY
+expect_exit 0 "$SCALEGATE" history detect --history "$db"
+expect_match "$out" "^history: 24 runs, [0-9]+ series; 6 change points" "text output"
+expect_match "$out" "REGRESSION +jacobi program/solve/sweep 1x1 time: \+1[0-9]\.[0-9] % .* at c13 \(after c12\)" "text line"
+# the change is 12 runs old: a window of 12 holds it, the default (the last run) does not
+expect_exit 1 "$SCALEGATE" history detect --history "$db" --window 12
+expect_exit 2 "$SCALEGATE" history detect --history "$db" --window 0
+expect_exit 0 "$SCALEGATE" history detect --history "$db" --branch other --json
+expect_match "$out" '"series": 0, "runs": 0' "another branch has no runs"
+
+# The newest run: the residual 40 % slower, recorded by 'history record' with its names given: found tonight.
+python3 "$gen" "$T/runs" 25 25 sweep:1:0.15 residual:25:0.40
+expect_exit 0 "$SCALEGATE" history record --history "$db" --commit c25 --branch main --parent c24 \
+	--date 2026-11-25T22:00:00Z --job-url https://ci.example/job/25 "$T/runs/c25"
+expect_exit 1 "$SCALEGATE" history detect --history "$db" --json
+expect_match "$out" '"interval": "program/solve/residual", "configuration": "1x1", "metric": "time", "previous_commit": "c24", "commit": "c25"' \
+	"the newest run's step"
+[ "$(sqlite3 "$db" "SELECT parent || ' ' || date || ' ' || job_url FROM runs WHERE commit_id = 'c25'")" = \
+	"c24 2026-11-25T22:00:00Z https://ci.example/job/25" ] || fail "the run's names"
+# every repeat's sample is kept beside the median
+[ "$(sqlite3 "$db" "SELECT count(*) FROM samples s JOIN series x ON x.id = s.series WHERE x.metric = 'time' AND s.run = 25 AND x.interval = 'program' AND x.configuration = '1x1'")" = 5 ] ||
+	fail "five repeats of program 1x1"
+
+# Names from the CI's environment: GitHub's, then GitLab's.
+python3 "$gen" "$T/runs" 26 26 sweep:1:0.15 residual:25:0.40
+GITHUB_SHA=feedbeef GITHUB_REF_NAME=main GITHUB_SERVER_URL=https://github.com GITHUB_REPOSITORY=o/r GITHUB_RUN_ID=7 \
+	expect_exit 0 "$SCALEGATE" history record --history "$db" "$T/runs/c26"
+[ "$(sqlite3 "$db" "SELECT branch || ' ' || job_url FROM runs WHERE commit_id = 'feedbeef'")" = \
+	"main https://github.com/o/r/actions/runs/7" ] || fail "GitHub's names"
+(cd "$T" && env -u GITHUB_SHA CI_COMMIT_SHA=c0ffee CI_COMMIT_BRANCH=main CI_JOB_URL=https://gl/j/1 \
+	"$SCALEGATE" history record --history "$db" "$T/runs/c26" >/dev/null) || fail "GitLab's names"
+[ "$(sqlite3 "$db" "SELECT branch || ' ' || job_url FROM runs WHERE commit_id = 'c0ffee'")" = "main https://gl/j/1" ] ||
+	fail "GitLab's names"
+(cd "$T" && env -u GITHUB_SHA -u CI_COMMIT_SHA -u GIT_COMMIT "$SCALEGATE" history record --history "$db" "$T/runs/c26") \
+	>"$T/nocommit.log" 2>&1 && fail "a record without any commit"
+grep -q "no commit" "$T/nocommit.log" || fail "the message without a commit"
+
+# Trend pages: one per benchmark, the change points marked and linked, rendered by headless Chromium.
+expect_exit 0 "$SCALEGATE" history report --history "$db" --html "$T/site" --commit-url 'https://github.com/o/r/commit/{commit}'
+[ -s "$T/site/index.html" ] && [ -s "$T/site/bench-jacobi.html" ] || fail "the trend pages"
+grep -q 'href="bench-jacobi.html"' "$T/site/index.html" || fail "the index links the benchmark's page"
+grep -q '<a href="https://github.com/o/r/commit/c13"><line class="change"' "$T/site/bench-jacobi.html" ||
+	fail "the change point at c13 marked and linked"
+grep -q 'change point at c25: 1x1 time +' "$T/site/bench-jacobi.html" || fail "the newest change point"
+if grep -q '<script\|src=' "$T/site/bench-jacobi.html"; then fail "the page is not self-contained"; fi
+command -v chromium >/dev/null || fail "chromium is not installed (ci/install-deps.sh installs it)"
+DBUS_SESSION_BUS_ADDRESS=disabled: timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
+	--no-first-run --disable-background-networking --disable-component-update --disable-sync \
+	--user-data-dir="$(mktemp -d "$T/profile.XXXXXX")" --window-size=1280,1600 --screenshot="$T/shot.png" \
+	"file://$T/site/bench-jacobi.html" >"$T/chromium.log" 2>&1 || { cat "$T/chromium.log" >&2; fail "chromium"; }
+[ -s "$T/shot.png" ] || fail "no screenshot"
+python3 "$SG_TOP/tests/data/html/check.py" png "$T/shot.png" || fail "the screenshot of the trend page"
+DBUS_SESSION_BUS_ADDRESS=disabled: timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
+	--no-first-run --disable-background-networking --disable-component-update --disable-sync \
+	--user-data-dir="$(mktemp -d "$T/profile.XXXXXX")" --dump-dom "file://$T/site/bench-jacobi.html" \
+	>"$T/dom.html" 2>"$T/chromium.log" || fail "chromium --dump-dom"
+grep -q 'class="change"' "$T/dom.html" || fail "the rendered page holds no change point"
+
+# 'history:' in scalegate.yml, and 'ci --record' with the drift line.
+cp -r "$SG_TOP/tests/data/check/within-tolerance" "$T/proj"
+printf 'history: h.db\n' >>"$T/proj/scalegate.yml"
+cp "$db" "$T/proj/h.db"
+(cd "$T/proj" && GITHUB_SHA=c27 "$SCALEGATE" ci --no-run --no-post --record) >"$T/ci.log" 2>&1 || { cat "$T/ci.log"; fail "ci --record"; }
+grep -q "history: recorded run 28 of commit c27" "$T/ci.log" || { cat "$T/ci.log"; fail "ci --record recorded nothing"; }
+grep -Eq "^history: jacobi \(1x[12]\) is [0-9.]+ % (slower|faster) than 27 runs ago; regressions at .*c13 .*" "$T/ci.log" &&
+	grep -Eq "^history: jacobi .*regressions at .*c25 \(program/solve/residual 1x[12] time \+" "$T/ci.log" ||
+	{ cat "$T/ci.log"; fail "the drift line"; }
+printf 'history: ftp://x/y\n' >>"$T/proj/scalegate.yml"
+expect_exit 2 "$SCALEGATE" history detect -c "$T/proj/scalegate.yml"
+echo "ok: history detect, record, report and ci --record"
