@@ -279,7 +279,7 @@ $(B)/tests/unit/%: tests/unit/%.c $(B)/libgate.a
 	$(Q)$(CC) $(ALL_CFLAGS) $(GATE_CFLAGS) -Igate $< -o $@ $(ALL_LDFLAGS) $(B)/libgate.a $(GATE_LIBS) $(CMOCKA_LIBS)
 
 # ---- fuzzing (libFuzzer): the config, rules, profile and baseline readers ----------
-# tests/fuzz/fuzz-*.c linked with the gate built by clang with -fsanitize=fuzzer-no-link,address, in
+# tests/fuzz/fuzz-*.c linked with the gate built by clang with -fsanitize=fuzzer-no-link,address,undefined, in
 # build/fuzz whatever SANITIZE says. 'make test' runs each harness briefly (tests/cli/fuzz.sh);
 # 'make fuzz [FUZZ_SECONDS=600]' runs them longer, keeping the corpus in build/fuzz/corpus-*.
 FUZZ_B := build/fuzz
@@ -287,25 +287,28 @@ HAVE_CLANG := $(if $(shell command -v $(CLANG) 2>/dev/null),yes)
 FUZZ_NAMES := config rules profile baseline
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_B)/fuzz-%)
 FUZZ_OBJ := $(GATE_LIB_SRC:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/gen/rules-default.o
-FUZZ_CFLAGS = -std=c11 -Wall -Wextra $(WERROR) -g -O1 -MMD -MP -D_GNU_SOURCE -fno-omit-frame-pointer
+FUZZ_CFLAGS = -std=c11 -Wall -Wextra $(WERROR) -g -O1 -MMD -MP -D_GNU_SOURCE -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+# AddressSanitizer and UndefinedBehaviorSanitizer: undefined behaviour stops the fuzzer as a crash.
+FUZZ_SAN := address,undefined
 FUZZ_SECONDS ?= 600
 
 $(FUZZ_B)/gate/%.o: gate/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZCC  $@")
-	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address $(GATE_CFLAGS) -Igate -DSG_VERSION='"$(VERSION)"' -c $< -o $@
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) $(GATE_CFLAGS) -Igate -DSG_VERSION='"$(VERSION)"' -c $< -o $@
 
 $(FUZZ_B)/gen/rules-default.c: rules/default.yml
 	$(gen_rules_default)
 
 $(FUZZ_B)/gen/rules-default.o: $(FUZZ_B)/gen/rules-default.c
 	@$(if $(Q),echo "  FUZZCC  $@")
-	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address -c $< -o $@
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c $< -o $@
 
 $(FUZZ_B)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZLD  $@")
-	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer,address $(GATE_CFLAGS) -Igate -Itests/fuzz $< $(FUZZ_OBJ) -o $@ $(GATE_LIBS)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) $(GATE_CFLAGS) -Igate -Itests/fuzz $< $(FUZZ_OBJ) -o $@ $(GATE_LIBS)
 
 FUZZ_ALL := $(if $(HAVE_CLANG),$(FUZZ_BIN))
 

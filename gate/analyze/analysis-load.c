@@ -83,6 +83,9 @@ static int check_ranks(const char *dir, const struct profile *p, size_t n, int r
 
 	for (size_t i = 0; i < n; i++) {
 		double r = profile_meta_num(&p[i], "rank", -1), s = profile_meta_num(&p[i], "ranks", -1);
+		if (!i && (r < 0) != (s < 0))
+			return error("'%s': rank %s of %s: a rank without a rank count, or a count "
+				     "without a rank", p[i].path, meta_or_dash(&p[i], "rank"), meta_or_dash(&p[i], "ranks"));
 		if ((r < 0) != (size < 0) || s != size)
 			return error("'%s': rank %s of %s, but '%s' is rank %s of %s: profiles of different runs or of "
 				     "a process that is not a rank", p[i].path, meta_or_dash(&p[i], "rank"),
@@ -189,6 +192,34 @@ static int read_fingerprint(struct analysis *a)
 	return 0;
 }
 
+/* The run, or its damage listed with the errors that named the files: the other runs are still
+ * judged. */
+static int add_run_or_damage(struct analysis *a, const char *dir, const struct manifest_row *row)
+{
+	struct strbuf messages = STRBUF_INIT;
+	struct strbuf *was = set_message_sink(&messages);
+	struct analysis_damage *d;
+	int ret = add_run_from_dir(a, dir, row->benchmark, row->size, row->ranks, row->threads,
+				   row->repeat, row->contention);
+
+	set_message_sink(was);
+	if (!ret) {
+		strbuf_release(&messages);
+		return 0;
+	}
+	ALLOC_GROW(a->damaged, a->nr_damaged + 1, a->alloc_damaged);
+	d = &a->damaged[a->nr_damaged++];
+	d->benchmark = xstrdup(row->benchmark);
+	d->size = xstrdup(row->size);
+	d->ranks = row->ranks;
+	d->threads = row->threads;
+	d->repeat = row->repeat;
+	d->message = messages.len ? strbuf_detach(&messages) :
+		xstrfmt("cannot read the profiles in '%s'", dir);
+	strbuf_release(&messages);
+	return 0;
+}
+
 static int read_manifest(struct analysis *a, const char *mpath)
 {
 	struct manifest m;
@@ -206,8 +237,9 @@ static int read_manifest(struct analysis *a, const char *mpath)
 			continue;
 		}
 		dir = xstrfmt("%s/%s", a->dir, row->dir);
-		ret = add_run_from_dir(a, dir, row->benchmark, row->size, row->ranks, row->threads, row->repeat,
-				       row->contention);
+		ret = a->keep_going ? add_run_or_damage(a, dir, row) :
+			add_run_from_dir(a, dir, row->benchmark, row->size, row->ranks, row->threads,
+					 row->repeat, row->contention);
 		free(dir);
 	}
 	manifest_release(&m);

@@ -88,6 +88,12 @@ void analysis_release(struct analysis *a)
 		free(n->size);
 	}
 	free(a->annotations);
+	for (size_t i = 0; i < a->nr_damaged; i++) {
+		free(a->damaged[i].benchmark);
+		free(a->damaged[i].size);
+		free(a->damaged[i].message);
+	}
+	free(a->damaged);
 	for (size_t i = 0; i < a->nr_fingerprint; i++)
 		free(a->fingerprint[i]);
 	analysis_index_release(a);

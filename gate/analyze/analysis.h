@@ -134,6 +134,18 @@ struct analysis {
 	 * an adaptive gate run, docs/check.md); NULL: every run. */
 	int (*keep)(void *arg, const char *benchmark, int repeat);
 	void *keep_arg;
+	/* Set before analysis_load: a run whose profiles cannot be read (damaged, of another run) is
+	 * listed in 'damaged' and left out, and the other runs are still loaded; 0: it fails the load. */
+	int keep_going;
+	struct analysis_damage *damaged;
+	size_t nr_damaged, alloc_damaged;
+};
+
+/* A run of the manifest whose profiles could not be read (keep_going). */
+struct analysis_damage {
+	char *benchmark, *size;
+	int ranks, threads, repeat;
+	char *message;                 /* the errors, naming the file and the line */
 };
 
 void analysis_init(struct analysis *a);

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #endif
 #include "base/util.h"
+#include "base/exitcode.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +14,15 @@
 #include <unistd.h>
 
 static size_t (*message_filter)(struct strbuf *);
+static struct strbuf *message_sink;
+
+struct strbuf *set_message_sink(struct strbuf *sink)
+{
+	struct strbuf *was = message_sink;
+
+	message_sink = sink;
+	return was;
+}
 
 void set_message_filter(size_t (*filter)(struct strbuf *))
 {
@@ -28,6 +38,8 @@ static void report(const char *prefix, const char *fmt, va_list ap)
 	if (message_filter)
 		message_filter(&sb); /* secret.c masks secrets: a message may quote a benchmark's output */
 	fprintf(stderr, "scalegate: %s: %s\n", prefix, sb.buf ? sb.buf : "");
+	if (message_sink && sb.len)
+		strbuf_addf(message_sink, "%s%s", message_sink->len ? "; " : "", sb.buf);
 	strbuf_release(&sb);
 }
 
@@ -50,12 +62,19 @@ void warning(const char *fmt, ...)
 	va_end(ap);
 }
 
+void die_out_of_memory(const char *what)
+{
+	/* An input too large for the machine, never the gate's bug: exit 3 ("not everything
+	 * could be judged"), not a core dump. No report can be written without memory. */
+	fprintf(stderr, "scalegate: fatal: out of memory%s%s: exit 3 (error: not everything "
+		"could be judged)\n", what ? " " : "", what ? what : "");
+	exit(SG_EXIT_RUN_FAILED);
+}
+
 static void *checked(void *p)
 {
-	if (!p) {
-		fputs("scalegate: fatal: out of memory\n", stderr);
-		abort();
-	}
+	if (!p)
+		die_out_of_memory(NULL);
 	return p;
 }
 
@@ -177,23 +196,86 @@ char *strbuf_detach(struct strbuf *sb)
 	return buf;
 }
 
-int strbuf_read_file(struct strbuf *sb, const char *path)
+/* Opens 'path' for reading without ever blocking (a FIFO, a device): regular files only. */
+static int open_regular(const char *path, size_t limit, struct stat *st)
 {
-	char chunk[65536];
-	FILE *f = fopen(path, "rb");
-	size_t n;
-	int ret = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 
-	if (!f)
+	if (fd < 0)
 		return error("cannot open '%s': %s", path, strerror(errno));
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		strbuf_add(sb, chunk, n);
-	if (ferror(f))
-		ret = error("cannot read '%s': %s", path, strerror(errno));
-	fclose(f);
-	if (!sb->buf)
+	if (fstat(fd, st)) {
+		error("cannot read '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		error("'%s' is not a regular file (%s): the gate reads only regular files", path,
+		      S_ISFIFO(st->st_mode) ? "a FIFO" :
+		      S_ISCHR(st->st_mode) ? "a character device" :
+		      S_ISDIR(st->st_mode) ? "a directory" :
+		      S_ISSOCK(st->st_mode) ? "a socket" : "a device");
+		goto fail;
+	}
+	if ((unsigned long long)st->st_size > limit) {
+		error("'%s' is %llu bytes, more than the %zu MiB this file may hold "
+		      "(docs/running.md, \"Limits\")", path, (unsigned long long)st->st_size,
+		      limit >> 20);
+		goto fail;
+	}
+	return fd;
+fail:
+	close(fd);
+	return -1;
+}
+
+int strbuf_read_file_limit(struct strbuf *sb, const char *path, size_t limit)
+{
+	size_t was = sb->len, got = 0;
+	struct stat st;
+	int fd = open_regular(path, limit, &st), ret = 0;
+
+	if (fd < 0)
+		return -1;
+	/* Exactly: a doubling would waste half. */
+	if (sb->alloc < sb->len + (size_t)st.st_size + 2) {
+		sb->alloc = sb->len + (size_t)st.st_size + 2;
+		sb->buf = xrealloc(sb->buf, sb->alloc);
+	}
+	for (;;) {
+		ssize_t n;
+		if (sb->alloc - sb->len < 2)
+			ALLOC_GROW(sb->buf, sb->len + 65536 + 1, sb->alloc); /* grew since */
+		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = error("cannot read '%s': %s", path, strerror(errno));
+			break;
+		}
+		if (!n)
+			break;
+		sb->len += (size_t)n;
+		got += (size_t)n;
+		if (got > limit) { /* it grew while read */
+			ret = error("'%s' is more than the %zu MiB this file may hold "
+				    "(docs/running.md, \"Limits\")", path, limit >> 20);
+			break;
+		}
+	}
+	close(fd);
+	if (ret && !was)
+		strbuf_release(sb); /* nothing of the caller's: nothing to free on the error path */
+	else if (ret)
+		sb->len = was;
+	if (sb->buf)
+		sb->buf[sb->len] = '\0';
+	else
 		strbuf_add(sb, "", 0);
 	return ret;
+}
+
+int strbuf_read_file(struct strbuf *sb, const char *path)
+{
+	return strbuf_read_file_limit(sb, path, SG_READ_LIMIT);
 }
 
 unsigned long long fnv1a64(const char *s, size_t n)

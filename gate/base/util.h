@@ -23,7 +23,9 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "scalegate: warning: ..." on stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Allocation that aborts on exhaustion: no caller can do better. */
+/* "fatal: out of memory <what>", exit 3: the one exit outside gate/cmd (no caller does better). */
+void die_out_of_memory(const char *what) __attribute__((noreturn));
+/* Allocation that exits 3 on exhaustion (an input too large): no caller can do better. */
 void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
@@ -43,6 +45,9 @@ void set_message_filter(size_t (*filter)(struct strbuf *));
 
 #define STRBUF_INIT { NULL, 0, 0 }
 
+/* Every message is also added to 'sink' ("; " between them); NULL: none. Returns the last sink. */
+struct strbuf *set_message_sink(struct strbuf *sink);
+
 void strbuf_init(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 void strbuf_reset(struct strbuf *sb);
@@ -54,8 +59,20 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Returns the buffer and leaves 'sb' empty; caller frees. */
 char *strbuf_detach(struct strbuf *sb);
 
-/* Reads a whole file into 'sb'; returns 0, or error() naming the file. */
+/*
+ * The most a data file (profile, baseline, results table) may hold, and a YAML file (configuration,
+ * rules): far above any real one, low enough that no input can exhaust memory (docs/running.md).
+ */
+#define SG_READ_LIMIT ((size_t)64 << 20)
+#define SG_YAML_READ_LIMIT ((size_t)16 << 20)
+
+/*
+ * Reads a whole regular file into 'sb', never blocking (a FIFO, a device or a directory is an
+ * error, so is a file over SG_READ_LIMIT bytes); returns 0, or error() naming the file.
+ */
 int strbuf_read_file(struct strbuf *sb, const char *path);
+/* The same with another bound on the size, in bytes. */
+int strbuf_read_file_limit(struct strbuf *sb, const char *path, size_t limit);
 /* FNV-1a, 64 bits: the checksum of the end records of profiles and baselines. */
 unsigned long long fnv1a64(const char *s, size_t n);
 /* Writes 'len' bytes to 'path' through a temporary file and rename(2), so that

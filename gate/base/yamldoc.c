@@ -80,8 +80,8 @@ static void syntax_error(struct yamldoc *d, const yaml_parser_t *p, const struct
 	yaml_mark_t mark = p->problem_mark;
 
 	if (p->error == YAML_MEMORY_ERROR) {
-		error("%s: out of memory while parsing", d->path);
-		return;
+		char *what = xstrfmt("while parsing '%s'", d->path);
+		die_out_of_memory(what);
 	}
 	if (p->error == YAML_READER_ERROR)
 		mark = offset_mark(text, p->problem_offset);
@@ -174,12 +174,47 @@ static void check_duplicate_keys(struct yamldoc *d)
 	}
 }
 
+/*
+ * Stops at the first collection nested deeper than YAMLDOC_MAX_DEPTH, before libyaml's
+ * document loader sees it (its flow nesting costs time quadratic in the depth), and at the
+ * node past YAMLDOC_MAX_NODES (the document costs some 160 bytes a node). Event by event,
+ * the scanner never runs far ahead. A syntax error is left to the loader, which reports it.
+ */
+static int check_depth(struct yamldoc *d, const struct strbuf *text)
+{
+	yaml_parser_t parser;
+	yaml_event_t event;
+	int depth = 0, ret = 0, done = 0;
+	size_t nr_events = 0;
+
+	if (!yaml_parser_initialize(&parser))
+		return error("%s: cannot initialize the YAML parser", d->path);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text->buf, text->len);
+	while (!done && !ret && yaml_parser_parse(&parser, &event)) {
+		yaml_event_type_t t = event.type;
+		if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) {
+			if (++depth > YAMLDOC_MAX_DEPTH)
+				ret = yamldoc_error_at(d, event.start_mark,
+						       "nested deeper than %d levels", YAMLDOC_MAX_DEPTH);
+		} else if (t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT) {
+			depth--;
+		}
+		if (!ret && ++nr_events > YAMLDOC_MAX_NODES)
+			ret = yamldoc_error_at(d, event.start_mark,
+					       "more than %d YAML nodes in one file", YAMLDOC_MAX_NODES);
+		done = event.type == YAML_STREAM_END_EVENT;
+		yaml_event_delete(&event);
+	}
+	yaml_parser_delete(&parser);
+	return ret;
+}
+
 int yamldoc_load(struct yamldoc *d, const char *path)
 {
 	struct strbuf text = STRBUF_INIT;
 	int ret;
 
-	if (strbuf_read_file(&text, path) < 0) {
+	if (strbuf_read_file_limit(&text, path, SG_YAML_READ_LIMIT) < 0) {
 		strbuf_release(&text);
 		yamldoc_init(d);
 		return -1;
@@ -198,6 +233,11 @@ int yamldoc_load_text(struct yamldoc *d, const char *path, const char *buf, size
 	yamldoc_init(d);
 	d->path = xstrdup(path);
 	strbuf_add(&text, buf, len);
+	if (check_depth(d, &text) < 0) {
+		strbuf_release(&text);
+		yamldoc_release(d);
+		return -1;
+	}
 	if (!yaml_parser_initialize(&parser)) {
 		error("%s: cannot initialize the YAML parser", path);
 		goto out;

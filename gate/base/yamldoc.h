@@ -17,6 +17,10 @@ struct yamldoc {
 	int nr_errors; /* errors reported so far */
 };
 
+/* No real configuration or rule file nests deeper (docs/running.md, "Limits"). */
+#define YAMLDOC_MAX_DEPTH 64
+#define YAMLDOC_MAX_NODES 1000000
+
 #define YAMLDOC_INIT { NULL, { 0 }, 0, 0 }
 
 void yamldoc_init(struct yamldoc *d);

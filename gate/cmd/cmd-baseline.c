@@ -229,7 +229,7 @@ int cmd_baseline(int argc, char **argv)
 	struct baseline_options o = { .config = "scalegate.yml" };
 	struct config c;
 	struct analysis a;
-	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &o);
+	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &o), lock;
 
 	if (ret)
 		return ret == OPTIONS_HELP ? SG_EXIT_PASS : SG_EXIT_USAGE;
@@ -247,8 +247,11 @@ int cmd_baseline(int argc, char **argv)
 	code = SG_EXIT_USAGE;
 	if (analysis_load(&a, o.results))
 		goto out;
+	if ((lock = baseline_lock(o.baselines)) < 0)
+		goto out;
 	baseline_clean_temporary(o.baselines);
 	code = update(&o, &c, &a);
+	baseline_unlock(lock);
 out:
 	analysis_release(&a);
 	config_release(&c);

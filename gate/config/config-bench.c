@@ -156,6 +156,9 @@ static int parse_name(struct config_loader *l, const yaml_node_t *v, struct benc
 	if (strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != strlen(s))
 		return yamldoc_error(l->d, v, "benchmark name '%s' may contain only letters, digits, '_', '.' and '-'", s);
 	/* Names become directory names under 'results'. */
+	if (strlen(s) > CONFIG_MAX_NAME)
+		return yamldoc_error(l->d, v, "benchmark name '%.40s...' is %zu characters long, "
+				     "more than %d", s, strlen(s), CONFIG_MAX_NAME);
 	if (!strcmp(s, ".") || !strcmp(s, ".."))
 		return yamldoc_error(l->d, v, "benchmark name '%s' is not allowed", s);
 	if (config_reserved_name(s))
@@ -425,6 +428,12 @@ static int parse_adaptive_seconds(struct config_loader *l, const yaml_node_t *v,
 		return yamldoc_error(l->d, v, "'adaptive_seconds' of '%s' is more than 7 days", yamldoc_scalar(v));
 	b->adaptive_seconds = t;
 	return 0;
+}
+
+/* Bytes of stdout and of stderr a run keeps, its head and its tail (docs/running.md, "Limits"). */
+static int parse_output_limit(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
+{
+	return yamldoc_get_int(l->d, v, "output_limit", 4096, 1LL << 26, &b->output_limit);
 }
 
 static int parse_exclude(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)

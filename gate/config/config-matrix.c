@@ -1,5 +1,6 @@
 /* The matrix of a benchmark: its cells, less those of 'exclude:' (e.g. an oversubscribed 2 ranks x 2 threads). */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config/config-priv.h"
@@ -75,38 +76,35 @@ int config_excluded(const struct bench_config *b, const struct config_point *p)
 	return 0;
 }
 
+/* The whole matrix, excluded cells included. */
+static size_t full_size(const struct bench_config *b)
+{
+	return (b->nr_sizes ? b->nr_sizes : 1) * b->nr_ranks * b->nr_threads;
+}
+
 void config_check_exclude(struct config_loader *l, const struct bench_config *b, const yaml_node_t *node)
 {
 	struct bench_config all = *b;
-	struct config_point p;
+	struct config_point *p;
 	size_t nr = 0, left = 0;
 
 	if (!node || !b->nr_exclude)
 		return;
 	all.nr_exclude = 0;
-	nr = config_matrix_size(&all);
+	p = config_matrix_points(&all, &nr);
 	for (size_t e = 0; e < b->nr_exclude; e++) {
 		size_t hit = 0;
-		for (size_t i = 0; i < nr; i++) {
-			config_matrix_point(&all, i, &p);
-			hit += matches(&b->exclude[e], &p);
-		}
+		for (size_t i = 0; i < nr; i++)
+			hit += matches(&b->exclude[e], &p[i]);
 		if (!hit)
 			yamldoc_error(l->d, b->exclude[e].node, "this 'exclude' entry matches no cell of the matrix "
 				      "(threads, ranks and sizes as configured)");
 	}
-	for (size_t i = 0; i < nr; i++) {
-		config_matrix_point(&all, i, &p);
-		left += !config_excluded(b, &p);
-	}
+	for (size_t i = 0; i < nr; i++)
+		left += !config_excluded(b, &p[i]);
+	free(p);
 	if (!left)
 		yamldoc_error(l->d, node, "'exclude' removes every cell of the matrix");
-}
-
-/* The whole matrix, excluded cells included. */
-static size_t full_size(const struct bench_config *b)
-{
-	return (b->nr_sizes ? b->nr_sizes : 1) * b->nr_ranks * b->nr_threads;
 }
 
 static void full_point(const struct bench_config *b, size_t i, struct config_point *p)
@@ -142,4 +140,16 @@ void config_matrix_point(const struct bench_config *b, size_t i, struct config_p
 		if (!config_excluded(b, p) && !i--)
 			return;
 	}
+}
+
+struct config_point *config_matrix_points(const struct bench_config *b, size_t *nr)
+{
+	struct config_point *p = xcalloc(full_size(b) + 1, sizeof(*p));
+
+	*nr = 0;
+	for (size_t k = 0; k < full_size(b); k++) {
+		full_point(b, k, &p[*nr]);
+		*nr += !config_excluded(b, &p[*nr]);
+	}
+	return p;
 }

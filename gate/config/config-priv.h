@@ -11,7 +11,8 @@
 	X(WARMUP, warmup) X(TIMEOUT, timeout) X(ENV, env) X(EXPECT_EXIT, expect_exit) \
 	X(WORKDIR, workdir) X(PRELOAD, preload) X(LAUNCHER, launcher) X(MPI, mpi) \
 	X(MEMORY, memory) X(MAX_CONTENTION, max_contention) X(CONTENTION_RETRIES, contention_retries) \
-	X(EXCLUDE, exclude) X(MAX_REPEAT, max_repeat) X(ADAPTIVE_SECONDS, adaptive_seconds)
+	X(EXCLUDE, exclude) X(MAX_REPEAT, max_repeat) X(ADAPTIVE_SECONDS, adaptive_seconds) \
+	X(OUTPUT_LIMIT, output_limit)
 
 enum config_key_id {
 #define X(id, key) KEY_##id,

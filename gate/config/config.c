@@ -62,6 +62,7 @@ static void bench_init(struct config_loader *l, struct bench_config *b, const ya
 	b->repeat = 5;
 	b->warmup = 1;
 	b->timeout = 300;
+	b->output_limit = CONFIG_OUTPUT_LIMIT;
 	b->max_contention = CONFIG_MAX_CONTENTION;
 	b->contention_retries = CONFIG_CONTENTION_RETRIES;
 	b->max_repeat = CONFIG_MAX_REPEAT;
@@ -163,6 +164,7 @@ static int max_of(const int *v, size_t nr)
 static void check_bench(struct config_loader *l, struct bench_config *b, const yaml_node_t **nodes)
 {
 	long long procs = (long long)max_of(b->ranks, b->nr_ranks) * max_of(b->threads, b->nr_threads);
+	size_t cells = (b->nr_sizes ? b->nr_sizes : 1) * b->nr_ranks * b->nr_threads;
 	char buf[160];
 
 	if (!nodes[KEY_NAME])
@@ -174,7 +176,15 @@ static void check_bench(struct config_loader *l, struct bench_config *b, const y
 	if (b->size_per_processor > 0 && b->size_per_processor > LLONG_MAX / procs)
 		yamldoc_error(l->d, nodes[KEY_WEAK], "'size_per_processor' times %lld processors of %s is too large",
 			      procs, bench_label(b, buf, sizeof(buf)));
-	config_check_exclude(l, b, nodes[KEY_EXCLUDE]);
+	if (cells > CONFIG_MAX_CELLS)
+		yamldoc_error(l->d, b->node, "the matrix of %s has %zu cells (sizes x ranks x threads), "
+			      "more than %d", bench_label(b, buf, sizeof(buf)), cells,
+			      CONFIG_MAX_CELLS);
+	else if (b->nr_exclude > CONFIG_MAX_EXCLUDE)
+		yamldoc_error(l->d, b->exclude[CONFIG_MAX_EXCLUDE].node,
+			      "more than %d 'exclude' entries", CONFIG_MAX_EXCLUDE);
+	else /* counted cell by cell: only a bounded matrix */
+		config_check_exclude(l, b, nodes[KEY_EXCLUDE]);
 	if (!nodes[KEY_MPI])
 		b->mpi = max_of(b->ranks, b->nr_ranks) > 1;
 	else if (!b->mpi && max_of(b->ranks, b->nr_ranks) > 1)

@@ -36,6 +36,7 @@ struct bench_config {
 	int repeat;             /* measured runs per point */
 	int warmup;             /* unmeasured runs before them */
 	double timeout;         /* seconds per run */
+	long long output_limit; /* bytes of stdout and of stderr kept per run: head and tail */
 	struct config_env *env; /* added to the environment of every run */
 	size_t nr_env;
 	int *expect_exit;       /* exit codes that count as success */
@@ -107,7 +108,17 @@ struct config_point {
  * on every call.
  */
 size_t config_matrix_size(const struct bench_config *b);
+/* Point i: a walk of the matrix each time (a loop over every point wants config_matrix_points). */
 void config_matrix_point(const struct bench_config *b, size_t i, struct config_point *p);
+/* Every point in that order, in one walk; *nr of them. Caller frees. */
+struct config_point *config_matrix_points(const struct bench_config *b, size_t *nr);
+
+/* Bounds of a benchmark's matrix checked at load (docs/running.md, "Limits"): far above a real one. */
+#define CONFIG_MAX_CELLS 100000
+#define CONFIG_OUTPUT_LIMIT (16LL << 20)
+#define CONFIG_MAX_EXCLUDE 1000
+/* Names become directory and file names ('<name>.sgbase.tmp.<pid>' is the longest). */
+#define CONFIG_MAX_NAME 200
 
 /*
  * A template with {threads}, {ranks}, {size} and {repeat} replaced ('{size}'

@@ -1,11 +1,14 @@
 /* The baseline file, <benchmark>.sgbase: versioned text, sorted, one line per interval x configuration x metric. */
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <signal.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "judge/baseline.h"
 #include "results/tsv.h"
@@ -169,12 +172,34 @@ size_t baseline_clean_temporary(const char *dir)
 	return n;
 }
 
+int baseline_lock(const char *dir)
+{
+	int fd;
+
+	if (mkdir_p(dir))
+		return -1;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return error("cannot open '%s': %s", dir, strerror(errno));
+	while (flock(fd, LOCK_EX) && errno == EINTR)
+		;
+	return fd;
+}
+
+void baseline_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd); /* releases the lock */
+}
+
 /* ---- reading ---- */
 
 struct reader {
 	const char *path;
 	int line;
 	struct baseline *b;
+	size_t *index;                  /* open addressing: 1 + the cell's slot in b->cells, 0 free */
+	size_t index_size;              /* a power of two, at least twice b->nr_cells */
 };
 static enum analysis_figure figure_by_name(const char *name)
 {
@@ -195,18 +220,62 @@ static int parse_int(struct reader *r, const char *s, int *out)
 	return 0;
 }
 
-static struct baseline_cell *cell_get(struct baseline *b, char *interval, char *size, int ranks, int threads)
+static size_t cell_hash(const char *interval, const char *size, int ranks, int threads)
 {
-	struct baseline_cell *c;
+	unsigned long long h = fnv1a64(interval, strlen(interval));
 
-	for (size_t i = b->nr_cells; i-- > 0;) {
-		c = &b->cells[i];
+	h = (h ^ fnv1a64(size, strlen(size))) * 1099511628211ull;
+	h = (h ^ (unsigned)ranks) * 1099511628211ull;
+	h = (h ^ (unsigned)threads) * 1099511628211ull;
+	return (size_t)h;
+}
+
+/* The slot of the index that holds this cell, or the free slot where it goes. */
+static size_t *index_slot(struct reader *r, const char *interval, const char *size, int ranks,
+			  int threads)
+{
+	size_t mask = r->index_size - 1, i = cell_hash(interval, size, ranks, threads) & mask;
+
+	for (;; i = (i + 1) & mask) {
+		const struct baseline_cell *c;
+		if (!r->index[i])
+			return &r->index[i];
+		c = &r->b->cells[r->index[i] - 1];
 		if (c->ranks == ranks && c->threads == threads && !strcmp(c->interval, interval) &&
-		    !strcmp(c->size, size)) {
-			free(interval);
-			free(size);
-			return c;
-		}
+		    !strcmp(c->size, size))
+			return &r->index[i];
+	}
+}
+
+/* Twice the size, every cell placed again: the index stays at most half full. */
+static void index_grow(struct reader *r)
+{
+	size_t nr = r->b->nr_cells;
+
+	free(r->index);
+	r->index_size = r->index_size ? 2 * r->index_size : 1024;
+	r->index = xcalloc(r->index_size, sizeof(*r->index));
+	for (size_t k = 0; k < nr; k++) {
+		const struct baseline_cell *c = &r->b->cells[k];
+		*index_slot(r, c->interval, c->size, c->ranks, c->threads) = k + 1;
+	}
+}
+
+/* The cell of this interval x configuration, made when new: hashed, as the samples have many. */
+static struct baseline_cell *cell_get(struct reader *r, char *interval, char *size, int ranks,
+				      int threads)
+{
+	struct baseline *b = r->b;
+	struct baseline_cell *c;
+	size_t *slot;
+
+	if (2 * (b->nr_cells + 1) > r->index_size)
+		index_grow(r);
+	slot = index_slot(r, interval, size, ranks, threads);
+	if (*slot) {
+		free(interval);
+		free(size);
+		return &b->cells[*slot - 1];
 	}
 	ALLOC_GROW(b->cells, b->nr_cells + 1, b->alloc_cells);
 	c = memset(&b->cells[b->nr_cells++], 0, sizeof(*c));
@@ -214,6 +283,7 @@ static struct baseline_cell *cell_get(struct baseline *b, char *interval, char *
 	c->size = size;
 	c->ranks = ranks;
 	c->threads = threads;
+	*slot = b->nr_cells;
 	return c;
 }
 
@@ -229,6 +299,11 @@ static int parse_values(struct reader *r, char **f, int nf, double *out)
 		out[i] = strtod(f[i], &end);
 		if (!*f[i] || *end || errno || !isfinite(out[i]))
 			return error("%s:%d: '%s' is not a number", r->path, r->line, f[i]);
+		/* What a profile rejects: every stored figure is a time, a share or a ratio. */
+		if (out[i] < 0 || out[i] > BASELINE_MAX_VALUE)
+			return error("%s:%d: '%s' is out of range: a baseline value must be at "
+				     "least 0 and at most %g", r->path, r->line, f[i],
+				     BASELINE_MAX_VALUE);
 	}
 	return 0;
 }
@@ -248,7 +323,7 @@ static int read_sample(struct reader *r, char **f, int nf)
 	fig = figure_by_name(f[5]);
 	if (fig == ANALYSIS_NR_FIGURES)
 		return 0; /* a metric of a later version: kept out, not an error */
-	c = cell_get(r->b, tsv_unescape(f[1]), tsv_unescape(f[2]), ranks, threads);
+	c = cell_get(r, tsv_unescape(f[1]), tsv_unescape(f[2]), ranks, threads);
 	if (c->fig[fig])
 		return error("%s:%d: second '%s' line for %s %dx%d", r->path, r->line, f[5], c->interval,
 			     ranks, threads);
@@ -273,7 +348,7 @@ static int read_earlier(struct reader *r, char **f, int nf)
 		return -1;
 	if (strcmp(f[5], analysis_figure_name(ANALYSIS_EXECUTION_TIME)))
 		return 0; /* a metric of a later version */
-	c = cell_get(b, tsv_unescape(f[1]), tsv_unescape(f[2]), ranks, threads);
+	c = cell_get(r, tsv_unescape(f[1]), tsv_unescape(f[2]), ranks, threads);
 	if (c->earlier)
 		return error("%s:%d: second 'earlier' line for %s %dx%d", r->path, r->line, c->interval, ranks,
 			     threads);
@@ -335,7 +410,9 @@ static int read_line(struct reader *r, char *line)
 	if (!strcmp(f[0], "earlier"))
 		return read_earlier(r, f, nf);
 	if (!strcmp(f[0], "benchmark") && nf == 2) {
-		free(r->b->benchmark);
+		if (r->b->benchmark)
+			return error("%s:%d: second 'benchmark' line: a baseline holds one benchmark's "
+				     "samples ('%s' before)", r->path, r->line, r->b->benchmark);
 		r->b->benchmark = tsv_unescape(f[1]);
 	}
 	return 0; /* 'columns' and record types of later versions */
@@ -391,7 +468,7 @@ static int check_end(const char *path, struct strbuf *sb)
 int baseline_read(struct baseline *b, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct reader r = { path, 0, b };
+	struct reader r = { path, 0, b, NULL, 0 };
 	struct stat st;
 	char *line, *next;
 	int ret = 0;
@@ -427,6 +504,7 @@ int baseline_read(struct baseline *b, const char *path)
 	if (!ret && !b->benchmark)
 		ret = error("%s: no 'benchmark' line", path);
 	strbuf_release(&sb);
+	free(r.index);
 	if (ret)
 		baseline_release(b);
 	else if (b->nr_cells)

@@ -9,6 +9,8 @@
 
 #define BASELINE_VERSION 2 /* 2: the end record with the line count and checksum */
 #define BASELINE_EXT ".sgbase"
+/* The largest value a baseline may hold: 10^12 s is 30,000 years (docs/check.md). */
+#define BASELINE_MAX_VALUE 1e12
 
 /* The figures a baseline stores, in file order (a subset of ANALYSIS_FIGURES): every lost-time
  * term and part of base/lost-table.h among them. */
@@ -77,6 +79,13 @@ char *baseline_path(const char *dir, const char *benchmark);
  * malformed line. Windows line endings are read as Unix ones.
  */
 int baseline_read(struct baseline *b, const char *path);
+/*
+ * Waits for and takes the lock of the baselines directory 'dir' (made when missing): concurrent
+ * 'baseline update's read, carry and write one at a time, so none loses another's sittings.
+ * Returns the descriptor that holds it, or error().
+ */
+int baseline_lock(const char *dir);
+void baseline_unlock(int fd);
 /* The file's text: versioned, sorted, one line per interval x configuration x metric. */
 void baseline_format(const struct baseline *b, struct strbuf *out);
 /* Formats and writes atomically (the directory is created); 0 or error(). */

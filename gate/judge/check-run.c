@@ -79,6 +79,17 @@ int check_run_failures(struct verdict_set *vs, struct rules *r, const char *resu
 	return ret;
 }
 
+void check_damaged(struct verdict_set *vs, const struct analysis *a)
+{
+	for (size_t i = 0; i < a->nr_damaged; i++) {
+		const struct analysis_damage *d = &a->damaged[i];
+		struct verdict *v = verdict_add(vs, VERDICT_ERROR, d->benchmark, "program", d->size,
+						d->ranks, d->threads, "profile");
+		verdict_set_message(v, "repeat %d cannot be read, left out of every figure: %s",
+				    d->repeat, d->message);
+	}
+}
+
 /* What each kind of annotation mistake means for the figures. */
 static const char *annotation_text(const char *kind)
 {

@@ -64,6 +64,27 @@ char *check_fingerprint_diff(const struct baseline *cur, const struct baseline *
 	return sb.len ? strbuf_detach(&sb) : NULL;
 }
 
+/*
+ * Another benchmark's baseline, or one without samples (damage, not absence: every tolerance
+ * would skip and the gate pass on nothing): an error verdict naming the file, and no baseline. 1 then.
+ */
+static int foreign_or_empty(struct check *c, struct check_bench *b)
+{
+	struct verdict *v;
+
+	if (!strcmp(b->base.benchmark, b->name) && b->base.nr_cells)
+		return 0;
+	v = verdict_add(c->vs, VERDICT_ERROR, b->name, "-", "-", 0, 0, "baseline");
+	if (b->base.nr_cells)
+		verdict_set_message(v, "'%s' is the baseline of benchmark '%s', not of '%s': only "
+				    "absolute rules apply", b->base_path, b->base.benchmark, b->name);
+	else
+		verdict_set_message(v, "the baseline '%s' holds no samples: only absolute rules apply; "
+				    "record it again with 'scalegate baseline update'", b->base_path);
+	baseline_release(&b->base);
+	return 1;
+}
+
 int check_load_baselines(struct check *c, const char *dir)
 {
 	for (size_t i = 0; i < c->nr_bench; i++) {
@@ -77,6 +98,8 @@ int check_load_baselines(struct check *c, const char *dir)
 					    b->base_path);
 			continue;
 		}
+		if (!ret && foreign_or_empty(c, b))
+			continue;
 		b->has_base = ret == 0;
 		if (b->has_base) {
 			b->fingerprint_diff = check_fingerprint_diff(&b->cur, &b->base);

@@ -83,6 +83,8 @@ int check_run_failures(struct verdict_set *vs, struct rules *r, const char *resu
 /* An error verdict per site of an annotation mistake in the results (kind "annotation.<kind>"): the
  * intervals there are mis-timed, so the run cannot pass (exit 3 unless a regression gives 1). */
 void check_annotations(struct verdict_set *vs, const struct analysis *a);
+/* One error per run whose profiles could not be read (analysis 'keep_going'): its file and line. */
+void check_damaged(struct verdict_set *vs, const struct analysis *a);
 
 /* Fills the set's fingerprint, timestamp and hostname from the analysis. */
 void check_describe(struct verdict_set *vs, const struct analysis *a);

@@ -29,10 +29,12 @@ int judge_pass(struct judge *j, struct judge_look *look)
 {
 	char *ab;
 
+	look->a->keep_going = 1; /* a damaged run is an error verdict; the rest is still judged */
 	if (judge_set_memory(look->m, &j->config) || analysis_load(look->a, j->results) || matrix_build(look->m, look->a))
 		return -1;
 	if (look->final) {
 		check_describe(look->vs, look->a);
+		check_damaged(look->vs, look->a);
 		if (check_run_failures(look->vs, &j->rules, j->results))
 			return -1;
 		check_annotations(look->vs, look->a);

@@ -33,6 +33,7 @@ struct reader {
 	int have_stat_columns;
 	int mpi_map[MAX_FIELDS];
 	int have_mpi_columns;
+	size_t path_bytes;        /* of every node's path so far: bounded, however the nodes nest */
 };
 
 const char *profile_column_name(enum profile_column c)
@@ -184,7 +185,15 @@ static int read_node(struct reader *r, char **f, int n)
 	if (node.has_tag && parse_long(f[4], &node.tag))
 		return bad(r, "malformed node tag");
 	node.depth = parent < 0 ? 0 : p->nodes[parent].depth + 1;
+	if (node.depth > PROFILE_MAX_DEPTH)
+		return bad(r, "node nested deeper than " PROFILE_MAX_DEPTH_TEXT " levels (the "
+			   "tracer never writes deeper)");
 	node.path = node_path(p, &node);
+	r->path_bytes += strlen(node.path) + 1;
+	if (r->path_bytes > PROFILE_MAX_PATH_BYTES) {
+		free(node.path);
+		return bad(r, "the nodes' call paths add up to more than 64 MiB");
+	}
 	ALLOC_GROW(p->nodes, p->nr_nodes + 1, p->alloc_nodes);
 	p->nodes[p->nr_nodes++] = node;
 	return 0;
@@ -236,9 +245,10 @@ static int read_mapped(struct reader *r, char **f, int from, int n, const int *m
 		}
 		if (map[i] < 0)
 			continue;
-		if (strcmp(f[i], "-") && (!isfinite(x) || x < 0)) {
-			snprintf(msg, sizeof(msg), "%s column '%s' is '%.40s': must be a finite number, not negative",
-				 what, names[map[i]], f[i]);
+		if (strcmp(f[i], "-") && (!isfinite(x) || x < 0 || x > PROFILE_MAX_VALUE)) {
+			/* The bound keeps derived figures finite (Total_time = time x processors). */
+			snprintf(msg, sizeof(msg), "%s column '%s' is '%.40s': must be a finite "
+				 "number, not negative, at most 1e15", what, names[map[i]], f[i]);
 			return bad(r, msg);
 		}
 		v[map[i]] = x;

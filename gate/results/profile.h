@@ -109,6 +109,11 @@ struct profile {
 };
 
 #define PROFILE_VERSION 1
+/* Bounds no tracer's profile comes near (docs/running.md, "Limits"): the tracer nests at most 128 deep. */
+#define PROFILE_MAX_DEPTH 128
+#define PROFILE_MAX_DEPTH_TEXT "128"
+#define PROFILE_MAX_PATH_BYTES ((size_t)64 << 20)
+#define PROFILE_MAX_VALUE 1e15
 
 void profile_init(struct profile *p);
 /* Reads 'path'; on a truncated, corrupt or wrong-version file returns error() naming it. */

@@ -45,13 +45,14 @@ static int has_row(const struct manifest *m, const char *bench, const char *size
 /* The 'job-failed' lines of one benchmark's runs that 'm' lacks; the number written. */
 static long add_missing(FILE *out, const struct manifest *m, const struct bench_config *b, const char *reason)
 {
+	size_t nr;
+	struct config_point *all = config_matrix_points(b, &nr);
 	long added = 0;
 
 	for (int repeat = 1; repeat <= b->repeat; repeat++)
-		for (size_t i = 0; i < config_matrix_size(b); i++) {
-			struct config_point p;
+		for (size_t i = 0; i < nr; i++) {
+			struct config_point p = all[i];
 			char size[32] = "-", *dir;
-			config_matrix_point(b, i, &p);
 			if (p.size != CONFIG_NO_SIZE)
 				snprintf(size, sizeof(size), "%lld", p.size);
 			if (has_row(m, b->name, size, &p, repeat))
@@ -66,6 +67,7 @@ static long add_missing(FILE *out, const struct manifest *m, const struct bench_
 			free(dir);
 			added++;
 		}
+	free(all);
 	return added;
 }
 

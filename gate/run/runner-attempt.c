@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "run/runner-exec.h"
 
@@ -71,7 +72,7 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 	const struct config_point *p = &br->points[pt].p;
 	struct exec_spec spec = { 0 };
 	struct exec_result res;
-	char *cwd = xstrfmt("%s/run-XXXXXX", r->scratch), *line, *label;
+	char *cwd = xstrfmt("%s/run-%ld-XXXXXX", r->scratch, (long)getpid()), *line, *label;
 	int ret = -1;
 
 	if (!mkdtemp(cwd)) {
@@ -87,6 +88,7 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 	spec.cwd = cwd;
 	spec.out_dir = out;
 	spec.timeout = br->b->timeout;
+	spec.output_limit = br->b->output_limit;
 	spec.tick = runner_tick;
 	spec.tick_arg = r;
 	spec.unset = r->c->secret_env;

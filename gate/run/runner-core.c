@@ -121,6 +121,7 @@ int runner_init_side(struct runner *r, struct config *c, const struct runner_opt
 	r->scratch = xstrfmt("%s/.scratch", r->results);
 	if (mkdir_p(r->scratch))
 		return -1;
+	exec_clean_scratch(r->scratch);
 	if (opt->extend) /* the extra rounds of an adaptive run: everything else stays */
 		return runner_manifest_start(r) ? -1 : 1;
 	if (adaptive_remove(r->results))
@@ -151,17 +152,18 @@ int runner_init_side(struct runner *r, struct config *c, const struct runner_opt
 int runner_bench_setup(struct runner *r, const struct bench_config *b, struct bench_run *br)
 {
 	char resolved[PATH_MAX];
+	struct config_point *all;
 
 	memset(br, 0, sizeof(*br));
 	br->b = b;
 	br->workdir = realpath(b->workdir, resolved) ? xstrdup(resolved) : xstrdup(b->workdir);
 	if (b->preload && !(br->preload = runner_preload_library(r, b)))
 		return -1;
-	br->nr_points = config_matrix_size(b);
+	all = config_matrix_points(b, &br->nr_points);
 	br->points = xcalloc(br->nr_points, sizeof(*br->points));
 	for (size_t i = 0; i < br->nr_points; i++) {
 		struct point_state *ps = &br->points[i];
-		config_matrix_point(b, i, &ps->p);
+		ps->p = all[i];
 		if (ps->p.size == CONFIG_NO_SIZE)
 			ps->name = xstrfmt("s--r%d-t%d", ps->p.ranks, ps->p.threads);
 		else
@@ -169,6 +171,7 @@ int runner_bench_setup(struct runner *r, const struct bench_config *b, struct be
 		ps->walls = xcalloc((size_t)(b->repeat > b->max_repeat ? b->repeat : b->max_repeat), sizeof(double));
 		ps->last = b->repeat;
 	}
+	free(all);
 	return 0;
 }
 
@@ -196,7 +199,8 @@ int runner_one(struct runner *r, struct bench_run *br, size_t pt, int repeat)
 	int ret = -1;
 
 	rec.dir = xstrfmt("%s/%s/%d", br->b->name, br->points[pt].name, repeat);
-	out = repeat ? xstrfmt("%s/%s", r->results, rec.dir) : xstrfmt("%s/warmup-XXXXXX", r->scratch);
+	out = repeat ? xstrfmt("%s/%s", r->results, rec.dir) :
+		xstrfmt("%s/warmup-%ld-XXXXXX", r->scratch, (long)getpid());
 	if (repeat ? mkdir_p(out) : !mkdtemp(out)) {
 		error("cannot create a run directory under '%s': %s", r->results, strerror(errno));
 		goto out;

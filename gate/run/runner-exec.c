@@ -7,10 +7,12 @@
 #include <math.h>
 #include <ftw.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/pidfd.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -66,11 +68,14 @@ const char *exec_signal_name(int sig)
 	return buf;
 }
 
-static void child(const struct exec_spec *s, int out, int err)
+static void child(const struct exec_spec *s, int out, int err, pid_t gate)
 {
 	int null = open("/dev/null", O_RDONLY);
 	struct sigaction sa;
 
+	/* A gate killed outright (SIGKILL, the OOM killer) takes the run's leader with it. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) || getppid() != gate)
+		_exit(127);
 	setpgid(0, 0);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
@@ -177,6 +182,72 @@ static void set_result(struct exec_result *res, int status)
 	}
 }
 
+/* Copies bytes [from, to) of 'in' to 'out'; 0 or -1 (errno set). */
+static int copy_range(int in, int out, off_t from, off_t to)
+{
+	char buf[65536];
+
+	while (from < to) {
+		size_t want = (size_t)(to - from) < sizeof(buf) ? (size_t)(to - from) : sizeof(buf);
+		ssize_t n = pread(in, buf, want, from);
+		if (n <= 0 || write(out, buf, (size_t)n) != n)
+			return -1;
+		from += n;
+	}
+	return 0;
+}
+
+/* Where a cut at 'at' should fall: after the newline at or before it (within 4 KiB), so that no
+ * line (and no secret on it) is split; 'at' itself otherwise. */
+static off_t line_start(int fd, off_t at)
+{
+	char buf[4096];
+	off_t from = at > (off_t)sizeof(buf) ? at - (off_t)sizeof(buf) : 0;
+	ssize_t n = pread(fd, buf, (size_t)(at - from), from);
+
+	while (n > 0 && buf[n - 1] != '\n')
+		n--;
+	return n > 0 ? from + n : at;
+}
+
+/*
+ * A run's output over 'limit' bytes keeps its first and its last half, and says what was cut
+ * between them; streamed, in bounded memory. 0 or error().
+ */
+static int cap_output(const char *path, long long limit)
+{
+	struct stat st;
+	char *tmp, *note;
+	int in, out, ret = -1;
+	off_t head, tail;
+
+	if (limit <= 0 || stat(path, &st) || st.st_size <= limit)
+		return 0;
+	if ((in = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return error("cannot read '%s': %s", path, strerror(errno));
+	head = line_start(in, (off_t)(limit / 2));
+	tail = line_start(in, st.st_size - (off_t)(limit / 2));
+	tail = tail < head ? head : tail;
+	tmp = xstrfmt("%s.cut", path);
+	note = xstrfmt("\n[scalegate: %lld bytes cut here: a run keeps the first and the last %lld "
+		       "of its output (output_limit)]\n", (long long)(tail - head), limit / 2);
+	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0 || copy_range(in, out, 0, head) ||
+	    write(out, note, strlen(note)) != (ssize_t)strlen(note) ||
+	    copy_range(in, out, tail, st.st_size) || rename(tmp, path))
+		error("cannot cut the output '%s': %s", path, strerror(errno));
+	else
+		ret = 0;
+	if (out >= 0)
+		close(out);
+	if (ret)
+		unlink(tmp);
+	close(in);
+	free(tmp);
+	free(note);
+	return ret;
+}
+
 int exec_run(const struct exec_spec *s, struct exec_result *res)
 {
 	char *out_path = xstrfmt("%s/stdout.txt", s->out_dir), *err_path = xstrfmt("%s/stderr.txt", s->out_dir);
@@ -187,7 +258,7 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 	struct rusage ru;
 	double start, timeout = s->timeout > 0 ? s->timeout : 1e9;
 	const char *tag;
-	pid_t pid;
+	pid_t pid, gate;
 
 	memset(res, 0, sizeof(*res));
 	memset(&ru, 0, sizeof(ru));
@@ -203,6 +274,7 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 	fflush(NULL);
 	contention_sample(&before);
 	start = now();
+	gate = getpid();
 	pid = fork();
 	if (pid < 0) {
 		error("cannot start '%s': %s", s->line, strerror(errno));
@@ -210,7 +282,7 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 	}
 	if (!pid) {
 		setenv(TREE_TAG_VAR, tag, 1);
-		child(s, out, err);
+		child(s, out, err, gate);
 	}
 	setpgid(pid, pid); /* as the child does: no race with killpg() */
 	pidfd = pidfd_open(pid, 0);
@@ -231,7 +303,9 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 	sweep(s, tag, pid, !res->timed_out && !res->interrupted);
 	if (pidfd >= 0)
 		close(pidfd);
-	if (secret_mask_file(out_path) || secret_mask_file(err_path))
+	/* Cut first: the masking then holds at most the limit in memory. */
+	if (cap_output(out_path, s->output_limit) || cap_output(err_path, s->output_limit) ||
+	    secret_mask_file(out_path) || secret_mask_file(err_path))
 		goto out;
 	ret = 0;
 out:
@@ -244,15 +318,37 @@ out:
 	return ret;
 }
 
+/* The last 'max' bytes of a regular file, however large it is; 0, or -1 quietly. */
+static int read_tail(struct strbuf *sb, const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	off_t from;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	from = st.st_size > (off_t)max ? st.st_size - (off_t)max : 0;
+	strbuf_add(sb, "", 0);
+	ALLOC_GROW(sb->buf, (size_t)(st.st_size - from) + 1, sb->alloc);
+	n = pread(fd, sb->buf, (size_t)(st.st_size - from), from);
+	close(fd);
+	sb->len = n > 0 ? (size_t)n : 0;
+	sb->buf[sb->len] = '\0';
+	return 0;
+}
+
 char *exec_tail(const char *path, size_t max)
 {
 	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT;
 	size_t from;
 
-	if (access(path, R_OK) || strbuf_read_file(&sb, path)) {
-		strbuf_release(&sb);
+	if (read_tail(&sb, path, 4 * max + 8)) /* UTF-8 and trailing newlines: enough for 'max' */
 		return xstrdup("");
-	}
 	while (sb.len && (sb.buf[sb.len - 1] == '\n' || sb.buf[sb.len - 1] == '\r'))
 		sb.buf[--sb.len] = '\0';
 	from = sb.len > max ? sb.len - max : 0;
@@ -369,6 +465,43 @@ int remove_tree(const char *path)
 	if (lstat(path, &st))
 		return errno == ENOENT ? 0 : error("cannot remove '%s': %s", path, strerror(errno));
 	return nftw(path, remove_one, 32, FTW_DEPTH | FTW_PHYS) ? -1 : 0;
+}
+
+/* "run-<pid>-XXXXXX" or "warmup-<pid>-XXXXXX": the pid of the gate that made it, else 0. */
+static long scratch_owner(const char *name)
+{
+	const char *p = !strncmp(name, "run-", 4) ? name + 4 :
+		!strncmp(name, "warmup-", 7) ? name + 7 : NULL;
+	char *end;
+	long pid;
+
+	if (!p)
+		return 0;
+	pid = strtol(p, &end, 10);
+	return end != p && *end == '-' && pid > 0 ? pid : 0;
+}
+
+size_t exec_clean_scratch(const char *scratch)
+{
+	DIR *d = opendir(scratch);
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d && (e = readdir(d))) {
+		long pid = scratch_owner(e->d_name);
+		char *path;
+		if (!pid || pid == (long)getpid() || !(kill((pid_t)pid, 0) && errno == ESRCH))
+			continue; /* not a run directory, or its gate is alive */
+		path = xstrfmt("%s/%s", scratch, e->d_name);
+		if (!remove_tree(path)) {
+			warning("removed '%s', left by a run whose gate was killed", path);
+			n++;
+		}
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return n;
 }
 
 char *exec_resolve_command(const char *cmd, const char *workdir)

@@ -18,6 +18,7 @@ struct exec_spec {
 	char *const *unset;  /* names removed from it (the secrets), 'nr_unset' of them */
 	size_t nr_unset;
 	double timeout;      /* seconds; <= 0: none */
+	long long output_limit; /* bytes kept of stdout and of stderr, head and tail; <= 0: all */
 	void (*tick)(void *arg, double elapsed); /* called about once a second while it runs (or NULL) */
 	void *tick_arg;
 	const char *label;   /* names the run in warnings, e.g. "jacobi s--r1-t2 repeat 1" */
@@ -56,6 +57,8 @@ int exec_check_profiles(const char *dir, int expected, char **reason);
 
 /* Removes 'path' and everything under it, never following symbolic links; 0 or error(). */
 int remove_tree(const char *path);
+/* Removes the run directories under 'scratch' of gates that are gone (killed mid-run); the number. */
+size_t exec_clean_scratch(const char *scratch);
 
 /*
  * The command with relative program paths made absolute against 'workdir':

@@ -46,7 +46,7 @@ expect_exit 2 sg baseline update --benchmark nosuch
 # Knob on: the residual runs on one thread.
 SG_KNOB_SERIAL=1 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/knob" >/dev/null 2>&1 || fail "the knob run failed"
 expect_exit 1 sg check -r "$T/knob" --junit "$T/knob.xml" --markdown "$T/knob.md" --json "$T/knob.json"
-expect_match "$out" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism: Insufficient_parallelism [0-9.]+ %' \
+expect_match "$out" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism: Insufficient_parallelism median [0-9.]+ %' \
 	"the failure names the interval, the configuration and the metric"
 expect_match "$out" '^    cause: Insufficient_parallelism \(serial code\) grew from [0-9.]+ % to [0-9.]+ % of Total_time' \
 	"the failure names the cause"

@@ -9,10 +9,10 @@ cd "$top"
 
 seeds() {
 	case "$1" in
-	config) ls scalegate.yml tests/data/config/*/scalegate.yml tests/data/check/*/scalegate.yml ;;
-	rules) ls rules/*.yml tests/data/rules/*/*.yml ;;
-	profile) find tests/data/check -name '*.sgprof' | sort | awk 'NR % 40 == 1' ;;
-	baseline) ls baselines/*.sgbase tests/data/check/*/baselines/*.sgbase ;;
+	config) ls scalegate.yml tests/data/config/*/scalegate.yml tests/data/check/*/scalegate.yml tests/fuzz/seeds/config-* ;;
+	rules) ls rules/*.yml tests/data/rules/*/*.yml tests/fuzz/seeds/rules-* ;;
+	profile) { find tests/data/check -name '*.sgprof' | sort | awk 'NR % 40 == 1'; ls tests/fuzz/seeds/profile-*; } ;;
+	baseline) ls baselines/*.sgbase tests/data/check/*/baselines/*.sgbase tests/fuzz/seeds/baseline-* ;;
 	esac
 }
 

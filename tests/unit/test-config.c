@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config/config.h"
@@ -252,6 +253,63 @@ static void test_yamldoc_accessors(void **state)
 	unlink(path);
 }
 
+/* Regular files only, never blocking, bounded; nothing left allocated on an error (it leaked 8 bytes). */
+static void test_read_file_bounded(void **state)
+{
+	char dir[] = "/tmp/sg-read-XXXXXX", *fifo, *file;
+	struct strbuf sb = STRBUF_INIT;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	fifo = xstrfmt("%s/fifo", dir);
+	file = xstrfmt("%s/file", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(strbuf_read_file(&sb, dir), -1);
+	assert_null(sb.buf);
+	assert_int_equal(strbuf_read_file(&sb, fifo), -1); /* would block in open() or read() */
+	assert_null(sb.buf);
+	assert_int_equal(strbuf_read_file(&sb, "/dev/zero"), -1);
+	assert_null(sb.buf);
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fputs("12345678", f);
+	fclose(f);
+	assert_int_equal(strbuf_read_file_limit(&sb, file, 7), -1);
+	assert_null(sb.buf);
+	assert_int_equal(strbuf_read_file_limit(&sb, file, 8), 0);
+	assert_string_equal(sb.buf, "12345678");
+	strbuf_release(&sb);
+	unlink(fifo);
+	unlink(file);
+	rmdir(dir);
+	free(fifo);
+	free(file);
+}
+
+/* The points of a matrix in one walk are those of the walk point by point. */
+static void test_matrix_points(void **state)
+{
+	int threads[] = { 1, 2, 4 }, ranks[] = { 1, 2 };
+	struct config_exclude ex = { .threads = 2, .ranks = 1, .size = CONFIG_NO_SIZE };
+	struct bench_config b = { .threads = threads, .nr_threads = 3, .ranks = ranks, .nr_ranks = 2,
+				  .exclude = &ex, .nr_exclude = 1 };
+	struct config_point *all, p;
+	size_t nr;
+
+	(void)state;
+	all = config_matrix_points(&b, &nr);
+	assert_int_equal(nr, 5);
+	assert_int_equal(config_matrix_size(&b), 5);
+	for (size_t i = 0; i < nr; i++) {
+		config_matrix_point(&b, i, &p);
+		assert_int_equal(p.threads, all[i].threads);
+		assert_int_equal(p.ranks, all[i].ranks);
+		assert_true(!(all[i].threads == 2 && all[i].ranks == 1));
+	}
+	free(all);
+}
+
 static void test_slurm_time(void **state)
 {
 	(void)state;
@@ -281,6 +339,8 @@ int main(void)
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_yamldoc_accessors),
 		cmocka_unit_test(test_slurm_time),
+		cmocka_unit_test(test_read_file_bounded),
+		cmocka_unit_test(test_matrix_points),
 	};
 
 	return datacase_main("config", unit, ARRAY_SIZE(unit), CASES_DIR, test_case);

@@ -1,0 +1,34 @@
+# A benchmark's output is capped per run (output_limit): the head and the tail kept, the cut said, the
+# secrets still masked, the gate's memory bounded (512 MB of address space for 200 MB of output).
+. "$(dirname "$0")/lib.bash"
+
+secret="sgsecret-$RANDOM-$$"
+cat >"$T/scalegate.yml" <<YML
+secret_env: [SG_SECRET]
+defaults:
+  warmup: 0
+  repeat: 1
+benchmarks:
+  - name: loud
+    output_limit: 1048576
+    command: echo "first line $secret"; yes 'a line of output that repeats and repeats' | head -c 200000000; echo; echo "last line $secret"
+  - name: quiet
+    command: echo "small output"
+YML
+# The secret is in the command itself: the benchmark's environment does not have it.
+code=0
+SG_SECRET=$secret bash -c 'ulimit -v 524288; exec timeout -k 5 300 "$@"' bounded \
+	"$SCALEGATE" run -c "$T/scalegate.yml" >"$T/run.out" 2>&1 || code=$?
+[ "$code" -eq 3 ] || { cat "$T/run.out" >&2; fail "run exited $code, expected 3 (no profiles)"; }
+out_file=$(ls "$T"/results/loud/*/1/stdout.txt 2>/dev/null || find "$T" -path '*loud*' -name stdout.txt | head -1)
+[ -f "$out_file" ] || fail "no stdout.txt for loud"
+size=$(stat -c %s "$out_file")
+[ "$size" -le 1100000 ] || fail "stdout.txt is $size bytes, more than the limit of 1 MiB (and the note)"
+[ "$(head -n 1 "$out_file")" = "first line ***" ] || fail "the head is not kept: $(head -n 1 "$out_file")"
+[ "$(tail -n 1 "$out_file")" = "last line ***" ] || fail "the tail is not kept: $(tail -n 1 "$out_file")"
+grep -q "$secret" "$out_file" && fail "the secret is not masked in the kept output"
+grep -Eq '^\[scalegate: [0-9]+ bytes cut here: a run keeps the first and the last 524288 of its output \(output_limit\)\]$' \
+	"$out_file" || fail "the cut is not said"
+quiet=$(find "$T" -path '*quiet*' -name stdout.txt | head -1)
+[ "$(cat "$quiet")" = "small output" ] || fail "a small output was changed: $(cat "$quiet")"
+echo ok
