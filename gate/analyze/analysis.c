@@ -8,8 +8,13 @@
 #include "base/util.h"
 
 /* Per node and thread of one rank, inclusive over the node's subtree. */
-enum { RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_PW, RV_INH, RV_NR };
-/* RV_PW: measured point-to-point waiting (recv, sendrecv, wait: tracer/MPI.md), part of RV_M */
+enum {
+	RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_PW, RV_INH,
+	RV_RQ, RV_INHQ, RV_CPU, RV_INHC, RV_CPU_NAN, RV_NR
+};
+/* RV_PW: measured point-to-point waiting (recv, sendrecv, wait: tracer/MPI.md), part of RV_M;
+ * RV_RQ, RV_CPU: run-queue delay and on-CPU time (inclusive like RV_TIME); RV_INHQ, RV_INHC:
+ * their parts in inherited frames; RV_CPU_NAN: a record of the subtree lacked the on-CPU time */
 
 static const char *const collective_kinds[] = {
 	"barrier", "bcast", "reduce", "allreduce", "gather", "allgather",
@@ -26,6 +31,8 @@ struct rank_view {
 	double *coll;    /* [node][kind][2]: time, wait (NAN while unmeasured) */
 	int *interval;   /* node -> interval id */
 	int omp, mpi;    /* captured */
+	int sched;       /* run-queue delay captured and the CPUs the process was given known */
+	double self_rate; /* share of a thread's time its program's threads may keep it waiting */
 };
 
 static const char *const figure_names[] = {
@@ -202,9 +209,15 @@ static void view_add_stats(struct rank_view *rv)
 		c[RV_B] += z(s->v[PROFILE_OMP_BARRIER]);
 		c[RV_L] += z(s->v[PROFILE_OMP_LOCK]);
 		c[RV_D] += z(s->v[PROFILE_OMP_IDLE]);
+		c[RV_RQ] += z(s->v[PROFILE_RQ_WAIT]);
+		c[RV_CPU] += z(s->v[PROFILE_CPU]);
+		c[RV_CPU_NAN] += isnan(s->v[PROFILE_CPU]);
 		/* A worker's record without entries is an inherited frame: its time is in no ancestor's. */
-		if (t && z(s->v[PROFILE_COUNT]) == 0)
+		if (t && z(s->v[PROFILE_COUNT]) == 0) {
 			c[RV_INH] += z(s->v[PROFILE_TIME]);
+			c[RV_INHQ] += z(s->v[PROFILE_RQ_WAIT]);
+			c[RV_INHC] += z(s->v[PROFILE_CPU]);
+		}
 	}
 	for (size_t i = 0; i < p->nr_mpi; i++) {
 		const struct profile_mpi *m = &p->mpi[i];
@@ -223,12 +236,15 @@ static void view_add_stats(struct rank_view *rv)
 	}
 }
 
-/* Exclusive columns summed over subtrees; a worker's inherited frames below a node added to its time. */
+/* Exclusive columns summed over subtrees; a worker's inherited frames below a node added to its
+ * time (and their run-queue delay and on-CPU time to its own, inclusive like the time). */
 static void view_make_inclusive(struct rank_view *rv)
 {
 	const struct profile *p = rv->p;
 	size_t nt = (size_t)rv->threads;
 	double *inh_below = xcalloc(p->nr_nodes * nt + 1, sizeof(double));
+	double *inhq_below = xcalloc(p->nr_nodes * nt + 1, sizeof(double));
+	double *inhc_below = xcalloc(p->nr_nodes * nt + 1, sizeof(double));
 
 	/* An interval a thread other than the main one entered outside any of its own (a pthread's first
 	 * SG_BEGIN, a worker's at the top of a body that inherited nothing) is the bottom of that thread's
@@ -236,20 +252,28 @@ static void view_make_inclusive(struct rank_view *rv)
 	for (size_t n = 1; n < p->nr_nodes; n++)
 		for (int t = 1; t < rv->threads; t++) {
 			double *c = cell(rv, n, t);
-			if (c[RV_COUNT] > 0 && cell(rv, (size_t)p->nodes[n].parent, t)[RV_TIME] == 0)
+			const double *parent = cell(rv, (size_t)p->nodes[n].parent, t);
+			if (c[RV_COUNT] > 0 && parent[RV_TIME] == 0) {
 				c[RV_INH] += c[RV_TIME];
+				c[RV_INHQ] += c[RV_RQ];
+				c[RV_INHC] += c[RV_CPU];
+			}
 		}
 
 	for (size_t n = p->nr_nodes; n-- > 1;) {
 		size_t up = (size_t)p->nodes[n].parent;
 		for (int t = 0; t < rv->threads; t++) {
 			double *c = cell(rv, n, t), *u = cell(rv, up, t);
+			size_t to = up * nt + (size_t)t, from = n * nt + (size_t)t;
 			u[RV_B] += c[RV_B];
 			u[RV_L] += c[RV_L];
 			u[RV_D] += c[RV_D];
 			u[RV_M] += c[RV_M];
 			u[RV_PW] += c[RV_PW];
-			inh_below[up * nt + (size_t)t] += c[RV_INH] + inh_below[n * nt + (size_t)t];
+			inh_below[to] += c[RV_INH] + inh_below[from];
+			inhq_below[to] += c[RV_INHQ] + inhq_below[from];
+			inhc_below[to] += c[RV_INHC] + inhc_below[from];
+			u[RV_CPU_NAN] += c[RV_CPU_NAN];
 		}
 		for (size_t k = 0; k < NR_COLL * 2; k++) {
 			double c = rv->coll[n * NR_COLL * 2 + k], *u = &rv->coll[up * NR_COLL * 2 + k];
@@ -258,20 +282,28 @@ static void view_make_inclusive(struct rank_view *rv)
 		}
 	}
 	for (size_t n = 0; n < p->nr_nodes; n++)
-		for (int t = 1; t < rv->threads; t++)
+		for (int t = 1; t < rv->threads; t++) {
 			cell(rv, n, t)[RV_TIME] += inh_below[n * nt + (size_t)t];
+			cell(rv, n, t)[RV_RQ] += inhq_below[n * nt + (size_t)t];
+			cell(rv, n, t)[RV_CPU] += inhc_below[n * nt + (size_t)t];
+		}
 	free(inh_below);
+	free(inhq_below);
+	free(inhc_below);
 }
 
 static void view_init(struct analysis *a, const char *benchmark, struct rank_view *rv, const struct profile *p)
 {
 	const char *omp = profile_meta(p, "omp"), *mpi = profile_meta(p, "mpi");
+	const char *sched = profile_meta(p, "sched");
 
 	memset(rv, 0, sizeof(*rv));
 	rv->p = p;
 	rv->omp = omp && strcmp(omp, "none") && strcmp(omp, "-");
 	/* "absent": no MPI library in the process, so nothing to capture: MPI time is 0, not unknown */
 	rv->mpi = mpi && strcmp(mpi, "none") && strcmp(mpi, "-");
+	/* without the CPUs it was given, its own queueing cannot be told from the machine's */
+	rv->sched = sched && !strcmp(sched, "schedstat") && profile_meta_num(p, "cpus", 0) >= 1;
 	view_map_threads(rv);
 	rv->v = xcalloc(p->nr_nodes * (size_t)rv->threads * RV_NR + 1, sizeof(double));
 	rv->coll = xmalloc((p->nr_nodes * NR_COLL * 2 + 1) * sizeof(double));
@@ -380,6 +412,9 @@ static void mpi_waits(const struct interval_ranks *ir, double *wait, int *estima
  * parts and the parts (base/lost-table.h), by figure. */
 struct sums {
 	double exec, term[ANALYSIS_NR_FIGURES], work, work_max, serial, wall, count;
+	double exec_prog;   /* the program's Execution_time: without the machine's interference */
+	double serial_wall; /* serial: the program's serial code; serial_wall: as measured */
+	int sched;                      /* interference captured on every rank */
 	size_t nproc;
 };
 
@@ -418,9 +453,41 @@ static double rank_count(const struct rank_view *rv, int node)
 }
 
 /*
- * The processors of one rank: the main thread, then the workers (absent ones are absent the whole time).
- * Each processor's share of Execution_time is the rank's idle, its gap (the rank was in the interval and it
- * was not: serial code of the main thread, else no work), and its presence (work, waiting, MPI).
+ * Thread q's interference: its run-queue delay beyond what the program's own oversubscription
+ * explains (returned), and in *work the part of it inside its work: the work's wall time less its
+ * on-CPU time, at most the whole delay (the rest fell while it waited: a wake-up that found the
+ * CPUs taken). Without the on-CPU time the delay is taken from the work first.
+ */
+static double thread_interference(const struct rank_view *rv, const double *c, double presence,
+				  double w, double *work)
+{
+	double i, off_cpu;
+
+	*work = 0;
+	if (!rv->sched || !c)
+		return 0;
+	i = c[RV_RQ] - rv->self_rate * presence;
+	if (i <= 0)
+		return 0;
+	off_cpu = c[RV_CPU_NAN] ? w : w - c[RV_CPU];
+	*work = off_cpu <= 0 ? 0 : off_cpu < i ? off_cpu : i;
+	return i;
+}
+
+/* The rank's time without the machine's interference on its critical path: W less the delay of
+ * its most delayed thread, never below the most on-CPU work of one of its threads (metrics.md). */
+static double rank_time_program(double W, double most_interference, double most_work)
+{
+	double w = W - most_interference;
+
+	return w > most_work ? w : most_work;
+}
+
+/*
+ * The processors of one rank: the main thread, then the workers (absent ones are absent the whole
+ * time). Each processor's share of Execution_time_wall is the rank's idle, its gap (the rank was in
+ * the interval and it was not: serial code of the main thread, else no work), and its presence
+ * (work, interference, waiting, MPI).
  */
 static void rank_processors(const struct interval_ranks *ir, size_t r, double wait_r,
 			    struct sums *s, struct clamp *cl, struct analysis_point *pt, double *work)
@@ -428,14 +495,13 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 	const struct rank_view *rv = &ir->rv[r];
 	int node = ir->node[r];
 	const double *m0 = node >= 0 ? cell(rv, (size_t)node, 0) : NULL;
-	double W = rank_time(rv, node), m_r = 0;
+	double W = rank_time(rv, node), m_r = 0, most_i = 0, most_w = 0, i0 = 0;
 	double serial = clamp0(cl, m0 ? m0[RV_TIME] - m0[RV_PAR] : 0, ANALYSIS_SEQ);
 
 	for (int q = 0; q < rv->threads && node >= 0; q++)
 		m_r += cell(rv, (size_t)node, q)[RV_M];
-	s->serial += serial;
-	s->wall += W;
 	s->count += rank_count(rv, node);
+	s->sched &= rv->sched;
 	s->term[ANALYSIS_COMMUNICATION] += clamp0(cl, m_r - wait_r, ANALYSIS_COMMUNICATION);
 	s->term[ANALYSIS_SYNC_MPI] += wait_r;
 	s->term[ANALYSIS_IDLE] += ir->threads * (s->exec - W);
@@ -445,7 +511,15 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 		double D = c ? c[RV_D] : 0, m = c ? c[RV_M] : 0, a = presence(rv, node, q);
 		double gap = W - a, seq = q && gap > serial ? serial : q ? gap : 0, missing = gap - seq;
 		double w = clamp0(cl, a - D - B - L - m, ANALYSIS_PRODUCTIVE_TIME);
+		double in, delay = thread_interference(rv, c, a, w, &in);
 
+		w -= in; /* work in on-CPU time */
+		if (delay > most_i)
+			most_i = delay;
+		if (w > most_w)
+			most_w = w;
+		if (!q)
+			i0 = delay;
 		s->term[ANALYSIS_SEQ] += seq;
 		s->term[ANALYSIS_PAR] += missing;
 		s->term[ANALYSIS_SYNC_OMP] += B + L + D;
@@ -454,10 +528,63 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 			s->work_max = w;
 		double v[ANALYSIS_NR_PQ] = {
 			w, t, B, L, D, missing, m, m_r > 0 ? wait_r * m / m_r : 0, s->exec - W,
+			delay,
 		};
 		for (int k = 0; k < ANALYSIS_NR_PQ; k++)
 			cmp_add(&pt->cmp[k], v[k], (int)r, q, !s->nproc);
 		work[s->nproc++] = w;
+	}
+	W = rank_time_program(W, most_i, most_w);
+	if (W > s->exec_prog)
+		s->exec_prog = W;
+	/* the main thread's interference spread over its time: the serial code's part of it */
+	s->serial_wall += serial;
+	if (m0 && m0[RV_TIME] > 0)
+		serial -= serial * i0 / m0[RV_TIME];
+	s->serial += serial;
+	s->wall += W;
+}
+
+/*
+ * The program's frame: the lost-time terms measured on the wall clock hold the waiting for
+ * interfered threads, so they are brought to the program's lost time, Total_time - work
+ * (docs/metrics.md): Seq as the main thread's serial code shrank, the others scaled alike; the
+ * rest of the wall's Total_time is the Interference. Without the run-queue delay nothing changes.
+ */
+static void remove_interference(struct sums *s, struct clamp *cl)
+{
+	double terms = 0, lost, k, seq = s->term[ANALYSIS_SEQ];
+	int seq_done = 0;
+
+	if (!s->sched) {
+		s->exec_prog = s->exec;
+		return;
+	}
+	for (size_t i = 0; i < lost_nr_terms; i++)
+		if (!lost_terms[i].machine && !lost_term_has_parts(lost_terms[i].fig))
+			terms += s->term[lost_terms[i].fig];
+	lost = clamp0(cl, s->exec_prog * (double)s->nproc - s->work, ANALYSIS_INTERFERENCE);
+	if (s->serial_wall > 0)
+		seq *= s->serial / s->serial_wall;
+	if (seq <= lost) {
+		terms -= s->term[ANALYSIS_SEQ];
+		lost -= seq;
+		s->term[ANALYSIS_SEQ] = seq;
+		seq_done = 1;
+	}
+	if (terms <= 0) { /* the other terms are 0 */
+		/* processors the delayed ones kept from finishing early */
+		s->term[ANALYSIS_IDLE] = lost;
+		return;
+	}
+	k = lost / terms;
+	for (size_t i = 0; i < lost_nr_terms; i++) {
+		enum analysis_figure f = lost_terms[i].fig;
+		if (lost_terms[i].machine || lost_term_has_parts(f))
+			continue;
+		if (f == ANALYSIS_SEQ && seq_done)
+			continue;
+		s->term[f] *= k;
 	}
 }
 
@@ -487,23 +614,27 @@ static int known(enum analysis_needs needs, int threads, int ranks, int omp, int
 static void set_figures(struct analysis_point *pt, const struct sums *s, int threads, int ranks,
 			int omp, int mpi, const double *work)
 {
-	double *f = pt->fig, total = s->exec * s->nproc, li = 0;
+	double *f = pt->fig, total = s->exec_prog * s->nproc, li = 0;
+	double interference = s->sched ? (s->exec - s->exec_prog) * s->nproc : 0;
 
 	for (size_t q = 0; q < s->nproc; q++)
 		li += s->work_max - work[q];
-	f[ANALYSIS_EXECUTION_TIME] = s->exec;
+	f[ANALYSIS_EXECUTION_TIME] = s->exec_prog;
+	f[ANALYSIS_EXECUTION_TIME_WALL] = s->exec;
 	f[ANALYSIS_PROCESSORS] = (double)s->nproc;
 	f[ANALYSIS_TOTAL_TIME] = total;
+	f[ANALYSIS_TOTAL_TIME_WALL] = s->exec * s->nproc;
 	for (size_t i = 0; i < lost_nr_terms; i++)
 		if (!lost_term_has_parts(lost_terms[i].fig))
 			f[lost_terms[i].fig] = s->term[lost_terms[i].fig];
+	f[ANALYSIS_INTERFERENCE] = interference;
 	/* Exact by construction: the terms define the loss, work is the rest. */
 	f[ANALYSIS_LOST_TIME] = lost_terms_sum(f);
-	f[ANALYSIS_PRODUCTIVE_TIME] = total - f[ANALYSIS_LOST_TIME];
+	f[ANALYSIS_PRODUCTIVE_TIME] = f[ANALYSIS_TOTAL_TIME_WALL] - f[ANALYSIS_LOST_TIME];
 	f[ANALYSIS_EFFICIENCY] = total > 0 ? f[ANALYSIS_PRODUCTIVE_TIME] / total : NAN;
 	f[ANALYSIS_LOAD_IMBALANCE] = li;
 	f[ANALYSIS_LOAD_BALANCE] = s->work_max > 0 ? s->work / s->nproc / s->work_max : NAN;
-	f[ANALYSIS_COMMUNICATION_EFFICIENCY] = s->exec > 0 ? s->work_max / s->exec : NAN;
+	f[ANALYSIS_COMMUNICATION_EFFICIENCY] = s->exec_prog > 0 ? s->work_max / s->exec_prog : NAN;
 	f[ANALYSIS_PARALLEL_EFFICIENCY] = f[ANALYSIS_LOAD_BALANCE] * f[ANALYSIS_COMMUNICATION_EFFICIENCY];
 	f[ANALYSIS_SERIAL_SHARE] = s->wall > 0 ? s->serial / s->wall : NAN;
 	f[ANALYSIS_COUNT] = s->count;
@@ -516,11 +647,13 @@ static void set_figures(struct analysis_point *pt, const struct sums *s, int thr
 	/* A part that does not apply is 0; one that applies and was not captured makes the sum
 	 * absent (Lost_time keeps its own 'needs'). */
 	lost_terms_sum(f);
+	if (!s->sched)
+		f[ANALYSIS_INTERFERENCE] = NAN; /* not captured: it counted as 0 in Lost_time */
 }
 
 static void point_compute(const struct interval_ranks *ir, struct analysis_point *pt)
 {
-	struct sums s = { 0 };
+	struct sums s = { .sched = 1 };
 	struct clamp cl = { 0, 0, 0 };
 	double *wait = xcalloc(ir->nr + 1, sizeof(double));
 	double *work = xcalloc(ir->nr * (size_t)ir->threads + 1, sizeof(double));
@@ -538,6 +671,7 @@ static void point_compute(const struct interval_ranks *ir, struct analysis_point
 	mpi_waits(ir, wait, &pt->wait_estimated);
 	for (size_t r = 0; r < ir->nr; r++)
 		rank_processors(ir, r, wait[r], &s, &cl, pt, work);
+	remove_interference(&s, &cl);
 	for (int k = 0; k < ANALYSIS_NR_PQ; k++)
 		pt->cmp[k].mean /= (double)s.nproc;
 	set_figures(pt, &s, ir->threads, (int)ir->nr, omp, mpi, work);
@@ -545,6 +679,38 @@ static void point_compute(const struct interval_ranks *ir, struct analysis_point
 	pt->inconsistency = cl.worst;
 	free(wait);
 	free(work);
+}
+
+/* The threads a rank can run at once: the most the tracer saw, at least those that left records. */
+static double rank_threads(const struct rank_view *rv)
+{
+	double n = profile_meta_num(rv->p, "threads_max", 0);
+
+	return n > rv->threads ? n : rv->threads;
+}
+
+/*
+ * Each rank's self_rate: with D runnable threads of the program's ranks on a host that gave them
+ * C CPUs (the largest affinity mask there: conservative when ranks are pinned apart), a thread may
+ * wait 1 - C/D of its time for the program's own threads. That delay is the program's: it is never
+ * interference.
+ */
+static void self_rates(struct rank_view *rv, size_t nr)
+{
+	for (size_t r = 0; r < nr; r++) {
+		const char *host = profile_meta(rv[r].p, "host");
+		double demand = 0, cpus = 0;
+
+		for (size_t o = 0; o < nr; o++) {
+			const char *h = profile_meta(rv[o].p, "host");
+			if (host && h && strcmp(host, h))
+				continue;
+			demand += rank_threads(&rv[o]);
+			if (profile_meta_num(rv[o].p, "cpus", 0) > cpus)
+				cpus = profile_meta_num(rv[o].p, "cpus", 0);
+		}
+		rv[r].self_rate = cpus > 0 && demand > cpus ? 1 - cpus / demand : 0;
+	}
 }
 
 int analysis_add_run(struct analysis *a, struct analysis_config *c, int repeat,
@@ -565,6 +731,7 @@ int analysis_add_run(struct analysis *a, struct analysis_config *c, int repeat,
 		if (rv[r].threads > ir.threads)
 			ir.threads = rv[r].threads;
 	}
+	self_rates(rv, nr_ranks);
 	if (!c->threads)
 		c->threads = ir.threads;
 	ALLOC_GROW(c->runs, c->nr_runs + 1, c->alloc_runs);

@@ -22,11 +22,14 @@ enum analysis_needs {
  * The main characteristics of one interval in one run; names as in DESIGN.md
  * and the JSON keys, then what must be captured for each to be known. The
  * terms of Lost_time and their parts come from base/lost-table.h.
+ * Execution_time and Total_time are the program's (interference-free); the _wall ones as measured.
  */
 #define ANALYSIS_FIGURES(X) \
 	X(EXECUTION_TIME, "Execution_time", NONE) \
+	X(EXECUTION_TIME_WALL, "Execution_time_wall", NONE) \
 	X(PROCESSORS, "Processors", NONE) \
 	X(TOTAL_TIME, "Total_time", NONE) \
+	X(TOTAL_TIME_WALL, "Total_time_wall", NONE) \
 	X(PRODUCTIVE_TIME, "Productive_time", OMP_THREADS) \
 	X(EFFICIENCY, "Efficiency", OMP_THREADS) \
 	X(LOST_TIME, "Lost_time", OMP_THREADS) \
@@ -55,7 +58,8 @@ enum analysis_figure {
 	X(MISSING, "no_work", OMP) \
 	X(MPI, "mpi", MPI) \
 	X(MPI_WAIT, "mpi_wait", MPI) \
-	X(IDLE, "idle", NONE)
+	X(IDLE, "idle", NONE) \
+	X(INTERFERENCE, "interference", NONE)
 
 enum analysis_pq {
 #define X(id, name, needs) ANALYSIS_PQ_##id,

@@ -1,10 +1,15 @@
 /* The table of lost-time terms expanded into rows, and the sums its hierarchy defines. */
 #include "analyze/lost-terms.h"
 
-#define TERM(A, id, name, needs, key, colour, key_when, cause, formula) \
-	{ ANALYSIS_##id, ANALYSIS_LOST_TIME, name, key, cause, formula },
+#define LOST_KEY_PROGRAM(key) key
+#define LOST_KEY_MACHINE(key) NULL
+#define LOST_MACHINE_PROGRAM 0
+#define LOST_MACHINE_MACHINE 1
+#define TERM(A, id, name, needs, key, colour, key_when, cause, formula, judged) \
+	{ ANALYSIS_##id, ANALYSIS_LOST_TIME, name, LOST_KEY_##judged(key), cause, formula, \
+	  LOST_MACHINE_##judged },
 #define PART(A, id, name, needs, parent, cause, formula) \
-	{ ANALYSIS_##id, ANALYSIS_##parent, name, NULL, cause, formula },
+	{ ANALYSIS_##id, ANALYSIS_##parent, name, NULL, cause, formula, 0 },
 const struct lost_term lost_terms[] = { LOST_TERMS(TERM, PART, _) };
 #undef TERM
 #undef PART

@@ -10,9 +10,10 @@ struct lost_term {
 	enum analysis_figure fig;
 	enum analysis_figure parent; /* ANALYSIS_LOST_TIME: a term of Lost_time; else its term */
 	const char *name;
-	const char *share_key;       /* the rule key of its share; NULL for a part */
+	const char *share_key;       /* its share's rule key; NULL for a part, and the machine's */
 	const char *cause;           /* what its growth says, after its name (judge/cause.c) */
 	const char *formula;         /* how it is computed (docs/metrics.md) */
+	int machine;                 /* other processes' loss (Interference): no rule, no cause */
 };
 
 /* Every row of the table, in its order: a term, then its parts. */

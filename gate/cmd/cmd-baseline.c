@@ -1,4 +1,5 @@
 /* scalegate baseline update: record the samples of the current results as the baselines of the benchmarks. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,8 @@ static const struct command_usage usage = {
 	"configuration, the per-repeat samples 'scalegate check' compares with\n"
 	"(docs/check.md). Other baselines in DIR are left as they are. A benchmark\n"
 	"with a failed run gets no baseline, nor, unless --force, one with runs\n"
-	"measured on a busy machine (contention above its max_contention).\n",
+	"measured on a busy machine (contention above its max_contention) whose\n"
+	"profiles lack the run-queue delay; with it the machine's share is removed.\n",
 	"exit codes: 0 written, 2 usage or configuration error, or no results for a\n"
 	"benchmark, 3 a benchmark had failed runs or busy ones, or the results are incomplete\n"
 	"(no baseline is written)\n"
@@ -47,7 +49,7 @@ static int parse_options(int argc, char **argv, struct baseline_options *o)
 		OPT_FLAG(NULL, "--partial", &o->partial,
 			 "record results that 'scalegate run' did not finish (warned)"),
 		OPT_FLAG(NULL, "--force", &o->force,
-			 "record runs measured on a busy machine too (warned)"),
+			 "record busy runs without the run-queue delay too (warned)"),
 		OPT_END()
 	};
 	int n = options_parse(argc, argv, opts, &usage);
@@ -138,12 +140,34 @@ static int worse(int a, int b)
 	return a == SG_EXIT_USAGE || b == SG_EXIT_USAGE ? SG_EXIT_USAGE : a > b ? a : b;
 }
 
+/* Whether a manifest row's run carried the run-queue delay, so its Interference was removed. */
+static int run_corrected(const struct analysis *a, const struct manifest_row *r)
+{
+	for (size_t i = 0; i < a->nr_configs; i++) {
+		const struct analysis_config *c = &a->configs[i];
+		if (strcmp(c->benchmark, r->benchmark) || strcmp(c->size, r->size) ||
+		    c->ranks != r->ranks || c->threads != r->threads)
+			continue;
+		for (size_t k = 0; k < c->nr_runs; k++) {
+			const struct analysis_run *run = &c->runs[k];
+			for (size_t p = 0; run->repeat == r->repeat && p < run->nr_points; p++)
+				if (run->points[p].present &&
+				    !isnan(run->points[p].fig[ANALYSIS_INTERFERENCE]))
+					return 1;
+		}
+	}
+	return 0;
+}
+
 /*
  * The ok runs of 'b' measured on a busy machine: contention (the cores other
  * processes took beyond those the run left free, docs/running.md) above its
- * max_contention. Names them; 1 when the baseline must not be written, else 0.
+ * max_contention, whose profiles lack the run-queue delay (those that have it are
+ * recorded with the machine's share removed). Names them; 1 when the baseline
+ * must not be written, else 0.
  */
-static int busy_runs(const struct baseline_options *o, const struct bench_config *b)
+static int busy_runs(const struct baseline_options *o, const struct bench_config *b,
+		     const struct analysis *a)
 {
 	char *path = xstrfmt("%s/manifest.tsv", o->results);
 	struct strbuf sb = STRBUF_INIT;
@@ -154,7 +178,8 @@ static int busy_runs(const struct baseline_options *o, const struct bench_config
 	if (b->max_contention >= 0 && !manifest_read(&m, path))
 		for (size_t i = 0; i < m.nr; i++) {
 			const struct manifest_row *r = &m.rows[i];
-			if (strcmp(r->benchmark, b->name) || strcmp(r->status, "ok") || !(r->contention > b->max_contention))
+			if (strcmp(r->benchmark, b->name) || strcmp(r->status, "ok") ||
+			    !(r->contention > b->max_contention) || run_corrected(a, r))
 				continue;
 			if (n++ < 8)
 				strbuf_addf(&sb, "%s%s (%.2f cores)", n > 1 ? ", " : "", r->dir, r->contention);
@@ -162,11 +187,15 @@ static int busy_runs(const struct baseline_options *o, const struct bench_config
 	if (n > 8)
 		strbuf_addf(&sb, " and %zu more", n - 8);
 	if (n && o->force)
-		warning("benchmark '%s': %zu run%s measured on a busy machine (contention above max_contention %g): %s; "
-			"recorded anyway (--force)", b->name, n, n == 1 ? "" : "s", b->max_contention, sb.buf);
+		warning("benchmark '%s': %zu run%s measured on a busy machine (contention above "
+			"max_contention %g) without the run-queue delay to remove its share: %s; "
+			"recorded anyway (--force)",
+			b->name, n, n == 1 ? "" : "s", b->max_contention, sb.buf);
 	else if (n)
-		error("benchmark '%s': %zu run%s measured on a busy machine (contention above max_contention %g): %s; "
-		      "a baseline is what later runs are judged against: run again on a quiet machine, or --force",
+		error("benchmark '%s': %zu run%s measured on a busy machine (contention above "
+		      "max_contention %g) without the run-queue delay (rq_wait) to remove its "
+		      "share: %s; a baseline is what later runs are judged against: run again on "
+		      "a quiet machine, or --force",
 		      b->name, n, n == 1 ? "" : "s", b->max_contention, sb.buf);
 	manifest_release(&m);
 	strbuf_release(&sb);
@@ -187,7 +216,7 @@ static int update(const struct baseline_options *o, struct config *c, const stru
 	for (size_t i = 0; i < c->nr_benchmarks; i++)
 		if (o->benchmark && strcmp(o->benchmark, c->benchmarks[i].name))
 			continue;
-		else if (busy_runs(o, &c->benchmarks[i]))
+		else if (busy_runs(o, &c->benchmarks[i], a))
 			code = worse(code, SG_EXIT_RUN_FAILED);
 		else
 			code = worse(code, update_one(o, a, &failures, c->benchmarks[i].name));

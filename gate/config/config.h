@@ -8,7 +8,7 @@
 #define CONFIG_DEFAULT_LAUNCHER "mpirun -np {ranks} --bind-to none"
 #define CONFIG_NO_SIZE (-1LL) /* the size of a point when the benchmark has no sizes */
 #define CONFIG_MAX_CONTENTION 0.25
-#define CONFIG_CONTENTION_RETRIES 2
+#define CONFIG_CONTENTION_RETRIES 0 /* reruns of a busy run: off, its Interference is removed */
 #define CONFIG_MAX_REPEAT 20          /* adaptive repeats: rounds an inconclusive cell may reach */
 #define CONFIG_ADAPTIVE_SECONDS 600.0 /* ... and the wall time the extra rounds may take, per benchmark */
 

@@ -17,11 +17,13 @@ struct matrix;
  * The figures recorded per benchmark x interval x configuration, each a series over runs: the
  * name, the direction of a regression (+1: larger is worse). Time, speedup and efficiency, then
  * the share of Total_time of each term of the table of lost-time terms (base/lost-table.h, named
- * by its rule key): a new term there is a new series here; then the POP factors.
- * history/figures.c reads each from the analysis.
+ * by its rule key; not the machine's Interference): a new term there is a new series here; then
+ * the POP factors. history/figures.c reads each from the analysis.
  */
-#define HISTORY_TERM(X, id, name, needs, share_key, colour, key_when, cause, formula) \
-	X(id, share_key, +1)
+#define HISTORY_TERM(X, id, name, needs, share_key, colour, key_when, cause, formula, judged) \
+	HISTORY_TERM_##judged(X, id, share_key)
+#define HISTORY_TERM_PROGRAM(X, id, share_key) X(id, share_key, +1)
+#define HISTORY_TERM_MACHINE(X, ...) /* the machine's (Interference): no regression, no series */
 #define HISTORY_PART(X, id, name, needs, parent, cause, formula)
 #define HISTORY_METRICS(X) \
 	X(TIME, "time", +1) \

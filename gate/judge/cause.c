@@ -12,8 +12,11 @@
 /* Smallest current share named when there is no baseline. */
 #define CAUSE_MIN_SHARE 0.05
 
-/* The terms of Lost_time (base/lost-table.h), then Load_imbalance. */
-#define TERM(A, id, ...) ANALYSIS_##id,
+/* The program's terms of Lost_time (base/lost-table.h), then Load_imbalance: the machine's
+ * Interference is told apart (interference()), never the cause. */
+#define CAUSE_PROGRAM(id) ANALYSIS_##id,
+#define CAUSE_MACHINE(id)
+#define TERM(A, id, name, needs, key, colour, key_when, cause, formula, judged) CAUSE_##judged(id)
 #define PART(A, ...)
 static const enum analysis_figure components[] = {
 	LOST_TERMS(TERM, PART, _) ANALYSIS_LOAD_IMBALANCE
@@ -194,6 +197,22 @@ static void outside_inner(struct strbuf *sb, const struct check_cell *cell)
 	}
 }
 
+/* The machine's share of the interval (Interference): told, never the cause, removed from what
+ * was judged. */
+static void interference(struct strbuf *sb, const struct check_cell *cell)
+{
+	const struct matrix_figure *in = cell->mc ? &cell->mc->fig[ANALYSIS_INTERFERENCE] : NULL;
+	double total = cell->mc ? cell->mc->fig[ANALYSIS_TOTAL_TIME_WALL].median : NAN;
+
+	if (!in || !in->n || !(total > 0) || in->median / total < CAUSE_MIN_GROWTH)
+		return;
+	separator(sb);
+	strbuf_addstr(sb, "the machine took ");
+	add_percent(sb, in->median / total);
+	strbuf_addstr(sb, " of Total_time from this interval (Interference: other processes; "
+			  "removed from the judged figures)");
+}
+
 char *cause_explain(const struct check_cell *cell)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -203,5 +222,6 @@ char *cause_explain(const struct check_cell *cell)
 	component(&sb, cell);
 	karp_flatt(&sb, cell);
 	outside_inner(&sb, cell);
+	interference(&sb, cell);
 	return sb.len ? strbuf_detach(&sb) : NULL;
 }

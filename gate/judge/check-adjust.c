@@ -196,6 +196,14 @@ static void describe_outcome(struct strbuf *sb, const struct check_pending *pd,
 		strbuf_addstr(sb, " but not significant");
 }
 
+/* Why a busy machine's change against a stored baseline is undecided (check_busy()). */
+static const char busy_why[] =
+	"most runs were measured on a busy machine (contention above max_contention) and "
+	"their profiles have no run-queue delay (rq_wait: a tracer without it, or no "
+	"/proc/thread-self/schedstat) to remove the machine's share, so against a stored "
+	"baseline the change cannot be told from the load; rerun on a quiet machine, or "
+	"compare with the base revision in the same job (--against)";
+
 /* "..., inconclusive: ..." and why. */
 static void describe_inconclusive(struct strbuf *sb, const struct check_pending *pd,
 				  const char *tol, const char *excl, const char *mdc)
@@ -203,10 +211,7 @@ static void describe_inconclusive(struct strbuf *sb, const struct check_pending 
 	const struct check_test *t = &pd->t;
 
 	if (t->busy && t->past) {
-		strbuf_addf(sb, "past the tolerance of %s, but inconclusive: most runs were measured on a busy machine "
-			    "(contention above max_contention), and against a stored baseline the change cannot be told "
-			    "from the load; rerun on a quiet machine, or compare with the base revision in the same job "
-			    "(--against)", tol);
+		strbuf_addf(sb, "past the tolerance of %s, but inconclusive: %s", tol, busy_why);
 		return;
 	}
 	if (undefined(t)) {

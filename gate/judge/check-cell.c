@@ -138,7 +138,21 @@ char *check_unreachable(size_t nb, size_t nc, const struct rules_policy *pol)
 	return NULL;
 }
 
-/* The current runs of the cell measured on a busy machine (above the benchmark's max_contention); *most the most. */
+/* Whether a run's profiles carried the run-queue delay of the cell's interval (Interference
+ * removed). */
+static int run_corrected(const struct check_cell *cell, const struct analysis_run *run)
+{
+	int i = cell->series ? cell->series->interval : -1;
+
+	return i >= 0 && (size_t)i < run->nr_points && run->points[i].present &&
+	       !isnan(run->points[i].fig[ANALYSIS_INTERFERENCE]);
+}
+
+/*
+ * The current runs of the cell measured on a busy machine (above the benchmark's max_contention)
+ * whose profiles lack the run-queue delay, so the machine's share could not be removed; *most the
+ * most.
+ */
 static size_t busy_runs(const struct check_cell *cell, double *most)
 {
 	const struct analysis_config *c = cell->mc ? cell->mc->config : NULL;
@@ -148,7 +162,7 @@ static size_t busy_runs(const struct check_cell *cell, double *most)
 	*most = 0;
 	for (size_t r = 0; c && r < c->nr_runs; r++) {
 		double x = c->runs[r].contention;
-		if (isnan(x) || x <= limit)
+		if (isnan(x) || x <= limit || run_corrected(cell, &c->runs[r]))
 			continue;
 		busy++;
 		*most = x > *most ? x : *most;
@@ -173,8 +187,10 @@ static char *busy_note(const struct check_cell *cell)
 
 	if (!busy)
 		return NULL;
-	return xstrfmt("the machine was busy during %zu of %zu runs (up to %.2f cores used by other processes): "
-		       "part of the change may be the machine's", busy, c->nr_runs, most);
+	return xstrfmt("the machine was busy during %zu of %zu runs (up to %.2f cores used by "
+		       "other processes) and their profiles have no run-queue delay (rq_wait) to "
+		       "remove its share: part of the change may be the machine's",
+		       busy, c->nr_runs, most);
 }
 
 void check_add_cause(struct check_cell *cell, struct verdict *v)

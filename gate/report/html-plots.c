@@ -19,9 +19,10 @@ enum lost_key {
 	LOST_KEY_ALWAYS,
 	LOST_KEY_RANKS,         /* Idle is ranks that finished early: with one rank it cannot be */
 	LOST_KEY_RANKS_OR_SEEN, /* Communication is 0 in a program without MPI (docs/metrics.md) */
+	LOST_KEY_SEEN,          /* Interference: only where other processes took a share */
 };
 
-/* The terms of Lost_time (base/lost-table.h), each a share of Total_time. */
+/* The terms of Lost_time (base/lost-table.h), each a share of the wall's Total_time. */
 #define TERM(A, id, name, needs, key, colour, key_when, ...) \
 	{ ANALYSIS_##id, HTML_##colour, LOST_KEY_##key_when },
 #define PART(A, ...)
@@ -41,6 +42,8 @@ static int lost_key_shown(size_t k, const struct matrix_cell *c)
 		return c->config->ranks > 1;
 	case LOST_KEY_RANKS_OR_SEEN:
 		return c->config->ranks > 1 || c->fig[lost[k].fig].median > 0;
+	case LOST_KEY_SEEN:
+		return c->fig[lost[k].fig].median > 0;
 	case LOST_KEY_ALWAYS:
 		break;
 	}
@@ -96,13 +99,13 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 	struct html_plot pl;
 	double top = 0.05;
 	int captured[ARRAY_SIZE(lost)] = { 0 }, any_base = 0;
-	char sub[96];
+	char sub[160];
 
 	if (!nr)
 		return 0;
 	for (size_t i = 0; i < nr; i++) {
 		const struct matrix_cell *c = bars[i].cell;
-		double total = c->fig[ANALYSIS_TOTAL_TIME].median, sum = 0, bsum = 0;
+		double total = c->fig[ANALYSIS_TOTAL_TIME_WALL].median, sum = 0, bsum = 0;
 		names[i] = bars[i].tick;
 		for (size_t k = 0; k < ARRAY_SIZE(lost); k++) {
 			if (c->fig[lost[k].fig].n && total > 0)
@@ -123,12 +126,12 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 	html_axis_linear(&pl.y, 0, fmin(top * 1.05, 1), 1);
 	pl.y.scale = 100;
 	pl.y.suffix = " %";
-	snprintf(sub, sizeof(sub), "shares of Total_time per configuration, the %s pale",
-		 sec->base_word);
+	snprintf(sub, sizeof(sub), "shares of the wall's Total_time per configuration (Interference: "
+		 "the machine's), the %s pale", sec->base_word);
 	html_plot_begin(&pl, sb, "Lost time by cause", sub);
 	for (size_t i = 0; i < nr; i++) {
 		const struct matrix_cell *c = bars[i].cell;
-		double total = c->fig[ANALYSIS_TOTAL_TIME].median, y = 0, yb = 0;
+		double total = c->fig[ANALYSIS_TOTAL_TIME_WALL].median, y = 0, yb = 0;
 		/* with a baseline: its bar pale on the left, the current one on the right */
 		double x = any_base ? (double)i + 0.14 : (double)i, w = any_base ? 0.44 : 0.62;
 		for (size_t k = 0; k < ARRAY_SIZE(lost); k++) {

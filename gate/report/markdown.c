@@ -282,6 +282,18 @@ static void series_head(struct strbuf *sb, const struct verdict_set *s, const st
 				  "Flatt | |\n| ---: | --- | --- | --- | --- | --- | --- |\n");
 }
 
+/* After the program's time: the wall's, and how much of the processors' time the machine took. */
+static void interference_note(struct strbuf *sb, const struct matrix_cell *c)
+{
+	const struct matrix_figure *in = &c->fig[ANALYSIS_INTERFERENCE];
+	const struct matrix_figure *tw = &c->fig[ANALYSIS_TOTAL_TIME_WALL];
+
+	if (!in->n || !(in->median > 0) || !(tw->median > 0))
+		return;
+	strbuf_addf(sb, " (wall %.3g: the machine took %.0f %% of Total_time)",
+		    c->fig[ANALYSIS_EXECUTION_TIME_WALL].median, 100 * in->median / tw->median);
+}
+
 /* One row per configuration: the current figures, and the base's time and speedup beside them when there is one. */
 static void series_table(struct strbuf *sb, const struct verdict_set *s, const struct matrix_series *ser,
 			 const char *path, const struct baseline *b)
@@ -295,6 +307,7 @@ static void series_table(struct strbuf *sb, const struct verdict_set *s, const s
 		double bt, bs;
 		strbuf_addf(sb, "| %d | %dx%d | ", c->p, c->config->ranks, c->config->threads);
 		figure(sb, "%.3g", &c->fig[ANALYSIS_EXECUTION_TIME]);
+		interference_note(sb, c);
 		strbuf_addstr(sb, " | ");
 		if (b) {
 			base_figures(b, ser, path, c->config, &bt, &bs);

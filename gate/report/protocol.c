@@ -19,11 +19,13 @@ static const struct {
 	int indent;
 } main_lines[] = {
 	{ ANALYSIS_EXECUTION_TIME, 0 },
+	{ ANALYSIS_EXECUTION_TIME_WALL, 1 },
 	{ ANALYSIS_PROCESSORS, 0 },
-	{ ANALYSIS_TOTAL_TIME, 0 },
+	{ ANALYSIS_TOTAL_TIME_WALL, 0 },
 	{ ANALYSIS_PRODUCTIVE_TIME, 1 },
 	{ ANALYSIS_LOST_TIME, 1 },
 	LOST_TERMS(TERM, PART, _)
+	{ ANALYSIS_TOTAL_TIME, 0 },
 	{ ANALYSIS_EFFICIENCY, 0 },
 	{ ANALYSIS_LOAD_IMBALANCE, 0 },
 	{ ANALYSIS_LOAD_BALANCE, 0 },
@@ -55,6 +57,13 @@ static void cell_main(FILE *out, const struct matrix_cell *c)
 		figure(out, &c->fig[f]);
 		if (f == ANALYSIS_SYNC_MPI && c->wait_estimated && c->fig[f].n)
 			fputs("  (estimated from the ranks' times)", out);
+		if (f == ANALYSIS_INTERFERENCE && c->fig[f].n && c->fig[f].median > 0 &&
+		    c->fig[ANALYSIS_TOTAL_TIME_WALL].median > 0)
+			fprintf(out, "  (the machine took %.0f %% of Total_time_wall from this "
+				"interval)",
+				100 * c->fig[f].median / c->fig[ANALYSIS_TOTAL_TIME_WALL].median);
+		if (f == ANALYSIS_TOTAL_TIME)
+			fputs("  (the program's: Total_time_wall - Interference)", out);
 		fputc('\n', out);
 		if (f == ANALYSIS_PROCESSORS) {
 			fprintf(out, "    %-30s ", "Average_parallelism");

@@ -15,7 +15,9 @@
 	X(OMP_BARRIER, "omp_barrier") \
 	X(OMP_IDLE, "omp_idle") \
 	X(OMP_LOCK, "omp_lock") \
-	X(OMP_REGIONS, "omp_regions")
+	X(OMP_REGIONS, "omp_regions") \
+	X(CPU, "cpu") \
+	X(RQ_WAIT, "rq_wait")
 
 enum profile_column {
 #define X(id, name) PROFILE_##id,

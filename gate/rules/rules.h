@@ -18,7 +18,10 @@ struct config;
  * (ANALYSIS_<figure>, NONE when derived from Execution_time). The shares of
  * the terms of Lost_time come from the table of base/lost-table.h.
  */
-#define RULES_LOST_TERM(X, id, name, needs, key, ...) X(id, key, +1, name, " %", SHARE, id)
+#define RULES_LOST_TERM(X, id, name, needs, key, colour, key_when, cause, formula, judged) \
+	RULES_LOST_##judged(X, id, name, key)
+#define RULES_LOST_PROGRAM(X, id, name, key) X(id, key, +1, name, " %", SHARE, id)
+#define RULES_LOST_MACHINE(X, ...) /* the machine's (Interference): never gated */
 #define RULES_LOST_PART(X, ...)
 #define RULES_METRICS(X) \
 	X(TIME, "time", +1, "Execution_time", " s", PER_RUN, EXECUTION_TIME)                     /* seconds */ \

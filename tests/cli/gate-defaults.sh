@@ -57,13 +57,17 @@ gate() {
 }
 
 # expect_caught MODE BENCH KNOB REGEX-OF-THE-FAIL-LINE REGEX-OF-THE-CAUSE
-# Against a stored baseline a head measured mostly on a busy machine is undecided by design (docs/check.md): that
-# and only that may stand in for the failure, and it must say so.
+# Against a stored baseline a head measured mostly on a busy machine may be undecided (docs/check.md): without the
+# run-queue delay by the busy rule; with it, when the noise left after removing the Interference still allows only
+# larger changes (the summary counts them inconclusive). That and only that may stand in for the failure, said so.
 expect_caught() {
 	local mode=$1 bench=$2
 	knob "$3"
 	gate "$mode"
-	if [ $mode = stored ] && [ $code = 0 ] && grep -q 'inconclusive: most runs were measured on a busy machine' <<<"$out"; then
+	if [ $mode = stored ] && [ $code = 0 ] &&
+		{ grep -q 'inconclusive: most runs were measured on a busy machine' <<<"$out" ||
+		  { grep -q 'runs were measured on a busy machine' <<<"$out" &&
+		    grep -Eq '^INCONCLUSIVE [0-9]+ checks' <<<"$out"; }; }; then
 		echo "note: $mode, $3: the machine was busy: undecided against the stored baseline, as documented" >&2
 		return
 	fi

@@ -376,6 +376,22 @@ static void expect_cause(const struct lost_term *term, const struct lost_term *p
 	fixture_release(&f);
 }
 
+/* The machine's term (Interference) that grew is never the cause. */
+static void expect_no_cause(const struct lost_term *term)
+{
+	double exec[] = { 1, 1, 1 }, before[] = { 0.04, 0.04, 0.04 }, after[] = { 0.8, 0.8, 0.8 };
+	struct fixture f;
+	char *cause;
+
+	fixture_init(&f, NULL);
+	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec, term->fig, before);
+	f.cell.cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, term->fig, after);
+	cause = cause_explain(&f.cell);
+	assert_true(!cause || !strstr(cause, term->name));
+	free(cause);
+	fixture_release(&f);
+}
+
 static void test_cause_every_lost_term(void **state)
 {
 	(void)state;
@@ -383,6 +399,10 @@ static void test_cause_every_lost_term(void **state)
 		const struct lost_term *t = &lost_terms[i];
 		if (t->parent != ANALYSIS_LOST_TIME)
 			continue;
+		if (t->machine) {
+			expect_no_cause(t);
+			continue;
+		}
 		if (!lost_term_has_parts(t->fig))
 			expect_cause(t, NULL);
 		for (size_t k = 0; k < lost_nr_terms; k++)
@@ -512,6 +532,79 @@ static void test_busy_cell(void **state)
 	f.bench.max_contention = CHECK_BUSY_CORES;
 	c.ab = 1;
 	assert_false(check_busy(&f.cell)); /* A/B: the load hits base and head alike */
+	fixture_release(&f);
+}
+
+/* Busy runs whose profiles carried the run-queue delay were corrected (Interference removed):
+ * judged. */
+static void test_busy_cell_corrected(void **state)
+{
+	struct analysis_point pts[3];
+	struct analysis_run runs[3] = {
+		{ .contention = 0.6 }, { .contention = 0.7 }, { .contention = 0.1 },
+	};
+	struct check c = { 0 };
+	struct fixture f;
+
+	(void)state;
+	memset(pts, 0, sizeof(pts));
+	for (int i = 0; i < 3; i++) {
+		pts[i].present = 1;
+		pts[i].fig[ANALYSIS_INTERFERENCE] = 0.5;
+		runs[i].points = &pts[i];
+		runs[i].nr_points = 1;
+	}
+	fixture_init(&f, NULL);
+	f.cell.c = &c;
+	f.cfg[2].runs = runs;
+	f.cfg[2].nr_runs = 3;
+	assert_false(check_busy(&f.cell)); /* 2 of 3 above 0.25 cores, both corrected */
+	pts[1].fig[ANALYSIS_INTERFERENCE] = NAN; /* one busy run without the delay: 1 of 3 */
+	assert_false(check_busy(&f.cell));
+	/* two: the rule holds where nothing could be removed */
+	pts[0].fig[ANALYSIS_INTERFERENCE] = NAN;
+	assert_true(check_busy(&f.cell));
+	fixture_release(&f);
+}
+
+/* The machine's share is named in the cause, never as the cause; a corrected busy run adds no
+ * busy note. */
+static void test_cause_interference(void **state)
+{
+	double exec[] = { 1, 1, 1 }, before[] = { 0.04, 0.04, 0.04 }, after[] = { 0.8, 0.8, 0.8 };
+	struct analysis_point pts[3];
+	struct analysis_run runs[3] = {
+		{ .contention = 1.6 }, { .contention = 1.7 }, { .contention = 1.8 },
+	};
+	struct verdict_set vs;
+	struct verdict *v;
+	struct fixture f;
+
+	(void)state;
+	memset(pts, 0, sizeof(pts));
+	for (int i = 0; i < 3; i++) {
+		pts[i].present = 1;
+		pts[i].fig[ANALYSIS_INTERFERENCE] = 0.62;
+		runs[i].points = &pts[i];
+		runs[i].nr_points = 1;
+	}
+	fixture_init(&f, NULL);
+	f.cfg[2].runs = runs;
+	f.cfg[2].nr_runs = 3;
+	f.cells[2].fig[ANALYSIS_INTERFERENCE] = (struct matrix_figure){ 3, 0.62, 0.6, 0.7 };
+	f.cells[2].fig[ANALYSIS_TOTAL_TIME_WALL] = (struct matrix_figure){ 3, 2, 1.9, 2.1 };
+	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec,
+			       ANALYSIS_INSUFFICIENT_PARALLELISM, before);
+	f.cell.cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec,
+			      ANALYSIS_INSUFFICIENT_PARALLELISM, after);
+	verdict_set_init(&vs);
+	v = verdict_add(&vs, VERDICT_FAIL, "b", "program/solve", "-", 1, 4, "tolerance.time");
+	check_add_cause(&f.cell, v);
+	assert_non_null(v->cause);
+	assert_true(strstr(v->cause, "Insufficient_parallelism") == v->cause);
+	assert_non_null(strstr(v->cause, "the machine took 31 % of Total_time from this interval"));
+	assert_null(strstr(v->cause, "busy"));
+	verdict_set_release(&vs);
 	fixture_release(&f);
 }
 
@@ -808,6 +901,8 @@ int main(void)
 		cmocka_unit_test(test_cause_no_speedup),
 		cmocka_unit_test(test_cause_busy_machine),
 		cmocka_unit_test(test_busy_cell),
+		cmocka_unit_test(test_busy_cell_corrected),
+		cmocka_unit_test(test_cause_interference),
 		cmocka_unit_test(test_bootstrap_in_the_family),
 		cmocka_unit_test(test_undefined_bound_is_inconclusive),
 		cmocka_unit_test(test_honest_mdc),

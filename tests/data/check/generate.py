@@ -66,10 +66,14 @@ def region_times(name, threads, factor, mode, k, over=0.0):
     return wall, wall, wall - share, wall, wall - share
 
 
-def profile(threads, factor, mode, extra=False, solve_serial=SOLVE_SERIAL, k=OVERHEAD, over=0.0):
+def profile(threads, factor, mode, extra=False, solve_serial=SOLVE_SERIAL, k=OVERHEAD, over=0.0, busy=None):
+    """busy: None (no run-queue delay captured), else b: other processes held every thread for b times its
+    work (its run-queue delay; the work's wall time grows by as much, the waiting does not)."""
     kernels = ["sweep"] + ([] if mode == "none" else ["residual"]) + (["extra"] if extra else [])
+    b = busy or 0.0
+    sched = [] if busy is None else ["meta\tsched\tschedstat", "meta\tcpus\t2", "meta\tthreads_max\t%d" % threads]
     lines = ["scalegate-profile\t1", "meta\thost\tsynthetic", "meta\tpid\t1", "meta\trank\t-", "meta\tranks\t-",
-             "meta\tclock\tmonotonic", "meta\tomp\tgomp", "meta\tmpi\tnone",
+             "meta\tclock\tmonotonic", "meta\tomp\tgomp", "meta\tmpi\tnone"] + sched + [
              "columns\tregion\tid\tname\tfile\tline", "region\t0\tprogram\tjacobi\t0",
              "region\t1\tsolve\tjacobi.c\t82"]
     for i, name in enumerate(kernels):
@@ -79,8 +83,13 @@ def profile(threads, factor, mode, extra=False, solve_serial=SOLVE_SERIAL, k=OVE
         lines.append("node\t%d\t1\t%d\t-" % (i + 2, i + 2))
     lines += ["columns\tthread\tid\tomp_thread\tkind", "thread\t0\t0\tmain"]
     lines += ["thread\t%d\t%d\tworker" % (w, w) for w in range(1, threads)]
-    lines.append("columns\tstat\tnode\tthread\tcount\ttime\tmin\tmax\tsumsq\tpar\tomp_barrier\tomp_idle\tomp_lock\tomp_regions")
-    stats, workers, wall_sum, par_sum = [], [], 0.0, 0.0
+    lines.append("columns\tstat\tnode\tthread\tcount\ttime\tmin\tmax\tsumsq\tpar\tomp_barrier\tomp_idle\tomp_lock\tomp_regions"
+                 + ("" if busy is None else "\tcpu\trq_wait"))
+
+    def sched_cols(cpu):
+        return "" if busy is None else "\t%s\t%s" % (g(cpu), g(b * cpu))
+
+    stats, workers, wall_sum, par_sum, cpu_sum = [], [], 0.0, 0.0, 0.0
     for i, name in enumerate(kernels):
         wall, par, barrier, wtime, wbarrier = region_times("residual" if name == "extra" else name, threads, factor,
                                                            mode if name == "residual" else "parallel", k, over)
@@ -89,23 +98,31 @@ def profile(threads, factor, mode, extra=False, solve_serial=SOLVE_SERIAL, k=OVE
             wtime, wbarrier = (wtime / 4, wbarrier / 4) if wtime is not None else (None, None)
         count = 100 if name == "sweep" else 20
         regions = count if par > 0 else 0
-        stats.append("stat\t%d\t0\t%d\t%s\t-\t-\t-\t%s\t%s\t0\t0\t%d" % (i + 2, count, g(wall), g(par), g(barrier), regions))
+        cpu = wall - barrier
+        wall, par = wall + b * cpu, par + b * cpu if par > 0 else 0.0
+        stats.append("stat\t%d\t0\t%d\t%s\t-\t-\t-\t%s\t%s\t0\t0\t%d%s" % (i + 2, count, g(wall), g(par), g(barrier),
+                                                                             regions, sched_cols(cpu)))
         if wtime is not None:
-            workers += ["stat\t%d\t%d\t0\t%s\t-\t-\t-\t%s\t%s\t0\t0\t0" % (i + 2, w, g(wtime), g(wtime), g(wbarrier))
-                        for w in range(1, threads)]
+            wcpu = wtime - wbarrier
+            workers += ["stat\t%d\t%d\t0\t%s\t-\t-\t-\t%s\t%s\t0\t0\t0%s" % (
+                i + 2, w, g(wtime + b * wcpu), g(wtime + b * wcpu), g(wbarrier), sched_cols(wcpu))
+                for w in range(1, threads)]
         wall_sum += wall
         par_sum += par
-    solve = wall_sum + solve_serial * factor
-    program = solve + PROGRAM_SERIAL * factor
-    lines.append("stat\t0\t0\t1\t%s\t-\t-\t-\t%s\t0\t0\t0\t0" % (g(program), g(par_sum)))
-    lines.append("stat\t1\t0\t1\t%s\t-\t-\t-\t%s\t0\t0\t0\t0" % (g(solve), g(par_sum)))
+        cpu_sum += cpu
+    solve = wall_sum + solve_serial * factor * (1 + b)
+    program = solve + PROGRAM_SERIAL * factor * (1 + b)
+    solve_cpu = cpu_sum + solve_serial * factor
+    program_cpu = solve_cpu + PROGRAM_SERIAL * factor
+    lines.append("stat\t0\t0\t1\t%s\t-\t-\t-\t%s\t0\t0\t0\t0%s" % (g(program), g(par_sum), sched_cols(program_cpu)))
+    lines.append("stat\t1\t0\t1\t%s\t-\t-\t-\t%s\t0\t0\t0\t0%s" % (g(solve), g(par_sum), sched_cols(solve_cpu)))
     lines += stats + workers
     body = "".join(line + "\n" for line in lines)
     return body + "end\t" + fnv1a(body.encode()) + "\n"
 
 
 def write_results(path, factors, mode, extra=False, failures=(), fingerprint=FINGERPRINT, solve_serial=SOLVE_SERIAL,
-                  k=OVERHEAD, threads=(1, 2), sizes=None, over=0.0):
+                  k=OVERHEAD, threads=(1, 2), sizes=None, over=0.0, busy=None):
     """failures: (threads, repeat, status, reason) of runs that failed (no profile written).
 
     sizes: (size, threads) pairs run instead of 'threads' without a size; the
@@ -115,7 +132,9 @@ def write_results(path, factors, mode, extra=False, failures=(), fingerprint=FIN
     os.makedirs(path)
     with open(os.path.join(path, "fingerprint.tsv"), "w") as f:
         f.writelines("%s\t%s\n" % kv for kv in fingerprint)
-    manifest = ["benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason"]
+    manifest = ["benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason"
+                + ("" if busy is None else "\tcontention")]
+    contention = "" if busy is None else "\t%.3f" % (2 * busy / (1 + busy))
     points = sizes if sizes else [("-", t) for t in threads]
     for repeat, factor in enumerate(factors, 1):
         for size, t in points:
@@ -128,8 +147,9 @@ def write_results(path, factors, mode, extra=False, failures=(), fingerprint=FIN
                                 (size, t, t, repeat, failed[0][2], rel, failed[0][3]))
                 continue
             with open(os.path.join(path, rel, "synthetic.1.sgprof"), "w") as f:
-                f.write(profile(t, factor * scale, mode, extra, solve_serial, k, over))
-            manifest.append("jacobi\t%s\t1\t%d\t%d\t%d\tok\t0\t%.6f\t%s\t-" % (size, t, t, repeat, factor, rel))
+                f.write(profile(t, factor * scale, mode, extra, solve_serial, k, over, busy))
+            manifest.append("jacobi\t%s\t1\t%d\t%d\t%d\tok\t0\t%.6f\t%s\t-%s" % (size, t, t, repeat, factor, rel,
+                                                                                 contention))
     with open(os.path.join(path, "manifest.tsv"), "w") as f:
         f.writelines(line + "\n" for line in manifest)
     # Written last by 'scalegate run' when every run ended (docs/running.md).
@@ -250,6 +270,14 @@ CASES = {
 """, None),
     # No baseline and no base revision: the default rules (all tolerances) judge nothing: exit 3.
     "no-reference": (dict(factors=CLEAN2, mode="serial"), None, "  []\n", None),
+    # Other processes held every thread for 60 % of its work (the wall time +60 %, contention 0.75 cores)
+    # against a quiet baseline: the profiles carry the run-queue delay, so the machine's share is
+    # removed (Interference) and the program is judged: no change passes; a serial residual fails,
+    # its cause naming the machine's share too.
+    "busy-interference": (dict(factors=CLEAN2, mode="parallel", busy=0.6), dict(factors=CLEAN, mode="parallel"),
+                          SOLVER_RULES, None),
+    "busy-regression": (dict(factors=CLEAN2, mode="serial", busy=0.6), dict(factors=CLEAN, mode="parallel"),
+                        SOLVER_RULES, None),
     "absolute-bound": (dict(factors=CLEAN2, mode="serial"), None, """  - name: floor
     interval: "program/solve/*"
     efficiency_min: 0.8
