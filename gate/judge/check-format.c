@@ -136,12 +136,6 @@ void check_print_counts(FILE *out, const struct verdict_set *vs)
 		vs->exit_code >= 0 && vs->exit_code <= 3 ? exit_words[vs->exit_code] : "?");
 }
 
-void check_print(FILE *out, const struct verdict_set *vs, int all)
-{
-	check_print_verdicts(out, vs, all);
-	check_print_counts(out, vs);
-}
-
 void check_print_exit(FILE *out, const struct verdict_set *vs, int code)
 {
 	static const char *const words[] = { "pass", "regression", "usage or configuration error", "error",

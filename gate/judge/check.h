@@ -113,20 +113,19 @@ void check_describe(struct verdict_set *vs, const struct analysis *a);
 /* Gives every verdict the source file:line of its interval, from the profiles' region records. */
 void verdict_set_sources(struct verdict_set *vs, const struct analysis *a);
 
-/* The text summary: one line per verdict that is not a pass ('all': every one), then the counts. */
 /*
- * When the gate exits with another code than the one check_print() gave
- * (a report not written, a failed post), one more line says the real one:
- * the last line never lies about the exit code.
+ * When the gate exits with another code than the one the counts gave (a
+ * report not written, a failed post), one more line says the real one: the
+ * last line never lies about the exit code.
  */
 void check_print_exit(FILE *out, const struct verdict_set *vs, int code);
-void check_print(FILE *out, const struct verdict_set *vs, int all);
-/* Its two halves, for a caller that prints something between them (the recap). */
+/* The text summary, in two halves so that a caller prints the recap between them: one line per
+ * verdict that is not a pass ('all': every one), then the counts. */
 void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all);
+void check_print_counts(FILE *out, const struct verdict_set *vs);
 /* The SGR sequence that colours a status word on 'out' (colour_wanted()), or ""; its end. */
 const char *check_colour(FILE *out, enum verdict_status st, int inconclusive);
 const char *check_colour_end(const char *start);
-void check_print_counts(FILE *out, const struct verdict_set *vs);
 /* "1x2", or "1x2@4000" with a size. */
 void check_config_name(char *buf, size_t size, const char *size_name, int ranks, int threads);
 

@@ -54,14 +54,6 @@ const struct adaptive_cell *adaptive_find(const struct adaptive *a, const char *
 	return NULL;
 }
 
-int adaptive_first(const struct adaptive *a, const char *benchmark)
-{
-	for (size_t i = 0; i < a->nr; i++)
-		if (!strcmp(a->cells[i].benchmark, benchmark))
-			return a->cells[i].first;
-	return 0;
-}
-
 static int read_row(void *ctx, const char *path, int lineno, char **f, int n)
 {
 	long v[4];

@@ -42,7 +42,5 @@ struct adaptive_cell *adaptive_add(struct adaptive *a, const char *benchmark, co
 /* The cell, or NULL. */
 const struct adaptive_cell *adaptive_find(const struct adaptive *a, const char *benchmark, const char *size,
 					  int ranks, int threads);
-/* The rounds of the first look of 'benchmark': of its first cell; 0 when it has none. */
-int adaptive_first(const struct adaptive *a, const char *benchmark);
 
 #endif

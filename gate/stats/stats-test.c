@@ -77,13 +77,6 @@ int stats_ttest_paired(const double *a, const double *b, size_t n, double extra_
 	return 0;
 }
 
-double stats_ttest_upper(const struct stats_ttest *r, double alpha)
-{
-	if (!(alpha > 0 && alpha < 1) || !(r->df > 0))
-		return NAN;
-	return r->diff + stats_t_quantile(1 - alpha, r->df) * r->se;
-}
-
 double stats_ttest_mdc(const struct stats_ttest *r, double alpha, double power)
 {
 	if (!(alpha > 0 && alpha < 1) || !(power > 0 && power < 1) || !(r->df > 0))
