@@ -1,4 +1,5 @@
-/* The tracer's clock: an invariant TSC calibrated against CLOCK_MONOTONIC, else CLOCK_MONOTONIC itself. */
+/* The tracer's clock: an invariant TSC calibrated against CLOCK_MONOTONIC, else CLOCK_MONOTONIC
+ * itself. */
 #include "internal.h"
 
 #include <math.h>

@@ -1,5 +1,6 @@
-/* Annotation mistakes (an SG_END that matches nothing, an interval left open, one not recorded): one stderr
- * line per kind, once, with the site's file and line; every site kept for the profile. Never on the hot path. */
+/* Annotation mistakes (an SG_END that matches nothing, an interval left open, one not recorded):
+ * one stderr line per kind, once, with the site's file and line; every site kept for the profile.
+ * Never on the hot path. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -20,16 +21,24 @@ static void report(enum sg_error kind, const struct sg_region_info *r, int line)
 
 	switch (kind) {
 	case SG_ERR_UNMATCHED_END:
-		fprintf(stderr, "scalegate: error: %s:%d: SG_END(\"%s\") matches no open interval; ignored\n",
+		fprintf(stderr,
+			"scalegate: error: %s:%d: SG_END(\"%s\") matches no open interval; "
+			"ignored\n",
 			file, line, name);
 		break;
 	case SG_ERR_UNCLOSED:
-		fprintf(stderr, "scalegate: error: %s:%d: interval \"%s\" was left open (a return, goto, longjmp or "
-				"exception skipped its SG_END); closed where the interval around it ends\n", file, line, name);
+		fprintf(stderr,
+			"scalegate: error: %s:%d: interval \"%s\" was left open (a return, goto, "
+			"longjmp or "
+			"exception skipped its SG_END); closed where the interval around it ends\n",
+			file, line, name);
 		break;
 	default:
-		fprintf(stderr, "scalegate: error: %s:%d: interval \"%s\" not recorded: more than %d intervals open "
-				"at once, or the call-path table is full\n", file, line, name, SG_MAX_DEPTH);
+		fprintf(stderr,
+			"scalegate: error: %s:%d: interval \"%s\" not recorded: more than %d "
+			"intervals open "
+			"at once, or the call-path table is full\n",
+			file, line, name, SG_MAX_DEPTH);
 	}
 }
 
@@ -43,7 +52,8 @@ void sg_annotation_error(enum sg_error kind, uint32_t node, uint32_t region, int
 	if (line <= 0 && r)
 		line = r->line;
 	for (int i = 0; i < nr_sites && !e; i++)
-		if (sites[i].kind == kind && sites[i].node == node && sites[i].region == region && sites[i].line == line)
+		if (sites[i].kind == kind && sites[i].node == node && sites[i].region == region &&
+		    sites[i].line == line)
 			e = &sites[i];
 	if (!e && nr_sites < SG_MAX_ERROR_SITES) {
 		e = &sites[nr_sites++];

@@ -1,4 +1,5 @@
-/* Process-level life of the tracer: start when SCALEGATE_OUT is set, write the profile once at exit. */
+/* Process-level life of the tracer: start when SCALEGATE_OUT is set, write the profile once at
+ * exit. */
 #include "internal.h"
 
 #include <stdarg.h>
@@ -50,8 +51,8 @@ static void after_fork_child(void)
 	sg_self = NULL;
 }
 
-/* The rank a launcher gave a process that does not initialize MPI (mpirun -np 2 of a program without MPI):
- * Open MPI's and MPICH's variables, which only the launched processes carry. */
+/* The rank a launcher gave a process that does not initialize MPI (mpirun -np 2 of a program
+ * without MPI): Open MPI's and MPICH's variables, which only the launched processes carry. */
 static void launcher_rank(void)
 {
 	static const char *const vars[][2] = {
@@ -82,8 +83,9 @@ void sg_write_profile(void)
 
 	if (!sg_on || !dir || getpid() != start_pid)
 		return;
-	/* With the MPI capture, a process that never initialized MPI and was given no rank by a launcher
-	 * is not one of the benchmark's ranks: a launcher's daemon (orted, prted), a wrapper (timeout). */
+	/* With the MPI capture, a process that never initialized MPI and was given no rank by a
+	 * launcher is not one of the benchmark's ranks: a launcher's daemon (orted, prted), a
+	 * wrapper (timeout). */
 	if (sg_rank < 0)
 		launcher_rank();
 	if (sg_mpi_library && sg_rank < 0)
@@ -110,12 +112,14 @@ static void program_name(char *buf, size_t size)
 	buf[n > 0 ? n : 0] = '\0';
 }
 
-/* The helpers of MPI launchers: they inherit LD_PRELOAD and SCALEGATE_OUT, and are never the benchmark. */
+/* The helpers of MPI launchers: they inherit LD_PRELOAD and SCALEGATE_OUT, and are never the
+ * benchmark. */
 static int launcher_helper(const char *exe)
 {
 	static const char *const names[] = {
-		"orted", "prted", "prte", "prterun", "orterun", "mpirun", "mpiexec", "mpiexec.hydra",
-		"hydra_pmi_proxy", "srun", "slurmstepd",
+		"orted",           "prted",  "prte",       "prterun",
+		"orterun",         "mpirun", "mpiexec",    "mpiexec.hydra",
+		"hydra_pmi_proxy", "srun",   "slurmstepd",
 	};
 	const char *base = strrchr(exe, '/');
 

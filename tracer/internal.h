@@ -69,7 +69,8 @@ SG_HIDDEN uint32_t sg_node_count(void);
 SG_HIDDEN const struct sg_node_info *sg_node_at(uint32_t id);
 SG_HIDDEN void sg_regions_init(const char *program);
 
-/* inject.c: SCALEGATE_INJECT=name:PCT% slows the named intervals down (docs/check.md, calibration). */
+/* inject.c: SCALEGATE_INJECT=name:PCT% slows the named intervals down (docs/check.md, calibration).
+ */
 SG_HIDDEN extern int sg_inject_on;
 SG_HIDDEN void sg_inject_register(uint32_t region, const char *name);
 
@@ -166,9 +167,12 @@ SG_HIDDEN extern __thread struct sg_thread *sg_self __attribute__((tls_model("in
 SG_HIDDEN struct sg_thread *sg_thread_get(void);
 /* Statistics of 'node' for thread 't' (allocated on first use; NULL if out of memory). */
 SG_HIDDEN struct sg_stat *sg_stat_get(struct sg_thread *t, uint32_t node);
-/* MPI statistics of 'kind' in 'node' for thread 't' (allocated on first use; NULL if out of memory). */
-SG_HIDDEN struct sg_mpi_stat *sg_mpi_stat_get(struct sg_thread *t, uint32_t node, enum sg_mpi_kind kind);
-SG_HIDDEN void sg_frame_push(struct sg_thread *t, uint32_t node, uint32_t region, uint64_t now, int inherited);
+/* MPI statistics of 'kind' in 'node' for thread 't' (allocated on first use; NULL if out of
+ * memory). */
+SG_HIDDEN struct sg_mpi_stat *sg_mpi_stat_get(struct sg_thread *t, uint32_t node,
+					      enum sg_mpi_kind kind);
+SG_HIDDEN void sg_frame_push(struct sg_thread *t, uint32_t node, uint32_t region, uint64_t now,
+			     int inherited);
 SG_HIDDEN void sg_frame_pop(struct sg_thread *t, uint64_t now);
 /* Pops the innermost frame, an interval left open, and reports it (errors.c). */
 SG_HIDDEN void sg_pop_unclosed(struct sg_thread *t, uint64_t now);
@@ -264,7 +268,8 @@ SG_HIDDEN int sg_omp_linked(void);      /* the program was linked with an OpenMP
 /* 1 once OMPT callbacks are registered (LLVM libomp): the GOMP wrappers then only pass through. */
 SG_HIDDEN extern int sg_ompt_on;
 
-/* Threads measured and alive. With one, a lock or critical section has nobody to wait for: taking it is work. */
+/* Threads measured and alive. With one, a lock or critical section has nobody to wait for: taking
+ * it is work. */
 SG_HIDDEN extern int sg_threads_alive;
 
 static inline int sg_lock_contended(void)
@@ -272,7 +277,8 @@ static inline int sg_lock_contended(void)
 	return __atomic_load_n(&sg_threads_alive, __ATOMIC_RELAXED) > 1;
 }
 
-/* A wait that began at 'start', charged to the thread's innermost interval in the column at 'offset'. */
+/* A wait that began at 'start', charged to the thread's innermost interval in the column at
+ * 'offset'. */
 static inline void sg_account_wait(struct sg_thread *t, uint64_t start, size_t offset)
 {
 	struct sg_stat *s = sg_stat_get(t, t->cur);
@@ -288,7 +294,8 @@ static inline void sg_account_wait(struct sg_thread *t, uint64_t start, size_t o
 
 enum sg_error { SG_ERR_UNMATCHED_END, SG_ERR_UNCLOSED, SG_ERR_DROPPED, SG_NR_ERRORS };
 
-#define SG_MAX_ERROR_SITES 64 /* distinct sites kept for the profile; the counts in meta are complete */
+#define SG_MAX_ERROR_SITES \
+	64 /* distinct sites kept for the profile; the counts in meta are complete */
 
 struct sg_error_site {
 	enum sg_error kind;
@@ -313,6 +320,8 @@ SG_HIDDEN extern double sg_start_unix;
 SG_HIDDEN extern int sg_rank, sg_ranks; /* -1 without MPI */
 SG_HIDDEN extern const char *sg_omp_mode, *sg_mpi_mode;
 SG_HIDDEN extern int sg_mpi_wait_measured;
-SG_HIDDEN extern int sg_mpi_library; /* 1 in libscalegate-mpi: only MPI ranks write a profile */ /* exact collective waiting (a barrier before each) */
+/* 1 in libscalegate-mpi: only MPI ranks write a profile */ /* exact collective waiting (a barrier
+ * before each) */
+SG_HIDDEN extern int sg_mpi_library;
 
 #endif

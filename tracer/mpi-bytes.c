@@ -1,4 +1,5 @@
-/* Payload bytes of each wrapped MPI call on the calling rank: count x MPI_Type_size (tracer/MPI.md has the table). */
+/* Payload bytes of each wrapped MPI call on the calling rank: count x MPI_Type_size (tracer/MPI.md
+ * has the table). */
 #include "mpi-wrap.h"
 
 /* Who this rank is in a rooted collective. */
@@ -6,7 +7,8 @@ enum { ROLE_NONE = 0, ROLE_ROOT = 1, ROLE_MEMBER = 2 };
 
 struct comm_info {
 	int rank;
-	int size; /* the group data goes to and comes from: the remote group of an intercommunicator */
+	/* the group data goes to and comes from: the remote group of an intercommunicator */
+	int size;
 	int inter;
 };
 
@@ -14,7 +16,8 @@ uint64_t sg_mpi_bytes(MPI_Count count, MPI_Datatype type)
 {
 	MPI_Count size;
 
-	if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size <= 0)
+	if (count <= 0 || type == MPI_DATATYPE_NULL ||
+	    PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size <= 0)
 		return 0;
 	return (uint64_t)count * (uint64_t)size;
 }
@@ -32,11 +35,14 @@ static struct comm_info comm_info(MPI_Comm comm)
 	return c;
 }
 
-/* Intracommunicator: the root is also a member. Intercommunicator: MPI_ROOT, MPI_PROC_NULL or the other group. */
+/* Intracommunicator: the root is also a member. Intercommunicator: MPI_ROOT, MPI_PROC_NULL or the
+ * other group. */
 static int role(int root, const struct comm_info *c)
 {
 	if (c->inter)
-		return root == MPI_ROOT ? ROLE_ROOT : root == MPI_PROC_NULL ? ROLE_NONE : ROLE_MEMBER;
+		return root == MPI_ROOT        ? ROLE_ROOT
+		       : root == MPI_PROC_NULL ? ROLE_NONE
+					       : ROLE_MEMBER;
 	return root == c->rank ? ROLE_ROOT | ROLE_MEMBER : ROLE_MEMBER;
 }
 
@@ -59,9 +65,11 @@ struct sg_xfer sg_x_recv(int count, MPI_Datatype type, int source)
 	return (struct sg_xfer){ 0, source == MPI_PROC_NULL ? 0 : sg_mpi_bytes(count, type) };
 }
 
-struct sg_xfer sg_x_sendrecv(int scount, MPI_Datatype stype, int dest, int rcount, MPI_Datatype rtype, int source)
+struct sg_xfer sg_x_sendrecv(int scount, MPI_Datatype stype, int dest, int rcount,
+			     MPI_Datatype rtype, int source)
 {
-	return (struct sg_xfer){ sg_x_send(scount, stype, dest).sent, sg_x_recv(rcount, rtype, source).recv };
+	return (struct sg_xfer){sg_x_send(scount, stype, dest).sent,
+				sg_x_recv(rcount, rtype, source).recv};
 }
 
 struct sg_xfer sg_x_write(int count, MPI_Datatype type)
@@ -101,9 +109,10 @@ struct sg_xfer sg_x_allreduce(int count, MPI_Datatype type)
 	return (struct sg_xfer){ b, b };
 }
 
-/* With MPI_IN_PLACE the send arguments are ignored: the contribution is the receive block already in place. */
-struct sg_xfer sg_x_gather(int sinplace, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype, int root,
-			   MPI_Comm comm)
+/* With MPI_IN_PLACE the send arguments are ignored: the contribution is the receive block already
+ * in place. */
+struct sg_xfer sg_x_gather(int sinplace, int scount, MPI_Datatype stype, int rcount,
+			   MPI_Datatype rtype, int root, MPI_Comm comm)
 {
 	struct comm_info c = comm_info(comm);
 	int r = role(root, &c);
@@ -116,40 +125,43 @@ struct sg_xfer sg_x_gather(int sinplace, int scount, MPI_Datatype stype, int rco
 	return x;
 }
 
-struct sg_xfer sg_x_gatherv(int sinplace, int scount, MPI_Datatype stype, const int *rcounts, MPI_Datatype rtype,
-			    int root, MPI_Comm comm)
+struct sg_xfer sg_x_gatherv(int sinplace, int scount, MPI_Datatype stype, const int *rcounts,
+			    MPI_Datatype rtype, int root, MPI_Comm comm)
 {
 	struct comm_info c = comm_info(comm);
 	int r = role(root, &c);
 	struct sg_xfer x = { 0, 0 };
 
 	if (r & ROLE_MEMBER)
-		x.sent = sinplace ? sg_mpi_bytes(rcounts[c.rank], rtype) : sg_mpi_bytes(scount, stype);
+		x.sent = sinplace ? sg_mpi_bytes(rcounts[c.rank], rtype)
+				  : sg_mpi_bytes(scount, stype);
 	if (r & ROLE_ROOT)
 		x.recv = sum_bytes(rcounts, c.size, rtype);
 	return x;
 }
 
-struct sg_xfer sg_x_allgather(int sinplace, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
-			      MPI_Comm comm)
+struct sg_xfer sg_x_allgather(int sinplace, int scount, MPI_Datatype stype, int rcount,
+			      MPI_Datatype rtype, MPI_Comm comm)
 {
 	struct comm_info c = comm_info(comm);
 
-	return (struct sg_xfer){ sinplace ? sg_mpi_bytes(rcount, rtype) : sg_mpi_bytes(scount, stype),
-				 sg_mpi_bytes((MPI_Count)rcount * c.size, rtype) };
+	return (struct sg_xfer){sinplace ? sg_mpi_bytes(rcount, rtype)
+					 : sg_mpi_bytes(scount, stype),
+				sg_mpi_bytes((MPI_Count)rcount * c.size, rtype)};
 }
 
-struct sg_xfer sg_x_allgatherv(int sinplace, int scount, MPI_Datatype stype, const int *rcounts, MPI_Datatype rtype,
-			       MPI_Comm comm)
+struct sg_xfer sg_x_allgatherv(int sinplace, int scount, MPI_Datatype stype, const int *rcounts,
+			       MPI_Datatype rtype, MPI_Comm comm)
 {
 	struct comm_info c = comm_info(comm);
 
-	return (struct sg_xfer){ sinplace ? sg_mpi_bytes(rcounts[c.rank], rtype) : sg_mpi_bytes(scount, stype),
-				 sum_bytes(rcounts, c.size, rtype) };
+	return (struct sg_xfer){sinplace ? sg_mpi_bytes(rcounts[c.rank], rtype)
+					 : sg_mpi_bytes(scount, stype),
+				sum_bytes(rcounts, c.size, rtype)};
 }
 
-struct sg_xfer sg_x_scatter(int rinplace, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype, int root,
-			    MPI_Comm comm)
+struct sg_xfer sg_x_scatter(int rinplace, int scount, MPI_Datatype stype, int rcount,
+			    MPI_Datatype rtype, int root, MPI_Comm comm)
 {
 	struct comm_info c = comm_info(comm);
 	int r = role(root, &c);
@@ -162,8 +174,8 @@ struct sg_xfer sg_x_scatter(int rinplace, int scount, MPI_Datatype stype, int rc
 	return x;
 }
 
-struct sg_xfer sg_x_scatterv(int rinplace, const int *scounts, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
-			     int root, MPI_Comm comm)
+struct sg_xfer sg_x_scatterv(int rinplace, const int *scounts, MPI_Datatype stype, int rcount,
+			     MPI_Datatype rtype, int root, MPI_Comm comm)
 {
 	struct comm_info c = comm_info(comm);
 	int r = role(root, &c);
@@ -172,21 +184,23 @@ struct sg_xfer sg_x_scatterv(int rinplace, const int *scounts, MPI_Datatype styp
 	if (r & ROLE_ROOT)
 		x.sent = sum_bytes(scounts, c.size, stype);
 	if (r & ROLE_MEMBER)
-		x.recv = rinplace ? sg_mpi_bytes(scounts[c.rank], stype) : sg_mpi_bytes(rcount, rtype);
+		x.recv = rinplace ? sg_mpi_bytes(scounts[c.rank], stype)
+				  : sg_mpi_bytes(rcount, rtype);
 	return x;
 }
 
-struct sg_xfer sg_x_alltoall(int sinplace, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
-			     MPI_Comm comm)
+struct sg_xfer sg_x_alltoall(int sinplace, int scount, MPI_Datatype stype, int rcount,
+			     MPI_Datatype rtype, MPI_Comm comm)
 {
 	struct comm_info c = comm_info(comm);
 	uint64_t recv = sg_mpi_bytes((MPI_Count)rcount * c.size, rtype);
 
-	return (struct sg_xfer){ sinplace ? recv : sg_mpi_bytes((MPI_Count)scount * c.size, stype), recv };
+	return (struct sg_xfer){sinplace ? recv : sg_mpi_bytes((MPI_Count)scount * c.size, stype),
+				recv};
 }
 
-struct sg_xfer sg_x_alltoallv(int sinplace, const int *scounts, MPI_Datatype stype, const int *rcounts,
-			      MPI_Datatype rtype, MPI_Comm comm)
+struct sg_xfer sg_x_alltoallv(int sinplace, const int *scounts, MPI_Datatype stype,
+			      const int *rcounts, MPI_Datatype rtype, MPI_Comm comm)
 {
 	struct comm_info c = comm_info(comm);
 	uint64_t recv = sum_bytes(rcounts, c.size, rtype);
@@ -203,8 +217,8 @@ static uint64_t sum_bytes_w(const int *counts, const MPI_Datatype *types, int n)
 	return total;
 }
 
-struct sg_xfer sg_x_alltoallw(int sinplace, const int *scounts, const MPI_Datatype *stypes, const int *rcounts,
-			      const MPI_Datatype *rtypes, MPI_Comm comm)
+struct sg_xfer sg_x_alltoallw(int sinplace, const int *scounts, const MPI_Datatype *stypes,
+			      const int *rcounts, const MPI_Datatype *rtypes, MPI_Comm comm)
 {
 	struct comm_info c = comm_info(comm);
 	uint64_t recv = sum_bytes_w(rcounts, rtypes, c.size);
@@ -219,7 +233,8 @@ struct sg_xfer sg_x_reduce_scatter(const int *rcounts, MPI_Datatype type, MPI_Co
 
 	if (c.inter)
 		PMPI_Comm_size(comm, &local);
-	return (struct sg_xfer){ sum_bytes(rcounts, local, type), sg_mpi_bytes(rcounts[c.rank], type) };
+	return (struct sg_xfer){sum_bytes(rcounts, local, type),
+				sg_mpi_bytes(rcounts[c.rank], type)};
 }
 
 struct sg_xfer sg_x_reduce_scatter_block(int rcount, MPI_Datatype type, MPI_Comm comm)
@@ -229,7 +244,8 @@ struct sg_xfer sg_x_reduce_scatter_block(int rcount, MPI_Datatype type, MPI_Comm
 
 	if (c.inter)
 		PMPI_Comm_size(comm, &local);
-	return (struct sg_xfer){ sg_mpi_bytes((MPI_Count)rcount * local, type), sg_mpi_bytes(rcount, type) };
+	return (struct sg_xfer){sg_mpi_bytes((MPI_Count)rcount * local, type),
+				sg_mpi_bytes(rcount, type)};
 }
 
 /* In- and out-degree of a process topology (neighborhood collectives). */
@@ -251,25 +267,28 @@ static void degrees(MPI_Comm comm, int *in, int *out)
 	}
 }
 
-struct sg_xfer sg_x_neighbor(int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype, MPI_Comm comm)
+struct sg_xfer sg_x_neighbor(int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
+			     MPI_Comm comm)
 {
 	int in, out;
 
 	degrees(comm, &in, &out);
-	return (struct sg_xfer){ sg_mpi_bytes((MPI_Count)scount * out, stype), sg_mpi_bytes((MPI_Count)rcount * in, rtype) };
+	return (struct sg_xfer){sg_mpi_bytes((MPI_Count)scount * out, stype),
+				sg_mpi_bytes((MPI_Count)rcount * in, rtype)};
 }
 
-struct sg_xfer sg_x_neighbor_allgatherv(int scount, MPI_Datatype stype, const int *rcounts, MPI_Datatype rtype,
-					MPI_Comm comm)
+struct sg_xfer sg_x_neighbor_allgatherv(int scount, MPI_Datatype stype, const int *rcounts,
+					MPI_Datatype rtype, MPI_Comm comm)
 {
 	int in, out;
 
 	degrees(comm, &in, &out);
-	return (struct sg_xfer){ sg_mpi_bytes((MPI_Count)scount * out, stype), sum_bytes(rcounts, in, rtype) };
+	return (struct sg_xfer){sg_mpi_bytes((MPI_Count)scount * out, stype),
+				sum_bytes(rcounts, in, rtype)};
 }
 
-struct sg_xfer sg_x_neighbor_alltoallv(const int *scounts, MPI_Datatype stype, const int *rcounts, MPI_Datatype rtype,
-				       MPI_Comm comm)
+struct sg_xfer sg_x_neighbor_alltoallv(const int *scounts, MPI_Datatype stype, const int *rcounts,
+				       MPI_Datatype rtype, MPI_Comm comm)
 {
 	int in, out;
 
@@ -277,11 +296,13 @@ struct sg_xfer sg_x_neighbor_alltoallv(const int *scounts, MPI_Datatype stype, c
 	return (struct sg_xfer){ sum_bytes(scounts, out, stype), sum_bytes(rcounts, in, rtype) };
 }
 
-struct sg_xfer sg_x_neighbor_alltoallw(const int *scounts, const MPI_Datatype *stypes, const int *rcounts,
-				       const MPI_Datatype *rtypes, MPI_Comm comm)
+struct sg_xfer sg_x_neighbor_alltoallw(const int *scounts, const MPI_Datatype *stypes,
+				       const int *rcounts, const MPI_Datatype *rtypes,
+				       MPI_Comm comm)
 {
 	int in, out;
 
 	degrees(comm, &in, &out);
-	return (struct sg_xfer){ sum_bytes_w(scounts, stypes, out), sum_bytes_w(rcounts, rtypes, in) };
+	return (struct sg_xfer){sum_bytes_w(scounts, stypes, out),
+				sum_bytes_w(rcounts, rtypes, in)};
 }

@@ -1,4 +1,5 @@
-/* The kinds of MPI operation the tracer accounts separately: one list for the wrappers, the writer and the docs. */
+/* The kinds of MPI operation the tracer accounts separately: one list for the wrappers, the writer
+ * and the docs. */
 #ifndef SG_MPI_KINDS_H
 #define SG_MPI_KINDS_H
 

@@ -1,5 +1,6 @@
-/* The point-to-point calls whose waiting for a late partner is measured apart from the transfer: a receive
- * waits in MPI_Mprobe until its message is there, then MPI_Mrecv transfers it (tracer/MPI.md). */
+/* The point-to-point calls whose waiting for a late partner is measured apart from the transfer: a
+ * receive waits in MPI_Mprobe until its message is there, then MPI_Mrecv transfers it
+ * (tracer/MPI.md). */
 #include "mpi-wrap.h"
 
 /* Receives the message matching (source, tag, comm); *wait gets the ticks until it was there. */
@@ -33,8 +34,9 @@ SG_MPI_API int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int
 }
 
 /* As MPI_Sendrecv is defined: the send started, the receive, then the send completed. */
-SG_MPI_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,
-			    int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm, MPI_Status *status)
+SG_MPI_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag,
+			    void *rbuf, int rcount, MPI_Datatype rtype, int source, int rtag,
+			    MPI_Comm comm, MPI_Status *status)
 {
 	struct sg_thread *t = sg_mpi_measuring();
 	MPI_Request req;
@@ -42,7 +44,8 @@ SG_MPI_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, in
 	int ret;
 
 	if (!t)
-		return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status);
+		return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source,
+				     rtag, comm, status);
 	t0 = sg_now();
 	sg_mpi_inside = 1;
 	ret = PMPI_Isend(sbuf, scount, stype, dest, stag, comm, &req);

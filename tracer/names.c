@@ -1,4 +1,5 @@
-/* Regions by name for callers without a static handle (Fortran, Caliper): a per-thread cache, a locked registry behind it. */
+/* Regions by name for callers without a static handle (Fortran, Caliper): a per-thread cache, a
+ * locked registry behind it. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -95,7 +96,8 @@ static int slots_grow(void)
 }
 
 /* The region of 'name' from the registry, registered when new; 0 when out of memory. */
-static sg_region_t registry_get(uint64_t h, const char *name, size_t len, const char *file, int line)
+static sg_region_t registry_get(uint64_t h, const char *name, size_t len, const char *file,
+				int line)
 {
 	sg_region_t r = 0;
 	size_t j;

@@ -9,7 +9,8 @@ extern int omp_get_thread_num(void) __attribute__((weak));
 extern int omp_get_max_threads(void) __attribute__((weak));
 
 /* The GCC runtime, for the programs whose link dropped it: Debian's gcc links with --as-needed,
- * and when libscalegate defines every GOMP_* entry point a program calls, libgomp looks unneeded. */
+ * and when libscalegate defines every GOMP_* entry point a program calls, libgomp looks unneeded.
+ * */
 static const char gomp_soname[] = "libgomp.so.1";
 
 static void *runtime;                         /* dlopen'ed libgomp, when the link dropped it */
@@ -39,8 +40,10 @@ static void *runtime_open(void)
 	h = dlopen(gomp_soname, RTLD_NOW | RTLD_LOCAL);
 	if (!h)
 		return NULL;
-	__atomic_store_n(&thread_num_fn, (int (*)(void))dlsym(h, "omp_get_thread_num"), __ATOMIC_RELAXED);
-	__atomic_store_n(&max_threads_fn, (int (*)(void))dlsym(h, "omp_get_max_threads"), __ATOMIC_RELAXED);
+	__atomic_store_n(&thread_num_fn, (int (*)(void))dlsym(h, "omp_get_thread_num"),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&max_threads_fn, (int (*)(void))dlsym(h, "omp_get_max_threads"),
+			 __ATOMIC_RELAXED);
 	__atomic_store_n(&runtime, h, __ATOMIC_RELEASE);
 	return h;
 }
@@ -67,9 +70,13 @@ void *sg_omp_real(void **slot, const char *name, const void *self)
 	p = lookup(name, self);
 	if (!p) {
 		if (!__atomic_exchange_n(&missing_reported, 1, __ATOMIC_RELAXED))
-			fprintf(stderr, "scalegate: error: no OpenMP runtime defines '%s', so parallel regions run on "
-					"one thread; link the runtime after the tracer (pkg-config --libs scalegate "
-					"gives -Wl,--no-as-needed -lscalegate) or install %s\n", name, gomp_soname);
+			fprintf(stderr,
+				"scalegate: error: no OpenMP runtime defines '%s', so parallel "
+				"regions run on "
+				"one thread; link the runtime after the tracer (pkg-config --libs "
+				"scalegate "
+				"gives -Wl,--no-as-needed -lscalegate) or install %s\n",
+				name, gomp_soname);
 		return NULL;
 	}
 	__atomic_store_n(slot, p, __ATOMIC_RELEASE);
@@ -78,7 +85,8 @@ void *sg_omp_real(void **slot, const char *name, const void *self)
 
 int sg_omp_thread_num(void)
 {
-	int (*f)(void) = omp_get_thread_num ? omp_get_thread_num : __atomic_load_n(&thread_num_fn, __ATOMIC_RELAXED);
+	int (*f)(void) = omp_get_thread_num ? omp_get_thread_num
+					    : __atomic_load_n(&thread_num_fn, __ATOMIC_RELAXED);
 
 	return f ? f() : -1;
 }

@@ -1,5 +1,5 @@
-/* OpenMP capture for GCC/libgomp: the GOMP_* entry points the compiler emits, wrapped and called through;
- * and the team bookkeeping that OMPT (ompt.c) shares. */
+/* OpenMP capture for GCC/libgomp: the GOMP_* entry points the compiler emits, wrapped and called
+ * through; and the team bookkeeping that OMPT (ompt.c) shares. */
 #include "internal.h"
 
 #include <dlfcn.h>
@@ -11,7 +11,8 @@
 /* The real entry point, found once (omp-runtime.c): NULL when no OpenMP runtime defines it. */
 #define REAL(name) \
 	static void *name##_real; \
-	__typeof__(name) *name##_fn = (__typeof__(name) *)sg_omp_real(&name##_real, #name, (const void *)name)
+	__typeof__(name) *name##_fn = (__typeof__(name) *)sg_omp_real(&name##_real, #name, \
+								      (const void *)name)
 
 /* ---- teams: one implementation of inheritance, body, idle and par for both captures ---- */
 
@@ -41,7 +42,8 @@ void sg_team_fork(struct sg_team *tm, struct sg_thread *t, int size)
 	SG_HANDOFF_RELEASE(tm);
 }
 
-/* A worker takes on the forking thread's interval for the body; the forking thread is already in it. */
+/* A worker takes on the forking thread's interval for the body; the forking thread is already in
+ * it. */
 void sg_team_enter(struct sg_team *tm, struct sg_member *m, int index)
 {
 	struct sg_thread *t = sg_thread_get();
@@ -79,7 +81,8 @@ void sg_team_leave(struct sg_member *m)
 		end = sg_inject_body(tm->inject, m->start, t->waited - m->waited, end);
 	if (m->worker) {
 		end = sg_snap_maybe(t, end);
-		while (t->depth > 1 && !t->stack[t->depth - 1].inherited) /* begun in the body, never ended */
+		/* begun in the body, never ended */
+		while (t->depth > 1 && !t->stack[t->depth - 1].inherited)
 			sg_pop_unclosed(t, end);
 		sg_frame_pop(t, end);
 		par_off(t, end);
@@ -150,11 +153,13 @@ static int ompt_captures(void)
 
 static const char gomp_mode[] = "gomp";
 
-static void team_fork(struct team *tm, struct sg_thread *t, void (*fn)(void *), void *data, unsigned threads)
+static void team_fork(struct team *tm, struct sg_thread *t, void (*fn)(void *), void *data,
+		      unsigned threads)
 {
 	int size = threads ? (int)threads : sg_omp_max_threads();
 
-	/* Under libomp without OMPT the mode is known at the first region these wrappers capture. */
+	/* Under libomp without OMPT the mode is known at the first region these wrappers capture.
+	 */
 	if (SG_UNLIKELY(sg_omp_mode != gomp_mode))
 		sg_omp_mode = gomp_mode;
 	tm->fn = fn;
@@ -163,7 +168,8 @@ static void team_fork(struct team *tm, struct sg_thread *t, void (*fn)(void *), 
 }
 
 #if defined(__SANITIZE_THREAD__)
-/* ThreadSanitizer does not see libgomp's fork and join: a region passed through carries the edges too. */
+/* ThreadSanitizer does not see libgomp's fork and join: a region passed through carries the edges
+ * too. */
 struct pass {
 	void (*fn)(void *);
 	void *data;
@@ -188,7 +194,8 @@ static void pass_body(void *arg)
 #define PASS_END
 #endif
 
-/* Every fork entry point has this shape; the trailing arguments pass through after (fn, data, threads). */
+/* Every fork entry point has this shape; the trailing arguments pass through after (fn, data,
+ * threads). */
 #define FORK_WRAPPER(name, params, ...) \
 	SG_API void name params; \
 	SG_API void name params \
@@ -222,21 +229,24 @@ FORK_WRAPPER(GOMP_parallel_loop_dynamic, (FN_PARAMS, LOOP_PARAMS, long chunk, un
 	     , start, end, incr, chunk, flags)
 FORK_WRAPPER(GOMP_parallel_loop_guided, (FN_PARAMS, LOOP_PARAMS, long chunk, unsigned flags),
 	     , start, end, incr, chunk, flags)
-FORK_WRAPPER(GOMP_parallel_loop_nonmonotonic_dynamic, (FN_PARAMS, LOOP_PARAMS, long chunk, unsigned flags),
-	     , start, end, incr, chunk, flags)
-FORK_WRAPPER(GOMP_parallel_loop_nonmonotonic_guided, (FN_PARAMS, LOOP_PARAMS, long chunk, unsigned flags),
-	     , start, end, incr, chunk, flags)
-FORK_WRAPPER(GOMP_parallel_loop_runtime, (FN_PARAMS, LOOP_PARAMS, unsigned flags), , start, end, incr, flags)
+FORK_WRAPPER(GOMP_parallel_loop_nonmonotonic_dynamic,
+	     (FN_PARAMS, LOOP_PARAMS, long chunk, unsigned flags), , start, end, incr, chunk, flags)
+FORK_WRAPPER(GOMP_parallel_loop_nonmonotonic_guided,
+	     (FN_PARAMS, LOOP_PARAMS, long chunk, unsigned flags), , start, end, incr, chunk, flags)
+FORK_WRAPPER(GOMP_parallel_loop_runtime, (FN_PARAMS, LOOP_PARAMS, unsigned flags), , start, end,
+	     incr, flags)
 FORK_WRAPPER(GOMP_parallel_loop_nonmonotonic_runtime, (FN_PARAMS, LOOP_PARAMS, unsigned flags),
 	     , start, end, incr, flags)
-FORK_WRAPPER(GOMP_parallel_loop_maybe_nonmonotonic_runtime, (FN_PARAMS, LOOP_PARAMS, unsigned flags),
-	     , start, end, incr, flags)
+FORK_WRAPPER(GOMP_parallel_loop_maybe_nonmonotonic_runtime,
+	     (FN_PARAMS, LOOP_PARAMS, unsigned flags), , start, end, incr, flags)
 
-/* A barrier orders everything before it in every member before everything after it (for ThreadSanitizer,
- * which does not see libgomp's). One object for all barriers: it can only hide races, in TSan builds. */
+/* A barrier orders everything before it in every member before everything after it (for
+ * ThreadSanitizer, which does not see libgomp's). One object for all barriers: it can only hide
+ * races, in TSan builds. */
 static char barrier_order;
 
-/* The wait is charged after the call: by then libomp has initialized and started OMPT, if it does. */
+/* The wait is charged after the call: by then libomp has initialized and started OMPT, if it does.
+ */
 #define WAIT_VOID(name, params, args, column) \
 	SG_API void name params; \
 	SG_API void name params \
@@ -280,7 +290,8 @@ WAIT_BOOL(GOMP_sections_end_cancel, omp_barrier)
 WAIT_VOID(GOMP_taskwait, (void), (), omp_barrier)
 WAIT_VOID(GOMP_taskgroup_end, (void), (), omp_barrier)
 
-/* Mutual exclusion: the time to get in, when another thread could be in (else taking it is work). */
+/* Mutual exclusion: the time to get in, when another thread could be in (else taking it is work).
+ */
 #define WAIT_LOCK(name, params, args) \
 	SG_API void name params; \
 	SG_API void name params \
@@ -300,7 +311,8 @@ WAIT_LOCK(GOMP_critical_name_start, (void **pptr), (pptr))
 WAIT_LOCK(GOMP_atomic_start, (void), ())
 WAIT_LOCK(GOMP_ordered_start, (void), ())
 
-/* A lock taken at the first try was free: no wait. Only the wait for a lock another thread holds counts. */
+/* A lock taken at the first try was free: no wait. Only the wait for a lock another thread holds
+ * counts. */
 #define SET_LOCK(name, type, test_name) \
 	SG_API void name(type *lock); \
 	SG_API void name(type *lock) \

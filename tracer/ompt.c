@@ -1,4 +1,5 @@
-/* OpenMP capture through OMPT, the tool interface of LLVM's libomp: the quantities of omp.c, from runtime events. */
+/* OpenMP capture through OMPT, the tool interface of LLVM's libomp: the quantities of omp.c, from
+ * runtime events. */
 #include "internal.h"
 
 #include <stdint.h>
@@ -25,7 +26,8 @@ typedef uint64_t ompt_wait_id_t;
 typedef void (*ompt_interface_fn_t)(void);
 typedef ompt_interface_fn_t (*ompt_function_lookup_t)(const char *interface_function_name);
 typedef void (*ompt_callback_t)(void);
-typedef int (*ompt_initialize_t)(ompt_function_lookup_t lookup, int initial_device_num, ompt_data_t *tool_data);
+typedef int (*ompt_initialize_t)(ompt_function_lookup_t lookup, int initial_device_num,
+				 ompt_data_t *tool_data);
 typedef void (*ompt_finalize_t)(ompt_data_t *tool_data);
 
 typedef struct ompt_start_tool_result_t {
@@ -103,24 +105,30 @@ typedef enum ompt_parallel_flag_t {
 
 typedef ompt_set_result_t (*ompt_set_callback_t)(ompt_callbacks_t event, ompt_callback_t callback);
 typedef int (*ompt_get_task_info_t)(int ancestor_level, int *flags, ompt_data_t **task_data,
-				    ompt_frame_t **task_frame, ompt_data_t **parallel_data, int *thread_num);
+				    ompt_frame_t **task_frame, ompt_data_t **parallel_data,
+				    int *thread_num);
 typedef void (*ompt_callback_thread_begin_t)(ompt_thread_t thread_type, ompt_data_t *thread_data);
 typedef void (*ompt_callback_thread_end_t)(ompt_data_t *thread_data);
 typedef void (*ompt_callback_parallel_begin_t)(ompt_data_t *encountering_task_data,
 					       const ompt_frame_t *encountering_task_frame,
-					       ompt_data_t *parallel_data, unsigned int requested_parallelism,
-					       int flags, const void *codeptr_ra);
-typedef void (*ompt_callback_parallel_end_t)(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data,
-					     int flags, const void *codeptr_ra);
-typedef void (*ompt_callback_implicit_task_t)(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
-					      ompt_data_t *task_data, unsigned int actual_parallelism,
-					      unsigned int index, int flags);
+					       ompt_data_t *parallel_data,
+					       unsigned int requested_parallelism, int flags,
+					       const void *codeptr_ra);
+typedef void (*ompt_callback_parallel_end_t)(ompt_data_t *parallel_data,
+					     ompt_data_t *encountering_task_data, int flags,
+					     const void *codeptr_ra);
+typedef void (*ompt_callback_implicit_task_t)(ompt_scope_endpoint_t endpoint,
+					      ompt_data_t *parallel_data, ompt_data_t *task_data,
+					      unsigned int actual_parallelism, unsigned int index,
+					      int flags);
 typedef void (*ompt_callback_sync_region_t)(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
 					    ompt_data_t *parallel_data, ompt_data_t *task_data,
 					    const void *codeptr_ra);
-typedef void (*ompt_callback_mutex_acquire_t)(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
-					      ompt_wait_id_t wait_id, const void *codeptr_ra);
-typedef void (*ompt_callback_mutex_t)(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra);
+typedef void (*ompt_callback_mutex_acquire_t)(ompt_mutex_t kind, unsigned int hint,
+					      unsigned int impl, ompt_wait_id_t wait_id,
+					      const void *codeptr_ra);
+typedef void (*ompt_callback_mutex_t)(ompt_mutex_t kind, ompt_wait_id_t wait_id,
+				      const void *codeptr_ra);
 #endif
 
 int sg_ompt_on;
@@ -134,7 +142,8 @@ struct ompt_team {
 	struct ompt_team *next; /* the forking thread's spare records */
 };
 
-/* Per thread: spare team records (regions forked from here are nested, so few), the wait in progress. */
+/* Per thread: spare team records (regions forked from here are nested, so few), the wait in
+ * progress. */
 struct ompt_local {
 	struct ompt_team *spare;
 	uint64_t wait_start;
@@ -165,9 +174,10 @@ static void team_put(struct ompt_team *rec)
 }
 
 /* On the forking thread: the team inherits its innermost interval, as with the GOMP wrappers. */
-static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_frame_t *encountering_task_frame,
-			      ompt_data_t *parallel_data, unsigned int requested_parallelism, int flags,
-			      const void *codeptr_ra)
+static void on_parallel_begin(ompt_data_t *encountering_task_data,
+			      const ompt_frame_t *encountering_task_frame,
+			      ompt_data_t *parallel_data, unsigned int requested_parallelism,
+			      int flags, const void *codeptr_ra)
 {
 	struct sg_thread *t = sg_thread_get();
 	struct ompt_team *rec;
@@ -176,12 +186,15 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
 	parallel_data->ptr = NULL;
 	if (!t || (flags & ompt_parallel_league) || !sg_stat_get(t, t->cur) || !(rec = team_take()))
 		return;
-	sg_team_fork(&rec->team, t, requested_parallelism < SG_MAX_TEAM ? (int)requested_parallelism : SG_MAX_TEAM);
+	sg_team_fork(&rec->team, t,
+		     requested_parallelism < SG_MAX_TEAM ? (int)requested_parallelism
+							 : SG_MAX_TEAM);
 	parallel_data->ptr = rec;
 	SG_HANDOFF_RELEASE(parallel_data);
 }
 
-/* A member's body is over: at its join barrier, or at the end of its implicit task when there is none. */
+/* A member's body is over: at its join barrier, or at the end of its implicit task when there is
+ * none. */
 static void member_leave(ompt_data_t *task_data)
 {
 	struct sg_member *m = task_data->ptr;
@@ -192,8 +205,8 @@ static void member_leave(ompt_data_t *task_data)
 	sg_team_leave(m);
 }
 
-static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data, int flags,
-			    const void *codeptr_ra)
+static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data,
+			    int flags, const void *codeptr_ra)
 {
 	struct ompt_team *rec = parallel_data->ptr;
 
@@ -204,8 +217,9 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
 	team_put(rec);
 }
 
-static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data, ompt_data_t *task_data,
-			     unsigned int actual_parallelism, unsigned int index, int flags)
+static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+			     ompt_data_t *task_data, unsigned int actual_parallelism,
+			     unsigned int index, int flags)
 {
 	struct ompt_team *rec;
 
@@ -245,18 +259,21 @@ static int join_barrier(ompt_sync_region_t kind)
 		return 1;
 	if (kind != ompt_sync_region_barrier_implicit)
 		return 0;
-	return get_task_info(0, &flags, &task, &frame, &parallel, &thread_num) > 0 && frame && !frame->exit_frame.ptr;
+	return get_task_info(0, &flags, &task, &frame, &parallel, &thread_num) > 0 && frame &&
+	       !frame->exit_frame.ptr;
 }
 
-static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
-			   ompt_data_t *task_data, const void *codeptr_ra)
+static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+			   ompt_data_t *parallel_data, ompt_data_t *task_data,
+			   const void *codeptr_ra)
 {
 	(void)parallel_data, (void)codeptr_ra;
 	if (endpoint == ompt_scope_begin && task_data && task_data->ptr && join_barrier(kind))
 		member_leave(task_data);
 }
 
-/* Waiting at a barrier, taskwait or taskgroup: omp_barrier. The join barrier's wait is idle (omp_idle). */
+/* Waiting at a barrier, taskwait or taskgroup: omp_barrier. The join barrier's wait is idle
+ * (omp_idle). */
 static int barrier_wait(ompt_sync_region_t kind)
 {
 	switch (kind) {
@@ -275,7 +292,8 @@ static int barrier_wait(ompt_sync_region_t kind)
 }
 
 static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
-				ompt_data_t *parallel_data, ompt_data_t *task_data, const void *codeptr_ra)
+				ompt_data_t *parallel_data, ompt_data_t *task_data,
+				const void *codeptr_ra)
 {
 	struct sg_thread *t = sg_self;
 
@@ -293,8 +311,8 @@ static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t e
 }
 
 /* Waiting to get into critical, a lock, ordered, or an atomic the runtime serializes: omp_lock. */
-static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl, ompt_wait_id_t wait_id,
-			     const void *codeptr_ra)
+static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
+			     ompt_wait_id_t wait_id, const void *codeptr_ra)
 {
 	(void)hint, (void)impl, (void)codeptr_ra;
 	if (!sg_self)
@@ -328,13 +346,15 @@ static void on_thread_end(ompt_data_t *thread_data)
 	}
 }
 
-static int ompt_initialize(ompt_function_lookup_t lookup, int initial_device_num, ompt_data_t *tool_data)
+static int ompt_initialize(ompt_function_lookup_t lookup, int initial_device_num,
+			   ompt_data_t *tool_data)
 {
 	ompt_set_callback_t set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
 	ompt_callback_parallel_begin_t parallel_begin = on_parallel_begin;
 	ompt_callback_parallel_end_t parallel_end = on_parallel_end;
 	ompt_callback_implicit_task_t implicit_task = on_implicit_task;
-	ompt_callback_sync_region_t sync_region = on_sync_region, sync_region_wait = on_sync_region_wait;
+	ompt_callback_sync_region_t sync_region = on_sync_region,
+				    sync_region_wait = on_sync_region_wait;
 	ompt_callback_mutex_acquire_t mutex_acquire = on_mutex_acquire;
 	ompt_callback_mutex_t mutex_acquired = on_mutex_acquired;
 	ompt_callback_thread_end_t thread_end = on_thread_end;
@@ -356,7 +376,8 @@ static int ompt_initialize(ompt_function_lookup_t lookup, int initial_device_num
 	get_task_info = (ompt_get_task_info_t)lookup("ompt_get_task_info");
 	if (!set_callback || !get_task_info)
 		return 0;
-	/* All or nothing: a quantity half captured would read as measured. Returning 0 turns the tool off. */
+	/* All or nothing: a quantity half captured would read as measured. Returning 0 turns the
+	 * tool off. */
 	for (size_t i = 0; i < sizeof(callbacks) / sizeof(callbacks[0]); i++)
 		if (set_callback(callbacks[i].event, callbacks[i].fn) != ompt_set_always)
 			return 0;
@@ -374,8 +395,10 @@ static void ompt_finalize(ompt_data_t *tool_data)
  * The runtime looks this up by name as it starts (libomp does; libgomp has no OMPT). That can
  * be before the tracer's own constructor has run, so ask the environment, as sg_init does.
  */
-SG_API ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version);
-SG_API ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version)
+SG_API ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
+						 const char *runtime_version);
+SG_API ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
+						 const char *runtime_version)
 {
 	static ompt_start_tool_result_t result = { ompt_initialize, ompt_finalize, { 0 } };
 	const char *dir = getenv("SCALEGATE_OUT");

@@ -1,4 +1,5 @@
-/* The tracer's global tables: regions (name, file, line) and call-path nodes (parent, region, tag). */
+/* The tracer's global tables: regions (name, file, line) and call-path nodes (parent, region, tag).
+ */
 #include "internal.h"
 
 #include <stdlib.h>

@@ -1,4 +1,5 @@
-/* scalegate.h: mark the code intervals of an OpenMP/MPI program for the scalegate performance gate. */
+/* scalegate.h: mark the code intervals of an OpenMP/MPI program for the scalegate performance gate.
+ */
 #ifndef SCALEGATE_H
 #define SCALEGATE_H
 

@@ -1,4 +1,5 @@
-/* Per-thread state and the hot path: entering and leaving intervals touch only this thread's memory. */
+/* Per-thread state and the hot path: entering and leaving intervals touch only this thread's
+ * memory. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -99,7 +100,8 @@ struct sg_mpi_stat *sg_mpi_stat_get(struct sg_thread *t, uint32_t node, enum sg_
 {
 	struct sg_mpi_stat **chunk = &t->mpi_chunks[node / SG_CHUNK];
 
-	if (SG_UNLIKELY(!*chunk) && !(*chunk = calloc((size_t)SG_CHUNK * SG_MPI_NKINDS, sizeof(**chunk))))
+	if (SG_UNLIKELY(!*chunk) &&
+	    !(*chunk = calloc((size_t)SG_CHUNK * SG_MPI_NKINDS, sizeof(**chunk))))
 		return NULL;
 	return &(*chunk)[(node % SG_CHUNK) * SG_MPI_NKINDS + kind];
 }
@@ -126,7 +128,8 @@ static __attribute__((noinline)) void pend_first(struct sg_thread *t, const stru
 
 /* The part of an entry since the thread's last snapshot: its cpu and rq_wait come at the next.
  * Every caller ends entries at or after that snapshot (sg_snap returns the clock to go on with). */
-static inline void pend(struct sg_thread *t, const struct sg_frame *f, struct sg_stat *s, uint64_t now)
+static inline void pend(struct sg_thread *t, const struct sg_frame *f, struct sg_stat *s,
+			uint64_t now)
 {
 	uint64_t ticks = now - (f->start > t->snap_tsc ? f->start : t->snap_tsc);
 
@@ -136,8 +139,8 @@ static inline void pend(struct sg_thread *t, const struct sg_frame *f, struct sg
 		pend_first(t, f, s, ticks);
 }
 
-static inline __attribute__((always_inline)) void record(struct sg_thread *t, const struct sg_frame *f,
-							 uint64_t now)
+static inline __attribute__((always_inline)) void record(struct sg_thread *t,
+							 const struct sg_frame *f, uint64_t now)
 {
 	struct sg_stat *s = &t->chunks[f->node / SG_CHUNK][f->node % SG_CHUNK];
 	uint64_t d = now - f->start;
@@ -233,8 +236,10 @@ void sg_pop_unclosed(struct sg_thread *t, uint64_t now)
 }
 
 /*
- * The end did not match the innermost region. Recovery: the intervals opened inside the matching one and
- * left open are closed with it (so what follows keeps its parents); an end that matches no open interval
+ * The end did not match the innermost region. Recovery: the intervals opened inside the matching
+ * one and
+ * left open are closed with it (so what follows keeps its parents); an end that matches no open
+ * interval
  * of this thread is ignored.
  */
 static void end_mismatch(struct sg_thread *t, uint32_t region, int line, uint64_t now)

@@ -99,10 +99,12 @@ static void command_line(char *out, size_t size)
 			out[i] = ' ';
 }
 
-/* "none" says MPI calls were not captured; with no MPI library in the process there are none to capture. */
+/* "none" says MPI calls were not captured; with no MPI library in the process there are none to
+ * capture. */
 static const char *mpi_mode(void)
 {
-	if (strcmp(sg_mpi_mode, "none") || dlsym(RTLD_DEFAULT, "PMPI_Init") || dlsym(RTLD_DEFAULT, "MPI_Init"))
+	if (strcmp(sg_mpi_mode, "none") || dlsym(RTLD_DEFAULT, "PMPI_Init") ||
+	    dlsym(RTLD_DEFAULT, "MPI_Init"))
 		return sg_mpi_mode;
 	return "absent";
 }
@@ -189,7 +191,8 @@ static void write_stat(struct buf *b, uint32_t node, const struct sg_thread *t,
 {
 	int thread = t->slot;
 
-	buf_printf(b, "stat\t%u\t%d\t%llu\t%.9g\t", node, thread, (unsigned long long)s->count, s->time * sec);
+	buf_printf(b, "stat\t%u\t%d\t%llu\t%.9g\t", node, thread, (unsigned long long)s->count,
+		   s->time * sec);
 	if (s->count)
 		buf_printf(b, "%.9g\t%.9g\t%.9g", s->min * sec, s->max * sec, s->sumsq * sec * sec);
 	else
@@ -215,7 +218,9 @@ static void write_stats(struct buf *b)
 	for (int i = 0; i < sg_thread_count(); i++) {
 		struct sg_thread *t = sg_thread_at(i);
 		for (uint32_t n = 0; n < sg_node_count(); n++) {
-			struct sg_stat *s = t->chunks[n / SG_CHUNK] ? &t->chunks[n / SG_CHUNK][n % SG_CHUNK] : NULL;
+			struct sg_stat *s = t->chunks[n / SG_CHUNK]
+						    ? &t->chunks[n / SG_CHUNK][n % SG_CHUNK]
+						    : NULL;
 			if (s && (s->count || s->time))
 				write_stat(b, n, t, s, sec, omp);
 		}
@@ -228,21 +233,24 @@ static const char *mpi_kind_names[] = {
 #undef X
 };
 
-/* Exact mode measures waiting only for the blocking collectives; for other kinds it stays absent. */
+/* Exact mode measures waiting only for the blocking collectives; for other kinds it stays absent.
+ */
 static const int mpi_kind_collective[] = {
 #define X(id, name, coll) coll,
 	SG_MPI_KINDS(X)
 #undef X
 };
 
-/* Measured always for receives (tracer/mpi-wait.c) and waits; for blocking collectives in exact mode. */
+/* Measured always for receives (tracer/mpi-wait.c) and waits; for blocking collectives in exact
+ * mode. */
 static int wait_measured(int kind)
 {
 	return kind == SG_MPI_RECV || kind == SG_MPI_SENDRECV || kind == SG_MPI_WAIT ||
 	       (sg_mpi_wait_measured && mpi_kind_collective[kind]);
 }
 
-static void write_mpi_stat(struct buf *b, uint32_t node, int thread, int kind, const struct sg_mpi_stat *m, double sec)
+static void write_mpi_stat(struct buf *b, uint32_t node, int thread, int kind,
+			   const struct sg_mpi_stat *m, double sec)
 {
 	buf_printf(b, "mpi\t%u\t%d\t%s\t%llu\t%.9g\t", node, thread, mpi_kind_names[kind],
 		   (unsigned long long)m->count, m->time * sec);
@@ -250,7 +258,8 @@ static void write_mpi_stat(struct buf *b, uint32_t node, int thread, int kind, c
 		buf_printf(b, "%.9g", m->wait * sec);
 	else
 		buf_printf(b, "-");
-	buf_printf(b, "\t%llu\t%llu\n", (unsigned long long)m->bytes_sent, (unsigned long long)m->bytes_recv);
+	buf_printf(b, "\t%llu\t%llu\n", (unsigned long long)m->bytes_sent,
+		   (unsigned long long)m->bytes_recv);
 }
 
 static void write_mpi(struct buf *b)
@@ -259,7 +268,8 @@ static void write_mpi(struct buf *b)
 
 	if (!strcmp(sg_mpi_mode, "none"))
 		return;
-	buf_printf(b, "columns\tmpi\tnode\tthread\tkind\tcount\ttime\twait\tbytes_sent\tbytes_recv\n");
+	buf_printf(b,
+		   "columns\tmpi\tnode\tthread\tkind\tcount\ttime\twait\tbytes_sent\tbytes_recv\n");
 	for (int i = 0; i < sg_thread_count(); i++) {
 		struct sg_thread *t = sg_thread_at(i);
 		for (uint32_t n = 0; n < sg_node_count(); n++) {
@@ -281,8 +291,8 @@ static void write_errors(struct buf *b)
 	buf_printf(b, "columns\terror\tkind\tnode\tregion\tline\tcount\n");
 	for (int i = 0; i < sg_error_site_count(); i++) {
 		const struct sg_error_site *e = sg_error_site_at(i);
-		buf_printf(b, "error\t%s\t%u\t%u\t%d\t%llu\n", sg_error_name(e->kind), e->node, e->region, e->line,
-			   (unsigned long long)e->count);
+		buf_printf(b, "error\t%s\t%u\t%u\t%d\t%llu\n", sg_error_name(e->kind), e->node,
+			   e->region, e->line, (unsigned long long)e->count);
 	}
 }
 
@@ -326,7 +336,8 @@ static int write_atomic(const char *dir, const struct buf *b)
 	if (mkdir_p(dir))
 		return -1;
 	if (sg_rank >= 0)
-		snprintf(path, sizeof(path), "%s/rank%05d.%s.%d.sgprof", dir, sg_rank, host, (int)getpid());
+		snprintf(path, sizeof(path), "%s/rank%05d.%s.%d.sgprof", dir, sg_rank, host,
+			 (int)getpid());
 	else
 		snprintf(path, sizeof(path), "%s/%s.%d.sgprof", dir, host, (int)getpid());
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);

@@ -1,4 +1,5 @@
-/* Loading for the analyzer: a results directory (manifest.tsv) or a plain directory of profiles (the tables themselves: analysis.c, intervals.c). */
+/* Loading for the analyzer: a results directory (manifest.tsv) or a plain directory of profiles
+ * (the tables themselves: analysis.c, intervals.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,9 +9,9 @@
 #include "base/util.h"
 
 /*
- * The profiles of one run must be the ranks it was configured with, each once: MPI ranks 0 … size − 1
- * of one size (the configured rank count), or one process without MPI. Anything else, a launcher's
- * helper process among them, would be merged as processors.
+ * The profiles of one run must be the ranks it was configured with, each once: MPI ranks
+ * 0 … size − 1 of one size (the configured rank count), or one process without MPI. Anything else,
+ * a launcher's helper process among them, would be merged as processors.
  */
 static const char *meta_or_dash(const struct profile *p, const char *key)
 {
@@ -24,48 +25,61 @@ static int check_ranks(const char *dir, const struct profile *p, size_t n, int r
 	double size = profile_meta_num(&p[0], "ranks", -1);
 
 	for (size_t i = 0; i < n; i++) {
-		double r = profile_meta_num(&p[i], "rank", -1), s = profile_meta_num(&p[i], "ranks", -1);
+		double r = profile_meta_num(&p[i], "rank", -1),
+		       s = profile_meta_num(&p[i], "ranks", -1);
 		if (!i && (r < 0) != (s < 0))
 			return error("'%s': rank %s of %s: a rank without a rank count, or a count "
-				     "without a rank", p[i].path, meta_or_dash(&p[i], "rank"), meta_or_dash(&p[i], "ranks"));
+				     "without a rank",
+				     p[i].path, meta_or_dash(&p[i], "rank"),
+				     meta_or_dash(&p[i], "ranks"));
 		if ((r < 0) != (size < 0) || s != size)
-			return error("'%s': rank %s of %s, but '%s' is rank %s of %s: profiles of different runs or of "
-				     "a process that is not a rank", p[i].path, meta_or_dash(&p[i], "rank"),
-				     meta_or_dash(&p[i], "ranks"), p[0].path, meta_or_dash(&p[0], "rank"),
-				     meta_or_dash(&p[0], "ranks"));
+			return error("'%s': rank %s of %s, but '%s' is rank %s of %s: profiles of "
+				     "different runs or of "
+				     "a process that is not a rank",
+				     p[i].path, meta_or_dash(&p[i], "rank"),
+				     meta_or_dash(&p[i], "ranks"), p[0].path,
+				     meta_or_dash(&p[0], "rank"), meta_or_dash(&p[0], "ranks"));
 		if (r >= 0 && r >= s)
 			return error("'%s': rank %.0f of %.0f ranks", p[i].path, r, s);
 		if (i && r >= 0 && r == profile_meta_num(&p[i - 1], "rank", -1))
-			return error("'%s' and '%s' are both rank %.0f", p[i - 1].path, p[i].path, r);
+			return error("'%s' and '%s' are both rank %.0f", p[i - 1].path, p[i].path,
+				     r);
 	}
 	if (size < 0 && n > 1)
-		return error("%zu profiles without an MPI rank in '%s': a run without MPI is one process "
-			     "(a wrapper or a helper process was measured too?)", n, dir);
+		return error("%zu profiles without an MPI rank in '%s': a run without MPI is one "
+			     "process "
+			     "(a wrapper or a helper process was measured too?)",
+			     n, dir);
 	if (size >= 0 && ranks && size != ranks)
-		return error("'%s': the profiles are of %.0f ranks, the configuration runs %d", dir, size, ranks);
+		return error("'%s': the profiles are of %.0f ranks, the configuration runs %d", dir,
+			     size, ranks);
 	if (size >= 0 && (double)n != size)
 		return error("'%s': %zu profiles for %.0f ranks", dir, n, size);
 	return 0;
 }
 
 /* The annotation mistakes of one run's profiles, merged per site into a->annotations. */
-static void add_annotations(struct analysis *a, const struct analysis_config *c, const struct profile *p, size_t n)
+static void add_annotations(struct analysis *a, const struct analysis_config *c,
+			    const struct profile *p, size_t n)
 {
 	for (size_t k = 0; k < n; k++) {
 		for (size_t i = 0; i < p[k].nr_errors; i++) {
 			const struct profile_error *e = &p[k].errors[i];
 			const struct profile_region *r = &p[k].regions[e->region];
-			char *path = !strcmp(e->kind, "unclosed") ? xstrdup(p[k].nodes[e->node].path) :
-				xstrfmt("%s/%s", p[k].nodes[e->node].path, r->name);
+			char *path = !strcmp(e->kind, "unclosed")
+					     ? xstrdup(p[k].nodes[e->node].path)
+					     : xstrfmt("%s/%s", p[k].nodes[e->node].path, r->name);
 			struct analysis_annotation *x = NULL;
 			for (size_t j = 0; j < a->nr_annotations && !x; j++) {
 				struct analysis_annotation *y = &a->annotations[j];
-				if (!strcmp(y->benchmark, c->benchmark) && !strcmp(y->kind, e->kind) &&
-				    !strcmp(y->interval, path) && !strcmp(y->file, r->file) && y->line == e->line)
+				if (!strcmp(y->benchmark, c->benchmark) &&
+				    !strcmp(y->kind, e->kind) && !strcmp(y->interval, path) &&
+				    !strcmp(y->file, r->file) && y->line == e->line)
 					x = y;
 			}
 			if (!x) {
-				ALLOC_GROW(a->annotations, a->nr_annotations + 1, a->alloc_annotations);
+				ALLOC_GROW(a->annotations, a->nr_annotations + 1,
+					   a->alloc_annotations);
 				x = memset(&a->annotations[a->nr_annotations++], 0, sizeof(*x));
 				x->benchmark = xstrdup(c->benchmark);
 				x->kind = xstrdup(e->kind);
@@ -101,8 +115,8 @@ static int add_run(struct analysis *a, struct results *r, size_t row, const char
 	if (!ret) {
 		const char *base = strrchr(p[0].regions[0].file, '/');
 		base = base ? base + 1 : p[0].regions[0].file;
-		struct analysis_config *c = analysis_config_get(a, benchmark ? benchmark : base, size,
-								ranks ? ranks : (int)n, threads);
+		struct analysis_config *c = analysis_config_get(
+			a, benchmark ? benchmark : base, size, ranks ? ranks : (int)n, threads);
 		ret = analysis_add_run(a, c, repeat, p, n);
 		if (!ret) {
 			c->runs[c->nr_runs - 1].contention = contention;

@@ -1,4 +1,5 @@
-/* Characteristics of one run: per interval, the lost-time decomposition of docs/metrics.md from the ranks' profiles. */
+/* Characteristics of one run: per interval, the lost-time decomposition of docs/metrics.md from the
+ * ranks' profiles. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,7 +156,8 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Workers are keyed by OpenMP thread number (slots of exited threads are reused); unknown ones by slot. */
+/* Workers are keyed by OpenMP thread number (slots of exited threads are reused); unknown ones by
+ * slot. */
 static int worker_key(const struct profile *p, size_t slot)
 {
 	int omp = p->threads[slot].omp_thread;
@@ -212,7 +214,8 @@ static void view_add_stats(struct rank_view *rv)
 		c[RV_RQ] += z(s->v[PROFILE_RQ_WAIT]);
 		c[RV_CPU] += z(s->v[PROFILE_CPU]);
 		c[RV_CPU_NAN] += isnan(s->v[PROFILE_CPU]);
-		/* A worker's record without entries is an inherited frame: its time is in no ancestor's. */
+		/* A worker's record without entries is an inherited frame: its time is in no
+		 * ancestor's. */
 		if (t && z(s->v[PROFILE_COUNT]) == 0) {
 			c[RV_INH] += z(s->v[PROFILE_TIME]);
 			c[RV_INHQ] += z(s->v[PROFILE_RQ_WAIT]);
@@ -226,7 +229,8 @@ static void view_add_stats(struct rank_view *rv)
 
 		cell(rv, (size_t)m->node, rv->slot[m->thread])[RV_M] += t;
 		if (k < 0 && !isnan(m->v[PROFILE_MPI_WAIT]))
-			cell(rv, (size_t)m->node, rv->slot[m->thread])[RV_PW] += m->v[PROFILE_MPI_WAIT];
+			cell(rv, (size_t)m->node,
+			     rv->slot[m->thread])[RV_PW] += m->v[PROFILE_MPI_WAIT];
 		if (k >= 0) {
 			double *cw = &rv->coll[((size_t)m->node * NR_COLL + (size_t)k) * 2];
 			cw[0] += t;
@@ -246,9 +250,9 @@ static void view_make_inclusive(struct rank_view *rv)
 	double *inhq_below = xcalloc(p->nr_nodes * nt + 1, sizeof(double));
 	double *inhc_below = xcalloc(p->nr_nodes * nt + 1, sizeof(double));
 
-	/* An interval a thread other than the main one entered outside any of its own (a pthread's first
-	 * SG_BEGIN, a worker's at the top of a body that inherited nothing) is the bottom of that thread's
-	 * stack too: its time is in no ancestor's record of that thread. */
+	/* An interval a thread other than the main one entered outside any of its own (a pthread's
+	 * first SG_BEGIN, a worker's at the top of a body that inherited nothing) is the bottom of
+	 * that thread's stack too: its time is in no ancestor's record of that thread. */
 	for (size_t n = 1; n < p->nr_nodes; n++)
 		for (int t = 1; t < rv->threads; t++) {
 			double *c = cell(rv, n, t);
@@ -276,7 +280,8 @@ static void view_make_inclusive(struct rank_view *rv)
 			u[RV_CPU_NAN] += c[RV_CPU_NAN];
 		}
 		for (size_t k = 0; k < NR_COLL * 2; k++) {
-			double c = rv->coll[n * NR_COLL * 2 + k], *u = &rv->coll[up * NR_COLL * 2 + k];
+			double c = rv->coll[n * NR_COLL * 2 + k],
+			       *u = &rv->coll[up * NR_COLL * 2 + k];
 			if (!isnan(c))
 				*u = z(*u) + c;
 		}
@@ -292,7 +297,8 @@ static void view_make_inclusive(struct rank_view *rv)
 	free(inhc_below);
 }
 
-static void view_init(struct analysis *a, const char *benchmark, struct rank_view *rv, const struct profile *p)
+static void view_init(struct analysis *a, const char *benchmark, struct rank_view *rv,
+		      const struct profile *p)
 {
 	const char *omp = profile_meta(p, "omp"), *mpi = profile_meta(p, "mpi");
 	const char *sched = profile_meta(p, "sched");
@@ -300,7 +306,8 @@ static void view_init(struct analysis *a, const char *benchmark, struct rank_vie
 	memset(rv, 0, sizeof(*rv));
 	rv->p = p;
 	rv->omp = omp && strcmp(omp, "none") && strcmp(omp, "-");
-	/* "absent": no MPI library in the process, so nothing to capture: MPI time is 0, not unknown */
+	/* "absent": no MPI library in the process, so nothing to capture: MPI time is 0, not
+	 * unknown */
 	rv->mpi = mpi && strcmp(mpi, "none") && strcmp(mpi, "-");
 	/* without the CPUs it was given, its own queueing cannot be told from the machine's */
 	rv->sched = sched && !strcmp(sched, "schedstat") && profile_meta_num(p, "cpus", 0) >= 1;
@@ -316,8 +323,8 @@ static void view_init(struct analysis *a, const char *benchmark, struct rank_vie
 	rv->interval = xmalloc((p->nr_nodes + 1) * sizeof(int));
 	for (size_t n = 0; n < p->nr_nodes; n++) {
 		const struct profile_region *r = &p->regions[p->nodes[n].region];
-		rv->interval[n] = analysis_interval_id(a, benchmark, p->nodes[n].path, r->file, r->line,
-						       p->nodes[n].depth);
+		rv->interval[n] = analysis_interval_id(a, benchmark, p->nodes[n].path, r->file,
+						       r->line, p->nodes[n].depth);
 	}
 }
 
@@ -371,8 +378,8 @@ static double clamp0(struct clamp *cl, double v, enum analysis_figure f)
 	return 0;
 }
 
-/* MPI waiting per rank: point-to-point as measured; collectives measured where the exact mode ran, else
- * t_{r,k} - min_r' t_{r',k}. */
+/* MPI waiting per rank: point-to-point as measured; collectives measured where the exact mode ran,
+ * else t_{r,k} - min_r' t_{r',k}. */
 static void mpi_waits(const struct interval_ranks *ir, double *wait, int *estimated)
 {
 	for (size_t r = 0; r < ir->nr; r++) {
@@ -418,8 +425,10 @@ struct sums {
 	size_t nproc;
 };
 
-/* Thread q's presence in the interval: its time there, and for a worker the idle of the regions forked
- * from there (outside its body, so outside its time; the forking thread's idle is inside its own). */
+/* Thread q's presence in the interval: its time there, and for a worker the idle of the regions
+ * forked from there (outside its body, so outside its time; the forking thread's idle is inside its
+ * own).
+ * */
 static double presence(const struct rank_view *rv, int node, int q)
 {
 	const double *c;
@@ -490,7 +499,8 @@ static double rank_time_program(double W, double most_interference, double most_
  * (work, interference, waiting, MPI).
  */
 static void rank_processors(const struct interval_ranks *ir, size_t r, double wait_r,
-			    struct sums *s, struct clamp *cl, struct analysis_point *pt, double *work)
+			    struct sums *s, struct clamp *cl, struct analysis_point *pt,
+			    double *work)
 {
 	const struct rank_view *rv = &ir->rv[r];
 	int node = ir->node[r];
@@ -509,7 +519,11 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 		const double *c = node >= 0 && q < rv->threads ? cell(rv, (size_t)node, q) : NULL;
 		double t = c ? c[RV_TIME] : 0, B = c ? c[RV_B] : 0, L = c ? c[RV_L] : 0;
 		double D = c ? c[RV_D] : 0, m = c ? c[RV_M] : 0, a = presence(rv, node, q);
-		double gap = W - a, seq = q && gap > serial ? serial : q ? gap : 0, missing = gap - seq;
+		double gap = W - a,
+		       seq = q && gap > serial ? serial
+			     : q               ? gap
+					       : 0,
+		       missing = gap - seq;
 		double w = clamp0(cl, a - D - B - L - m, ANALYSIS_PRODUCTIVE_TIME);
 		double in, delay = thread_interference(rv, c, a, w, &in);
 
@@ -635,7 +649,8 @@ static void set_figures(struct analysis_point *pt, const struct sums *s, int thr
 	f[ANALYSIS_LOAD_IMBALANCE] = li;
 	f[ANALYSIS_LOAD_BALANCE] = s->work_max > 0 ? s->work / s->nproc / s->work_max : NAN;
 	f[ANALYSIS_COMMUNICATION_EFFICIENCY] = s->exec_prog > 0 ? s->work_max / s->exec_prog : NAN;
-	f[ANALYSIS_PARALLEL_EFFICIENCY] = f[ANALYSIS_LOAD_BALANCE] * f[ANALYSIS_COMMUNICATION_EFFICIENCY];
+	f[ANALYSIS_PARALLEL_EFFICIENCY] = f[ANALYSIS_LOAD_BALANCE] *
+					  f[ANALYSIS_COMMUNICATION_EFFICIENCY];
 	f[ANALYSIS_SERIAL_SHARE] = s->wall > 0 ? s->serial / s->wall : NAN;
 	f[ANALYSIS_COUNT] = s->count;
 	for (int k = 0; k < ANALYSIS_NR_FIGURES; k++)

@@ -1,4 +1,5 @@
-/* The analyzer: loads profiles and computes the characteristics of DESIGN.md per interval, configuration and repeat (docs/metrics.md). */
+/* The analyzer: loads profiles and computes the characteristics of DESIGN.md per interval,
+ * configuration and repeat (docs/metrics.md). */
 #ifndef SG_ANALYSIS_H
 #define SG_ANALYSIS_H
 
@@ -79,7 +80,8 @@ struct analysis_point {
 	double fig[ANALYSIS_NR_FIGURES];    /* NAN = absent (not captured) */
 	struct analysis_cmp cmp[ANALYSIS_NR_PQ];
 	int wait_estimated;                 /* MPI waiting estimated from the ranks' times */
-	/* figures clamped by more than 1 % of Total_time (bit per figure), and by how much at most */
+	/* figures clamped by more than 1 % of Total_time (bit per figure), and by how much at most
+	 */
 	unsigned long inconsistent;
 	double inconsistency;
 };
@@ -92,7 +94,8 @@ struct analysis_interval {
 
 struct analysis_run {
 	int repeat;
-	double contention;             /* cores other processes used during the run (manifest.tsv); NAN: unknown */
+	/* cores other processes used during the run (manifest.tsv); NAN: unknown */
+	double contention;
 	struct analysis_point *points; /* by interval id; ids >= nr_points are absent */
 	size_t nr_points;
 };
@@ -105,10 +108,12 @@ struct analysis_config {
 	size_t nr_runs, alloc_runs;
 };
 
-/* An annotation mistake at one site of a benchmark's code, over all its runs (tracer: 'error' records). */
+/* An annotation mistake at one site of a benchmark's code, over all its runs (tracer: 'error'
+ * records). */
 struct analysis_annotation {
 	char *benchmark, *kind; /* "unmatched_end", "unclosed", "dropped" */
-	char *interval;         /* the interval left open, or the one an unmatched SG_END named, as a call path */
+	/* the interval left open, or the one an unmatched SG_END named, as a call path */
+	char *interval;
 	char *file;
 	int line;               /* the offending site */
 	double count;           /* occurrences over all runs and ranks */
@@ -130,12 +135,13 @@ struct analysis {
 	char **fingerprint;            /* key, value pairs */
 	size_t nr_fingerprint, alloc_fingerprint;
 	void *index;                   /* path -> interval id */
-	/* Set before analysis_load: the manifest's runs this returns 0 for are not read (the first look of
-	 * an adaptive gate run, docs/check.md); NULL: every run. */
+	/* Set before analysis_load: the manifest's runs this returns 0 for are not read (the first
+	 * look of an adaptive gate run, docs/check.md); NULL: every run. */
 	int (*keep)(void *arg, const char *benchmark, int repeat);
 	void *keep_arg;
-	/* Set before analysis_load: a run whose profiles cannot be read (damaged, of another run) is
-	 * listed in 'damaged' and left out, and the other runs are still loaded; 0: it fails the load. */
+	/* Set before analysis_load: a run whose profiles cannot be read (damaged, of another run)
+	 * is listed in 'damaged' and left out, and the other runs are still loaded; 0: it fails the
+	 * load. */
 	int keep_going;
 	struct analysis_damage *damaged;
 	size_t nr_damaged, alloc_damaged;
@@ -158,7 +164,8 @@ struct results;
  * (the looks of an adaptive run, the base of an A/B run). */
 int analysis_load_results(struct analysis *a, struct results *r);
 
-/* Computes the points of one run from its ranks' profiles ('threads' 0: count them); 0 or error(). */
+/* Computes the points of one run from its ranks' profiles ('threads' 0: count them); 0 or error().
+ */
 int analysis_add_run(struct analysis *a, struct analysis_config *c, int repeat,
 		     const struct profile *ranks, size_t nr_ranks);
 
@@ -169,8 +176,8 @@ struct analysis_config *analysis_config_get(struct analysis *a, const char *benc
 /* Frees the interval index (analysis_release does). */
 void analysis_index_release(struct analysis *a);
 /* The id of a benchmark's interval path, added when missing. */
-int analysis_interval_id(struct analysis *a, const char *benchmark, const char *path, const char *file, int line,
-			 int depth);
+int analysis_interval_id(struct analysis *a, const char *benchmark, const char *path,
+			 const char *file, int line, int depth);
 
 const char *analysis_figure_name(enum analysis_figure f);
 const char *analysis_pq_name(enum analysis_pq q);

@@ -1,4 +1,5 @@
-/* The analysis's interval index: (benchmark, interval path) -> id, so that every run of a benchmark adds to the same intervals. */
+/* The analysis's interval index: (benchmark, interval path) -> id, so that every run of a benchmark
+ * adds to the same intervals. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +52,8 @@ static void index_grow(struct analysis *a)
 		index_insert(ix, a, (int)id);
 }
 
-int analysis_interval_id(struct analysis *a, const char *benchmark, const char *path, const char *file, int line,
-			 int depth)
+int analysis_interval_id(struct analysis *a, const char *benchmark, const char *path,
+			 const char *file, int line, int depth)
 {
 	struct index *ix;
 	size_t i;
@@ -62,7 +63,8 @@ int analysis_interval_id(struct analysis *a, const char *benchmark, const char *
 		benchmark = "";
 	index_grow(a);
 	ix = a->index;
-	for (i = key_hash(benchmark, path) & (ix->size - 1); ix->slots[i]; i = (i + 1) & (ix->size - 1)) {
+	for (i = key_hash(benchmark, path) & (ix->size - 1); ix->slots[i];
+	     i = (i + 1) & (ix->size - 1)) {
 		const struct analysis_interval *iv = &a->intervals[ix->slots[i] - 1];
 		if (!strcmp(iv->path, path) && !strcmp(iv->benchmark, benchmark))
 			return ix->slots[i] - 1;

@@ -1,4 +1,5 @@
-/* The models behind isoefficiency: growth of n(p) fitted on ln n, memory expressions, the scalability function. */
+/* The models behind isoefficiency: growth of n(p) fitted on ln n, memory expressions, the
+ * scalability function. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,8 @@ const char *isoeff_growth_name(enum isoeff_growth g)
 
 const char *isoeff_verdict_name(enum isoeff_verdict v)
 {
-	static const char *const names[] = { "perfectly_scalable", "scalable_to_memory_limit", "poorly_scalable" };
+	static const char *const names[] = {"perfectly_scalable", "scalable_to_memory_limit",
+					    "poorly_scalable"};
 
 	return names[v];
 }
@@ -49,15 +51,17 @@ static void fit_quality(struct isoeff_fit *f, double rss, double sst, size_t n)
 }
 
 /* ln n = ln c + alpha ln p + beta ln ln p with alpha, beta fixed. */
-static void fit_fixed(enum isoeff_growth g, const double *p, const double *ln_n, size_t nr, double sst,
-		      struct isoeff_fit *f)
+static void fit_fixed(enum isoeff_growth g, const double *p, const double *ln_n, size_t nr,
+		      double sst, struct isoeff_fit *f)
 {
 	double c = 0, rss = 0;
 
 	for (size_t i = 0; i < nr; i++)
-		c += (ln_n[i] - growths[g].alpha * log(p[i]) - growths[g].beta * log(log(p[i]))) / nr;
+		c += (ln_n[i] - growths[g].alpha * log(p[i]) - growths[g].beta * log(log(p[i]))) /
+		     nr;
 	for (size_t i = 0; i < nr; i++) {
-		double r = ln_n[i] - c - growths[g].alpha * log(p[i]) - growths[g].beta * log(log(p[i]));
+		double r = ln_n[i] - c - growths[g].alpha * log(p[i]) -
+			   growths[g].beta * log(log(p[i]));
 		rss += r * r;
 	}
 	f->eligible = 1;
@@ -66,7 +70,8 @@ static void fit_fixed(enum isoeff_growth g, const double *p, const double *ln_n,
 	fit_quality(f, rss, sst, nr);
 }
 
-static void fit_power(const double *p, const double *ln_n, size_t nr, double sst, struct isoeff_fit *f)
+static void fit_power(const double *p, const double *ln_n, size_t nr, double sst,
+		      struct isoeff_fit *f)
 {
 	double x[64], rss = 0;
 	struct stats_line l;
@@ -85,7 +90,8 @@ static void fit_power(const double *p, const double *ln_n, size_t nr, double sst
 	fit_quality(f, rss, sst, nr);
 }
 
-int isoeff_fit_growth(const double *p, const double *n, size_t nr, struct isoeff_fit fits[ISOEFF_NR_GROWTHS])
+int isoeff_fit_growth(const double *p, const double *n, size_t nr,
+		      struct isoeff_fit fits[ISOEFF_NR_GROWTHS])
 {
 	double ln_n[64], sst, floor = nr * FLOOR * FLOOR, rss1, rssk, t;
 	int best = -1;
@@ -122,7 +128,8 @@ void isoeff_scalability(const struct memory_model *m, enum isoeff_growth g, doub
 	s->p_exp = m->a * alpha - 1;
 	s->log_exp = m->a * beta + (alpha > 0 ? m->b : 0);
 	s->loglog_exp = alpha <= 0 && beta > 0 ? m->b : 0;
-	if (fabs(s->p_exp) <= fmax(0.1, 0.05 * m->a) && (g == ISOEFF_POWER || fabs(s->p_exp) < 1e-9))
+	if (fabs(s->p_exp) <= fmax(0.1, 0.05 * m->a) &&
+	    (g == ISOEFF_POWER || fabs(s->p_exp) < 1e-9))
 		s->p_exp = 0;
 	if (s->p_exp < 0 || (s->p_exp == 0 && !s->log_exp && !s->loglog_exp))
 		s->verdict = ISOEFF_PERFECTLY_SCALABLE;

@@ -1,4 +1,5 @@
-/* Isoefficiency of one benchmark x interval: where eps(n, p) crosses E at each p, how n grows, what memory that needs. */
+/* Isoefficiency of one benchmark x interval: where eps(n, p) crosses E at each p, how n grows, what
+ * memory that needs. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +28,8 @@ static double eps(const struct matrix_cell *c)
 }
 
 /* The sizes with a 1x1 reference, ascending, and their series. */
-static size_t usable_sizes(struct isoeff *iso, const struct matrix_series *const *series, const double *sizes,
-			   size_t nr, const struct matrix_series **by_size)
+static size_t usable_sizes(struct isoeff *iso, const struct matrix_series *const *series,
+			   const double *sizes, size_t nr, const struct matrix_series **by_size)
 {
 	iso->sizes = xmalloc((nr + 1) * sizeof(double));
 	for (size_t i = 0; i < nr; i++) {
@@ -63,7 +64,8 @@ static struct isoeff_point *point_for(struct isoeff *iso, int p)
 	return &iso->points[i];
 }
 
-/* Per p > 1 and size, the configuration with the best efficiency (layouts such as 2x1 and 1x2 share p). */
+/* Per p > 1 and size, the configuration with the best efficiency (layouts such as 2x1 and 1x2 share
+ * p). */
 static void collect(struct isoeff *iso, const struct matrix_series **by_size)
 {
 	for (size_t j = 0; j < iso->nr_sizes; j++)
@@ -134,12 +136,15 @@ static char *refusal(const struct isoeff *iso)
 	struct strbuf sb = STRBUF_INIT;
 	const char *sep = " (";
 
-	strbuf_addf(&sb, "the target is crossed inside the measured sizes at %zu processor count%s, 2 are needed",
+	strbuf_addf(&sb,
+		    "the target is crossed inside the measured sizes at %zu processor count%s, 2 "
+		    "are needed",
 		    iso->nr_fitted, iso->nr_fitted == 1 ? "" : "s");
 	for (size_t i = 0; i < iso->nr_points; i++) {
 		if (iso->points[i].where == ISOEFF_INSIDE)
 			continue;
-		strbuf_addf(&sb, "%sp = %d: %s", sep, iso->points[i].p, where_text(iso->points[i].where));
+		strbuf_addf(&sb, "%sp = %d: %s", sep, iso->points[i].p,
+			    where_text(iso->points[i].where));
 		sep = "; ";
 	}
 	if (*sep == ';')
@@ -173,17 +178,22 @@ static void explain(struct isoeff *iso)
 	};
 
 	if (iso->refused) {
-		iso->explanation = xstrfmt("no isoefficiency at %.0f %% efficiency: %s", 100 * iso->target, iso->refused);
+		iso->explanation = xstrfmt("no isoefficiency at %.0f %% efficiency: %s",
+					   100 * iso->target, iso->refused);
 		return;
 	}
 	f = &iso->fits[iso->growth];
 	isoeff_growth_text(iso->growth, f->k, growth, sizeof(growth));
 	if (iso->growth == ISOEFF_CONSTANT)
-		strbuf_addf(&sb, "to hold %.0f %% efficiency, n need not grow with p", 100 * iso->target);
+		strbuf_addf(&sb, "to hold %.0f %% efficiency, n need not grow with p",
+			    100 * iso->target);
 	else
-		strbuf_addf(&sb, "to hold %.0f %% efficiency, n must grow like %s", 100 * iso->target, growth);
+		strbuf_addf(&sb, "to hold %.0f %% efficiency, n must grow like %s",
+			    100 * iso->target, growth);
 	if (!iso->memory) {
-		strbuf_addstr(&sb, "; declare the benchmark's 'memory' (e.g. n^2) to judge its scalability");
+		strbuf_addstr(
+			&sb,
+			"; declare the benchmark's 'memory' (e.g. n^2) to judge its scalability");
 	} else if (memory_model_parse(iso->memory, &mem) == 0) {
 		iso->has_scalability = 1;
 		isoeff_scalability(&mem, iso->growth, f->k, &iso->scalability);
@@ -198,15 +208,16 @@ static void explain(struct isoeff *iso)
 	iso->explanation = strbuf_detach(&sb);
 }
 
-void isoeff_compute(struct isoeff *iso, const struct matrix_series *const *series, const double *sizes,
-		    size_t nr, const char *memory)
+void isoeff_compute(struct isoeff *iso, const struct matrix_series *const *series,
+		    const double *sizes, size_t nr, const char *memory)
 {
 	const struct matrix_series **by_size = xcalloc(nr + 1, sizeof(*by_size));
 
 	iso->growth = -1;
 	iso->memory = memory;
 	if (usable_sizes(iso, series, sizes, nr, by_size) < 2) {
-		iso->refused = xstrdup("needs 2 or more sizes with a 1x1 configuration (efficiency needs T(n, 1))");
+		iso->refused = xstrdup("needs 2 or more sizes with a 1x1 configuration (efficiency "
+				       "needs T(n, 1))");
 	} else {
 		collect(iso, by_size);
 		for (size_t i = 0; i < iso->nr_points; i++)

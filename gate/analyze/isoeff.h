@@ -1,4 +1,5 @@
-/* Isoefficiency: how fast the problem size must grow with p to hold an efficiency, and what that costs in memory (docs/metrics.md). */
+/* Isoefficiency: how fast the problem size must grow with p to hold an efficiency, and what that
+ * costs in memory (docs/metrics.md). */
 #ifndef SG_ISOEFF_H
 #define SG_ISOEFF_H
 
@@ -40,11 +41,13 @@ struct isoeff_fit {
  * unless p^k is better by more than its extra parameter explains (F test at
  * 0.05, residuals floored at 1 % in n). -1 with fewer than 2 points.
  */
-int isoeff_fit_growth(const double *p, const double *n, size_t nr, struct isoeff_fit fits[ISOEFF_NR_GROWTHS]);
+int isoeff_fit_growth(const double *p, const double *n, size_t nr,
+		      struct isoeff_fit fits[ISOEFF_NR_GROWTHS]);
 
 enum isoeff_verdict {
 	ISOEFF_PERFECTLY_SCALABLE, /* memory per processor constant or shrinking */
-	ISOEFF_MEMORY_LIMIT,       /* grows like a power of log p: scalable up to the memory limit */
+	/* grows like a power of log p: scalable up to the memory limit */
+	ISOEFF_MEMORY_LIMIT,
 	ISOEFF_POORLY_SCALABLE,    /* grows like a power of p */
 };
 
@@ -76,9 +79,11 @@ enum isoeff_where {
 struct isoeff_point {
 	int p;
 	enum isoeff_where where;
-	double n;          /* INSIDE: the interpolated n; BELOW: the smallest, BEYOND: the largest size measured */
+	/* INSIDE: the interpolated n; BELOW: the smallest, BEYOND: the largest size measured */
+	double n;
 	double efficiency; /* BELOW/BEYOND: Measured_efficiency at that size */
-	const struct matrix_cell **at; /* by size: the best configuration with this p, NULL where none */
+	/* by size: the best configuration with this p, NULL where none */
+	const struct matrix_cell **at;
 };
 
 /* One benchmark x interval over its sizes. */
@@ -104,8 +109,8 @@ struct isoeff {
  * Fills 'iso' (benchmark, interval and target already set) from the series of
  * its sizes ('sizes' parallel to 'series', any order); 'memory' may be NULL.
  */
-void isoeff_compute(struct isoeff *iso, const struct matrix_series *const *series, const double *sizes,
-		    size_t nr, const char *memory);
+void isoeff_compute(struct isoeff *iso, const struct matrix_series *const *series,
+		    const double *sizes, size_t nr, const char *memory);
 void isoeff_release(struct isoeff *iso);
 
 #endif

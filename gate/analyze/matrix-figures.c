@@ -1,11 +1,13 @@
-/* The figures of one cell of the matrix that size scaling shares: its samples, a ratio of two sample sets, the parallelism trend. */
+/* The figures of one cell of the matrix that size scaling shares: its samples, a ratio of two
+ * sample sets, the parallelism trend. */
 #include <math.h>
 #include <string.h>
 
 #include "analyze/matrix.h"
 #include "stats/stats.h"
 
-size_t matrix_samples(const struct analysis_config *c, int interval, enum analysis_figure f, double *x)
+size_t matrix_samples(const struct analysis_config *c, int interval, enum analysis_figure f,
+		      double *x)
 {
 	size_t n = 0;
 
@@ -31,12 +33,14 @@ void matrix_ratio(const double *a, size_t na, const double *b, size_t nb, struct
 	struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT;
 
 	memset(out, 0, sizeof(*out));
-	if (!na || !nb || stats_bootstrap(g, 2, ratio_fn, NULL, MATRIX_LEVEL, &bs) || isnan(bs.estimate))
+	if (!na || !nb || stats_bootstrap(g, 2, ratio_fn, NULL, MATRIX_LEVEL, &bs) ||
+	    isnan(bs.estimate))
 		return;
 	*out = (struct matrix_figure){ na < nb ? na : nb, bs.estimate, bs.lo, bs.hi };
 }
 
-const char *matrix_parallelism_trend(const double *p, const double *A, size_t n, struct matrix_figure *slope)
+const char *matrix_parallelism_trend(const double *p, const double *A, size_t n,
+				     struct matrix_figure *slope)
 {
 	struct stats_line l;
 	int distinct = 0;

@@ -1,4 +1,5 @@
-/* Across repeats and configurations: every figure as median [CI], scaling figures by bootstrap (docs/metrics.md). */
+/* Across repeats and configurations: every figure as median [CI], scaling figures by bootstrap
+ * (docs/metrics.md). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,8 @@ double matrix_karp_flatt(double psi, double p)
 	return (1 / psi - 1 / p) / (1 - 1 / p);
 }
 
-const char *matrix_classify(double slope, double lo, double hi, double p_min, double p_max, double mean_e)
+const char *matrix_classify(double slope, double lo, double hi, double p_min, double p_max,
+			    double mean_e)
 {
 	double rise = slope * (p_max - p_min), threshold = 0.1 * fabs(mean_e);
 
@@ -49,16 +51,22 @@ void matrix_trend_describe(struct strbuf *sb, const struct matrix_series *s)
 	if (!strcmp(s->trend, "rising"))
 		strbuf_addstr(sb, "rising: overhead grows with p");
 	else if (!strcmp(s->trend, "falling"))
-		strbuf_addstr(sb, "falling: efficiency improves with p (cache or superlinear effects)");
+		strbuf_addstr(sb,
+			      "falling: efficiency improves with p (cache or superlinear effects)");
 	else if (s->serial_fraction >= 1)
 		/* e >= 1 is no fraction: the parallel runs were no faster than the serial one */
-		strbuf_addf(sb, "flat at e ~ %.3g >= 1: no speedup, more processors made the interval slower",
+		strbuf_addf(sb,
+			    "flat at e ~ %.3g >= 1: no speedup, more processors made the interval "
+			    "slower",
 			    s->serial_fraction);
 	else if (s->serial_fraction < 0)
-		strbuf_addf(sb, "flat at e ~ %.3g < 0: superlinear speedup (efficiency above 1, e.g. cache effects)",
+		strbuf_addf(sb,
+			    "flat at e ~ %.3g < 0: superlinear speedup (efficiency above 1, e.g. "
+			    "cache effects)",
 			    s->serial_fraction);
 	else
-		strbuf_addf(sb, "flat: limited parallelism (inherent serial fraction ~ %.3g)", s->serial_fraction);
+		strbuf_addf(sb, "flat: limited parallelism (inherent serial fraction ~ %.3g)",
+			    s->serial_fraction);
 }
 
 static void summarize(const double *x, size_t n, struct matrix_figure *out)
@@ -72,7 +80,8 @@ static void summarize(const double *x, size_t n, struct matrix_figure *out)
 }
 
 /* A decreasing function of a figure: the interval ends swap. */
-static struct matrix_figure decreasing(struct matrix_figure in, double (*fn)(double, double), double arg)
+static struct matrix_figure decreasing(struct matrix_figure in, double (*fn)(double, double),
+				       double arg)
 {
 	struct matrix_figure out = { in.n, fn(in.median, arg), fn(in.hi, arg), fn(in.lo, arg) };
 
@@ -92,14 +101,16 @@ static double gustafson(double s, double p)
 }
 
 /* Productive_time / Execution_time of each repeat: the processors doing useful work on average. */
-static void cell_parallelism(struct matrix_cell *cell, const struct analysis_config *c, int interval, double *x)
+static void cell_parallelism(struct matrix_cell *cell, const struct analysis_config *c,
+			     int interval, double *x)
 {
 	size_t n = 0;
 
 	for (size_t r = 0; r < c->nr_runs; r++) {
 		const struct analysis_point *pt;
 		double A;
-		if ((size_t)interval >= c->runs[r].nr_points || !(pt = &c->runs[r].points[interval])->present)
+		if ((size_t)interval >= c->runs[r].nr_points ||
+		    !(pt = &c->runs[r].points[interval])->present)
 			continue;
 		A = pt->fig[ANALYSIS_PRODUCTIVE_TIME] / pt->fig[ANALYSIS_EXECUTION_TIME];
 		if (isfinite(A))
@@ -108,16 +119,19 @@ static void cell_parallelism(struct matrix_cell *cell, const struct analysis_con
 	summarize(x, n, &cell->average_parallelism);
 }
 
-static void cell_repeats(struct matrix_cell *cell, const struct analysis_config *c, int interval, double *x)
+static void cell_repeats(struct matrix_cell *cell, const struct analysis_config *c, int interval,
+			 double *x)
 {
 	size_t best = 0, n = matrix_samples(c, interval, ANALYSIS_EXECUTION_TIME, x);
 	double med = stats_median(x, n), dist = INFINITY;
 
 	for (int f = 0; f < ANALYSIS_NR_FIGURES; f++)
-		summarize(x, matrix_samples(c, interval, (enum analysis_figure)f, x), &cell->fig[f]);
+		summarize(x, matrix_samples(c, interval, (enum analysis_figure)f, x),
+			  &cell->fig[f]);
 	for (size_t r = 0; r < c->nr_runs; r++) {
 		const struct analysis_point *pt;
-		if ((size_t)interval >= c->runs[r].nr_points || !(pt = &c->runs[r].points[interval])->present)
+		if ((size_t)interval >= c->runs[r].nr_points ||
+		    !(pt = &c->runs[r].points[interval])->present)
 			continue;
 		cell->wait_estimated |= pt->wait_estimated;
 		cell->inconsistent |= pt->inconsistent;
@@ -139,7 +153,8 @@ static double overhead_fn(const double *m, size_t k, void *ctx)
 }
 
 /* T0 = p T(p) - T(1) (x: the reference's times, y: the cell's). */
-static void cell_overhead(struct matrix_cell *cell, int is_ref, const double *x, size_t nx, const double *y, size_t ny)
+static void cell_overhead(struct matrix_cell *cell, int is_ref, const double *x, size_t nx,
+			  const double *y, size_t ny)
 {
 	struct stats_group g[2] = { { x, nx }, { y, ny } };
 	struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT;
@@ -149,11 +164,13 @@ static void cell_overhead(struct matrix_cell *cell, int is_ref, const double *x,
 	if (is_ref)
 		cell->total_overhead = (struct matrix_figure){ ny, 0, 0, 0 };
 	else if (nx && ny && stats_bootstrap(g, 2, overhead_fn, &p, MATRIX_LEVEL, &bs) == 0)
-		cell->total_overhead = (struct matrix_figure){ nx < ny ? nx : ny, bs.estimate, bs.lo, bs.hi };
+		cell->total_overhead = (struct matrix_figure){nx < ny ? nx : ny, bs.estimate, bs.lo,
+							      bs.hi};
 }
 
 /* Speedup and what follows from it, relative to the reference cell (p' = p / p_ref). */
-static void cell_scaling(struct matrix_series *s, struct matrix_cell *cell, int interval, double *x, double *y)
+static void cell_scaling(struct matrix_series *s, struct matrix_cell *cell, int interval, double *x,
+			 double *y)
 {
 	const struct matrix_cell *ref = &s->cells[s->ref];
 	double rp = (double)cell->p / ref->p;
@@ -168,8 +185,9 @@ static void cell_scaling(struct matrix_series *s, struct matrix_cell *cell, int 
 	if (s->ref_is_serial)
 		cell_overhead(cell, cell == ref, x, nx, y, ny);
 	if (cell->speedup.n) {
-		cell->efficiency = (struct matrix_figure){ cell->speedup.n, cell->speedup.median / rp,
-							   cell->speedup.lo / rp, cell->speedup.hi / rp };
+		cell->efficiency = (struct matrix_figure){
+			cell->speedup.n, cell->speedup.median / rp, cell->speedup.lo / rp,
+			cell->speedup.hi / rp};
 		if (rp > 1)
 			cell->karp_flatt = decreasing(cell->speedup, matrix_karp_flatt, rp);
 		cell->superlinear = cell->speedup.median > rp * (1 + 1e-9);
@@ -181,8 +199,11 @@ static void cell_scaling(struct matrix_series *s, struct matrix_cell *cell, int 
 		cell->amdahl_bound = decreasing(ref->fig[ANALYSIS_SERIAL_SHARE], amdahl, cell->p);
 	cell->gustafson_speedup = decreasing(cell->fig[ANALYSIS_SERIAL_SHARE], gustafson, cell->p);
 	if (cell->p == 1)
-		cell->gustafson_speedup = cell->fig[ANALYSIS_SERIAL_SHARE].n ?
-			(struct matrix_figure){ cell->fig[ANALYSIS_SERIAL_SHARE].n, 1, 1, 1 } : (struct matrix_figure){ 0 };
+		cell->gustafson_speedup =
+			cell->fig[ANALYSIS_SERIAL_SHARE].n
+				? (struct matrix_figure){cell->fig[ANALYSIS_SERIAL_SHARE].n, 1, 1,
+							 1}
+				: (struct matrix_figure){0};
 }
 
 /* Karp-Flatt slope over the cells with p > p_ref: medians in, slope out. */
@@ -246,7 +267,8 @@ static void series_slope(struct matrix_series *s)
 		rp[n] = (double)c->p / ref->p;
 		e[n] = c->karp_flatt.median;
 		g[n + 1].x = buf + used;
-		g[n + 1].n = matrix_samples(c->config, s->interval, ANALYSIS_EXECUTION_TIME, buf + used);
+		g[n + 1].n = matrix_samples(c->config, s->interval, ANALYSIS_EXECUTION_TIME,
+					    buf + used);
 		used += g[n + 1].n;
 		pmin = rp[n] < pmin ? rp[n] : pmin;
 		pmax = rp[n] > pmax ? rp[n] : pmax;
@@ -257,9 +279,11 @@ static void series_slope(struct matrix_series *s)
 		struct slope_ctx sc = { rp, n };
 		double slope = slope_of(rp, e, n);
 		int ok = stats_bootstrap(g, n + 1, slope_fn, &sc, MATRIX_LEVEL, &bs) == 0;
-		s->karp_flatt_slope = (struct matrix_figure){ g[0].n, slope, ok ? bs.lo : NAN, ok ? bs.hi : NAN };
+		s->karp_flatt_slope = (struct matrix_figure){g[0].n, slope, ok ? bs.lo : NAN,
+							     ok ? bs.hi : NAN};
 		s->serial_fraction = mean / n;
-		s->trend = matrix_classify(slope, s->karp_flatt_slope.lo, s->karp_flatt_slope.hi, pmin, pmax, mean / n);
+		s->trend = matrix_classify(slope, s->karp_flatt_slope.lo, s->karp_flatt_slope.hi,
+					   pmin, pmax, mean / n);
 	}
 	free(buf);
 }
@@ -293,13 +317,16 @@ static void series_projection(struct matrix_series *s)
 	for (int k = 0; k < 2; k++) {
 		double q = pmax * (k ? 4 : 2), tq = fit.coef[0] + fit.coef[1] / q + fit.coef[2] * q;
 		s->projection_p[k] = q;
-		s->projection_efficiency[k] = tq > 0 ? ref->fig[ANALYSIS_EXECUTION_TIME].median * ref->p / (q * tq) : NAN;
+		s->projection_efficiency[k] = tq > 0 ? ref->fig[ANALYSIS_EXECUTION_TIME].median *
+							       ref->p / (q * tq)
+						     : NAN;
 	}
 }
 
 static void series_parallelism(struct matrix_series *s)
 {
-	double *p = xmalloc((s->nr_cells + 1) * sizeof(double)), *A = xmalloc((s->nr_cells + 1) * sizeof(double));
+	double *p = xmalloc((s->nr_cells + 1) * sizeof(double)),
+	       *A = xmalloc((s->nr_cells + 1) * sizeof(double));
 	size_t n = 0;
 
 	for (size_t i = 0; i < s->nr_cells; i++)
@@ -307,7 +334,8 @@ static void series_parallelism(struct matrix_series *s)
 			p[n] = s->cells[i].p;
 			A[n++] = s->cells[i].average_parallelism.median;
 		}
-	s->average_parallelism_trend = matrix_parallelism_trend(p, A, n, &s->average_parallelism_slope);
+	s->average_parallelism_trend = matrix_parallelism_trend(p, A, n,
+								&s->average_parallelism_slope);
 	free(p);
 	free(A);
 }
@@ -321,7 +349,8 @@ static int cmp_cell(const void *a, const void *b)
 	return x->config->ranks - y->config->ranks;
 }
 
-static void series_build(struct matrix_series *s, const struct analysis *a, const struct analysis_config *first)
+static void series_build(struct matrix_series *s, const struct analysis *a,
+			 const struct analysis_config *first)
 {
 	size_t most = 1;
 	double *x, *y;
@@ -369,7 +398,8 @@ int matrix_build(struct matrix *m, const struct analysis *a)
 		const struct analysis_config *c = &a->configs[i];
 		int seen = 0;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(a->configs[j].benchmark, c->benchmark) && !strcmp(a->configs[j].size, c->size);
+			seen = !strcmp(a->configs[j].benchmark, c->benchmark) &&
+			       !strcmp(a->configs[j].size, c->size);
 		if (seen)
 			continue;
 		for (size_t k = 0; k < a->nr_intervals; k++) {

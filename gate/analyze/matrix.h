@@ -1,4 +1,5 @@
-/* Across repeats and configurations: medians with intervals, speedup, efficiency, Karp-Flatt and its trend, projections. */
+/* Across repeats and configurations: medians with intervals, speedup, efficiency, Karp-Flatt and
+ * its trend, projections. */
 #ifndef SG_MATRIX_H
 #define SG_MATRIX_H
 
@@ -27,7 +28,8 @@ struct matrix_cell {
 	struct matrix_figure computation_scalability, amdahl_bound, gustafson_speedup;
 	struct matrix_figure average_parallelism; /* Productive_time / Execution_time, per repeat */
 	struct matrix_figure total_overhead;      /* T0 = p T(p) - T(1); serial reference only */
-	struct matrix_figure weak_efficiency;     /* weak-scaling benchmarks: T(1, n_1) / T(p, n_p) */
+	/* weak-scaling benchmarks: T(1, n_1) / T(p, n_p) */
+	struct matrix_figure weak_efficiency;
 	int superlinear;     /* speedup > p: Karp-Flatt is negative */
 	int wait_estimated;  /* MPI waiting estimated in some repeat */
 	unsigned long inconsistent;
@@ -48,7 +50,8 @@ struct matrix_series {
 	/* projection of Measured_efficiency at 2x and 4x the largest p */
 	const char *projection_refused; /* why not, or NULL */
 	double projection_p[2], projection_efficiency[2], projection_r2;
-	/* least-squares slope of Average_parallelism over p, and "growing", "saturating", "flat", "falling" */
+	/* least-squares slope of Average_parallelism over p, and "growing", "saturating", "flat",
+	 * "falling" */
 	struct matrix_figure average_parallelism_slope;
 	const char *average_parallelism_trend;
 	int weak;                  /* one size of a weak-scaling benchmark: see matrix.weak */
@@ -62,8 +65,10 @@ struct matrix_memory {
 struct matrix {
 	struct matrix_series *series;
 	size_t nr_series, alloc_series;
-	/* scaling with the problem size (scaling-size.h, isoeff.h); set the inputs before matrix_build */
-	double target_efficiency;      /* input: isoefficiency target E; 0 means ISOEFF_TARGET (0.8) */
+	/* scaling with the problem size (scaling-size.h, isoeff.h); set the inputs before
+	 * matrix_build */
+	/* input: isoefficiency target E; 0 means ISOEFF_TARGET (0.8) */
+	double target_efficiency;
 	struct matrix_memory *memory;  /* input: see matrix_set_memory */
 	size_t nr_memory, alloc_memory;
 	struct matrix_weak *weak;      /* per weak-scaling benchmark x interval */
@@ -76,25 +81,33 @@ void matrix_init(struct matrix *m);
 void matrix_release(struct matrix *m);
 /* Builds every series of the analysis; 0 or error(). */
 int matrix_build(struct matrix *m, const struct analysis *a);
-/* Declares M(n) for 'benchmark' (NULL: all others), e.g. "n^2" (memory_model_parse); 0 or error(). */
+/* Declares M(n) for 'benchmark' (NULL: all others), e.g. "n^2" (memory_model_parse); 0 or error().
+ */
 int matrix_set_memory(struct matrix *m, const char *benchmark, const char *model);
 
-/* The finite values of figure f over c's repeats where the interval occurs; x holds c->nr_runs values. */
-size_t matrix_samples(const struct analysis_config *c, int interval, enum analysis_figure f, double *x);
+/* The finite values of figure f over c's repeats where the interval occurs; x holds c->nr_runs
+ * values. */
+size_t matrix_samples(const struct analysis_config *c, int interval, enum analysis_figure f,
+		      double *x);
 /* median(a) / median(b) with its bootstrap interval; n == 0 when undefined. */
-void matrix_ratio(const double *a, size_t na, const double *b, size_t nb, struct matrix_figure *out);
+void matrix_ratio(const double *a, size_t na, const double *b, size_t nb,
+		  struct matrix_figure *out);
 
 /* Karp-Flatt serial fraction for speedup psi on p processors (p > 1). */
 double matrix_karp_flatt(double psi, double p);
-/* The least-squares slope of e over p / p_ref = rp[0..k-1], from T(ref) = t[0] and T(p) = t[1..k]; the one slope
- * of reports and checks. */
+/* The least-squares slope of e over p / p_ref = rp[0..k-1], from T(ref) = t[0] and T(p) = t[1..k];
+ * the one slope of reports and checks. */
 double matrix_karp_flatt_slope(const double *rp, const double *t, size_t k);
-/* What the series' Karp-Flatt trend means, in words ("rising: overhead grows with p", ...); nothing without a trend. */
+/* What the series' Karp-Flatt trend means, in words ("rising: overhead grows with p", ...); nothing
+ * without a trend. */
 struct strbuf;
 void matrix_trend_describe(struct strbuf *sb, const struct matrix_series *s);
 /* The trend rule of docs/metrics.md for a slope of e over [p_min, p_max] with interval [lo, hi]. */
-const char *matrix_classify(double slope, double lo, double hi, double p_min, double p_max, double mean_e);
-/* Slope of Average_parallelism A over p (n >= 2 distinct p; interval from 3) and its trend, NULL when too few. */
-const char *matrix_parallelism_trend(const double *p, const double *A, size_t n, struct matrix_figure *slope);
+const char *matrix_classify(double slope, double lo, double hi, double p_min, double p_max,
+			    double mean_e);
+/* Slope of Average_parallelism A over p (n >= 2 distinct p; interval from 3) and its trend, NULL
+ * when too few. */
+const char *matrix_parallelism_trend(const double *p, const double *A, size_t n,
+				     struct matrix_figure *slope);
 
 #endif

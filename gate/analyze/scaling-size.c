@@ -1,4 +1,5 @@
-/* Across a benchmark's sizes: weak-scaling efficiency when the size grows with p, else the isoefficiency series. */
+/* Across a benchmark's sizes: weak-scaling efficiency when the size grows with p, else the
+ * isoefficiency series. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,8 @@ int matrix_set_memory(struct matrix *m, const char *benchmark, const char *model
 		return -1;
 	for (size_t i = 0; i < m->nr_memory; i++) {
 		struct matrix_memory *mm = &m->memory[i];
-		if (!mm->benchmark == !benchmark && (!benchmark || !strcmp(mm->benchmark, benchmark))) {
+		if (!mm->benchmark == !benchmark &&
+		    (!benchmark || !strcmp(mm->benchmark, benchmark))) {
 			free(mm->model);
 			mm->model = xstrdup(model);
 			return 0;
@@ -61,7 +63,8 @@ int scaling_size_is_weak(const struct analysis *a, const char *benchmark)
 			return 0;
 		for (size_t j = 0; j < i; j++) {
 			const struct analysis_config *d = &a->configs[j];
-			if (!strcmp(d->benchmark, benchmark) && !strcmp(d->size, c->size) != (d->ranks * d->threads == p))
+			if (!strcmp(d->benchmark, benchmark) &&
+			    !strcmp(d->size, c->size) != (d->ranks * d->threads == p))
 				return 0; /* one size at two p, or two sizes at one p */
 		}
 		several_p |= first_p && p != first_p;
@@ -110,7 +113,8 @@ static void weak_efficiency(struct matrix_weak *w)
 			A[n++] = c->average_parallelism.median;
 		}
 	}
-	w->average_parallelism_trend = matrix_parallelism_trend(p, A, n, &w->average_parallelism_slope);
+	w->average_parallelism_trend = matrix_parallelism_trend(p, A, n,
+								&w->average_parallelism_slope);
 	free(x);
 	free(y);
 	free(p);
@@ -132,7 +136,8 @@ static void weak_build(struct matrix *m, const char *benchmark, int interval)
 		s->weak = 1;
 		w->points = xrealloc(w->points, (w->nr_points + s->nr_cells) * sizeof(*w->points));
 		for (size_t k = 0; k < s->nr_cells; k++)
-			w->points[w->nr_points++] = (struct matrix_weak_point){ s, &s->cells[k], size_value(s->size) };
+			w->points[w->nr_points++] = (struct matrix_weak_point){s, &s->cells[k],
+									       size_value(s->size)};
 	}
 	qsort(w->points, w->nr_points, sizeof(*w->points), cmp_point);
 	weak_efficiency(w);
@@ -147,7 +152,8 @@ static void iso_build(struct matrix *m, const char *benchmark, int interval)
 
 	for (size_t i = 0; i < m->nr_series; i++) {
 		const struct matrix_series *s = &m->series[i];
-		if (strcmp(s->benchmark, benchmark) || s->interval != interval || isnan(size_value(s->size)))
+		if (strcmp(s->benchmark, benchmark) || s->interval != interval ||
+		    isnan(size_value(s->size)))
 			continue;
 		series[nr] = s;
 		sizes[nr++] = size_value(s->size);
@@ -173,7 +179,8 @@ int scaling_size_build(struct matrix *m, const struct analysis *a)
 		const struct matrix_series *s = &m->series[i];
 		int seen = 0;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = m->series[j].interval == s->interval && !strcmp(m->series[j].benchmark, s->benchmark);
+			seen = m->series[j].interval == s->interval &&
+			       !strcmp(m->series[j].benchmark, s->benchmark);
 		if (seen)
 			continue;
 		if (scaling_size_is_weak(a, s->benchmark))

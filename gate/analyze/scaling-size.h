@@ -1,4 +1,5 @@
-/* Scaling with the problem size across a benchmark's sizes: weak scaling and the isoefficiency series (docs/metrics.md). */
+/* Scaling with the problem size across a benchmark's sizes: weak scaling and the isoefficiency
+ * series (docs/metrics.md). */
 #ifndef SG_SCALING_SIZE_H
 #define SG_SCALING_SIZE_H
 

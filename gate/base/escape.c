@@ -1,4 +1,5 @@
-/* Escaping for the text formats the reports are written in (JSON, XML), UTF-8 safe: invalid bytes become U+FFFD. */
+/* Escaping for the text formats the reports are written in (JSON, XML), UTF-8 safe: invalid bytes
+ * become U+FFFD. */
 #include "base/escape.h"
 
 #include <math.h>
@@ -100,8 +101,10 @@ static void json_escape(struct strbuf *sb, const char *s)
 			strbuf_addstr(sb, "\\t");
 		else if (cp == '\r')
 			strbuf_addstr(sb, "\\r");
-		else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0xfeff || (cp >= 0xfffe && cp <= 0xffff))
-			strbuf_addf(sb, "\\u%04x", cp); /* not printable for YAML readers (libyaml) either */
+		else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0xfeff ||
+			 (cp >= 0xfffe && cp <= 0xffff))
+			/* not printable for YAML readers (libyaml) either */
+			strbuf_addf(sb, "\\u%04x", cp);
 		else
 			strbuf_add(sb, s, len);
 		s += len;

@@ -1,4 +1,5 @@
-/* Escaping for the text formats the reports are written in (JSON, XML), UTF-8 safe: invalid bytes become U+FFFD. */
+/* Escaping for the text formats the reports are written in (JSON, XML), UTF-8 safe: invalid bytes
+ * become U+FFFD. */
 #ifndef SG_ESCAPE_H
 #define SG_ESCAPE_H
 
@@ -12,7 +13,8 @@ struct strbuf;
 size_t utf8_decode(const char *s, unsigned *cp);
 /* Length of the longest prefix of 's' of at most 'max' bytes that ends on a character boundary. */
 size_t utf8_prefix(const char *s, size_t max);
-/* 's' itself when it fits in 'max' bytes, else its longest prefix that fits with "…" appended; caller frees. */
+/* 's' itself when it fits in 'max' bytes, else its longest prefix that fits with "…" appended;
+ * caller frees. */
 char *utf8_cut(const char *s, size_t max);
 
 /* A JSON string literal, or null for NULL: control characters (C0, DEL, C1), U+FEFF,

@@ -113,7 +113,8 @@ static char *find_any(const struct strbuf *sb, size_t from, size_t *len)
 
 	for (size_t i = 0; i < nr_values; i++) {
 		size_t n = strlen(values[i]);
-		char *p = sb->len >= from + n ? memmem(sb->buf + from, sb->len - from, values[i], n) : NULL;
+		char *p = sb->len >= from + n ? memmem(sb->buf + from, sb->len - from, values[i], n)
+					      : NULL;
 		/* Of two values found at one place, the longer: no part of it is left. */
 		if (p && (!best || p < best || (p == best && n > *len))) {
 			best = p;

@@ -1,4 +1,5 @@
-/* Secrets (the posting token, the variables of 'secret_env'): their values masked in everything the gate writes or prints. */
+/* Secrets (the posting token, the variables of 'secret_env'): their values masked in everything the
+ * gate writes or prints. */
 #ifndef SG_SECRET_H
 #define SG_SECRET_H
 
@@ -7,7 +8,8 @@
 struct strbuf;
 
 #define SECRET_MASK "***"
-/* Values shorter than this are not masked: "***" for every "a" would say nothing and hide everything. */
+/* Values shorter than this are not masked: "***" for every "a" would say nothing and hide
+ * everything. */
 #define SECRET_MIN_LEN 4
 
 /* Registers a value to mask (copied; NULL, short or known values are ignored). */

@@ -36,7 +36,8 @@ static void report(const char *prefix, const char *fmt, va_list ap)
 	fflush(stdout);
 	strbuf_vaddf(&sb, fmt, ap);
 	if (message_filter)
-		message_filter(&sb); /* secret.c masks secrets: a message may quote a benchmark's output */
+		/* secret.c masks secrets: a message may quote a benchmark's output */
+		message_filter(&sb);
 	fprintf(stderr, "scalegate: %s: %s\n", prefix, sb.buf ? sb.buf : "");
 	if (message_sink && sb.len)
 		strbuf_addf(message_sink, "%s%s", message_sink->len ? "; " : "", sb.buf);

@@ -44,7 +44,8 @@ struct strbuf {
 	size_t alloc;
 };
 
-/* Rewrites every message before it is printed (secret.c installs its masking with the first secret); NULL: none. */
+/* Rewrites every message before it is printed (secret.c installs its masking with the first
+ * secret); NULL: none. */
 void set_message_filter(size_t (*filter)(struct strbuf *));
 
 #define STRBUF_INIT { NULL, 0, 0 }

@@ -1,4 +1,5 @@
-/* The words every output uses for the same things: a configuration is "2 ranks × 1 thread" everywhere. */
+/* The words every output uses for the same things: a configuration is "2 ranks × 1 thread"
+ * everywhere. */
 #ifndef SG_WORDS_H
 #define SG_WORDS_H
 

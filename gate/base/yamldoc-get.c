@@ -66,7 +66,8 @@ static int range_error(struct yamldoc *d, const yaml_node_t *n, const char *what
 	const char *text = yamldoc_scalar(n); /* as written: 'v' may be clamped */
 
 	if (max < (1LL << 20))
-		return yamldoc_error(d, n, "%s must be between %lld and %lld, not %s", what, min, max, text);
+		return yamldoc_error(d, n, "%s must be between %lld and %lld, not %s", what, min,
+				     max, text);
 	if (v < min)
 		return yamldoc_error(d, n, "%s must be at least %lld, not %s", what, min, text);
 	return yamldoc_error(d, n, "%s must be at most %lld, not %s", what, max, text);
@@ -196,8 +197,10 @@ int yamldoc_get_int_list(struct yamldoc *d, const yaml_node_t *n, const char *na
 		vals = xmalloc(sizeof(*vals));
 		/* "0,1" is one scalar: name the list form, which is what was meant */
 		if (parse_int(n, vals) < 0)
-			ret = yamldoc_error(d, n, "'%s' must be an integer or a list of integers like [1, 2], not %s",
-					    name, yamldoc_describe(n, buf, sizeof(buf)));
+			ret = yamldoc_error(
+				d, n,
+				"'%s' must be an integer or a list of integers like [1, 2], not %s",
+				name, yamldoc_describe(n, buf, sizeof(buf)));
 		else
 			ret = yamldoc_get_int(d, n, name, min, max, vals);
 		nr_vals = 1;
@@ -276,8 +279,9 @@ int yamldoc_get_str_map(struct yamldoc *d, const yaml_node_t *n, const char *nam
 			continue;
 		}
 		if (!yamldoc_scalar(it.value) || yamldoc_is_null(it.value)) {
-			ret = yamldoc_error(d, it.value, "'%s' value of '%s' must be a string, not %s",
-					    name, it.key, yamldoc_describe(it.value, buf, sizeof(buf)));
+			ret = yamldoc_error(d, it.value,
+					    "'%s' value of '%s' must be a string, not %s", name,
+					    it.key, yamldoc_describe(it.value, buf, sizeof(buf)));
 			continue;
 		}
 		p->key = it.key;

@@ -106,7 +106,8 @@ static int check_single_document(struct yamldoc *d, yaml_parser_t *p, const stru
 	/* A trailing '---' with nothing after it is harmless. */
 	root = yaml_document_get_root_node(&next);
 	if (root && !yamldoc_is_null(root))
-		ret = yamldoc_error(d, root, "a second document is not allowed here; remove the '---'");
+		ret = yamldoc_error(d, root,
+				    "a second document is not allowed here; remove the '---'");
 	yaml_document_delete(&next);
 	return ret;
 }
@@ -138,7 +139,8 @@ static long earlier_key(struct yamldoc *d, const yaml_node_t *map, size_t j)
 	if (!key)
 		return -1;
 	for (size_t i = 0; i < j; i++) {
-		const char *k = yamldoc_scalar(yaml_document_get_node(&d->doc, map_pair(map, i)->key));
+		const char *k = yamldoc_scalar(
+			yaml_document_get_node(&d->doc, map_pair(map, i)->key));
 		if (k && !strcmp(k, key))
 			return (long)i;
 	}
@@ -149,7 +151,8 @@ static long earlier_key(struct yamldoc *d, const yaml_node_t *map, size_t j)
 static void check_nul(struct yamldoc *d)
 {
 	for (yaml_node_t *n = d->doc.nodes.start; n < d->doc.nodes.top; n++)
-		if (n->type == YAML_SCALAR_NODE && memchr(n->data.scalar.value, '\0', n->data.scalar.length))
+		if (n->type == YAML_SCALAR_NODE &&
+		    memchr(n->data.scalar.value, '\0', n->data.scalar.length))
 			yamldoc_error(d, n, "a NUL character ('\\0') is not allowed in a value");
 }
 
@@ -195,13 +198,15 @@ static int check_depth(struct yamldoc *d, const struct strbuf *text)
 		if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) {
 			if (++depth > YAMLDOC_MAX_DEPTH)
 				ret = yamldoc_error_at(d, event.start_mark,
-						       "nested deeper than %d levels", YAMLDOC_MAX_DEPTH);
+						       "nested deeper than %d levels",
+						       YAMLDOC_MAX_DEPTH);
 		} else if (t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT) {
 			depth--;
 		}
 		if (!ret && ++nr_events > YAMLDOC_MAX_NODES)
 			ret = yamldoc_error_at(d, event.start_mark,
-					       "more than %d YAML nodes in one file", YAMLDOC_MAX_NODES);
+					       "more than %d YAML nodes in one file",
+					       YAMLDOC_MAX_NODES);
 		done = event.type == YAML_STREAM_END_EVENT;
 		yaml_event_delete(&event);
 	}
@@ -387,7 +392,8 @@ static size_t edit_distance(const char *a, const char *b)
 		size_t *t;
 		cur[0] = i;
 		for (size_t j = 1; j <= lb; j++) {
-			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			int ca = tolower((unsigned char)a[i - 1]),
+			    cb = tolower((unsigned char)b[j - 1]);
 			size_t best = one[j - 1] + (ca != cb);
 			if (one[j] + 1 < best)
 				best = one[j] + 1;
@@ -437,6 +443,7 @@ int yamldoc_unknown_key(struct yamldoc *d, const yaml_node_t *key_node,
 		return yamldoc_error(d, key_node, "merge keys ('<<') are not supported");
 	hint = yamldoc_closest(key, known);
 	if (hint)
-		return yamldoc_error(d, key_node, "unknown key '%s'; did you mean '%s'?", key, hint);
+		return yamldoc_error(d, key_node, "unknown key '%s'; did you mean '%s'?", key,
+				     hint);
 	return yamldoc_error(d, key_node, "unknown key '%s'", key);
 }

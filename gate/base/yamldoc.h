@@ -81,7 +81,8 @@ void yamldoc_map_iter(struct yamldoc_iter *it, struct yamldoc *d, yaml_node_t *m
 int yamldoc_map_next(struct yamldoc_iter *it);
 void yamldoc_list_iter(struct yamldoc_iter *it, struct yamldoc *d, yaml_node_t *list);
 int yamldoc_list_next(struct yamldoc_iter *it);
-/* The pairs of a mapping or the items of a list; 0 for anything else (which the iterators walk as empty). */
+/* The pairs of a mapping or the items of a list; 0 for anything else (which the iterators walk as
+ * empty). */
 size_t yamldoc_size(const yaml_node_t *n);
 
 /* The value of 'key' in a mapping, or NULL. */
@@ -96,8 +97,8 @@ int yamldoc_unknown_key(struct yamldoc *d, const yaml_node_t *key_node,
 /* The known key closest to 'key' within edit distance 2, or NULL. */
 const char *yamldoc_closest(const char *key, const char *const *known);
 
-/* A finite number written like one at the start of 's' (no hex floats, no 'inf', no 'nan'); 'end' is set
- * after it. 0, or -1 when 's' does not start with one. */
+/* A finite number written like one at the start of 's' (no hex floats, no 'inf', no 'nan'); 'end'
+ * is set after it. 0, or -1 when 's' does not start with one. */
 int yamldoc_number_prefix(const char *s, double *out, char **end);
 
 /*

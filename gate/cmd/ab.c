@@ -1,4 +1,5 @@
-/* A/B options of 'run' and 'ci': the scratch worktree of the base revision and the runner's A/B settings. */
+/* A/B options of 'run' and 'ci': the scratch worktree of the base revision and the runner's A/B
+ * settings. */
 #include "cmd/ab.h"
 
 #include <limits.h>
@@ -41,7 +42,8 @@ int ab_wanted(const struct ab_options *o)
 	return o->against || o->against_dir;
 }
 
-int ab_prepare(struct ab_options *o, const struct config *c, const char *results, struct runner_options *ro)
+int ab_prepare(struct ab_options *o, const struct config *c, const char *results,
+	       struct runner_options *ro)
 {
 	char resolved[PATH_MAX];
 
@@ -57,7 +59,8 @@ int ab_prepare(struct ab_options *o, const struct config *c, const char *results
 				     "and pass --against-dir DIR", o->against, c->dir);
 		if (worktree_check_rev(o->repo, o->against) || mkdir_p(results))
 			return -1;
-		o->scratch = xstrfmt("%s/.base-tree", realpath(results, resolved) ? resolved : results);
+		o->scratch = xstrfmt("%s/.base-tree",
+				     realpath(results, resolved) ? resolved : results);
 		fprintf(stderr, "scalegate: checking out %s into %s\n", o->against, o->scratch);
 		if (worktree_add(o->repo, o->against, o->scratch))
 			return -1;
@@ -67,7 +70,8 @@ int ab_prepare(struct ab_options *o, const struct config *c, const char *results
 			return error("--against-dir '%s': no such directory", o->against_dir);
 		o->base_root = xstrdup(resolved);
 	}
-	o->head_root = o->repo ? xstrdup(o->repo) : xstrdup(realpath(c->dir, resolved) ? resolved : c->dir);
+	o->head_root = o->repo ? xstrdup(o->repo)
+			       : xstrdup(realpath(c->dir, resolved) ? resolved : c->dir);
 	ro->base_root = o->base_root;
 	ro->head_root = o->head_root;
 	return 0;

@@ -1,4 +1,5 @@
-/* Adaptive repeats of 'ci': which inconclusive cells get more rounds, and how many the budget allows. */
+/* Adaptive repeats of 'ci': which inconclusive cells get more rounds, and how many the budget
+ * allows. */
 #include "cmd/adapt.h"
 
 #include <math.h>
@@ -13,7 +14,8 @@
 int adapt_wanted(const struct config *c)
 {
 	for (size_t i = 0; i < c->nr_benchmarks; i++)
-		if (c->benchmarks[i].max_repeat > c->benchmarks[i].repeat && c->benchmarks[i].adaptive_seconds > 0)
+		if (c->benchmarks[i].max_repeat > c->benchmarks[i].repeat &&
+		    c->benchmarks[i].adaptive_seconds > 0)
 			return 1;
 	return 0;
 }
@@ -71,7 +73,8 @@ static const struct analysis_config *reference_of(const struct judge *j, const s
 	for (size_t i = 0; i < j->m.nr_series; i++) {
 		const struct matrix_series *s = &j->m.series[i];
 		if (s->interval < 0 || (size_t)s->interval >= j->a.nr_intervals || !s->nr_cells ||
-		    strcmp(s->benchmark, v->benchmark) || strcmp(s->size ? s->size : "-", v->size ? v->size : "-") ||
+		    strcmp(s->benchmark, v->benchmark) ||
+		    strcmp(s->size ? s->size : "-", v->size ? v->size : "-") ||
 		    strcmp(j->a.intervals[s->interval].path, v->interval ? v->interval : ""))
 			continue;
 		return s->cells[s->ref].config;
@@ -101,27 +104,31 @@ static int derived(const char *kind)
 	return 0;
 }
 
-static void add_cell(struct adaptive *plan, const struct bench_config *b, const char *size, int ranks, int threads,
-		     const char *reason)
+static void add_cell(struct adaptive *plan, const struct bench_config *b, const char *size,
+		     int ranks, int threads, const char *reason)
 {
-	struct adaptive_cell *c = (struct adaptive_cell *)adaptive_find(plan, b->name, size, ranks, threads);
+	struct adaptive_cell *c = (struct adaptive_cell *)adaptive_find(plan, b->name, size, ranks,
+									threads);
 
 	if (!c)
 		c = adaptive_add(plan, b->name, size, ranks, threads, b->repeat, b->max_repeat, "");
 	add_reason(c, reason);
 }
 
-/* The undecided cells of the error-level family, with the benchmark's max_repeat as their rounds. */
+/* The undecided cells of the error-level family, with the benchmark's max_repeat as their rounds.
+ */
 static void collect(struct judge *j, struct adaptive *plan)
 {
 	for (size_t i = 0; i < j->vs.nr; i++) {
 		const struct verdict *v = &j->vs.v[i];
 		const struct bench_config *b = config_find(&j->config, v->benchmark);
 		const struct analysis_config *ref;
-		/* against a stored baseline the shift between sittings may be more than any repeats can beat */
-		/* undecided at the whole run's level: inconclusive, or past the tolerance and significant alone */
-		if (v->status != VERDICT_WARN || v->more < 0 || isnan(v->p_adjusted) || !b || b->max_repeat <= b->repeat ||
-		    b->adaptive_seconds <= 0)
+		/* against a stored baseline the shift between sittings may be more than any repeats
+		 * can beat */
+		/* undecided at the whole run's level: inconclusive, or past the tolerance and
+		 * significant alone */
+		if (v->status != VERDICT_WARN || v->more < 0 || isnan(v->p_adjusted) || !b ||
+		    b->max_repeat <= b->repeat || b->adaptive_seconds <= 0)
 			continue;
 		add_cell(plan, b, v->size, v->ranks, v->threads, v->kind);
 		if (v->kind && derived(v->kind) && (ref = reference_of(j, v)))
@@ -129,7 +136,8 @@ static void collect(struct judge *j, struct adaptive *plan)
 	}
 }
 
-/* Cuts the rounds of each benchmark's cells to what its time budget allows; drops cells left without any. */
+/* Cuts the rounds of each benchmark's cells to what its time budget allows; drops cells left
+ * without any. */
 static void fit_budget(struct judge *j, struct adaptive *plan)
 {
 	size_t kept = 0;
@@ -150,15 +158,16 @@ static void fit_budget(struct judge *j, struct adaptive *plan)
 		char words[96];
 		config_words(words, sizeof(words), c->ranks, c->threads, c->size);
 		if (c->rounds <= c->first) {
-			printf("adaptive: no time left for more rounds of %s %s (inconclusive: %s; adaptive_seconds)\n",
+			printf("adaptive: no time left for more rounds of %s %s (inconclusive: %s; "
+			       "adaptive_seconds)\n",
 			       c->benchmark, words, c->reason);
 			free(c->benchmark);
 			free(c->size);
 			free(c->reason);
 			continue;
 		}
-		printf("adaptive: %d more rounds of %s %s (inconclusive: %s)\n", c->rounds - c->first, c->benchmark,
-		       words, c->reason);
+		printf("adaptive: %d more rounds of %s %s (inconclusive: %s)\n",
+		       c->rounds - c->first, c->benchmark, words, c->reason);
 		plan->cells[kept++] = *c;
 	}
 	plan->nr = kept;

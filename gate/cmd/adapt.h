@@ -1,4 +1,5 @@
-/* Adaptive repeats of 'ci' (docs/check.md): more rounds for the cells a first look found inconclusive. */
+/* Adaptive repeats of 'ci' (docs/check.md): more rounds for the cells a first look found
+ * inconclusive. */
 #ifndef SG_ADAPT_H
 #define SG_ADAPT_H
 

@@ -1,4 +1,5 @@
-/* scalegate calibrate --inject: whole gate runs, A/A and with injected slowdowns, counted with Wilson intervals. */
+/* scalegate calibrate --inject: whole gate runs, A/A and with injected slowdowns, counted with
+ * Wilson intervals. */
 #include "cmd/calibrate-inject.h"
 
 #include <errno.h>
@@ -27,7 +28,8 @@ static int parse_spec(const char *spec, char **interval, double *pct, int *n)
 
 	*n = 0;
 	if (!colon || colon == spec)
-		return error("--inject '%s': expected INTERVAL:PCT[,PCT...], e.g. solve:5,10,20", spec);
+		return error("--inject '%s': expected INTERVAL:PCT[,PCT...], e.g. solve:5,10,20",
+			     spec);
 	list = xstrdup(colon + 1);
 	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		char *end;
@@ -35,7 +37,9 @@ static int parse_spec(const char *spec, char **interval, double *pct, int *n)
 		if (*end == '%')
 			end++;
 		if (end == tok || *end || !(x > 0) || x > 1000 || *n == MAX_PCTS) {
-			error("--inject '%s': '%s' is not a percentage above 0 (at most %d of them)", spec, tok, MAX_PCTS);
+			error("--inject '%s': '%s' is not a percentage above 0 (at most %d of "
+			      "them)",
+			      spec, tok, MAX_PCTS);
 			free(list);
 			return -1;
 		}
@@ -50,7 +54,8 @@ static int parse_spec(const char *spec, char **interval, double *pct, int *n)
 
 /*
  * Runs this scalegate with 'args' (NULL-terminated), its output into 'log'; its exit code, or -1.
- * Through /proc/self/exe, not its path: a rebuild during a long calibration replaces the file, not this image.
+ * Through /proc/self/exe, not its path: a rebuild during a long calibration replaces the file, not
+ * this image.
  */
 static int self(char *const *args, const char *log)
 {
@@ -80,11 +85,12 @@ static int self(char *const *args, const char *log)
 /* "k of n (p %, 95 % [lo, hi])" */
 static void wilson(char *buf, size_t size, int k, int n)
 {
-	double z = 1.96, p = n ? (double)k / n : 0, d = 1 + z * z / n, c = (p + z * z / (2.0 * n)) / d;
+	double z = 1.96, p = n ? (double)k / n : 0, d = 1 + z * z / n,
+	       c = (p + z * z / (2.0 * n)) / d;
 	double h = z * sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / d;
 
-	snprintf(buf, size, "%d of %d (%.0f %%, 95 %% [%.0f, %.0f])", k, n, 100 * p, 100 * fmax(0, c - h),
-		 100 * fmin(1, c + h));
+	snprintf(buf, size, "%d of %d (%.0f %%, 95 %% [%.0f, %.0f])", k, n, 100 * p,
+		 100 * fmax(0, c - h), 100 * fmin(1, c + h));
 }
 
 struct inject_run {
@@ -100,10 +106,12 @@ static double now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* One whole gate run; its exit code (1: it failed the build), or -1; its wall time into *seconds. */
+/* One whole gate run; its exit code (1: it failed the build), or -1; its wall time into *seconds.
+ */
 static int gate(const struct inject_run *g, const char *name, const char *inject, double *seconds)
 {
-	char *results = xstrfmt("%s/%s", g->dir, name), *reports = xstrfmt("%s/%s-reports", g->dir, name);
+	char *results = xstrfmt("%s/%s", g->dir, name),
+	     *reports = xstrfmt("%s/%s-reports", g->dir, name);
 	char *log = xstrfmt("%s/%s.log", g->dir, name);
 	char *args[20];
 	int n = 0, code;
@@ -132,7 +140,8 @@ static int gate(const struct inject_run *g, const char *name, const char *inject
 	*seconds = now();
 	code = self(args, log);
 	*seconds = now() - *seconds;
-	fprintf(stderr, "scalegate calibrate: %s %s: exit %d (%s)\n", g->ab ? "A/B" : "stored", name, code, log);
+	fprintf(stderr, "scalegate calibrate: %s %s: exit %d (%s)\n", g->ab ? "A/B" : "stored",
+		name, code, log);
 	free(results);
 	free(reports);
 	free(log);
@@ -142,11 +151,15 @@ static int gate(const struct inject_run *g, const char *name, const char *inject
 /* The stored baseline of the stored mode, from a clean run recorded before its sets; 0 or -1. */
 static int record_baseline(const struct inject_run *g)
 {
-	char *results = xstrfmt("%s/baseline-run", g->dir), *log = xstrfmt("%s/baseline-run.log", g->dir);
+	char *results = xstrfmt("%s/baseline-run", g->dir),
+	     *log = xstrfmt("%s/baseline-run.log", g->dir);
 	char *run[] = { "scalegate", "run", "-c", (char *)g->config, "-o", results, NULL };
-	char *update[] = { "scalegate", "baseline", "update", "-c", (char *)g->config, "-r", results, "--baselines",
-			   (char *)g->baselines, "--force", NULL };
-	int ret = self(run, log) || self(update, log) ? error("the stored baseline could not be recorded (see %s)", log) : 0;
+	char *update[] = {"scalegate",          "baseline", "update", "-c",
+			  (char *)g->config,    "-r",       results,  "--baselines",
+			  (char *)g->baselines, "--force",  NULL};
+	int ret = self(run, log) || self(update, log)
+			  ? error("the stored baseline could not be recorded (see %s)", log)
+			  : 0;
 
 	free(results);
 	free(log);
@@ -157,14 +170,16 @@ static int record_baseline(const struct inject_run *g)
 static void print_median(const char *mode, const char *what, double *t, int n)
 {
 	if (n)
-		printf("%-7s median wall time of a gate run %s: %.1f s (%d runs)\n", mode, what, stats_median(t, (size_t)n),
-		       n);
+		printf("%-7s median wall time of a gate run %s: %.1f s (%d runs)\n", mode, what,
+		       stats_median(t, (size_t)n), n);
 }
 
-static int one_mode(const struct inject_run *g, const char *interval, const double *pct, int npct, int sets)
+static int one_mode(const struct inject_run *g, const char *interval, const double *pct, int npct,
+		    int sets)
 {
 	int fa = 0, errors = 0, caught[MAX_PCTS] = { 0 }, n_inj = 0;
-	double *t_aa = xcalloc((size_t)sets, sizeof(double)), *t_inj = xcalloc((size_t)sets * npct, sizeof(double));
+	double *t_aa = xcalloc((size_t)sets, sizeof(double)),
+	       *t_inj = xcalloc((size_t)sets * npct, sizeof(double));
 	char buf[96];
 
 	if (mkdir_p(g->dir) || (!g->ab && record_baseline(g))) {
@@ -193,10 +208,12 @@ static int one_mode(const struct inject_run *g, const char *interval, const doub
 	printf("\n");
 	for (int i = 0; i < npct; i++) {
 		wilson(buf, sizeof(buf), caught[i], sets);
-		printf("%-7s %s +%g %% caught: %s\n", g->ab ? "A/B" : "stored", interval, pct[i], buf);
+		printf("%-7s %s +%g %% caught: %s\n", g->ab ? "A/B" : "stored", interval, pct[i],
+		       buf);
 	}
 	if (errors)
-		printf("%-7s %d gate runs ended with another code than 0 or 1 (see their logs in %s)\n",
+		printf("%-7s %d gate runs ended with another code than 0 or 1 (see their logs in "
+		       "%s)\n",
 		       g->ab ? "A/B" : "stored", errors, g->dir);
 	print_median(g->ab ? "A/B" : "stored", "A/A", t_aa, sets);
 	print_median(g->ab ? "A/B" : "stored", "with an injection", t_inj, n_inj);
@@ -206,7 +223,8 @@ static int one_mode(const struct inject_run *g, const char *interval, const doub
 	return 0;
 }
 
-int calibrate_inject(const char *config_path, const struct config *c, const char *spec, int sets, const char *dir)
+int calibrate_inject(const char *config_path, const struct config *c, const char *spec, int sets,
+		     const char *dir)
 {
 	double pct[MAX_PCTS];
 	char *interval = NULL, *top, *out, *baselines, *ab_dir, *stored_dir;
@@ -222,14 +240,18 @@ int calibrate_inject(const char *config_path, const struct config *c, const char
 	baselines = xstrfmt("%s/stored/baselines", out);
 	ab_dir = xstrfmt("%s/ab", out);
 	stored_dir = xstrfmt("%s/stored", out);
-	printf("== calibrate --inject %s: %d independent set%s per mode; each a whole 'scalegate ci' (adaptive repeats "
-	       "included) with the configured rules; A/B against this tree itself, stored against a baseline "
-	       "recorded before the sets\n", spec, sets, sets == 1 ? "" : "s");
+	printf("== calibrate --inject %s: %d independent set%s per mode; each a whole 'scalegate "
+	       "ci' (adaptive repeats "
+	       "included) with the configured rules; A/B against this tree itself, stored against "
+	       "a baseline "
+	       "recorded before the sets\n",
+	       spec, sets, sets == 1 ? "" : "s");
 	fflush(stdout);
 	{
 		struct inject_run ab = { config_path, top, NULL, ab_dir, 1 };
 		struct inject_run st = { config_path, NULL, baselines, stored_dir, 0 };
-		ret = one_mode(&ab, interval, pct, npct, sets) || one_mode(&st, interval, pct, npct, sets);
+		ret = one_mode(&ab, interval, pct, npct, sets) ||
+		      one_mode(&st, interval, pct, npct, sets);
 	}
 	free(interval);
 	free(top);

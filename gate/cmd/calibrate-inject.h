@@ -1,4 +1,5 @@
-/* scalegate calibrate --inject: the whole-run false-alarm rate and the power for injected slowdowns (docs/check.md). */
+/* scalegate calibrate --inject: the whole-run false-alarm rate and the power for injected slowdowns
+ * (docs/check.md). */
 #ifndef SG_CALIBRATE_INJECT_H
 #define SG_CALIBRATE_INJECT_H
 
@@ -11,6 +12,7 @@
  * ci' (adaptive repeats included) into DIR/<mode>/<set>-<what>. Prints the
  * counts with 95 % Wilson intervals. An exit code.
  */
-int calibrate_inject(const char *config_path, const struct config *c, const char *spec, int sets, const char *dir);
+int calibrate_inject(const char *config_path, const struct config *c, const char *spec, int sets,
+		     const char *dir);
 
 #endif

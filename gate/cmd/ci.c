@@ -58,7 +58,9 @@ static int parse_section(struct ci_reports *r, struct config *c)
 	if (!c->reports)
 		return 0;
 	if (!yamldoc_is_map(c->reports))
-		return yamldoc_error(&c->doc, c->reports, "'reports' must be a mapping with 'dir' and 'testcase_output'");
+		return yamldoc_error(
+			&c->doc, c->reports,
+			"'reports' must be a mapping with 'dir' and 'testcase_output'");
 	yamldoc_map_iter(&it, &c->doc, c->reports);
 	while (yamldoc_map_next(&it)) {
 		const char *s;
@@ -72,7 +74,8 @@ static int parse_section(struct ci_reports *r, struct config *c)
 				ret = -1;
 			else
 				free(r->dir), r->dir = config_resolve(c, s);
-		} else if (yamldoc_get_bool(&c->doc, it.value, "testcase_output", &r->testcase_output)) {
+		} else if (yamldoc_get_bool(&c->doc, it.value, "testcase_output",
+					    &r->testcase_output)) {
 			ret = -1;
 		}
 	}

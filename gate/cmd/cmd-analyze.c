@@ -1,4 +1,5 @@
-/* scalegate analyze: characteristics per interval, configuration and across the matrix, as text or JSON. */
+/* scalegate analyze: characteristics per interval, configuration and across the matrix, as text or
+ * JSON. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,14 +15,14 @@
 
 static const struct command_usage usage = {
 	"analyze",
-	"usage: scalegate analyze [--json] [--efficiency E] [--memory [BENCH=]MODEL] [-c FILE] DIR\n"
+	"usage: scalegate analyze [--json] [--efficiency E] [--memory [BENCH=]MODEL] [-c FILE] "
+	"DIR\n"
 	"DIR is a results directory written by 'scalegate run' (manifest.tsv) or a\n"
 	"directory of profiles from one run of a program. Prints per interval the\n"
 	"main characteristics (median [95 % interval] over repeats), the per-processor\n"
 	"comparative characteristics, the scaling table, weak scaling and\n"
 	"isoefficiency (docs/metrics.md).\n",
-	NULL
-};
+	NULL};
 
 struct analyze_options {
 	int json;
@@ -60,11 +61,11 @@ static int parse_options(int argc, char **argv, struct analyze_options *o)
 			  parse_efficiency),
 		OPT_PARSE(NULL, "--memory", o, "[BENCH=]MODEL",
 			  "memory as a function of the size n (n, n^2, n^3, n log n, ...)\n"
-			  "for benchmark BENCH, or for all: gives the scalability function", parse_memory),
+			  "for benchmark BENCH, or for all: gives the scalability function",
+			  parse_memory),
 		OPT_STRING("-c", "--config", &o->config, "FILE",
 			   "take each benchmark's 'memory' from this scalegate.yml"),
-		OPT_END()
-	};
+		OPT_END()};
 	int n = options_parse(argc, argv, opts, &usage);
 
 	if (n < 0)
@@ -87,7 +88,8 @@ static int set_memory(struct matrix *m, const struct analyze_options *o)
 		ret = config_load(&c, o->config);
 		for (size_t i = 0; !ret && i < c.nr_benchmarks; i++)
 			if (c.benchmarks[i].memory)
-				ret = matrix_set_memory(m, c.benchmarks[i].name, c.benchmarks[i].memory);
+				ret = matrix_set_memory(m, c.benchmarks[i].name,
+							c.benchmarks[i].memory);
 		config_release(&c);
 	}
 	for (size_t i = 0; !ret && i < o->nr_memory; i++) {

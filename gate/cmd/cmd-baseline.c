@@ -1,4 +1,5 @@
-/* scalegate baseline update: record the samples of the current results as the baselines of the benchmarks. */
+/* scalegate baseline update: record the samples of the current results as the baselines of the
+ * benchmarks. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,8 @@
 
 static const struct command_usage usage = {
 	"baseline",
-	"usage: scalegate baseline update [-c FILE] [-r RESULTS] [--baselines DIR] [--benchmark NAME]\n"
+	"usage: scalegate baseline update [-c FILE] [-r RESULTS] [--baselines DIR] [--benchmark "
+	"NAME]\n"
 	"                                 [--partial] [--force]\n"
 	"Writes DIR/<benchmark>.sgbase for every benchmark of the configuration (or\n"
 	"only NAME) from RESULTS: the environment fingerprint and, per interval x\n"
@@ -26,8 +28,7 @@ static const struct command_usage usage = {
 	"profiles lack the run-queue delay; with it the machine's share is removed.\n",
 	"exit codes: 0 written, 2 usage or configuration error, or no results for a\n"
 	"benchmark, 3 a benchmark had failed runs or busy ones, or the results are incomplete\n"
-	"(no baseline is written)\n"
-};
+	"(no baseline is written)\n"};
 
 struct baseline_options {
 	const char *config, *results, *baselines, *benchmark;
@@ -57,9 +58,11 @@ static int parse_options(int argc, char **argv, struct baseline_options *o)
 	if (n < 0)
 		return n;
 	if (n == 0)
-		return error("'baseline' needs a command: update (see 'scalegate baseline --help')");
+		return error(
+			"'baseline' needs a command: update (see 'scalegate baseline --help')");
 	if (strcmp(argv[0], "update"))
-		return error("unknown baseline command '%s' (see 'scalegate baseline --help')", argv[0]);
+		return error("unknown baseline command '%s' (see 'scalegate baseline --help')",
+			     argv[0]);
 	if (n > 1)
 		return error("unexpected argument '%s' (see 'scalegate baseline --help')", argv[1]);
 	return 0;
@@ -89,12 +92,15 @@ static void carry_sittings(struct baseline *b, const char *path)
 	if (ret > 0)
 		return;
 	if (ret < 0) {
-		warning("the baseline '%s' being replaced cannot be read: its earlier sittings are not kept", path);
+		warning("the baseline '%s' being replaced cannot be read: its earlier sittings are "
+			"not kept",
+			path);
 		return;
 	}
 	diff = check_fingerprint_diff(b, &old);
 	if (diff)
-		printf("%s: recorded on another machine (%s): its sittings are not kept\n", path, diff);
+		printf("%s: recorded on another machine (%s): its sittings are not kept\n", path,
+		       diff);
 	else
 		baseline_carry(b, &old);
 	free(diff);
@@ -110,14 +116,17 @@ static int update_one(const struct baseline_options *o, const struct analysis *a
 	int ret;
 
 	if (failed_configurations(failures, name)) {
-		error("benchmark '%s' has failed runs in '%s' (see its manifest.tsv): its baseline is not "
-		      "written", name, o->results);
+		error("benchmark '%s' has failed runs in '%s' (see its manifest.tsv): its baseline "
+		      "is not "
+		      "written",
+		      name, o->results);
 		return SG_EXIT_RUN_FAILED;
 	}
 	baseline_from_analysis(&b, a, name);
 	if (!b.nr_cells) {
 		baseline_release(&b);
-		error("no results for benchmark '%s' in '%s': run 'scalegate run' first", name, o->results);
+		error("no results for benchmark '%s' in '%s': run 'scalegate run' first", name,
+		      o->results);
 		return SG_EXIT_USAGE;
 	}
 	for (size_t i = 0; i < b.nr_cells; i++)
@@ -126,8 +135,9 @@ static int update_one(const struct baseline_options *o, const struct analysis *a
 	carry_sittings(&b, path);
 	ret = baseline_write(&b, path);
 	if (!ret)
-		printf("wrote %s: %zu interval%s, %zu interval x configuration cells, %zu sitting%s\n", path,
-		       intervals, intervals == 1 ? "" : "s", b.nr_cells, b.nr_sittings + 1,
+		printf("wrote %s: %zu interval%s, %zu interval x configuration cells, %zu "
+		       "sitting%s\n",
+		       path, intervals, intervals == 1 ? "" : "s", b.nr_cells, b.nr_sittings + 1,
 		       b.nr_sittings ? "s" : "");
 	free(path);
 	baseline_release(&b);
@@ -182,7 +192,8 @@ static int busy_runs(const struct baseline_options *o, const struct bench_config
 			    !(r->contention > b->max_contention) || run_corrected(a, r))
 				continue;
 			if (n++ < 8)
-				strbuf_addf(&sb, "%s%s (%.2f cores)", n > 1 ? ", " : "", r->dir, r->contention);
+				strbuf_addf(&sb, "%s%s (%.2f cores)", n > 1 ? ", " : "", r->dir,
+					    r->contention);
 		}
 	if (n > 8)
 		strbuf_addf(&sb, " and %zu more", n - 8);

@@ -1,4 +1,5 @@
-/* scalegate calibrate: run the matrix N times (or take N result sets) and measure what the rules would make of the noise. */
+/* scalegate calibrate: run the matrix N times (or take N result sets) and measure what the rules
+ * would make of the noise. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,8 @@
 
 static const struct command_usage usage = {
 	"calibrate",
-	"usage: scalegate calibrate [-c FILE] [-n N] [-o DIR] [--benchmark NAME] [--json FILE] [RESULTS...]\n"
+	"usage: scalegate calibrate [-c FILE] [-n N] [-o DIR] [--benchmark NAME] [--json FILE] "
+	"[RESULTS...]\n"
 	"       scalegate calibrate --inject INTERVAL:PCT[,PCT...] -n SETS [-c FILE] [-o DIR]\n"
 	"Compares N clean result sets with each other under the current rules: each\n"
 	"set in turn is the current results, every other one the baseline. Reports\n"
@@ -21,8 +23,7 @@ static const struct command_usage usage = {
 	"and the smallest change each tolerance catches at the configured repeats\n"
 	"(docs/check.md), so that tolerances can be set from measurement.\n"
 	"  RESULTS...          existing results directories instead of -n (at least 2)\n",
-	"exit codes: 0 done, 2 usage or configuration error, 3 a run failed\n"
-};
+	"exit codes: 0 done, 2 usage or configuration error, 3 a run failed\n"};
 
 struct calibrate_options {
 	const char *config, *output, *benchmark, *json, *inject;
@@ -37,7 +38,9 @@ static int parse_runs(const struct option *o, const char *v)
 	long n = strtol(v, &end, 10);
 
 	if (!*v || *end || n < 1 || n > 1000)
-		return error("-n: '%s' is not a number of runs from 1 (with --inject; else 2) to 1000", v);
+		return error(
+			"-n: '%s' is not a number of runs from 1 (with --inject; else 2) to 1000",
+			v);
 	*(int *)o->value = (int)n;
 	return 0;
 }
@@ -50,9 +53,11 @@ static int parse_options(int argc, char **argv, struct calibrate_options *o)
 			   "the configuration (default: scalegate.yml)"),
 		OPT_PARSE("-n", NULL, &o->runs, "N",
 			  "run the matrix N times (N >= 2) into DIR/1 ... DIR/N", parse_runs),
-		OPT_STRING("-o", NULL, &o->output, "DIR",
-			   "where -n puts its runs (default: the results directory + '-calibrate')"),
-		OPT_STRING(NULL, "--benchmark", &o->benchmark, "NAME", "with -n: run only this benchmark"),
+		OPT_STRING(
+			"-o", NULL, &o->output, "DIR",
+			"where -n puts its runs (default: the results directory + '-calibrate')"),
+		OPT_STRING(NULL, "--benchmark", &o->benchmark, "NAME",
+			   "with -n: run only this benchmark"),
 		OPT_STRING(NULL, "--json", &o->json, "FILE", "also write the report as JSON"),
 		OPT_STRING(NULL, "--inject", &o->inject, "I:P,...",
 			   "instead: SETS independent whole gate runs ('ci', adaptive repeats\n"
@@ -60,8 +65,7 @@ static int parse_options(int argc, char **argv, struct calibrate_options *o)
 			   "share of clean (A/A) runs that fail, and of runs with interval I\n"
 			   "slowed down by each P % (SCALEGATE_INJECT) that are caught,\n"
 			   "with 95 % Wilson intervals"),
-		OPT_END()
-	};
+		OPT_END()};
 	int n = options_parse(argc, argv, opts, &usage);
 
 	if (n < 0)
@@ -92,8 +96,8 @@ static int run_sets(const struct calibrate_options *o, struct config *c, struct 
 		if (runner_init(&r, c, &opt))
 			code = SG_EXIT_USAGE;
 		else if ((failed = runner_run(&r)) != 0) {
-			error("%ld run%s failed in '%s': calibrate needs clean runs", failed < 0 ? 1 : failed,
-			      failed == 1 ? "" : "s", dir);
+			error("%ld run%s failed in '%s': calibrate needs clean runs",
+			      failed < 0 ? 1 : failed, failed == 1 ? "" : "s", dir);
 			code = SG_EXIT_RUN_FAILED;
 		}
 		runner_release(&r);

@@ -1,4 +1,5 @@
-/* scalegate check: judge the results against the rules and the baselines; reports and the exit code. */
+/* scalegate check: judge the results against the rules and the baselines; reports and the exit
+ * code. */
 #include <stdio.h>
 #include <string.h>
 
@@ -44,14 +45,14 @@ static int parse_options(int argc, char **argv, struct check_options *o)
 			 "JUnit: each testcase's text in its own <system-out>, with\n"
 			 "file and line attributes (GitLab; valid against junit10.xsd)"),
 		OPT_FLAG(NULL, "--all", &o->all, "print the passing checks too"),
-		OPT_FLAG(NULL, "--validate", &o->validate, "only load the configuration and the rules"),
+		OPT_FLAG(NULL, "--validate", &o->validate,
+			 "only load the configuration and the rules"),
 		OPT_FLAG(NULL, "--partial", &o->partial,
 			 "judge results that 'scalegate run' did not finish (warned)"),
 		OPT_FLAG(NULL, "--allow-no-reference", &o->allow_no_reference,
 			 "a benchmark with no baseline passes on its absolute\n"
 			 "rules (a first run); without it, exit 3: not judged"),
-		OPT_END()
-	};
+		OPT_END()};
 	size_t n = 3;
 
 	/* an option per report format, from the registry */

@@ -19,7 +19,8 @@
 
 static const struct command_usage usage = {
 	"ci",
-	"usage: scalegate ci [-c|--config FILE] [-o|--output DIR] [--no-run] [--local] [--no-post]\n"
+	"usage: scalegate ci [-c|--config FILE] [-o|--output DIR] [--no-run] [--local] "
+	"[--no-post]\n"
 	"                    [--require-post] [--partial] [--testcase-output]\n"
 	"                    [--allow-no-reference] [-q|--quiet]\n"
 	"                    [--against REV | --against-dir DIR] [--inject I:PCT] [--seed N]\n"
@@ -31,8 +32,7 @@ static const struct command_usage usage = {
 	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
 	"error, 3 a benchmark failed to run, the results are incomplete or something\n"
 	"could not be judged (and nothing regressed), 4 a required post\n"
-	"failed (and the check passed), 130/143 interrupted (128 + SIGINT/SIGTERM)\n"
-};
+	"failed (and the check passed), 130/143 interrupted (128 + SIGINT/SIGTERM)\n"};
 
 struct ci_options {
 	const char *config, *reports, *results, *baselines, *history;
@@ -60,7 +60,8 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 			   "the results directory (default: 'results' of the configuration)"),
 		OPT_STRING(NULL, "--baselines", &o->baselines, "DIR",
 			   "the stored baselines (default: 'baselines' of the configuration)"),
-		OPT_FLAG(NULL, "--no-post", &o->no_post, "do not post, even with a 'post:' section"),
+		OPT_FLAG(NULL, "--no-post", &o->no_post,
+			 "do not post, even with a 'post:' section"),
 		OPT_FLAG(NULL, "--require-post", &o->require_post,
 			 "a failed post exits 4 when the check passed"),
 		OPT_FLAG(NULL, "--partial", &o->partial,
@@ -79,14 +80,14 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 			   "the history database (default: 'history' of the configuration);\n"
 			   "with one, ci prints the drift of the last recorded runs"),
 		AB_OPTIONS(&o->ab),
-		OPT_END()
-	};
+		OPT_END()};
 	int ret = options_parse_no_args(argc, argv, opts, &usage);
 
 	return ret ? ret : ab_check(&o->ab);
 }
 
-/* Runs the whole matrix, or with 'extend' an adaptive run's extra rounds; -1 when the gate could not go on. */
+/* Runs the whole matrix, or with 'extend' an adaptive run's extra rounds; -1 when the gate could
+ * not go on. */
 static long run_matrix(struct config *c, const struct runner_options *ro)
 {
 	struct runner r = { 0 };
@@ -143,7 +144,8 @@ static int adapt(struct judge *j, const struct runner_options *ro)
 	return ret || judge_again(j) ? -1 : 0;
 }
 
-/* Adaptive repeats run here, after the matrix: not with --no-run, nor through a 'slurm:' job (docs/check.md). */
+/* Adaptive repeats run here, after the matrix: not with --no-run, nor through a 'slurm:' job
+ * (docs/check.md). */
 static int adapting(const struct config *c, const struct ci_options *o)
 {
 	return !o->no_run && (!c->slurm || o->local) && adapt_wanted(c);
@@ -174,7 +176,8 @@ static int post(struct post_options *o, const char *path, const struct strbuf *s
 	if (failed && o->require == 1 && code == SG_EXIT_PASS)
 		code = SG_EXIT_POST_FAILED;
 	else if (failed)
-		fputs("scalegate: warning: the summary was not posted; the gate's verdict stands\n", stderr);
+		fputs("scalegate: warning: the summary was not posted; the gate's verdict stands\n",
+		      stderr);
 	return code;
 }
 
@@ -186,11 +189,15 @@ static void history(const struct ci_options *o, struct judge *j)
 
 	if (!where) {
 		if (o->record)
-			fputs("scalegate: warning: --record: no history database ('history:' or --history)\n", stderr);
+			fputs("scalegate: warning: --record: no history database ('history:' or "
+			      "--history)\n",
+			      stderr);
 		return;
 	}
-	if (o->record && history_cmd_record_analysis(where, c, o->config, &j->a, &j->m, &(struct history_meta){ 0 }))
-		fputs("scalegate: warning: the run was not recorded; the gate's verdict stands\n", stderr);
+	if (o->record && history_cmd_record_analysis(where, c, o->config, &j->a, &j->m,
+						     &(struct history_meta){0}))
+		fputs("scalegate: warning: the run was not recorded; the gate's verdict stands\n",
+		      stderr);
 	history_cmd_drift(stdout, where, c, NULL, 30);
 }
 
@@ -209,7 +216,8 @@ int cmd_ci(int argc, char **argv)
 	ci_reports_init(&rep);
 	post_options_init(&po);
 	judge_init(&j);
-	/* The whole configuration (benchmarks, rules, reports, post) is valid before anything runs. */
+	/* The whole configuration (benchmarks, rules, reports, post) is valid before anything runs.
+	 */
 	if (judge_configure(&j, o.config) || ci_reports_load(&rep, &j.config, o.reports))
 		goto out;
 	if (o.testcase_output)
@@ -222,13 +230,15 @@ int cmd_ci(int argc, char **argv)
 	ro.local = o.local;
 	ro.quiet = o.quiet;
 	if (!o.no_run) {
-		if (ab_wanted(&o.ab) && !o.ab.seed) /* one seed for the first rounds and any adaptive ones */
+		/* one seed for the first rounds and any adaptive ones */
+		if (ab_wanted(&o.ab) && !o.ab.seed)
 			o.ab.seed = ((uint64_t)time(NULL) << 20 ^ (uint64_t)getpid()) | 1;
 		/* a revision that is not there, or no git repository: a usage error with the fix */
 		if (ab_prepare(&o.ab, &j.config, results, &ro))
 			goto out;
 		if (run_matrix(&j.config, &ro) < 0 ||
-		    (adapting(&j.config, &o) && adaptive_write(&(struct adaptive){ .present = 1 }, results))) {
+		    (adapting(&j.config, &o) &&
+		     adaptive_write(&(struct adaptive){.present = 1}, results))) {
 			code = run_failed_code();
 			goto out;
 		}
@@ -236,7 +246,8 @@ int cmd_ci(int argc, char **argv)
 	fflush(stdout);
 	j.partial = o.partial;
 	j.allow_no_reference = o.allow_no_reference;
-	if (judge_evaluate(&j, results, o.baselines) || (adapting(&j.config, &o) && adapt(&j, &ro))) {
+	if (judge_evaluate(&j, results, o.baselines) ||
+	    (adapting(&j.config, &o) && adapt(&j, &ro))) {
 		code = j.load_error;
 		goto out;
 	}

@@ -15,12 +15,12 @@
 static const struct command_usage usage = {
 	"post",
 	"usage: scalegate post [--format json|github|gitlab] [--url URL] [--token-env NAME]\n"
-	"                      [--dry-run] [--require-post] [-c scalegate.yml] [options] SUMMARY.json\n"
+	"                      [--dry-run] [--require-post] [-c scalegate.yml] [options] "
+	"SUMMARY.json\n"
 	"Posts the summary written by 'scalegate check --json' (docs/post.md). A failed\n"
 	"post is a warning: the gate's verdict and exit code stand.\n",
 	"exit codes: 0 posted, or not posted (a warning); 2 usage, configuration or\n"
-	"            summary error; 4 not posted with --require-post\n"
-};
+	"            summary error; 4 not posted with --require-post\n"};
 
 /* '30', '30s', '500ms', '2m', '1h': seconds in (0, 1 h], or -1. */
 static double parse_seconds(const char *s)
@@ -91,13 +91,16 @@ static int parse_options(int argc, char **argv, struct post_options *o, const ch
 	const struct option opts[] = {
 		OPT_PARSE(NULL, "--format", &o->format, "F",
 			  "json: the summary to --url; github: a commit status;\n"
-			  "gitlab: a commit status (default: json with --url, else the CI's)", parse_format),
+			  "gitlab: a commit status (default: json with --url, else the CI's)",
+			  parse_format),
 		OPT_STRING(NULL, "--url", &o->url, "URL", "the endpoint of the json format"),
 		OPT_STRING(NULL, "--token-env", &o->token_env, "NAME",
 			   "the environment variable holding the token\n"
 			   "(default: GITHUB_TOKEN, GITLAB_TOKEN; none for json)"),
-		OPT_FLAG(NULL, "--dry-run", &o->dry_run, "print the requests, the token as ***; send nothing"),
-		OPT_FLAG(NULL, "--require-post", &o->require, "a failed post is an error (exit code 4)"),
+		OPT_FLAG(NULL, "--dry-run", &o->dry_run,
+			 "print the requests, the token as ***; send nothing"),
+		OPT_FLAG(NULL, "--require-post", &o->require,
+			 "a failed post is an error (exit code 4)"),
 		OPT_STRING("-c", "--config", config, "FILE",
 			   "take defaults from the post: section of this configuration"),
 		OPT_FLAG(NULL, "--check-run", &o->check_run,
@@ -116,15 +119,15 @@ static int parse_options(int argc, char **argv, struct post_options *o, const ch
 		OPT_PARSE(NULL, "--project-id", &o->project_id, "ID",
 			  "gitlab: the project (default: $CI_PROJECT_ID)", parse_name),
 		OPT_PARSE(NULL, "--timeout", &o->timeout, "T",
-			  "limit of one attempt: 30, 30s, 500ms, 2m (default: 30s)", parse_duration),
+			  "limit of one attempt: 30, 30s, 500ms, 2m (default: 30s)",
+			  parse_duration),
 		OPT_PARSE(NULL, "--connect-timeout", &o->connect_timeout, "T",
 			  "limit to connect (default: 10s)", parse_duration),
 		OPT_PARSE(NULL, "--retries", &o->retries, "N",
 			  "attempts after a failed one, 0 to 10 (default: 3)", parse_retries),
 		OPT_PARSE(NULL, "--ca-bundle", &o->ca_bundle, "FILE",
 			  "the CA certificates to verify the server with", parse_ca_bundle),
-		OPT_END()
-	};
+		OPT_END()};
 	int n = options_parse(argc, argv, opts, &usage);
 
 	if (n < 0)

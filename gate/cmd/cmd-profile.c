@@ -34,7 +34,8 @@ static void print_tsv(const struct profile *p)
 	printf("\n");
 	for (size_t i = 0; i < p->nr_stats; i++) {
 		const struct profile_stat *s = &p->stats[i];
-		printf("%s\t%s\t%d\t%d", p->path, p->nodes[s->node].path, s->thread, p->threads[s->thread].omp_thread);
+		printf("%s\t%s\t%d\t%d", p->path, p->nodes[s->node].path, s->thread,
+		       p->threads[s->thread].omp_thread);
 		for (int c = 0; c < PROFILE_NR_COLUMNS; c++)
 			print_value(s->v[c]);
 		printf("\n");
@@ -60,10 +61,13 @@ static void print_profile(const struct profile *p)
 		const struct profile_stat *s = &p->stats[i];
 		const struct profile_node *n = &p->nodes[s->node];
 		const struct profile_region *r = &p->regions[n->region];
-		printf("  %-40s %s:%d  thread %d  count %.0f  time %.6f s\n", n->path, r->file, r->line,
-		       s->thread, isnan(s->v[PROFILE_COUNT]) ? 0 : s->v[PROFILE_COUNT], s->v[PROFILE_TIME]);
+		printf("  %-40s %s:%d  thread %d  count %.0f  time %.6f s\n", n->path, r->file,
+		       r->line, s->thread, isnan(s->v[PROFILE_COUNT]) ? 0 : s->v[PROFILE_COUNT],
+		       s->v[PROFILE_TIME]);
 	}
-	for (const char **k = (const char *[]){ "errors_unmatched_end", "errors_unclosed", "errors_dropped", NULL }; *k; k++)
+	for (const char **k = (const char *[]){"errors_unmatched_end", "errors_unclosed",
+					       "errors_dropped", NULL};
+	     *k; k++)
 		if (profile_meta_num(p, *k, 0) > 0)
 			printf("  warning: %s = %s\n", *k, profile_meta(p, *k));
 }

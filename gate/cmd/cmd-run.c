@@ -1,4 +1,5 @@
-/* scalegate run: run the benchmark matrix of scalegate.yml and record profiles, a manifest and a fingerprint. */
+/* scalegate run: run the benchmark matrix of scalegate.yml and record profiles, a manifest and a
+ * fingerprint. */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,7 +12,8 @@
 
 static const struct command_usage usage = {
 	"run",
-	"usage: scalegate run [-c scalegate.yml] [-o RESULTS] [--benchmark NAME] [--dry-run] [--local]\n"
+	"usage: scalegate run [-c scalegate.yml] [-o RESULTS] [--benchmark NAME] [--dry-run] "
+	"[--local]\n"
 	"                     [-q|--quiet]\n"
 	"Runs every configuration of every benchmark: warm-up runs, then 'repeat'\n"
 	"measured runs interleaved across configurations, each in a scratch\n"
@@ -19,15 +21,15 @@ static const struct command_usage usage = {
 	"Writes RESULTS/manifest.tsv, RESULTS/fingerprint.tsv and one directory\n"
 	"per run with its profiles and output (docs/running.md).\n",
 	"exit codes: 0 every run ok, 2 usage or configuration error, 3 a run failed,\n"
-	"130/143 interrupted (128 + SIGINT/SIGTERM)\n"
-};
+	"130/143 interrupted (128 + SIGINT/SIGTERM)\n"};
 
 /* 0, OPTIONS_HELP, or -1 (reported). */
 static int parse_options(int argc, char **argv, const char **config, struct runner_options *o,
 			 struct ab_options *ab)
 {
 	const struct option opts[] = {
-		OPT_STRING("-c", "--config", config, "FILE", "the configuration (default: scalegate.yml)"),
+		OPT_STRING("-c", "--config", config, "FILE",
+			   "the configuration (default: scalegate.yml)"),
 		OPT_STRING("-o", "--output", &o->results_dir, "DIR",
 			   "the results directory (default: 'results' of the configuration)"),
 		OPT_STRING(NULL, "--benchmark", &o->benchmark, "NAME",
@@ -40,8 +42,7 @@ static int parse_options(int argc, char **argv, const char **config, struct runn
 			 "run on this machine even when the configuration has a 'slurm:'\n"
 			 "section (without it, the matrix is submitted as a batch job)"),
 		AB_OPTIONS(ab),
-		OPT_END()
-	};
+		OPT_END()};
 	int ret = options_parse_no_args(argc, argv, opts, &usage);
 
 	return ret ? ret : ab_check(ab);

@@ -16,16 +16,21 @@ struct cmd {
 };
 
 static const struct cmd commands[] = {
-	{ "analyze", cmd_analyze, "compute the characteristics of a results directory or of profiles" },
-	{ "baseline", cmd_baseline, "record the current results as the baselines of the benchmarks" },
-	{ "calibrate", cmd_calibrate, "measure the false-positive rate and the detectable change of the rules" },
-	{ "ci", cmd_ci, "the whole gate in one command: run, check, reports, post; the check's exit code" },
-	{ "check", cmd_check, "judge the results against the rules and the baselines: the gate's verdict" },
-	{ "history", cmd_history, "record runs, find change points over commits, write trend pages" },
-	{ "post", cmd_post, "post the summary of a check: a webhook, a GitHub or GitLab status" },
-	{ "profile", cmd_profile, "check and summarize profile files written by the tracer" },
-	{ "report", cmd_report, "write the HTML report: verdicts and scaling plots against the baselines" },
-	{ "run", cmd_run, "run the benchmark matrix of scalegate.yml and record the results" },
+	{"analyze", cmd_analyze,
+	 "compute the characteristics of a results directory or of profiles"},
+	{"baseline", cmd_baseline, "record the current results as the baselines of the benchmarks"},
+	{"calibrate", cmd_calibrate,
+	 "measure the false-positive rate and the detectable change of the rules"},
+	{"ci", cmd_ci,
+	 "the whole gate in one command: run, check, reports, post; the check's exit code"},
+	{"check", cmd_check,
+	 "judge the results against the rules and the baselines: the gate's verdict"},
+	{"history", cmd_history, "record runs, find change points over commits, write trend pages"},
+	{"post", cmd_post, "post the summary of a check: a webhook, a GitHub or GitLab status"},
+	{"profile", cmd_profile, "check and summarize profile files written by the tracer"},
+	{"report", cmd_report,
+	 "write the HTML report: verdicts and scaling plots against the baselines"},
+	{"run", cmd_run, "run the benchmark matrix of scalegate.yml and record the results"},
 };
 
 static void usage(FILE *out)
@@ -74,7 +79,8 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return finish(SG_EXIT_PASS);
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "version")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") ||
+	    !strcmp(argv[1], "version")) {
 		printf("scalegate %s\n", SG_VERSION);
 		return finish(SG_EXIT_PASS);
 	}

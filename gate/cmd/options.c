@@ -12,7 +12,8 @@ static const char *option_name(const struct option *o)
 }
 
 /* The option spelled 'arg' (its value after '=' in *value), or NULL. */
-static const struct option *find_option(const struct option *opts, const char *arg, const char **value)
+static const struct option *find_option(const struct option *opts, const char *arg,
+					const char **value)
 {
 	const char *eq = strchr(arg, '=');
 	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -42,8 +43,8 @@ static int unknown_option(const struct option *opts, const char *arg, const stru
 	known[n] = NULL;
 	hint = strncmp(arg, "--", 2) ? NULL : yamldoc_closest(arg, known);
 	if (hint)
-		return error("unknown option '%s'; did you mean '%s'? (see 'scalegate %s --help')", arg,
-			     hint, u->name);
+		return error("unknown option '%s'; did you mean '%s'? (see 'scalegate %s --help')",
+			     arg, hint, u->name);
 	return error("unknown option '%s' (see 'scalegate %s --help')", arg, u->name);
 }
 
@@ -57,7 +58,8 @@ static int take_value(const struct option *o, const char *v)
 }
 
 /* Takes the option at argv[*i]: 0, or -1 after error(). */
-static int take_option(const struct option *o, const char *inline_value, int argc, char **argv, int *i)
+static int take_option(const struct option *o, const char *inline_value, int argc, char **argv,
+		       int *i)
 {
 	if (o->kind == OPTION_FLAG) {
 		if (inline_value)
@@ -106,7 +108,8 @@ int options_parse_no_args(int argc, char **argv, const struct option *opts,
 	int n = options_parse(argc, argv, opts, u);
 
 	if (n > 0)
-		return error("unexpected argument '%s' (see 'scalegate %s --help')", argv[0], u->name);
+		return error("unexpected argument '%s' (see 'scalegate %s --help')", argv[0],
+			     u->name);
 	return n;
 }
 

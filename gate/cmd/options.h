@@ -13,7 +13,8 @@ struct option {
 	const char *long_name;  /* "--config", or NULL */
 	const char *arg;        /* what the value is in the help ("FILE"); NULL for a flag */
 	const char *help;       /* its help; '\n' starts a continuation line */
-	void *value;            /* int * (FLAG: set to 1), const char ** (STRING), or the parser's */
+	/* int * (FLAG: set to 1), const char ** (STRING), or the parser's */
+	void *value;
 	/* OPTION_PARSE: takes the value into o->value; returns 0 or error() */
 	int (*parse)(const struct option *o, const char *value);
 };
@@ -25,11 +26,12 @@ struct option {
 
 /* The -c/--config, -r/--results and --baselines inputs of the commands that judge results. */
 #define OPT_INPUTS(config, results, baselines) \
-	OPT_STRING("-c", "--config", config, "FILE", "the configuration (default: scalegate.yml)"), \
-	OPT_STRING("-r", "--results", results, "DIR", \
-		   "the results (default: 'results' of the configuration)"), \
-	OPT_STRING(NULL, "--baselines", baselines, "DIR", \
-		   "the baselines (default: 'baselines' of the configuration)")
+	OPT_STRING("-c", "--config", config, "FILE", \
+		   "the configuration (default: scalegate.yml)"), \
+		OPT_STRING("-r", "--results", results, "DIR", \
+			   "the results (default: 'results' of the configuration)"), \
+		OPT_STRING(NULL, "--baselines", baselines, "DIR", \
+			   "the baselines (default: 'baselines' of the configuration)")
 
 /* What a command's --help says around the table's lines. */
 struct command_usage {

@@ -31,7 +31,11 @@ void config_free_env(struct bench_config *b)
 #define MAX_PROCS (1 << 20)
 
 const char *const config_command_placeholders[] = {
-	[PH_THREADS] = "threads", [PH_RANKS] = "ranks", [PH_SIZE] = "size", [PH_REPEAT] = "repeat", NULL,
+	[PH_THREADS] = "threads",
+	[PH_RANKS] = "ranks",
+	[PH_SIZE] = "size",
+	[PH_REPEAT] = "repeat",
+	NULL,
 };
 /* Placement only: a launcher has no business with the problem size. */
 static const char *const launcher_placeholders[] = { "threads", "ranks", NULL };
@@ -114,13 +118,18 @@ static int check_placeholders(struct yamldoc *d, const yaml_node_t *n, const cha
 		}
 		hint = yamldoc_closest(word, known);
 		if (hint)
-			ret = yamldoc_error_at(d, mark, "unknown placeholder '{%s}' in '%s'; did you mean '{%s}'?",
-					       word, key, hint);
+			ret = yamldoc_error_at(
+				d, mark, "unknown placeholder '{%s}' in '%s'; did you mean '{%s}'?",
+				word, key, hint);
 		else if (known == launcher_placeholders)
-			ret = yamldoc_error_at(d, mark, "unknown placeholder '{%s}' in '%s'; a launcher may use {threads} and {ranks}",
+			ret = yamldoc_error_at(d, mark,
+					       "unknown placeholder '{%s}' in '%s'; a launcher may "
+					       "use {threads} and {ranks}",
 					       word, key);
 		else
-			ret = yamldoc_error_at(d, mark, "unknown placeholder '{%s}' in '%s'; known are {threads}, {ranks}, {size} and {repeat}",
+			ret = yamldoc_error_at(d, mark,
+					       "unknown placeholder '{%s}' in '%s'; known are "
+					       "{threads}, {ranks}, {size} and {repeat}",
 					       word, key);
 		free(word);
 	}
@@ -153,8 +162,12 @@ static int parse_name(struct config_loader *l, const yaml_node_t *v, struct benc
 
 	if (!s)
 		return -1;
-	if (strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != strlen(s))
-		return yamldoc_error(l->d, v, "benchmark name '%s' may contain only letters, digits, '_', '.' and '-'", s);
+	if (strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") !=
+	    strlen(s))
+		return yamldoc_error(
+			l->d, v,
+			"benchmark name '%s' may contain only letters, digits, '_', '.' and '-'",
+			s);
 	/* Names become directory names under 'results'. */
 	if (strlen(s) > CONFIG_MAX_NAME)
 		return yamldoc_error(l->d, v, "benchmark name '%.40s...' is %zu characters long, "
@@ -162,8 +175,11 @@ static int parse_name(struct config_loader *l, const yaml_node_t *v, struct benc
 	if (!strcmp(s, ".") || !strcmp(s, ".."))
 		return yamldoc_error(l->d, v, "benchmark name '%s' is not allowed", s);
 	if (config_reserved_name(s))
-		return yamldoc_error(l->d, v, "benchmark name '%s' is reserved: it collides with the results "
-				     "layout (names may not start with '.' or end in '.tsv' or '.partial')", s);
+		return yamldoc_error(
+			l->d, v,
+			"benchmark name '%s' is reserved: it collides with the results "
+			"layout (names may not start with '.' or end in '.tsv' or '.partial')",
+			s);
 	return set_text(&b->name, s);
 }
 
@@ -172,7 +188,8 @@ int config_reserved_name(const char *s)
 	size_t n = strlen(s);
 
 	/* .scratch; manifest.tsv, fingerprint.tsv, complete.tsv; manifest.tsv.partial */
-	return s[0] == '.' || (n >= 4 && !strcmp(s + n - 4, ".tsv")) || (n >= 8 && !strcmp(s + n - 8, ".partial"));
+	return s[0] == '.' || (n >= 4 && !strcmp(s + n - 4, ".tsv")) ||
+	       (n >= 8 && !strcmp(s + n - 8, ".partial"));
 }
 
 static int parse_command(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
@@ -207,7 +224,8 @@ static int parse_memory(struct config_loader *l, const yaml_node_t *v, struct be
 	struct memory_model m;
 
 	if (s && memory_model_read(s, &m))
-		return yamldoc_error(l->d, v, "memory model '%s' is not understood: " MEMORY_MODEL_FORMS, s);
+		return yamldoc_error(l->d, v,
+				     "memory model '%s' is not understood: " MEMORY_MODEL_FORMS, s);
 	return set_text(&b->memory, s);
 }
 
@@ -243,7 +261,8 @@ static int get_ints(struct yamldoc *d, const yaml_node_t *v, const char *key, lo
 
 static int parse_threads(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
 {
-	return get_ints(l->d, v, "threads", 1, MAX_PROCS, YAMLDOC_UNIQUE, &b->threads, &b->nr_threads);
+	return get_ints(l->d, v, "threads", 1, MAX_PROCS, YAMLDOC_UNIQUE, &b->threads,
+			&b->nr_threads);
 }
 
 static int parse_ranks(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
@@ -301,13 +320,15 @@ static int parse_timeout(struct config_loader *l, const yaml_node_t *v, struct b
 	if (yamldoc_get_duration(l->d, v, "timeout", &t))
 		return -1;
 	if (!(t <= MAX_TIMEOUT))
-		return yamldoc_error(l->d, v, "'timeout' of '%s' is more than 7 days", yamldoc_scalar(v));
+		return yamldoc_error(l->d, v, "'timeout' of '%s' is more than 7 days",
+				     yamldoc_scalar(v));
 	b->timeout = t;
 	return 0;
 }
 
 /* 'off' or a negative number: no limit. */
-static int parse_max_contention(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
+static int parse_max_contention(struct config_loader *l, const yaml_node_t *v,
+				struct bench_config *b)
 {
 	const char *s = yamldoc_scalar(v);
 	int plain = s && v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
@@ -318,12 +339,15 @@ static int parse_max_contention(struct config_loader *l, const yaml_node_t *v, s
 		return 0;
 	}
 	if (!plain || !*s || (strtod(s, &end), *end))
-		return yamldoc_error(l->d, v, "'max_contention' must be a number of cores or 'off', not %s",
+		return yamldoc_error(l->d, v,
+				     "'max_contention' must be a number of cores or 'off', not %s",
 				     yamldoc_describe(v, buf, sizeof(buf)));
-	return yamldoc_get_double(l->d, v, "max_contention", -HUGE_VAL, HUGE_VAL, &b->max_contention);
+	return yamldoc_get_double(l->d, v, "max_contention", -HUGE_VAL, HUGE_VAL,
+				  &b->max_contention);
 }
 
-static int parse_contention_retries(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
+static int parse_contention_retries(struct config_loader *l, const yaml_node_t *v,
+				    struct bench_config *b)
 {
 	return parse_int(l->d, v, "contention_retries", 0, 10, &b->contention_retries);
 }
@@ -354,11 +378,13 @@ static int parse_env_pair(struct config_loader *l, const struct yamldoc_iter *it
 	char buf[64];
 
 	if (!it->key || yamldoc_is_null(it->key_node) || !config_valid_env_name(it->key))
-		return yamldoc_error(l->d, it->key_node, "'env' names must be environment variable names, not %s",
+		return yamldoc_error(l->d, it->key_node,
+				     "'env' names must be environment variable names, not %s",
 				     yamldoc_describe(it->key_node, buf, sizeof(buf)));
 	if (!yamldoc_scalar(it->value) || yamldoc_is_null(it->value))
-		return yamldoc_error(l->d, it->value, "'env' value of '%s' must be a string, not %s",
-				     it->key, yamldoc_describe(it->value, buf, sizeof(buf)));
+		return yamldoc_error(l->d, it->value,
+				     "'env' value of '%s' must be a string, not %s", it->key,
+				     yamldoc_describe(it->value, buf, sizeof(buf)));
 	value = yamldoc_scalar(it->value);
 	env->name = xstrdup(it->key);
 	env->value = xstrdup(value);
@@ -396,7 +422,8 @@ static int parse_weak(struct config_loader *l, const yaml_node_t *v, struct benc
 	int ret = 0;
 
 	if (!yamldoc_is_map(v))
-		return yamldoc_error(l->d, v, "'weak' must be a mapping with 'size_per_processor', not %s",
+		return yamldoc_error(l->d, v,
+				     "'weak' must be a mapping with 'size_per_processor', not %s",
 				     yamldoc_describe(v, buf, sizeof(buf)));
 	yamldoc_map_iter(&it, l->d, (yaml_node_t *)v);
 	while (yamldoc_map_next(&it)) {
@@ -407,7 +434,8 @@ static int parse_weak(struct config_loader *l, const yaml_node_t *v, struct benc
 	}
 	if (!spp)
 		return yamldoc_error(l->d, v, "'weak' needs 'size_per_processor'");
-	if (yamldoc_get_int(l->d, spp, "size_per_processor", 1, LLONG_MAX, &b->size_per_processor) < 0)
+	if (yamldoc_get_int(l->d, spp, "size_per_processor", 1, LLONG_MAX, &b->size_per_processor) <
+	    0)
 		return -1;
 	return ret;
 }
@@ -418,14 +446,16 @@ static int parse_max_repeat(struct config_loader *l, const yaml_node_t *v, struc
 	return parse_int(l->d, v, "max_repeat", 0, 1000, &b->max_repeat);
 }
 
-static int parse_adaptive_seconds(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
+static int parse_adaptive_seconds(struct config_loader *l, const yaml_node_t *v,
+				  struct bench_config *b)
 {
 	double t;
 
 	if (yamldoc_get_duration(l->d, v, "adaptive_seconds", &t))
 		return -1;
 	if (!(t <= MAX_TIMEOUT))
-		return yamldoc_error(l->d, v, "'adaptive_seconds' of '%s' is more than 7 days", yamldoc_scalar(v));
+		return yamldoc_error(l->d, v, "'adaptive_seconds' of '%s' is more than 7 days",
+				     yamldoc_scalar(v));
 	b->adaptive_seconds = t;
 	return 0;
 }

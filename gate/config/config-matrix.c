@@ -1,4 +1,5 @@
-/* The matrix of a benchmark: its cells, less those of 'exclude:' (e.g. an oversubscribed 2 ranks x 2 threads). */
+/* The matrix of a benchmark: its cells, less those of 'exclude:' (e.g. an oversubscribed 2 ranks x
+ * 2 threads). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +17,15 @@ static int parse_entry(struct config_loader *l, const yaml_node_t *v, struct con
 
 	*e = (struct config_exclude){ 0, 0, CONFIG_NO_SIZE, v };
 	if (!yamldoc_is_map(v))
-		return yamldoc_error(l->d, v, "an 'exclude' entry must be a mapping such as {ranks: 2, threads: 2}, "
-				     "not %s", yamldoc_describe(v, buf, sizeof(buf)));
+		return yamldoc_error(
+			l->d, v,
+			"an 'exclude' entry must be a mapping such as {ranks: 2, threads: 2}, "
+			"not %s",
+			yamldoc_describe(v, buf, sizeof(buf)));
 	yamldoc_map_iter(&it, l->d, (yaml_node_t *)v);
 	while (yamldoc_map_next(&it)) {
-		if (!it.key || (strcmp(it.key, "threads") && strcmp(it.key, "ranks") && strcmp(it.key, "size"))) {
+		if (!it.key || (strcmp(it.key, "threads") && strcmp(it.key, "ranks") &&
+				strcmp(it.key, "size"))) {
 			ret = yamldoc_unknown_key(l->d, it.key_node, known);
 			continue;
 		}
@@ -37,7 +42,8 @@ static int parse_entry(struct config_loader *l, const yaml_node_t *v, struct con
 		}
 	}
 	if (!any && !ret)
-		return yamldoc_error(l->d, v, "an 'exclude' entry needs 'threads', 'ranks' or 'size'");
+		return yamldoc_error(l->d, v,
+				     "an 'exclude' entry needs 'threads', 'ranks' or 'size'");
 	return ret;
 }
 
@@ -48,7 +54,9 @@ int config_parse_exclude(struct config_loader *l, const yaml_node_t *v, struct b
 	int ret = 0;
 
 	if (!yamldoc_is_list(v))
-		return yamldoc_error(l->d, v, "'exclude' must be a list of cells such as [{ranks: 2, threads: 2}], not %s",
+		return yamldoc_error(l->d, v,
+				     "'exclude' must be a list of cells such as [{ranks: 2, "
+				     "threads: 2}], not %s",
 				     yamldoc_describe(v, buf, sizeof(buf)));
 	free(b->exclude);
 	b->exclude = xmalloc((yamldoc_size(v) + 1) * sizeof(*b->exclude));
@@ -82,7 +90,8 @@ static size_t full_size(const struct bench_config *b)
 	return (b->nr_sizes ? b->nr_sizes : 1) * b->nr_ranks * b->nr_threads;
 }
 
-void config_check_exclude(struct config_loader *l, const struct bench_config *b, const yaml_node_t *node)
+void config_check_exclude(struct config_loader *l, const struct bench_config *b,
+			  const yaml_node_t *node)
 {
 	struct bench_config all = *b;
 	struct config_point *p;
@@ -97,7 +106,8 @@ void config_check_exclude(struct config_loader *l, const struct bench_config *b,
 		for (size_t i = 0; i < nr; i++)
 			hit += matches(&b->exclude[e], &p[i]);
 		if (!hit)
-			yamldoc_error(l->d, b->exclude[e].node, "this 'exclude' entry matches no cell of the matrix "
+			yamldoc_error(l->d, b->exclude[e].node,
+				      "this 'exclude' entry matches no cell of the matrix "
 				      "(threads, ranks and sizes as configured)");
 	}
 	for (size_t i = 0; i < nr; i++)

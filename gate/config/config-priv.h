@@ -6,13 +6,16 @@
 
 /* The keys of a benchmark, in the order the documentation lists them. */
 #define CONFIG_KEYS(X) \
-	X(NAME, name) X(COMMAND, command) X(BUILD, build) X(THREADS, threads) \
-	X(RANKS, ranks) X(SIZES, sizes) X(WEAK, weak) X(REPEAT, repeat) \
-	X(WARMUP, warmup) X(TIMEOUT, timeout) X(ENV, env) X(EXPECT_EXIT, expect_exit) \
-	X(WORKDIR, workdir) X(PRELOAD, preload) X(LAUNCHER, launcher) X(MPI, mpi) \
-	X(MEMORY, memory) X(MAX_CONTENTION, max_contention) X(CONTENTION_RETRIES, contention_retries) \
-	X(EXCLUDE, exclude) X(MAX_REPEAT, max_repeat) X(ADAPTIVE_SECONDS, adaptive_seconds) \
-	X(OUTPUT_LIMIT, output_limit)
+	X(NAME, name) \
+	X(COMMAND, command) X(BUILD, build) X(THREADS, threads) X(RANKS, ranks) X(SIZES, sizes) \
+		X(WEAK, weak) X(REPEAT, repeat) X(WARMUP, warmup) X(TIMEOUT, timeout) X(ENV, env) \
+			X(EXPECT_EXIT, expect_exit) X(WORKDIR, workdir) X(PRELOAD, preload) \
+				X(LAUNCHER, launcher) X(MPI, mpi) X(MEMORY, memory) \
+					X(MAX_CONTENTION, max_contention) X(CONTENTION_RETRIES, \
+									    contention_retries) \
+						X(EXCLUDE, exclude) X(MAX_REPEAT, max_repeat) \
+							X(ADAPTIVE_SECONDS, adaptive_seconds) \
+								X(OUTPUT_LIMIT, output_limit)
 
 enum config_key_id {
 #define X(id, key) KEY_##id,
@@ -40,7 +43,8 @@ int config_find_key(const char *key);
 /* 'exclude:' (config-matrix.c): a list of {threads, ranks, size} mappings. */
 int config_parse_exclude(struct config_loader *l, const yaml_node_t *v, struct bench_config *b);
 /* Once the matrix is known: every entry excludes something, and something is left. */
-void config_check_exclude(struct config_loader *l, const struct bench_config *b, const yaml_node_t *node);
+void config_check_exclude(struct config_loader *l, const struct bench_config *b,
+			  const yaml_node_t *node);
 /* Whether 'exclude' removes the cell 'p'. */
 int config_excluded(const struct bench_config *b, const struct config_point *p);
 

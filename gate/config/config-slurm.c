@@ -7,7 +7,8 @@
 #include <string.h>
 
 static const char *const slurm_keys[] = {
-	"partition", "account", "time", "nodes", "exclusive", "options", "queue_timeout", "poll", NULL,
+	"partition", "account",       "time", "nodes", "exclusive",
+	"options",   "queue_timeout", "poll", NULL,
 };
 
 /* Digits only, at most 9 of them (no overflow); -1 otherwise. */
@@ -42,7 +43,8 @@ double config_slurm_time(const char *s)
 		p += len + 1;
 	}
 	if (dash) /* D-HH, D-HH:MM, D-HH:MM:SS */
-		return days * 86400.0 + part[0] * 3600.0 + (n > 1 ? part[1] * 60.0 : 0) + (n > 2 ? part[2] : 0);
+		return days * 86400.0 + part[0] * 3600.0 + (n > 1 ? part[1] * 60.0 : 0) +
+		       (n > 2 ? part[2] : 0);
 	if (n == 1) /* minutes */
 		return part[0] * 60.0;
 	if (n == 2) /* MM:SS */
@@ -57,7 +59,8 @@ static int parse_word(struct yamldoc *d, const yaml_node_t *v, const char *key, 
 	if (!s)
 		return -1;
 	if (!*s || strpbrk(s, " \t\n'\"\\"))
-		return yamldoc_error(d, v, "'%s' must be one word without quotes, not '%s'", key, s);
+		return yamldoc_error(d, v, "'%s' must be one word without quotes, not '%s'", key,
+				     s);
 	free(*out);
 	*out = xstrdup(s);
 	return 0;
@@ -69,8 +72,11 @@ static int parse_time(struct yamldoc *d, const yaml_node_t *v, struct batch_conf
 	double sec;
 
 	if (!t || (sec = config_slurm_time(t)) <= 0)
-		return yamldoc_error(d, v, "'time' must be a Slurm time limit > 0 (minutes, 'HH:MM:SS' or "
-				     "'D-HH:MM:SS'), not '%s'", t ? t : "a collection");
+		return yamldoc_error(
+			d, v,
+			"'time' must be a Slurm time limit > 0 (minutes, 'HH:MM:SS' or "
+			"'D-HH:MM:SS'), not '%s'",
+			t ? t : "a collection");
 	free(s->time);
 	s->time = xstrdup(t);
 	s->time_s = sec;
@@ -88,7 +94,9 @@ static int parse_options(struct yamldoc *d, const yaml_node_t *v, struct batch_c
 	s->options = xcalloc(nr + 1, sizeof(*s->options));
 	for (size_t i = 0; i < nr; i++) {
 		if (list[i][0] != '-') {
-			yamldoc_error(d, v, "each of 'options' must be an sbatch option starting with '-', not '%s'",
+			yamldoc_error(d, v,
+				      "each of 'options' must be an sbatch option starting with "
+				      "'-', not '%s'",
 				      list[i]);
 			continue;
 		}
@@ -134,7 +142,8 @@ int config_slurm_parse(struct yamldoc *d, const yaml_node_t *v, struct batch_con
 	char buf[64];
 
 	if (!yamldoc_is_map(v))
-		return yamldoc_error(d, v, "'slurm' must be a mapping, not %s", yamldoc_describe(v, buf, sizeof(buf)));
+		return yamldoc_error(d, v, "'slurm' must be a mapping, not %s",
+				     yamldoc_describe(v, buf, sizeof(buf)));
 	s = xcalloc(1, sizeof(*s));
 	s->exclusive = 1;
 	s->queue_timeout = SLURM_DEFAULT_QUEUE_TIMEOUT;

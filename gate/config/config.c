@@ -10,8 +10,8 @@
 #include <string.h>
 
 static const char *const top_keys[] = {
-	"benchmarks", "launcher", "defaults", "results", "baselines", "rules", "post", "reports", "secret_env",
-	"slurm", "history", "allow_no_reference", "pass_env", NULL,
+	"benchmarks", "launcher",   "defaults", "results", "baselines",          "rules",    "post",
+	"reports",    "secret_env", "slurm",    "history", "allow_no_reference", "pass_env", NULL,
 };
 
 static char *dir_of(const char *path)
@@ -88,7 +88,8 @@ static void check_sizes_or_weak(struct yamldoc *d, const yaml_node_t **nodes)
 	if (!sizes || !weak)
 		return;
 	yamldoc_error(d, weak->start_mark.index > sizes->start_mark.index ? weak : sizes,
-		      "'sizes' and 'weak' cannot both be set: 'weak' derives the size from the processor count");
+		      "'sizes' and 'weak' cannot both be set: 'weak' derives the size from the "
+		      "processor count");
 }
 
 /* Checked once here, so that a mistake in 'defaults' is not reported once per benchmark. */
@@ -113,7 +114,8 @@ static void parse_defaults(struct config_loader *l, yaml_node_t *map)
 		if (k < 0)
 			yamldoc_unknown_key(l->d, it.key_node, config_key_names);
 		else if (k == KEY_NAME || k == KEY_COMMAND)
-			yamldoc_error(l->d, it.key_node, "'%s' cannot be set in 'defaults'", it.key);
+			yamldoc_error(l->d, it.key_node, "'%s' cannot be set in 'defaults'",
+				      it.key);
 		else if (config_key_parsers[k](l, it.value, &scratch) == 0)
 			l->defaults[k] = it.value;
 	}
@@ -144,7 +146,8 @@ static void check_size_placeholder(struct config_loader *l, const yaml_node_t **
 		from = start + len + 2;
 		if (config_placeholder_index(name, len) == PH_SIZE) {
 			yamldoc_error_at(l->d, config_placeholder_mark(cmd, start),
-					 "'command' uses '{size}' but the benchmark sets neither 'sizes' nor 'weak'");
+					 "'command' uses '{size}' but the benchmark sets neither "
+					 "'sizes' nor 'weak'");
 			return;
 		}
 	}
@@ -163,23 +166,27 @@ static int max_of(const int *v, size_t nr)
 /* The checks that need several keys, once 'defaults' are applied. */
 static void check_bench(struct config_loader *l, struct bench_config *b, const yaml_node_t **nodes)
 {
-	long long procs = (long long)max_of(b->ranks, b->nr_ranks) * max_of(b->threads, b->nr_threads);
+	long long procs = (long long)max_of(b->ranks, b->nr_ranks) *
+			  max_of(b->threads, b->nr_threads);
 	size_t cells = (b->nr_sizes ? b->nr_sizes : 1) * b->nr_ranks * b->nr_threads;
 	char buf[160];
 
 	if (!nodes[KEY_NAME])
 		yamldoc_error(l->d, b->node, "benchmark has no 'name'");
 	if (!nodes[KEY_COMMAND])
-		yamldoc_error(l->d, b->node, "%s has no 'command'", bench_label(b, buf, sizeof(buf)));
+		yamldoc_error(l->d, b->node, "%s has no 'command'",
+			      bench_label(b, buf, sizeof(buf)));
 	check_sizes_or_weak(l->d, nodes);
 	check_size_placeholder(l, nodes);
 	if (b->size_per_processor > 0 && b->size_per_processor > LLONG_MAX / procs)
-		yamldoc_error(l->d, nodes[KEY_WEAK], "'size_per_processor' times %lld processors of %s is too large",
+		yamldoc_error(l->d, nodes[KEY_WEAK],
+			      "'size_per_processor' times %lld processors of %s is too large",
 			      procs, bench_label(b, buf, sizeof(buf)));
 	if (cells > CONFIG_MAX_CELLS)
-		yamldoc_error(l->d, b->node, "the matrix of %s has %zu cells (sizes x ranks x threads), "
-			      "more than %d", bench_label(b, buf, sizeof(buf)), cells,
-			      CONFIG_MAX_CELLS);
+		yamldoc_error(l->d, b->node,
+			      "the matrix of %s has %zu cells (sizes x ranks x threads), "
+			      "more than %d",
+			      bench_label(b, buf, sizeof(buf)), cells, CONFIG_MAX_CELLS);
 	else if (b->nr_exclude > CONFIG_MAX_EXCLUDE)
 		yamldoc_error(l->d, b->exclude[CONFIG_MAX_EXCLUDE].node,
 			      "more than %d 'exclude' entries", CONFIG_MAX_EXCLUDE);
@@ -219,7 +226,8 @@ static void parse_bench(struct config_loader *l, yaml_node_t *map, struct bench_
 	check_bench(l, b, nodes);
 }
 
-/* The benchmarks by name: open addressing over indexes + 1, so that 150,000 benchmarks load in linear time. */
+/* The benchmarks by name: open addressing over indexes + 1, so that 150,000 benchmarks load in
+ * linear time. */
 struct name_index {
 	size_t *slot;
 	size_t mask;
@@ -264,8 +272,10 @@ static void parse_benchmarks(struct config_loader *l, yaml_node_t *list)
 		return;
 	}
 	if (!yamldoc_is_list(list) || !yamldoc_size(list)) {
-		yamldoc_error(l->d, list, "'benchmarks' must be a non-empty list of mappings, not %s",
-			      yamldoc_is_list(list) ? "an empty list" : yamldoc_describe(list, buf, sizeof(buf)));
+		yamldoc_error(l->d, list,
+			      "'benchmarks' must be a non-empty list of mappings, not %s",
+			      yamldoc_is_list(list) ? "an empty list"
+						    : yamldoc_describe(list, buf, sizeof(buf)));
 		return;
 	}
 	c->benchmarks = xcalloc(yamldoc_size(list), sizeof(*c->benchmarks));
@@ -275,7 +285,8 @@ static void parse_benchmarks(struct config_loader *l, yaml_node_t *list)
 	yamldoc_list_iter(&it, l->d, list);
 	while (yamldoc_list_next(&it)) {
 		if (!yamldoc_is_map(it.value)) {
-			yamldoc_error(l->d, it.value, "each entry of 'benchmarks' must be a mapping, not %s",
+			yamldoc_error(l->d, it.value,
+				      "each entry of 'benchmarks' must be a mapping, not %s",
 				      yamldoc_describe(it.value, buf, sizeof(buf)));
 			continue;
 		}
@@ -304,7 +315,8 @@ static void parse_history(struct config_loader *l, yaml_node_t *v)
 {
 	const char *s = yamldoc_get_str(l->d, v, "history");
 
-	if (s && strstr(s, "://") && strncmp(s, "postgresql://", 13) && strncmp(s, "postgres://", 11)) {
+	if (s && strstr(s, "://") && strncmp(s, "postgresql://", 13) &&
+	    strncmp(s, "postgres://", 11)) {
 		yamldoc_error(l->d, v, "'history' must be a file name or a postgresql:// URL");
 		return;
 	}
@@ -377,7 +389,8 @@ static int passed(const struct config *c, const char *name)
 	return 0;
 }
 
-/* Default-deny: a credential by name (secret_name_denied) is a secret unless 'pass_env' lists it. */
+/* Default-deny: a credential by name (secret_name_denied) is a secret unless 'pass_env' lists it.
+ */
 static void deny_credentials(struct config *c)
 {
 	extern char **environ;
@@ -406,11 +419,15 @@ static void deny_credentials(struct config *c)
 static void add_post_token(struct config_loader *l)
 {
 	yaml_node_t *post = l->c->post;
-	const char *name = yamldoc_scalar(yamldoc_is_map(post) ? yamldoc_map_get(l->d, post, "token_env") : NULL);
-	const char *format = yamldoc_scalar(yamldoc_is_map(post) ? yamldoc_map_get(l->d, post, "format") : NULL);
+	const char *name = yamldoc_scalar(
+		yamldoc_is_map(post) ? yamldoc_map_get(l->d, post, "token_env") : NULL);
+	const char *format = yamldoc_scalar(
+		yamldoc_is_map(post) ? yamldoc_map_get(l->d, post, "format") : NULL);
 
 	if (!name && format)
-		name = !strcmp(format, "github") ? "GITHUB_TOKEN" : !strcmp(format, "gitlab") ? "GITLAB_TOKEN" : NULL;
+		name = !strcmp(format, "github")   ? "GITHUB_TOKEN"
+		       : !strcmp(format, "gitlab") ? "GITLAB_TOKEN"
+						   : NULL;
 	if (name && config_valid_env_name(name))
 		add_secret(l->c, name);
 }

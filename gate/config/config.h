@@ -10,7 +10,8 @@
 #define CONFIG_MAX_CONTENTION 0.25
 #define CONFIG_CONTENTION_RETRIES 0 /* reruns of a busy run: off, its Interference is removed */
 #define CONFIG_MAX_REPEAT 20          /* adaptive repeats: rounds an inconclusive cell may reach */
-#define CONFIG_ADAPTIVE_SECONDS 600.0 /* ... and the wall time the extra rounds may take, per benchmark */
+#define CONFIG_ADAPTIVE_SECONDS \
+	600.0 /* ... and the wall time the extra rounds may take, per benchmark */
 
 struct config_env {
 	char *name;
@@ -25,7 +26,8 @@ struct config_env {
 struct bench_config {
 	char *name;
 	char *command;          /* template: {threads} {ranks} {size} {repeat} */
-	char *build;            /* shell command run once in 'workdir' before the matrix; NULL: none */
+	/* shell command run once in 'workdir' before the matrix; NULL: none */
+	char *build;
 	int *threads;           /* in file order, no duplicates, each >= 1 */
 	size_t nr_threads;
 	int *ranks;
@@ -46,9 +48,11 @@ struct bench_config {
 	char *launcher;         /* template prefixed to the command when ranks > 1 */
 	int mpi;                /* an MPI program: one profile per rank */
 	char *memory;           /* memory model for isoefficiency, e.g. "n^2"; NULL: unset */
-	double max_contention;  /* cores other processes may use during a measured run; < 0: no limit */
+	/* cores other processes may use during a measured run; < 0: no limit */
+	double max_contention;
 	int contention_retries; /* more attempts of a run over max_contention */
-	int max_repeat;         /* adaptive repeats: rounds an inconclusive cell may reach; <= repeat: off */
+	/* adaptive repeats: rounds an inconclusive cell may reach; <= repeat: off */
+	int max_repeat;
 	double adaptive_seconds; /* wall-time budget of the extra rounds */
 	struct config_exclude *exclude; /* matrix cells not run ('exclude:') */
 	size_t nr_exclude;
@@ -71,7 +75,8 @@ struct config {
 	char *results_dir;
 	char *baselines_dir;
 	char *history;          /* 'history': the database file or postgresql:// URL; NULL: none */
-	/* Variables kept from the benchmarks and masked in every output: 'secret_env' and post's token_env. */
+	/* Variables kept from the benchmarks and masked in every output: 'secret_env' and post's
+	 * token_env. */
 	char **secret_env;
 	size_t nr_secret_env;
 	/* 'pass_env': credentials by name (secret_name_denied) the benchmarks may see anyway. */
@@ -100,7 +105,8 @@ int config_load(struct config *c, const char *path);
 int config_parse(struct config *c, const char *path);
 void config_release(struct config *c);
 
-/* Whether a benchmark name collides with the files of the results directory (docs/configuration.md). */
+/* Whether a benchmark name collides with the files of the results directory
+ * (docs/configuration.md). */
 int config_reserved_name(const char *name);
 
 /* The benchmark called 'name', or NULL. */
@@ -124,7 +130,8 @@ void config_matrix_point(const struct bench_config *b, size_t i, struct config_p
 /* Every point in that order, in one walk; *nr of them. Caller frees. */
 struct config_point *config_matrix_points(const struct bench_config *b, size_t *nr);
 
-/* Bounds of a benchmark's matrix checked at load (docs/running.md, "Limits"): far above a real one. */
+/* Bounds of a benchmark's matrix checked at load (docs/running.md, "Limits"): far above a real one.
+ */
 #define CONFIG_MAX_CELLS 100000
 #define CONFIG_OUTPUT_LIMIT (16LL << 20)
 #define CONFIG_MAX_EXCLUDE 1000

@@ -1,4 +1,5 @@
-/* The baseline file, <benchmark>.sgbase: versioned text, sorted, one line per interval x configuration x metric. */
+/* The baseline file, <benchmark>.sgbase: versioned text, sorted, one line per interval x
+ * configuration x metric. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <errno.h>
@@ -45,7 +46,8 @@ static void add_escaped(struct strbuf *sb, const char *s)
 	}
 }
 
-static void add_cell_key(struct strbuf *out, const char *record, const struct baseline_cell *c, const char *metric)
+static void add_cell_key(struct strbuf *out, const char *record, const struct baseline_cell *c,
+			 const char *metric)
 {
 	strbuf_addstr(out, record);
 	strbuf_addch(out, '\t');
@@ -89,10 +91,12 @@ static void format_cell(struct strbuf *out, const struct baseline_cell *c, size_
 
 static int cell_ptr_cmp(const void *a, const void *b)
 {
-	return baseline_cell_cmp(*(const struct baseline_cell *const *)a, *(const struct baseline_cell *const *)b);
+	return baseline_cell_cmp(*(const struct baseline_cell *const *)a,
+				 *(const struct baseline_cell *const *)b);
 }
 
-/* Sorted whatever the order in memory: the file is diffed, so equal contents must give equal bytes. */
+/* Sorted whatever the order in memory: the file is diffed, so equal contents must give equal bytes.
+ */
 void baseline_format(const struct baseline *b, struct strbuf *out)
 {
 	const struct baseline_cell **order;
@@ -113,7 +117,8 @@ void baseline_format(const struct baseline *b, struct strbuf *out)
 		add_escaped(out, b->sittings[i]);
 		strbuf_addch(out, '\n');
 	}
-	strbuf_addstr(out, "columns\tinterval\tsize\tranks\tthreads\tmetric\tsamples in repeat order (- = not captured)\n");
+	strbuf_addstr(out, "columns\tinterval\tsize\tranks\tthreads\tmetric\tsamples in repeat "
+			   "order (- = not captured)\n");
 	order = xmalloc((b->nr_cells + 1) * sizeof(*order));
 	for (size_t i = 0; i < b->nr_cells; i++)
 		order[i] = &b->cells[i];
@@ -158,7 +163,8 @@ size_t baseline_clean_temporary(const char *dir)
 			continue;
 		pid = strtol(tmp + sizeof(mark) - 1, &end, 10);
 		/* A live writer (another gate) keeps its file; the name must be ours exactly. */
-		if (*end || pid <= 0 || end == tmp + sizeof(mark) - 1 || !kill((pid_t)pid, 0) || errno != ESRCH)
+		if (*end || pid <= 0 || end == tmp + sizeof(mark) - 1 || !kill((pid_t)pid, 0) ||
+		    errno != ESRCH)
 			continue;
 		path = xstrfmt("%s/%s", dir, e->d_name);
 		if (!unlink(path)) {
@@ -198,7 +204,8 @@ struct reader {
 	const char *path;
 	int line;
 	struct baseline *b;
-	size_t *index;                  /* open addressing: 1 + the cell's slot in b->cells, 0 free */
+	/* open addressing: 1 + the cell's slot in b->cells, 0 free */
+	size_t *index;
 	size_t index_size;              /* a power of two, at least twice b->nr_cells */
 };
 static enum analysis_figure figure_by_name(const char *name)
@@ -316,7 +323,8 @@ static int read_sample(struct reader *r, char **f, int nf)
 	double *v;
 
 	if (nf < 7)
-		return error("%s:%d: a 'sample' line needs interval, size, ranks, threads, metric and samples",
+		return error("%s:%d: a 'sample' line needs interval, size, ranks, threads, metric "
+			     "and samples",
 			     r->path, r->line);
 	if (parse_int(r, f[3], &ranks) || parse_int(r, f[4], &threads))
 		return -1;
@@ -325,11 +333,11 @@ static int read_sample(struct reader *r, char **f, int nf)
 		return 0; /* a metric of a later version: kept out, not an error */
 	c = cell_get(r, tsv_unescape(f[1]), tsv_unescape(f[2]), ranks, threads);
 	if (c->fig[fig])
-		return error("%s:%d: second '%s' line for %s %dx%d", r->path, r->line, f[5], c->interval,
-			     ranks, threads);
+		return error("%s:%d: second '%s' line for %s %dx%d", r->path, r->line, f[5],
+			     c->interval, ranks, threads);
 	if (c->n && c->n != (size_t)(nf - 6))
-		return error("%s:%d: %d sample%s, but the lines before have %zu", r->path, r->line, nf - 6,
-			     nf == 7 ? "" : "s", c->n);
+		return error("%s:%d: %d sample%s, but the lines before have %zu", r->path, r->line,
+			     nf - 6, nf == 7 ? "" : "s", c->n);
 	c->n = (size_t)(nf - 6);
 	v = c->fig[fig] = xmalloc(c->n * sizeof(double));
 	return parse_values(r, f + 6, nf - 6, v);
@@ -342,16 +350,18 @@ static int read_earlier(struct reader *r, char **f, int nf)
 	int ranks, threads;
 
 	if (nf < 7 || (size_t)(nf - 6) != b->nr_sittings)
-		return error("%s:%d: an 'earlier' line needs interval, size, ranks, threads, metric and a median "
-			     "for each of the %zu 'sitting' lines before it", r->path, r->line, b->nr_sittings);
+		return error("%s:%d: an 'earlier' line needs interval, size, ranks, threads, "
+			     "metric and a median "
+			     "for each of the %zu 'sitting' lines before it",
+			     r->path, r->line, b->nr_sittings);
 	if (parse_int(r, f[3], &ranks) || parse_int(r, f[4], &threads))
 		return -1;
 	if (strcmp(f[5], analysis_figure_name(ANALYSIS_EXECUTION_TIME)))
 		return 0; /* a metric of a later version */
 	c = cell_get(r, tsv_unescape(f[1]), tsv_unescape(f[2]), ranks, threads);
 	if (c->earlier)
-		return error("%s:%d: second 'earlier' line for %s %dx%d", r->path, r->line, c->interval, ranks,
-			     threads);
+		return error("%s:%d: second 'earlier' line for %s %dx%d", r->path, r->line,
+			     c->interval, ranks, threads);
 	c->earlier = xmalloc(b->nr_sittings * sizeof(double));
 	return parse_values(r, f + 6, nf - 6, c->earlier);
 }
@@ -374,7 +384,8 @@ static int read_fingerprint(struct reader *r, char **f, int nf)
 	struct baseline *b = r->b;
 
 	if (nf != 3)
-		return error("%s:%d: a 'fingerprint' line needs a key and a value", r->path, r->line);
+		return error("%s:%d: a 'fingerprint' line needs a key and a value", r->path,
+			     r->line);
 	b->fingerprint = xrealloc(b->fingerprint, 2 * (b->nr_fingerprint + 1) * sizeof(char *));
 	b->fingerprint[2 * b->nr_fingerprint] = tsv_unescape(f[1]);
 	b->fingerprint[2 * b->nr_fingerprint + 1] = tsv_unescape(f[2]);
@@ -391,11 +402,14 @@ static int read_line(struct reader *r, char *line)
 		if (strncmp(line, "scalegate-baseline\t", 19))
 			return error("%s:1: not a scalegate baseline", r->path);
 		if (!strcmp(line + 19, "1"))
-			return error("%s:1: baseline version 1 has no end record; record it again with 'scalegate "
-				     "baseline update' (this scalegate reads version %d)", r->path, BASELINE_VERSION);
+			return error("%s:1: baseline version 1 has no end record; record it again "
+				     "with 'scalegate "
+				     "baseline update' (this scalegate reads version %d)",
+				     r->path, BASELINE_VERSION);
 		if (strcmp(line + 19, BASELINE_VERSION_TEXT))
-			return error("%s:1: baseline version '%.20s'; this scalegate reads version %d", r->path,
-				     line + 19, BASELINE_VERSION);
+			return error(
+				"%s:1: baseline version '%.20s'; this scalegate reads version %d",
+				r->path, line + 19, BASELINE_VERSION);
 		return 0;
 	}
 	if (!*line || *line == '#')
@@ -411,8 +425,10 @@ static int read_line(struct reader *r, char *line)
 		return read_earlier(r, f, nf);
 	if (!strcmp(f[0], "benchmark") && nf == 2) {
 		if (r->b->benchmark)
-			return error("%s:%d: second 'benchmark' line: a baseline holds one benchmark's "
-				     "samples ('%s' before)", r->path, r->line, r->b->benchmark);
+			return error(
+				"%s:%d: second 'benchmark' line: a baseline holds one benchmark's "
+				"samples ('%s' before)",
+				r->path, r->line, r->b->benchmark);
 		r->b->benchmark = tsv_unescape(f[1]);
 	}
 	return 0; /* 'columns' and record types of later versions */
@@ -446,20 +462,26 @@ static int check_end(const char *path, struct strbuf *sb)
 	if (memchr(sb->buf, '\0', sb->len))
 		return error("%s: not a scalegate baseline (it holds a NUL byte)", path);
 	if (sb->len < 2 || sb->buf[sb->len - 1] != '\n')
-		return error("%s: truncated: the last line is cut or the end record is missing; record the "
-			     "baseline again with 'scalegate baseline update'", path);
+		return error("%s: truncated: the last line is cut or the end record is missing; "
+			     "record the "
+			     "baseline again with 'scalegate baseline update'",
+			     path);
 	sb->buf[sb->len - 1] = '\0';
 	end = strrchr(sb->buf, '\n');
 	end = end ? end + 1 : sb->buf;
 	if (strncmp(end, "end\t", 4)) {
 		sb->buf[sb->len - 1] = '\n';
-		return error("%s: truncated: no end record after the last line; record the baseline again "
-			     "with 'scalegate baseline update'", path);
+		return error("%s: truncated: no end record after the last line; record the "
+			     "baseline again "
+			     "with 'scalegate baseline update'",
+			     path);
 	}
 	want = strtoull(end + 4, &stop, 16);
 	if (stop == end + 4 || *stop || want != fnv1a64(sb->buf, (size_t)(end - sb->buf)))
-		return error("%s: checksum mismatch: the file was changed or damaged after 'scalegate baseline "
-			     "update' wrote it", path);
+		return error("%s: checksum mismatch: the file was changed or damaged after "
+			     "'scalegate baseline "
+			     "update' wrote it",
+			     path);
 	*end = '\0';
 	sb->len = (size_t)(end - sb->buf);
 	return 0;

@@ -1,4 +1,5 @@
-/* The sittings a baseline remembers: the medians of earlier baseline updates, and the shift between sittings. */
+/* The sittings a baseline remembers: the medians of earlier baseline updates, and the shift between
+ * sittings. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +27,14 @@ static double sitting_median(const struct baseline_cell *c)
 
 void baseline_carry(struct baseline *b, const struct baseline *old)
 {
-	const char *date = baseline_fingerprint(old, "date"), *now = baseline_fingerprint(b, "date");
-	/* The same results recorded again are the same sitting: only its earlier ones are carried. */
+	const char *date = baseline_fingerprint(old, "date"),
+		   *now = baseline_fingerprint(b, "date");
+	/* The same results recorded again are the same sitting: only its earlier ones are carried.
+	 */
 	int again = date && now && !strcmp(date, now);
 	size_t room = again ? BASELINE_MAX_SITTINGS : BASELINE_MAX_SITTINGS - 1;
-	size_t keep = old->nr_sittings < room ? old->nr_sittings : room, skip = old->nr_sittings - keep;
+	size_t keep = old->nr_sittings < room ? old->nr_sittings : room,
+	       skip = old->nr_sittings - keep;
 
 	b->nr_sittings = keep + !again;
 	if (!b->nr_sittings)
@@ -42,7 +46,8 @@ void baseline_carry(struct baseline *b, const struct baseline *old)
 		b->sittings[keep] = xstrdup(date ? date : "-");
 	for (size_t i = 0; i < b->nr_cells; i++) {
 		struct baseline_cell *c = &b->cells[i];
-		const struct baseline_cell *o = baseline_find(old, c->interval, c->size, c->ranks, c->threads);
+		const struct baseline_cell *o = baseline_find(old, c->interval, c->size, c->ranks,
+							      c->threads);
 		free(c->earlier);
 		c->earlier = xmalloc(b->nr_sittings * sizeof(*c->earlier));
 		for (size_t k = 0; k < keep; k++)
@@ -52,7 +57,8 @@ void baseline_carry(struct baseline *b, const struct baseline *old)
 	}
 }
 
-/* The noise variance of log(median) of a cell's samples in the last sitting, NAN with fewer than 2. */
+/* The noise variance of log(median) of a cell's samples in the last sitting, NAN with fewer than 2.
+ */
 static double median_noise(const struct baseline_cell *c)
 {
 	double *x = xmalloc((c->n ? c->n : 1) * sizeof(*x)), s = 0, mean = 0, var;
@@ -75,13 +81,15 @@ static double median_noise(const struct baseline_cell *c)
 	return MEDIAN_VARIANCE_FACTOR * var / (double)k;
 }
 
-/* Pooled between-sitting spread: sums of squares about each series' mean, their df, and the median noise. */
+/* Pooled between-sitting spread: sums of squares about each series' mean, their df, and the median
+ * noise. */
 struct pool {
 	double ss, noise;
 	size_t df, series;
 };
 
-/* One series of per-sitting log values (NAN where absent), with the noise variance of its values. */
+/* One series of per-sitting log values (NAN where absent), with the noise variance of its values.
+ */
 static void pool_add(struct pool *p, const double *x, size_t k, double noise)
 {
 	double mean = 0, ss = 0;
@@ -124,7 +132,8 @@ static void log_medians(const struct baseline *b, const struct baseline_cell *c,
 	out[b->nr_sittings] = last > 0 ? log(last) : NAN;
 }
 
-/* The index of the reference cell of c's interval and size: the fewest processors (ranks x threads). */
+/* The index of the reference cell of c's interval and size: the fewest processors (ranks x
+ * threads). */
 static size_t reference(const struct baseline *b, const struct baseline_cell *c)
 {
 	size_t ref = b->nr_cells;
@@ -133,7 +142,8 @@ static size_t reference(const struct baseline *b, const struct baseline_cell *c)
 		const struct baseline_cell *x = &b->cells[i];
 		if (strcmp(x->interval, c->interval) || strcmp(x->size, c->size))
 			continue;
-		if (ref == b->nr_cells || x->ranks * x->threads < b->cells[ref].ranks * b->cells[ref].threads)
+		if (ref == b->nr_cells ||
+		    x->ranks * x->threads < b->cells[ref].ranks * b->cells[ref].threads)
 			ref = i;
 	}
 	return ref;

@@ -1,4 +1,5 @@
-/* Baselines in memory: the per-repeat samples of one benchmark, from an analysis or a file (baseline-file.c). */
+/* Baselines in memory: the per-repeat samples of one benchmark, from an analysis or a file
+ * (baseline-file.c). */
 #include "judge/baseline.h"
 #include "results/manifest.h"
 
@@ -57,7 +58,8 @@ static const enum analysis_figure stored[] = {
 #undef X
 };
 
-static void add_cell(struct baseline *b, const struct analysis_config *c, int interval, const char *path)
+static void add_cell(struct baseline *b, const struct analysis_config *c, int interval,
+		     const char *path)
 {
 	struct baseline_cell *cell;
 	size_t n = 0;
@@ -77,7 +79,8 @@ static void add_cell(struct baseline *b, const struct analysis_config *c, int in
 	cell->round = xmalloc(n * sizeof(*cell->round)); /* A/B pairs base and head by round */
 	for (size_t r = 0; r < c->nr_runs; r++) {
 		const struct analysis_point *pt;
-		if ((size_t)interval >= c->runs[r].nr_points || !(pt = &c->runs[r].points[interval])->present)
+		if ((size_t)interval >= c->runs[r].nr_points ||
+		    !(pt = &c->runs[r].points[interval])->present)
 			continue;
 		for (size_t k = 0; k < ARRAY_SIZE(stored); k++)
 			cell->fig[stored[k]][cell->n] = pt->fig[stored[k]];
@@ -142,8 +145,8 @@ size_t baseline_samples(const struct baseline_cell *c, enum analysis_figure f, d
 	return n;
 }
 
-size_t baseline_ratios(const struct baseline_cell *c, enum analysis_figure num, enum analysis_figure den,
-		       double *out)
+size_t baseline_ratios(const struct baseline_cell *c, enum analysis_figure num,
+		       enum analysis_figure den, double *out)
 {
 	const double *total = c ? c->fig[den] : NULL;
 	size_t n = 0;

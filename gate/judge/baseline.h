@@ -1,4 +1,5 @@
-/* Stored baselines: per interval x configuration the per-repeat samples 'scalegate check' compares with (docs/check.md). */
+/* Stored baselines: per interval x configuration the per-repeat samples 'scalegate check' compares
+ * with (docs/check.md). */
 #ifndef SG_BASELINE_H
 #define SG_BASELINE_H
 
@@ -25,8 +26,10 @@ struct baseline_cell {
 	char *interval, *size;          /* call path; size "-" when none */
 	int ranks, threads;
 	size_t n;                       /* repeats */
-	double *fig[ANALYSIS_NR_FIGURES]; /* n values in repeat order, NAN where absent; NULL: not stored */
-	double *earlier;                /* median Execution_time of each earlier sitting, NAN where absent */
+	/* n values in repeat order, NAN where absent; NULL: not stored */
+	double *fig[ANALYSIS_NR_FIGURES];
+	/* median Execution_time of each earlier sitting, NAN where absent */
+	double *earlier;
 	int *round;                     /* the round (repeat) of each sample; NULL: not known */
 };
 
@@ -37,7 +40,8 @@ struct baseline {
 	size_t nr_fingerprint;
 	struct baseline_cell *cells;    /* sorted by interval, size, ranks, threads */
 	size_t nr_cells, alloc_cells;
-	char **sittings;                /* the dates of the earlier sittings, oldest first (baseline-history.c) */
+	/* the dates of the earlier sittings, oldest first (baseline-history.c) */
+	char **sittings;
 	size_t nr_sittings;
 };
 
@@ -51,7 +55,8 @@ struct baseline {
  */
 struct baseline_shift {
 	size_t sittings;                /* the last one included */
-	double time, speedup;           /* of Execution_time, and of T(ref)/T(p) within an interval */
+	/* of Execution_time, and of T(ref)/T(p) within an interval */
+	double time, speedup;
 };
 void baseline_measure_shift(const struct baseline *b, struct baseline_shift *out);
 
@@ -110,8 +115,8 @@ size_t baseline_samples(const struct baseline_cell *c, enum analysis_figure f, d
 size_t baseline_shares(const struct baseline_cell *c, enum analysis_figure f, double *out);
 
 /* Per repeat num / den, where both are finite and den > 0. */
-size_t baseline_ratios(const struct baseline_cell *c, enum analysis_figure num, enum analysis_figure den,
-		       double *out);
+size_t baseline_ratios(const struct baseline_cell *c, enum analysis_figure num,
+		       enum analysis_figure den, double *out);
 
 /* Orders cells by interval path, size (numerically), ranks, threads. */
 int baseline_cell_cmp(const struct baseline_cell *x, const struct baseline_cell *y);

@@ -1,4 +1,5 @@
-/* Calibration: every result set against every other with the current rules, and the smallest change each tolerance catches. */
+/* Calibration: every result set against every other with the current rules, and the smallest change
+ * each tolerance catches. */
 #include "judge/calibrate.h"
 
 #include <math.h>
@@ -125,7 +126,8 @@ static int probe_fails(const struct probe *p, double s, double *change)
 			return 0;
 	} else {
 		for (size_t k = 0; k < p->nc; k++)
-			p->work[k] = p->tol->relative ? p->xc[k] * (1 + worse * s) : p->xc[k] + worse * s;
+			p->work[k] = p->tol->relative ? p->xc[k] * (1 + worse * s)
+						      : p->xc[k] + worse * s;
 		struct check_test_opts o = { worse, p->tol, p->alpha, 0, 0, 0, 0 };
 		if (check_test_samples(p->xb, p->nb, p->work, p->nc, &o, &t))
 			return 0;
@@ -134,7 +136,8 @@ static int probe_fails(const struct probe *p, double s, double *change)
 	return t.significant;
 }
 
-/* The smallest failing change by bisection over the shift (*shift); NAN when even 'limit' passes. */
+/* The smallest failing change by bisection over the shift (*shift); NAN when even 'limit' passes.
+ */
 static double search(const struct probe *p, double limit, int steps, double *shift)
 {
 	double lo = 0, hi = limit, change = NAN, c;
@@ -165,12 +168,13 @@ static double shift_limit(const struct probe *p)
 	if (p->m->kind == CHECK_PER_RUN && p->m->fig == ANALYSIS_EXECUTION_TIME)
 		return 10 * fabs(p->xb[0]) + 1e-9;
 	if (p->m->kind == CHECK_RATIO)
-		return fabs(p->xb[0]) + 1e-9; /* Average_parallelism: it can drop by all of itself */
+		/* Average_parallelism: it can drop by all of itself */
+		return fabs(p->xb[0]) + 1e-9;
 	return 1; /* shares and efficiencies live in [0, 1] */
 }
 
-static void record(struct calibrate *cal, const struct check_cell *cell, const struct check_metric *m,
-		   const struct probe *p, double change, double shift)
+static void record(struct calibrate *cal, const struct check_cell *cell,
+		   const struct check_metric *m, const struct probe *p, double change, double shift)
 {
 	char *origin = check_rule_origin(cell->set->tolerance_from[m->id]);
 	char *kind = xstrfmt("tolerance.%s", m->key), name[96];
@@ -189,8 +193,8 @@ static void record(struct calibrate *cal, const struct check_cell *cell, const s
 		row->detect[row->nr_detect++] = change;
 		row->slowdown = m->kind == CHECK_DERIVED;
 		if (!row->worst || fabs(change) > fabs(worst)) {
-			check_config_name(name, sizeof(name), cell->series->size, cell->mc->config->ranks,
-					  cell->mc->config->threads);
+			check_config_name(name, sizeof(name), cell->series->size,
+					  cell->mc->config->ranks, cell->mc->config->threads);
 			free(row->worst);
 			row->worst = xstrfmt("%s %s %s", cell->b->name, cell->interval, name);
 		}
@@ -207,11 +211,13 @@ static double *times(const struct baseline_cell *bc, size_t *n)
 	return x;
 }
 
-static void detect(struct calibrate *cal, const struct check_cell *cell, const struct check_metric *m)
+static void detect(struct calibrate *cal, const struct check_cell *cell,
+		   const struct check_metric *m)
 {
 	const struct rules_policy *pol = &cell->set->tolerance_policy[m->id];
-	struct probe p = { .m = m, .tol = &cell->set->tolerance[m->id], .alpha = pol->significance };
-	const struct baseline_cell *cells[4] = { cell->base_ref, cell->base, cell->cur_ref, cell->cur };
+	struct probe p = {.m = m, .tol = &cell->set->tolerance[m->id], .alpha = pol->significance};
+	const struct baseline_cell *cells[4] = {cell->base_ref, cell->base, cell->cur_ref,
+						cell->cur};
 	double *x[4] = { NULL }, *xb = NULL, *xc = NULL;
 	char *why = NULL;
 
@@ -234,8 +240,10 @@ static void detect(struct calibrate *cal, const struct check_cell *cell, const s
 		p.work = xmalloc((p.nc + 1) * sizeof(double));
 	}
 	if (!why) {
-		double shift, change = search(&p, shift_limit(&p), m->kind == CHECK_DERIVED ? STEPS_BOOTSTRAP : STEPS_MWU,
-					      &shift);
+		double shift,
+			change = search(&p, shift_limit(&p),
+					m->kind == CHECK_DERIVED ? STEPS_BOOTSTRAP : STEPS_MWU,
+					&shift);
 		record(cal, cell, m, &p, change, shift);
 	}
 	free(why);
@@ -258,10 +266,13 @@ static void detect_pair(struct calibrate *cal, struct check *c)
 				continue;
 			for (size_t i = 0; i < s->nr_cells; i++) {
 				check_cell_init(&cell, c, &c->bench[b], s, i, &set);
-				for (int mi = 0; mi < RULES_NR_METRICS && cell.base && cell.cur; mi++) {
+				for (int mi = 0; mi < RULES_NR_METRICS && cell.base && cell.cur;
+				     mi++) {
 					const struct check_metric *m = &check_metrics[mi];
-					if (!set.tolerance[mi].set || set.tolerance_policy[mi].level == RULES_LEVEL_OFF ||
-					    m->kind == CHECK_SLOPE || m->kind == CHECK_WEAK || m->kind == CHECK_GROWTH ||
+					if (!set.tolerance[mi].set ||
+					    set.tolerance_policy[mi].level == RULES_LEVEL_OFF ||
+					    m->kind == CHECK_SLOPE || m->kind == CHECK_WEAK ||
+					    m->kind == CHECK_GROWTH ||
 					    (m->kind == CHECK_DERIVED && (int)i == s->ref))
 						continue;
 					detect(cal, &cell, m);

@@ -1,4 +1,5 @@
-/* Calibration: how often the current rules fail clean reruns against each other, and the smallest change each check catches. */
+/* Calibration: how often the current rules fail clean reruns against each other, and the smallest
+ * change each check catches. */
 #ifndef SG_CALIBRATE_H
 #define SG_CALIBRATE_H
 
@@ -22,7 +23,8 @@ struct calibrate_row {
 	size_t judged, fail, warn, skipped;
 	char *skip_reason;         /* the first reason it was skipped */
 	double *detect;            /* per comparison and cell: the smallest change that fails */
-	double *shift;             /* ... and the shift of the samples that made it (derived: the slowdown of T(p)) */
+	/* ... and the shift of the samples that made it (derived: the slowdown of T(p)) */
+	double *shift;
 	size_t nr_detect, alloc_detect;
 	int slowdown;              /* a derived ratio: shift is a relative slowdown of T(p) */
 	size_t undetectable;       /* comparisons where no change up to the search limit fails */

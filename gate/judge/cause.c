@@ -1,4 +1,5 @@
-/* The likely cause of a change: which lost-time component grew, the Karp-Flatt trend, time outside inner intervals. */
+/* The likely cause of a change: which lost-time component grew, the Karp-Flatt trend, time outside
+ * inner intervals. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,8 @@ static const char *qualifier(const struct baseline_cell *cur, const struct basel
 	double best_g = -INFINITY;
 
 	if (!t)
-		return f == ANALYSIS_LOAD_IMBALANCE ? " (work spread unevenly over the processors)" : "";
+		return f == ANALYSIS_LOAD_IMBALANCE ? " (work spread unevenly over the processors)"
+						    : "";
 	if (!lost_term_has_parts(f))
 		return t->cause;
 	for (size_t i = 0; i < lost_nr_terms; i++) {
@@ -80,7 +82,8 @@ static void component(struct strbuf *sb, const struct check_cell *cell)
 	double best_v = 0, cur_v = 0, base_v = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(components); i++) {
-		double cur = median_of(cell->cur, components[i], 1), base = median_of(cell->base, components[i], 1);
+		double cur = median_of(cell->cur, components[i], 1),
+		       base = median_of(cell->base, components[i], 1);
 		double v = cell->base ? cur - base : cur;
 		/* Load_imbalance is a potential loss, not a term of Lost_time: a term that grew
 		 * as much is the better explanation, so it must clearly outgrow the terms. */
@@ -107,7 +110,8 @@ static void component(struct strbuf *sb, const struct check_cell *cell)
 		strbuf_addstr(sb, " is ");
 	}
 	add_percent(sb, cur_v);
-	strbuf_addstr(sb, cell->base ? " of Total_time" : " of Total_time, the largest lost-time component");
+	strbuf_addstr(sb, cell->base ? " of Total_time"
+				     : " of Total_time, the largest lost-time component");
 }
 
 static void separator(struct strbuf *sb)
@@ -138,26 +142,33 @@ static void karp_flatt(struct strbuf *sb, const struct check_cell *cell)
 	}
 	if (s->trend && !strcmp(s->trend, "flat") && s->serial_fraction >= 1) {
 		separator(sb);
-		strbuf_addf(sb, "no speedup (Karp_Flatt ~ %.2f >= 1): more processors were no faster than one",
+		strbuf_addf(sb,
+			    "no speedup (Karp_Flatt ~ %.2f >= 1): more processors were no faster "
+			    "than one",
 			    s->serial_fraction);
 		return;
 	}
 	if (s->trend && !strcmp(s->trend, "flat") && s->serial_fraction > 0.02) {
 		separator(sb);
-		strbuf_addf(sb, "inherent serial fraction ~ %.2f (Insufficient_parallelism: serial code)",
-			    s->serial_fraction);
+		strbuf_addf(
+			sb,
+			"inherent serial fraction ~ %.2f (Insufficient_parallelism: serial code)",
+			s->serial_fraction);
 		return;
 	}
 	ec = cell->mc->karp_flatt.n ? cell->mc->karp_flatt.median : NAN;
-	eb = check_derived_value(RULES_KARP_FLATT, median_of(cell->base_ref, ANALYSIS_EXECUTION_TIME, 0),
+	eb = check_derived_value(RULES_KARP_FLATT,
+				 median_of(cell->base_ref, ANALYSIS_EXECUTION_TIME, 0),
 				 median_of(cell->base, ANALYSIS_EXECUTION_TIME, 0), cell->rp);
 	if (!isnan(ec) && !isnan(eb) && ec - eb >= 0.02) { /* a falling e explains no regression */
 		separator(sb);
 		/* e >= 1 is no fraction: p processors were no faster than one */
-		strbuf_addf(sb, "Karp_Flatt at p = %d rose from %.2f to %.2f: %s%s", cell->mc->p, eb, ec,
-			    ec >= 1 ? "no speedup (e >= 1: no faster than on one processor)" :
-				      "the serial or overhead fraction grew",
-			    eb < 0 ? "; the baseline was superlinear (e < 0: efficiency above 1)" : "");
+		strbuf_addf(sb, "Karp_Flatt at p = %d rose from %.2f to %.2f: %s%s", cell->mc->p,
+			    eb, ec,
+			    ec >= 1 ? "no speedup (e >= 1: no faster than on one processor)"
+				    : "the serial or overhead fraction grew",
+			    eb < 0 ? "; the baseline was superlinear (e < 0: efficiency above 1)"
+				   : "");
 	}
 }
 
@@ -173,7 +184,8 @@ static int is_child(const char *parent, const char *path)
 static void outside_inner(struct strbuf *sb, const struct check_cell *cell)
 {
 	const struct baseline *cur = &cell->b->cur;
-	double grew = median_of(cell->cur, ANALYSIS_EXECUTION_TIME, 0) - median_of(cell->base, ANALYSIS_EXECUTION_TIME, 0);
+	double grew = median_of(cell->cur, ANALYSIS_EXECUTION_TIME, 0) -
+		      median_of(cell->base, ANALYSIS_EXECUTION_TIME, 0);
 	double inner = 0;
 	int children = 0;
 
@@ -181,19 +193,23 @@ static void outside_inner(struct strbuf *sb, const struct check_cell *cell)
 		return;
 	for (size_t i = 0; i < cur->nr_cells; i++) {
 		const struct baseline_cell *c = &cur->cells[i], *b;
-		if (c->ranks != cell->cur->ranks || c->threads != cell->cur->threads || strcmp(c->size, cell->cur->size) ||
-		    !is_child(cell->interval, c->interval))
+		if (c->ranks != cell->cur->ranks || c->threads != cell->cur->threads ||
+		    strcmp(c->size, cell->cur->size) || !is_child(cell->interval, c->interval))
 			continue;
 		b = baseline_find(&cell->b->base, c->interval, c->size, c->ranks, c->threads);
 		if (!b)
 			continue;
 		children++;
-		inner += median_of(c, ANALYSIS_EXECUTION_TIME, 0) - median_of(b, ANALYSIS_EXECUTION_TIME, 0);
+		inner += median_of(c, ANALYSIS_EXECUTION_TIME, 0) -
+			 median_of(b, ANALYSIS_EXECUTION_TIME, 0);
 	}
 	if (children && inner < 0.5 * grew) {
 		separator(sb);
-		strbuf_addf(sb, "the time went outside the inner intervals (waiting often lands in the enclosing "
-			    "interval): %s grew by %.3g s, its inner intervals by %.3g s", cell->interval, grew, inner);
+		strbuf_addf(sb,
+			    "the time went outside the inner intervals (waiting often lands in the "
+			    "enclosing "
+			    "interval): %s grew by %.3g s, its inner intervals by %.3g s",
+			    cell->interval, grew, inner);
 	}
 }
 

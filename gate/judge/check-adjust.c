@@ -1,4 +1,5 @@
-/* The whole run's error control: Holm over the error-level tolerance tests, Benjamini-Hochberg for warnings, three outcomes. */
+/* The whole run's error control: Holm over the error-level tolerance tests, Benjamini-Hochberg for
+ * warnings, three outcomes. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,8 +91,8 @@ static void describe_history(struct strbuf *sb, const struct check_spread *h, do
 		strbuf_addf(sb, "%g df%s)", df, sd > M_SQRT2 * h->sd ? ", at its floor" : "");
 }
 
-void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell, const struct check_metric *m,
-			    int relative)
+void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell,
+			    const struct check_metric *m, int relative)
 {
 	const struct baseline_shift *s = &cell->b->shift;
 	double df, sd = check_sitting_sd(cell, m, relative, &df);
@@ -108,8 +109,10 @@ void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell, co
 	    (m->id == RULES_TIME || m->kind == CHECK_DERIVED))
 		describe_history(sb, h, sd, df);
 	else if (!isfinite(level) || k < CHECK_SITTINGS_MEASURED)
-		strbuf_addf(sb, "(assumed: the baseline holds %zu sitting%s, %d are needed to measure it)", k,
-			    k == 1 ? "" : "s", CHECK_SITTINGS_MEASURED);
+		strbuf_addf(
+			sb,
+			"(assumed: the baseline holds %zu sitting%s, %d are needed to measure it)",
+			k, k == 1 ? "" : "s", CHECK_SITTINGS_MEASURED);
 	else if (!(df > 0))
 		strbuf_addf(sb, "(measured %.3g %% between two of %zu sittings, the assumed value "
 			    "is the floor until " XSTR(CHECK_SITTINGS_TRUSTED) ")",
@@ -127,7 +130,8 @@ double check_alpha(const struct check_cell *cell, const struct check_metric *m)
 	return cell->set->tolerance_policy[m->id].significance * scale;
 }
 
-void check_defer(struct check_cell *cell, size_t verdict, const struct check_metric *m, const struct check_test *t)
+void check_defer(struct check_cell *cell, size_t verdict, const struct check_metric *m,
+		 const struct check_test *t)
 {
 	struct check *c = cell->c;
 	struct check_pending *pd;
@@ -156,7 +160,8 @@ static int undefined(const struct check_test *t)
 	return isnan(t->change) || (!t->degenerate && (isnan(t->p) || isnan(t->excluded)));
 }
 
-static void format_magnitude(char *buf, size_t size, const struct check_metric *m, double x, int relative)
+static void format_magnitude(char *buf, size_t size, const struct check_metric *m, double x,
+			     int relative)
 {
 	check_format_change(buf, size, m, x, relative);
 	if (buf[0] == '+' || buf[0] == '-')
@@ -215,28 +220,37 @@ static void describe_inconclusive(struct strbuf *sb, const struct check_pending 
 		return;
 	}
 	if (undefined(t)) {
-		strbuf_addf(sb, "inconclusive: the %s is undefined in too many resamples or rounds "
-			    "(tolerance %s)", isnan(t->change) ? "change" : "bound of the change", tol);
+		strbuf_addf(sb,
+			    "inconclusive: the %s is undefined in too many resamples or rounds "
+			    "(tolerance %s)",
+			    isnan(t->change) ? "change" : "bound of the change", tol);
 		return;
 	}
 	if (t->past)
 		strbuf_addf(sb, "past the tolerance of %s %s: inconclusive", tol,
 			    t->p <= pd->pol.significance * ALPHA_SLACK
-			    ? "and significant alone but not over the whole run" : "but not significant");
+				    ? "and significant alone but not over the whole run"
+				    : "but not significant");
 	else
-		strbuf_addf(sb, "within the tolerance of %s but inconclusive: the data exclude only a "
-			    "worsening above %s", tol, excl);
+		strbuf_addf(sb,
+			    "within the tolerance of %s but inconclusive: the data exclude only a "
+			    "worsening above %s",
+			    tol, excl);
 	if (isfinite(t->mdc))
-		strbuf_addf(sb, "; at this noise a failure catches a worsening of %s with 80 %% power",
+		strbuf_addf(sb,
+			    "; at this noise a failure catches a worsening of %s with 80 %% power",
 			    mdc);
 	if (t->more > 0)
 		strbuf_addf(sb, "; about %d more repeats would decide", t->more);
 	else if (t->more < 0)
-		strbuf_addstr(sb, "; against a stored baseline the shift between sittings alone is larger: "
-			      "compare with the base revision in the same job (--against)");
+		strbuf_addstr(
+			sb,
+			"; against a stored baseline the shift between sittings alone is larger: "
+			"compare with the base revision in the same job (--against)");
 }
 
-static void describe(struct strbuf *sb, const struct check_pending *pd, const struct verdict *v, size_t family)
+static void describe(struct strbuf *sb, const struct check_pending *pd, const struct verdict *v,
+		     size_t family)
 {
 	const struct check_metric *m = pd->m;
 	const struct check_test *t = &pd->t;
@@ -253,8 +267,8 @@ static void describe(struct strbuf *sb, const struct check_pending *pd, const st
 	format_magnitude(excl, sizeof(excl), m, t->excluded, rel);
 	format_magnitude(mdc, sizeof(mdc), m, t->mdc, rel);
 	strbuf_addf(sb, "%s %s %s [%s, %s] (n=%zu) vs base %s (n=%zu): %s %s, ", m->name,
-		    isnan(t->se) && !t->degenerate ? "from medians" : "median", val, lo, hi, t->n_cur,
-		    base, t->n_base, change_label(t), change);
+		    isnan(t->se) && !t->degenerate ? "from medians" : "median", val, lo, hi,
+		    t->n_cur, base, t->n_base, change_label(t), change);
 	if (v->inconclusive)
 		describe_inconclusive(sb, pd, tol, excl, mdc);
 	else
@@ -273,7 +287,8 @@ static void describe(struct strbuf *sb, const struct check_pending *pd, const st
 	}
 	if (!v->inconclusive && t->past && isfinite(t->mdc) && t->mdc > 1e-6 * pd->tol.value)
 		strbuf_addf(sb, "; minimum detectable change %s", mdc);
-	if (t->past && pd->pol.level == RULES_LEVEL_WARN && v->status == VERDICT_WARN && !v->inconclusive)
+	if (t->past && pd->pol.level == RULES_LEVEL_WARN && v->status == VERDICT_WARN &&
+	    !v->inconclusive)
 		strbuf_addstr(sb, " (level warn)");
 }
 
@@ -338,11 +353,15 @@ void check_adjust(struct check *c)
 		const struct check_pending *pd = &c->pending[i];
 		if (in_family(pd)) {
 			const struct verdict *v = &c->vs->v[pd->verdict];
-			/* the second look tests only the cells that got more rounds; the others' verdicts are the first
-			 * look's, and they stay in the family with p = 1 so that its size does not depend on the data */
-			int tested = !c->second || adaptive_find(c->second, v->benchmark, v->size, v->ranks, v->threads);
+			/* the second look tests only the cells that got more rounds; the others'
+			 * verdicts are the first look's, and they stay in the family with p = 1 so
+			 * that its size does not depend on the data */
+			int tested = !c->second || adaptive_find(c->second, v->benchmark, v->size,
+								 v->ranks, v->threads);
 			pf[nf++] = tested ? pd->t.p : 1;
-			c->family_level = pd->pol.significance > c->family_level ? pd->pol.significance : c->family_level;
+			c->family_level = pd->pol.significance > c->family_level
+						  ? pd->pol.significance
+						  : c->family_level;
 		}
 		if (!pd->t.degenerate && !isnan(pd->t.p))
 			pw[nw++] = pd->t.p;

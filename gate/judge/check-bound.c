@@ -7,7 +7,8 @@
 #include "stats/stats.h"
 
 /* The current value of a metric in a cell (n == 0: absent or undefined here). */
-static void current_figure(const struct check_cell *cell, const struct check_metric *m, struct matrix_figure *f)
+static void current_figure(const struct check_cell *cell, const struct check_metric *m,
+			   struct matrix_figure *f)
 {
 	struct stats_summary s;
 	double *x;
@@ -59,12 +60,14 @@ static void describe(struct verdict *v, const struct check_metric *m, const stru
 	if (by[0] == '+')
 		memmove(by, by + 1, strlen(by));
 	if (v->status == VERDICT_PASS) {
-		verdict_set_message(v, "%s %s [%s, %s] (n=%zu) within %s %s", m->name, val, lo, hi, f->n, kind, b);
+		verdict_set_message(v, "%s %s [%s, %s] (n=%zu) within %s %s", m->name, val, lo, hi,
+				    f->n, kind, b);
 		return;
 	}
-	verdict_set_message(v, "%s %s [%s, %s] (n=%zu) is %s %s %s by %s%s", m->name, val, lo, hi, f->n,
-			    is_max ? "above" : "below", kind, b, by,
-			    certain ? "" : "; its 95 % interval reaches back past the bound: not certain");
+	verdict_set_message(
+		v, "%s %s [%s, %s] (n=%zu) is %s %s %s by %s%s", m->name, val, lo, hi, f->n,
+		is_max ? "above" : "below", kind, b, by,
+		certain ? "" : "; its 95 % interval reaches back past the bound: not certain");
 }
 
 void check_bound(struct check_cell *cell, const struct check_metric *m, int is_max)
@@ -83,7 +86,9 @@ void check_bound(struct check_cell *cell, const struct check_metric *m, int is_m
 			v = check_verdict(cell, VERDICT_SKIPPED, kind, m, set->bound_from[m->id]);
 			verdict_set_message(v, "%s not captured in these runs", m->name);
 		}
-		free(kind); /* derived figures are undefined here (e.g. Karp-Flatt at p = 1): nothing to judge */
+		/* derived figures are undefined here (e.g. Karp-Flatt at p = 1): nothing to judge
+		 */
+		free(kind);
 		return;
 	}
 	if ((why = check_unreachable((size_t)-1, f.n, pol))) {
@@ -94,9 +99,13 @@ void check_bound(struct check_cell *cell, const struct check_metric *m, int is_m
 		return;
 	}
 	past = is_max ? f.median > bound : f.median < bound;
-	certain = is_max ? f.lo > bound : f.hi < bound; /* false when the interval is unknown (NAN) */
-	v = check_verdict(cell, !past ? VERDICT_PASS : certain ? VERDICT_FAIL : VERDICT_WARN, kind, m,
-			  set->bound_from[m->id]);
+	/* false when the interval is unknown (NAN) */
+	certain = is_max ? f.lo > bound : f.hi < bound;
+	v = check_verdict(cell,
+			  !past     ? VERDICT_PASS
+			  : certain ? VERDICT_FAIL
+				    : VERDICT_WARN,
+			  kind, m, set->bound_from[m->id]);
 	if (v->status == VERDICT_FAIL && pol->level == RULES_LEVEL_WARN)
 		v->status = VERDICT_WARN;
 	v->n = f.n;

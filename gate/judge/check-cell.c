@@ -1,4 +1,5 @@
-/* One interval x configuration being judged: its samples, its rules, and the helpers every check uses. */
+/* One interval x configuration being judged: its samples, its rules, and the helpers every check
+ * uses. */
 #include "judge/check-priv.h"
 
 #include <math.h>
@@ -20,8 +21,10 @@ void check_cell_init(struct check_cell *cell, struct check *c, const struct chec
 	cell->cur = baseline_find(&b->cur, cell->interval, s->size, cc->ranks, cc->threads);
 	cell->cur_ref = baseline_find(&b->cur, cell->interval, s->size, rc->ranks, rc->threads);
 	if (b->has_base) {
-		cell->base = baseline_find(&b->base, cell->interval, s->size, cc->ranks, cc->threads);
-		cell->base_ref = baseline_find(&b->base, cell->interval, s->size, rc->ranks, rc->threads);
+		cell->base = baseline_find(&b->base, cell->interval, s->size, cc->ranks,
+					   cc->threads);
+		cell->base_ref = baseline_find(&b->base, cell->interval, s->size, rc->ranks,
+					       rc->threads);
 	}
 	cell->rp = (double)mc->p / ref->p;
 	for (size_t k = 0; s->weak && k < c->m->nr_weak; k++) {
@@ -32,22 +35,25 @@ void check_cell_init(struct check_cell *cell, struct check *c, const struct chec
 		cell->weak_ref = wr->cell;
 		cell->weak_ref_size = wr->series->size;
 		cell->weak_cur_ref = baseline_find(&b->cur, cell->interval, wr->series->size,
-						   wr->cell->config->ranks, wr->cell->config->threads);
+						   wr->cell->config->ranks,
+						   wr->cell->config->threads);
 		if (b->has_base)
-			cell->weak_base_ref = baseline_find(&b->base, cell->interval, wr->series->size,
-							    wr->cell->config->ranks, wr->cell->config->threads);
+			cell->weak_base_ref = baseline_find(
+				&b->base, cell->interval, wr->series->size, wr->cell->config->ranks,
+				wr->cell->config->threads);
 	}
 }
 
 
 char *check_rule_origin(const struct rules_rule *from)
 {
-	/* the shipped defaults live in the binary: a path to rules/default.yml would name a file users lack */
+	/* the shipped defaults live in the binary: a path to rules/default.yml would name a file
+	 * users lack */
 	if (from && from->builtin)
 		return xstrfmt("built-in rule %s", from->name ? from->name : "default");
 	if (from && from->origin.file && from->name)
-		return xstrfmt("rule '%s' (%s:%d:%d)", from->name, from->origin.file, from->origin.line,
-			       from->origin.col);
+		return xstrfmt("rule '%s' (%s:%d:%d)", from->name, from->origin.file,
+			       from->origin.line, from->origin.col);
 	if (from && from->origin.file)
 		return xstrfmt("%s:%d:%d", from->origin.file, from->origin.line, from->origin.col);
 	return xstrdup("built-in rules");
@@ -57,12 +63,14 @@ struct verdict *check_verdict(struct check_cell *cell, enum verdict_status st, c
 			      const struct check_metric *m, const struct rules_rule *from)
 {
 	const struct matrix_cell *mc = cell->mc;
-	struct verdict *v = verdict_add(cell->c->vs, st, cell->b->name, cell->interval, cell->series->size,
-					mc->config->ranks, mc->config->threads, kind);
+	struct verdict *v = verdict_add(cell->c->vs, st, cell->b->name, cell->interval,
+					cell->series->size, mc->config->ranks, mc->config->threads,
+					kind);
 
 	v->metric = m ? xstrdup(m->name) : NULL;
 	v->rule_origin = check_rule_origin(from);
-	v->seconds = mc->fig[ANALYSIS_EXECUTION_TIME].n ? mc->fig[ANALYSIS_EXECUTION_TIME].median : 0;
+	v->seconds = mc->fig[ANALYSIS_EXECUTION_TIME].n ? mc->fig[ANALYSIS_EXECUTION_TIME].median
+							: 0;
 	return v;
 }
 
@@ -82,7 +90,8 @@ size_t check_samples(const struct baseline_cell *bc, const struct check_metric *
 /* Sample i: the figure, or its ratio to Total_time or Execution_time; NAN when absent. */
 static double sample_at(const struct baseline_cell *bc, const struct check_metric *m, size_t i)
 {
-	enum analysis_figure den = m->kind == CHECK_SHARE ? ANALYSIS_TOTAL_TIME : ANALYSIS_EXECUTION_TIME;
+	enum analysis_figure den = m->kind == CHECK_SHARE ? ANALYSIS_TOTAL_TIME
+							  : ANALYSIS_EXECUTION_TIME;
 	double x = bc->fig[m->fig] ? bc->fig[m->fig][i] : NAN, d;
 
 	if (m->kind == CHECK_PER_RUN)
@@ -108,8 +117,8 @@ size_t check_samples_rounds(const struct baseline_cell *bc, const struct check_m
 	return n;
 }
 
-size_t check_pair_rounds(const double *xb, const int *rb, size_t nb,
-			 const double *xc, const int *rc, size_t nc, double *pb, double *pc, int *pr)
+size_t check_pair_rounds(const double *xb, const int *rb, size_t nb, const double *xc,
+			 const int *rc, size_t nc, double *pb, double *pc, int *pr)
 {
 	size_t k = 0;
 
@@ -131,7 +140,8 @@ char *check_unreachable(size_t nb, size_t nc, const struct rules_policy *pol)
 		if (nb == (size_t)-1 || nb == nc)
 			return xstrfmt("%zu samples, below min_samples %d: this rule cannot fail",
 				       nb == (size_t)-1 || nc < nb ? nc : nb, pol->min_samples);
-		return xstrfmt("%zu baseline and %zu current samples, below min_samples %d: this rule cannot fail",
+		return xstrfmt("%zu baseline and %zu current samples, below min_samples %d: this "
+			       "rule cannot fail",
 			       nb, nc, pol->min_samples);
 	}
 	/* The t-tests have no floor on their p-value (a rank test of 3 against 3 would: 1/20). */
@@ -178,7 +188,8 @@ int check_busy(const struct check_cell *cell)
 	       2 * busy_runs(cell, &most) > cell->mc->config->nr_runs;
 }
 
-/* "the machine was busy ..." when other processes took CPU during the current runs, else NULL; caller frees. */
+/* "the machine was busy ..." when other processes took CPU during the current runs, else NULL;
+ * caller frees. */
 static char *busy_note(const struct check_cell *cell)
 {
 	const struct analysis_config *c = cell->mc ? cell->mc->config : NULL;

@@ -1,4 +1,5 @@
-/* Tolerances against the baseline: past the tolerance and significant fails, past it alone warns (docs/check.md). */
+/* Tolerances against the baseline: past the tolerance and significant fails, past it alone warns
+ * (docs/check.md). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +11,8 @@
  * A provisional verdict for the test: its status and message are decided by
  * check_adjust() with every other test of the run (the whole-run error control).
  */
-static struct verdict *finish(struct check_cell *cell, const struct check_metric *m, const char *kind,
-			      const struct check_test *t)
+static struct verdict *finish(struct check_cell *cell, const struct check_metric *m,
+			      const char *kind, const struct check_test *t)
 {
 	const struct rules_settings *set = cell->set;
 	struct verdict *v = check_verdict(cell, t->past ? VERDICT_WARN : VERDICT_PASS, kind, m,
@@ -32,7 +33,8 @@ static struct verdict *finish(struct check_cell *cell, const struct check_metric
 }
 
 /* "label: 0.123 0.125 ...": the samples behind a verdict, for its details. */
-static void add_samples(struct strbuf *sb, const char *label, const double *x, size_t n, double scale)
+static void add_samples(struct strbuf *sb, const char *label, const double *x, size_t n,
+			double scale)
 {
 	strbuf_addf(sb, "%s%s:", sb->len ? "\n" : "", label);
 	for (size_t i = 0; i < n; i++)
@@ -45,15 +47,17 @@ static void set_details(struct verdict *v, struct strbuf *sb)
 	strbuf_release(sb);
 }
 
-static void skip(struct check_cell *cell, const struct check_metric *m, const char *kind, const char *why)
+static void skip(struct check_cell *cell, const struct check_metric *m, const char *kind,
+		 const char *why)
 {
-	struct verdict *v = check_verdict(cell, VERDICT_SKIPPED, kind, m, cell->set->tolerance_from[m->id]);
+	struct verdict *v = check_verdict(cell, VERDICT_SKIPPED, kind, m,
+					  cell->set->tolerance_from[m->id]);
 
 	verdict_set_message(v, "%s", why);
 }
 
-static void skip_unreachable(struct check_cell *cell, const struct check_metric *m, const char *kind,
-			     size_t nb, size_t nc, int *skipped)
+static void skip_unreachable(struct check_cell *cell, const struct check_metric *m,
+			     const char *kind, size_t nb, size_t nc, int *skipped)
 {
 	char *why = check_unreachable(nb, nc, &cell->set->tolerance_policy[m->id]);
 
@@ -85,7 +89,8 @@ static size_t pair_samples(const struct check_cell *cell, const struct check_met
 
 static void compare_samples(struct check_cell *cell, const struct check_metric *m, const char *kind)
 {
-	size_t cap = (cell->cur->n > cell->base->n ? cell->cur->n : cell->base->n) + 1, nb, nc, np = 0;
+	size_t cap = (cell->cur->n > cell->base->n ? cell->cur->n : cell->base->n) + 1, nb, nc,
+	       np = 0;
 	double *xb = xmalloc(cap * sizeof(double)), *xc = xmalloc(cap * sizeof(double));
 	struct check_test t;
 	int skipped;
@@ -95,30 +100,39 @@ static void compare_samples(struct check_cell *cell, const struct check_metric *
 	nc = check_samples(cell->cur, m, xc);
 	if (cell->c->ab && nb && nc && (np = pair_samples(cell, m, xb, xc, cap)))
 		nb = nc = np;
-	else if (cell->c->ab && nb && nc) { /* fewer than 2 rounds pair: unpaired, on every sample */
+	/* fewer than 2 rounds pair: unpaired, on every sample */
+	else if (cell->c->ab && nb && nc) {
 		nb = check_samples(cell->base, m, xb);
 		nc = check_samples(cell->cur, m, xc);
 	}
 	if (!nb && !nc) {
-		/* captured on neither side (an OpenMP program's Communication): nothing to compare, nothing to say */
+		/* captured on neither side (an OpenMP program's Communication): nothing to compare,
+		 * nothing to say */
 	} else if (!nb || !nc) {
-		char *why = xstrfmt("%s not captured in the %s", m->name, !nc ? "results" : "baseline");
+		char *why = xstrfmt("%s not captured in the %s", m->name,
+				    !nc ? "results" : "baseline");
 		skip(cell, m, kind, why);
 		free(why);
 	} else {
 		skip_unreachable(cell, m, kind, nb, nc, &skipped);
-		struct check_test_opts o = { m->worse, &cell->set->tolerance[m->id],
-					     check_alpha(cell, m), np > 0,
-					     check_sitting_sd(cell, m, cell->set->tolerance[m->id].relative, &df),
-					     cell->set->tolerance_policy[m->id].margin, 0 };
+		struct check_test_opts o = {
+			m->worse,
+			&cell->set->tolerance[m->id],
+			check_alpha(cell, m),
+			np > 0,
+			check_sitting_sd(cell, m, cell->set->tolerance[m->id].relative, &df),
+			cell->set->tolerance_policy[m->id].margin,
+			0};
 		o.sitting_df = df;
 		if (!skipped && !check_test_samples(xb, nb, xc, nc, &o, &t)) {
 			struct verdict *v = finish(cell, m, kind, &t);
 			struct strbuf sb = STRBUF_INIT;
 			double scale = m->kind == CHECK_SHARE ? 100 : 1;
 			const char *what = np ? " paired by round" : "";
-			char *lb = xstrfmt("baseline samples%s%s", m->kind == CHECK_SHARE ? " (%)" : "", what);
-			char *lc = xstrfmt("current samples%s%s", m->kind == CHECK_SHARE ? " (%)" : "", what);
+			char *lb = xstrfmt("baseline samples%s%s",
+					   m->kind == CHECK_SHARE ? " (%)" : "", what);
+			char *lc = xstrfmt("current samples%s%s",
+					   m->kind == CHECK_SHARE ? " (%)" : "", what);
 			add_samples(&sb, lb, xb, nb, scale);
 			add_samples(&sb, lc, xc, nc, scale);
 			free(lb);
@@ -213,8 +227,8 @@ static int test_rounds(struct check_cell *cell, const struct check_metric *m,
 	return ret;
 }
 
-static void derived_details(struct verdict *v, const struct check_groups *g, const struct check_cell *cell,
-			    const struct check_metric *m)
+static void derived_details(struct verdict *v, const struct check_groups *g,
+			    const struct check_cell *cell, const struct check_metric *m)
 {
 	static const char *const labels[4] = {
 		"baseline Execution_time at the reference", "baseline Execution_time",
@@ -228,11 +242,13 @@ static void derived_details(struct verdict *v, const struct check_groups *g, con
 	set_details(v, &sb);
 }
 
-/* Speedup, efficiency, Karp-Flatt against the series' reference; Weak_efficiency against the weak reference. */
+/* Speedup, efficiency, Karp-Flatt against the series' reference; Weak_efficiency against the weak
+ * reference. */
 static void compare_derived(struct check_cell *cell, const struct check_metric *m, const char *kind)
 {
 	int weak = m->kind == CHECK_WEAK;
-	const struct matrix_cell *ref = weak ? cell->weak_ref : &cell->series->cells[cell->series->ref];
+	const struct matrix_cell *ref = weak ? cell->weak_ref
+					     : &cell->series->cells[cell->series->ref];
 	const char *ref_size = weak ? cell->weak_ref_size : cell->series->size;
 	const struct baseline_cell *base_ref = weak ? cell->weak_base_ref : cell->base_ref;
 	const struct baseline_cell *cur_ref = weak ? cell->weak_cur_ref : cell->cur_ref;
@@ -246,8 +262,11 @@ static void compare_derived(struct check_cell *cell, const struct check_metric *
 		return; /* undefined at the reference's processor count */
 	if (!base_ref) {
 		char name[96], *why;
-		check_config_name(name, sizeof(name), ref_size, ref->config->ranks, ref->config->threads);
-		why = xstrfmt("no baseline for the reference configuration %s: %s cannot be compared", name, m->name);
+		check_config_name(name, sizeof(name), ref_size, ref->config->ranks,
+				  ref->config->threads);
+		why = xstrfmt(
+			"no baseline for the reference configuration %s: %s cannot be compared",
+			name, m->name);
 		skip(cell, m, kind, why);
 		free(why);
 		return;
@@ -256,8 +275,8 @@ static void compare_derived(struct check_cell *cell, const struct check_metric *
 		x[i] = times(cells[i], &g.n[i]);
 		g.x[i] = x[i];
 	}
-	skip_unreachable(cell, m, kind, g.n[0] < g.n[1] ? g.n[0] : g.n[1], g.n[2] < g.n[3] ? g.n[2] : g.n[3],
-			 &skipped);
+	skip_unreachable(cell, m, kind, g.n[0] < g.n[1] ? g.n[0] : g.n[1],
+			 g.n[2] < g.n[3] ? g.n[2] : g.n[3], &skipped);
 	if (!skipped) {
 		g.seed = stats_seed_of(kind);
 		g.margin = cell->set->tolerance_policy[m->id].margin;
@@ -268,7 +287,8 @@ static void compare_derived(struct check_cell *cell, const struct check_metric *
 		if (!ret)
 			derived_details(finish(cell, m, kind, &t), &g, cell, m);
 		else if (ret > 0)
-			skip(cell, m, kind, "undefined in the baseline or the results (a time of 0?)");
+			skip(cell, m, kind,
+			     "undefined in the baseline or the results (a time of 0?)");
 	}
 	for (int i = 0; i < 4; i++)
 		free(x[i]);
@@ -302,8 +322,10 @@ static void compare_slope(struct check_cell *cell, const struct check_metric *m,
 
 	for (size_t i = 0; i < s->nr_cells; i++) {
 		const struct analysis_config *c = s->cells[i].config;
-		const struct baseline_cell *b = baseline_find(&cell->b->base, cell->interval, s->size, c->ranks, c->threads);
-		const struct baseline_cell *cur = baseline_find(&cell->b->cur, cell->interval, s->size, c->ranks, c->threads);
+		const struct baseline_cell *b = baseline_find(&cell->b->base, cell->interval,
+							      s->size, c->ranks, c->threads);
+		const struct baseline_cell *cur = baseline_find(&cell->b->cur, cell->interval,
+								s->size, c->ranks, c->threads);
 		if (s->cells[i].p <= ref->p || !b || !cur)
 			continue;
 		bc[1 + k] = b;
@@ -315,7 +337,8 @@ static void compare_slope(struct check_cell *cell, const struct check_metric *m,
 	for (size_t i = 0; i < k; i++)
 		bc[k + 2 + i] = bc[s->nr_cells + 2 + i];
 	if (k < 2 || !bc[0]) {
-		skip(cell, m, kind, "needs a baseline with the reference and at least 2 larger processor counts");
+		skip(cell, m, kind,
+		     "needs a baseline with the reference and at least 2 larger processor counts");
 		goto out;
 	}
 	for (ng = 0; ng < 2 * k + 2; ng++) {
@@ -348,14 +371,20 @@ void check_slope(struct check_cell *cell)
 
 	if (set->max[m->id].set && set->bound_policy[m->id].level != RULES_LEVEL_OFF)
 		check_bound(cell, m, 1);
-	if (!set->tolerance[m->id].set || set->tolerance_policy[m->id].level == RULES_LEVEL_OFF || !cell->b->has_base)
+	if (!set->tolerance[m->id].set || set->tolerance_policy[m->id].level == RULES_LEVEL_OFF ||
+	    !cell->b->has_base)
 		return;
 	if (cell->b->fingerprint_diff && !set->tolerance_policy[m->id].across_fingerprints) {
-		enum verdict_status st = set->tolerance_policy[m->id].level == RULES_LEVEL_WARN ? VERDICT_WARN : VERDICT_ERROR;
-		struct verdict *v = check_verdict(cell, st, "fingerprint", m, set->tolerance_from[m->id]);
-		verdict_set_message(v, "%s not compared: the baseline was recorded in another environment (%s); "
-				    "its rule does not compare across machines (across_fingerprints)", m->name,
-				    cell->b->fingerprint_diff);
+		enum verdict_status st = set->tolerance_policy[m->id].level == RULES_LEVEL_WARN
+						 ? VERDICT_WARN
+						 : VERDICT_ERROR;
+		struct verdict *v = check_verdict(cell, st, "fingerprint", m,
+						  set->tolerance_from[m->id]);
+		verdict_set_message(
+			v,
+			"%s not compared: the baseline was recorded in another environment (%s); "
+			"its rule does not compare across machines (across_fingerprints)",
+			m->name, cell->b->fingerprint_diff);
 	} else {
 		char *kind = xstrfmt("tolerance.%s", m->key);
 		compare_slope(cell, m, kind);

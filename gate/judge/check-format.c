@@ -1,4 +1,5 @@
-/* The checker's metric table and its text: values, changes and the summary 'scalegate check' prints. */
+/* The checker's metric table and its text: values, changes and the summary 'scalegate check'
+ * prints. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,7 +29,8 @@ void check_format_value(char *buf, size_t size, const struct check_metric *m, do
 		snprintf(buf, size, "%.3g", v);
 }
 
-void check_format_change(char *buf, size_t size, const struct check_metric *m, double change, int relative)
+void check_format_change(char *buf, size_t size, const struct check_metric *m, double change,
+			 int relative)
 {
 	if (isnan(change))
 		snprintf(buf, size, "?");
@@ -71,13 +73,15 @@ const char *check_colour_end(const char *start)
 	return *start ? "\033[0m" : "";
 }
 
-/* How many verdicts are inconclusive warnings; 'folded': only those the console counts on one line (not busy). */
+/* How many verdicts are inconclusive warnings; 'folded': only those the console counts on one line
+ * (not busy). */
 static size_t inconclusive(const struct verdict_set *vs, int folded)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < vs->nr; i++)
-		n += vs->v[i].status == VERDICT_WARN && vs->v[i].inconclusive && !(folded && vs->v[i].busy);
+		n += vs->v[i].status == VERDICT_WARN && vs->v[i].inconclusive &&
+		     !(folded && vs->v[i].busy);
 	return n;
 }
 
@@ -85,7 +89,8 @@ static size_t inconclusive(const struct verdict_set *vs, int folded)
 static const char *error_word(const struct verdict_set *vs)
 {
 	for (size_t i = 0; i < vs->nr; i++)
-		if (vs->v[i].status == VERDICT_ERROR && vs->v[i].kind && !strcmp(vs->v[i].kind, "run"))
+		if (vs->v[i].status == VERDICT_ERROR && vs->v[i].kind &&
+		    !strcmp(vs->v[i].kind, "run"))
 			return "a run failed";
 	return "error: not everything could be judged";
 }
@@ -109,9 +114,11 @@ void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all)
 			fprintf(out, "    cause: %s\n", v->cause);
 	}
 	if (inconclusive(vs, 1) && !all)
-		fprintf(out, "INCONCLUSIVE %zu check%s: the noise allows only larger changes than their tolerance to be "
-			"detected; more repeats would decide (--all lists them)\n", inconclusive(vs, 1),
-			plural(inconclusive(vs, 1)));
+		fprintf(out,
+			"INCONCLUSIVE %zu check%s: the noise allows only larger changes than their "
+			"tolerance to be "
+			"detected; more repeats would decide (--all lists them)\n",
+			inconclusive(vs, 1), plural(inconclusive(vs, 1)));
 }
 
 void check_print_counts(FILE *out, const struct verdict_set *vs)
@@ -119,27 +126,33 @@ void check_print_counts(FILE *out, const struct verdict_set *vs)
 	const char *const exit_words[] = { "pass", "regression", "usage", error_word(vs) };
 	size_t undecided = inconclusive(vs, 0);
 
-	fprintf(out, "scalegate check: %zu check%s: %zu failed, %zu warning%s (%zu inconclusive), %zu error%s, "
-		"%zu skipped, %zu passed; ", vs->nr, plural(vs->nr), vs->count[VERDICT_FAIL],
-		vs->count[VERDICT_WARN] - undecided, plural(vs->count[VERDICT_WARN] - undecided), undecided,
-		vs->count[VERDICT_ERROR], plural(vs->count[VERDICT_ERROR]), vs->count[VERDICT_SKIPPED],
-		vs->count[VERDICT_PASS]);
+	fprintf(out,
+		"scalegate check: %zu check%s: %zu failed, %zu warning%s (%zu inconclusive), %zu "
+		"error%s, "
+		"%zu skipped, %zu passed; ",
+		vs->nr, plural(vs->nr), vs->count[VERDICT_FAIL],
+		vs->count[VERDICT_WARN] - undecided, plural(vs->count[VERDICT_WARN] - undecided),
+		undecided, vs->count[VERDICT_ERROR], plural(vs->count[VERDICT_ERROR]),
+		vs->count[VERDICT_SKIPPED], vs->count[VERDICT_PASS]);
 	if (vs->family && vs->looks == 2)
-		fprintf(out, "whole-run false-alarm level %g %% (two looks at %g %% and %g %%, Holm over %zu tests; "
-			"adaptive: %zu cell%s, %zu more round%s); ", 100 * vs->family_level,
-			100 * CHECK_FIRST_LOOK * vs->family_level, 100 * (1 - CHECK_FIRST_LOOK) * vs->family_level, vs->family,
-			vs->extended, plural(vs->extended), vs->extended_rounds, plural(vs->extended_rounds));
+		fprintf(out,
+			"whole-run false-alarm level %g %% (two looks at %g %% and %g %%, Holm "
+			"over %zu tests; "
+			"adaptive: %zu cell%s, %zu more round%s); ",
+			100 * vs->family_level, 100 * CHECK_FIRST_LOOK * vs->family_level,
+			100 * (1 - CHECK_FIRST_LOOK) * vs->family_level, vs->family, vs->extended,
+			plural(vs->extended), vs->extended_rounds, plural(vs->extended_rounds));
 	else if (vs->family)
-		fprintf(out, "whole-run false-alarm level %g %% (Holm over %zu tests); ", 100 * vs->family_level,
-			vs->family);
+		fprintf(out, "whole-run false-alarm level %g %% (Holm over %zu tests); ",
+			100 * vs->family_level, vs->family);
 	fprintf(out, "exit %d (%s)\n", vs->exit_code,
 		vs->exit_code >= 0 && vs->exit_code <= 3 ? exit_words[vs->exit_code] : "?");
 }
 
 void check_print_exit(FILE *out, const struct verdict_set *vs, int code)
 {
-	static const char *const words[] = { "pass", "regression", "usage or configuration error", "error",
-					     "the required post failed" };
+	static const char *const words[] = {"pass", "regression", "usage or configuration error",
+					    "error", "the required post failed"};
 
 	if (code == vs->exit_code)
 		return;

@@ -1,4 +1,5 @@
-/* Shared by the checker's files: metric table, the context of one interval x configuration, the tests. */
+/* Shared by the checker's files: metric table, the context of one interval x configuration, the
+ * tests. */
 #ifndef SG_CHECK_PRIV_H
 #define SG_CHECK_PRIV_H
 
@@ -13,7 +14,8 @@ enum check_kind {
 	CHECK_DERIVED, /* speedup, efficiency, Karp-Flatt from T(ref) and T(p): bootstrap */
 	CHECK_SLOPE,   /* Karp-Flatt slope over p, per series: bootstrap */
 	CHECK_RATIO,   /* a figure / Execution_time per run (Average_parallelism): Mann-Whitney */
-	CHECK_WEAK,    /* Weak_efficiency from T(ref, n_ref) and T(p, n_p) of a weak series: bootstrap */
+	/* Weak_efficiency from T(ref, n_ref) and T(p, n_p) of a weak series: bootstrap */
+	CHECK_WEAK,
 	CHECK_GROWTH,  /* the isoefficiency growth of a benchmark x interval: a bound only */
 };
 
@@ -37,10 +39,12 @@ struct check_cell {
 	const struct matrix_cell *mc;        /* current, from the matrix */
 	const char *interval;
 	const struct baseline_cell *cur, *base;         /* base: NULL without a baseline */
-	const struct baseline_cell *cur_ref, *base_ref; /* the reference configuration of the series */
+	/* the reference configuration of the series */
+	const struct baseline_cell *cur_ref, *base_ref;
 	double rp;                           /* p / p_ref */
 	const struct rules_settings *set;
-	/* weak scaling (series->weak): the reference point of the benchmark x interval, across sizes */
+	/* weak scaling (series->weak): the reference point of the benchmark x interval, across
+	 * sizes */
 	const struct matrix_cell *weak_ref;
 	const char *weak_ref_size;
 	const struct baseline_cell *weak_cur_ref, *weak_base_ref;
@@ -51,25 +55,34 @@ struct check_test {
 	size_t n_base, n_cur;
 	double base, cur, lo, hi; /* baseline estimate; current estimate and its 95 % interval */
 	double change;            /* current vs baseline: relative (0.12 = +12 %) or absolute */
-	double bound;             /* bootstrap: the one-sided bound of the change at the level; else NAN */
+	/* bootstrap: the one-sided bound of the change at the level; else NAN */
+	double bound;
 	/*
 	 * one-sided p of "worse than no change" (or than the tolerance: margin); the bootstrap's is
 	 * the share of its resamples not worse (check-stats.c). NAN: undefined, inconclusive
 	 */
 	double p;
 	int past;                 /* the change is past the tolerance in the worse direction */
-	int significant;          /* ... and significantly so at the level (before the whole-run adjustment) */
-	/* t-tests (NAN for the bootstrap): in the metric's change units, magnitudes in the worse direction */
-	double excluded;          /* the one-sided upper bound of the worsening: larger changes are excluded */
-	double mdc;               /* the change a FAIL catches with 80 % power (check_test_power()) */
-	int more;                 /* repeats to add so that no change passes with 80 % power (0: none) */
-	/* the t-test in its domain (logs or values), for check_test_power(); se NAN for the others */
-	double se, df, dtol, extra; /* standard error, df, tolerance, the sittings' variance in se */
+	/* ... and significantly so at the level (before the whole-run adjustment) */
+	int significant;
+	/* t-tests (NAN for the bootstrap): in the metric's change units, magnitudes in the worse
+	 * direction */
+	/* the one-sided upper bound of the worsening: larger changes are excluded */
+	double excluded;
+	/* the change a FAIL catches with 80 % power (check_test_power()) */
+	double mdc;
+	/* repeats to add so that no change passes with 80 % power (0: none) */
+	int more;
+	/* the t-test in its domain (logs or values), for check_test_power(); se NAN for the others
+	 */
+	/* standard error, df, tolerance, the sittings' variance in se */
+	double se, df, dtol, extra;
 	size_t n_pairs;             /* the smaller side, or the pairs */
 	int logs;
 	int degenerate;           /* no variation on either side and equal: nothing to test */
-	int busy;                 /* check_busy(): against a stored baseline, measured on a busy machine */
-	const char *test;         /* "paired t on log", "Welch t on log", "Welch t", "bootstrap", ... */
+	/* check_busy(): against a stored baseline, measured on a busy machine */
+	int busy;
+	const char *test; /* "paired t on log", "Welch t on log", "Welch t", "bootstrap", ... */
 };
 
 /* What a t-test of a change needs besides the samples. */
@@ -77,9 +90,11 @@ struct check_test_opts {
 	int worse;                      /* +1 or -1 */
 	const struct rules_value *tol;
 	double alpha;
-	int paired;                     /* rounds pair: base[i] and cur[i] were measured side by side */
-	double sitting_sd;              /* sd of the shift between two sittings (log/metric units); A/B 0 */
-	int margin;                     /* 'test: margin': H0 is "worse by at most the tolerance", not "no worse" */
+	/* rounds pair: base[i] and cur[i] were measured side by side */
+	int paired;
+	/* sd of the shift between two sittings (log/metric units); A/B 0 */
+	double sitting_sd;
+	int margin; /* 'test: margin': H0 is "worse by at most the tolerance", not "no worse" */
 	double sitting_df;              /* the df of sitting_sd when measured; 0: assumed (known) */
 };
 
@@ -108,23 +123,24 @@ struct check_groups {
 };
 
 /* A derived ratio of T(ref) and T(p): bootstrap interval of its change. 0, or 1 when undefined. */
-int check_test_derived(const struct check_groups *g, enum rules_metric m, const struct rules_value *tol,
-		       double alpha, struct check_test *t);
+int check_test_derived(const struct check_groups *g, enum rules_metric m,
+		       const struct rules_value *tol, double alpha, struct check_test *t);
 
 /* The metric's value from medians of T(ref) and T(p) at p / p_ref = rp (NAN when undefined). */
 double check_derived_value(enum rules_metric m, double t_ref, double t_p, double rp);
 
 /* Karp-Flatt slope over the configurations with p > p_ref in both: bootstrap of its change. */
 struct check_slope_groups {
-	const double **x;   /* 2k + 2 groups: baseline ref, k configurations, current ref, k configurations */
+	/* 2k + 2 groups: baseline ref, k configurations, current ref, k configurations */
+	const double **x;
 	size_t *n;
 	const double *rp;   /* k values of p / p_ref */
 	size_t k;
 	uint64_t seed;
 	int margin;
 };
-int check_test_slope(const struct check_slope_groups *g, const struct rules_value *tol, double alpha,
-		     struct check_test *t);
+int check_test_slope(const struct check_slope_groups *g, const struct rules_value *tol,
+		     double alpha, struct check_test *t);
 
 /* Checks: check-bound.c, check-compare.c. They append verdicts to cell->c->vs. */
 void check_bound(struct check_cell *cell, const struct check_metric *m, int is_max);
@@ -140,7 +156,8 @@ void check_cell_init(struct check_cell *cell, struct check *c, const struct chec
 /*
  * The sd of the shift between sittings allowed for against a stored baseline
  * (0 in A/B mode): measured from the baseline's sittings when it has at least
- * CHECK_SITTINGS_MEASURED (never below the assumed one before CHECK_SITTINGS_TRUSTED), else assumed.
+ * CHECK_SITTINGS_MEASURED (never below the assumed one before CHECK_SITTINGS_TRUSTED), else
+ * assumed.
  */
 #define CHECK_SITTINGS_MEASURED 3
 #define CHECK_SITTINGS_TRUSTED 6
@@ -158,10 +175,12 @@ double check_sitting_choose(double level_sd, size_t sittings, double assumed, do
 /* The cell's history spread of Execution_time (speedup 0) or of the speedup, or NULL. */
 const struct check_spread *check_history_spread(const struct check_cell *cell, int speedup);
 void check_spread_release(struct check_bench *b);
-/* A details line: the shift between sittings allowed for, and whether measured or assumed (stored mode only). */
-void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell, const struct check_metric *m,
-			    int relative);
-/* The significance of the rule of metric m in this cell, times the look's share of it (adaptive runs). */
+/* A details line: the shift between sittings allowed for, and whether measured or assumed (stored
+ * mode only). */
+void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell,
+			    const struct check_metric *m, int relative);
+/* The significance of the rule of metric m in this cell, times the look's share of it (adaptive
+ * runs). */
 double check_alpha(const struct check_cell *cell, const struct check_metric *m);
 
 /*
@@ -169,8 +188,10 @@ double check_alpha(const struct check_cell *cell, const struct check_metric *m);
  * verdict's final status and message are set by check_adjust() once every
  * check of the run is known.
  */
-void check_defer(struct check_cell *cell, size_t verdict, const struct check_metric *m, const struct check_test *t);
-/* Holm over the error-level tests, Benjamini-Hochberg for the warnings; sets statuses and messages. */
+void check_defer(struct check_cell *cell, size_t verdict, const struct check_metric *m,
+		 const struct check_test *t);
+/* Holm over the error-level tests, Benjamini-Hochberg for the warnings; sets statuses and messages.
+ */
 void check_adjust(struct check *c);
 
 /* Helpers of check-cell.c for the check files. */
@@ -189,8 +210,8 @@ size_t check_samples_rounds(const struct baseline_cell *bc, const struct check_m
  * side drops its round, not the pairing of the others); pr (may be NULL) their
  * rounds. Returns the pairs.
  */
-size_t check_pair_rounds(const double *xb, const int *rb, size_t nb,
-			 const double *xc, const int *rc, size_t nc, double *pb, double *pc, int *pr);
+size_t check_pair_rounds(const double *xb, const int *rb, size_t nb, const double *xc,
+			 const int *rc, size_t nc, double *pb, double *pc, int *pr);
 /* Why a check cannot fail with these sample counts, or NULL; caller frees. */
 char *check_unreachable(size_t nb, size_t nc, const struct rules_policy *pol);
 /*
@@ -209,6 +230,7 @@ char *cause_explain(const struct check_cell *cell);
 /* Formats a value of metric m: "0.123 s", "14.2 %", "0.91". */
 void check_format_value(char *buf, size_t size, const struct check_metric *m, double v);
 /* Formats a change: "+12.3 %" for relative, else in the metric's units. */
-void check_format_change(char *buf, size_t size, const struct check_metric *m, double change, int relative);
+void check_format_change(char *buf, size_t size, const struct check_metric *m, double change,
+			 int relative);
 
 #endif

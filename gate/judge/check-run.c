@@ -1,4 +1,5 @@
-/* The checker's view of the results directory: failed runs from manifest.tsv and the set's description. */
+/* The checker's view of the results directory: failed runs from manifest.tsv and the set's
+ * description. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +23,8 @@ static struct failed *failed_get(struct failed **list, size_t *nr, const struct 
 
 	for (size_t i = 0; i < *nr; i++) {
 		x = &(*list)[i];
-		if (x->ranks == row->ranks && x->threads == row->threads && !strcmp(x->benchmark, row->benchmark) &&
-		    !strcmp(x->size, row->size))
+		if (x->ranks == row->ranks && x->threads == row->threads &&
+		    !strcmp(x->benchmark, row->benchmark) && !strcmp(x->size, row->size))
 			return x;
 	}
 	*list = xrealloc(*list, (*nr + 1) * sizeof(**list));
@@ -43,7 +44,8 @@ static void count_failures(const struct manifest *m, struct failed **list, size_
 		if (!strcmp(row->status, "ok"))
 			continue;
 		if (!x->failed++)
-			x->first = xstrfmt("repeat %d: %s: %s", row->repeat, row->status, row->reason);
+			x->first = xstrfmt("repeat %d: %s: %s", row->repeat, row->status,
+					   row->reason);
 	}
 }
 
@@ -73,13 +75,16 @@ void check_run_failures_of(struct verdict_set *vs, struct rules *r, const struct
 		struct failed *x = &list[i];
 		if (x->failed) {
 			struct rules_settings set;
-			struct verdict *v = verdict_add(vs, VERDICT_ERROR, x->benchmark, "program", x->size, x->ranks,
-							x->threads, "run");
+			struct verdict *v = verdict_add(vs, VERDICT_ERROR, x->benchmark, "program",
+							x->size, x->ranks, x->threads, "run");
 			v->n = (size_t)(x->runs - x->failed);
-			verdict_set_message(v, "%d of %d runs failed; %s%s", x->failed, x->runs, x->first,
+			verdict_set_message(v, "%d of %d runs failed; %s%s", x->failed, x->runs,
+					    x->first,
 					    x->failed > 1 ? " (and more: see manifest.tsv)" : "");
-			if (r) /* a rule that selects only what failed to run still selected something */
-				rules_effective(r, x->benchmark, "program", x->size, x->ranks, x->threads, &set);
+			/* a rule that selects only what failed to run still selected something */
+			if (r)
+				rules_effective(r, x->benchmark, "program", x->size, x->ranks,
+						x->threads, &set);
 		}
 		free(x->first);
 	}
@@ -101,12 +106,15 @@ void check_damaged(struct verdict_set *vs, const struct analysis *a)
 static const char *annotation_text(const char *kind)
 {
 	if (!strcmp(kind, "unclosed"))
-		return "was left open (a return, goto, longjmp or exception skipped its SG_END); it was closed with "
+		return "was left open (a return, goto, longjmp or exception skipped its SG_END); "
+		       "it was closed with "
 		       "the interval around it, so its time and its parent's are unreliable";
 	if (!strcmp(kind, "unmatched_end"))
-		return "is ended where it is not open: the SG_END matches no open interval and was ignored";
+		return "is ended where it is not open: the SG_END matches no open interval and was "
+		       "ignored";
 	if (!strcmp(kind, "dropped"))
-		return "was not recorded: more than 128 intervals open at once, or the call-path table was full";
+		return "was not recorded: more than 128 intervals open at once, or the call-path "
+		       "table was full";
 	return "has an annotation error the tracer reported";
 }
 
@@ -115,10 +123,11 @@ void check_annotations(struct verdict_set *vs, const struct analysis *a)
 	for (size_t i = 0; i < a->nr_annotations; i++) {
 		const struct analysis_annotation *x = &a->annotations[i];
 		char *kind = xstrfmt("annotation.%s", x->kind);
-		struct verdict *v = verdict_add(vs, VERDICT_ERROR, x->benchmark, x->interval, x->size, x->ranks,
-						x->threads, kind);
-		verdict_set_message(v, "%s:%d: interval '%s' %s (%.0f times in %zu profiles)", x->file, x->line,
-				    x->interval, annotation_text(x->kind), x->count, x->profiles);
+		struct verdict *v = verdict_add(vs, VERDICT_ERROR, x->benchmark, x->interval,
+						x->size, x->ranks, x->threads, kind);
+		verdict_set_message(v, "%s:%d: interval '%s' %s (%.0f times in %zu profiles)",
+				    x->file, x->line, x->interval, annotation_text(x->kind),
+				    x->count, x->profiles);
 		free(kind);
 	}
 }
@@ -133,7 +142,8 @@ void check_describe(struct verdict_set *vs, const struct analysis *a)
 	vs->fingerprint = xcalloc(a->nr_fingerprint + 1, sizeof(char *));
 	for (size_t i = 0; i < 2 * vs->nr_fingerprint; i++) {
 		vs->fingerprint[i] = xstrdup(a->fingerprint[i]);
-		if (i % 2 && !strcmp(a->fingerprint[i - 1], "hostname") && strcmp(a->fingerprint[i], "-"))
+		if (i % 2 && !strcmp(a->fingerprint[i - 1], "hostname") &&
+		    strcmp(a->fingerprint[i], "-"))
 			snprintf(host, sizeof(host), "%s", a->fingerprint[i]);
 	}
 	if (!strcmp(host, "localhost") && gethostname(host, sizeof(host)))

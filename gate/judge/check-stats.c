@@ -1,4 +1,5 @@
-/* The checker's tests: one-sided Mann-Whitney past a tolerance, and bootstrap intervals of derived ratios. */
+/* The checker's tests: one-sided Mann-Whitney past a tolerance, and bootstrap intervals of derived
+ * ratios. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,17 +74,19 @@ static int constant_equal(const double *a, size_t na, const double *b, size_t nb
 }
 
 /* Fills the decision figures of t from a t-test of the worsening in the test's domain. */
-static void judge_ttest(struct check_test *t, const struct stats_ttest *r, const struct check_test_opts *o,
-			int logs, double extra)
+static void judge_ttest(struct check_test *t, const struct stats_ttest *r,
+			const struct check_test_opts *o, int logs, double extra)
 {
 	double tol = domain_tolerance(o, logs), w = o->worse * r->diff;
 
 	t->change = logs ? expm1(r->diff) : r->diff;
 	t->past = w > tol;
-	/* 'test: margin' tests against the tolerance itself: significantly beyond it (docs/rules.md) */
+	/* 'test: margin' tests against the tolerance itself: significantly beyond it
+	 * (docs/rules.md) */
 	t->p = 1 - stats_t_cdf((w - (o->margin ? tol : 0)) / (r->se > 0 ? r->se : 1e-12), r->df);
 	t->significant = t->past && t->p <= o->alpha * ALPHA_SLACK;
-	t->excluded = domain_change(w + stats_t_quantile(1 - o->alpha, r->df) * r->se, o->worse, logs);
+	t->excluded = domain_change(w + stats_t_quantile(1 - o->alpha, r->df) * r->se, o->worse,
+				    logs);
 	t->se = r->se;
 	t->df = r->df;
 	t->dtol = tol;
@@ -153,7 +156,8 @@ int check_test_samples(const double *base, size_t nb, const double *cur, size_t 
 	t->lo = s.ci_lo;
 	t->hi = s.ci_hi;
 	if (nb < 2 || nc < 2 || constant_equal(base, nb, cur, nc)) {
-		/* Nothing varies and nothing changed, or too little to test: judged on the medians alone. */
+		/* Nothing varies and nothing changed, or too little to test: judged on the medians
+		 * alone. */
 		t->change = change_of(t->cur, t->base, o->tol->relative);
 		t->past = is_past(t->change, o->worse, o->tol->value);
 		t->degenerate = 1;
@@ -173,10 +177,13 @@ int check_test_samples(const double *base, size_t nb, const double *cur, size_t 
 	if (ret)
 		return -1;
 	if (o->margin)
-		t->test = paired ? (logs ? "paired t on logs beyond the tolerance" : "paired t beyond the tolerance")
-				 : (logs ? "Welch t on logs beyond the tolerance" : "Welch t beyond the tolerance");
+		t->test = paired ? (logs ? "paired t on logs beyond the tolerance"
+					 : "paired t beyond the tolerance")
+				 : (logs ? "Welch t on logs beyond the tolerance"
+					 : "Welch t beyond the tolerance");
 	else
-		t->test = paired ? (logs ? "paired t on logs" : "paired t") : (logs ? "Welch t on logs" : "Welch t");
+		t->test = paired ? (logs ? "paired t on logs" : "paired t")
+				 : (logs ? "Welch t on logs" : "Welch t");
 	judge_ttest(t, &r, o, logs, extra);
 	return 0;
 }
@@ -236,7 +243,8 @@ static double two_sided_level(double alpha)
  */
 static double bootstrap_p(const struct stats_bootstrap *bs, int worse)
 {
-	size_t valid = (bs->iterations ? bs->iterations : STATS_BOOTSTRAP_ITERATIONS) - bs->nan_count;
+	size_t valid = (bs->iterations ? bs->iterations : STATS_BOOTSTRAP_ITERATIONS) -
+		       bs->nan_count;
 	size_t not_worse = worse > 0 ? bs->at_or_below : bs->at_or_above;
 
 	return valid ? (1.0 + (double)not_worse) / (1.0 + (double)valid) : NAN;
@@ -255,8 +263,8 @@ static void judge_bound(struct check_test *t, int worse, double tol, double alph
 	t->significant = t->past && t->p <= alpha * ALPHA_SLACK;
 }
 
-int check_test_derived(const struct check_groups *g, enum rules_metric m, const struct rules_value *tol,
-		       double alpha, struct check_test *t)
+int check_test_derived(const struct check_groups *g, enum rules_metric m,
+		       const struct rules_value *tol, double alpha, struct check_test *t)
 {
 	struct derived_ctx d = { m, g->rp, tol->relative };
 	struct stats_group groups[4];
@@ -273,7 +281,8 @@ int check_test_derived(const struct check_groups *g, enum rules_metric m, const 
 	}
 	t->n_base = g->n[0] < g->n[1] ? g->n[0] : g->n[1];
 	t->n_cur = g->n[2] < g->n[3] ? g->n[2] : g->n[3];
-	t->base = check_derived_value(m, stats_median(g->x[0], g->n[0]), stats_median(g->x[1], g->n[1]), g->rp);
+	t->base = check_derived_value(m, stats_median(g->x[0], g->n[0]),
+				      stats_median(g->x[1], g->n[1]), g->rp);
 	if (stats_bootstrap(groups + 2, 2, derived_value_fn, &d, MATRIX_LEVEL, &cur) < 0)
 		return -1;
 	t->cur = cur.estimate;
@@ -316,11 +325,12 @@ static double slope_change_fn(const double *med, size_t n, void *ctx)
 	const struct slope_ctx *s = ctx;
 
 	(void)n;
-	return change_of(slope_of(s->rp, med + s->k + 1, s->k), slope_of(s->rp, med, s->k), s->relative);
+	return change_of(slope_of(s->rp, med + s->k + 1, s->k), slope_of(s->rp, med, s->k),
+			 s->relative);
 }
 
-int check_test_slope(const struct check_slope_groups *g, const struct rules_value *tol, double alpha,
-		     struct check_test *t)
+int check_test_slope(const struct check_slope_groups *g, const struct rules_value *tol,
+		     double alpha, struct check_test *t)
 {
 	size_t ng = 2 * g->k + 2;
 	struct stats_group *groups;
@@ -345,8 +355,10 @@ int check_test_slope(const struct check_slope_groups *g, const struct rules_valu
 	if (!t->n_base || !t->n_cur)
 		goto out;
 	t->base = slope_of(g->rp, med, g->k);
-	if (stats_bootstrap(groups + g->k + 1, g->k + 1, slope_cur_fn, &s, MATRIX_LEVEL, &cur) < 0 ||
-	    (ret = stats_bootstrap(groups, ng, slope_change_fn, &s, two_sided_level(alpha), &bs)) < 0) {
+	if (stats_bootstrap(groups + g->k + 1, g->k + 1, slope_cur_fn, &s, MATRIX_LEVEL, &cur) <
+		    0 ||
+	    (ret = stats_bootstrap(groups, ng, slope_change_fn, &s, two_sided_level(alpha), &bs)) <
+		    0) {
 		ret = -1;
 		goto out;
 	}

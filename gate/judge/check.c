@@ -1,4 +1,5 @@
-/* The checker: walks every interval x configuration of the results, applies the effective rules, collects verdicts. */
+/* The checker: walks every interval x configuration of the results, applies the effective rules,
+ * collects verdicts. */
 #include "judge/check-priv.h"
 
 #include <math.h>
@@ -60,14 +61,16 @@ char *check_fingerprint_diff(const struct baseline *cur, const struct baseline *
 		const char *y = baseline_fingerprint(cur, fingerprint_keys[k]);
 		if (!x || !y || !strcmp(x, "-") || !strcmp(y, "-") || !strcmp(x, y))
 			continue; /* unknown on either side: no evidence of a difference */
-		strbuf_addf(&sb, "%s%s '%s' -> '%s'", sb.len ? ", " : "", fingerprint_keys[k], x, y);
+		strbuf_addf(&sb, "%s%s '%s' -> '%s'", sb.len ? ", " : "", fingerprint_keys[k], x,
+			    y);
 	}
 	return sb.len ? strbuf_detach(&sb) : NULL;
 }
 
 /*
  * Another benchmark's baseline, or one without samples (damage, not absence: every tolerance
- * would skip and the gate pass on nothing): an error verdict naming the file, and no baseline. 1 then.
+ * would skip and the gate pass on nothing): an error verdict naming the file, and no baseline. 1
+ * then.
  */
 static int foreign_or_empty(struct check *c, struct check_bench *b)
 {
@@ -77,11 +80,16 @@ static int foreign_or_empty(struct check *c, struct check_bench *b)
 		return 0;
 	v = verdict_add(c->vs, VERDICT_ERROR, b->name, "-", "-", 0, 0, "baseline");
 	if (b->base.nr_cells)
-		verdict_set_message(v, "'%s' is the baseline of benchmark '%s', not of '%s': only "
-				    "absolute rules apply", b->base_path, b->base.benchmark, b->name);
+		verdict_set_message(v,
+				    "'%s' is the baseline of benchmark '%s', not of '%s': only "
+				    "absolute rules apply",
+				    b->base_path, b->base.benchmark, b->name);
 	else
-		verdict_set_message(v, "the baseline '%s' holds no samples: only absolute rules apply; "
-				    "record it again with 'scalegate baseline update'", b->base_path);
+		verdict_set_message(
+			v,
+			"the baseline '%s' holds no samples: only absolute rules apply; "
+			"record it again with 'scalegate baseline update'",
+			b->base_path);
 	baseline_release(&b->base);
 	return 1;
 }
@@ -94,9 +102,11 @@ int check_load_baselines(struct check *c, const char *dir)
 		b->base_path = baseline_path(dir, b->name);
 		ret = baseline_read(&b->base, b->base_path);
 		if (ret < 0) {
-			struct verdict *v = verdict_add(c->vs, VERDICT_ERROR, b->name, "-", "-", 0, 0, "baseline");
-			verdict_set_message(v, "cannot read the baseline '%s': only absolute rules apply",
-					    b->base_path);
+			struct verdict *v = verdict_add(c->vs, VERDICT_ERROR, b->name, "-", "-", 0,
+							0, "baseline");
+			verdict_set_message(
+				v, "cannot read the baseline '%s': only absolute rules apply",
+				b->base_path);
 			continue;
 		}
 		if (!ret && foreign_or_empty(c, b))
@@ -118,7 +128,8 @@ void check_use_baselines(struct check *c, const struct analysis *base)
 		free(b->fingerprint_diff);
 		baseline_from_analysis(&b->base, base, b->name);
 		b->has_base = b->base.nr_cells > 0;
-		b->fingerprint_diff = b->has_base ? check_fingerprint_diff(&b->cur, &b->base) : NULL;
+		b->fingerprint_diff = b->has_base ? check_fingerprint_diff(&b->cur, &b->base)
+						  : NULL;
 	}
 }
 
@@ -129,7 +140,8 @@ static int policy_on(const struct rules_policy *pol)
 	return pol->level != RULES_LEVEL_OFF;
 }
 
-/* The baseline has no cell for this interval x configuration: say why once, when a tolerance wanted one. */
+/* The baseline has no cell for this interval x configuration: say why once, when a tolerance wanted
+ * one. */
 static void note_no_baseline(struct check_cell *cell)
 {
 	const struct rules_settings *set = cell->set;
@@ -146,11 +158,13 @@ static void note_no_baseline(struct check_cell *cell)
 				    "only absolute rules apply");
 	} else {
 		v = check_verdict(cell, VERDICT_SKIPPED, "interval.new", NULL, NULL);
-		verdict_set_message(v, "new interval, not in the baseline: only absolute rules apply");
+		verdict_set_message(v,
+				    "new interval, not in the baseline: only absolute rules apply");
 	}
 }
 
-/* Whether this tolerance compares across environments; the policy's default is the metric's (rules.h). */
+/* Whether this tolerance compares across environments; the policy's default is the metric's
+ * (rules.h). */
 static int comparable(const struct check_cell *cell, int m)
 {
 	return !cell->b->fingerprint_diff || cell->set->tolerance_policy[m].across_fingerprints;
@@ -176,7 +190,8 @@ static int applies(const struct check_cell *cell, const struct check_metric *m, 
 	}
 }
 
-/* The tolerances that may not compare with a baseline of another environment: one error per cell. */
+/* The tolerances that may not compare with a baseline of another environment: one error per cell.
+ */
 static void note_fingerprint(struct check_cell *cell, int is_ref)
 {
 	const struct rules_settings *set = cell->set;
@@ -186,8 +201,8 @@ static void note_fingerprint(struct check_cell *cell, int is_ref)
 	int gating = 0;
 
 	for (int m = 0; m < RULES_NR_METRICS; m++) {
-		if (!set->tolerance[m].set || !policy_on(&set->tolerance_policy[m]) || comparable(cell, m) ||
-		    !applies(cell, &check_metrics[m], is_ref))
+		if (!set->tolerance[m].set || !policy_on(&set->tolerance_policy[m]) ||
+		    comparable(cell, m) || !applies(cell, &check_metrics[m], is_ref))
 			continue;
 		first = first ? first : &check_metrics[m];
 		strbuf_addf(&names, "%s%s", names.len ? ", " : "", check_metrics[m].name);
@@ -197,9 +212,11 @@ static void note_fingerprint(struct check_cell *cell, int is_ref)
 		/* Fails closed (exit 3) unless every rule left uncompared only warns. */
 		v = check_verdict(cell, gating ? VERDICT_ERROR : VERDICT_WARN, "fingerprint", first,
 				  set->tolerance_from[first->id]);
-		verdict_set_message(v, "%s not compared: the baseline was recorded in another environment (%s); "
-				    "their rules do not compare across machines (across_fingerprints)", names.buf,
-				    cell->b->fingerprint_diff);
+		verdict_set_message(
+			v,
+			"%s not compared: the baseline was recorded in another environment (%s); "
+			"their rules do not compare across machines (across_fingerprints)",
+			names.buf, cell->b->fingerprint_diff);
 	}
 	strbuf_release(&names);
 }
@@ -219,8 +236,10 @@ static int captured(const struct baseline_cell *bc, enum analysis_figure f)
  */
 static int capture_lost(struct check_cell *cell)
 {
-	int omp = captured(cell->base, ANALYSIS_SYNC_OMP) && !captured(cell->cur, ANALYSIS_SYNC_OMP);
-	int mpi = captured(cell->base, ANALYSIS_COMMUNICATION) && !captured(cell->cur, ANALYSIS_COMMUNICATION);
+	int omp = captured(cell->base, ANALYSIS_SYNC_OMP) &&
+		  !captured(cell->cur, ANALYSIS_SYNC_OMP);
+	int mpi = captured(cell->base, ANALYSIS_COMMUNICATION) &&
+		  !captured(cell->cur, ANALYSIS_COMMUNICATION);
 	struct verdict *v;
 
 	if (!omp && !mpi)
@@ -230,14 +249,16 @@ static int capture_lost(struct check_cell *cell)
 	v->rule_origin = xstrdup("capture");
 	v->n = cell->cur->n;
 	v->n_base = cell->base->n;
-	verdict_set_message(v, "%s%s%s captured in the %s (n=%zu) but not in the results (n=%zu)", omp ? "OpenMP" : "",
-			    omp && mpi ? " and " : "", mpi ? "MPI" : "", cell->c->ab ? "base" : "baseline",
-			    cell->base->n, cell->cur->n);
+	verdict_set_message(v, "%s%s%s captured in the %s (n=%zu) but not in the results (n=%zu)",
+			    omp ? "OpenMP" : "", omp && mpi ? " and " : "", mpi ? "MPI" : "",
+			    cell->c->ab ? "base" : "baseline", cell->base->n, cell->cur->n);
 	if (omp)
-		verdict_set_cause(v, "the parallel region is gone: OpenMP is no longer captured in %s%s", cell->interval,
-				  mpi ? "; and MPI is no longer captured either" : "");
+		verdict_set_cause(
+			v, "the parallel region is gone: OpenMP is no longer captured in %s%s",
+			cell->interval, mpi ? "; and MPI is no longer captured either" : "");
 	else
-		verdict_set_cause(v, "the MPI calls are gone: MPI is no longer captured in %s", cell->interval);
+		verdict_set_cause(v, "the MPI calls are gone: MPI is no longer captured in %s",
+				  cell->interval);
 	return 1;
 }
 
@@ -268,12 +289,14 @@ static void evaluate_cell(struct check_cell *cell, int is_ref)
 			check_bound(cell, m, 0);
 		if (set->max[i].set && policy_on(&set->bound_policy[i]))
 			check_bound(cell, m, 1);
-		if (set->tolerance[i].set && policy_on(&set->tolerance_policy[i]) && cell->base && comparable(cell, i))
+		if (set->tolerance[i].set && policy_on(&set->tolerance_policy[i]) && cell->base &&
+		    comparable(cell, i))
 			check_tolerance(cell, m);
 	}
 }
 
-static void evaluate_series(struct check *c, const struct check_bench *b, const struct matrix_series *s)
+static void evaluate_series(struct check *c, const struct check_bench *b,
+			    const struct matrix_series *s)
 {
 	struct rules_settings set;
 	struct check_cell cell;
@@ -282,7 +305,8 @@ static void evaluate_series(struct check *c, const struct check_bench *b, const 
 		check_cell_init(&cell, c, b, s, i, &set);
 		evaluate_cell(&cell, (int)i == s->ref);
 	}
-	/* The slope belongs to the series: judged with the settings of its largest configuration. */
+	/* The slope belongs to the series: judged with the settings of its largest configuration.
+	 */
 	if (s->nr_cells && ((set.max[RULES_KARP_FLATT_SLOPE].set &&
 			     policy_on(&set.bound_policy[RULES_KARP_FLATT_SLOPE])) ||
 			    (set.tolerance[RULES_KARP_FLATT_SLOPE].set &&
@@ -290,7 +314,8 @@ static void evaluate_series(struct check *c, const struct check_bench *b, const 
 		check_slope(&cell);
 }
 
-/* Whether the results ran this configuration at all (then a missing interval was really removed). */
+/* Whether the results ran this configuration at all (then a missing interval was really removed).
+ */
 static int config_ran(const struct baseline *cur, const char *size, int ranks, int threads)
 {
 	for (size_t i = 0; i < cur->nr_cells; i++)
@@ -308,14 +333,20 @@ static void removed_intervals(struct check *c, const struct check_bench *b)
 		if (baseline_has_interval(&b->cur, bc->interval, bc->size) ||
 		    !config_ran(&b->cur, bc->size, bc->ranks, bc->threads))
 			continue;
-		v = verdict_add(c->vs, VERDICT_FAIL, b->name, bc->interval, bc->size, bc->ranks, bc->threads,
-				"interval.removed");
+		v = verdict_add(c->vs, VERDICT_FAIL, b->name, bc->interval, bc->size, bc->ranks,
+				bc->threads, "interval.removed");
 		v->n_base = bc->n;
 		v->rule_origin = xstrdup("capture");
-		verdict_set_message(v, "in the %s (%zu repeats) but not in the results: removed, renamed "
-				    "or no longer reached", c->ab ? "base" : "baseline", bc->n);
-		verdict_set_cause(v, "the interval is gone: %s is no longer measured (if it was renamed on purpose, "
-				  "update the baseline)", bc->interval);
+		verdict_set_message(
+			v,
+			"in the %s (%zu repeats) but not in the results: removed, renamed "
+			"or no longer reached",
+			c->ab ? "base" : "baseline", bc->n);
+		verdict_set_cause(v,
+				  "the interval is gone: %s is no longer measured (if it was "
+				  "renamed on purpose, "
+				  "update the baseline)",
+				  bc->interval);
 	}
 }
 
@@ -324,7 +355,8 @@ static void note_baseline(struct check *c, const struct check_bench *b)
 	struct verdict *v;
 
 	if (!b->has_base && b->base_path && !c->quiet && c->allow_no_reference) {
-		v = verdict_add(c->vs, VERDICT_SKIPPED, b->name, "-", "-", 0, 0, "baseline.missing");
+		v = verdict_add(c->vs, VERDICT_SKIPPED, b->name, "-", "-", 0, 0,
+				"baseline.missing");
 		verdict_set_message(v, "no baseline '%s' (allowed: allow_no_reference): only "
 				    "absolute rules apply (record one with 'scalegate baseline "
 				    "update')", b->base_path);
@@ -339,9 +371,12 @@ static void note_baseline(struct check *c, const struct check_bench *b)
 				    b->base_path);
 	}
 	if (b->fingerprint_diff && !c->quiet)
-		warning("the baseline of '%s' was recorded in another environment (%s): only the checks whose "
-			"rule allows across_fingerprints are compared (by default the ratios: speedup, efficiency, "
-			"Karp-Flatt, load balance, parallel efficiency)", b->name, b->fingerprint_diff);
+		warning("the baseline of '%s' was recorded in another environment (%s): only the "
+			"checks whose "
+			"rule allows across_fingerprints are compared (by default the ratios: "
+			"speedup, efficiency, "
+			"Karp-Flatt, load balance, parallel efficiency)",
+			b->name, b->fingerprint_diff);
 }
 
 void check_evaluate(struct check *c)
@@ -360,6 +395,7 @@ void check_evaluate(struct check *c)
 	check_adjust(c);
 	c->vs->family += c->family;
 	c->vs->ab = c->vs->ab || c->ab;
-	c->vs->family_level = c->family_level > c->vs->family_level ? c->family_level : c->vs->family_level;
+	c->vs->family_level = c->family_level > c->vs->family_level ? c->family_level
+								    : c->vs->family_level;
 	verdict_set_sort(c->vs, 0); /* run failures, added before, among them */
 }

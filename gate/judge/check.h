@@ -1,4 +1,5 @@
-/* The checker: verdicts for current results against the rules and the stored baselines (docs/check.md). */
+/* The checker: verdicts for current results against the rules and the stored baselines
+ * (docs/check.md). */
 #ifndef SG_CHECK_H
 #define SG_CHECK_H
 
@@ -13,7 +14,8 @@
 
 /* The fingerprint keys that decide whether absolute times are comparable. */
 #define CHECK_FINGERPRINT_KEYS \
-	"cpu_model", "cores", "smt", "compiler", "omp_runtime", "mpi", "OMP_PROC_BIND", "OMP_PLACES", "launcher"
+	"cpu_model", "cores", "smt", "compiler", "omp_runtime", "mpi", "OMP_PROC_BIND", \
+		"OMP_PLACES", "launcher"
 
 /*
  * The share of every rule's level the first look of an adaptive run spends
@@ -26,7 +28,8 @@
  */
 #define CHECK_FIRST_LOOK 0.05
 
-/* Other processes' CPU use (cores) above which a run was measured on a busy machine: the runner's default. */
+/* Other processes' CPU use (cores) above which a run was measured on a busy machine: the runner's
+ * default. */
 #define CHECK_BUSY_CORES 0.25
 
 /* One benchmark of the current results and what it is compared with. */
@@ -36,9 +39,12 @@ struct check_bench {
 	struct baseline base;    /* the baseline (empty when none) */
 	char *base_path;         /* its file, when read from one */
 	int has_base;
-	char *fingerprint_diff;  /* "cpu_model 'A' -> 'B', ..." when the environments differ, else NULL */
-	struct baseline_shift shift; /* measured from the stored baseline's sittings (NAN: too few) */
-	double max_contention;   /* the benchmark's: a run above it was measured on a busy machine; < 0 no limit */
+	char *fingerprint_diff; /* "cpu_model 'A' -> 'B', ..." when the environments differ, else
+				   NULL */
+	/* measured from the stored baseline's sittings (NAN: too few) */
+	struct baseline_shift shift;
+	/* the benchmark's: a run above it was measured on a busy machine; < 0 no limit */
+	double max_contention;
 	struct check_spread *spread; /* per cell, from the history (check-history.c); stored mode */
 	size_t nr_spread, alloc_spread;
 };
@@ -59,17 +65,23 @@ struct check {
 	struct check_bench *bench;
 	size_t nr_bench;
 	int quiet;               /* no warnings on stderr (calibrate compares many times) */
-	int ab;                  /* the baseline is the base revision run in the same job, round by round */
+	/* the baseline is the base revision run in the same job, round by round */
+	int ab;
 	int allow_no_reference;  /* no baseline, no base revision: a skip, not an error verdict */
 	struct check_pending *pending; /* tolerance tests awaiting the whole-run adjustment */
 	size_t nr_pending, alloc_pending;
-	double alpha_scale;      /* each look's share of the level: 0.5 in an adaptive (two-look) run; 0: 1 */
-	const struct adaptive *second; /* the second look: only its cells' tests enter Holm (others p = 1) */
-	size_t family;           /* error-level tests in the whole-run family (after check_evaluate) */
-	double family_level;     /* the largest significance among them: the whole-run false-alarm level */
+	/* each look's share of the level: 0.5 in an adaptive (two-look) run; 0: 1 */
+	double alpha_scale;
+	/* the second look: only its cells' tests enter Holm (others p = 1) */
+	const struct adaptive *second;
+	/* error-level tests in the whole-run family (after check_evaluate) */
+	size_t family;
+	/* the largest significance among them: the whole-run false-alarm level */
+	double family_level;
 };
 
-/* "cpu_model 'A' -> 'B', cores '4' -> '2'" (base -> cur) on CHECK_FINGERPRINT_KEYS, or NULL; caller frees. */
+/* "cpu_model 'A' -> 'B', cores '4' -> '2'" (base -> cur) on CHECK_FINGERPRINT_KEYS, or NULL; caller
+ * frees. */
 char *check_fingerprint_diff(const struct baseline *cur, const struct baseline *base);
 
 /* Prepares a check of 'a' (and 'm', built from it) whose verdicts go to 'vs'. */
@@ -77,7 +89,8 @@ void check_init(struct check *c, struct rules *r, const struct analysis *a, cons
 		struct verdict_set *vs);
 void check_release(struct check *c);
 
-/* Reads DIR/<benchmark>.sgbase of every benchmark in the results; a missing one is noted. 0 or error(). */
+/* Reads DIR/<benchmark>.sgbase of every benchmark in the results; a missing one is noted. 0 or
+ * error(). */
 int check_load_baselines(struct check *c, const char *dir);
 /*
  * With a history database ('where': a file or URL; NULL: none) holding at least 3

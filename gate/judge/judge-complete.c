@@ -1,4 +1,5 @@
-/* Results that 'scalegate run' did not finish are refused before they are judged (complete.tsv, docs/check.md). */
+/* Results that 'scalegate run' did not finish are refused before they are judged (complete.tsv,
+ * docs/check.md). */
 #include "judge/judge.h"
 
 #include <stdarg.h>
@@ -9,7 +10,8 @@
 #include "base/exitcode.h"
 #include "base/util.h"
 
-/* A problem of the results: a warning with --partial ('partial'), else an error that says how to go on. */
+/* A problem of the results: a warning with --partial ('partial'), else an error that says how to go
+ * on. */
 static void say(int partial, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(int partial, const char *fmt, ...)
 {
@@ -35,17 +37,24 @@ static int check_one(const struct complete *rec, const struct bench_config *b, s
 	long want = (long)config_matrix_size(b), runs;
 
 	if (!e) {
-		say(partial, "benchmark '%s' is missing from the results '%s' (not in %s): run 'scalegate run' for it",
+		say(partial,
+		    "benchmark '%s' is missing from the results '%s' (not in %s): run 'scalegate "
+		    "run' for it",
 		    b->name, results, COMPLETE_FILE);
 		return SG_EXIT_USAGE;
 	}
 	if (e->configurations != want || e->repeat != b->repeat) {
-		say(partial, "benchmark '%s' in '%s' ran %ld configurations x %ld repeats; the configuration asks %ld x %d: "
-		    "run it again", b->name, results, e->configurations, e->repeat, want, b->repeat);
+		say(partial,
+		    "benchmark '%s' in '%s' ran %ld configurations x %ld repeats; the "
+		    "configuration asks %ld x %d: "
+		    "run it again",
+		    b->name, results, e->configurations, e->repeat, want, b->repeat);
 		return SG_EXIT_USAGE;
 	}
 	if ((runs = results_manifest_lines(r, b->name)) != e->runs) {
-		say(partial, "benchmark '%s': '%s/manifest.tsv' holds %ld of its %ld runs: the results are incomplete",
+		say(partial,
+		    "benchmark '%s': '%s/manifest.tsv' holds %ld of its %ld runs: the results are "
+		    "incomplete",
 		    b->name, results, runs < 0 ? 0 : runs, e->runs);
 		return SG_EXIT_RUN_FAILED;
 	}
@@ -61,7 +70,9 @@ int judge_check_results(const struct config *c, struct results *r, const char *b
 	if (!rec)
 		return partial ? 0 : SG_EXIT_RUN_FAILED;
 	if (!rec->present) {
-		say(partial, "the results '%s' are incomplete: no %s (was 'scalegate run' interrupted, or did it fail?)",
+		say(partial,
+		    "the results '%s' are incomplete: no %s (was 'scalegate run' interrupted, or "
+		    "did it fail?)",
 		    r->dir, COMPLETE_FILE);
 		code = SG_EXIT_RUN_FAILED;
 	}

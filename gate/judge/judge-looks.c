@@ -29,8 +29,9 @@ static struct verdict *match(struct verdict_set *vs, const struct verdict *v)
 {
 	for (size_t i = 0; i < vs->nr; i++) {
 		struct verdict *w = &vs->v[i];
-		if (w->ranks == v->ranks && w->threads == v->threads && same(w->benchmark, v->benchmark) &&
-		    same(w->interval, v->interval) && same(w->size, v->size) && same(w->kind, v->kind))
+		if (w->ranks == v->ranks && w->threads == v->threads &&
+		    same(w->benchmark, v->benchmark) && same(w->interval, v->interval) &&
+		    same(w->size, v->size) && same(w->kind, v->kind))
 			return w;
 	}
 	return NULL;
@@ -44,12 +45,14 @@ static void swap(struct verdict *x, struct verdict *y)
 	*y = t;
 }
 
-/* The cells the second look did not test keep the first look's verdicts; a first look's failure stands. */
+/* The cells the second look did not test keep the first look's verdicts; a first look's failure
+ * stands. */
 static void combine(struct verdict_set *vs, struct verdict_set *first, const struct adaptive *looks)
 {
 	for (size_t i = 0; i < vs->nr; i++) {
 		struct verdict *v = &vs->v[i], *w = match(first, v);
-		int extended = adaptive_find(looks, v->benchmark, v->size, v->ranks, v->threads) != NULL;
+		int extended = adaptive_find(looks, v->benchmark, v->size, v->ranks, v->threads) !=
+			       NULL;
 		if (!w)
 			continue;
 		if (!extended || (w->status == VERDICT_FAIL && v->status != VERDICT_FAIL))
@@ -68,8 +71,9 @@ int judge_two_looks(struct judge *j, const struct adaptive *looks)
 	double level;
 	int ret;
 
-	if (!looks->nr) { /* nothing was inconclusive, or no budget: the first look is the verdict */
-		first = (struct judge_look){ &j->a, &j->m, &j->vs, &j->c, CHECK_FIRST_LOOK, NULL, 1 };
+	/* nothing was inconclusive, or no budget: the first look is the verdict */
+	if (!looks->nr) {
+		first = (struct judge_look){&j->a, &j->m, &j->vs, &j->c, CHECK_FIRST_LOOK, NULL, 1};
 		j->a.keep = first_rounds;
 		j->a.keep_arg = &j->config;
 		ret = judge_pass(j, &first);
@@ -86,13 +90,15 @@ int judge_two_looks(struct judge *j, const struct adaptive *looks)
 	ret = judge_pass(j, &first) || judge_pass(j, &second) ? -1 : 0;
 	if (!ret) {
 		/* each look's family level is its share of the largest significance */
-		level = fmax(j->vs.family_level / (1 - CHECK_FIRST_LOOK), vs1.family_level / CHECK_FIRST_LOOK);
+		level = fmax(j->vs.family_level / (1 - CHECK_FIRST_LOOK),
+			     vs1.family_level / CHECK_FIRST_LOOK);
 		combine(&j->vs, &vs1, looks);
 		j->vs.family_level = level;
 		j->vs.looks = 2;
 		j->vs.extended = looks->nr;
 		for (size_t i = 0; i < looks->nr; i++)
-			j->vs.extended_rounds += (size_t)(looks->cells[i].rounds - looks->cells[i].first);
+			j->vs.extended_rounds += (size_t)(looks->cells[i].rounds -
+							  looks->cells[i].first);
 	}
 	check_release(&c1);
 	verdict_set_release(&vs1);

@@ -1,4 +1,5 @@
-/* One look at the results: loaded, compared with the base revision (A/B) or the stored baselines, and judged. */
+/* One look at the results: loaded, compared with the base revision (A/B) or the stored baselines,
+ * and judged. */
 #include "judge/judge.h"
 
 
@@ -7,12 +8,14 @@
 int judge_set_memory(struct matrix *m, const struct config *c)
 {
 	for (size_t i = 0; i < c->nr_benchmarks; i++)
-		if (c->benchmarks[i].memory && matrix_set_memory(m, c->benchmarks[i].name, c->benchmarks[i].memory))
+		if (c->benchmarks[i].memory &&
+		    matrix_set_memory(m, c->benchmarks[i].name, c->benchmarks[i].memory))
 			return -1;
 	return 0;
 }
 
-/* Compares 'a' with the base (A/B) or the baselines and judges it into 'vs' through 'c'; 0 or -1. */
+/* Compares 'a' with the base (A/B) or the baselines and judges it into 'vs' through 'c'; 0 or -1.
+ */
 int judge_pass(struct judge *j, struct judge_look *look)
 {
 	struct results *ab;
@@ -47,7 +50,8 @@ int judge_pass(struct judge *j, struct judge_look *look)
 			analysis_release(&base);
 			return -1;
 		}
-		check_use_baselines(look->c, &base); /* the base revision, run round by round with the head */
+		/* the base revision, run round by round with the head */
+		check_use_baselines(look->c, &base);
 		look->c->ab = 1;
 		analysis_release(&base);
 	} else {

@@ -1,4 +1,5 @@
-/* A check loaded and judged in one call: configuration, rules, results, matrix, baselines and verdicts (check, report, ci). */
+/* A check loaded and judged in one call: configuration, rules, results, matrix, baselines and
+ * verdicts (check, report, ci). */
 #include "judge/judge.h"
 
 #include <stdlib.h>

@@ -1,4 +1,5 @@
-/* A whole check in memory: configuration, rules, results, matrix, baselines and verdicts, loaded and judged as 'scalegate check' does. */
+/* A whole check in memory: configuration, rules, results, matrix, baselines and verdicts, loaded
+ * and judged as 'scalegate check' does. */
 #ifndef SG_JUDGE_H
 #define SG_JUDGE_H
 
@@ -18,7 +19,8 @@ struct judge {
 	const char *results, *baselines; /* as used: the options, or the configuration's */
 	int partial;      /* set before judge_load(): judge incomplete results (--partial) */
 	int allow_no_reference; /* --allow-no-reference: no reference is a skip, not an error */
-	int load_error;   /* when judge_load() fails: the exit code (2, or 3 for incomplete results) */
+	/* when judge_load() fails: the exit code (2, or 3 for incomplete results) */
+	int load_error;
 };
 
 void judge_init(struct judge *j);
@@ -49,7 +51,8 @@ int judge_again(struct judge *j);
  * benchmark not run or run with another configuration). With 'partial' the
  * problems are warnings and 0 is returned.
  */
-int judge_check_complete(const struct config *c, const char *results, const char *benchmark, int partial);
+int judge_check_complete(const struct config *c, const char *results, const char *benchmark,
+			 int partial);
 /* The same on results in memory. */
 int judge_check_results(const struct config *c, struct results *r, const char *benchmark,
 			int partial);
@@ -58,15 +61,18 @@ int judge_check_results(const struct config *c, struct results *r, const char *b
  * scalability function, as 'analyze -c' reads them. 0 or error(). */
 int judge_set_memory(struct matrix *m, const struct config *c);
 
-/* One look at the results: what it judges into, its share of the level, and whether it is the last. */
+/* One look at the results: what it judges into, its share of the level, and whether it is the last.
+ */
 struct judge_look {
-	struct analysis *a;             /* its 'keep' set by the caller: the rounds this look sees */
+	/* its 'keep' set by the caller: the rounds this look sees */
+	struct analysis *a;
 	struct matrix *m;
 	struct verdict_set *vs;
 	struct check *c;
 	double scale;                   /* the share of each rule's significance this look spends */
 	const struct adaptive *second;  /* the second look: the cells that got more rounds */
-	int final;                      /* the look whose run failures and descriptions are reported */
+	/* the look whose run failures and descriptions are reported */
+	int final;
 };
 /* Loads the results through look->a and judges them into look->vs; 0 or -1 (reported). */
 int judge_pass(struct judge *j, struct judge_look *look);

@@ -1,4 +1,5 @@
-/* Where in the source a verdict points: the file:line of its interval, as the profiles record it. */
+/* Where in the source a verdict points: the file:line of its interval, as the profiles record it.
+ */
 #include <string.h>
 
 #include "analyze/analysis.h"

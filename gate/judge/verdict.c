@@ -49,8 +49,9 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-struct verdict *verdict_add(struct verdict_set *s, enum verdict_status status, const char *benchmark,
-			    const char *interval, const char *size, int ranks, int threads, const char *kind)
+struct verdict *verdict_add(struct verdict_set *s, enum verdict_status status,
+			    const char *benchmark, const char *interval, const char *size,
+			    int ranks, int threads, const char *kind)
 {
 	struct verdict *v;
 
@@ -65,7 +66,8 @@ struct verdict *verdict_add(struct verdict_set *s, enum verdict_status status, c
 	v->threads = threads;
 	v->p = ranks * threads;
 	v->kind = dup_or_null(kind);
-	v->value = v->lo = v->hi = v->baseline = v->change = v->p_value = v->p_adjusted = v->mdc = NAN;
+	v->value = v->lo = v->hi = v->baseline = v->change = v->p_value = v->p_adjusted = v->mdc =
+		NAN;
 	return v;
 }
 

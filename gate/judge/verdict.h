@@ -8,8 +8,10 @@ enum verdict_status {
 	VERDICT_PASS,    /* within the bound or tolerance */
 	VERDICT_WARN,    /* past the tolerance but not significant, or a warn-level rule failed */
 	VERDICT_FAIL,    /* a regression: past the tolerance and significant, or past a bound */
-	VERDICT_ERROR,   /* could not be judged: run failed, fingerprint mismatch, baseline unreadable */
-	VERDICT_SKIPPED, /* not judged: too few samples, level unreachable, metric absent; says why */
+	/* could not be judged: run failed, fingerprint mismatch, baseline unreadable */
+	VERDICT_ERROR,
+	/* not judged: too few samples, level unreachable, metric absent; says why */
+	VERDICT_SKIPPED,
 };
 
 /* One testcase of the JUnit report. */
@@ -19,24 +21,34 @@ struct verdict {
 	char *interval;    /* call path, e.g. program/solve */
 	char *size;        /* "-" when none */
 	int ranks, threads, p;
-	char *kind;        /* the rule kind, JUnit failure@type: "efficiency_min", "tolerance.time",
-			      "fingerprint", "run", "baseline.missing", "interval.new", "interval.removed" */
+	char *kind; /* the rule kind, JUnit failure@type: "efficiency_min", "tolerance.time",
+		       "fingerprint", "run", "baseline.missing", "interval.new", "interval.removed"
+		     */
 	char *metric;      /* "Execution_time", "Measured_efficiency", ... (NULL for run errors) */
 	size_t n;          /* current samples */
 	double value, lo, hi;     /* current median and its interval (NAN when absent) */
 	size_t n_base;
-	double baseline;          /* baseline median, or the bound for absolute rules (NAN when none) */
-	double change;            /* relative for time-like metrics, absolute for ratios (NAN when none) */
+	/* baseline median, or the bound for absolute rules (NAN when none) */
+	double baseline;
+	/* relative for time-like metrics, absolute for ratios (NAN when none) */
+	double change;
 	double p_value;           /* one-sided, NAN when not tested */
-	double p_adjusted;        /* Holm-adjusted over the run's error-level tests (NAN when not in the family) */
-	double mdc;               /* minimum detectable change at this noise and n, in the change's units (or NAN) */
-	int inconclusive;         /* a warning that says only: the data cannot decide (docs/check.md) */
-	int more;                 /* inconclusive: about this many more repeats would decide; < 0 none can; 0 unknown */
-	int busy;                 /* inconclusive because a busy machine's change met a stored baseline: shown in full */
+	/* Holm-adjusted over the run's error-level tests (NAN when not in the family) */
+	double p_adjusted;
+	/* minimum detectable change at this noise and n, in the change's units (or NAN) */
+	double mdc;
+	/* a warning that says only: the data cannot decide (docs/check.md) */
+	int inconclusive;
+	/* inconclusive: about this many more repeats would decide; < 0 none can; 0 unknown */
+	int more;
+	/* inconclusive because a busy machine's change met a stored baseline: shown in full */
+	int busy;
 	char *message;     /* one line a person can act on */
-	char *cause;       /* the likely cause, from the lost-time breakdown and the Karp-Flatt trend (or NULL) */
+	/* the likely cause, from the lost-time breakdown and the Karp-Flatt trend (or NULL) */
+	char *cause;
 	char *details;     /* several lines: figures, rule origin, samples (or NULL) */
-	char *rule_origin; /* "rule 'name' (rules/ci.yml:12:5)", "rules/ci.yml:12:5" or "built-in rule default-time" */
+	char *rule_origin; /* "rule 'name' (rules/ci.yml:12:5)", "rules/ci.yml:12:5" or "built-in
+			      rule default-time" */
 	char *file;        /* the interval's source file, as the tracer recorded it (or NULL) */
 	int line;          /* its line, 0 when unknown (the whole program) */
 	double seconds;    /* JUnit testcase time: the median time of the configuration, or 0 */
@@ -50,27 +62,40 @@ struct verdict_set {
 	size_t nr_fingerprint;
 	char *timestamp;          /* ISO 8601 without zone, e.g. 2026-11-22T10:22:36 */
 	char *hostname;
-	int exit_code;            /* exitcode.h: 0 pass, 1 regression, 3 run failed or not judged (error) */
-	size_t family;            /* the error-level tolerance tests whose whole-run false-alarm rate is controlled */
-	double family_level;      /* ... at this level (Holm): the largest significance among them */
-	int ab;                   /* the base revision run in the same job is the reference, not a stored baseline */
-	int looks;                /* 2: an adaptive run judged in two looks (CHECK_FIRST_LOOK of family_level, then the rest); else 0 */
-	size_t extended, extended_rounds; /* ... cells that got more rounds, and how many more in all */
+	/* exitcode.h: 0 pass, 1 regression, 3 run failed or not judged (error) */
+	int exit_code;
+	/* the error-level tolerance tests whose whole-run false-alarm rate is controlled */
+	size_t family;
+	/* ... at this level (Holm): the largest significance among them */
+	double family_level;
+	/* the base revision run in the same job is the reference, not a stored baseline */
+	int ab;
+	/* 2: an adaptive run judged in two looks (CHECK_FIRST_LOOK of family_level, then the rest);
+	 * else 0 */
+	int looks;
+	/* ... cells that got more rounds, and how many more in all */
+	size_t extended, extended_rounds;
 };
 
 void verdict_set_init(struct verdict_set *s);
 void verdict_set_release(struct verdict_set *s);
 /* Appends a verdict (strings are copied; NULL allowed where documented) and returns it. */
-struct verdict *verdict_add(struct verdict_set *s, enum verdict_status status, const char *benchmark,
-			    const char *interval, const char *size, int ranks, int threads, const char *kind);
-void verdict_set_message(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void verdict_set_cause(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void verdict_set_details(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Counts by status and sets exit_code: 1 if any FAIL, else 3 if any ERROR (a failed run, an annotation
- * mistake, an unreadable baseline, …), else 0 (docs/check.md, "Exit codes and the reports"). */
+struct verdict *verdict_add(struct verdict_set *s, enum verdict_status status,
+			    const char *benchmark, const char *interval, const char *size,
+			    int ranks, int threads, const char *kind);
+void verdict_set_message(struct verdict *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void verdict_set_cause(struct verdict *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void verdict_set_details(struct verdict *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Counts by status and sets exit_code: 1 if any FAIL, else 3 if any ERROR (a failed run, an
+ * annotation mistake, an unreadable baseline, …), else 0 (docs/check.md, "Exit codes and the
+ * reports"). */
 void verdict_set_finish(struct verdict_set *s);
 /* Sorts the verdicts from 'first' on by benchmark, interval, size, processors, ranks; stable. */
 void verdict_set_sort(struct verdict_set *vs, size_t first);
-const char *verdict_status_name(enum verdict_status st); /* "pass", "warn", "fail", "error", "skipped" */
+const char *verdict_status_name(
+	enum verdict_status st); /* "pass", "warn", "fail", "error", "skipped" */
 
 #endif

@@ -1,4 +1,5 @@
-/* The 'post:' section of scalegate.yml: where and how to post, each key checked with its position. */
+/* The 'post:' section of scalegate.yml: where and how to post, each key checked with its position.
+ */
 #include "post/post-priv.h"
 
 #include <string.h>
@@ -62,7 +63,10 @@ static void parse_key(struct yamldoc *d, const struct yamldoc_iter *it, const ch
 			yamldoc_error(d, n, "'format' must be json, github or gitlab, not '%s'", v);
 	} else if (!strcmp(k, "token_env")) {
 		if ((v = yamldoc_get_str(d, n, k)) && !post_valid_env_name(v))
-			yamldoc_error(d, n, "'token_env' must be the name of an environment variable, not '%s'", v);
+			yamldoc_error(
+				d, n,
+				"'token_env' must be the name of an environment variable, not '%s'",
+				v);
 		else
 			o->token_env = v;
 	} else if (!strcmp(k, "context")) {
@@ -74,7 +78,10 @@ static void parse_key(struct yamldoc *d, const struct yamldoc_iter *it, const ch
 			o->repository = v;
 	} else if (!strcmp(k, "sha")) {
 		if ((v = yamldoc_get_str(d, n, k)) && !post_valid_sha(v))
-			yamldoc_error(d, n, "'sha' must be a commit SHA (7 to 64 hexadecimal digits), not '%s'", v);
+			yamldoc_error(
+				d, n,
+				"'sha' must be a commit SHA (7 to 64 hexadecimal digits), not '%s'",
+				v);
 		else
 			o->sha = v;
 	} else if (!strcmp(k, "project_id")) {
@@ -94,7 +101,9 @@ static void parse_key(struct yamldoc *d, const struct yamldoc_iter *it, const ch
 		if (!(v = get_nonempty(d, n, k)))
 			return;
 		free(o->ca_bundle_buf);
-		o->ca_bundle_buf = v[0] == '/' || !dir || !strcmp(dir, ".") ? xstrdup(v) : xstrfmt("%s/%s", dir, v);
+		o->ca_bundle_buf = v[0] == '/' || !dir || !strcmp(dir, ".")
+					   ? xstrdup(v)
+					   : xstrfmt("%s/%s", dir, v);
 		if (access(o->ca_bundle_buf, R_OK))
 			yamldoc_error(d, n, "cannot read the CA bundle '%s'", o->ca_bundle_buf);
 		else

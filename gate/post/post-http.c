@@ -1,4 +1,5 @@
-/* The poster's HTTP transport: one POST with timeouts, TLS verification, bounded retries and the token kept out of every message. */
+/* The poster's HTTP transport: one POST with timeouts, TLS verification, bounded retries and the
+ * token kept out of every message. */
 #include "post/post-priv.h"
 
 #include <curl/curl.h>
@@ -38,7 +39,8 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *arg)
 	size_t n = size * nmemb;
 
 	if (r->body.len < RESPONSE_MAX)
-		strbuf_add(&r->body, data, n < RESPONSE_MAX - r->body.len ? n : RESPONSE_MAX - r->body.len);
+		strbuf_add(&r->body, data,
+			   n < RESPONSE_MAX - r->body.len ? n : RESPONSE_MAX - r->body.len);
 	return n;
 }
 
@@ -94,7 +96,8 @@ static double backoff(int attempt)
 
 	if (!state)
 		state = ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^ 0x9e3779b97f4a7c15ULL;
-	state ^= state << 13; /* xorshift64: no need for more, and rand()'s state stays the caller's */
+	/* xorshift64: no need for more, and rand()'s state stays the caller's */
+	state ^= state << 13;
 	state ^= state >> 7;
 	state ^= state << 17;
 	base *= 0.8 + 0.4 * (double)(state >> 11) / (double)(1ULL << 53);
@@ -115,7 +118,8 @@ static struct curl_slist *build_headers(const struct post_request *r, const char
 	struct curl_slist *list = NULL, *next;
 	struct strbuf line = STRBUF_INIT;
 
-	/* libcurl would send 'Expect: 100-continue' for a large body and wait for an answer to it. */
+	/* libcurl would send 'Expect: 100-continue' for a large body and wait for an answer to it.
+	 */
 	if (!(list = curl_slist_append(list, "Expect:")))
 		*bad = 1;
 	for (size_t i = 0; i < r->nr_headers && !*bad; i++) {
@@ -209,7 +213,8 @@ int post_http_send(const struct post_request *r, const struct post_plan *p)
 	}
 	headers = build_headers(r, p->token, &bad);
 	if (bad || set_options(h, r, p, headers, &res, errbuf) != CURLE_OK) {
-		post_report(p->require, "cannot post the %s: cannot set up the request to %s", r->what, where);
+		post_report(p->require, "cannot post the %s: cannot set up the request to %s",
+			    r->what, where);
 		goto out;
 	}
 	for (int attempt = 0;; attempt++) {
@@ -235,17 +240,20 @@ int post_http_send(const struct post_request *r, const struct post_plan *p)
 		if (!transient || attempt >= p->retries) {
 			if (transient && attempt)
 				strbuf_addf(&msg, " (attempt %d of %d)", attempt + 1, attempt + 1);
-			post_report(p->require, "cannot post the %s to %s: %s", r->what, where, msg.buf);
+			post_report(p->require, "cannot post the %s to %s: %s", r->what, where,
+				    msg.buf);
 			break;
 		}
 		wait = backoff(attempt);
 #if LIBCURL_VERSION_NUM >= 0x074200
 		/* Both forms of Retry-After, seconds and an HTTP date; 0 when absent. */
-		if (rc == CURLE_OK && curl_easy_getinfo(h, CURLINFO_RETRY_AFTER, &retry_after) != CURLE_OK)
+		if (rc == CURLE_OK &&
+		    curl_easy_getinfo(h, CURLINFO_RETRY_AFTER, &retry_after) != CURLE_OK)
 			retry_after = 0;
 #endif
 		if (retry_after > 0 && (double)retry_after > wait)
-			wait = (double)retry_after < POST_MAX_WAIT ? (double)retry_after : POST_MAX_WAIT;
+			wait = (double)retry_after < POST_MAX_WAIT ? (double)retry_after
+								   : POST_MAX_WAIT;
 		if (retry_after > 0)
 			strbuf_addf(&msg, " (Retry-After: %ld s)", (long)retry_after);
 		warning("attempt %d of %d to post the %s to %s failed: %s; retrying in %.1f s",

@@ -1,4 +1,5 @@
-/* Inside the poster: requests, the HTTP transport, the summary reader and the text helpers they share. */
+/* Inside the poster: requests, the HTTP transport, the summary reader and the text helpers they
+ * share. */
 #ifndef SG_POST_PRIV_H
 #define SG_POST_PRIV_H
 
@@ -12,7 +13,7 @@
 
 struct post_header {
 	const char *name;
-	char *value;                 /* a secret header: the part before the token, e.g. "Bearer " */
+	char *value; /* a secret header: the part before the token, e.g. "Bearer " */
 	int secret;                  /* the token follows 'value' */
 };
 

@@ -81,7 +81,8 @@ int post_summary_read(struct post_summary *s, const char *path, const struct str
 		goto out;
 	}
 	if (!(v = string_value(n)) || strcmp(v, "1")) {
-		yamldoc_error(&d, n, "summary format %s is not supported; this scalegate reads format 1",
+		yamldoc_error(&d, n,
+			      "summary format %s is not supported; this scalegate reads format 1",
 			      v ? v : yamldoc_describe(n, buf, sizeof(buf)));
 		goto out;
 	}
@@ -92,7 +93,8 @@ int post_summary_read(struct post_summary *s, const char *path, const struct str
 			found = (int)i;
 	if (found < 0) {
 		if (n)
-			yamldoc_error(&d, n, "'verdict' must be pass, regression or run-failed, not %s",
+			yamldoc_error(&d, n,
+				      "'verdict' must be pass, regression or run-failed, not %s",
 				      yamldoc_describe(n, buf, sizeof(buf)));
 		else
 			error("'%s' has no 'verdict'", path);
@@ -124,9 +126,11 @@ static yaml_node_t *doc_get(yaml_document_t *doc, yaml_node_t *map, const char *
 {
 	if (!map || map->type != YAML_MAPPING_NODE)
 		return NULL;
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
 		yaml_node_t *k = yaml_document_get_node(doc, p->key);
-		if (k && k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, key))
+		if (k && k->type == YAML_SCALAR_NODE &&
+		    !strcmp((const char *)k->data.scalar.value, key))
 			return yaml_document_get_node(doc, p->value);
 	}
 	return NULL;

@@ -1,4 +1,5 @@
-/* The poster's text helpers: UTF-8 cuts, JSON strings, masking the token, excerpts and URLs fit to print. */
+/* The poster's text helpers: UTF-8 cuts, JSON strings, masking the token, excerpts and URLs fit to
+ * print. */
 #include "post/post-priv.h"
 
 #include "base/escape.h"
@@ -139,7 +140,8 @@ int post_valid_repository(const char *s)
 {
 	const char *slash = strchr(s, '/');
 
-	return slash && name_chars(s, (size_t)(slash - s)) && name_chars(slash + 1, strlen(slash + 1));
+	return slash && name_chars(s, (size_t)(slash - s)) &&
+	       name_chars(slash + 1, strlen(slash + 1));
 }
 
 int post_valid_sha(const char *s)

@@ -1,4 +1,5 @@
-/* scalegate post: the requests of each format, from the options, the CI's environment and the summary. */
+/* scalegate post: the requests of each format, from the options, the CI's environment and the
+ * summary. */
 #include "post/post-priv.h"
 #include "base/escape.h"
 #include "base/secret.h"
@@ -105,7 +106,8 @@ static void json_member_str(struct strbuf *sb, const char *key, const char *valu
 	json_member(sb, key, value);
 }
 
-/* A path segment: everything but the unreserved characters percent-encoded ("group/app" -> "group%2Fapp"). */
+/* A path segment: everything but the unreserved characters percent-encoded ("group/app" ->
+ * "group%2Fapp"). */
 static char *url_segment(const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -146,7 +148,8 @@ static void warn_cleartext(const struct post_plan *p, const struct post_request 
 	    !curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) &&
 	    !curl_url_get(u, CURLUPART_HOST, &host, 0) &&
 	    !strcasecmp(scheme, "http") && !is_loopback(host))
-		warning("the %s goes to %s over plain http: the token in $%s can be read on the way; use https",
+		warning("the %s goes to %s over plain http: the token in $%s can be read on the "
+			"way; use https",
 			r->what, host, p->token_env);
 	curl_free(scheme);
 	curl_free(host);
@@ -166,7 +169,8 @@ static int build_json(struct post_plan *p, const struct post_options *o, struct 
 	struct strbuf body = STRBUF_INIT;
 
 	if (!o->url)
-		return error("the json format needs a URL: --url URL, or 'url' in the post: section");
+		return error(
+			"the json format needs a URL: --url URL, or 'url' in the post: section");
 	if (!post_is_http_url(o->url))
 		return error("'%s' is not an http:// or https:// URL", o->url);
 	r = add_request(p, "summary", xstrdup(o->url));
@@ -179,7 +183,8 @@ static int build_json(struct post_plan *p, const struct post_options *o, struct 
 	return 0;
 }
 
-/* The commit of a pull request's head: GITHUB_SHA is a merge commit nobody sees on the pull request. */
+/* The commit of a pull request's head: GITHUB_SHA is a merge commit nobody sees on the pull
+ * request. */
 static char *github_sha(const struct post_options *o)
 {
 	const char *event = env("GITHUB_EVENT_NAME"), *path = env("GITHUB_EVENT_PATH");
@@ -187,10 +192,12 @@ static char *github_sha(const struct post_options *o)
 
 	if (o->sha)
 		return xstrdup(o->sha);
-	if (event && path && (!strcmp(event, "pull_request") || !strcmp(event, "pull_request_target"))) {
+	if (event && path &&
+	    (!strcmp(event, "pull_request") || !strcmp(event, "pull_request_target"))) {
 		if ((sha = post_github_event_sha(path)))
 			return sha;
-		warning("cannot read the pull request's head commit from $GITHUB_EVENT_PATH; using $GITHUB_SHA");
+		warning("cannot read the pull request's head commit from $GITHUB_EVENT_PATH; using "
+			"$GITHUB_SHA");
 	}
 	return env("GITHUB_SHA") ? xstrdup(env("GITHUB_SHA")) : NULL;
 }
@@ -220,7 +227,8 @@ static int read_markdown(struct strbuf *sb, const char *recorded, const char *su
 		path = beside;
 	}
 	if (access(path, R_OK)) {
-		warning("cannot read the Markdown report '%s': the check run goes without its text", recorded);
+		warning("cannot read the Markdown report '%s': the check run goes without its text",
+			recorded);
 		free(beside);
 		return -1;
 	}
@@ -236,10 +244,12 @@ static const char *const check_titles[] = {
 
 static void github_check_run(struct post_plan *p, const struct post_options *o,
 			     const struct post_summary *s, const char *summary_path,
-			     const char *base, const char *repo, const char *sha, const char *target)
+			     const char *base, const char *repo, const char *sha,
+			     const char *target)
 {
 	struct strbuf body = STRBUF_INIT, md = STRBUF_INIT, out = STRBUF_INIT;
-	struct post_request *r = add_request(p, "check run", xstrfmt("%s/repos/%s/check-runs", base, repo));
+	struct post_request *r = add_request(p, "check run",
+					     xstrfmt("%s/repos/%s/check-runs", base, repo));
 	char *summary = utf8_cut(s->headline, CHECK_RUN_TEXT_MAX), *text;
 
 	add_header(r, "Authorization", "Bearer ", 1);
@@ -249,7 +259,8 @@ static void github_check_run(struct post_plan *p, const struct post_options *o,
 	json_member_str(&body, "name", o->context);
 	json_member_str(&body, "head_sha", sha);
 	json_member_str(&body, "status", "completed");
-	json_member_str(&body, "conclusion", s->verdict == POST_VERDICT_PASS ? "success" : "failure");
+	json_member_str(&body, "conclusion",
+			s->verdict == POST_VERDICT_PASS ? "success" : "failure");
 	if (target)
 		json_member_str(&body, "details_url", target);
 	strbuf_addch(&out, '{');
@@ -280,10 +291,13 @@ static int build_github(struct post_plan *p, const struct post_options *o,
 	int ret = -1;
 
 	if (!repo || !sha) {
-		error("the github format needs %s%s%s", repo ? "" :
-		      "the repository (--repository OWNER/NAME, 'repository' in the post: section, or $GITHUB_REPOSITORY)",
+		error("the github format needs %s%s%s",
+		      repo ? ""
+			   : "the repository (--repository OWNER/NAME, 'repository' in the post: "
+			     "section, or $GITHUB_REPOSITORY)",
 		      !repo && !sha ? " and " : "",
-		      sha ? "" : "the commit (--sha SHA, 'sha' in the post: section, or $GITHUB_SHA)");
+		      sha ? ""
+			  : "the commit (--sha SHA, 'sha' in the post: section, or $GITHUB_SHA)");
 		goto out;
 	}
 	if (!post_valid_repository(repo)) {
@@ -294,7 +308,9 @@ static int build_github(struct post_plan *p, const struct post_options *o,
 		error("the commit must be a SHA (7 to 64 hexadecimal digits), not '%s'", sha);
 		goto out;
 	}
-	base = api_base(o->api_url ? o->api_url : env("GITHUB_API_URL") ? env("GITHUB_API_URL") : GITHUB_DEFAULT_API);
+	base = api_base(o->api_url              ? o->api_url
+			: env("GITHUB_API_URL") ? env("GITHUB_API_URL")
+						: GITHUB_DEFAULT_API);
 	if (!post_is_http_url(base)) {
 		error("the API URL must be an http:// or https:// URL, not '%s'", base);
 		goto out;
@@ -327,7 +343,8 @@ out:
 	return ret;
 }
 
-static int build_gitlab(struct post_plan *p, const struct post_options *o, const struct post_summary *s)
+static int build_gitlab(struct post_plan *p, const struct post_options *o,
+			const struct post_summary *s)
 {
 	const char *api = o->api_url ? o->api_url : env("CI_API_V4_URL");
 	const char *project = o->project_id ? o->project_id : env("CI_PROJECT_ID");
@@ -340,20 +357,26 @@ static int build_gitlab(struct post_plan *p, const struct post_options *o, const
 
 	/* No default API: a token sent to gitlab.com by mistake is a leaked token. */
 	if (!api)
-		strbuf_addstr(&missing, "the API URL (--api-url URL, 'api_url' in the post: section, or $CI_API_V4_URL)");
+		strbuf_addstr(&missing, "the API URL (--api-url URL, 'api_url' in the post: "
+					"section, or $CI_API_V4_URL)");
 	if (!project)
-		strbuf_addf(&missing, "%sthe project (--project-id ID, 'project_id' in the post: section, or $CI_PROJECT_ID)",
+		strbuf_addf(&missing,
+			    "%sthe project (--project-id ID, 'project_id' in the post: section, or "
+			    "$CI_PROJECT_ID)",
 			    missing.len ? " and " : "");
 	if (!sha)
-		strbuf_addf(&missing, "%sthe commit (--sha SHA, 'sha' in the post: section, or $CI_COMMIT_SHA)",
-			    missing.len ? " and " : "");
+		strbuf_addf(
+			&missing,
+			"%sthe commit (--sha SHA, 'sha' in the post: section, or $CI_COMMIT_SHA)",
+			missing.len ? " and " : "");
 	if (missing.len) {
 		error("the gitlab format needs %s", missing.buf);
 		strbuf_release(&missing);
 		return -1;
 	}
 	if (!post_valid_sha(sha))
-		return error("the commit must be a SHA (7 to 64 hexadecimal digits), not '%s'", sha);
+		return error("the commit must be a SHA (7 to 64 hexadecimal digits), not '%s'",
+			     sha);
 	if (!post_is_http_url(api))
 		return error("the API URL must be an http:// or https:// URL, not '%s'", api);
 	if (target && !post_is_http_url(target))
@@ -374,7 +397,8 @@ static int build_gitlab(struct post_plan *p, const struct post_options *o, const
 	/* In the pipeline that posts, the status belongs to that pipeline and its ref. */
 	if (!o->project_id && !o->sha && ref)
 		json_member_str(&body, "ref", ref);
-	if (!o->project_id && !o->sha && pipeline && strspn(pipeline, "0123456789") == strlen(pipeline))
+	if (!o->project_id && !o->sha && pipeline &&
+	    strspn(pipeline, "0123456789") == strlen(pipeline))
 		strbuf_addf(&body, ", \"pipeline_id\": %s", pipeline);
 	strbuf_addch(&body, '}');
 	set_body(r, &body);
@@ -429,14 +453,16 @@ int post_prepare(struct post_plan *p, const struct post_options *opt, const char
 	p->format = o.format;
 	p->require = o.require == POST_UNSET ? 0 : o.require;
 	p->timeout = o.timeout == POST_UNSET ? POST_DEFAULT_TIMEOUT : o.timeout;
-	p->connect_timeout = o.connect_timeout == POST_UNSET ? POST_DEFAULT_CONNECT_TIMEOUT : o.connect_timeout;
+	p->connect_timeout = o.connect_timeout == POST_UNSET ? POST_DEFAULT_CONNECT_TIMEOUT
+							     : o.connect_timeout;
 	p->retries = o.retries == POST_UNSET ? POST_DEFAULT_RETRIES : o.retries;
 	p->ca_bundle = o.ca_bundle ? xstrdup(o.ca_bundle) : NULL;
 	p->token_env = o.token_env;
 	p->token = o.token_env ? env(o.token_env) : NULL;
 	if (p->token && has_control(p->token)) {
 		/* It would end the header: a request smuggled into the token. */
-		error("the value of $%s contains a line break or a control character", p->token_env);
+		error("the value of $%s contains a line break or a control character",
+		      p->token_env);
 		goto out;
 	}
 	if (post_summary_read(&s, summary_path, summary) < 0)
@@ -506,7 +532,8 @@ int post_send(const struct post_plan *p)
 	int ret = 0;
 
 	if (p->token_env && !p->token) {
-		post_report(p->require, "cannot post: the environment variable %s is not set or empty",
+		post_report(p->require,
+			    "cannot post: the environment variable %s is not set or empty",
 			    p->token_env);
 		return -1;
 	}

@@ -1,4 +1,5 @@
-/* Posting the JSON summary, or a GitHub/GitLab commit status made from it, with libcurl (docs/post.md). */
+/* Posting the JSON summary, or a GitHub/GitLab commit status made from it, with libcurl
+ * (docs/post.md). */
 #ifndef SG_POST_H
 #define SG_POST_H
 
@@ -25,7 +26,7 @@ const char *post_format_name(enum post_format f);
 #define POST_DEFAULT_RETRIES 3
 #define POST_MAX_RETRIES 10
 #define POST_MAX_TIMEOUT 3600.0
-#define POST_MAX_WAIT 60.0               /* the longest wait between attempts, Retry-After included */
+#define POST_MAX_WAIT 60.0 /* the longest wait between attempts, Retry-After included */
 
 /*
  * What to post where. Strings are borrowed: they must outlive the use of the
@@ -50,7 +51,8 @@ struct post_options {
 	int retries;                 /* attempts after the first one */
 	int require;                 /* a failed post is an error, not a warning */
 	int dry_run;                 /* print the requests, send nothing */
-	char *ca_bundle_buf;         /* owned: 'ca_bundle' resolved against the configuration's directory */
+	/* owned: 'ca_bundle' resolved against the configuration's directory */
+	char *ca_bundle_buf;
 };
 
 void post_options_init(struct post_options *o);
@@ -69,7 +71,8 @@ int post_config_parse(struct yamldoc *d, yaml_node_t *post, const char *dir,
 
 struct post_request;
 
-/* The requests of one post, resolved and built from the options, the environment and the summary. */
+/* The requests of one post, resolved and built from the options, the environment and the summary.
+ */
 struct post_plan {
 	enum post_format format;
 	const char *token_env;       /* NULL: no token (json without --token-env) */

@@ -1,4 +1,5 @@
-/* The strong-scaling plots of one interval in the HTML report: speedup, efficiency and Karp-Flatt against p, the lost time. */
+/* The strong-scaling plots of one interval in the HTML report: speedup, efficiency and Karp-Flatt
+ * against p, the lost time. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,10 +65,10 @@ size_t html_configs(const struct html_section *sec, struct html_config *out, siz
 			const struct matrix_weak_point *w = &sec->weak->points[i];
 			out[n].cell = w->cell;
 			out[n].size = w->series->size;
-			config_words(out[n].name, sizeof(out[n].name), w->cell->config->ranks, w->cell->config->threads,
-				     w->series->size);
-			snprintf(out[n].tick, sizeof(out[n].tick), "%d\xc3\x97%d @%s", w->cell->config->ranks,
-				 w->cell->config->threads, w->series->size);
+			config_words(out[n].name, sizeof(out[n].name), w->cell->config->ranks,
+				     w->cell->config->threads, w->series->size);
+			snprintf(out[n].tick, sizeof(out[n].tick), "%d\xc3\x97%d @%s",
+				 w->cell->config->ranks, w->cell->config->threads, w->series->size);
 		}
 		return n;
 	}
@@ -77,21 +78,22 @@ size_t html_configs(const struct html_section *sec, struct html_config *out, siz
 			const char *size = size_name(sec->series[i]->size);
 			out[n].cell = c;
 			out[n].size = sec->series[i]->size;
-			config_words(out[n].name, sizeof(out[n].name), c->config->ranks, c->config->threads,
-				     size && sec->nr_sizes > 1 ? size : NULL);
+			config_words(out[n].name, sizeof(out[n].name), c->config->ranks,
+				     c->config->threads, size && sec->nr_sizes > 1 ? size : NULL);
 			if (size && sec->nr_sizes > 1)
-				snprintf(out[n].tick, sizeof(out[n].tick), "%d\xc3\x97%d @%s", c->config->ranks,
-					 c->config->threads, size);
+				snprintf(out[n].tick, sizeof(out[n].tick), "%d\xc3\x97%d @%s",
+					 c->config->ranks, c->config->threads, size);
 			else
-				snprintf(out[n].tick, sizeof(out[n].tick), "%d\xc3\x97%d", c->config->ranks,
-					 c->config->threads);
+				snprintf(out[n].tick, sizeof(out[n].tick), "%d\xc3\x97%d",
+					 c->config->ranks, c->config->threads);
 		}
 	return n;
 }
 
-/* Stacked bars of the lost-time components per configuration, the baseline's total as a dashed level. */
-static int lost_plot(struct strbuf *sb, const struct html_section *sec, const struct html_config *bars, size_t nr,
-		     const char *note)
+/* Stacked bars of the lost-time components per configuration, the baseline's total as a dashed
+ * level. */
+static int lost_plot(struct strbuf *sb, const struct html_section *sec,
+		     const struct html_config *bars, size_t nr, const char *note)
 {
 	const char *names[MAX_BARS];
 	double base[MAX_BARS][ARRAY_SIZE(lost)];
@@ -111,23 +113,27 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 			if (c->fig[lost[k].fig].n && total > 0)
 				sum += fmax(0, c->fig[lost[k].fig].median / total),
 				captured[k] |= lost_key_shown(k, c);
-			base[i][k] = report_base_median(sec->base, sec->iv->path, bars[i].size, c->config->ranks,
-						      c->config->threads, lost[k].fig, 1);
+			base[i][k] = report_base_median(sec->base, sec->iv->path, bars[i].size,
+							c->config->ranks, c->config->threads,
+							lost[k].fig, 1);
 			if (isfinite(base[i][k]))
 				bsum += fmax(0, base[i][k]), any_base = 1;
 		}
 		top = fmax(top, fmax(sum, bsum));
 	}
 	memset(&pl, 0, sizeof(pl));
-	pl.x.label = sec->nr_sizes > 1 || sec->weak ? "configuration (ranks \xc3\x97 threads @ size)" :
-		     "configuration (ranks \xc3\x97 threads)";
+	pl.x.label = sec->nr_sizes > 1 || sec->weak
+			     ? "configuration (ranks \xc3\x97 threads @ size)"
+			     : "configuration (ranks \xc3\x97 threads)";
 	pl.y.label = "share of Total_time";
 	html_axis_categories(&pl.x, names, nr);
 	html_axis_linear(&pl.y, 0, fmin(top * 1.05, 1), 1);
 	pl.y.scale = 100;
 	pl.y.suffix = " %";
-	snprintf(sub, sizeof(sub), "shares of the wall's Total_time per configuration (Interference: "
-		 "the machine's), the %s pale", sec->base_word);
+	snprintf(sub, sizeof(sub),
+		 "shares of the wall's Total_time per configuration (Interference: "
+		 "the machine's), the %s pale",
+		 sec->base_word);
 	html_plot_begin(&pl, sb, "Lost time by cause", sub);
 	for (size_t i = 0; i < nr; i++) {
 		const struct matrix_cell *c = bars[i].cell;
@@ -142,15 +148,17 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 				strbuf_addf(&text, "%s (p = %d): %s %s %.1f %% of Total_time",
 					    bars[i].name, c->p, sec->base_word,
 					    analysis_figure_name(lost[k].fig), 100 * base[i][k]);
-				html_bar(&pl, (double)i - 0.25, 0.26, yb, yb + fmax(0, base[i][k]), lost[k].colour, 1,
-					 text.buf);
+				html_bar(&pl, (double)i - 0.25, 0.26, yb, yb + fmax(0, base[i][k]),
+					 lost[k].colour, 1, text.buf);
 				yb += fmax(0, base[i][k]);
 			}
 			if (!isfinite(share))
 				continue;
 			strbuf_reset(&text);
-			strbuf_addf(&text, "%s (p = %d): %s %.1f %% of Total_time (%.3g s of %.3g s)", bars[i].name, c->p,
-				    analysis_figure_name(lost[k].fig), 100 * share, fg->median, total);
+			strbuf_addf(&text,
+				    "%s (p = %d): %s %.1f %% of Total_time (%.3g s of %.3g s)",
+				    bars[i].name, c->p, analysis_figure_name(lost[k].fig),
+				    100 * share, fg->median, total);
 			if (isfinite(base[i][k]))
 				strbuf_addf(&text, "; %s %.1f %%", sec->base_word,
 					    100 * base[i][k]);
@@ -161,7 +169,8 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
 	/* only what applies: no Communication key for a program without MPI */
 	for (size_t k = 0; k < ARRAY_SIZE(lost); k++)
 		if (captured[k])
-			html_plot_key(&pl, HTML_KEY_BOX, lost[k].colour, "%s", analysis_figure_name(lost[k].fig));
+			html_plot_key(&pl, HTML_KEY_BOX, lost[k].colour, "%s",
+				      analysis_figure_name(lost[k].fig));
 	if (any_base)
 		html_plot_key(&pl, HTML_KEY_PALE, HTML_GREY, "%s (pale, left)", sec->base_word);
 	if (note)
@@ -176,7 +185,8 @@ static int lost_plot(struct strbuf *sb, const struct html_section *sec, const st
  * with several sizes, each size at its largest p (how the losses shrink as the
  * problem grows), or evenly spread with the first and the last kept.
  */
-static size_t bar_configs(const struct html_section *sec, struct html_config *bars, struct strbuf *note)
+static size_t bar_configs(const struct html_section *sec, struct html_config *bars,
+			  struct strbuf *note)
 {
 	size_t total = sec->weak ? sec->weak->nr_points : 0, n;
 	struct html_config *all;
@@ -192,7 +202,10 @@ static size_t bar_configs(const struct html_section *sec, struct html_config *ba
 		for (size_t i = 0; i < n; i++)
 			if (i + 1 == n || all[i + 1].size != all[i].size)
 				bars[k++] = all[i];
-		strbuf_addf(note, "Each size at its largest p (%zu configurations in all, in the figures).", n);
+		strbuf_addf(
+			note,
+			"Each size at its largest p (%zu configurations in all, in the figures).",
+			n);
 		n = k;
 	} else {
 		for (size_t i = 0; i < MAX_BARS; i++)

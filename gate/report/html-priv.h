@@ -1,4 +1,5 @@
-/* Private to the HTML report: the SVG plot primitives (html-svg.c) and the sections (html-plots.c) that html.c puts on the page. */
+/* Private to the HTML report: the SVG plot primitives (html-svg.c) and the sections (html-plots.c)
+ * that html.c puts on the page. */
 #ifndef SG_HTML_PRIV_H
 #define SG_HTML_PRIV_H
 
@@ -44,7 +45,8 @@ struct html_axis {
 
 /* Ticks at 1-2-5 steps over [lo, hi], the range widened to them; 'from_zero' includes 0. */
 void html_axis_linear(struct html_axis *ax, double lo, double hi, int from_zero);
-/* Ticks at the values v (sorted, distinct, positive: processor counts), log2 when they span 8x or more. */
+/* Ticks at the values v (sorted, distinct, positive: processor counts), log2 when they span 8x or
+ * more. */
 void html_axis_points(struct html_axis *ax, const double *v, size_t n);
 /* Logarithmic over [lo, hi] (both > 0), ticks at 1-2-5 or at powers of ten. */
 void html_axis_log(struct html_axis *ax, double lo, double hi);
@@ -78,31 +80,44 @@ struct html_plot {
 	int nr_labels[2];        /* off-scale labels at the bottom and top edges, stacked */
 };
 
-/* Opens the figure: caption 'title' (plain text), axes, grid and tick labels; x and y set before. */
+/* Opens the figure: caption 'title' (plain text), axes, grid and tick labels; x and y set before.
+ */
 void html_plot_begin(struct html_plot *pl, struct strbuf *sb, const char *title, const char *desc);
 /* Closes the svg, writes the legend and the notes. */
 void html_plot_end(struct html_plot *pl);
-void html_plot_key(struct html_plot *pl, enum html_key key, const char *colour, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+void html_plot_key(struct html_plot *pl, enum html_key key, const char *colour, const char *fmt,
+		   ...) __attribute__((format(printf, 4, 5)));
 
 double html_px(const struct html_plot *pl, double x);
 double html_py(const struct html_plot *pl, double y);
 
-/* A polyline through the finite points (broken at NaN); 'dash': 0 solid, 1 dashed, 2 dotted; a mark unless 'guide'. */
-void html_line(struct html_plot *pl, const double *x, const double *y, size_t n, const char *colour, int dash,
-	       int guide, const char *hover);
+/* A polyline through the finite points (broken at NaN); 'dash': 0 solid, 1 dashed, 2 dotted; a mark
+ * unless 'guide'. */
+void html_line(struct html_plot *pl, const double *x, const double *y, size_t n, const char *colour,
+	       int dash, int guide, const char *hover);
 /* A vertical interval [lo, hi] at x with caps. */
 void html_errorbar(struct html_plot *pl, double x, double lo, double hi, const char *colour);
 
-enum html_shape { HTML_DOT, HTML_RING, HTML_SQUARE, HTML_UP, HTML_DOWN, HTML_UP_OPEN, HTML_DOWN_OPEN };
+enum html_shape {
+	HTML_DOT,
+	HTML_RING,
+	HTML_SQUARE,
+	HTML_UP,
+	HTML_DOWN,
+	HTML_UP_OPEN,
+	HTML_DOWN_OPEN
+};
 /* A marker with its hover text (plain text, escaped here). */
 void html_point(struct html_plot *pl, double x, double y, enum html_shape shape, const char *colour,
 		const char *hover);
-/* A short text beside the point (x, y): above it for 'side' -1, below for 1 (an off-scale value). */
-void html_label(struct html_plot *pl, double x, double y, int side, const char *colour, const char *text);
-/* A bar segment of width 'frac' (of a category) from y0 to y1 at category x; 'pale': the baseline's. */
-void html_bar(struct html_plot *pl, double x, double frac, double y0, double y1, const char *colour, int pale,
-	      const char *hover);
+/* A short text beside the point (x, y): above it for 'side' -1, below for 1 (an off-scale value).
+ */
+void html_label(struct html_plot *pl, double x, double y, int side, const char *colour,
+		const char *text);
+/* A bar segment of width 'frac' (of a category) from y0 to y1 at category x; 'pale': the
+ * baseline's. */
+void html_bar(struct html_plot *pl, double x, double frac, double y0, double y1, const char *colour,
+	      int pale, const char *hover);
 
 /* Plain text as HTML character data, and as an attribute value. */
 void html_text(struct strbuf *sb, const char *s);
@@ -117,7 +132,8 @@ struct html_section {
 	const char *benchmark;
 	int interval;
 	const struct analysis_interval *iv;
-	const struct matrix_series *series[HTML_MAX_SIZES]; /* strong scaling, one per size, ascending */
+	/* strong scaling, one per size, ascending */
+	const struct matrix_series *series[HTML_MAX_SIZES];
 	size_t nr_series, nr_sizes;                         /* drawn, and how many there are */
 	const struct matrix_weak *weak;
 	const struct isoeff *iso;
@@ -127,7 +143,8 @@ struct html_section {
 	size_t first;                                       /* order of appearance in the matrix */
 };
 
-/* The strong-scaling plots (html-scaling.c): figure f against p; 0 when there is nothing to draw. */
+/* The strong-scaling plots (html-scaling.c): figure f against p; 0 when there is nothing to draw.
+ */
 enum html_figure { HTML_SPEEDUP, HTML_EFFICIENCY, HTML_KARP_FLATT };
 int html_scaling_plot(struct strbuf *sb, const struct html_section *sec, enum html_figure f);
 

@@ -45,20 +45,27 @@ static size_t processor_counts(const struct html_section *sec, double *p)
 
 static const struct matrix_figure *figure_of(const struct matrix_cell *c, enum html_figure f)
 {
-	return f == HTML_SPEEDUP ? &c->speedup : f == HTML_EFFICIENCY ? &c->efficiency : &c->karp_flatt;
+	return f == HTML_SPEEDUP      ? &c->speedup
+	       : f == HTML_EFFICIENCY ? &c->efficiency
+				      : &c->karp_flatt;
 }
 
 /* The baseline's value of figure f from its speedup at p. */
 static double base_value(double speedup, int p, enum html_figure f)
 {
-	return f == HTML_SPEEDUP ? speedup : f == HTML_EFFICIENCY ? speedup / p : matrix_karp_flatt(speedup, p);
+	return f == HTML_SPEEDUP      ? speedup
+	       : f == HTML_EFFICIENCY ? speedup / p
+				      : matrix_karp_flatt(speedup, p);
 }
 
 /* the literal is split after the dash's last hex escape, which would take the 'F' into it */
-static const char *const figure_names[] = { "speedup", "efficiency", ("Karp\xe2\x80\x93" "Flatt e") };
+static const char *const figure_names[] = {"speedup", "efficiency",
+					   ("Karp\xe2\x80\x93"
+					    "Flatt e")};
 
 /* "size S, " when the section has several sizes, or its only one. */
-static void size_prefix(struct strbuf *sb, const struct html_section *sec, const struct matrix_series *s)
+static void size_prefix(struct strbuf *sb, const struct html_section *sec,
+			const struct matrix_series *s)
 {
 	if (s->size && strcmp(s->size, "-") && sec->nr_sizes > 1)
 		strbuf_addf(sb, "size %s, ", s->size);
@@ -81,28 +88,36 @@ static void trend_note(struct strbuf *sb, const struct html_section *sec)
 		}
 		strbuf_addf(sb, "<b>%s</b>", s->trend);
 		if (s->karp_flatt_slope.n && sec->nr_sizes <= 1)
-			strbuf_addf(sb, " (slope %.3g per processor [%.3g, %.3g])", s->karp_flatt_slope.median,
-				    s->karp_flatt_slope.lo, s->karp_flatt_slope.hi);
+			strbuf_addf(sb, " (slope %.3g per processor [%.3g, %.3g])",
+				    s->karp_flatt_slope.median, s->karp_flatt_slope.lo,
+				    s->karp_flatt_slope.hi);
 		last = s->trend;
 	}
-	if (last && sec->nr_sizes <= 1 && !strcmp(last, "flat") && sec->series[sec->nr_series - 1]->serial_fraction >= 1)
-		strbuf_addstr(sb, ": no speedup (e \xe2\x89\xa5 1: more processors were no faster than one).");
+	if (last && sec->nr_sizes <= 1 && !strcmp(last, "flat") &&
+	    sec->series[sec->nr_series - 1]->serial_fraction >= 1)
+		strbuf_addstr(sb, ": no speedup (e \xe2\x89\xa5 1: more processors were no faster "
+				  "than one).");
 	else if (last && sec->nr_sizes <= 1 && !strcmp(last, "flat") &&
 		 sec->series[sec->nr_series - 1]->serial_fraction < 0)
-		strbuf_addstr(sb, ": superlinear speedup (e &lt; 0: efficiency above 1, e.g. cache effects).");
+		strbuf_addstr(sb, ": superlinear speedup (e &lt; 0: efficiency above 1, e.g. cache "
+				  "effects).");
 	else if (last && sec->nr_sizes <= 1)
-		strbuf_addstr(sb, !strcmp(last, "rising") ?
-			      ": overhead that grows with p (communication, synchronization, start-up)." :
-			      !strcmp(last, "flat") ? ": an inherent serial fraction." : ".");
+		strbuf_addstr(sb, !strcmp(last, "rising")
+					  ? ": overhead that grows with p (communication, "
+					    "synchronization, start-up)."
+				  : !strcmp(last, "flat") ? ": an inherent serial fraction."
+							  : ".");
 	else if (last)
-		strbuf_addstr(sb, ". Rising: overhead that grows with p; flat: an inherent serial fraction.");
+		strbuf_addstr(
+			sb,
+			". Rising: overhead that grows with p; flat: an inherent serial fraction.");
 }
 
-
-/* The baseline's figure at cell j of 's': per repeat T(ref) / T_k(p) (T(ref) its median), summarized
- * with the same 95 % interval of the median as the current results. NAN without a baseline. */
-static void base_figure(const struct html_section *sec, const struct matrix_series *s, size_t j, enum html_figure f,
-			struct matrix_figure *out)
+/* The baseline's figure at cell j of 's': per repeat T(ref) / T_k(p) (T(ref) its median),
+ * summarized with the same 95 % interval of the median as the current results. NAN without a
+ * baseline. */
+static void base_figure(const struct html_section *sec, const struct matrix_series *s, size_t j,
+			enum html_figure f, struct matrix_figure *out)
 {
 	const struct analysis_config *ref = s->cells[s->ref].config, *c = s->cells[j].config;
 	const struct baseline_cell *bc;
@@ -113,7 +128,8 @@ static void base_figure(const struct html_section *sec, const struct matrix_seri
 	*out = (struct matrix_figure){ 0, NAN, NAN, NAN };
 	if (!sec->base || (f == HTML_KARP_FLATT && s->cells[j].p <= 1))
 		return;
-	t_ref = report_base_median(sec->base, sec->iv->path, s->size, ref->ranks, ref->threads, ANALYSIS_EXECUTION_TIME, 0);
+	t_ref = report_base_median(sec->base, sec->iv->path, s->size, ref->ranks, ref->threads,
+				   ANALYSIS_EXECUTION_TIME, 0);
 	bc = baseline_find(sec->base, sec->iv->path, s->size ? s->size : "-", c->ranks, c->threads);
 	if (!bc || !bc->n || !(t_ref > 0))
 		return;
@@ -123,12 +139,14 @@ static void base_figure(const struct html_section *sec, const struct matrix_seri
 		if (x[k] > 0 && isfinite(base_value(t_ref / x[k], s->cells[j].p, f)))
 			x[m++] = base_value(t_ref / x[k], s->cells[j].p, f);
 	if (m && !stats_summarize(x, m, 0.95, &st))
-		*out = (struct matrix_figure){ m, st.median, m > 1 ? st.ci_lo : NAN, m > 1 ? st.ci_hi : NAN };
+		*out = (struct matrix_figure){m, st.median, m > 1 ? st.ci_lo : NAN,
+					      m > 1 ? st.ci_hi : NAN};
 	free(x);
 }
 
 /* The range of the current and baseline medians and intervals of figure f, for its axis. */
-static void figure_range(const struct html_section *sec, enum html_figure f, double *lo, double *hi, size_t *marks)
+static void figure_range(const struct html_section *sec, enum html_figure f, double *lo, double *hi,
+			 size_t *marks)
 {
 	*lo = INFINITY, *hi = -INFINITY, *marks = 0;
 	for (size_t i = 0; i < sec->nr_series; i++) {
@@ -140,8 +158,10 @@ static void figure_range(const struct html_section *sec, enum html_figure f, dou
 				continue;
 			base_figure(sec, s, j, f, &b);
 			if (fg->n && isfinite(fg->median)) {
-				*lo = fmin(*lo, fmin(isfinite(fg->lo) ? fg->lo : fg->median, fg->median));
-				*hi = fmax(*hi, fmax(isfinite(fg->hi) ? fg->hi : fg->median, fg->median));
+				*lo = fmin(*lo, fmin(isfinite(fg->lo) ? fg->lo : fg->median,
+						     fg->median));
+				*hi = fmax(*hi, fmax(isfinite(fg->hi) ? fg->hi : fg->median,
+						     fg->median));
 				(*marks)++;
 			}
 			if (isfinite(b.median)) {
@@ -185,7 +205,8 @@ static double dodge(const struct html_plot *pl, double x, double slot)
 }
 
 /* A median: on the axis a marker; beyond it a triangle at the edge and its real value beside. */
-static int mark(struct html_plot *pl, double x, double y, enum html_shape shape, const char *colour, const char *hover)
+static int mark(struct html_plot *pl, double x, double y, enum html_shape shape, const char *colour,
+		const char *hover)
 {
 	char value[48];
 
@@ -196,7 +217,8 @@ static int mark(struct html_plot *pl, double x, double y, enum html_shape shape,
 	snprintf(value, sizeof(value), "%s%.3g", shape == HTML_RING ? "baseline " : "", y);
 	/* the baseline's open, the current filled: an outlined triangle for the baseline */
 	html_point(pl, x, y > pl->y.hi ? pl->y.hi : pl->y.lo,
-		   shape == HTML_RING ? (y > pl->y.hi ? HTML_UP_OPEN : HTML_DOWN_OPEN) : (y > pl->y.hi ? HTML_UP : HTML_DOWN),
+		   shape == HTML_RING ? (y > pl->y.hi ? HTML_UP_OPEN : HTML_DOWN_OPEN)
+				      : (y > pl->y.hi ? HTML_UP : HTML_DOWN),
 		   colour, hover);
 	html_label(pl, x, y > pl->y.hi ? pl->y.hi : pl->y.lo, y > pl->y.hi ? 1 : -1, colour, value);
 	return 1;
@@ -218,16 +240,20 @@ static void hover_text(struct strbuf *t, const struct series_state *st, const st
 
 	strbuf_reset(t);
 	size_prefix(t, st->sec, st->s);
-	strbuf_addf(t, "p = %d (%s): ", c->p, config_words(config, sizeof(config), c->config->ranks, c->config->threads,
-							    NULL));
+	strbuf_addf(
+		t, "p = %d (%s): ", c->p,
+		config_words(config, sizeof(config), c->config->ranks, c->config->threads, NULL));
 }
 
-/* One series: the baseline (dashed, open, with its interval) just left of the current (solid, filled). */
+/* One series: the baseline (dashed, open, with its interval) just left of the current (solid,
+ * filled). */
 static void draw_series(struct html_plot *pl, struct series_state *st)
 {
 	const struct matrix_series *s = st->s;
-	double *x = xcalloc(s->nr_cells + 1, sizeof(*x)), *xb = xcalloc(s->nr_cells + 1, sizeof(*xb));
-	double *yb = xcalloc(s->nr_cells + 1, sizeof(*yb)), *yc = xcalloc(s->nr_cells + 1, sizeof(*yc));
+	double *x = xcalloc(s->nr_cells + 1, sizeof(*x)),
+	       *xb = xcalloc(s->nr_cells + 1, sizeof(*xb));
+	double *yb = xcalloc(s->nr_cells + 1, sizeof(*yb)),
+	       *yc = xcalloc(s->nr_cells + 1, sizeof(*yc));
 	struct matrix_figure *b = xcalloc(s->nr_cells + 1, sizeof(*b));
 	struct strbuf t = STRBUF_INIT;
 	size_t n = 0;
@@ -258,20 +284,22 @@ static void draw_series(struct html_plot *pl, struct series_state *st)
 				    yb[k]);
 			if (isfinite(b[k].lo) && isfinite(b[k].hi))
 				strbuf_addf(&t, " [%.3g, %.3g], n = %zu", b[k].lo, b[k].hi, b[k].n);
-			html_errorbar(pl, xb[k], fmax(b[k].lo, pl->y.lo), fmin(b[k].hi, pl->y.hi), st->colour);
+			html_errorbar(pl, xb[k], fmax(b[k].lo, pl->y.lo), fmin(b[k].hi, pl->y.hi),
+				      st->colour);
 			st->offscale |= mark(pl, xb[k], yb[k], HTML_RING, st->colour, t.buf);
 		}
 		if (isfinite(yc[k])) {
 			hover_text(&t, st, c);
-			strbuf_addf(&t, "%s %.3g [%.3g, %.3g], n = %zu", figure_names[st->f], fg->median, fg->lo, fg->hi,
-				    fg->n);
+			strbuf_addf(&t, "%s %.3g [%.3g, %.3g], n = %zu", figure_names[st->f],
+				    fg->median, fg->lo, fg->hi, fg->n);
 			if (isfinite(yb[k]))
 				strbuf_addf(&t, "; %s %.3g", st->sec->base_word, yb[k]);
 			if (st->f == HTML_KARP_FLATT && c->superlinear)
 				strbuf_addstr(&t, " (superlinear: e < 0, efficiency above 1)");
 			else if (st->f == HTML_KARP_FLATT && fg->median >= 1)
 				strbuf_addstr(&t, " (no speedup: e \xe2\x89\xa5 1)");
-			html_errorbar(pl, x[k], fmax(fg->lo, pl->y.lo), fmin(fg->hi, pl->y.hi), st->colour);
+			html_errorbar(pl, x[k], fmax(fg->lo, pl->y.lo), fmin(fg->hi, pl->y.hi),
+				      st->colour);
 			st->offscale |= mark(pl, x[k], yc[k], HTML_DOT, st->colour, t.buf);
 		}
 		k++;
@@ -283,15 +311,18 @@ static void draw_series(struct html_plot *pl, struct series_state *st)
 static void ideal(struct html_plot *pl, enum html_figure f)
 {
 	double ideal_x[41], ideal_y[41];
-	/* speedup = p up to the top of the axis: clamped at the frame, it would draw a false plateau */
+	/* speedup = p up to the top of the axis: clamped at the frame, it would draw a false
+	 * plateau */
 	double x1 = f == HTML_SPEEDUP ? fmin(pl->x.hi, pl->y.hi) : pl->x.hi;
 
 	for (int i = 0; i <= 40; i++) {
 		double t = (double)i / 40;
-		ideal_x[i] = pl->x.log ? exp(log(pl->x.lo) + t * (log(x1) - log(pl->x.lo))) : pl->x.lo + t * (x1 - pl->x.lo);
+		ideal_x[i] = pl->x.log ? exp(log(pl->x.lo) + t * (log(x1) - log(pl->x.lo)))
+				       : pl->x.lo + t * (x1 - pl->x.lo);
 		ideal_y[i] = f == HTML_SPEEDUP ? ideal_x[i] : 1;
 	}
-	html_line(pl, ideal_x, ideal_y, 41, HTML_GREY, 2, 1, f == HTML_SPEEDUP ? "ideal: speedup = p" : "ideal: efficiency 1");
+	html_line(pl, ideal_x, ideal_y, 41, HTML_GREY, 2, 1,
+		  f == HTML_SPEEDUP ? "ideal: speedup = p" : "ideal: efficiency 1");
 }
 
 int html_scaling_plot(struct strbuf *sb, const struct html_section *sec, enum html_figure f)
@@ -314,41 +345,61 @@ int html_scaling_plot(struct strbuf *sb, const struct html_section *sec, enum ht
 		hi = fmax(hi, p[np - 1]);
 	if (f == HTML_EFFICIENCY)
 		hi = fmax(hi, 1);
-	if (f == HTML_KARP_FLATT) /* a noisy e at p = 2 can span [-1, 3]: values beyond are marked at the edge */
+	/* a noisy e at p = 2 can span [-1, 3]: values beyond are marked at the edge */
+	if (f == HTML_KARP_FLATT)
 		lo = fmax(lo, KF_FLOOR), hi = fmin(fmax(hi, 0.05), KF_CAP);
 	html_axis_linear(&pl.y, lo, hi, 1);
-	pl.y.label = f == HTML_SPEEDUP ? "speedup" : f == HTML_EFFICIENCY ? "efficiency" : figure_names[HTML_KARP_FLATT];
-	html_plot_begin(&pl, sb, f == HTML_SPEEDUP ? "Speedup vs p" : f == HTML_EFFICIENCY ? "Measured efficiency vs p" :
-			"Karp\xe2\x80\x93" "Flatt serial fraction e vs p",
+	pl.y.label = f == HTML_SPEEDUP      ? "speedup"
+		     : f == HTML_EFFICIENCY ? "efficiency"
+					    : figure_names[HTML_KARP_FLATT];
+	html_plot_begin(&pl, sb,
+			f == HTML_SPEEDUP      ? "Speedup vs p"
+			: f == HTML_EFFICIENCY ? "Measured efficiency vs p"
+					       : "Karp\xe2\x80\x93"
+						 "Flatt serial fraction e vs p",
 			desc);
 	if (f != HTML_KARP_FLATT)
 		ideal(&pl, f);
 	for (size_t i = 0; i < sec->nr_series; i++) {
 		size_t ng = rank_groups(sec->series[i], ranks);
 		for (size_t g = 0; g < ng; g++) {
-			struct series_state st = { sec, sec->series[i], f, ranks[g], html_colour(i * ng + g),
-						   1.2 * ((double)g - (double)(ng - 1) / 2), 0, 0 };
+			struct series_state st = {sec,
+						  sec->series[i],
+						  f,
+						  ranks[g],
+						  html_colour(i * ng + g),
+						  1.2 * ((double)g - (double)(ng - 1) / 2),
+						  0,
+						  0};
 			draw_series(&pl, &st);
 			any_base |= st.any_base;
 			offscale |= st.offscale;
 			if (ranks[g] && nr_keys++ < 8)
-				html_plot_key(&pl, HTML_KEY_LINE, st.colour, "%s%d rank%s \xc3\x97 threads",
-					      sec->nr_sizes > 1 && sec->series[i]->size ? sec->series[i]->size : "",
+				html_plot_key(&pl, HTML_KEY_LINE, st.colour,
+					      "%s%d rank%s \xc3\x97 threads",
+					      sec->nr_sizes > 1 && sec->series[i]->size
+						      ? sec->series[i]->size
+						      : "",
 					      ranks[g], ranks[g] == 1 ? "" : "s");
 		}
 		if (sec->nr_sizes > 1 && sec->series[i]->size && ng == 1)
-			html_plot_key(&pl, HTML_KEY_LINE, html_colour(i), "size %s", sec->series[i]->size);
+			html_plot_key(&pl, HTML_KEY_LINE, html_colour(i), "size %s",
+				      sec->series[i]->size);
 	}
 	if (sec->nr_sizes <= 1 && !nr_keys)
-		html_plot_key(&pl, HTML_KEY_LINE, html_colour(0), "current (median, 95 %% interval)");
-	html_plot_key(&pl, HTML_KEY_DASHED, sec->nr_sizes > 1 || nr_keys ? HTML_INK : html_colour(0),
-		      "%s%s", sec->base_word,
-		      any_base ? " (median, 95 % interval)" : ": none recorded");
+		html_plot_key(&pl, HTML_KEY_LINE, html_colour(0),
+			      "current (median, 95 %% interval)");
+	html_plot_key(&pl, HTML_KEY_DASHED,
+		      sec->nr_sizes > 1 || nr_keys ? HTML_INK : html_colour(0), "%s%s",
+		      sec->base_word, any_base ? " (median, 95 % interval)" : ": none recorded");
 	if (f != HTML_KARP_FLATT)
 		html_plot_key(&pl, HTML_KEY_DOTTED, HTML_GREY, "ideal");
 	if (offscale)
-		strbuf_addf(&pl.notes, "%s\xe2\x96\xb2/\xe2\x96\xbc: beyond the axis (%.3g to %.3g), drawn at its edge with the "
-			    "value beside. ", pl.notes.len ? " " : "", pl.y.lo, pl.y.hi);
+		strbuf_addf(&pl.notes,
+			    "%s\xe2\x96\xb2/\xe2\x96\xbc: beyond the axis (%.3g to %.3g), drawn at "
+			    "its edge with the "
+			    "value beside. ",
+			    pl.notes.len ? " " : "", pl.y.lo, pl.y.hi);
 	if (f == HTML_KARP_FLATT)
 		trend_note(&pl.notes, sec);
 	html_plot_end(&pl);

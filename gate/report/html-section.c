@@ -1,4 +1,5 @@
-/* One interval's section of the HTML report: heading, plots (weak scaling and isoefficiency here), the figures table. */
+/* One interval's section of the HTML report: heading, plots (weak scaling and isoefficiency here),
+ * the figures table. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,21 +20,25 @@ static int weak_plot(struct strbuf *sb, const struct html_section *sec)
 {
 	const struct matrix_weak *w = sec->weak;
 	const struct matrix_weak_point *ref = &w->points[w->ref];
-	double *x = xcalloc(w->nr_points + 1, sizeof(*x)), *yc = xcalloc(w->nr_points + 1, sizeof(*yc));
-	double *yb = xcalloc(w->nr_points + 1, sizeof(*yb)), *p = xcalloc(w->nr_points + 1, sizeof(*p));
+	double *x = xcalloc(w->nr_points + 1, sizeof(*x)),
+	       *yc = xcalloc(w->nr_points + 1, sizeof(*yc));
+	double *yb = xcalloc(w->nr_points + 1, sizeof(*yb)),
+	       *p = xcalloc(w->nr_points + 1, sizeof(*p));
 	double lo = 0, hi = 1, t_ref;
 	struct strbuf text = STRBUF_INIT;
 	struct html_plot pl;
 	size_t np = 0, marks = 0;
 	char desc[64];
 
-	t_ref = report_base_median(sec->base, sec->iv->path, ref->series->size, ref->cell->config->ranks,
-				 ref->cell->config->threads, ANALYSIS_EXECUTION_TIME, 0);
+	t_ref = report_base_median(sec->base, sec->iv->path, ref->series->size,
+				   ref->cell->config->ranks, ref->cell->config->threads,
+				   ANALYSIS_EXECUTION_TIME, 0);
 	for (size_t i = 0; i < w->nr_points; i++) {
 		const struct matrix_cell *c = w->points[i].cell;
 		const struct matrix_figure *f = &c->weak_efficiency;
-		double t = report_base_median(sec->base, sec->iv->path, w->points[i].series->size, c->config->ranks,
-					    c->config->threads, ANALYSIS_EXECUTION_TIME, 0);
+		double t = report_base_median(sec->base, sec->iv->path, w->points[i].series->size,
+					      c->config->ranks, c->config->threads,
+					      ANALYSIS_EXECUTION_TIME, 0);
 		x[i] = c->p;
 		if (!np || p[np - 1] != c->p)
 			p[np++] = c->p;
@@ -55,7 +60,8 @@ static int weak_plot(struct strbuf *sb, const struct html_section *sec)
 		html_axis_linear(&pl.y, lo, fmin(hi, 2), 1);
 		snprintf(desc, sizeof(desc), "T(1, n1) / T(p, np), %s dashed", sec->base_word);
 		html_plot_begin(&pl, sb, "Weak-scaling efficiency vs p", desc);
-		html_line(&pl, (double[]){ pl.x.lo, pl.x.hi }, (double[]){ 1, 1 }, 2, HTML_GREY, 2, 1, "ideal: 1");
+		html_line(&pl, (double[]){pl.x.lo, pl.x.hi}, (double[]){1, 1}, 2, HTML_GREY, 2, 1,
+			  "ideal: 1");
 		html_line(&pl, x, yb, w->nr_points, html_colour(0), 1, 0, sec->base_word);
 		html_line(&pl, x, yc, w->nr_points, html_colour(0), 0, 0, NULL);
 		for (size_t i = 0; i < w->nr_points; i++) {
@@ -70,20 +76,25 @@ static int weak_plot(struct strbuf *sb, const struct html_section *sec)
 				continue;
 			html_errorbar(&pl, x[i], f->lo, f->hi, html_colour(0));
 			strbuf_reset(&text);
-			strbuf_addf(&text, "p = %d (%dx%d), size %s: weak efficiency %.3g [%.3g, %.3g], n = %zu", c->p,
-				    c->config->ranks, c->config->threads, w->points[i].series->size, f->median, f->lo,
-				    f->hi, f->n);
+			strbuf_addf(&text,
+				    "p = %d (%dx%d), size %s: weak efficiency %.3g [%.3g, %.3g], n "
+				    "= %zu",
+				    c->p, c->config->ranks, c->config->threads,
+				    w->points[i].series->size, f->median, f->lo, f->hi, f->n);
 			html_point(&pl, x[i], yc[i], HTML_DOT, html_colour(0), text.buf);
 		}
-		html_plot_key(&pl, HTML_KEY_LINE, html_colour(0), "current (median, 95 %% interval)");
+		html_plot_key(&pl, HTML_KEY_LINE, html_colour(0),
+			      "current (median, 95 %% interval)");
 		html_plot_key(&pl, HTML_KEY_DASHED, html_colour(0), "%s%s", sec->base_word,
 			      isfinite(t_ref) ? "" : ": none recorded");
 		html_plot_key(&pl, HTML_KEY_DOTTED, HTML_GREY, "ideal");
-		strbuf_addf(&pl.notes, "Against %dx%d at size ", ref->cell->config->ranks, ref->cell->config->threads);
+		strbuf_addf(&pl.notes, "Against %dx%d at size ", ref->cell->config->ranks,
+			    ref->cell->config->threads);
 		html_text(&pl.notes, ref->series->size);
 		strbuf_addstr(&pl.notes, ref->cell->p == 1 ? "." : " (no 1x1 configuration).");
 		if (w->average_parallelism_trend)
-			strbuf_addf(&pl.notes, " Average parallelism over p: %s.", w->average_parallelism_trend);
+			strbuf_addf(&pl.notes, " Average parallelism over p: %s.",
+				    w->average_parallelism_trend);
 		html_plot_end(&pl);
 	}
 	strbuf_release(&text);
@@ -97,7 +108,8 @@ static const int growth_log_exp[] = {
 #undef X
 };
 
-/* The isoefficiency n(p): measured crossing points and the fitted growth, over the measured sizes. */
+/* The isoefficiency n(p): measured crossing points and the fitted growth, over the measured sizes.
+ */
 static int iso_plot(struct strbuf *sb, const struct html_section *sec)
 {
 	const struct isoeff *iso = sec->iso;
@@ -127,8 +139,8 @@ static int iso_plot(struct strbuf *sb, const struct html_section *sec)
 	for (size_t i = 0; i < iso->nr_sizes; i++) {
 		strbuf_reset(&text);
 		strbuf_addf(&text, "measured size %g", iso->sizes[i]);
-		html_line(&pl, (double[]){ pl.x.lo, pl.x.hi }, (double[]){ iso->sizes[i], iso->sizes[i] }, 2, HTML_GREY,
-			  2, 1, text.buf);
+		html_line(&pl, (double[]){pl.x.lo, pl.x.hi},
+			  (double[]){iso->sizes[i], iso->sizes[i]}, 2, HTML_GREY, 2, 1, text.buf);
 	}
 	if (iso->growth >= 0) {
 		const struct isoeff_fit *fit = &iso->fits[iso->growth];
@@ -136,13 +148,15 @@ static int iso_plot(struct strbuf *sb, const struct html_section *sec)
 		isoeff_growth_text((enum isoeff_growth)iso->growth, fit->k, growth, sizeof(growth));
 		for (int i = 0; i <= 40; i++) {
 			fx[i] = p[0] * pow(p[np - 1] / p[0], i / 40.0);
-			fy[i] = fit->c * pow(fx[i], fit->k) * pow(log(fx[i]), growth_log_exp[iso->growth]);
+			fy[i] = fit->c * pow(fx[i], fit->k) *
+				pow(log(fx[i]), growth_log_exp[iso->growth]);
 		}
 		strbuf_reset(&text);
-		strbuf_addf(&text, "fitted: n ~ %.3g %s (rms %.2g %% in n, R\xc2\xb2 %.3f)", fit->c, growth,
-			    100 * fit->rms, fit->r2);
+		strbuf_addf(&text, "fitted: n ~ %.3g %s (rms %.2g %% in n, R\xc2\xb2 %.3f)", fit->c,
+			    growth, 100 * fit->rms, fit->r2);
 		html_line(&pl, fx, fy, 41, HTML_VERMILLION, 1, 0, text.buf);
-		html_plot_key(&pl, HTML_KEY_DASHED, HTML_VERMILLION, "fitted growth: n ~ %s", growth);
+		html_plot_key(&pl, HTML_KEY_DASHED, HTML_VERMILLION, "fitted growth: n ~ %s",
+			      growth);
 	}
 	for (size_t i = 0; i < iso->nr_points; i++) {
 		const struct isoeff_point *q = &iso->points[i];
@@ -152,23 +166,28 @@ static int iso_plot(struct strbuf *sb, const struct html_section *sec)
 			continue;
 		strbuf_reset(&text);
 		if (q->where == ISOEFF_INSIDE)
-			strbuf_addf(&text, "p = %d: n = %.4g holds %.0f %% efficiency (interpolated)", q->p, q->n,
-				    100 * iso->target);
+			strbuf_addf(&text,
+				    "p = %d: n = %.4g holds %.0f %% efficiency (interpolated)",
+				    q->p, q->n, 100 * iso->target);
 		else if (q->where == ISOEFF_BELOW)
-			strbuf_addf(&text, "p = %d: n <= %.4g (efficiency %.3g already at the smallest size)", q->p, q->n,
-				    q->efficiency);
+			strbuf_addf(
+				&text,
+				"p = %d: n <= %.4g (efficiency %.3g already at the smallest size)",
+				q->p, q->n, q->efficiency);
 		else
-			strbuf_addf(&text, "p = %d: n > %.4g (efficiency %.3g at the largest size)", q->p, q->n,
-				    q->efficiency);
+			strbuf_addf(&text, "p = %d: n > %.4g (efficiency %.3g at the largest size)",
+				    q->p, q->n, q->efficiency);
 		html_point(&pl, q->p, q->n, shape[q->where], colour[q->where], text.buf);
 		kinds[q->where] = 1;
 	}
 	if (kinds[ISOEFF_INSIDE])
 		html_plot_key(&pl, HTML_KEY_MARK, HTML_BLUE, "crossing, interpolated");
 	if (kinds[ISOEFF_BELOW])
-		html_plot_key(&pl, HTML_KEY_MARK, HTML_GREEN, "reached at the smallest size (n \xe2\x89\xa4)");
+		html_plot_key(&pl, HTML_KEY_MARK, HTML_GREEN,
+			      "reached at the smallest size (n \xe2\x89\xa4)");
 	if (kinds[ISOEFF_BEYOND])
-		html_plot_key(&pl, HTML_KEY_MARK, HTML_ORANGE, "not reached at the largest size (n >)");
+		html_plot_key(&pl, HTML_KEY_MARK, HTML_ORANGE,
+			      "not reached at the largest size (n >)");
 	html_plot_key(&pl, HTML_KEY_DOTTED, HTML_GREY, "measured sizes");
 	if (iso->explanation) {
 		html_text(&pl.notes, iso->explanation);
@@ -210,9 +229,11 @@ static void figures_table(struct strbuf *sb, const struct html_section *sec)
 		strbuf_addf(sb, " (the first %zu configurations)", n);
 	strbuf_addstr(sb, "</summary><table class=\"figures\"><thead><tr><th>config</th><th>p</th>"
 			  "<th>Execution_time (s)</th>");
-	strbuf_addstr(sb, sec->weak ? "<th>weak efficiency</th>" : "<th>speedup</th><th>efficiency</th><th>Karp\xe2\x80\x93"
-		      "Flatt e</th>");
-	strbuf_addstr(sb, "<th>Efficiency (predicted)</th><th>average parallelism</th><th>n</th></tr></thead><tbody>\n");
+	strbuf_addstr(sb, sec->weak ? "<th>weak efficiency</th>"
+				    : "<th>speedup</th><th>efficiency</th><th>Karp\xe2\x80\x93"
+				      "Flatt e</th>");
+	strbuf_addstr(sb, "<th>Efficiency (predicted)</th><th>average "
+			  "parallelism</th><th>n</th></tr></thead><tbody>\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct matrix_cell *c = cfg[i].cell;
 		strbuf_addstr(sb, "<tr><td>");
@@ -234,7 +255,8 @@ static void figures_table(struct strbuf *sb, const struct html_section *sec)
 }
 
 static const char *const badge_class[] = { "none", "pass", "warn", "fail", "error", "skipped" };
-static const char *const badge_text[] = { "no checks", "pass", "warning", "regression", "error", "skipped" };
+static const char *const badge_text[] = {"no checks",  "pass",  "warning",
+					 "regression", "error", "skipped"};
 
 /* Level, source, sizes, reference and the series' verdicts in words. */
 static void meta(struct strbuf *sb, const struct html_section *sec)
@@ -252,14 +274,15 @@ static void meta(struct strbuf *sb, const struct html_section *sec)
 	if (sec->weak)
 		strbuf_addstr(sb, " \xc2\xb7 weak scaling: the size grows with p");
 	if (sec->nr_sizes > 1)
-		strbuf_addf(sb, " \xc2\xb7 %zu sizes%s", sec->nr_sizes, sec->nr_sizes > sec->nr_series ?
-			    ", some drawn (see the figures)" : "");
+		strbuf_addf(sb, " \xc2\xb7 %zu sizes%s", sec->nr_sizes,
+			    sec->nr_sizes > sec->nr_series ? ", some drawn (see the figures)" : "");
 	if (s && !s->ref_is_serial && s->nr_cells)
-		strbuf_addf(sb, " \xc2\xb7 speedup against %dx%d (no 1x1 configuration)", s->cells[s->ref].config->ranks,
-			    s->cells[s->ref].config->threads);
+		strbuf_addf(sb, " \xc2\xb7 speedup against %dx%d (no 1x1 configuration)",
+			    s->cells[s->ref].config->ranks, s->cells[s->ref].config->threads);
 	if (s && !s->projection_refused && s->projection_p[0] > 0)
-		strbuf_addf(sb, " \xc2\xb7 projected efficiency %.2f at p = %.0f, %.2f at p = %.0f", s->projection_efficiency[0],
-			    s->projection_p[0], s->projection_efficiency[1], s->projection_p[1]);
+		strbuf_addf(sb, " \xc2\xb7 projected efficiency %.2f at p = %.0f, %.2f at p = %.0f",
+			    s->projection_efficiency[0], s->projection_p[0],
+			    s->projection_efficiency[1], s->projection_p[1]);
 	if (!sec->base)
 		strbuf_addstr(sb, " \xc2\xb7 no baseline");
 	strbuf_addstr(sb, "</p>\n");
@@ -270,7 +293,9 @@ size_t html_section_write(struct strbuf *sb, const struct html_section *sec, con
 	int st = sec->worst, iso = 0;
 	size_t n = 0;
 
-	strbuf_addf(sb, "<section class=\"interval st-%s\" id=\"%s\">\n<h3><span class=\"badge %s\">%s</span> ",
+	strbuf_addf(sb,
+		    "<section class=\"interval st-%s\" id=\"%s\">\n<h3><span class=\"badge "
+		    "%s\">%s</span> ",
 		    badge_class[st], id, badge_class[st], badge_text[st]);
 	html_text(sb, sec->benchmark);
 	strbuf_addstr(sb, " <code>");
@@ -285,7 +310,8 @@ size_t html_section_write(struct strbuf *sb, const struct html_section *sec, con
 		n += (size_t)(iso = iso_plot(sb, sec));
 	strbuf_addstr(sb, "</div>\n");
 	if (!n)
-		strbuf_addstr(sb, "<p class=\"note\">Nothing to plot: no configuration has this interval.</p>\n");
+		strbuf_addstr(sb, "<p class=\"note\">Nothing to plot: no configuration has this "
+				  "interval.</p>\n");
 	if (sec->iso && !iso && sec->iso->explanation) {
 		strbuf_addstr(sb, "<p class=\"note\">");
 		html_text(sb, sec->iso->explanation);

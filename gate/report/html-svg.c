@@ -1,4 +1,5 @@
-/* SVG plot primitives of the HTML report: axes with ticks and labels, lines, intervals, markers, bars, legends. */
+/* SVG plot primitives of the HTML report: axes with ticks and labels, lines, intervals, markers,
+ * bars, legends. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,8 +20,8 @@
 
 const char *html_colour(size_t i)
 {
-	static const char *const palette[] = { HTML_BLUE, HTML_VERMILLION, HTML_GREEN, HTML_PURPLE, HTML_ORANGE,
-					       HTML_SKY };
+	static const char *const palette[] = {HTML_BLUE,   HTML_VERMILLION, HTML_GREEN,
+					      HTML_PURPLE, HTML_ORANGE,     HTML_SKY};
 	return palette[i % ARRAY_SIZE(palette)];
 }
 
@@ -153,7 +154,8 @@ static double axis_frac(const struct html_axis *ax, double v)
 	return (v - ax->lo) / (ax->hi - ax->lo);
 }
 
-/* Clamped a few px past the frame: a value out of range shows at the edge, never across the page. */
+/* Clamped a few px past the frame: a value out of range shows at the edge, never across the page.
+ */
 static double clamp(double v, double lo, double hi)
 {
 	return v < lo ? lo : v > hi ? hi : v;
@@ -166,7 +168,8 @@ double html_px(const struct html_plot *pl, double x)
 
 double html_py(const struct html_plot *pl, double y)
 {
-	return clamp(pl->top + pl->h - axis_frac(&pl->y, y) * pl->h, pl->top - 4, pl->top + pl->h + 4);
+	return clamp(pl->top + pl->h - axis_frac(&pl->y, y) * pl->h, pl->top - 4,
+		     pl->top + pl->h + 4);
 }
 
 /* A tick label: "%.4g" (scaled), large values as 2e+05 -> "2e5". */
@@ -201,7 +204,8 @@ void html_plot_begin(struct html_plot *pl, struct strbuf *sb, const char *title,
 		longest = len > longest ? len : longest;
 	}
 	/* category names slant when side by side they would not fit (about 6.5 px a character) */
-	rotated = pl->x.names && (double)pl->x.nr_ticks * ((double)longest * 6.5 + 8) > SVG_W - MARGIN_LEFT - MARGIN_RIGHT;
+	rotated = pl->x.names && (double)pl->x.nr_ticks * ((double)longest * 6.5 + 8) >
+					 SVG_W - MARGIN_LEFT - MARGIN_RIGHT;
 
 	pl->sb = sb;
 	pl->left = MARGIN_LEFT;
@@ -214,46 +218,62 @@ void html_plot_begin(struct html_plot *pl, struct strbuf *sb, const char *title,
 
 	strbuf_addstr(sb, "<figure class=\"plot\"><figcaption>");
 	html_text(sb, title);
-	strbuf_addf(sb, "</figcaption>\n<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
-		    "width=\"%d\" height=\"%d\" role=\"img\"><title>", SVG_W, SVG_H, SVG_W, SVG_H);
+	strbuf_addf(sb,
+		    "</figcaption>\n<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" "
+		    "viewBox=\"0 0 %d %d\" "
+		    "width=\"%d\" height=\"%d\" role=\"img\"><title>",
+		    SVG_W, SVG_H, SVG_W, SVG_H);
 	html_text(sb, title);
 	if (desc) {
 		strbuf_addstr(sb, ": ");
 		html_text(sb, desc);
 	}
-	strbuf_addf(sb, "</title>\n<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
+	strbuf_addf(sb,
+		    "</title>\n<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		    "height=\"%.1f\"/>\n",
 		    pl->left, pl->top, pl->w, pl->h);
 	strbuf_addstr(sb, "<g class=\"axis\">");
 	for (size_t i = 0; i < pl->y.nr_ticks; i++) {
 		double y = html_py(pl, pl->y.ticks[i]);
-		strbuf_addf(sb, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", pl->left,
-			    pl->left + pl->w, y, y);
-		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", pl->left - 6, y + 4);
+		strbuf_addf(
+			sb,
+			"<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+			pl->left, pl->left + pl->w, y, y);
+		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", pl->left - 6,
+			    y + 4);
 		tick_label(sb, &pl->y, pl->y.ticks[i]);
 		strbuf_addstr(sb, "</text>");
 	}
 	for (size_t i = 0; i < pl->x.nr_ticks; i++) {
 		double x = html_px(pl, pl->x.ticks[i]);
-		strbuf_addf(sb, "<line class=\"tick\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", x, x, bottom,
-			    bottom + 5);
+		strbuf_addf(
+			sb,
+			"<line class=\"tick\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", x,
+			x, bottom, bottom + 5);
 		if (rotated)
-			strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" transform=\"rotate(-35 %.1f %.1f)\">",
+			strbuf_addf(sb,
+				    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+				    "transform=\"rotate(-35 %.1f %.1f)\">",
 				    x, bottom + 16, x, bottom + 16);
 		else
-			strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, bottom + 18);
+			strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x,
+				    bottom + 18);
 		tick_label(sb, &pl->x, pl->x.ticks[i]);
 		strbuf_addstr(sb, "</text>");
 	}
-	strbuf_addf(sb, "<text class=\"label\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", pl->left + pl->w / 2,
-		    SVG_H - 6);
+	strbuf_addf(sb, "<text class=\"label\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
+		    pl->left + pl->w / 2, SVG_H - 6);
 	html_text(sb, pl->x.label);
-	strbuf_addf(sb, "</text><text class=\"label\" transform=\"rotate(-90)\" x=\"%.1f\" y=\"14\" "
-		    "text-anchor=\"middle\">", -(pl->top + pl->h / 2));
+	strbuf_addf(sb,
+		    "</text><text class=\"label\" transform=\"rotate(-90)\" x=\"%.1f\" y=\"14\" "
+		    "text-anchor=\"middle\">",
+		    -(pl->top + pl->h / 2));
 	html_text(sb, pl->y.label);
 	strbuf_addstr(sb, "</text></g>\n");
 }
 
-void html_plot_key(struct html_plot *pl, enum html_key key, const char *colour, const char *fmt, ...)
+void html_plot_key(struct html_plot *pl, enum html_key key, const char *colour, const char *fmt,
+		   ...)
 {
 	struct html_legend *l;
 	va_list ap;
@@ -277,8 +297,8 @@ void html_plot_end(struct html_plot *pl)
 	if (pl->nr_legend) {
 		strbuf_addstr(sb, "<ul class=\"legend\">");
 		for (size_t i = 0; i < pl->nr_legend; i++) {
-			strbuf_addf(sb, "<li><span class=\"key k-%s\" style=\"--c:%s\"></span>", keys[pl->legend[i].key],
-				    pl->legend[i].colour);
+			strbuf_addf(sb, "<li><span class=\"key k-%s\" style=\"--c:%s\"></span>",
+				    keys[pl->legend[i].key], pl->legend[i].colour);
 			html_text(sb, pl->legend[i].label);
 			strbuf_addstr(sb, "</li>");
 		}
@@ -304,27 +324,31 @@ static void hover(struct strbuf *sb, const char *text)
 	strbuf_addstr(sb, "</title>");
 }
 
-static void polyline(struct html_plot *pl, const char *points, const char *colour, int dash, int guide,
-		     const char *text)
+static void polyline(struct html_plot *pl, const char *points, const char *colour, int dash,
+		     int guide, const char *text)
 {
-	static const char *const dashes[] = { "", " stroke-dasharray=\"7 4\"", " stroke-dasharray=\"2 3\"" };
+	static const char *const dashes[] = {"", " stroke-dasharray=\"7 4\"",
+					     " stroke-dasharray=\"2 3\""};
 
-	strbuf_addf(pl->sb, "<polyline class=\"%s\" points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s>",
+	strbuf_addf(pl->sb,
+		    "<polyline class=\"%s\" points=\"%s\" fill=\"none\" stroke=\"%s\" "
+		    "stroke-width=\"%s\"%s>",
 		    guide ? "guide" : "series", points, colour, guide ? "1.5" : "2", dashes[dash]);
 	hover(pl->sb, text);
 	strbuf_addstr(pl->sb, "</polyline>\n");
 	pl->marks += !guide;
 }
 
-void html_line(struct html_plot *pl, const double *x, const double *y, size_t n, const char *colour, int dash,
-	       int guide, const char *text)
+void html_line(struct html_plot *pl, const double *x, const double *y, size_t n, const char *colour,
+	       int dash, int guide, const char *text)
 {
 	struct strbuf pts = STRBUF_INIT;
 	size_t nr = 0;
 
 	for (size_t i = 0; i <= n; i++) {
 		if (i < n && isfinite(x[i]) && isfinite(y[i])) {
-			strbuf_addf(&pts, "%s%.1f,%.1f", nr ? " " : "", html_px(pl, x[i]), html_py(pl, y[i]));
+			strbuf_addf(&pts, "%s%.1f,%.1f", nr ? " " : "", html_px(pl, x[i]),
+				    html_py(pl, y[i]));
 			nr++;
 			continue;
 		}
@@ -346,8 +370,11 @@ void html_errorbar(struct html_plot *pl, double x, double lo, double hi, const c
 	y1 = html_py(pl, hi);
 	if (fabs(y0 - y1) < 0.5)
 		return; /* no spread to show */
-	strbuf_addf(pl->sb, "<path class=\"err\" d=\"M%.1f,%.1fV%.1fM%.1f,%.1fH%.1fM%.1f,%.1fH%.1f\" stroke=\"%s\" "
-		    "stroke-width=\"1.5\" fill=\"none\"/>\n", px, y0, y1, px - 4, y0, px + 4, px - 4, y1, px + 4, colour);
+	strbuf_addf(pl->sb,
+		    "<path class=\"err\" d=\"M%.1f,%.1fV%.1fM%.1f,%.1fH%.1fM%.1f,%.1fH%.1f\" "
+		    "stroke=\"%s\" "
+		    "stroke-width=\"1.5\" fill=\"none\"/>\n",
+		    px, y0, y1, px - 4, y0, px + 4, px - 4, y1, px + 4, colour);
 }
 
 void html_point(struct html_plot *pl, double x, double y, enum html_shape shape, const char *colour,
@@ -362,16 +389,24 @@ void html_point(struct html_plot *pl, double x, double y, enum html_shape shape,
 	py = html_py(pl, y);
 	switch (shape) {
 	case HTML_DOT:
-		strbuf_addf(sb, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" stroke=\"#fff\">",
+		strbuf_addf(sb,
+			    "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" "
+			    "stroke=\"#fff\">",
 			    px, py, colour);
 		break;
 	case HTML_RING:
-		strbuf_addf(sb, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#fff\" stroke=\"%s\" "
-			    "stroke-width=\"2\">", px, py, colour);
+		strbuf_addf(sb,
+			    "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#fff\" "
+			    "stroke=\"%s\" "
+			    "stroke-width=\"2\">",
+			    px, py, colour);
 		break;
 	case HTML_SQUARE:
-		strbuf_addf(sb, "<rect class=\"pt\" x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"#fff\" "
-			    "stroke=\"%s\" stroke-width=\"2\">", px - 4, py - 4, colour);
+		strbuf_addf(sb,
+			    "<rect class=\"pt\" x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" "
+			    "fill=\"#fff\" "
+			    "stroke=\"%s\" stroke-width=\"2\">",
+			    px - 4, py - 4, colour);
 		break;
 	case HTML_UP:
 	case HTML_DOWN:
@@ -379,8 +414,11 @@ void html_point(struct html_plot *pl, double x, double y, enum html_shape shape,
 	case HTML_DOWN_OPEN: {
 		double d = shape == HTML_UP || shape == HTML_UP_OPEN ? -1 : 1;
 		int open = shape == HTML_UP_OPEN || shape == HTML_DOWN_OPEN;
-		strbuf_addf(sb, "<path class=\"pt\" d=\"M%.1f,%.1fL%.1f,%.1fL%.1f,%.1fZ\" fill=\"%s\" stroke=\"%s\" "
-			    "stroke-width=\"1.5\">", px, py + 6 * d, px - 5.5, py - 4 * d, px + 5.5, py - 4 * d,
+		strbuf_addf(sb,
+			    "<path class=\"pt\" d=\"M%.1f,%.1fL%.1f,%.1fL%.1f,%.1fZ\" fill=\"%s\" "
+			    "stroke=\"%s\" "
+			    "stroke-width=\"1.5\">",
+			    px, py + 6 * d, px - 5.5, py - 4 * d, px + 5.5, py - 4 * d,
 			    open ? "#fff" : colour, colour);
 		break;
 	}
@@ -391,32 +429,38 @@ void html_point(struct html_plot *pl, double x, double y, enum html_shape shape,
 	pl->marks++;
 }
 
-void html_label(struct html_plot *pl, double x, double y, int side, const char *colour, const char *text)
+void html_label(struct html_plot *pl, double x, double y, int side, const char *colour,
+		const char *text)
 {
 	int k, right;
 
 	if (!isfinite(x) || !isfinite(y))
 		return;
-	/* stacked into the plot from its edge, one line per label: never on top of each other; in the
-	 * right half the text goes left of the mark, else it would leave the picture */
+	/* stacked into the plot from its edge, one line per label: never on top of each other; in
+	 * the right half the text goes left of the mark, else it would leave the picture */
 	k = pl->nr_labels[side < 0]++;
 	right = html_px(pl, x) > pl->left + pl->w / 2;
-	strbuf_addf(pl->sb, "<text class=\"offscale\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\" font-size=\"11\" "
-		    "text-anchor=\"%s\">", html_px(pl, x) + (right ? -9 : 9),
-		    html_py(pl, y) + (side > 0 ? 13 + 12 * k : -5 - 12 * k), colour, right ? "end" : "start");
+	strbuf_addf(pl->sb,
+		    "<text class=\"offscale\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\" font-size=\"11\" "
+		    "text-anchor=\"%s\">",
+		    html_px(pl, x) + (right ? -9 : 9),
+		    html_py(pl, y) + (side > 0 ? 13 + 12 * k : -5 - 12 * k), colour,
+		    right ? "end" : "start");
 	html_text(pl->sb, text);
 	strbuf_addstr(pl->sb, "</text>\n");
 }
 
-void html_bar(struct html_plot *pl, double x, double frac, double y0, double y1, const char *colour, int pale,
-	      const char *text)
+void html_bar(struct html_plot *pl, double x, double frac, double y0, double y1, const char *colour,
+	      int pale, const char *text)
 {
 	double half = frac * pl->w / (pl->x.hi - pl->x.lo) / 2, px = html_px(pl, x);
 	double top = html_py(pl, y1), bottom = html_py(pl, y0);
 
 	if (!isfinite(y0) || !isfinite(y1))
 		return;
-	strbuf_addf(pl->sb, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"%s>",
+	strbuf_addf(pl->sb,
+		    "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+		    "fill=\"%s\"%s>",
 		    px - half, top, 2 * half, bottom > top ? bottom - top : 0, colour,
 		    pale ? " fill-opacity=\"0.4\" stroke=\"#666\" stroke-width=\"0.6\"" : "");
 	hover(pl->sb, text);

@@ -1,4 +1,5 @@
-/* The HTML report: one self-contained page (inline CSS and SVG, no script) with the outcome, the verdicts and the scaling plots (docs/reports.md). */
+/* The HTML report: one self-contained page (inline CSS and SVG, no script) with the outcome, the
+ * verdicts and the scaling plots (docs/reports.md). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,37 +22,51 @@
 #define MAX_LEVEL 2 /* intervals deeper than this are plotted only with a verdict */
 
 static const char css[] =
-	"body{font:14px/1.45 'DejaVu Sans',system-ui,sans-serif;color:#222;background:#f6f6f4;margin:0}\n"
+	"body{font:14px/1.45 'DejaVu "
+	"Sans',system-ui,sans-serif;color:#222;background:#f6f6f4;margin:0}\n"
 	"main,header{max-width:1700px;margin:0 auto;padding:0 16px}\n"
-	"header{padding-top:18px}h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin:26px 0 8px}\n"
+	"header{padding-top:18px}h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin:26px 0 "
+	"8px}\n"
 	"h3{font-size:16px;margin:0 0 4px}code{font:13px 'DejaVu Sans Mono',monospace}\n"
 	".outcome{border-left:8px solid #888;background:#fff;padding:10px 16px;margin:8px 0}\n"
-	".outcome.st-fail{border-color:#D55E00}.outcome.st-warn{border-color:#E69F00}.outcome.st-pass{border-color:#009E73}"
+	".outcome.st-fail{border-color:#D55E00}.outcome.st-warn{border-color:#E69F00}.outcome.st-"
+	"pass{border-color:#009E73}"
 	".outcome.st-error{border-color:#CC79A7}\n"
-	".badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;color:#fff;"
+	".badge{display:inline-block;padding:1px "
+	"8px;border-radius:10px;font-size:12px;font-weight:600;color:#fff;"
 	"background:#777;vertical-align:2px}\n"
-	".badge.fail{background:#B84A00}.badge.warn{background:#E69F00;color:#222}.badge.pass{background:#00785A}"
+	".badge.fail{background:#B84A00}.badge.warn{background:#E69F00;color:#222}.badge.pass{"
+	"background:#00785A}"
 	".badge.error{background:#A24C86}.badge.skipped,.badge.none{background:#ddd;color:#222}\n"
 	".meta,.note{color:#555;font-size:13px;margin:4px 0}\n"
 	"table{border-collapse:collapse;background:#fff;font-size:13px;margin:6px 0}\n"
-	"th,td{border:1px solid #ddd;padding:4px 7px;text-align:left;vertical-align:top}th{background:#efefec}\n"
-	"td.num,td.cfg{text-align:right;white-space:nowrap}td.cfg{text-align:left}td.cause{max-width:430px}\n"
-	"section.interval{background:#fff;border:1px solid #ddd;border-left:6px solid #bbb;margin:14px 0;padding:12px 14px}\n"
+	"th,td{border:1px solid #ddd;padding:4px "
+	"7px;text-align:left;vertical-align:top}th{background:#efefec}\n"
+	"td.num,td.cfg{text-align:right;white-space:nowrap}td.cfg{text-align:left}td.cause{max-"
+	"width:430px}\n"
+	"section.interval{background:#fff;border:1px solid #ddd;border-left:6px solid "
+	"#bbb;margin:14px 0;padding:12px 14px}\n"
 	"section.st-fail{border-left-color:#D55E00}section.st-warn{border-left-color:#E69F00}"
 	"section.st-pass{border-left-color:#009E73}section.st-error{border-left-color:#CC79A7}\n"
 	".plots{display:flex;flex-wrap:wrap;gap:8px 18px}\n"
-	"figure.plot{margin:6px 0;width:380px}figure.plot figcaption{font-weight:600;font-size:13px}\n"
-	"svg.plot{display:block;overflow:visible}svg.plot text{font:11px 'DejaVu Sans',sans-serif;fill:#333}\n"
+	"figure.plot{margin:6px 0;width:380px}figure.plot "
+	"figcaption{font-weight:600;font-size:13px}\n"
+	"svg.plot{display:block;overflow:visible}svg.plot text{font:11px 'DejaVu "
+	"Sans',sans-serif;fill:#333}\n"
 	"svg.plot text.label{font-size:12px;font-weight:600}\n"
-	"svg.plot .frame{fill:#fff;stroke:#999}svg.plot .grid{stroke:#e6e6e6}svg.plot .tick{stroke:#999}\n"
-	"ul.legend{list-style:none;padding:0;margin:2px 0;font-size:12px;display:flex;flex-wrap:wrap;gap:2px 12px}\n"
-	".key{display:inline-block;width:24px;height:0;border-top:2.5px solid var(--c);vertical-align:middle;"
+	"svg.plot .frame{fill:#fff;stroke:#999}svg.plot .grid{stroke:#e6e6e6}svg.plot "
+	".tick{stroke:#999}\n"
+	"ul.legend{list-style:none;padding:0;margin:2px "
+	"0;font-size:12px;display:flex;flex-wrap:wrap;gap:2px 12px}\n"
+	".key{display:inline-block;width:24px;height:0;border-top:2.5px solid "
+	"var(--c);vertical-align:middle;"
 	"margin-right:5px}\n"
 	".k-dashed{border-top-style:dashed}.k-dotted{border-top-style:dotted}\n"
 	".k-box{width:12px;height:12px;border:0;background:var(--c)}"
 	".k-pale{width:11px;height:11px;border:1px solid #666;background:#eee}"
 	".k-mark{width:10px;height:10px;border:0;border-radius:50%;background:var(--c)}\n"
-	"nav ul{columns:2;padding-left:18px;margin:4px 0}details{margin:6px 0}summary{cursor:pointer;color:#333}\n"
+	"nav ul{columns:2;padding-left:18px;margin:4px 0}details{margin:6px "
+	"0}summary{cursor:pointer;color:#333}\n"
 	"footer{max-width:1700px;margin:20px auto;padding:0 16px;color:#777;font-size:12px}\n";
 
 /* ---- verdicts ---- */
@@ -63,14 +78,16 @@ static int status_rank(enum verdict_status st)
 	return rank[st];
 }
 
-/* The worst verdict on this benchmark's interval, any size and configuration: 0 none, else status + 1. */
+/* The worst verdict on this benchmark's interval, any size and configuration: 0 none, else status +
+ * 1. */
 static int worst(const struct verdict_set *s, const char *benchmark, const char *path)
 {
 	int best = 0, found = 0;
 
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct verdict *v = &s->v[i];
-		if (!v->benchmark || !v->interval || strcmp(v->benchmark, benchmark) || strcmp(v->interval, path))
+		if (!v->benchmark || !v->interval || strcmp(v->benchmark, benchmark) ||
+		    strcmp(v->interval, path))
 			continue;
 		if (status_rank(v->status) > best) {
 			best = status_rank(v->status);
@@ -92,7 +109,8 @@ static double size_number(const char *size)
 
 static int cmp_series(const void *x, const void *y)
 {
-	const struct matrix_series *a = *(const struct matrix_series *const *)x, *b = *(const struct matrix_series *const *)y;
+	const struct matrix_series *a = *(const struct matrix_series *const *)x,
+				   *b = *(const struct matrix_series *const *)y;
 	double sa = size_number(a->size), sb = size_number(b->size);
 
 	if (sa != sb)
@@ -100,7 +118,8 @@ static int cmp_series(const void *x, const void *y)
 	return strcmp(a->size ? a->size : "", b->size ? b->size : "");
 }
 
-/* The strong-scaling series of the section, ascending size; more than HTML_MAX_SIZES: evenly spread, ends kept. */
+/* The strong-scaling series of the section, ascending size; more than HTML_MAX_SIZES: evenly
+ * spread, ends kept. */
 static void section_series(struct html_section *sec, const struct matrix *m)
 {
 	const struct matrix_series **all = xcalloc(m->nr_series + 1, sizeof(*all));
@@ -108,7 +127,8 @@ static void section_series(struct html_section *sec, const struct matrix *m)
 
 	for (size_t i = 0; i < m->nr_series; i++) {
 		const struct matrix_series *s = &m->series[i];
-		if (!s->weak && s->nr_cells && s->interval == sec->interval && !strcmp(s->benchmark, sec->benchmark))
+		if (!s->weak && s->nr_cells && s->interval == sec->interval &&
+		    !strcmp(s->benchmark, sec->benchmark))
 			all[n++] = s;
 	}
 	qsort(all, n, sizeof(*all), cmp_series);
@@ -120,7 +140,8 @@ static void section_series(struct html_section *sec, const struct matrix *m)
 }
 
 static struct html_section *build_sections(const struct verdict_set *s, const struct analysis *a,
-					   const struct matrix *m, const struct baseline *const *base, size_t nr_base,
+					   const struct matrix *m,
+					   const struct baseline *const *base, size_t nr_base,
 					   size_t *nr)
 {
 	struct html_section *sec = xcalloc(m->nr_series + 1, sizeof(*sec));
@@ -132,7 +153,9 @@ static struct html_section *build_sections(const struct verdict_set *s, const st
 		size_t j;
 		if (ser->interval < 0 || (size_t)ser->interval >= a->nr_intervals || !ser->nr_cells)
 			continue;
-		for (j = 0; j < *nr && (sec[j].interval != ser->interval || strcmp(sec[j].benchmark, ser->benchmark)); j++)
+		for (j = 0; j < *nr && (sec[j].interval != ser->interval ||
+					strcmp(sec[j].benchmark, ser->benchmark));
+		     j++)
 			;
 		if (j < *nr)
 			continue;
@@ -147,11 +170,12 @@ static struct html_section *build_sections(const struct verdict_set *s, const st
 			if (base[k]->benchmark && !strcmp(base[k]->benchmark, x->benchmark))
 				x->base = base[k];
 		for (size_t k = 0; k < m->nr_weak; k++)
-			if (m->weak[k].interval == x->interval && !strcmp(m->weak[k].benchmark, x->benchmark) &&
-			    m->weak[k].nr_points)
+			if (m->weak[k].interval == x->interval &&
+			    !strcmp(m->weak[k].benchmark, x->benchmark) && m->weak[k].nr_points)
 				x->weak = &m->weak[k];
 		for (size_t k = 0; k < m->nr_iso; k++)
-			if (m->iso[k].interval == x->interval && !strcmp(m->iso[k].benchmark, x->benchmark))
+			if (m->iso[k].interval == x->interval &&
+			    !strcmp(m->iso[k].benchmark, x->benchmark))
 				x->iso = &m->iso[k];
 		section_series(x, m);
 	}
@@ -160,7 +184,8 @@ static struct html_section *build_sections(const struct verdict_set *s, const st
 
 static int flagged(const struct html_section *x)
 {
-	return x->worst == VERDICT_FAIL + 1 || x->worst == VERDICT_WARN + 1 || x->worst == VERDICT_ERROR + 1;
+	return x->worst == VERDICT_FAIL + 1 || x->worst == VERDICT_WARN + 1 ||
+	       x->worst == VERDICT_ERROR + 1;
 }
 
 /* Plotted unless deeper than MAX_LEVEL without a warning, regression or error. */
@@ -169,12 +194,19 @@ static int eligible(const struct html_section *x)
 	return flagged(x) || x->iv->depth <= MAX_LEVEL;
 }
 
-/* The plotted ones first: regressions, then warnings, then the rest by level; the matrix's order within each. */
+/* The plotted ones first: regressions, then warnings, then the rest by level; the matrix's order
+ * within each. */
 static int cmp_section(const void *p, const void *q)
 {
 	const struct html_section *x = p, *y = q;
-	int gx = !eligible(x) ? 3 : x->worst == VERDICT_FAIL + 1 ? 0 : x->worst == VERDICT_WARN + 1 ? 1 : 2;
-	int gy = !eligible(y) ? 3 : y->worst == VERDICT_FAIL + 1 ? 0 : y->worst == VERDICT_WARN + 1 ? 1 : 2;
+	int gx = !eligible(x)                   ? 3
+		 : x->worst == VERDICT_FAIL + 1 ? 0
+		 : x->worst == VERDICT_WARN + 1 ? 1
+						: 2;
+	int gy = !eligible(y)                   ? 3
+		 : y->worst == VERDICT_FAIL + 1 ? 0
+		 : y->worst == VERDICT_WARN + 1 ? 1
+						: 2;
 
 	if (gx != gy)
 		return gx - gy;
@@ -184,7 +216,8 @@ static int cmp_section(const void *p, const void *q)
 }
 
 /* The plotted section of this benchmark and interval, or -1. */
-static long section_of(const struct html_section *sec, size_t nr, const char *benchmark, const char *path)
+static long section_of(const struct html_section *sec, size_t nr, const char *benchmark,
+		       const char *path)
 {
 	for (size_t i = 0; benchmark && path && i < nr; i++)
 		if (!strcmp(sec[i].benchmark, benchmark) && !strcmp(sec[i].iv->path, path))
@@ -208,14 +241,16 @@ static void config_text(struct strbuf *sb, const struct verdict *v)
 	}
 	char config[96];
 
-	strbuf_addf(sb, "%s (p=%d)", config_words(config, sizeof(config), v->ranks, v->threads, NULL), v->p);
+	strbuf_addf(sb, "%s (p=%d)",
+		    config_words(config, sizeof(config), v->ranks, v->threads, NULL), v->p);
 	if (v->size && strcmp(v->size, "-")) {
 		strbuf_addstr(sb, ", size ");
 		html_text(sb, v->size);
 	}
 }
 
-static void interval_link(struct strbuf *sb, const struct verdict *v, const struct html_section *sec, size_t nr)
+static void interval_link(struct strbuf *sb, const struct verdict *v,
+			  const struct html_section *sec, size_t nr)
 {
 	long k = section_of(sec, nr, v->benchmark, v->interval);
 
@@ -230,7 +265,8 @@ static void interval_link(struct strbuf *sb, const struct verdict *v, const stru
 		strbuf_addstr(sb, "</a>");
 }
 
-static void verdict_row(struct strbuf *sb, const struct verdict *v, const struct html_section *sec, size_t nr)
+static void verdict_row(struct strbuf *sb, const struct verdict *v, const struct html_section *sec,
+			size_t nr)
 {
 	const char *ref = report_reference(v);
 
@@ -250,7 +286,9 @@ static void verdict_row(struct strbuf *sb, const struct verdict *v, const struct
 		strbuf_addf(sb, " [%.3g, %.3g]", v->lo, v->hi);
 	strbuf_addstr(sb, "</td><td class=\"num\">");
 	if (isfinite(v->baseline))
-		strbuf_addstr(sb, !strcmp(ref, "min") ? "\xe2\x89\xa5 " : !strcmp(ref, "max") ? "\xe2\x89\xa4 " : "");
+		strbuf_addstr(sb, !strcmp(ref, "min")   ? "\xe2\x89\xa5 "
+				  : !strcmp(ref, "max") ? "\xe2\x89\xa4 "
+							: "");
 	html_number(sb, "%.3g", v->baseline);
 	strbuf_addstr(sb, "</td><td class=\"num\">");
 	if (report_change_relative(v))
@@ -262,7 +300,8 @@ static void verdict_row(struct strbuf *sb, const struct verdict *v, const struct
 		strbuf_addstr(sb, "&lt; 0.001");
 	else
 		html_number(sb, "%.2g", v->p_value);
-	/* the cause, else the message: what a reader acts on; the message is the row's hover text */
+	/* the cause, else the message: what a reader acts on; the message is the row's hover text
+	 */
 	strbuf_addstr(sb, "</td><td class=\"cause\">");
 	html_text(sb, v->cause ? v->cause : v->message);
 	strbuf_addstr(sb, "</td></tr>\n");
@@ -270,15 +309,19 @@ static void verdict_row(struct strbuf *sb, const struct verdict *v, const struct
 
 static void table_head(struct strbuf *sb, const struct verdict_set *s)
 {
-	strbuf_addf(sb, "<table class=\"verdicts\"><thead><tr><th>Benchmark</th><th>Interval</th><th>Config</th>"
-			  "<th>Metric</th><th>Current [lo, hi]</th><th>%s / bound</th><th>Change</th><th>p</th>"
-			  "<th>Likely cause (hover a row for the message)</th></tr></thead><tbody>\n",
-		    s->ab ? "Base" : "Baseline");
+	strbuf_addf(
+		sb,
+		"<table "
+		"class=\"verdicts\"><thead><tr><th>Benchmark</th><th>Interval</th><th>Config</th>"
+		"<th>Metric</th><th>Current [lo, hi]</th><th>%s / "
+		"bound</th><th>Change</th><th>p</th>"
+		"<th>Likely cause (hover a row for the message)</th></tr></thead><tbody>\n",
+		s->ab ? "Base" : "Baseline");
 }
 
 /* The first MAX_OPEN_ROWS rows open, the others collapsed; at most MAX_TABLE_ROWS in all. */
-static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum verdict_status st, const char *title,
-			  const struct html_section *sec, size_t nr)
+static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum verdict_status st,
+			  const char *title, const struct html_section *sec, size_t nr)
 {
 	size_t shown = 0, count = report_count_listed(s, st);
 
@@ -290,8 +333,9 @@ static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum v
 		if (!report_listed(&s->v[i], st))
 			continue;
 		if (shown == MAX_OPEN_ROWS) {
-			strbuf_addf(sb, "</tbody></table>\n<details><summary>%zu more %s</summary>\n", count - shown,
-				    st == VERDICT_FAIL ? "regressions" : "warnings");
+			strbuf_addf(sb,
+				    "</tbody></table>\n<details><summary>%zu more %s</summary>\n",
+				    count - shown, st == VERDICT_FAIL ? "regressions" : "warnings");
 			table_head(sb, s);
 		}
 		verdict_row(sb, &s->v[i], sec, nr);
@@ -299,7 +343,8 @@ static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum v
 	}
 	strbuf_addstr(sb, "</tbody></table>\n");
 	if (count > shown)
-		strbuf_addf(sb, "<p class=\"note\">%zu more in the JUnit report.</p>\n", count - shown);
+		strbuf_addf(sb, "<p class=\"note\">%zu more in the JUnit report.</p>\n",
+			    count - shown);
 	if (shown > MAX_OPEN_ROWS)
 		strbuf_addstr(sb, "</details>\n");
 }
@@ -312,8 +357,8 @@ static void verdict_list(struct strbuf *sb, const struct verdict_set *s, int st,
 	if (!count)
 		return;
 	/* errors (a crash, a baseline that cannot be used) are what to read first: open */
-	strbuf_addf(sb, "<details%s><summary>%s (%zu)</summary><ul>\n", st == VERDICT_ERROR ? " open" : "", title,
-		    count);
+	strbuf_addf(sb, "<details%s><summary>%s (%zu)</summary><ul>\n",
+		    st == VERDICT_ERROR ? " open" : "", title, count);
 	for (size_t i = 0; i < s->nr && shown < MAX_LIST_ITEMS; i++) {
 		const struct verdict *v = &s->v[i];
 		if (!report_listed(v, st))
@@ -344,29 +389,42 @@ static const char *fingerprint(const struct verdict_set *s, const char *key)
 	return NULL;
 }
 
-static void header(struct strbuf *sb, const struct verdict_set *s, const struct analysis *a, const size_t *count)
+static void header(struct strbuf *sb, const struct verdict_set *s, const struct analysis *a,
+		   const size_t *count)
 {
-	static const char *const keys[] = { "date", "hostname", "cpu_model", "cores", "compiler", "omp_runtime", "mpi" };
+	static const char *const keys[] = {"date",     "hostname",    "cpu_model", "cores",
+					   "compiler", "omp_runtime", "mpi"};
 	struct strbuf outcome = STRBUF_INIT;
-	const char *st = count[VERDICT_FAIL] ? "fail" : s->exit_code == 3 || count[VERDICT_ERROR] ? "error" :
-			 count[VERDICT_WARN] ? "warn" : "pass";
+	const char *st = count[VERDICT_FAIL]                         ? "fail"
+			 : s->exit_code == 3 || count[VERDICT_ERROR] ? "error"
+			 : count[VERDICT_WARN]                       ? "warn"
+								     : "pass";
 
 	report_outcome(&outcome, s);
 	strbuf_addstr(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-			  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>scalegate: ");
+			  "<meta name=\"viewport\" content=\"width=device-width, "
+			  "initial-scale=1\">\n<title>scalegate: ");
 	html_text(sb, outcome.buf);
-	strbuf_addf(sb, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<div class=\"outcome st-%s\">"
-		    "<h1>scalegate: ", css, st);
+	strbuf_addf(sb,
+		    "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<div "
+		    "class=\"outcome st-%s\">"
+		    "<h1>scalegate: ",
+		    css, st);
 	html_text(sb, outcome.buf);
 	strbuf_addstr(sb, "</h1>\n<p class=\"counts\">");
-	strbuf_addf(sb, "<span class=\"badge fail\">%zu failed</span> <span class=\"badge warn\">%zu warning%s",
+	strbuf_addf(sb,
+		    "<span class=\"badge fail\">%zu failed</span> <span class=\"badge warn\">%zu "
+		    "warning%s",
 		    count[VERDICT_FAIL], count[VERDICT_WARN], count[VERDICT_WARN] == 1 ? "" : "s");
 	if (report_count_listed(s, REPORT_INCONCLUSIVE))
 		strbuf_addf(sb, " (%zu inconclusive)", report_count_listed(s, REPORT_INCONCLUSIVE));
-	strbuf_addf(sb, "</span> <span class=\"badge error\">%zu error%s</span> <span class=\"badge skipped\">%zu "
-		    "skipped</span> <span class=\"badge pass\">%zu passed</span> &middot; exit %d</p>\n",
-		    count[VERDICT_ERROR], count[VERDICT_ERROR] == 1 ? "" : "s", count[VERDICT_SKIPPED],
-		    count[VERDICT_PASS], s->exit_code);
+	strbuf_addf(sb,
+		    "</span> <span class=\"badge error\">%zu error%s</span> <span class=\"badge "
+		    "skipped\">%zu "
+		    "skipped</span> <span class=\"badge pass\">%zu passed</span> &middot; exit "
+		    "%d</p>\n",
+		    count[VERDICT_ERROR], count[VERDICT_ERROR] == 1 ? "" : "s",
+		    count[VERDICT_SKIPPED], count[VERDICT_PASS], s->exit_code);
 	strbuf_addstr(sb, "<p class=\"meta\">");
 	if (a && a->dir) {
 		/* "results <code>results</code>" said the word twice */
@@ -388,17 +446,19 @@ static void header(struct strbuf *sb, const struct verdict_set *s, const struct 
 }
 
 /* The intervals not plotted: how many, why, and the first few names. */
-static void left_out(struct strbuf *sb, const struct html_section *sec, size_t from, size_t nr, size_t deep)
+static void left_out(struct strbuf *sb, const struct html_section *sec, size_t from, size_t nr,
+		     size_t deep)
 {
 	if (nr <= from)
 		return;
 	strbuf_addf(sb, "<p class=\"note\" id=\"left-out\">%zu interval%s not plotted", nr - from,
 		    nr - from == 1 ? "" : "s");
 	if (deep)
-		strbuf_addf(sb, " (%zu deeper than level %d without a warning or regression", deep, MAX_LEVEL);
+		strbuf_addf(sb, " (%zu deeper than level %d without a warning or regression", deep,
+			    MAX_LEVEL);
 	if (nr - from > deep)
-		strbuf_addf(sb, "%s%zu past the cap of %d sections", deep ? ", " : " (", nr - from - deep,
-			    HTML_MAX_SECTIONS);
+		strbuf_addf(sb, "%s%zu past the cap of %d sections", deep ? ", " : " (",
+			    nr - from - deep, HTML_MAX_SECTIONS);
 	strbuf_addstr(sb, "): ");
 	for (size_t i = from; i < nr && i < from + MAX_LEFT_OUT_NAMES; i++) {
 		strbuf_addstr(sb, i > from ? ", " : "");
@@ -412,7 +472,8 @@ static void left_out(struct strbuf *sb, const struct html_section *sec, size_t f
 	strbuf_addstr(sb, ". <code>scalegate analyze</code> prints them all.</p>\n");
 }
 
-/* Sorts the sections and writes those within the cap; returns how many (the first ones of 'sec'). */
+/* Sorts the sections and writes those within the cap; returns how many (the first ones of 'sec').
+ */
 static size_t sections(struct strbuf *sb, struct html_section *sec, size_t nr)
 {
 	size_t shown = 0, deep = 0;
@@ -434,7 +495,8 @@ static size_t sections(struct strbuf *sb, struct html_section *sec, size_t nr)
 		html_text(sb, sec[i].iv->path);
 		strbuf_addstr(sb, "</code></a>");
 		if (st == VERDICT_FAIL + 1 || st == VERDICT_WARN + 1)
-			strbuf_addf(sb, " <span class=\"badge %s\">%s</span>", st == VERDICT_FAIL + 1 ? "fail" : "warn",
+			strbuf_addf(sb, " <span class=\"badge %s\">%s</span>",
+				    st == VERDICT_FAIL + 1 ? "fail" : "warn",
 				    st == VERDICT_FAIL + 1 ? "regression" : "warning");
 		strbuf_addstr(sb, "</li>\n");
 	}
@@ -459,21 +521,26 @@ int html_write(const struct verdict_set *s, const struct analysis *a, const stru
 
 	report_count(s, count);
 	header(&sb, s, a, count);
-	/* the tables link to the plotted sections: sort and write those first, put them after the tables */
+	/* the tables link to the plotted sections: sort and write those first, put them after the
+	 * tables */
 	if (sec)
 		plotted = sections(&body, sec, nr);
 	verdict_table(&sb, s, VERDICT_FAIL, "Regressions", sec, plotted);
 	verdict_table(&sb, s, VERDICT_WARN, "Warnings", sec, plotted);
 	verdict_list(&sb, s, VERDICT_ERROR, "Errors", sec, plotted);
-	verdict_list(&sb, s, REPORT_INCONCLUSIVE, "Inconclusive: the noise allows only larger changes to be detected", sec,
+	verdict_list(&sb, s, REPORT_INCONCLUSIVE,
+		     "Inconclusive: the noise allows only larger changes to be detected", sec,
 		     plotted);
 	verdict_list(&sb, s, VERDICT_SKIPPED, "Skipped", sec, plotted);
 	if (body.len)
 		strbuf_add(&sb, body.buf, body.len);
 	strbuf_release(&body);
-	strbuf_addf(&sb, "</main>\n<footer>scalegate %s &middot; medians over the repeats with 95 %% intervals; "
+	strbuf_addf(&sb,
+		    "</main>\n<footer>scalegate %s &middot; medians over the repeats with 95 %% "
+		    "intervals; "
 		    "dashed: %s; hover a mark for its figures.</footer>\n</body>\n</html>\n",
-		    SG_VERSION, s->ab ? "the base revision, run in the same job" : "the stored baseline");
+		    SG_VERSION,
+		    s->ab ? "the base revision, run in the same job" : "the stored baseline");
 	ret = write_file_atomic(path, sb.buf, sb.len);
 	strbuf_release(&sb);
 	free(sec);

@@ -1,4 +1,5 @@
-/* The --json output of 'scalegate analyze': keys as in DESIGN.md, null where absent (schema: docs/metrics.md). */
+/* The --json output of 'scalegate analyze': keys as in DESIGN.md, null where absent (schema:
+ * docs/metrics.md). */
 #include <math.h>
 #include <stdio.h>
 
@@ -54,9 +55,11 @@ static void json_cmp(FILE *out, const struct analysis_cmp *c)
 	}
 	fputs("{\"min\": ", out);
 	json_number(out, c->min);
-	fprintf(out, ", \"min_at\": {\"rank\": %d, \"thread\": %d}, \"max\": ", c->min_rank, c->min_thread);
+	fprintf(out, ", \"min_at\": {\"rank\": %d, \"thread\": %d}, \"max\": ", c->min_rank,
+		c->min_thread);
 	json_number(out, c->max);
-	fprintf(out, ", \"max_at\": {\"rank\": %d, \"thread\": %d}, \"mean\": ", c->max_rank, c->max_thread);
+	fprintf(out, ", \"max_at\": {\"rank\": %d, \"thread\": %d}, \"mean\": ", c->max_rank,
+		c->max_thread);
 	json_number(out, c->mean);
 	fputc('}', out);
 }
@@ -128,8 +131,11 @@ static void json_series(FILE *out, const struct analysis *a, const struct matrix
 	json_key_string(out, "size", s->size);
 	json_key_string(out, "interval", iv->path);
 	json_key_string(out, "file", iv->file);
-	fprintf(out, ", \"line\": %d, \"level\": %d, \"reference\": {\"ranks\": %d, \"threads\": %d, \"serial\": %s}",
-		iv->line, iv->depth, ref->config->ranks, ref->config->threads, s->ref_is_serial ? "true" : "false");
+	fprintf(out,
+		", \"line\": %d, \"level\": %d, \"reference\": {\"ranks\": %d, \"threads\": %d, "
+		"\"serial\": %s}",
+		iv->line, iv->depth, ref->config->ranks, ref->config->threads,
+		s->ref_is_serial ? "true" : "false");
 	fputs(", \"configurations\": [", out);
 	for (size_t i = 0; i < s->nr_cells; i++) {
 		fputs(i ? ",\n    " : "\n    ", out);
@@ -170,14 +176,15 @@ static void json_weak(FILE *out, const struct analysis *a, const struct matrix_w
 	fputs("{\"benchmark\": ", out);
 	json_string(out, w->benchmark);
 	json_key_string(out, "interval", a->intervals[w->interval].path);
-	fprintf(out, ", \"reference\": {\"ranks\": %d, \"threads\": %d, \"size\": ", ref->config->ranks,
+	fprintf(out,
+		", \"reference\": {\"ranks\": %d, \"threads\": %d, \"size\": ", ref->config->ranks,
 		ref->config->threads);
 	json_number(out, w->points[w->ref].size);
 	fprintf(out, ", \"serial\": %s}, \"points\": [", w->ref_is_serial ? "true" : "false");
 	for (size_t i = 0; i < w->nr_points; i++) {
 		const struct matrix_cell *c = w->points[i].cell;
-		fprintf(out, "%s{\"ranks\": %d, \"threads\": %d, \"p\": %d, \"size\": ", i ? ",\n    " : "\n    ",
-			c->config->ranks, c->config->threads, c->p);
+		fprintf(out, "%s{\"ranks\": %d, \"threads\": %d, \"p\": %d, \"size\": ",
+			i ? ",\n    " : "\n    ", c->config->ranks, c->config->threads, c->p);
 		json_number(out, w->points[i].size);
 		fputs(", ", out);
 		json_figure(out, "Execution_time", &c->fig[ANALYSIS_EXECUTION_TIME]);
@@ -220,7 +227,8 @@ static void json_iso_point(FILE *out, const struct isoeff *iso, const struct iso
 		static const struct matrix_figure none;
 		fprintf(out, "%s{\"size\": ", j ? ", " : "");
 		json_number(out, iso->sizes[j]);
-		fprintf(out, ", \"ranks\": %d, \"threads\": %d, ", c ? c->config->ranks : 0, c ? c->config->threads : 0);
+		fprintf(out, ", \"ranks\": %d, \"threads\": %d, ", c ? c->config->ranks : 0,
+			c ? c->config->threads : 0);
 		json_figure(out, "Measured_efficiency", c ? &c->efficiency : &none);
 		fputs(", ", out);
 		json_figure(out, "Total_overhead", c ? &c->total_overhead : &none);
@@ -242,8 +250,8 @@ static void json_scalability(FILE *out, const struct isoeff *iso)
 	json_string(out, fn);
 	json_key_number(out, "p_exponent", iso->scalability.p_exp);
 	json_key_number(out, "log_exponent", iso->scalability.log_exp);
-	fprintf(out, ", \"loglog_exponent\": %d}, \"scalability\": \"%s\"", iso->scalability.loglog_exp,
-		isoeff_verdict_name(iso->scalability.verdict));
+	fprintf(out, ", \"loglog_exponent\": %d}, \"scalability\": \"%s\"",
+		iso->scalability.loglog_exp, isoeff_verdict_name(iso->scalability.verdict));
 }
 
 static void json_iso(FILE *out, const struct analysis *a, const struct isoeff *iso)

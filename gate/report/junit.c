@@ -1,4 +1,5 @@
-/* The JUnit XML report, in the layout valid against the three schemas of shared/junit-xsd (docs/reports.md). */
+/* The JUnit XML report, in the layout valid against the three schemas of shared/junit-xsd
+ * (docs/reports.md). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -47,8 +48,8 @@ static void suite_timestamp(char out[20], const char *ts)
 	for (size_t i = 0; ok && i < sizeof(pattern) - 1; i++)
 		ok = pattern[i] == 'd' ? ts[i] >= '0' && ts[i] <= '9' : ts[i] == pattern[i];
 	if (ok && sscanf(ts, "%4d-%2d-%2dT%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &sec) == 6)
-		ok = y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= mdays[mo - 1] + (mo == 2 && leap(y)) &&
-		     h <= 23 && mi <= 59 && sec <= 59;
+		ok = y >= 1 && mo >= 1 && mo <= 12 && d >= 1 &&
+		     d <= mdays[mo - 1] + (mo == 2 && leap(y)) && h <= 23 && mi <= 59 && sec <= 59;
 	else
 		ok = 0;
 	if (ok) {
@@ -74,7 +75,8 @@ void report_testcase_name(struct strbuf *sb, const struct verdict *v)
 
 	if (v->interval)
 		strbuf_addf(sb, "%s ", v->interval);
-	strbuf_addf(sb, "%s (p=%d)", config_words(config, sizeof(config), v->ranks, v->threads, v->size), v->p);
+	strbuf_addf(sb, "%s (p=%d)",
+		    config_words(config, sizeof(config), v->ranks, v->threads, v->size), v->p);
 	if (v->kind)
 		strbuf_addf(sb, " %s", v->kind);
 }
@@ -221,8 +223,9 @@ static void testsuite(struct strbuf *out, const struct verdict_set *s, size_t fi
 	add_attr(out, "name", name);
 	add_attr(out, "timestamp", timestamp);
 	add_attr(out, "hostname", blank(s->hostname) ? "localhost" : s->hostname);
-	strbuf_addf(out, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\"", tests,
-		    count[VERDICT_FAIL], count[VERDICT_ERROR], count[VERDICT_SKIPPED], time);
+	strbuf_addf(out,
+		    " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\"",
+		    tests, count[VERDICT_FAIL], count[VERDICT_ERROR], count[VERDICT_SKIPPED], time);
 	strbuf_addf(out, " package=\"scalegate\" id=\"%d\">\n", id);
 
 	/* never empty: jenkins-junit4.xsd rejects <properties/> */
@@ -246,9 +249,11 @@ static void testsuite(struct strbuf *out, const struct verdict_set *s, size_t fi
 
 	/* windyroad.xsd requires both, after the testcases; warnings live here as it
 	 * forbids a testcase's own <system-out> */
-	strbuf_addf(out, "    <system-out>%zu %s: %zu pass, %zu warn, %zu fail, %zu error, %zu skipped\n", tests,
-		    tests == 1 ? "check" : "checks", count[VERDICT_PASS], count[VERDICT_WARN], count[VERDICT_FAIL],
-		    count[VERDICT_ERROR], count[VERDICT_SKIPPED]);
+	strbuf_addf(
+		out,
+		"    <system-out>%zu %s: %zu pass, %zu warn, %zu fail, %zu error, %zu skipped\n",
+		tests, tests == 1 ? "check" : "checks", count[VERDICT_PASS], count[VERDICT_WARN],
+		count[VERDICT_FAIL], count[VERDICT_ERROR], count[VERDICT_SKIPPED]);
 	xml_add_text(out, warnings.buf);
 	strbuf_addstr(out, "</system-out>\n    <system-err></system-err>\n  </testsuite>\n");
 	strbuf_release(&warnings);

@@ -1,4 +1,5 @@
-/* The Markdown report, for a pull-request comment or $GITHUB_STEP_SUMMARY (GitHub-flavoured; docs/reports.md). */
+/* The Markdown report, for a pull-request comment or $GITHUB_STEP_SUMMARY (GitHub-flavoured;
+ * docs/reports.md). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,7 +90,8 @@ static void md_config(struct strbuf *sb, const struct verdict *v)
 {
 	char config[96];
 
-	strbuf_addf(sb, "%s (p=%d)", config_words(config, sizeof(config), v->ranks, v->threads, NULL), v->p);
+	strbuf_addf(sb, "%s (p=%d)",
+		    config_words(config, sizeof(config), v->ranks, v->threads, NULL), v->p);
 	if (v->size && strcmp(v->size, "-")) {
 		strbuf_addstr(sb, ", size ");
 		md_text(sb, v->size, 40);
@@ -123,7 +125,9 @@ static void table_row(struct strbuf *sb, const struct verdict *v)
 		strbuf_addf(sb, " [%.3g, %.3g]", v->lo, v->hi);
 	strbuf_addstr(sb, " | ");
 	if (isfinite(v->baseline))
-		strbuf_addstr(sb, !strcmp(ref, "min") ? "\xe2\x89\xa5 " : !strcmp(ref, "max") ? "\xe2\x89\xa4 " : "");
+		strbuf_addstr(sb, !strcmp(ref, "min")   ? "\xe2\x89\xa5 "
+				  : !strcmp(ref, "max") ? "\xe2\x89\xa4 "
+							: "");
 	md_number(sb, "%.3g", v->baseline);
 	strbuf_addstr(sb, " | ");
 	if (report_change_relative(v))
@@ -142,16 +146,19 @@ static void table_row(struct strbuf *sb, const struct verdict *v)
 	strbuf_addstr(sb, " |\n");
 }
 
-static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum verdict_status st, const char *title)
+static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum verdict_status st,
+			  const char *title)
 {
 	size_t shown = 0, nr = report_count_listed(s, st);
 
 	if (!nr)
 		return;
 	strbuf_addf(sb, "#### %s (%zu)\n\n", title, nr);
-	strbuf_addf(sb, "| Benchmark | Interval | Config | Metric | Current [lo, hi] | %s / bound | Change "
-		    "| p | Cause |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
-		    s->ab ? "Base" : "Baseline");
+	strbuf_addf(
+		sb,
+		"| Benchmark | Interval | Config | Metric | Current [lo, hi] | %s / bound | Change "
+		"| p | Cause |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+		s->ab ? "Base" : "Baseline");
 	for (size_t i = 0; i < s->nr && shown < MAX_TABLE_ROWS; i++)
 		if (report_listed(&s->v[i], st)) {
 			table_row(sb, &s->v[i]);
@@ -202,7 +209,8 @@ static void verdict_list(struct strbuf *sb, const struct verdict_set *s, int st,
 	strbuf_addstr(sb, "\n</details>\n\n");
 }
 
-/* The worst verdict on this interval (and configuration, unless 'c' is NULL): 0 none, else status + 1. */
+/* The worst verdict on this interval (and configuration, unless 'c' is NULL): 0 none, else status +
+ * 1. */
 static int worst(const struct verdict_set *s, const struct matrix_series *ser, const char *path,
 		 const struct analysis_config *c)
 {
@@ -213,7 +221,8 @@ static int worst(const struct verdict_set *s, const struct matrix_series *ser, c
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct verdict *v = &s->v[i];
 		if (!v->benchmark || !v->interval || strcmp(v->benchmark, ser->benchmark) ||
-		    strcmp(v->interval, path) || strcmp(v->size ? v->size : "-", ser->size ? ser->size : "-"))
+		    strcmp(v->interval, path) ||
+		    strcmp(v->size ? v->size : "-", ser->size ? ser->size : "-"))
 			continue;
 		if (c && (v->ranks != c->ranks || v->threads != c->threads))
 			continue;
@@ -244,19 +253,23 @@ static void figure(struct strbuf *sb, const char *fmt, const struct matrix_figur
 		strbuf_addf(sb, " [%s, %s]", lo, hi);
 }
 
-/* The base's (or stored baseline's) median time in a cell, and its speedup against the series' reference. */
-static void base_figures(const struct baseline *b, const struct matrix_series *ser, const char *path,
-			 const struct analysis_config *c, double *t, double *speedup)
+/* The base's (or stored baseline's) median time in a cell, and its speedup against the series'
+ * reference. */
+static void base_figures(const struct baseline *b, const struct matrix_series *ser,
+			 const char *path, const struct analysis_config *c, double *t,
+			 double *speedup)
 {
 	const struct analysis_config *ref = ser->cells[ser->ref].config;
-	double t_ref = report_base_median(b, path, ser->size, ref->ranks, ref->threads, ANALYSIS_EXECUTION_TIME, 0);
+	double t_ref = report_base_median(b, path, ser->size, ref->ranks, ref->threads,
+					  ANALYSIS_EXECUTION_TIME, 0);
 
-	*t = report_base_median(b, path, ser->size, c->ranks, c->threads, ANALYSIS_EXECUTION_TIME, 0);
+	*t = report_base_median(b, path, ser->size, c->ranks, c->threads, ANALYSIS_EXECUTION_TIME,
+				0);
 	*speedup = t_ref > 0 && *t > 0 ? t_ref / *t : NAN;
 }
 
-static void series_head(struct strbuf *sb, const struct verdict_set *s, const struct matrix_series *ser,
-			const char *path, const struct baseline *b)
+static void series_head(struct strbuf *sb, const struct verdict_set *s,
+			const struct matrix_series *ser, const char *path, const struct baseline *b)
 {
 	const struct matrix_cell *ref = &ser->cells[ser->ref];
 	const char *word = report_base_word(s);
@@ -272,13 +285,19 @@ static void series_head(struct strbuf *sb, const struct verdict_set *s, const st
 	if (ser->trend)
 		strbuf_addf(sb, " \xe2\x80\x94 Karp\xe2\x80\x93" "Flatt trend: %s", ser->trend);
 	if (!ser->ref_is_serial)
-		strbuf_addf(sb, " \xe2\x80\x94 speedup against %dx%d", ref->config->ranks, ref->config->threads);
+		strbuf_addf(sb, " \xe2\x80\x94 speedup against %dx%d", ref->config->ranks,
+			    ref->config->threads);
 	if (b)
-		strbuf_addf(sb, "\n\n| p | R\xc3\x97T | T median [lo, hi] (s) | T %s (s) | Speedup | Speedup %s "
-			    "| Efficiency | Karp\xe2\x80\x93" "Flatt | |\n| ---: | --- | --- | --- | --- | --- | --- | --- "
-			    "| --- |\n", word, word);
+		strbuf_addf(sb,
+			    "\n\n| p | R\xc3\x97T | T median [lo, hi] (s) | T %s (s) | Speedup | "
+			    "Speedup %s "
+			    "| Efficiency | Karp\xe2\x80\x93"
+			    "Flatt | |\n| ---: | --- | --- | --- | --- | --- | --- | --- "
+			    "| --- |\n",
+			    word, word);
 	else
-		strbuf_addstr(sb, "\n\n| p | R\xc3\x97T | T median [lo, hi] (s) | Speedup | Efficiency | Karp\xe2\x80\x93"
+		strbuf_addstr(sb, "\n\n| p | R\xc3\x97T | T median [lo, hi] (s) | Speedup | "
+				  "Efficiency | Karp\xe2\x80\x93"
 				  "Flatt | |\n| ---: | --- | --- | --- | --- | --- | --- |\n");
 }
 
@@ -294,9 +313,11 @@ static void interference_note(struct strbuf *sb, const struct matrix_cell *c)
 		    c->fig[ANALYSIS_EXECUTION_TIME_WALL].median, 100 * in->median / tw->median);
 }
 
-/* One row per configuration: the current figures, and the base's time and speedup beside them when there is one. */
-static void series_table(struct strbuf *sb, const struct verdict_set *s, const struct matrix_series *ser,
-			 const char *path, const struct baseline *b)
+/* One row per configuration: the current figures, and the base's time and speedup beside them when
+ * there is one. */
+static void series_table(struct strbuf *sb, const struct verdict_set *s,
+			 const struct matrix_series *ser, const char *path,
+			 const struct baseline *b)
 {
 	size_t rows = ser->nr_cells < MAX_SERIES_ROWS ? ser->nr_cells : MAX_SERIES_ROWS;
 
@@ -335,7 +356,8 @@ static void series_table(struct strbuf *sb, const struct verdict_set *s, const s
 		strbuf_addstr(sb, " |\n");
 	}
 	if (ser->nr_cells > rows)
-		strbuf_addf(sb, "\n%zu more configurations in `scalegate analyze`.\n", ser->nr_cells - rows);
+		strbuf_addf(sb, "\n%zu more configurations in `scalegate analyze`.\n",
+			    ser->nr_cells - rows);
 	strbuf_addch(sb, '\n');
 }
 
@@ -352,7 +374,8 @@ static void scaling(struct strbuf *sb, const struct verdict_set *s, const struct
 			const struct matrix_series *ser = &m->series[i];
 			const struct analysis_interval *iv;
 			int w, flagged;
-			if (ser->interval < 0 || (size_t)ser->interval >= a->nr_intervals || !ser->nr_cells)
+			if (ser->interval < 0 || (size_t)ser->interval >= a->nr_intervals ||
+			    !ser->nr_cells)
 				continue;
 			iv = &a->intervals[ser->interval];
 			w = worst(s, ser, iv->path, NULL);
@@ -364,7 +387,8 @@ static void scaling(struct strbuf *sb, const struct verdict_set *s, const struct
 			if (shown < MAX_SERIES) {
 				const struct baseline *b = NULL;
 				for (size_t k = 0; k < nr_base && !b; k++)
-					if (base[k]->benchmark && !strcmp(base[k]->benchmark, ser->benchmark))
+					if (base[k]->benchmark &&
+					    !strcmp(base[k]->benchmark, ser->benchmark))
 						b = base[k];
 				series_table(sb, s, ser, iv->path, b);
 				shown++;
@@ -393,7 +417,8 @@ static void size_scaling(struct strbuf *sb, const struct analysis *a, const stru
 		return;
 	for (size_t i = 0; i < m->nr_weak && lines < MAX_SERIES; i++) {
 		const struct matrix_weak *w = &m->weak[i];
-		const struct matrix_weak_point *last = w->nr_points ? &w->points[w->nr_points - 1] : NULL;
+		const struct matrix_weak_point *last = w->nr_points ? &w->points[w->nr_points - 1]
+								    : NULL;
 		if (!(path = shown_path(a, w->interval)) || !last || !last->cell->weak_efficiency.n)
 			continue;
 		if (!lines++)
@@ -440,8 +465,9 @@ static void title(struct strbuf *sb, const struct verdict_set *s, const size_t *
 	strbuf_addstr(sb, "\n\n");
 }
 
-int markdown_write_analysis(const struct verdict_set *s, const struct analysis *a, const struct matrix *m,
-			    const struct baseline *const *base, size_t nr_base, const char *path)
+int markdown_write_analysis(const struct verdict_set *s, const struct analysis *a,
+			    const struct matrix *m, const struct baseline *const *base,
+			    size_t nr_base, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t count[VERDICT_SKIPPED + 1];
@@ -452,7 +478,8 @@ int markdown_write_analysis(const struct verdict_set *s, const struct analysis *
 	verdict_table(&sb, s, VERDICT_FAIL, "Regressions");
 	verdict_table(&sb, s, VERDICT_WARN, "Warnings");
 	verdict_list(&sb, s, VERDICT_ERROR, "Errors");
-	verdict_list(&sb, s, REPORT_INCONCLUSIVE, "Inconclusive: the noise allows only larger changes to be detected");
+	verdict_list(&sb, s, REPORT_INCONCLUSIVE,
+		     "Inconclusive: the noise allows only larger changes to be detected");
 	verdict_list(&sb, s, VERDICT_SKIPPED, "Skipped");
 	scaling(&sb, s, a, m, base, nr_base);
 	size_scaling(&sb, a, m);

@@ -1,4 +1,5 @@
-/* Writers of the analyzer's results: the DVM-style text protocol and the documented JSON (docs/metrics.md). */
+/* Writers of the analyzer's results: the DVM-style text protocol and the documented JSON
+ * (docs/metrics.md). */
 #ifndef SG_PROTOCOL_H
 #define SG_PROTOCOL_H
 

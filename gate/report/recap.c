@@ -1,4 +1,5 @@
-/* The recap at the end of the console output of check and ci: what failed, where in the source, by which rule. */
+/* The recap at the end of the console output of check and ci: what failed, where in the source, by
+ * which rule. */
 #include <stdio.h>
 #include <string.h>
 
@@ -27,9 +28,14 @@ static void recap_one(FILE *out, const struct verdict *v)
 		fprintf(out, " in %s", v->file);
 	fputs("\n      ", out);
 	if (v->ranks > 0 && v->threads > 0)
-		fprintf(out, "%s: ", config_words(config, sizeof(config), v->ranks, v->threads, v->size));
+		fprintf(out, "%s: ",
+			config_words(config, sizeof(config), v->ranks, v->threads, v->size));
 	/* the verdict's message has the metric, the values, the change and its significance */
-	fprintf(out, "%s\n", v->message ? v->message : v->metric ? v->metric : v->kind ? v->kind : "");
+	fprintf(out, "%s\n",
+		v->message  ? v->message
+		: v->metric ? v->metric
+		: v->kind   ? v->kind
+			    : "");
 	if (v->rule_origin && v->metric)
 		fprintf(out, "      rule: %s\n", v->rule_origin);
 }
@@ -45,7 +51,8 @@ void report_recap(FILE *out, const struct verdict_set *vs)
 	fprintf(out, "\nrecap: %zu failed, %zu error%s", count[VERDICT_FAIL], count[VERDICT_ERROR],
 		count[VERDICT_ERROR] == 1 ? "" : "s");
 	if (count[VERDICT_WARN])
-		fprintf(out, " (%zu warning%s above)", count[VERDICT_WARN], count[VERDICT_WARN] == 1 ? "" : "s");
+		fprintf(out, " (%zu warning%s above)", count[VERDICT_WARN],
+			count[VERDICT_WARN] == 1 ? "" : "s");
 	fputs(":\n", out);
 	for (size_t k = 0; k < ARRAY_SIZE(order); k++) {
 		size_t shown = 0;
@@ -53,7 +60,8 @@ void report_recap(FILE *out, const struct verdict_set *vs)
 			if (vs->v[i].status == order[k] && shown++ < RECAP_MAX)
 				recap_one(out, &vs->v[i]);
 		if (shown > RECAP_MAX)
-			fprintf(out, "      ... and %zu more %s, listed above and in the reports\n", shown - RECAP_MAX,
+			fprintf(out, "      ... and %zu more %s, listed above and in the reports\n",
+				shown - RECAP_MAX,
 				order[k] == VERDICT_FAIL ? "failures" : "errors");
 	}
 }

@@ -1,4 +1,5 @@
-/* The stored baseline's or the base revision's figures, as the reports show them beside the current ones. */
+/* The stored baseline's or the base revision's figures, as the reports show them beside the current
+ * ones. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -8,10 +9,12 @@
 #include "stats/stats.h"
 
 /* The median of a baseline figure (share: of Total_time) in one configuration, NAN without it. */
-double report_base_median(const struct baseline *b, const char *path, const char *size, int ranks, int threads,
-			enum analysis_figure f, int share)
+double report_base_median(const struct baseline *b, const char *path, const char *size, int ranks,
+			  int threads, enum analysis_figure f, int share)
 {
-	const struct baseline_cell *c = b ? baseline_find(b, path, size ? size : "-", ranks, threads) : NULL;
+	const struct baseline_cell *c = b ? baseline_find(b, path, size ? size : "-", ranks,
+							  threads)
+					  : NULL;
 	double *x, med;
 	size_t n;
 

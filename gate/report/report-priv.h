@@ -7,7 +7,8 @@
 
 /* Counts by status, recounted so that a set not yet finished reports what it holds. */
 void report_count(const struct verdict_set *s, size_t count[VERDICT_SKIPPED + 1]);
-/* The outcome in words: "2 regressions, 1 warning in 48 checks", "all 48 checks pass (2 warnings)". */
+/* The outcome in words: "2 regressions, 1 warning in 48 checks", "all 48 checks pass (2 warnings)".
+ */
 void report_outcome(struct strbuf *sb, const struct verdict_set *s);
 /* The benchmarks that had nothing to be compared with (error verdicts of kind baseline.missing). */
 size_t report_no_reference(const struct verdict_set *s);
@@ -16,22 +17,24 @@ const char *report_reference(const struct verdict *v);
 /* v->change is relative for time metrics (Execution_time, *_time), absolute for the others. */
 int report_change_relative(const struct verdict *v);
 
-/* The lists of the reports: a status, or REPORT_INCONCLUSIVE, the warnings that say only that the data cannot
- * decide, listed apart so that they do not bury the warnings that found something. */
+/* The lists of the reports: a status, or REPORT_INCONCLUSIVE, the warnings that say only that the
+ * data cannot decide, listed apart so that they do not bury the warnings that found something. */
 #define REPORT_INCONCLUSIVE (VERDICT_SKIPPED + 1)
 /* Whether 'v' belongs in the list 'st' (a VERDICT_WARN list leaves the inconclusive ones out). */
 int report_listed(const struct verdict *v, int st);
 size_t report_count_listed(const struct verdict_set *s, int st);
 
 struct baseline;
-/* The median of a baseline figure (share: of Total_time) in one configuration, NAN without it (b may be NULL). */
-double report_base_median(const struct baseline *b, const char *path, const char *size, int ranks, int threads,
-			  enum analysis_figure f, int share);
+/* The median of a baseline figure (share: of Total_time) in one configuration, NAN without it (b
+ * may be NULL). */
+double report_base_median(const struct baseline *b, const char *path, const char *size, int ranks,
+			  int threads, enum analysis_figure f, int share);
 struct check;
 /* The baselines (or the base revision's samples) the check read, one per benchmark that has one;
  * caller frees the array. */
 const struct baseline **report_bases(const struct check *c, size_t *n);
-/* What the current results are compared with, for headings: "base" (A/B, the same job) or "baseline". */
+/* What the current results are compared with, for headings: "base" (A/B, the same job) or
+ * "baseline". */
 const char *report_base_word(const struct verdict_set *s);
 
 #endif

@@ -1,4 +1,5 @@
-/* The reports 'scalegate check' writes from its verdicts: JUnit XML, Markdown, the JSON summary, HTML. */
+/* The reports 'scalegate check' writes from its verdicts: JUnit XML, Markdown, the JSON summary,
+ * HTML. */
 #ifndef SG_REPORT_H
 #define SG_REPORT_H
 
@@ -30,8 +31,9 @@ int markdown_write(const struct verdict_set *s, const struct matrix *m, const ch
  * levels 0 and 1); markdown_write leaves the table out. 'a' and 'm' may be NULL.
  * 'base' (nr_base of them, one per benchmark) puts the base's or the stored
  * baseline's time and speedup beside the current ones. */
-int markdown_write_analysis(const struct verdict_set *s, const struct analysis *a, const struct matrix *m,
-			    const struct baseline *const *base, size_t nr_base, const char *path);
+int markdown_write_analysis(const struct verdict_set *s, const struct analysis *a,
+			    const struct matrix *m, const struct baseline *const *base,
+			    size_t nr_base, const char *path);
 
 /*
  * The HTML report (docs/reports.md): one self-contained page, inline CSS and

@@ -1,4 +1,5 @@
-/* The JSON summary of a check, input of 'scalegate post' (schema: docs/summary.md), and its one-line headline. */
+/* The JSON summary of a check, input of 'scalegate post' (schema: docs/summary.md), and its
+ * one-line headline. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,14 +34,15 @@ size_t report_count_listed(const struct verdict_set *s, int st)
 	return n;
 }
 
-static void add_count(struct strbuf *sb, size_t n, const char *one, const char *many, const char *sep)
+static void add_count(struct strbuf *sb, size_t n, const char *one, const char *many,
+		      const char *sep)
 {
 	strbuf_addf(sb, "%s%zu %s", sep, n, n == 1 ? one : many);
 }
 
 /* ", 1 warning, 2 errors" for the statuses of 'which' that occurred. */
-static void add_others(struct strbuf *sb, const size_t *count, const enum verdict_status *which, size_t nr,
-		       const char *sep)
+static void add_others(struct strbuf *sb, const size_t *count, const enum verdict_status *which,
+		       size_t nr, const char *sep)
 {
 	static const char *one[] = { "pass", "warning", "regression", "error", "skipped" };
 	static const char *many[] = { "pass", "warnings", "regressions", "errors", "skipped" };
@@ -56,7 +58,8 @@ static int run_failed(const struct verdict_set *s, size_t *count)
 {
 	if (count[VERDICT_FAIL] || !count[VERDICT_ERROR] || s->exit_code != SG_EXIT_RUN_FAILED)
 		return 0;
-	/* Exit 3 is also an error that left checks unjudged (a baseline): "run failed" only for runs. */
+	/* Exit 3 is also an error that left checks unjudged (a baseline): "run failed" only for
+	 * runs. */
 	for (size_t i = 0; i < s->nr; i++)
 		if (s->v[i].status == VERDICT_ERROR && s->v[i].kind && !strcmp(s->v[i].kind, "run"))
 			return 1;
@@ -75,9 +78,11 @@ size_t report_no_reference(const struct verdict_set *s)
 
 void report_outcome(struct strbuf *sb, const struct verdict_set *s)
 {
-	static const enum verdict_status after_fail[] = { VERDICT_WARN, VERDICT_ERROR, VERDICT_SKIPPED };
+	static const enum verdict_status after_fail[] = {VERDICT_WARN, VERDICT_ERROR,
+							 VERDICT_SKIPPED};
 	static const enum verdict_status after_error[] = { VERDICT_WARN, VERDICT_SKIPPED };
-	static const enum verdict_status after_pass[] = { VERDICT_WARN, VERDICT_ERROR, VERDICT_SKIPPED };
+	static const enum verdict_status after_pass[] = {VERDICT_WARN, VERDICT_ERROR,
+							 VERDICT_SKIPPED};
 	size_t count[VERDICT_SKIPPED + 1];
 	const char *checks = s->nr == 1 ? "check" : "checks";
 
@@ -105,7 +110,8 @@ void report_outcome(struct strbuf *sb, const struct verdict_set *s)
 		else
 			strbuf_addf(sb, "all %zu checks pass", s->nr);
 		if (count[VERDICT_WARN])
-			strbuf_addf(sb, " (%zu %s)", count[VERDICT_WARN], count[VERDICT_WARN] == 1 ? "warning" : "warnings");
+			strbuf_addf(sb, " (%zu %s)", count[VERDICT_WARN],
+				    count[VERDICT_WARN] == 1 ? "warning" : "warnings");
 	} else {
 		strbuf_addf(sb, "no regressions in %zu %s", s->nr, checks);
 		add_others(sb, count, after_pass, ARRAY_SIZE(after_pass), " (");
@@ -231,7 +237,8 @@ static void verdict_json(struct strbuf *sb, const struct verdict *v)
 	json_add_string(sb, v->interval);
 	strbuf_addstr(sb, ", \"size\": ");
 	json_add_string(sb, v->size ? v->size : "-");
-	strbuf_addf(sb, ", \"ranks\": %d, \"threads\": %d, \"p\": %d, \"kind\": ", v->ranks, v->threads, v->p);
+	strbuf_addf(sb, ", \"ranks\": %d, \"threads\": %d, \"p\": %d, \"kind\": ", v->ranks,
+		    v->threads, v->p);
 	json_add_string(sb, v->kind);
 	strbuf_addstr(sb, ", \"metric\": ");
 	json_add_string(sb, v->metric);
@@ -276,8 +283,8 @@ static void summary_reports(struct strbuf *out, const char *const *paths)
 
 void summary_format(struct strbuf *out, const struct verdict_set *s, const char *const *paths)
 {
-	static const enum verdict_status order[] = { VERDICT_FAIL, VERDICT_ERROR, VERDICT_WARN, VERDICT_SKIPPED,
-						     VERDICT_PASS };
+	static const enum verdict_status order[] = {VERDICT_FAIL, VERDICT_ERROR, VERDICT_WARN,
+						    VERDICT_SKIPPED, VERDICT_PASS};
 	size_t count[VERDICT_SKIPPED + 1];
 	char *headline = summary_headline(s, 140);
 	const char *sep = "\n    ";

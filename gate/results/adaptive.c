@@ -1,4 +1,5 @@
-/* RESULTS/adaptive.tsv: which cells got more rounds after the first look of a two-stage gate run. */
+/* RESULTS/adaptive.tsv: which cells got more rounds after the first look of a two-stage gate run.
+ */
 #include "results/adaptive.h"
 
 #include <stdlib.h>
@@ -25,8 +26,9 @@ void adaptive_release(struct adaptive *a)
 	adaptive_init(a);
 }
 
-struct adaptive_cell *adaptive_add(struct adaptive *a, const char *benchmark, const char *size, int ranks,
-				   int threads, int first, int rounds, const char *reason)
+struct adaptive_cell *adaptive_add(struct adaptive *a, const char *benchmark, const char *size,
+				   int ranks, int threads, int first, int rounds,
+				   const char *reason)
 {
 	struct adaptive_cell *c;
 
@@ -42,13 +44,13 @@ struct adaptive_cell *adaptive_add(struct adaptive *a, const char *benchmark, co
 	return c;
 }
 
-const struct adaptive_cell *adaptive_find(const struct adaptive *a, const char *benchmark, const char *size,
-					  int ranks, int threads)
+const struct adaptive_cell *adaptive_find(const struct adaptive *a, const char *benchmark,
+					  const char *size, int ranks, int threads)
 {
 	for (size_t i = 0; i < a->nr; i++) {
 		const struct adaptive_cell *c = &a->cells[i];
-		if (!strcmp(c->benchmark, benchmark) && !strcmp(c->size, size) && c->ranks == ranks &&
-		    c->threads == threads)
+		if (!strcmp(c->benchmark, benchmark) && !strcmp(c->size, size) &&
+		    c->ranks == ranks && c->threads == threads)
 			return c;
 	}
 	return NULL;
@@ -58,10 +60,13 @@ static int read_row(void *ctx, const char *path, int lineno, char **f, int n)
 {
 	long v[4];
 
-	if (n != 7 || tsv_parse_long(f[2], 1, 100000, &v[0]) || tsv_parse_long(f[3], 1, 100000, &v[1]) ||
-	    tsv_parse_long(f[4], 1, 100000, &v[2]) || tsv_parse_long(f[5], 1, 100000, &v[3]) || v[3] < v[2])
-		return error("%s:%d: expected benchmark, size, ranks, threads, first and total rounds "
-			     "(first <= total), and the checks", path, lineno);
+	if (n != 7 || tsv_parse_long(f[2], 1, 100000, &v[0]) ||
+	    tsv_parse_long(f[3], 1, 100000, &v[1]) || tsv_parse_long(f[4], 1, 100000, &v[2]) ||
+	    tsv_parse_long(f[5], 1, 100000, &v[3]) || v[3] < v[2])
+		return error(
+			"%s:%d: expected benchmark, size, ranks, threads, first and total rounds "
+			"(first <= total), and the checks",
+			path, lineno);
 	adaptive_add(ctx, f[0], f[1], (int)v[0], (int)v[1], (int)v[2], (int)v[3], f[6]);
 	return 0;
 }
@@ -86,8 +91,8 @@ int adaptive_write(const struct adaptive *a, const char *dir)
 	strbuf_addf(&sb, "%s\n", header);
 	for (size_t i = 0; i < a->nr; i++) {
 		const struct adaptive_cell *c = &a->cells[i];
-		strbuf_addf(&sb, "%s\t%s\t%d\t%d\t%d\t%d\t%s\n", c->benchmark, c->size, c->ranks, c->threads, c->first,
-			    c->rounds, c->reason);
+		strbuf_addf(&sb, "%s\t%s\t%d\t%d\t%d\t%d\t%s\n", c->benchmark, c->size, c->ranks,
+			    c->threads, c->first, c->rounds, c->reason);
 	}
 	ret = write_file_atomic(path, sb.buf, sb.len);
 	strbuf_release(&sb);

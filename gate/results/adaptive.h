@@ -37,10 +37,11 @@ int adaptive_write(const struct adaptive *a, const char *dir);
 /* Removes DIR/adaptive.tsv; 0 or error(). */
 int adaptive_remove(const char *dir);
 /* Adds a cell (strings copied) and returns it. */
-struct adaptive_cell *adaptive_add(struct adaptive *a, const char *benchmark, const char *size, int ranks,
-				   int threads, int first, int rounds, const char *reason);
+struct adaptive_cell *adaptive_add(struct adaptive *a, const char *benchmark, const char *size,
+				   int ranks, int threads, int first, int rounds,
+				   const char *reason);
 /* The cell, or NULL. */
-const struct adaptive_cell *adaptive_find(const struct adaptive *a, const char *benchmark, const char *size,
-					  int ranks, int threads);
+const struct adaptive_cell *adaptive_find(const struct adaptive *a, const char *benchmark,
+					  const char *size, int ranks, int threads);
 
 #endif

@@ -31,7 +31,8 @@ const struct complete_entry *complete_find(const struct complete *c, const char 
 	return NULL;
 }
 
-void complete_set(struct complete *c, const char *benchmark, long configurations, long repeat, long runs)
+void complete_set(struct complete *c, const char *benchmark, long configurations, long repeat,
+		  long runs)
 {
 	struct complete_entry *e = (struct complete_entry *)complete_find(c, benchmark);
 
@@ -49,8 +50,8 @@ static int read_row(void *ctx, const char *path, int lineno, char **f, int n)
 {
 	long v[3];
 
-	if (n != 4 || tsv_parse_long(f[1], 0, LONG_MAX, &v[0]) || tsv_parse_long(f[2], 0, LONG_MAX, &v[1]) ||
-	    tsv_parse_long(f[3], 0, LONG_MAX, &v[2]))
+	if (n != 4 || tsv_parse_long(f[1], 0, LONG_MAX, &v[0]) ||
+	    tsv_parse_long(f[2], 0, LONG_MAX, &v[1]) || tsv_parse_long(f[3], 0, LONG_MAX, &v[2]))
 		return error("%s:%d: expected a benchmark name and three counts", path, lineno);
 	complete_set(ctx, f[0], v[0], v[1], v[2]);
 	return 0;
@@ -75,8 +76,8 @@ int complete_write(const struct complete *c, const char *dir)
 
 	strbuf_addf(&sb, "%s\n", header);
 	for (size_t i = 0; i < c->nr; i++)
-		strbuf_addf(&sb, "%s\t%ld\t%ld\t%ld\n", c->e[i].benchmark, c->e[i].configurations, c->e[i].repeat,
-			    c->e[i].runs);
+		strbuf_addf(&sb, "%s\t%ld\t%ld\t%ld\n", c->e[i].benchmark, c->e[i].configurations,
+			    c->e[i].repeat, c->e[i].runs);
 	ret = write_file_atomic(path, sb.buf, sb.len);
 	strbuf_release(&sb);
 	free(path);

@@ -13,7 +13,8 @@
 
 struct complete_entry {
 	char *benchmark;
-	long configurations, repeat, runs; /* runs = configurations x repeat lines of manifest.tsv */
+	/* runs = configurations x repeat lines of manifest.tsv */
+	long configurations, repeat, runs;
 };
 
 struct complete {
@@ -27,7 +28,8 @@ void complete_release(struct complete *c);
 /* Reads DIR/complete.tsv: 0 ('present' 0 when there is none), or error() with file:line. */
 int complete_read(struct complete *c, const char *dir);
 /* Adds or replaces the entry of 'benchmark'. */
-void complete_set(struct complete *c, const char *benchmark, long configurations, long repeat, long runs);
+void complete_set(struct complete *c, const char *benchmark, long configurations, long repeat,
+		  long runs);
 const struct complete_entry *complete_find(const struct complete *c, const char *benchmark);
 /* Writes DIR/complete.tsv atomically; 0 or error(). */
 int complete_write(const struct complete *c, const char *dir);

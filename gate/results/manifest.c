@@ -1,4 +1,5 @@
-/* manifest.tsv: one column list for the runner that writes it and the analyzer and checker that read it. */
+/* manifest.tsv: one column list for the runner that writes it and the analyzer and checker that
+ * read it. */
 #include "results/manifest.h"
 
 #include <math.h>
@@ -147,8 +148,8 @@ static void write_number(FILE *f, double v, const char *fmt, char end)
 
 int manifest_write_row(FILE *f, const struct manifest_row *row)
 {
-	fprintf(f, "%s\t%s\t%d\t%d\t%d\t%d\t%s\t", row->benchmark, row->size, row->ranks, row->threads,
-		row->ranks * row->threads, row->repeat, row->status);
+	fprintf(f, "%s\t%s\t%d\t%d\t%d\t%d\t%s\t", row->benchmark, row->size, row->ranks,
+		row->threads, row->ranks * row->threads, row->repeat, row->status);
 	if (row->exit_code < 0)
 		fputs("-\t", f);
 	else

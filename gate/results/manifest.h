@@ -1,15 +1,19 @@
-/* manifest.tsv: one line per run of the matrix, written by the runner and read by the analyzer and the checker. */
+/* manifest.tsv: one line per run of the matrix, written by the runner and read by the analyzer and
+ * the checker. */
 #ifndef SG_MANIFEST_H
 #define SG_MANIFEST_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-/* The columns, in the order the runner writes them; the first 'required' ones must be in every manifest read. */
+/* The columns, in the order the runner writes them; the first 'required' ones must be in every
+ * manifest read. */
 #define MANIFEST_COLUMNS(X) \
-	X(BENCHMARK, "benchmark", 1) X(SIZE, "size", 1) X(RANKS, "ranks", 1) X(THREADS, "threads", 1) \
-	X(P, "p", 0) X(REPEAT, "repeat", 1) X(STATUS, "status", 1) X(EXIT, "exit", 0) X(WALL, "wall_s", 0) \
-	X(DIR, "dir", 1) X(REASON, "reason", 0) X(CONTENTION, "contention", 0)
+	X(BENCHMARK, "benchmark", 1) \
+	X(SIZE, "size", 1) X(RANKS, "ranks", 1) X(THREADS, "threads", 1) X(P, "p", 0) \
+		X(REPEAT, "repeat", 1) X(STATUS, "status", 1) X(EXIT, "exit", 0) \
+			X(WALL, "wall_s", 0) X(DIR, "dir", 1) X(REASON, "reason", 0) \
+				X(CONTENTION, "contention", 0)
 
 enum manifest_column {
 #define X(id, name, required) MANIFEST_##id,

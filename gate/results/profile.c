@@ -1,4 +1,5 @@
-/* Reader of the tracer's profile files (format: tracer/PROFILE.md), the only contract between tracer and gate. */
+/* Reader of the tracer's profile files (format: tracer/PROFILE.md), the only contract between
+ * tracer and gate. */
 #include "results/profile.h"
 
 #include <errno.h>
@@ -151,10 +152,12 @@ static int read_region(struct reader *r, char **f, int n)
 	struct profile *p = r->p;
 	long long id, line;
 
-	if (n != 5 || parse_long(f[1], &id) || parse_long(f[4], &line) || id != (long long)p->nr_regions)
+	if (n != 5 || parse_long(f[1], &id) || parse_long(f[4], &line) ||
+	    id != (long long)p->nr_regions)
 		return bad(r, "malformed region");
 	ALLOC_GROW(p->regions, p->nr_regions + 1, p->alloc_regions);
-	p->regions[p->nr_regions++] = (struct profile_region){ tsv_unescape(f[2]), tsv_unescape(f[3]), (int)line };
+	p->regions[p->nr_regions++] = (struct profile_region){tsv_unescape(f[2]),
+							      tsv_unescape(f[3]), (int)line};
 	return 0;
 }
 
@@ -230,10 +233,11 @@ static int read_node_thread(struct reader *r, char **f, int *node, int *thread, 
 	return 0;
 }
 
-/* Fields f[from..n) mapped by 'map' into 'v' (nv known columns named 'names'); unmapped ones are skipped.
- * Every known column is a time, a count or a byte count: finite and not negative, or '-'. */
-static int read_mapped(struct reader *r, char **f, int from, int n, const int *map, double *v, int nv,
-		       const char *const *names, const char *what)
+/* Fields f[from..n) mapped by 'map' into 'v' (nv known columns named 'names'); unmapped ones are
+ * skipped. Every known column is a time, a count or a byte count: finite and not negative, or '-'.
+ */
+static int read_mapped(struct reader *r, char **f, int from, int n, const int *map, double *v,
+		       int nv, const char *const *names, const char *what)
 {
 	for (int c = 0; c < nv; c++)
 		v[c] = NAN;
@@ -247,7 +251,8 @@ static int read_mapped(struct reader *r, char **f, int from, int n, const int *m
 		if (map[i] < 0)
 			continue;
 		if (strcmp(f[i], "-") && (!isfinite(x) || x < 0 || x > PROFILE_MAX_VALUE)) {
-			/* The bound keeps derived figures finite (Total_time = time x processors). */
+			/* The bound keeps derived figures finite (Total_time = time x processors).
+			 */
 			snprintf(msg, sizeof(msg), "%s column '%s' is '%.40s': must be a finite "
 				 "number, not negative, at most 1e15", what, names[map[i]], f[i]);
 			return bad(r, msg);
@@ -284,7 +289,8 @@ static int read_mpi(struct reader *r, char **f, int n)
 	if (strlen(f[3]) >= sizeof(m.kind))
 		return bad(r, "mpi kind too long");
 	strcpy(m.kind, f[3]);
-	if (read_mapped(r, f, 4, n, r->mpi_map, m.v, PROFILE_MPI_NR_COLUMNS, mpi_column_names, "mpi"))
+	if (read_mapped(r, f, 4, n, r->mpi_map, m.v, PROFILE_MPI_NR_COLUMNS, mpi_column_names,
+			"mpi"))
 		return -1;
 	ALLOC_GROW(p->mpi, p->nr_mpi + 1, p->alloc_mpi);
 	p->mpi[p->nr_mpi++] = m;
@@ -297,11 +303,12 @@ static int read_error(struct reader *r, char **f, int n)
 	struct profile_error e = { { 0 }, 0, 0, 0, 0 };
 	long long node, region, line;
 
-	if (n != 6 || strlen(f[1]) >= sizeof(e.kind) || parse_long(f[2], &node) || parse_long(f[3], &region) ||
-	    parse_long(f[4], &line) || parse_value(f[5], &e.count) || !isfinite(e.count) || e.count < 0)
+	if (n != 6 || strlen(f[1]) >= sizeof(e.kind) || parse_long(f[2], &node) ||
+	    parse_long(f[3], &region) || parse_long(f[4], &line) || parse_value(f[5], &e.count) ||
+	    !isfinite(e.count) || e.count < 0)
 		return bad(r, "malformed error");
-	if (node < 0 || node >= (long long)p->nr_nodes || region < 0 || region >= (long long)p->nr_regions ||
-	    line < 0 || line > 1000000000)
+	if (node < 0 || node >= (long long)p->nr_nodes || region < 0 ||
+	    region >= (long long)p->nr_regions || line < 0 || line > 1000000000)
 		return bad(r, "error refers to an unknown node or region");
 	strcpy(e.kind, f[1]);
 	e.node = (int)node;
@@ -379,7 +386,8 @@ static int check_header(struct profile *p, const char *first)
 		return error("'%s' is not a scalegate profile", p->path);
 	p->version = atoi(first + 18);
 	if (p->version != PROFILE_VERSION)
-		return error("'%s': profile version %d is not supported (this scalegate reads version %d)",
+		return error("'%s': profile version %d is not supported (this scalegate reads "
+			     "version %d)",
 			     p->path, p->version, PROFILE_VERSION);
 	return 0;
 }

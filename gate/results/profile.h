@@ -1,4 +1,5 @@
-/* Reader of the tracer's profile files (format: tracer/PROFILE.md), the only contract between tracer and gate. */
+/* Reader of the tracer's profile files (format: tracer/PROFILE.md), the only contract between
+ * tracer and gate. */
 #ifndef SG_PROFILE_H
 #define SG_PROFILE_H
 
@@ -78,7 +79,8 @@ struct profile_mpi {
 /* An annotation mistake at one site (tracer/PROFILE.md, 'error' records). */
 struct profile_error {
 	char kind[16]; /* "unmatched_end", "unclosed", "dropped" */
-	int node;      /* the interval left open, or the innermost open one at an unmatched SG_END */
+	/* the interval left open, or the innermost open one at an unmatched SG_END */
+	int node;
 	int region;    /* the interval left open, or the one the SG_END named */
 	int line;      /* the offending site: the SG_END's line, or the interval's SG_BEGIN */
 	double count;
@@ -109,7 +111,8 @@ struct profile {
 };
 
 #define PROFILE_VERSION 1
-/* Bounds no tracer's profile comes near (docs/running.md, "Limits"): the tracer nests at most 128 deep. */
+/* Bounds no tracer's profile comes near (docs/running.md, "Limits"): the tracer nests at most 128
+ * deep. */
 #define PROFILE_MAX_DEPTH 128
 #define PROFILE_MAX_DEPTH_TEXT "128"
 #define PROFILE_MAX_PATH_BYTES ((size_t)64 << 20)

@@ -1,4 +1,5 @@
-/* The gate's own tab-separated files (manifest, fingerprint, baselines): splitting lines, finding columns. */
+/* The gate's own tab-separated files (manifest, fingerprint, baselines): splitting lines, finding
+ * columns. */
 #include "results/tsv.h"
 
 #include <errno.h>
@@ -67,8 +68,8 @@ int tsv_parse_long(const char *s, long min, long max, long *out)
 	return !*s || *end || errno || *out < min || *out > max ? -1 : 0;
 }
 
-int tsv_read_record(const char *path, const char *header, const char *what, tsv_row_fn row, void *ctx,
-		    int *present)
+int tsv_read_record(const char *path, const char *header, const char *what, tsv_row_fn row,
+		    void *ctx, int *present)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *line, *next;

@@ -1,4 +1,5 @@
-/* Which rules apply to one interval x configuration, merged in order; and the rules that applied nowhere. */
+/* Which rules apply to one interval x configuration, merged in order; and the rules that applied
+ * nowhere. */
 #include "rules/rules.h"
 #include "base/util.h"
 
@@ -75,7 +76,8 @@ static double pick(const struct rules_value *own, const struct rules_value *base
 static void policy_of(struct rules_policy *pol, const struct rules_rule *rule, const struct base *b,
 		      enum rules_metric m)
 {
-	pol->level = (enum rules_level)pick(rule ? &rule->level : NULL, &b->level, RULES_LEVEL_ERROR);
+	pol->level = (enum rules_level)pick(rule ? &rule->level : NULL, &b->level,
+					    RULES_LEVEL_ERROR);
 	pol->significance = pick(rule ? &rule->significance : NULL, &b->significance,
 				 RULES_DEFAULT_SIGNIFICANCE);
 	pol->min_samples = (int)pick(rule ? &rule->min_samples : NULL, &b->min_samples,
@@ -103,15 +105,18 @@ static void merge_value(struct rules_value *out, const struct rules_value *v)
 		*out = *v;
 }
 
-static void merge_checks(struct rules_settings *out, const struct rules_rule *rule, const struct base *b)
+static void merge_checks(struct rules_settings *out, const struct rules_rule *rule,
+			 const struct base *b)
 {
 	for (int m = 0; m < RULES_NR_METRICS; m++) {
-		const struct rules_value *lo = &rule->min[m], *hi = &rule->max[m], *tol = &rule->tolerance[m];
+		const struct rules_value *lo = &rule->min[m], *hi = &rule->max[m],
+					 *tol = &rule->tolerance[m];
 
 		if (lo->set || hi->set) {
 			merge_value(&out->min[m], lo);
 			merge_value(&out->max[m], hi);
-			/* A rule that only clears one end leaves the other to the rule that set it. */
+			/* A rule that only clears one end leaves the other to the rule that set it.
+			 */
 			if (!out->min[m].set && !out->max[m].set) {
 				out->bound_from[m] = NULL;
 			} else if ((lo->set && !lo->off) || (hi->set && !hi->off)) {
@@ -201,8 +206,8 @@ int rules_report_unmatched(const struct rules *r)
 		    (rule->level.set && (int)rule->level.value == RULES_LEVEL_OFF))
 			continue;
 		if (rule->name)
-			error("%s:%d:%d: rule '%s' selects nothing in the results", rule->origin.file,
-			      rule->origin.line, rule->origin.col, rule->name);
+			error("%s:%d:%d: rule '%s' selects nothing in the results",
+			      rule->origin.file, rule->origin.line, rule->origin.col, rule->name);
 		else
 			error("%s:%d:%d: rule selects nothing in the results", rule->origin.file,
 			      rule->origin.line, rule->origin.col);

@@ -1,4 +1,5 @@
-/* Loading rules: the 'rules' section of scalegate.yml, the rule files it names, and the shipped defaults, in order. */
+/* Loading rules: the 'rules' section of scalegate.yml, the rule files it names, and the shipped
+ * defaults, in order. */
 #include "rules/rules.h"
 #include "rules/rules-priv.h"
 #include "config/config.h"
@@ -33,8 +34,10 @@ static void unknown_key(struct yamldoc *d, const yaml_node_t *key_node, const ch
 	const char *key = yamldoc_scalar(key_node);
 
 	if (key && rules_is_rule_key(key))
-		yamldoc_error(d, key_node, "'%s' is a key of a rule: write each rule as an item of the "
-			      "list 'rules' ('- %s: ...')", key, key);
+		yamldoc_error(d, key_node,
+			      "'%s' is a key of a rule: write each rule as an item of the "
+			      "list 'rules' ('- %s: ...')",
+			      key, key);
 	else
 		yamldoc_unknown_key(d, key_node, known);
 }
@@ -110,7 +113,8 @@ static int load_files(struct rules *r, struct config *c, yaml_node_t *list)
 
 	if (!yamldoc_is_list(list) || !yamldoc_size(list)) {
 		yamldoc_error(d, list, "'files' must be a non-empty list of rule files, not %s",
-			      yamldoc_is_list(list) ? "an empty list" : yamldoc_describe(list, buf, sizeof(buf)));
+			      yamldoc_is_list(list) ? "an empty list"
+						    : yamldoc_describe(list, buf, sizeof(buf)));
 		return -1;
 	}
 	yamldoc_list_iter(&it, d, list);
@@ -128,16 +132,19 @@ static int load_files(struct rules *r, struct config *c, yaml_node_t *list)
 			const char *earlier = yamldoc_scalar(yaml_document_get_node(&d->doc,
 				list->data.sequence.items.start[i]));
 			if (earlier && !strcmp(earlier, name)) {
-				ret = yamldoc_error(d, it.value, "rule file '%s' is listed twice", name);
+				ret = yamldoc_error(d, it.value, "rule file '%s' is listed twice",
+						    name);
 				goto next;
 			}
 		}
 		if (!*name)
 			ret = yamldoc_error(d, it.value, "'files' must not list an empty path");
 		else if (stat(path, &st) || access(path, R_OK))
-			ret = yamldoc_error(d, it.value, "cannot read rule file '%s': %s", path, strerror(errno));
+			ret = yamldoc_error(d, it.value, "cannot read rule file '%s': %s", path,
+					    strerror(errno));
 		else if (!S_ISREG(st.st_mode))
-			ret = yamldoc_error(d, it.value, "rule file '%s' is not a regular file", path);
+			ret = yamldoc_error(d, it.value, "rule file '%s' is not a regular file",
+					    path);
 		else if (rules_load_file(r, path) < 0)
 			ret = -1;
 next:

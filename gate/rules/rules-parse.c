@@ -1,4 +1,5 @@
-/* One list of rules read from YAML: selectors, bounds, tolerances and policy, each checked where it is written. */
+/* One list of rules read from YAML: selectors, bounds, tolerances and policy, each checked where it
+ * is written. */
 #include "rules/rules-priv.h"
 #include "base/util.h"
 
@@ -12,11 +13,24 @@
 #define MAX_MIN_SAMPLES 1000000
 
 static const char *const rule_keys[] = {
-	"name", "benchmark", "interval", "threads", "ranks", "p", "size",
+	"name",
+	"benchmark",
+	"interval",
+	"threads",
+	"ranks",
+	"p",
+	"size",
 #define X(id, key, worse, ...) key "_min", key "_max",
 	RULES_METRICS(X)
 #undef X
-	"share_max", "tolerance", "level", "significance", "min_samples", "across_fingerprints", "test", NULL,
+		"share_max",
+	"tolerance",
+	"level",
+	"significance",
+	"min_samples",
+	"across_fingerprints",
+	"test",
+	NULL,
 };
 
 static const char *const metric_keys[] = {
@@ -58,7 +72,8 @@ struct parser {
 	struct rules *r;
 	struct yamldoc *d;
 	struct rules_rule *rule;
-	/* where each bound was set, [0] min and [1] max: 'share_max' and '<metric>_max' may clash */
+	/* where each bound was set, [0] min and [1] max: 'share_max' and '<metric>_max' may clash
+	 */
 	const yaml_node_t *bound_node[2][RULES_NR_METRICS];
 	char bound_key[2][RULES_NR_METRICS][48];
 };
@@ -162,7 +177,8 @@ static void parse_ints(struct parser *ps, const yaml_node_t *v, const char *key,
 	long long *vals;
 	size_t n;
 
-	if (yamldoc_get_int_list(ps->d, v, key, 1, max, YAMLDOC_SCALAR_OK | YAMLDOC_UNIQUE, &vals, &n) < 0)
+	if (yamldoc_get_int_list(ps->d, v, key, 1, max, YAMLDOC_SCALAR_OK | YAMLDOC_UNIQUE, &vals,
+				 &n) < 0)
 		return;
 	*out = xmalloc(n * sizeof(**out));
 	for (size_t i = 0; i < n; i++)
@@ -178,8 +194,8 @@ static int claim_bound(struct parser *ps, const yaml_node_t *v, const char *labe
 	const yaml_node_t *first = ps->bound_node[is_max][m];
 
 	if (first)
-		return yamldoc_error(ps->d, v, "'%s' repeats the bound set by '%s' at %zu:%zu", label,
-				     ps->bound_key[is_max][m], first->start_mark.line + 1,
+		return yamldoc_error(ps->d, v, "'%s' repeats the bound set by '%s' at %zu:%zu",
+				     label, ps->bound_key[is_max][m], first->start_mark.line + 1,
 				     first->start_mark.column + 1);
 	ps->bound_node[is_max][m] = v;
 	snprintf(ps->bound_key[is_max][m], sizeof(ps->bound_key[is_max][m]), "%s", label);
@@ -187,7 +203,8 @@ static int claim_bound(struct parser *ps, const yaml_node_t *v, const char *labe
 }
 
 /* 'isoefficiency_growth_max: "p log p"': a growth model (rules_growth_parse). */
-static void parse_growth(struct parser *ps, const yaml_node_t *v, const char *label, struct rules_value *out)
+static void parse_growth(struct parser *ps, const yaml_node_t *v, const char *label,
+			 struct rules_value *out)
 {
 	const char *s = yamldoc_scalar(v);
 	char buf[64];
@@ -195,7 +212,8 @@ static void parse_growth(struct parser *ps, const yaml_node_t *v, const char *la
 	int log_power;
 
 	if (!s || rules_growth_parse(s, &k, &log_power) < 0) {
-		yamldoc_error(ps->d, v, "'%s' must be one of " RULES_GROWTH_FORMS " (K > 0), not %s", label,
+		yamldoc_error(ps->d, v,
+			      "'%s' must be one of " RULES_GROWTH_FORMS " (K > 0), not %s", label,
 			      yamldoc_describe(v, buf, sizeof(buf)));
 		return;
 	}
@@ -295,8 +313,8 @@ static void parse_metric_map(struct parser *ps, yaml_node_t *map, const char *ke
 	char buf[64];
 
 	if (!yamldoc_is_map(map)) {
-		yamldoc_error(ps->d, map, "'%s' must be a mapping of %ss to values, not %s", key, what,
-			      yamldoc_describe(map, buf, sizeof(buf)));
+		yamldoc_error(ps->d, map, "'%s' must be a mapping of %ss to values, not %s", key,
+			      what, yamldoc_describe(map, buf, sizeof(buf)));
 		return;
 	}
 	if (!yamldoc_size(map)) {
@@ -348,8 +366,11 @@ static void parse_tolerance(struct parser *ps, const yaml_node_t *v, enum rules_
 
 	snprintf(name, sizeof(name), "tolerance.%s", rules_metric_key(m));
 	if (m == RULES_ISOEFFICIENCY_GROWTH) {
-		yamldoc_error(ps->d, v, "'%s' is not a tolerance: the isoefficiency growth takes only a bound, "
-			      "'isoefficiency_growth_max'", name);
+		yamldoc_error(
+			ps->d, v,
+			"'%s' is not a tolerance: the isoefficiency growth takes only a bound, "
+			"'isoefficiency_growth_max'",
+			name);
 		return;
 	}
 	if (is_off(v)) {
@@ -383,7 +404,8 @@ static void parse_tolerance(struct parser *ps, const yaml_node_t *v, enum rules_
 	}
 	if (!relative && x > hi) {
 		yamldoc_error(ps->d, v, "'%s' must be a percentage or a number %s, not %s", name,
-			      range_text(range, sizeof(range), 0, hi), yamldoc_describe(v, buf, sizeof(buf)));
+			      range_text(range, sizeof(range), 0, hi),
+			      yamldoc_describe(v, buf, sizeof(buf)));
 		return;
 	}
 	out->set = 1;
@@ -427,7 +449,9 @@ static void parse_policy(struct parser *ps, const char *key, const yaml_node_t *
 		}
 	} else if (!strcmp(key, "significance")) {
 		if (scalar_number(v, &x) < 0 || x <= 0 || x > 0.5) {
-			yamldoc_error(ps->d, v, "'significance' must be a number greater than 0 and at most 0.5, not %s",
+			yamldoc_error(ps->d, v,
+				      "'significance' must be a number greater than 0 and at most "
+				      "0.5, not %s",
 				      yamldoc_describe(v, buf, sizeof(buf)));
 			return;
 		}
@@ -490,7 +514,8 @@ static int report_name_rule_key(struct parser *ps, const char *key, const yaml_n
 	return rule_key != NULL;
 }
 
-static void parse_key(struct parser *ps, const char *key, const yaml_node_t *key_node, yaml_node_t *v)
+static void parse_key(struct parser *ps, const char *key, const yaml_node_t *key_node,
+		      yaml_node_t *v)
 {
 	struct rules_rule *rule = ps->rule;
 	int m, is_max;
@@ -510,14 +535,16 @@ static void parse_key(struct parser *ps, const char *key, const yaml_node_t *key
 	else if (!strcmp(key, "p"))
 		parse_ints(ps, v, key, INT_MAX, &rule->p, &rule->nr_p);
 	else if (!strcmp(key, "size"))
-		yamldoc_get_int_list(ps->d, v, key, 0, LLONG_MAX, YAMLDOC_SCALAR_OK | YAMLDOC_UNIQUE,
-				     &rule->sizes, &rule->nr_sizes);
+		yamldoc_get_int_list(ps->d, v, key, 0, LLONG_MAX,
+				     YAMLDOC_SCALAR_OK | YAMLDOC_UNIQUE, &rule->sizes,
+				     &rule->nr_sizes);
 	else if (!strcmp(key, "share_max"))
 		parse_metric_map(ps, v, key, "component", share_keys, parse_share);
 	else if (!strcmp(key, "tolerance"))
 		parse_metric_map(ps, v, key, "metric", metric_keys, parse_tolerance);
 	else if (!strcmp(key, "level") || !strcmp(key, "significance") ||
-		 !strcmp(key, "min_samples") || !strcmp(key, "across_fingerprints") || !strcmp(key, "test"))
+		 !strcmp(key, "min_samples") || !strcmp(key, "across_fingerprints") ||
+		 !strcmp(key, "test"))
 		parse_policy(ps, key, v);
 	else if ((m = bound_key(key, &is_max)) >= 0)
 		parse_bound(ps, v, key, (enum rules_metric)m, is_max);
@@ -544,7 +571,8 @@ static void check_min_below_max(struct parser *ps)
 
 		if (lo->set && hi->set && !lo->off && !hi->off && lo->value > hi->value)
 			yamldoc_error(ps->d, ps->bound_node[1][m], "'%s' (%g) is below '%s' (%g)",
-				      ps->bound_key[1][m], hi->value, ps->bound_key[0][m], lo->value);
+				      ps->bound_key[1][m], hi->value, ps->bound_key[0][m],
+				      lo->value);
 	}
 }
 
@@ -574,7 +602,8 @@ static void parse_rule(struct rules *r, struct yamldoc *d, yaml_node_t *map, con
 	int errors = d->nr_errors;
 	struct yamldoc_iter it;
 
-	ps.rule = rules_add(r, file, (int)map->start_mark.line + 1, (int)map->start_mark.column + 1);
+	ps.rule = rules_add(r, file, (int)map->start_mark.line + 1,
+			    (int)map->start_mark.column + 1);
 	yamldoc_map_iter(&it, d, map);
 	while (yamldoc_map_next(&it))
 		parse_key(&ps, it.key, it.key_node, it.value);

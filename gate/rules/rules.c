@@ -1,4 +1,5 @@
-/* Rules: the metric table, the rule list, growth expressions and the built-in defaults (rules-load.c reads the files). */
+/* Rules: the metric table, the rule list, growth expressions and the built-in defaults
+ * (rules-load.c reads the files). */
 #include "rules/rules.h"
 #include "rules/rules-priv.h"
 #include "config/config.h"

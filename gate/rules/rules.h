@@ -1,4 +1,5 @@
-/* Rules: what the gate checks, read from YAML (rule files such as rules/ci.yml, or 'rules:' in scalegate.yml); see docs/rules.md. */
+/* Rules: what the gate checks, read from YAML (rule files such as rules/ci.yml, or 'rules:' in
+ * scalegate.yml); see docs/rules.md. */
 #ifndef SG_RULES_H
 #define SG_RULES_H
 
@@ -24,18 +25,23 @@ struct config;
 #define RULES_LOST_MACHINE(X, ...) /* the machine's (Interference): never gated */
 #define RULES_LOST_PART(X, ...)
 #define RULES_METRICS(X) \
-	X(TIME, "time", +1, "Execution_time", " s", PER_RUN, EXECUTION_TIME)                     /* seconds */ \
-	X(SPEEDUP, "speedup", -1, "Speedup", "", DERIVED, NONE)                                   /* T(1)/T(p) */ \
-	X(EFFICIENCY, "efficiency", -1, "Measured_efficiency", "", DERIVED, NONE)                 /* speedup/p */ \
-	X(KARP_FLATT, "karp_flatt", +1, "Karp_Flatt", "", DERIVED, NONE)                         /* e(p), p > 1 */ \
-	X(KARP_FLATT_SLOPE, "karp_flatt_slope", +1, "Karp_Flatt_slope", "", SLOPE, NONE)         /* per series */ \
-	X(PARALLEL_EFFICIENCY, "parallel_efficiency", -1, "Parallel_efficiency", "", PER_RUN, PARALLEL_EFFICIENCY) \
-	X(LOAD_BALANCE, "load_balance", -1, "Load_balance", "", PER_RUN, LOAD_BALANCE)           /* POP */ \
+	X(TIME, "time", +1, "Execution_time", " s", PER_RUN, EXECUTION_TIME) /* seconds */ \
+	X(SPEEDUP, "speedup", -1, "Speedup", "", DERIVED, NONE) /* T(1)/T(p) */ \
+	X(EFFICIENCY, "efficiency", -1, "Measured_efficiency", "", DERIVED, NONE) /* speedup/p */ \
+	X(KARP_FLATT, "karp_flatt", +1, "Karp_Flatt", "", DERIVED, NONE) /* e(p), p > 1 */ \
+	X(KARP_FLATT_SLOPE, "karp_flatt_slope", +1, "Karp_Flatt_slope", "", SLOPE, \
+	  NONE) /* per series */ \
+	X(PARALLEL_EFFICIENCY, "parallel_efficiency", -1, "Parallel_efficiency", "", PER_RUN, \
+	  PARALLEL_EFFICIENCY) \
+	X(LOAD_BALANCE, "load_balance", -1, "Load_balance", "", PER_RUN, LOAD_BALANCE) /* POP */ \
 	LOST_TERMS(RULES_LOST_TERM, RULES_LOST_PART, X) \
 	X(LOAD_IMBALANCE, "load_imbalance", +1, "Load_imbalance", " %", SHARE, LOAD_IMBALANCE) \
-	X(AVERAGE_PARALLELISM, "average_parallelism", -1, "Average_parallelism", "", RATIO, PRODUCTIVE_TIME) \
-	X(WEAK_EFFICIENCY, "weak_efficiency", -1, "Weak_efficiency", "", WEAK, NONE)    /* T(1, n_1) / T(p, n_p) */ \
-	X(ISOEFFICIENCY_GROWTH, "isoefficiency_growth", +1, "Isoefficiency_growth", "", GROWTH, NONE) /* _max only */
+	X(AVERAGE_PARALLELISM, "average_parallelism", -1, "Average_parallelism", "", RATIO, \
+	  PRODUCTIVE_TIME) \
+	X(WEAK_EFFICIENCY, "weak_efficiency", -1, "Weak_efficiency", "", WEAK, \
+	  NONE) /* T(1, n_1) / T(p, n_p) */ \
+	X(ISOEFFICIENCY_GROWTH, "isoefficiency_growth", +1, "Isoefficiency_growth", "", GROWTH, \
+	  NONE) /* _max only */
 
 enum rules_metric {
 #define X(id, key, worse, ...) RULES_##id,
@@ -56,7 +62,8 @@ struct rules_value {
 	int set;
 	double value;
 	int relative; /* tolerance given as a percentage: 0.05 for "5%" */
-	int off;      /* in a rule: 'off' clears what earlier rules set (never set in rules_settings) */
+	/* in a rule: 'off' clears what earlier rules set (never set in rules_settings) */
+	int off;
 	int log_power; /* isoefficiency_growth: the bound is p^value (log p)^log_power */
 };
 
@@ -71,7 +78,8 @@ struct rules_policy {
 	double significance;
 	int min_samples;
 	int across_fingerprints; /* default: rules_metric_across_default() */
-	int margin;              /* 'test: margin': significantly beyond the tolerance, not only worse than no change */
+	/* 'test: margin': significantly beyond the tolerance, not only worse than no change */
+	int margin;
 };
 
 /* Where a rule was written, for messages ("rules/ci.yml:12:5"). */
@@ -90,14 +98,21 @@ struct rules_rule {
 	size_t nr_threads, nr_ranks, nr_p;
 	long long *sizes;
 	size_t nr_sizes;
-	struct rules_value min[RULES_NR_METRICS];       /* absolute lower bounds: efficiency_min, ... */
-	struct rules_value max[RULES_NR_METRICS];       /* absolute upper bounds: time_max, karp_flatt_max, ... */
-	struct rules_value tolerance[RULES_NR_METRICS]; /* against the baseline, in the metric's worse direction */
+	/* absolute lower bounds: efficiency_min, ... */
+	struct rules_value min[RULES_NR_METRICS];
+	/* absolute upper bounds: time_max, karp_flatt_max, ... */
+	struct rules_value max[RULES_NR_METRICS];
+	/* against the baseline, in the metric's worse direction */
+	struct rules_value tolerance[RULES_NR_METRICS];
 	struct rules_value level;                       /* enum rules_level */
-	struct rules_value significance;                /* alpha of the one-sided test, default 0.05 */
-	struct rules_value min_samples;                 /* below it the rule cannot fail, default 3 */
-	struct rules_value across_fingerprints;         /* compare with a baseline of another machine */
-	struct rules_value test;                        /* 1: 'test: margin', 0: 'test: change' (the default) */
+	/* alpha of the one-sided test, default 0.05 */
+	struct rules_value significance;
+	/* below it the rule cannot fail, default 3 */
+	struct rules_value min_samples;
+	/* compare with a baseline of another machine */
+	struct rules_value across_fingerprints;
+	/* 1: 'test: margin', 0: 'test: change' (the default) */
+	struct rules_value test;
 	int matched;                                    /* selected something in the results */
 	int builtin;                                    /* one of the shipped defaults */
 };
@@ -110,12 +125,14 @@ struct rules_settings {
 	/* for each metric, the rule that set its bound or tolerance last (for messages) */
 	const struct rules_rule *bound_from[RULES_NR_METRICS];
 	const struct rules_rule *tolerance_from[RULES_NR_METRICS];
-	/* The policy of the checks that say nothing else (set by rules without checks, else the defaults). */
+	/* The policy of the checks that say nothing else (set by rules without checks, else the
+	 * defaults). */
 	enum rules_level level;
 	double significance;
 	int min_samples;
 	int across_fingerprints;
-	/* What the checker uses: the policy of each check (min and max of a metric are one check). */
+	/* What the checker uses: the policy of each check (min and max of a metric are one check).
+	 */
 	struct rules_policy bound_policy[RULES_NR_METRICS];
 	struct rules_policy tolerance_policy[RULES_NR_METRICS];
 };
@@ -123,8 +140,10 @@ struct rules_settings {
 struct rules {
 	struct rules_rule *rule;
 	size_t nr, alloc;
-	int defaults; /* the shipped defaults are rules[0..]: none was configured, or 'defaults: true' */
-	char **files; /* the files rules came from (the configuration file for inline ones), owned */
+	/* the shipped defaults are rules[0..]: none was configured, or 'defaults: true' */
+	int defaults;
+	/* the files rules came from (the configuration file for inline ones), owned */
+	char **files;
 	size_t nr_files;
 };
 
@@ -166,7 +185,8 @@ int rules_growth_parse(const char *text, double *k, int *log_power);
 int rules_growth_cmp(double k1, int log1, double k2, int log2);
 /* "p log p", "p^1.5", "constant" */
 void rules_growth_text(double k, int log_power, char *buf, size_t size);
-/* Whether a tolerance of this metric compares with a baseline of another machine by default: ratios do. */
+/* Whether a tolerance of this metric compares with a baseline of another machine by default: ratios
+ * do. */
 int rules_metric_across_default(enum rules_metric m);
 /*
  * After every rules_effective() call of a check: reports each rule that

@@ -1,4 +1,5 @@
-/* The scheduler's commands the gate runs (submit, query, cancel), each bounded in time, and the job's end. */
+/* The scheduler's commands the gate runs (submit, query, cancel), each bounded in time, and the
+ * job's end. */
 #include "run/batch-priv.h"
 
 #include <errno.h>
@@ -78,7 +79,8 @@ int batch_cmd(char *const argv[], struct strbuf *out)
 	while (out->len && (out->buf[out->len - 1] == '\n' || out->buf[out->len - 1] == ' '))
 		out->buf[--out->len] = '\0';
 	if (killed) {
-		strbuf_addf(out, "%s'%s' did not answer within %.0f s", out->len ? "; " : "", argv[0], BATCH_CMD_TIMEOUT);
+		strbuf_addf(out, "%s'%s' did not answer within %.0f s", out->len ? "; " : "",
+			    argv[0], BATCH_CMD_TIMEOUT);
 		return -1;
 	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -109,7 +111,8 @@ int batch_job_cancel(const struct batch_backend *b, struct batch_job *j)
 	int ret = -1;
 
 	if (batch_cmd(argv, &out)) {
-		warning("%s %s failed: %s; the job may still be in the queue", argv[0], j->id, out.buf);
+		warning("%s %s failed: %s; the job may still be in the queue", argv[0], j->id,
+			out.buf);
 		goto out;
 	}
 	/* Gone from the controller, or in a final state: nothing of it is left in the queue. */

@@ -1,4 +1,5 @@
-/* After the batch job: the manifest it wrote, completed with the runs it did not do, and <scheduler>.tsv. */
+/* After the batch job: the manifest it wrote, completed with the runs it did not do, and
+ * <scheduler>.tsv. */
 #include "run/batch-priv.h"
 #include "results/manifest.h"
 #include "run/runner-exec.h"
@@ -30,8 +31,8 @@ char *batch_one_line(const char *s)
 	return strbuf_detach(&sb);
 }
 
-static int has_row(const struct manifest *m, const char *bench, const char *size, const struct config_point *p,
-		   int repeat)
+static int has_row(const struct manifest *m, const char *bench, const char *size,
+		   const struct config_point *p, int repeat)
 {
 	for (size_t i = 0; i < m->nr; i++) {
 		const struct manifest_row *row = &m->rows[i];
@@ -43,7 +44,8 @@ static int has_row(const struct manifest *m, const char *bench, const char *size
 }
 
 /* The 'job-failed' lines of one benchmark's runs that 'm' lacks; the number written. */
-static long add_missing(FILE *out, const struct manifest *m, const struct bench_config *b, const char *reason)
+static long add_missing(FILE *out, const struct manifest *m, const struct bench_config *b,
+			const char *reason)
 {
 	size_t nr;
 	struct config_point *all = config_matrix_points(b, &nr);
@@ -57,11 +59,20 @@ static long add_missing(FILE *out, const struct manifest *m, const struct bench_
 				snprintf(size, sizeof(size), "%lld", p.size);
 			if (has_row(m, b->name, size, &p, repeat))
 				continue;
-			dir = xstrfmt("%s/s%s-r%d-t%d/%d", b->name, size, p.ranks, p.threads, repeat);
+			dir = xstrfmt("%s/s%s-r%d-t%d/%d", b->name, size, p.ranks, p.threads,
+				      repeat);
 			struct manifest_row row = {
-				.benchmark = b->name, .size = size, .ranks = p.ranks, .threads = p.threads,
-				.repeat = repeat, .status = run_status_name(RUN_JOB_FAILED), .exit_code = -1,
-				.wall = 0, .dir = dir, .reason = reason, .contention = NAN,
+				.benchmark = b->name,
+				.size = size,
+				.ranks = p.ranks,
+				.threads = p.threads,
+				.repeat = repeat,
+				.status = run_status_name(RUN_JOB_FAILED),
+				.exit_code = -1,
+				.wall = 0,
+				.dir = dir,
+				.reason = reason,
+				.contention = NAN,
 			};
 			manifest_write_row(out, &row);
 			free(dir);
@@ -71,10 +82,12 @@ static long add_missing(FILE *out, const struct manifest *m, const struct bench_
 	return added;
 }
 
-/* The manifest the job left: manifest.tsv.partial when it was killed before renaming it, else manifest.tsv. */
+/* The manifest the job left: manifest.tsv.partial when it was killed before renaming it, else
+ * manifest.tsv. */
 static int read_job_manifest(const struct runner *r, struct manifest *m)
 {
-	char *partial = xstrfmt("%s/manifest.tsv.partial", r->results), *full = xstrfmt("%s/manifest.tsv", r->results);
+	char *partial = xstrfmt("%s/manifest.tsv.partial", r->results),
+	     *full = xstrfmt("%s/manifest.tsv", r->results);
 	const char *path = !access(partial, F_OK) ? partial : full;
 	int ret = 0;
 
@@ -90,12 +103,13 @@ static void write_job_tsv(const struct runner *r, const struct batch_backend *b,
 			  const struct batch_job *j, const char *reason)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *path = xstrfmt("%s/%s.tsv", r->results, b->name), *why = batch_one_line(reason ? reason : "");
+	char *path = xstrfmt("%s/%s.tsv", r->results, b->name),
+	     *why = batch_one_line(reason ? reason : "");
 	double queue = j->start && j->submit ? j->start - j->submit : NAN;
 	double run = j->end && j->start ? j->end - j->start : NAN;
 
-	strbuf_addf(&sb, "job_id\t%s\nstate\t%s\nnodes\t%s\n", j->id ? j->id : "-", j->state ? j->state : "-",
-		    j->nodes ? j->nodes : "-");
+	strbuf_addf(&sb, "job_id\t%s\nstate\t%s\nnodes\t%s\n", j->id ? j->id : "-",
+		    j->state ? j->state : "-", j->nodes ? j->nodes : "-");
 	strbuf_addf(&sb, isnan(queue) ? "queue_s\t-\n" : "queue_s\t%.0f\n", queue);
 	strbuf_addf(&sb, isnan(run) ? "run_s\t-\n" : "run_s\t%.0f\n", run);
 	strbuf_addf(&sb, "exit_code\t%s\nreason\t%s\n", j->exit_code ? j->exit_code : "-", why);
@@ -106,8 +120,8 @@ static void write_job_tsv(const struct runner *r, const struct batch_backend *b,
 			snprintf(q, sizeof(q), "%.0f", queue);
 		if (!isnan(run))
 			snprintf(t, sizeof(t), "%.0f", run);
-		fprintf(stderr, "%s: job %s %s on %s: %s s in the queue, %s s running\n", b->name, j->id,
-			j->state ? j->state : "?", j->nodes ? j->nodes : "-", q, t);
+		fprintf(stderr, "%s: job %s %s on %s: %s s in the queue, %s s running\n", b->name,
+			j->id, j->state ? j->state : "?", j->nodes ? j->nodes : "-", q, t);
 	}
 	strbuf_release(&sb);
 	free(why);
@@ -117,8 +131,10 @@ static void write_job_tsv(const struct runner *r, const struct batch_backend *b,
 long batch_collect(struct runner *r, const struct batch_backend *b, const struct batch_job *j,
 		   const char *reason)
 {
-	char *tmp = xstrfmt("%s/manifest.tsv.%s", r->results, b->name), *to = xstrfmt("%s/manifest.tsv", r->results);
-	char *partial = xstrfmt("%s/manifest.tsv.partial", r->results), *why = batch_one_line(reason);
+	char *tmp = xstrfmt("%s/manifest.tsv.%s", r->results, b->name),
+	     *to = xstrfmt("%s/manifest.tsv", r->results);
+	char *partial = xstrfmt("%s/manifest.tsv.partial", r->results),
+	     *why = batch_one_line(reason);
 	struct manifest m;
 	long failed = -1;
 	FILE *out = NULL;
@@ -145,8 +161,9 @@ long batch_collect(struct runner *r, const struct batch_backend *b, const struct
 	}
 	unlink(partial);
 	write_job_tsv(r, b, j, failed ? reason : NULL);
-	/* Every run of the selected benchmarks is now in the manifest, done or 'job-failed': complete, unless
-	 * the gate itself was interrupted (then, as without the scheduler, the results say they are incomplete). */
+	/* Every run of the selected benchmarks is now in the manifest, done or 'job-failed':
+	 * complete, unless the gate itself was interrupted (then, as without the scheduler, the
+	 * results say they are incomplete). */
 	if (runner_interrupted)
 		goto out;
 	for (size_t i = 0; i < r->c->nr_benchmarks; i++) {

@@ -12,11 +12,13 @@ enum batch_phase { BATCH_UNKNOWN, BATCH_QUEUED, BATCH_RUNNING, BATCH_ENDED };
 
 struct batch_job {
 	char *id;
-	char *state;     /* the scheduler's word: PENDING, RUNNING, COMPLETED, TIMEOUT, ...; NULL: not known */
+	/* the scheduler's word: PENDING, RUNNING, COMPLETED, TIMEOUT, ...; NULL: not known */
+	char *state;
 	enum batch_phase phase;
 	int timed_out;   /* ended at its time limit */
-	int ended_clean; /* ended by itself with exit code 0, or 3 (failed runs the job recorded itself) */
-	char *reason;    /* the scheduler's reason ("Resources", "NonZeroExitCode", ...); NULL: none */
+	/* ended by itself with exit code 0, or 3 (failed runs the job recorded itself) */
+	int ended_clean;
+	char *reason; /* the scheduler's reason ("Resources", "NonZeroExitCode", ...); NULL: none */
 	char *exit_code; /* as the scheduler writes it, e.g. "0:0" (exit code and signal) */
 	char *nodes;     /* the allocated nodes */
 	double submit, start, end; /* epoch seconds; 0: not yet */

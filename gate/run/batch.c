@@ -18,7 +18,8 @@
 #include "base/escape.h"
 #include "run/runner-exec.h"
 
-#define RUN_GRACE 300.0 /* seconds past the time limit before the gate gives up on Slurm ending the job */
+#define RUN_GRACE \
+	300.0 /* seconds past the time limit before the gate gives up on Slurm ending the job */
 
 int batch_wanted(const struct runner *r)
 {
@@ -56,8 +57,9 @@ static char *job_script(const struct runner *r)
 		snprintf(cfg, sizeof(cfg), "%s", r->c->doc.path);
 	if (!getcwd(cwd, sizeof(cwd)))
 		snprintf(cwd, sizeof(cwd), "/");
-	strbuf_addstr(&sb, "#!/bin/sh\n# Written by scalegate: runs the matrix on the allocated node "
-			   "(docs/running.md, \"On a Slurm cluster\").\ncd ");
+	strbuf_addstr(&sb,
+		      "#!/bin/sh\n# Written by scalegate: runs the matrix on the allocated node "
+		      "(docs/running.md, \"On a Slurm cluster\").\ncd ");
 	sh_add_quoted(&sb, cwd);
 	strbuf_addstr(&sb, " || exit 2\nexec ");
 	sh_add_quoted(&sb, n > 0 ? exe : "scalegate");
@@ -69,7 +71,8 @@ static char *job_script(const struct runner *r)
 		strbuf_addstr(&sb, " --benchmark ");
 		sh_add_quoted(&sb, r->opt.benchmark);
 	}
-	/* A/B: the base tree (checked out by this gate under RESULTS, or given) runs in the same job, interleaved. */
+	/* A/B: the base tree (checked out by this gate under RESULTS, or given) runs in the same
+	 * job, interleaved. */
 	if (r->opt.base_root) {
 		strbuf_addstr(&sb, " --against-dir ");
 		sh_add_quoted(&sb, r->opt.base_root);
@@ -115,7 +118,8 @@ void batch_print_plan(const struct runner *r)
 	batch_free_argv(argv);
 }
 
-/* Writes the script and submits it; the job's id, or NULL with "CMD refused the job: why" in 'err'. */
+/* Writes the script and submits it; the job's id, or NULL with "CMD refused the job: why" in 'err'.
+ */
 static char *submit(struct runner *r, const struct batch_backend *b, struct strbuf *err)
 {
 	char *dir = job_file(r, b, NULL), *path = job_file(r, b, "job.sh");
@@ -148,7 +152,8 @@ out:
 	return id;
 }
 
-/* Copies the lines the job has added to its output since 'at' to stderr; a last unfinished one only when 'all'. */
+/* Copies the lines the job has added to its output since 'at' to stderr; a last unfinished one only
+ * when 'all'. */
 static void stream(const struct runner *r, const struct batch_backend *b, long *at, int all)
 {
 	char *path = job_file(r, b, "job.out"), buf[8192];
@@ -184,11 +189,13 @@ static void tell_state(const struct batch_backend *b, const struct batch_job *j,
 		return;
 	}
 	if (j->phase == BATCH_QUEUED)
-		fprintf(stderr, "%s: job %s pending%s%s%s\n", b->name, j->id, has_reason(j) ? " (" : "",
-			has_reason(j) ? j->reason : "", has_reason(j) ? ")" : "");
+		fprintf(stderr, "%s: job %s pending%s%s%s\n", b->name, j->id,
+			has_reason(j) ? " (" : "", has_reason(j) ? j->reason : "",
+			has_reason(j) ? ")" : "");
 	else if (j->phase == BATCH_RUNNING)
-		fprintf(stderr, "%s: job %s running on %s after %.0f s in the queue\n", b->name, j->id,
-			j->nodes ? j->nodes : "?", j->start && j->submit ? j->start - j->submit : 0.0);
+		fprintf(stderr, "%s: job %s running on %s after %.0f s in the queue\n", b->name,
+			j->id, j->nodes ? j->nodes : "?",
+			j->start && j->submit ? j->start - j->submit : 0.0);
 	free(*told);
 	*told = now_;
 }
@@ -211,7 +218,8 @@ static void poll_job(const struct runner *r, const struct batch_backend *b, stru
 
 	f->next_poll = t + s->poll;
 	if (b->query(j, &err)) {
-		/* The controller may be restarting: a minute of failed polls, then the gate gives up. */
+		/* The controller may be restarting: a minute of failed polls, then the gate gives
+		 * up. */
 		if (++f->failed_polls * s->poll >= 60 && f->failed_polls >= 3)
 			f->stop = xstrfmt("cannot read the state of job %s: %s", j->id, err.buf);
 		strbuf_release(&err);
@@ -223,14 +231,17 @@ static void poll_job(const struct runner *r, const struct batch_backend *b, stru
 	if (j->phase != BATCH_QUEUED && !f->started)
 		f->started = t;
 	if (j->phase == BATCH_QUEUED && t - f->submitted > s->queue_timeout)
-		f->stop = xstrfmt("job %s still pending after %.0f s in the queue (%s); cancelled (queue_timeout)",
-				  j->id, t - f->submitted, has_reason(j) ? j->reason : "no reason given");
+		f->stop = xstrfmt("job %s still pending after %.0f s in the queue (%s); cancelled "
+				  "(queue_timeout)",
+				  j->id, t - f->submitted,
+				  has_reason(j) ? j->reason : "no reason given");
 	else if (f->started && s->time_s > 0 && t - f->started > s->time_s + RUN_GRACE)
-		f->stop = xstrfmt("job %s still %s %.0f s after its time limit %s; cancelled", j->id, j->state,
-				  t - f->started - s->time_s, s->time);
+		f->stop = xstrfmt("job %s still %s %.0f s after its time limit %s; cancelled",
+				  j->id, j->state, t - f->started - s->time_s, s->time);
 }
 
-/* Follows the job until it ends, the gate is interrupted or gives up; sets f->stop when it cancels. */
+/* Follows the job until it ends, the gate is interrupted or gives up; sets f->stop when it cancels.
+ */
 static void follow(struct runner *r, const struct batch_backend *b, struct batch_job *j,
 		   struct follow *f)
 {
@@ -266,8 +277,8 @@ static char *job_reason(const struct runner *r, const struct batch_backend *b,
 	if (f->stop)
 		return xstrdup(f->stop);
 	if (j->timed_out)
-		return xstrfmt("%s job %s %s: it reached its time limit (%s%s)", b->name, j->id, j->state,
-			       limit ? "time: " : "the partition's", limit ? limit : "");
+		return xstrfmt("%s job %s %s: it reached its time limit (%s%s)", b->name, j->id,
+			       j->state, limit ? "time: " : "the partition's", limit ? limit : "");
 	out = job_file(r, b, "job.out");
 	reason = xstrfmt("%s job %s %s%s%s, exit code %s; see %s", b->name, j->id, j->state,
 			 has_reason(j) ? " " : "", has_reason(j) ? j->reason : "",

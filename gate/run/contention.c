@@ -10,7 +10,8 @@
 /* The busy jiffies of one 'cpu…' line's counters; -1 when it has fewer than 8. */
 static int line_busy(const char *p, unsigned long long *busy)
 {
-	/* user nice system idle iowait irq softirq steal [guest guest_nice]: guest is already in user */
+	/* user nice system idle iowait irq softirq steal [guest guest_nice]: guest is already in
+	 * user */
 	unsigned long long v[8];
 	char *end;
 
@@ -40,7 +41,8 @@ int contention_parse_stat(const char *text, const cpu_set_t *cpus, unsigned long
 			continue;
 		}
 		unsigned long n = strtoul(line + 3, &end, 10);
-		if (end == line + 3 || *end != ' ' || !cpus || n >= CPU_SETSIZE || !CPU_ISSET(n, cpus))
+		if (end == line + 3 || *end != ' ' || !cpus || n >= CPU_SETSIZE ||
+		    !CPU_ISSET(n, cpus))
 			continue;
 		if (!line_busy(end, &b)) {
 			sum += b;
@@ -69,7 +71,8 @@ void contention_sample(struct contention_sample *s)
 	s->valid = 0;
 	if (!f)
 		return;
-	/* The cpu lines come first; a machine with more CPUs than fit is summed from the aggregate. */
+	/* The cpu lines come first; a machine with more CPUs than fit is summed from the aggregate.
+	 */
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
@@ -93,8 +96,8 @@ double contention_cores(unsigned long long busy_jiffies, long clk_tck, double ow
 	return others > 0 ? others : 0;
 }
 
-double contention_between(const struct contention_sample *start, const struct contention_sample *end,
-			  double own_cpu, double wall)
+double contention_between(const struct contention_sample *start,
+			  const struct contention_sample *end, double own_cpu, double wall)
 {
 	if (!start->valid || !end->valid || end->busy < start->busy)
 		return NAN;
@@ -103,7 +106,8 @@ double contention_between(const struct contention_sample *start, const struct co
 
 double contention_beyond_free(double others, int run_cores, int machine)
 {
-	double free_cores = machine > run_cores ? machine - run_cores : 0, beyond = others - free_cores;
+	double free_cores = machine > run_cores ? machine - run_cores : 0,
+	       beyond = others - free_cores;
 
 	if (isnan(others))
 		return NAN;

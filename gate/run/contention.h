@@ -1,4 +1,5 @@
-/* How much CPU other processes used while a run ran: /proc/stat against the run's own rusage (docs/running.md). */
+/* How much CPU other processes used while a run ran: /proc/stat against the run's own rusage
+ * (docs/running.md). */
 #ifndef SG_CONTENTION_H
 #define SG_CONTENTION_H
 
@@ -42,7 +43,7 @@ double contention_beyond_free(double others, int run_cores, int machine);
 int contention_machine_cores(void);
 
 /* contention_cores() between two samples; NAN when either is not valid. */
-double contention_between(const struct contention_sample *start, const struct contention_sample *end,
-			  double own_cpu, double wall);
+double contention_between(const struct contention_sample *start,
+			  const struct contention_sample *end, double own_cpu, double wall);
 
 #endif

@@ -1,4 +1,5 @@
-/* Collects the environment fingerprint: /proc, /sys, uname and the first line of a few --version outputs. */
+/* Collects the environment fingerprint: /proc, /sys, uname and the first line of a few --version
+ * outputs. */
 #include "run/fingerprint.h"
 
 #include <dirent.h>
@@ -110,7 +111,8 @@ static char *sockets(void)
 		char *path, *v;
 		if (strncmp(e->d_name, "cpu", 3) || e->d_name[3] < '0' || e->d_name[3] > '9')
 			continue;
-		path = xstrfmt("/sys/devices/system/cpu/%s/topology/physical_package_id", e->d_name);
+		path = xstrfmt("/sys/devices/system/cpu/%s/topology/physical_package_id",
+			       e->d_name);
 		v = read_line(path);
 		if (strcmp(v, "-")) {
 			long id = strtol(v, NULL, 10), k = 0;
@@ -154,7 +156,8 @@ static char *omp_runtime(const char *cc)
 	return ret;
 }
 
-/* The launchers of the selected benchmarks that have more than one rank, distinct, joined by "; ". */
+/* The launchers of the selected benchmarks that have more than one rank, distinct, joined by "; ".
+ */
 static char *launchers(const struct config *c, const char *only)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -164,7 +167,8 @@ static char *launchers(const struct config *c, const char *only)
 		int multi = 0;
 		for (size_t k = 0; k < b->nr_ranks; k++)
 			multi |= b->ranks[k] > 1;
-		if ((only && strcmp(only, b->name)) || !multi || !b->launcher || (sb.buf && strstr(sb.buf, b->launcher)))
+		if ((only && strcmp(only, b->name)) || !multi || !b->launcher ||
+		    (sb.buf && strstr(sb.buf, b->launcher)))
 			continue;
 		if (sb.len)
 			strbuf_addstr(&sb, "; ");
@@ -183,7 +187,8 @@ static char *slurm_job(void)
 
 	if (!id || !*id)
 		return clean(NULL);
-	return xstrfmt("%s partition %s, %s CPUs", id, part && *part ? part : "-", cpus && *cpus ? cpus : "-");
+	return xstrfmt("%s partition %s, %s CPUs", id, part && *part ? part : "-",
+		       cpus && *cpus ? cpus : "-");
 }
 
 static char *date_now(void)
@@ -237,7 +242,8 @@ void fingerprint_release(struct fingerprint *f)
 void fingerprint_format(const struct fingerprint *f, struct strbuf *out)
 {
 	for (int k = 0; k < FP_NR_KEYS; k++)
-		strbuf_addf(out, "%s\t%s\n", fingerprint_key_name(k), f->value[k] ? f->value[k] : "-");
+		strbuf_addf(out, "%s\t%s\n", fingerprint_key_name(k),
+			    f->value[k] ? f->value[k] : "-");
 }
 
 int fingerprint_write(const char *dir, const struct config *c, const char *only)

@@ -1,4 +1,5 @@
-/* The environment fingerprint of a results directory: the machine, its software and its thread binding. */
+/* The environment fingerprint of a results directory: the machine, its software and its thread
+ * binding. */
 #ifndef SG_FINGERPRINT_H
 #define SG_FINGERPRINT_H
 

@@ -1,4 +1,5 @@
-/* A/B: the base revision's runs interleaved with the head's, round by round in a balanced random order (ABBA). */
+/* A/B: the base revision's runs interleaved with the head's, round by round in a balanced random
+ * order (ABBA). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -36,7 +37,8 @@ static uint64_t hash(uint64_t h, const char *s)
  */
 static int base_first(uint64_t seed, const char *bench, const char *point, int repeat)
 {
-	uint64_t pair = (uint64_t)(repeat - 1) / 2, coin = mix(hash(hash(seed, bench), point) ^ mix(pair)) & 1;
+	uint64_t pair = (uint64_t)(repeat - 1) / 2,
+		 coin = mix(hash(hash(seed, bench), point) ^ mix(pair)) & 1;
 
 	return (int)(repeat % 2 ? coin : !coin);
 }
@@ -50,7 +52,8 @@ int runner_ab_init(struct runner *r)
 	bo.benchmark = r->opt.benchmark;
 	bo.dry_run = r->opt.dry_run;
 	bo.quiet = r->opt.quiet;
-	bo.local = 1; /* runs here, interleaved with the head, even when the head was submitted to Slurm */
+	/* runs here, interleaved with the head, even when the head was submitted to Slurm */
+	bo.local = 1;
 	if (!r->opt.seed)
 		r->opt.seed = mix((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32));
 	r->base = xcalloc(1, sizeof(*r->base));
@@ -76,13 +79,15 @@ int runner_ab_init(struct runner *r)
 	free(path);
 	if (r->opt.extend)
 		return 0; /* the extra rounds continue the order of the same seed */
-	fprintf(r->ab, "seed\t%llu\nbase_root\t%s\nhead_root\t%s\n", (unsigned long long)r->opt.seed,
-		r->opt.base_root, r->opt.head_root ? r->opt.head_root : "-");
+	fprintf(r->ab, "seed\t%llu\nbase_root\t%s\nhead_root\t%s\n",
+		(unsigned long long)r->opt.seed, r->opt.base_root,
+		r->opt.head_root ? r->opt.head_root : "-");
 	fprintf(r->ab, "benchmark\tconfiguration\trepeat\torder\n");
 	return 0;
 }
 
-/* The head's workdir moved into the base tree (the same path below the root); outside the tree: unchanged. */
+/* The head's workdir moved into the base tree (the same path below the root); outside the tree:
+ * unchanged. */
 static char *base_workdir(const struct runner *r, const char *workdir)
 {
 	const char *head = r->opt.head_root;
@@ -90,8 +95,8 @@ static char *base_workdir(const struct runner *r, const char *workdir)
 
 	if (head && !strncmp(workdir, head, n) && (workdir[n] == '/' || !workdir[n]))
 		return xstrfmt("%s%s", r->opt.base_root, workdir + n);
-	warning("the workdir '%s' is outside the head's tree '%s': the base runs there too", workdir,
-		head ? head : "-");
+	warning("the workdir '%s' is outside the head's tree '%s': the base runs there too",
+		workdir, head ? head : "-");
 	return xstrdup(workdir);
 }
 
@@ -254,7 +259,9 @@ int runner_ab_round(struct runner *r, struct bench_run *head, size_t pt, int rep
 	int first = base_first(r->opt.seed, name, head->points[pt].name, repeat);
 
 	runner_progress(r, head, pt, repeat, 0);
-	fprintf(r->ab, "%s\t%s\t%d\t%s\n", name, head->points[pt].name, repeat, first ? "base,head" : "head,base");
+	fprintf(r->ab, "%s\t%s\t%d\t%s\n", name, head->points[pt].name, repeat,
+		first ? "base,head" : "head,base");
 	fflush(r->ab);
-	return run_side(r, head, pt, repeat, first) || run_side(r, head, pt, repeat, !first) ? -1 : 0;
+	return run_side(r, head, pt, repeat, first) || run_side(r, head, pt, repeat, !first) ? -1
+											     : 0;
 }

@@ -1,4 +1,5 @@
-/* One measured or warm-up attempt of a run, its outcome, and the retries of runs on a busy machine (docs/running.md). */
+/* One measured or warm-up attempt of a run, its outcome, and the retries of runs on a busy machine
+ * (docs/running.md). */
 #include "run/runner-priv.h"
 #include "run/contention.h"
 
@@ -14,7 +15,8 @@
 #include "results/profile.h"
 
 #define STDERR_TAIL 240 /* bytes of a failed run's stderr kept in its reason */
-#define CONTENTION_PAUSE 1.5 /* seconds before a contended run runs again: time for the other process to end */
+#define CONTENTION_PAUSE \
+	1.5 /* seconds before a contended run runs again: time for the other process to end */
 
 static double monotonic(void)
 {
@@ -33,14 +35,15 @@ static int expected_exit(const struct bench_config *b, int code)
 }
 
 /* The status and reason of a finished run. */
-static void judge(const struct bench_run *br, const struct config_point *p, const struct exec_result *res,
-		  const char *dir, struct run_record *rec)
+static void judge(const struct bench_run *br, const struct config_point *p,
+		  const struct exec_result *res, const char *dir, struct run_record *rec)
 {
 	const struct bench_config *b = br->b;
 	char *why = NULL, *tail, *err;
 	int found;
 
-	rec->exit_code = res->timed_out || (res->signal && res->exit_code < 0) ? -1 : res->exit_code;
+	rec->exit_code = res->timed_out || (res->signal && res->exit_code < 0) ? -1
+									       : res->exit_code;
 	rec->wall = res->wall;
 	if (res->timed_out) {
 		rec->status = RUN_TIMEOUT;
@@ -130,7 +133,8 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 		free(rec->reason);
 		rec->reason = NULL;
 		judge(br, p, &res, out, rec);
-		/* what the run felt: the others' cores beyond those it left free (docs/running.md) */
+		/* what the run felt: the others' cores beyond those it left free (docs/running.md)
+		 */
 		rec->contention = contention_beyond_free(res.contention, p->ranks * p->threads,
 							 contention_machine_cores());
 		ret = 0;
@@ -145,7 +149,8 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 
 static int too_busy(const struct bench_config *b, const struct run_record *rec)
 {
-	return rec->status == RUN_OK && b->max_contention >= 0 && rec->contention > b->max_contention;
+	return rec->status == RUN_OK && b->max_contention >= 0 &&
+	       rec->contention > b->max_contention;
 }
 
 /* Sleeps 'seconds' unless the gate is interrupted meanwhile; 0, or -1 when it was. */
@@ -160,8 +165,8 @@ static int pause_for(double seconds)
 	return runner_interrupted ? -1 : 0;
 }
 
-int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int repeat, const char *out,
-		      struct run_record *rec)
+int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int repeat,
+		      const char *out, struct run_record *rec)
 {
 	const struct bench_config *b = br->b;
 	struct run_record kept = { 0 };
@@ -170,15 +175,16 @@ int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int rep
 
 	for (int n = 1; !ret && too_busy(b, rec) && n <= b->contention_retries; n++) {
 		runner_tell_busy(r, br, pt, repeat, rec->contention, n);
-		/* the live line stays during the pause and the new attempt, saying which retry it is */
+		/* the live line stays during the pause and the new attempt, saying which retry it
+		 * is */
 		r->retry = n;
 		runner_progress(r, br, pt, repeat, 0);
 		if (!kept_dir || rec->contention < kept.contention) {
 			if (!kept_dir) {
 				kept_dir = xstrfmt("%s/kept-XXXXXX", r->scratch);
 				if (!mkdtemp(kept_dir)) {
-					ret = error("cannot create a directory under '%s': %s", r->scratch,
-						    strerror(errno));
+					ret = error("cannot create a directory under '%s': %s",
+						    r->scratch, strerror(errno));
 					break;
 				}
 			}
@@ -193,13 +199,15 @@ int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int rep
 			ret = -1;
 			break;
 		}
-		if (mkdir_p(out) || pause_for(CONTENTION_PAUSE) || runner_attempt(r, br, pt, repeat, out, rec))
+		if (mkdir_p(out) || pause_for(CONTENTION_PAUSE) ||
+		    runner_attempt(r, br, pt, repeat, out, rec))
 			ret = -1;
 	}
 	r->retry = 0;
 	if (!ret && kept_dir && rec->status == RUN_OK && kept.contention < rec->contention) {
 		if (remove_tree(out) || rename(kept_dir, out))
-			ret = error("cannot move the kept attempt to '%s': %s", out, strerror(errno));
+			ret = error("cannot move the kept attempt to '%s': %s", out,
+				    strerror(errno));
 		rec->exit_code = kept.exit_code;
 		rec->wall = kept.wall;
 		rec->contention = kept.contention;

@@ -1,4 +1,5 @@
-/* The command line and the environment of one run: placeholders, the program path, the launcher, LD_PRELOAD. */
+/* The command line and the environment of one run: placeholders, the program path, the launcher,
+ * LD_PRELOAD. */
 #include "run/runner-priv.h"
 
 #include <stdlib.h>
@@ -18,7 +19,8 @@ int runner_uses_launcher(const struct bench_config *b, const struct config_point
  * variables reach every rank, on any host, and LD_PRELOAD reaches the ranks
  * but not the launcher.
  */
-char *runner_command_line(const struct bench_run *br, const struct config_point *p, int repeat, char **env)
+char *runner_command_line(const struct bench_run *br, const struct config_point *p, int repeat,
+			  char **env)
 {
 	const struct bench_config *b = br->b;
 	char *cmd = config_expand(b->command, p->threads, p->ranks, p->size, repeat);

@@ -1,4 +1,5 @@
-/* The runner's parts that both sides of an A/B run use: opening a results directory, and one benchmark's runs and build. */
+/* The runner's parts that both sides of an A/B run use: opening a results directory, and one
+ * benchmark's runs and build. */
 #include "run/runner-priv.h"
 
 #include <errno.h>
@@ -59,7 +60,8 @@ char *runner_preload_library(const struct runner *r, const struct bench_config *
 	}
 	free(plain);
 	if (b->mpi)
-		warning("benchmark '%s': no libscalegate-mpi.so next to libscalegate.so; MPI calls are not captured",
+		warning("benchmark '%s': no libscalegate-mpi.so next to libscalegate.so; MPI calls "
+			"are not captured",
 			b->name);
 	return xstrdup(resolved);
 }
@@ -109,7 +111,8 @@ int runner_init_side(struct runner *r, struct config *c, const struct runner_opt
 	r->results = xstrdup(resolved);
 	/* First: from here until the end, the results are incomplete and say so. */
 	if (complete_read(&r->complete, r->results)) {
-		warning("'%s/%s' is not readable: the benchmarks this run leaves alone count as incomplete",
+		warning("'%s/%s' is not readable: the benchmarks this run leaves alone count as "
+			"incomplete",
 			r->results, COMPLETE_FILE);
 		complete_release(&r->complete);
 	}
@@ -140,8 +143,8 @@ int runner_init_side(struct runner *r, struct config *c, const struct runner_opt
 		return -1;
 	if (runner_manifest_start(r))
 		return -1;
-	/* Submitted: the job writes the fingerprint of its node and runs the A/B base beside the head; the
-	 * manifest holds the kept lines meanwhile. */
+	/* Submitted: the job writes the fingerprint of its node and runs the A/B base beside the
+	 * head; the manifest holds the kept lines meanwhile. */
 	if (batch_wanted(r))
 		return runner_manifest_finish(r);
 	if (fingerprint_write(r->results, c, opt->benchmark))
@@ -168,7 +171,8 @@ int runner_bench_setup(struct runner *r, const struct bench_config *b, struct be
 			ps->name = xstrfmt("s--r%d-t%d", ps->p.ranks, ps->p.threads);
 		else
 			ps->name = xstrfmt("s%lld-r%d-t%d", ps->p.size, ps->p.ranks, ps->p.threads);
-		ps->walls = xcalloc((size_t)(b->repeat > b->max_repeat ? b->repeat : b->max_repeat), sizeof(double));
+		ps->walls = xcalloc((size_t)(b->repeat > b->max_repeat ? b->repeat : b->max_repeat),
+				    sizeof(double));
 		ps->last = b->repeat;
 	}
 	free(all);
@@ -231,8 +235,13 @@ int runner_build(struct runner *r, struct bench_run *br)
 {
 	char *out = xstrfmt("%s/%s/build", r->results, br->b->name), *tail, *err;
 	char *env[] = { NULL, NULL };
-	struct exec_spec spec = { .line = br->b->build, .cwd = br->workdir, .out_dir = out, .env = env,
-				  .unset = r->c->secret_env, .nr_unset = r->c->nr_secret_env, .label = br->b->name };
+	struct exec_spec spec = {.line = br->b->build,
+				 .cwd = br->workdir,
+				 .out_dir = out,
+				 .env = env,
+				 .unset = r->c->secret_env,
+				 .nr_unset = r->c->nr_secret_env,
+				 .label = br->b->name};
 	struct exec_result res;
 	int ret = 0;
 

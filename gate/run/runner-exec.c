@@ -1,4 +1,5 @@
-/* Runs one benchmark process in its own process group with a timeout, and checks what it left behind. */
+/* Runs one benchmark process in its own process group with a timeout, and checks what it left
+ * behind. */
 #include "run/runner-exec.h"
 
 #include <dirent.h>
@@ -126,8 +127,8 @@ static int wait_leader(pid_t pid, int pidfd, double seconds, int *status, struct
 }
 
 /* wait_leader up to the timeout, calling the spec's tick about once a second meanwhile. */
-static int wait_ticking(const struct exec_spec *s, pid_t pid, int pidfd, double timeout, double start,
-			int *status, struct rusage *ru)
+static int wait_ticking(const struct exec_spec *s, pid_t pid, int pidfd, double timeout,
+			double start, int *status, struct rusage *ru)
 {
 	for (;;) {
 		double left = start + timeout - now(), chunk = s->tick ? 1.0 : left;
@@ -167,9 +168,11 @@ static void sweep(const struct exec_spec *s, const char *tag, pid_t pid, int end
 	killpg(pid, SIGKILL);
 	tree_sweep(tag, &outlived, &escaped);
 	if (outlived.len && ended)
-		warning("%s: left processes running after it ended, killed: %s", label, outlived.buf);
+		warning("%s: left processes running after it ended, killed: %s", label,
+			outlived.buf);
 	if (escaped.len)
-		warning("%s: processes left the run's process tree (reparented outside the gate), killed: %s",
+		warning("%s: processes left the run's process tree (reparented outside the gate), "
+			"killed: %s",
 			label, escaped.buf);
 	strbuf_release(&outlived);
 	strbuf_release(&escaped);
@@ -255,7 +258,8 @@ static int cap_output(const char *path, long long limit)
 
 int exec_run(const struct exec_spec *s, struct exec_result *res)
 {
-	char *out_path = xstrfmt("%s/stdout.txt", s->out_dir), *err_path = xstrfmt("%s/stderr.txt", s->out_dir);
+	char *out_path = xstrfmt("%s/stdout.txt", s->out_dir),
+	     *err_path = xstrfmt("%s/stderr.txt", s->out_dir);
 	int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	int ret = -1, status = 0, pidfd;
@@ -302,8 +306,10 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 		kill_group(pid, pidfd, &status, &ru);
 		contention_sample(&after);
 	}
-	/* Counted once the shell (or the launcher) has reaped them: the whole tree, ranks included. */
-	res->cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+	/* Counted once the shell (or the launcher) has reaped them: the whole tree, ranks included.
+	 */
+	res->cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec +
+		   ru.ru_stime.tv_usec * 1e-6;
 	res->contention = contention_between(&before, &after, res->cpu, res->wall);
 	sweep(s, tag, pid, !res->timed_out && !res->interrupted);
 	if (pidfd >= 0)
@@ -360,7 +366,8 @@ char *exec_tail(const char *path, size_t max)
 	if (from)
 		strbuf_addstr(&line, "...");
 	/* Not from the middle of a character. */
-	for (int k = 0; from && k < 3 && from < sb.len && ((unsigned char)sb.buf[from] & 0xc0) == 0x80; k++)
+	for (int k = 0;
+	     from && k < 3 && from < sb.len && ((unsigned char)sb.buf[from] & 0xc0) == 0x80; k++)
 		from++;
 	for (size_t i = from; i < sb.len;) {
 		unsigned cp;
@@ -373,7 +380,8 @@ char *exec_tail(const char *path, size_t max)
 		else if (n > 1)
 			strbuf_add(&line, sb.buf + i, n);
 		else if (!n || c == 0x7f)
-			strbuf_addf(&line, "\\x%02x", (unsigned char)c); /* not UTF-8: shown, never copied raw */
+			/* not UTF-8: shown, never copied raw */
+			strbuf_addf(&line, "\\x%02x", (unsigned char)c);
 		else
 			strbuf_addch(&line, (unsigned char)c < 32 ? ' ' : c);
 		i += n ? n : 1;
@@ -440,15 +448,20 @@ int exec_check_profiles(const char *dir, int expected, char **reason)
 	}
 	closedir(d);
 	if (!ret && found > expected) {
-		/* a process that is not the benchmark was measured too (tracer/MPI.md, "Which processes write a profile") */
-		*reason = xstrfmt("%d profiles written, %d expected (one per rank): a process that is not the "
-				  "benchmark, such as a wrapper that inherited LD_PRELOAD, was measured too", found, expected);
+		/* a process that is not the benchmark was measured too (tracer/MPI.md, "Which
+		 * processes write a profile") */
+		*reason = xstrfmt(
+			"%d profiles written, %d expected (one per rank): a process that is not "
+			"the "
+			"benchmark, such as a wrapper that inherited LD_PRELOAD, was measured too",
+			found, expected);
 		ret = 2;
 	}
 	if (!ret && found < expected) {
 		*reason = found ? xstrfmt("%d profile%s written, %d expected (one per rank)", found,
 					  found == 1 ? "" : "s", expected)
-				: xstrdup("no profile written (is the program linked with the tracer, or 'preload: true'?)");
+				: xstrdup("no profile written (is the program linked with the "
+					  "tracer, or 'preload: true'?)");
 		ret = 1;
 	}
 	return ret;
@@ -513,14 +526,16 @@ char *exec_resolve_command(const char *cmd, const char *workdir)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char quote = 0;
-	int first = 1, boundary = 1; /* at the start of a word: after an unquoted, unescaped separator */
+	/* at the start of a word: after an unquoted, unescaped separator */
+	int first = 1, boundary = 1;
 
 	for (size_t i = 0; cmd[i]; i++) {
 		char c = cmd[i];
 		if (boundary && !strchr(" \t\n", c)) {
 			size_t end = i + strcspn(cmd + i, " \t\n;&|()'\"");
 			int dotted = !strncmp(cmd + i, "./", 2) || !strncmp(cmd + i, "../", 3);
-			int relative = c != '/' && c != '$' && c != '~' && memchr(cmd + i, '/', end - i) &&
+			int relative = c != '/' && c != '$' && c != '~' &&
+				       memchr(cmd + i, '/', end - i) &&
 				       !memchr(cmd + i, '=', end - i);
 			if (dotted || (first && relative))
 				strbuf_addf(&sb, "%s/", workdir);

@@ -1,4 +1,5 @@
-/* Private to the runner: one child process in its own process group, with a timeout, and the checks of its outcome. */
+/* Private to the runner: one child process in its own process group, with a timeout, and the checks
+ * of its outcome. */
 #ifndef SG_RUNNER_EXEC_H
 #define SG_RUNNER_EXEC_H
 
@@ -19,14 +20,16 @@ struct exec_spec {
 	size_t nr_unset;
 	double timeout;      /* seconds; <= 0: none */
 	long long output_limit; /* bytes kept of stdout and of stderr, head and tail; <= 0: all */
-	void (*tick)(void *arg, double elapsed); /* called about once a second while it runs (or NULL) */
+	/* called about once a second while it runs (or NULL) */
+	void (*tick)(void *arg, double elapsed);
 	void *tick_arg;
 	const char *label;   /* names the run in warnings, e.g. "jacobi s--r1-t2 repeat 1" */
 };
 
 struct exec_result {
 	int exit_code;  /* -1 when killed by a signal or at the timeout */
-	int signal;     /* the signal that killed the process (or, through the shell, 128+n), or 0 */
+	/* the signal that killed the process (or, through the shell, 128+n), or 0 */
+	int signal;
 	int timed_out;
 	int interrupted;
 	double wall;    /* seconds from start to the end of the leader */
@@ -57,7 +60,8 @@ int exec_check_profiles(const char *dir, int expected, char **reason);
 
 /* Removes 'path' and everything under it, never following symbolic links; 0 or error(). */
 int remove_tree(const char *path);
-/* Removes the run directories under 'scratch' of gates that are gone (killed mid-run); the number. */
+/* Removes the run directories under 'scratch' of gates that are gone (killed mid-run); the number.
+ */
 size_t exec_clean_scratch(const char *scratch);
 
 /*

@@ -1,4 +1,5 @@
-/* Private to the runner: the state of one benchmark while it runs, shared by runner.c and runner-record.c. */
+/* Private to the runner: the state of one benchmark while it runs, shared by runner.c and
+ * runner-record.c. */
 #ifndef SG_RUNNER_PRIV_H
 #define SG_RUNNER_PRIV_H
 
@@ -19,7 +20,8 @@ struct bench_run {
 	struct point_state *points;
 	size_t nr_points;
 	char *build_failed; /* the reason, or NULL */
-	struct bench_run *base; /* A/B: the same benchmark in the base tree (runner-ab.c), else NULL */
+	/* A/B: the same benchmark in the base tree (runner-ab.c), else NULL */
+	struct bench_run *base;
 	struct bench_config *base_config; /* ... and its configuration, owned */
 };
 
@@ -35,7 +37,8 @@ struct run_record {
 
 /* With more than one rank and a launcher that is not empty. */
 int runner_uses_launcher(const struct bench_config *b, const struct config_point *p);
-/* NAME=VALUE additions of one run ('out': its SCALEGATE_OUT), NULL-terminated; caller frees with runner_free_env(). */
+/* NAME=VALUE additions of one run ('out': its SCALEGATE_OUT), NULL-terminated; caller frees with
+ * runner_free_env(). */
 char **runner_run_env(const struct bench_run *br, const struct config_point *p, const char *out);
 void runner_free_env(char **env);
 /* Removes LD_PRELOAD from 'env': with a launcher it goes to the ranks only, on the command line. */
@@ -45,9 +48,11 @@ void runner_drop_preload(char **env);
  * program path resolved against the workdir; with a launcher,
  * "LAUNCHER env NAME=VALUE... COMMAND" with the variables of 'env'. Caller frees.
  */
-char *runner_command_line(const struct bench_run *br, const struct config_point *p, int repeat, char **env);
+char *runner_command_line(const struct bench_run *br, const struct config_point *p, int repeat,
+			  char **env);
 
-/* One execution of a run's line into 'out' from a fresh scratch directory, judged into 'rec'; 0, or -1 when the gate must stop. */
+/* One execution of a run's line into 'out' from a fresh scratch directory, judged into 'rec'; 0, or
+ * -1 when the gate must stop. */
 int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat, const char *out,
 		   struct run_record *rec);
 /*
@@ -56,10 +61,11 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
  * 'rec'. A failed attempt is recorded as it is: a failure is never hidden.
  * 0, or -1 when the gate must stop.
  */
-int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int repeat, const char *out,
-		      struct run_record *rec);
+int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int repeat,
+		      const char *out, struct run_record *rec);
 
-/* Sets tty, log and log_every from the terminals and SG_PROGRESS_SECONDS; line-buffers a piped stdout. */
+/* Sets tty, log and log_every from the terminals and SG_PROGRESS_SECONDS; line-buffers a piped
+ * stdout. */
 void runner_progress_init(struct runner *r);
 /* The exec tick of a run (arg: the runner): the live line, and a "still running" line in a log. */
 void runner_tick(void *arg, double run_elapsed);
@@ -74,11 +80,14 @@ const char *runner_side(const struct runner *r);
 /* Live progress before a run ('repeat' 0: warm-up run 'warm'). */
 void runner_progress(struct runner *r, const struct bench_run *br, size_t pt, int repeat, int warm);
 /* Appends the run to the manifest, tells about failures and finished configurations. */
-int runner_record(struct runner *r, struct bench_run *br, size_t pt, int repeat, const struct run_record *rec);
+int runner_record(struct runner *r, struct bench_run *br, size_t pt, int repeat,
+		  const struct run_record *rec);
 /* Tells that a measured run ran on a busy machine and runs again (attempt 'n' of the retries). */
-void runner_tell_busy(struct runner *r, const struct bench_run *br, size_t pt, int repeat, double contention, int n);
+void runner_tell_busy(struct runner *r, const struct bench_run *br, size_t pt, int repeat,
+		      double contention, int n);
 /* Tells that every attempt of a run was on a busy machine and which one is kept. */
-void runner_tell_still_busy(struct runner *r, const struct bench_run *br, size_t pt, int repeat, double contention);
+void runner_tell_still_busy(struct runner *r, const struct bench_run *br, size_t pt, int repeat,
+			    double contention);
 /* Clears the live progress line, if any. */
 void runner_clear_line(struct runner *r);
 /* Starts manifest.tsv.partial with the header and the kept lines; 0 or error(). */
@@ -106,7 +115,8 @@ int runner_one(struct runner *r, struct bench_run *br, size_t pt, int repeat);
 int runner_build(struct runner *r, struct bench_run *br);
 int runner_record_build_failed(struct runner *r, struct bench_run *br);
 
-/* runner-ab.c: base and head of one benchmark, interleaved round by round (docs/running.md, A/B). */
+/* runner-ab.c: base and head of one benchmark, interleaved round by round (docs/running.md, A/B).
+ */
 int runner_ab_init(struct runner *r);
 int runner_ab_setup(struct runner *r, struct bench_run *head);
 int runner_ab_bench(struct runner *r, struct bench_run *head);

@@ -36,8 +36,9 @@ void runner_progress_init(struct runner *r)
 		if (!*end && v > 0)
 			r->log_every = v;
 		else
-			warning("SG_PROGRESS_SECONDS='%s' is not a positive number of seconds: %g s", every,
-				r->log_every);
+			warning("SG_PROGRESS_SECONDS='%s' is not a positive number of seconds: %g "
+				"s",
+				every, r->log_every);
 	}
 	/* a pipe is block-buffered: a CI log would stay empty until the matrix ends */
 	if (r->log)
@@ -50,8 +51,8 @@ const char *runner_side(const struct runner *r)
 }
 
 /* "[3/12] jacobi 1 rank × 2 threads repeat 2/5"; in an A/B run "[3/12] base jacobi …" */
-static void run_label(struct strbuf *sb, const struct runner *r, const struct bench_run *br, size_t pt,
-		      int repeat, int warm)
+static void run_label(struct strbuf *sb, const struct runner *r, const struct bench_run *br,
+		      size_t pt, int repeat, int warm)
 {
 	const struct runner *t = r->top ? r->top : r;
 
@@ -74,7 +75,8 @@ static void live_line(struct runner *r, double run_elapsed)
 		return;
 	run_label(&sb, r, r->now.br, r->now.pt, r->now.repeat, r->now.warm);
 	if (r->retry)
-		strbuf_addf(&sb, "  machine busy: retry %d/%d", r->retry, r->now.br->b->contention_retries);
+		strbuf_addf(&sb, "  machine busy: retry %d/%d", r->retry,
+			    r->now.br->b->contention_retries);
 	if (run_elapsed >= 1)
 		strbuf_addf(&sb, "  this run %.0fs", run_elapsed);
 	strbuf_addf(&sb, "  elapsed %.0fs", elapsed);
@@ -128,8 +130,10 @@ void runner_log_run(struct runner *r, const struct bench_run *br, size_t pt, int
 	else
 		strbuf_addf(&sb, " warm-up %d/%d", warm, br->b->warmup);
 	strbuf_addf(&sb, ": %.3f s, %s", rec->wall, run_status_name(rec->status));
-	if (!isnan(rec->contention) && br->b->max_contention >= 0 && rec->contention > br->b->max_contention)
-		strbuf_addf(&sb, " (machine busy: %.2f cores used by other processes)", rec->contention);
+	if (!isnan(rec->contention) && br->b->max_contention >= 0 &&
+	    rec->contention > br->b->max_contention)
+		strbuf_addf(&sb, " (machine busy: %.2f cores used by other processes)",
+			    rec->contention);
 	runner_clear_line(r);
 	printf("%s\n", sb.buf);
 	strbuf_release(&sb);

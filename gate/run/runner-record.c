@@ -1,4 +1,5 @@
-/* The runner's records: manifest.tsv (incremental, then atomic) and the progress a person watches. */
+/* The runner's records: manifest.tsv (incremental, then atomic) and the progress a person watches.
+ */
 #include "run/runner-priv.h"
 #include "results/manifest.h"
 #include "base/words.h"
@@ -19,7 +20,8 @@ const char *run_status_name(enum run_status s)
 
 static int selected(const struct runner *r, const char *name)
 {
-	return !r->opt.benchmark ? config_find(r->c, name) != NULL : !strcmp(r->opt.benchmark, name);
+	return !r->opt.benchmark ? config_find(r->c, name) != NULL
+				 : !strcmp(r->opt.benchmark, name);
 }
 
 /* The lines of an existing manifest that belong to benchmarks this run leaves alone. */
@@ -30,10 +32,12 @@ static void keep_old_lines(struct runner *r, FILE *out)
 	char *line, *save = NULL;
 
 	if (!access(path, F_OK) && !strbuf_read_file(&sb, path)) {
-		for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		for (line = strtok_r(sb.buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
 			size_t n = strcspn(line, "\t");
 			char *name = xstrndup(line, n);
-			if (strncmp(line, "benchmark\t", 10) && (r->opt.extend || !selected(r, name)))
+			if (strncmp(line, "benchmark\t", 10) &&
+			    (r->opt.extend || !selected(r, name)))
 				fprintf(out, "%s\n", line);
 			free(name);
 		}
@@ -61,7 +65,8 @@ int runner_manifest_start(struct runner *r)
 
 int runner_manifest_finish(struct runner *r)
 {
-	char *from = xstrfmt("%s/manifest.tsv.partial", r->results), *to = xstrfmt("%s/manifest.tsv", r->results);
+	char *from = xstrfmt("%s/manifest.tsv.partial", r->results),
+	     *to = xstrfmt("%s/manifest.tsv", r->results);
 	int ret = 0;
 
 	if (!r->partial)
@@ -85,7 +90,8 @@ void runner_point_label(struct strbuf *sb, const struct bench_run *br, size_t pt
 
 	if (p->size != CONFIG_NO_SIZE)
 		snprintf(size, sizeof(size), "%lld", p->size);
-	strbuf_addf(sb, "%s %s", br->b->name, config_words(config, sizeof(config), p->ranks, p->threads, size));
+	strbuf_addf(sb, "%s %s", br->b->name,
+		    config_words(config, sizeof(config), p->ranks, p->threads, size));
 }
 
 void runner_clear_line(struct runner *r)
@@ -136,43 +142,60 @@ static void tell_failure(struct runner *r, const struct bench_run *br, size_t pt
 	strbuf_release(&sb);
 }
 
-void runner_tell_busy(struct runner *r, const struct bench_run *br, size_t pt, int repeat, double contention, int n)
+void runner_tell_busy(struct runner *r, const struct bench_run *br, size_t pt, int repeat,
+		      double contention, int n)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	runner_point_label(&sb, br, pt);
 	runner_clear_line(r);
-	fprintf(stderr, "%s repeat %d: machine busy (%.2f cores used by other processes), run again (%d/%d)\n",
+	fprintf(stderr,
+		"%s repeat %d: machine busy (%.2f cores used by other processes), run again "
+		"(%d/%d)\n",
 		sb.buf, repeat, contention, n, br->b->contention_retries);
 	strbuf_release(&sb);
 }
 
-void runner_tell_still_busy(struct runner *r, const struct bench_run *br, size_t pt, int repeat, double contention)
+void runner_tell_still_busy(struct runner *r, const struct bench_run *br, size_t pt, int repeat,
+			    double contention)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	runner_point_label(&sb, br, pt);
 	runner_clear_line(r);
-	fprintf(stderr, "%s repeat %d: machine still busy after %d more attempt%s; keeping the least busy one (%.2f cores)\n",
-		sb.buf, repeat, br->b->contention_retries, br->b->contention_retries == 1 ? "" : "s", contention);
+	fprintf(stderr,
+		"%s repeat %d: machine still busy after %d more attempt%s; keeping the least busy "
+		"one (%.2f cores)\n",
+		sb.buf, repeat, br->b->contention_retries,
+		br->b->contention_retries == 1 ? "" : "s", contention);
 	strbuf_release(&sb);
 }
 
-int runner_record(struct runner *r, struct bench_run *br, size_t pt, int repeat, const struct run_record *rec)
+int runner_record(struct runner *r, struct bench_run *br, size_t pt, int repeat,
+		  const struct run_record *rec)
 {
 	struct point_state *ps = &br->points[pt];
 	const struct config_point *p = &ps->p;
 	char size[32] = "-";
 	struct manifest_row row = {
-		.benchmark = br->b->name, .size = size, .ranks = p->ranks, .threads = p->threads, .repeat = repeat,
-		.status = run_status_name(rec->status), .exit_code = rec->exit_code, .wall = rec->wall,
-		.dir = rec->dir, .reason = rec->reason, .contention = rec->contention,
+		.benchmark = br->b->name,
+		.size = size,
+		.ranks = p->ranks,
+		.threads = p->threads,
+		.repeat = repeat,
+		.status = run_status_name(rec->status),
+		.exit_code = rec->exit_code,
+		.wall = rec->wall,
+		.dir = rec->dir,
+		.reason = rec->reason,
+		.contention = rec->contention,
 	};
 
 	if (p->size != CONFIG_NO_SIZE)
 		snprintf(size, sizeof(size), "%lld", p->size);
 	if (manifest_write_row(r->partial, &row))
-		return error("cannot write '%s/manifest.tsv.partial': %s", r->results, strerror(errno));
+		return error("cannot write '%s/manifest.tsv.partial': %s", r->results,
+			     strerror(errno));
 	if (r->opt.record)
 		results_add_row(r->opt.record, &row);
 	ps->nr_done++;
@@ -180,7 +203,8 @@ int runner_record(struct runner *r, struct bench_run *br, size_t pt, int repeat,
 		ps->walls[ps->nr_ok++] = rec->wall;
 	else
 		r->failed_runs++;
-	if (rec->status == RUN_OK && br->b->max_contention >= 0 && rec->contention > br->b->max_contention)
+	if (rec->status == RUN_OK && br->b->max_contention >= 0 &&
+	    rec->contention > br->b->max_contention)
 		r->busy_runs++;
 	if (rec->status != RUN_OK && rec->status != RUN_BUILD_FAILED)
 		tell_failure(r, br, pt, repeat, rec);

@@ -59,7 +59,8 @@ static int read_stat(pid_t pid, struct proc *p)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	/* "pid (comm) S ppid ...": comm may hold spaces and parentheses, so the last ')' ends it. */
+	/* "pid (comm) S ppid ...": comm may hold spaces and parentheses, so the last ')' ends it.
+	 */
 	if (!(open = strchr(buf, '(')) || !(close = strrchr(buf, ')')) || close[1] != ' ')
 		return -1;
 	p->pid = pid;
@@ -192,7 +193,8 @@ size_t tree_sweep(const char *tag, struct strbuf *outlived, struct strbuf *escap
 
 		mark_descendants(list, nr, mine);
 		for (size_t i = 0; i < nr; i++) {
-			int out = !mine[i] && tag && list[i].pid != getpid() && has_tag(list[i].pid, tag);
+			int out = !mine[i] && tag && list[i].pid != getpid() &&
+				  has_tag(list[i].pid, tag);
 			if ((!mine[i] && !out) || list[i].state == 'Z')
 				continue;
 			alive++;

@@ -1,4 +1,5 @@
-/* Private to the runner: the whole process tree of a run, killed at its end (docs/running.md, "Timeouts and the process tree"). */
+/* Private to the runner: the whole process tree of a run, killed at its end (docs/running.md,
+ * "Timeouts and the process tree"). */
 #ifndef SG_RUNNER_TREE_H
 #define SG_RUNNER_TREE_H
 
@@ -6,10 +7,12 @@
 
 #include "base/util.h"
 
-/* The variable every run's environment carries, so that a process that left the tree is still known. */
+/* The variable every run's environment carries, so that a process that left the tree is still
+ * known. */
 #define TREE_TAG_VAR "SCALEGATE_RUN_TAG"
 
-/* Makes the gate a child subreaper (once): orphans of a run are reparented to the gate, not to init. 0 or -1. */
+/* Makes the gate a child subreaper (once): orphans of a run are reparented to the gate, not to
+ * init. 0 or -1. */
 int tree_become_subreaper(void);
 
 /* A fresh tag for one run: "<gate pid>-<n>"; static storage, valid until the next call. */

@@ -1,4 +1,5 @@
-/* The matrix runner: warm-up, then measured runs interleaved round-robin across configurations (docs/running.md). */
+/* The matrix runner: warm-up, then measured runs interleaved round-robin across configurations
+ * (docs/running.md). */
 #include "run/runner-priv.h"
 
 #include <stdlib.h>
@@ -35,10 +36,12 @@ void runner_release(struct runner *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static void print_plan_run(const struct runner *r, const struct bench_run *br, size_t pt, int repeat, int warm)
+static void print_plan_run(const struct runner *r, const struct bench_run *br, size_t pt,
+			   int repeat, int warm)
 {
 	const struct config_point *p = &br->points[pt].p;
-	char *out = repeat ? xstrfmt("%s/%s/%s/%d", r->results, br->b->name, br->points[pt].name, repeat)
+	char *out = repeat ? xstrfmt("%s/%s/%s/%d", r->results, br->b->name, br->points[pt].name,
+				     repeat)
 			   : xstrfmt("%s/.scratch/warmup-XXXXXX", r->results);
 	char **env = runner_run_env(br, p, out), *line = runner_command_line(br, p, repeat, env);
 
@@ -60,8 +63,8 @@ static void print_plan(const struct runner *r, const struct bench_run *br)
 {
 	const struct bench_config *b = br->b;
 
-	printf("# %s: %zu configurations, warmup %d, repeat %d, timeout %g s, workdir %s\n", b->name,
-	       br->nr_points, b->warmup, b->repeat, b->timeout, br->workdir);
+	printf("# %s: %zu configurations, warmup %d, repeat %d, timeout %g s, workdir %s\n",
+	       b->name, br->nr_points, b->warmup, b->repeat, b->timeout, br->workdir);
 	if (b->build)
 		printf("%s build: cd %s && %s\n", b->name, br->workdir, b->build);
 	for (int w = 1; w <= b->warmup; w++)
@@ -72,7 +75,8 @@ static void print_plan(const struct runner *r, const struct bench_run *br)
 			print_plan_run(r, br, pt, repeat, 0);
 }
 
-/* Warm-up runs, then the measured ones round-robin: repeat 1 of every configuration, then repeat 2, ... */
+/* Warm-up runs, then the measured ones round-robin: repeat 1 of every configuration, then repeat 2,
+ * ... */
 static int run_matrix(struct runner *r, struct bench_run *br)
 {
 	const struct bench_config *b = br->b;
@@ -143,24 +147,31 @@ long runner_run(struct runner *r)
 	if (r->opt.inject && !r->base)
 		setenv("SCALEGATE_INJECT", r->opt.inject, 1); /* every run is the head's */
 	for (size_t i = 0; i < r->c->nr_benchmarks && !ret; i++)
-		if (runner_selected(r, &r->c->benchmarks[i]) && (runner_bench_setup(r, &r->c->benchmarks[i], &runs[i]) ||
-							      (r->base && runner_ab_setup(r, &runs[i]))))
+		if (runner_selected(r, &r->c->benchmarks[i]) &&
+		    (runner_bench_setup(r, &r->c->benchmarks[i], &runs[i]) ||
+		     (r->base && runner_ab_setup(r, &runs[i]))))
 			ret = -1;
 	for (size_t i = 0; i < r->c->nr_benchmarks; i++)
-		r->total_runs += r->opt.extend ? runner_extend_runs(r, &r->c->benchmarks[i]) :
-			runs[i].nr_points * (size_t)(r->c->benchmarks[i].warmup + r->c->benchmarks[i].repeat) *
-				(r->base ? 2 : 1); /* A/B: the base's runs too */
+		r->total_runs += r->opt.extend
+					 ? runner_extend_runs(r, &r->c->benchmarks[i])
+					 : runs[i].nr_points *
+						   (size_t)(r->c->benchmarks[i].warmup +
+							    r->c->benchmarks[i].repeat) *
+						   (r->base ? 2 : 1); /* A/B: the base's runs too */
 	for (size_t i = 0; i < r->c->nr_benchmarks && !ret; i++)
 		if (runs[i].b)
 			ret = run_bench(r, &runs[i]);
 	runner_clear_line(r);
 	if (r->busy_runs)
-		warning("%zu run%s measured on a busy machine; %s figures may be off (see the contention column of manifest.tsv)",
-			r->busy_runs, r->busy_runs == 1 ? " was" : "s were", r->busy_runs == 1 ? "its" : "their");
+		warning("%zu run%s measured on a busy machine; %s figures may be off (see the "
+			"contention column of manifest.tsv)",
+			r->busy_runs, r->busy_runs == 1 ? " was" : "s were",
+			r->busy_runs == 1 ? "its" : "their");
 	if (!r->opt.dry_run && r->base && runner_manifest_finish(r->base))
 		ret = -1;
 	if (runner_interrupted)
-		ret = error("interrupted by %s; manifest.tsv holds the runs that finished, and without complete.tsv "
+		ret = error("interrupted by %s; manifest.tsv holds the runs that finished, and "
+			    "without complete.tsv "
 			    "the results are refused as incomplete (--partial judges them)",
 			    exec_signal_name(runner_interrupted));
 	if (!r->opt.dry_run && runner_manifest_finish(r))
@@ -168,8 +179,8 @@ long runner_run(struct runner *r)
 	/* Last, and only when every run of the selected benchmarks ended. */
 	for (size_t i = 0; i < r->c->nr_benchmarks && !ret && !r->opt.dry_run; i++)
 		if (runs[i].b)
-			complete_set(&r->complete, runs[i].b->name, (long)runs[i].nr_points, runs[i].b->repeat,
-				     complete_runs(r, &runs[i]));
+			complete_set(&r->complete, runs[i].b->name, (long)runs[i].nr_points,
+				     runs[i].b->repeat, complete_runs(r, &runs[i]));
 	if (!ret && !r->opt.dry_run && complete_write(&r->complete, r->results))
 		ret = -1;
 	for (size_t i = 0; i < r->c->nr_benchmarks; i++)

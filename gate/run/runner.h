@@ -1,4 +1,5 @@
-/* The matrix runner: runs every benchmark configuration of a loaded scalegate.yml and records the results (docs/running.md). */
+/* The matrix runner: runs every benchmark configuration of a loaded scalegate.yml and records the
+ * results (docs/running.md). */
 #ifndef SG_RUNNER_H
 #define SG_RUNNER_H
 
@@ -19,7 +20,8 @@ enum run_status {
 	RUN_NO_PROFILE,   /* no profile, or fewer than one per rank */
 	RUN_BAD_PROFILE,  /* a profile the reader rejects */
 	RUN_BUILD_FAILED,
-	RUN_JOB_FAILED,   /* the Slurm job ended (failed, cancelled, time limit, refused) before the run */
+	/* the Slurm job ended (failed, cancelled, time limit, refused) before the run */
+	RUN_JOB_FAILED,
 };
 
 /* "ok", "crash", ...: the words of the manifest's status column. */
@@ -29,14 +31,17 @@ struct runner_options {
 	const char *results_dir; /* NULL: the configuration's 'results' */
 	const char *benchmark;   /* NULL: every benchmark */
 	int dry_run;             /* print the plan on stdout, run nothing */
-	int local;               /* run here even with a 'slurm:' section (what the batch job does) */
+	/* run here even with a 'slurm:' section (what the batch job does) */
+	int local;
 	int quiet;               /* --quiet: no progress (live line, run lines, medians, builds) */
-	/* A/B (docs/running.md): the base revision's tree, with the layout of the head's tree at head_root */
+	/* A/B (docs/running.md): the base revision's tree, with the layout of the head's tree at
+	 * head_root */
 	const char *base_root, *head_root;
-	const char *inject;      /* SCALEGATE_INJECT for the head's runs only ("solve:10%"), or NULL */
+	const char *inject; /* SCALEGATE_INJECT for the head's runs only ("solve:10%"), or NULL */
 	uint64_t seed;           /* the A/B order's seed; 0: from the clock (recorded in ab.tsv) */
-	/* Adaptive repeats (docs/check.md): run only these cells' rounds past their first look and append
-	 * them to the results (manifest, ab.tsv, complete.tsv) as they are; NULL: a whole run. */
+	/* Adaptive repeats (docs/check.md): run only these cells' rounds past their first look and
+	 * append them to the results (manifest, ab.tsv, complete.tsv) as they are; NULL: a whole
+	 * run. */
 	const struct adaptive *extend;
 	/* The results in memory that get a copy of every run recorded (ci's adaptive rounds, for
 	 * the judge that holds the first ones); the base's go to record->base. NULL: none. */
@@ -54,19 +59,23 @@ struct runner {
 	FILE *partial;        /* manifest.tsv.partial, appended as runs end */
 	struct complete complete; /* complete.tsv of the benchmarks left alone, rewritten last */
 	int tty;              /* live progress on stderr */
-	int log;              /* stdout is no terminal (a CI log): a line per finished run, line-buffered */
-	double log_every;     /* seconds between the "still running" lines of a long run (SG_PROGRESS_SECONDS) */
+	/* stdout is no terminal (a CI log): a line per finished run, line-buffered */
+	int log;
+	double log_every; /* seconds between the "still running" lines of a long run
+			     (SG_PROGRESS_SECONDS) */
 	int retry;            /* the contention retry under way (0: none), for the live line */
 	struct {              /* the run under way, for the progress lines */
 		const struct bench_run *br;
 		size_t pt;
 		int repeat, warm; /* repeat 0: warm-up run 'warm' */
-		double next_log;  /* when the next "still running" line is due (seconds into the run) */
+		double next_log; /* when the next "still running" line is due (seconds into the run)
+				  */
 	} now;
 	size_t total_runs, done_runs, failed_runs;
 	size_t busy_runs;     /* ok runs kept although over max_contention */
 	double started, run_seconds; /* gate start; wall time of the runs so far */
-	struct runner *top;   /* whose counters the progress lines show: itself, or the head's for the base */
+	/* whose counters the progress lines show: itself, or the head's for the base */
+	struct runner *top;
 	struct runner *base;  /* A/B: the base revision's runs, into RESULTS/base */
 	FILE *ab;             /* A/B: RESULTS/ab.tsv, the seed and the order of every round */
 };

@@ -14,7 +14,8 @@ static char **submit_argv(const struct batch_config *s, const char *script, cons
 
 	argv[n++] = xstrdup("sbatch");
 	argv[n++] = xstrdup("--parsable");
-	if (!getenv("SBATCH_JOB_NAME")) /* sbatch's own variable names it otherwise (ci/gitlab-slurm.yml) */
+	/* sbatch's own variable names it otherwise (ci/gitlab-slurm.yml) */
+	if (!getenv("SBATCH_JOB_NAME"))
 		argv[n++] = xstrdup("--job-name=scalegate");
 	/* PATH, the MPI and OpenMP variables, SLURM_CONF: as the gate has them */
 	argv[n++] = xstrdup("--export=ALL");
@@ -70,7 +71,8 @@ static void set_phase(struct batch_job *j)
 	j->timed_out = !strcmp(j->state, "TIMEOUT");
 	/* exit code 3: runs failed, told by the job itself */
 	j->ended_clean = !strcmp(j->state, "COMPLETED") ||
-			 (!strcmp(j->state, "FAILED") && j->exit_code && !strcmp(j->exit_code, "3:0"));
+			 (!strcmp(j->state, "FAILED") && j->exit_code &&
+			  !strcmp(j->exit_code, "3:0"));
 }
 
 /* The value of ' KEY=' in scontrol's one-line output, up to the next space; NULL when absent. */
@@ -134,7 +136,9 @@ static int query_scontrol(struct batch_job *j, struct strbuf *out)
 /* sacct -P: State|ExitCode|Submit|Start|End|NodeList of the job's allocation. */
 static int query_sacct(struct batch_job *j, struct strbuf *out)
 {
-	char *argv[] = { "sacct", "-n", "-X", "-P", "-j", j->id, "-o", "State,ExitCode,Submit,Start,End,NodeList", NULL };
+	char *argv[] = {"sacct", "-n",  "-X", "-P",
+			"-j",    j->id, "-o", "State,ExitCode,Submit,Start,End,NodeList",
+			NULL};
 	char *f[6], *save = NULL, *p;
 	int n = 0;
 

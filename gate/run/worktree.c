@@ -1,4 +1,5 @@
-/* The base revision's tree for A/B runs: a scratch 'git worktree' at a revision, found and removed by git itself. */
+/* The base revision's tree for A/B runs: a scratch 'git worktree' at a revision, found and removed
+ * by git itself. */
 #include "run/worktree.h"
 
 #include <errno.h>
@@ -12,7 +13,8 @@
 #include "base/util.h"
 #include "run/runner-exec.h"
 
-/* Runs git with argv (NULL-terminated, argv[0] "git"); its stdout into 'out' when not NULL. Exit status or -1. */
+/* Runs git with argv (NULL-terminated, argv[0] "git"); its stdout into 'out' when not NULL. Exit
+ * status or -1. */
 static int git(char *const argv[], struct strbuf *out)
 {
 	int fd[2], status;
@@ -28,11 +30,13 @@ static int git(char *const argv[], struct strbuf *out)
 			int null = open("/dev/null", O_WRONLY);
 			dup2(fd[1], 1);
 			if (null >= 0)
-				dup2(null, 2); /* "not a git repository" is an answer here, not an error */
+				dup2(null, 2); /* "not a git repository" is an answer here, not an
+						  error */
 			close(fd[0]);
 			close(fd[1]);
 		} else {
-			dup2(2, 1); /* git's chatter goes with the gate's progress, not into its output */
+			/* git's chatter goes with the gate's progress, not into its output */
+			dup2(2, 1);
 		}
 		execvp("git", argv);
 		error("cannot run git: %s", strerror(errno));
@@ -101,18 +105,20 @@ int worktree_check_rev(const char *repo, const char *rev)
 
 int worktree_add(const char *repo, const char *rev, const char *path)
 {
-	char *argv[] = { "git", "-C", (char *)repo, "worktree", "add", "--detach", "--force", (char *)path,
-			 (char *)rev, NULL };
+	char *argv[] = {"git",      "-C",      (char *)repo, "worktree",  "add",
+			"--detach", "--force", (char *)path, (char *)rev, NULL};
 
 	worktree_remove(repo, path); /* a leftover of an interrupted gate */
 	if (git(argv, NULL))
-		return error("cannot check out '%s' into '%s' (git worktree add failed)", rev, path);
+		return error("cannot check out '%s' into '%s' (git worktree add failed)", rev,
+			     path);
 	return 0;
 }
 
 void worktree_remove(const char *repo, const char *path)
 {
-	char *rm[] = { "git", "-C", (char *)repo, "worktree", "remove", "--force", (char *)path, NULL };
+	char *rm[] = {"git",    "-C",      (char *)repo, "worktree",
+		      "remove", "--force", (char *)path, NULL};
 	char *prune[] = { "git", "-C", (char *)repo, "worktree", "prune", NULL };
 
 	if (access(path, F_OK))

@@ -6,7 +6,8 @@
 char *worktree_toplevel(const char *dir);
 /* 0 when 'rev' names a commit of 'repo'; else error() naming the command that fixes it. */
 int worktree_check_rev(const char *repo, const char *rev);
-/* Checks 'rev' of the repository at 'repo' out into 'path' (replacing a leftover one). 0 or error(). */
+/* Checks 'rev' of the repository at 'repo' out into 'path' (replacing a leftover one). 0 or
+ * error(). */
 int worktree_add(const char *repo, const char *rev, const char *path);
 /* Removes the worktree at 'path' (and its directory); quiet when there is none. */
 void worktree_remove(const char *repo, const char *path);

@@ -1,4 +1,5 @@
-/* Tests of a change on small noisy samples: Welch and paired t-tests, and multiple-testing adjustments. */
+/* Tests of a change on small noisy samples: Welch and paired t-tests, and multiple-testing
+ * adjustments. */
 #include "stats/stats.h"
 #include "stats/stats-priv.h"
 #include "base/util.h"
@@ -40,7 +41,8 @@ int stats_ttest_welch(const double *a, size_t na, const double *b, size_t nb, do
 	wb = vb * vb / nb;
 	r->diff = stats_mean(b, nb) - stats_mean(a, na);
 	r->se = sqrt(wa + wb + extra_var);
-	/* Welch-Satterthwaite over the three variances; a known extra one adds no noise of its own. */
+	/* Welch-Satterthwaite over the three variances; a known extra one adds no noise of its own.
+	 */
 	den = wa * wa / (na - 1) + wb * wb / (nb - 1) + extra_term(extra_var, extra_df);
 	r->df = den > 0 ? (wa + wb + extra_var) * (wa + wb + extra_var) / den : INFINITY;
 	if (r->df > 1e6)
@@ -98,7 +100,8 @@ static int by_p(const void *x, const void *y)
 	return (i > j) - (i < j);
 }
 
-/* Indices of p in ascending order of p (NAN last), ties by index: the same input, the same order. */
+/* Indices of p in ascending order of p (NAN last), ties by index: the same input, the same order.
+ */
 static size_t *order(const double *p, size_t m)
 {
 	size_t *idx = xmalloc((m ? m : 1) * sizeof(*idx));

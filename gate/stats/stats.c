@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The standard normal distribution: the tests here use it, and stats-fit.c builds its quantiles on it. */
+/* The standard normal distribution: the tests here use it, and stats-fit.c builds its quantiles on
+ * it. */
 double stats_normal_cdf(double z)
 {
 	return 0.5 * erfc(-z / sqrt(2.0));
@@ -224,7 +225,8 @@ int stats_summarize(const double *x, size_t n, double level, struct stats_summar
 		struct stats_group g = { x, n };
 		struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT;
 
-		bs.iterations = STATS_SUMMARY_ITERATIONS; /* a displayed 95 % interval, not a decision's tail */
+		/* a displayed 95 % interval, not a decision's tail */
+		bs.iterations = STATS_SUMMARY_ITERATIONS;
 		if (stats_bootstrap(&g, 1, first_median, NULL, level, &bs)) {
 			free(sorted);
 			return -1;
@@ -340,8 +342,8 @@ static double paired_median(const double *x, const size_t *idx, size_t n, double
 }
 
 /* One resample of every group: independent draws, or one draw of rounds for all. */
-static void resample(const struct stats_group *groups, size_t k, double **sorted, int paired, size_t *count,
-		     double *tmp, struct stats_rng *rng, double *medians)
+static void resample(const struct stats_group *groups, size_t k, double **sorted, int paired,
+		     size_t *count, double *tmp, struct stats_rng *rng, double *medians)
 {
 	size_t n = groups[0].n;
 	struct fastmod f = fastmod_of(n);
@@ -406,7 +408,8 @@ int stats_bootstrap(const struct stats_group *groups, size_t k, stats_fn fn, voi
 		return -1;
 	for (g = 1; bs->paired && g < k; g++)
 		if (groups[g].n != groups[0].n)
-			return error("bootstrap: paired groups of %zu and %zu values", groups[0].n, groups[g].n);
+			return error("bootstrap: paired groups of %zu and %zu values", groups[0].n,
+				     groups[g].n);
 	medians = xmalloc(k * sizeof(*medians));
 	results = xmalloc(iterations * sizeof(*results));
 	count = xmalloc(nmax * sizeof(*count));

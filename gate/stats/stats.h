@@ -76,19 +76,22 @@ struct stats_group {
 struct stats_bootstrap {
 	/* inputs: set by STATS_BOOTSTRAP_INIT, change before the call if needed */
 	size_t iterations; /* 0 means STATS_BOOTSTRAP_ITERATIONS */
-	uint64_t seed;     /* one per check (stats_seed_of): checks do not share their random draws */
+	/* one per check (stats_seed_of): checks do not share their random draws */
+	uint64_t seed;
 	int paired;        /* groups are rounds: equal n, resampled with the same indices */
 	double threshold;  /* the counts below are of resamples at or beyond it (0 by default) */
 	/* outputs */
 	double estimate;   /* fn(original medians); may be NAN */
 	double lo, hi;     /* percentile interval of the resampled figures */
 	size_t nan_count;  /* resamples where fn gave NAN: skipped */
-	size_t at_or_below, at_or_above; /* resamples (not NAN) <= threshold, >= threshold: p-values */
+	/* resamples (not NAN) <= threshold, >= threshold: p-values */
+	size_t at_or_below, at_or_above;
 };
 
 #define STATS_BOOTSTRAP_INIT { .iterations = 0, .seed = STATS_SEED, .paired = 0 }
 
-/* A seed derived from STATS_SEED and a name (e.g. the check's benchmark, interval, configuration, metric). */
+/* A seed derived from STATS_SEED and a name (e.g. the check's benchmark, interval, configuration,
+ * metric). */
 uint64_t stats_seed_of(const char *name);
 
 /*
@@ -171,7 +174,8 @@ int stats_ttest_welch(const double *a, size_t na, const double *b, size_t nb, do
 /* Paired t-test of b[i] - a[i], i < n (rounds measured side by side); n >= 2; extra as Welch. */
 int stats_ttest_paired(const double *a, const double *b, size_t n, double extra_var,
 		       double extra_df, struct stats_ttest *r);
-/* Minimum detectable shift: one-sided test at alpha with the given power, at this standard error. */
+/* Minimum detectable shift: one-sided test at alpha with the given power, at this standard error.
+ */
 double stats_ttest_mdc(const struct stats_ttest *r, double alpha, double power);
 
 /*

@@ -101,7 +101,8 @@ static inline void cali_flush(int flags)
 #define CALI_MARK_LOOP_BEGIN(loop_id, name) \
 	struct sg_cali_loop sg_cali_loop_##loop_id = sg_cali_loop_begin_((name), __FILE__, __LINE__)
 #define CALI_MARK_LOOP_END(loop_id) sg_end(sg_cali_loop_##loop_id.loop)
-#define CALI_MARK_ITERATION_BEGIN(loop_id, iter) sg_begin_tag(sg_cali_loop_##loop_id.iteration, (long)(iter))
+#define CALI_MARK_ITERATION_BEGIN(loop_id, iter) \
+	sg_begin_tag(sg_cali_loop_##loop_id.iteration, (long)(iter))
 #define CALI_MARK_ITERATION_END(loop_id) sg_end(sg_cali_loop_##loop_id.iteration)
 
 #define CALI_WRAP_STATEMENT(name, statement) \
@@ -115,12 +116,15 @@ static inline void cali_flush(int flags)
 #ifdef __cplusplus
 #include <scalegate.hpp>
 
-#define CALI_CXX_MARK_FUNCTION ::sg::scope SG_CAT_(sg_cali_scope_, __COUNTER__)(__func__, __FILE__, __LINE__)
-#define CALI_CXX_MARK_SCOPE(name) ::sg::scope SG_CAT_(sg_cali_scope_, __COUNTER__)((name), __FILE__, __LINE__)
+#define CALI_CXX_MARK_FUNCTION \
+	::sg::scope SG_CAT_(sg_cali_scope_, __COUNTER__)(__func__, __FILE__, __LINE__)
+#define CALI_CXX_MARK_SCOPE(name) \
+	::sg::scope SG_CAT_(sg_cali_scope_, __COUNTER__)((name), __FILE__, __LINE__)
 #define CALI_CXX_MARK_LOOP_BEGIN(loop_id, name) CALI_MARK_LOOP_BEGIN(loop_id, name)
 #define CALI_CXX_MARK_LOOP_END(loop_id) CALI_MARK_LOOP_END(loop_id)
 #define CALI_CXX_MARK_LOOP_ITERATION(loop_id, iter) \
-	::sg::scope SG_CAT_(sg_cali_scope_, __COUNTER__)(sg_cali_loop_##loop_id.iteration, (long)(iter))
+	::sg::scope SG_CAT_(sg_cali_scope_, __COUNTER__)(sg_cali_loop_##loop_id.iteration, \
+							 (long)(iter))
 #endif
 
 /*
@@ -135,8 +139,10 @@ static inline void cali_flush(int flags)
 #pragma GCC poison cali_set_int_byname cali_set_double_byname cali_set_string_byname
 #pragma GCC poison cali_create_attribute cali_create_attribute_with_metadata cali_find_attribute
 #pragma GCC poison cali_make_loop_iteration_attribute cali_begin_phase cali_end_phase
-#pragma GCC poison cali_begin_comm_region cali_end_comm_region CALI_MARK_COMM_REGION_BEGIN CALI_MARK_COMM_REGION_END
-#pragma GCC poison cali_config_set cali_config_preset cali_config_define_profile cali_config_allow_read_env
+#pragma GCC poison cali_begin_comm_region cali_end_comm_region CALI_MARK_COMM_REGION_BEGIN \
+	CALI_MARK_COMM_REGION_END
+#pragma GCC poison cali_config_set cali_config_preset cali_config_define_profile \
+	cali_config_allow_read_env
 #pragma GCC poison cali_create_channel cali_delete_channel cali_mpi_init
 #endif
 

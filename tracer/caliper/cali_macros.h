@@ -1,2 +1,3 @@
-/* caliper/cali_macros.h: Caliper's macro header, here one with caliper/cali.h (scalegate's stand-in). */
+/* caliper/cali_macros.h: Caliper's macro header, here one with caliper/cali.h (scalegate's
+ * stand-in). */
 #include "cali.h"
