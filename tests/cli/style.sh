@@ -4,6 +4,7 @@
 . "$(dirname "$0")/lib.bash"
 
 cd "$SG_TOP"
+[ -n "$(git ls-files 'gate/*.c' 2>/dev/null)" ] || { echo "skipped: not a git checkout"; exit 77; }
 bad=$(git ls-files 'gate/*.[ch]' 'tracer/*.[ch]' 2>/dev/null | python3 -c '
 import sys
 for path in sys.stdin.read().split():
@@ -16,4 +17,3 @@ for path in sys.stdin.read().split():
 ')
 [ -z "$bad" ] || fail "lines the style forbids:
 $bad"
-[ -n "$(git ls-files 'gate/*.c' 2>/dev/null)" ] || { echo "skipped: not a git checkout"; exit 77; }
