@@ -17,7 +17,7 @@ expect_exit 0 "$SCALEGATE" check --help
 for f in junit markdown json html protocol; do
 	expect_match "$out" "^  --$f FILE +write " "check --help names --$f"
 done
-expect_exit 0 "$SCALEGATE" check -c "$cfg" --protocol "$T/protocol.txt" --json "$T/s.json"
+expect_exit 0 "$SCALEGATE" check -c "$cfg" --allow-no-reference --protocol "$T/protocol.txt" --json "$T/s.json"
 expect_exit 0 "$SCALEGATE" analyze -c "$cfg" "$T/results"
 [ "$(cat "$T/protocol.txt")" = "$out" ] || {
 	diff <(printf '%s\n' "$out") "$T/protocol.txt" >&2
@@ -32,7 +32,7 @@ PY
 
 # ci: the formats with a file by default, renamed or added through 'reports:'
 printf 'reports:\n  junit: tests.xml\n  protocol: protocol.txt\n' >>"$cfg"
-expect_exit 0 "$SCALEGATE" ci -c "$cfg" --no-run --no-post
+expect_exit 0 "$SCALEGATE" ci -c "$cfg" --no-run --no-post --allow-no-reference
 rep=$T/reports
 expect_match "$out" "^  junit     $rep/tests\.xml$" "junit under its configured name"
 expect_match "$out" "^  protocol  $rep/protocol\.txt$" "the protocol when asked for"
@@ -48,7 +48,7 @@ assert r == {k: sys.argv[1] + "/" + v for k, v in [("junit", "tests.xml"), ("mar
 PY
 # without 'reports:' entries the summary has the four formats ci always writes, as before
 sed -i '/^reports:/,$d' "$cfg"
-expect_exit 0 "$SCALEGATE" ci -c "$cfg" --no-run --no-post
+expect_exit 0 "$SCALEGATE" ci -c "$cfg" --no-run --no-post --allow-no-reference
 expect_no_match "$out" "protocol" "no protocol unless asked"
 python3 - "$rep" <<'PY'
 import json, sys
