@@ -4,37 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/analysis-priv.h"
 #include "analyze/analysis.h"
 #include "analyze/lost-terms.h"
 #include "base/util.h"
-
-/* Per node and thread of one rank, inclusive over the node's subtree. */
-enum {
-	RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_PW, RV_INH,
-	RV_RQ, RV_INHQ, RV_CPU, RV_INHC, RV_CPU_NAN, RV_NR
-};
-/* RV_PW: measured point-to-point waiting (recv, sendrecv, wait: tracer/MPI.md), part of RV_M;
- * RV_RQ, RV_CPU: run-queue delay and on-CPU time (inclusive like RV_TIME); RV_INHQ, RV_INHC:
- * their parts in inherited frames; RV_CPU_NAN: a record of the subtree lacked the on-CPU time */
 
 static const char *const collective_kinds[] = {
 	"barrier", "bcast", "reduce", "allreduce", "gather", "allgather",
 	"scatter", "alltoall", "reduce_scatter", "scan",
 };
-#define NR_COLL ARRAY_SIZE(collective_kinds)
-
-/* One rank's profile in the shape the formulas need. */
-struct rank_view {
-	const struct profile *p;
-	int threads;     /* main + distinct workers seen */
-	int *slot;       /* profile thread slot -> thread index (main = 0) */
-	double *v;       /* [node][thread][RV_NR] */
-	double *coll;    /* [node][kind][2]: time, wait (NAN while unmeasured) */
-	int *interval;   /* node -> interval id */
-	int omp, mpi;    /* captured */
-	int sched;       /* run-queue delay captured and the CPUs the process was given known */
-	double self_rate; /* share of a thread's time its program's threads may keep it waiting */
-};
+_Static_assert(ARRAY_SIZE(collective_kinds) == NR_COLL, "NR_COLL counts collective_kinds");
 
 static const char *const figure_names[] = {
 #define X(id, name, needs) name,
@@ -42,20 +21,8 @@ static const char *const figure_names[] = {
 #undef X
 };
 
-static const enum analysis_needs figure_needs[] = {
-#define X(id, name, needs) ANALYSIS_NEEDS_##needs,
-	ANALYSIS_FIGURES(X)
-#undef X
-};
-
 static const char *const pq_names[] = {
 #define X(id, name, needs) name,
-	ANALYSIS_PER_PROCESSOR(X)
-#undef X
-};
-
-static const enum analysis_needs pq_needs[] = {
-#define X(id, name, needs) ANALYSIS_NEEDS_##needs,
 	ANALYSIS_PER_PROCESSOR(X)
 #undef X
 };
@@ -136,11 +103,6 @@ const char *analysis_pq_name(enum analysis_pq q)
 	return pq_names[q];
 }
 
-static double z(double v)
-{
-	return isnan(v) ? 0 : v;
-}
-
 static int collective_index(const char *kind)
 {
 	for (size_t k = 0; k < NR_COLL; k++)
@@ -189,11 +151,6 @@ static void view_map_threads(struct rank_view *rv)
 				rv->slot[s] = i + 1;
 	}
 	free(keys);
-}
-
-static double *cell(const struct rank_view *rv, size_t node, int thread)
-{
-	return &rv->v[(node * (size_t)rv->threads + (size_t)thread) * RV_NR];
 }
 
 static void view_add_stats(struct rank_view *rv)
@@ -336,366 +293,6 @@ static void view_release(struct rank_view *rv)
 	free(rv->interval);
 }
 
-/* Running min / max / mean of one per-processor quantity. */
-static void cmp_add(struct analysis_cmp *c, double v, int rank, int thread, int first)
-{
-	if (first || v < c->min) {
-		c->min = v;
-		c->min_rank = rank;
-		c->min_thread = thread;
-	}
-	if (first || v > c->max) {
-		c->max = v;
-		c->max_rank = rank;
-		c->max_thread = thread;
-	}
-	c->mean += v;
-}
-
-/* What one interval holds on one rank: node index per rank, -1 where the rank never entered it. */
-struct interval_ranks {
-	struct rank_view *rv;
-	const int *node;
-	size_t nr;
-	int threads;
-};
-
-/* Non-negative part of v; what was cut off is remembered when it is more than 1 % of the total. */
-struct clamp {
-	double total, worst;
-	unsigned long flags;
-};
-
-static double clamp0(struct clamp *cl, double v, enum analysis_figure f)
-{
-	if (v >= 0)
-		return v;
-	if (-v > 0.01 * cl->total) {
-		cl->flags |= 1ul << f;
-		if (-v > cl->worst)
-			cl->worst = -v;
-	}
-	return 0;
-}
-
-/* MPI waiting per rank: point-to-point as measured; collectives measured where the exact mode ran,
- * else t_{r,k} - min_r' t_{r',k}. */
-static void mpi_waits(const struct interval_ranks *ir, double *wait, int *estimated)
-{
-	for (size_t r = 0; r < ir->nr; r++) {
-		const struct rank_view *rv = &ir->rv[r];
-		wait[r] = 0;
-		for (int q = 0; q < rv->threads && ir->node[r] >= 0; q++)
-			wait[r] += cell(rv, (size_t)ir->node[r], q)[RV_PW];
-	}
-	for (size_t k = 0; k < NR_COLL; k++) {
-		double tmin = INFINITY;
-		int measured = 0;
-
-		for (size_t r = 0; r < ir->nr; r++) {
-			const double *cw = ir->node[r] < 0 ? NULL :
-				&ir->rv[r].coll[((size_t)ir->node[r] * NR_COLL + k) * 2];
-			double t = cw ? cw[0] : 0;
-			if (t < tmin)
-				tmin = t;
-			measured |= cw && !isnan(cw[1]);
-		}
-		for (size_t r = 0; r < ir->nr; r++) {
-			const double *cw = ir->node[r] < 0 ? NULL :
-				&ir->rv[r].coll[((size_t)ir->node[r] * NR_COLL + k) * 2];
-			if (!cw || cw[0] <= 0)
-				continue;
-			if (measured) {
-				wait[r] += z(cw[1]);
-			} else {
-				wait[r] += cw[0] - tmin;
-				*estimated = 1;
-			}
-		}
-	}
-}
-
-/* Sums over ranks and processors, then the figures; term[] holds the lost-time terms without
- * parts and the parts (base/lost-table.h), by figure. */
-struct sums {
-	double exec, term[ANALYSIS_NR_FIGURES], work, work_max, serial, wall, count;
-	double exec_prog;   /* the program's Execution_time: without the machine's interference */
-	double serial_wall; /* serial: the program's serial code; serial_wall: as measured */
-	int sched;                      /* interference captured on every rank */
-	size_t nproc;
-};
-
-/* Thread q's presence in the interval: its time there, and for a worker the idle of the regions
- * forked from there (outside its body, so outside its time; the forking thread's idle is inside its
- * own).
- * */
-static double presence(const struct rank_view *rv, int node, int q)
-{
-	const double *c;
-
-	if (node < 0 || q >= rv->threads)
-		return 0;
-	c = cell(rv, (size_t)node, q);
-	return c[RV_TIME] + (q ? c[RV_D] : 0);
-}
-
-/* A rank's time in the interval: the longest presence of any of its threads (docs/metrics.md). */
-static double rank_time(const struct rank_view *rv, int node)
-{
-	double w = 0;
-
-	for (int q = 0; q < rv->threads; q++)
-		if (presence(rv, node, q) > w)
-			w = presence(rv, node, q);
-	return w;
-}
-
-/* A rank's entries of the interval: the most any of its threads made. */
-static double rank_count(const struct rank_view *rv, int node)
-{
-	double n = 0;
-
-	for (int q = 0; q < rv->threads && node >= 0; q++)
-		if (cell(rv, (size_t)node, q)[RV_COUNT] > n)
-			n = cell(rv, (size_t)node, q)[RV_COUNT];
-	return n;
-}
-
-/*
- * Thread q's interference: its run-queue delay beyond what the program's own oversubscription
- * explains (returned), and in *work the part of it inside its work: the work's wall time less its
- * on-CPU time, at most the whole delay (the rest fell while it waited: a wake-up that found the
- * CPUs taken). Without the on-CPU time the delay is taken from the work first.
- */
-static double thread_interference(const struct rank_view *rv, const double *c, double presence,
-				  double w, double *work)
-{
-	double i, off_cpu;
-
-	*work = 0;
-	if (!rv->sched || !c)
-		return 0;
-	i = c[RV_RQ] - rv->self_rate * presence;
-	if (i <= 0)
-		return 0;
-	off_cpu = c[RV_CPU_NAN] ? w : w - c[RV_CPU];
-	*work = off_cpu <= 0 ? 0 : off_cpu < i ? off_cpu : i;
-	return i;
-}
-
-/* The rank's time without the machine's interference on its critical path: W less the delay of
- * its most delayed thread, never below the most on-CPU work of one of its threads (metrics.md). */
-static double rank_time_program(double W, double most_interference, double most_work)
-{
-	double w = W - most_interference;
-
-	return w > most_work ? w : most_work;
-}
-
-/*
- * The processors of one rank: the main thread, then the workers (absent ones are absent the whole
- * time). Each processor's share of Execution_time_wall is the rank's idle, its gap (the rank was in
- * the interval and it was not: serial code of the main thread, else no work), and its presence
- * (work, interference, waiting, MPI).
- */
-static void rank_processors(const struct interval_ranks *ir, size_t r, double wait_r,
-			    struct sums *s, struct clamp *cl, struct analysis_point *pt,
-			    double *work)
-{
-	const struct rank_view *rv = &ir->rv[r];
-	int node = ir->node[r];
-	const double *m0 = node >= 0 ? cell(rv, (size_t)node, 0) : NULL;
-	double W = rank_time(rv, node), m_r = 0, most_i = 0, most_w = 0, i0 = 0;
-	double serial = clamp0(cl, m0 ? m0[RV_TIME] - m0[RV_PAR] : 0, ANALYSIS_SEQ);
-
-	for (int q = 0; q < rv->threads && node >= 0; q++)
-		m_r += cell(rv, (size_t)node, q)[RV_M];
-	s->count += rank_count(rv, node);
-	s->sched &= rv->sched;
-	s->term[ANALYSIS_COMMUNICATION] += clamp0(cl, m_r - wait_r, ANALYSIS_COMMUNICATION);
-	s->term[ANALYSIS_SYNC_MPI] += wait_r;
-	s->term[ANALYSIS_IDLE] += ir->threads * (s->exec - W);
-	for (int q = 0; q < ir->threads; q++) {
-		const double *c = node >= 0 && q < rv->threads ? cell(rv, (size_t)node, q) : NULL;
-		double t = c ? c[RV_TIME] : 0, B = c ? c[RV_B] : 0, L = c ? c[RV_L] : 0;
-		double D = c ? c[RV_D] : 0, m = c ? c[RV_M] : 0, a = presence(rv, node, q);
-		double gap = W - a,
-		       seq = q && gap > serial ? serial
-			     : q               ? gap
-					       : 0,
-		       missing = gap - seq;
-		double w = clamp0(cl, a - D - B - L - m, ANALYSIS_PRODUCTIVE_TIME);
-		double in, delay = thread_interference(rv, c, a, w, &in);
-
-		w -= in; /* work in on-CPU time */
-		if (delay > most_i)
-			most_i = delay;
-		if (w > most_w)
-			most_w = w;
-		if (!q)
-			i0 = delay;
-		s->term[ANALYSIS_SEQ] += seq;
-		s->term[ANALYSIS_PAR] += missing;
-		s->term[ANALYSIS_SYNC_OMP] += B + L + D;
-		s->work += w;
-		if (w > s->work_max)
-			s->work_max = w;
-		double v[ANALYSIS_NR_PQ] = {
-			w, t, B, L, D, missing, m, m_r > 0 ? wait_r * m / m_r : 0, s->exec - W,
-			delay,
-		};
-		for (int k = 0; k < ANALYSIS_NR_PQ; k++)
-			cmp_add(&pt->cmp[k], v[k], (int)r, q, !s->nproc);
-		work[s->nproc++] = w;
-	}
-	W = rank_time_program(W, most_i, most_w);
-	if (W > s->exec_prog)
-		s->exec_prog = W;
-	/* the main thread's interference spread over its time: the serial code's part of it */
-	s->serial_wall += serial;
-	if (m0 && m0[RV_TIME] > 0)
-		serial -= serial * i0 / m0[RV_TIME];
-	s->serial += serial;
-	s->wall += W;
-}
-
-/*
- * The program's frame: the lost-time terms measured on the wall clock hold the waiting for
- * interfered threads, so they are brought to the program's lost time, Total_time - work
- * (docs/metrics.md): Seq as the main thread's serial code shrank, the others scaled alike; the
- * rest of the wall's Total_time is the Interference. Without the run-queue delay nothing changes.
- */
-static void remove_interference(struct sums *s, struct clamp *cl)
-{
-	double terms = 0, lost, k, seq = s->term[ANALYSIS_SEQ];
-	int seq_done = 0;
-
-	if (!s->sched) {
-		s->exec_prog = s->exec;
-		return;
-	}
-	for (size_t i = 0; i < lost_nr_terms; i++)
-		if (!lost_terms[i].machine && !lost_term_has_parts(lost_terms[i].fig))
-			terms += s->term[lost_terms[i].fig];
-	lost = clamp0(cl, s->exec_prog * (double)s->nproc - s->work, ANALYSIS_INTERFERENCE);
-	if (s->serial_wall > 0)
-		seq *= s->serial / s->serial_wall;
-	if (seq <= lost) {
-		terms -= s->term[ANALYSIS_SEQ];
-		lost -= seq;
-		s->term[ANALYSIS_SEQ] = seq;
-		seq_done = 1;
-	}
-	if (terms <= 0) { /* the other terms are 0 */
-		/* processors the delayed ones kept from finishing early */
-		s->term[ANALYSIS_IDLE] = lost;
-		return;
-	}
-	k = lost / terms;
-	for (size_t i = 0; i < lost_nr_terms; i++) {
-		enum analysis_figure f = lost_terms[i].fig;
-		if (lost_terms[i].machine || lost_term_has_parts(f))
-			continue;
-		if (f == ANALYSIS_SEQ && seq_done)
-			continue;
-		s->term[f] *= k;
-	}
-}
-
-/* Whether what a figure needs was captured (enum analysis_needs). */
-static int known(enum analysis_needs needs, int threads, int ranks, int omp, int mpi)
-{
-	switch (needs) {
-	case ANALYSIS_NEEDS_OMP:
-		return omp;
-	case ANALYSIS_NEEDS_OMP_THREADS:
-		/* Barrier, lock and idle time are unknown: they sit inside the work. With one
-		 * thread per rank nobody can be waited for (an uncontended lock is work): OpenMP
-		 * waiting does not apply, 0. */
-		return omp || threads <= 1;
-	case ANALYSIS_NEEDS_MPI:
-		/* MPI time, if any, is inside the work */
-		return mpi;
-	case ANALYSIS_NEEDS_MPI_RANKS:
-		/* one rank has nobody to wait for */
-		return mpi || ranks <= 1;
-	case ANALYSIS_NEEDS_NONE:
-		break;
-	}
-	return 1;
-}
-
-static void set_figures(struct analysis_point *pt, const struct sums *s, int threads, int ranks,
-			int omp, int mpi, const double *work)
-{
-	double *f = pt->fig, total = s->exec_prog * s->nproc, li = 0;
-	double interference = s->sched ? (s->exec - s->exec_prog) * s->nproc : 0;
-
-	for (size_t q = 0; q < s->nproc; q++)
-		li += s->work_max - work[q];
-	f[ANALYSIS_EXECUTION_TIME] = s->exec_prog;
-	f[ANALYSIS_EXECUTION_TIME_WALL] = s->exec;
-	f[ANALYSIS_PROCESSORS] = (double)s->nproc;
-	f[ANALYSIS_TOTAL_TIME] = total;
-	f[ANALYSIS_TOTAL_TIME_WALL] = s->exec * s->nproc;
-	for (size_t i = 0; i < lost_nr_terms; i++)
-		if (!lost_term_has_parts(lost_terms[i].fig))
-			f[lost_terms[i].fig] = s->term[lost_terms[i].fig];
-	f[ANALYSIS_INTERFERENCE] = interference;
-	/* Exact by construction: the terms define the loss, work is the rest. */
-	f[ANALYSIS_LOST_TIME] = lost_terms_sum(f);
-	f[ANALYSIS_PRODUCTIVE_TIME] = f[ANALYSIS_TOTAL_TIME_WALL] - f[ANALYSIS_LOST_TIME];
-	f[ANALYSIS_EFFICIENCY] = total > 0 ? f[ANALYSIS_PRODUCTIVE_TIME] / total : NAN;
-	f[ANALYSIS_LOAD_IMBALANCE] = li;
-	f[ANALYSIS_LOAD_BALANCE] = s->work_max > 0 ? s->work / s->nproc / s->work_max : NAN;
-	f[ANALYSIS_COMMUNICATION_EFFICIENCY] = s->exec_prog > 0 ? s->work_max / s->exec_prog : NAN;
-	f[ANALYSIS_PARALLEL_EFFICIENCY] = f[ANALYSIS_LOAD_BALANCE] *
-					  f[ANALYSIS_COMMUNICATION_EFFICIENCY];
-	f[ANALYSIS_SERIAL_SHARE] = s->wall > 0 ? s->serial / s->wall : NAN;
-	f[ANALYSIS_COUNT] = s->count;
-	for (int k = 0; k < ANALYSIS_NR_FIGURES; k++)
-		if (!known(figure_needs[k], threads, ranks, omp, mpi))
-			f[k] = NAN;
-	for (int k = 0; k < ANALYSIS_NR_PQ; k++)
-		if (!known(pq_needs[k], threads, ranks, omp, mpi))
-			pt->cmp[k].min = pt->cmp[k].max = pt->cmp[k].mean = NAN;
-	/* A part that does not apply is 0; one that applies and was not captured makes the sum
-	 * absent (Lost_time keeps its own 'needs'). */
-	lost_terms_sum(f);
-	if (!s->sched)
-		f[ANALYSIS_INTERFERENCE] = NAN; /* not captured: it counted as 0 in Lost_time */
-}
-
-static void point_compute(const struct interval_ranks *ir, struct analysis_point *pt)
-{
-	struct sums s = { .sched = 1 };
-	struct clamp cl = { 0, 0, 0 };
-	double *wait = xcalloc(ir->nr + 1, sizeof(double));
-	double *work = xcalloc(ir->nr * (size_t)ir->threads + 1, sizeof(double));
-	int omp = 1, mpi = 1;
-
-	memset(pt, 0, sizeof(*pt));
-	pt->present = 1;
-	for (size_t r = 0; r < ir->nr; r++) {
-		if (rank_time(&ir->rv[r], ir->node[r]) > s.exec)
-			s.exec = rank_time(&ir->rv[r], ir->node[r]);
-		omp &= ir->rv[r].omp;
-		mpi &= ir->rv[r].mpi;
-	}
-	cl.total = s.exec * (double)ir->nr * ir->threads;
-	mpi_waits(ir, wait, &pt->wait_estimated);
-	for (size_t r = 0; r < ir->nr; r++)
-		rank_processors(ir, r, wait[r], &s, &cl, pt, work);
-	remove_interference(&s, &cl);
-	for (int k = 0; k < ANALYSIS_NR_PQ; k++)
-		pt->cmp[k].mean /= (double)s.nproc;
-	set_figures(pt, &s, ir->threads, (int)ir->nr, omp, mpi, work);
-	pt->inconsistent = cl.flags;
-	pt->inconsistency = cl.worst;
-	free(wait);
-	free(work);
-}
-
 /* The threads a rank can run at once: the most the tracer saw, at least those that left records. */
 static double rank_threads(const struct rank_view *rv)
 {
@@ -767,7 +364,7 @@ int analysis_add_run(struct analysis *a, struct analysis_config *c, int repeat,
 		for (size_t r = 0; r < nr_ranks; r++)
 			any |= (node[r] = inv[i * nr_ranks + r]) >= 0;
 		if (any)
-			point_compute(&ir, &run->points[i]);
+			analysis_point_compute(&ir, &run->points[i]);
 	}
 	for (size_t r = 0; r < nr_ranks; r++)
 		view_release(&rv[r]);

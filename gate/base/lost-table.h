@@ -30,7 +30,7 @@
  *           (Interference), reported and named but never gated nor the cause, no share_key
  *           (its column holds "-")
  *
- * Adding a term: its row here, its computation in analyze/analysis.c (docs/extending.md).
+ * Adding a term: its row here, its computation in analyze/analysis-point.c (docs/extending.md).
  */
 #define LOST_TERMS(TERM, PART, A) \
 	TERM(A, INSUFFICIENT_PARALLELISM, "Insufficient_parallelism", OMP_THREADS, \

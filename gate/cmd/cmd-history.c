@@ -1,5 +1,5 @@
-/* scalegate history: record runs into the history database, import results, find change points,
- * write trend pages. */
+/* scalegate history: its options and dispatch, and record and import, which put runs into the
+ * history database (detect and report: history-detect.c, history-report.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,18 +9,15 @@
 
 #include "analyze/analysis.h"
 #include "analyze/matrix.h"
-#include "base/escape.h"
 #include "base/exitcode.h"
 #include "base/util.h"
 #include "cmd/cmds.h"
 #include "cmd/history-cmd.h"
+#include "cmd/history-priv.h"
 #include "cmd/options.h"
 #include "config/config.h"
-#include "history/detect.h"
 #include "judge/baseline.h"
 #include "history/history.h"
-#include "report/trend.h"
-#include "rules/rules.h"
 
 static const struct command_usage usage = {
 	"history",
@@ -47,14 +44,6 @@ static const struct command_usage usage = {
 	"           GitHub or GitLab when run there, else the page's table of runs)\n",
 	"exit codes: 0 done (detect: no recent regression), 1 a regression change point within\n"
 	"the window, 2 usage or configuration error, or the database failed\n"
-};
-
-struct history_options {
-	const char *verb, *history, *config, *html, *window_text, *fdr_text, *commit_url;
-	struct history_meta meta;
-	int json, config_given;
-	char **dirs;
-	size_t nr_dirs;
 };
 
 /* 0, OPTIONS_HELP, or -1 (reported). */
@@ -117,7 +106,7 @@ static int parse_options(int argc, char **argv, struct history_options *o)
 
 /* ---- what names a run: options, the CI's environment, git ---- */
 
-static const char *env(const char *name)
+const char *history_cmd_env(const char *name)
 {
 	const char *v = getenv(name);
 
@@ -171,17 +160,17 @@ static char *dup_or(const char *a, const char *b)
 
 static char *default_branch(void)
 {
-	const char *e = env("GITHUB_HEAD_REF");
+	const char *e = history_cmd_env("GITHUB_HEAD_REF");
 	char *b;
 
 	if (!e)
-		e = env("GITHUB_REF_NAME");
+		e = history_cmd_env("GITHUB_REF_NAME");
 	if (!e)
-		e = env("CI_COMMIT_BRANCH");
+		e = history_cmd_env("CI_COMMIT_BRANCH");
 	if (!e)
-		e = env("CI_COMMIT_REF_NAME");
+		e = history_cmd_env("CI_COMMIT_REF_NAME");
 	if (!e)
-		e = env("BRANCH_NAME");
+		e = history_cmd_env("BRANCH_NAME");
 	if (e)
 		return xstrdup(e);
 	b = git_line("rev-parse --abbrev-ref HEAD");
@@ -194,12 +183,13 @@ static char *default_branch(void)
 
 static char *default_job_url(void)
 {
-	const char *server = env("GITHUB_SERVER_URL"), *repo = env("GITHUB_REPOSITORY"),
-		   *id = env("GITHUB_RUN_ID");
+	const char *server = history_cmd_env("GITHUB_SERVER_URL"),
+		   *repo = history_cmd_env("GITHUB_REPOSITORY"),
+		   *id = history_cmd_env("GITHUB_RUN_ID");
 
 	if (server && repo && id)
 		return xstrfmt("%s/%s/actions/runs/%s", server, repo, id);
-	return dup_or(env("CI_JOB_URL"), env("BUILD_URL"));
+	return dup_or(history_cmd_env("CI_JOB_URL"), history_cmd_env("BUILD_URL"));
 }
 
 /* Fills r from 'meta', the CI's environment and git; 0, or error() when there is no commit. */
@@ -207,9 +197,9 @@ static int run_names(struct history_run *r, const struct history_meta *meta)
 {
 	char *cmd;
 
-	r->commit = dup_or(meta->commit, env("GITHUB_SHA"));
+	r->commit = dup_or(meta->commit, history_cmd_env("GITHUB_SHA"));
 	if (!r->commit)
-		r->commit = dup_or(env("CI_COMMIT_SHA"), env("GIT_COMMIT"));
+		r->commit = dup_or(history_cmd_env("CI_COMMIT_SHA"), history_cmd_env("GIT_COMMIT"));
 	if (!r->commit)
 		r->commit = git_line("rev-parse HEAD");
 	if (!r->commit)
@@ -509,280 +499,6 @@ static int import_baseline(const char *where, struct config *c, const char *path
 	return ret;
 }
 
-/* ---- detect ---- */
-
-/* The rules' tolerance of the series' metric in its interval and configuration, when one is set. */
-static int rules_min_change(void *arg, const struct history_series *s, double *value, int *relative)
-{
-	struct rules *rules = arg;
-	struct rules_settings set;
-	char size[64] = "-";
-	int ranks, threads, m = rules_metric_find(history_metric_name(s->metric));
-
-	if (m < 0 || sscanf(s->configuration, "%dx%d n=%63s", &ranks, &threads, size) < 2)
-		return 0;
-	rules_effective(rules, s->benchmark, s->interval, size, ranks, threads, &set);
-	if (!set.tolerance[m].set || set.tolerance[m].off)
-		return 0;
-	*value = set.tolerance[m].value;
-	*relative = set.tolerance[m].relative;
-	return 1;
-}
-
-static void json_change(struct strbuf *sb, const struct history_data *d,
-			const struct detect_change *c)
-{
-	const struct history_series *s = &d->series[c->series];
-
-	strbuf_addstr(sb, "{\"benchmark\": ");
-	json_add_string(sb, s->benchmark);
-	strbuf_addstr(sb, ", \"interval\": ");
-	json_add_string(sb, s->interval);
-	strbuf_addstr(sb, ", \"configuration\": ");
-	json_add_string(sb, s->configuration);
-	strbuf_addstr(sb, ", \"metric\": ");
-	json_add_string(sb, history_metric_name(s->metric));
-	strbuf_addstr(sb, ", \"previous_commit\": ");
-	json_add_string(sb, d->runs[c->previous].commit);
-	strbuf_addstr(sb, ", \"commit\": ");
-	json_add_string(sb, d->runs[c->run].commit);
-	strbuf_addstr(sb, ", \"before\": ");
-	json_add_number(sb, c->before);
-	strbuf_addstr(sb, ", \"after\": ");
-	json_add_number(sb, c->after);
-	strbuf_addstr(sb, ", \"change\": ");
-	json_add_number(sb, c->change);
-	strbuf_addstr(sb, ", \"p\": ");
-	json_add_number(sb, c->p);
-	strbuf_addf(sb, ", \"regression\": %s}", c->regression ? "true" : "false");
-}
-
-static void print_json(const struct history_data *d, const struct detect_result *r)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addstr(&sb, "{\"change_points\": [");
-	for (size_t i = 0; i < r->nr; i++) {
-		strbuf_addstr(&sb, i ? ",\n  " : "\n  ");
-		json_change(&sb, d, &r->changes[i]);
-	}
-	strbuf_addf(&sb, "%s], \"series\": %zu, \"runs\": %zu}\n", r->nr ? "\n" : "", d->nr_series,
-		    d->nr_runs);
-	fputs(sb.buf, stdout);
-	strbuf_release(&sb);
-}
-
-static void print_text(const struct history_data *d, const struct detect_result *r, double fdr)
-{
-	printf("history: %zu runs, %zu series; %zu change point%s (false discovery rate %g %%)\n",
-	       d->nr_runs, d->nr_series, r->nr, r->nr == 1 ? "" : "s", fdr * 100);
-	for (size_t i = 0; i < r->nr; i++) {
-		const struct detect_change *c = &r->changes[i];
-		const struct history_series *s = &d->series[c->series];
-		printf("  %-11s %s %s %s %s: %+.1f %% (%.4g -> %.4g) at %s (after %s), p %.2g\n",
-		       c->regression ? "REGRESSION" : "improvement", s->benchmark, s->interval,
-		       s->configuration, history_metric_name(s->metric), c->change * 100, c->before,
-		       c->after, d->runs[c->run].commit, d->runs[c->previous].commit, c->p);
-	}
-}
-
-/* Reads the database; 0 or -1. */
-static int read_history(const char *where, const char *branch, struct history_data *d)
-{
-	struct history *h;
-	int ret;
-
-	if (history_open(&h, where))
-		return -1;
-	ret = history_read(h, branch, d);
-	history_close(h);
-	return ret;
-}
-
-/* Change points of 'd' with the rules of 'c' (NULL: the defaults) as minimum changes; 0 or -1. */
-static int detect_with_rules(const struct history_data *d, struct config *c, double fdr,
-			     struct detect_result *r)
-{
-	struct rules rules;
-	struct detect_options o = { .fdr = fdr, .min_change = rules_min_change };
-
-	rules_init(&rules);
-	if (rules_load(&rules, c))
-		return -1;
-	o.arg = &rules;
-	detect_run(d, &o, r);
-	rules_release(&rules);
-	return 0;
-}
-
-static int parse_positive(const char *text, const char *name, double max, double *out)
-{
-	char *end;
-
-	*out = strtod(text, &end);
-	if (end == text || *end || !(*out > 0) || *out > max)
-		return error("%s must be a number in (0, %g], got '%s'", name, max, text);
-	return 0;
-}
-
-static int detect(const char *where, struct config *c, const struct history_options *o)
-{
-	struct history_data d;
-	struct detect_result r;
-	double window = 1, fdr = DETECT_FDR;
-	int code;
-
-	if ((o->window_text && parse_positive(o->window_text, "--window", 1e9, &window)) ||
-	    (o->fdr_text && parse_positive(o->fdr_text, "--fdr", 0.5, &fdr)))
-		return SG_EXIT_USAGE;
-	if (read_history(where, o->meta.branch, &d))
-		return SG_EXIT_USAGE;
-	if (detect_with_rules(&d, c, fdr, &r)) {
-		history_data_release(&d);
-		return SG_EXIT_USAGE;
-	}
-	if (o->json)
-		print_json(&d, &r);
-	else
-		print_text(&d, &r, fdr);
-	code = detect_regression_within(&d, &r, (size_t)window) ? SG_EXIT_REGRESSION : SG_EXIT_PASS;
-	detect_result_release(&r);
-	history_data_release(&d);
-	return code;
-}
-
-/* Where a commit is shown: the option, else GitHub's or GitLab's page of it; NULL: none known. */
-static char *commit_url(const char *option)
-{
-	const char *server = env("GITHUB_SERVER_URL"), *repo = env("GITHUB_REPOSITORY");
-
-	if (option)
-		return xstrdup(option);
-	if (server && repo)
-		return xstrfmt("%s/%s/commit/{commit}", server, repo);
-	if (env("CI_PROJECT_URL"))
-		return xstrfmt("%s/-/commit/{commit}", env("CI_PROJECT_URL"));
-	return NULL;
-}
-
-static int report(const char *where, struct config *c, const struct history_options *o)
-{
-	struct history_data d;
-	struct detect_result r;
-	char *url;
-	int ret;
-
-	if (!o->html)
-		return error("nothing to write: give --html DIR"), SG_EXIT_USAGE;
-	if (read_history(where, o->meta.branch, &d))
-		return SG_EXIT_USAGE;
-	ret = detect_with_rules(&d, c, DETECT_FDR, &r);
-	url = commit_url(o->commit_url);
-	if (!ret)
-		ret = trend_write_site(o->html, &d, &r, url);
-	free(url);
-	if (!ret)
-		printf("history: wrote %s/index.html (%zu runs, %zu change points)\n", o->html,
-		       d.nr_runs, r.nr);
-	detect_result_release(&r);
-	history_data_release(&d);
-	return ret ? SG_EXIT_USAGE : SG_EXIT_PASS;
-}
-
-/* ---- the drift line of 'ci' ---- */
-
-/* The relative change of the series' last value against the one 'back' runs before it. */
-static double drift_of(const struct history_series *s, size_t back)
-{
-	double then;
-
-	if (s->n < 2)
-		return NAN;
-	then = s->value[s->n - 1 - (back < s->n - 1 ? back : s->n - 1)];
-	return then > 0 ? s->value[s->n - 1] / then - 1 : NAN;
-}
-
-/* The largest regression of the benchmark at change point i's commit, if i is it (one per commit).
- */
-static int largest_at_commit(const struct history_data *d, const struct detect_result *r, size_t i)
-{
-	const struct detect_change *c = &r->changes[i];
-	const char *benchmark = d->series[c->series].benchmark;
-
-	if (!c->regression)
-		return 0;
-	for (size_t k = 0; k < r->nr; k++) {
-		const struct detect_change *o = &r->changes[k];
-		if (k == i || o->run != c->run || !o->regression ||
-		    strcmp(d->series[o->series].benchmark, benchmark))
-			continue;
-		if (fabs(o->change) > fabs(c->change) ||
-		    (fabs(o->change) == fabs(c->change) && k < i))
-			return 0;
-	}
-	return 1;
-}
-
-static void drift_changes(FILE *out, const struct history_data *d, const struct detect_result *r,
-			  const char *benchmark)
-{
-	size_t shown = 0;
-
-	for (size_t i = 0; i < r->nr && shown < 5; i++) {
-		const struct detect_change *c = &r->changes[i];
-		const struct history_series *s = &d->series[c->series];
-		if (strcmp(s->benchmark, benchmark) || !largest_at_commit(d, r, i))
-			continue;
-		fprintf(out, "%s %s (%s %s %s %+.1f %%)", shown++ ? "," : "; regressions at",
-			d->runs[c->run].commit, s->interval, s->configuration,
-			history_metric_name(s->metric), c->change * 100);
-	}
-}
-
-static int program_time(const struct history_series *s)
-{
-	return s->metric == HISTORY_TIME && !strcmp(s->interval, "program");
-}
-
-/* Whether another configuration of series i's benchmark comes after it. */
-static int later_program_time(const struct history_data *d, size_t i)
-{
-	for (size_t j = i + 1;
-	     j < d->nr_series && !strcmp(d->series[j].benchmark, d->series[i].benchmark); j++)
-		if (program_time(&d->series[j]))
-			return 1;
-	return 0;
-}
-
-void history_cmd_drift(FILE *out, const char *where, struct config *c, const char *branch,
-		       size_t runs)
-{
-	struct history_data d;
-	struct detect_result r = { 0 };
-
-	if (access(where, F_OK) && !strstr(where, "://"))
-		return;
-	if (read_history(where, branch, &d))
-		return;
-	if (d.nr_runs >= 2 && !detect_with_rules(&d, c, DETECT_FDR, &r)) {
-		for (size_t i = 0; i < d.nr_series; i++) {
-			const struct history_series *s = &d.series[i];
-			size_t back = runs < s->n - 1 ? runs : s->n - 1;
-			double v = drift_of(s, back);
-			/* the whole program, in its last configuration: one line per benchmark */
-			if (!program_time(s) || !isfinite(v) || later_program_time(&d, i))
-				continue;
-			fprintf(out, "history: %s (%s) is %.1f %% %s than %zu runs ago",
-				s->benchmark, s->configuration, fabs(v) * 100,
-				v > 0 ? "slower" : "faster", back);
-			drift_changes(out, &d, &r, s->benchmark);
-			fputc('\n', out);
-		}
-	}
-	detect_result_release(&r);
-	history_data_release(&d);
-}
-
 /* ---- the command ---- */
 
 static int load_config(struct config *c, const struct history_options *o, int *loaded)
@@ -799,9 +515,9 @@ static int load_config(struct config *c, const struct history_options *o, int *l
 static int dispatch(struct history_options *o, struct config *c, const char *where)
 {
 	if (!strcmp(o->verb, "detect"))
-		return detect(where, c, o);
+		return history_cmd_detect(where, c, o);
 	if (!strcmp(o->verb, "report"))
-		return report(where, c, o);
+		return history_cmd_report(where, c, o);
 	if (!strcmp(o->verb, "import")) {
 		if (!o->nr_dirs || (o->meta.commit && o->nr_dirs > 1)) {
 			error(o->nr_dirs ? "--commit names the commit of one directory"

@@ -1,4 +1,4 @@
-/* Checks shared by the statistics files; not part of the stats API. */
+/* Checks and helpers shared by the statistics files; not part of the stats API. */
 #ifndef SG_STATS_PRIV_H
 #define SG_STATS_PRIV_H
 
@@ -10,5 +10,8 @@ int stats_all_finite(const double *x, size_t n);
 int stats_check_sample(const char *what, const double *x, size_t n);
 /* 0, or error() naming 'what' when 'level' is not in (0, 1). */
 int stats_check_level(const char *what, double level);
+
+/* qsort() order of doubles, ascending. */
+int stats_cmp_double(const void *pa, const void *pb);
 
 #endif
