@@ -7,7 +7,8 @@ mkdir -p "$T/tree"
 cat >"$T/tree/scalegate.yml" <<YML
 results: results
 baselines: baselines
-defaults: { warmup: 0, repeat: 3, max_repeat: 5, adaptive_seconds: 10m, max_contention: off }
+defaults: { warmup: 0, repeat: 3, max_repeat: 5, adaptive_seconds: 10m, max_contention: off,
+            env: { OMP_WAIT_POLICY: passive } }  # idle threads sleep: no spinning rival for the CPUs
 benchmarks:
   - name: jacobi
     command: $SG_BUILD/examples/jacobi {threads} 200 20
