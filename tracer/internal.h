@@ -280,7 +280,7 @@ struct sg_member {
 	double own;          /* its delay in the phase just ended, since its own start, ns */
 	double wait_rq;      /* its delay in the last barrier, ns */
 	uint64_t late;       /* its own start's lateness in the phase just ended, ticks */
-	uint64_t origin;     /* the team's start of the phase: the fork, the last barrier's release */
+	uint64_t origin;     /* the team's start of the phase: the fork, the last release */
 	uint64_t own_start;  /* its own start of the phase: the body's start, its barrier exit */
 	uint32_t wait_node;  /* where it waited before: the forking interval, its last barrier's */
 	struct sg_member *outer; /* the thread's member before this body */
