@@ -267,7 +267,9 @@ static void describe(struct strbuf *sb, const struct check_pending *pd, const st
 	format_magnitude(excl, sizeof(excl), m, t->excluded, rel);
 	format_magnitude(mdc, sizeof(mdc), m, t->mdc, rel);
 	strbuf_addf(sb, "%s %s %s [%s, %s] (n=%zu) vs base %s (n=%zu): %s %s, ", m->name,
-		    isnan(t->se) && !t->degenerate ? "from medians" : "median", val, lo, hi,
+		    (isnan(t->se) && !t->degenerate) || m->kind == CHECK_DERIVED ? "from medians"
+										  : "median",
+		    val, lo, hi,
 		    t->n_cur, base, t->n_base, change_label(t), change);
 	if (v->inconclusive)
 		describe_inconclusive(sb, pd, tol, excl, mdc);

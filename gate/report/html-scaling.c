@@ -113,9 +113,8 @@ static void trend_note(struct strbuf *sb, const struct html_section *sec)
 			". Rising: overhead that grows with p; flat: an inherent serial fraction.");
 }
 
-/* The baseline's figure at cell j of 's': per repeat T(ref) / T_k(p) (T(ref) its median),
- * summarized with the same 95 % interval of the median as the current results. NAN without a
- * baseline. */
+/* The baseline's figure at cell j of 's': median T(ref) / median T(p), with the 95 % interval of
+ * the median of T(ref) / T_k(p) over the repeats k. NAN without a baseline. */
 static void base_figure(const struct html_section *sec, const struct matrix_series *s, size_t j,
 			enum html_figure f, struct matrix_figure *out)
 {
@@ -138,9 +137,12 @@ static void base_figure(const struct html_section *sec, const struct matrix_seri
 	for (size_t k = 0; k < n; k++)
 		if (x[k] > 0 && isfinite(base_value(t_ref / x[k], s->cells[j].p, f)))
 			x[m++] = base_value(t_ref / x[k], s->cells[j].p, f);
+	/* the median as every table defines the base's speedup (median T(ref) / median T(p)) */
 	if (m && !stats_summarize(x, m, 0.95, &st))
-		*out = (struct matrix_figure){m, st.median, m > 1 ? st.ci_lo : NAN,
-					      m > 1 ? st.ci_hi : NAN};
+		*out = (struct matrix_figure){
+			m, base_value(report_base_speedup(sec->base, sec->iv->path, s->size, ref, c),
+				      s->cells[j].p, f),
+			m > 1 ? st.ci_lo : NAN, m > 1 ? st.ci_hi : NAN};
 	free(x);
 }
 

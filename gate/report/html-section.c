@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/words.h"
+#include "base/units.h"
 #include "report/html-priv.h"
 #include "analyze/isoeff.h"
 #include "analyze/scaling-size.h"
@@ -198,16 +199,19 @@ static int iso_plot(struct strbuf *sb, const struct html_section *sec)
 	return 1;
 }
 
-static void figure_cell(struct strbuf *sb, const struct matrix_figure *f, const char *fmt)
+/* A figure as every report shows it (base/units.h), its interval small. */
+static void figure_cell(struct strbuf *sb, const struct matrix_figure *f, enum unit u)
 {
+	char text[48];
+
 	strbuf_addstr(sb, "<td>");
 	if (f->n && isfinite(f->median)) {
-		html_number(sb, fmt, f->median);
+		html_text(sb, unit_format(text, sizeof(text), u, f->median));
 		if (isfinite(f->lo) && isfinite(f->hi) && f->hi > f->lo) {
 			strbuf_addstr(sb, " <small>[");
-			html_number(sb, fmt, f->lo);
+			html_text(sb, unit_format(text, sizeof(text), u, f->lo));
 			strbuf_addstr(sb, ", ");
-			html_number(sb, fmt, f->hi);
+			html_text(sb, unit_format(text, sizeof(text), u, f->hi));
 			strbuf_addstr(sb, "]</small>");
 		}
 	} else {
@@ -228,7 +232,7 @@ static void figures_table(struct strbuf *sb, const struct html_section *sec)
 	if (n == ARRAY_SIZE(cfg))
 		strbuf_addf(sb, " (the first %zu configurations)", n);
 	strbuf_addstr(sb, "</summary><table class=\"figures\"><thead><tr><th>config</th><th>p</th>"
-			  "<th>Execution_time (s)</th>");
+			  "<th>Execution_time</th>");
 	strbuf_addstr(sb, sec->weak ? "<th>weak efficiency</th>"
 				    : "<th>speedup</th><th>efficiency</th><th>Karp\xe2\x80\x93"
 				      "Flatt e</th>");
@@ -239,16 +243,16 @@ static void figures_table(struct strbuf *sb, const struct html_section *sec)
 		strbuf_addstr(sb, "<tr><td>");
 		html_text(sb, cfg[i].name);
 		strbuf_addf(sb, "</td><td>%d</td>", c->p);
-		figure_cell(sb, &c->fig[ANALYSIS_EXECUTION_TIME], "%.4g");
+		figure_cell(sb, &c->fig[ANALYSIS_EXECUTION_TIME], UNIT_SECONDS);
 		if (sec->weak) {
-			figure_cell(sb, &c->weak_efficiency, "%.3f");
+			figure_cell(sb, &c->weak_efficiency, UNIT_RATIO);
 		} else {
-			figure_cell(sb, &c->speedup, "%.3f");
-			figure_cell(sb, &c->efficiency, "%.3f");
-			figure_cell(sb, &c->karp_flatt, "%.3f");
+			figure_cell(sb, &c->speedup, UNIT_RATIO);
+			figure_cell(sb, &c->efficiency, UNIT_RATIO);
+			figure_cell(sb, &c->karp_flatt, UNIT_RATIO);
 		}
-		figure_cell(sb, &c->fig[ANALYSIS_EFFICIENCY], "%.3f");
-		figure_cell(sb, &c->average_parallelism, "%.3g");
+		figure_cell(sb, &c->fig[ANALYSIS_EFFICIENCY], UNIT_RATIO);
+		figure_cell(sb, &c->average_parallelism, UNIT_RATIO);
 		strbuf_addf(sb, "<td>%zu</td></tr>\n", c->fig[ANALYSIS_EXECUTION_TIME].n);
 	}
 	strbuf_addstr(sb, "</tbody></table></details>\n");
