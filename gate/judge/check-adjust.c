@@ -255,22 +255,19 @@ static void describe(struct strbuf *sb, const struct check_pending *pd, const st
 	const struct check_metric *m = pd->m;
 	const struct check_test *t = &pd->t;
 	double alpha = pd->pol.significance;
-	char val[48], lo[48], hi[48], base[48], change[48], tol[48], excl[48], mdc[48];
+	char val[160], base[48], change[48], tol[48], excl[48], mdc[48];
 	int rel = pd->tol.relative;
 
-	check_format_value(val, sizeof(val), m, t->cur);
-	check_format_value(lo, sizeof(lo), m, t->lo);
-	check_format_value(hi, sizeof(hi), m, t->hi);
+	unit_format_interval(val, sizeof(val), check_unit(m), t->cur, t->lo, t->hi);
 	check_format_value(base, sizeof(base), m, t->base);
 	check_format_change(change, sizeof(change), m, t->change, rel);
 	format_magnitude(tol, sizeof(tol), m, pd->tol.value, rel);
 	format_magnitude(excl, sizeof(excl), m, t->excluded, rel);
 	format_magnitude(mdc, sizeof(mdc), m, t->mdc, rel);
-	strbuf_addf(sb, "%s %s %s [%s, %s] (n=%zu) vs base %s (n=%zu): %s %s, ", m->name,
+	strbuf_addf(sb, "%s %s %s (n=%zu) vs base %s (n=%zu): %s %s, ", m->name,
 		    (isnan(t->se) && !t->degenerate) || m->kind == CHECK_DERIVED ? "from medians"
 										  : "median",
-		    val, lo, hi,
-		    t->n_cur, base, t->n_base, change_label(t), change);
+		    val, t->n_cur, base, t->n_base, change_label(t), change);
 	if (v->inconclusive)
 		describe_inconclusive(sb, pd, tol, excl, mdc);
 	else
