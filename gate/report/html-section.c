@@ -63,7 +63,7 @@ static int weak_plot(struct strbuf *sb, const struct html_section *sec)
 		html_plot_begin(&pl, sb, "Weak-scaling efficiency vs p", desc);
 		html_line(&pl, (double[]){pl.x.lo, pl.x.hi}, (double[]){1, 1}, 2, HTML_GREY, 2, 1,
 			  "ideal: 1");
-		html_line(&pl, x, yb, w->nr_points, html_colour(0), 1, 0, sec->base_word);
+		html_line(&pl, x, yb, w->nr_points, HTML_BASE, 1, 0, sec->base_word);
 		html_line(&pl, x, yc, w->nr_points, html_colour(0), 0, 0, NULL);
 		for (size_t i = 0; i < w->nr_points; i++) {
 			const struct matrix_cell *c = w->points[i].cell;
@@ -72,7 +72,7 @@ static int weak_plot(struct strbuf *sb, const struct html_section *sec)
 			strbuf_addf(&text, "p = %d (%dx%d), size %s: %s weak efficiency %.3g", c->p,
 				    c->config->ranks, c->config->threads, w->points[i].series->size,
 				    sec->base_word, yb[i]);
-			html_point(&pl, x[i], yb[i], HTML_RING, html_colour(0), text.buf);
+			html_point(&pl, x[i], yb[i], HTML_RING, HTML_BASE, text.buf);
 			if (!f->n)
 				continue;
 			html_errorbar(&pl, x[i], f->lo, f->hi, html_colour(0));
@@ -86,7 +86,7 @@ static int weak_plot(struct strbuf *sb, const struct html_section *sec)
 		}
 		html_plot_key(&pl, HTML_KEY_LINE, html_colour(0),
 			      "current (median, 95 %% interval)");
-		html_plot_key(&pl, HTML_KEY_DASHED, html_colour(0), "%s%s", sec->base_word,
+		html_plot_key(&pl, HTML_KEY_DASHED, HTML_BASE, "%s%s", sec->base_word,
 			      isfinite(t_ref) ? "" : ": none recorded");
 		html_plot_key(&pl, HTML_KEY_DOTTED, HTML_GREY, "ideal");
 		strbuf_addf(&pl.notes, "Against %dx%d at size ", ref->cell->config->ranks,
