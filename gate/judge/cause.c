@@ -104,10 +104,10 @@ static void component(struct strbuf *sb, const struct check_cell *cell)
 		double pc = median_of(cell->cur, ANALYSIS_PRODUCTIVE_TIME, 0);
 		double pb = median_of(cell->base, ANALYSIS_PRODUCTIVE_TIME, 0);
 		char grew[48];
+		unit_format_change(grew, sizeof(grew), UNIT_RELATIVE, pc / pb - 1);
 		if (cell->base && pb > 0 && pc / pb - 1 > 0.05)
 			strbuf_addf(sb, "no lost-time component grew: the useful work itself grew "
-				    "(Productive_time %s)",
-				    unit_format_change(grew, sizeof(grew), UNIT_RELATIVE, pc / pb - 1));
+				    "(Productive_time %s)", grew);
 		return;
 	}
 	strbuf_addstr(sb, analysis_figure_name(components[best]));

@@ -175,11 +175,11 @@ static void base_figure(const struct html_section *sec, const struct matrix_seri
 		if (x[k] > 0 && isfinite(base_value(t_ref / x[k], s->cells[j].p, f)))
 			x[m++] = base_value(t_ref / x[k], s->cells[j].p, f);
 	/* the median as every table defines the base's speedup (median T(ref) / median T(p)) */
-	if (m && !stats_summarize(x, m, 0.95, &st))
-		*out = (struct matrix_figure){
-			m, base_value(report_base_speedup(sec->base, sec->iv->path, s->size, ref, c),
-				      s->cells[j].p, f),
-			m > 1 ? st.ci_lo : NAN, m > 1 ? st.ci_hi : NAN};
+	if (m && !stats_summarize(x, m, 0.95, &st)) {
+		double speedup = report_base_speedup(sec->base, sec->iv->path, s->size, ref, c);
+		*out = (struct matrix_figure){ m, base_value(speedup, s->cells[j].p, f),
+					       m > 1 ? st.ci_lo : NAN, m > 1 ? st.ci_hi : NAN };
+	}
 	free(x);
 }
 
