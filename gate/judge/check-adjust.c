@@ -249,6 +249,16 @@ static void describe_inconclusive(struct strbuf *sb, const struct check_pending 
 			"compare with the base revision in the same job (--against)");
 }
 
+/* "p = 0.069", "p < 0.001": as the reports' tables give it (base/units.h). */
+static const char *p_phrase(char *buf, size_t size, double p)
+{
+	char text[32];
+
+	unit_format_p(text, sizeof(text), p);
+	snprintf(buf, size, "p %s%s", text[0] == '<' ? "" : "= ", text);
+	return buf;
+}
+
 static void describe(struct strbuf *sb, const struct check_pending *pd, const struct verdict *v,
 		     size_t family)
 {
@@ -273,9 +283,11 @@ static void describe(struct strbuf *sb, const struct check_pending *pd, const st
 	else
 		describe_outcome(sb, pd, v, tol, excl);
 	if (!isnan(t->p)) {
-		strbuf_addf(sb, " (one-sided %s p = %.3g", t->test, t->p);
+		char p[48];
+		strbuf_addf(sb, " (one-sided %s %s", t->test, p_phrase(p, sizeof(p), t->p));
 		if (!isnan(v->p_adjusted))
-			strbuf_addf(sb, ", Holm over %zu checks %.3g %s %g", family, v->p_adjusted,
+			strbuf_addf(sb, ", Holm over %zu checks %s %s %g", family,
+				    p_phrase(p, sizeof(p), v->p_adjusted),
 				    v->p_adjusted <= alpha * ALPHA_SLACK ? "<=" : ">", alpha);
 		if (isnan(t->se) && !isnan(t->bound)) {
 			char bound[48];
