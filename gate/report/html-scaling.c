@@ -244,16 +244,17 @@ static double dodge(const struct html_plot *pl, double x, double slot)
 }
 
 /* A median: on the axis a marker; beyond it a triangle at the edge and its real value beside. */
-static int mark(struct html_plot *pl, double x, double y, enum html_shape shape, const char *colour,
-		const char *hover)
+static int mark(struct html_plot *pl, enum html_figure f, double x, double y, enum html_shape shape,
+		const char *colour, const char *hover)
 {
-	char value[48];
+	char value[64], text[48];
 
 	if (y <= pl->y.hi && y >= pl->y.lo) {
 		html_point(pl, x, y, shape, colour, hover);
 		return 0;
 	}
-	snprintf(value, sizeof(value), "%s%.3g", shape == HTML_RING ? "baseline " : "", y);
+	unit_format(text, sizeof(text), f == HTML_TIME ? UNIT_SECONDS : UNIT_RATIO, y);
+	snprintf(value, sizeof(value), "%s%s", shape == HTML_RING ? "baseline " : "", text);
 	/* the baseline's open, the current filled: an outlined triangle for the baseline */
 	html_point(pl, x, y > pl->y.hi ? pl->y.hi : pl->y.lo,
 		   shape == HTML_RING ? (y > pl->y.hi ? HTML_UP_OPEN : HTML_DOWN_OPEN)
@@ -330,7 +331,7 @@ static void draw_series(struct html_plot *pl, struct series_state *st)
 			}
 			html_errorbar(pl, xb[k], fmax(b[k].lo, pl->y.lo), fmin(b[k].hi, pl->y.hi),
 				      HTML_BASE);
-			st->offscale |= mark(pl, xb[k], yb[k], HTML_RING, HTML_BASE, t.buf);
+			st->offscale |= mark(pl, st->f, xb[k], yb[k], HTML_RING, HTML_BASE, t.buf);
 		}
 		if (isfinite(yc[k])) {
 			hover_text(&t, st, c);
@@ -351,7 +352,7 @@ static void draw_series(struct html_plot *pl, struct series_state *st)
 				strbuf_addstr(&t, " (no speedup: e \xe2\x89\xa5 1)");
 			html_errorbar(pl, x[k], fmax(fg->lo, pl->y.lo), fmin(fg->hi, pl->y.hi),
 				      st->colour);
-			st->offscale |= mark(pl, x[k], yc[k], HTML_DOT, st->colour, t.buf);
+			st->offscale |= mark(pl, st->f, x[k], yc[k], HTML_DOT, st->colour, t.buf);
 		}
 		k++;
 	}
