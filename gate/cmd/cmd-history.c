@@ -285,6 +285,7 @@ static int analyse(struct history_record *r, struct config *c, const char *resul
 
 	analysis_init(&a);
 	matrix_init(&m);
+	m.skip_trend = 1; /* not recorded */
 	for (size_t i = 0; c && i < c->nr_benchmarks; i++)
 		if (c->benchmarks[i].memory)
 			matrix_set_memory(&m, c->benchmarks[i].name, c->benchmarks[i].memory);
@@ -478,6 +479,7 @@ static int import_baseline(const char *where, struct config *c, const char *path
 		history_record_init(&r);
 		analysis_init(&a);
 		matrix_init(&m);
+		m.skip_trend = 1;
 		baseline_analysis(&a, &b);
 		r.run.commit = o->meta.commit ? xstrdup(o->meta.commit)
 					      : xstrfmt("baseline-%s", b.benchmark);

@@ -250,94 +250,80 @@ out:
 	return ret;
 }
 
-static char *value_or_null(PGresult *res, int row, int col)
+/* A result's rows as the reader's cursor. */
+struct pg_rows {
+	PGresult *res;
+	int row;
+};
+
+static int rows_next(void *ctx)
 {
-	return PQgetisnull(res, row, col) ? NULL : xstrdup(PQgetvalue(res, row, col));
+	struct pg_rows *r = ctx;
+
+	return ++r->row < PQntuples(r->res);
 }
 
-static int read_runs(struct pg_db *h, const char *branch, struct history_data *d, long long **ids)
+static const char *rows_text(void *ctx, int col)
+{
+	struct pg_rows *r = ctx;
+
+	return PQgetisnull(r->res, r->row, col) ? NULL : PQgetvalue(r->res, r->row, col);
+}
+
+static double rows_real(void *ctx, int col)
+{
+	const char *s = rows_text(ctx, col);
+
+	return s ? strtod(s, NULL) : NAN;
+}
+
+static long long rows_integer(void *ctx, int col)
+{
+	const char *s = rows_text(ctx, col);
+
+	return s ? atoll(s) : 0;
+}
+
+/* Runs one query of the reader: 'part' reads its rows. */
+static int read_part(struct pg_db *h, struct history_reader *rd, const char *sql,
+		     const char *branch,
+		     int (*part)(struct history_reader *, struct history_cursor *))
 {
 	const char *p[1] = { branch };
-	PGresult *res = query(h,
-			      "SELECT id, commit_id, parent, branch, date, job_url, machine, "
-			      "config_hash FROM runs "
-			      "WHERE $1::text IS NULL OR branch = $1 ORDER BY id",
-			      1, p);
+	struct pg_rows rows = { query(h, sql, branch ? 1 : 0, p), -1 };
+	struct history_cursor c = { &rows, rows_next, rows_text, rows_real, rows_integer };
+	int ret;
 
-	if (!res)
+	if (!rows.res)
 		return -1;
-	d->nr_runs = (size_t)PQntuples(res);
-	d->runs = xcalloc(d->nr_runs + 1, sizeof(*d->runs));
-	*ids = xcalloc(d->nr_runs + 1, sizeof(**ids));
-	for (int i = 0; i < PQntuples(res); i++) {
-		struct history_run *r = &d->runs[i];
-		(*ids)[i] = r->id = atoll(PQgetvalue(res, i, 0));
-		r->commit = value_or_null(res, i, 1);
-		r->parent = value_or_null(res, i, 2);
-		r->branch = value_or_null(res, i, 3);
-		r->date = value_or_null(res, i, 4);
-		r->job_url = value_or_null(res, i, 5);
-		r->machine = value_or_null(res, i, 6);
-		r->config_hash = value_or_null(res, i, 7);
-	}
-	PQclear(res);
-	return 0;
-}
-
-static double real_or_nan(PGresult *res, int row, int col)
-{
-	return PQgetisnull(res, row, col) ? NAN : strtod(PQgetvalue(res, row, col), NULL);
-}
-
-static int read_series(struct pg_db *h, struct history_data *d, const long long *ids)
-{
-	PGresult *res = query(
-		h,
-		"SELECT p.series, s.benchmark, s.\"interval\", s.configuration, s.metric, p.run, "
-		"p.median, p.lo, p.hi FROM points p JOIN series s ON p.series = s.id "
-		"ORDER BY p.series, p.run",
-		0, NULL);
-	struct history_series *s = NULL;
-	long long current = -1;
-	size_t alloc = 0;
-
-	if (!res)
-		return -1;
-	for (int i = 0; i < PQntuples(res); i++) {
-		long idx = history_run_index(ids, d->nr_runs, atoll(PQgetvalue(res, i, 5)));
-		int metric = history_metric_find(PQgetvalue(res, i, 4));
-		if (idx < 0 || metric < 0)
-			continue;
-		if (atoll(PQgetvalue(res, i, 0)) != current) {
-			current = atoll(PQgetvalue(res, i, 0));
-			ALLOC_GROW(d->series, d->nr_series + 1, alloc);
-			s = &d->series[d->nr_series++];
-			memset(s, 0, sizeof(*s));
-			s->benchmark = xstrdup(PQgetvalue(res, i, 1));
-			s->interval = xstrdup(PQgetvalue(res, i, 2));
-			s->configuration = xstrdup(PQgetvalue(res, i, 3));
-			s->metric = (enum history_metric)metric;
-		}
-		history_series_append(s, (size_t)idx, strtod(PQgetvalue(res, i, 6), NULL),
-				      real_or_nan(res, i, 7), real_or_nan(res, i, 8));
-	}
-	PQclear(res);
-	history_series_sort(d);
-	return 0;
+	ret = part(rd, &c);
+	PQclear(rows.res);
+	return ret;
 }
 
 static int pg_read(void *db, const char *branch, struct history_data *d)
 {
 	struct pg_db *h = db;
-	long long *ids = NULL;
+	struct history_reader rd;
 	int ret;
 
 	/* one snapshot: a run recorded meanwhile is either wholly in or wholly out */
 	if (exec(h, "BEGIN ISOLATION LEVEL REPEATABLE READ"))
 		return -1;
-	ret = read_runs(h, branch, d, &ids) || read_series(h, d, ids) ? -1 : 0;
+	history_reader_init(&rd, d);
+	ret = read_part(h, &rd,
+			branch ? "SELECT " HISTORY_RUN_COLUMNS " FROM runs WHERE branch = $1 "
+				 "ORDER BY id"
+			       : "SELECT " HISTORY_RUN_COLUMNS " FROM runs ORDER BY id",
+			branch, history_reader_runs);
+	if (!ret)
+		ret = read_part(h, &rd, "SELECT " HISTORY_SERIES_COLUMNS " FROM series", NULL,
+				history_reader_series);
+	if (!ret)
+		ret = read_part(h, &rd, "SELECT " HISTORY_POINT_COLUMNS " FROM points", NULL,
+				history_reader_points);
+	history_reader_finish(&rd);
 	PQclear(PQexec(h->conn, ret ? "ROLLBACK" : "COMMIT"));
-	free(ids);
 	return ret;
 }
 

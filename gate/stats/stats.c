@@ -76,7 +76,7 @@ static void select_nth(double *a, size_t n, size_t k)
 }
 
 /* sorted_quantile() of a[0..n-1] without sorting it (a is reordered); the same value. */
-static double select_quantile(double *a, size_t n, double q)
+double stats_select_quantile(double *a, size_t n, double q)
 {
 	double h = (n - 1) * q, next;
 	size_t lo = (size_t)h;
@@ -225,9 +225,7 @@ int stats_summarize(const double *x, size_t n, double level, struct stats_summar
 		struct stats_group g = { x, n };
 		struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT;
 
-		/* a displayed 95 % interval, not a decision's tail */
-		bs.iterations = STATS_SUMMARY_ITERATIONS;
-		if (stats_bootstrap(&g, 1, first_median, NULL, level, &bs)) {
+		if (stats_bootstrap_exact(&g, 1, first_median, NULL, level, &bs)) {
 			free(sorted);
 			return -1;
 		}
@@ -338,7 +336,7 @@ static double paired_median(const double *x, const size_t *idx, size_t n, double
 {
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = x[idx[i]];
-	return select_quantile(tmp, n, 0.5);
+	return stats_select_quantile(tmp, n, 0.5);
 }
 
 /*
@@ -445,8 +443,8 @@ int stats_bootstrap(const struct stats_group *groups, size_t k, stats_fn fn, voi
 		ret = 1;
 	} else {
 		/* two selections instead of a sort: the same quantiles at O(iterations) */
-		bs->lo = select_quantile(results, valid, (1 - level) / 2);
-		bs->hi = select_quantile(results, valid, (1 + level) / 2);
+		bs->lo = stats_select_quantile(results, valid, (1 - level) / 2);
+		bs->hi = stats_select_quantile(results, valid, (1 + level) / 2);
 	}
 
 	for (g = 0; g < k; g++)

@@ -30,6 +30,12 @@ sweep = [c for c in cps if c["interval"] == "program/solve/sweep"]
 assert sorted(c["configuration"] for c in sweep) == ["1x1", "1x2"], cps
 assert all(0.12 < c["change"] < 0.18 for c in sweep), sweep
 PY
+# Points are read by a table scan, not sorted by series: stored newest run first, the same change points.
+cp "$db" "$T/reversed.db"
+sqlite3 "$T/reversed.db" "BEGIN; CREATE TEMP TABLE p AS SELECT * FROM points; DELETE FROM samples; DELETE FROM points;
+	INSERT INTO points SELECT * FROM p ORDER BY run DESC, series DESC; COMMIT;"
+expect_exit 0 "$SCALEGATE" history detect --history "$T/reversed.db" --json
+[ "$out" = "$(cat "$T/detect.json")" ] || fail "points stored out of run order change what detect finds"
 expect_exit 0 "$SCALEGATE" history detect --history "$db"
 expect_match "$out" "^history: 24 runs, [0-9]+ series; 6 change points" "text output"
 expect_match "$out" "REGRESSION +jacobi program/solve/sweep 1x1 time: \+1[0-9]\.[0-9] % .* at c13 \(after c12\)" "text line"
