@@ -181,12 +181,14 @@ static long find_id(const long long *ids, size_t stride, size_t n, long long id)
 }
 
 /* The series of 'id': a table scan gives the points of one run series after series, so the one
- * after the last found is tried first. */
+ * after the last found is tried first (then the same, for rows series by series). */
 static struct reader_series *series_of(struct history_reader *r, long long id)
 {
 	long i;
 
-	if (r->last + 1 < r->nr_series && r->series[r->last + 1].id == id)
+	if (r->last < r->nr_series && r->series[r->last].id == id)
+		i = (long)r->last;
+	else if (r->last + 1 < r->nr_series && r->series[r->last + 1].id == id)
 		i = (long)++r->last;
 	else if ((i = find_id(&r->series[0].id, sizeof(*r->series), r->nr_series, id)) >= 0)
 		r->last = (size_t)i;
