@@ -25,6 +25,7 @@ static const struct command_usage usage = {
 	"       scalegate history import [OPTIONS] DIR|BASELINE.sgbase...\n"
 	"       scalegate history detect [OPTIONS] [--json] [--window N] [--fdr Q]\n"
 	"       scalegate history report [OPTIONS] --html DIR [--commit-url TEMPLATE]\n"
+	"                                [--compare SHA,SHA[,...]]\n"
 	"The history database remembers every recorded run (main-branch jobs, nightly\n"
 	"runs): per interval and configuration the time, speedup, efficiency and the\n"
 	"lost-time shares, with every repeat (docs/history.md).\n"
@@ -41,7 +42,8 @@ static const struct command_usage usage = {
 	"           within the last N runs (--window, default 1)\n"
 	"  report   trend pages: one static HTML page per benchmark, change points marked\n"
 	"           and linked to TEMPLATE with {commit} replaced (default: the commit on\n"
-	"           GitHub or GitLab when run there, else the page's table of runs)\n",
+	"           GitHub or GitLab when run there, else the page's table of runs);\n"
+	"           --compare draws the scaling curves of those commits side by side\n",
 	"exit codes: 0 done (detect: no recent regression), 1 a regression change point within\n"
 	"the window, 2 usage or configuration error, or the database failed\n"
 };
@@ -73,6 +75,10 @@ static int parse_options(int argc, char **argv, struct history_options *o)
 		OPT_STRING(NULL, "--html", &o->html, "DIR", "report: where the pages go"),
 		OPT_STRING(NULL, "--commit-url", &o->commit_url, "TEMPLATE",
 			   "report: a commit's page, with {commit}"),
+		OPT_STRING(NULL, "--compare", &o->compare_text, "SHA,SHA[,...]",
+			   "report: the commits whose scaling curves each interval shows\n"
+			   "side by side (up to 6; a unique prefix will do; default: the\n"
+			   "newest run and the one before the interval's last regression)"),
 		OPT_END()
 	};
 	int n;
