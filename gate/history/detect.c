@@ -114,8 +114,11 @@ int detect_regression_arrived(const struct history_data *d, const struct detect_
 
 	if (detect_regression_within(d, r, window))
 		return 1;
-	if (window >= d->nr_runs)
-		return 0; /* nothing before the window to compare with; none lies within it */
+	for (size_t i = 0; i < r->nr && !arrived; i++)
+		arrived = r->changes[i].regression;
+	if (!arrived || window >= d->nr_runs)
+		return 0; /* no regression at all; or nothing before the window to compare with */
+	arrived = 0;
 	/* the same series, each cut before the window: a view of d's points, nothing copied */
 	before.nr_runs = d->nr_runs - window;
 	before.series = xcalloc(d->nr_series + 1, sizeof(*before.series));
