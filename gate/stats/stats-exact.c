@@ -169,7 +169,7 @@ static int enumerate(const struct atoms *a, size_t k, stats_fn fn, void *ctx, si
 		for (size_t g = 0; g < k && ++idx[g] == a[g].n; g++)
 			idx[g] = 0; /* the next combination, as an odometer turns */
 	}
-	if (!nx || mass < 0.5) {
+	if (!nx || mass < 0.5 - 1e-12) { /* NAN in more than half, as stats_bootstrap() */
 		bs->lo = bs->hi = NAN;
 		ret = 1;
 	} else {
