@@ -292,13 +292,7 @@ void history_reader_finish(struct history_reader *r)
 			d->series[d->nr_series++] = *s;
 			continue;
 		}
-		free(s->benchmark);
-		free(s->interval);
-		free(s->configuration);
-		free(s->run);
-		free(s->value);
-		free(s->lo);
-		free(s->hi);
+		history_series_release(s);
 	}
 	qsort(d->series, d->nr_series, sizeof(*d->series), series_cmp);
 	free(r->series);
