@@ -95,13 +95,14 @@ static const char *inconclusive_where(const struct verdict_set *vs)
 
 	for (size_t i = 0; i < vs->nr; i++) {
 		const struct verdict *v = &vs->v[i], *w;
+		const char *bench = v->benchmark ? v->benchmark : "";
 		int new_interval = 1, new_config = 1;
 		if (!(v->status == VERDICT_WARN && v->inconclusive && !v->busy))
 			continue;
 		for (size_t k = 0; k < i; k++) {
 			w = &vs->v[k];
 			if (!(w->status == VERDICT_WARN && w->inconclusive && !w->busy) ||
-			    strcmp(v->benchmark ? v->benchmark : "", w->benchmark ? w->benchmark : ""))
+			    strcmp(bench, w->benchmark ? w->benchmark : ""))
 				continue;
 			if (!strcmp(v->interval ? v->interval : "", w->interval ? w->interval : ""))
 				new_interval = 0;
@@ -196,9 +197,9 @@ void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all)
 	}
 	if (undecided && !all)
 		fprintf(out,
-			"INCONCLUSIVE %zu check%s inconclusive (%s): the noise allows only larger "
-			"changes than their tolerance to be detected; more repeats would decide; --all "
-			"lists them\n",
+			"INCONCLUSIVE %zu check%s inconclusive (%s): the noise allows only "
+			"larger changes than their tolerance to be detected; more repeats would "
+			"decide; --all lists them\n",
 			undecided, plural(undecided), inconclusive_where(vs));
 }
 

@@ -108,7 +108,8 @@ static void fold(const struct verdict_set *vs, struct group *g, size_t nr)
 			if (k == i || !explains(vs, &g[i], &g[k]))
 				continue;
 			d = depth(vs->v[g[k].checks[0]].interval);
-			if (best < 0 || d > best_depth || (d == best_depth && g[k].grew > g[best].grew))
+			if (best < 0 || d > best_depth ||
+			    (d == best_depth && g[k].grew > g[best].grew))
 				best = (long)k, best_depth = d;
 		}
 		g[i].into = best;

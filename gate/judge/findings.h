@@ -16,9 +16,9 @@ struct strbuf;
  */
 #define FINDINGS_EXPLAINED 0.5
 
-/* One cause: the evidence is the checks of one cell, then those of enclosing intervals folded in. */
+/* One cause: its evidence is the checks of one cell, then those of enclosing intervals. */
 struct finding {
-	/* VERDICT_FAIL: a regression (a check failed); VERDICT_WARN: a warning (checks only warn) */
+	/* VERDICT_FAIL: a regression (a check failed); VERDICT_WARN: a warning (none failed) */
 	enum verdict_status status;
 	/* indices into the set's verdicts: the cell's own checks first (nr_own), then the folded */
 	size_t *checks;

@@ -96,9 +96,9 @@ void verdict_set_cause(struct verdict *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void verdict_set_details(struct verdict *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Counts by status, builds the findings and sets exit_code: 1 if any FAIL, else 3 if any ERROR (a failed run, an
- * annotation mistake, an unreadable baseline, …), else 0 (docs/check.md, "Exit codes and the
- * reports"). */
+/* Counts by status, builds the findings and sets exit_code: 1 if any FAIL, else 3 if any ERROR
+ * (a failed run, an annotation mistake, an unreadable baseline, …), else 0 (docs/check.md, "Exit
+ * codes and the reports"). */
 void verdict_set_finish(struct verdict_set *s);
 /* Sorts the verdicts from 'first' on by benchmark, interval, size, processors, ranks; stable. */
 void verdict_set_sort(struct verdict_set *vs, size_t first);

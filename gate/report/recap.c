@@ -68,8 +68,8 @@ static void recap_finding(FILE *out, const struct verdict_set *vs, const struct 
 	fputs(f->status == VERDICT_FAIL ? "      failed:" : "      warned:", out);
 	for (size_t k = 0; k < f->nr_checks; k++) {
 		const struct verdict *v = &vs->v[f->checks[k]];
-		int new_interval = k == f->nr_own ||
-				   (k > f->nr_own && strcmp(v->interval, vs->v[f->checks[k - 1]].interval));
+		const char *before = k ? vs->v[f->checks[k - 1]].interval : NULL;
+		int new_interval = k == f->nr_own || (k > f->nr_own && strcmp(v->interval, before));
 		if (new_interval)
 			fprintf(out, "; with the enclosing %s:", v->interval);
 		fprintf(out, "%s %s", k && !new_interval ? "," : "", check_word(v));
@@ -107,7 +107,8 @@ void report_recap(FILE *out, const struct verdict_set *vs)
 		if (fs->f[i].status == VERDICT_FAIL && shown++ < RECAP_MAX)
 			recap_finding(out, vs, &fs->f[i]);
 	if (shown > RECAP_MAX)
-		fprintf(out, "      ... and %zu more regressions, listed above and in the reports\n",
+		fprintf(out,
+			"      ... and %zu more regressions, listed above and in the reports\n",
 			shown - RECAP_MAX);
 	shown = 0;
 	for (size_t i = 0; i < vs->nr; i++)
