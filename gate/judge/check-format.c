@@ -144,7 +144,21 @@ static void print_check(FILE *out, const struct verdict *v)
 		fprintf(out, "    cause: %s\n", v->cause);
 }
 
-/* "FAIL bench interval config: 3 checks failed", the cause, then each check as evidence. */
+/* " (3 of them in the enclosing program, program/solve, ...)": the intervals folded in. */
+static void print_enclosing(FILE *out, const struct verdict_set *vs, const struct finding *f)
+{
+	if (f->nr_checks == f->nr_own)
+		return;
+	fprintf(out, " (%zu of them in the enclosing ", f->nr_checks - f->nr_own);
+	for (size_t k = f->nr_own; k < f->nr_checks; k++)
+		if (finding_first_of_interval(vs, f, k))
+			fprintf(out, "%s%s", k > f->nr_own ? ", " : "",
+				vs->v[f->checks[k]].interval);
+	fputs(", whose change this one explains)", out);
+}
+
+/* "FAIL bench interval config: 3 checks failed", the cause, then each check as evidence: its kind
+ * and message, after its interval when it was folded in. */
 static void print_finding(FILE *out, const struct verdict_set *vs, const struct finding *f)
 {
 	const struct verdict *w = finding_where(vs, f);
@@ -159,24 +173,18 @@ static void print_finding(FILE *out, const struct verdict_set *vs, const struct 
 	if (f->warned)
 		fprintf(out, "%s%zu check%s warned", f->failed ? ", " : "", f->warned,
 			plural(f->warned));
-	if (f->nr_checks > f->nr_own) {
-		fprintf(out, " (%zu of them in the enclosing ", f->nr_checks - f->nr_own);
-		for (size_t k = f->nr_own; k < f->nr_checks; k++)
-			if (k == f->nr_own || strcmp(vs->v[f->checks[k]].interval,
-						     vs->v[f->checks[k - 1]].interval))
-				fprintf(out, "%s%s", k == f->nr_own ? "" : ", ",
-					vs->v[f->checks[k]].interval);
-		fputs(", whose change this one explains)", out);
-	}
+	print_enclosing(out, vs, f);
 	fputc('\n', out);
 	if (cause)
 		fprintf(out, "    cause: %s\n", cause);
 	for (size_t k = 0; k < f->nr_checks; k++) {
 		const struct verdict *v = &vs->v[f->checks[k]];
-		fprintf(out, "    %s%s%s%s: %s\n", finding_folded(f, k) ? v->interval : "",
-			finding_folded(f, k) ? " " : "", v->status == VERDICT_WARN &&
-			f->status == VERDICT_FAIL ? "(warning) " : "", v->kind ? v->kind : "-",
-			v->message ? v->message : "");
+		fputs("    ", out);
+		if (finding_folded(f, k))
+			fprintf(out, "%s ", v->interval);
+		if (v->status == VERDICT_WARN && f->status == VERDICT_FAIL)
+			fputs("(warning) ", out);
+		fprintf(out, "%s: %s\n", v->kind ? v->kind : "-", v->message ? v->message : "");
 	}
 }
 

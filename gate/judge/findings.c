@@ -198,6 +198,13 @@ int finding_folded(const struct finding *f, size_t k)
 	return k >= f->nr_own;
 }
 
+int finding_first_of_interval(const struct verdict_set *vs, const struct finding *f, size_t k)
+{
+	if (!k || k == f->nr_own)
+		return 1;
+	return !same(vs->v[f->checks[k]].interval, vs->v[f->checks[k - 1]].interval);
+}
+
 static const char *plural(size_t n)
 {
 	return n == 1 ? "" : "s";

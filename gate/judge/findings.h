@@ -50,8 +50,10 @@ void findings_release(struct findings *fs);
 const struct verdict *finding_where(const struct verdict_set *vs, const struct finding *f);
 /* Its cause line, or NULL. */
 const char *finding_cause(const struct verdict_set *vs, const struct finding *f);
-/* Whether check k of the finding was folded in from an enclosing interval. */
+/* Whether check k of the finding was folded in from an enclosing interval; whether it is the
+ * first of its interval (the folded ones are grouped by interval). */
 int finding_folded(const struct finding *f, size_t k);
+int finding_first_of_interval(const struct verdict_set *vs, const struct finding *f, size_t k);
 
 /* "1 regression (3 checks failed)", "2 warnings (2 checks)": the count line of every report. */
 void findings_add_regressions(struct strbuf *sb, const struct findings *fs);

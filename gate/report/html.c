@@ -325,8 +325,7 @@ static void finding_checks(struct strbuf *sb, const struct verdict_set *s, const
 	strbuf_addf(sb, "%zu: ", f->nr_checks);
 	for (size_t k = 0; k < f->nr_checks; k++) {
 		const struct verdict *v = &s->v[f->checks[k]];
-		if (k == f->nr_own || (k > f->nr_own &&
-				       strcmp(v->interval, s->v[f->checks[k - 1]].interval))) {
+		if (finding_folded(f, k) && finding_first_of_interval(s, f, k)) {
 			strbuf_addstr(sb, "; with the enclosing <code>");
 			html_text(sb, v->interval);
 			strbuf_addstr(sb, "</code>: ");

@@ -152,8 +152,7 @@ static void finding_checks(struct strbuf *sb, const struct verdict_set *s, const
 {
 	for (size_t k = 0; k < f->nr_checks; k++) {
 		const struct verdict *v = &s->v[f->checks[k]];
-		if (k == f->nr_own || (k > f->nr_own &&
-				       strcmp(v->interval, s->v[f->checks[k - 1]].interval))) {
+		if (finding_folded(f, k) && finding_first_of_interval(s, f, k)) {
 			strbuf_addstr(sb, "; with the enclosing ");
 			md_code(sb, v->interval, 1);
 			strbuf_addstr(sb, ": ");

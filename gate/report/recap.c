@@ -68,8 +68,7 @@ static void recap_finding(FILE *out, const struct verdict_set *vs, const struct 
 	fputs(f->status == VERDICT_FAIL ? "      failed:" : "      warned:", out);
 	for (size_t k = 0; k < f->nr_checks; k++) {
 		const struct verdict *v = &vs->v[f->checks[k]];
-		const char *before = k ? vs->v[f->checks[k - 1]].interval : NULL;
-		int new_interval = k == f->nr_own || (k > f->nr_own && strcmp(v->interval, before));
+		int new_interval = finding_folded(f, k) && finding_first_of_interval(vs, f, k);
 		if (new_interval)
 			fprintf(out, "; with the enclosing %s:", v->interval);
 		fprintf(out, "%s %s", k && !new_interval ? "," : "", check_word(v));

@@ -300,13 +300,11 @@ static void finding_json(struct strbuf *sb, const struct verdict_set *s, const s
 		json_add_string(sb, name.buf);
 	}
 	strbuf_addstr(sb, "], \"folded\": [");
-	for (size_t k = f->nr_own; k < f->nr_checks; k++) {
-		const char *iv = s->v[f->checks[k]].interval;
-		if (k > f->nr_own && !strcmp(iv, s->v[f->checks[k - 1]].interval))
-			continue;
-		strbuf_addstr(sb, k > f->nr_own ? ", " : "");
-		json_add_string(sb, iv);
-	}
+	for (size_t k = f->nr_own; k < f->nr_checks; k++)
+		if (finding_first_of_interval(s, f, k)) {
+			strbuf_addstr(sb, k > f->nr_own ? ", " : "");
+			json_add_string(sb, s->v[f->checks[k]].interval);
+		}
 	strbuf_addstr(sb, "]}");
 	strbuf_release(&name);
 }
