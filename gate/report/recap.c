@@ -87,22 +87,29 @@ static void recap_finding(FILE *out, const struct verdict_set *vs, const struct 
 
 void report_recap(FILE *out, const struct verdict_set *vs)
 {
-	size_t count[VERDICT_SKIPPED + 1], shown = 0;
-	const struct findings *fs = vs->findings;
+	size_t count[VERDICT_SKIPPED + 1], shown = 0, warned, undecided;
+	struct findings none = { 0 };
+	const struct findings *fs = vs->findings ? vs->findings : &none;
 	struct strbuf sb = STRBUF_INIT;
 
 	report_count(vs, count);
-	if (!(fs && fs->regressions) && !count[VERDICT_ERROR])
+	if (!fs->regressions && !count[VERDICT_ERROR])
 		return;
-	if (fs)
-		findings_add_regressions(&sb, fs);
+	findings_add_regressions(&sb, fs);
 	fprintf(out, "\nrecap: %s, %zu error%s", sb.buf, count[VERDICT_ERROR],
 		count[VERDICT_ERROR] == 1 ? "" : "s");
 	strbuf_release(&sb);
-	if (fs && fs->warnings)
-		fprintf(out, " (%zu warning%s above)", fs->warnings, fs->warnings == 1 ? "" : "s");
+	/* counted as in every report: warnings are findings, the inconclusive checks apart */
+	warned = fs->warnings;
+	undecided = report_count_listed(vs, REPORT_INCONCLUSIVE);
+	if (warned && undecided)
+		fprintf(out, " (%zu warning%s and %zu inconclusive above)", warned,
+			warned == 1 ? "" : "s", undecided);
+	else if (warned || undecided)
+		fprintf(out, " (%zu %s above)", warned ? warned : undecided,
+			undecided ? "inconclusive" : warned == 1 ? "warning" : "warnings");
 	fputs(":\n", out);
-	for (size_t i = 0; fs && i < fs->nr; i++)
+	for (size_t i = 0; i < fs->nr; i++)
 		if (fs->f[i].status == VERDICT_FAIL && shown++ < RECAP_MAX)
 			recap_finding(out, vs, &fs->f[i]);
 	if (shown > RECAP_MAX)

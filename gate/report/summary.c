@@ -143,11 +143,6 @@ const char *report_reference(const struct verdict *v)
 	return "baseline";
 }
 
-int report_change_relative(const struct verdict *v)
-{
-	return ends_with(v->metric, "_time") || (v->kind && !strcmp(v->kind, "tolerance.time"));
-}
-
 /* "jacobi program/solve 1 rank × 4 threads: Measured_efficiency 0.61 (baseline 0.83)" */
 static void headline_detail(struct strbuf *sb, const struct verdict *v)
 {
@@ -158,9 +153,12 @@ static void headline_detail(struct strbuf *sb, const struct verdict *v)
 
 	strbuf_addf(sb, " %s", config_words(config, sizeof(config), v->ranks, v->threads, v->size));
 	if (v->metric && isfinite(v->value)) {
-		strbuf_addf(sb, ": %s %.3g", v->metric, v->value);
+		char value[48];
+		strbuf_addf(sb, ": %s %s", v->metric,
+			    unit_format(value, sizeof(value), v->unit, v->value));
 		if (isfinite(v->baseline))
-			strbuf_addf(sb, " (%s %.3g)", report_reference(v), v->baseline);
+			strbuf_addf(sb, " (%s %s)", report_reference(v),
+				    unit_format(value, sizeof(value), v->unit, v->baseline));
 	} else if (v->message) {
 		strbuf_addf(sb, ": %s", v->message);
 	} else if (v->kind) {
@@ -262,10 +260,16 @@ static void verdict_json(struct strbuf *sb, const struct verdict *v)
 	json_add_number(sb, v->hi);
 	strbuf_addf(sb, ", \"n_base\": %zu, \"baseline\": ", v->n_base);
 	json_add_number(sb, v->baseline);
+	/* what value, lo, hi and baseline are in, and change (docs/summary.md, "Units") */
+	strbuf_addstr(sb, ", \"unit\": ");
+	json_add_string(sb, v->metric ? unit_name(v->unit) : NULL);
 	strbuf_addstr(sb, ", \"change\": ");
 	json_add_number(sb, v->change);
+	strbuf_addstr(sb, ", \"change_unit\": ");
+	json_add_string(sb, v->metric ? unit_name(v->change_unit) : NULL);
 	strbuf_addstr(sb, ", \"p_value\": ");
 	json_add_number(sb, v->p_value);
+	strbuf_addf(sb, ", \"inconclusive\": %s", v->inconclusive ? "true" : "false");
 	strbuf_addstr(sb, ", \"message\": ");
 	json_add_string(sb, v->message ? v->message : "");
 	strbuf_addstr(sb, ", \"cause\": ");
@@ -344,6 +348,7 @@ void summary_format(struct strbuf *out, const struct verdict_set *s, const char 
 		add_key(out, verdict_status_name((enum verdict_status)st));
 		strbuf_addf(out, "%zu", count[st]);
 	}
+	strbuf_addf(out, ", \"inconclusive\": %zu", report_count_listed(s, REPORT_INCONCLUSIVE));
 	strbuf_addstr(out, "},\n \"headline\": ");
 	json_add_string(out, headline);
 	strbuf_addstr(out, ",\n \"timestamp\": ");
