@@ -28,7 +28,7 @@ expect_match "$out" '^INCONCLUSIVE 5 checks inconclusive \(4 intervals, 2 config
 [ "$(grep -c '^INCONCLUSIVE' <<<"$out")" = 1 ] || fail "more than one inconclusive line"
 # the recap: the finding once, its checks by name
 recap=$(sed -n '/^recap: /,$p' <<<"$out")
-expect_match "$recap" '^recap: 1 regression \(9 checks failed\), 0 errors:$' "the recap's count"
+expect_match "$recap" '^recap: 1 regression \(9 checks failed\), 0 errors \(5 inconclusive above\):$' "the recap's count"
 [ "$(grep -c '^FAIL ' <<<"$recap")" = 1 ] || fail "the recap repeats the finding"
 expect_match "$recap" '^      1 rank × 2 threads: Synchronization .* grew' "the recap gives configuration and cause"
 expect_match "$recap" '^      failed: Execution_time, Speedup, Synchronization; with the enclosing program: Execution_time, Speedup, Synchronization; with the enclosing program/solve: ' \
