@@ -22,7 +22,7 @@ static const struct command_usage usage = {
 	"usage: scalegate ci [-c|--config FILE] [-o|--output DIR] [--no-run] [--local] "
 	"[--no-post]\n"
 	"                    [--require-post] [--partial] [--testcase-output]\n"
-	"                    [--allow-no-reference] [-q|--quiet]\n"
+	"                    [--allow-no-reference] [-q|--quiet] [--all]\n"
 	"                    [--against REV | --against-dir DIR] [--inject I:PCT] [--seed N]\n"
 	"                    [--results DIR] [--baselines DIR] [--record] [--history DB]\n"
 	"Runs the benchmark matrix of the configuration, judges the results against\n"
@@ -37,7 +37,7 @@ static const struct command_usage usage = {
 struct ci_options {
 	const char *config, *reports, *results, *baselines, *history;
 	int no_run, local, no_post, require_post, partial, testcase_output, record;
-	int allow_no_reference, quiet;
+	int allow_no_reference, quiet, all;
 	struct ab_options ab;
 };
 
@@ -54,6 +54,8 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 			 "judge the results already there instead of running"),
 		OPT_FLAG("-q", "--quiet", &o->quiet,
 			 "no progress lines: the verdicts, the recap and the counts"),
+		OPT_FLAG(NULL, "--all", &o->all,
+			 "list every check: the inconclusive and the passing ones too"),
 		OPT_FLAG(NULL, "--local", &o->local,
 			 "run here even when the configuration has a 'slurm:' section"),
 		OPT_STRING(NULL, "--results", &o->results, "DIR",
@@ -251,7 +253,7 @@ int cmd_ci(int argc, char **argv)
 		code = j.load_error;
 		goto out;
 	}
-	check_print_verdicts(stdout, &j.vs, 0);
+	check_print_verdicts(stdout, &j.vs, o.all);
 	code = j.vs.exit_code;
 	/* The reports come first: a failed post must never cost them. */
 	if (ci_reports_write(&rep, &j) && code == SG_EXIT_PASS)

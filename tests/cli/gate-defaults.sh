@@ -72,7 +72,7 @@ expect_caught() {
 		return
 	fi
 	[ $code = 1 ] || { printf '%s\n' "$out" >&2; fail "$mode, $3: exit $code, expected 1"; }
-	expect_match "$out" "^FAIL $bench $4" "$mode, $3: the regression"
+	expect_match "$(checks_of "$out")" "^FAIL $bench $4" "$mode, $3: the regression"
 	expect_match "$out" "cause: .*$5" "$mode, $3: its cause"
 	expect_match "$out" 'whole-run false-alarm level 1 %' "$mode, $3: the level is stated"
 }
@@ -87,12 +87,12 @@ expect_caught_or_undecided() {
 	knob "$3"
 	gate "$mode"
 	if [ $code = 1 ]; then
-		expect_match "$out" "^FAIL $bench $4" "$mode, $3: the regression"
+		expect_match "$(checks_of "$out")" "^FAIL $bench $4" "$mode, $3: the regression"
 		expect_match "$out" "cause: .*$5" "$mode, $3: its cause"
 	else
 		[ $code = 0 ] || fail "$mode, $3: exit $code"
 		expect_match "$out" '^INCONCLUSIVE [0-9]+ checks' "$mode, $3: not caught, and not said to be undecided"
-		expect_match "$out" '\(([0-9]+ inconclusive|two looks)' "$mode, $3: the summary counts the undecided checks"
+		expect_match "$out" '([0-9]+ inconclusive|two looks)' "$mode, $3: the summary counts the undecided checks"
 		echo "note: $mode, $3 not caught: the noise here allowed only larger changes to be detected" >&2
 	fi
 }

@@ -148,3 +148,15 @@ YML
 	git commit -qam "head: the residual runs serially"
 	export JACOBI=$SG_BUILD/examples/jacobi
 }
+
+# checks_of TEXT: the checks of the findings that 'check' and 'ci' print, one line each as
+# "FAIL|WARN BENCHMARK INTERVAL CONFIG KIND: MESSAGE" (a folded check under its own interval).
+checks_of() {
+	awk '/^(FAIL|WARN) [^ ]/ { st = $1; bench = $2; iv = $3; rest = substr($0, length($1 $2 $3) + 4)
+			cfg = substr(rest, 1, index(rest, ": ") - 1); next }
+		st && /^    / && !/^    cause: / { line = substr($0, 5); s = st; i = iv
+			if (line ~ /^\(warning\) /) { s = "WARN"; line = substr(line, 11) }
+			split(line, w, " "); if (w[1] !~ /:$/) { i = w[1]; line = substr(line, length(w[1]) + 2) }
+			print s " " bench " " i " " cfg " " line; next }
+		!/^    / { st = "" }' <<<"$1"
+}
