@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/exitcode.h"
+#include "base/interrupt.h"
 #include "base/util.h"
 
 void judge_init(struct judge *j)
@@ -66,6 +67,10 @@ int judge_again(struct judge *j)
 	verdict_set_sources(&j->vs, &j->a);
 	if (rules_report_unmatched(&j->rules))
 		return -1;
+	if (j->interrupted) {
+		judge_not_run(j, interrupt_name(j->interrupted));
+		j->vs.interrupted = j->interrupted;
+	}
 	verdict_set_finish(&j->vs);
 	return 0;
 }

@@ -75,6 +75,8 @@ struct verdict_set {
 	int looks;
 	/* ... cells that got more rounds, and how many more in all */
 	size_t extended, extended_rounds;
+	/* the signal that interrupted the gate: the verdicts are incomplete, exit_code 128 + it */
+	int interrupted;
 };
 
 void verdict_set_init(struct verdict_set *s);

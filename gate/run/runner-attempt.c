@@ -158,11 +158,11 @@ static int pause_for(double seconds)
 {
 	double end = monotonic() + seconds, left;
 
-	while (!runner_interrupted && (left = end - monotonic()) > 0) {
+	while (!interrupt_signal && (left = end - monotonic()) > 0) {
 		struct timespec ts = { (time_t)left, (long)((left - (time_t)left) * 1e9) };
 		nanosleep(&ts, NULL);
 	}
-	return runner_interrupted ? -1 : 0;
+	return interrupt_signal ? -1 : 0;
 }
 
 int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int repeat,

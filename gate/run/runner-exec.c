@@ -29,28 +29,9 @@
 #define KILL_GRACE 2.0 /* seconds between SIGTERM and SIGKILL */
 #define LINGER_MS 1000  /* how long what a run left may take to end by itself */
 
-volatile sig_atomic_t runner_interrupted;
-
 int runner_caught_signal(void)
 {
-	return (int)runner_interrupted;
-}
-
-static void on_signal(int sig)
-{
-	runner_interrupted = sig;
-}
-
-void runner_catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	return (int)interrupt_signal;
 }
 
 static double now(void)
@@ -63,15 +44,7 @@ static double now(void)
 
 const char *exec_signal_name(int sig)
 {
-	static char buf[32];
-	const char *abbrev = sigabbrev_np(sig);
-
-	if (!abbrev) {
-		snprintf(buf, sizeof(buf), "signal %d", sig);
-		return buf;
-	}
-	snprintf(buf, sizeof(buf), "SIG%s", abbrev);
-	return buf;
+	return interrupt_name(sig);
 }
 
 static void child(const struct exec_spec *s, int out, int err, pid_t gate)
@@ -112,7 +85,7 @@ static int wait_leader(pid_t pid, int pidfd, double seconds, int *status, struct
 		if (r == pid)
 			return 1;
 		double left = end - now();
-		if (left <= 0 || runner_interrupted)
+		if (left <= 0 || interrupt_signal)
 			return 0;
 		if (left > 0.25)
 			left = 0.25;
@@ -134,7 +107,7 @@ static int wait_ticking(const struct exec_spec *s, pid_t pid, int pidfd, double 
 		double left = start + timeout - now(), chunk = s->tick ? 1.0 : left;
 		if (wait_leader(pid, pidfd, left < chunk ? left : chunk, status, ru))
 			return 1;
-		if (left <= chunk || runner_interrupted)
+		if (left <= chunk || interrupt_signal)
 			return 0;
 		s->tick(s->tick_arg, now() - start);
 	}
@@ -277,6 +250,11 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 		error("cannot create '%s': %s", out < 0 ? out_path : err_path, strerror(errno));
 		goto out;
 	}
+	if (interrupt_signal) { /* between two runs: none starts after an interrupt */
+		res->interrupted = 1;
+		ret = 0;
+		goto out;
+	}
 	if (tree_become_subreaper())
 		goto out;
 	tag = tree_new_tag();
@@ -294,6 +272,7 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 		child(s, out, err, gate);
 	}
 	setpgid(pid, pid); /* as the child does: no race with killpg() */
+	interrupt_group = pid;
 	pidfd = pidfd_open(pid, 0);
 	if (wait_ticking(s, pid, pidfd, timeout, start, &status, &ru)) {
 		res->wall = now() - start;
@@ -301,11 +280,12 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 		set_result(res, status);
 	} else {
 		res->wall = now() - start;
-		res->timed_out = !runner_interrupted;
-		res->interrupted = !!runner_interrupted;
+		res->timed_out = !interrupt_signal;
+		res->interrupted = !!interrupt_signal;
 		kill_group(pid, pidfd, &status, &ru);
 		contention_sample(&after);
 	}
+	interrupt_group = 0;
 	/* Counted once the shell (or the launcher) has reaped them: the whole tree, ranks included.
 	 */
 	res->cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec +

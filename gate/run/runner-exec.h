@@ -3,13 +3,8 @@
 #ifndef SG_RUNNER_EXEC_H
 #define SG_RUNNER_EXEC_H
 
-#include <signal.h>
-
+#include "base/interrupt.h"
 #include "base/util.h"
-
-/* Set by the gate's SIGINT/SIGTERM/SIGHUP handler: the running group is killed. */
-extern volatile sig_atomic_t runner_interrupted;
-void runner_catch_signals(void);
 
 struct exec_spec {
 	const char *line;    /* given to /bin/sh -c */
