@@ -370,8 +370,9 @@ char *exec_tail(const char *path, size_t max)
 	return strbuf_detach(&line);
 }
 
-/* Runs profile_read() with its messages caught, so that the reason can keep them. */
-static int read_profile(const char *path, char **message)
+/* Runs profile_read() with its messages caught, so that the reason can keep them; '*exe' gets
+ * the executable that wrote it (region 0's file), or NULL. */
+static int read_profile(const char *path, char **message, char **exe)
 {
 	struct profile p;
 	char tmpl[] = "/tmp/scalegate-msg-XXXXXX";
@@ -382,6 +383,9 @@ static int read_profile(const char *path, char **message)
 		dup2(fd, 2);
 	profile_init(&p);
 	ret = profile_read(&p, path);
+	*exe = !ret && p.nr_regions && p.regions[0].file && p.regions[0].file[0] == '/'
+		       ? xstrdup(p.regions[0].file)
+		       : NULL;
 	profile_release(&p);
 	fflush(stderr);
 	if (fd >= 0 && saved >= 0)
@@ -402,7 +406,19 @@ static int read_profile(const char *path, char **message)
 	return ret;
 }
 
-int exec_check_profiles(const char *dir, int expected, char **reason)
+/* Whether the profile of 'exe' comes from 'program' (any when either is NULL); else the reason. */
+static int other_program(const char *name, const char *exe, const char *program, char **reason)
+{
+	if (!program || !exe || exec_program_matches(program, exe))
+		return 0;
+	*reason = xstrfmt("profile '%s' was written by '%s', not by '%s', the benchmark's program "
+			  "('program:', else the one executable its command names): another "
+			  "program was measured; name the right one with 'program:'",
+			  name, exe, program);
+	return 1;
+}
+
+int exec_check_profiles(const char *dir, int expected, const char *program, char **reason)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -415,15 +431,18 @@ int exec_check_profiles(const char *dir, int expected, char **reason)
 	}
 	while (!ret && (e = readdir(d))) {
 		size_t len = strlen(e->d_name);
-		char *path, *message = NULL;
+		char *path, *message = NULL, *exe = NULL;
 		if (len < 7 || strcmp(e->d_name + len - 7, ".sgprof"))
 			continue;
 		found++;
 		path = xstrfmt("%s/%s", dir, e->d_name);
-		if (read_profile(path, &message)) {
+		if (read_profile(path, &message, &exe)) {
 			*reason = message;
 			ret = 2;
+		} else if (other_program(e->d_name, exe, program, reason)) {
+			ret = 2;
 		}
+		free(exe);
 		free(path);
 	}
 	closedir(d);
