@@ -75,8 +75,43 @@ static void child(const struct exec_spec *s, int out, int err, pid_t gate)
 	_exit(127);
 }
 
-/* Waits up to 'seconds' for the leader to end; 1 with '*status' and its rusage when it did. */
-static int wait_leader(pid_t pid, int pidfd, double seconds, int *status, struct rusage *ru)
+/* A run's stdout and stderr while it runs, and how far their middles were released. */
+struct outputs {
+	int fd[2];
+	off_t released[2];
+	long long limit;
+};
+
+#define TRIM_MARGIN 8192       /* kept beyond each half: cap_output looks 4 KiB back for a line end */
+#define TRIM_CHUNK (1 << 20)   /* released at a time, at least */
+
+/*
+ * While a run goes on, the middle of an output past its limit, which
+ * cap_output() cuts out at the end, is released from the disk (a hole
+ * punched, the size kept), so that a run printing without end fills no disk.
+ * Where the file system cannot punch holes, the output is cut at the end only.
+ */
+static void trim_outputs(struct outputs *o)
+{
+	for (int i = 0; o && o->limit > 0 && i < 2; i++) {
+		struct stat st;
+		off_t keep = (off_t)(o->limit / 2), from, to;
+		if (o->fd[i] < 0 || fstat(o->fd[i], &st) || st.st_size <= o->limit)
+			continue;
+		from = (keep + TRIM_MARGIN + 4095) / 4096 * 4096;
+		if (o->released[i] > from)
+			from = o->released[i];
+		to = (st.st_size - keep - TRIM_MARGIN) / 4096 * 4096;
+		if (to - from >= TRIM_CHUNK &&
+		    !fallocate(o->fd[i], FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, from, to - from))
+			o->released[i] = to;
+	}
+}
+
+/* Waits up to 'seconds' for the leader to end, trimming 'o' (or NULL) meanwhile; 1 with
+ * '*status' and its rusage when it did. */
+static int wait_leader(pid_t pid, int pidfd, double seconds, int *status, struct rusage *ru,
+		       struct outputs *o)
 {
 	double end = now() + seconds;
 
@@ -84,6 +119,7 @@ static int wait_leader(pid_t pid, int pidfd, double seconds, int *status, struct
 		pid_t r = wait4(pid, status, WNOHANG, ru);
 		if (r == pid)
 			return 1;
+		trim_outputs(o);
 		double left = end - now();
 		if (left <= 0 || interrupt_signal)
 			return 0;
@@ -101,11 +137,11 @@ static int wait_leader(pid_t pid, int pidfd, double seconds, int *status, struct
 
 /* wait_leader up to the timeout, calling the spec's tick about once a second meanwhile. */
 static int wait_ticking(const struct exec_spec *s, pid_t pid, int pidfd, double timeout,
-			double start, int *status, struct rusage *ru)
+			double start, int *status, struct rusage *ru, struct outputs *o)
 {
 	for (;;) {
 		double left = start + timeout - now(), chunk = s->tick ? 1.0 : left;
-		if (wait_leader(pid, pidfd, left < chunk ? left : chunk, status, ru))
+		if (wait_leader(pid, pidfd, left < chunk ? left : chunk, status, ru, o))
 			return 1;
 		if (left <= chunk || interrupt_signal)
 			return 0;
@@ -121,7 +157,7 @@ static void kill_group(pid_t pid, int pidfd, int *status, struct rusage *ru)
 {
 	killpg(pid, SIGTERM);
 	tree_signal(SIGTERM);
-	if (!wait_leader(pid, pidfd, KILL_GRACE, status, ru)) {
+	if (!wait_leader(pid, pidfd, KILL_GRACE, status, ru, NULL)) {
 		killpg(pid, SIGKILL);
 		tree_signal(SIGKILL);
 		while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
@@ -274,7 +310,8 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 	setpgid(pid, pid); /* as the child does: no race with killpg() */
 	interrupt_group = pid;
 	pidfd = pidfd_open(pid, 0);
-	if (wait_ticking(s, pid, pidfd, timeout, start, &status, &ru)) {
+	if (wait_ticking(s, pid, pidfd, timeout, start, &status, &ru,
+			 &(struct outputs){ { out, err }, { 0, 0 }, s->output_limit })) {
 		res->wall = now() - start;
 		contention_sample(&after);
 		set_result(res, status);
