@@ -292,7 +292,8 @@ static int walk_event(struct yamldoc *d, struct walk *w, const yaml_event_t *e)
 		w->nodes += anchor_nodes(&w->anchors, (const char *)e->data.alias.anchor);
 		if (w->nodes > YAMLDOC_MAX_NODES)
 			return yamldoc_error_at(d, e->start_mark,
-						"aliases repeat more than %d YAML nodes in one file",
+						"aliases repeat more than %d YAML nodes in one "
+						"file",
 						YAMLDOC_MAX_NODES);
 		break;
 	default:

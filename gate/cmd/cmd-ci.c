@@ -265,7 +265,7 @@ int cmd_ci(int argc, char **argv)
 		code = interrupt_signal ? interrupt_exit_code() : j.load_error;
 		goto out;
 	}
-	if (interrupt_signal && !j.vs.interrupted) { /* during the judging: the verdict is not given */
+	if (interrupt_signal && !j.vs.interrupted) { /* during the judging: no verdict given */
 		j.vs.interrupted = interrupt_signal;
 		verdict_set_finish(&j.vs);
 	}

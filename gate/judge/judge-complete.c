@@ -156,8 +156,9 @@ static void not_run_bench(struct verdict_set *vs, const struct bench_config *b,
 		v = verdict_add(vs, VERDICT_ERROR, b->name, "program", size, pts[i].ranks,
 				pts[i].threads, "run.interrupted");
 		v->n = runs;
-		verdict_set_message(v, "not judged: the gate was interrupted by %s after %zu of the "
-				    "%d repeats of this configuration",
+		verdict_set_message(v,
+				    "not judged: the gate was interrupted by %s after %zu of "
+				    "the %d repeats of this configuration",
 				    signal, runs, b->repeat);
 	}
 	free(pts);

@@ -114,6 +114,13 @@ static int on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off
 	return interrupt_signal ? 1 : 0; /* an interrupted gate stops posting */
 }
 
+static void post_interrupted(const struct post_plan *p, const struct post_request *r,
+			     const char *where)
+{
+	post_report(p->require, "cannot post the %s to %s: the gate was interrupted", r->what,
+		    where);
+}
+
 /* The headers as libcurl wants them, token included; wiped before they are freed. */
 static struct curl_slist *build_headers(const struct post_request *r, const char *token, int *bad)
 {
@@ -235,8 +242,7 @@ int post_http_send(const struct post_request *r, const struct post_plan *p)
 		strbuf_reset(&res.body);
 		rc = curl_easy_perform(h);
 		if (interrupt_signal) {
-			post_report(p->require, "cannot post the %s to %s: the gate was interrupted",
-				    r->what, where);
+			post_interrupted(p, r, where);
 			break;
 		}
 		if (rc == CURLE_OK)
@@ -270,8 +276,7 @@ int post_http_send(const struct post_request *r, const struct post_plan *p)
 		warning("attempt %d of %d to post the %s to %s failed: %s; retrying in %.1f s",
 			attempt + 1, p->retries + 1, r->what, where, msg.buf, wait);
 		if (interrupt_sleep(wait)) {
-			post_report(p->require, "cannot post the %s to %s: the gate was interrupted",
-				    r->what, where);
+			post_interrupted(p, r, where);
 			break;
 		}
 	}

@@ -467,8 +467,9 @@ static void title(struct strbuf *sb, const struct verdict_set *s, const size_t *
 	report_outcome(sb, s);
 	strbuf_addstr(sb, "\n\n");
 	if (s->interrupted)
-		strbuf_addf(sb, "**Incomplete:** the gate was interrupted by %s; what it had not run "
-			    "or judged is listed under Errors (`run.interrupted`).\n\n",
+		strbuf_addf(sb,
+			    "**Incomplete:** the gate was interrupted by %s; what it had not "
+			    "run or judged is listed under Errors (`run.interrupted`).\n\n",
 			    interrupt_name(s->interrupted));
 }
 

@@ -82,8 +82,8 @@ struct outputs {
 	long long limit;
 };
 
-#define TRIM_MARGIN 8192       /* kept beyond each half: cap_output looks 4 KiB back for a line end */
-#define TRIM_CHUNK (1 << 20)   /* released at a time, at least */
+#define TRIM_MARGIN 8192     /* kept beyond each half: cap_output looks 4 KiB back for a line */
+#define TRIM_CHUNK (1 << 20) /* released at a time, at least */
 
 /*
  * While a run goes on, the middle of an output past its limit, which
@@ -102,8 +102,10 @@ static void trim_outputs(struct outputs *o)
 		if (o->released[i] > from)
 			from = o->released[i];
 		to = (st.st_size - keep - TRIM_MARGIN) / 4096 * 4096;
-		if (to - from >= TRIM_CHUNK &&
-		    !fallocate(o->fd[i], FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, from, to - from))
+		if (to - from < TRIM_CHUNK)
+			continue;
+		if (!fallocate(o->fd[i], FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, from,
+			       to - from))
 			o->released[i] = to;
 	}
 }

@@ -48,7 +48,8 @@ static int environ_has(pid_t pid, const char *want, int prefix)
 			strbuf_add(&sb, chunk, n);
 		fclose(f);
 		for (size_t i = 0; !found && i < sb.len; i += strlen(sb.buf + i) + 1)
-			found = prefix ? !strncmp(sb.buf + i, want, len) : !strcmp(sb.buf + i, want);
+			found = !(prefix ? strncmp(sb.buf + i, want, len)
+					 : strcmp(sb.buf + i, want));
 	}
 	strbuf_release(&sb);
 	return found;

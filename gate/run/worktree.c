@@ -44,7 +44,8 @@ static int git(char *const argv[], struct strbuf *out)
 	if (pid < 0)
 		return error("cannot fork: %s", strerror(errno));
 	if (!pid) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); /* a gate killed outright takes git along */
+		/* a gate killed outright takes git along */
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 		if (out) {
 			int null = open("/dev/null", O_WRONLY);
 			dup2(fd[1], 1);
