@@ -462,6 +462,7 @@ int exec_check_profiles(const char *dir, int expected, const char *program, char
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int found = 0, ret = 0;
+	char *other = NULL; /* the first profile of another program: said when the count is right */
 
 	*reason = NULL;
 	if (!d) {
@@ -478,8 +479,8 @@ int exec_check_profiles(const char *dir, int expected, const char *program, char
 		if (read_profile(path, &message, &exe)) {
 			*reason = message;
 			ret = 2;
-		} else if (other_program(e->d_name, exe, program, reason)) {
-			ret = 2;
+		} else if (!other) {
+			other_program(e->d_name, exe, program, &other);
 		}
 		free(exe);
 		free(path);
@@ -495,6 +496,12 @@ int exec_check_profiles(const char *dir, int expected, const char *program, char
 			found, expected);
 		ret = 2;
 	}
+	if (!ret && found == expected && other) {
+		*reason = other;
+		other = NULL;
+		ret = 2;
+	}
+	free(other);
 	if (!ret && found < expected) {
 		*reason = found ? xstrfmt("%d profile%s written, %d expected (one per rank)", found,
 					  found == 1 ? "" : "s", expected)
