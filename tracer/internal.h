@@ -91,6 +91,10 @@ struct sg_stat {
 	uint64_t omp_regions; /* parallel regions forked from here */
 	double cpu;           /* on-CPU nanoseconds, inclusive like 'time' (sched.c) */
 	double rq;            /* run-queue delay in nanoseconds, inclusive */
+	int64_t rq_sync;      /* ns of waiting (barriers, joins) the team's delay by the run queue
+			       * caused, less this thread's own delay there (team.c); exclusive */
+	double cpu_wait;      /* on-CPU ns while waiting at a team barrier or join (a spin);
+			       * exclusive */
 };
 
 /* MPI time per operation kind, exclusive (charged to the innermost open interval). */
@@ -152,6 +156,12 @@ struct sg_thread {
 	int sched_fd;     /* its /proc/thread-self/schedstat, or -1 */
 	int cpu_lost;     /* a clock read failed: the slot's cpu column is '-' */
 	int rq_lost;      /* likewise for rq_wait */
+
+	/* The team phase the thread is in (team.c): since a fork, barrier or body start. */
+	uint64_t phase_start; /* 0: in none */
+	double phase_rq;      /* its run-queue delay read so far, ns */
+	double phase_cpu;     /* its on-CPU time read so far, ns */
+	struct sg_member *member; /* the body it runs, or NULL */
 
 	int slot;         /* index in the profile */
 	int omp_thread;   /* OpenMP thread number when known, else -1 */
@@ -227,6 +237,19 @@ SG_HIDDEN void sg_threads_close(uint64_t now);
 #define SG_HANDOFF_ACQUIRE(p) ((void)(p))
 #endif
 
+/* A member's end of a team phase: when, its run-queue delay in the phase (ticks), which phase. */
+struct sg_arrival {
+	uint64_t at;
+	uint64_t delay;   /* its run-queue delay since its own start of the phase (body start,
+			   * barrier exit) */
+	uint64_t all;     /* and since its last arrival (a wait, a wake-up) */
+	double own;       /* 'delay' in ns */
+	uint64_t busy;    /* ticks since its own start of the phase */
+	uint64_t late;    /* its own start's lateness: ticks after the phase began */
+	uint32_t wait_node; /* where it waited before its own start */
+	uint64_t fork, k; /* the team's fork and the phase's number: a slot from another is stale */
+};
+
 /* A parallel region in flight: what its members report back to the forking thread. */
 struct sg_team {
 	struct sg_thread *master;
@@ -237,6 +260,10 @@ struct sg_team {
 	float inject; /* each member spins this share of its own work in the body (inject.c) */
 	struct sg_thread *member[SG_MAX_TEAM];
 	uint64_t body[SG_MAX_TEAM];
+	/* Each member's arrival at its last phase end (barrier or leave), with its run-queue delay
+	 * in the phase; two generations, as a member can be one barrier ahead (team.c). */
+	struct sg_arrival arrival[2][SG_MAX_TEAM];
+	uint64_t leave_k, leave_origin; /* the phase the forking thread's body ended, its start */
 };
 
 /* One member's run of the region body, on the member's own thread. */
@@ -248,6 +275,15 @@ struct sg_member {
 	int worker;          /* runs the body in an inherited frame */
 	uint64_t waited;     /* the thread's 'waited' as the body began */
 	float outer_inject;  /* the thread's inject_inherited before the body */
+	uint64_t k;          /* team phases ended so far (team.c) */
+	double pre;          /* run-queue delay of its first phase before the body began, ns */
+	double own;          /* its delay in the phase just ended, since its own start, ns */
+	double wait_rq;      /* its delay in the last barrier, ns */
+	uint64_t late;       /* its own start's lateness in the phase just ended, ticks */
+	uint64_t origin;     /* the team's start of the phase: the fork, the last release */
+	uint64_t own_start;  /* its own start of the phase: the body's start, its barrier exit */
+	uint32_t wait_node;  /* where it waited before: the forking interval, its last barrier's */
+	struct sg_member *outer; /* the thread's member before this body */
 };
 
 /* On the forking thread, before the team starts; 'size' is the team size asked for. */
@@ -257,6 +293,18 @@ SG_HIDDEN void sg_team_enter(struct sg_team *tm, struct sg_member *m, int index)
 SG_HIDDEN void sg_team_leave(struct sg_member *m);
 /* On the forking thread after the join: idle time of each member, regions count. */
 SG_HIDDEN void sg_team_join(struct sg_team *tm);
+
+/* Team phases (team.c): the run-queue delay on the team's critical path. */
+SG_HIDDEN void sg_phase_begin(struct sg_thread *t, uint64_t now);
+/* A worker's body begins at 'start' (returned, past a reading of the clocks if any). */
+SG_HIDDEN uint64_t sg_team_start(struct sg_thread *t, uint64_t fork, uint64_t start, double *pre);
+/* A member at a team barrier: before it (returns the clock to go on with), and after it. */
+SG_HIDDEN uint64_t sg_barrier_arrive(struct sg_thread *t, uint64_t now);
+SG_HIDDEN void sg_barrier_depart(struct sg_thread *t);
+/* A member's body ends at *end (moved past a reading of the clocks, if any). */
+SG_HIDDEN void sg_phase_leave(struct sg_member *m, uint64_t *end);
+/* The forking thread after the join at 'join'. */
+SG_HIDDEN void sg_phase_join(struct sg_team *tm, uint64_t join);
 
 /* The OpenMP runtime (omp-runtime.c). The real definition of 'name' after the tracer's own
  * ('self'), else from libgomp loaded explicitly; NULL, reported once, when there is none. */

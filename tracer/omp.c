@@ -36,6 +36,9 @@ void sg_team_fork(struct sg_team *tm, struct sg_thread *t, int size)
 	memset(tm->member, 0, (size_t)tm->size * sizeof(tm->member[0]));
 	tm->inject = SG_UNLIKELY(sg_inject_on) ? sg_inject_team(t) : 0;
 	tm->fork = sg_now();
+	tm->leave_k = 0;
+	if (sg_sched_on)
+		sg_phase_begin(t, tm->fork);
 	tm->was_par = t->par_mask != 0;
 	if (!tm->was_par)
 		par_on(t, tm->fork);
@@ -57,15 +60,22 @@ void sg_team_enter(struct sg_team *tm, struct sg_member *m, int index)
 	m->worker = t != tm->master && t->depth < SG_MAX_DEPTH && sg_stat_get(t, tm->node);
 	t->omp_thread = index;
 	m->waited = t->waited;
+	m->k = 0;
+	m->pre = m->own = m->wait_rq = 0;
+	m->outer = t->member;
+	t->member = m;
 	m->start = sg_now();
 	if (m->worker) {
 		/* a long wait for this body is not the interval's */
-		m->start = sg_snap_maybe(t, m->start);
+		m->start = sg_team_start(t, tm->fork, m->start, &m->pre);
 		par_on(t, m->start);
 		sg_frame_push(t, tm->node, UINT32_MAX, m->start, 1);
 		m->outer_inject = t->inject_inherited;
 		t->inject_inherited = tm->inject;
 	}
+	m->origin = tm->fork;
+	m->own_start = m->start;
+	m->wait_node = tm->node;
 }
 
 void sg_team_leave(struct sg_member *m)
@@ -79,7 +89,10 @@ void sg_team_leave(struct sg_member *m)
 	end = sg_now();
 	if (SG_UNLIKELY(tm->inject > 0))
 		end = sg_inject_body(tm->inject, m->start, t->waited - m->waited, end);
+	sg_phase_leave(m, &end);
+	t->member = m->outer;
 	if (m->worker) {
+		t->phase_start = 0;
 		end = sg_snap_maybe(t, end);
 		/* begun in the body, never ended */
 		while (t->depth > 1 && !t->stack[t->depth - 1].inherited)
@@ -108,6 +121,7 @@ void sg_team_join(struct sg_team *tm)
 		if (m && (s = sg_stat_get(m, tm->node)) && body < span)
 			__atomic_fetch_add(&s->omp_idle, span - body, __ATOMIC_RELAXED);
 	}
+	sg_phase_join(tm, join);
 	if ((s = sg_stat_get(tm->master, tm->node)))
 		s->omp_regions++;
 	if (!tm->was_par)
@@ -247,7 +261,7 @@ static char barrier_order;
 
 /* The wait is charged after the call: by then libomp has initialized and started OMPT, if it does.
  */
-#define WAIT_VOID(name, params, args, column) \
+#define WAIT_VOID(name, params, args, team) \
 	SG_API void name params; \
 	SG_API void name params \
 	{ \
@@ -256,14 +270,19 @@ static char barrier_order;
 		uint64_t t0 = t ? sg_now() : 0; \
 		if (SG_UNLIKELY(!name##_fn)) \
 			return; /* no runtime: one thread, nothing to wait for */ \
+		if (team && t) \
+			t0 = sg_barrier_arrive(t, t0); \
 		SG_HANDOFF_RELEASE(&barrier_order); \
 		name##_fn args; \
 		SG_HANDOFF_ACQUIRE(&barrier_order); \
-		if (t && !__atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED)) \
-			sg_account_wait(t, t0, offsetof(struct sg_stat, column)); \
+		if (t && !__atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED)) { \
+			if (team) \
+				sg_barrier_depart(t); \
+			sg_account_wait(t, t0, offsetof(struct sg_stat, omp_barrier)); \
+		} \
 	}
 
-#define WAIT_BOOL(name, column) \
+#define WAIT_BOOL(name) \
 	SG_API bool name(void); \
 	SG_API bool name(void) \
 	{ \
@@ -272,23 +291,28 @@ static char barrier_order;
 		uint64_t t0 = t ? sg_now() : 0; \
 		if (SG_UNLIKELY(!name##_fn)) \
 			return false; \
+		if (t) \
+			t0 = sg_barrier_arrive(t, t0); \
 		SG_HANDOFF_RELEASE(&barrier_order); \
 		bool r = name##_fn(); \
 		SG_HANDOFF_ACQUIRE(&barrier_order); \
-		if (t && !__atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED)) \
-			sg_account_wait(t, t0, offsetof(struct sg_stat, column)); \
+		if (t && !__atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED)) { \
+			sg_barrier_depart(t); \
+			sg_account_wait(t, t0, offsetof(struct sg_stat, omp_barrier)); \
+		} \
 		return r; \
 	}
 
-/* Barriers, explicit and implicit (end of a worksharing loop, sections, single). */
-WAIT_VOID(GOMP_barrier, (void), (), omp_barrier)
-WAIT_BOOL(GOMP_barrier_cancel, omp_barrier)
-WAIT_VOID(GOMP_loop_end, (void), (), omp_barrier)
-WAIT_BOOL(GOMP_loop_end_cancel, omp_barrier)
-WAIT_VOID(GOMP_sections_end, (void), (), omp_barrier)
-WAIT_BOOL(GOMP_sections_end_cancel, omp_barrier)
-WAIT_VOID(GOMP_taskwait, (void), (), omp_barrier)
-WAIT_VOID(GOMP_taskgroup_end, (void), (), omp_barrier)
+/* Barriers, explicit and implicit (end of a worksharing loop, sections, single): the team's
+ * (a phase ends, team.c); waits for tasks are charged alike but wait for no team. */
+WAIT_VOID(GOMP_barrier, (void), (), 1)
+WAIT_BOOL(GOMP_barrier_cancel)
+WAIT_VOID(GOMP_loop_end, (void), (), 1)
+WAIT_BOOL(GOMP_loop_end_cancel)
+WAIT_VOID(GOMP_sections_end, (void), (), 1)
+WAIT_BOOL(GOMP_sections_end_cancel)
+WAIT_VOID(GOMP_taskwait, (void), (), 0)
+WAIT_VOID(GOMP_taskgroup_end, (void), (), 0)
 
 /* Mutual exclusion: the time to get in, when another thread could be in (else taking it is work).
  */

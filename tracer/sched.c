@@ -140,6 +140,13 @@ static void attribute(struct sg_thread *t, uint64_t now, uint32_t upto, double c
 		s->rq += rq * share;
 		s->pend = 0;
 	}
+	if (t->phase_start) { /* the team phase's part (team.c) */
+		double share = t->phase_start <= t->snap_tsc ? 1.0
+			       : t->phase_start >= now ? 0.0
+						       : (double)(now - t->phase_start) * per_tick;
+		t->phase_rq += rq * share;
+		t->phase_cpu += cpu * share;
+	}
 }
 
 uint64_t sg_snap(struct sg_thread *t, uint32_t upto)

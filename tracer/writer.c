@@ -205,6 +205,8 @@ static void write_stat(struct buf *b, uint32_t node, const struct sg_thread *t,
 		buf_printf(b, "\t-\t-\t-\t-");
 	column_ns(b, s->cpu, !t->cpu_lost);
 	column_ns(b, s->rq, sg_sched_on && !t->rq_lost);
+	column_ns(b, (double)s->rq_sync, sg_sched_on && omp);
+	column_ns(b, s->cpu_wait, !t->cpu_lost && omp);
 	buf_printf(b, "\n");
 }
 
@@ -214,7 +216,8 @@ static void write_stats(struct buf *b)
 	int omp = strcmp(sg_omp_mode, "none") != 0;
 
 	buf_printf(b, "columns\tstat\tnode\tthread\tcount\ttime\tmin\tmax\tsumsq\tpar"
-		      "\tomp_barrier\tomp_idle\tomp_lock\tomp_regions\tcpu\trq_wait\n");
+		      "\tomp_barrier\tomp_idle\tomp_lock\tomp_regions\tcpu\trq_wait\trq_sync"
+		      "\tcpu_wait\n");
 	for (int i = 0; i < sg_thread_count(); i++) {
 		struct sg_thread *t = sg_thread_at(i);
 		for (uint32_t n = 0; n < sg_node_count(); n++) {

@@ -6,6 +6,7 @@
 
 #include "analyze/analysis.h"
 #include "results/results.h"
+#include "base/srcpath.h"
 #include "base/util.h"
 
 /*
@@ -70,11 +71,12 @@ static void add_annotations(struct analysis *a, const struct analysis_config *c,
 					     ? xstrdup(p[k].nodes[e->node].path)
 					     : xstrfmt("%s/%s", p[k].nodes[e->node].path, r->name);
 			struct analysis_annotation *x = NULL;
+			char *file = srcpath_normalize(r->file, NULL);
 			for (size_t j = 0; j < a->nr_annotations && !x; j++) {
 				struct analysis_annotation *y = &a->annotations[j];
 				if (!strcmp(y->benchmark, c->benchmark) &&
 				    !strcmp(y->kind, e->kind) && !strcmp(y->interval, path) &&
-				    !strcmp(y->file, r->file) && y->line == e->line)
+				    !strcmp(y->file, file) && y->line == e->line)
 					x = y;
 			}
 			if (!x) {
@@ -84,7 +86,7 @@ static void add_annotations(struct analysis *a, const struct analysis_config *c,
 				x->benchmark = xstrdup(c->benchmark);
 				x->kind = xstrdup(e->kind);
 				x->interval = path;
-				x->file = xstrdup(r->file);
+				x->file = xstrdup(file);
 				x->line = e->line;
 				x->size = xstrdup(c->size);
 				x->ranks = c->ranks;
@@ -92,6 +94,7 @@ static void add_annotations(struct analysis *a, const struct analysis_config *c,
 			} else {
 				free(path);
 			}
+			free(file);
 			x->count += e->count;
 			x->profiles++;
 		}

@@ -155,17 +155,37 @@ static double thread_interference(const struct rank_view *rv, const double *c, d
 	i = c[RV_RQ] - rv->self_rate * presence;
 	if (i <= 0)
 		return 0;
-	off_cpu = c[RV_CPU_NAN] ? w : w - c[RV_CPU];
+	off_cpu = c[RV_CPU_NAN] ? w : w - (c[RV_CPU] - c[RV_CW]);
 	*work = off_cpu <= 0 ? 0 : off_cpu < i ? off_cpu : i;
 	return i;
 }
 
-/* The rank's time without the machine's interference on its critical path: W less the delay of
- * its most delayed thread, never below the most on-CPU work of one of its threads (metrics.md). */
-static double rank_time_program(double W, double most_interference, double most_work)
+/* The share of a rank's run-queue delay in the interval that was the machine's (the rest, its own
+ * threads' and ranks' competing for the CPUs it was given). */
+static double machine_share(const struct rank_view *rv, int node)
 {
-	double w = W - most_interference;
+	double rq = 0, machine = 0, in;
 
+	for (int q = 0; q < rv->threads && node >= 0; q++) {
+		const double *c = cell(rv, (size_t)node, q);
+		rq += c[RV_RQ];
+		machine += thread_interference(rv, c, presence(rv, node, q), 0, &in);
+	}
+	return rq > 0 ? machine / rq : 1;
+}
+
+/*
+ * The rank's time without the machine's interference on its critical path (metrics.md): the
+ * longest of its threads' presences less their delay and the waiting the teams' delay caused
+ * (rq_sync); without rq_sync, W less the delay of its most delayed thread. Never below the most
+ * on-CPU work of one of its threads, nor above W.
+ */
+static double rank_time_program(const struct rank_view *rv, double W, double most_interference,
+				double most_program, double most_work)
+{
+	double w = rv->team_delay ? most_program : W - most_interference;
+
+	w = w < W ? w : W;
 	return w > most_work ? w : most_work;
 }
 
@@ -182,8 +202,9 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 	const struct rank_view *rv = &ir->rv[r];
 	int node = ir->node[r];
 	const double *m0 = node >= 0 ? cell(rv, (size_t)node, 0) : NULL;
-	double W = rank_time(rv, node), m_r = 0, most_i = 0, most_w = 0, i0 = 0;
+	double W = rank_time(rv, node), m_r = 0, most_i = 0, most_w = 0, most_p = 0, i0 = 0;
 	double serial = clamp0(cl, m0 ? m0[RV_TIME] - m0[RV_PAR] : 0, ANALYSIS_SEQ);
+	double machine = rv->sched && rv->team_delay ? machine_share(rv, node) : 0;
 
 	for (int q = 0; q < rv->threads && node >= 0; q++)
 		m_r += cell(rv, (size_t)node, q)[RV_M];
@@ -203,29 +224,33 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 		       missing = gap - seq;
 		double w = clamp0(cl, a - D - B - L - m, ANALYSIS_PRODUCTIVE_TIME);
 		double in, delay = thread_interference(rv, c, a, w, &in);
+		/* its waiting that the team's delay caused: the machine's share of it */
+		double sq = c ? c[RV_SQ] * machine : 0, waits = B + L + D - sq;
 
 		w -= in; /* work in on-CPU time */
 		if (delay > most_i)
 			most_i = delay;
 		if (w > most_w)
 			most_w = w;
+		if (a - delay - sq > most_p)
+			most_p = a - delay - sq;
 		if (!q)
 			i0 = delay;
 		s->term[ANALYSIS_SEQ] += seq;
 		s->term[ANALYSIS_PAR] += missing;
-		s->term[ANALYSIS_SYNC_OMP] += B + L + D;
+		s->term[ANALYSIS_SYNC_OMP] += waits > 0 ? waits : 0;
 		s->work += w;
 		if (w > s->work_max)
 			s->work_max = w;
 		double v[ANALYSIS_NR_PQ] = {
 			w, t, B, L, D, missing, m, m_r > 0 ? wait_r * m / m_r : 0, s->exec - W,
-			delay,
+			delay + sq,
 		};
 		for (int k = 0; k < ANALYSIS_NR_PQ; k++)
 			cmp_add(&pt->cmp[k], v[k], (int)r, q, !s->nproc);
 		work[s->nproc++] = w;
 	}
-	W = rank_time_program(W, most_i, most_w);
+	W = rank_time_program(rv, W, most_i, most_p, most_w);
 	if (W > s->exec_prog)
 		s->exec_prog = W;
 	/* the main thread's interference spread over its time: the serial code's part of it */

@@ -169,6 +169,9 @@ static void view_add_stats(struct rank_view *rv)
 		c[RV_L] += z(s->v[PROFILE_OMP_LOCK]);
 		c[RV_D] += z(s->v[PROFILE_OMP_IDLE]);
 		c[RV_RQ] += z(s->v[PROFILE_RQ_WAIT]);
+		c[RV_SQ] += z(s->v[PROFILE_RQ_SYNC]);
+		c[RV_CW] += z(s->v[PROFILE_CPU_WAIT]);
+		rv->team_delay |= !isnan(s->v[PROFILE_RQ_SYNC]);
 		c[RV_CPU] += z(s->v[PROFILE_CPU]);
 		c[RV_CPU_NAN] += isnan(s->v[PROFILE_CPU]);
 		/* A worker's record without entries is an inherited frame: its time is in no
@@ -229,6 +232,8 @@ static void view_make_inclusive(struct rank_view *rv)
 			u[RV_B] += c[RV_B];
 			u[RV_L] += c[RV_L];
 			u[RV_D] += c[RV_D];
+			u[RV_SQ] += c[RV_SQ];
+			u[RV_CW] += c[RV_CW];
 			u[RV_M] += c[RV_M];
 			u[RV_PW] += c[RV_PW];
 			inh_below[to] += c[RV_INH] + inh_below[from];

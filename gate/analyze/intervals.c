@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyze/analysis.h"
+#include "base/srcpath.h"
 #include "base/util.h"
 
 /* Open-addressing table: (benchmark, interval path) -> id. */
@@ -73,7 +74,8 @@ int analysis_interval_id(struct analysis *a, const char *benchmark, const char *
 	id = (int)a->nr_intervals++;
 	a->intervals[id].benchmark = xstrdup(benchmark);
 	a->intervals[id].path = xstrdup(path);
-	a->intervals[id].file = xstrdup(file ? file : "?");
+	/* where the gate shows it: relative to the repository, not to the build directory */
+	a->intervals[id].file = srcpath_normalize(file, NULL);
 	a->intervals[id].line = line;
 	a->intervals[id].depth = depth;
 	index_insert(ix, a, id);

@@ -44,9 +44,17 @@ static double zero_if_nan(double v)
 	return isnan(v) ? 0 : v;
 }
 
+/* Figures in the causes read as in every report (base/units.h). */
+static void add_figure(struct strbuf *sb, enum unit u, double v)
+{
+	char buf[48];
+
+	strbuf_addstr(sb, unit_format(buf, sizeof(buf), u, v));
+}
+
 static void add_percent(struct strbuf *sb, double share)
 {
-	strbuf_addf(sb, share >= 0.0995 ? "%.0f %%" : "%.1f %%", 100 * share);
+	add_figure(sb, UNIT_SHARE, share);
 }
 
 /* What a component's growth consists of: the cause of the part that grew most (the first of
@@ -95,9 +103,11 @@ static void component(struct strbuf *sb, const struct check_cell *cell)
 	if (best < 0) {
 		double pc = median_of(cell->cur, ANALYSIS_PRODUCTIVE_TIME, 0);
 		double pb = median_of(cell->base, ANALYSIS_PRODUCTIVE_TIME, 0);
+		char grew[48];
+		unit_format_change(grew, sizeof(grew), UNIT_RELATIVE, pc / pb - 1);
 		if (cell->base && pb > 0 && pc / pb - 1 > 0.05)
 			strbuf_addf(sb, "no lost-time component grew: the useful work itself grew "
-				    "(Productive_time %+.0f %%)", 100 * (pc / pb - 1));
+				    "(Productive_time %s)", grew);
 		return;
 	}
 	strbuf_addstr(sb, analysis_figure_name(components[best]));
@@ -136,24 +146,25 @@ static void karp_flatt(struct strbuf *sb, const struct check_cell *cell)
 		}
 	if (s->trend && !strcmp(s->trend, "rising") && first && last) {
 		separator(sb);
-		strbuf_addf(sb, "Karp_Flatt rises %.2f -> %.2f with p: overhead grows with p",
-			    first->karp_flatt.median, last->karp_flatt.median);
+		strbuf_addstr(sb, "Karp_Flatt rises ");
+		add_figure(sb, UNIT_RATIO, first->karp_flatt.median);
+		strbuf_addstr(sb, " -> ");
+		add_figure(sb, UNIT_RATIO, last->karp_flatt.median);
+		strbuf_addstr(sb, " with p: overhead grows with p");
 		return;
 	}
 	if (s->trend && !strcmp(s->trend, "flat") && s->serial_fraction >= 1) {
 		separator(sb);
-		strbuf_addf(sb,
-			    "no speedup (Karp_Flatt ~ %.2f >= 1): more processors were no faster "
-			    "than one",
-			    s->serial_fraction);
+		strbuf_addstr(sb, "no speedup (Karp_Flatt ~ ");
+		add_figure(sb, UNIT_RATIO, s->serial_fraction);
+		strbuf_addstr(sb, " >= 1): more processors were no faster than one");
 		return;
 	}
 	if (s->trend && !strcmp(s->trend, "flat") && s->serial_fraction > 0.02) {
 		separator(sb);
-		strbuf_addf(
-			sb,
-			"inherent serial fraction ~ %.2f (Insufficient_parallelism: serial code)",
-			s->serial_fraction);
+		strbuf_addstr(sb, "inherent serial fraction ~ ");
+		add_figure(sb, UNIT_RATIO, s->serial_fraction);
+		strbuf_addstr(sb, " (Insufficient_parallelism: serial code)");
 		return;
 	}
 	ec = cell->mc->karp_flatt.n ? cell->mc->karp_flatt.median : NAN;
@@ -163,8 +174,11 @@ static void karp_flatt(struct strbuf *sb, const struct check_cell *cell)
 	if (!isnan(ec) && !isnan(eb) && ec - eb >= 0.02) { /* a falling e explains no regression */
 		separator(sb);
 		/* e >= 1 is no fraction: p processors were no faster than one */
-		strbuf_addf(sb, "Karp_Flatt at p = %d rose from %.2f to %.2f: %s%s", cell->mc->p,
-			    eb, ec,
+		strbuf_addf(sb, "Karp_Flatt at p = %d rose from ", cell->mc->p);
+		add_figure(sb, UNIT_RATIO, eb);
+		strbuf_addstr(sb, " to ");
+		add_figure(sb, UNIT_RATIO, ec);
+		strbuf_addf(sb, ": %s%s",
 			    ec >= 1 ? "no speedup (e >= 1: no faster than on one processor)"
 				    : "the serial or overhead fraction grew",
 			    eb < 0 ? "; the baseline was superlinear (e < 0: efficiency above 1)"
@@ -207,9 +221,10 @@ static void outside_inner(struct strbuf *sb, const struct check_cell *cell)
 		separator(sb);
 		strbuf_addf(sb,
 			    "the time went outside the inner intervals (waiting often lands in the "
-			    "enclosing "
-			    "interval): %s grew by %.3g s, its inner intervals by %.3g s",
-			    cell->interval, grew, inner);
+			    "enclosing interval): %s grew by ", cell->interval);
+		add_figure(sb, UNIT_SECONDS, grew);
+		strbuf_addstr(sb, ", its inner intervals by ");
+		add_figure(sb, UNIT_SECONDS, inner);
 	}
 }
 

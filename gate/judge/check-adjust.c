@@ -249,34 +249,45 @@ static void describe_inconclusive(struct strbuf *sb, const struct check_pending 
 			"compare with the base revision in the same job (--against)");
 }
 
+/* "p = 0.069", "p < 0.001": as the reports' tables give it (base/units.h). */
+static const char *p_phrase(char *buf, size_t size, double p)
+{
+	char text[32];
+
+	unit_format_p(text, sizeof(text), p);
+	snprintf(buf, size, "p %s%s", text[0] == '<' ? "" : "= ", text);
+	return buf;
+}
+
 static void describe(struct strbuf *sb, const struct check_pending *pd, const struct verdict *v,
 		     size_t family)
 {
 	const struct check_metric *m = pd->m;
 	const struct check_test *t = &pd->t;
 	double alpha = pd->pol.significance;
-	char val[48], lo[48], hi[48], base[48], change[48], tol[48], excl[48], mdc[48];
+	char val[160], base[48], change[48], tol[48], excl[48], mdc[48];
 	int rel = pd->tol.relative;
 
-	check_format_value(val, sizeof(val), m, t->cur);
-	check_format_value(lo, sizeof(lo), m, t->lo);
-	check_format_value(hi, sizeof(hi), m, t->hi);
+	unit_format_interval(val, sizeof(val), check_unit(m), t->cur, t->lo, t->hi);
 	check_format_value(base, sizeof(base), m, t->base);
 	check_format_change(change, sizeof(change), m, t->change, rel);
 	format_magnitude(tol, sizeof(tol), m, pd->tol.value, rel);
 	format_magnitude(excl, sizeof(excl), m, t->excluded, rel);
 	format_magnitude(mdc, sizeof(mdc), m, t->mdc, rel);
-	strbuf_addf(sb, "%s %s %s [%s, %s] (n=%zu) vs base %s (n=%zu): %s %s, ", m->name,
-		    isnan(t->se) && !t->degenerate ? "from medians" : "median", val, lo, hi,
-		    t->n_cur, base, t->n_base, change_label(t), change);
+	strbuf_addf(sb, "%s %s %s (n=%zu) vs base %s (n=%zu): %s %s, ", m->name,
+		    (isnan(t->se) && !t->degenerate) || m->kind == CHECK_DERIVED ? "from medians"
+										  : "median",
+		    val, t->n_cur, base, t->n_base, change_label(t), change);
 	if (v->inconclusive)
 		describe_inconclusive(sb, pd, tol, excl, mdc);
 	else
 		describe_outcome(sb, pd, v, tol, excl);
 	if (!isnan(t->p)) {
-		strbuf_addf(sb, " (one-sided %s p = %.3g", t->test, t->p);
+		char p[48];
+		strbuf_addf(sb, " (one-sided %s %s", t->test, p_phrase(p, sizeof(p), t->p));
 		if (!isnan(v->p_adjusted))
-			strbuf_addf(sb, ", Holm over %zu checks %.3g %s %g", family, v->p_adjusted,
+			strbuf_addf(sb, ", Holm over %zu checks %s %s %g", family,
+				    p_phrase(p, sizeof(p), v->p_adjusted),
 				    v->p_adjusted <= alpha * ALPHA_SLACK ? "<=" : ">", alpha);
 		if (isnan(t->se) && !isnan(t->bound)) {
 			char bound[48];

@@ -50,22 +50,19 @@ static char *bound_kind(const struct check_metric *m, int is_max)
 static void describe(struct verdict *v, const struct check_metric *m, const struct matrix_figure *f,
 		     const char *kind, double bound, int is_max, int certain)
 {
-	char val[48], lo[48], hi[48], b[48], by[48];
+	char val[160], b[48], by[48];
 
-	check_format_value(val, sizeof(val), m, f->median);
-	check_format_value(lo, sizeof(lo), m, f->lo);
-	check_format_value(hi, sizeof(hi), m, f->hi);
+	unit_format_interval(val, sizeof(val), check_unit(m), f->median, f->lo, f->hi);
 	check_format_value(b, sizeof(b), m, bound);
 	check_format_change(by, sizeof(by), m, fabs(f->median - bound), 0);
 	if (by[0] == '+')
 		memmove(by, by + 1, strlen(by));
 	if (v->status == VERDICT_PASS) {
-		verdict_set_message(v, "%s %s [%s, %s] (n=%zu) within %s %s", m->name, val, lo, hi,
-				    f->n, kind, b);
+		verdict_set_message(v, "%s %s (n=%zu) within %s %s", m->name, val, f->n, kind, b);
 		return;
 	}
 	verdict_set_message(
-		v, "%s %s [%s, %s] (n=%zu) is %s %s %s by %s%s", m->name, val, lo, hi, f->n,
+		v, "%s %s (n=%zu) is %s %s %s by %s%s", m->name, val, f->n,
 		is_max ? "above" : "below", kind, b, by,
 		certain ? "" : "; its 95 % interval reaches back past the bound: not certain");
 }

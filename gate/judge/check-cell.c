@@ -68,6 +68,8 @@ struct verdict *check_verdict(struct check_cell *cell, enum verdict_status st, c
 					kind);
 
 	v->metric = m ? xstrdup(m->name) : NULL;
+	if (m)
+		v->unit = v->change_unit = check_unit(m);
 	v->rule_origin = check_rule_origin(from);
 	v->seconds = mc->fig[ANALYSIS_EXECUTION_TIME].n ? mc->fig[ANALYSIS_EXECUTION_TIME].median
 							: 0;

@@ -25,6 +25,8 @@ static struct verdict *finish(struct check_cell *cell, const struct check_metric
 	v->n_base = t->n_base;
 	v->baseline = t->base;
 	v->change = t->change;
+	if (set->tolerance[m->id].relative)
+		v->change_unit = UNIT_RELATIVE;
 	v->p_value = t->p;
 	v->mdc = t->mdc;
 	check_add_cause(cell, v); /* kept only if the adjustment leaves a warning or a failure */
@@ -284,6 +286,8 @@ static void compare_derived(struct check_cell *cell, const struct check_metric *
 		if (ret > 0)
 			ret = check_test_derived(&g, m->id, &cell->set->tolerance[m->id],
 						 check_alpha(cell, m), &t);
+		else if (!ret) /* tested round by round, shown as every report shows it */
+			ret = check_derived_figures(&g, m->id, &t);
 		if (!ret)
 			derived_details(finish(cell, m, kind, &t), &g, cell, m);
 		else if (ret > 0)

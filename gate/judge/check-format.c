@@ -17,31 +17,24 @@ const struct check_metric check_metrics[RULES_NR_METRICS] = {
 #undef X
 };
 
+enum unit check_unit(const struct check_metric *m)
+{
+	if (m->kind == CHECK_SHARE)
+		return UNIT_SHARE;
+	if (m->kind == CHECK_PER_RUN && m->fig == ANALYSIS_EXECUTION_TIME)
+		return UNIT_SECONDS;
+	return UNIT_RATIO;
+}
+
 void check_format_value(char *buf, size_t size, const struct check_metric *m, double v)
 {
-	if (isnan(v))
-		snprintf(buf, size, "?");
-	else if (m->kind == CHECK_SHARE)
-		snprintf(buf, size, "%.1f %%", 100 * v);
-	else if (m->kind == CHECK_PER_RUN && m->fig == ANALYSIS_EXECUTION_TIME)
-		snprintf(buf, size, "%.4g s", v);
-	else
-		snprintf(buf, size, "%.3g", v);
+	unit_format(buf, size, check_unit(m), v);
 }
 
 void check_format_change(char *buf, size_t size, const struct check_metric *m, double change,
 			 int relative)
 {
-	if (isnan(change))
-		snprintf(buf, size, "?");
-	else if (relative)
-		snprintf(buf, size, "%+.1f %%", 100 * change);
-	else if (m->kind == CHECK_SHARE)
-		snprintf(buf, size, "%+.1f points", 100 * change);
-	else if (m->kind == CHECK_PER_RUN && m->fig == ANALYSIS_EXECUTION_TIME)
-		snprintf(buf, size, "%+.3g s", change);
-	else
-		snprintf(buf, size, "%+.3g", change);
+	unit_format_change(buf, size, relative ? UNIT_RELATIVE : check_unit(m), change);
 }
 
 void check_config_name(char *buf, size_t size, const char *size_name, int ranks, int threads)
@@ -127,9 +120,8 @@ void check_print_counts(FILE *out, const struct verdict_set *vs)
 	size_t undecided = inconclusive(vs, 0);
 
 	fprintf(out,
-		"scalegate check: %zu check%s: %zu failed, %zu warning%s (%zu inconclusive), %zu "
-		"error%s, "
-		"%zu skipped, %zu passed; ",
+		"scalegate check: %zu check%s: %zu failed, %zu warning%s, %zu inconclusive, %zu "
+		"error%s, %zu skipped, %zu passed; ",
 		vs->nr, plural(vs->nr), vs->count[VERDICT_FAIL],
 		vs->count[VERDICT_WARN] - undecided, plural(vs->count[VERDICT_WARN] - undecided),
 		undecided, vs->count[VERDICT_ERROR], plural(vs->count[VERDICT_ERROR]),

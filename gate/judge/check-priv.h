@@ -126,6 +126,11 @@ struct check_groups {
 int check_test_derived(const struct check_groups *g, enum rules_metric m,
 		       const struct rules_value *tol, double alpha, struct check_test *t);
 
+/* The figures a derived check shows, defined as everywhere else (docs/metrics.md): base and cur
+ * from the medians, median T(ref) / median T(p) for a speedup, cur's 95 % interval as the
+ * analyzer's; the test's n, change and p untouched. 0, -1 on error. */
+int check_derived_figures(const struct check_groups *g, enum rules_metric m, struct check_test *t);
+
 /* The metric's value from medians of T(ref) and T(p) at p / p_ref = rp (NAN when undefined). */
 double check_derived_value(enum rules_metric m, double t_ref, double t_p, double rp);
 
@@ -227,6 +232,8 @@ void check_add_cause(struct check_cell *cell, struct verdict *v);
 /* cause.c: "Synchronization grew from 3 % to 14 % of Total_time; ..." or NULL; caller frees. */
 char *cause_explain(const struct check_cell *cell);
 
+/* How metric m's values read (base/units.h). */
+enum unit check_unit(const struct check_metric *m);
 /* Formats a value of metric m: "0.123 s", "14.2 %", "0.91". */
 void check_format_value(char *buf, size_t size, const struct check_metric *m, double v);
 /* Formats a change: "+12.3 %" for relative, else in the metric's units. */

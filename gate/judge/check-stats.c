@@ -263,15 +263,35 @@ static void judge_bound(struct check_test *t, int worse, double tol, double alph
 	t->significant = t->past && t->p <= alpha * ALPHA_SLACK;
 }
 
+int check_derived_figures(const struct check_groups *g, enum rules_metric m, struct check_test *t)
+{
+	struct derived_ctx d = { m, g->rp, 0 };
+	struct stats_group groups[2] = { { g->x[2], g->n[2] }, { g->x[3], g->n[3] } };
+	/* the analyzer's seed: the same interval as the scaling tables show */
+	struct stats_bootstrap cur = STATS_BOOTSTRAP_INIT;
+
+	t->base = t->cur = t->lo = t->hi = NAN;
+	if (!g->n[0] || !g->n[1] || !g->n[2] || !g->n[3])
+		return 0;
+	t->base = check_derived_value(m, stats_median(g->x[0], g->n[0]),
+				      stats_median(g->x[1], g->n[1]), g->rp);
+	if (stats_bootstrap(groups, 2, derived_value_fn, &d, MATRIX_LEVEL, &cur) < 0)
+		return -1;
+	t->cur = cur.estimate;
+	t->lo = cur.lo;
+	t->hi = cur.hi;
+	return 0;
+}
+
 int check_test_derived(const struct check_groups *g, enum rules_metric m,
 		       const struct rules_value *tol, double alpha, struct check_test *t)
 {
 	struct derived_ctx d = { m, g->rp, tol->relative };
 	struct stats_group groups[4];
-	struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT, cur = STATS_BOOTSTRAP_INIT;
+	struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT;
 	int ret;
 
-	bs.seed = cur.seed = g->seed ? g->seed : STATS_SEED;
+	bs.seed = g->seed ? g->seed : STATS_SEED;
 	bs.threshold = g->margin ? check_metrics[m].worse * tol->value : 0;
 	test_init(t);
 	for (int i = 0; i < 4; i++) {
@@ -281,13 +301,8 @@ int check_test_derived(const struct check_groups *g, enum rules_metric m,
 	}
 	t->n_base = g->n[0] < g->n[1] ? g->n[0] : g->n[1];
 	t->n_cur = g->n[2] < g->n[3] ? g->n[2] : g->n[3];
-	t->base = check_derived_value(m, stats_median(g->x[0], g->n[0]),
-				      stats_median(g->x[1], g->n[1]), g->rp);
-	if (stats_bootstrap(groups + 2, 2, derived_value_fn, &d, MATRIX_LEVEL, &cur) < 0)
+	if (check_derived_figures(g, m, t) < 0)
 		return -1;
-	t->cur = cur.estimate;
-	t->lo = cur.lo;
-	t->hi = cur.hi;
 	if (isnan(t->cur) || isnan(t->base))
 		return 1;
 	ret = stats_bootstrap(groups, 4, derived_change_fn, &d, two_sided_level(alpha), &bs);

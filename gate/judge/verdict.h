@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "base/units.h"
+
 enum verdict_status {
 	VERDICT_PASS,    /* within the bound or tolerance */
 	VERDICT_WARN,    /* past the tolerance but not significant, or a warn-level rule failed */
@@ -32,6 +34,9 @@ struct verdict {
 	double baseline;
 	/* relative for time-like metrics, absolute for ratios (NAN when none) */
 	double change;
+	/* how value, lo, hi and baseline read, and how change and mdc read (UNIT_RELATIVE for a
+	 * relative change): every output renders them with base/units.h */
+	enum unit unit, change_unit;
 	double p_value;           /* one-sided, NAN when not tested */
 	/* Holm-adjusted over the run's error-level tests (NAN when not in the family) */
 	double p_adjusted;

@@ -224,6 +224,8 @@ size_t html_scaling_plots(struct strbuf *sb, const struct html_section *sec)
 	size_t n = 0, nr;
 
 	if (sec->nr_series) {
+		/* the time first: the metric that fails most */
+		n += (size_t)html_scaling_plot(sb, sec, HTML_TIME);
 		n += (size_t)html_scaling_plot(sb, sec, HTML_SPEEDUP);
 		n += (size_t)html_scaling_plot(sb, sec, HTML_EFFICIENCY);
 		n += (size_t)html_scaling_plot(sb, sec, HTML_KARP_FLATT);

@@ -24,6 +24,8 @@ struct matrix_weak;
 #define HTML_YELLOW "#F0E442"
 #define HTML_GREY "#8a8a8a"
 #define HTML_INK "#222222"
+/* The base revision's or the stored baseline's marks and lines: a colour no series has */
+#define HTML_BASE HTML_INK
 
 #define HTML_MAX_SIZES 5   /* sizes drawn per interval, one colour each */
 #define HTML_MAX_TICKS 12
@@ -145,7 +147,7 @@ struct html_section {
 
 /* The strong-scaling plots (html-scaling.c): figure f against p; 0 when there is nothing to draw.
  */
-enum html_figure { HTML_SPEEDUP, HTML_EFFICIENCY, HTML_KARP_FLATT };
+enum html_figure { HTML_SPEEDUP, HTML_EFFICIENCY, HTML_KARP_FLATT, HTML_TIME };
 int html_scaling_plot(struct strbuf *sb, const struct html_section *sec, enum html_figure f);
 
 /* Writes the section's heading, plots and figures table; returns the number of plots drawn. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/units.h"
 #include "judge/baseline.h"
 #include "report/html-priv.h"
 #include "analyze/matrix.h"
@@ -47,6 +48,7 @@ static const struct matrix_figure *figure_of(const struct matrix_cell *c, enum h
 {
 	return f == HTML_SPEEDUP      ? &c->speedup
 	       : f == HTML_EFFICIENCY ? &c->efficiency
+	       : f == HTML_TIME       ? &c->fig[ANALYSIS_EXECUTION_TIME]
 				      : &c->karp_flatt;
 }
 
@@ -61,7 +63,17 @@ static double base_value(double speedup, int p, enum html_figure f)
 /* the literal is split after the dash's last hex escape, which would take the 'F' into it */
 static const char *const figure_names[] = {"speedup", "efficiency",
 					   ("Karp\xe2\x80\x93"
-					    "Flatt e")};
+					    "Flatt e"),
+					   "Execution_time"};
+
+/* A figure in a hover text, as every report shows it (base/units.h). */
+static void add_value(struct strbuf *t, enum html_figure f, double v)
+{
+	char text[48];
+
+	strbuf_addstr(t, unit_format(text, sizeof(text), f == HTML_TIME ? UNIT_SECONDS : UNIT_RATIO,
+				     v));
+}
 
 /* "size S, " when the section has several sizes, or its only one. */
 static void size_prefix(struct strbuf *sb, const struct html_section *sec,
@@ -113,9 +125,29 @@ static void trend_note(struct strbuf *sb, const struct html_section *sec)
 			". Rising: overhead that grows with p; flat: an inherent serial fraction.");
 }
 
-/* The baseline's figure at cell j of 's': per repeat T(ref) / T_k(p) (T(ref) its median),
- * summarized with the same 95 % interval of the median as the current results. NAN without a
- * baseline. */
+/* The baseline's Execution_time in configuration c: its median, with the 95 % interval of it. */
+static void base_time(const struct html_section *sec, const struct matrix_series *s,
+		      const struct analysis_config *c, struct matrix_figure *out)
+{
+	const struct baseline_cell *bc = baseline_find(sec->base, sec->iv->path,
+						       s->size ? s->size : "-", c->ranks,
+						       c->threads);
+	struct stats_summary st;
+	double *x;
+	size_t n;
+
+	if (!bc || !bc->n)
+		return;
+	x = xcalloc(bc->n, sizeof(*x));
+	n = baseline_samples(bc, ANALYSIS_EXECUTION_TIME, x);
+	if (n && !stats_summarize(x, n, 0.95, &st))
+		*out = (struct matrix_figure){ n, st.median, n > 1 ? st.ci_lo : NAN,
+					       n > 1 ? st.ci_hi : NAN };
+	free(x);
+}
+
+/* The baseline's figure at cell j of 's': median T(ref) / median T(p), with the 95 % interval of
+ * the median of T(ref) / T_k(p) over the repeats k. NAN without a baseline. */
 static void base_figure(const struct html_section *sec, const struct matrix_series *s, size_t j,
 			enum html_figure f, struct matrix_figure *out)
 {
@@ -128,6 +160,10 @@ static void base_figure(const struct html_section *sec, const struct matrix_seri
 	*out = (struct matrix_figure){ 0, NAN, NAN, NAN };
 	if (!sec->base || (f == HTML_KARP_FLATT && s->cells[j].p <= 1))
 		return;
+	if (f == HTML_TIME) {
+		base_time(sec, s, c, out);
+		return;
+	}
 	t_ref = report_base_median(sec->base, sec->iv->path, s->size, ref->ranks, ref->threads,
 				   ANALYSIS_EXECUTION_TIME, 0);
 	bc = baseline_find(sec->base, sec->iv->path, s->size ? s->size : "-", c->ranks, c->threads);
@@ -138,9 +174,12 @@ static void base_figure(const struct html_section *sec, const struct matrix_seri
 	for (size_t k = 0; k < n; k++)
 		if (x[k] > 0 && isfinite(base_value(t_ref / x[k], s->cells[j].p, f)))
 			x[m++] = base_value(t_ref / x[k], s->cells[j].p, f);
-	if (m && !stats_summarize(x, m, 0.95, &st))
-		*out = (struct matrix_figure){m, st.median, m > 1 ? st.ci_lo : NAN,
-					      m > 1 ? st.ci_hi : NAN};
+	/* the median as every table defines the base's speedup (median T(ref) / median T(p)) */
+	if (m && !stats_summarize(x, m, 0.95, &st)) {
+		double speedup = report_base_speedup(sec->base, sec->iv->path, s->size, ref, c);
+		*out = (struct matrix_figure){ m, base_value(speedup, s->cells[j].p, f),
+					       m > 1 ? st.ci_lo : NAN, m > 1 ? st.ci_hi : NAN };
+	}
 	free(x);
 }
 
@@ -205,16 +244,17 @@ static double dodge(const struct html_plot *pl, double x, double slot)
 }
 
 /* A median: on the axis a marker; beyond it a triangle at the edge and its real value beside. */
-static int mark(struct html_plot *pl, double x, double y, enum html_shape shape, const char *colour,
-		const char *hover)
+static int mark(struct html_plot *pl, enum html_figure f, double x, double y, enum html_shape shape,
+		const char *colour, const char *hover)
 {
-	char value[48];
+	char value[64], text[48];
 
 	if (y <= pl->y.hi && y >= pl->y.lo) {
 		html_point(pl, x, y, shape, colour, hover);
 		return 0;
 	}
-	snprintf(value, sizeof(value), "%s%.3g", shape == HTML_RING ? "baseline " : "", y);
+	unit_format(text, sizeof(text), f == HTML_TIME ? UNIT_SECONDS : UNIT_RATIO, y);
+	snprintf(value, sizeof(value), "%s%s", shape == HTML_RING ? "baseline " : "", text);
 	/* the baseline's open, the current filled: an outlined triangle for the baseline */
 	html_point(pl, x, y > pl->y.hi ? pl->y.hi : pl->y.lo,
 		   shape == HTML_RING ? (y > pl->y.hi ? HTML_UP_OPEN : HTML_DOWN_OPEN)
@@ -271,7 +311,7 @@ static void draw_series(struct html_plot *pl, struct series_state *st)
 		st->any_base |= isfinite(yb[n]);
 		n++;
 	}
-	html_line(pl, xb, yb, n, st->colour, 1, 0, st->sec->base_word);
+	html_line(pl, xb, yb, n, HTML_BASE, 1, 0, st->sec->base_word);
 	html_line(pl, x, yc, n, st->colour, 0, 0, NULL);
 	for (size_t j = 0, k = 0; j < s->nr_cells; j++) {
 		const struct matrix_cell *c = &s->cells[j];
@@ -280,27 +320,39 @@ static void draw_series(struct html_plot *pl, struct series_state *st)
 			continue;
 		if (isfinite(yb[k])) {
 			hover_text(&t, st, c);
-			strbuf_addf(&t, "%s %s %.3g", st->sec->base_word, figure_names[st->f],
-				    yb[k]);
-			if (isfinite(b[k].lo) && isfinite(b[k].hi))
-				strbuf_addf(&t, " [%.3g, %.3g], n = %zu", b[k].lo, b[k].hi, b[k].n);
+			strbuf_addf(&t, "%s %s ", st->sec->base_word, figure_names[st->f]);
+			add_value(&t, st->f, yb[k]);
+			if (isfinite(b[k].lo) && isfinite(b[k].hi)) {
+				strbuf_addstr(&t, " [");
+				add_value(&t, st->f, b[k].lo);
+				strbuf_addstr(&t, ", ");
+				add_value(&t, st->f, b[k].hi);
+				strbuf_addf(&t, "], n = %zu", b[k].n);
+			}
 			html_errorbar(pl, xb[k], fmax(b[k].lo, pl->y.lo), fmin(b[k].hi, pl->y.hi),
-				      st->colour);
-			st->offscale |= mark(pl, xb[k], yb[k], HTML_RING, st->colour, t.buf);
+				      HTML_BASE);
+			st->offscale |= mark(pl, st->f, xb[k], yb[k], HTML_RING, HTML_BASE, t.buf);
 		}
 		if (isfinite(yc[k])) {
 			hover_text(&t, st, c);
-			strbuf_addf(&t, "%s %.3g [%.3g, %.3g], n = %zu", figure_names[st->f],
-				    fg->median, fg->lo, fg->hi, fg->n);
-			if (isfinite(yb[k]))
-				strbuf_addf(&t, "; %s %.3g", st->sec->base_word, yb[k]);
+			strbuf_addf(&t, "%s ", figure_names[st->f]);
+			add_value(&t, st->f, fg->median);
+			strbuf_addstr(&t, " [");
+			add_value(&t, st->f, fg->lo);
+			strbuf_addstr(&t, ", ");
+			add_value(&t, st->f, fg->hi);
+			strbuf_addf(&t, "], n = %zu", fg->n);
+			if (isfinite(yb[k])) {
+				strbuf_addf(&t, "; %s ", st->sec->base_word);
+				add_value(&t, st->f, yb[k]);
+			}
 			if (st->f == HTML_KARP_FLATT && c->superlinear)
 				strbuf_addstr(&t, " (superlinear: e < 0, efficiency above 1)");
 			else if (st->f == HTML_KARP_FLATT && fg->median >= 1)
 				strbuf_addstr(&t, " (no speedup: e \xe2\x89\xa5 1)");
 			html_errorbar(pl, x[k], fmax(fg->lo, pl->y.lo), fmin(fg->hi, pl->y.hi),
 				      st->colour);
-			st->offscale |= mark(pl, x[k], yc[k], HTML_DOT, st->colour, t.buf);
+			st->offscale |= mark(pl, st->f, x[k], yc[k], HTML_DOT, st->colour, t.buf);
 		}
 		k++;
 	}
@@ -351,14 +403,16 @@ int html_scaling_plot(struct strbuf *sb, const struct html_section *sec, enum ht
 	html_axis_linear(&pl.y, lo, hi, 1);
 	pl.y.label = f == HTML_SPEEDUP      ? "speedup"
 		     : f == HTML_EFFICIENCY ? "efficiency"
+		     : f == HTML_TIME       ? "Execution_time (s)"
 					    : figure_names[HTML_KARP_FLATT];
 	html_plot_begin(&pl, sb,
 			f == HTML_SPEEDUP      ? "Speedup vs p"
 			: f == HTML_EFFICIENCY ? "Measured efficiency vs p"
+			: f == HTML_TIME       ? "Execution time vs p"
 					       : "Karp\xe2\x80\x93"
 						 "Flatt serial fraction e vs p",
 			desc);
-	if (f != HTML_KARP_FLATT)
+	if (f == HTML_SPEEDUP || f == HTML_EFFICIENCY)
 		ideal(&pl, f);
 	for (size_t i = 0; i < sec->nr_series; i++) {
 		size_t ng = rank_groups(sec->series[i], ranks);
@@ -389,10 +443,9 @@ int html_scaling_plot(struct strbuf *sb, const struct html_section *sec, enum ht
 	if (sec->nr_sizes <= 1 && !nr_keys)
 		html_plot_key(&pl, HTML_KEY_LINE, html_colour(0),
 			      "current (median, 95 %% interval)");
-	html_plot_key(&pl, HTML_KEY_DASHED,
-		      sec->nr_sizes > 1 || nr_keys ? HTML_INK : html_colour(0), "%s%s",
-		      sec->base_word, any_base ? " (median, 95 % interval)" : ": none recorded");
-	if (f != HTML_KARP_FLATT)
+	html_plot_key(&pl, HTML_KEY_DASHED, HTML_BASE, "%s%s", sec->base_word,
+		      any_base ? " (median, 95 % interval)" : ": none recorded");
+	if (f == HTML_SPEEDUP || f == HTML_EFFICIENCY)
 		html_plot_key(&pl, HTML_KEY_DOTTED, HTML_GREY, "ideal");
 	if (offscale)
 		strbuf_addf(&pl.notes,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/words.h"
+#include "base/units.h"
 #include "report/html-priv.h"
 #include "analyze/isoeff.h"
 #include "analyze/scaling-size.h"
@@ -62,7 +63,7 @@ static int weak_plot(struct strbuf *sb, const struct html_section *sec)
 		html_plot_begin(&pl, sb, "Weak-scaling efficiency vs p", desc);
 		html_line(&pl, (double[]){pl.x.lo, pl.x.hi}, (double[]){1, 1}, 2, HTML_GREY, 2, 1,
 			  "ideal: 1");
-		html_line(&pl, x, yb, w->nr_points, html_colour(0), 1, 0, sec->base_word);
+		html_line(&pl, x, yb, w->nr_points, HTML_BASE, 1, 0, sec->base_word);
 		html_line(&pl, x, yc, w->nr_points, html_colour(0), 0, 0, NULL);
 		for (size_t i = 0; i < w->nr_points; i++) {
 			const struct matrix_cell *c = w->points[i].cell;
@@ -71,7 +72,7 @@ static int weak_plot(struct strbuf *sb, const struct html_section *sec)
 			strbuf_addf(&text, "p = %d (%dx%d), size %s: %s weak efficiency %.3g", c->p,
 				    c->config->ranks, c->config->threads, w->points[i].series->size,
 				    sec->base_word, yb[i]);
-			html_point(&pl, x[i], yb[i], HTML_RING, html_colour(0), text.buf);
+			html_point(&pl, x[i], yb[i], HTML_RING, HTML_BASE, text.buf);
 			if (!f->n)
 				continue;
 			html_errorbar(&pl, x[i], f->lo, f->hi, html_colour(0));
@@ -85,7 +86,7 @@ static int weak_plot(struct strbuf *sb, const struct html_section *sec)
 		}
 		html_plot_key(&pl, HTML_KEY_LINE, html_colour(0),
 			      "current (median, 95 %% interval)");
-		html_plot_key(&pl, HTML_KEY_DASHED, html_colour(0), "%s%s", sec->base_word,
+		html_plot_key(&pl, HTML_KEY_DASHED, HTML_BASE, "%s%s", sec->base_word,
 			      isfinite(t_ref) ? "" : ": none recorded");
 		html_plot_key(&pl, HTML_KEY_DOTTED, HTML_GREY, "ideal");
 		strbuf_addf(&pl.notes, "Against %dx%d at size ", ref->cell->config->ranks,
@@ -198,16 +199,19 @@ static int iso_plot(struct strbuf *sb, const struct html_section *sec)
 	return 1;
 }
 
-static void figure_cell(struct strbuf *sb, const struct matrix_figure *f, const char *fmt)
+/* A figure as every report shows it (base/units.h), its interval small. */
+static void figure_cell(struct strbuf *sb, const struct matrix_figure *f, enum unit u)
 {
+	char text[48];
+
 	strbuf_addstr(sb, "<td>");
 	if (f->n && isfinite(f->median)) {
-		html_number(sb, fmt, f->median);
+		html_text(sb, unit_format(text, sizeof(text), u, f->median));
 		if (isfinite(f->lo) && isfinite(f->hi) && f->hi > f->lo) {
 			strbuf_addstr(sb, " <small>[");
-			html_number(sb, fmt, f->lo);
+			html_text(sb, unit_format(text, sizeof(text), u, f->lo));
 			strbuf_addstr(sb, ", ");
-			html_number(sb, fmt, f->hi);
+			html_text(sb, unit_format(text, sizeof(text), u, f->hi));
 			strbuf_addstr(sb, "]</small>");
 		}
 	} else {
@@ -228,7 +232,7 @@ static void figures_table(struct strbuf *sb, const struct html_section *sec)
 	if (n == ARRAY_SIZE(cfg))
 		strbuf_addf(sb, " (the first %zu configurations)", n);
 	strbuf_addstr(sb, "</summary><table class=\"figures\"><thead><tr><th>config</th><th>p</th>"
-			  "<th>Execution_time (s)</th>");
+			  "<th>Execution_time</th>");
 	strbuf_addstr(sb, sec->weak ? "<th>weak efficiency</th>"
 				    : "<th>speedup</th><th>efficiency</th><th>Karp\xe2\x80\x93"
 				      "Flatt e</th>");
@@ -239,16 +243,16 @@ static void figures_table(struct strbuf *sb, const struct html_section *sec)
 		strbuf_addstr(sb, "<tr><td>");
 		html_text(sb, cfg[i].name);
 		strbuf_addf(sb, "</td><td>%d</td>", c->p);
-		figure_cell(sb, &c->fig[ANALYSIS_EXECUTION_TIME], "%.4g");
+		figure_cell(sb, &c->fig[ANALYSIS_EXECUTION_TIME], UNIT_SECONDS);
 		if (sec->weak) {
-			figure_cell(sb, &c->weak_efficiency, "%.3f");
+			figure_cell(sb, &c->weak_efficiency, UNIT_RATIO);
 		} else {
-			figure_cell(sb, &c->speedup, "%.3f");
-			figure_cell(sb, &c->efficiency, "%.3f");
-			figure_cell(sb, &c->karp_flatt, "%.3f");
+			figure_cell(sb, &c->speedup, UNIT_RATIO);
+			figure_cell(sb, &c->efficiency, UNIT_RATIO);
+			figure_cell(sb, &c->karp_flatt, UNIT_RATIO);
 		}
-		figure_cell(sb, &c->fig[ANALYSIS_EFFICIENCY], "%.3f");
-		figure_cell(sb, &c->average_parallelism, "%.3g");
+		figure_cell(sb, &c->fig[ANALYSIS_EFFICIENCY], UNIT_RATIO);
+		figure_cell(sb, &c->average_parallelism, UNIT_RATIO);
 		strbuf_addf(sb, "<td>%zu</td></tr>\n", c->fig[ANALYSIS_EXECUTION_TIME].n);
 	}
 	strbuf_addstr(sb, "</tbody></table></details>\n");

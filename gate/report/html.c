@@ -268,7 +268,7 @@ static void interval_link(struct strbuf *sb, const struct verdict *v,
 static void verdict_row(struct strbuf *sb, const struct verdict *v, const struct html_section *sec,
 			size_t nr)
 {
-	const char *ref = report_reference(v);
+	char text[160];
 
 	strbuf_addstr(sb, "<tr title=\"");
 	html_attr(sb, v->message);
@@ -281,25 +281,13 @@ static void verdict_row(struct strbuf *sb, const struct verdict *v, const struct
 	strbuf_addstr(sb, "</td><td><code>");
 	html_text(sb, v->metric ? v->metric : v->kind);
 	strbuf_addstr(sb, "</code></td><td class=\"num\">");
-	html_number(sb, "%.3g", v->value);
-	if (isfinite(v->value) && isfinite(v->lo) && isfinite(v->hi))
-		strbuf_addf(sb, " [%.3g, %.3g]", v->lo, v->hi);
+	html_text(sb, report_value_text(text, sizeof(text), v, "\xe2\x80\x93"));
 	strbuf_addstr(sb, "</td><td class=\"num\">");
-	if (isfinite(v->baseline))
-		strbuf_addstr(sb, !strcmp(ref, "min")   ? "\xe2\x89\xa5 "
-				  : !strcmp(ref, "max") ? "\xe2\x89\xa4 "
-							: "");
-	html_number(sb, "%.3g", v->baseline);
+	html_text(sb, report_baseline_text(text, sizeof(text), v, "\xe2\x80\x93"));
 	strbuf_addstr(sb, "</td><td class=\"num\">");
-	if (report_change_relative(v))
-		html_number(sb, "%+.1f %%", isfinite(v->change) ? v->change * 100 : NAN);
-	else
-		html_number(sb, "%+.3g", v->change);
+	html_text(sb, report_change_text(text, sizeof(text), v, "\xe2\x80\x93"));
 	strbuf_addstr(sb, "</td><td class=\"num\">");
-	if (isfinite(v->p_value) && v->p_value < 0.001)
-		strbuf_addstr(sb, "&lt; 0.001");
-	else
-		html_number(sb, "%.2g", v->p_value);
+	html_text(sb, report_p_text(text, sizeof(text), v->p_value, "\xe2\x80\x93"));
 	/* the cause, else the message: what a reader acts on; the message is the row's hover text
 	 */
 	strbuf_addstr(sb, "</td><td class=\"cause\">");
@@ -412,12 +400,13 @@ static void header(struct strbuf *sb, const struct verdict_set *s, const struct 
 		    css, st);
 	html_text(sb, outcome.buf);
 	strbuf_addstr(sb, "</h1>\n<p class=\"counts\">");
+	/* counted as in every report: the inconclusive checks apart from the warnings */
+	size_t undecided = report_count_listed(s, REPORT_INCONCLUSIVE);
 	strbuf_addf(sb,
 		    "<span class=\"badge fail\">%zu failed</span> <span class=\"badge warn\">%zu "
-		    "warning%s",
-		    count[VERDICT_FAIL], count[VERDICT_WARN], count[VERDICT_WARN] == 1 ? "" : "s");
-	if (report_count_listed(s, REPORT_INCONCLUSIVE))
-		strbuf_addf(sb, " (%zu inconclusive)", report_count_listed(s, REPORT_INCONCLUSIVE));
+		    "warning%s</span> <span class=\"badge warn\">%zu inconclusive",
+		    count[VERDICT_FAIL], count[VERDICT_WARN] - undecided,
+		    count[VERDICT_WARN] - undecided == 1 ? "" : "s", undecided);
 	strbuf_addf(sb,
 		    "</span> <span class=\"badge error\">%zu error%s</span> <span class=\"badge "
 		    "skipped\">%zu "

@@ -2,8 +2,11 @@
  * docs/metrics.md). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "analyze/lost-terms.h"
 #include "base/escape.h"
+#include "base/units.h"
 #include "report/protocol.h"
 #include "analyze/scaling-size.h"
 
@@ -33,6 +36,30 @@ static void json_key_string(FILE *out, const char *key, const char *s)
 	json_string(out, s);
 }
 
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* What a figure is in, by its key (docs/reports.md, "Units"): seconds, a count, a share of
+ * Total_time, or a ratio. */
+static const char *figure_unit(const char *key)
+{
+	if (!strcmp(key, "Processors") || !strcmp(key, "Count"))
+		return "count";
+	if (!strcmp(key, "Serial_share"))
+		return "share";
+	if (ends_with(key, "_time") || ends_with(key, "_time_wall") ||
+	    !strcmp(key, "Load_imbalance") || !strcmp(key, "Total_overhead"))
+		return "s";
+	for (size_t i = 0; i < lost_nr_terms; i++)
+		if (!strcmp(key, lost_terms[i].name))
+			return "s";
+	return unit_name(UNIT_RATIO);
+}
+
 static void json_figure(FILE *out, const char *key, const struct matrix_figure *f)
 {
 	json_string(out, key);
@@ -44,6 +71,7 @@ static void json_figure(FILE *out, const char *key, const struct matrix_figure *
 	json_number(out, f->median);
 	json_key_number(out, "lo", f->lo);
 	json_key_number(out, "hi", f->hi);
+	json_key_string(out, "unit", figure_unit(key));
 	fputc('}', out);
 }
 
@@ -61,7 +89,7 @@ static void json_cmp(FILE *out, const struct analysis_cmp *c)
 	fprintf(out, ", \"max_at\": {\"rank\": %d, \"thread\": %d}, \"mean\": ", c->max_rank,
 		c->max_thread);
 	json_number(out, c->mean);
-	fputc('}', out);
+	fputs(", \"unit\": \"s\"}", out);
 }
 
 static void json_cell(FILE *out, const struct matrix_cell *c)

@@ -79,14 +79,6 @@ static void md_code(struct strbuf *sb, const char *s, int in_table)
 	strbuf_addch(sb, '`');
 }
 
-static void md_number(struct strbuf *sb, const char *fmt, double v)
-{
-	if (isfinite(v))
-		strbuf_addf(sb, fmt, v);
-	else
-		strbuf_addstr(sb, DASH);
-}
-
 static void md_config(struct strbuf *sb, const struct verdict *v)
 {
 	char config[96];
@@ -101,7 +93,7 @@ static void md_config(struct strbuf *sb, const struct verdict *v)
 
 static void table_row(struct strbuf *sb, const struct verdict *v)
 {
-	const char *ref = report_reference(v);
+	char text[160];
 
 	strbuf_addstr(sb, "| ");
 	md_text(sb, v->benchmark ? v->benchmark : "-", 80);
@@ -121,25 +113,13 @@ static void table_row(struct strbuf *sb, const struct verdict *v)
 	if (v->metric || v->kind)
 		md_code(sb, v->metric ? v->metric : v->kind, 1);
 	strbuf_addstr(sb, " | ");
-	md_number(sb, "%.3g", v->value);
-	if (isfinite(v->value) && isfinite(v->lo) && isfinite(v->hi))
-		strbuf_addf(sb, " [%.3g, %.3g]", v->lo, v->hi);
+	strbuf_addstr(sb, report_value_text(text, sizeof(text), v, DASH));
 	strbuf_addstr(sb, " | ");
-	if (isfinite(v->baseline))
-		strbuf_addstr(sb, !strcmp(ref, "min")   ? "\xe2\x89\xa5 "
-				  : !strcmp(ref, "max") ? "\xe2\x89\xa4 "
-							: "");
-	md_number(sb, "%.3g", v->baseline);
+	strbuf_addstr(sb, report_baseline_text(text, sizeof(text), v, DASH));
 	strbuf_addstr(sb, " | ");
-	if (report_change_relative(v))
-		md_number(sb, "%+.1f %%", v->change * 100);
-	else
-		md_number(sb, "%+.3g", v->change);
+	strbuf_addstr(sb, report_change_text(text, sizeof(text), v, DASH));
 	strbuf_addstr(sb, " | ");
-	if (isfinite(v->p_value) && v->p_value < 0.001)
-		strbuf_addstr(sb, "< 0.001");
-	else
-		md_number(sb, "%.2g", v->p_value);
+	strbuf_addstr(sb, report_p_text(text, sizeof(text), v->p_value, DASH));
 	strbuf_addstr(sb, " | ");
 	/* the cause, else the message: what a reader acts on */
 	if (v->cause || v->message)
@@ -235,38 +215,20 @@ static int worst(const struct verdict_set *s, const struct matrix_series *ser, c
 	return found;
 }
 
-/* "median [lo, hi]"; the interval left out when it shows nothing (one repeat, or no spread). */
-static void figure(struct strbuf *sb, const char *fmt, const struct matrix_figure *f)
+/* "median [lo, hi]" as every report shows it; the interval left out when it shows nothing (one
+ * repeat, or no spread). */
+static void figure(struct strbuf *sb, enum unit u, const struct matrix_figure *f)
 {
-	char med[32], lo[32], hi[32];
+	char text[160];
 
-	if (!f->n || !isfinite(f->median)) {
-		strbuf_addstr(sb, DASH);
-		return;
-	}
-	snprintf(med, sizeof(med), fmt, f->median);
-	strbuf_addstr(sb, med);
-	if (!isfinite(f->lo) || !isfinite(f->hi))
-		return;
-	snprintf(lo, sizeof(lo), fmt, f->lo);
-	snprintf(hi, sizeof(hi), fmt, f->hi);
-	if (strcmp(lo, med) || strcmp(hi, med))
-		strbuf_addf(sb, " [%s, %s]", lo, hi);
+	strbuf_addstr(sb, report_figure_text(text, sizeof(text), u, f, DASH));
 }
 
-/* The base's (or stored baseline's) median time in a cell, and its speedup against the series'
- * reference. */
-static void base_figures(const struct baseline *b, const struct matrix_series *ser,
-			 const char *path, const struct analysis_config *c, double *t,
-			 double *speedup)
+static void value(struct strbuf *sb, enum unit u, double v)
 {
-	const struct analysis_config *ref = ser->cells[ser->ref].config;
-	double t_ref = report_base_median(b, path, ser->size, ref->ranks, ref->threads,
-					  ANALYSIS_EXECUTION_TIME, 0);
+	char text[48];
 
-	*t = report_base_median(b, path, ser->size, c->ranks, c->threads, ANALYSIS_EXECUTION_TIME,
-				0);
-	*speedup = t_ref > 0 && *t > 0 ? t_ref / *t : NAN;
+	strbuf_addstr(sb, isfinite(v) ? unit_format(text, sizeof(text), u, v) : DASH);
 }
 
 static void series_head(struct strbuf *sb, const struct verdict_set *s,
@@ -290,14 +252,14 @@ static void series_head(struct strbuf *sb, const struct verdict_set *s,
 			    ref->config->threads);
 	if (b)
 		strbuf_addf(sb,
-			    "\n\n| p | R\xc3\x97T | T median [lo, hi] (s) | T %s (s) | Speedup | "
+			    "\n\n| p | R\xc3\x97T | T median [lo, hi] | T %s | Speedup | "
 			    "Speedup %s "
 			    "| Efficiency | Karp\xe2\x80\x93"
 			    "Flatt | |\n| ---: | --- | --- | --- | --- | --- | --- | --- "
 			    "| --- |\n",
 			    word, word);
 	else
-		strbuf_addstr(sb, "\n\n| p | R\xc3\x97T | T median [lo, hi] (s) | Speedup | "
+		strbuf_addstr(sb, "\n\n| p | R\xc3\x97T | T median [lo, hi] | Speedup | "
 				  "Efficiency | Karp\xe2\x80\x93"
 				  "Flatt | |\n| ---: | --- | --- | --- | --- | --- | --- |\n");
 }
@@ -310,8 +272,11 @@ static void interference_note(struct strbuf *sb, const struct matrix_cell *c)
 
 	if (!in->n || !(in->median > 0) || !(tw->median > 0))
 		return;
-	strbuf_addf(sb, " (wall %.3g: the machine took %.0f %% of Total_time)",
-		    c->fig[ANALYSIS_EXECUTION_TIME_WALL].median, 100 * in->median / tw->median);
+	strbuf_addstr(sb, " (wall ");
+	value(sb, UNIT_SECONDS, c->fig[ANALYSIS_EXECUTION_TIME_WALL].median);
+	strbuf_addstr(sb, ": the machine took ");
+	value(sb, UNIT_SHARE, in->median / tw->median);
+	strbuf_addstr(sb, " of Total_time)");
 }
 
 /* One row per configuration: the current figures, and the base's time and speedup beside them when
@@ -326,25 +291,27 @@ static void series_table(struct strbuf *sb, const struct verdict_set *s,
 	for (size_t i = 0; i < rows; i++) {
 		const struct matrix_cell *c = &ser->cells[i];
 		int w = worst(s, ser, path, c->config);
-		double bt, bs;
 		strbuf_addf(sb, "| %d | %dx%d | ", c->p, c->config->ranks, c->config->threads);
-		figure(sb, "%.3g", &c->fig[ANALYSIS_EXECUTION_TIME]);
+		figure(sb, UNIT_SECONDS, &c->fig[ANALYSIS_EXECUTION_TIME]);
 		interference_note(sb, c);
 		strbuf_addstr(sb, " | ");
 		if (b) {
-			base_figures(b, ser, path, c->config, &bt, &bs);
-			md_number(sb, "%.3g", bt);
+			value(sb, UNIT_SECONDS,
+			      report_base_median(b, path, ser->size, c->config->ranks,
+						 c->config->threads, ANALYSIS_EXECUTION_TIME, 0));
 			strbuf_addstr(sb, " | ");
 		}
-		figure(sb, "%.2f", &c->speedup);
+		figure(sb, UNIT_RATIO, &c->speedup);
 		strbuf_addstr(sb, " | ");
 		if (b) {
-			md_number(sb, "%.2f", bs);
+			value(sb, UNIT_RATIO,
+			      report_base_speedup(b, path, ser->size,
+						  ser->cells[ser->ref].config, c->config));
 			strbuf_addstr(sb, " | ");
 		}
-		figure(sb, "%.2f", &c->efficiency);
+		figure(sb, UNIT_RATIO, &c->efficiency);
 		strbuf_addstr(sb, " | ");
-		figure(sb, "%.3f", &c->karp_flatt);
+		figure(sb, UNIT_RATIO, &c->karp_flatt);
 		if (c->superlinear)
 			strbuf_addstr(sb, " superlinear (efficiency > 1)");
 		else if (c->karp_flatt.n && c->karp_flatt.median >= 1)
@@ -427,7 +394,7 @@ static void size_scaling(struct strbuf *sb, const struct analysis *a, const stru
 		strbuf_addf(sb, "- `%s` ", w->benchmark);
 		md_code(sb, path, 0);
 		strbuf_addf(sb, ": weak-scaling efficiency at p = %d: ", last->cell->p);
-		figure(sb, "%.3g", &last->cell->weak_efficiency);
+		figure(sb, UNIT_RATIO, &last->cell->weak_efficiency);
 		strbuf_addch(sb, '\n');
 	}
 	for (size_t i = 0; i < m->nr_iso && lines < MAX_SERIES; i++) {

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/units.h"
 #include "base/words.h"
 #include "report/protocol.h"
 #include "analyze/scaling-size.h"
@@ -45,7 +46,7 @@ static void figure(FILE *out, const struct matrix_figure *f)
 
 static void cell_main(FILE *out, const struct matrix_cell *c)
 {
-	char words[96];
+	char words[96], share[48];
 
 	fprintf(out, "  configuration %s (p = %d), %zu repeats\n",
 		config_words(words, sizeof(words), c->config->ranks, c->config->threads, NULL),
@@ -59,9 +60,11 @@ static void cell_main(FILE *out, const struct matrix_cell *c)
 			fputs("  (estimated from the ranks' times)", out);
 		if (f == ANALYSIS_INTERFERENCE && c->fig[f].n && c->fig[f].median > 0 &&
 		    c->fig[ANALYSIS_TOTAL_TIME_WALL].median > 0)
-			fprintf(out, "  (the machine took %.0f %% of Total_time_wall from this "
+			fprintf(out, "  (the machine took %s of Total_time_wall from this "
 				"interval)",
-				100 * c->fig[f].median / c->fig[ANALYSIS_TOTAL_TIME_WALL].median);
+				unit_format(share, sizeof(share), UNIT_SHARE,
+					    c->fig[f].median /
+						    c->fig[ANALYSIS_TOTAL_TIME_WALL].median));
 		if (f == ANALYSIS_TOTAL_TIME)
 			fputs("  (the program's: Total_time_wall - Interference)", out);
 		fputc('\n', out);

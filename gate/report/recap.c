@@ -50,9 +50,15 @@ void report_recap(FILE *out, const struct verdict_set *vs)
 		return;
 	fprintf(out, "\nrecap: %zu failed, %zu error%s", count[VERDICT_FAIL], count[VERDICT_ERROR],
 		count[VERDICT_ERROR] == 1 ? "" : "s");
-	if (count[VERDICT_WARN])
-		fprintf(out, " (%zu warning%s above)", count[VERDICT_WARN],
-			count[VERDICT_WARN] == 1 ? "" : "s");
+	/* counted as in every report: the inconclusive checks apart from the warnings */
+	size_t undecided = report_count_listed(vs, REPORT_INCONCLUSIVE);
+	size_t warned = count[VERDICT_WARN] - undecided;
+	if (warned && undecided)
+		fprintf(out, " (%zu warning%s and %zu inconclusive above)", warned,
+			warned == 1 ? "" : "s", undecided);
+	else if (warned || undecided)
+		fprintf(out, " (%zu %s above)", warned ? warned : undecided,
+			undecided ? "inconclusive" : warned == 1 ? "warning" : "warnings");
 	fputs(":\n", out);
 	for (size_t k = 0; k < ARRAY_SIZE(order); k++) {
 		size_t shown = 0;

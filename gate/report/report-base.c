@@ -1,9 +1,12 @@
 /* The stored baseline's or the base revision's figures, as the reports show them beside the current
  * ones. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "judge/baseline.h"
+#include "analyze/matrix.h"
 #include "judge/check.h"
 #include "report/report-priv.h"
 #include "stats/stats.h"
@@ -27,6 +30,27 @@ double report_base_median(const struct baseline *b, const char *path, const char
 	return med;
 }
 
+double report_base_speedup(const struct baseline *b, const char *path, const char *size,
+			   const struct analysis_config *ref, const struct analysis_config *c)
+{
+	double t_ref = report_base_median(b, path, size, ref->ranks, ref->threads,
+					  ANALYSIS_EXECUTION_TIME, 0);
+	double t = report_base_median(b, path, size, c->ranks, c->threads, ANALYSIS_EXECUTION_TIME,
+				      0);
+
+	return t_ref > 0 && t > 0 ? t_ref / t : NAN;
+}
+
+const char *report_figure_text(char *buf, size_t size, enum unit u, const struct matrix_figure *f,
+			       const char *none)
+{
+	if (!f->n || !isfinite(f->median))
+		snprintf(buf, size, "%s", none);
+	else
+		unit_format_interval(buf, size, u, f->median, f->lo, f->hi);
+	return buf;
+}
+
 const char *report_base_word(const struct verdict_set *s)
 {
 	return s->ab ? "base" : "baseline";
@@ -41,4 +65,47 @@ const struct baseline **report_bases(const struct check *c, size_t *n)
 		if (c->bench[i].has_base)
 			base[(*n)++] = &c->bench[i].base;
 	return base;
+}
+
+const char *report_value_text(char *buf, size_t size, const struct verdict *v, const char *none)
+{
+	if (!isfinite(v->value))
+		snprintf(buf, size, "%s", none);
+	else
+		unit_format_interval(buf, size, v->unit, v->value, v->lo, v->hi);
+	return buf;
+}
+
+const char *report_baseline_text(char *buf, size_t size, const struct verdict *v,
+				 const char *none)
+{
+	const char *ref = report_reference(v);
+	char value[48];
+
+	if (!isfinite(v->baseline)) {
+		snprintf(buf, size, "%s", none);
+		return buf;
+	}
+	snprintf(buf, size, "%s%s",
+		 !strcmp(ref, "min") ? "\xe2\x89\xa5 " : !strcmp(ref, "max") ? "\xe2\x89\xa4 " : "",
+		 unit_format(value, sizeof(value), v->unit, v->baseline));
+	return buf;
+}
+
+const char *report_change_text(char *buf, size_t size, const struct verdict *v, const char *none)
+{
+	if (!isfinite(v->change))
+		snprintf(buf, size, "%s", none);
+	else
+		unit_format_change(buf, size, v->change_unit, v->change);
+	return buf;
+}
+
+const char *report_p_text(char *buf, size_t size, double p, const char *none)
+{
+	if (!isfinite(p))
+		snprintf(buf, size, "%s", none);
+	else
+		unit_format_p(buf, size, p);
+	return buf;
 }

@@ -14,8 +14,13 @@ void report_outcome(struct strbuf *sb, const struct verdict_set *s);
 size_t report_no_reference(const struct verdict_set *s);
 /* What v->baseline holds: "min" or "max" for a bound (kind *_min, *_max), else "baseline". */
 const char *report_reference(const struct verdict *v);
-/* v->change is relative for time metrics (Execution_time, *_time), absolute for the others. */
-int report_change_relative(const struct verdict *v);
+/* A verdict's figures as every report shows them (base/units.h), 'none' when absent; return buf:
+ * "50.0 % [49.1 %, 50.2 %]", "0.2 %" (a bound: "≥ 0.8"), "+49.8 points", "< 0.001". */
+const char *report_value_text(char *buf, size_t size, const struct verdict *v, const char *none);
+const char *report_baseline_text(char *buf, size_t size, const struct verdict *v,
+				 const char *none);
+const char *report_change_text(char *buf, size_t size, const struct verdict *v, const char *none);
+const char *report_p_text(char *buf, size_t size, double p, const char *none);
 
 /* The lists of the reports: a status, or REPORT_INCONCLUSIVE, the warnings that say only that the
  * data cannot decide, listed apart so that they do not bury the warnings that found something. */
@@ -29,6 +34,14 @@ struct baseline;
  * may be NULL). */
 double report_base_median(const struct baseline *b, const char *path, const char *size, int ranks,
 			  int threads, enum analysis_figure f, int share);
+/* The base's speedup in configuration c against the series' reference: median T(ref) / median
+ * T(p), the one definition of a speedup (the current one too, and the check's); NAN without. */
+double report_base_speedup(const struct baseline *b, const char *path, const char *size,
+			   const struct analysis_config *ref, const struct analysis_config *c);
+struct matrix_figure;
+/* "median [lo, hi]" of a figure as every report shows it (base/units.h); 'none' when absent. */
+const char *report_figure_text(char *buf, size_t size, enum unit u, const struct matrix_figure *f,
+			       const char *none);
 struct check;
 /* The baselines (or the base revision's samples) the check read, one per benchmark that has one;
  * caller frees the array. */

@@ -41,18 +41,26 @@ static void add_count(struct strbuf *sb, size_t n, const char *one, const char *
 	strbuf_addf(sb, "%s%zu %s", sep, n, n == 1 ? one : many);
 }
 
-/* ", 1 warning, 2 errors" for the statuses of 'which' that occurred. */
-static void add_others(struct strbuf *sb, const size_t *count, const enum verdict_status *which,
-		       size_t nr, const char *sep)
+/* ", 1 warning, 2 inconclusive, 2 errors" for the statuses of 'which' that occurred; count[] as
+ * report_count() gives it, warnings less the inconclusive ones (counted apart, as everywhere). */
+static void add_others(struct strbuf *sb, const struct verdict_set *s, const size_t *count,
+		       const enum verdict_status *which, size_t nr, const char *sep)
 {
 	static const char *one[] = { "pass", "warning", "regression", "error", "skipped" };
 	static const char *many[] = { "pass", "warnings", "regressions", "errors", "skipped" };
+	size_t undecided = report_count_listed(s, REPORT_INCONCLUSIVE);
 
-	for (size_t i = 0; i < nr; i++)
-		if (count[which[i]]) {
-			add_count(sb, count[which[i]], one[which[i]], many[which[i]], sep);
+	for (size_t i = 0; i < nr; i++) {
+		size_t n = count[which[i]] - (which[i] == VERDICT_WARN ? undecided : 0);
+		if (n) {
+			add_count(sb, n, one[which[i]], many[which[i]], sep);
 			sep = ", ";
 		}
+		if (which[i] == VERDICT_WARN && undecided) {
+			add_count(sb, undecided, "inconclusive", "inconclusive", sep);
+			sep = ", ";
+		}
+	}
 }
 
 static int run_failed(const struct verdict_set *s, size_t *count)
@@ -94,30 +102,30 @@ void report_outcome(struct strbuf *sb, const struct verdict_set *s)
 		strbuf_addstr(sb, "no checks");
 	} else if (count[VERDICT_FAIL]) {
 		add_count(sb, count[VERDICT_FAIL], "regression", "regressions", "");
-		add_others(sb, count, after_fail, ARRAY_SIZE(after_fail), ", ");
+		add_others(sb, s, count, after_fail, ARRAY_SIZE(after_fail), ", ");
 		strbuf_addf(sb, " in %zu %s", s->nr, checks);
 	} else if (run_failed(s, count)) {
 		strbuf_addstr(sb, "run failed: ");
 		add_count(sb, count[VERDICT_ERROR], "error", "errors", "");
-		add_others(sb, count, after_error, ARRAY_SIZE(after_error), ", ");
+		add_others(sb, s, count, after_error, ARRAY_SIZE(after_error), ", ");
 		strbuf_addf(sb, " in %zu %s", s->nr, checks);
 	} else if (report_no_reference(s)) {
 		size_t n = report_no_reference(s);
 		strbuf_addf(sb, "could not be judged: no baseline and no base revision for %zu %s",
 			    n, n == 1 ? "benchmark" : "benchmarks");
-		add_others(sb, count, after_pass, ARRAY_SIZE(after_pass), " (");
+		add_others(sb, s, count, after_pass, ARRAY_SIZE(after_pass), " (");
 		strbuf_addf(sb, " in %zu %s)", s->nr, checks);
 	} else if (!count[VERDICT_ERROR] && !count[VERDICT_SKIPPED]) {
 		if (s->nr == 1)
 			strbuf_addstr(sb, "1 check passes");
 		else
 			strbuf_addf(sb, "all %zu checks pass", s->nr);
+		add_others(sb, s, count, after_pass, 1, " (");
 		if (count[VERDICT_WARN])
-			strbuf_addf(sb, " (%zu %s)", count[VERDICT_WARN],
-				    count[VERDICT_WARN] == 1 ? "warning" : "warnings");
+			strbuf_addch(sb, ')');
 	} else {
 		strbuf_addf(sb, "no regressions in %zu %s", s->nr, checks);
-		add_others(sb, count, after_pass, ARRAY_SIZE(after_pass), " (");
+		add_others(sb, s, count, after_pass, ARRAY_SIZE(after_pass), " (");
 		strbuf_addch(sb, ')');
 	}
 }
@@ -138,11 +146,6 @@ const char *report_reference(const struct verdict *v)
 	return "baseline";
 }
 
-int report_change_relative(const struct verdict *v)
-{
-	return ends_with(v->metric, "_time") || (v->kind && !strcmp(v->kind, "tolerance.time"));
-}
-
 /* "jacobi program/solve 1 rank × 4 threads: Measured_efficiency 0.61 (baseline 0.83)" */
 static void headline_detail(struct strbuf *sb, const struct verdict *v)
 {
@@ -153,9 +156,12 @@ static void headline_detail(struct strbuf *sb, const struct verdict *v)
 
 	strbuf_addf(sb, " %s", config_words(config, sizeof(config), v->ranks, v->threads, v->size));
 	if (v->metric && isfinite(v->value)) {
-		strbuf_addf(sb, ": %s %.3g", v->metric, v->value);
+		char value[48];
+		strbuf_addf(sb, ": %s %s", v->metric,
+			    unit_format(value, sizeof(value), v->unit, v->value));
 		if (isfinite(v->baseline))
-			strbuf_addf(sb, " (%s %.3g)", report_reference(v), v->baseline);
+			strbuf_addf(sb, " (%s %s)", report_reference(v),
+				    unit_format(value, sizeof(value), v->unit, v->baseline));
 	} else if (v->message) {
 		strbuf_addf(sb, ": %s", v->message);
 	} else if (v->kind) {
@@ -253,10 +259,16 @@ static void verdict_json(struct strbuf *sb, const struct verdict *v)
 	json_add_number(sb, v->hi);
 	strbuf_addf(sb, ", \"n_base\": %zu, \"baseline\": ", v->n_base);
 	json_add_number(sb, v->baseline);
+	/* what value, lo, hi and baseline are in, and change (docs/summary.md, "Units") */
+	strbuf_addstr(sb, ", \"unit\": ");
+	json_add_string(sb, v->metric ? unit_name(v->unit) : NULL);
 	strbuf_addstr(sb, ", \"change\": ");
 	json_add_number(sb, v->change);
+	strbuf_addstr(sb, ", \"change_unit\": ");
+	json_add_string(sb, v->metric ? unit_name(v->change_unit) : NULL);
 	strbuf_addstr(sb, ", \"p_value\": ");
 	json_add_number(sb, v->p_value);
+	strbuf_addf(sb, ", \"inconclusive\": %s", v->inconclusive ? "true" : "false");
 	strbuf_addstr(sb, ", \"message\": ");
 	json_add_string(sb, v->message ? v->message : "");
 	strbuf_addstr(sb, ", \"cause\": ");
@@ -305,6 +317,7 @@ void summary_format(struct strbuf *out, const struct verdict_set *s, const char 
 		add_key(out, verdict_status_name((enum verdict_status)st));
 		strbuf_addf(out, "%zu", count[st]);
 	}
+	strbuf_addf(out, ", \"inconclusive\": %zu", report_count_listed(s, REPORT_INCONCLUSIVE));
 	strbuf_addstr(out, "},\n \"headline\": ");
 	json_add_string(out, headline);
 	strbuf_addstr(out, ",\n \"timestamp\": ");

@@ -234,10 +234,11 @@ static int read_node_thread(struct reader *r, char **f, int *node, int *thread, 
 }
 
 /* Fields f[from..n) mapped by 'map' into 'v' (nv known columns named 'names'); unmapped ones are
- * skipped. Every known column is a time, a count or a byte count: finite and not negative, or '-'.
+ * skipped. Every known column is a time, a count or a byte count: finite and not negative, or '-';
+ * the column 'signed_column' - 1 (0: none) may be negative (a correction: rq_sync).
  */
 static int read_mapped(struct reader *r, char **f, int from, int n, const int *map, double *v,
-		       int nv, const char *const *names, const char *what)
+		       int nv, const char *const *names, const char *what, int signed_column)
 {
 	for (int c = 0; c < nv; c++)
 		v[c] = NAN;
@@ -250,11 +251,13 @@ static int read_mapped(struct reader *r, char **f, int from, int n, const int *m
 		}
 		if (map[i] < 0)
 			continue;
-		if (strcmp(f[i], "-") && (!isfinite(x) || x < 0 || x > PROFILE_MAX_VALUE)) {
+		double lo = signed_column && map[i] == signed_column - 1 ? -PROFILE_MAX_VALUE : 0;
+		if (strcmp(f[i], "-") && (!isfinite(x) || x < lo || fabs(x) > PROFILE_MAX_VALUE)) {
 			/* The bound keeps derived figures finite (Total_time = time x processors).
 			 */
 			snprintf(msg, sizeof(msg), "%s column '%s' is '%.40s': must be a finite "
-				 "number, not negative, at most 1e15", what, names[map[i]], f[i]);
+				 "number, %sat most 1e15", what, names[map[i]], f[i],
+				 lo < 0 ? "of magnitude " : "not negative, ");
 			return bad(r, msg);
 		}
 		v[map[i]] = x;
@@ -270,7 +273,8 @@ static int read_stat(struct reader *r, char **f, int n)
 	if (!r->have_stat_columns || n != r->have_stat_columns)
 		return bad(r, "stat does not match its columns");
 	if (read_node_thread(r, f, &s.node, &s.thread, "stat") ||
-	    read_mapped(r, f, 3, n, r->stat_map, s.v, PROFILE_NR_COLUMNS, column_names, "stat"))
+	    read_mapped(r, f, 3, n, r->stat_map, s.v, PROFILE_NR_COLUMNS, column_names, "stat",
+			PROFILE_RQ_SYNC + 1))
 		return -1;
 	ALLOC_GROW(p->stats, p->nr_stats + 1, p->alloc_stats);
 	p->stats[p->nr_stats++] = s;
@@ -290,7 +294,7 @@ static int read_mpi(struct reader *r, char **f, int n)
 		return bad(r, "mpi kind too long");
 	strcpy(m.kind, f[3]);
 	if (read_mapped(r, f, 4, n, r->mpi_map, m.v, PROFILE_MPI_NR_COLUMNS, mpi_column_names,
-			"mpi"))
+			"mpi", 0))
 		return -1;
 	ALLOC_GROW(p->mpi, p->nr_mpi + 1, p->alloc_mpi);
 	p->mpi[p->nr_mpi++] = m;

@@ -18,7 +18,9 @@
 	X(OMP_LOCK, "omp_lock") \
 	X(OMP_REGIONS, "omp_regions") \
 	X(CPU, "cpu") \
-	X(RQ_WAIT, "rq_wait")
+	X(RQ_WAIT, "rq_wait") \
+	X(RQ_SYNC, "rq_sync") \
+	X(CPU_WAIT, "cpu_wait")
 
 enum profile_column {
 #define X(id, name) PROFILE_##id,

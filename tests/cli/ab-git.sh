@@ -22,10 +22,19 @@ expect_match "$out" 'whole-run false-alarm level 1 % \((two looks at 0\.05 % and
 # The reports put base and head side by side, and call the base a base.
 grep -q '^| Benchmark | Interval | Config | Metric | Current \[lo, hi\] | Base / bound |' out/summary.md ||
 	fail "summary.md: the regression table does not name the base"
-grep -q '^| p | R×T | T median \[lo, hi\] (s) | T base (s) | Speedup | Speedup base |' out/summary.md ||
+grep -q '^| p | R×T | T median \[lo, hi\] | T base | Speedup | Speedup base |' out/summary.md ||
 	fail "summary.md: the scaling table has no base columns"
-grep -Eq '^\| 2 \| 1x2 \| [0-9.e-]+ (\[[^]]*\] )?(\(wall [^)]*\) )?\| [0-9.e-]+ \| [0-9.]+ (\[[^]]*\] )?\| [0-9.]+ \|' out/summary.md ||
+grep -Eq '^\| 2 \| 1x2 \| [0-9.e-]+ s (\[[^]]*\] )?(\(wall [^)]*\) )?\| [0-9.e-]+ s \| [0-9.]+ (\[[^]]*\] )?\| [0-9.]+ \|' out/summary.md ||
 	fail "summary.md: no 1x2 row with the base's time and speedup"
+# One base speedup: the check's (summary.json) is the scaling table's, median T(ref) / median T(p) of the base.
+base=$(python3 -c 'import json, sys
+for v in json.load(open(sys.argv[1]))["verdicts"]:
+    if v["kind"] == "tolerance.speedup" and v["interval"] == "program/solve/residual" and v["threads"] == 2:
+        print("%.3g" % v["baseline"])' out/summary.json)
+[ -n "$base" ] || fail "summary.json: no speedup check of program/solve/residual at 2 threads"
+grep -A5 '^\*\*jacobi\*\* `program/solve/residual`$' out/summary.md | grep -E '^\| 2 \| 1x2 \|' |
+	awk -F' \\| ' '{ print $6 }' | grep -qx -- "$base" ||
+	fail "summary.md: the scaling table's base speedup is not the check's $base"
 grep -q 'dashed: the base revision, run in the same job' out/report.html || fail "report.html: the base is called a stored baseline"
 grep -q '>base (median, 95 % interval)<' out/report.html || fail "report.html: the plots' key does not say base"
 ! grep -q 'baseline (median\|the baseline dashed\|the baseline pale\|: baseline ' out/report.html ||

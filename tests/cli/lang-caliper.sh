@@ -112,7 +112,21 @@ analyzed "$T/cxx" "the Caliper C++ scopes" 'program/outer ' 'program/outer/itera
 expect_exit 0 "$P/bin/scalegate" profile "$T/cxx"/*.sgprof
 expect_no_match "$out" 'warning' "an annotation error"
 
-# Caliper's attribute API has no scalegate meaning: using it must not compile.
+# Caliper's attribute API has no scalegate meaning: using it must not compile, and the error says what to write.
 printf '#include <caliper/cali.h>\nint main(void) { cali_set_int_byname("n", 3); return 0; }\n' >"$T/attr.c"
 expect_exit 1 cc -c "$T/attr.c" $(pkg-config --cflags scalegate-caliper) -o "$T/attr.o"
-expect_match "$out" 'poisoned' "the unsupported call's error"
+expect_match "$out" "cali_set_int_byname.* is unavailable: scalegate: Caliper attributes are not supported; mark a region with CALI_MARK_BEGIN\\(name\\)" \
+	"the unsupported call's error says what to use"
+expect_exit 1 clang -fsyntax-only "$T/attr.c" $(pkg-config --cflags scalegate-caliper)
+expect_match "$out" "'cali_set_int_byname' is unavailable: scalegate: .*CALI_MARK_BEGIN" "clang says it too"
+expect_no_match "$out" 'void value|incompatible type' "one error per unsupported call"
+# ... in C++ too, for an attribute created and a communication region (a macro)
+printf '#include <caliper/cali.h>\nint main() { cali_id_t a = cali_create_attribute("a", 0, 0); (void)a;\n CALI_MARK_COMM_REGION_BEGIN("halo"); return 0; }\n' >"$T/attr.cpp"
+expect_exit 1 c++ -fsyntax-only "$T/attr.cpp" $(pkg-config --cflags scalegate-caliper)
+expect_match "$out" "cali_create_attribute.* is unavailable: scalegate: Caliper attributes are not supported" "C++: the attribute's error"
+expect_match "$out" "is unavailable: scalegate: communication regions are not supported: MPI calls are captured" \
+	"C++: the communication region's error"
+expect_no_match "$out" 'poisoned|no matching function|too many arguments' "no cryptic error beside"
+# the declarations that make the errors cost a program that does not use them nothing, even with strict prototypes
+clang -std=c11 -Wall -Wextra -Wstrict-prototypes -Werror -fsyntax-only "$T/solver.c" $(pkg-config --cflags scalegate-caliper) ||
+	fail "the stand-in warns under -Wstrict-prototypes"

@@ -86,9 +86,9 @@ expect_match "$static" "^section s8 st-none no checks solver program/setup<b x=\
 expect_match "$static" '^section s10 st-pass pass solver program/solve/sweep$' "level 2 last"
 expect_no_match "$static" 'sweep/block' "level 3 without a verdict is not plotted"
 [ "$(grep -c '^section ' <<<"$static")" -eq 11 ] || fail "expected 11 sections: $static"
-# Plots: 4 per strong-scaling interval (speedup, efficiency, Karp-Flatt, lost time) x 5, weak efficiency and lost
-# time x 2, the 4 + isoefficiency x 2 of 'reduce', and 4 x 2 of 'contended': 42.
-expect_match "$static" '^plots 42$' "42 plots"
+# Plots: 5 per strong-scaling interval (execution time, speedup, efficiency, Karp-Flatt, lost time) x 5, weak
+# efficiency and lost time x 2, the 5 + isoefficiency x 2 of 'reduce', and 5 x 2 of 'contended': 51.
+expect_match "$static" '^plots 51$' "51 plots"
 html=$(cat "$T/syn/report.html")
 expect_match "$html" '1 interval not plotted \(1 deeper than level 2 without a warning or regression\): solver <code>program/solve/sweep/block</code>' "what was left out"
 expect_match "$html" 'setup&lt;b x=&quot;1&quot;&gt;&amp;&apos;q&apos;' "the interval name escaped"
@@ -97,7 +97,7 @@ expect_match "$html" 'fitted growth: n ~ p log p' "the fitted growth of the redu
 expect_match "$html" 'to hold 80 % efficiency, n must grow like p log p; memory per processor then grows like log p' "the isoefficiency verdict"
 expect_match "$html" '<figcaption>Weak-scaling efficiency vs p</figcaption>' "weak-scaling plot"
 expect_match "$html" '<a href="#s1"><code>program/solve/residual</code></a>' "a regression links to its plots"
-expect_match "$html" 'Insufficient_parallelism \(serial code\) grew from 0\.0 % to 50 % of Total_time' "the cause"
+expect_match "$html" 'Insufficient_parallelism \(serial code\) grew from 0\.0 % to 50\.0 % of Total_time' "the cause"
 expect_match "$html" '<title>p = 2 \(1 rank × 2 threads\): speedup 1 \[' "hover text on a mark"
 # the header names the results directory once ("results results" read twice)
 expect_match "$html" '&middot;|from <code>results/</code>' "the header's results directory"
@@ -112,8 +112,15 @@ expect_match "$html" '<text class="offscale"[^>]*>baseline 2\.97</text>' "so is 
 expect_match "$html" 'beyond the axis \(0 to 2\), drawn at its edge' "the off-scale marker is explained"
 expect_match "$html" '<title>p = 2 \(1 rank × 2 threads\): baseline speedup 0\.5[0-9]* \[[0-9.]+, [0-9.]+\], n = 5' \
 	"the baseline has its interval"
+# The execution time is plotted, in seconds; the baseline in a colour of its own (no series has it).
+expect_match "$html" '<figcaption>Execution time vs p</figcaption>' "an execution-time plot"
+expect_match "$html" '<title>p = 2 \(1 rank × 2 threads\): Execution_time [0-9.]+ s \[[0-9.]+ s, [0-9.]+ s\], n = 5' \
+	"the execution time's marks in seconds"
+expect_match "$html" 'stroke="#222222"[^>]*><title>p = 2 \(1 rank × 2 threads\): baseline speedup ' \
+	"the baseline's marks in their own colour"
+expect_no_match "$html" 'stroke="#0072B2"[^>]*><title>[^<]*: baseline ' "no baseline mark in the current results' colour"
 expect_match "$html" 'no speedup \(e ≥ 1: more processors were no faster than one\)' "the trend in words"
-render "$T/syn/report.html" 42
+render "$T/syn/report.html" 51
 
 # ---- end to end on the Jacobi example: run, baseline, the serial-residual knob, check and report ----
 cat >"$T/scalegate.yml" <<YML
@@ -145,9 +152,9 @@ expect_exit 0 sg report -r "$T/knob" --html "$T/jacobi-report.html"
 cmp -s "$T/jacobi.html" "$T/jacobi-report.html" || fail "check --html and report --html differ on the Jacobi results"
 static=$(python3 "$check_py" static "$T/jacobi.html") || fail "the Jacobi report is not self-contained"
 expect_match "$static" '^section s[01] st-fail regression jacobi program/solve/residual$' "the regression's interval first"
-# program, program/solve, program/solve/sweep, program/solve/residual: 4 plots each.
-expect_match "$static" '^plots 16$' "16 plots for the Jacobi example"
-render "$T/jacobi.html" 16
+# program, program/solve, program/solve/sweep, program/solve/residual: 5 plots each.
+expect_match "$static" '^plots 20$' "20 plots for the Jacobi example"
+render "$T/jacobi.html" 20
 # an OpenMP-only program: no legend entry for what it cannot have
 expect_no_match "$(cat "$T/jacobi.html")" '</span>Communication' "no Communication key without MPI"
 expect_no_match "$(cat "$T/jacobi.html")" '</span>Idle<' "no Idle key (ranks that finished early) with one rank"
@@ -160,4 +167,4 @@ expect_exit 3 "$SCALEGATE" run -c "$T/crashed.yml" -o "$T/crashed"
 expect_exit 3 "$SCALEGATE" check -c "$T/crashed.yml" -r "$T/crashed" --html "$T/crashed.html"
 expect_match "$(cat "$T/crashed.html")" '<details open><summary>Errors \(1\)</summary>' "the Errors section is open"
 expect_match "$(cat "$T/crashed.html")" 'crash: killed by SIGSEGV' "the crash is in it"
-render "$T/crashed.html" 16
+render "$T/crashed.html" 20

@@ -25,7 +25,7 @@ p=$(one_profile "$T/basic")
 [ "$(meta "$p" sched)" = schedstat ] || fail "meta sched: $(meta "$p" sched)"
 holds "$(meta "$p" cpus)" "$(nproc)" 0 'a >= 1 && a <= b' "meta cpus is the affinity mask's size"
 holds "$(meta "$p" threads_max)" 0 0 'a == 2' "meta threads_max: the main thread and one worker"
-grep -q "^columns	stat	.*	cpu	rq_wait$" "$p" || fail "no cpu and rq_wait columns"
+grep -q "^columns	stat	.*	cpu	rq_wait	rq_sync	cpu_wait$" "$p" || fail "no cpu, rq_wait, rq_sync and cpu_wait columns"
 # Every stat record: cpu + rq_wait <= time (+ clock slack), both >= 0.
 awk -F'\t' '$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
 	$1 == "stat" { t = $idx["time"]; c = $idx["cpu"]; q = $idx["rq_wait"]
@@ -78,3 +78,30 @@ holds "$(stat "$p" spin 0 cpu)" 0 0 'a > 0' "cpu without schedstat"
 expect_exit 0 "$SCALEGATE" profile "$(one_profile "$T/basic")"
 expect_match "$out" '^  program/spin ' "scalegate profile lists the intervals"
 expect_exit 0 "$SCALEGATE" profile --tsv "$T/basic"/*.sgprof "$T/none"/*.sgprof
+
+# Team phases (rq_sync, cpu_wait): PRK Stencil's shape (barriers inside one parallel region) with two
+# CPU hogs beside its two threads, spinning waits (libgomp's default) and passive ones. Relations only:
+# cpu_wait is part of the waiting and of cpu; a thread's time on the program's critical path (its
+# presence less its delay and rq_sync, summed over the region's intervals) is never negative nor more
+# than its presence; and the hogs shift phases: rq_sync is not all zero.
+for policy in active passive; do
+	for h in 1 2; do timeout 120 sh -c 'while :; do :; done' & eval "hog$h=\$!"; done
+	OMP_WAIT_POLICY=$policy OMP_NUM_THREADS=2 OMP_PROC_BIND=false \
+		traced "$T/fused-$policy" fused 40 200000 >/dev/null
+	kill "$hog1" "$hog2"
+	p=$(one_profile "$T/fused-$policy")
+	awk -F'\t' '$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
+		$1 == "region" { name[$2] = $3 }
+		$1 == "node" { region[$2] = $4 }
+		$1 == "stat" { n = $2; th = $3; w = $idx["omp_barrier"] + $idx["omp_idle"]
+			cw = $idx["cpu_wait"]; s = $idx["rq_sync"]
+			if (cw < 0 || cw > w * 1.02 + 0.002 || cw > $idx["cpu"] * 1.02 + 0.002) {
+				print "cpu_wait outside the waiting: " $0; bad = 1 }
+			if (name[region[n]] == "run") { a[th] = $idx["time"] + $idx["omp_idle"]; q[th] = $idx["rq_wait"] }
+			if (name[region[n]] != "program") { sync[th] += s; any += (s != 0) } }
+		END { for (th in a) { prog = a[th] - q[th] - sync[th]
+				if (prog < -0.002 || prog > a[th] + 0.002) {
+					print "thread " th ": on the critical path " prog " of " a[th]; bad = 1 } }
+			if (!any) { print "rq_sync is 0 everywhere under two hogs"; bad = 1 }
+			exit bad }' "$p" || fail "team phases under two hogs, $policy waits"
+done

@@ -29,8 +29,10 @@ static uint64_t fnv1a(const char *s, size_t n)
  * A profile of one process without MPI: nodes program (0) > solve (1); 'threads' slots (slot 0
  * main); 'meta' extra meta lines ("key value" pairs, or NULL); 'stats' record lines without the
  * record name: "node thread count time par barrier idle lock cpu rq_wait" ('-' where not
- * captured).
+ * captured), and rq_sync after them while 'with_rq_sync' is set.
  */
+static int with_rq_sync;
+
 static void write_profile(const char *dir, int threads, const char *const *meta,
 			  const char *const *stats)
 {
@@ -50,7 +52,8 @@ static void write_profile(const char *dir, int threads, const char *const *meta,
 	for (int t = 1; t < threads; t++)
 		strbuf_addf(&sb, "thread\t%d\t%d\tworker\n", t, t);
 	strbuf_addstr(&sb, "columns\tstat\tnode\tthread\tcount\ttime\tpar\tomp_barrier\tomp_idle"
-			   "\tomp_lock\tcpu\trq_wait\n");
+			   "\tomp_lock\tcpu\trq_wait");
+	strbuf_addstr(&sb, with_rq_sync ? "\trq_sync\n" : "\n");
 	for (; stats && *stats; stats++) {
 		strbuf_addstr(&sb, "stat\t");
 		for (const char *c = *stats; *c; c++)
@@ -262,6 +265,43 @@ static void test_self_oversubscription(void **state)
 	remove_dir(dir);
 }
 
+/*
+ * A balanced region of 100 phases on 2 threads, each with 2 s of work: the hog preempted the main
+ * thread for 1 s in some phases and the worker for 1 s in others, so each waited at the barriers 1
+ * s for the other's delay: 4 s of wall time. The tracer's rq_sync (1 s each: the teams' shift of 2
+ * s less each one's own 1 s) gives the program's figures: 2 s, no Synchronization. Without it only
+ * the most delayed thread's delay comes off (3 s), and the waiting stays the program's.
+ */
+static void test_barrier_wait_for_preempted_sibling(void **state)
+{
+	const char *stats[] = { "0 0 1 4 4 1 0 0 2 1 1", "1 0 1 4 4 1 0 0 2 1 1",
+				"1 1 0 4 4 1 0 0 2 1 1", NULL };
+	const char *old[] = { "0 0 1 4 4 1 0 0 2 1", "1 0 1 4 4 1 0 0 2 1", "1 1 0 4 4 1 0 0 2 1",
+			      NULL };
+	char *dir = make_dir();
+	struct analysis a;
+	const double *f;
+
+	(void)state;
+	with_rq_sync = 1;
+	write_profile(dir, 2, two_cpus, stats);
+	with_rq_sync = 0;
+	f = load_solve(&a, dir);
+	near(f[ANALYSIS_EXECUTION_TIME_WALL], 4);
+	near(f[ANALYSIS_EXECUTION_TIME], 2);
+	near(f[ANALYSIS_SYNCHRONIZATION], 0);
+	near(f[ANALYSIS_INTERFERENCE], 2 * 2);
+	near(f[ANALYSIS_LOAD_BALANCE], 1);
+	near(f[ANALYSIS_EFFICIENCY], 1);
+	analysis_release(&a);
+	write_profile(dir, 2, two_cpus, old);
+	f = load_solve(&a, dir);
+	near(f[ANALYSIS_EXECUTION_TIME], 3);
+	assert_true(f[ANALYSIS_SYNCHRONIZATION] > 0.5);
+	analysis_release(&a);
+	remove_dir(dir);
+}
+
 /* Without the run-queue delay (an old profile, or sched none) Interference is absent and nothing
  * moves. */
 static void test_not_captured(void **state)
@@ -301,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_hog_on_light_thread),
 		cmocka_unit_test(test_measured_wakeup_delay),
 		cmocka_unit_test(test_self_oversubscription),
+		cmocka_unit_test(test_barrier_wait_for_preempted_sibling),
 		cmocka_unit_test(test_not_captured),
 	};
 

@@ -44,6 +44,7 @@ static void build_set(struct verdict_set *s)
 	v->metric = xstrdup("Execution_time");
 	v->n = v->n_base = 5;
 	v->value = 2.5, v->lo = 2.4, v->hi = 2.6, v->baseline = 2.45, v->change = 0.02, v->p_value = 0.3;
+	v->unit = UNIT_SECONDS, v->change_unit = UNIT_RELATIVE;
 	v->seconds = 2.5;
 	verdict_set_message(v, "Execution_time 2.5 s within 5 %% of the baseline 2.45 s");
 	v->rule_origin = xstrdup("default rules");
@@ -62,6 +63,7 @@ static void build_set(struct verdict_set *s)
 	v->metric = xstrdup("Execution_time");
 	v->n = v->n_base = 5;
 	v->value = 1.3, v->lo = 1.1, v->hi = 1.5, v->baseline = 1.2, v->change = 0.083, v->p_value = 0.21;
+	v->unit = UNIT_SECONDS, v->change_unit = UNIT_RELATIVE;
 	v->seconds = 1.3;
 	/* a control character and a byte that is not UTF-8 must not break the XML or the JSON */
 	verdict_set_message(v, "Execution_time +8.3 %% past 5 %% but not significant \x01\xff caf\xc3\xa9"
@@ -70,6 +72,7 @@ static void build_set(struct verdict_set *s)
 	v = verdict_add(s, VERDICT_SKIPPED, "jacobi", "program/init", "-", 2, 2, "tolerance.time");
 	v->metric = xstrdup("Execution_time");
 	v->n = 2;
+	v->unit = UNIT_SECONDS, v->change_unit = UNIT_RELATIVE;
 	verdict_set_message(v, "too few samples: 2 < 3 (min_samples)");
 
 	v = verdict_add(s, VERDICT_ERROR, "jacobi", "program/solve", "-", 2, 4, "fingerprint");
@@ -339,7 +342,7 @@ static void test_summary_json(void **state)
 	       "d = json.load(open(sys.argv[1], encoding=\"utf-8\"))\n"
 	       "assert d[\"scalegate_summary\"] == 1\n"
 	       "assert d[\"verdict\"] == \"regression\" and d[\"exit_code\"] == 1, d\n"
-	       "assert d[\"counts\"] == {\"pass\": 3, \"warn\": 1, \"fail\": 1, \"error\": 1, \"skipped\": 1}, d\n"
+	       "assert d[\"counts\"] == {\"pass\": 3, \"warn\": 1, \"fail\": 1, \"error\": 1, \"skipped\": 1, \"inconclusive\": 0}, d\n"
 	       "assert d[\"headline\"].startswith(\"scalegate: 1 regression, 1 warning, 1 error, 1 skipped in 7 checks\")\n"
 	       "assert d[\"timestamp\"] == \"2026-11-22T10:22:36\" and d[\"hostname\"] == \"ci-runner-7\"\n"
 	       "assert list(d[\"fingerprint\"]) == [\"cpu_model\", \"cores\", \"compiler\"]\n"
@@ -351,9 +354,11 @@ static void test_summary_json(void **state)
 	       "assert (f[\"benchmark\"], f[\"interval\"], f[\"size\"], f[\"ranks\"], f[\"threads\"], f[\"p\"]) == (\"jacobi\", \"program/solve\", \"-\", 1, 4, 4)\n"
 	       "assert (f[\"kind\"], f[\"metric\"], f[\"n\"], f[\"n_base\"]) == (\"tolerance.efficiency\", \"Measured_efficiency\", 5, 5)\n"
 	       "assert (f[\"value\"], f[\"lo\"], f[\"hi\"], f[\"baseline\"], f[\"change\"], f[\"p_value\"]) == (0.61, 0.58, 0.64, 0.83, -0.22, 0.004)\n"
+	       "assert (f[\"unit\"], f[\"change_unit\"], f[\"inconclusive\"]) == (\"ratio\", \"ratio\", False)\n"
+	       "assert (d[\"verdicts\"][2][\"unit\"], d[\"verdicts\"][2][\"change_unit\"]) == (\"s\", \"relative\")\n"
 	       "assert f[\"cause\"].endswith(\"<&>\\\"\\x27 |\") and f[\"rule\"] == \"rules/ci.yml:12:5\"\n"
 	       "e = d[\"verdicts\"][1]\n"
-	       "assert e[\"metric\"] is None and e[\"value\"] is None and e[\"p_value\"] is None and e[\"cause\"] is None and e[\"rule\"] is None\n"
+	       "assert e[\"metric\"] is None and e[\"unit\"] is None and e[\"value\"] is None and e[\"p_value\"] is None and e[\"cause\"] is None and e[\"rule\"] is None\n"
 	       "w = d[\"verdicts\"][2]\n"
 	       "assert w[\"message\"].endswith(\"\\x01\\ufffd caf\\u00e9\\x85\\ufeff\\U0001f600\"), w[\"message\"]\n"
 	       "assert d[\"verdicts\"][6][\"size\"] == \"large\"\n",
@@ -442,7 +447,7 @@ static void test_markdown(void **state)
 	assert_non_null(strstr(regressions, "| jacobi | `program/solve` | 1 rank \xc3\x97 4 threads (p=4) | `Measured_efficiency` | "
 					    "0.61 [0.58, 0.64] | 0.83 | -0.22 | 0.004 | Karp\\_Flatt rises"));
 	assert_non_null(strstr(regressions, "\\<&amp;\\>\"' \\| |\n"));
-	assert_non_null(strstr(warnings, "| 1.3 [1.1, 1.5] | 1.2 | +8.3 % | 0.21 |"));
+	assert_non_null(strstr(warnings, "| 1.3 s [1.1 s, 1.5 s] | 1.2 s | +8.3 % | 0.21 |"));
 	assert_non_null(strstr(md, "<details><summary>Errors (1)</summary>"));
 	assert_non_null(strstr(md, "<details><summary>Skipped (1)</summary>"));
 	assert_true(strstr(md, "Skipped (1)") > warnings);
@@ -451,8 +456,9 @@ static void test_markdown(void **state)
 	assert_true(strstr(md, "** `program/solve/inner`") < strstr(md, "** `program`"));
 	assert_non_null(strstr(md, "** `program/solve`"));
 	assert_null(strstr(md, "`program/solve/inner/deep`"));
-	assert_non_null(strstr(md, "| 1 | 1x1 | 8.45 [8.4, 8.5] | 1.00 | 1.00 | \xe2\x80\x93 |  |\n"));
-	assert_non_null(strstr(md, "| 4 | 1x4 | 3 | 3.50 | 0.88 | 0.048 |  |\n")); /* no spread: no interval */
+	assert_non_null(strstr(md, "| 1 | 1x1 | 8.45 s [8.4 s, 8.5 s] | 1 | 1 | \xe2\x80\x93 |  |\n"));
+	/* no spread: no interval; the figures read as in every report (base/units.h) */
+	assert_non_null(strstr(md, "| 4 | 1x4 | 3 s | 3.5 | 0.875 | 0.0476 |  |\n"));
 	assert_non_null(strstr(md, "\xe2\x9d\x8c regression |"));
 	free(md);
 

@@ -129,21 +129,83 @@ static inline void cali_flush(int flags)
 
 /*
  * Caliper's attribute (key:value) API, its runtime configuration and its channels have no
- * scalegate meaning: a use is a compile error here rather than a figure silently missing.
+ * scalegate meaning: a use is a compile error that says what to write instead, rather than a
+ * figure silently missing ("error: 'cali_set_int' is unavailable: scalegate: ...").
  */
-#if defined(__GNUC__)
-#pragma GCC poison cali_begin cali_end cali_set cali_begin_byname cali_end_byname
-#pragma GCC poison cali_begin_int cali_begin_double cali_begin_string
-#pragma GCC poison cali_set_int cali_set_double cali_set_string
-#pragma GCC poison cali_begin_int_byname cali_begin_double_byname cali_begin_string_byname
-#pragma GCC poison cali_set_int_byname cali_set_double_byname cali_set_string_byname
-#pragma GCC poison cali_create_attribute cali_create_attribute_with_metadata cali_find_attribute
-#pragma GCC poison cali_make_loop_iteration_attribute cali_begin_phase cali_end_phase
-#pragma GCC poison cali_begin_comm_region cali_end_comm_region CALI_MARK_COMM_REGION_BEGIN \
-	CALI_MARK_COMM_REGION_END
-#pragma GCC poison cali_config_set cali_config_preset cali_config_define_profile \
-	cali_config_allow_read_env
-#pragma GCC poison cali_create_channel cali_delete_channel cali_mpi_init
+#if defined(__has_attribute)
+#if __has_attribute(unavailable)
+#define SG_CALI_UNSUPPORTED_(use) __attribute__((unavailable("scalegate: " use)))
 #endif
+#endif
+#if !defined(SG_CALI_UNSUPPORTED_) && defined(__GNUC__)
+#define SG_CALI_UNSUPPORTED_(use) __attribute__((error("scalegate: " use)))
+#endif
+#ifndef SG_CALI_UNSUPPORTED_
+#define SG_CALI_UNSUPPORTED_(use)
+#endif
+/* any arguments: C's empty list (before C23), C++'s ellipsis */
+#ifdef __cplusplus
+#define SG_CALI_ANY_ ...
+extern "C" {
+#else
+#define SG_CALI_ANY_
+#endif
+
+typedef unsigned long long cali_id_t;
+
+/* "any arguments" is the point: no prototype to warn about */
+#if defined(__GNUC__) && !defined(__cplusplus)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstrict-prototypes"
+#endif
+
+#define SG_CALI_ATTRIBUTES_ \
+	"Caliper attributes are not supported; mark a region with CALI_MARK_BEGIN(name) and " \
+	"CALI_MARK_END(name), a loop iteration with CALI_MARK_ITERATION_BEGIN(loop, i) " \
+	"(docs/languages.md)"
+#define SG_CALI_NOT_(name, use) cali_id_t name(SG_CALI_ANY_) SG_CALI_UNSUPPORTED_(use);
+#define SG_CALI_ATTRIBUTE_CALLS_(X) \
+	X(cali_begin) X(cali_end) X(cali_set) X(cali_begin_byname) X(cali_end_byname) \
+	X(cali_begin_int) X(cali_begin_double) X(cali_begin_string) X(cali_set_int) \
+	X(cali_set_double) X(cali_set_string) X(cali_begin_int_byname) \
+	X(cali_begin_double_byname) X(cali_begin_string_byname) X(cali_set_int_byname) \
+	X(cali_set_double_byname) X(cali_set_string_byname) X(cali_create_attribute) \
+	X(cali_create_attribute_with_metadata) X(cali_find_attribute) \
+	X(cali_make_loop_iteration_attribute)
+#define SG_CALI_ATTRIBUTE_(name) SG_CALI_NOT_(name, SG_CALI_ATTRIBUTES_)
+SG_CALI_ATTRIBUTE_CALLS_(SG_CALI_ATTRIBUTE_)
+SG_CALI_NOT_(cali_begin_phase, "use CALI_MARK_PHASE_BEGIN(name) (docs/languages.md)")
+SG_CALI_NOT_(cali_end_phase, "use CALI_MARK_PHASE_END(name) (docs/languages.md)")
+SG_CALI_NOT_(sg_cali_comm_region_,
+	     "communication regions are not supported: MPI calls are captured without "
+	     "annotations; mark a region with CALI_MARK_BEGIN/CALI_MARK_END (docs/languages.md)")
+SG_CALI_NOT_(cali_begin_comm_region, "communication regions are not supported: MPI calls are "
+				     "captured without annotations; use CALI_MARK_BEGIN(name)")
+SG_CALI_NOT_(cali_end_comm_region, "communication regions are not supported: MPI calls are "
+				   "captured without annotations; use CALI_MARK_END(name)")
+#define SG_CALI_CONFIG_ \
+	"Caliper's runtime configuration is not supported: scalegate needs none (the " \
+	"benchmarks, runs and rules are in scalegate.yml); remove the call"
+SG_CALI_NOT_(cali_config_set, SG_CALI_CONFIG_)
+SG_CALI_NOT_(cali_config_preset, SG_CALI_CONFIG_)
+SG_CALI_NOT_(cali_config_define_profile, SG_CALI_CONFIG_)
+SG_CALI_NOT_(cali_config_allow_read_env, SG_CALI_CONFIG_)
+#define SG_CALI_CHANNELS_ \
+	"Caliper channels are not supported: the tracer writes one profile per process at " \
+	"exit (or MPI_Finalize) into $SCALEGATE_OUT; remove the call"
+SG_CALI_NOT_(cali_create_channel, SG_CALI_CHANNELS_)
+SG_CALI_NOT_(cali_delete_channel, SG_CALI_CHANNELS_)
+SG_CALI_NOT_(cali_mpi_init, "not needed: the MPI tracer starts with MPI_Init; remove the call")
+#if defined(__GNUC__) && !defined(__cplusplus)
+#pragma GCC diagnostic pop
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#define CALI_MARK_COMM_REGION_BEGIN(name) sg_cali_comm_region_(name)
+#define CALI_MARK_COMM_REGION_END(name) sg_cali_comm_region_(name)
+
 
 #endif
