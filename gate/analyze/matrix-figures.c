@@ -33,7 +33,7 @@ void matrix_ratio(const double *a, size_t na, const double *b, size_t nb, struct
 	struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT;
 
 	memset(out, 0, sizeof(*out));
-	if (!na || !nb || stats_bootstrap(g, 2, ratio_fn, NULL, MATRIX_LEVEL, &bs) ||
+	if (!na || !nb || stats_bootstrap_exact(g, 2, ratio_fn, NULL, MATRIX_LEVEL, &bs) ||
 	    isnan(bs.estimate))
 		return;
 	*out = (struct matrix_figure){ na < nb ? na : nb, bs.estimate, bs.lo, bs.hi };

@@ -163,7 +163,7 @@ static void cell_overhead(struct matrix_cell *cell, int is_ref, const double *x,
 	memset(&cell->total_overhead, 0, sizeof(cell->total_overhead));
 	if (is_ref)
 		cell->total_overhead = (struct matrix_figure){ ny, 0, 0, 0 };
-	else if (nx && ny && stats_bootstrap(g, 2, overhead_fn, &p, MATRIX_LEVEL, &bs) == 0)
+	else if (nx && ny && stats_bootstrap_exact(g, 2, overhead_fn, &p, MATRIX_LEVEL, &bs) == 0)
 		cell->total_overhead = (struct matrix_figure){nx < ny ? nx : ny, bs.estimate, bs.lo,
 							      bs.hi};
 }
@@ -246,7 +246,7 @@ static double slope_fn(const double *m, size_t k, void *ctx)
 	return matrix_karp_flatt_slope(sc->rp, m, sc->n);
 }
 
-static void series_slope(struct matrix_series *s)
+static void series_slope(struct matrix_series *s, int skip_trend)
 {
 	const struct matrix_cell *ref = &s->cells[s->ref];
 	struct stats_group g[257];
@@ -275,10 +275,10 @@ static void series_slope(struct matrix_series *s)
 		mean += e[n];
 		n++;
 	}
-	if (n >= 2 && pmax > pmin && g[0].n) {
+	if (n >= 2 && pmax > pmin && g[0].n && !skip_trend) {
 		struct slope_ctx sc = { rp, n };
 		double slope = slope_of(rp, e, n);
-		int ok = stats_bootstrap(g, n + 1, slope_fn, &sc, MATRIX_LEVEL, &bs) == 0;
+		int ok = stats_bootstrap_exact(g, n + 1, slope_fn, &sc, MATRIX_LEVEL, &bs) == 0;
 		s->karp_flatt_slope = (struct matrix_figure){g[0].n, slope, ok ? bs.lo : NAN,
 							     ok ? bs.hi : NAN};
 		s->serial_fraction = mean / n;
@@ -350,7 +350,7 @@ static int cmp_cell(const void *a, const void *b)
 }
 
 static void series_build(struct matrix_series *s, const struct analysis *a,
-			 const struct analysis_config *first)
+			 const struct analysis_config *first, int skip_trend)
 {
 	size_t most = 1;
 	double *x, *y;
@@ -387,7 +387,7 @@ static void series_build(struct matrix_series *s, const struct analysis *a,
 		cell_scaling(s, &s->cells[i], s->interval, x, y);
 	free(x);
 	free(y);
-	series_slope(s);
+	series_slope(s, skip_trend);
 	series_projection(s);
 	series_parallelism(s);
 }
@@ -407,7 +407,7 @@ int matrix_build(struct matrix *m, const struct analysis *a)
 			ALLOC_GROW(m->series, m->nr_series + 1, m->alloc_series);
 			s = memset(&m->series[m->nr_series], 0, sizeof(*s));
 			s->interval = (int)k;
-			series_build(s, a, c);
+			series_build(s, a, c, m->skip_trend);
 			if (s->nr_cells)
 				m->nr_series++;
 			else

@@ -67,6 +67,9 @@ struct matrix {
 	size_t nr_series, alloc_series;
 	/* scaling with the problem size (scaling-size.h, isoeff.h); set the inputs before
 	 * matrix_build */
+	/* input: leave out the series' Karp-Flatt slope interval and trend (no bootstrap): most of
+	 * the matrix's time, and what 'history record' neither records nor shows */
+	int skip_trend;
 	/* input: isoefficiency target E; 0 means ISOEFF_TARGET (0.8) */
 	double target_efficiency;
 	struct matrix_memory *memory;  /* input: see matrix_set_memory */

@@ -25,6 +25,7 @@ static const struct command_usage usage = {
 	"       scalegate history import [OPTIONS] DIR|BASELINE.sgbase...\n"
 	"       scalegate history detect [OPTIONS] [--json] [--window N] [--fdr Q]\n"
 	"       scalegate history report [OPTIONS] --html DIR [--commit-url TEMPLATE]\n"
+	"                                [--compare SHA,SHA[,...]]\n"
 	"The history database remembers every recorded run (main-branch jobs, nightly\n"
 	"runs): per interval and configuration the time, speedup, efficiency and the\n"
 	"lost-time shares, with every repeat (docs/history.md).\n"
@@ -37,13 +38,15 @@ static const struct command_usage usage = {
 	"           samples, as commits baseline-NAME-sitting-K and baseline-NAME\n"
 	"  detect   change points in every series (E-divisive means, t-test, false\n"
 	"           discovery rate Q across all series, default 0.01; the minimum change\n"
-	"           is the rules' tolerance, else 5 %); exit 1 when a regression lies\n"
-	"           within the last N runs (--window, default 1)\n"
+	"           is the rules' tolerance, else 5 %); exit 1 when the last N runs\n"
+	"           (--window, default 1) made a regression known: one lies within them,\n"
+	"           or a creep's change point was found only with them\n"
 	"  report   trend pages: one static HTML page per benchmark, change points marked\n"
 	"           and linked to TEMPLATE with {commit} replaced (default: the commit on\n"
-	"           GitHub or GitLab when run there, else the page's table of runs)\n",
-	"exit codes: 0 done (detect: no recent regression), 1 a regression change point within\n"
-	"the window, 2 usage or configuration error, or the database failed\n"
+	"           GitHub or GitLab when run there, else the page's table of runs);\n"
+	"           --compare draws the scaling curves of those commits side by side\n",
+	"exit codes: 0 done (detect: no recent regression), 1 a regression made known by the\n"
+	"window's runs, 2 usage or configuration error, or the database failed\n"
 };
 
 /* 0, OPTIONS_HELP, or -1 (reported). */
@@ -67,12 +70,17 @@ static int parse_options(int argc, char **argv, struct history_options *o)
 		OPT_STRING(NULL, "--job-url", &o->meta.job_url, "URL", "record: the CI job's page"),
 		OPT_FLAG(NULL, "--json", &o->json, "detect: the documented JSON instead of text"),
 		OPT_STRING(NULL, "--window", &o->window_text, "N",
-			   "detect: exit 1 for a regression within the last N runs (default 1)"),
+			   "detect: exit 1 for a regression the last N runs made known\n"
+			   "(default 1)"),
 		OPT_STRING(NULL, "--fdr", &o->fdr_text, "Q",
 			   "detect: the false discovery rate across all series (default 0.01)"),
 		OPT_STRING(NULL, "--html", &o->html, "DIR", "report: where the pages go"),
 		OPT_STRING(NULL, "--commit-url", &o->commit_url, "TEMPLATE",
 			   "report: a commit's page, with {commit}"),
+		OPT_STRING(NULL, "--compare", &o->compare_text, "SHA,SHA[,...]",
+			   "report: the commits whose scaling curves each interval shows\n"
+			   "side by side (up to 6; a unique prefix will do; default: the\n"
+			   "newest run and the one before the interval's last regression)"),
 		OPT_END()
 	};
 	int n;
@@ -285,6 +293,7 @@ static int analyse(struct history_record *r, struct config *c, const char *resul
 
 	analysis_init(&a);
 	matrix_init(&m);
+	m.skip_trend = 1; /* not recorded */
 	for (size_t i = 0; c && i < c->nr_benchmarks; i++)
 		if (c->benchmarks[i].memory)
 			matrix_set_memory(&m, c->benchmarks[i].name, c->benchmarks[i].memory);
@@ -478,6 +487,7 @@ static int import_baseline(const char *where, struct config *c, const char *path
 		history_record_init(&r);
 		analysis_init(&a);
 		matrix_init(&m);
+		m.skip_trend = 1;
 		baseline_analysis(&a, &b);
 		r.run.commit = o->meta.commit ? xstrdup(o->meta.commit)
 					      : xstrfmt("baseline-%s", b.benchmark);

@@ -103,9 +103,12 @@ int history_cmd_read(const char *where, const char *branch, struct history_data 
 	return ret;
 }
 
-/* Change points of 'd' with the rules of 'c' (NULL: the defaults) as minimum changes; 0 or -1. */
-int history_cmd_changes(const struct history_data *d, struct config *c, double fdr,
-			struct detect_result *r)
+/*
+ * Change points of 'd' with the rules of 'c' (NULL: the defaults) as minimum changes; 0 or -1.
+ * With 'arrived', also whether the last *arrived runs made a regression known (then 1 or 0).
+ */
+static int changes(const struct history_data *d, struct config *c, double fdr,
+		   struct detect_result *r, size_t *arrived)
 {
 	struct rules rules;
 	struct detect_options o = { .fdr = fdr, .min_change = rules_min_change };
@@ -115,8 +118,16 @@ int history_cmd_changes(const struct history_data *d, struct config *c, double f
 		return -1;
 	o.arg = &rules;
 	detect_run(d, &o, r);
+	if (arrived)
+		*arrived = (size_t)detect_regression_arrived(d, &o, r, *arrived);
 	rules_release(&rules);
 	return 0;
+}
+
+int history_cmd_changes(const struct history_data *d, struct config *c, double fdr,
+			struct detect_result *r)
+{
+	return changes(d, c, fdr, r, NULL);
 }
 
 static int parse_positive(const char *text, const char *name, double max, double *out)
@@ -134,6 +145,7 @@ int history_cmd_detect(const char *where, struct config *c, const struct history
 	struct history_data d;
 	struct detect_result r;
 	double window = 1, fdr = DETECT_FDR;
+	size_t arrived;
 	int code;
 
 	if ((o->window_text && parse_positive(o->window_text, "--window", 1e9, &window)) ||
@@ -141,7 +153,8 @@ int history_cmd_detect(const char *where, struct config *c, const struct history
 		return SG_EXIT_USAGE;
 	if (history_cmd_read(where, o->meta.branch, &d))
 		return SG_EXIT_USAGE;
-	if (history_cmd_changes(&d, c, fdr, &r)) {
+	arrived = (size_t)window;
+	if (changes(&d, c, fdr, &r, &arrived)) {
 		history_data_release(&d);
 		return SG_EXIT_USAGE;
 	}
@@ -149,7 +162,7 @@ int history_cmd_detect(const char *where, struct config *c, const struct history
 		print_json(&d, &r);
 	else
 		print_text(&d, &r, fdr);
-	code = detect_regression_within(&d, &r, (size_t)window) ? SG_EXIT_REGRESSION : SG_EXIT_PASS;
+	code = arrived ? SG_EXIT_REGRESSION : SG_EXIT_PASS;
 	detect_result_release(&r);
 	history_data_release(&d);
 	return code;

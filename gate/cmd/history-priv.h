@@ -11,6 +11,7 @@
 
 struct history_options {
 	const char *verb, *history, *config, *html, *window_text, *fdr_text, *commit_url;
+	const char *compare_text; /* report: SHA,SHA[,...] */
 	struct history_meta meta;
 	int json, config_given;
 	char **dirs;

@@ -1,6 +1,7 @@
 /* scalegate history report: the trend pages, one static HTML page per benchmark. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/exitcode.h"
 #include "base/util.h"
@@ -22,21 +23,82 @@ static char *commit_url(const char *option)
 	return NULL;
 }
 
+/*
+ * The run of commit 'name' (its newest when recorded more than once): the commit itself, else the
+ * one commit it is a prefix of. The index into d->runs, or -1 after error().
+ */
+static long find_commit(const struct history_data *d, const char *name)
+{
+	const char *match = NULL;
+	long found = -1;
+	size_t len = strlen(name);
+
+	for (size_t i = 0; len && i < d->nr_runs; i++)
+		if (!strcmp(d->runs[i].commit, name))
+			found = (long)i;
+	for (size_t i = 0; len && found < 0 && i < d->nr_runs; i++) {
+		const char *commit = d->runs[i].commit;
+		if (strncmp(commit, name, len))
+			continue;
+		if (match && strcmp(match, commit))
+			return error("--compare: '%s' starts more than one commit (%s, %s)", name,
+				     match, commit);
+		match = commit;
+	}
+	for (size_t i = 0; match && i < d->nr_runs; i++)
+		if (!strcmp(d->runs[i].commit, match))
+			found = (long)i;
+	if (found < 0)
+		return error("--compare: no recorded run of commit '%s'", name);
+	return found;
+}
+
+/* The runs of --compare SHA,SHA[,...]: their number, or -1 after error(). */
+static int compared_runs(const struct history_data *d, const char *text, size_t *runs)
+{
+	char *list = xstrdup(text), *save = NULL;
+	int n = 0;
+
+	for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		long run;
+		if (n == TREND_MAX_COMPARE) {
+			n = error("--compare: at most %d commits", TREND_MAX_COMPARE);
+			break;
+		}
+		if ((run = find_commit(d, name)) < 0) {
+			n = -1;
+			break;
+		}
+		runs[n++] = (size_t)run;
+	}
+	free(list);
+	return n ? n : error("--compare: no commit given");
+}
+
 int history_cmd_report(const char *where, struct config *c, const struct history_options *o)
 {
 	struct history_data d;
 	struct detect_result r;
+	struct trend_options to = { NULL, NULL, 0 };
+	size_t runs[TREND_MAX_COMPARE];
 	char *url;
-	int ret;
+	int ret, n = 0;
 
 	if (!o->html)
 		return error("nothing to write: give --html DIR"), SG_EXIT_USAGE;
 	if (history_cmd_read(where, o->meta.branch, &d))
 		return SG_EXIT_USAGE;
+	if (o->compare_text && (n = compared_runs(&d, o->compare_text, runs)) < 0) {
+		history_data_release(&d);
+		return SG_EXIT_USAGE;
+	}
 	ret = history_cmd_changes(&d, c, DETECT_FDR, &r);
 	url = commit_url(o->commit_url);
+	to.commit_url = url;
+	to.compare = runs;
+	to.nr_compare = (size_t)n;
 	if (!ret)
-		ret = trend_write_site(o->html, &d, &r, url);
+		ret = trend_write_site(o->html, &d, &r, &to);
 	free(url);
 	if (!ret)
 		printf("history: wrote %s/index.html (%zu runs, %zu change points)\n", o->html,

@@ -2,6 +2,7 @@
  * one transaction a run. */
 #include <libpq-fe.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,11 +135,6 @@ int history_pg_open(const char *url, void **db, int *found_version)
 	return 0;
 }
 
-static char *real_text(double v)
-{
-	return isfinite(v) ? xstrfmt("%.17g", v) : NULL;
-}
-
 static int insert_run(struct pg_db *h, struct history_run *r)
 {
 	char now[32];
@@ -160,74 +156,162 @@ static int insert_run(struct pg_db *h, struct history_run *r)
 	return 0;
 }
 
-/* The series' id, created when missing (ON CONFLICT: a concurrent writer may create it first). */
-static int series_id(struct pg_db *h, const struct history_point *pt, char **id)
-{
-	const char *p[4] = { pt->benchmark, pt->interval, pt->configuration,
-			     history_metric_name(pt->metric) };
-	PGresult *res = query(h,
-			      "INSERT INTO series (benchmark, \"interval\", configuration, metric) "
-			      "VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-			      4, p);
+/*
+ * A record is three statements whatever its size, each over arrays of its rows (unnest): one query
+ * per point and sample, each a round trip to the server, took 8-10 s for the 5,400 figures of a
+ * 50-interval x 12-configuration run. The arrays are sent as text literals.
+ */
+struct pg_array {
+	struct strbuf sb;
+	size_t n;
+};
 
-	if (!res)
-		return -1;
-	PQclear(res);
-	res = query(h,
-		    "SELECT id FROM series WHERE benchmark = $1 AND \"interval\" = $2 AND "
-		    "configuration = $3 "
-		    "AND metric = $4",
-		    4, p);
-	if (!res)
-		return -1;
-	*id = PQntuples(res) ? xstrdup(PQgetvalue(res, 0, 0)) : NULL;
-	PQclear(res);
-	return *id ? 0 : error("history '%s': a series vanished", h->where);
+static void array_next(struct pg_array *a)
+{
+	strbuf_addch(&a->sb, a->n++ ? ',' : '{');
 }
 
-static int insert_samples(struct pg_db *h, const char *run, const char *series,
-			  const struct history_point *pt)
+static void array_text(struct pg_array *a, const char *s)
 {
-	int ret = 0;
-
-	for (size_t i = 0; !ret && i < pt->nr_samples; i++) {
-		char *rep = xstrfmt("%d", pt->repeat[i]), *v = real_text(pt->sample[i]);
-		const char *p[4] = { run, series, rep, v };
-		PGresult *res = query(
-			h,
-			"INSERT INTO samples (run, series, repeat, value) VALUES ($1, $2, $3, $4)",
-			4, p);
-		ret = res ? 0 : -1;
-		PQclear(res);
-		free(rep);
-		free(v);
+	array_next(a);
+	strbuf_addch(&a->sb, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			strbuf_addch(&a->sb, '\\');
+		strbuf_addch(&a->sb, *s);
 	}
+	strbuf_addch(&a->sb, '"');
+}
+
+static void array_real(struct pg_array *a, double v)
+{
+	array_next(a);
+	if (isfinite(v))
+		strbuf_addf(&a->sb, "%.17g", v);
+	else
+		strbuf_addstr(&a->sb, "NULL");
+}
+
+static void array_int(struct pg_array *a, long long v)
+{
+	array_next(a);
+	strbuf_addf(&a->sb, "%lld", v);
+}
+
+/* The literal, "{}" when empty. */
+static const char *array_end(struct pg_array *a)
+{
+	if (!a->n)
+		strbuf_addch(&a->sb, '{');
+	strbuf_addch(&a->sb, '}');
+	return a->sb.buf;
+}
+
+/* The names of a series: benchmark, interval, configuration, metric. */
+#define SERIES_KEY 4
+
+static void add_key(struct pg_array *key, const struct history_point *pt)
+{
+	array_text(&key[0], pt->benchmark);
+	array_text(&key[1], pt->interval);
+	array_text(&key[2], pt->configuration);
+	array_text(&key[3], history_metric_name(pt->metric));
+}
+
+static void arrays_init(struct pg_array *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		strbuf_init(&a[i].sb);
+		a[i].n = 0;
+	}
+}
+
+/*
+ * Runs 'sql' over the run's id (NULL: none) and the arrays a[0..n) as its parameters; it must have
+ * changed 'rows' rows (SIZE_MAX: any number). Releases the arrays.
+ */
+static int array_query(struct pg_db *h, const char *sql, const char *run, struct pg_array *a,
+		       size_t n, size_t rows)
+{
+	const char *p[16];
+	int np = 0, ret = 0;
+	PGresult *res;
+
+	if (run)
+		p[np++] = run;
+	for (size_t i = 0; i < n; i++)
+		p[np++] = array_end(&a[i]);
+	res = query(h, sql, np, p);
+	if (!res)
+		ret = -1;
+	else if (rows != SIZE_MAX && strtoull(PQcmdTuples(res), NULL, 10) != rows)
+		ret = error("history '%s': %s rows of %zu written", h->where, PQcmdTuples(res),
+			    rows);
+	PQclear(res);
+	for (size_t i = 0; i < n; i++)
+		strbuf_release(&a[i].sb);
 	return ret;
 }
 
-static int insert_point(struct pg_db *h, const char *run, const struct history_point *pt)
+/* The series new to the database ('ON CONFLICT': a concurrent writer may add one first). */
+static int insert_series(struct pg_db *h, const struct history_record *r)
 {
-	char *series = NULL, *median = real_text(pt->median), *lo = real_text(pt->lo),
-	     *hi = real_text(pt->hi);
-	char *n = xstrfmt("%zu", pt->n);
-	PGresult *res = NULL;
-	int ret = -1;
+	struct pg_array a[SERIES_KEY];
 
-	if (!series_id(h, pt, &series)) {
-		const char *p[6] = { run, series, median, lo, hi, n };
-		res = query(h,
-			    "INSERT INTO points (run, series, median, lo, hi, n) VALUES ($1, $2, "
-			    "$3, $4, $5, $6)",
-			    6, p);
-		ret = res ? insert_samples(h, run, series, pt) : -1;
+	arrays_init(a, ARRAY_SIZE(a));
+	for (size_t i = 0; i < r->nr; i++)
+		add_key(a, &r->points[i]);
+	return array_query(h,
+			   "INSERT INTO series (benchmark, \"interval\", configuration, metric) "
+			   "SELECT DISTINCT * FROM unnest($1::text[], $2::text[], $3::text[], "
+			   "$4::text[]) ON CONFLICT DO NOTHING",
+			   NULL, a, ARRAY_SIZE(a), SIZE_MAX);
+}
+
+#define JOIN_SERIES \
+	" JOIN series s ON s.benchmark = v.b AND s.\"interval\" = v.i AND s.configuration = v.c " \
+	"AND s.metric = v.m"
+
+static int insert_points(struct pg_db *h, const char *run, const struct history_record *r)
+{
+	struct pg_array a[SERIES_KEY + 4];
+
+	arrays_init(a, ARRAY_SIZE(a));
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct history_point *pt = &r->points[i];
+		add_key(a, pt);
+		array_real(&a[4], pt->median);
+		array_real(&a[5], pt->lo);
+		array_real(&a[6], pt->hi);
+		array_int(&a[7], (long long)pt->n);
 	}
-	PQclear(res);
-	free(series);
-	free(median);
-	free(lo);
-	free(hi);
-	free(n);
-	return ret;
+	return array_query(h,
+			   "INSERT INTO points (run, series, median, lo, hi, n) "
+			   "SELECT $1::bigint, s.id, v.median, v.lo, v.hi, v.n FROM "
+			   "unnest($2::text[], $3::text[], $4::text[], $5::text[], "
+			   "$6::float8[], $7::float8[], $8::float8[], $9::int[]) "
+			   "AS v(b, i, c, m, median, lo, hi, n)" JOIN_SERIES,
+			   run, a, ARRAY_SIZE(a), r->nr);
+}
+
+static int insert_samples(struct pg_db *h, const char *run, const struct history_record *r)
+{
+	struct pg_array a[SERIES_KEY + 2];
+	size_t rows = 0;
+
+	arrays_init(a, ARRAY_SIZE(a));
+	for (size_t i = 0; i < r->nr; i++)
+		for (size_t k = 0; k < r->points[i].nr_samples; k++, rows++) {
+			add_key(a, &r->points[i]);
+			array_int(&a[4], r->points[i].repeat[k]);
+			array_real(&a[5], r->points[i].sample[k]);
+		}
+	return array_query(h,
+			   "INSERT INTO samples (run, series, repeat, value) "
+			   "SELECT $1::bigint, s.id, v.repeat, v.value FROM unnest($2::text[], "
+			   "$3::text[], $4::text[], $5::text[], $6::int[], $7::float8[]) "
+			   "AS v(b, i, c, m, repeat, value)" JOIN_SERIES,
+			   run, a, ARRAY_SIZE(a), rows);
 }
 
 static int pg_write(void *db, struct history_record *r)
@@ -239,9 +323,8 @@ static int pg_write(void *db, struct history_record *r)
 	if (exec(h, "BEGIN") || insert_run(h, &r->run))
 		goto out;
 	run = xstrfmt("%lld", r->run.id);
-	for (size_t i = 0; i < r->nr; i++)
-		if (insert_point(h, run, &r->points[i]))
-			goto out;
+	if (insert_series(h, r) || insert_points(h, run, r) || insert_samples(h, run, r))
+		goto out;
 	ret = exec(h, "COMMIT");
 out:
 	if (ret)
@@ -250,94 +333,80 @@ out:
 	return ret;
 }
 
-static char *value_or_null(PGresult *res, int row, int col)
+/* A result's rows as the reader's cursor. */
+struct pg_rows {
+	PGresult *res;
+	int row;
+};
+
+static int rows_next(void *ctx)
 {
-	return PQgetisnull(res, row, col) ? NULL : xstrdup(PQgetvalue(res, row, col));
+	struct pg_rows *r = ctx;
+
+	return ++r->row < PQntuples(r->res);
 }
 
-static int read_runs(struct pg_db *h, const char *branch, struct history_data *d, long long **ids)
+static const char *rows_text(void *ctx, int col)
+{
+	struct pg_rows *r = ctx;
+
+	return PQgetisnull(r->res, r->row, col) ? NULL : PQgetvalue(r->res, r->row, col);
+}
+
+static double rows_real(void *ctx, int col)
+{
+	const char *s = rows_text(ctx, col);
+
+	return s ? strtod(s, NULL) : NAN;
+}
+
+static long long rows_integer(void *ctx, int col)
+{
+	const char *s = rows_text(ctx, col);
+
+	return s ? atoll(s) : 0;
+}
+
+/* Runs one query of the reader: 'part' reads its rows. */
+static int read_part(struct pg_db *h, struct history_reader *rd, const char *sql,
+		     const char *branch,
+		     int (*part)(struct history_reader *, struct history_cursor *))
 {
 	const char *p[1] = { branch };
-	PGresult *res = query(h,
-			      "SELECT id, commit_id, parent, branch, date, job_url, machine, "
-			      "config_hash FROM runs "
-			      "WHERE $1::text IS NULL OR branch = $1 ORDER BY id",
-			      1, p);
+	struct pg_rows rows = { query(h, sql, branch ? 1 : 0, p), -1 };
+	struct history_cursor c = { &rows, rows_next, rows_text, rows_real, rows_integer };
+	int ret;
 
-	if (!res)
+	if (!rows.res)
 		return -1;
-	d->nr_runs = (size_t)PQntuples(res);
-	d->runs = xcalloc(d->nr_runs + 1, sizeof(*d->runs));
-	*ids = xcalloc(d->nr_runs + 1, sizeof(**ids));
-	for (int i = 0; i < PQntuples(res); i++) {
-		struct history_run *r = &d->runs[i];
-		(*ids)[i] = r->id = atoll(PQgetvalue(res, i, 0));
-		r->commit = value_or_null(res, i, 1);
-		r->parent = value_or_null(res, i, 2);
-		r->branch = value_or_null(res, i, 3);
-		r->date = value_or_null(res, i, 4);
-		r->job_url = value_or_null(res, i, 5);
-		r->machine = value_or_null(res, i, 6);
-		r->config_hash = value_or_null(res, i, 7);
-	}
-	PQclear(res);
-	return 0;
-}
-
-static double real_or_nan(PGresult *res, int row, int col)
-{
-	return PQgetisnull(res, row, col) ? NAN : strtod(PQgetvalue(res, row, col), NULL);
-}
-
-static int read_series(struct pg_db *h, struct history_data *d, const long long *ids)
-{
-	PGresult *res = query(
-		h,
-		"SELECT p.series, s.benchmark, s.\"interval\", s.configuration, s.metric, p.run, "
-		"p.median, p.lo, p.hi FROM points p JOIN series s ON p.series = s.id "
-		"ORDER BY p.series, p.run",
-		0, NULL);
-	struct history_series *s = NULL;
-	long long current = -1;
-	size_t alloc = 0;
-
-	if (!res)
-		return -1;
-	for (int i = 0; i < PQntuples(res); i++) {
-		long idx = history_run_index(ids, d->nr_runs, atoll(PQgetvalue(res, i, 5)));
-		int metric = history_metric_find(PQgetvalue(res, i, 4));
-		if (idx < 0 || metric < 0)
-			continue;
-		if (atoll(PQgetvalue(res, i, 0)) != current) {
-			current = atoll(PQgetvalue(res, i, 0));
-			ALLOC_GROW(d->series, d->nr_series + 1, alloc);
-			s = &d->series[d->nr_series++];
-			memset(s, 0, sizeof(*s));
-			s->benchmark = xstrdup(PQgetvalue(res, i, 1));
-			s->interval = xstrdup(PQgetvalue(res, i, 2));
-			s->configuration = xstrdup(PQgetvalue(res, i, 3));
-			s->metric = (enum history_metric)metric;
-		}
-		history_series_append(s, (size_t)idx, strtod(PQgetvalue(res, i, 6), NULL),
-				      real_or_nan(res, i, 7), real_or_nan(res, i, 8));
-	}
-	PQclear(res);
-	history_series_sort(d);
-	return 0;
+	ret = part(rd, &c);
+	PQclear(rows.res);
+	return ret;
 }
 
 static int pg_read(void *db, const char *branch, struct history_data *d)
 {
 	struct pg_db *h = db;
-	long long *ids = NULL;
+	struct history_reader rd;
 	int ret;
 
 	/* one snapshot: a run recorded meanwhile is either wholly in or wholly out */
 	if (exec(h, "BEGIN ISOLATION LEVEL REPEATABLE READ"))
 		return -1;
-	ret = read_runs(h, branch, d, &ids) || read_series(h, d, ids) ? -1 : 0;
+	history_reader_init(&rd, d);
+	ret = read_part(h, &rd,
+			branch ? "SELECT " HISTORY_RUN_COLUMNS " FROM runs WHERE branch = $1 "
+				 "ORDER BY id"
+			       : "SELECT " HISTORY_RUN_COLUMNS " FROM runs ORDER BY id",
+			branch, history_reader_runs);
+	if (!ret)
+		ret = read_part(h, &rd, "SELECT " HISTORY_SERIES_COLUMNS " FROM series", NULL,
+				history_reader_series);
+	if (!ret)
+		ret = read_part(h, &rd, "SELECT " HISTORY_POINT_COLUMNS " FROM points", NULL,
+				history_reader_points);
+	history_reader_finish(&rd);
 	PQclear(PQexec(h->conn, ret ? "ROLLBACK" : "COMMIT"));
-	free(ids);
 	return ret;
 }
 

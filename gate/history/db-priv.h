@@ -22,11 +22,41 @@ extern const struct history_backend history_sqlite, history_pg;
 int history_sqlite_open(const char *where, void **db, int *found_version);
 int history_pg_open(const char *url, void **db, int *found_version);
 
-/* The index of run 'id' among the sorted ids, or -1 when it is not one read (another branch). */
-long history_run_index(const long long *ids, size_t n, long long id);
-/* Appends one point to a series. */
-void history_series_append(struct history_series *s, size_t run, double v, double lo, double hi);
-/* Sorts the series by benchmark, interval, configuration and metric. */
-void history_series_sort(struct history_data *d);
+/*
+ * The rows of one query, as a backend hands them to the reader below: next() steps to the next row
+ * (1), past the last (0) or fails (-1, after error()); the getters read a column of the row.
+ */
+struct history_cursor {
+	void *ctx;
+	int (*next)(void *ctx);
+	const char *(*text)(void *ctx, int col);  /* NULL for SQL NULL */
+	double (*real)(void *ctx, int col);       /* NAN for SQL NULL */
+	long long (*integer)(void *ctx, int col);
+};
+
+/* The columns of the reader's three queries, in this order. */
+#define HISTORY_RUN_COLUMNS "id, commit_id, parent, branch, date, job_url, machine, config_hash"
+#define HISTORY_SERIES_COLUMNS "id, benchmark, \"interval\", configuration, metric"
+#define HISTORY_POINT_COLUMNS "series, run, median, lo, hi"
+
+/*
+ * Reading a database into a history_data, the same for every backend: the runs read (in record
+ * order), then every series (any order), then every point (any order: a table scan, not a sort
+ * by series), in one read transaction; then history_reader_finish(), also after a failure.
+ */
+struct history_reader {
+	struct history_data *d;
+	long long *run_ids;    /* of d->runs, increasing */
+	struct reader_series *series; /* by id */
+	size_t nr_series, alloc_series, last;
+};
+
+void history_reader_init(struct history_reader *r, struct history_data *d);
+int history_reader_runs(struct history_reader *r, struct history_cursor *c);
+int history_reader_series(struct history_reader *r, struct history_cursor *c);
+int history_reader_points(struct history_reader *r, struct history_cursor *c);
+/* Keeps the series with a point in a run read (their points by run, the series by benchmark,
+ * interval, configuration and metric); releases what r holds. */
+void history_reader_finish(struct history_reader *r);
 
 #endif

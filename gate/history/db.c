@@ -95,30 +95,177 @@ char *history_where_text(const char *where)
 	return strbuf_detach(&sb);
 }
 
-long history_run_index(const long long *ids, size_t n, long long id)
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* A series as read, by its id in the database; metric -1 when a newer writer's (skipped). */
+struct reader_series {
+	long long id;
+	int metric;
+	struct history_series s;
+};
+
+void history_reader_init(struct history_reader *r, struct history_data *d)
+{
+	memset(r, 0, sizeof(*r));
+	r->d = d;
+}
+
+int history_reader_runs(struct history_reader *r, struct history_cursor *c)
+{
+	struct history_data *d = r->d;
+	size_t alloc = 0;
+	int rc;
+
+	while ((rc = c->next(c->ctx)) == 1) {
+		struct history_run *run;
+		ALLOC_GROW(d->runs, d->nr_runs + 1, alloc);
+		run = memset(&d->runs[d->nr_runs++], 0, sizeof(*run));
+		run->id = c->integer(c->ctx, 0);
+		run->commit = dup_or_null(c->text(c->ctx, 1));
+		run->parent = dup_or_null(c->text(c->ctx, 2));
+		run->branch = dup_or_null(c->text(c->ctx, 3));
+		run->date = dup_or_null(c->text(c->ctx, 4));
+		run->job_url = dup_or_null(c->text(c->ctx, 5));
+		run->machine = dup_or_null(c->text(c->ctx, 6));
+		run->config_hash = dup_or_null(c->text(c->ctx, 7));
+	}
+	r->run_ids = xmalloc((d->nr_runs + 1) * sizeof(*r->run_ids));
+	for (size_t i = 0; i < d->nr_runs; i++)
+		r->run_ids[i] = d->runs[i].id;
+	return rc;
+}
+
+static int cmp_reader_series(const void *pa, const void *pb)
+{
+	const struct reader_series *a = pa, *b = pb;
+
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+int history_reader_series(struct history_reader *r, struct history_cursor *c)
+{
+	int rc;
+
+	while ((rc = c->next(c->ctx)) == 1) {
+		struct reader_series *rs;
+		ALLOC_GROW(r->series, r->nr_series + 1, r->alloc_series);
+		rs = memset(&r->series[r->nr_series++], 0, sizeof(*rs));
+		rs->id = c->integer(c->ctx, 0);
+		rs->metric = history_metric_find(c->text(c->ctx, 4));
+		rs->s.benchmark = dup_or_null(c->text(c->ctx, 1));
+		rs->s.interval = dup_or_null(c->text(c->ctx, 2));
+		rs->s.configuration = dup_or_null(c->text(c->ctx, 3));
+		rs->s.metric = rs->metric < 0 ? 0 : (enum history_metric)rs->metric;
+	}
+	qsort(r->series, r->nr_series, sizeof(*r->series), cmp_reader_series);
+	return rc;
+}
+
+/* The index of 'id' in the increasing ids[0..n-1], or -1. */
+static long find_id(const long long *ids, size_t stride, size_t n, long long id)
 {
 	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (ids[mid] < id)
+		if (*(const long long *)((const char *)ids + mid * stride) < id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < n && ids[lo] == id ? (long)lo : -1;
+	return lo < n && *(const long long *)((const char *)ids + lo * stride) == id ? (long)lo
+										  : -1;
 }
 
-void history_series_append(struct history_series *s, size_t run, double v, double lo, double hi)
+/* The series of 'id': a table scan gives the points of one run series after series, so the one
+ * after the last found is tried first (then the same, for rows series by series). */
+static struct reader_series *series_of(struct history_reader *r, long long id)
 {
-	ALLOC_GROW(s->run, s->n + 1, s->alloc);
-	s->value = xrealloc(s->value, s->alloc * sizeof(*s->value));
-	s->lo = xrealloc(s->lo, s->alloc * sizeof(*s->lo));
-	s->hi = xrealloc(s->hi, s->alloc * sizeof(*s->hi));
+	long i;
+
+	if (r->last < r->nr_series && r->series[r->last].id == id)
+		i = (long)r->last;
+	else if (r->last + 1 < r->nr_series && r->series[r->last + 1].id == id)
+		i = (long)++r->last;
+	else if ((i = find_id(&r->series[0].id, sizeof(*r->series), r->nr_series, id)) >= 0)
+		r->last = (size_t)i;
+	return i < 0 ? NULL : &r->series[i];
+}
+
+static void series_append(struct history_series *s, size_t run, double v, double lo, double hi)
+{
+	if (s->n == s->alloc) {
+		ALLOC_GROW(s->run, s->n + 1, s->alloc);
+		s->value = xrealloc(s->value, s->alloc * sizeof(*s->value));
+		s->lo = xrealloc(s->lo, s->alloc * sizeof(*s->lo));
+		s->hi = xrealloc(s->hi, s->alloc * sizeof(*s->hi));
+	}
 	s->run[s->n] = run;
 	s->value[s->n] = v;
 	s->lo[s->n] = lo;
 	s->hi[s->n++] = hi;
+}
+
+int history_reader_points(struct history_reader *r, struct history_cursor *c)
+{
+	int rc;
+
+	while ((rc = c->next(c->ctx)) == 1) {
+		struct reader_series *rs = series_of(r, c->integer(c->ctx, 0));
+		long run = find_id(r->run_ids, sizeof(*r->run_ids), r->d->nr_runs,
+				   c->integer(c->ctx, 1));
+		if (!rs || rs->metric < 0 || run < 0)
+			continue; /* a run of another branch, a newer writer's metric */
+		series_append(&rs->s, (size_t)run, c->real(c->ctx, 2), c->real(c->ctx, 3),
+			      c->real(c->ctx, 4));
+	}
+	return rc;
+}
+
+struct by_run {
+	size_t run, at;
+};
+
+static int cmp_by_run(const void *pa, const void *pb)
+{
+	const struct by_run *a = pa, *b = pb;
+
+	return (a->run > b->run) - (a->run < b->run);
+}
+
+static void permute(double *x, const struct by_run *order, size_t n, double *tmp)
+{
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = x[order[i].at];
+	memcpy(x, tmp, n * sizeof(*x));
+}
+
+/* Puts the points of s in run order when the rows came otherwise. */
+static void series_order(struct history_series *s)
+{
+	struct by_run *order;
+	double *tmp;
+	int sorted = 1;
+
+	for (size_t i = 1; i < s->n; i++)
+		sorted &= s->run[i - 1] < s->run[i];
+	if (sorted)
+		return;
+	order = xmalloc(s->n * sizeof(*order));
+	tmp = xmalloc(s->n * sizeof(*tmp));
+	for (size_t i = 0; i < s->n; i++)
+		order[i] = (struct by_run){ s->run[i], i };
+	qsort(order, s->n, sizeof(*order), cmp_by_run);
+	permute(s->value, order, s->n, tmp);
+	permute(s->lo, order, s->n, tmp);
+	permute(s->hi, order, s->n, tmp);
+	for (size_t i = 0; i < s->n; i++)
+		s->run[i] = order[i].run;
+	free(order);
+	free(tmp);
 }
 
 static int series_cmp(const void *pa, const void *pb)
@@ -133,7 +280,22 @@ static int series_cmp(const void *pa, const void *pb)
 	return c ? c : (int)a->metric - (int)b->metric;
 }
 
-void history_series_sort(struct history_data *d)
+void history_reader_finish(struct history_reader *r)
 {
+	struct history_data *d = r->d;
+
+	d->series = xcalloc(r->nr_series + 1, sizeof(*d->series));
+	for (size_t i = 0; i < r->nr_series; i++) {
+		struct history_series *s = &r->series[i].s;
+		if (s->n && s->benchmark && s->interval && s->configuration) {
+			series_order(s);
+			d->series[d->nr_series++] = *s;
+			continue;
+		}
+		history_series_release(s);
+	}
 	qsort(d->series, d->nr_series, sizeof(*d->series), series_cmp);
+	free(r->series);
+	free(r->run_ids);
+	memset(r, 0, sizeof(*r));
 }

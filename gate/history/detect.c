@@ -96,3 +96,48 @@ int detect_regression_within(const struct history_data *d, const struct detect_r
 			return 1;
 	return 0;
 }
+
+/* Regression change points per series of r, counted into count[0..nr_series). */
+static void count_regressions(const struct detect_result *r, size_t *count)
+{
+	for (size_t i = 0; i < r->nr; i++)
+		count[r->changes[i].series] += r->changes[i].regression;
+}
+
+int detect_regression_arrived(const struct history_data *d, const struct detect_options *o,
+			      const struct detect_result *r, size_t window)
+{
+	struct history_data before = *d;
+	struct detect_result rb;
+	size_t *now, *then;
+	int arrived = 0;
+
+	if (detect_regression_within(d, r, window))
+		return 1;
+	for (size_t i = 0; i < r->nr && !arrived; i++)
+		arrived = r->changes[i].regression;
+	if (!arrived || window >= d->nr_runs)
+		return 0; /* no regression at all; or nothing before the window to compare with */
+	arrived = 0;
+	/* the same series, each cut before the window: a view of d's points, nothing copied */
+	before.nr_runs = d->nr_runs - window;
+	before.series = xcalloc(d->nr_series + 1, sizeof(*before.series));
+	for (size_t i = 0; i < d->nr_series; i++) {
+		before.series[i] = d->series[i];
+		while (before.series[i].n && before.series[i].run[before.series[i].n - 1] >=
+						    before.nr_runs)
+			before.series[i].n--;
+	}
+	detect_run(&before, o, &rb);
+	now = xcalloc(d->nr_series + 1, sizeof(*now));
+	then = xcalloc(d->nr_series + 1, sizeof(*then));
+	count_regressions(r, now);
+	count_regressions(&rb, then);
+	for (size_t i = 0; i < d->nr_series && !arrived; i++)
+		arrived = now[i] > then[i];
+	free(now);
+	free(then);
+	detect_result_release(&rb);
+	free(before.series);
+	return arrived;
+}

@@ -46,4 +46,13 @@ void detect_run(const struct history_data *d, const struct detect_options *o,
 int detect_regression_within(const struct history_data *d, const struct detect_result *r,
 			     size_t window);
 
+/*
+ * Whether the last 'window' runs of 'd' made a regression known ('r': detect_run() over 'd' with
+ * 'o'): one lies within them, or a series has more regression change points than detect_run() finds
+ * in the history without them. The second is a creep: ten commits each 2 % slower make a change
+ * point that is found only once enough of them accrued, and then lies before the newest run.
+ */
+int detect_regression_arrived(const struct history_data *d, const struct detect_options *o,
+			      const struct detect_result *r, size_t window);
+
 #endif

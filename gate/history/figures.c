@@ -101,21 +101,25 @@ void history_record_release(struct history_record *r)
 	history_record_init(r);
 }
 
+void history_series_release(struct history_series *s)
+{
+	free(s->benchmark);
+	free(s->interval);
+	free(s->configuration);
+	free(s->run);
+	free(s->value);
+	free(s->lo);
+	free(s->hi);
+	memset(s, 0, sizeof(*s));
+}
+
 void history_data_release(struct history_data *d)
 {
 	for (size_t i = 0; i < d->nr_runs; i++)
 		history_run_release(&d->runs[i]);
 	free(d->runs);
-	for (size_t i = 0; i < d->nr_series; i++) {
-		struct history_series *s = &d->series[i];
-		free(s->benchmark);
-		free(s->interval);
-		free(s->configuration);
-		free(s->run);
-		free(s->value);
-		free(s->lo);
-		free(s->hi);
-	}
+	for (size_t i = 0; i < d->nr_series; i++)
+		history_series_release(&d->series[i]);
 	free(d->series);
 	memset(d, 0, sizeof(*d));
 }

@@ -105,6 +105,7 @@ struct history_data {
 	size_t nr_series;
 };
 
+void history_series_release(struct history_series *s);
 void history_data_release(struct history_data *d);
 
 struct history; /* an open database */

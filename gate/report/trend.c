@@ -254,8 +254,8 @@ static void pop_plot(struct strbuf *sb, const struct history_data *d, const stru
 
 /* The scaling curves: speedup or efficiency over processors of some runs, side by side. */
 struct scaling {
-	size_t run[2];
-	const char *label[2];
+	size_t run[TREND_MAX_COMPARE];
+	const char *label[TREND_MAX_COMPARE];
 	size_t n;
 };
 
@@ -363,14 +363,25 @@ static void scaling_plot(struct strbuf *sb, const struct history_data *d, struct
 	strbuf_addstr(sb, "</ul></figure>\n");
 }
 
-/* The newest run, and the run before the group's last regression change point when there is one. */
+/* The runs compared (o->compare), else the newest run and the run before the group's last
+ * regression change point when there is one. */
 static void scaling_plots(struct strbuf *sb, const struct history_data *d,
-			  const struct detect_result *r, struct group g)
+			  const struct detect_result *r, struct group g,
+			  const struct trend_options *o)
 {
 	struct scaling sc = { .run = { d->nr_runs - 1 }, .label = { "newest" }, .n = 1 };
 	size_t last = 0;
 	int found = 0;
 
+	if (o->nr_compare) {
+		for (sc.n = 0; sc.n < o->nr_compare && sc.n < TREND_MAX_COMPARE; sc.n++) {
+			sc.run[sc.n] = o->compare[sc.n];
+			sc.label[sc.n] = d->runs[o->compare[sc.n]].date;
+		}
+		scaling_plot(sb, d, g, HISTORY_SPEEDUP, &sc);
+		scaling_plot(sb, d, g, HISTORY_EFFICIENCY, &sc);
+		return;
+	}
 	for (size_t i = 0; i < r->nr; i++)
 		if (r->changes[i].regression && r->changes[i].series >= g.first &&
 		    r->changes[i].series < g.end && (!found || r->changes[i].run > last)) {
@@ -387,8 +398,10 @@ static void scaling_plots(struct strbuf *sb, const struct history_data *d,
 }
 
 static void interval_section(struct strbuf *sb, const struct history_data *d,
-			     const struct detect_result *r, struct group g, const char *commit_url)
+			     const struct detect_result *r, struct group g,
+			     const struct trend_options *o)
 {
+	const char *commit_url = o->commit_url;
 	static const enum history_metric per_config[] = { HISTORY_TIME, HISTORY_SPEEDUP,
 							  HISTORY_EFFICIENCY };
 	static const char *const titles[] = { "Execution time (s)", "Speedup", "Efficiency" };
@@ -426,7 +439,7 @@ static void interval_section(struct strbuf *sb, const struct history_data *d,
 	}
 	pop_plot(sb, d, r, g, last_config, commit_url);
 	if (d->nr_runs)
-		scaling_plots(sb, d, r, g);
+		scaling_plots(sb, d, r, g, o);
 	strbuf_addstr(sb, "</div></section>\n");
 }
 
@@ -506,9 +519,25 @@ static void runs_table(struct strbuf *sb, const struct history_data *d)
 	strbuf_addstr(sb, "</table>\n");
 }
 
+/* Which commits the scaling curves compare, when chosen. */
+static void compared_line(struct strbuf *sb, const struct history_data *d,
+			  const struct trend_options *o)
+{
+	if (!o->nr_compare)
+		return;
+	strbuf_addstr(sb, "<p class=\"meta compare\">The scaling curves compare ");
+	for (size_t k = 0; k < o->nr_compare && k < TREND_MAX_COMPARE; k++) {
+		strbuf_addstr(sb, k ? ", <code>" : "<code>");
+		xml_add_text(sb, d->runs[o->compare[k]].commit);
+		strbuf_addstr(sb, "</code>");
+	}
+	strbuf_addstr(sb, ", side by side.</p>\n");
+}
+
 /* The benchmark of d->series[first..): its page; returns the end of its series. */
 static size_t benchmark_page(struct strbuf *sb, const struct history_data *d,
-			     const struct detect_result *r, size_t first, const char *commit_url)
+			     const struct detect_result *r, size_t first,
+			     const struct trend_options *o)
 {
 	const char *name = d->series[first].benchmark;
 	size_t end = first;
@@ -526,12 +555,13 @@ static size_t benchmark_page(struct strbuf *sb, const struct history_data *d,
 		    "</span>), linked to their commit; bars are the 95 %% intervals of the "
 		    "medians.</p>\n",
 		    d->nr_runs);
-	changes_table(sb, d, r, name, commit_url);
+	compared_line(sb, d, o);
+	changes_table(sb, d, r, name, o->commit_url);
 	for (size_t i = first; i < end;) {
 		struct group g = { i, i };
 		while (g.end < end && !strcmp(d->series[g.end].interval, d->series[i].interval))
 			g.end++;
-		interval_section(sb, d, r, g, commit_url);
+		interval_section(sb, d, r, g, o);
 		i = g.end;
 	}
 	runs_table(sb, d);
@@ -552,7 +582,7 @@ static size_t count_changes(const struct history_data *d, const struct detect_re
 }
 
 int trend_write_site(const char *dir, const struct history_data *d, const struct detect_result *r,
-		     const char *commit_url)
+		     const struct trend_options *o)
 {
 	struct strbuf index = STRBUF_INIT, page = STRBUF_INIT;
 	int ret = mkdir_p(dir);
@@ -566,7 +596,7 @@ int trend_write_site(const char *dir, const struct history_data *d, const struct
 		const char *name = d->series[i].benchmark;
 		char *path = xstrfmt("%s/bench-%s.html", dir, name);
 		strbuf_reset(&page);
-		i = benchmark_page(&page, d, r, i, commit_url);
+		i = benchmark_page(&page, d, r, i, o);
 		ret = write_file_atomic(path, page.buf, page.len);
 		strbuf_addstr(&index, "<tr><td><a href=\"bench-");
 		xml_add_attr(&index, name);

@@ -6,13 +6,24 @@
 #include "history/detect.h"
 #include "history/history.h"
 
+/* At most this many runs' scaling curves side by side (one colour each). */
+#define TREND_MAX_COMPARE 6
+
+struct trend_options {
+	/* a template with {commit} for the links of change points (NULL: each links to its row of
+	 * the page's run table) */
+	const char *commit_url;
+	/* the runs (indexes into d->runs) whose scaling curves each interval shows side by side;
+	 * none: the newest run and the run before the interval's last regression */
+	const size_t *compare;
+	size_t nr_compare; /* at most TREND_MAX_COMPARE */
+};
+
 /*
  * Writes DIR/index.html and DIR/bench-<benchmark>.html: self-contained pages with inline SVG (no
- * script, no fetch: they work from file:// and on GitHub or GitLab Pages). 'commit_url' is a
- * template with {commit} for the links of change points (NULL: each links to its row of the page's
- * run table). 0 or error().
+ * script, no fetch: they work from file:// and on GitHub or GitLab Pages). 0 or error().
  */
 int trend_write_site(const char *dir, const struct history_data *d, const struct detect_result *r,
-		     const char *commit_url);
+		     const struct trend_options *o);
 
 #endif

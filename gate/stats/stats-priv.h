@@ -11,6 +11,9 @@ int stats_check_sample(const char *what, const double *x, size_t n);
 /* 0, or error() naming 'what' when 'level' is not in (0, 1). */
 int stats_check_level(const char *what, double level);
 
+/* The type 7 quantile q of a[0..n-1] by selection (a is reordered), as a sort would give it. */
+double stats_select_quantile(double *a, size_t n, double q);
+
 /* qsort() order of doubles, ascending. */
 int stats_cmp_double(const void *pa, const void *pb);
 

@@ -39,8 +39,9 @@ struct stats_summary {
  * [x(j), x(n-j+1)] with the largest j whose binomial coverage is still at
  * least 'level' (conservative: true coverage >= level).  It exists once
  * 1 - 2^(1-n) >= level, i.e. n >= 6 at 0.95 and n >= 8 at 0.99; for fewer
- * values the interval is the percentile bootstrap (STATS_SEED,
- * STATS_BOOTSTRAP_ITERATIONS), which never reaches past [min, max].
+ * values the interval is the percentile bootstrap's, from the exact
+ * distribution of the resampled median (stats_bootstrap_exact), which never
+ * reaches past [min, max] and at 0.95 is [min, max] (shown, never decided on).
  * n == 1 gives [x, x] and sd = NAN.  n == 0 is an error.
  */
 int stats_summarize(const double *x, size_t n, double level, struct stats_summary *s);
@@ -62,8 +63,6 @@ uint64_t stats_rng_below(struct stats_rng *rng, uint64_t n);
 
 /* 10,000: the 1 % tail of a one-sided bound rests on 100 resamples, not 20. */
 #define STATS_BOOTSTRAP_ITERATIONS 10000
-/* The median interval of stats_summarize() for n < 6: shown, never decided on. */
-#define STATS_SUMMARY_ITERATIONS 2000
 
 /* A figure derived from the medians of k groups, e.g. speedup m[0] / m[1]; may return NAN. */
 typedef double (*stats_fn)(const double *medians, size_t k, void *ctx);
@@ -104,6 +103,22 @@ uint64_t stats_seed_of(const char *name);
  */
 int stats_bootstrap(const struct stats_group *groups, size_t k, stats_fn fn, void *ctx,
 		    double level, struct stats_bootstrap *bs);
+
+/*
+ * The interval of stats_bootstrap() with independent groups, without its resampling noise: the
+ * resampled median of a group of n values takes at most n (odd n) or n (n + 1) / 2 (even n) values,
+ * whose probabilities are binomial, so the distribution of fn over the groups' medians is known
+ * exactly: the ideal bootstrap, of which stats_bootstrap() draws 10,000 resamples. Where the
+ * groups' combinations number at most STATS_EXACT_COMBINATIONS, [lo, hi] are its exact quantiles
+ * (bs->seed unused); past that, each of bs->iterations draws every group's median from its exact
+ * distribution (bs->seed), one draw instead of n. Fills estimate, lo and hi (nan_count and the
+ * counts stay 0: for decisions, stats_bootstrap()); returns as stats_bootstrap() does, whose
+ * resampling it falls back to for a group of more than STATS_EXACT_MAX_N values.
+ */
+#define STATS_EXACT_MAX_N 64
+#define STATS_EXACT_COMBINATIONS 20000
+int stats_bootstrap_exact(const struct stats_group *groups, size_t k, stats_fn fn, void *ctx,
+			  double level, struct stats_bootstrap *bs);
 
 /*
  * Interval for median(cur) / median(base), e.g. current over baseline time:

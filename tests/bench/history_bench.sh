@@ -121,7 +121,7 @@ PY
 record_detect() {
 	"$SG" history record --history "$dir/rec.db" --commit next "$dir/res" && "$SG" history detect --history "$dir/rec.db"
 }
-# record = analysis (scalegate analyze: the matrix with its bootstrap intervals) + the database's part
+# record = analysis (scalegate analyze's matrix, without the Karp-Flatt slope's interval) + the database's part
 echo "analyze of the results alone, median of 3: $(median_time 3 "$SG" analyze "$dir/res") s"
 echo "record, median of 3: $(median_time 3 "$SG" history record --history "$dir/rec.db" --commit next "$dir/res") s"
 echo "record + detect over $(sqlite3 "$dir/rec.db" 'SELECT count(*) FROM series') series x ~100 runs, median of 3: $(median_time 3 record_detect) s"

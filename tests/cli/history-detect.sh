@@ -30,6 +30,12 @@ sweep = [c for c in cps if c["interval"] == "program/solve/sweep"]
 assert sorted(c["configuration"] for c in sweep) == ["1x1", "1x2"], cps
 assert all(0.12 < c["change"] < 0.18 for c in sweep), sweep
 PY
+# Points are read by a table scan, not sorted by series: stored newest run first, the same change points.
+cp "$db" "$T/reversed.db"
+sqlite3 "$T/reversed.db" "BEGIN; CREATE TEMP TABLE p AS SELECT * FROM points; DELETE FROM samples; DELETE FROM points;
+	INSERT INTO points SELECT * FROM p ORDER BY run DESC, series DESC; COMMIT;"
+expect_exit 0 "$SCALEGATE" history detect --history "$T/reversed.db" --json
+[ "$out" = "$(cat "$T/detect.json")" ] || fail "points stored out of run order change what detect finds"
 expect_exit 0 "$SCALEGATE" history detect --history "$db"
 expect_match "$out" "^history: 24 runs, [0-9]+ series; 6 change points" "text output"
 expect_match "$out" "REGRESSION +jacobi program/solve/sweep 1x1 time: \+1[0-9]\.[0-9] % .* at c13 \(after c12\)" "text line"
@@ -75,16 +81,17 @@ grep -q '<a href="https://github.com/o/r/commit/c13"><line class="change"' "$T/s
 grep -q 'change point at c25: 1x1 time +' "$T/site/bench-jacobi.html" || fail "the newest change point"
 if grep -q '<script\|src=' "$T/site/bench-jacobi.html"; then fail "the page is not self-contained"; fi
 command -v chromium >/dev/null || fail "chromium is not installed (ci/install-deps.sh installs it)"
-DBUS_SESSION_BUS_ADDRESS=disabled: timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
-	--no-first-run --disable-background-networking --disable-component-update --disable-sync \
-	--user-data-dir="$(mktemp -d "$T/profile.XXXXXX")" --window-size=1280,1600 --screenshot="$T/shot.png" \
-	"file://$T/site/bench-jacobi.html" >"$T/chromium.log" 2>&1 || { cat "$T/chromium.log" >&2; fail "chromium"; }
+# headless ARGS...: headless Chromium with a profile of its own, nothing fetched
+headless() {
+	DBUS_SESSION_BUS_ADDRESS=disabled: timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$(mktemp -d "$T/profile.XXXXXX")" "$@"
+}
+headless --window-size=1280,1600 --screenshot="$T/shot.png" "file://$T/site/bench-jacobi.html" >"$T/chromium.log" 2>&1 ||
+	{ cat "$T/chromium.log" >&2; fail "chromium"; }
 [ -s "$T/shot.png" ] || fail "no screenshot"
 python3 "$SG_TOP/tests/data/html/check.py" png "$T/shot.png" || fail "the screenshot of the trend page"
-DBUS_SESSION_BUS_ADDRESS=disabled: timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
-	--no-first-run --disable-background-networking --disable-component-update --disable-sync \
-	--user-data-dir="$(mktemp -d "$T/profile.XXXXXX")" --dump-dom "file://$T/site/bench-jacobi.html" \
-	>"$T/dom.html" 2>"$T/chromium.log" || fail "chromium --dump-dom"
+headless --dump-dom "file://$T/site/bench-jacobi.html" >"$T/dom.html" 2>"$T/chromium.log" || fail "chromium --dump-dom"
 grep -q 'class="change"' "$T/dom.html" || fail "the rendered page holds no change point"
 # the POP factors over time, recorded as series of their own
 grep -q '<div class="pop">.*POP factors, 1x2' "$T/dom.html" || fail "the rendered page has no POP factors"
@@ -97,6 +104,32 @@ grep -q 'c24 (before the last regression)' "$T/dom.html" || fail "the run before
 [ "$(grep -o '<polyline class="scaling"' "$T/dom.html" | wc -l)" -ge 4 ] || fail "two curves per scaling plot"
 [ "$(sqlite3 "$db" "SELECT count(DISTINCT metric) FROM series WHERE metric IN ('Load_balance', 'Communication_efficiency', 'Parallel_efficiency')")" = 3 ] ||
 	fail "the POP factors are not recorded"
+
+# --compare: the scaling curves of chosen commits (a unique prefix will do) side by side, in every interval.
+expect_exit 0 "$SCALEGATE" history report --history "$db" --html "$T/cmp" --compare c05,c13,feedbee
+grep -q 'The scaling curves compare <code>c05</code>, <code>c13</code>, <code>feedbeef</code>' "$T/cmp/bench-jacobi.html" ||
+	fail "the page does not say which commits it compares"
+headless --window-size=1280,1600 --screenshot="$T/cmp.png" "file://$T/cmp/bench-jacobi.html" >"$T/chromium.log" 2>&1 ||
+	{ cat "$T/chromium.log" >&2; fail "chromium on the compared commits"; }
+python3 "$SG_TOP/tests/data/html/check.py" png "$T/cmp.png" || fail "the screenshot of the compared commits"
+headless --dump-dom "file://$T/cmp/bench-jacobi.html" >"$T/cmp-dom.html" 2>"$T/chromium.log" || fail "chromium --dump-dom"
+python3 - "$T/cmp-dom.html" <<'PY' || fail "the rendered scaling curves of c05, c13 and feedbeef"
+import re, sys
+dom = open(sys.argv[1]).read()
+figures = re.findall(r'<figure class="scaling">(.*?)</figure>', dom, re.S)
+assert len(figures) >= 4 and len(figures) % 2 == 0, len(figures)  # speedup and efficiency per interval
+for f in figures:
+    assert len(re.findall(r'<polyline class="scaling"[^>]*points="[0-9]', f)) == 3, f  # three curves, each drawn
+    legend = re.sub(r"<[^>]+>", "", f[f.index('class="legend"'):])
+    assert re.search(r"c05 \(\S+\).*c13 \(\S+\).*feedbeef \(\S+\)", legend), legend  # commit (its date)
+assert "before the last regression" not in dom
+PY
+expect_exit 2 "$SCALEGATE" history report --history "$db" --html "$T/cmp" --compare c05,nosuch
+expect_match "$out" "no recorded run of commit 'nosuch'" "an unknown commit"
+expect_exit 2 "$SCALEGATE" history report --history "$db" --html "$T/cmp" --compare c0
+expect_match "$out" "'c0' starts more than one commit" "an ambiguous prefix"
+expect_exit 2 "$SCALEGATE" history report --history "$db" --html "$T/cmp" --compare c01,c02,c03,c04,c05,c06,c07
+expect_match "$out" "at most 6 commits" "too many commits"
 
 # 'history:' in scalegate.yml, and 'ci --record' with the drift line.
 cp -r "$SG_TOP/tests/data/check/within-tolerance" "$T/proj"

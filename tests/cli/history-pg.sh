@@ -53,9 +53,13 @@ wait $b || { cat "$T/b.log"; fail "the second of two concurrent records"; }
 wait $lock
 [ "$(psql "SELECT count(*) FROM runs WHERE commit_id IN ('a', 'b')")" = 2 ] || fail "both concurrent records landed"
 
-# writers killed (SIGKILL) at their n-th message to the server: no partial run
+# writers killed (SIGKILL) at their n-th message to the server, each message of a record in turn: no partial run
 if command -v strace >/dev/null; then
-	for n in 3 10 30 60 100 150; do
+	strace -f -o "$T/sendto.log" -e trace=sendto "$SCALEGATE" history record --history "$url" --commit whole \
+		"$T/runs/c03" >/dev/null 2>&1 || fail "a record under strace"
+	messages=$(grep -c 'sendto(' "$T/sendto.log")
+	[ "$messages" -ge 8 ] || fail "a record sent only $messages messages"
+	for n in $(seq 1 $((messages - 1))); do
 		strace -f -o /dev/null -e trace=sendto -e inject=sendto:signal=KILL:when=$n \
 			"$SCALEGATE" history record --history "$url" --commit "k$n" "$T/runs/c03" >/dev/null 2>&1 || true
 	done

@@ -160,6 +160,54 @@ static void test_creep_flagged(void **state)
 	assert_true(cp[0].after > cp[0].before * 1.05);
 }
 
+/*
+ * Night by night, ten commits each 2 % slower after 20 quiet runs: the change point is found before
+ * the newest run, so 'within the last run' never fires, but some night makes it known; quiet
+ * series never do.
+ */
+static void test_creep_arrives(void **state)
+{
+	struct history_data d;
+	struct detect_options o = { 0 };
+	int nights = 0, within = 0;
+	size_t n;
+
+	(void)state;
+	fake_history(&d, 10, 30, 3, 30, 0);
+	for (size_t i = 20; i < 30; i++)
+		d.series[0].value[i] *= pow(1.02, (double)(i - 19));
+	for (n = 21; n <= 30; n++) {
+		struct history_data night = d;
+		struct history_series s[10];
+		struct detect_result r;
+		night.nr_runs = n;
+		for (size_t k = 0; k < 10; k++) {
+			s[k] = d.series[k];
+			s[k].n = n;
+		}
+		night.series = s;
+		detect_run(&night, &o, &r);
+		nights += detect_regression_arrived(&night, &o, &r, 1);
+		within += detect_regression_within(&night, &r, 1);
+		detect_result_release(&r);
+	}
+	print_message("creep: made known on %d nights, within the last run on %d\n", nights, within);
+	assert_true(nights >= 1 && nights <= 2);
+	history_data_release(&d);
+	fake_history(&d, 10, 30, 4, 30, 0);
+	for (n = 21; n <= 30; n++) {
+		struct detect_result r;
+		d.nr_runs = n;
+		for (size_t k = 0; k < 10; k++)
+			d.series[k].n = n;
+		detect_run(&d, &o, &r);
+		assert_false(detect_regression_arrived(&d, &o, &r, 1));
+		detect_result_release(&r);
+	}
+	d.nr_runs = 30;
+	history_data_release(&d);
+}
+
 /* A step in the newest run alone is found the night it arrives; a lone quiet run is not. */
 static void test_newest_run(void **state)
 {
@@ -439,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_noise_quiet),
 		cmocka_unit_test(test_one_step_among_quiet),
 		cmocka_unit_test(test_creep_flagged),
+		cmocka_unit_test(test_creep_arrives),
 		cmocka_unit_test(test_newest_run),
 		cmocka_unit_test(test_min_change),
 		cmocka_unit_test(test_lost_terms_are_series),

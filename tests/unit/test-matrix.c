@@ -99,6 +99,32 @@ static void test_karp_flatt_superlinear(void **state)
 }
 
 /* Fewer than four distinct p: no projection, and a reason. */
+/* skip_trend (history record) leaves out the slope's bootstrap and trend, and nothing else. */
+static void test_skip_trend(void **state)
+{
+	const double psi[] = { 1.87, 2.61, 3.23, 3.73, 4.14, 4.46, 4.71 };
+	struct analysis a;
+	struct matrix m, lean;
+
+	(void)state;
+	scaling_table(&a, &m, psi);
+	matrix_init(&lean);
+	lean.skip_trend = 1;
+	assert_int_equal(matrix_build(&lean, &a), 0);
+	assert_int_equal(lean.series[0].karp_flatt_slope.n, 0);
+	assert_null(lean.series[0].trend);
+	assert_string_equal(m.series[0].trend, "rising");
+	for (size_t i = 0; i < 8; i++) {
+		const struct matrix_cell *c = &m.series[0].cells[i], *l = &lean.series[0].cells[i];
+		assert_memory_equal(&c->speedup, &l->speedup, sizeof(c->speedup));
+		assert_memory_equal(&c->fig[ANALYSIS_EXECUTION_TIME], &l->fig[ANALYSIS_EXECUTION_TIME],
+				    sizeof(c->fig[0]));
+	}
+	matrix_release(&lean);
+	matrix_release(&m);
+	analysis_release(&a);
+}
+
 static void test_projection_refused(void **state)
 {
 	struct analysis a;
@@ -123,6 +149,7 @@ int main(void)
 		cmocka_unit_test(test_karp_flatt_flat),
 		cmocka_unit_test(test_karp_flatt_rising),
 		cmocka_unit_test(test_karp_flatt_superlinear),
+		cmocka_unit_test(test_skip_trend),
 		cmocka_unit_test(test_projection_refused),
 	};
 

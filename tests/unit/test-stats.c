@@ -231,6 +231,149 @@ static void test_bootstrap_plain_method(void **state)
 	check_plain_bootstrap(a, 2, c, 1, 0);
 }
 
+/* ---- the exact bootstrap ---- */
+
+struct weighted {
+	double v, p;
+};
+
+static int cmp_weighted(const void *pa, const void *pb)
+{
+	const struct weighted *a = pa, *b = pb;
+
+	return (a->v > b->v) - (a->v < b->v);
+}
+
+/* The smallest value whose cumulative probability reaches q (what ever more resamples approach). */
+static double weighted_quantile(struct weighted *w, size_t n, double q)
+{
+	double cum = 0;
+
+	qsort(w, n, sizeof(*w), cmp_weighted);
+	for (size_t i = 0; i < n; i++)
+		if ((cum += w[i].p) >= q - 1e-12)
+			return w[i].v;
+	return w[n - 1].v;
+}
+
+/* Every one of the n^n resamples of x (n <= 6), by brute force: its median, each of weight n^-n. */
+static size_t all_resample_medians(const double *x, size_t n, struct weighted *out)
+{
+	size_t total = 1, idx[6];
+	double r[6];
+
+	for (size_t i = 0; i < n; i++)
+		total *= n;
+	for (size_t c = 0; c < total; c++) {
+		size_t rest = c;
+		for (size_t i = 0; i < n; i++, rest /= n)
+			idx[i] = rest % n;
+		for (size_t i = 0; i < n; i++)
+			r[i] = x[idx[i]];
+		out[c] = (struct weighted){ stats_median(r, n), 1.0 / total };
+	}
+	return total;
+}
+
+static double identity_fn(const double *m, size_t k, void *ctx)
+{
+	(void)k;
+	(void)ctx;
+	return m[0];
+}
+
+/* One group: the interval is the brute-force distribution's, at every size up to 6 and level. */
+static void test_bootstrap_exact_one_group(void **state)
+{
+	static struct weighted w[46656];
+	double x[] = { 1.25, 0.5, 3.0, 0.75, 2.0, 1.0 }, ties[] = { 2, 1, 2, 2, 1, 3 };
+	double levels[] = { 0.3, 0.5, 0.8, 0.95, 0.99 };
+	const double *samples[] = { x, ties };
+
+	(void)state;
+	for (size_t s = 0; s < 2; s++)
+		for (size_t n = 1; n <= 6; n++)
+			for (size_t l = 0; l < 5; l++) {
+				struct stats_group g = { samples[s], n };
+				struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT;
+				size_t nw = all_resample_medians(samples[s], n, w);
+				double lo = weighted_quantile(w, nw, (1 - levels[l]) / 2);
+				double hi = weighted_quantile(w, nw, (1 + levels[l]) / 2);
+				assert_int_equal(stats_bootstrap_exact(&g, 1, identity_fn, NULL,
+								       levels[l], &bs),
+						 0);
+				assert_near(bs.estimate, stats_median(samples[s], n), 0);
+				assert_near(bs.lo, lo, 1e-12);
+				assert_near(bs.hi, hi, 1e-12);
+			}
+}
+
+/* Two groups (a speedup): the exact interval is the brute force's; 10,000 resamples come close. */
+static void test_bootstrap_exact_two_groups(void **state)
+{
+	static struct weighted wa[256], wb[256], w[256 * 256];
+	double t1[] = { 8.1, 7.9, 8.4, 8.0 }, t4[] = { 2.6, 2.4, 2.5 };
+	struct stats_group g[2] = { { t1, 4 }, { t4, 3 } };
+	struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT, mc = STATS_BOOTSTRAP_INIT;
+	size_t na = all_resample_medians(t1, 4, wa), nb = all_resample_medians(t4, 3, wb), nw = 0;
+
+	(void)state;
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++)
+			w[nw++] = (struct weighted){ wa[i].v / wb[j].v, wa[i].p * wb[j].p };
+	assert_int_equal(stats_bootstrap_exact(g, 2, speedup, NULL, 0.9, &bs), 0);
+	assert_near(bs.estimate, 8.05 / 2.5, 1e-12);
+	assert_near(bs.lo, weighted_quantile(w, nw, 0.05), 1e-12);
+	assert_near(bs.hi, weighted_quantile(w, nw, 0.95), 1e-12);
+	assert_int_equal(stats_bootstrap(g, 2, speedup, NULL, 0.9, &mc), 0);
+	assert_near(mc.lo, bs.lo, 0.01);
+	assert_near(mc.hi, bs.hi, 0.01);
+	/* NAN in more than half of the distribution: no interval, as stats_bootstrap() says */
+	{
+		double cut = 2.45;
+		struct stats_group one = { t4, 3 };
+		assert_int_equal(stats_bootstrap_exact(&one, 1, nan_when_first_above, &cut, 0.9,
+						       &bs),
+				 1);
+		assert_true(isnan(bs.lo) && isnan(bs.hi));
+	}
+}
+
+/*
+ * Past STATS_EXACT_COMBINATIONS each group's median is drawn from its exact distribution: the same
+ * bootstrap as resampling all n values, so 10,000 draws of each agree within their noise.
+ */
+static void test_bootstrap_exact_sampled(void **state)
+{
+	double a[40], b[41], c[39];
+	struct stats_group g[3] = { { a, 40 }, { b, 41 }, { c, 39 } };
+	struct stats_bootstrap ex = STATS_BOOTSTRAP_INIT, mc = STATS_BOOTSTRAP_INIT;
+	double p = 4;
+
+	(void)state;
+	lcg_state = 3;
+	fill_times(a, 40, 8.0, 0.05);
+	fill_times(b, 41, 2.5, 0.05);
+	fill_times(c, 39, 2.0, 0.05);
+	ex.iterations = mc.iterations = 100000;
+	assert_int_equal(stats_bootstrap_exact(g, 2, karp_flatt, &p, 0.95, &ex), 0);
+	assert_int_equal(stats_bootstrap(g, 2, karp_flatt, &p, 0.95, &mc), 0);
+	assert_near(ex.estimate, mc.estimate, 0);
+	assert_true(ex.lo < ex.estimate && ex.estimate < ex.hi);
+	assert_near(ex.lo, mc.lo, 0.02 * (mc.hi - mc.lo));
+	assert_near(ex.hi, mc.hi, 0.02 * (mc.hi - mc.lo));
+	/* more values than STATS_EXACT_MAX_N: stats_bootstrap() itself */
+	{
+		double big[STATS_EXACT_MAX_N + 1];
+		struct stats_group gb = { big, STATS_EXACT_MAX_N + 1 };
+		fill_times(big, STATS_EXACT_MAX_N + 1, 1.0, 0.05);
+		ex = mc = (struct stats_bootstrap)STATS_BOOTSTRAP_INIT;
+		assert_int_equal(stats_bootstrap_exact(&gb, 1, identity_fn, NULL, 0.95, &ex), 0);
+		assert_int_equal(stats_bootstrap(&gb, 1, identity_fn, NULL, 0.95, &mc), 0);
+		assert_true(ex.lo == mc.lo && ex.hi == mc.hi);
+	}
+}
+
 static void test_bootstrap_width(void **state)
 {
 	double small[5], large[50];
@@ -485,6 +628,9 @@ int main(void)
 		cmocka_unit_test(test_rng),
 		cmocka_unit_test(test_bootstrap_determinism),
 		cmocka_unit_test(test_bootstrap_plain_method),
+		cmocka_unit_test(test_bootstrap_exact_one_group),
+		cmocka_unit_test(test_bootstrap_exact_two_groups),
+		cmocka_unit_test(test_bootstrap_exact_sampled),
 		cmocka_unit_test(test_bootstrap_width),
 		cmocka_unit_test(test_bootstrap_nan),
 		cmocka_unit_test(test_ratio_of_medians),
