@@ -233,7 +233,9 @@ void check_print_counts(FILE *out, const struct verdict_set *vs)
 		fprintf(out, "whole-run false-alarm level %g %% (Holm over %zu tests); ",
 			100 * vs->family_level, vs->family);
 	fprintf(out, "exit %d (%s)\n", vs->exit_code,
-		vs->exit_code >= 0 && vs->exit_code <= 3 ? exit_words[vs->exit_code] : "?");
+		vs->exit_code >= 0 && vs->exit_code <= 3 ? exit_words[vs->exit_code]
+		: vs->interrupted ? "interrupted"
+				  : "?");
 }
 
 void check_print_exit(FILE *out, const struct verdict_set *vs, int code)
@@ -244,5 +246,6 @@ void check_print_exit(FILE *out, const struct verdict_set *vs, int code)
 	if (code == vs->exit_code)
 		return;
 	fprintf(out, "scalegate: exit %d (%s), not %d: see the errors above\n", code,
-		code >= 0 && code <= 4 ? words[code] : "?", vs->exit_code);
+		code >= 0 && code <= 4 ? words[code] : code > 128 ? "interrupted" : "?",
+		vs->exit_code);
 }

@@ -112,6 +112,8 @@ void verdict_set_finish(struct verdict_set *s)
 		s->exit_code = SG_EXIT_RUN_FAILED;
 	else
 		s->exit_code = SG_EXIT_PASS;
+	if (s->interrupted) /* whatever was judged: an interrupted gate never passes */
+		s->exit_code = SG_EXIT_SIGNAL + s->interrupted;
 }
 
 const char *verdict_status_name(enum verdict_status st)

@@ -87,6 +87,8 @@ struct verdict_set {
 	size_t extended, extended_rounds;
 	/* the failed and warning checks grouped by cause (judge/findings.h): verdict_set_finish */
 	struct findings *findings;
+	/* the signal that interrupted the gate: the verdicts are incomplete, exit_code 128 + it */
+	int interrupted;
 };
 
 void verdict_set_init(struct verdict_set *s);

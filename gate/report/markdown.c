@@ -7,6 +7,7 @@
 #include "analyze/analysis.h"
 #include "base/words.h"
 #include "base/escape.h"
+#include "base/interrupt.h"
 #include "base/exitcode.h"
 #include "analyze/matrix.h"
 #include "judge/baseline.h"
@@ -476,7 +477,9 @@ static void title(struct strbuf *sb, const struct verdict_set *s, const size_t *
 {
 	const char *icon;
 
-	if (count[VERDICT_FAIL])
+	if (s->interrupted)
+		icon = "\xe2\x9b\x94"; /* no entry */
+	else if (count[VERDICT_FAIL])
 		icon = "\xe2\x9d\x8c"; /* cross mark */
 	else if (report_no_reference(s))
 		icon = "\xe2\x9d\x94"; /* question mark: nothing to compare with, not judged */
@@ -489,6 +492,11 @@ static void title(struct strbuf *sb, const struct verdict_set *s, const size_t *
 	strbuf_addf(sb, "### %s scalegate: ", icon);
 	report_outcome(sb, s);
 	strbuf_addstr(sb, "\n\n");
+	if (s->interrupted)
+		strbuf_addf(sb,
+			    "**Incomplete:** the gate was interrupted by %s; what it had not "
+			    "run or judged is listed under Errors (`run.interrupted`).\n\n",
+			    interrupt_name(s->interrupted));
 }
 
 int markdown_write_analysis(const struct verdict_set *s, const struct analysis *a,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/escape.h"
+#include "base/interrupt.h"
 #include "base/words.h"
 #include "base/exitcode.h"
 #include "report/report-priv.h"
@@ -95,6 +96,8 @@ void report_outcome(struct strbuf *sb, const struct verdict_set *s)
 	struct findings none = { 0 };
 
 	report_count(s, count);
+	if (s->interrupted)
+		strbuf_addf(sb, "interrupted by %s, incomplete: ", interrupt_name(s->interrupted));
 	if (!s->nr) {
 		strbuf_addstr(sb, "no checks");
 	} else if (count[VERDICT_FAIL]) {
@@ -226,7 +229,7 @@ static const char *verdict_word(int exit_code)
 		return "pass";
 	case SG_EXIT_REGRESSION:
 		return "regression";
-	default:
+	default: /* an interrupted gate's too (130, 143): "interrupted" says it */
 		return "run-failed";
 	}
 }
@@ -342,7 +345,11 @@ void summary_format(struct strbuf *out, const struct verdict_set *s, const char 
 	report_count(s, count);
 	strbuf_addf(out, "{\"scalegate_summary\": 1,\n \"verdict\": \"%s\",\n \"exit_code\": %d,\n",
 		    verdict_word(s->exit_code), s->exit_code);
-	strbuf_addstr(out, " \"counts\": {");
+	/* an interrupted gate's reports hold what it could judge: never the whole verdict */
+	strbuf_addf(out, " \"complete\": %s,\n \"interrupted\": ",
+		    s->interrupted ? "false" : "true");
+	json_add_string(out, s->interrupted ? interrupt_name(s->interrupted) : (const char *)NULL);
+	strbuf_addstr(out, ",\n \"counts\": {");
 	for (int st = 0; st <= VERDICT_SKIPPED; st++) {
 		strbuf_addstr(out, st ? ", " : "");
 		add_key(out, verdict_status_name((enum verdict_status)st));

@@ -1,5 +1,6 @@
 # The fault cases held as data under tests/faults/: broken baselines never pass, each named with its file.
 . "$(dirname "$0")/lib.bash"
+gate_memory_bounded
 
 "$SG_TOP/tests/faults/run.sh" "$SCALEGATE" "$T"
 

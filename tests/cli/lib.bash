@@ -160,3 +160,13 @@ checks_of() {
 			print s " " bench " " i " " cfg " " line; next }
 		!/^    / { st = "" }' <<<"$1"
 }
+
+# gate_memory_bounded: from here on $SCALEGATE runs with 512 MB of address space (ulimit -v; the
+# benchmarks it starts too), so that a fault test also proves the gate's memory bounded. Not under
+# AddressSanitizer or ThreadSanitizer, whose shadow memory alone is larger.
+gate_memory_bounded() {
+	case $SG_BUILD in */address | */thread) return 0 ;; esac
+	printf '#!/bin/sh\nulimit -v 524288 || exit 125\nexec %q "$@"\n' "$SCALEGATE" >"$T/scalegate-bounded"
+	chmod +x "$T/scalegate-bounded"
+	SCALEGATE=$T/scalegate-bounded
+}
