@@ -45,11 +45,12 @@ uint64_t sg_team_start(struct sg_thread *t, uint64_t fork, uint64_t start, doubl
 	return start;
 }
 
-/* Reads t's clocks at *now (a snapshot) when its phase lasted 1 ms or more: a wait for a CPU makes
- * a phase long, so a short one holds little delay, and is left to the next snapshot. */
+/* Reads t's clocks at *now (a snapshot) when its phase lasted a quarter of the snapshot period
+ * (250 µs) or more, at most 2 % of it: a wait for a CPU makes a phase long, so a short one holds
+ * little delay, and is left to the next snapshot. */
 static void phase_read(struct sg_thread *t, uint64_t *now)
 {
-	if (t->sched_fd >= 0 && *now > t->phase_start && *now - t->phase_start >= sg_snap_ticks)
+	if (t->sched_fd >= 0 && *now > t->phase_start && *now - t->phase_start >= sg_snap_ticks / 4)
 		*now = sg_snap(t, t->depth);
 }
 
