@@ -147,6 +147,11 @@ git fetch -q --unshallow
 expect_exit 1 env SCALEGATE_BASE="$base_sha" GITHUB_TOKEN= bash -ec "$gh_gate"
 expect_match "$(checks_of "$out")" "^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism" \
 	"github: the regression against the PR's base"
+expect_match "$out" "^scalegate check: [0-9]+ checks: 1 regression \([0-9]+ checks? failed\)" \
+	"github: one finding for the one cause (the serial residual at 2 threads)"
+expect_match "$out" "^    cause: Insufficient_parallelism \(serial code\) grew" "github: the cause"
+# An unchanged commit (the PR's base is its head): nothing fails.
+expect_exit 0 env SCALEGATE_BASE="$(git rev-parse HEAD)" GITHUB_TOKEN= bash -ec "$gh_gate"
 # GitLab: the script deepens a shallow clone itself (PATH as its before_script sets it).
 clone "$T/gl"
 cd "$T/gl"
