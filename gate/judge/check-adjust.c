@@ -54,12 +54,13 @@ double check_sitting_choose(double level_sd, size_t sittings, double assumed, do
 }
 
 /*
- * The correction removes the time a thread waited for a CPU, not what the load cost it on one (caches
- * refilled after each preemption, the scheduler's own time). Measured on the development VM, jacobi
- * 600 x 100, a quiet stored baseline and the head beside two CPU hogs (the machine took 70 % of
- * Total_time_wall): the judged time stayed +5.6 % at 1 thread and +12.8 % at 2, the Synchronization
- * share +4.6 points. A stored comparison across loads allows for it, beside the sitting shift, as an
- * sd per unit of the difference in the machine's share: 10 % (log units), 6 points for shares.
+ * The correction removes the time a thread waited for a CPU, not what the load cost it on one
+ * (caches refilled after each preemption, the scheduler's own time). Measured on the development
+ * VM, jacobi 600 x 100, a quiet stored baseline and the head beside two CPU hogs (the machine took
+ * 70 % of Total_time_wall): the judged time stayed +5.6 % at 1 thread and +12.8 % at 2, the
+ * Synchronization share +4.6 points. A stored comparison across loads allows for it, beside the
+ * sitting shift, as an sd per unit of the difference in the machine's share: 10 % (log units), 6
+ * points for shares.
  */
 #define INTERFERENCE_SD_LOG 0.10
 #define INTERFERENCE_SD_SHARE 0.06
