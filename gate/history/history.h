@@ -124,5 +124,8 @@ int history_found_version(const struct history *h);
 int history_write(struct history *h, struct history_record *r);
 /* Reads every run ('branch' NULL) or those of one branch, and their series. 0 or error(). */
 int history_read(struct history *h, const char *branch, struct history_data *d);
+/* The same without the medians' intervals (each series' lo and hi NULL): a third less to read,
+ * for change points and drifts. */
+int history_read_values(struct history *h, const char *branch, struct history_data *d);
 
 #endif
