@@ -53,6 +53,7 @@ struct history_reader {
 	long long *run_ids;    /* of d->runs, increasing */
 	struct reader_series *series; /* by id */
 	size_t nr_series, alloc_series, last;
+	size_t last_run; /* index of the run of the last point read */
 };
 
 void history_reader_init(struct history_reader *r, struct history_data *d, int intervals);

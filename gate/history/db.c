@@ -229,14 +229,27 @@ static void series_append(struct history_series *s, int intervals, size_t run, d
 	s->n++;
 }
 
+/* The index of run 'id' in d->runs, or -1: a table scan gives one run's points together, so the
+ * last one found is tried first. */
+static long run_of(struct history_reader *r, long long id)
+{
+	long i;
+
+	if (r->last_run < r->d->nr_runs && r->run_ids[r->last_run] == id)
+		return (long)r->last_run;
+	i = find_id(r->run_ids, sizeof(*r->run_ids), r->d->nr_runs, id);
+	if (i >= 0)
+		r->last_run = (size_t)i;
+	return i;
+}
+
 int history_reader_points(struct history_reader *r, struct history_cursor *c)
 {
 	int rc;
 
 	while ((rc = c->next(c->ctx)) == 1) {
 		struct reader_series *rs = series_of(r, c->integer(c->ctx, 0));
-		long run = find_id(r->run_ids, sizeof(*r->run_ids), r->d->nr_runs,
-				   c->integer(c->ctx, 1));
+		long run = run_of(r, c->integer(c->ctx, 1));
 		if (!rs || rs->metric < 0 || run < 0)
 			continue; /* a run of another branch, a newer writer's metric */
 		series_append(&rs->s, r->intervals, (size_t)run, c->real(c->ctx, 2),
