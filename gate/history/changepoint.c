@@ -94,9 +94,10 @@ static void fenwick_below(const struct fenwick *f, size_t rank, double *count, d
 /*
  * The split of x[a..b) where the energy statistic Q = mk/(m+k) (2/(mk) B - W_l/C(m,2) - W_r/C(k,2))
  * is largest, with at least 'min' values on the left and min_right[j] on the right, into arg[j]
- * (j = 0, 1: two bounds from one pass); 0 when none is allowed. B sums |x_i - x_j| across the split, W_l and W_r within each side. Moving the split one
- * value right updates them with that value's distances to each side: to the whole segment from
- * sorted prefix sums, to the left side from Fenwick trees over the ranks; O(n log n) a segment.
+ * (j = 0, 1: two bounds from one pass); 0 when none is allowed. B sums |x_i - x_j| across the
+ * split, W_l and W_r within each side. Moving the split one value right updates them with that
+ * value's distances to each side: to the whole segment from sorted prefix sums, to the left side
+ * from Fenwick trees over the ranks; O(n log n) a segment.
  */
 static void best_splits(const double *x, size_t a, size_t b, size_t min, const size_t *min_right,
 			size_t *arg)
