@@ -11,7 +11,7 @@ struct analysis;
 struct matrix;
 
 /* The schema version this scalegate writes (PRAGMA user_version); older databases are migrated. */
-#define HISTORY_SCHEMA_VERSION 2
+#define HISTORY_SCHEMA_VERSION 3
 
 /*
  * The figures recorded per benchmark x interval x configuration, each a series over runs: the
