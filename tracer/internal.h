@@ -195,6 +195,7 @@ SG_HIDDEN uint64_t sg_par_now(const struct sg_thread *t, uint64_t now);
 SG_HIDDEN extern uint64_t sg_snap_ticks;
 SG_HIDDEN extern int sg_sched_on; /* run-queue delay is captured (meta sched) */
 SG_HIDDEN extern int sg_cpus;     /* CPUs in the affinity mask at start */
+SG_HIDDEN extern double sg_ticks_per_ns; /* the clock's rate at start (team.c) */
 SG_HIDDEN void sg_sched_start(void);
 SG_HIDDEN void sg_sched_thread_start(struct sg_thread *t, uint64_t now);
 SG_HIDDEN void sg_sched_thread_stop(struct sg_thread *t);
@@ -264,6 +265,7 @@ struct sg_team {
 	 * in the phase; two generations, as a member can be one barrier ahead (team.c). */
 	struct sg_arrival arrival[2][SG_MAX_TEAM];
 	uint64_t leave_k, leave_origin; /* the phase the forking thread's body ended, its start */
+	uint64_t delayed[2]; /* k + 1 when a member had a delay in phase k: else no shift to find */
 };
 
 /* One member's run of the region body, on the member's own thread. */
@@ -300,7 +302,7 @@ SG_HIDDEN void sg_phase_begin(struct sg_thread *t, uint64_t now);
 SG_HIDDEN uint64_t sg_team_start(struct sg_thread *t, uint64_t fork, uint64_t start, double *pre);
 /* A member at a team barrier: before it (returns the clock to go on with), and after it. */
 SG_HIDDEN uint64_t sg_barrier_arrive(struct sg_thread *t, uint64_t now);
-SG_HIDDEN void sg_barrier_depart(struct sg_thread *t);
+SG_HIDDEN uint64_t sg_barrier_depart(struct sg_thread *t, uint64_t now);
 /* A member's body ends at *end (moved past a reading of the clocks, if any). */
 SG_HIDDEN void sg_phase_leave(struct sg_member *m, uint64_t *end);
 /* The forking thread after the join at 'join'. */
@@ -327,15 +329,20 @@ static inline int sg_lock_contended(void)
 
 /* A wait that began at 'start', charged to the thread's innermost interval in the column at
  * 'offset'. */
-static inline void sg_account_wait(struct sg_thread *t, uint64_t start, size_t offset)
+static inline void sg_account_wait_until(struct sg_thread *t, uint64_t start, uint64_t end,
+					 size_t offset)
 {
 	struct sg_stat *s = sg_stat_get(t, t->cur);
-
-	uint64_t d = sg_now() - start;
+	uint64_t d = end - start;
 
 	t->waited += d;
 	if (s)
 		*(uint64_t *)((char *)s + offset) += d;
+}
+
+static inline void sg_account_wait(struct sg_thread *t, uint64_t start, size_t offset)
+{
+	sg_account_wait_until(t, start, sg_now(), offset);
 }
 
 /* ---- annotation errors (errors.c) ------------------------------------------------ */

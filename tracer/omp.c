@@ -37,6 +37,7 @@ void sg_team_fork(struct sg_team *tm, struct sg_thread *t, int size)
 	tm->inject = SG_UNLIKELY(sg_inject_on) ? sg_inject_team(t) : 0;
 	tm->fork = sg_now();
 	tm->leave_k = 0;
+	tm->delayed[0] = tm->delayed[1] = 0;
 	if (sg_sched_on)
 		sg_phase_begin(t, tm->fork);
 	tm->was_par = t->par_mask != 0;
@@ -276,9 +277,10 @@ static char barrier_order;
 		name##_fn args; \
 		SG_HANDOFF_ACQUIRE(&barrier_order); \
 		if (t && !__atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED)) { \
+			uint64_t t1 = sg_now(); \
 			if (team) \
-				sg_barrier_depart(t); \
-			sg_account_wait(t, t0, offsetof(struct sg_stat, omp_barrier)); \
+				t1 = sg_barrier_depart(t, t1); \
+			sg_account_wait_until(t, t0, t1, offsetof(struct sg_stat, omp_barrier)); \
 		} \
 	}
 
@@ -297,8 +299,8 @@ static char barrier_order;
 		bool r = name##_fn(); \
 		SG_HANDOFF_ACQUIRE(&barrier_order); \
 		if (t && !__atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED)) { \
-			sg_barrier_depart(t); \
-			sg_account_wait(t, t0, offsetof(struct sg_stat, omp_barrier)); \
+			uint64_t t1 = sg_barrier_depart(t, sg_now()); \
+			sg_account_wait_until(t, t0, t1, offsetof(struct sg_stat, omp_barrier)); \
 		} \
 		return r; \
 	}

@@ -12,6 +12,7 @@
 #define SG_SNAP_SECONDS 1e-3
 
 uint64_t sg_snap_ticks = UINT64_MAX;
+double sg_ticks_per_ns = 1;
 int sg_sched_on;
 int sg_cpus;
 
@@ -68,6 +69,7 @@ void sg_sched_start(void)
 		close(fd);
 	sg_cpus = sched_getaffinity(0, sizeof(set), &set) ? -1 : CPU_COUNT(&set);
 	sg_snap_ticks = (uint64_t)(sg_clock_hz() * SG_SNAP_SECONDS);
+	sg_ticks_per_ns = sg_clock_hz() * 1e-9;
 }
 
 static uint64_t cpu_ns(struct sg_thread *t)

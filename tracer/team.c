@@ -10,12 +10,12 @@
 
 static uint64_t to_ticks(double ns)
 {
-	return ns > 0 ? (uint64_t)(ns * 1e-9 * sg_clock_hz()) : 0;
+	return ns > 0 ? (uint64_t)(ns * sg_ticks_per_ns) : 0;
 }
 
 static int64_t to_ns(uint64_t ticks)
 {
-	return (int64_t)((double)ticks * 1e9 / sg_clock_hz());
+	return (int64_t)((double)ticks / sg_ticks_per_ns);
 }
 
 void sg_phase_begin(struct sg_thread *t, uint64_t now)
@@ -45,11 +45,12 @@ uint64_t sg_team_start(struct sg_thread *t, uint64_t fork, uint64_t start, doubl
 	return start;
 }
 
-/* Reads t's clocks at *now (a snapshot) when its phase lasted 1 ms or more: a wait for a CPU makes
- * a phase long, so a short one holds little delay, and is left to the next snapshot. */
+/* Reads t's clocks at *now (a snapshot) when its phase lasted a quarter of the snapshot period
+ * (250 µs) or more, at most 2 % of it: a wait for a CPU makes a phase long, so a short one holds
+ * little delay, and is left to the next snapshot. */
 static void phase_read(struct sg_thread *t, uint64_t *now)
 {
-	if (t->sched_fd >= 0 && *now > t->phase_start && *now - t->phase_start >= sg_snap_ticks)
+	if (t->sched_fd >= 0 && *now > t->phase_start && *now - t->phase_start >= sg_snap_ticks / 4)
 		*now = sg_snap(t, t->depth);
 }
 
@@ -89,6 +90,8 @@ static void publish(struct sg_member *m, uint64_t at, double delay)
 		a->wait_node = m->wait_node;
 		a->fork = tm->fork;
 		a->k = m->k;
+		if (a->all)
+			__atomic_store_n(&tm->delayed[m->k & 1], m->k + 1, __ATOMIC_RELAXED);
 	}
 	m->pre = m->wait_rq = 0;
 }
@@ -107,6 +110,9 @@ static uint64_t phase_shift(const struct sg_team *tm, uint64_t k, uint64_t origi
 	uint64_t undelayed = 0, delays = extra, shift;
 
 	*last = 0;
+	/* nobody's delay: nothing shifted; the arrivals need no reading (each a cache line) */
+	if (!extra && __atomic_load_n(&tm->delayed[k & 1], __ATOMIC_RELAXED) != k + 1)
+		return 0;
 	for (int i = 0; i < tm->size; i++) {
 		if (a[i].fork != tm->fork || a[i].k != k)
 			continue;
@@ -125,7 +131,7 @@ static uint64_t phase_shift(const struct sg_team *tm, uint64_t k, uint64_t origi
 
 static void charge(struct sg_thread *t, uint32_t node, int64_t ns)
 {
-	struct sg_stat *s = sg_stat_get(t, node);
+	struct sg_stat *s = ns ? sg_stat_get(t, node) : NULL;
 
 	if (s)
 		__atomic_fetch_add(&s->rq_sync, ns, __ATOMIC_RELAXED);
@@ -134,7 +140,7 @@ static void charge(struct sg_thread *t, uint32_t node, int64_t ns)
 /* The on-CPU time of t's wait just ended (a spin), before the phase's end resets it. */
 static void wait_cpu(struct sg_thread *t, uint32_t node)
 {
-	struct sg_stat *s = sg_stat_get(t, node);
+	struct sg_stat *s = t->phase_cpu > 0 ? sg_stat_get(t, node) : NULL;
 
 	if (s)
 		s->cpu_wait += t->phase_cpu;
@@ -167,16 +173,15 @@ uint64_t sg_barrier_arrive(struct sg_thread *t, uint64_t now)
 }
 
 /* Its delay while it waited is in the interval of the barrier, and so is the charge. */
-void sg_barrier_depart(struct sg_thread *t)
+uint64_t sg_barrier_depart(struct sg_thread *t, uint64_t now)
 {
 	struct sg_member *m = t->member;
-	uint64_t shift, last, now;
+	uint64_t shift, last;
 	struct sg_arrival self;
 	double wait;
 
 	if (!sg_sched_on || !m || !t->phase_start)
-		return;
-	now = sg_now();
+		return now;
 	phase_read(t, &now);
 	wait_cpu(t, t->cur);
 	wait = phase_take(t, now);
@@ -186,8 +191,9 @@ void sg_barrier_depart(struct sg_thread *t)
 	m->wait_rq = wait;
 	m->wait_node = t->cur;
 	m->k++;
-	m->origin = last;
+	m->origin = last ? last : now; /* unread: its own exit, about the release */
 	m->own_start = now;
+	return now;
 }
 
 void sg_phase_leave(struct sg_member *m, uint64_t *end)

@@ -177,40 +177,164 @@ static void check_duplicate_keys(struct yamldoc *d)
 	}
 }
 
+/* The nodes each anchor stands for, so that an alias counts as the nodes it repeats. */
+struct anchors {
+	struct anchor {
+		char *name;
+		size_t nodes;
+	} *slot;
+	size_t nr, alloc; /* alloc: a power of two, at most half full */
+};
+
+static uint64_t anchor_hash(const char *name)
+{
+	uint64_t h = 14695981039346656037ULL; /* FNV-1a */
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 1099511628211ULL;
+	return h;
+}
+
+static struct anchor *anchor_slot(struct anchors *a, const char *name)
+{
+	size_t i = (size_t)anchor_hash(name) & (a->alloc - 1);
+
+	while (a->slot[i].name && strcmp(a->slot[i].name, name))
+		i = (i + 1) & (a->alloc - 1);
+	return &a->slot[i];
+}
+
+/* A name defined again stands for its latest node, as in YAML. */
+static void anchor_set(struct anchors *a, const char *name, size_t nodes)
+{
+	struct anchor *x;
+
+	if (2 * (a->nr + 1) > a->alloc) {
+		struct anchors bigger = { NULL, 0, a->alloc ? 2 * a->alloc : 64 };
+		bigger.slot = xcalloc(bigger.alloc, sizeof(*bigger.slot));
+		for (size_t i = 0; i < a->alloc; i++)
+			if (a->slot[i].name)
+				*anchor_slot(&bigger, a->slot[i].name) = a->slot[i];
+		bigger.nr = a->nr;
+		free(a->slot);
+		*a = bigger;
+	}
+	x = anchor_slot(a, name);
+	if (!x->name) {
+		x->name = xstrdup(name);
+		a->nr++;
+	}
+	x->nodes = nodes;
+}
+
+/* The nodes of the anchor 'name' (1 when unknown: the loader reports it). */
+static size_t anchor_nodes(struct anchors *a, const char *name)
+{
+	struct anchor *x = a->alloc ? anchor_slot(a, name) : NULL;
+
+	return x && x->name ? x->nodes : 1;
+}
+
+static void anchors_release(struct anchors *a)
+{
+	for (size_t i = 0; i < a->alloc; i++)
+		free(a->slot[i].name);
+	free(a->slot);
+}
+
+/* The walk of check_depth: the open collections with where they started, and the anchors. */
+struct walk {
+	struct {
+		size_t start;
+		char *anchor; /* owned, or NULL */
+	} open[YAMLDOC_MAX_DEPTH + 1];
+	int depth;
+	size_t nodes; /* so far, an alias counting as the nodes of its anchor */
+	struct anchors anchors;
+};
+
+/* One event of the walk; 0, or -1 (reported) past a bound. */
+static int walk_event(struct yamldoc *d, struct walk *w, const yaml_event_t *e)
+{
+	size_t before = w->nodes;
+
+	switch (e->type) {
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		if (w->depth >= YAMLDOC_MAX_DEPTH)
+			return yamldoc_error_at(d, e->start_mark, "nested deeper than %d levels",
+						YAMLDOC_MAX_DEPTH);
+		w->open[w->depth].start = w->nodes++;
+		w->open[w->depth++].anchor =
+			e->data.sequence_start.anchor && e->type == YAML_SEQUENCE_START_EVENT
+				? xstrdup((const char *)e->data.sequence_start.anchor)
+			: e->type == YAML_MAPPING_START_EVENT && e->data.mapping_start.anchor
+				? xstrdup((const char *)e->data.mapping_start.anchor)
+				: NULL;
+		break;
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		if (w->depth <= 0)
+			break;
+		w->depth--;
+		if (w->open[w->depth].anchor)
+			anchor_set(&w->anchors, w->open[w->depth].anchor,
+				   w->nodes - w->open[w->depth].start);
+		free(w->open[w->depth].anchor);
+		w->open[w->depth].anchor = NULL;
+		break;
+	case YAML_SCALAR_EVENT:
+		w->nodes++;
+		if (e->data.scalar.anchor)
+			anchor_set(&w->anchors, (const char *)e->data.scalar.anchor, 1);
+		break;
+	case YAML_ALIAS_EVENT:
+		w->nodes += anchor_nodes(&w->anchors, (const char *)e->data.alias.anchor);
+		if (w->nodes > YAMLDOC_MAX_NODES)
+			return yamldoc_error_at(d, e->start_mark,
+						"aliases repeat more than %d YAML nodes in one "
+						"file",
+						YAMLDOC_MAX_NODES);
+		break;
+	default:
+		break;
+	}
+	if (w->nodes > YAMLDOC_MAX_NODES && before <= YAMLDOC_MAX_NODES)
+		return yamldoc_error_at(d, e->start_mark, "more than %d YAML nodes in one file",
+					YAMLDOC_MAX_NODES);
+	return 0;
+}
+
 /*
  * Stops at the first collection nested deeper than YAMLDOC_MAX_DEPTH, before libyaml's
  * document loader sees it (its flow nesting costs time quadratic in the depth), and at the
- * node past YAMLDOC_MAX_NODES (the document costs some 160 bytes a node). Event by event,
- * the scanner never runs far ahead. A syntax error is left to the loader, which reports it.
+ * node past YAMLDOC_MAX_NODES (the document costs some 160 bytes a node), an alias counting as
+ * every node of its anchor (a "billion laughs" of nested aliases is small on disk, and every
+ * reader that walks it walks them all). Event by event, the scanner never runs far ahead. A
+ * syntax error is left to the loader, which reports it.
  */
 static int check_depth(struct yamldoc *d, const struct strbuf *text)
 {
 	yaml_parser_t parser;
 	yaml_event_t event;
-	int depth = 0, ret = 0, done = 0;
-	size_t nr_events = 0;
+	struct walk *w = xcalloc(1, sizeof(*w));
+	int ret = 0, done = 0;
 
-	if (!yaml_parser_initialize(&parser))
+	if (!yaml_parser_initialize(&parser)) {
+		free(w);
 		return error("%s: cannot initialize the YAML parser", d->path);
+	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text->buf, text->len);
 	while (!done && !ret && yaml_parser_parse(&parser, &event)) {
-		yaml_event_type_t t = event.type;
-		if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) {
-			if (++depth > YAMLDOC_MAX_DEPTH)
-				ret = yamldoc_error_at(d, event.start_mark,
-						       "nested deeper than %d levels",
-						       YAMLDOC_MAX_DEPTH);
-		} else if (t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT) {
-			depth--;
-		}
-		if (!ret && ++nr_events > YAMLDOC_MAX_NODES)
-			ret = yamldoc_error_at(d, event.start_mark,
-					       "more than %d YAML nodes in one file",
-					       YAMLDOC_MAX_NODES);
+		ret = walk_event(d, w, &event);
 		done = event.type == YAML_STREAM_END_EVENT;
 		yaml_event_delete(&event);
 	}
 	yaml_parser_delete(&parser);
+	for (int i = 0; i < w->depth; i++)
+		free(w->open[i].anchor);
+	anchors_release(&w->anchors);
+	free(w);
 	return ret;
 }
 

@@ -20,9 +20,10 @@ static const struct command_usage usage = {
 	"                       [--allow-no-reference]\n"
 	"Judges every interval x configuration of RESULTS against the rules and the\n"
 	"stored baselines: a regression is a change past the rule's tolerance that is\n"
-	"also significant at its level (docs/check.md). Prints one line per verdict\n"
-	"that is not a pass, then the counts; --FORMAT FILE writes a report of that\n"
-	"format (docs/reports.md).\n",
+	"also significant at its level (docs/check.md). Prints each finding (the failed\n"
+	"checks of one interval and configuration, with those of enclosing intervals\n"
+	"its change explains) and each error, then the counts; --FORMAT FILE writes a\n"
+	"report of that format (docs/reports.md).\n",
 	"exit codes: 0 pass, 1 regression or rule violated, 2 usage or configuration\n"
 	"error, 3 a benchmark failed to run, the results are incomplete, or something\n"
 	"could not be judged (no baseline, an unreadable one; and nothing regressed)\n"
@@ -44,7 +45,8 @@ static int parse_options(int argc, char **argv, struct check_options *o)
 		OPT_FLAG(NULL, "--testcase-output", &o->testcase_output,
 			 "JUnit: each testcase's text in its own <system-out>, with\n"
 			 "file and line attributes (GitLab; valid against junit10.xsd)"),
-		OPT_FLAG(NULL, "--all", &o->all, "print the passing checks too"),
+		OPT_FLAG(NULL, "--all", &o->all,
+			 "list every check: the inconclusive and the passing ones too"),
 		OPT_FLAG(NULL, "--validate", &o->validate,
 			 "only load the configuration and the rules"),
 		OPT_FLAG(NULL, "--partial", &o->partial,

@@ -9,6 +9,7 @@
 #include "cmd/ci.h"
 #include "cmd/cmds.h"
 #include "base/exitcode.h"
+#include "base/interrupt.h"
 #include "cmd/options.h"
 #include "post/post.h"
 #include "report/report.h"
@@ -22,7 +23,7 @@ static const struct command_usage usage = {
 	"usage: scalegate ci [-c|--config FILE] [-o|--output DIR] [--no-run] [--local] "
 	"[--no-post]\n"
 	"                    [--require-post] [--partial] [--testcase-output]\n"
-	"                    [--allow-no-reference] [-q|--quiet]\n"
+	"                    [--allow-no-reference] [-q|--quiet] [--all]\n"
 	"                    [--against REV | --against-dir DIR] [--inject I:PCT] [--seed N]\n"
 	"                    [--results DIR] [--baselines DIR] [--record] [--history DB]\n"
 	"Runs the benchmark matrix of the configuration, judges the results against\n"
@@ -37,7 +38,7 @@ static const struct command_usage usage = {
 struct ci_options {
 	const char *config, *reports, *results, *baselines, *history;
 	int no_run, local, no_post, require_post, partial, testcase_output, record;
-	int allow_no_reference, quiet;
+	int allow_no_reference, quiet, all;
 	struct ab_options ab;
 };
 
@@ -54,6 +55,8 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 			 "judge the results already there instead of running"),
 		OPT_FLAG("-q", "--quiet", &o->quiet,
 			 "no progress lines: the verdicts, the recap and the counts"),
+		OPT_FLAG(NULL, "--all", &o->all,
+			 "list every check: the inconclusive and the passing ones too"),
 		OPT_FLAG(NULL, "--local", &o->local,
 			 "run here even when the configuration has a 'slurm:' section"),
 		OPT_STRING(NULL, "--results", &o->results, "DIR",
@@ -102,9 +105,7 @@ static long run_matrix(struct config *c, const struct runner_options *ro)
 /* A run that could not go on: 128 + the signal when interrupted (130 Ctrl-C, 143 TERM), else 3. */
 static int run_failed_code(void)
 {
-	int sig = runner_caught_signal();
-
-	return sig ? SG_EXIT_SIGNAL + sig : SG_EXIT_RUN_FAILED;
+	return interrupt_signal ? interrupt_exit_code() : SG_EXIT_RUN_FAILED;
 }
 
 /*
@@ -134,10 +135,12 @@ static int adapt(struct judge *j, const struct runner_options *ro)
 	}
 	more.extend = &plan;
 	more.record = &j->res; /* the judge's results get the new rounds: nothing is read again */
-	if (adaptive_write(&plan, j->results) || run_matrix(&j->config, &more) < 0) {
+	if (adaptive_write(&plan, j->results) ||
+	    (run_matrix(&j->config, &more) < 0 && !interrupt_signal)) {
 		j->load_error = run_failed_code();
 		ret = -1;
 	}
+	j->interrupted = interrupt_signal; /* the rounds that ran are judged, marked incomplete */
 	results_set_adaptive(&j->res, &plan);
 	fflush(stdout);
 	adapt_forget(j);
@@ -173,6 +176,8 @@ static int post(struct post_options *o, const char *path, const struct strbuf *s
 		failed = post_run(o, path, summary);
 		curl_global_cleanup();
 	}
+	if (interrupt_signal)
+		return interrupt_exit_code();
 	if (failed && o->require == 1 && code == SG_EXIT_PASS)
 		code = SG_EXIT_POST_FAILED;
 	else if (failed)
@@ -213,6 +218,9 @@ int cmd_ci(int argc, char **argv)
 
 	if (ret)
 		return ret == OPTIONS_HELP ? SG_EXIT_PASS : SG_EXIT_USAGE;
+	/* From here on an interrupt stops the phase going on, and the reports say what was judged
+	 * (docs/running.md, "Interrupts"). */
+	interrupt_catch();
 	ci_reports_init(&rep);
 	post_options_init(&po);
 	judge_init(&j);
@@ -229,41 +237,56 @@ int cmd_ci(int argc, char **argv)
 	ro.results_dir = results;
 	ro.local = o.local;
 	ro.quiet = o.quiet;
+	if (interrupt_signal) { /* nothing ran: nothing to report */
+		code = interrupt_exit_code();
+		goto out;
+	}
 	if (!o.no_run) {
 		/* one seed for the first rounds and any adaptive ones */
 		if (ab_wanted(&o.ab) && !o.ab.seed)
 			o.ab.seed = ((uint64_t)time(NULL) << 20 ^ (uint64_t)getpid()) | 1;
 		/* a revision that is not there, or no git repository: a usage error with the fix */
-		if (ab_prepare(&o.ab, &j.config, results, &ro))
+		if (ab_prepare(&o.ab, &j.config, results, &ro)) {
+			code = interrupt_signal ? interrupt_exit_code() : SG_EXIT_USAGE;
 			goto out;
-		if (run_matrix(&j.config, &ro) < 0 ||
-		    (adapting(&j.config, &o) &&
+		}
+		if ((run_matrix(&j.config, &ro) < 0 && !interrupt_signal) ||
+		    (adapting(&j.config, &o) && !interrupt_signal &&
 		     adaptive_write(&(struct adaptive){.present = 1}, results))) {
 			code = run_failed_code();
 			goto out;
 		}
 	}
 	fflush(stdout);
-	j.partial = o.partial;
+	/* interrupted during the runs: what ran is judged, the rest is an error each */
+	j.interrupted = interrupt_signal;
+	j.partial = o.partial || j.interrupted;
 	j.allow_no_reference = o.allow_no_reference;
 	if (judge_evaluate(&j, results, o.baselines) ||
-	    (adapting(&j.config, &o) && adapt(&j, &ro))) {
-		code = j.load_error;
+	    (adapting(&j.config, &o) && !j.interrupted && adapt(&j, &ro))) {
+		code = interrupt_signal ? interrupt_exit_code() : j.load_error;
 		goto out;
 	}
-	check_print_verdicts(stdout, &j.vs, 0);
+	if (interrupt_signal && !j.vs.interrupted) { /* during the judging: no verdict given */
+		j.vs.interrupted = interrupt_signal;
+		verdict_set_finish(&j.vs);
+	}
+	check_print_verdicts(stdout, &j.vs, o.all);
 	code = j.vs.exit_code;
 	/* The reports come first: a failed post must never cost them. */
 	if (ci_reports_write(&rep, &j) && code == SG_EXIT_PASS)
 		code = SG_EXIT_USAGE;
 	ci_reports_print(&rep, stdout);
-	history(&o, &j);
+	if (!interrupt_signal)
+		history(&o, &j);
 	/* last, where a CI log ends: what failed, where, by which rule */
 	report_recap(stdout, &j.vs);
 	check_print_counts(stdout, &j.vs);
 	fflush(stdout);
-	if (posting)
+	if (posting && !interrupt_signal)
 		code = post(&po, rep.path[report_format_index("json")], &rep.summary, code);
+	if (interrupt_signal) /* whenever it came, the gate says it was interrupted */
+		code = interrupt_exit_code();
 	check_print_exit(stdout, &j.vs, code);
 out:
 	ab_finish(&o.ab);

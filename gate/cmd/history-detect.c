@@ -90,15 +90,16 @@ static void print_text(const struct history_data *d, const struct detect_result 
 	}
 }
 
-/* Reads the database; 0 or -1. */
-int history_cmd_read(const char *where, const char *branch, struct history_data *d)
+/* Reads the database (the medians' intervals only with 'intervals'); 0 or -1. */
+int history_cmd_read(const char *where, const char *branch, int intervals,
+		     struct history_data *d)
 {
 	struct history *h;
 	int ret;
 
 	if (history_open(&h, where))
 		return -1;
-	ret = history_read(h, branch, d);
+	ret = intervals ? history_read(h, branch, d) : history_read_values(h, branch, d);
 	history_close(h);
 	return ret;
 }
@@ -151,7 +152,7 @@ int history_cmd_detect(const char *where, struct config *c, const struct history
 	if ((o->window_text && parse_positive(o->window_text, "--window", 1e9, &window)) ||
 	    (o->fdr_text && parse_positive(o->fdr_text, "--fdr", 0.5, &fdr)))
 		return SG_EXIT_USAGE;
-	if (history_cmd_read(where, o->meta.branch, &d))
+	if (history_cmd_read(where, o->meta.branch, 0, &d))
 		return SG_EXIT_USAGE;
 	arrived = (size_t)window;
 	if (changes(&d, c, fdr, &r, &arrived)) {
@@ -241,7 +242,7 @@ void history_cmd_drift(FILE *out, const char *where, struct config *c, const cha
 
 	if (access(where, F_OK) && !strstr(where, "://"))
 		return;
-	if (history_cmd_read(where, branch, &d))
+	if (history_cmd_read(where, branch, 0, &d))
 		return;
 	if (d.nr_runs >= 2 && !history_cmd_changes(&d, c, DETECT_FDR, &r)) {
 		for (size_t i = 0; i < d.nr_series; i++) {

@@ -21,8 +21,9 @@ struct history_options {
 /* The environment variable's value, NULL when unset or empty. */
 const char *history_cmd_env(const char *name);
 
-/* Reads the database; 0 or -1. */
-int history_cmd_read(const char *where, const char *branch, struct history_data *d);
+/* Reads the database (the medians' intervals only with 'intervals'); 0 or -1. */
+int history_cmd_read(const char *where, const char *branch, int intervals,
+		     struct history_data *d);
 
 /* Change points of 'd' with the rules of 'c' (NULL: the defaults) as minimum changes; 0 or -1. */
 int history_cmd_changes(const struct history_data *d, struct config *c, double fdr,

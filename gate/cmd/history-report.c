@@ -86,7 +86,7 @@ int history_cmd_report(const char *where, struct config *c, const struct history
 
 	if (!o->html)
 		return error("nothing to write: give --html DIR"), SG_EXIT_USAGE;
-	if (history_cmd_read(where, o->meta.branch, &d))
+	if (history_cmd_read(where, o->meta.branch, 1, &d))
 		return SG_EXIT_USAGE;
 	if (o->compare_text && (n = compared_runs(&d, o->compare_text, runs)) < 0) {
 		history_data_release(&d);

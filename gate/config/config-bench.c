@@ -466,6 +466,21 @@ static int parse_output_limit(struct config_loader *l, const yaml_node_t *v, str
 	return yamldoc_get_int(l->d, v, "output_limit", 4096, 1LL << 26, &b->output_limit);
 }
 
+static int parse_program(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
+{
+	const char *s = get_text(l->d, v, "program");
+
+	if (!s)
+		return -1;
+	if (strchr(s, '/'))
+		return yamldoc_error(l->d, v,
+				     "'program' is the name of the executable that writes the "
+				     "profiles (a glob such as 'solver*', or '*' for any), not a "
+				     "path: '%s'",
+				     s);
+	return set_text(&b->program, s);
+}
+
 static int parse_exclude(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
 {
 	return config_parse_exclude(l, v, b);

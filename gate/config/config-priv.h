@@ -15,7 +15,8 @@
 									    contention_retries) \
 						X(EXCLUDE, exclude) X(MAX_REPEAT, max_repeat) \
 							X(ADAPTIVE_SECONDS, adaptive_seconds) \
-								X(OUTPUT_LIMIT, output_limit)
+								X(OUTPUT_LIMIT, output_limit) \
+									X(PROGRAM, program)
 
 enum config_key_id {
 #define X(id, key) KEY_##id,

@@ -30,6 +30,7 @@ static void bench_release(struct bench_config *b)
 	free(b->name);
 	free(b->command);
 	free(b->build);
+	free(b->program);
 	free(b->threads);
 	free(b->ranks);
 	free(b->sizes);

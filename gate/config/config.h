@@ -28,6 +28,9 @@ struct bench_config {
 	char *command;          /* template: {threads} {ranks} {size} {repeat} */
 	/* shell command run once in 'workdir' before the matrix; NULL: none */
 	char *build;
+	/* the basename (a glob) of the executable that must write the profiles; NULL: the one
+	 * executable the command names, when it names exactly one (docs/configuration.md) */
+	char *program;
 	int *threads;           /* in file order, no duplicates, each >= 1 */
 	size_t nr_threads;
 	int *ranks;

@@ -93,18 +93,22 @@ static void fenwick_below(const struct fenwick *f, size_t rank, double *count, d
 
 /*
  * The split of x[a..b) where the energy statistic Q = mk/(m+k) (2/(mk) B - W_l/C(m,2) - W_r/C(k,2))
- * is largest, with at least 'min' values on the left and 'min_right' on the right; 0 when none is
- * allowed. B sums |x_i - x_j| across the split, W_l and W_r within each side. Moving the split one
- * value right updates them with that value's distances to each side: to the whole segment from
- * sorted prefix sums, to the left side from Fenwick trees over the ranks; O(n log n) a segment.
+ * is largest, with at least 'min' values on the left and min_right[j] on the right, into arg[j]
+ * (j = 0, 1: two bounds from one pass); 0 when none is allowed. B sums |x_i - x_j| across the
+ * split, W_l and W_r within each side. Moving the split one value right updates them with that
+ * value's distances to each side: to the whole segment from sorted prefix sums, to the left side
+ * from Fenwick trees over the ranks; O(n log n) a segment.
  */
-static size_t best_split(const double *x, size_t a, size_t b, size_t min, size_t min_right)
+static void best_splits(const double *x, size_t a, size_t b, size_t min, const size_t *min_right,
+			size_t *arg)
 {
-	size_t n = b - a, arg = 0, *rank = xmalloc(n * sizeof(*rank));
+	size_t n = b - a, *rank = xmalloc(n * sizeof(*rank));
 	struct ranked *r = xmalloc(n * sizeof(*r));
 	double *prefix = xcalloc(n + 1, sizeof(*prefix));
 	struct fenwick f = { n, xcalloc(n + 1, sizeof(double)), xcalloc(n + 1, sizeof(double)) };
-	double wl = 0, wr = 0, across = 0, best = -INFINITY, left_sum = 0;
+	double wl = 0, wr = 0, across = 0, best[2] = { -INFINITY, -INFINITY }, left_sum = 0;
+
+	arg[0] = arg[1] = 0;
 
 	for (size_t i = 0; i < n; i++)
 		r[i] = (struct ranked){ x[a + i], i };
@@ -130,13 +134,15 @@ static size_t best_split(const double *x, size_t a, size_t b, size_t min, size_t
 		across += whole - 2 * rl;
 		m = (double)(q + 1);
 		kk = (double)(n - q - 1);
-		if (m < (double)min || kk < (double)min_right)
+		if (m < (double)min)
 			continue;
 		e = 2 * across / (m * kk) - 2 * wl / (m * (m - 1)) -
 		    (kk > 1 ? 2 * wr / (kk * (kk - 1)) : 0);
-		if (m * kk / (m + kk) * e > best) {
-			best = m * kk / (m + kk) * e;
-			arg = a + q + 1;
+		for (int j = 0; j < 2; j++) {
+			if (kk < (double)min_right[j] || !(m * kk / (m + kk) * e > best[j]))
+				continue;
+			best[j] = m * kk / (m + kk) * e;
+			arg[j] = a + q + 1;
 		}
 	}
 	free(rank);
@@ -144,7 +150,6 @@ static size_t best_split(const double *x, size_t a, size_t b, size_t min, size_t
 	free(prefix);
 	free(f.count);
 	free(f.sum);
-	return arg;
 }
 
 /*
@@ -167,15 +172,17 @@ static size_t split_all(const double *x, size_t n, const struct changepoint_opti
 	stack[top++] = 0;
 	stack[top++] = n;
 	while (top) {
-		size_t b = stack[--top], a = stack[--top], t;
+		size_t b = stack[--top], a = stack[--top], t, arg[2];
+		size_t min_right[2] = { b == n ? 1 : o->min_segment, o->min_segment };
 		if (b - a < (b == n ? o->min_segment + 1 : 2 * o->min_segment))
 			continue;
 		/* The newest run may stand alone (a nightly job learns of a step the night it
 		 * arrives); when that split is not significant, the best split with 'min_segment'
-		 * on both sides is tried. */
-		t = b == n ? best_split(x, a, b, o->min_segment, 1) : 0;
+		 * on both sides is tried (both found in one pass). */
+		best_splits(x, a, b, o->min_segment, min_right, arg);
+		t = b == n ? arg[0] : 0;
 		if (!t || !(chosen_p(x, a, t, b) < o->max_p))
-			t = best_split(x, a, b, o->min_segment, o->min_segment);
+			t = arg[1];
 		if (!t || !(chosen_p(x, a, t, b) < o->max_p))
 			continue;
 		cp[nr++] = t;

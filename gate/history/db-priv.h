@@ -12,7 +12,8 @@
 
 struct history_backend {
 	int (*write)(void *db, struct history_record *r); /* one transaction; sets r->run.id */
-	int (*read)(void *db, const char *branch, struct history_data *d);
+	/* intervals 0: the series' lo and hi left NULL (not read) */
+	int (*read)(void *db, const char *branch, int intervals, struct history_data *d);
 	void (*close)(void *db);
 };
 
@@ -38,6 +39,8 @@ struct history_cursor {
 #define HISTORY_RUN_COLUMNS "id, commit_id, parent, branch, date, job_url, machine, config_hash"
 #define HISTORY_SERIES_COLUMNS "id, benchmark, \"interval\", configuration, metric"
 #define HISTORY_POINT_COLUMNS "series, run, median, lo, hi"
+/* the same without the interval */
+#define HISTORY_VALUE_COLUMNS "series, run, median"
 
 /*
  * Reading a database into a history_data, the same for every backend: the runs read (in record
@@ -46,14 +49,17 @@ struct history_cursor {
  */
 struct history_reader {
 	struct history_data *d;
+	int intervals;	       /* whether the points' rows have lo and hi */
 	long long *run_ids;    /* of d->runs, increasing */
 	struct reader_series *series; /* by id */
 	size_t nr_series, alloc_series, last;
+	size_t last_run; /* index of the run of the last point read */
 };
 
-void history_reader_init(struct history_reader *r, struct history_data *d);
+void history_reader_init(struct history_reader *r, struct history_data *d, int intervals);
 int history_reader_runs(struct history_reader *r, struct history_cursor *c);
 int history_reader_series(struct history_reader *r, struct history_cursor *c);
+/* The points' rows: HISTORY_POINT_COLUMNS, or HISTORY_VALUE_COLUMNS without intervals. */
 int history_reader_points(struct history_reader *r, struct history_cursor *c);
 /* Keeps the series with a point in a run read (their points by run, the series by benchmark,
  * interval, configuration and metric); releases what r holds. */

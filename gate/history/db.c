@@ -1,5 +1,6 @@
 /* The history database: a file (SQLite) or a postgresql:// URL (PostgreSQL), the same schema behind
  * one interface. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,15 +55,26 @@ int history_write(struct history *h, struct history_record *r)
 	return h->be->write(h->db, r);
 }
 
-int history_read(struct history *h, const char *branch, struct history_data *d)
+static int read_data(struct history *h, const char *branch, int intervals,
+		     struct history_data *d)
 {
 	int ret;
 
 	memset(d, 0, sizeof(*d));
-	ret = h->be->read(h->db, branch, d);
+	ret = h->be->read(h->db, branch, intervals, d);
 	if (ret)
 		history_data_release(d);
 	return ret;
+}
+
+int history_read(struct history *h, const char *branch, struct history_data *d)
+{
+	return read_data(h, branch, 1, d);
+}
+
+int history_read_values(struct history *h, const char *branch, struct history_data *d)
+{
+	return read_data(h, branch, 0, d);
 }
 
 char *history_where_text(const char *where)
@@ -107,10 +119,11 @@ struct reader_series {
 	struct history_series s;
 };
 
-void history_reader_init(struct history_reader *r, struct history_data *d)
+void history_reader_init(struct history_reader *r, struct history_data *d, int intervals)
 {
 	memset(r, 0, sizeof(*r));
 	r->d = d;
+	r->intervals = intervals;
 }
 
 int history_reader_runs(struct history_reader *r, struct history_cursor *c)
@@ -195,18 +208,39 @@ static struct reader_series *series_of(struct history_reader *r, long long id)
 	return i < 0 ? NULL : &r->series[i];
 }
 
-static void series_append(struct history_series *s, size_t run, double v, double lo, double hi)
+/* Appends a point to s; its lo and hi only when s has them (read with intervals). */
+static void series_append(struct history_series *s, int intervals, size_t run, double v,
+			  double lo, double hi)
 {
 	if (s->n == s->alloc) {
 		ALLOC_GROW(s->run, s->n + 1, s->alloc);
 		s->value = xrealloc(s->value, s->alloc * sizeof(*s->value));
-		s->lo = xrealloc(s->lo, s->alloc * sizeof(*s->lo));
-		s->hi = xrealloc(s->hi, s->alloc * sizeof(*s->hi));
+		if (intervals) {
+			s->lo = xrealloc(s->lo, s->alloc * sizeof(*s->lo));
+			s->hi = xrealloc(s->hi, s->alloc * sizeof(*s->hi));
+		}
 	}
 	s->run[s->n] = run;
 	s->value[s->n] = v;
-	s->lo[s->n] = lo;
-	s->hi[s->n++] = hi;
+	if (intervals) {
+		s->lo[s->n] = lo;
+		s->hi[s->n] = hi;
+	}
+	s->n++;
+}
+
+/* The index of run 'id' in d->runs, or -1: a table scan gives one run's points together, so the
+ * last one found is tried first. */
+static long run_of(struct history_reader *r, long long id)
+{
+	long i;
+
+	if (r->last_run < r->d->nr_runs && r->run_ids[r->last_run] == id)
+		return (long)r->last_run;
+	i = find_id(r->run_ids, sizeof(*r->run_ids), r->d->nr_runs, id);
+	if (i >= 0)
+		r->last_run = (size_t)i;
+	return i;
 }
 
 int history_reader_points(struct history_reader *r, struct history_cursor *c)
@@ -215,12 +249,12 @@ int history_reader_points(struct history_reader *r, struct history_cursor *c)
 
 	while ((rc = c->next(c->ctx)) == 1) {
 		struct reader_series *rs = series_of(r, c->integer(c->ctx, 0));
-		long run = find_id(r->run_ids, sizeof(*r->run_ids), r->d->nr_runs,
-				   c->integer(c->ctx, 1));
+		long run = run_of(r, c->integer(c->ctx, 1));
 		if (!rs || rs->metric < 0 || run < 0)
 			continue; /* a run of another branch, a newer writer's metric */
-		series_append(&rs->s, (size_t)run, c->real(c->ctx, 2), c->real(c->ctx, 3),
-			      c->real(c->ctx, 4));
+		series_append(&rs->s, r->intervals, (size_t)run, c->real(c->ctx, 2),
+			      r->intervals ? c->real(c->ctx, 3) : NAN,
+			      r->intervals ? c->real(c->ctx, 4) : NAN);
 	}
 	return rc;
 }
@@ -260,8 +294,10 @@ static void series_order(struct history_series *s)
 		order[i] = (struct by_run){ s->run[i], i };
 	qsort(order, s->n, sizeof(*order), cmp_by_run);
 	permute(s->value, order, s->n, tmp);
-	permute(s->lo, order, s->n, tmp);
-	permute(s->hi, order, s->n, tmp);
+	if (s->lo) {
+		permute(s->lo, order, s->n, tmp);
+		permute(s->hi, order, s->n, tmp);
+	}
 	for (size_t i = 0; i < s->n; i++)
 		s->run[i] = order[i].run;
 	free(order);

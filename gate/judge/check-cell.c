@@ -44,6 +44,20 @@ void check_cell_init(struct check_cell *cell, struct check *c, const struct chec
 	}
 }
 
+/* The median Execution_time of a baseline cell, NAN without one. */
+static double base_median_time(const struct baseline_cell *bc)
+{
+	double *x, med;
+	size_t n;
+
+	if (!bc || !bc->n)
+		return NAN;
+	x = xmalloc(bc->n * sizeof(*x));
+	n = baseline_samples(bc, ANALYSIS_EXECUTION_TIME, x);
+	med = n ? stats_median(x, n) : NAN;
+	free(x);
+	return med;
+}
 
 char *check_rule_origin(const struct rules_rule *from)
 {
@@ -73,6 +87,7 @@ struct verdict *check_verdict(struct check_cell *cell, enum verdict_status st, c
 	v->rule_origin = check_rule_origin(from);
 	v->seconds = mc->fig[ANALYSIS_EXECUTION_TIME].n ? mc->fig[ANALYSIS_EXECUTION_TIME].median
 							: 0;
+	v->base_seconds = base_median_time(cell->base);
 	return v;
 }
 

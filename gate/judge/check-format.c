@@ -6,6 +6,8 @@
 
 #include "judge/check-priv.h"
 #include "base/words.h"
+#include "base/util.h"
+#include "judge/findings.h"
 
 /* A derived metric reads no figure of its own: the field is not used for it. */
 #define ANALYSIS_NONE 0
@@ -78,6 +80,37 @@ static size_t inconclusive(const struct verdict_set *vs, int folded)
 	return n;
 }
 
+/* Where the inconclusive checks are: "4 intervals, 2 configurations". */
+static const char *inconclusive_where(const struct verdict_set *vs)
+{
+	static char buf[96];
+	size_t intervals = 0, configs = 0;
+
+	for (size_t i = 0; i < vs->nr; i++) {
+		const struct verdict *v = &vs->v[i], *w;
+		const char *bench = v->benchmark ? v->benchmark : "";
+		int new_interval = 1, new_config = 1;
+		if (!(v->status == VERDICT_WARN && v->inconclusive && !v->busy))
+			continue;
+		for (size_t k = 0; k < i; k++) {
+			w = &vs->v[k];
+			if (!(w->status == VERDICT_WARN && w->inconclusive && !w->busy) ||
+			    strcmp(bench, w->benchmark ? w->benchmark : ""))
+				continue;
+			if (!strcmp(v->interval ? v->interval : "", w->interval ? w->interval : ""))
+				new_interval = 0;
+			if (v->ranks == w->ranks && v->threads == w->threads &&
+			    !strcmp(v->size ? v->size : "", w->size ? w->size : ""))
+				new_config = 0;
+		}
+		intervals += new_interval;
+		configs += new_config;
+	}
+	snprintf(buf, sizeof(buf), "%zu interval%s, %zu configuration%s", intervals,
+		 plural(intervals), configs, plural(configs));
+	return buf;
+}
+
 /* Exit 3 is a failed run, or an error that left something unjudged (an unreadable baseline). */
 static const char *error_word(const struct verdict_set *vs)
 {
@@ -88,44 +121,106 @@ static const char *error_word(const struct verdict_set *vs)
 	return "error: not everything could be judged";
 }
 
+/* One line per check that is in no finding: errors, skips, a busy machine's inconclusive change;
+ * with 'all' also the passes and the inconclusive ones. */
+static void print_check(FILE *out, const struct verdict *v)
+{
+	char config[96];
+	const char *on = check_colour(out, v->status, v->inconclusive);
+
+	check_config_name(config, sizeof(config), v->size, v->ranks, v->threads);
+	fprintf(out, "%s%s%s %s %s %s %s: %s\n", on,
+		v->inconclusive ? "INCONCLUSIVE" : status_words[v->status], check_colour_end(on),
+		v->benchmark ? v->benchmark : "-", v->interval ? v->interval : "-", config,
+		v->kind ? v->kind : "-", v->message ? v->message : "");
+	if (v->cause)
+		fprintf(out, "    cause: %s\n", v->cause);
+}
+
+/* " (3 of them in the enclosing program, program/solve, ...)": the intervals folded in. */
+static void print_enclosing(FILE *out, const struct verdict_set *vs, const struct finding *f)
+{
+	if (f->nr_checks == f->nr_own)
+		return;
+	fprintf(out, " (%zu of them in the enclosing ", f->nr_checks - f->nr_own);
+	for (size_t k = f->nr_own; k < f->nr_checks; k++)
+		if (finding_first_of_interval(vs, f, k))
+			fprintf(out, "%s%s", k > f->nr_own ? ", " : "",
+				vs->v[f->checks[k]].interval);
+	fputs(", whose change this one explains)", out);
+}
+
+/* "FAIL bench interval config: 3 checks failed", the cause, then each check as evidence: its kind
+ * and message, after its interval when it was folded in. */
+static void print_finding(FILE *out, const struct verdict_set *vs, const struct finding *f)
+{
+	const struct verdict *w = finding_where(vs, f);
+	const char *on = check_colour(out, f->status, 0), *cause = finding_cause(vs, f);
+	char config[96];
+
+	check_config_name(config, sizeof(config), w->size, w->ranks, w->threads);
+	fprintf(out, "%s%s%s %s %s %s: ", on, status_words[f->status], check_colour_end(on),
+		w->benchmark ? w->benchmark : "-", w->interval ? w->interval : "-", config);
+	if (f->failed)
+		fprintf(out, "%zu check%s failed", f->failed, plural(f->failed));
+	if (f->warned)
+		fprintf(out, "%s%zu check%s warned", f->failed ? ", " : "", f->warned,
+			plural(f->warned));
+	print_enclosing(out, vs, f);
+	fputc('\n', out);
+	if (cause)
+		fprintf(out, "    cause: %s\n", cause);
+	for (size_t k = 0; k < f->nr_checks; k++) {
+		const struct verdict *v = &vs->v[f->checks[k]];
+		fputs("    ", out);
+		if (finding_folded(f, k))
+			fprintf(out, "%s ", v->interval);
+		if (v->status == VERDICT_WARN && f->status == VERDICT_FAIL)
+			fputs("(warning) ", out);
+		fprintf(out, "%s: %s\n", v->kind ? v->kind : "-", v->message ? v->message : "");
+	}
+}
+
 void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all)
 {
+	size_t undecided = inconclusive(vs, 1);
+
+	for (size_t i = 0; vs->findings && i < vs->findings->nr; i++)
+		print_finding(out, vs, &vs->findings->f[i]);
 	for (size_t i = 0; i < vs->nr; i++) {
 		const struct verdict *v = &vs->v[i];
-		char config[96];
+		if (v->status == VERDICT_FAIL || (v->status == VERDICT_WARN && !v->inconclusive))
+			continue; /* in a finding */
 		/* a change on a busy machine is shown: it may be a regression the load hides */
 		if (!all && (v->status == VERDICT_PASS || (v->inconclusive && !v->busy)))
 			continue;
-		const char *on = check_colour(out, v->status, v->inconclusive);
-		check_config_name(config, sizeof(config), v->size, v->ranks, v->threads);
-		fprintf(out, "%s%s%s %s %s %s %s: %s\n", on,
-			v->inconclusive ? "INCONCLUSIVE" : status_words[v->status],
-			check_colour_end(on),
-			v->benchmark ? v->benchmark : "-", v->interval ? v->interval : "-", config,
-			v->kind ? v->kind : "-", v->message ? v->message : "");
-		if (v->cause)
-			fprintf(out, "    cause: %s\n", v->cause);
+		print_check(out, v);
 	}
-	if (inconclusive(vs, 1) && !all)
+	if (undecided && !all)
 		fprintf(out,
-			"INCONCLUSIVE %zu check%s: the noise allows only larger changes than their "
-			"tolerance to be "
-			"detected; more repeats would decide (--all lists them)\n",
-			inconclusive(vs, 1), plural(inconclusive(vs, 1)));
+			"INCONCLUSIVE %zu check%s inconclusive (%s): the noise allows only "
+			"larger changes than their tolerance to be detected; more repeats would "
+			"decide; --all lists them\n",
+			undecided, plural(undecided), inconclusive_where(vs));
 }
 
 void check_print_counts(FILE *out, const struct verdict_set *vs)
 {
 	const char *const exit_words[] = { "pass", "regression", "usage", error_word(vs) };
-	size_t undecided = inconclusive(vs, 0);
+	struct strbuf sb = STRBUF_INIT;
+	struct findings none = { 0 };
+	const struct findings *fs = vs->findings ? vs->findings : &none;
 
+	findings_add_regressions(&sb, fs);
+	strbuf_addstr(&sb, ", ");
+	findings_add_warnings(&sb, fs);
 	fprintf(out,
-		"scalegate check: %zu check%s: %zu failed, %zu warning%s, %zu inconclusive, %zu "
-		"error%s, %zu skipped, %zu passed; ",
-		vs->nr, plural(vs->nr), vs->count[VERDICT_FAIL],
-		vs->count[VERDICT_WARN] - undecided, plural(vs->count[VERDICT_WARN] - undecided),
-		undecided, vs->count[VERDICT_ERROR], plural(vs->count[VERDICT_ERROR]),
-		vs->count[VERDICT_SKIPPED], vs->count[VERDICT_PASS]);
+		"scalegate check: %zu check%s: %s, %zu inconclusive, %zu error%s, %zu skipped, "
+		"%zu passed; ",
+		vs->nr, plural(vs->nr), sb.buf, inconclusive(vs, 0), vs->count[VERDICT_ERROR],
+		plural(vs->count[VERDICT_ERROR]), vs->count[VERDICT_SKIPPED],
+		vs->count[VERDICT_PASS]);
+	strbuf_release(&sb);
 	if (vs->family && vs->looks == 2)
 		fprintf(out,
 			"whole-run false-alarm level %g %% (two looks at %g %% and %g %%, Holm "
@@ -138,7 +233,9 @@ void check_print_counts(FILE *out, const struct verdict_set *vs)
 		fprintf(out, "whole-run false-alarm level %g %% (Holm over %zu tests); ",
 			100 * vs->family_level, vs->family);
 	fprintf(out, "exit %d (%s)\n", vs->exit_code,
-		vs->exit_code >= 0 && vs->exit_code <= 3 ? exit_words[vs->exit_code] : "?");
+		vs->exit_code >= 0 && vs->exit_code <= 3 ? exit_words[vs->exit_code]
+		: vs->interrupted ? "interrupted"
+				  : "?");
 }
 
 void check_print_exit(FILE *out, const struct verdict_set *vs, int code)
@@ -149,5 +246,6 @@ void check_print_exit(FILE *out, const struct verdict_set *vs, int code)
 	if (code == vs->exit_code)
 		return;
 	fprintf(out, "scalegate: exit %d (%s), not %d: see the errors above\n", code,
-		code >= 0 && code <= 4 ? words[code] : "?", vs->exit_code);
+		code >= 0 && code <= 4 ? words[code] : code > 128 ? "interrupted" : "?",
+		vs->exit_code);
 }

@@ -63,7 +63,7 @@ void check_history_shift(struct check *c, const char *where)
 		return;
 	if (history_open(&h, where))
 		return;
-	if (!history_read(h, NULL, &d)) {
+	if (!history_read_values(h, NULL, &d)) {
 		for (size_t i = 0; i < c->nr_bench; i++)
 			if (c->bench[i].has_base && !c->bench[i].nr_spread)
 				add_spreads(&c->bench[i], &d);

@@ -3,6 +3,7 @@
 #include "judge/judge.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,4 +98,84 @@ int judge_check_complete(const struct config *c, const char *results, const char
 	code = judge_check_results(c, &r, benchmark, partial);
 	results_release(&r);
 	return code;
+}
+
+/* A run of the manifest, by its configuration. */
+struct cell_key {
+	const char *benchmark, *size;
+	int ranks, threads;
+};
+
+static int cell_cmp(const void *x, const void *y)
+{
+	const struct cell_key *a = x, *b = y;
+	int c = strcmp(a->benchmark, b->benchmark);
+
+	if (!c)
+		c = strcmp(a->size, b->size);
+	if (!c)
+		c = (a->ranks > b->ranks) - (a->ranks < b->ranks);
+	if (!c)
+		c = (a->threads > b->threads) - (a->threads < b->threads);
+	return c;
+}
+
+/* How many runs of 'key' the sorted 'keys' hold. */
+static size_t cell_runs(const struct cell_key *keys, size_t nr, const struct cell_key *key)
+{
+	size_t lo = 0, hi = nr, n = 0;
+
+	while (lo < hi) { /* the first not below 'key' */
+		size_t mid = lo + (hi - lo) / 2;
+		if (cell_cmp(&keys[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo + n < nr && !cell_cmp(&keys[lo + n], key))
+		n++;
+	return n;
+}
+
+static void not_run_bench(struct verdict_set *vs, const struct bench_config *b,
+			  const struct cell_key *keys, size_t nr_keys, const char *signal)
+{
+	size_t nr;
+	struct config_point *pts = config_matrix_points(b, &nr);
+
+	for (size_t i = 0; i < nr; i++) {
+		char size[32] = "-";
+		struct cell_key key = { b->name, size, pts[i].ranks, pts[i].threads };
+		size_t runs;
+		struct verdict *v;
+
+		if (pts[i].size != CONFIG_NO_SIZE)
+			snprintf(size, sizeof(size), "%lld", pts[i].size);
+		if ((runs = cell_runs(keys, nr_keys, &key)) >= (size_t)b->repeat)
+			continue;
+		v = verdict_add(vs, VERDICT_ERROR, b->name, "program", size, pts[i].ranks,
+				pts[i].threads, "run.interrupted");
+		v->n = runs;
+		verdict_set_message(v,
+				    "not judged: the gate was interrupted by %s after %zu of "
+				    "the %d repeats of this configuration",
+				    signal, runs, b->repeat);
+	}
+	free(pts);
+}
+
+void judge_not_run(struct judge *j, const char *signal)
+{
+	const struct manifest *m = &j->res.manifest;
+	struct cell_key *keys = xcalloc(m->nr + 1, sizeof(*keys));
+	size_t nr = 0;
+
+	/* a failed run counts as run: it is an error verdict of its own */
+	for (size_t i = 0; j->res.has_manifest && i < m->nr; i++)
+		keys[nr++] = (struct cell_key){ m->rows[i].benchmark, m->rows[i].size,
+						m->rows[i].ranks, m->rows[i].threads };
+	qsort(keys, nr, sizeof(*keys), cell_cmp);
+	for (size_t i = 0; i < j->config.nr_benchmarks; i++)
+		not_run_bench(&j->vs, &j->config.benchmarks[i], keys, nr, signal);
+	free(keys);
 }

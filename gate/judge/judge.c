@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/exitcode.h"
+#include "base/interrupt.h"
 #include "base/util.h"
 
 void judge_init(struct judge *j)
@@ -46,7 +47,9 @@ int judge_evaluate(struct judge *j, const char *results, const char *baselines)
 	j->baselines = baselines ? baselines : j->config.baselines_dir;
 	results_release(&j->res);
 	results_init(&j->res, j->results);
-	if ((j->load_error = judge_check_results(&j->config, &j->res, NULL, j->partial)))
+	/* interrupted: what is missing is an error verdict each (judge_not_run), not a warning */
+	if (!j->interrupted &&
+	    (j->load_error = judge_check_results(&j->config, &j->res, NULL, j->partial)))
 		return -1;
 	j->load_error = SG_EXIT_USAGE;
 	if (!results_adaptive(&j->res)) {
@@ -66,6 +69,10 @@ int judge_again(struct judge *j)
 	verdict_set_sources(&j->vs, &j->a);
 	if (rules_report_unmatched(&j->rules))
 		return -1;
+	if (j->interrupted) {
+		judge_not_run(j, interrupt_name(j->interrupted));
+		j->vs.interrupted = j->interrupted;
+	}
 	verdict_set_finish(&j->vs);
 	return 0;
 }

@@ -21,6 +21,9 @@ struct judge {
 	int allow_no_reference; /* --allow-no-reference: no reference is a skip, not an error */
 	/* when judge_load() fails: the exit code (2, or 3 for incomplete results) */
 	int load_error;
+	/* set before judging: the signal that interrupted the gate's runs (the reports are
+	 * incomplete; every configuration short of its repeats is an error), or 0 */
+	int interrupted;
 };
 
 void judge_init(struct judge *j);
@@ -56,6 +59,10 @@ int judge_check_complete(const struct config *c, const char *results, const char
 /* The same on results in memory. */
 int judge_check_results(const struct config *c, struct results *r, const char *benchmark,
 			int partial);
+
+/* An error verdict "run.interrupted" for every configuration of the configuration with fewer runs
+ * in j->res's manifest than its repeats: the gate was interrupted by 'signal' ("SIGTERM"). */
+void judge_not_run(struct judge *j, const char *signal);
 
 /* The benchmarks' memory models of 'c' into 'm' (before matrix_build), for the isoefficiency's
  * scalability function, as 'analyze -c' reads them. 0 or error(). */

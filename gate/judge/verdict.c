@@ -8,6 +8,7 @@
 
 #include "base/exitcode.h"
 #include "base/util.h"
+#include "judge/findings.h"
 #include "results/manifest.h"
 
 static const char *status_names[] = { "pass", "warn", "fail", "error", "skipped" };
@@ -41,6 +42,9 @@ void verdict_set_release(struct verdict_set *s)
 	free(s->v);
 	free(s->timestamp);
 	free(s->hostname);
+	if (s->findings)
+		findings_release(s->findings);
+	free(s->findings);
 	verdict_set_init(s);
 }
 
@@ -67,7 +71,7 @@ struct verdict *verdict_add(struct verdict_set *s, enum verdict_status status,
 	v->p = ranks * threads;
 	v->kind = dup_or_null(kind);
 	v->value = v->lo = v->hi = v->baseline = v->change = v->p_value = v->p_adjusted = v->mdc =
-		NAN;
+		v->base_seconds = NAN;
 	return v;
 }
 
@@ -92,6 +96,11 @@ void verdict_set_finish(struct verdict_set *s)
 	memset(s->count, 0, sizeof(s->count));
 	for (size_t i = 0; i < s->nr; i++)
 		s->count[s->v[i].status]++;
+	if (s->findings)
+		findings_release(s->findings);
+	else
+		s->findings = xmalloc(sizeof(*s->findings));
+	findings_build(s->findings, s);
 	/*
 	 * An error (a failed run, an unreadable baseline, one of another
 	 * machine) does not hide a regression, but it is never a pass: a JUnit
@@ -103,6 +112,8 @@ void verdict_set_finish(struct verdict_set *s)
 		s->exit_code = SG_EXIT_RUN_FAILED;
 	else
 		s->exit_code = SG_EXIT_PASS;
+	if (s->interrupted) /* whatever was judged: an interrupted gate never passes */
+		s->exit_code = SG_EXIT_SIGNAL + s->interrupted;
 }
 
 const char *verdict_status_name(enum verdict_status st)

@@ -57,7 +57,12 @@ struct verdict {
 	char *file;        /* the interval's source file, as the tracer recorded it (or NULL) */
 	int line;          /* its line, 0 when unknown (the whole program) */
 	double seconds;    /* JUnit testcase time: the median time of the configuration, or 0 */
+	/* the median time of the configuration in the baseline or base (NAN: none): with 'seconds',
+	 * how much the interval grew, which tells whether an inner interval explains it */
+	double base_seconds;
 };
+
+struct findings;
 
 struct verdict_set {
 	struct verdict *v;
@@ -80,6 +85,10 @@ struct verdict_set {
 	int looks;
 	/* ... cells that got more rounds, and how many more in all */
 	size_t extended, extended_rounds;
+	/* the failed and warning checks grouped by cause (judge/findings.h): verdict_set_finish */
+	struct findings *findings;
+	/* the signal that interrupted the gate: the verdicts are incomplete, exit_code 128 + it */
+	int interrupted;
 };
 
 void verdict_set_init(struct verdict_set *s);
@@ -94,9 +103,9 @@ void verdict_set_cause(struct verdict *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void verdict_set_details(struct verdict *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Counts by status and sets exit_code: 1 if any FAIL, else 3 if any ERROR (a failed run, an
- * annotation mistake, an unreadable baseline, …), else 0 (docs/check.md, "Exit codes and the
- * reports"). */
+/* Counts by status, builds the findings and sets exit_code: 1 if any FAIL, else 3 if any ERROR
+ * (a failed run, an annotation mistake, an unreadable baseline, …), else 0 (docs/check.md, "Exit
+ * codes and the reports"). */
 void verdict_set_finish(struct verdict_set *s);
 /* Sorts the verdicts from 'first' on by benchmark, interval, size, processors, ranks; stable. */
 void verdict_set_sort(struct verdict_set *vs, size_t first);

@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/interrupt.h"
+
 #define RESPONSE_MAX (64 * 1024) /* of an answer's body: enough for an excerpt and more */
 
 struct response {
@@ -104,12 +106,19 @@ static double backoff(int attempt)
 	return base < POST_MAX_WAIT ? base : POST_MAX_WAIT;
 }
 
-static void sleep_seconds(double s)
+/* libcurl asks about every second, and at once when a read or a connect is interrupted. */
+static int on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+		       curl_off_t ulnow)
 {
-	struct timespec ts = { (time_t)s, (long)((s - floor(s)) * 1e9) };
+	(void)arg, (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+	return interrupt_signal ? 1 : 0; /* an interrupted gate stops posting */
+}
 
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+static void post_interrupted(const struct post_plan *p, const struct post_request *r,
+			     const char *where)
+{
+	post_report(p->require, "cannot post the %s to %s: the gate was interrupted", r->what,
+		    where);
 }
 
 /* The headers as libcurl wants them, token included; wiped before they are freed. */
@@ -172,6 +181,10 @@ static CURLcode set_options(CURL *h, const struct post_request *r, const struct 
 	SET(CURLOPT_HEADERFUNCTION, on_header);
 	SET(CURLOPT_HEADERDATA, res);
 	SET(CURLOPT_ERRORBUFFER, errbuf);
+	/* no SIGALRM of libcurl's: that signal is the interrupt's deadline (base/interrupt.h) */
+	SET(CURLOPT_NOSIGNAL, 1L);
+	SET(CURLOPT_XFERINFOFUNCTION, on_progress);
+	SET(CURLOPT_NOPROGRESS, 0L);
 	/* CURLOPT_VERBOSE stays off: it would print the Authorization header. */
 #undef SET
 	return rc;
@@ -228,6 +241,10 @@ int post_http_send(const struct post_request *r, const struct post_plan *p)
 		res.status_line[0] = '\0';
 		strbuf_reset(&res.body);
 		rc = curl_easy_perform(h);
+		if (interrupt_signal) {
+			post_interrupted(p, r, where);
+			break;
+		}
 		if (rc == CURLE_OK)
 			curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
 		if (rc == CURLE_OK && code >= 200 && code <= 299) {
@@ -258,7 +275,10 @@ int post_http_send(const struct post_request *r, const struct post_plan *p)
 			strbuf_addf(&msg, " (Retry-After: %ld s)", (long)retry_after);
 		warning("attempt %d of %d to post the %s to %s failed: %s; retrying in %.1f s",
 			attempt + 1, p->retries + 1, r->what, where, msg.buf, wait);
-		sleep_seconds(wait);
+		if (interrupt_sleep(wait)) {
+			post_interrupted(p, r, where);
+			break;
+		}
 	}
 out:
 	free_headers(headers);

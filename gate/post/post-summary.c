@@ -9,6 +9,7 @@
 #include "post/post-priv.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -23,6 +24,30 @@ static const char *string_value(yaml_node_t *n)
 	return n && yamldoc_scalar(n) && !yamldoc_is_null(n) ? yamldoc_scalar(n) : NULL;
 }
 
+/* ": 2 regressions (8 checks failed)" from the findings of a summary that has them, as check says
+ * it (judge/findings.c); 1 if it said so. */
+static int add_regressions(struct strbuf *sb, struct yamldoc *d, yaml_node_t *root)
+{
+	yaml_node_t *findings = yamldoc_map_get(d, root, "findings");
+	struct yamldoc_iter it;
+	size_t regressions = 0, failed = 0;
+
+	yamldoc_list_iter(&it, d, findings);
+	while (yamldoc_list_next(&it)) {
+		const char *sev = string_value(yamldoc_map_get(d, it.value, "severity"));
+		const char *n = string_value(yamldoc_map_get(d, it.value, "failed"));
+		if (!sev || strcmp(sev, "regression"))
+			continue;
+		regressions++;
+		failed += n ? strtoul(n, NULL, 10) : 0;
+	}
+	if (!regressions)
+		return 0;
+	strbuf_addf(sb, ": %zu regression%s (%zu check%s failed)", regressions,
+		    regressions == 1 ? "" : "s", failed, failed == 1 ? "" : "s");
+	return 1;
+}
+
 /* A headline for a summary without one: the verdict and the counts. */
 static char *fallback_headline(struct yamldoc *d, yaml_node_t *root, enum post_verdict v)
 {
@@ -32,6 +57,8 @@ static char *fallback_headline(struct yamldoc *d, yaml_node_t *root, enum post_v
 	const char *sep = ": ";
 
 	strbuf_addf(&sb, "scalegate: %s", verdict_names[v]);
+	if (add_regressions(&sb, d, root))
+		return strbuf_detach(&sb);
 	for (size_t i = 0; yamldoc_is_map(counts) && i < ARRAY_SIZE(keys); i++) {
 		const char *n = string_value(yamldoc_map_get(d, counts, keys[i]));
 		if (n && strcmp(n, "0")) {

@@ -13,10 +13,10 @@
 #include "analyze/matrix.h"
 #include "report/report-priv.h"
 #include "analyze/scaling-size.h"
+#include "judge/findings.h"
 #include "judge/judge.h"
 
 #define MAX_TABLE_ROWS 40
-#define MAX_OPEN_ROWS 8
 #define MAX_LIST_ITEMS 40
 #define MAX_LEFT_OUT_NAMES 12
 #define MAX_LEVEL 2 /* intervals deeper than this are plotted only with a verdict */
@@ -307,34 +307,86 @@ static void table_head(struct strbuf *sb, const struct verdict_set *s)
 		s->ab ? "Base" : "Baseline");
 }
 
-/* The first MAX_OPEN_ROWS rows open, the others collapsed; at most MAX_TABLE_ROWS in all. */
-static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum verdict_status st,
-			  const char *title, const struct html_section *sec, size_t nr)
+/* The checks of a finding: their metrics, those of enclosing intervals after. */
+static void finding_checks(struct strbuf *sb, const struct verdict_set *s, const struct finding *f)
 {
-	size_t shown = 0, count = report_count_listed(s, st);
+	strbuf_addf(sb, "%zu: ", f->nr_checks);
+	for (size_t k = 0; k < f->nr_checks; k++) {
+		const struct verdict *v = &s->v[f->checks[k]];
+		if (finding_folded(f, k) && finding_first_of_interval(s, f, k)) {
+			strbuf_addstr(sb, "; with the enclosing <code>");
+			html_text(sb, v->interval);
+			strbuf_addstr(sb, "</code>: ");
+		} else if (k) {
+			strbuf_addstr(sb, ", ");
+		}
+		strbuf_addstr(sb, "<code>");
+		html_text(sb, v->metric ? v->metric : v->kind);
+		strbuf_addstr(sb, "</code>");
+	}
+}
+
+static void finding_row(struct strbuf *sb, const struct verdict_set *s, const struct finding *f,
+			const struct html_section *sec, size_t nr)
+{
+	const struct verdict *w = finding_where(s, f);
+	const char *cause = finding_cause(s, f);
+
+	strbuf_addstr(sb, "<tr><td>");
+	html_text(sb, w->benchmark ? w->benchmark : "scalegate");
+	strbuf_addstr(sb, "</td><td>");
+	interval_link(sb, w, sec, nr);
+	strbuf_addstr(sb, "</td><td class=\"cfg\">");
+	config_text(sb, w);
+	strbuf_addstr(sb, "</td><td class=\"cause\">");
+	html_text(sb, cause ? cause : w->message);
+	strbuf_addstr(sb, "</td><td>");
+	finding_checks(sb, s, f);
+	strbuf_addstr(sb, "</td></tr>\n");
+}
+
+/* The findings of one severity, one row each, then their checks as the evidence, collapsed: at
+ * most MAX_TABLE_ROWS of each. */
+static void finding_table(struct strbuf *sb, const struct verdict_set *s, enum verdict_status st,
+			  const struct html_section *sec, size_t nr)
+{
+	const struct findings *fs = s->findings;
+	struct strbuf title = STRBUF_INIT;
+	size_t shown = 0, rows = 0, count = st == VERDICT_FAIL ? fs->regressions : fs->warnings;
+	size_t checks = st == VERDICT_FAIL ? fs->failed : fs->warned;
 
 	if (!count)
 		return;
-	strbuf_addf(sb, "<h2 id=\"%s\">%s (%zu)</h2>\n", status_class(st), title, count);
-	table_head(sb, s);
-	for (size_t i = 0; i < s->nr && shown < MAX_TABLE_ROWS; i++) {
-		if (!report_listed(&s->v[i], st))
-			continue;
-		if (shown == MAX_OPEN_ROWS) {
-			strbuf_addf(sb,
-				    "</tbody></table>\n<details><summary>%zu more %s</summary>\n",
-				    count - shown, st == VERDICT_FAIL ? "regressions" : "warnings");
-			table_head(sb, s);
+	if (st == VERDICT_FAIL)
+		findings_add_regressions(&title, fs);
+	else
+		findings_add_warnings(&title, fs);
+	strbuf_addf(sb, "<h2 id=\"%s\">%s</h2>\n", status_class(st), title.buf);
+	strbuf_release(&title);
+	strbuf_addstr(sb, "<table class=\"findings\"><thead><tr><th>Benchmark</th><th>Interval</th>"
+			  "<th>Config</th><th>Likely cause</th><th>Checks</th></tr></thead>"
+			  "<tbody>\n");
+	for (size_t i = 0; i < fs->nr && shown < MAX_TABLE_ROWS; i++)
+		if (fs->f[i].status == st) {
+			finding_row(sb, s, &fs->f[i], sec, nr);
+			shown++;
 		}
-		verdict_row(sb, &s->v[i], sec, nr);
-		shown++;
-	}
 	strbuf_addstr(sb, "</tbody></table>\n");
 	if (count > shown)
-		strbuf_addf(sb, "<p class=\"note\">%zu more in the JUnit report.</p>\n",
+		strbuf_addf(sb, "<p class=\"note\">%zu more in the JSON summary.</p>\n",
 			    count - shown);
-	if (shown > MAX_OPEN_ROWS)
-		strbuf_addstr(sb, "</details>\n");
+	strbuf_addf(sb, "<details><summary>The evidence: %zu check%s %s</summary>\n", checks,
+		    checks == 1 ? "" : "s", st == VERDICT_FAIL ? "failed" : "warned");
+	table_head(sb, s);
+	for (size_t i = 0; i < fs->nr; i++)
+		for (size_t k = 0; fs->f[i].status == st && k < fs->f[i].nr_checks; k++)
+			if (rows++ < MAX_TABLE_ROWS)
+				verdict_row(sb, &s->v[fs->f[i].checks[k]], sec, nr);
+	strbuf_addstr(sb, "</tbody></table>\n");
+	if (rows > MAX_TABLE_ROWS)
+		strbuf_addf(sb, "<p class=\"note\">%zu more in the JUnit report.</p>\n",
+			    rows - MAX_TABLE_ROWS);
+	strbuf_addstr(sb, "</details>\n");
 }
 
 static void verdict_list(struct strbuf *sb, const struct verdict_set *s, int st, const char *title,
@@ -400,15 +452,18 @@ static void header(struct strbuf *sb, const struct verdict_set *s, const struct 
 		    css, st);
 	html_text(sb, outcome.buf);
 	strbuf_addstr(sb, "</h1>\n<p class=\"counts\">");
+	if (s->findings) {
+		strbuf_addstr(sb, "<span class=\"badge fail\">");
+		findings_add_regressions(sb, s->findings);
+		strbuf_addstr(sb, "</span> <span class=\"badge warn\">");
+		findings_add_warnings(sb, s->findings);
+		strbuf_addstr(sb, "</span> ");
+	}
 	/* counted as in every report: the inconclusive checks apart from the warnings */
-	size_t undecided = report_count_listed(s, REPORT_INCONCLUSIVE);
+	strbuf_addf(sb, "<span class=\"badge warn\">%zu inconclusive</span> ",
+		    report_count_listed(s, REPORT_INCONCLUSIVE));
 	strbuf_addf(sb,
-		    "<span class=\"badge fail\">%zu failed</span> <span class=\"badge warn\">%zu "
-		    "warning%s</span> <span class=\"badge warn\">%zu inconclusive",
-		    count[VERDICT_FAIL], count[VERDICT_WARN] - undecided,
-		    count[VERDICT_WARN] - undecided == 1 ? "" : "s", undecided);
-	strbuf_addf(sb,
-		    "</span> <span class=\"badge error\">%zu error%s</span> <span class=\"badge "
+		    "<span class=\"badge error\">%zu error%s</span> <span class=\"badge "
 		    "skipped\">%zu "
 		    "skipped</span> <span class=\"badge pass\">%zu passed</span> &middot; exit "
 		    "%d</p>\n",
@@ -514,8 +569,10 @@ int html_write(const struct verdict_set *s, const struct analysis *a, const stru
 	 * tables */
 	if (sec)
 		plotted = sections(&body, sec, nr);
-	verdict_table(&sb, s, VERDICT_FAIL, "Regressions", sec, plotted);
-	verdict_table(&sb, s, VERDICT_WARN, "Warnings", sec, plotted);
+	if (s->findings) {
+		finding_table(&sb, s, VERDICT_FAIL, sec, plotted);
+		finding_table(&sb, s, VERDICT_WARN, sec, plotted);
+	}
 	verdict_list(&sb, s, VERDICT_ERROR, "Errors", sec, plotted);
 	verdict_list(&sb, s, REPORT_INCONCLUSIVE,
 		     "Inconclusive: the noise allows only larger changes to be detected", sec,

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "base/escape.h"
+#include "base/interrupt.h"
 #include "report/report.h"
 #include "base/util.h"
 #include "base/words.h"
@@ -232,6 +233,9 @@ static void testsuite(struct strbuf *out, const struct verdict_set *s, size_t fi
 	strbuf_addstr(out, "    <properties>\n      <property name=\"scalegate.version\" value=\"");
 	xml_add_attr(out, SG_VERSION);
 	strbuf_addstr(out, "\"/>\n");
+	if (s->interrupted) /* the testcases are what the gate judged before it was interrupted */
+		strbuf_addf(out, "      <property name=\"scalegate.interrupted\" value=\"%s\"/>\n",
+			    interrupt_name(s->interrupted));
 	for (size_t i = 0; i < s->nr_fingerprint; i++) {
 		const char *key = s->fingerprint[2 * i], *value = s->fingerprint[2 * i + 1];
 		if (blank(key))

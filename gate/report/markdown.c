@@ -7,12 +7,14 @@
 #include "analyze/analysis.h"
 #include "base/words.h"
 #include "base/escape.h"
+#include "base/interrupt.h"
 #include "base/exitcode.h"
 #include "analyze/matrix.h"
 #include "judge/baseline.h"
 #include "report/report-priv.h"
 #include "analyze/scaling-size.h"
 #include "base/util.h"
+#include "judge/findings.h"
 #include "judge/judge.h"
 
 /* Caps that keep a comment well under GitHub's 65536 characters. */
@@ -126,27 +128,85 @@ static void table_row(struct strbuf *sb, const struct verdict *v)
 	strbuf_addstr(sb, " |\n");
 }
 
-static void verdict_table(struct strbuf *sb, const struct verdict_set *s, enum verdict_status st,
-			  const char *title)
+/* The checks of a finding in a table cell: their metrics, those of enclosing intervals after. */
+static void finding_checks(struct strbuf *sb, const struct verdict_set *s, const struct finding *f)
 {
-	size_t shown = 0, nr = report_count_listed(s, st);
+	for (size_t k = 0; k < f->nr_checks; k++) {
+		const struct verdict *v = &s->v[f->checks[k]];
+		if (finding_folded(f, k) && finding_first_of_interval(s, f, k)) {
+			strbuf_addstr(sb, "; with the enclosing ");
+			md_code(sb, v->interval, 1);
+			strbuf_addstr(sb, ": ");
+		} else if (k) {
+			strbuf_addstr(sb, ", ");
+		}
+		md_code(sb, v->metric ? v->metric : v->kind ? v->kind : "-", 1);
+	}
+}
+
+static void finding_row(struct strbuf *sb, const struct verdict_set *s, const struct finding *f)
+{
+	const struct verdict *w = finding_where(s, f);
+	const char *cause = finding_cause(s, f);
+
+	strbuf_addstr(sb, "| ");
+	md_text(sb, w->benchmark ? w->benchmark : "-", 80);
+	strbuf_addstr(sb, " | ");
+	if (w->interval)
+		md_code(sb, w->interval, 1);
+	if (w->interval && w->file && w->line > 0) { /* where to look: the interval's SG_BEGIN */
+		char where[32];
+		snprintf(where, sizeof(where), ":%d", w->line);
+		strbuf_addstr(sb, " at ");
+		md_text(sb, w->file, 120);
+		strbuf_addstr(sb, where);
+	}
+	strbuf_addstr(sb, " | ");
+	md_config(sb, w);
+	strbuf_addstr(sb, " | ");
+	md_text(sb, cause ? cause : w->message ? w->message : "", MAX_CELL);
+	strbuf_addf(sb, " | %zu: ", f->nr_checks);
+	finding_checks(sb, s, f);
+	strbuf_addstr(sb, " |\n");
+}
+
+/* The findings of one severity, one row each, then their checks as the evidence, collapsed. */
+static void finding_table(struct strbuf *sb, const struct verdict_set *s, enum verdict_status st)
+{
+	const struct findings *fs = s->findings;
+	size_t shown = 0, rows = 0, nr = st == VERDICT_FAIL ? fs->regressions : fs->warnings;
+	size_t checks = st == VERDICT_FAIL ? fs->failed : fs->warned;
 
 	if (!nr)
 		return;
-	strbuf_addf(sb, "#### %s (%zu)\n\n", title, nr);
+	strbuf_addstr(sb, "#### ");
+	if (st == VERDICT_FAIL)
+		findings_add_regressions(sb, fs);
+	else
+		findings_add_warnings(sb, fs);
+	strbuf_addstr(sb, "\n\n| Benchmark | Interval | Config | Likely cause | Checks |\n"
+			  "| --- | --- | --- | --- | --- |\n");
+	for (size_t i = 0; i < fs->nr && shown < MAX_TABLE_ROWS; i++)
+		if (fs->f[i].status == st) {
+			finding_row(sb, s, &fs->f[i]);
+			shown++;
+		}
+	if (nr > shown)
+		strbuf_addf(sb, "\n%zu more in the JSON summary.\n", nr - shown);
+	strbuf_addf(sb, "\n<details><summary>The evidence: %zu check%s %s</summary>\n\n", checks,
+		    checks == 1 ? "" : "s", st == VERDICT_FAIL ? "failed" : "warned");
 	strbuf_addf(
 		sb,
 		"| Benchmark | Interval | Config | Metric | Current [lo, hi] | %s / bound | Change "
 		"| p | Cause |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
 		s->ab ? "Base" : "Baseline");
-	for (size_t i = 0; i < s->nr && shown < MAX_TABLE_ROWS; i++)
-		if (report_listed(&s->v[i], st)) {
-			table_row(sb, &s->v[i]);
-			shown++;
-		}
-	if (nr > shown)
-		strbuf_addf(sb, "\n%zu more in the JUnit report.\n", nr - shown);
-	strbuf_addch(sb, '\n');
+	for (size_t i = 0; i < fs->nr; i++)
+		for (size_t k = 0; fs->f[i].status == st && k < fs->f[i].nr_checks; k++)
+			if (rows++ < MAX_TABLE_ROWS)
+				table_row(sb, &s->v[fs->f[i].checks[k]]);
+	if (rows > MAX_TABLE_ROWS)
+		strbuf_addf(sb, "\n%zu more in the JUnit report.\n", rows - MAX_TABLE_ROWS);
+	strbuf_addstr(sb, "\n</details>\n\n");
 }
 
 static void verdict_list(struct strbuf *sb, const struct verdict_set *s, int st, const char *title)
@@ -417,7 +477,9 @@ static void title(struct strbuf *sb, const struct verdict_set *s, const size_t *
 {
 	const char *icon;
 
-	if (count[VERDICT_FAIL])
+	if (s->interrupted)
+		icon = "\xe2\x9b\x94"; /* no entry */
+	else if (count[VERDICT_FAIL])
 		icon = "\xe2\x9d\x8c"; /* cross mark */
 	else if (report_no_reference(s))
 		icon = "\xe2\x9d\x94"; /* question mark: nothing to compare with, not judged */
@@ -430,6 +492,11 @@ static void title(struct strbuf *sb, const struct verdict_set *s, const size_t *
 	strbuf_addf(sb, "### %s scalegate: ", icon);
 	report_outcome(sb, s);
 	strbuf_addstr(sb, "\n\n");
+	if (s->interrupted)
+		strbuf_addf(sb,
+			    "**Incomplete:** the gate was interrupted by %s; what it had not "
+			    "run or judged is listed under Errors (`run.interrupted`).\n\n",
+			    interrupt_name(s->interrupted));
 }
 
 int markdown_write_analysis(const struct verdict_set *s, const struct analysis *a,
@@ -442,8 +509,10 @@ int markdown_write_analysis(const struct verdict_set *s, const struct analysis *
 
 	report_count(s, count);
 	title(&sb, s, count);
-	verdict_table(&sb, s, VERDICT_FAIL, "Regressions");
-	verdict_table(&sb, s, VERDICT_WARN, "Warnings");
+	if (s->findings) {
+		finding_table(&sb, s, VERDICT_FAIL);
+		finding_table(&sb, s, VERDICT_WARN);
+	}
 	verdict_list(&sb, s, VERDICT_ERROR, "Errors");
 	verdict_list(&sb, s, REPORT_INCONCLUSIVE,
 		     "Inconclusive: the noise allows only larger changes to be detected");

@@ -5,10 +5,12 @@
 #include <string.h>
 
 #include "base/escape.h"
+#include "base/interrupt.h"
 #include "base/words.h"
 #include "base/exitcode.h"
 #include "report/report-priv.h"
 #include "base/util.h"
+#include "judge/findings.h"
 #include "judge/judge.h"
 
 void report_count(const struct verdict_set *s, size_t count[VERDICT_SKIPPED + 1])
@@ -40,26 +42,29 @@ static void add_count(struct strbuf *sb, size_t n, const char *one, const char *
 	strbuf_addf(sb, "%s%zu %s", sep, n, n == 1 ? one : many);
 }
 
-/* ", 1 warning, 2 inconclusive, 2 errors" for the statuses of 'which' that occurred; count[] as
- * report_count() gives it, warnings less the inconclusive ones (counted apart, as everywhere). */
+/* ", 1 warning (2 checks), 2 errors, 3 inconclusive": what occurred besides the regressions
+ * (errors only when 'errors'), each after 'sep' then ", ". */
 static void add_others(struct strbuf *sb, const struct verdict_set *s, const size_t *count,
-		       const enum verdict_status *which, size_t nr, const char *sep)
+		       int errors, const char *sep)
 {
-	static const char *one[] = { "pass", "warning", "regression", "error", "skipped" };
-	static const char *many[] = { "pass", "warnings", "regressions", "errors", "skipped" };
+	const struct findings *fs = s->findings;
 	size_t undecided = report_count_listed(s, REPORT_INCONCLUSIVE);
 
-	for (size_t i = 0; i < nr; i++) {
-		size_t n = count[which[i]] - (which[i] == VERDICT_WARN ? undecided : 0);
-		if (n) {
-			add_count(sb, n, one[which[i]], many[which[i]], sep);
-			sep = ", ";
-		}
-		if (which[i] == VERDICT_WARN && undecided) {
-			add_count(sb, undecided, "inconclusive", "inconclusive", sep);
-			sep = ", ";
-		}
+	if (fs && fs->warnings) {
+		strbuf_addstr(sb, sep);
+		findings_add_warnings(sb, fs);
+		sep = ", ";
 	}
+	if (errors && count[VERDICT_ERROR]) {
+		add_count(sb, count[VERDICT_ERROR], "error", "errors", sep);
+		sep = ", ";
+	}
+	if (count[VERDICT_SKIPPED]) {
+		add_count(sb, count[VERDICT_SKIPPED], "skipped", "skipped", sep);
+		sep = ", ";
+	}
+	if (undecided)
+		add_count(sb, undecided, "inconclusive", "inconclusive", sep);
 }
 
 static int run_failed(const struct verdict_set *s, size_t *count)
@@ -86,44 +91,42 @@ size_t report_no_reference(const struct verdict_set *s)
 
 void report_outcome(struct strbuf *sb, const struct verdict_set *s)
 {
-	static const enum verdict_status after_fail[] = {VERDICT_WARN, VERDICT_ERROR,
-							 VERDICT_SKIPPED};
-	static const enum verdict_status after_error[] = { VERDICT_WARN, VERDICT_SKIPPED };
-	static const enum verdict_status after_pass[] = {VERDICT_WARN, VERDICT_ERROR,
-							 VERDICT_SKIPPED};
-	size_t count[VERDICT_SKIPPED + 1];
+	size_t count[VERDICT_SKIPPED + 1], mark;
 	const char *checks = s->nr == 1 ? "check" : "checks";
+	struct findings none = { 0 };
 
 	report_count(s, count);
+	if (s->interrupted)
+		strbuf_addf(sb, "interrupted by %s, incomplete: ", interrupt_name(s->interrupted));
 	if (!s->nr) {
 		strbuf_addstr(sb, "no checks");
 	} else if (count[VERDICT_FAIL]) {
-		add_count(sb, count[VERDICT_FAIL], "regression", "regressions", "");
-		add_others(sb, s, count, after_fail, ARRAY_SIZE(after_fail), ", ");
+		findings_add_regressions(sb, s->findings ? s->findings : &none);
+		add_others(sb, s, count, 1, ", ");
 		strbuf_addf(sb, " in %zu %s", s->nr, checks);
 	} else if (run_failed(s, count)) {
 		strbuf_addstr(sb, "run failed: ");
 		add_count(sb, count[VERDICT_ERROR], "error", "errors", "");
-		add_others(sb, s, count, after_error, ARRAY_SIZE(after_error), ", ");
+		add_others(sb, s, count, 0, ", ");
 		strbuf_addf(sb, " in %zu %s", s->nr, checks);
 	} else if (report_no_reference(s)) {
 		size_t n = report_no_reference(s);
 		strbuf_addf(sb, "could not be judged: no baseline and no base revision for %zu %s",
 			    n, n == 1 ? "benchmark" : "benchmarks");
-		add_others(sb, s, count, after_pass, ARRAY_SIZE(after_pass), " (");
+		add_others(sb, s, count, 1, " (");
 		strbuf_addf(sb, " in %zu %s)", s->nr, checks);
-	} else if (!count[VERDICT_ERROR] && !count[VERDICT_SKIPPED]) {
-		if (s->nr == 1)
+	} else {
+		if (count[VERDICT_ERROR] || count[VERDICT_SKIPPED] || count[VERDICT_WARN])
+			strbuf_addf(sb, "no regressions in %zu %s", s->nr, checks);
+		else if (s->nr == 1)
 			strbuf_addstr(sb, "1 check passes");
 		else
 			strbuf_addf(sb, "all %zu checks pass", s->nr);
-		add_others(sb, s, count, after_pass, 1, " (");
-		if (count[VERDICT_WARN])
-			strbuf_addch(sb, ')');
-	} else {
-		strbuf_addf(sb, "no regressions in %zu %s", s->nr, checks);
-		add_others(sb, s, count, after_pass, ARRAY_SIZE(after_pass), " (");
-		strbuf_addch(sb, ')');
+		mark = sb->len;
+		add_others(sb, s, count, 1, ": ");
+		/* a set not finished has no findings: its warnings are counted as checks */
+		if (sb->len == mark && count[VERDICT_WARN])
+			add_count(sb, count[VERDICT_WARN], "warning", "warnings", ": ");
 	}
 }
 
@@ -175,6 +178,10 @@ char *summary_headline(const struct verdict_set *s, size_t max)
 	report_count(s, count);
 	strbuf_addstr(&raw, "scalegate: ");
 	report_outcome(&raw, s);
+	/* the first regression's first check: the cell of the cause, not an enclosing interval */
+	for (size_t i = 0; s->findings && i < s->findings->nr && !first; i++)
+		if (s->findings->f[i].status == VERDICT_FAIL)
+			first = finding_where(s, &s->findings->f[i]);
 	for (size_t i = 0; i < s->nr && count[VERDICT_FAIL] && !first; i++)
 		if (s->v[i].status == VERDICT_FAIL)
 			first = &s->v[i];
@@ -222,7 +229,7 @@ static const char *verdict_word(int exit_code)
 		return "pass";
 	case SG_EXIT_REGRESSION:
 		return "regression";
-	default:
+	default: /* an interrupted gate's too (130, 143): "interrupted" says it */
 		return "run-failed";
 	}
 }
@@ -275,6 +282,40 @@ static void verdict_json(struct strbuf *sb, const struct verdict *v)
 	strbuf_addch(sb, '}');
 }
 
+/* One finding: where, its cause, its severity, and its checks by their JUnit testcase names. */
+static void finding_json(struct strbuf *sb, const struct verdict_set *s, const struct finding *f)
+{
+	const struct verdict *w = finding_where(s, f);
+	struct strbuf name = STRBUF_INIT;
+
+	strbuf_addstr(sb, "{\"severity\": ");
+	json_add_string(sb, finding_severity(f));
+	strbuf_addstr(sb, ", \"benchmark\": ");
+	json_add_string(sb, w->benchmark);
+	strbuf_addstr(sb, ", \"interval\": ");
+	json_add_string(sb, w->interval);
+	strbuf_addstr(sb, ", \"configuration\": {\"size\": ");
+	json_add_string(sb, w->size ? w->size : "-");
+	strbuf_addf(sb, ", \"ranks\": %d, \"threads\": %d, \"p\": %d}, \"cause\": ", w->ranks,
+		    w->threads, w->p);
+	json_add_string(sb, finding_cause(s, f));
+	strbuf_addf(sb, ", \"failed\": %zu, \"warned\": %zu, \"checks\": [", f->failed, f->warned);
+	for (size_t k = 0; k < f->nr_checks; k++) {
+		strbuf_reset(&name);
+		report_testcase_name(&name, &s->v[f->checks[k]]);
+		strbuf_addstr(sb, k ? ", " : "");
+		json_add_string(sb, name.buf);
+	}
+	strbuf_addstr(sb, "], \"folded\": [");
+	for (size_t k = f->nr_own; k < f->nr_checks; k++)
+		if (finding_first_of_interval(s, f, k)) {
+			strbuf_addstr(sb, k > f->nr_own ? ", " : "");
+			json_add_string(sb, s->v[f->checks[k]].interval);
+		}
+	strbuf_addstr(sb, "]}");
+	strbuf_release(&name);
+}
+
 /* "reports": every format ci writes by default, null when not written, then the others written. */
 static void summary_reports(struct strbuf *out, const char *const *paths)
 {
@@ -304,7 +345,11 @@ void summary_format(struct strbuf *out, const struct verdict_set *s, const char 
 	report_count(s, count);
 	strbuf_addf(out, "{\"scalegate_summary\": 1,\n \"verdict\": \"%s\",\n \"exit_code\": %d,\n",
 		    verdict_word(s->exit_code), s->exit_code);
-	strbuf_addstr(out, " \"counts\": {");
+	/* an interrupted gate's reports hold what it could judge: never the whole verdict */
+	strbuf_addf(out, " \"complete\": %s,\n \"interrupted\": ",
+		    s->interrupted ? "false" : "true");
+	json_add_string(out, s->interrupted ? interrupt_name(s->interrupted) : (const char *)NULL);
+	strbuf_addstr(out, ",\n \"counts\": {");
 	for (int st = 0; st <= VERDICT_SKIPPED; st++) {
 		strbuf_addstr(out, st ? ", " : "");
 		add_key(out, verdict_status_name((enum verdict_status)st));
@@ -325,7 +370,13 @@ void summary_format(struct strbuf *out, const struct verdict_set *s, const char 
 	}
 	strbuf_addstr(out, "},\n \"reports\": ");
 	summary_reports(out, paths);
-	strbuf_addstr(out, ",\n \"verdicts\": [");
+	strbuf_addstr(out, ",\n \"findings\": [");
+	for (size_t i = 0; s->findings && i < s->findings->nr; i++) {
+		strbuf_addstr(out, i ? ",\n    " : "\n    ");
+		finding_json(out, s, &s->findings->f[i]);
+	}
+	strbuf_addstr(out, s->findings && s->findings->nr ? "\n ],\n \"verdicts\": ["
+							  : "],\n \"verdicts\": [");
 	for (size_t k = 0; k < ARRAY_SIZE(order); k++)
 		for (size_t i = 0; i < s->nr; i++)
 			if (s->v[i].status == order[k]) {

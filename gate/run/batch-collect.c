@@ -164,7 +164,7 @@ long batch_collect(struct runner *r, const struct batch_backend *b, const struct
 	/* Every run of the selected benchmarks is now in the manifest, done or 'job-failed':
 	 * complete, unless the gate itself was interrupted (then, as without the scheduler, the
 	 * results say they are incomplete). */
-	if (runner_interrupted)
+	if (interrupt_signal)
 		goto out;
 	for (size_t i = 0; i < r->c->nr_benchmarks; i++) {
 		const struct bench_config *b = &r->c->benchmarks[i];

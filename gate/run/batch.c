@@ -251,9 +251,9 @@ static void follow(struct runner *r, const struct batch_backend *b, struct batch
 	f->next_poll = f->submitted + 0.5;
 	while (j->phase != BATCH_ENDED) {
 		stream(r, b, &at, 0);
-		if (runner_interrupted)
+		if (interrupt_signal)
 			f->stop = xstrfmt("the gate was interrupted by %s; job %s cancelled",
-					  exec_signal_name(runner_interrupted), j->id);
+					  exec_signal_name(interrupt_signal), j->id);
 		else if (now() >= f->next_poll)
 			poll_job(r, b, j, f);
 		if (f->stop) {
@@ -300,7 +300,7 @@ long batch_run_with(struct runner *r, const struct batch_backend *b)
 	char *reason, *out;
 	long failed;
 
-	runner_catch_signals();
+	interrupt_catch();
 	if (!(j.id = submit(r, b, &err))) {
 		reason = strbuf_detach(&err);
 		error("%s", reason);
@@ -319,7 +319,7 @@ long batch_run_with(struct runner *r, const struct batch_backend *b)
 	else if (!j.ended_clean)
 		error("%s", reason);
 	failed = batch_collect(r, b, &j, reason);
-	if (runner_interrupted)
+	if (interrupt_signal)
 		failed = -1;
 out:
 	free(reason);

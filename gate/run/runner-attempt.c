@@ -36,10 +36,11 @@ static int expected_exit(const struct bench_config *b, int code)
 
 /* The status and reason of a finished run. */
 static void judge(const struct bench_run *br, const struct config_point *p,
-		  const struct exec_result *res, const char *dir, struct run_record *rec)
+		  const struct exec_result *res, const char *dir, const char *line,
+		  struct run_record *rec)
 {
 	const struct bench_config *b = br->b;
-	char *why = NULL, *tail, *err;
+	char *why = NULL, *tail, *err, *program = NULL;
 	int found;
 
 	rec->exit_code = res->timed_out || (res->signal && res->exit_code < 0) ? -1
@@ -57,12 +58,17 @@ static void judge(const struct bench_run *br, const struct config_point *p,
 		rec->status = RUN_EXIT;
 		why = xstrfmt("exit code %d, expected %d%s", res->exit_code, b->expect_exit[0],
 			      b->nr_expect_exit > 1 ? " or another of expect_exit" : "");
-	} else if ((found = exec_check_profiles(dir, p->ranks, &why))) {
+	} else if ((found = exec_check_profiles(dir, p->ranks,
+						b->program ? b->program
+							   : (program = exec_named_program(line)),
+						&why))) {
 		rec->status = found == 1 ? RUN_NO_PROFILE : RUN_BAD_PROFILE;
 	} else {
 		rec->status = RUN_OK;
+		free(program);
 		return;
 	}
+	free(program);
 	err = xstrfmt("%s/stderr.txt", dir);
 	tail = exec_tail(err, STDERR_TAIL);
 	rec->reason = *tail ? xstrfmt("%s; stderr: %s", why, tail) : xstrdup(why);
@@ -132,7 +138,7 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 		r->top->run_seconds += res.wall;
 		free(rec->reason);
 		rec->reason = NULL;
-		judge(br, p, &res, out, rec);
+		judge(br, p, &res, out, line, rec);
 		/* what the run felt: the others' cores beyond those it left free (docs/running.md)
 		 */
 		rec->contention = contention_beyond_free(res.contention, p->ranks * p->threads,
@@ -158,11 +164,11 @@ static int pause_for(double seconds)
 {
 	double end = monotonic() + seconds, left;
 
-	while (!runner_interrupted && (left = end - monotonic()) > 0) {
+	while (!interrupt_signal && (left = end - monotonic()) > 0) {
 		struct timespec ts = { (time_t)left, (long)((left - (time_t)left) * 1e9) };
 		nanosleep(&ts, NULL);
 	}
-	return runner_interrupted ? -1 : 0;
+	return interrupt_signal ? -1 : 0;
 }
 
 int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int repeat,

@@ -29,28 +29,9 @@
 #define KILL_GRACE 2.0 /* seconds between SIGTERM and SIGKILL */
 #define LINGER_MS 1000  /* how long what a run left may take to end by itself */
 
-volatile sig_atomic_t runner_interrupted;
-
 int runner_caught_signal(void)
 {
-	return (int)runner_interrupted;
-}
-
-static void on_signal(int sig)
-{
-	runner_interrupted = sig;
-}
-
-void runner_catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	return (int)interrupt_signal;
 }
 
 static double now(void)
@@ -63,15 +44,7 @@ static double now(void)
 
 const char *exec_signal_name(int sig)
 {
-	static char buf[32];
-	const char *abbrev = sigabbrev_np(sig);
-
-	if (!abbrev) {
-		snprintf(buf, sizeof(buf), "signal %d", sig);
-		return buf;
-	}
-	snprintf(buf, sizeof(buf), "SIG%s", abbrev);
-	return buf;
+	return interrupt_name(sig);
 }
 
 static void child(const struct exec_spec *s, int out, int err, pid_t gate)
@@ -102,8 +75,45 @@ static void child(const struct exec_spec *s, int out, int err, pid_t gate)
 	_exit(127);
 }
 
-/* Waits up to 'seconds' for the leader to end; 1 with '*status' and its rusage when it did. */
-static int wait_leader(pid_t pid, int pidfd, double seconds, int *status, struct rusage *ru)
+/* A run's stdout and stderr while it runs, and how far their middles were released. */
+struct outputs {
+	int fd[2];
+	off_t released[2];
+	long long limit;
+};
+
+#define TRIM_MARGIN 8192     /* kept beyond each half: cap_output looks 4 KiB back for a line */
+#define TRIM_CHUNK (1 << 20) /* released at a time, at least */
+
+/*
+ * While a run goes on, the middle of an output past its limit, which
+ * cap_output() cuts out at the end, is released from the disk (a hole
+ * punched, the size kept), so that a run printing without end fills no disk.
+ * Where the file system cannot punch holes, the output is cut at the end only.
+ */
+static void trim_outputs(struct outputs *o)
+{
+	for (int i = 0; o && o->limit > 0 && i < 2; i++) {
+		struct stat st;
+		off_t keep = (off_t)(o->limit / 2), from, to;
+		if (o->fd[i] < 0 || fstat(o->fd[i], &st) || st.st_size <= o->limit)
+			continue;
+		from = (keep + TRIM_MARGIN + 4095) / 4096 * 4096;
+		if (o->released[i] > from)
+			from = o->released[i];
+		to = (st.st_size - keep - TRIM_MARGIN) / 4096 * 4096;
+		if (to - from < TRIM_CHUNK)
+			continue;
+		if (!fallocate(o->fd[i], FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, from,
+			       to - from))
+			o->released[i] = to;
+	}
+}
+
+/* Waits up to 'seconds' for the leader to end, trimming 'o' (or NULL) meanwhile; 1 with
+ * '*status' and its rusage when it did. */
+static int wait_leader(pid_t pid, int pidfd, double seconds, int *status, struct rusage *ru,
+		       struct outputs *o)
 {
 	double end = now() + seconds;
 
@@ -111,8 +121,9 @@ static int wait_leader(pid_t pid, int pidfd, double seconds, int *status, struct
 		pid_t r = wait4(pid, status, WNOHANG, ru);
 		if (r == pid)
 			return 1;
+		trim_outputs(o);
 		double left = end - now();
-		if (left <= 0 || runner_interrupted)
+		if (left <= 0 || interrupt_signal)
 			return 0;
 		if (left > 0.25)
 			left = 0.25;
@@ -128,13 +139,13 @@ static int wait_leader(pid_t pid, int pidfd, double seconds, int *status, struct
 
 /* wait_leader up to the timeout, calling the spec's tick about once a second meanwhile. */
 static int wait_ticking(const struct exec_spec *s, pid_t pid, int pidfd, double timeout,
-			double start, int *status, struct rusage *ru)
+			double start, int *status, struct rusage *ru, struct outputs *o)
 {
 	for (;;) {
 		double left = start + timeout - now(), chunk = s->tick ? 1.0 : left;
-		if (wait_leader(pid, pidfd, left < chunk ? left : chunk, status, ru))
+		if (wait_leader(pid, pidfd, left < chunk ? left : chunk, status, ru, o))
 			return 1;
-		if (left <= chunk || runner_interrupted)
+		if (left <= chunk || interrupt_signal)
 			return 0;
 		s->tick(s->tick_arg, now() - start);
 	}
@@ -148,7 +159,7 @@ static void kill_group(pid_t pid, int pidfd, int *status, struct rusage *ru)
 {
 	killpg(pid, SIGTERM);
 	tree_signal(SIGTERM);
-	if (!wait_leader(pid, pidfd, KILL_GRACE, status, ru)) {
+	if (!wait_leader(pid, pidfd, KILL_GRACE, status, ru, NULL)) {
 		killpg(pid, SIGKILL);
 		tree_signal(SIGKILL);
 		while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
@@ -277,6 +288,11 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 		error("cannot create '%s': %s", out < 0 ? out_path : err_path, strerror(errno));
 		goto out;
 	}
+	if (interrupt_signal) { /* between two runs: none starts after an interrupt */
+		res->interrupted = 1;
+		ret = 0;
+		goto out;
+	}
 	if (tree_become_subreaper())
 		goto out;
 	tag = tree_new_tag();
@@ -294,18 +310,21 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 		child(s, out, err, gate);
 	}
 	setpgid(pid, pid); /* as the child does: no race with killpg() */
+	interrupt_group = pid;
 	pidfd = pidfd_open(pid, 0);
-	if (wait_ticking(s, pid, pidfd, timeout, start, &status, &ru)) {
+	if (wait_ticking(s, pid, pidfd, timeout, start, &status, &ru,
+			 &(struct outputs){ { out, err }, { 0, 0 }, s->output_limit })) {
 		res->wall = now() - start;
 		contention_sample(&after);
 		set_result(res, status);
 	} else {
 		res->wall = now() - start;
-		res->timed_out = !runner_interrupted;
-		res->interrupted = !!runner_interrupted;
+		res->timed_out = !interrupt_signal;
+		res->interrupted = !!interrupt_signal;
 		kill_group(pid, pidfd, &status, &ru);
 		contention_sample(&after);
 	}
+	interrupt_group = 0;
 	/* Counted once the shell (or the launcher) has reaped them: the whole tree, ranks included.
 	 */
 	res->cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec +
@@ -390,8 +409,9 @@ char *exec_tail(const char *path, size_t max)
 	return strbuf_detach(&line);
 }
 
-/* Runs profile_read() with its messages caught, so that the reason can keep them. */
-static int read_profile(const char *path, char **message)
+/* Runs profile_read() with its messages caught, so that the reason can keep them; '*exe' gets
+ * the executable that wrote it (region 0's file), or NULL. */
+static int read_profile(const char *path, char **message, char **exe)
 {
 	struct profile p;
 	char tmpl[] = "/tmp/scalegate-msg-XXXXXX";
@@ -402,6 +422,9 @@ static int read_profile(const char *path, char **message)
 		dup2(fd, 2);
 	profile_init(&p);
 	ret = profile_read(&p, path);
+	*exe = !ret && p.nr_regions && p.regions[0].file && p.regions[0].file[0] == '/'
+		       ? xstrdup(p.regions[0].file)
+		       : NULL;
 	profile_release(&p);
 	fflush(stderr);
 	if (fd >= 0 && saved >= 0)
@@ -422,11 +445,24 @@ static int read_profile(const char *path, char **message)
 	return ret;
 }
 
-int exec_check_profiles(const char *dir, int expected, char **reason)
+/* Whether the profile of 'exe' comes from 'program' (any when either is NULL); else the reason. */
+static int other_program(const char *name, const char *exe, const char *program, char **reason)
+{
+	if (!program || !exe || exec_program_matches(program, exe))
+		return 0;
+	*reason = xstrfmt("profile '%s' was written by '%s', not by '%s', the benchmark's program "
+			  "('program:', else the one executable its command names): another "
+			  "program was measured; name the right one with 'program:'",
+			  name, exe, program);
+	return 1;
+}
+
+int exec_check_profiles(const char *dir, int expected, const char *program, char **reason)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int found = 0, ret = 0;
+	char *other = NULL; /* the first profile of another program: said when the count is right */
 
 	*reason = NULL;
 	if (!d) {
@@ -435,15 +471,18 @@ int exec_check_profiles(const char *dir, int expected, char **reason)
 	}
 	while (!ret && (e = readdir(d))) {
 		size_t len = strlen(e->d_name);
-		char *path, *message = NULL;
+		char *path, *message = NULL, *exe = NULL;
 		if (len < 7 || strcmp(e->d_name + len - 7, ".sgprof"))
 			continue;
 		found++;
 		path = xstrfmt("%s/%s", dir, e->d_name);
-		if (read_profile(path, &message)) {
+		if (read_profile(path, &message, &exe)) {
 			*reason = message;
 			ret = 2;
+		} else if (!other) {
+			other_program(e->d_name, exe, program, &other);
 		}
+		free(exe);
 		free(path);
 	}
 	closedir(d);
@@ -457,6 +496,12 @@ int exec_check_profiles(const char *dir, int expected, char **reason)
 			found, expected);
 		ret = 2;
 	}
+	if (!ret && found == expected && other) {
+		*reason = other;
+		other = NULL;
+		ret = 2;
+	}
+	free(other);
 	if (!ret && found < expected) {
 		*reason = found ? xstrfmt("%d profile%s written, %d expected (one per rank)", found,
 					  found == 1 ? "" : "s", expected)

@@ -3,13 +3,8 @@
 #ifndef SG_RUNNER_EXEC_H
 #define SG_RUNNER_EXEC_H
 
-#include <signal.h>
-
+#include "base/interrupt.h"
 #include "base/util.h"
-
-/* Set by the gate's SIGINT/SIGTERM/SIGHUP handler: the running group is killed. */
-extern volatile sig_atomic_t runner_interrupted;
-void runner_catch_signals(void);
 
 struct exec_spec {
 	const char *line;    /* given to /bin/sh -c */
@@ -53,10 +48,23 @@ char *exec_tail(const char *path, size_t max);
 
 /*
  * Checks the *.sgprof files of 'dir': 'expected' of them, each readable by
- * profile_read(). Returns 0, or 1 (too few) / 2 (one unreadable, or more than
- * one per rank) with '*reason' set (caller frees).
+ * profile_read() and, unless 'program' is NULL, written by an executable whose
+ * name matches the glob 'program'. Returns 0, or 1 (too few) / 2 (one
+ * unreadable or of another program, or more than one per rank) with '*reason'
+ * set (caller frees).
  */
-int exec_check_profiles(const char *dir, int expected, char **reason);
+int exec_check_profiles(const char *dir, int expected, const char *program, char **reason);
+
+/*
+ * The name of the one executable a shell command line names by path, when it
+ * names exactly one: a word with a '/' that is an executable ELF file (a script
+ * runs some other program; launchers and wrappers such as mpirun, env or
+ * taskset run the program, they are not it). NULL when it names none or
+ * several. Caller frees.
+ */
+char *exec_named_program(const char *line);
+/* Whether the executable 'exe' (a path) has a name the glob 'pattern' matches. */
+int exec_program_matches(const char *pattern, const char *exe);
 
 /* Removes 'path' and everything under it, never following symbolic links; 0 or error(). */
 int remove_tree(const char *path);

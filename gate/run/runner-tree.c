@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,12 +28,128 @@ struct proc {
 	char comm[32];
 };
 
+/* The guard (below), never one of the run's processes. */
+static pid_t guard_pid;
+
+/* Whether /proc/PID/environ holds 'want' ("NAME=value"), or with 'prefix' a string starting so. */
+static int environ_has(pid_t pid, const char *want, int prefix)
+{
+	char path[64];
+	struct strbuf sb = STRBUF_INIT;
+	size_t len = strlen(want);
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/environ", (long)pid);
+	if ((f = fopen(path, "re"))) {
+		char chunk[4096];
+		size_t n;
+		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			strbuf_add(&sb, chunk, n);
+		fclose(f);
+		for (size_t i = 0; !found && i < sb.len; i += strlen(sb.buf + i) + 1)
+			found = !(prefix ? strncmp(sb.buf + i, want, len)
+					 : strcmp(sb.buf + i, want));
+	}
+	strbuf_release(&sb);
+	return found;
+}
+
+/* Kills every process that carries a tag of gate 'gate'; the guard's last act. */
+static void guard_sweep(pid_t gate)
+{
+	char want[96];
+
+	snprintf(want, sizeof(want), "%s=%ld-", TREE_TAG_VAR, (long)gate);
+	for (int round = 0; round < SWEEP_ROUNDS; round++) {
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+		int killed = 0;
+
+		while (d && (e = readdir(d))) {
+			char *end;
+			long pid = strtol(e->d_name, &end, 10);
+			if (*end || pid <= 0 || pid == (long)getpid())
+				continue;
+			if (environ_has((pid_t)pid, want, 1) && !kill((pid_t)pid, SIGKILL))
+				killed++;
+		}
+		if (d)
+			closedir(d);
+		if (!killed)
+			break;
+		usleep(2000);
+	}
+}
+
+/*
+ * The guard: a child of the gate in a process group of its own that waits for
+ * the gate to end. A gate killed outright (SIGKILL, the OOM killer) cannot
+ * sweep its runs, and its orphans go to init, not to it; the guard then kills
+ * every process that carries one of the gate's run tags (TREE_TAG_VAR).
+ */
+static void guard(int fd, pid_t gate)
+{
+	struct sigaction sa;
+	int null = open("/dev/null", O_RDWR);
+	char c;
+
+	setpgid(0, 0); /* a Ctrl-C to the gate's group is not for the guard */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
+	/* none of the gate's files held open: its stdout may be a CI log waiting for the end */
+	if (null >= 0)
+		for (int i = 0; i < 3; i++)
+			dup2(null, i);
+	if (dup2(fd, 3) < 0)
+		_exit(1);
+	close_range(4, ~0U, 0);
+	while (read(3, &c, 1) < 0 && errno == EINTR)
+		;
+	guard_sweep(gate);
+	_exit(0);
+}
+
+/* Starts the guard; 0, or -1 when it cannot (then only the leader dies with the gate). */
+static int guard_start(void)
+{
+	int fd[2];
+	pid_t gate = getpid();
+
+	if (pipe2(fd, O_CLOEXEC))
+		return -1;
+	fflush(NULL);
+	guard_pid = fork();
+	if (guard_pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		guard_pid = 0;
+		return -1;
+	}
+	if (!guard_pid) {
+		close(fd[1]);
+		guard(fd[0], gate);
+	}
+	close(fd[0]);
+	/* fd[1] stays open, close-on-exec, until the gate ends: then the guard reads EOF */
+	return 0;
+}
+
 int tree_become_subreaper(void)
 {
 	static int done;
 
-	if (!done && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0))
+	if (done)
+		return 0;
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0))
 		return error("cannot become a child subreaper: %s", strerror(errno));
+	if (guard_start())
+		warning("cannot start the guard that kills the runs of a killed gate: %s",
+			strerror(errno));
 	done = 1;
 	return 0;
 }
@@ -104,7 +221,7 @@ static size_t mark_descendants(const struct proc *list, size_t nr, char *mine)
 	while (changed) {
 		changed = 0;
 		for (size_t i = 0; i < nr; i++) {
-			if (mine[i])
+			if (mine[i] || (guard_pid && list[i].pid == guard_pid))
 				continue;
 			int parent_mine = list[i].ppid == self;
 			for (size_t j = 0; !parent_mine && j < nr; j++)
@@ -122,22 +239,9 @@ static size_t mark_descendants(const struct proc *list, size_t nr, char *mine)
 /* Whether /proc/PID/environ holds TREE_TAG_VAR=tag. */
 static int has_tag(pid_t pid, const char *tag)
 {
-	char path[64], *want = xstrfmt("%s=%s", TREE_TAG_VAR, tag);
-	struct strbuf sb = STRBUF_INIT;
-	int found = 0;
-	FILE *f;
+	char *want = xstrfmt("%s=%s", TREE_TAG_VAR, tag);
+	int found = environ_has(pid, want, 0);
 
-	snprintf(path, sizeof(path), "/proc/%ld/environ", (long)pid);
-	if ((f = fopen(path, "r"))) {
-		char chunk[4096];
-		size_t n;
-		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-			strbuf_add(&sb, chunk, n);
-		fclose(f);
-		for (size_t i = 0; !found && i < sb.len; i += strlen(sb.buf + i) + 1)
-			found = !strcmp(sb.buf + i, want);
-	}
-	strbuf_release(&sb);
 	free(want);
 	return found;
 }

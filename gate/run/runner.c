@@ -143,7 +143,7 @@ long runner_run(struct runner *r)
 	if (batch_wanted(r))
 		batch_print_plan(r);
 	runs = xcalloc(r->c->nr_benchmarks, sizeof(*runs));
-	runner_catch_signals();
+	interrupt_catch();
 	if (r->opt.inject && !r->base)
 		setenv("SCALEGATE_INJECT", r->opt.inject, 1); /* every run is the head's */
 	for (size_t i = 0; i < r->c->nr_benchmarks && !ret; i++)
@@ -169,11 +169,11 @@ long runner_run(struct runner *r)
 			r->busy_runs == 1 ? "its" : "their");
 	if (!r->opt.dry_run && r->base && runner_manifest_finish(r->base))
 		ret = -1;
-	if (runner_interrupted)
+	if (interrupt_signal)
 		ret = error("interrupted by %s; manifest.tsv holds the runs that finished, and "
 			    "without complete.tsv "
 			    "the results are refused as incomplete (--partial judges them)",
-			    exec_signal_name(runner_interrupted));
+			    exec_signal_name(interrupt_signal));
 	if (!r->opt.dry_run && runner_manifest_finish(r))
 		ret = -1;
 	/* Last, and only when every run of the selected benchmarks ended. */

@@ -4,20 +4,38 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/util.h"
 #include "run/runner-exec.h"
 
+/* Waits for git; an interrupt of the gate ends it first. Exit status or -1. */
+static int wait_git(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return error("cannot wait for git: %s", strerror(errno));
+		if (interrupt_signal)
+			kill(pid, SIGTERM);
+	}
+	if (interrupt_signal)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 /* Runs git with argv (NULL-terminated, argv[0] "git"); its stdout into 'out' when not NULL. Exit
  * status or -1. */
 static int git(char *const argv[], struct strbuf *out)
 {
-	int fd[2], status;
+	int fd[2];
 	pid_t pid;
 
 	if (out && pipe(fd))
@@ -26,6 +44,8 @@ static int git(char *const argv[], struct strbuf *out)
 	if (pid < 0)
 		return error("cannot fork: %s", strerror(errno));
 	if (!pid) {
+		/* a gate killed outright takes git along */
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 		if (out) {
 			int null = open("/dev/null", O_WRONLY);
 			dup2(fd[1], 1);
@@ -46,13 +66,13 @@ static int git(char *const argv[], struct strbuf *out)
 		char buf[4096];
 		ssize_t n;
 		close(fd[1]);
-		while ((n = read(fd[0], buf, sizeof(buf))) > 0)
-			strbuf_add(out, buf, (size_t)n);
+		while ((n = read(fd[0], buf, sizeof(buf))) > 0 ||
+		       (n < 0 && errno == EINTR && !interrupt_signal))
+			if (n > 0)
+				strbuf_add(out, buf, (size_t)n);
 		close(fd[0]);
 	}
-	if (waitpid(pid, &status, 0) < 0)
-		return error("cannot wait for git: %s", strerror(errno));
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return wait_git(pid);
 }
 
 char *worktree_toplevel(const char *dir)

@@ -14,7 +14,8 @@
 # median wall time of a gate run.
 #   usage: tests/bench/gate_bench.sh BUILD_DIR
 #   SG_BENCH_SETS=N gates per cell (default 3; the README's figures: 20), SG_BENCH_AA=N A/A gates per
-#   mode and condition (default SG_BENCH_SETS; the README's: 25, i.e. 100 in all)
+#   mode and condition (default SG_BENCH_SETS; the README's: 25, i.e. 100 in all); SG_BENCH_ONLY=GLOB
+#   runs only the cells whose "condition/mode/change" matches (e.g. '+2hogs/ab/*')
 set -euo pipefail
 B=$(cd "${1:?usage: gate_bench.sh BUILD_DIR}" && pwd)
 SETS=${SG_BENCH_SETS:-3}
@@ -78,6 +79,8 @@ gate() {
 # cell CONDITION MODE CHANGE N: N gates; prints the row
 cell() {
 	local caught=0 errors=0 n=0 times=()
+	# shellcheck disable=SC2053
+	[[ -z ${SG_BENCH_ONLY:-} || "$1/$2/$3" == $SG_BENCH_ONLY ]] || return 0
 	echo "${changes[$3]}" >"$T/head/knob.env"
 	for ((i = 0; i < $4; i++)); do
 		read -r code secs < <(gate "$2")

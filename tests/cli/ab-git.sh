@@ -8,7 +8,7 @@ knob_repo "$repo"
 # The head against its parent, with the shipped defaults: exit 1, the interval, the metric, the cause.
 expect_exit 1 "$SCALEGATE" ci -c scalegate.yml --against HEAD~1 --no-post --seed 7
 expect_match "$out" 'checking out HEAD~1 into .*/results/\.base-tree' "the base is checked out"
-expect_match "$out" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism: .* vs base .* paired t' \
+expect_match "$(checks_of "$out")" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism: .* vs base .* paired t' \
 	"the regression, paired by round"
 expect_match "$out" 'cause: Insufficient_parallelism \(serial code\) grew' "its cause"
 expect_no_match "$out" "stale program" "both builds wrote their program: no warning"
@@ -55,7 +55,7 @@ git worktree add -q --detach "$T/base" HEAD~1
 (cd "$T/base" && sh build.sh)
 expect_exit 0 "$SCALEGATE" run -c scalegate.yml --against-dir "$T/base"
 expect_exit 1 "$SCALEGATE" check -c scalegate.yml
-expect_match "$out" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' "--against-dir"
+expect_match "$(checks_of "$out")" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' "--against-dir"
 
 # A plain run afterwards forgets the base: no baseline, nothing to compare.
 expect_exit 0 "$SCALEGATE" run -c scalegate.yml

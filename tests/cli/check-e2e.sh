@@ -46,11 +46,18 @@ expect_exit 2 sg baseline update --benchmark nosuch
 # Knob on: the residual runs on one thread.
 SG_KNOB_SERIAL=1 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/knob" >/dev/null 2>&1 || fail "the knob run failed"
 expect_exit 1 sg check -r "$T/knob" --junit "$T/knob.xml" --markdown "$T/knob.md" --json "$T/knob.json"
-expect_match "$out" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism: Insufficient_parallelism median [0-9.]+ %' \
+expect_match "$(checks_of "$out")" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism: Insufficient_parallelism median [0-9.]+ %' \
 	"the failure names the interval, the configuration and the metric"
 expect_match "$out" '^    cause: Insufficient_parallelism \(serial code\) grew from [0-9.]+ % to [0-9.]+ % of Total_time' \
 	"the failure names the cause"
 expect_match "$out" 'exit 1 \(regression\)$' "the summary gives the exit code"
+# one finding for the serial residual, whatever its enclosing intervals did: the same count in every report
+expect_match "$out" '^scalegate check: [0-9]+ checks: 1 regression \([0-9]+ checks? failed\), ' "the count line"
+expect_match "$(head -n 1 "$T/knob.md")" '^### .* scalegate: 1 regression \([0-9]+ checks? failed\)' "the Markdown header"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); f = d["findings"]
+assert [x["interval"] for x in f] == ["program/solve/residual"] and f[0]["severity"] == "regression", f
+assert d["headline"].startswith("scalegate: 1 regression (%d check" % f[0]["failed"]), d["headline"]' "$T/knob.json" ||
+	fail "summary.json: not one finding for the residual"
 grep -q '<failure type="tolerance.insufficient_parallelism"' "$T/knob.xml" || fail "JUnit: no failure element"
 # well-formed here; the layout is validated against the public schemas in cli/junit-schemas
 xmllint --noout "$T/knob.xml" || fail "the JUnit report is not well-formed XML"

@@ -145,11 +145,16 @@ expect_match "$out" "no such revision in this shallow clone .*git fetch --unshal
 # With the history ('fetch-depth: 0' fetches it all): the regression fails the pull request.
 git fetch -q --unshallow
 expect_exit 1 env SCALEGATE_BASE="$base_sha" GITHUB_TOKEN= bash -ec "$gh_gate"
-expect_match "$out" "^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism" \
+expect_match "$(checks_of "$out")" "^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism" \
 	"github: the regression against the PR's base"
+expect_match "$out" "^scalegate check: [0-9]+ checks: 1 regression \([0-9]+ checks? failed\)" \
+	"github: one finding for the one cause (the serial residual at 2 threads)"
+expect_match "$out" "^    cause: Insufficient_parallelism \(serial code\) grew" "github: the cause"
+# An unchanged commit (the PR's base is its head): nothing fails.
+expect_exit 0 env SCALEGATE_BASE="$(git rev-parse HEAD)" GITHUB_TOKEN= bash -ec "$gh_gate"
 # GitLab: the script deepens a shallow clone itself (PATH as its before_script sets it).
 clone "$T/gl"
 cd "$T/gl"
 expect_exit 1 env PATH="$PWD/.scalegate/bin:$PATH" SCALEGATE_BASE="$base_sha" bash -ec "$gl_gate"
-expect_match "$out" "^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism" \
+expect_match "$(checks_of "$out")" "^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism" \
 	"gitlab: the regression against the MR's base"

@@ -46,6 +46,15 @@ expect_match "$out" "deep-block.yml:[0-9]+:[0-9]+: nested deeper than 64 levels"
 python3 -c "import sys; sys.stdout.write('benchmarks: [' + 'a,' * 1000000 + 'a]\n')" >"$T/wide.yml"
 bounded 2 "$SCALEGATE" check --validate -c "$T/wide.yml"
 expect_match "$out" "wide.yml:1:[0-9]+: more than 1000000 YAML nodes in one file" "a node bound"
+# A billion laughs: 10^10 nodes through nested aliases in 600 bytes; an alias counts as the nodes it
+# repeats, and the one past the bound is named.
+bounded 2 "$SCALEGATE" check --validate -c "$SG_TOP/tests/fuzz/seeds/config-alias-laughs.yml"
+expect_match "$out" "config-alias-laughs.yml:6:45: aliases repeat more than 1000000 YAML nodes in one file" \
+	"aliases count against the node bound"
+bounded 2 "$SCALEGATE" check --validate -c "$SG_TOP/tests/fuzz/seeds/rules-alias-laughs.yml"
+expect_no_match "$out" "aliases repeat" "a few aliases are no bomb"
+printf 'benchmarks:\n  - name: a\n    command: ./p\n    threads: &t [1, 2]\n  - name: b\n    command: ./q\n    threads: *t\n' >"$T/alias.yml"
+bounded 0 "$SCALEGATE" check --validate -c "$T/alias.yml"
 # 17 MB: over the size bound of a YAML file.
 head -c 17000000 /dev/zero | tr '\0' '#' >"$T/huge.yml"
 bounded 2 "$SCALEGATE" check --validate -c "$T/huge.yml"

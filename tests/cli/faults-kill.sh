@@ -1,6 +1,7 @@
 # The whole process tree of a run is killed at its timeout and at an interrupt: MPI ranks that ignore
 # SIGTERM in process groups of their own, daemons that called setsid(); what outlived a run is named.
 . "$(dirname "$0")/lib.bash"
+gate_memory_bounded
 . "$(dirname "$0")/mpi.bash"
 
 ign="$SG_TOP/tests/faults/term-ignoring.sh"

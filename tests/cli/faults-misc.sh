@@ -1,6 +1,7 @@
 # Smaller faults: temporary files of a killed 'baseline update', invalid UTF-8 from a benchmark, the last
 # line when a report cannot be written, a 6 MB configuration loaded in linear time.
 . "$(dirname "$0")/lib.bash"
+gate_memory_bounded
 
 cat >"$T/scalegate.yml" <<YML
 results: $T/results

@@ -1,6 +1,8 @@
 # A benchmark's output is capped per run (output_limit): the head and the tail kept, the cut said, the
-# secrets still masked, the gate's memory bounded (512 MB of address space for 200 MB of output).
+# secrets still masked, the gate's memory bounded (512 MB of address space for 200 MB of output), and
+# its disk too while the run goes on.
 . "$(dirname "$0")/lib.bash"
+gate_memory_bounded
 
 secret="sgsecret-$RANDOM-$$"
 cat >"$T/scalegate.yml" <<YML
@@ -31,4 +33,33 @@ grep -Eq '^\[scalegate: [0-9]+ bytes cut here: a run keeps the first and the las
 	"$out_file" || fail "the cut is not said"
 quiet=$(find "$T" -path '*quiet*' -name stdout.txt | head -1)
 [ "$(cat "$quiet")" = "small output" ] || fail "a small output was changed: $(cat "$quiet")"
+
+# While the run goes on: 100 MB printed, then the run waits; the middle past the limit is already
+# released from the disk (a hole punched), so that a run that prints without end fills no disk.
+cat >"$T/endless.yml" <<YML
+results: $T/endless
+defaults:
+  warmup: 0
+  repeat: 1
+benchmarks:
+  - name: endless
+    output_limit: 1048576
+    command: "yes 'a line of output' | head -c 100000000; echo >$T/printed; while [ ! -e $T/checked ]; do sleep 0.05; done"
+YML
+head -c 65536 /dev/zero >"$T/hole"
+if ! fallocate --punch-hole --offset 0 --length 32768 "$T/hole" 2>/dev/null; then
+	echo "ok (the file system of $T punches no holes: the output is cut at the end only)"
+	exit 0
+fi
+"$SCALEGATE" run -c "$T/endless.yml" >"$T/endless.out" 2>&1 &
+gate=$!
+timeout 20 sh -c 'while [ ! -e "$0" ]; do sleep 0.05; done' "$T/printed" || fail "the run did not print"
+file=$(find "$T/endless" -name stdout.txt -path '*endless*' | head -1)
+[ "$(stat -c %s "$file")" -ge 100000000 ] || fail "the output is not all there: $(stat -c %s "$file")"
+# allocated KiB under 8 MiB (the limit, a chunk and the margins), waited for within the guard
+timeout 20 sh -c 'while [ "$(du -k "$0" | cut -f1)" -ge 8192 ]; do sleep 0.05; done' "$file" ||
+	fail "the run's output holds $(du -k "$file" | cut -f1) KiB of disk while it runs"
+touch "$T/checked"
+wait "$gate" || true
+[ "$(stat -c %s "$file")" -le 1100000 ] || fail "the output is not cut at the end: $(stat -c %s "$file")"
 echo ok

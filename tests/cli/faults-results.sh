@@ -1,6 +1,7 @@
 # Interrupted or partial results are refused by check, ci --no-run and baseline update, naming what is
 # missing; --partial judges what is there. complete.tsv is written last by 'run' and removed when it starts.
 . "$(dirname "$0")/lib.bash"
+gate_memory_bounded
 
 cat >"$T/scalegate.yml" <<YML
 results: $T/results

@@ -1,6 +1,7 @@
 # A gate killed outright (SIGKILL): the run's leader dies with it (PR_SET_PDEATHSIG) and the next run removes
 # the scratch directory it left; a living gate's directories are kept.
 . "$(dirname "$0")/lib.bash"
+gate_memory_bounded
 
 cat >"$T/scalegate.yml" <<YML
 results: $T/results

@@ -1,6 +1,7 @@
 # Secrets: post.token_env and secret_env are kept from the benchmarks, and a value a benchmark prints
 # anyway (read from a file here) is masked in every file and every line of 'scalegate ci'.
 . "$(dirname "$0")/lib.bash"
+gate_memory_bounded
 
 token="sgtok-$RANDOM-$$-secret"
 other="sgother-$RANDOM-$$-value"

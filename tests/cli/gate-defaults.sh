@@ -84,7 +84,7 @@ expect_caught() {
 		return
 	fi
 	[ $code = 1 ] || { printf '%s\n' "$out" >&2; fail "$mode, $3: exit $code, expected 1"; }
-	expect_match "$out" "^FAIL $bench $4" "$mode, $3: the regression"
+	expect_match "$(checks_of "$out")" "^FAIL $bench $4" "$mode, $3: the regression"
 	expect_match "$out" "cause: .*$5" "$mode, $3: its cause"
 	expect_match "$out" 'whole-run false-alarm level 1 %' "$mode, $3: the level is stated"
 }
@@ -100,7 +100,7 @@ expect_caught_or_undecided() {
 	knob "$3"
 	gate "$mode"
 	if [ $code = 1 ]; then
-		expect_match "$out" "^FAIL $bench $4" "$mode, $3: the regression"
+		expect_match "$(checks_of "$out")" "^FAIL $bench $4" "$mode, $3: the regression"
 		expect_match "$out" "cause: .*$5" "$mode, $3: its cause"
 	else
 		[ $code = 0 ] || fail "$mode, $3: exit $code"

@@ -148,3 +148,25 @@ YML
 	git commit -qam "head: the residual runs serially"
 	export JACOBI=$SG_BUILD/examples/jacobi
 }
+
+# checks_of TEXT: the checks of the findings that 'check' and 'ci' print, one line each as
+# "FAIL|WARN BENCHMARK INTERVAL CONFIG KIND: MESSAGE" (a folded check under its own interval).
+checks_of() {
+	awk '/^(FAIL|WARN) [^ ]/ { st = $1; bench = $2; iv = $3; rest = substr($0, length($1 $2 $3) + 4)
+			cfg = substr(rest, 1, index(rest, ": ") - 1); next }
+		st && /^    / && !/^    cause: / { line = substr($0, 5); s = st; i = iv
+			if (line ~ /^\(warning\) /) { s = "WARN"; line = substr(line, 11) }
+			split(line, w, " "); if (w[1] !~ /:$/) { i = w[1]; line = substr(line, length(w[1]) + 2) }
+			print s " " bench " " i " " cfg " " line; next }
+		!/^    / { st = "" }' <<<"$1"
+}
+
+# gate_memory_bounded: from here on $SCALEGATE runs with 512 MB of address space (ulimit -v; the
+# benchmarks it starts too), so that a fault test also proves the gate's memory bounded. Not under
+# AddressSanitizer or ThreadSanitizer, whose shadow memory alone is larger.
+gate_memory_bounded() {
+	case $SG_BUILD in */address | */thread) return 0 ;; esac
+	printf '#!/bin/sh\nulimit -v 524288 || exit 125\nexec %q "$@"\n' "$SCALEGATE" >"$T/scalegate-bounded"
+	chmod +x "$T/scalegate-bounded"
+	SCALEGATE=$T/scalegate-bounded
+}

@@ -61,7 +61,7 @@ expect_exit 0 syn baseline update -r "$T/syn/results-base"
 expect_exit 0 syn report --html "$T/syn/report.html"
 expect_match "$out" "^wrote $T/syn/report.html: regression$" "report says what it wrote and the outcome"
 expect_exit 1 syn check --html "$T/syn/check.html" --json "$T/syn/summary.json"
-expect_match "$out" '^FAIL solver program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' "check fails the residual"
+expect_match "$(checks_of "$out")" '^FAIL solver program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' "check fails the residual"
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["reports"]["html"] == sys.argv[2], d["reports"]' \
 	"$T/syn/summary.json" "$T/syn/check.html" || fail "the JSON summary does not name the HTML report"
 cmp -s "$T/syn/report.html" "$T/syn/check.html" || fail "'report --html' and 'check --html' differ on the same input"
@@ -147,7 +147,7 @@ expect_exit 0 sg run
 expect_exit 0 sg baseline update
 SG_KNOB_SERIAL=1 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/knob" >/dev/null 2>&1 || fail "the knob run failed"
 expect_exit 1 sg check -r "$T/knob" --html "$T/jacobi.html"
-expect_match "$out" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' "the knob is a regression"
+expect_match "$(checks_of "$out")" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' "the knob is a regression"
 expect_exit 0 sg report -r "$T/knob" --html "$T/jacobi-report.html"
 cmp -s "$T/jacobi.html" "$T/jacobi-report.html" || fail "check --html and report --html differ on the Jacobi results"
 static=$(python3 "$check_py" static "$T/jacobi.html") || fail "the Jacobi report is not self-contained"

@@ -61,10 +61,11 @@ grep -A5 '^\*\*jacobi\*\* `program`$' "$T/s.md" | grep -E '^\| 2 \| 1x2 \|' | aw
 	{ cat "$T/s.md" >&2; fail "Markdown: the scaling table's base speedup is not the check's $base"; }
 grep -qF -- "baseline speedup $base" <<<"$html" || fail "HTML: the plotted base speedup is not the check's $base"
 
-# The counts: warnings and inconclusive checks apart, the same in every report.
-read -r warn undecided < <(python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["counts"]
-print(c["warn"] - c["inconclusive"], c["inconclusive"])' "$T/s.json")
-expect_match "$console" "[0-9]+ failed, $warn warnings?, $undecided inconclusive, " "console: the counts"
+# The counts: warnings (findings) and inconclusive checks apart, the same in every report.
+read -r warn undecided < <(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+print(sum(f["severity"] == "warning" for f in d["findings"]), d["counts"]["inconclusive"])' "$T/s.json")
+expect_match "$console" "[0-9]+ regressions? \\([0-9]+ checks? failed\\), $warn warnings?( \\([0-9]+ checks?\\))?, $undecided inconclusive, " \
+	"console: the counts"
 grep -qF ">$warn warning" <<<"$html" && grep -qF ">$undecided inconclusive<" <<<"$html" || fail "HTML: the counts"
 if [ "$undecided" -gt 0 ]; then
 	head -n 1 "$T/s.md" | grep -qF "$undecided inconclusive" || fail "Markdown: the inconclusive count"

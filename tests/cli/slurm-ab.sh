@@ -13,7 +13,7 @@ expect_match "$out" '^slurm: job [0-9]+ COMPLETED on localhost' "one job ran the
 [ "$(grep -c '^slurm: submitted job' <<<"$out")" -eq 1 ] || fail "more than one job for the A/B matrix"
 expect_match "$(cat results/.slurm/job.sh)" "--against-dir '$repo/results/\\.base-tree' --seed 7\$" \
 	"the job runs the base tree with the same seed"
-expect_match "$out" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism: .* vs base .* paired t' \
+expect_match "$(checks_of "$out")" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism: .* vs base .* paired t' \
 	"the regression, paired by round"
 [ -f results/base/manifest.tsv ] || fail "the base's runs are not in results/base"
 grep -q $'^seed\t7$' results/ab.tsv || fail "the seed is not recorded in ab.tsv"

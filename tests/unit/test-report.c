@@ -343,11 +343,18 @@ static void test_summary_json(void **state)
 	       "assert d[\"scalegate_summary\"] == 1\n"
 	       "assert d[\"verdict\"] == \"regression\" and d[\"exit_code\"] == 1, d\n"
 	       "assert d[\"counts\"] == {\"pass\": 3, \"warn\": 1, \"fail\": 1, \"error\": 1, \"skipped\": 1, \"inconclusive\": 0}, d\n"
-	       "assert d[\"headline\"].startswith(\"scalegate: 1 regression, 1 warning, 1 error, 1 skipped in 7 checks\")\n"
+	       "assert d[\"headline\"].startswith(\"scalegate: 1 regression (1 check failed), 1 warning (1 check), 1 error, 1 skipped in 7 checks\")\n"
 	       "assert d[\"timestamp\"] == \"2026-11-22T10:22:36\" and d[\"hostname\"] == \"ci-runner-7\"\n"
 	       "assert list(d[\"fingerprint\"]) == [\"cpu_model\", \"cores\", \"compiler\"]\n"
 	       "assert d[\"fingerprint\"][\"cpu_model\"] == \"Intel(R) Xeon(R) <Gold> & \\\"6230\\\"\"\n"
 	       "assert d[\"reports\"] == {\"junit\": \"out/junit.xml\", \"markdown\": \"out/summary.md\", \"json\": None, \"html\": None}\n"
+	       "fs = d[\"findings\"]\n"
+	       "assert [f[\"severity\"] for f in fs] == [\"regression\", \"warning\"], fs\n"
+	       "f = fs[0]\n"
+	       "assert (f[\"benchmark\"], f[\"interval\"], f[\"configuration\"]) == (\"jacobi\", \"program/solve\", {\"size\": \"-\", \"ranks\": 1, \"threads\": 4, \"p\": 4}), f\n"
+	       "assert f[\"cause\"].startswith(\"Karp_Flatt rises\") and (f[\"failed\"], f[\"warned\"]) == (1, 0), f\n"
+	       "assert f[\"checks\"] == [\"program/solve 1 rank \\u00d7 4 threads (p=4) tolerance.efficiency\"] and f[\"folded\"] == [], f\n"
+	       "assert (fs[1][\"interval\"], fs[1][\"cause\"], fs[1][\"warned\"]) == (\"program/solve/inner\", None, 1), fs[1]\n"
 	       "st = [v[\"status\"] for v in d[\"verdicts\"]]\n"
 	       "assert st == [\"fail\", \"error\", \"warn\", \"skipped\", \"pass\", \"pass\", \"pass\"], st\n"
 	       "f = d[\"verdicts\"][0]\n"
@@ -436,14 +443,18 @@ static void test_markdown(void **state)
 	md = read_text(path);
 	if (getenv("SG_VERBOSE"))
 		fputs(md, stderr);
-	assert_true(!strncmp(md, "### \xe2\x9d\x8c scalegate: 1 regression, 1 warning, 1 error, 1 skipped in 7 checks\n", 
-			     strlen("### \xe2\x9d\x8c scalegate: 1 regression, 1 warning, 1 error, 1 skipped in 7 checks\n")));
-	regressions = strstr(md, "#### Regressions (1)");
-	warnings = strstr(md, "#### Warnings (1)");
+	assert_true(!strncmp(md, "### \xe2\x9d\x8c scalegate: 1 regression (1 check failed), 1 warning (1 check), 1 error, 1 skipped in 7 checks\n", 
+			     strlen("### \xe2\x9d\x8c scalegate: 1 regression (1 check failed), 1 warning (1 check), 1 error, 1 skipped in 7 checks\n")));
+	regressions = strstr(md, "#### 1 regression (1 check failed)\n");
+	warnings = strstr(md, "#### 1 warning (1 check)\n");
 	assert_non_null(regressions);
 	assert_non_null(warnings);
 	assert_true(regressions < warnings);
-	/* the regression's row: figures, and its cause with '|' and HTML escaped */
+	/* the finding: where, its cause, its checks */
+	assert_non_null(strstr(regressions, "| jacobi | `program/solve` | 1 rank \xc3\x97 4 threads (p=4) | Karp\\_Flatt rises"));
+	assert_non_null(strstr(regressions, "| 1: `Measured_efficiency` |\n"));
+	assert_non_null(strstr(regressions, "<details><summary>The evidence: 1 check failed</summary>"));
+	/* the evidence row of its check: figures, and its cause with '|' and HTML escaped */
 	assert_non_null(strstr(regressions, "| jacobi | `program/solve` | 1 rank \xc3\x97 4 threads (p=4) | `Measured_efficiency` | "
 					    "0.61 [0.58, 0.64] | 0.83 | -0.22 | 0.004 | Karp\\_Flatt rises"));
 	assert_non_null(strstr(regressions, "\\<&amp;\\>\"' \\| |\n"));
@@ -499,8 +510,8 @@ static int valid_utf8(const char *s)
 
 static void test_headline(void **state)
 {
-	static const char want[] = "scalegate: 1 regression, 1 warning, 1 error, 1 skipped in 7 checks \xe2\x80\x94 "
-				   "jacobi program/solve 1 rank \xc3\x97 4 threads: Measured_efficiency 0.61\xe2\x80\xa6";
+	static const char want[] = "scalegate: 1 regression (1 check failed), 1 warning (1 check), 1 error, 1 skipped in 7 checks \xe2\x80\x94 "
+				   "jacobi program/solve 1 rank \xc3\x97 4 thread\xe2\x80\xa6";
 	struct verdict_set s;
 	char *h;
 
@@ -519,8 +530,8 @@ static void test_headline(void **state)
 		free(h);
 	}
 	/* cut just inside the em dash: the dash goes whole */
-	h = summary_headline(&s, strlen("scalegate: 1 regression, 1 warning, 1 error, 1 skipped in 7 checks ") + 4);
-	assert_string_equal(h, "scalegate: 1 regression, 1 warning, 1 error, 1 skipped in 7 checks \xe2\x80\xa6");
+	h = summary_headline(&s, strlen("scalegate: 1 regression (1 check failed), 1 warning (1 check), 1 error, 1 skipped in 7 checks ") + 4);
+	assert_string_equal(h, "scalegate: 1 regression (1 check failed), 1 warning (1 check), 1 error, 1 skipped in 7 checks \xe2\x80\xa6");
 	free(h);
 	verdict_set_release(&s);
 
@@ -529,13 +540,13 @@ static void test_headline(void **state)
 	verdict_add(&s, VERDICT_WARN, "a", "program", "-", 1, 4, "tolerance.time");
 	verdict_set_finish(&s);
 	h = summary_headline(&s, 140);
-	assert_string_equal(h, "scalegate: all 3 checks pass (2 warnings)");
+	assert_string_equal(h, "scalegate: no regressions in 3 checks: 2 warnings (2 checks)");
 	free(h);
 	verdict_add(&s, VERDICT_SKIPPED, "a", "program", "-", 1, 8, "tolerance.time");
 	verdict_add(&s, VERDICT_ERROR, "a", "program", "-", 1, 8, "fingerprint");
 	verdict_set_finish(&s);
 	h = summary_headline(&s, 140);
-	assert_string_equal(h, "scalegate: no regressions in 5 checks (2 warnings, 1 error, 1 skipped)");
+	assert_string_equal(h, "scalegate: no regressions in 5 checks: 2 warnings (2 checks), 1 error, 1 skipped");
 	free(h);
 	verdict_set_release(&s);
 }

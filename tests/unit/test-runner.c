@@ -3,8 +3,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -38,6 +40,49 @@ static void test_resolve_command(void **state)
 	check_resolve("./a && ./b | ./c", "/w/./a && /w/./b | /w/./c");
 	check_resolve("echo \\ ./x", "echo \\ ./x");
 	check_resolve("", "");
+}
+
+/* exec_named_program(fmt with %1$s the test's own executable, %2$s a script) is 'want' (NULL). */
+static void check_named(const char *fmt, const char *self, const char *script, const char *want)
+{
+	char line[8192], *got;
+
+	snprintf(line, sizeof(line), fmt, self, script);
+	got = exec_named_program(line);
+	if (want ? !got || strcmp(got, want) : !!got)
+		fail_msg("'%s' names '%s', expected '%s'", line, got ? got : "(none)",
+			 want ? want : "(none)");
+	free(got);
+}
+
+static void test_named_program(void **state)
+{
+	char self[4096], script[] = "/tmp/sg-test-script-XXXXXX", *name;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int fd = mkstemp(script);
+
+	(void)state;
+	assert_true(n > 0 && fd >= 0);
+	self[n] = '\0';
+	name = strrchr(self, '/') + 1;
+	assert_int_equal(write(fd, "#!/bin/sh\nexit 0\n", 18), 18);
+	close(fd);
+	chmod(script, 0755);
+	check_named("%1$s 1 50 2", self, script, name);
+	check_named("mpirun -np 2 --oversubscribe %1$s", self, script, name);
+	check_named("/usr/bin/env A=1 %1$s", self, script, name); /* a wrapper is not the program */
+	check_named("cd /tmp && '%1$s' x >out.txt", self, script, name);
+	check_named("%2$s %1$s", self, script, name); /* a script runs the program it is given */
+	check_named("%2$s", self, script, NULL);      /* ... or some other: no check */
+	check_named("$PROG 1 2", self, script, NULL);
+	check_named("prog 1 2", self, script, NULL);
+	check_named("%1$s && /bin/sh -c true", self, script, NULL); /* two: no check */
+	check_named("%1$s; %1$s", self, script, name);
+	check_named("X=%1$s sh -c $X", self, script, NULL);
+	unlink(script);
+	assert_true(exec_program_matches("jac*", "/a/jacobi"));
+	assert_true(exec_program_matches("jacobi", "/a/b/jacobi"));
+	assert_false(exec_program_matches("heat", "/a/jacobi"));
 }
 
 static void test_status_names(void **state)
@@ -149,6 +194,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_resolve_command),
+		cmocka_unit_test(test_named_program),
 		cmocka_unit_test(test_status_names),
 		cmocka_unit_test(test_signal_name),
 		cmocka_unit_test(test_tail),
