@@ -311,6 +311,9 @@ $(FUZZ_B)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) $(GATE_CFLAGS) -Igate -Itests/fuzz $< $(FUZZ_OBJ) -o $@ $(GATE_LIBS)
 
 FUZZ_ALL := $(if $(HAVE_CLANG),$(FUZZ_BIN))
+# Kept: as prerequisites of a pattern rule they are intermediate and would be deleted after the first build,
+# and the next 'make all-tests' (make test-busy after make test) would compile them all again.
+.SECONDARY: $(FUZZ_OBJ)
 
 fuzz: deps
 	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)

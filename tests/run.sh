@@ -30,35 +30,86 @@ done
 [ ${#hogs[@]} -eq 0 ] || echo "with ${#hogs[@]} CPU-bound neighbour processes (SG_HOGS)"
 passed=0 failed=0 skipped=0 failures=()
 
-run_one() {
-	local name=$1; shift
-	if [ ${#patterns[@]} -gt 0 ]; then
-		local p hit=
-		for p in "${patterns[@]}"; do [[ $name == *$p* ]] && hit=1; done
-		[ -n "$hit" ] || return 0
-	fi
-	local log="$logs/${name//\//_}.log" start=$SECONDS
-	local rc=0
-	(cd "$top" && "$@") >"$log" 2>&1 || rc=$?
-	if [ $rc -eq 0 ]; then
+# Tests that measure no time and judge nothing by it (arithmetic, static checks, a compiler, a schema validator,
+# fuzzers with a per-input limit of seconds): they run first, two at a time on the machine's cores, each line
+# printed when its test ends. Every other test, and so every one that judges timings, then runs alone, in order.
+# SG_JOBS=1, or SG_HOGS, runs these one at a time too.
+shared_tests=" unit/test-decision cli/fuzz cli/warnings-clang cli/junit-schemas cli/style cli/layout-includes "
+shared_tests+="cli/cli-usage "
+jobs=${SG_JOBS:-2}
+[ ${#hogs[@]} -eq 0 ] || jobs=1
+
+selected() {
+	local name=$1 p
+	[ ${#patterns[@]} -gt 0 ] || return 0
+	for p in "${patterns[@]}"; do [[ $name == *$p* ]] && return 0; done
+	return 1
+}
+
+# run_test NAME CMD...: runs one test, its output into its log, its exit code and seconds into NAME's .rc file.
+run_test() {
+	local name=$1 start=$SECONDS rc=0
+	shift
+	(cd "$top" && "$@") >"$logs/${name//\//_}.log" 2>&1 || rc=$?
+	echo "$rc $((SECONDS - start))" >"$logs/${name//\//_}.rc"
+}
+
+# report NAME: its line, counted; a failure with the end of its output.
+report() {
+	local name=$1 log="$logs/${1//\//_}.log" rc secs
+	read -r rc secs <"$logs/${name//\//_}.rc"
+	if [ "$rc" -eq 0 ]; then
 		passed=$((passed + 1))
-		printf 'ok    %-48s %3ds\n' "$name" $((SECONDS - start))
-	elif [ $rc -eq 77 ]; then
+		printf 'ok    %-48s %3ds\n' "$name" "$secs"
+	elif [ "$rc" -eq 77 ]; then
 		skipped=$((skipped + 1))
-		printf 'skip  %-48s %3ds  %s\n' "$name" $((SECONDS - start)) "$(grep -v '^[[:space:]]*$' "$log" | tail -n 1)"
+		printf 'skip  %-48s %3ds  %s\n' "$name" "$secs" "$(grep -v '^[[:space:]]*$' "$log" | tail -n 1)"
 	else
 		failed=$((failed + 1))
 		failures+=("$name")
-		printf 'FAIL  %-48s %3ds\n' "$name" $((SECONDS - start))
+		printf 'FAIL  %-48s %3ds\n' "$name" "$secs"
 		sed 's/^/      | /' "$log" | tail -n 60
 	fi
 }
 
+# Every test by name, with its program: a unit test binary, or a command-line script that bash runs.
+names=() files=()
 for t in "$B"/tests/unit/test-*; do
-	[ -x "$t" ] && run_one "unit/$(basename "$t")" "$t"
+	[ -x "$t" ] && names+=("unit/$(basename "$t")") && files+=("$t")
 done
 for t in "$top"/tests/cli/*.sh; do
-	[ -f "$t" ] && run_one "cli/$(basename "$t" .sh)" bash "$t"
+	[ -f "$t" ] && names+=("cli/$(basename "$t" .sh)") && files+=("$t")
+done
+# launch NAME FILE: runs the test (see run_test).
+launch() {
+	case $2 in
+	*.sh) run_test "$1" bash "$2" ;;
+	*) run_test "$1" "$2" ;;
+	esac
+}
+
+declare -A running=()
+for i in "${!names[@]}"; do
+	name=${names[$i]}
+	selected "$name" && [ "$jobs" -gt 1 ] && [[ $shared_tests == *" $name "* ]] || continue
+	if [ ${#running[@]} -ge "$jobs" ]; then
+		wait -n -p done_pid
+		report "${running[$done_pid]}"
+		unset "running[$done_pid]"
+	fi
+	(trap - EXIT; launch "$name" "${files[$i]}") &
+	running[$!]=$name
+done
+for pid in "${!running[@]}"; do
+	wait "$pid"
+	report "${running[$pid]}"
+done
+for i in "${!names[@]}"; do
+	name=${names[$i]}
+	selected "$name" || continue
+	[ "$jobs" -gt 1 ] && [[ $shared_tests == *" $name "* ]] && continue
+	launch "$name" "${files[$i]}"
+	report "$name"
 done
 
 echo

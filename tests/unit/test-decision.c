@@ -133,38 +133,63 @@ static void test_holm_whole_run(void **state)
  * One gate run of the adaptive design (docs/check.md, "Adaptive repeats") over M paired tests of a 'shift'
  * slowdown in test 0 (the others unchanged): look 1 on 5 rounds at CHECK_FIRST_LOOK x alpha with Holm; every
  * test it does not reject gets 15 more rounds (the worst case: all of them inconclusive); look 2 on all 20 rounds
- * at the rest of alpha, Holm over the same M tests with p = 1 for those already decided. Returns a bit per look: 1 a false alarm,
- * 2 test 0 caught. 'naive' re-tests at the full alpha in both looks (what must not be done).
+ * at the rest of alpha, Holm over the same M tests with p = 1 for those already decided.
  */
 enum { LOOK_M = 5, LOOK_N1 = 5, LOOK_N = 20 };
 
-static int two_looks(struct stats_rng *rng, double tol_value, double shift, int naive)
+/* What the checker says of each test at each look: its p and whether the change is past the tolerance. */
+struct looks {
+	double p[2][LOOK_M];
+	int past[2][LOOK_M];
+};
+
+/*
+ * Draws one run's data and tests it at both looks. The level is the proper procedure's; p and 'past' do not
+ * depend on it (check_test_samples()), so the naive procedure below decides on the same figures, as if it had
+ * tested the same data again at the full level.
+ */
+static void looks_test(struct stats_rng *rng, double tol_value, double shift, struct looks *l)
 {
 	struct rules_value tol = { .set = 1, .value = tol_value, .relative = 1 };
 	double alpha = 0.01, share[2] = { CHECK_FIRST_LOOK, 1 - CHECK_FIRST_LOOK };
 	struct check_test_opts o = { +1, &tol, alpha, 1, 0, 0, 0 };
-	double a[LOOK_M][LOOK_N], b[LOOK_M][LOOK_N], p[LOOK_M], adj[LOOK_M];
-	int past[LOOK_M], decided[LOOK_M] = { 0 }, out = 0;
+	double a[LOOK_M][LOOK_N], b[LOOK_M][LOOK_N];
 
 	for (int i = 0; i < LOOK_M; i++) {
 		times(rng, a[i], NULL, LOOK_N, 0.08, 0);
 		times(rng, b[i], NULL, LOOK_N, 0.08, i == 0 ? shift : 0);
 	}
 	for (int look = 0; look < 2; look++) {
-		size_t n = look ? LOOK_N : LOOK_N1;
-		double look_alpha = naive ? alpha : alpha * share[look];
-		o.alpha = look_alpha;
+		o.alpha = alpha * share[look];
 		for (int i = 0; i < LOOK_M; i++) {
 			struct check_test t;
-			assert_int_equal(check_test_samples(a[i], n, b[i], n, &o, &t), 0);
-			p[i] = decided[i] ? 1 : t.p;
-			past[i] = t.past;
+			assert_int_equal(check_test_samples(a[i], look ? LOOK_N : LOOK_N1, b[i],
+							    look ? LOOK_N : LOOK_N1, &o, &t), 0);
+			l->p[look][i] = t.p;
+			l->past[look][i] = t.past;
 		}
+	}
+}
+
+/*
+ * The two looks' decisions on l: a bit per outcome, 1 a false alarm, 2 test 0 caught ('shifted': test 0 was
+ * slowed down). 'naive' re-tests at the full alpha in both looks (what must not be done).
+ */
+static int looks_decide(const struct looks *l, int shifted, int naive)
+{
+	double alpha = 0.01, share[2] = { CHECK_FIRST_LOOK, 1 - CHECK_FIRST_LOOK };
+	double p[LOOK_M], adj[LOOK_M];
+	int decided[LOOK_M] = { 0 }, out = 0;
+
+	for (int look = 0; look < 2; look++) {
+		double look_alpha = naive ? alpha : alpha * share[look];
+		for (int i = 0; i < LOOK_M; i++)
+			p[i] = decided[i] ? 1 : l->p[look][i];
 		stats_holm(p, LOOK_M, adj);
 		for (int i = 0; i < LOOK_M; i++)
-			if (!decided[i] && past[i] && adj[i] <= look_alpha) {
+			if (!decided[i] && l->past[look][i] && adj[i] <= look_alpha) {
 				decided[i] = 1;
-				out |= i == 0 && shift > 0 ? 2 : 1;
+				out |= i == 0 && shifted ? 2 : 1;
 			}
 	}
 	return out;
@@ -174,22 +199,24 @@ static int two_looks(struct stats_rng *rng, double tol_value, double shift, int 
 static void test_two_looks_error_rate_and_power(void **state)
 {
 	struct stats_rng rng;
+	struct looks l;
 	int families = 20000, alarms = 0, naive = 0, caught = 0, caught_single = 0, power_trials = 4000;
 
 	(void)state;
 	stats_rng_init(&rng, 21);
-	for (int k = 0; k < families; k++)
-		alarms += two_looks(&rng, 0, 0, 0) & 1;
-	stats_rng_init(&rng, 21); /* the same data, tested naively */
-	for (int k = 0; k < families; k++)
-		naive += two_looks(&rng, 0, 0, 1) & 1;
+	for (int k = 0; k < families; k++) {
+		looks_test(&rng, 0, 0, &l);
+		alarms += looks_decide(&l, 0, 0) & 1;
+		naive += looks_decide(&l, 0, 1) & 1; /* the same data, tested naively */
+	}
 	stats_rng_init(&rng, 22);
 	for (int k = 0; k < power_trials; k++) {
 		struct rules_value tol = { .set = 1, .value = 0.05, .relative = 1 };
 		struct check_test_opts o = { +1, &tol, 0.01 / LOOK_M, 1, 0, 0, 0 }; /* single look: Bonferroni bound of Holm */
 		struct check_test t;
 		double a[LOOK_N1], b[LOOK_N1];
-		caught += (two_looks(&rng, 0.05, 0.15, 0) & 2) != 0;
+		looks_test(&rng, 0.05, 0.15, &l);
+		caught += (looks_decide(&l, 1, 0) & 2) != 0;
 		times(&rng, a, NULL, LOOK_N1, 0.08, 0);
 		times(&rng, b, NULL, LOOK_N1, 0.08, 0.15);
 		assert_int_equal(check_test_samples(a, LOOK_N1, b, LOOK_N1, &o, &t), 0);
