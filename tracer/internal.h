@@ -305,8 +305,8 @@ SG_HIDDEN uint64_t sg_barrier_arrive(struct sg_thread *t, uint64_t now);
 SG_HIDDEN uint64_t sg_barrier_depart(struct sg_thread *t, uint64_t now);
 /* A member's body ends at *end (moved past a reading of the clocks, if any). */
 SG_HIDDEN void sg_phase_leave(struct sg_member *m, uint64_t *end);
-/* The forking thread after the join at 'join'. */
-SG_HIDDEN void sg_phase_join(struct sg_team *tm, uint64_t join);
+/* The forking thread after the join at 'join'; returns the clock past a reading of the clocks. */
+SG_HIDDEN uint64_t sg_phase_join(struct sg_team *tm, uint64_t join);
 
 /* The OpenMP runtime (omp-runtime.c). The real definition of 'name' after the tracer's own
  * ('self'), else from libgomp loaded explicitly; NULL, reported once, when there is none. */

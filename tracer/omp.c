@@ -122,7 +122,8 @@ void sg_team_join(struct sg_team *tm)
 		if (m && (s = sg_stat_get(m, tm->node)) && body < span)
 			__atomic_fetch_add(&s->omp_idle, span - body, __ATOMIC_RELAXED);
 	}
-	sg_phase_join(tm, join);
+	/* a reading of the clocks there is the region's cost, inside it */
+	join = sg_phase_join(tm, join);
 	if ((s = sg_stat_get(tm->master, tm->node)))
 		s->omp_regions++;
 	if (!tm->was_par)

@@ -162,11 +162,17 @@ static void charge_phase(struct sg_thread *t, const struct sg_arrival *a, uint32
 	charge(t, node, to_ns(shift - late) - (int64_t)(a->own + more));
 }
 
+/* A team of one waits for nobody: no phases (and no reading of the clocks for them). */
+static int alone(const struct sg_team *tm)
+{
+	return tm->size < 2;
+}
+
 uint64_t sg_barrier_arrive(struct sg_thread *t, uint64_t now)
 {
 	struct sg_member *m = t->member;
 
-	if (!sg_sched_on || !m || !t->phase_start)
+	if (!sg_sched_on || !m || !t->phase_start || alone(m->team))
 		return now;
 	publish(m, now, phase_end(t, &now));
 	return now;
@@ -180,7 +186,7 @@ uint64_t sg_barrier_depart(struct sg_thread *t, uint64_t now)
 	struct sg_arrival self;
 	double wait;
 
-	if (!sg_sched_on || !m || !t->phase_start)
+	if (!sg_sched_on || !m || !t->phase_start || alone(m->team))
 		return now;
 	phase_read(t, &now);
 	wait_cpu(t, t->cur);
@@ -200,7 +206,7 @@ void sg_phase_leave(struct sg_member *m, uint64_t *end)
 {
 	struct sg_thread *t = m->t;
 
-	if (!sg_sched_on || !t->phase_start)
+	if (!sg_sched_on || !t->phase_start || alone(m->team))
 		return;
 	publish(m, *end, phase_end(t, end));
 	if (t == m->team->master) {
@@ -209,7 +215,7 @@ void sg_phase_leave(struct sg_member *m, uint64_t *end)
 	}
 }
 
-void sg_phase_join(struct sg_team *tm, uint64_t join)
+uint64_t sg_phase_join(struct sg_team *tm, uint64_t join)
 {
 	struct sg_thread *mt = tm->master;
 	const struct sg_arrival *a = tm->arrival[tm->leave_k & 1];
@@ -217,8 +223,10 @@ void sg_phase_join(struct sg_team *tm, uint64_t join)
 	double master_wait;
 	uint64_t shift;
 
-	if (!sg_sched_on || !mt->phase_start)
-		return;
+	if (!sg_sched_on || !mt->phase_start || alone(tm)) {
+		mt->phase_start = 0;
+		return join;
+	}
 	/* the forking thread's own delay while it waited here (a wake-up): in its rq_wait */
 	phase_read(mt, &now);
 	wait_cpu(mt, tm->node);
@@ -231,4 +239,5 @@ void sg_phase_join(struct sg_team *tm, uint64_t join)
 		charge_phase(m, &a[i], tm->node, shift, m == mt ? master_wait : 0);
 	}
 	mt->phase_start = 0;
+	return now;
 }

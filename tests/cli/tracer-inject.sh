@@ -17,8 +17,8 @@ ratios() {
 			printf "%s %.3f\n", reg[$2], ($idx["time"] - $idx["par"] - q) / $idx["par"] }' "$1"/*.sgprof
 }
 mkdir "$T/plain" "$T/inj"
-SCALEGATE_OUT=$T/plain "$jacobi" 1 300 40 >/dev/null
-SCALEGATE_OUT=$T/inj SCALEGATE_INJECT=sweep:300%:serial "$jacobi" 1 300 40 >/dev/null
+SCALEGATE_OUT=$T/plain "$jacobi" 1 600 40 >/dev/null
+SCALEGATE_OUT=$T/inj SCALEGATE_INJECT=sweep:300%:serial "$jacobi" 1 600 40 >/dev/null
 ratio() { awk -v p="$2" '$1 == p { print $2 }' <<<"$1"; }
 r=$(ratio "$(ratios "$T/inj")" sweep)
 awk -v r="$r" 'BEGIN { exit !(r >= 2.95 && r < 10) }' || fail "sweep: spin/work $r, expected about 3"
@@ -28,7 +28,7 @@ r=$(ratio "$(ratios "$T/plain" -rq)" sweep)
 awk -v r="$r" 'BEGIN { exit !(r < 0.5) }' || fail "without SCALEGATE_INJECT sweep spun: $r"
 # A name that matches nothing, or a malformed value, injects nothing and breaks nothing.
 mkdir "$T/none"
-SCALEGATE_OUT=$T/none SCALEGATE_INJECT=nosuch:50%,sweep,residual:50%:serialx "$jacobi" 1 300 10 \
+SCALEGATE_OUT=$T/none SCALEGATE_INJECT=nosuch:50%,sweep,residual:50%:serialx "$jacobi" 1 600 40 \
 	>/dev/null || fail "a bad spec broke the program"
 for r in sweep residual; do
 	v=$(ratio "$(ratios "$T/none" -rq)" $r)
