@@ -70,6 +70,17 @@ static double phase_end(struct sg_thread *t, uint64_t *now)
 	return phase_take(t, *now);
 }
 
+static void wait_cpu(struct sg_thread *t, uint32_t node);
+
+/* Ends t's wait (at a barrier, at the join) at *now, its on-CPU time charged to 'node' as a spin:
+ * its run-queue delay in ns. */
+static double wait_end(struct sg_thread *t, uint32_t node, uint64_t *now)
+{
+	phase_read(t, now);
+	wait_cpu(t, node);
+	return phase_take(t, *now);
+}
+
 /* The member's end of its phase, its delay since its own start 'delay': published for the others
  * to read after the barrier. */
 static void publish(struct sg_member *m, uint64_t at, double delay)
@@ -188,9 +199,7 @@ uint64_t sg_barrier_depart(struct sg_thread *t, uint64_t now)
 
 	if (!sg_sched_on || !m || !t->phase_start || alone(m->team))
 		return now;
-	phase_read(t, &now);
-	wait_cpu(t, t->cur);
-	wait = phase_take(t, now);
+	wait = wait_end(t, t->cur, &now);
 	shift = phase_shift(m->team, m->k, m->origin, 0, 0, &last);
 	self = (struct sg_arrival){ .own = m->own, .late = m->late, .wait_node = m->wait_node };
 	charge_phase(t, &self, t->cur, shift, wait);
@@ -228,9 +237,7 @@ uint64_t sg_phase_join(struct sg_team *tm, uint64_t join)
 		return join;
 	}
 	/* the forking thread's own delay while it waited here (a wake-up): in its rq_wait */
-	phase_read(mt, &now);
-	wait_cpu(mt, tm->node);
-	master_wait = phase_take(mt, now);
+	master_wait = wait_end(mt, tm->node, &now);
 	shift = phase_shift(tm, tm->leave_k, tm->leave_origin, join, to_ticks(master_wait), &last);
 	for (int i = 0; i < tm->size; i++) {
 		struct sg_thread *m = __atomic_load_n(&tm->member[i], __ATOMIC_ACQUIRE);

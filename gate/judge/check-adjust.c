@@ -72,16 +72,12 @@ static double interference_gap(const struct check_cell *cell, double *cur_share,
 {
 	const struct matrix_figure *in = cell->mc ? &cell->mc->fig[ANALYSIS_INTERFERENCE] : NULL;
 	double wall = cell->mc ? cell->mc->fig[ANALYSIS_TOTAL_TIME_WALL].median : NAN;
-	size_t n = cell->base ? cell->base->n : 0, k = 0;
-	double *share = xcalloc(n + 1, sizeof(double)), gap = 0;
+	double *share = xcalloc((cell->base ? cell->base->n : 0) + 1, sizeof(double)), gap = 0;
+	/* per repeat x = Interference / Total_time; of Total_time_wall (the sum): x / (1 + x) */
+	size_t k = baseline_ratios(cell->base, ANALYSIS_INTERFERENCE, ANALYSIS_TOTAL_TIME, share);
 
-	for (size_t i = 0; i < n && cell->base->fig[ANALYSIS_INTERFERENCE] &&
-			   cell->base->fig[ANALYSIS_TOTAL_TIME]; i++) {
-		double x = cell->base->fig[ANALYSIS_INTERFERENCE][i];
-		double total = cell->base->fig[ANALYSIS_TOTAL_TIME][i] + x;
-		if (isfinite(x) && total > 0)
-			share[k++] = x / total;
-	}
+	for (size_t i = 0; i < k; i++)
+		share[i] /= 1 + share[i];
 	if (in && in->n && wall > 0 && isfinite(in->median) && k) {
 		*cur_share = in->median / wall;
 		*base_share = stats_median(share, k);
