@@ -1,13 +1,22 @@
 /* PRK Stencil's OpenMP shape: one parallel region around the iteration loop, every thread opening the
- * intervals inside it, each around a worksharing loop; a barrier and a master section once at the end. */
+ * intervals inside it, each around a worksharing loop; a barrier and a master section once at the end.
+ *   knob: SG_KNOB_SINGLE=1 turns the update's 'omp for' into an 'omp single' (the gate bench's change) */
 #include <scalegate.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+static void update(double *a, const double *b, int from, int to)
+{
+	for (int i = from; i < to; i++)
+		a[i] += 1e-3 * b[i];
+}
 
 int main(int argc, char **argv)
 {
 	int iters = argc > 1 ? atoi(argv[1]) : 20, n = argc > 2 ? atoi(argv[2]) : 400000;
 	double *a = calloc((size_t)n, sizeof(*a)), *b = calloc((size_t)n, sizeof(*b)), norm = 0;
+	const char *knob = getenv("SG_KNOB_SINGLE");
+	int single = knob && atoi(knob);
 
 	if (!a || !b)
 		return 1;
@@ -28,9 +37,14 @@ int main(int argc, char **argv)
 			}
 			SG_END("stencil");
 			SG_BEGIN("update");
+			if (single) {
+#pragma omp single
+				update(a, b, 1, n - 1);
+			} else {
 #pragma omp for schedule(static)
-			for (int i = 1; i < n - 1; i++)
-				a[i] += 1e-3 * b[i];
+				for (int i = 1; i < n - 1; i++)
+					a[i] += 1e-3 * b[i];
+			}
 			SG_END("update");
 		}
 #pragma omp barrier
