@@ -19,7 +19,8 @@
 #   usage: tests/bench/gate_bench.sh BUILD_DIR
 #   SG_BENCH_SETS=N gates per cell (default 3; the README's figures: 20), SG_BENCH_AA=N A/A gates per
 #   mode and condition (default SG_BENCH_SETS; the README's: 25, i.e. 100 in all); SG_BENCH_ONLY=GLOB
-#   runs only the cells whose "condition/mode/change" matches (e.g. '+2hogs/ab/*'); SG_BENCH_KEEP=DIR
+#   runs only the cells whose "condition/mode/change" matches (e.g. '+2hogs/ab/*', or several:
+#   '@(+2hogs/*|as-is/ab/A?A)'); SG_BENCH_KEEP=DIR
 #   keeps each gate's log there
 set -euo pipefail
 B=$(cd "${1:?usage: gate_bench.sh BUILD_DIR}" && pwd)
@@ -48,7 +49,9 @@ benchmarks:
     command: ./run.sh $B/examples/jacobi {threads} 600 100
     threads: [1, 2]
 YML
+# its own results and reports: a gate judges every benchmark its results directory holds
 sed -e 's|command: .*|command: ./run.sh '"$B"'/tests/tracer/fused 40 400000|' -e 's|name: jacobi|name: prk|' \
+	-e 's|^results: results|results: results-prk|' -e 's|dir: reports|dir: reports-prk|' \
 	"$T/head/scalegate.yml" >"$T/head/prk.yml"
 
 declare -A changes=(
@@ -84,7 +87,7 @@ median() {
 gate() {
 	local start=$SECONDS code=0 args=()
 	[ "$1" = ab ] && args=(--against-dir "$T/base")
-	(cd "$T/head" && "$SG" ci -c "$2" --no-post "${args[@]}") >"$T/last.log" 2>&1 || code=$?
+	(cd "$T/head" && "$SG" ci -c "$2" --no-post --all "${args[@]}") >"$T/last.log" 2>&1 || code=$?
 	echo "$code $((SECONDS - start))"
 }
 
