@@ -24,11 +24,25 @@ static int selected(const struct runner *r, const char *name)
 				 : !strcmp(r->opt.benchmark, name);
 }
 
-/* The lines of an existing manifest that belong to benchmarks this run leaves alone. */
+/* Adds 'name' to the list of dropped benchmarks once. */
+static void note_dropped(struct strbuf *dropped, const char *name)
+{
+	char *quoted = xstrfmt("'%s'", name);
+
+	if (!strstr(dropped->buf ? dropped->buf : "", quoted))
+		strbuf_addf(dropped, "%s%s", dropped->len ? ", " : "", quoted);
+	free(quoted);
+}
+
+/*
+ * The lines of an existing manifest that belong to benchmarks this run leaves alone: with
+ * --benchmark, the others'. A run of the whole configuration drops the lines of benchmarks no longer
+ * in it (a renamed or removed one, another configuration's), so that no later check judges them.
+ */
 static void keep_old_lines(struct runner *r, FILE *out)
 {
 	char *path = xstrfmt("%s/manifest.tsv", r->results);
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, dropped = STRBUF_INIT;
 	char *line, *save = NULL;
 
 	if (!access(path, F_OK) && !strbuf_read_file(&sb, path)) {
@@ -36,12 +50,20 @@ static void keep_old_lines(struct runner *r, FILE *out)
 		     line = strtok_r(NULL, "\n", &save)) {
 			size_t n = strcspn(line, "\t");
 			char *name = xstrndup(line, n);
-			if (strncmp(line, "benchmark\t", 10) &&
-			    (r->opt.extend || !selected(r, name)))
+			int stale = !r->opt.benchmark && !config_find(r->c, name);
+			if (!strncmp(line, "benchmark\t", 10))
+				stale = 0; /* the header: written anew */
+			else if (r->opt.extend || (!selected(r, name) && !stale))
 				fprintf(out, "%s\n", line);
+			if (stale && !r->opt.extend)
+				note_dropped(&dropped, name);
 			free(name);
 		}
 	}
+	if (dropped.len)
+		warning("'%s' held results of benchmarks not in the configuration (%s): dropped",
+			r->results, dropped.buf);
+	strbuf_release(&dropped);
 	strbuf_release(&sb);
 	free(path);
 }
