@@ -36,8 +36,8 @@ static void note_dropped(struct strbuf *dropped, const char *name)
 
 /*
  * The lines of an existing manifest that belong to benchmarks this run leaves alone: with
- * --benchmark, the others'. A run of the whole configuration drops the lines of benchmarks no longer
- * in it (a renamed or removed one, another configuration's), so that no later check judges them.
+ * --benchmark, the others'. A run of the whole configuration drops the lines of benchmarks no
+ * longer in it (a renamed or removed one, another configuration's): no later check judges them.
  */
 static void keep_old_lines(struct runner *r, FILE *out)
 {
