@@ -12,11 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static int selected(const struct runner *r, const char *name)
-{
-	return r->opt.benchmark ? !strcmp(r->opt.benchmark, name) : config_find(r->c, name) != NULL;
-}
-
 char *batch_one_line(const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -149,11 +144,11 @@ long batch_collect(struct runner *r, const struct batch_backend *b, const struct
 	manifest_write_header(out);
 	for (size_t i = 0; i < m.nr; i++) {
 		manifest_write_row(out, &m.rows[i]);
-		if (selected(r, m.rows[i].benchmark) && strcmp(m.rows[i].status, "ok"))
+		if (runner_selected_name(r, m.rows[i].benchmark) && strcmp(m.rows[i].status, "ok"))
 			failed++;
 	}
 	for (size_t i = 0; i < r->c->nr_benchmarks; i++)
-		if (selected(r, r->c->benchmarks[i].name))
+		if (runner_selected_name(r, r->c->benchmarks[i].name))
 			failed += add_missing(out, &m, &r->c->benchmarks[i], why);
 	if (fclose(out) | rename(tmp, to)) {
 		failed = error("cannot write '%s': %s", to, strerror(errno));
@@ -169,7 +164,7 @@ long batch_collect(struct runner *r, const struct batch_backend *b, const struct
 	for (size_t i = 0; i < r->c->nr_benchmarks; i++) {
 		const struct bench_config *b = &r->c->benchmarks[i];
 		long points = (long)config_matrix_size(b);
-		if (selected(r, b->name))
+		if (runner_selected_name(r, b->name))
 			complete_set(&r->complete, b->name, points, b->repeat, points * b->repeat);
 	}
 	if (complete_write(&r->complete, r->results))

@@ -18,12 +18,6 @@ const char *run_status_name(enum run_status s)
 	return (size_t)s < ARRAY_SIZE(names) ? names[s] : "?";
 }
 
-static int selected(const struct runner *r, const char *name)
-{
-	return !r->opt.benchmark ? config_find(r->c, name) != NULL
-				 : !strcmp(r->opt.benchmark, name);
-}
-
 /* Adds 'name' to the list of dropped benchmarks once. */
 static void note_dropped(struct strbuf *dropped, const char *name)
 {
@@ -48,15 +42,14 @@ static void keep_old_lines(struct runner *r, FILE *out)
 	if (!access(path, F_OK) && !strbuf_read_file(&sb, path)) {
 		for (line = strtok_r(sb.buf, "\n", &save); line;
 		     line = strtok_r(NULL, "\n", &save)) {
-			size_t n = strcspn(line, "\t");
-			char *name = xstrndup(line, n);
-			int stale = !r->opt.benchmark && !config_find(r->c, name);
+			char *name;
 			if (!strncmp(line, "benchmark\t", 10))
-				stale = 0; /* the header: written anew */
-			else if (r->opt.extend || (!selected(r, name) && !stale))
+				continue; /* the header: written anew */
+			name = xstrndup(line, strcspn(line, "\t"));
+			if (r->opt.extend || (r->opt.benchmark && !runner_selected_name(r, name)))
 				fprintf(out, "%s\n", line);
-			if (stale && !r->opt.extend)
-				note_dropped(&dropped, name);
+			else if (!runner_selected_name(r, name))
+				note_dropped(&dropped, name); /* a whole run: not configured */
 			free(name);
 		}
 	}

@@ -94,6 +94,8 @@ int runner_init(struct runner *r, struct config *c, const struct runner_options 
 long runner_run(struct runner *r);
 /* The signal (SIGINT, SIGTERM, SIGHUP) that interrupted the gate's runs, or 0. */
 int runner_caught_signal(void);
+/* The run covers benchmark 'name': the one --benchmark names, else every configured one. */
+int runner_selected_name(const struct runner *r, const char *name);
 void runner_release(struct runner *r);
 
 #endif

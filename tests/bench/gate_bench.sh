@@ -49,7 +49,7 @@ benchmarks:
     command: ./run.sh $B/examples/jacobi {threads} 600 100
     threads: [1, 2]
 YML
-# its own results and reports: a gate judges every benchmark its results directory holds
+# its own results and reports: the two configurations' gates do not replace each other's
 sed -e 's|command: .*|command: ./run.sh '"$B"'/tests/tracer/fused 40 400000|' -e 's|name: jacobi|name: prk|' \
 	-e 's|^results: results|results: results-prk|' -e 's|dir: reports|dir: reports-prk|' \
 	"$T/head/scalegate.yml" >"$T/head/prk.yml"

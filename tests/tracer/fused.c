@@ -5,12 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static void update(double *a, const double *b, int from, int to)
-{
-	for (int i = from; i < to; i++)
-		a[i] += 1e-3 * b[i];
-}
-
 int main(int argc, char **argv)
 {
 	int iters = argc > 1 ? atoi(argv[1]) : 20, n = argc > 2 ? atoi(argv[2]) : 400000;
@@ -39,7 +33,8 @@ int main(int argc, char **argv)
 			SG_BEGIN("update");
 			if (single) {
 #pragma omp single
-				update(a, b, 1, n - 1);
+				for (int i = 1; i < n - 1; i++)
+					a[i] += 1e-3 * b[i];
 			} else {
 #pragma omp for schedule(static)
 				for (int i = 1; i < n - 1; i++)
