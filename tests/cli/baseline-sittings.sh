@@ -46,8 +46,14 @@ expect_match "$(cat junit.xml)" 'shift between sittings allowed for: sd [0-9.]+ 
 rm -r baselines
 expect_exit 0 "$SCALEGATE" baseline update -c scalegate.yml -r run1 --force
 "$SCALEGATE" check -c scalegate.yml -r run4 --junit junit.xml >/dev/null 2>&1 || true
-expect_match "$(cat junit.xml)" 'shift between sittings allowed for: sd 3 % \(assumed: the baseline holds 1 sitting, 3 are needed' \
-	"a single sitting: the shift is assumed, and it says so"
+# Time checks assume 3 % and ratios 2 %, more when the machine's share differed between the two
+# sittings (the allowance for loads apart, named in the line before: a busy CI runner may record
+# run1 under load). So the least is 2 % at least and the greatest 3 % at least.
+assumed='shift between sittings allowed for: sd ([0-9.]+) % \(assumed: the baseline holds 1 sitting, 3 are needed'
+expect_match "$(cat junit.xml)" "$assumed" "a single sitting: the shift is assumed, and it says so"
+sds=$(sed -nE "s/.*$assumed.*/\1/p" junit.xml | sort -g)
+awk -v lo="$(head -n1 <<<"$sds")" -v hi="$(tail -n1 <<<"$sds")" 'BEGIN { exit !(lo >= 2 && hi >= 3) }' ||
+	fail "assumed shifts of sd $(echo $sds) %: expected 2 % at least, 3 % for times"
 
 # A damaged baseline being replaced is not fatal: its sittings are dropped, with a warning.
 printf 'scalegate-baseline\t2\n' >baselines/jacobi.sgbase
