@@ -194,9 +194,11 @@ SG_HIDDEN uint64_t sg_par_now(const struct sg_thread *t, uint64_t now);
  * far apart (1 ms); the deltas go to the intervals open in between, in proportion to wall time. */
 SG_HIDDEN extern uint64_t sg_snap_ticks;
 SG_HIDDEN extern int sg_sched_on; /* run-queue delay is captured (meta sched) */
-SG_HIDDEN extern int sg_cpus;     /* CPUs in the affinity mask at start */
+SG_HIDDEN extern int sg_cpus;     /* CPUs in the union of the threads' affinity masks */
 SG_HIDDEN extern double sg_ticks_per_ns; /* the clock's rate at start (team.c) */
 SG_HIDDEN void sg_sched_start(void);
+/* Adds the calling thread's affinity mask to sg_cpus; under sg_lock but at start. */
+SG_HIDDEN void sg_sched_note_cpus(void);
 SG_HIDDEN void sg_sched_thread_start(struct sg_thread *t, uint64_t now);
 SG_HIDDEN void sg_sched_thread_stop(struct sg_thread *t);
 /* Shares the clocks' deltas since the last snapshot among t's frames stack[0 or 1 .. upto-1] and

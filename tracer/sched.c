@@ -15,6 +15,9 @@ uint64_t sg_snap_ticks = UINT64_MAX;
 double sg_ticks_per_ns = 1;
 int sg_sched_on;
 int sg_cpus;
+/* The union of the threads' affinity masks (under sg_lock): a runtime that binds its threads to
+ * places (OMP_PROC_BIND) has bound the main thread to one before the tracer starts. */
+static cpu_set_t cpus_seen;
 
 /* /proc/thread-self/schedstat; SCALEGATE_SCHEDSTAT names another (tests: one that is missing). */
 static char schedstat_path[256] = "/proc/thread-self/schedstat";
@@ -58,7 +61,6 @@ static int open_schedstat(void)
 void sg_sched_start(void)
 {
 	const char *path = getenv("SCALEGATE_SCHEDSTAT");
-	cpu_set_t set;
 	int fd;
 
 	if (path && *path && strlen(path) < sizeof(schedstat_path))
@@ -67,9 +69,21 @@ void sg_sched_start(void)
 	sg_sched_on = fd >= 0;
 	if (fd >= 0)
 		close(fd);
-	sg_cpus = sched_getaffinity(0, sizeof(set), &set) ? -1 : CPU_COUNT(&set);
+	CPU_ZERO(&cpus_seen);
+	sg_cpus = -1;
+	sg_sched_note_cpus();
 	sg_snap_ticks = (uint64_t)(sg_clock_hz() * SG_SNAP_SECONDS);
 	sg_ticks_per_ns = sg_clock_hz() * 1e-9;
+}
+
+void sg_sched_note_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	CPU_OR(&cpus_seen, &cpus_seen, &set);
+	sg_cpus = CPU_COUNT(&cpus_seen);
 }
 
 static uint64_t cpu_ns(struct sg_thread *t)

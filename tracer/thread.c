@@ -61,6 +61,7 @@ struct sg_thread *sg_thread_get(void)
 	pthread_once(&key_once, make_key);
 	pthread_mutex_lock(&sg_lock);
 	t = slot_take();
+	sg_sched_note_cpus();
 	pthread_mutex_unlock(&sg_lock);
 	if (!t) {
 		sg_warn("out of memory for a thread's statistics; this thread is not measured");

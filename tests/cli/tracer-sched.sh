@@ -54,6 +54,12 @@ holds "$(stat "$p" tiny 0 cpu)" "$(stat "$p" loop 0 cpu)" 0 'a <= b * 1.0001' "l
 # shellcheck disable=SC2046
 holds $(three team 1) 'a + b >= c * 0.8 && a > 0' "the team worker's body is on a CPU or runnable"
 
+# Threads bound to places (OMP_PROC_BIND): libgomp binds the main thread to the first place before the
+# tracer starts; cpus is what the team's threads may run on, the places of its two threads.
+OMP_PROC_BIND=close OMP_PLACES=cores traced "$T/bound" sched basic
+holds "$(meta "$(one_profile "$T/bound")" cpus)" "$(nproc)" 0 'a >= (b < 2 ? b : 2) && a <= b' \
+	"meta cpus of threads bound to places: both threads' places"
+
 # A CPU hog on the program's only CPU: the spinning interval's run-queue delay goes up to half.
 taskset -c 0 sh -c 'while :; do :; done' &
 hog=$!
