@@ -131,6 +131,7 @@ struct sg_thread {
 	uint64_t snap_due; /* the next boundary at or after this tick takes a snapshot (sched.c) */
 	uint64_t snap_tsc; /* the last snapshot: clock ticks, on-CPU and run-queue nanoseconds */
 	uint64_t snap_cpu, snap_rq;
+	uint64_t snap_runs; /* times it was put on a CPU (schedstat's third field) */
 	struct sg_frame stack[SG_MAX_DEPTH];
 	struct sg_cache_entry cache[SG_CACHE_SIZE];
 	struct sg_stat *chunks[SG_MAX_CHUNKS];

@@ -22,8 +22,9 @@ static cpu_set_t cpus_seen;
 /* /proc/thread-self/schedstat; SCALEGATE_SCHEDSTAT names another (tests: one that is missing). */
 static char schedstat_path[256] = "/proc/thread-self/schedstat";
 
-/* The second field of a schedstat line: nanoseconds runnable but not running. */
-static int parse_rq(const char *buf, uint64_t *rq)
+/* A schedstat line: nanoseconds on a CPU, nanoseconds runnable but not running, and how many
+ * times the thread was put on a CPU. */
+static int parse_schedstat(const char *buf, uint64_t *rq, uint64_t *runs)
 {
 	char *end;
 
@@ -32,10 +33,14 @@ static int parse_rq(const char *buf, uint64_t *rq)
 		return -1;
 	buf = end + 1;
 	*rq = strtoull(buf, &end, 10);
-	return end == buf || *end != ' ' ? -1 : 0;
+	if (end == buf || *end != ' ')
+		return -1;
+	buf = end + 1;
+	*runs = strtoull(buf, &end, 10);
+	return end == buf ? -1 : 0;
 }
 
-static int read_rq(int fd, uint64_t *rq)
+static int read_schedstat(int fd, uint64_t *rq, uint64_t *runs)
 {
 	char buf[96];
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
@@ -43,15 +48,15 @@ static int read_rq(int fd, uint64_t *rq)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	return parse_rq(buf, rq);
+	return parse_schedstat(buf, rq, runs);
 }
 
 static int open_schedstat(void)
 {
 	int fd = open(schedstat_path, O_RDONLY | O_CLOEXEC);
-	uint64_t rq;
+	uint64_t rq, runs;
 
-	if (fd >= 0 && read_rq(fd, &rq)) {
+	if (fd >= 0 && read_schedstat(fd, &rq, &runs)) {
 		close(fd);
 		fd = -1;
 	}
@@ -97,17 +102,39 @@ static uint64_t cpu_ns(struct sg_thread *t)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t rq_ns(struct sg_thread *t)
+/* Its run-queue delay in ns, and in *runs how many times it was put on a CPU. */
+static uint64_t rq_ns(struct sg_thread *t, uint64_t *runs)
 {
 	uint64_t rq;
 
+	*runs = t->snap_runs;
 	if (t->sched_fd < 0)
 		return 0;
-	if (read_rq(t->sched_fd, &rq)) {
+	if (read_schedstat(t->sched_fd, &rq, runs)) {
 		t->rq_lost = 1;
+		*runs = t->snap_runs + 1; /* unknown: not the same run */
 		return t->snap_rq;
 	}
 	return rq;
+}
+
+/*
+ * A thread that stayed on its CPU between two readings (never put on one again) and was on it for
+ * less than the time between them lost the rest to the machine: the hypervisor ran another guest
+ * on its virtual CPU (steal), or interrupts ran there. To the thread it is a wait for a CPU like a
+ * run-queue delay, and is counted as one. Below STOLEN_MIN of the span (plus the readings' own
+ * jitter) it is noise.
+ */
+#define STOLEN_MIN 0.01
+#define STOLEN_JITTER_NS 2000.0
+
+static double stolen_ns(const struct sg_thread *t, uint64_t now, double cpu, uint64_t runs)
+{
+	double span = (double)(now - t->snap_tsc) / sg_ticks_per_ns, lost = span - cpu;
+
+	if (t->sched_fd < 0 || t->cpu_lost || t->rq_lost || runs != t->snap_runs)
+		return 0;
+	return lost > STOLEN_MIN * span + STOLEN_JITTER_NS ? lost : 0;
 }
 
 void sg_sched_thread_start(struct sg_thread *t, uint64_t now)
@@ -121,7 +148,7 @@ void sg_sched_thread_start(struct sg_thread *t, uint64_t now)
 	t->snap_tsc = now;
 	t->snap_due = now + sg_snap_ticks;
 	t->snap_cpu = cpu_ns(t);
-	t->snap_rq = rq_ns(t);
+	t->snap_rq = rq_ns(t, &t->snap_runs);
 }
 
 void sg_sched_thread_stop(struct sg_thread *t)
@@ -167,14 +194,15 @@ static void attribute(struct sg_thread *t, uint64_t now, uint32_t upto, double c
 
 uint64_t sg_snap(struct sg_thread *t, uint32_t upto)
 {
-	uint64_t cpu = cpu_ns(t), rq = rq_ns(t);
+	uint64_t runs, cpu = cpu_ns(t), rq = rq_ns(t, &runs);
 	/* The span ends after the reads: a wait for the CPU between the caller's clock and the
 	 * reads is in rq, so it must be in the span's wall time too. */
 	uint64_t now = sg_now();
 
 	if (now > t->snap_tsc) {
-		attribute(t, now, upto, cpu > t->snap_cpu ? (double)(cpu - t->snap_cpu) : 0,
-			  rq > t->snap_rq ? (double)(rq - t->snap_rq) : 0);
+		double dcpu = cpu > t->snap_cpu ? (double)(cpu - t->snap_cpu) : 0;
+		double drq = rq > t->snap_rq ? (double)(rq - t->snap_rq) : 0;
+		attribute(t, now, upto, dcpu, drq + stolen_ns(t, now, dcpu, runs));
 	} else {
 		for (uint32_t i = 0; i < t->nr_pending; i++)
 			stat_at(t, t->pending[i])->pend = 0;
@@ -184,6 +212,6 @@ uint64_t sg_snap(struct sg_thread *t, uint32_t upto)
 	t->snap_due = now + sg_snap_ticks;
 	t->snap_cpu = cpu;
 	t->snap_rq = rq;
+	t->snap_runs = runs;
 	return now;
 }
-

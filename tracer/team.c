@@ -113,6 +113,11 @@ static void publish(struct sg_member *m, uint64_t at, double delay)
  * would have arrived after its own work since the origin: its time since its own start less its
  * delay there (a late start was a wait for a CPU or for another member: a dock, a wake-up). The
  * shift is at most the delays there were, 'extra' included: without delay, nothing is shifted.
+ * 'extra' is the joining thread's delay in its wait; when it had one, its wake-up went through a
+ * busy CPU, and the whole way from the last arrival to 'end' counts as delay: the wake-up's
+ * interrupt to a virtual CPU the hypervisor has descheduled reads as no run-queue delay (a
+ * quarter of a millisecond on the development VM beside two CPU hogs), the program's own part of
+ * it is microseconds.
  */
 static uint64_t phase_shift(const struct sg_team *tm, uint64_t k, uint64_t origin, uint64_t end,
 			    uint64_t extra, uint64_t *last)
@@ -136,6 +141,8 @@ static uint64_t phase_shift(const struct sg_team *tm, uint64_t k, uint64_t origi
 	}
 	if (!end)
 		end = *last;
+	else if (extra && end > *last && end - *last > extra)
+		delays += end - *last - extra; /* a wake-up through a busy CPU: all of it (below) */
 	shift = undelayed && end > undelayed ? end - undelayed : 0;
 	return shift < delays ? shift : delays;
 }

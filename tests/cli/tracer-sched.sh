@@ -43,9 +43,9 @@ three() {
 }
 # shellcheck disable=SC2046
 holds $(three spin 0) 'a + b >= c * 0.8' "a spinning interval is on a CPU or runnable"
-# Asleep: hardly on a CPU.
+# Asleep: hardly on a CPU, and no delay (the thread left its CPU: its time off it is not stolen).
 # shellcheck disable=SC2046
-holds $(three sleep 0) 'a < c * 0.2' "a sleeping interval is not on a CPU"
+holds $(three sleep 0) 'a < c * 0.2 && b < c * 0.2' "a sleeping interval is neither on a CPU nor delayed"
 # 20000 entries of 2 us, far below the 1 ms between snapshots, still get their part.
 # shellcheck disable=SC2046
 holds $(three tiny 0) 'a + b >= c * 0.8' "short entries get their share of the clocks"
@@ -79,6 +79,15 @@ p=$(one_profile "$T/none")
 rq=$(stat "$p" spin 0 rq_wait)
 [ "$rq" = - ] || fail "rq_wait without schedstat: $rq"
 holds "$(stat "$p" spin 0 cpu)" 0 0 'a > 0' "cpu without schedstat"
+
+# Time taken from a thread that never left its CPU (the hypervisor's steal, interrupts) is a delay:
+# a schedstat that never changes says the sleeping thread stayed on its CPU all along.
+echo "1000 2000 3" >"$T/frozen-schedstat"
+SCALEGATE_SCHEDSTAT="$T/frozen-schedstat" traced "$T/frozen" sched basic
+p=$(one_profile "$T/frozen")
+# shellcheck disable=SC2046
+holds $(three sleep 0) 'a < c * 0.2 && b >= c * 0.8 && b <= c * 1.02 + 0.002' \
+	"time off the CPU of a thread that never left it counts as delay"
 
 # The gate reads the new profile (columns it does not know are skipped).
 expect_exit 0 "$SCALEGATE" profile "$(one_profile "$T/basic")"
