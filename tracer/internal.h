@@ -191,8 +191,9 @@ SG_HIDDEN uint64_t sg_par_now(const struct sg_thread *t, uint64_t now);
 
 /* ---- on-CPU time and run-queue delay (sched.c) ------------------------------ */
 
-/* Snapshots of a thread's clocks are taken at interval and parallel-region boundaries at least this
- * far apart (1 ms); the deltas go to the intervals open in between, in proportion to wall time. */
+/* Snapshots of a thread's clocks are taken at interval and parallel-region boundaries at least
+ * this far apart (250 µs); the deltas go to the intervals open in between, in proportion to wall
+ * time. */
 SG_HIDDEN extern uint64_t sg_snap_ticks;
 SG_HIDDEN extern int sg_sched_on; /* run-queue delay is captured (meta sched) */
 SG_HIDDEN extern int sg_cpus;     /* CPUs in the union of the threads' affinity masks */

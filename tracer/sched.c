@@ -1,5 +1,5 @@
 /* On-CPU time and run-queue delay per thread and interval, from snapshots of the thread's clocks
- * taken at boundaries at least 1 ms apart: a short interval costs a compare (tracer/PROFILE.md). */
+ * taken at boundaries at least 250 µs apart: a short interval costs a compare (PROFILE.md). */
 #include "internal.h"
 
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SG_SNAP_SECONDS 1e-3
+#define SG_SNAP_SECONDS 250e-6
 
 uint64_t sg_snap_ticks = UINT64_MAX;
 double sg_ticks_per_ns = 1;

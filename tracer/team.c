@@ -27,7 +27,7 @@ void sg_phase_begin(struct sg_thread *t, uint64_t now)
 /*
  * A worker's body starts at 'start', its phase at the fork: a late start is on the team's path. It
  * idled in the pool since its last snapshot, so the delay read now is all the start's (*pre; not
- * the interval's); a start late by an eighth of the snapshot period or more reads the clocks (a
+ * the interval's); a start late by half the snapshot period (125 µs) or more reads the clocks (a
  * wake-up that found the CPUs taken).
  */
 uint64_t sg_team_start(struct sg_thread *t, uint64_t fork, uint64_t start, double *pre)
@@ -36,7 +36,7 @@ uint64_t sg_team_start(struct sg_thread *t, uint64_t fork, uint64_t start, doubl
 	if (!sg_sched_on)
 		return sg_snap_maybe(t, start);
 	sg_phase_begin(t, 1);
-	if (t->sched_fd >= 0 && start > fork && start - fork >= sg_snap_ticks / 8)
+	if (t->sched_fd >= 0 && start > fork && start - fork >= sg_snap_ticks / 2)
 		start = sg_snap(t, t->depth);
 	else
 		start = sg_snap_maybe(t, start);
@@ -45,12 +45,12 @@ uint64_t sg_team_start(struct sg_thread *t, uint64_t fork, uint64_t start, doubl
 	return start;
 }
 
-/* Reads t's clocks at *now (a snapshot) when its phase lasted a quarter of the snapshot period
+/* Reads t's clocks at *now (a snapshot) when its phase lasted the snapshot period
  * (250 µs) or more, at most 2 % of it: a wait for a CPU makes a phase long, so a short one holds
  * little delay, and is left to the next snapshot. */
 static void phase_read(struct sg_thread *t, uint64_t *now)
 {
-	if (t->sched_fd >= 0 && *now > t->phase_start && *now - t->phase_start >= sg_snap_ticks / 4)
+	if (t->sched_fd >= 0 && *now > t->phase_start && *now - t->phase_start >= sg_snap_ticks)
 		*now = sg_snap(t, t->depth);
 }
 

@@ -7,7 +7,7 @@ trap 'rm -rf "$out"' EXIT
 export OMP_PROC_BIND=false
 echo "== tracer overhead (targets: a short enter+exit pair <= 1.05 x a bare TSC pair, flat from"
 echo "   1 to 2 threads, < 1 % kernel slowdown; the on-CPU and run-queue clocks are read only past"
-echo "   1 ms: their cost per long instance)"
+echo "   250 us: their cost per long instance)"
 SCALEGATE_OUT=$out "$B/tests/bench/overhead"
 echo
 echo "== tracer compiled in but not measuring (no SCALEGATE_OUT)"

@@ -46,7 +46,7 @@ holds $(three spin 0) 'a + b >= c * 0.8' "a spinning interval is on a CPU or run
 # Asleep: hardly on a CPU, and no delay (the thread left its CPU: its time off it is not stolen).
 # shellcheck disable=SC2046
 holds $(three sleep 0) 'a < c * 0.2 && b < c * 0.2' "a sleeping interval is neither on a CPU nor delayed"
-# 20000 entries of 2 us, far below the 1 ms between snapshots, still get their part.
+# 20000 entries of 2 us, far below the 250 us between snapshots, still get their part.
 # shellcheck disable=SC2046
 holds $(three tiny 0) 'a + b >= c * 0.8' "short entries get their share of the clocks"
 holds "$(stat "$p" tiny 0 cpu)" "$(stat "$p" loop 0 cpu)" 0 'a <= b * 1.0001' "loop includes tiny"
