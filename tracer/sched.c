@@ -123,7 +123,8 @@ static uint64_t rq_ns(struct sg_thread *t, uint64_t *runs)
  * less than the time between them lost the rest to the machine: the hypervisor ran another guest
  * on its virtual CPU (steal), or interrupts ran there. To the thread it is a wait for a CPU like a
  * run-queue delay, and is counted as one. Below STOLEN_MIN of the span (plus the readings' own
- * jitter) it is noise.
+ * jitter) it is noise. Only a thread reading its own clocks was running: another's (a team worker
+ * asleep in its pool when the profile is written) may have gone to sleep and not been woken.
  */
 #define STOLEN_MIN 0.01
 #define STOLEN_JITTER_NS 2000.0
@@ -132,7 +133,7 @@ static double stolen_ns(const struct sg_thread *t, uint64_t now, double cpu, uin
 {
 	double span = (double)(now - t->snap_tsc) / sg_ticks_per_ns, lost = span - cpu;
 
-	if (t->sched_fd < 0 || t->cpu_lost || t->rq_lost || runs != t->snap_runs)
+	if (t != sg_self || t->sched_fd < 0 || t->cpu_lost || t->rq_lost || runs != t->snap_runs)
 		return 0;
 	return lost > STOLEN_MIN * span + STOLEN_JITTER_NS ? lost : 0;
 }

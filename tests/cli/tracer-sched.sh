@@ -89,6 +89,14 @@ p=$(one_profile "$T/frozen")
 holds $(three sleep 0) 'a < c * 0.2 && b >= c * 0.8 && b <= c * 1.02 + 0.002' \
 	"time off the CPU of a thread that never left it counts as delay"
 
+# A worker asleep in its pool when the profile is written was not running: its last span (read by
+# the writing thread) holds no time taken from it, though it was not put on a CPU again (the frozen
+# schedstat says so of every thread, every time).
+OMP_WAIT_POLICY=passive SCALEGATE_SCHEDSTAT="$T/frozen-schedstat" traced "$T/idle" sched idle
+p=$(one_profile "$T/idle")
+# shellcheck disable=SC2046
+holds $(three brief 1) 'b <= c * 0.5' "an idle worker's last short body is not delayed by its sleep"
+
 # The gate reads the new profile (columns it does not know are skipped).
 expect_exit 0 "$SCALEGATE" profile "$(one_profile "$T/basic")"
 expect_match "$out" '^  program/spin ' "scalegate profile lists the intervals"

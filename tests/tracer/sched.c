@@ -46,7 +46,7 @@ static void basic(void)
 	SG_BEGIN("sleep");
 	nanosleep(&nap, NULL);
 	SG_END("sleep");
-	/* Entries far shorter than the 1 ms between snapshots: they get their share at the next. */
+	/* Entries far shorter than the 250 us between snapshots: they get their share at the next. */
 	SG_BEGIN("loop");
 	for (int i = 0; i < 20000; i++) {
 		SG_BEGIN("tiny");
@@ -80,6 +80,19 @@ static void twins(void)
 	}
 }
 
+/* A team's short bodies, then its worker asleep in the pool until the profile is written: the
+ * writer reads the clocks of a thread that is not running (its last span, from another thread). */
+static void idle(void)
+{
+	struct timespec nap = { 0, 60000000 };
+
+	SG_BEGIN("brief");
+#pragma omp parallel num_threads(2)
+	spin_for(50e-6);
+	SG_END("brief");
+	nanosleep(&nap, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "basic";
@@ -88,6 +101,8 @@ int main(int argc, char **argv)
 		basic();
 	else if (!strcmp(mode, "twins"))
 		twins();
+	else if (!strcmp(mode, "idle"))
+		idle();
 	else
 		return 2;
 	return 0;
