@@ -199,7 +199,7 @@ SG_HIDDEN extern int sg_sched_on; /* run-queue delay is captured (meta sched) */
 SG_HIDDEN extern int sg_cpus;     /* CPUs in the union of the threads' affinity masks */
 SG_HIDDEN extern double sg_ticks_per_ns; /* the clock's rate at start (team.c) */
 SG_HIDDEN void sg_sched_start(void);
-/* Adds the calling thread's affinity mask to sg_cpus; under sg_lock but at start. */
+/* Adds the calling thread's affinity mask to sg_cpus; call with sg_lock held (at start: alone). */
 SG_HIDDEN void sg_sched_note_cpus(void);
 SG_HIDDEN void sg_sched_thread_start(struct sg_thread *t, uint64_t now);
 SG_HIDDEN void sg_sched_thread_stop(struct sg_thread *t);

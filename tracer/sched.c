@@ -111,8 +111,8 @@ static uint64_t rq_ns(struct sg_thread *t, uint64_t *runs)
 	if (t->sched_fd < 0)
 		return 0;
 	if (read_schedstat(t->sched_fd, &rq, runs)) {
-		t->rq_lost = 1;
-		*runs = t->snap_runs + 1; /* unknown: not the same run */
+		t->rq_lost = 1; /* stolen_ns() counts nothing from now on */
+		*runs = t->snap_runs;
 		return t->snap_rq;
 	}
 	return rq;

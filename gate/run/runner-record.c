@@ -43,12 +43,14 @@ static void keep_old_lines(struct runner *r, FILE *out)
 		for (line = strtok_r(sb.buf, "\n", &save); line;
 		     line = strtok_r(NULL, "\n", &save)) {
 			char *name;
+			int selected;
 			if (!strncmp(line, "benchmark\t", 10))
 				continue; /* the header: written anew */
 			name = xstrndup(line, strcspn(line, "\t"));
-			if (r->opt.extend || (r->opt.benchmark && !runner_selected_name(r, name)))
+			selected = runner_selected_name(r, name);
+			if (r->opt.extend || (r->opt.benchmark && !selected))
 				fprintf(out, "%s\n", line);
-			else if (!runner_selected_name(r, name))
+			else if (!selected)
 				note_dropped(&dropped, name); /* a whole run: not configured */
 			free(name);
 		}
