@@ -396,6 +396,16 @@ static int check_header(struct profile *p, const char *first)
 	return 0;
 }
 
+/* The tracer always records the main thread's level-0 interval: without it, nothing was
+ * measured. */
+static int root_measured(const struct profile *p)
+{
+	for (size_t i = 0; i < p->nr_stats; i++)
+		if (p->stats[i].node == 0 && !isnan(p->stats[i].v[PROFILE_TIME]))
+			return 1;
+	return 0;
+}
+
 int profile_read(struct profile *p, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -432,6 +442,12 @@ int profile_read(struct profile *p, const char *path)
 	}
 	if (!p->nr_nodes) {
 		ret = error("'%s' is corrupt: no level-0 interval", path);
+		goto out;
+	}
+	if (!root_measured(p)) {
+		ret = error("'%s' holds no measurements: no statistics of the level-0 interval "
+			    "(was the tracer built from objects of different versions?)",
+			    path);
 		goto out;
 	}
 	ret = 0;

@@ -117,6 +117,33 @@ static void test_damaged(void **state)
 			"thread\t0\t0\tmain\nstat\t0\t0\t1\n", 1);   /* stat before its columns */
 }
 
+/* A profile whose level-0 interval has no statistics measured nothing: rejected, so that the run
+ * is an error and a gate cannot pass on no data. */
+static void test_no_measurements(void **state)
+{
+	char body[2048];
+	const char *root = strstr(good, "stat\t0\t0\t");
+	const char *rest = strstr(good, "stat\t2\t1\t");
+	const char *after = strstr(good, "newrecord");
+	struct profile p;
+	char *path;
+
+	(void)state;
+	/* no stat record at all */
+	snprintf(body, sizeof(body), "%.*s%s", (int)(root - good), good, after);
+	expect_rejected(body, 1);
+	/* only an inner interval's */
+	snprintf(body, sizeof(body), "%.*s%s", (int)(root - good), good, rest);
+	expect_rejected(body, 1);
+	/* the level-0 record alone is a profile */
+	snprintf(body, sizeof(body), "%.*s%s", (int)(rest - good), good, after);
+	path = write_profile(body, 1);
+	assert_int_equal(profile_read(&p, path), 0);
+	profile_release(&p);
+	unlink(path);
+	free(path);
+}
+
 /* A value in a known column that is not finite or is negative: rejected, never analysed (issue 12). */
 static void test_non_finite(void **state)
 {
@@ -161,6 +188,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_damaged),
+		cmocka_unit_test(test_no_measurements),
 		cmocka_unit_test(test_checksum),
 		cmocka_unit_test(test_non_finite),
 	};
