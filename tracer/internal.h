@@ -38,6 +38,16 @@ static inline uint64_t sg_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The clock when sg_clock_tsc says it is the TSC: the hot paths' own read, no call. */
+static inline uint64_t sg_tsc(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return __rdtsc();
+#else
+	return sg_now();
+#endif
+}
+
 SG_HIDDEN void sg_clock_start(void);
 SG_HIDDEN void sg_clock_stop(void);
 SG_HIDDEN double sg_clock_hz(void);         /* ticks per second over the run */
@@ -157,6 +167,7 @@ struct sg_thread {
 	int sched_fd;     /* its /proc/thread-self/schedstat, or -1 */
 	int cpu_lost;     /* a clock read failed: the slot's cpu column is '-' */
 	int rq_lost;      /* likewise for rq_wait */
+	int rq_skipped;   /* snap_rq and snap_runs predate snap_tsc: a span on a CPU throughout */
 
 	/* The team phase the thread is in (team.c): since a fork, barrier or body start. */
 	uint64_t phase_start; /* 0: in none */
