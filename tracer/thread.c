@@ -148,15 +148,16 @@ static inline __attribute__((always_inline)) void record(struct sg_thread *t,
 
 	s->time += d;
 	s->par += sg_par_now(t, now) - f->par_start;
-	pend(t, f, s, now);
-	if (f->inherited)
-		return;
-	s->count++;
-	s->sumsq += (double)d * (double)d;
-	if (d < s->min)
-		s->min = d;
-	if (d > s->max)
-		s->max = d;
+	if (!f->inherited) {
+		double x = (double)(int64_t)d; /* ticks apart: far below 2^63 */
+		s->count++;
+		s->sumsq += x * x;
+		if (d < s->min)
+			s->min = d;
+		if (d > s->max)
+			s->max = d;
+	}
+	pend(t, f, s, now); /* last: its rare case is then a jump, not a call */
 }
 
 void sg_frame_push(struct sg_thread *t, uint32_t node, uint32_t region, uint64_t now, int inherited)
@@ -177,6 +178,11 @@ void sg_frame_pop(struct sg_thread *t, uint64_t now)
 	t->cur = t->stack[t->depth - 1].node;
 }
 
+static inline struct sg_cache_entry *cache_slot(struct sg_thread *t, sg_region_t region, long tag)
+{
+	return &t->cache[(t->cur * 31u + (uint32_t)region * 17u + (uint32_t)tag) % SG_CACHE_SIZE];
+}
+
 /* Cache miss: find or create the node, and make sure its statistics exist. */
 static int64_t node_lookup(struct sg_thread *t, struct sg_cache_entry *e, uint32_t region, long tag)
 {
@@ -191,17 +197,14 @@ static int64_t node_lookup(struct sg_thread *t, struct sg_cache_entry *e, uint32
 	return node;
 }
 
-void sg_begin_tag(sg_region_t region, long tag)
+/* A begin at 'now' on t past the common case: a snapshot due, a full stack, a node not in the
+ * cache. Out of line, as the other rare cases below: the common case then saves no registers. */
+static __attribute__((noinline)) void begin_rare(struct sg_thread *t, sg_region_t region, long tag,
+						 uint64_t now)
 {
-	struct sg_thread *t = sg_self;
 	struct sg_cache_entry *e;
-	uint64_t now;
 	int64_t node;
 
-	/* Not measuring: no clock read, nothing but this test. */
-	if (SG_UNLIKELY(!t) && !(t = sg_thread_get()))
-		return;
-	now = sg_now();
 	now = sg_snap_maybe(t, now);
 	if (SG_UNLIKELY(t->depth >= SG_MAX_DEPTH || t->overflow)) {
 		t->overflow++;
@@ -209,7 +212,7 @@ void sg_begin_tag(sg_region_t region, long tag)
 		sg_annotation_error(SG_ERR_DROPPED, t->cur, (uint32_t)region, 0);
 		return;
 	}
-	e = &t->cache[(t->cur * 31u + (uint32_t)region * 17u + (uint32_t)tag) % SG_CACHE_SIZE];
+	e = cache_slot(t, region, tag);
 	if (SG_LIKELY(e->parent == t->cur && e->region == (uint32_t)region && e->tag == tag))
 		node = e->node;
 	else if ((node = node_lookup(t, e, (uint32_t)region, tag)) < 0) {
@@ -219,6 +222,35 @@ void sg_begin_tag(sg_region_t region, long tag)
 		return;
 	}
 	sg_frame_push(t, (uint32_t)node, (uint32_t)region, now, 0);
+}
+
+/* The first begin of a thread, or any without the TSC. */
+static __attribute__((noinline)) void begin_first(struct sg_thread *t, sg_region_t region,
+						  long tag)
+{
+	/* Not measuring: no clock read, nothing but this test. */
+	if (t || (t = sg_thread_get()))
+		begin_rare(t, region, tag, sg_now());
+}
+
+void sg_begin_tag(sg_region_t region, long tag)
+{
+	struct sg_thread *t = sg_self;
+	const struct sg_cache_entry *e;
+	uint64_t now;
+
+	if (SG_UNLIKELY(!t || !sg_clock_tsc)) {
+		begin_first(t, region, tag);
+		return;
+	}
+	now = sg_tsc();
+	e = cache_slot(t, region, tag);
+	if (SG_UNLIKELY(now >= t->snap_due || t->depth >= SG_MAX_DEPTH || t->overflow ||
+			e->parent != t->cur || e->region != (uint32_t)region || e->tag != tag)) {
+		begin_rare(t, region, tag, now);
+		return;
+	}
+	sg_frame_push(t, e->node, (uint32_t)region, now, 0);
 }
 
 void sg_begin(sg_region_t region)
@@ -259,20 +291,17 @@ static void end_mismatch(struct sg_thread *t, uint32_t region, int line, uint64_
 	sg_frame_pop(t, now);
 }
 
-void sg_end_line(sg_region_t region, int line)
+/* An end at 'now' on t past the common case: inside dropped begins, an injection, a snapshot due,
+ * an end that does not match the innermost interval. */
+static __attribute__((noinline)) void end_rare(struct sg_thread *t, sg_region_t region, int line,
+					       uint64_t now)
 {
-	struct sg_thread *t = sg_self;
-	struct sg_frame *f;
-	uint64_t now;
+	struct sg_frame *f = &t->stack[t->depth - 1];
 
-	if (SG_UNLIKELY(!t))
-		return;
-	now = sg_now();
 	if (SG_UNLIKELY(t->overflow)) {
 		t->overflow--;
 		return;
 	}
-	f = &t->stack[t->depth - 1];
 	if (SG_LIKELY(t->depth > 1 && f->region == (uint32_t)region && !f->inherited)) {
 		if (SG_UNLIKELY(sg_inject_on))
 			now = sg_inject_end(t, f, now);
@@ -284,6 +313,35 @@ void sg_end_line(sg_region_t region, int line)
 	}
 	now = sg_snap_maybe(t, now);
 	end_mismatch(t, (uint32_t)region, line, now);
+}
+
+static __attribute__((noinline)) void end_no_tsc(struct sg_thread *t, sg_region_t region, int line)
+{
+	end_rare(t, region, line, sg_now());
+}
+
+void sg_end_line(sg_region_t region, int line)
+{
+	struct sg_thread *t = sg_self;
+	struct sg_frame *f;
+	uint64_t now;
+
+	if (SG_UNLIKELY(!t))
+		return;
+	if (SG_UNLIKELY(!sg_clock_tsc)) {
+		end_no_tsc(t, region, line);
+		return;
+	}
+	now = sg_tsc();
+	f = &t->stack[t->depth - 1];
+	if (SG_UNLIKELY(t->overflow || t->depth <= 1 || f->region != (uint32_t)region ||
+			f->inherited || sg_inject_on || now >= t->snap_due)) {
+		end_rare(t, region, line, now);
+		return;
+	}
+	t->depth--;
+	t->cur = f[-1].node;
+	record(t, f, now);
 }
 
 void sg_end(sg_region_t region)
