@@ -27,6 +27,9 @@ struct matrix_weak;
 /* The base revision's or the stored baseline's marks and lines: a colour no series has */
 #define HTML_BASE HTML_INK
 
+/* The page's style sheet (html-css.c). */
+extern const char html_css[];
+
 #define HTML_MAX_SIZES 5   /* sizes drawn per interval, one colour each */
 #define HTML_MAX_TICKS 12
 

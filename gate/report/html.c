@@ -21,54 +21,6 @@
 #define MAX_LEFT_OUT_NAMES 12
 #define MAX_LEVEL 2 /* intervals deeper than this are plotted only with a verdict */
 
-static const char css[] =
-	"body{font:14px/1.45 'DejaVu "
-	"Sans',system-ui,sans-serif;color:#222;background:#f6f6f4;margin:0}\n"
-	"main,header{max-width:1700px;margin:0 auto;padding:0 16px}\n"
-	"header{padding-top:18px}h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin:26px 0 "
-	"8px}\n"
-	"h3{font-size:16px;margin:0 0 4px}code{font:13px 'DejaVu Sans Mono',monospace}\n"
-	".outcome{border-left:8px solid #888;background:#fff;padding:10px 16px;margin:8px 0}\n"
-	".outcome.st-fail{border-color:#D55E00}.outcome.st-warn{border-color:#E69F00}.outcome.st-"
-	"pass{border-color:#009E73}"
-	".outcome.st-error{border-color:#CC79A7}\n"
-	".badge{display:inline-block;padding:1px "
-	"8px;border-radius:10px;font-size:12px;font-weight:600;color:#fff;"
-	"background:#777;vertical-align:2px}\n"
-	".badge.fail{background:#B84A00}.badge.warn{background:#E69F00;color:#222}.badge.pass{"
-	"background:#00785A}"
-	".badge.error{background:#A24C86}.badge.skipped,.badge.none{background:#ddd;color:#222}\n"
-	".meta,.note{color:#555;font-size:13px;margin:4px 0}\n"
-	"table{border-collapse:collapse;background:#fff;font-size:13px;margin:6px 0}\n"
-	"th,td{border:1px solid #ddd;padding:4px "
-	"7px;text-align:left;vertical-align:top}th{background:#efefec}\n"
-	"td.num,td.cfg{text-align:right;white-space:nowrap}td.cfg{text-align:left}td.cause{max-"
-	"width:430px}\n"
-	"section.interval{background:#fff;border:1px solid #ddd;border-left:6px solid "
-	"#bbb;margin:14px 0;padding:12px 14px}\n"
-	"section.st-fail{border-left-color:#D55E00}section.st-warn{border-left-color:#E69F00}"
-	"section.st-pass{border-left-color:#009E73}section.st-error{border-left-color:#CC79A7}\n"
-	".plots{display:flex;flex-wrap:wrap;gap:8px 18px}\n"
-	"figure.plot{margin:6px 0;width:380px}figure.plot "
-	"figcaption{font-weight:600;font-size:13px}\n"
-	"svg.plot{display:block;overflow:visible}svg.plot text{font:11px 'DejaVu "
-	"Sans',sans-serif;fill:#333}\n"
-	"svg.plot text.label{font-size:12px;font-weight:600}\n"
-	"svg.plot .frame{fill:#fff;stroke:#999}svg.plot .grid{stroke:#e6e6e6}svg.plot "
-	".tick{stroke:#999}\n"
-	"ul.legend{list-style:none;padding:0;margin:2px "
-	"0;font-size:12px;display:flex;flex-wrap:wrap;gap:2px 12px}\n"
-	".key{display:inline-block;width:24px;height:0;border-top:2.5px solid "
-	"var(--c);vertical-align:middle;"
-	"margin-right:5px}\n"
-	".k-dashed{border-top-style:dashed}.k-dotted{border-top-style:dotted}\n"
-	".k-box{width:12px;height:12px;border:0;background:var(--c)}"
-	".k-pale{width:11px;height:11px;border:1px solid #666;background:#eee}"
-	".k-mark{width:10px;height:10px;border:0;border-radius:50%;background:var(--c)}\n"
-	"nav ul{columns:2;padding-left:18px;margin:4px 0}details{margin:6px "
-	"0}summary{cursor:pointer;color:#333}\n"
-	"footer{max-width:1700px;margin:20px auto;padding:0 16px;color:#777;font-size:12px}\n";
-
 /* ---- verdicts ---- */
 
 static int status_rank(enum verdict_status st)
@@ -449,7 +401,7 @@ static void header(struct strbuf *sb, const struct verdict_set *s, const struct 
 		    "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<div "
 		    "class=\"outcome st-%s\">"
 		    "<h1>scalegate: ",
-		    css, st);
+		    html_css, st);
 	html_text(sb, outcome.buf);
 	strbuf_addstr(sb, "</h1>\n<p class=\"counts\">");
 	if (s->findings) {

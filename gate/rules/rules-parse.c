@@ -68,191 +68,6 @@ int rules_is_rule_key(const char *key)
 	return 0;
 }
 
-struct parser {
-	struct rules *r;
-	struct yamldoc *d;
-	struct rules_rule *rule;
-	/* where each bound was set, [0] min and [1] max: 'share_max' and '<metric>_max' may clash
-	 */
-	const yaml_node_t *bound_node[2][RULES_NR_METRICS];
-	char bound_key[2][RULES_NR_METRICS][48];
-};
-
-/* The range of a metric's bounds; hi is HUGE_VAL when there is no upper end. */
-static void metric_range(enum rules_metric m, double *lo, double *hi)
-{
-	*lo = 0;
-	*hi = 1;
-	if (m == RULES_TIME || m == RULES_SPEEDUP || m == RULES_AVERAGE_PARALLELISM)
-		*hi = HUGE_VAL;
-	else if (m == RULES_KARP_FLATT_SLOPE)
-		*lo = -1;
-}
-
-/* Numbers are plain scalars: a quoted "0.5" is a string in YAML. */
-static int scalar_number(const yaml_node_t *n, double *out)
-{
-	const char *s = yamldoc_scalar(n);
-	char *end;
-
-	if (!s || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-		return -1;
-	return yamldoc_number_prefix(s, out, &end) < 0 || *end ? -1 : 0;
-}
-
-/* "5%", "0.5 %" -> 5, 0.5 */
-static int scalar_percent(const yaml_node_t *n, double *out)
-{
-	const char *s = yamldoc_scalar(n);
-	char *end;
-
-	if (!s || yamldoc_number_prefix(s, out, &end) < 0)
-		return -1;
-	while (*end == ' ')
-		end++;
-	return *end == '%' && !end[1] ? 0 : -1;
-}
-
-/* "0.5s", "200ms", "2m" -> seconds; a unit is required (a bare number is no time tolerance). */
-static int scalar_seconds(const yaml_node_t *n, double *out)
-{
-	static const struct { const char *suffix; double scale; } units[] = {
-		{ "s", 1 }, { "ms", 1e-3 }, { "m", 60 }, { "h", 3600 },
-	};
-	const char *s = yamldoc_scalar(n);
-	char *end;
-
-	if (!s || yamldoc_number_prefix(s, out, &end) < 0)
-		return -1;
-	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
-		if (!strcmp(end, units[i].suffix)) {
-			*out *= units[i].scale;
-			return 0;
-		}
-	return -1;
-}
-
-/* 'off' clears a bound or a tolerance that an earlier rule set. */
-static int is_off(const yaml_node_t *n)
-{
-	const char *s = yamldoc_scalar(n);
-
-	return s && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !strcmp(s, "off");
-}
-
-static const char *range_text(char *buf, size_t size, double lo, double hi)
-{
-	if (hi == HUGE_VAL)
-		snprintf(buf, size, "of at least %g", lo);
-	else
-		snprintf(buf, size, "between %g and %g", lo, hi);
-	return buf;
-}
-
-static int get_number(struct parser *ps, const yaml_node_t *v, const char *name, double lo,
-		      double hi, double *out)
-{
-	char range[64], buf[64];
-
-	if (scalar_number(v, out) < 0 || *out < lo || *out > hi)
-		return yamldoc_error(ps->d, v, "'%s' must be a number %s, not %s", name,
-				     range_text(range, sizeof(range), lo, hi),
-				     yamldoc_describe(v, buf, sizeof(buf)));
-	return 0;
-}
-
-static void parse_string(struct parser *ps, const yaml_node_t *v, const char *key, char **field)
-{
-	const char *s = yamldoc_get_str(ps->d, v, key);
-
-	if (s && !*s)
-		yamldoc_error(ps->d, v, "'%s' must not be empty", key);
-	else if (s)
-		*field = xstrdup(s);
-}
-
-static void parse_ints(struct parser *ps, const yaml_node_t *v, const char *key, long long max,
-		       int **out, size_t *nr)
-{
-	long long *vals;
-	size_t n;
-
-	if (yamldoc_get_int_list(ps->d, v, key, 1, max, YAMLDOC_SCALAR_OK | YAMLDOC_UNIQUE, &vals,
-				 &n) < 0)
-		return;
-	*out = xmalloc(n * sizeof(**out));
-	for (size_t i = 0; i < n; i++)
-		(*out)[i] = (int)vals[i];
-	*nr = n;
-	free(vals);
-}
-
-/* Records where a bound is set; reports a second setting of it in the same rule. */
-static int claim_bound(struct parser *ps, const yaml_node_t *v, const char *label,
-		       enum rules_metric m, int is_max)
-{
-	const yaml_node_t *first = ps->bound_node[is_max][m];
-
-	if (first)
-		return yamldoc_error(ps->d, v, "'%s' repeats the bound set by '%s' at %zu:%zu",
-				     label, ps->bound_key[is_max][m], first->start_mark.line + 1,
-				     first->start_mark.column + 1);
-	ps->bound_node[is_max][m] = v;
-	snprintf(ps->bound_key[is_max][m], sizeof(ps->bound_key[is_max][m]), "%s", label);
-	return 0;
-}
-
-/* 'isoefficiency_growth_max: "p log p"': a growth model (rules_growth_parse). */
-static void parse_growth(struct parser *ps, const yaml_node_t *v, const char *label,
-			 struct rules_value *out)
-{
-	const char *s = yamldoc_scalar(v);
-	char buf[64];
-	double k;
-	int log_power;
-
-	if (!s || rules_growth_parse(s, &k, &log_power) < 0) {
-		yamldoc_error(ps->d, v,
-			      "'%s' must be one of " RULES_GROWTH_FORMS " (K > 0), not %s", label,
-			      yamldoc_describe(v, buf, sizeof(buf)));
-		return;
-	}
-	out->set = 1;
-	out->value = k;
-	out->log_power = log_power;
-}
-
-/* '<metric>_min', '<metric>_max', and the items of 'share_max' ('label' names them). */
-static void parse_bound(struct parser *ps, const yaml_node_t *v, const char *label,
-			enum rules_metric m, int is_max)
-{
-	struct rules_value *out = is_max ? &ps->rule->max[m] : &ps->rule->min[m];
-	double lo, hi, x;
-
-	if (m == RULES_ISOEFFICIENCY_GROWTH && !is_max) {
-		yamldoc_error(ps->d, v, "'%s' is not a bound: the isoefficiency growth takes only "
-			      "'isoefficiency_growth_max'", label);
-		return;
-	}
-	if (claim_bound(ps, v, label, m, is_max) < 0)
-		return;
-	if (is_off(v)) {
-		out->set = out->off = 1;
-		return;
-	}
-	metric_range(m, &lo, &hi);
-	if (m == RULES_ISOEFFICIENCY_GROWTH) {
-		parse_growth(ps, v, label, out);
-		return;
-	} else if (m == RULES_TIME) {
-		if (yamldoc_get_duration(ps->d, v, label, &x) < 0)
-			return;
-	} else if (get_number(ps, v, label, lo, hi, &x) < 0) {
-		return;
-	}
-	out->set = 1;
-	out->value = x;
-}
 
 /* The one known key that starts with 'key' ("sync" -> "synchronization"), or NULL. */
 static const char *completion(const char *key, const char *const *known)
@@ -354,7 +169,7 @@ static void parse_share(struct parser *ps, const yaml_node_t *v, enum rules_metr
 	char label[48];
 
 	snprintf(label, sizeof(label), "share_max.%s", rules_metric_key(m));
-	parse_bound(ps, v, label, m, 1);
+	rules_parse_bound(ps, v, label, m, 1);
 }
 
 static void parse_tolerance(struct parser *ps, const yaml_node_t *v, enum rules_metric m)
@@ -373,26 +188,26 @@ static void parse_tolerance(struct parser *ps, const yaml_node_t *v, enum rules_
 			name);
 		return;
 	}
-	if (is_off(v)) {
+	if (rules_is_off(v)) {
 		out->set = out->off = 1;
 		return;
 	}
-	metric_range(m, &lo, &hi);
-	if (scalar_percent(v, &x) == 0) {
+	rules_metric_range(m, &lo, &hi);
+	if (rules_scalar_percent(v, &x) == 0) {
 		relative = 1;
-	} else if (m == RULES_TIME && scalar_number(v, &x) == 0) {
+	} else if (m == RULES_TIME && rules_scalar_number(v, &x) == 0) {
 		/* 5 could mean 5 % or 5 s; 5 s turns the gate off for every sub-second interval */
 		const char *s = yamldoc_scalar(v);
 		yamldoc_error(ps->d, v, "'%s' needs a unit: '%s%%' (relative to the base) or '%ss' "
 			      "(seconds), not a bare %s", name, s, s, s);
 		return;
-	} else if (m == RULES_TIME && scalar_seconds(v, &x) < 0) {
+	} else if (m == RULES_TIME && rules_scalar_seconds(v, &x) < 0) {
 		yamldoc_error(ps->d, v, "'%s' must be a percentage such as 5%% or a time such as "
 			      "0.5s or 200ms, not %s", name, yamldoc_describe(v, buf, sizeof(buf)));
 		return;
 	} else if (m == RULES_TIME) {
-		/* seconds, from scalar_seconds() */
-	} else if (scalar_number(v, &x) < 0) {
+		/* seconds, from rules_scalar_seconds() */
+	} else if (rules_scalar_number(v, &x) < 0) {
 		yamldoc_error(ps->d, v, "'%s' must be a number or a percentage such as 5%%, not %s",
 			      name, yamldoc_describe(v, buf, sizeof(buf)));
 		return;
@@ -404,7 +219,7 @@ static void parse_tolerance(struct parser *ps, const yaml_node_t *v, enum rules_
 	}
 	if (!relative && x > hi) {
 		yamldoc_error(ps->d, v, "'%s' must be a percentage or a number %s, not %s", name,
-			      range_text(range, sizeof(range), 0, hi),
+			      rules_range_text(range, sizeof(range), 0, hi),
 			      yamldoc_describe(v, buf, sizeof(buf)));
 		return;
 	}
@@ -448,7 +263,7 @@ static void parse_policy(struct parser *ps, const char *key, const yaml_node_t *
 			rule->test.value = !strcmp(t, "margin");
 		}
 	} else if (!strcmp(key, "significance")) {
-		if (scalar_number(v, &x) < 0 || x <= 0 || x > 0.5) {
+		if (rules_scalar_number(v, &x) < 0 || x <= 0 || x > 0.5) {
 			yamldoc_error(ps->d, v,
 				      "'significance' must be a number greater than 0 and at most "
 				      "0.5, not %s",
@@ -523,17 +338,17 @@ static void parse_key(struct parser *ps, const char *key, const yaml_node_t *key
 	if (!key || yamldoc_is_null(key_node))
 		yamldoc_unknown_key(ps->d, key_node, rule_keys);
 	else if (!strcmp(key, "name"))
-		parse_string(ps, v, key, &rule->name);
+		rules_parse_string(ps, v, key, &rule->name);
 	else if (!strcmp(key, "benchmark"))
-		parse_string(ps, v, key, &rule->benchmark);
+		rules_parse_string(ps, v, key, &rule->benchmark);
 	else if (!strcmp(key, "interval"))
-		parse_string(ps, v, key, &rule->interval);
+		rules_parse_string(ps, v, key, &rule->interval);
 	else if (!strcmp(key, "threads"))
-		parse_ints(ps, v, key, MAX_PROCS, &rule->threads, &rule->nr_threads);
+		rules_parse_ints(ps, v, key, MAX_PROCS, &rule->threads, &rule->nr_threads);
 	else if (!strcmp(key, "ranks"))
-		parse_ints(ps, v, key, MAX_PROCS, &rule->ranks, &rule->nr_ranks);
+		rules_parse_ints(ps, v, key, MAX_PROCS, &rule->ranks, &rule->nr_ranks);
 	else if (!strcmp(key, "p"))
-		parse_ints(ps, v, key, INT_MAX, &rule->p, &rule->nr_p);
+		rules_parse_ints(ps, v, key, INT_MAX, &rule->p, &rule->nr_p);
 	else if (!strcmp(key, "size"))
 		yamldoc_get_int_list(ps->d, v, key, 0, LLONG_MAX,
 				     YAMLDOC_SCALAR_OK | YAMLDOC_UNIQUE, &rule->sizes,
@@ -547,7 +362,7 @@ static void parse_key(struct parser *ps, const char *key, const yaml_node_t *key
 		 !strcmp(key, "test"))
 		parse_policy(ps, key, v);
 	else if ((m = bound_key(key, &is_max)) >= 0)
-		parse_bound(ps, v, key, (enum rules_metric)m, is_max);
+		rules_parse_bound(ps, v, key, (enum rules_metric)m, is_max);
 	else if (rules_metric_find(key) >= 0)
 		yamldoc_error(ps->d, key_node, "unknown key '%s'; a bound is '%s_min' or '%s_max', "
 			      "a tolerance goes under 'tolerance'", key, key, key);

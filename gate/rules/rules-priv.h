@@ -22,4 +22,29 @@ int rules_is_rule_key(const char *key);
 /* Appends the shipped defaults of rules/default.yml. */
 void rules_add_defaults(struct rules *r);
 
+/* The state of parsing one rule (rules-parse.c). */
+struct parser {
+	struct rules *r;
+	struct yamldoc *d;
+	struct rules_rule *rule;
+	/* where each bound was set, [0] min and [1] max: 'share_max' and '<metric>_max' may clash
+	 */
+	const yaml_node_t *bound_node[2][RULES_NR_METRICS];
+	char bound_key[2][RULES_NR_METRICS][48];
+};
+
+/* The values of its keys (rules-values.c); each mistake is reported through ps->d. */
+void rules_metric_range(enum rules_metric m, double *lo, double *hi); /* hi HUGE_VAL: no end */
+int rules_scalar_number(const yaml_node_t *n, double *out);  /* a plain scalar: 0, or -1 */
+int rules_scalar_percent(const yaml_node_t *n, double *out); /* "5%" -> 5 */
+int rules_scalar_seconds(const yaml_node_t *n, double *out); /* "200ms" -> 0.2; a unit needed */
+int rules_is_off(const yaml_node_t *n);                      /* 'off' */
+const char *rules_range_text(char *buf, size_t size, double lo, double hi);
+void rules_parse_string(struct parser *ps, const yaml_node_t *v, const char *key, char **field);
+void rules_parse_ints(struct parser *ps, const yaml_node_t *v, const char *key, long long max,
+		      int **out, size_t *nr);
+/* '<metric>_min', '<metric>_max', and the items of 'share_max' ('label' names them). */
+void rules_parse_bound(struct parser *ps, const yaml_node_t *v, const char *label,
+		       enum rules_metric m, int is_max);
+
 #endif
