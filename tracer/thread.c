@@ -315,6 +315,7 @@ static __attribute__((noinline)) void end_rare(struct sg_thread *t, sg_region_t 
 	end_mismatch(t, (uint32_t)region, line, now);
 }
 
+/* Any end without the TSC (a clock read is a call). */
 static __attribute__((noinline)) void end_no_tsc(struct sg_thread *t, sg_region_t region, int line)
 {
 	end_rare(t, region, line, sg_now());

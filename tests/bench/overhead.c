@@ -101,8 +101,8 @@ static void spin_seconds(double s)
 }
 
 /* ns to time SG_BEGIN and SG_END of one instance; 'gap' seconds before and inside it. Past the
- * 250 us between snapshots each takes one (the thread's CPU clock and a pread of its schedstat);
- * short ones take none. */
+ * 250 us between snapshots each takes one (the thread's CPU clock, and a pread of its schedstat
+ * when it was off its CPU meanwhile: here, on a busy machine); short ones take none. */
 static double timed_pair(const char *what, double gap, int n)
 {
 	double cost = 0;

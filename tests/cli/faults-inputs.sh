@@ -114,6 +114,12 @@ fresh
 sed -i '0,/^stat\t0\t0\t1\t/s/^\(stat\t0\t0\t1\t\)[^\t]*/\11e308/' "$prof"; reseal "$prof"
 check_error "synthetic.1.sgprof:[0-9]+: corrupt profile: stat column 'time' is '1e308': must be a finite number, not negative, at most 1e15" \
 	"an absurd profile value"
+# No statistics at all (a tracer built from objects of different versions wrote such files): the
+# configuration is an error, never a pass on no data.
+fresh
+sed -i '/^stat\t/d' "$prof"; reseal "$prof"
+check_error "ERROR jacobi .*synthetic.1.sgprof' holds no measurements: no statistics of the level-0 interval" \
+	"a profile with no statistics"
 # 200,000 nested nodes (20,000 took 4 s and 1.2 GB): deeper than the tracer's 128 is refused at the line.
 fresh
 python3 - "$prof" <<'PY'
