@@ -409,20 +409,15 @@ static void decide(struct verdict *v, const struct check_pending *pd, double bh)
 /*
  * The minimum detectable change at the level the adjustment leaves the test
  * in the worst case: alpha / m for an error-level test in a family of m
- * (Holm's first step), alpha for a warning. The repeats that would decide it
- * are counted at the level of the look after them, the second (CHECK_FIRST_LOOK):
- * a change the first look's small share cannot decide may be decided there.
+ * (Holm's first step), alpha for a warning.
  */
-static void restate_power(struct check_pending *pd, size_t family, double scale)
+static void restate_power(struct check_pending *pd, size_t family)
 {
 	double alpha = pd->pol.significance;
 
 	if (in_family(pd) && family > 1)
 		alpha /= (double)family;
 	check_test_power(&pd->t, alpha, pd->m->worse, pd->pol.margin);
-	if (scale > 0)
-		check_test_more(&pd->t, alpha / scale * (1 - CHECK_FIRST_LOOK), pd->m->worse,
-				pd->pol.margin);
 	if (pd->t.busy)
 		pd->t.more = -1;
 }
@@ -460,7 +455,7 @@ void check_adjust(struct check *c)
 		struct verdict *v = &c->vs->v[pd->verdict];
 		struct strbuf sb = STRBUF_INIT;
 		double bh = 1;
-		restate_power(pd, c->family, c->alpha_scale);
+		restate_power(pd, c->family);
 		v->mdc = pd->t.mdc;
 		v->p_adjusted = in_family(pd) ? af[nf++] : NAN;
 		if (!pd->t.degenerate && !isnan(pd->t.p))

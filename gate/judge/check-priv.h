@@ -71,7 +71,7 @@ struct check_test {
 	double excluded;
 	/* the change a FAIL catches with 80 % power (check_test_power()) */
 	double mdc;
-	/* repeats to add so that the look after them decides (check_test_more(); 0: none) */
+	/* repeats to add so that no change passes with 80 % power (0: none) */
 	int more;
 	/* the t-test in its domain (logs or values), for check_test_power(); se NAN for the others
 	 */
@@ -105,13 +105,6 @@ struct check_test_opts {
  * the repeats to add so that no change would pass with 80 % power.
  */
 void check_test_power(struct check_test *t, double alpha, int worse, int margin);
-
-/*
- * t->more: the repeats to add so that a look at level alpha decides the test. A change past the
- * tolerance: until it is significant (q_alpha se below it); else until no change past the
- * tolerance would pass with 80 % power. -1 when the shift between sittings alone is too large.
- */
-void check_test_more(struct check_test *t, double alpha, int worse, int margin);
 
 /*
  * A t-test on the logs (relative tolerance, positive values) or on the

@@ -178,39 +178,6 @@ static void test_ttest_past_tolerance(void **state)
 	}
 }
 
-/*
- * Against a stored baseline the shift between sittings does not shrink with repeats, so no number of
- * them brings the noise within the tolerance; a change far past it is still decided by a few more
- * (the second look). Adaptive repeats skipped such cells (more = -1): a quiet stored gate let +25 %
- * work pass in 2 of 20 gates, its 1-thread cells never extended.
- */
-static void test_more_repeats_stored(void **state)
-{
-	double base[] = { 1.00, 1.02, 0.99, 1.01, 0.98 };
-	double slower[] = { 1.24, 1.27, 1.23, 1.26, 1.25 }; /* +25 % */
-	double same[] = { 1.01, 1.00, 1.02, 0.99, 1.00 };
-	struct rules_value rel5 = { .set = 1, .value = 0.05, .relative = 1 };
-	/* two sittings 3 % apart each: sd 4.2 % of their difference */
-	struct check_test_opts o = { +1, &rel5, 0.0005 / 24, 0, 0.042, 0, 0 };
-	struct check_test t;
-
-	(void)state;
-	assert_int_equal(check_test_samples(base, 5, slower, 5, &o, &t), 0);
-	assert_true(t.past);
-	check_test_more(&t, 0.0095 / 24, +1, 0); /* at the second look's level over 24 tests */
-	assert_true(t.more >= 1 && t.more <= 15);
-	/* nothing changed: no repeats bring the noise below 5 % */
-	assert_int_equal(check_test_samples(base, 5, same, 5, &o, &t), 0);
-	assert_false(t.past);
-	check_test_more(&t, 0.0095 / 24, +1, 0);
-	assert_int_equal(t.more, -1);
-	/* A/B (no shift between sittings): noise alone, which repeats beat */
-	o.sitting_sd = 0;
-	assert_int_equal(check_test_samples(base, 5, same, 5, &o, &t), 0);
-	check_test_more(&t, 0.0095 / 24, +1, 0);
-	assert_true(t.more >= 0);
-}
-
 static void test_ttest_smaller_is_worse(void **state)
 {
 	double base[] = { 0.95, 0.96, 0.94, 0.95, 0.97 }, worse[] = { 0.80, 0.82, 0.81, 0.79, 0.80 };
@@ -560,7 +527,6 @@ int main(void)
 		cmocka_unit_test(test_baseline_roundtrip),
 		cmocka_unit_test(test_baseline_errors),
 		cmocka_unit_test(test_ttest_past_tolerance),
-		cmocka_unit_test(test_more_repeats_stored),
 		cmocka_unit_test(test_ttest_smaller_is_worse),
 		cmocka_unit_test(test_unreachable),
 		cmocka_unit_test(test_derived),
