@@ -129,13 +129,32 @@ static uint64_t rq_ns(struct sg_thread *t, uint64_t *runs)
 #define STOLEN_MIN 0.01
 #define STOLEN_JITTER_NS 2000.0
 
-static double stolen_ns(const struct sg_thread *t, uint64_t now, double cpu, uint64_t runs)
+/* ns of the span since the last snapshot to 'now' that the thread was not on its CPU ('dcpu' of
+ * it on), and whether that is past the noise of the readings. */
+static double off_cpu_ns(const struct sg_thread *t, uint64_t now, double dcpu)
 {
-	double span = (double)(now - t->snap_tsc) / sg_ticks_per_ns, lost = span - cpu;
+	return (double)(now - t->snap_tsc) / sg_ticks_per_ns - dcpu;
+}
 
-	if (t != sg_self || t->sched_fd < 0 || t->cpu_lost || t->rq_lost || runs != t->snap_runs)
+static int off_past_jitter(const struct sg_thread *t, uint64_t now, double dcpu)
+{
+	double span = (double)(now - t->snap_tsc) / sg_ticks_per_ns;
+
+	return span - dcpu > STOLEN_MIN * span + STOLEN_JITTER_NS;
+}
+
+/* Whether t reads its own clocks, both of which it has. */
+static int reads_own_clocks(const struct sg_thread *t)
+{
+	return t == sg_self && t->sched_fd >= 0 && !t->cpu_lost;
+}
+
+static double stolen_ns(const struct sg_thread *t, uint64_t now, double dcpu, uint64_t runs)
+{
+	if (!reads_own_clocks(t) || t->rq_lost || runs != t->snap_runs ||
+	    !off_past_jitter(t, now, dcpu))
 		return 0;
-	return lost > STOLEN_MIN * span + STOLEN_JITTER_NS ? lost : 0;
+	return off_cpu_ns(t, now, dcpu);
 }
 
 void sg_sched_thread_start(struct sg_thread *t, uint64_t now)
@@ -193,24 +212,13 @@ static void attribute(struct sg_thread *t, uint64_t now, uint32_t upto, double c
 	}
 }
 
-/* Off its CPU for at most the jitter over the span: a thread reading its own clocks then waited
- * (in the run queue, or stolen) for at most that, and its schedstat (3 us a read, against 0.3
- * for the CPU clock) need not be read. On a quiet machine that is nearly every span. */
-static int on_cpu_throughout(const struct sg_thread *t, uint64_t now, uint64_t cpu)
-{
-	double span = (double)(now - t->snap_tsc) / sg_ticks_per_ns;
-	double dcpu = cpu > t->snap_cpu ? (double)(cpu - t->snap_cpu) : 0;
-
-	return t == sg_self && t->sched_fd >= 0 && !t->cpu_lost && now > t->snap_tsc &&
-	       span - dcpu <= STOLEN_MIN * span + STOLEN_JITTER_NS;
-}
-
-/* The run-queue delay of the span: after skipped spans, the delay read covers them too, and no
- * more than this span's time off the CPU is this span's (theirs was within the jitter). */
+/* The run-queue delay of the span: after spans that skipped schedstat, the delay read covers them
+ * too, and no more than this span's time off the CPU is this span's (theirs was within the
+ * jitter). */
 static double span_rq(struct sg_thread *t, uint64_t now, double dcpu, uint64_t rq)
 {
 	double drq = rq > t->snap_rq ? (double)(rq - t->snap_rq) : 0;
-	double off = (double)(now - t->snap_tsc) / sg_ticks_per_ns - dcpu;
+	double off = off_cpu_ns(t, now, dcpu);
 
 	if (t->rq_skipped && drq > off)
 		drq = off > 0 ? off : 0;
@@ -220,23 +228,25 @@ static double span_rq(struct sg_thread *t, uint64_t now, double dcpu, uint64_t r
 uint64_t sg_snap(struct sg_thread *t, uint32_t upto)
 {
 	uint64_t runs = t->snap_runs, cpu = cpu_ns(t), rq = t->snap_rq;
+	double dcpu = cpu > t->snap_cpu ? (double)(cpu - t->snap_cpu) : 0;
 	/* The span ends after the reads: a wait for the CPU between the caller's clock and the
 	 * reads is in rq, so it must be in the span's wall time too. */
 	uint64_t now = sg_now();
-	int skip = on_cpu_throughout(t, now, cpu);
+	/* Off its CPU for at most the jitter, a thread reading its own clocks waited (in the run
+	 * queue, or stolen) for at most that: its schedstat (3 us a read, against 0.3 for the CPU
+	 * clock) need not be read. On a quiet machine that is nearly every span. */
+	int skip = reads_own_clocks(t) && now > t->snap_tsc && !off_past_jitter(t, now, dcpu);
 
 	if (!skip) {
 		rq = rq_ns(t, &runs);
 		now = sg_now();
 	}
-	if (now > t->snap_tsc) {
-		double dcpu = cpu > t->snap_cpu ? (double)(cpu - t->snap_cpu) : 0;
-		double drq = skip ? 0 : span_rq(t, now, dcpu, rq);
-		attribute(t, now, upto, dcpu, drq + stolen_ns(t, now, dcpu, runs));
-	} else {
+	if (now > t->snap_tsc)
+		attribute(t, now, upto, dcpu,
+			  skip ? 0 : span_rq(t, now, dcpu, rq) + stolen_ns(t, now, dcpu, runs));
+	else
 		for (uint32_t i = 0; i < t->nr_pending; i++)
 			stat_at(t, t->pending[i])->pend = 0;
-	}
 	t->rq_skipped = skip;
 	t->nr_pending = 0;
 	t->snap_tsc = now;

@@ -172,15 +172,36 @@ void sg_frame_push(struct sg_thread *t, uint32_t node, uint32_t region, uint64_t
 	t->cur = node;
 }
 
+/* The innermost frame closed at 'now'; recorded last, so that record's rare case is a jump. */
+static inline __attribute__((always_inline)) void pop(struct sg_thread *t, uint64_t now)
+{
+	const struct sg_frame *f = &t->stack[--t->depth];
+
+	t->cur = f[-1].node;
+	record(t, f, now);
+}
+
 void sg_frame_pop(struct sg_thread *t, uint64_t now)
 {
-	record(t, &t->stack[--t->depth], now);
-	t->cur = t->stack[t->depth - 1].node;
+	pop(t, now);
 }
 
 static inline struct sg_cache_entry *cache_slot(struct sg_thread *t, sg_region_t region, long tag)
 {
 	return &t->cache[(t->cur * 31u + (uint32_t)region * 17u + (uint32_t)tag) % SG_CACHE_SIZE];
+}
+
+static inline int cache_hit(const struct sg_thread *t, const struct sg_cache_entry *e,
+			    sg_region_t region, long tag)
+{
+	return e->parent == t->cur && e->region == (uint32_t)region && e->tag == tag;
+}
+
+/* Whether 'region' is the innermost interval t opened itself (an end that matches). */
+static inline int ends_innermost(const struct sg_thread *t, sg_region_t region)
+{
+	return t->depth > 1 && t->stack[t->depth - 1].region == (uint32_t)region &&
+	       !t->stack[t->depth - 1].inherited;
 }
 
 /* Cache miss: find or create the node, and make sure its statistics exist. */
@@ -213,7 +234,7 @@ static __attribute__((noinline)) void begin_rare(struct sg_thread *t, sg_region_
 		return;
 	}
 	e = cache_slot(t, region, tag);
-	if (SG_LIKELY(e->parent == t->cur && e->region == (uint32_t)region && e->tag == tag))
+	if (SG_LIKELY(cache_hit(t, e, region, tag)))
 		node = e->node;
 	else if ((node = node_lookup(t, e, (uint32_t)region, tag)) < 0) {
 		t->overflow++;
@@ -246,7 +267,7 @@ void sg_begin_tag(sg_region_t region, long tag)
 	now = sg_tsc();
 	e = cache_slot(t, region, tag);
 	if (SG_UNLIKELY(now >= t->snap_due || t->depth >= SG_MAX_DEPTH || t->overflow ||
-			e->parent != t->cur || e->region != (uint32_t)region || e->tag != tag)) {
+			!cache_hit(t, e, region, tag))) {
 		begin_rare(t, region, tag, now);
 		return;
 	}
@@ -296,19 +317,14 @@ static void end_mismatch(struct sg_thread *t, uint32_t region, int line, uint64_
 static __attribute__((noinline)) void end_rare(struct sg_thread *t, sg_region_t region, int line,
 					       uint64_t now)
 {
-	struct sg_frame *f = &t->stack[t->depth - 1];
-
 	if (SG_UNLIKELY(t->overflow)) {
 		t->overflow--;
 		return;
 	}
-	if (SG_LIKELY(t->depth > 1 && f->region == (uint32_t)region && !f->inherited)) {
+	if (SG_LIKELY(ends_innermost(t, region))) {
 		if (SG_UNLIKELY(sg_inject_on))
-			now = sg_inject_end(t, f, now);
-		now = sg_snap_maybe(t, now);
-		record(t, f, now);
-		t->depth--;
-		t->cur = f[-1].node;
+			now = sg_inject_end(t, &t->stack[t->depth - 1], now);
+		pop(t, sg_snap_maybe(t, now));
 		return;
 	}
 	now = sg_snap_maybe(t, now);
@@ -324,7 +340,6 @@ static __attribute__((noinline)) void end_no_tsc(struct sg_thread *t, sg_region_
 void sg_end_line(sg_region_t region, int line)
 {
 	struct sg_thread *t = sg_self;
-	struct sg_frame *f;
 	uint64_t now;
 
 	if (SG_UNLIKELY(!t))
@@ -334,15 +349,12 @@ void sg_end_line(sg_region_t region, int line)
 		return;
 	}
 	now = sg_tsc();
-	f = &t->stack[t->depth - 1];
-	if (SG_UNLIKELY(t->overflow || t->depth <= 1 || f->region != (uint32_t)region ||
-			f->inherited || sg_inject_on || now >= t->snap_due)) {
+	if (SG_UNLIKELY(t->overflow || !ends_innermost(t, region) || sg_inject_on ||
+			now >= t->snap_due)) {
 		end_rare(t, region, line, now);
 		return;
 	}
-	t->depth--;
-	t->cur = f[-1].node;
-	record(t, f, now);
+	pop(t, now);
 }
 
 void sg_end(sg_region_t region)
