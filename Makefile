@@ -31,7 +31,7 @@ endif
 # Recursive (=) so that pkg-config runs only when a gate file is compiled:
 # 'make test' installs the packages first.
 GATE_CFLAGS = $(shell $(PKG_CONFIG) --cflags yaml-0.1 libcurl sqlite3 libpq)
-GATE_LIBS = $(shell $(PKG_CONFIG) --libs yaml-0.1 libcurl sqlite3 libpq) -lm
+GATE_LIBS = $(shell $(PKG_CONFIG) --libs yaml-0.1 libcurl sqlite3 libpq) -lm -pthread
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
 # ---- tracer ---------------------------------------------------------------

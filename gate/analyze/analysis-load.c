@@ -101,15 +101,24 @@ static void add_annotations(struct analysis *a, const struct analysis_config *c,
 	}
 }
 
-/* The run of manifest row 'row' (of the whole directory without a manifest), from the profiles
- * in 'dir'. */
-static int add_run(struct analysis *a, struct results *r, size_t row, const char *dir,
-		   const char *benchmark, const char *size, int ranks, int threads, int repeat,
-		   double contention)
+/* The machine speed reference of the run (manifest.tsv) on each interval it has. */
+static void set_reference(struct analysis_run *run, double reference)
 {
+	for (size_t i = 0; i < run->nr_points; i++)
+		if (run->points[i].present)
+			run->points[i].fig[ANALYSIS_REFERENCE_TIME] = reference;
+}
+
+/* The run of manifest row i ('row'; NULL: the whole directory without a manifest), from the
+ * profiles in 'dir'. */
+static int add_run(struct analysis *a, struct results *r, size_t i, const char *dir,
+		   const struct manifest_row *row)
+{
+	const char *benchmark = row ? row->benchmark : NULL, *size = row ? row->size : "-";
+	int ranks = row ? row->ranks : 0, threads = row ? row->threads : 0;
 	const struct profile *p;
 	size_t n;
-	int ret = results_profiles(r, row, &p, &n);
+	int ret = results_profiles(r, i, &p, &n);
 
 	if (!ret && !n)
 		ret = error("no profile in '%s'", dir);
@@ -120,9 +129,11 @@ static int add_run(struct analysis *a, struct results *r, size_t row, const char
 		base = base ? base + 1 : p[0].regions[0].file;
 		struct analysis_config *c = analysis_config_get(
 			a, benchmark ? benchmark : base, size, ranks ? ranks : (int)n, threads);
-		ret = analysis_add_run(a, c, repeat, p, n);
+		ret = analysis_add_run(a, c, row ? row->repeat : 1, p, n);
 		if (!ret) {
-			c->runs[c->nr_runs - 1].contention = contention;
+			struct analysis_run *run = &c->runs[c->nr_runs - 1];
+			run->contention = row ? row->contention : NAN;
+			set_reference(run, row ? row->reference : NAN);
 			add_annotations(a, c, p, n);
 		}
 	}
@@ -137,8 +148,7 @@ static int add_run_or_damage(struct analysis *a, struct results *r, size_t i, co
 	struct strbuf messages = STRBUF_INIT;
 	struct strbuf *was = set_message_sink(&messages);
 	struct analysis_damage *d;
-	int ret = add_run(a, r, i, dir, row->benchmark, row->size, row->ranks, row->threads,
-			  row->repeat, row->contention);
+	int ret = add_run(a, r, i, dir, row);
 
 	set_message_sink(was);
 	if (!ret) {
@@ -173,8 +183,7 @@ static int add_rows(struct analysis *a, struct results *r)
 		}
 		dir = xstrfmt("%s/%s", a->dir, row->dir);
 		ret = a->keep_going ? add_run_or_damage(a, r, i, dir) :
-			add_run(a, r, i, dir, row->benchmark, row->size, row->ranks, row->threads,
-				row->repeat, row->contention);
+			add_run(a, r, i, dir, row);
 		free(dir);
 	}
 	return ret;
@@ -203,7 +212,7 @@ int analysis_load_results(struct analysis *a, struct results *r)
 			add_fingerprint(a, r);
 	} else {
 		a->single = 1;
-		ret = add_run(a, r, 0, r->dir, NULL, "-", 0, 0, 1, NAN);
+		ret = add_run(a, r, 0, r->dir, NULL);
 	}
 	return ret;
 }

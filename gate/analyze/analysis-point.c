@@ -355,6 +355,7 @@ static void set_figures(struct analysis_point *pt, const struct sums *s, int thr
 					  f[ANALYSIS_COMMUNICATION_EFFICIENCY];
 	f[ANALYSIS_SERIAL_SHARE] = s->wall > 0 ? s->serial / s->wall : NAN;
 	f[ANALYSIS_COUNT] = s->count;
+	f[ANALYSIS_REFERENCE_TIME] = NAN; /* the run's, set by the loader from manifest.tsv */
 	for (int k = 0; k < ANALYSIS_NR_FIGURES; k++)
 		if (!known(figure_needs[k], threads, ranks, omp, mpi))
 			f[k] = NAN;

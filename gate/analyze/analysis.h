@@ -24,6 +24,8 @@ enum analysis_needs {
  * and the JSON keys, then what must be captured for each to be known. The
  * terms of Lost_time and their parts come from base/lost-table.h.
  * Execution_time and Total_time are the program's (interference-free); the _wall ones as measured.
+ * Reference_time is the run's, on each of its intervals: the machine speed reference the runner
+ * measured beside it (docs/running.md).
  */
 #define ANALYSIS_FIGURES(X) \
 	X(EXECUTION_TIME, "Execution_time", NONE) \
@@ -40,7 +42,8 @@ enum analysis_needs {
 	X(COMMUNICATION_EFFICIENCY, "Communication_efficiency", OMP_THREADS) \
 	X(PARALLEL_EFFICIENCY, "Parallel_efficiency", OMP_THREADS) \
 	X(SERIAL_SHARE, "Serial_share", OMP) \
-	X(COUNT, "Count", NONE)
+	X(COUNT, "Count", NONE) \
+	X(REFERENCE_TIME, "Reference_time", NONE)
 
 enum analysis_figure {
 #define X(id, name, needs) ANALYSIS_##id,

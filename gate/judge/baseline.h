@@ -19,7 +19,7 @@
 #define BASELINE_FIGURES(X) \
 	X(EXECUTION_TIME) X(TOTAL_TIME) X(PRODUCTIVE_TIME) X(EFFICIENCY) \
 	LOST_TERMS(BASELINE_LOST_ROW, BASELINE_LOST_ROW, X) \
-	X(LOAD_IMBALANCE) X(LOAD_BALANCE) X(PARALLEL_EFFICIENCY)
+	X(LOAD_IMBALANCE) X(LOAD_BALANCE) X(PARALLEL_EFFICIENCY) X(REFERENCE_TIME)
 
 /* One interval in one configuration: its repeats. */
 struct baseline_cell {
@@ -31,6 +31,9 @@ struct baseline_cell {
 	/* median Execution_time of each earlier sitting, NAN where absent */
 	double *earlier;
 	int *round;                     /* the round (repeat) of each sample; NULL: not known */
+	/* current samples in stored mode: the factor their times were scaled by to the baseline's
+	 * machine speed, and the standard error of its log (check-reference.c); 0: not scaled */
+	double speed, speed_se;
 };
 
 /* The samples of one benchmark: a stored baseline, or the current results in the same shape. */

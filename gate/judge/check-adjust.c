@@ -100,12 +100,22 @@ static double with_interference(const struct check_cell *cell, const struct chec
 static double sitting_sd(const struct check_cell *cell, const struct check_metric *m,
 			 int relative, double *df);
 
-double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative,
-			double *df)
+/* The sitting shift's sd with the allowance for loads apart, without the reference's part. */
+static double shift_sd(const struct check_cell *cell, const struct check_metric *m, int relative,
+		       double *df)
 {
 	double sd = sitting_sd(cell, m, relative, df);
 
 	return sd > 0 && !cell->c->ab ? with_interference(cell, m, sd) : sd;
+}
+
+double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative,
+			double *df)
+{
+	double sd = shift_sd(cell, m, relative, df);
+	double r = sd > 0 && relative ? check_reference_sd(cell, m) : 0;
+
+	return sqrt(sd * sd + r * r);
 }
 
 static double sitting_sd(const struct check_cell *cell, const struct check_metric *m,
@@ -163,7 +173,7 @@ void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell,
 			    const struct check_metric *m, int relative)
 {
 	const struct baseline_shift *s = &cell->b->shift;
-	double df, sd = check_sitting_sd(cell, m, relative, &df);
+	double df, sd = shift_sd(cell, m, relative, &df);
 	double level = m->id == RULES_TIME ? s->time : m->kind == CHECK_DERIVED ? s->speedup : NAN;
 	size_t k = s->sittings ? s->sittings : 1;
 	const struct check_spread *h;
@@ -171,6 +181,8 @@ void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell,
 	if (!(sd > 0))
 		return;
 	describe_interference(sb, cell);
+	if (relative)
+		check_describe_reference(sb, cell, check_reference_sd(cell, m));
 	strbuf_addf(sb, "%sshift between sittings allowed for: sd %.3g %s ", sb->len ? "\n" : "",
 		    relative ? 100 * sd : (m->kind == CHECK_SHARE ? 100 * sd : sd),
 		    relative || m->kind == CHECK_SHARE ? (relative ? "%" : "points") : "");
@@ -210,6 +222,7 @@ void check_defer(struct check_cell *cell, size_t verdict, const struct check_met
 	pd->verdict = verdict;
 	pd->m = m;
 	pd->t = *t;
+	pd->t.scaled = !cell->c->ab && cell->cur && cell->cur->speed > 0;
 	if ((pd->t.busy = check_busy(cell)))
 		pd->t.more = -1; /* more rounds on a busy machine would not decide it either */
 	pd->tol = cell->set->tolerance[m->id];
@@ -411,13 +424,17 @@ static void decide(struct verdict *v, const struct check_pending *pd, double bh)
  * in the worst case: alpha / m for an error-level test in a family of m
  * (Holm's first step), alpha for a warning.
  */
-static void restate_power(struct check_pending *pd, size_t family)
+static void restate_power(struct check_pending *pd, size_t family, double look)
 {
 	double alpha = pd->pol.significance;
 
 	if (in_family(pd) && family > 1)
 		alpha /= (double)family;
 	check_test_power(&pd->t, alpha, pd->m->worse, pd->pol.margin);
+	/* the first look of an adaptive run: repeats counted for the second look's level */
+	if (pd->t.scaled && look == CHECK_FIRST_LOOK)
+		check_test_more_past(&pd->t, alpha / look * (1 - look), pd->m->worse,
+				     pd->pol.margin);
 	if (pd->t.busy)
 		pd->t.more = -1;
 }
@@ -455,7 +472,7 @@ void check_adjust(struct check *c)
 		struct verdict *v = &c->vs->v[pd->verdict];
 		struct strbuf sb = STRBUF_INIT;
 		double bh = 1;
-		restate_power(pd, c->family);
+		restate_power(pd, c->family, c->alpha_scale);
 		v->mdc = pd->t.mdc;
 		v->p_adjusted = in_family(pd) ? af[nf++] : NAN;
 		if (!pd->t.degenerate && !isnan(pd->t.p))

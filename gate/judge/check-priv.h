@@ -82,6 +82,9 @@ struct check_test {
 	int degenerate;           /* no variation on either side and equal: nothing to test */
 	/* check_busy(): against a stored baseline, measured on a busy machine */
 	int busy;
+	/* stored mode, the cell's times scaled to the baseline's machine speed (check-reference.c):
+	 * a change past the tolerance earns more repeats (check_test_more_past()) */
+	int scaled;
 	const char *test; /* "paired t on log", "Welch t on log", "Welch t", "bootstrap", ... */
 };
 
@@ -105,6 +108,16 @@ struct check_test_opts {
  * the repeats to add so that no change would pass with 80 % power.
  */
 void check_test_power(struct check_test *t, double alpha, int worse, int margin);
+
+/*
+ * For a change past the tolerance: t->more becomes the repeats to add so
+ * that a look at level alpha finds it significant (q_alpha se below it), -1
+ * when none would. Against a stored baseline the shift between sittings keeps
+ * the noise above the tolerance whatever the repeats, so check_test_power()
+ * gives up on such a cell; a change far past it is still decided by a few more.
+ * Other tests are left as they are.
+ */
+void check_test_more_past(struct check_test *t, double alpha, int worse, int margin);
 
 /*
  * A t-test on the logs (relative tolerance, positive values) or on the
@@ -177,6 +190,22 @@ double check_sitting_sd(const struct check_cell *cell, const struct check_metric
  * sittings: sqrt(2) times it) and the assumed sd of the shift; *df as above.
  */
 double check_sitting_choose(double level_sd, size_t sittings, double assumed, double *df);
+/*
+ * Stored mode: scales the times of every current cell by the ratio of the
+ * machine speed references' medians, the baseline's over the current runs'
+ * (check-reference.c), so that a machine that runs the same fixed loop
+ * slower now does not read as a slower program. Cells without references on
+ * either side (at least CHECK_REFERENCE_MIN_RUNS) are left as measured.
+ */
+#define CHECK_REFERENCE_MIN_RUNS 3
+void check_reference_scale(struct check_bench *b);
+/* The standard error (log units) the scaling adds to metric m's change in this cell; 0 when none.
+ */
+double check_reference_sd(const struct check_cell *cell, const struct check_metric *m);
+/* A details line: how much slower or faster the machine ran, the factor applied, and the sd it
+ * adds to the metric's change ('sd', from check_reference_sd()). */
+void check_describe_reference(struct strbuf *sb, const struct check_cell *cell, double sd);
+
 /* The cell's history spread of Execution_time (speedup 0) or of the speedup, or NULL. */
 const struct check_spread *check_history_spread(const struct check_cell *cell, int speedup);
 void check_spread_release(struct check_bench *b);

@@ -96,24 +96,43 @@ static void judge_ttest(struct check_test *t, const struct stats_ttest *r,
 	check_test_power(t, o->alpha, o->worse, o->margin);
 }
 
+/* Repeats to add so that the standard error comes down to 'target'; the within-run variance
+ * shrinks as 1/n, a stored baseline's shift between sittings does not. At least 1; -1 when no
+ * number of repeats would do. */
+static int repeats_to(const struct check_test *t, double target)
+{
+	double within = t->se * t->se - t->extra, room = target * target - t->extra, need;
+
+	if (!(room > 0) || !(within > 0))
+		return -1;
+	need = ceil((double)t->n_pairs * within / room);
+	if (need > 1e4)
+		return 10000;
+	return need > (double)t->n_pairs ? (int)need - (int)t->n_pairs : 1;
+}
+
 /*
  * Repeats to add so that the noise alone, (q_alpha + q_power) se, fits in the
- * tolerance: then no change passes with 80 % power. The within-run variance
- * shrinks as 1/n, a stored baseline's shift between sittings does not. 0 when
- * none are needed, -1 when no number of repeats would do.
+ * tolerance: then no change passes with 80 % power. 0 when none are needed,
+ * -1 when no number of repeats would do.
  */
 static int more_repeats(const struct check_test *t, double q)
 {
-	double within, room, need;
-
 	if (!(q * t->se > t->dtol) || !(t->dtol > 0) || !isfinite(t->dtol) || !(t->se > 0))
 		return 0;
-	within = t->se * t->se - t->extra;
-	room = (t->dtol / q) * (t->dtol / q) - t->extra;
-	if (room <= 0 || within <= 0)
-		return -1;
-	need = ceil((double)t->n_pairs * within / room);
-	return need > 1e4 ? 10000 : (int)need - (int)t->n_pairs;
+	return repeats_to(t, t->dtol / q);
+}
+
+void check_test_more_past(struct check_test *t, double alpha, int worse, int margin)
+{
+	double qa, w;
+
+	if (!t->past || !(t->se > 0) || !(t->dtol > 0) || !isfinite(t->dtol) ||
+	    !(alpha > 0 && alpha < 1) || !(t->df > 0))
+		return;
+	qa = stats_t_quantile(1 - alpha, t->df);
+	w = worse * (t->logs ? log1p(t->change) : t->change) - (margin ? t->dtol : 0);
+	t->more = w > 0 ? repeats_to(t, w / qa) : -1;
 }
 
 /*

@@ -115,6 +115,7 @@ int check_load_baselines(struct check *c, const char *dir)
 		if (b->has_base) {
 			b->fingerprint_diff = check_fingerprint_diff(&b->cur, &b->base);
 			baseline_measure_shift(&b->base, &b->shift);
+			check_reference_scale(b);
 		}
 	}
 	return 0;

@@ -64,6 +64,7 @@ static void parse_row(struct manifest_row *row, char **f, int n, const int *col)
 	row->dir = f[col[MANIFEST_DIR]];
 	row->reason = field(f, n, col[MANIFEST_REASON], "-");
 	row->contention = number(field(f, n, col[MANIFEST_CONTENTION], "-"));
+	row->reference = number(field(f, n, col[MANIFEST_REFERENCE], "-"));
 }
 
 static int missing_field(const int *col, int n)
@@ -156,7 +157,8 @@ int manifest_write_row(FILE *f, const struct manifest_row *row)
 		fprintf(f, "%d\t", row->exit_code);
 	write_number(f, row->wall, "%.6f", '\t');
 	fprintf(f, "%s\t%s\t", row->dir, row->reason ? row->reason : "-");
-	write_number(f, row->contention, "%.3f", '\n');
+	write_number(f, row->contention, "%.3f", '\t');
+	write_number(f, row->reference, "%.6g", '\n');
 	return fflush(f) || ferror(f) ? -1 : 0;
 }
 

@@ -13,7 +13,7 @@
 	X(SIZE, "size", 1) X(RANKS, "ranks", 1) X(THREADS, "threads", 1) X(P, "p", 0) \
 		X(REPEAT, "repeat", 1) X(STATUS, "status", 1) X(EXIT, "exit", 0) \
 			X(WALL, "wall_s", 0) X(DIR, "dir", 1) X(REASON, "reason", 0) \
-				X(CONTENTION, "contention", 0)
+				X(CONTENTION, "contention", 0) X(REFERENCE, "reference_s", 0)
 
 enum manifest_column {
 #define X(id, name, required) MANIFEST_##id,
@@ -31,6 +31,7 @@ struct manifest_row {
 	double wall;                  /* seconds, NAN when absent */
 	const char *dir, *reason;     /* reason "-" when there is none */
 	double contention;            /* cores used by others, NAN when absent or '-' */
+	double reference;             /* machine speed reference, seconds; NAN when absent or '-' */
 };
 
 struct manifest {

@@ -68,6 +68,7 @@ static long add_missing(FILE *out, const struct manifest *m, const struct bench_
 				.dir = dir,
 				.reason = reason,
 				.contention = NAN,
+				.reference = NAN,
 			};
 			manifest_write_row(out, &row);
 			free(dir);

@@ -2,6 +2,7 @@
  * (docs/running.md). */
 #include "run/runner-priv.h"
 #include "run/contention.h"
+#include "run/reference.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -111,6 +112,7 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 	struct exec_spec spec = { 0 };
 	struct exec_result res;
 	char *cwd = xstrfmt("%s/run-%ld-XXXXXX", r->scratch, (long)getpid()), *line, *label;
+	double reference;
 	int ret = -1;
 
 	if (!mkdtemp(cwd)) {
@@ -134,7 +136,10 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 	label = repeat ? xstrfmt("%s %s repeat %d", br->b->name, br->points[pt].name, repeat)
 		       : xstrfmt("%s %s warm-up run", br->b->name, br->points[pt].name);
 	spec.label = label;
+	/* the machine's speed just before, under the load the run meets (docs/running.md) */
+	reference = reference_measure(p->ranks * p->threads);
 	if (!exec_run(&spec, &res) && !mask_run_dir(out, 0) && !res.interrupted) {
+		rec->reference = reference;
 		r->top->run_seconds += res.wall;
 		free(rec->reason);
 		rec->reason = NULL;
@@ -217,6 +222,7 @@ int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int rep
 		rec->exit_code = kept.exit_code;
 		rec->wall = kept.wall;
 		rec->contention = kept.contention;
+		rec->reference = kept.reference;
 	}
 	if (!ret && kept_dir && too_busy(b, rec))
 		runner_tell_still_busy(r, br, pt, repeat, rec->contention);

@@ -203,7 +203,7 @@ void runner_bench_release(struct bench_run *br)
  */
 int runner_one(struct runner *r, struct bench_run *br, size_t pt, int repeat)
 {
-	struct run_record rec = { .contention = NAN };
+	struct run_record rec = { .contention = NAN, .reference = NAN };
 	char *out;
 	int ret = -1;
 
@@ -283,7 +283,8 @@ int runner_record_build_failed(struct runner *r, struct bench_run *br)
 	for (int repeat = 1; repeat <= br->b->repeat; repeat++)
 		for (size_t pt = 0; pt < br->nr_points; pt++) {
 			struct run_record rec = { .status = RUN_BUILD_FAILED, .exit_code = -1,
-						  .reason = br->build_failed, .contention = NAN };
+						  .reason = br->build_failed, .contention = NAN,
+						  .reference = NAN };
 			rec.dir = xstrfmt("%s/%s/%d", br->b->name, br->points[pt].name, repeat);
 			int ret = runner_record(r, br, pt, repeat, &rec);
 			free(rec.dir);

@@ -33,6 +33,9 @@ struct run_record {
 	char *dir;       /* relative to the results directory */
 	char *reason;    /* NULL when ok */
 	double contention; /* cores used by other processes during the run; NAN: unknown */
+	/* on-CPU seconds of the machine speed reference beside the run (run/reference.h); NAN:
+	 * not measured */
+	double reference;
 };
 
 /* With more than one rank and a launcher that is not empty. */

@@ -206,6 +206,7 @@ int runner_record(struct runner *r, struct bench_run *br, size_t pt, int repeat,
 		.dir = rec->dir,
 		.reason = rec->reason,
 		.contention = rec->contention,
+		.reference = rec->reference,
 	};
 
 	if (p->size != CONFIG_NO_SIZE)

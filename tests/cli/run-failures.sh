@@ -75,7 +75,9 @@ expect_match "$out" "benchmark 'nobuild': build exited with code 7" "build failu
 
 # Every run has its line; fields hold no stray tabs.
 [ "$(tail -n +2 "$m" | wc -l)" -eq 17 ] || fail "expected 17 runs: $(cat "$m")"
-awk -F'\t' 'NF != 12 { exit 1 }' "$m" || fail "a manifest line has not 12 fields"
+awk -F'\t' 'NF != 13 { exit 1 }' "$m" || fail "a manifest line has not 13 fields"
+# no machine speed reference for a run that never started
+[ "$(awk -F'\t' '$1 == "nobuild" { print $13 }' "$m" | sort -u)" = - ] || fail "nobuild: reference_s is not '-'"
 
 # The run happens in a scratch directory, removed afterwards; env and SCALEGATE_WORKDIR are set.
 [ "$(status cwd)" = "ok " ] || fail "cwd: status $(status cwd) $(reason cwd)"

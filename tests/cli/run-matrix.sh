@@ -29,7 +29,7 @@ expect_exit 0 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results"
 expect_match "$out" '^jacobi 1 rank × 2 threads: 2/2 ok, median [0-9.]+ s$' "one line per configuration"
 m="$T/results/manifest.tsv"
 [ -f "$m" ] && [ ! -e "$m.partial" ] || fail "manifest.tsv is missing or still partial"
-[ "$(head -1 "$m")" = $'benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason\tcontention' ] ||
+[ "$(head -1 "$m")" = $'benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason\tcontention\treference_s' ] ||
 	fail "manifest header: $(head -1 "$m")"
 [ "$(grep -c $'^jacobi\t' "$m")" -eq 6 ] || fail "expected 6 jacobi runs"
 [ "$(grep -c $'^imbalance\t' "$m")" -eq 2 ] || fail "expected 2 imbalance runs"
@@ -39,6 +39,8 @@ order=$(awk -F'\t' '$1 == "jacobi" { printf "%s:%s ", $4, $6 }' "$m")
 [ "$order" = "1:1 2:1 4:1 1:2 2:2 4:2 " ] || fail "runs are not interleaved: $order"
 awk -F'\t' 'NR > 1 && !($1 != "" && $2 == "-" && $5 == $3 * $4 && $8 == "0" && $9 > 0 && $11 == "-") { exit 1 }' "$m" ||
 	fail "manifest columns: $(cat "$m")"
+# the machine speed reference timed before each run: seconds of on-CPU time, a few ms
+awk -F'\t' 'NR > 1 && !($13 > 0.0001 && $13 < 1) { exit 1 }' "$m" || fail "reference_s: $(cat "$m")"
 while IFS=$'\t' read -r _ _ _ _ _ _ _ _ _ dir _; do
 	[ "$dir" = dir ] && continue
 	one_profile "$T/results/$dir" >/dev/null

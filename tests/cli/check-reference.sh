@@ -1,0 +1,70 @@
+# The machine speed reference (docs/check.md, "Machine speed"): 'run' times scalegate's fixed loop
+# before each run (manifest.tsv 'reference_s'; analyze: Reference_time), baselines keep it, and a
+# stored-mode check scales the current times to the baseline's machine speed. A head measured on a
+# machine that runs the loop twice as slow, whose program does twice the work, is no regression; the
+# same head on a machine of the baseline's speed is one. The slow machine is made by editing the
+# head's manifest: a real one cannot be ordered up in a test.
+. "$(dirname "$0")/lib.bash"
+
+config() { # config FILE [WORK_PCT]
+	cat >"$T/$1" <<YML
+results: results
+baselines: baselines
+defaults: { warmup: 1, repeat: 5, max_contention: off, env: { SG_KNOB_WORK_PCT: "${2:-0}" } }
+benchmarks:
+  - name: jacobi
+    command: $SG_BUILD/examples/jacobi {threads} 300 40
+    threads: [1, 2]
+YML
+}
+# slow_machine DIR FACTOR: the runs' reference_s times FACTOR
+slow_machine() {
+	awk -F'\t' -v OFS='\t' -v k="$2" 'NR > 1 && $13 != "-" { $13 = $13 * k } 1' "$1/manifest.tsv" >"$T/m" &&
+		mv "$T/m" "$1/manifest.tsv"
+}
+time_fails() { checks_of "$1" | grep -E '^FAIL jacobi program/solve/sweep 1 rank × 1 thread tolerance\.time:' || true; }
+cd "$T"
+config base.yml
+config head.yml 100
+
+expect_exit 0 "$SCALEGATE" run -c base.yml -o base
+awk -F'\t' 'NR > 1 && !($13 > 0.0001 && $13 < 1) { exit 1 }' base/manifest.tsv ||
+	fail "reference_s: $(cat base/manifest.tsv)"
+ref=$("$SCALEGATE" analyze --json base | python3 -c '
+import json, sys
+i = [i for i in json.load(sys.stdin)["intervals"] if i["interval"].endswith("sweep")][0]
+print(i["configurations"][0]["characteristics"]["Reference_time"]["median"])')
+want=$(awk -F'\t' 'NR > 1 && $4 == 1 { print $13 }' base/manifest.tsv | sort -g | sed -n 3p)
+awk -v x="$ref" -v y="$want" 'BEGIN { exit !(x == y) }' ||
+	fail "analyze: Reference_time $ref at 1 thread is not the median of the manifest's ($want)"
+expect_exit 0 "$SCALEGATE" baseline update -c base.yml -r base --force
+[ "$(grep -c $'^sample\t.*\tReference_time\t' baselines/jacobi.sgbase)" -ge 8 ] ||
+	fail "the baseline keeps no Reference_time samples"
+
+# 1. Twice the work on a machine twice as slow on the loop: scaled by about 0.5, no regression.
+expect_exit 0 "$SCALEGATE" run -c head.yml -o head
+cp -r head slow
+slow_machine slow 2
+code=0
+out=$("$SCALEGATE" check -c head.yml -r slow --junit slow.xml 2>&1) || code=$?
+[ -z "$(time_fails "$out")" ] || fail "a machine twice as slow reads as a regression: $(time_fails "$out")"
+# (the head's own loop times are of another sitting than the baseline's: about twice, not exactly)
+expect_match "$(cat slow.xml)" 'machine speed: scalegate&apos;s reference loop ran [0-9.]+ % slower here than when the baseline was recorded; the times here are scaled by 0\.[3-7][0-9]* to its speed, which adds sd [0-9.]+ % to the change' \
+	"the details say how the machine's speed was taken out"
+[ "$code" = 0 ] || [ "$code" = 1 ] || fail "check exited $code"
+
+# 2. The same head on a machine of the baseline's speed: the program's doubling is a regression.
+code=0
+out=$("$SCALEGATE" check -c head.yml -r head --junit head.xml 2>&1) || code=$?
+[ "$code" = 1 ] || fail "twice the work passed (exit $code): $out"
+[ -n "$(time_fails "$out")" ] || fail "no time regression on sweep at 1 thread: $out"
+
+# 3. A baseline without references (recorded before them, or by a batch job): times as measured.
+cp -r base old
+awk -F'\t' -v OFS='\t' 'NR > 1 { $13 = "-" } 1' old/manifest.tsv >m && mv m old/manifest.tsv
+expect_exit 0 "$SCALEGATE" baseline update -c base.yml -r old --force
+[ "$(grep -cE $'\tReference_time\t.*[0-9]' baselines/jacobi.sgbase)" = 0 ] || fail "'-' references were stored as numbers"
+code=0
+"$SCALEGATE" check -c head.yml -r slow --junit old.xml >/dev/null 2>&1 || code=$?
+[ "$code" = 1 ] || fail "without references in the baseline, twice the work passed (exit $code)"
+expect_no_match "$(cat old.xml)" 'machine speed:' "no scaling without the baseline's references"
