@@ -64,6 +64,18 @@ double check_sitting_choose(double level_sd, size_t sittings, double assumed, do
  */
 #define INTERFERENCE_SD_LOG 0.10
 #define INTERFERENCE_SD_SHARE 0.06
+/*
+ * At one processor there is no team whose waiting the correction must model: what the load costs
+ * there is the machine's speed on a CPU, which the reference loop measures (check-reference.c).
+ * A scaled 1-processor cell allows 4 % per unit of the gap: jacobi's sweep at 1 thread, judged
+ * time over the loop's, read 13.5-14.7 quiet and 14.1-14.2 beside two hogs (3 sittings each, the
+ * machine's share 0 and 0.33), +1.2 % at the means.
+ */
+#define INTERFERENCE_SD_LOG_ONE 0.04
+/* A scaled cell with more processors extends past the tolerance only while the machine's shares of
+ * head and baseline are this close: beside two hogs, jacobi's sweep at 2 threads still read
+ * +10-18 % against a quiet baseline (the team's waiting the correction leaves). */
+#define EXTEND_GAP_MAX 0.10
 
 /* The machine's share of the current runs' Total_time_wall less the baseline's (medians); 0 when
  * either is not captured. */
@@ -87,14 +99,31 @@ static double interference_gap(const struct check_cell *cell, double *cur_share,
 	return gap;
 }
 
+/* One processor, the times scaled to the baseline's machine speed. */
+static int scaled_alone(const struct check_cell *cell)
+{
+	return cell->mc && cell->mc->p == 1 && cell->cur && cell->cur->speed > 0;
+}
+
 /* The sitting shift's sd with the allowance for loads apart (above). */
 static double with_interference(const struct check_cell *cell, const struct check_metric *m,
 				double sd)
 {
 	double cur, base, gap = interference_gap(cell, &cur, &base);
-	double k = m->kind == CHECK_SHARE ? INTERFERENCE_SD_SHARE : INTERFERENCE_SD_LOG;
+	double k = m->kind == CHECK_SHARE ? INTERFERENCE_SD_SHARE
+		   : scaled_alone(cell)    ? INTERFERENCE_SD_LOG_ONE
+					   : INTERFERENCE_SD_LOG;
 
 	return gap > 0 ? sqrt(sd * sd + k * gap * k * gap) : sd;
+}
+
+int check_may_extend_past(const struct check_cell *cell)
+{
+	double cur, base;
+
+	if (cell->c->ab || !cell->cur || !(cell->cur->speed > 0))
+		return 0;
+	return scaled_alone(cell) || !(interference_gap(cell, &cur, &base) > EXTEND_GAP_MAX);
 }
 
 static double sitting_sd(const struct check_cell *cell, const struct check_metric *m,
@@ -222,7 +251,7 @@ void check_defer(struct check_cell *cell, size_t verdict, const struct check_met
 	pd->verdict = verdict;
 	pd->m = m;
 	pd->t = *t;
-	pd->t.scaled = !cell->c->ab && cell->cur && cell->cur->speed > 0;
+	pd->t.extend_past = check_may_extend_past(cell);
 	if ((pd->t.busy = check_busy(cell)))
 		pd->t.more = -1; /* more rounds on a busy machine would not decide it either */
 	pd->tol = cell->set->tolerance[m->id];
@@ -432,7 +461,7 @@ static void restate_power(struct check_pending *pd, size_t family, double look)
 		alpha /= (double)family;
 	check_test_power(&pd->t, alpha, pd->m->worse, pd->pol.margin);
 	/* the first look of an adaptive run: repeats counted for the second look's level */
-	if (pd->t.scaled && look == CHECK_FIRST_LOOK)
+	if (pd->t.extend_past && look == CHECK_FIRST_LOOK)
 		check_test_more_past(&pd->t, alpha / look * (1 - look), pd->m->worse,
 				     pd->pol.margin);
 	if (pd->t.busy)

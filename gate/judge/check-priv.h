@@ -82,9 +82,9 @@ struct check_test {
 	int degenerate;           /* no variation on either side and equal: nothing to test */
 	/* check_busy(): against a stored baseline, measured on a busy machine */
 	int busy;
-	/* stored mode, the cell's times scaled to the baseline's machine speed (check-reference.c):
-	 * a change past the tolerance earns more repeats (check_test_more_past()) */
-	int scaled;
+	/* check_may_extend_past(): a change past the tolerance earns more repeats
+	 * (check_test_more_past()) */
+	int extend_past;
 	const char *test; /* "paired t on log", "Welch t on log", "Welch t", "bootstrap", ... */
 };
 
@@ -209,6 +209,14 @@ void check_describe_reference(struct strbuf *sb, const struct check_cell *cell, 
 /* The cell's history spread of Execution_time (speedup 0) or of the speedup, or NULL. */
 const struct check_spread *check_history_spread(const struct check_cell *cell, int speedup);
 void check_spread_release(struct check_bench *b);
+/*
+ * Whether a change past the tolerance in this cell may earn adaptive repeats
+ * (check_test_more_past()): stored mode, the times scaled to the baseline's
+ * machine speed, and the load's bias taken out: by the scaling alone at one
+ * processor, at more only while the machine's shares of head and baseline
+ * agree.
+ */
+int check_may_extend_past(const struct check_cell *cell);
 /* A details line: the shift between sittings allowed for, and whether measured or assumed (stored
  * mode only). */
 void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell,

@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -121,6 +123,86 @@ static void test_more_repeats_past(void **state)
 	assert_int_equal(t.more, -1);
 }
 
+/*
+ * The cell of 'f' at index i (p = 1, 2, 4) with quiet baseline samples (Interference 0) and current
+ * ones whose machine share of Total_time_wall is 'share', its times scaled by 'speed' (0: not).
+ */
+static void cell_at(struct fixture *f, int i, double share, double speed)
+{
+	double exec[] = { 1, 1, 1 }, none[] = { 0, 0, 0 };
+
+	f->cell.mc = &f->cells[i];
+	f->cells[i].fig[ANALYSIS_TOTAL_TIME_WALL] = (struct matrix_figure){ 3, 1, 1, 1 };
+	f->cells[i].fig[ANALYSIS_INTERFERENCE] = (struct matrix_figure){ 3, share, share, share };
+	f->cell.base = add_cell(&f->bench.base, "program/solve", 1 << i, 3, exec,
+				ANALYSIS_INTERFERENCE, none);
+	f->cell.cur = add_cell(&f->bench.cur, "program/solve", 1 << i, 3, exec,
+			       ANALYSIS_INTERFERENCE, none);
+	f->bench.cur.cells[f->bench.cur.nr_cells - 1].speed = speed;
+}
+
+/* Whether a change past the tolerance in the cell may earn repeats; releases the fixture. */
+static int extends(struct fixture *f)
+{
+	struct check c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	f->cell.c = &c;
+	ret = check_may_extend_past(&f->cell);
+	fixture_release(f);
+	return ret;
+}
+
+/*
+ * Beside two hogs, against a quiet baseline: at one thread the load costs the machine's speed on a
+ * CPU, which the scaling takes out, so a change past the tolerance earns repeats; at more threads
+ * the team's waiting that the correction leaves reads +10-18 % and would become a false alarm with
+ * enough repeats (16 of 16 stored A/A gates failed at 2 threads when they were extended), so only
+ * while the loads agree. Without the scaling, never.
+ */
+static void test_extend_past_where_load_bias_is_out(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	fixture_init(&f, NULL);
+	cell_at(&f, 0, 0.33, 0.9);
+	assert_true(extends(&f));
+	fixture_init(&f, NULL);
+	cell_at(&f, 1, 0.6, 0.9);
+	assert_false(extends(&f));
+	fixture_init(&f, NULL);
+	cell_at(&f, 1, 0.05, 0.9); /* quiet against quiet */
+	assert_true(extends(&f));
+	fixture_init(&f, NULL);
+	cell_at(&f, 0, 0.33, 0); /* no references: the on-CPU slowdown stays in the change */
+	assert_false(extends(&f));
+}
+
+/* The allowance for loads apart: 4 % per unit of the gap at one scaled processor, 10 % else. */
+static void test_allowance_alone(void **state)
+{
+	struct check c;
+	struct fixture f;
+	double one, two;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	fixture_init(&f, NULL);
+	f.cell.c = &c;
+	cell_at(&f, 0, 0.5, 0.9);
+	one = check_sitting_sd(&f.cell, &check_metrics[RULES_TIME], 1, NULL);
+	fixture_release(&f);
+	fixture_init(&f, NULL);
+	f.cell.c = &c;
+	cell_at(&f, 1, 0.5, 0.9);
+	two = check_sitting_sd(&f.cell, &check_metrics[RULES_TIME], 1, NULL);
+	fixture_release(&f);
+	assert_float_equal(one, sqrt(0.03 * 0.03 + 0.02 * 0.02), 1e-9);
+	assert_float_equal(two, sqrt(0.03 * 0.03 + 0.05 * 0.05), 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -128,6 +210,8 @@ int main(void)
 		cmocka_unit_test(test_scale_keeps_program_change),
 		cmocka_unit_test(test_scale_needs_both),
 		cmocka_unit_test(test_more_repeats_past),
+		cmocka_unit_test(test_extend_past_where_load_bias_is_out),
+		cmocka_unit_test(test_allowance_alone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
