@@ -17,19 +17,15 @@ static int is_ratio(enum analysis_figure f)
  * CHECK_REFERENCE_MIN_RUNS runs have one. */
 static double reference_median(const struct baseline_cell *c, double *se)
 {
-	double *x = xmalloc((c->n + 1) * sizeof(double)), med = NAN, mean = 0, ss = 0;
+	double *x = xmalloc((c->n + 1) * sizeof(double)), med = NAN;
 	size_t n = baseline_samples(c, ANALYSIS_REFERENCE_TIME, x), k = 0;
 
 	for (size_t i = 0; i < n; i++)
 		if (x[i] > 0)
 			x[k++] = log(x[i]);
 	if (k >= CHECK_REFERENCE_MIN_RUNS) {
-		for (size_t i = 0; i < k; i++)
-			mean += x[i] / (double)k;
-		for (size_t i = 0; i < k; i++)
-			ss += (x[i] - mean) * (x[i] - mean);
 		/* a median's standard error, from the sd of the logs: sqrt(pi / 2) sd / sqrt(n) */
-		*se = sqrt(M_PI / 2 * ss / (double)(k - 1) / (double)k);
+		*se = sqrt(M_PI / 2 / (double)k) * stats_sd(x, k);
 		med = exp(stats_median(x, k));
 	}
 	free(x);

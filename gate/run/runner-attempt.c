@@ -136,8 +136,9 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 	label = repeat ? xstrfmt("%s %s repeat %d", br->b->name, br->points[pt].name, repeat)
 		       : xstrfmt("%s %s warm-up run", br->b->name, br->points[pt].name);
 	spec.label = label;
-	/* the machine's speed just before, under the load the run meets (docs/running.md) */
-	reference = reference_measure(p->ranks * p->threads);
+	/* the machine's speed just before, under the load the run meets (docs/running.md); a
+	 * warm-up run is not recorded, so it needs none */
+	reference = repeat ? reference_measure(p->ranks * p->threads) : NAN;
 	if (!exec_run(&spec, &res) && !mask_run_dir(out, 0) && !res.interrupted) {
 		rec->reference = reference;
 		r->top->run_seconds += res.wall;
