@@ -151,7 +151,7 @@ static int adapt(struct judge *j, const struct runner_options *ro)
  * (docs/check.md). */
 static int adapting(const struct config *c, const struct ci_options *o)
 {
-	return !o->no_run && (!c->slurm || o->local) && adapt_wanted(c);
+	return !o->no_run && (!c->batch || o->local) && adapt_wanted(c);
 }
 
 /* Reads and validates the 'post:' section before anything runs; 0 or -1 (reported). */

@@ -1,4 +1,4 @@
-/* The 'slurm:' section: where and how the matrix is submitted as one batch job. */
+/* The 'slurm:' section's own keys: where and how the matrix is submitted as one Slurm job. */
 #include "config/config-slurm.h"
 #include "base/util.h"
 
@@ -7,8 +7,7 @@
 #include <string.h>
 
 static const char *const slurm_keys[] = {
-	"partition", "account",       "time", "nodes", "exclusive",
-	"options",   "queue_timeout", "poll", NULL,
+	"partition", "account", "time", "nodes", "exclusive", "options", NULL,
 };
 
 /* Digits only, at most 9 of them (no overflow); -1 otherwise. */
@@ -66,7 +65,7 @@ static int parse_word(struct yamldoc *d, const yaml_node_t *v, const char *key, 
 	return 0;
 }
 
-static int parse_time(struct yamldoc *d, const yaml_node_t *v, struct batch_config *s)
+static int parse_time(struct yamldoc *d, const yaml_node_t *v, struct batch_limits *l)
 {
 	const char *t = yamldoc_scalar(v);
 	double sec;
@@ -77,20 +76,23 @@ static int parse_time(struct yamldoc *d, const yaml_node_t *v, struct batch_conf
 			"'time' must be a Slurm time limit > 0 (minutes, 'HH:MM:SS' or "
 			"'D-HH:MM:SS'), not '%s'",
 			t ? t : "a collection");
-	free(s->time);
-	s->time = xstrdup(t);
-	s->time_s = sec;
+	free(l->time);
+	l->time = xstrdup(t);
+	l->time_s = sec;
 	return 0;
 }
 
-static int parse_options(struct yamldoc *d, const yaml_node_t *v, struct batch_config *s)
+static int parse_options(struct yamldoc *d, const yaml_node_t *v, struct slurm_config *s)
 {
 	const char **list;
 	size_t nr;
 
 	if (yamldoc_get_str_list(d, v, "options", &list, &nr))
 		return -1;
+	for (size_t i = 0; i < s->nr_options; i++)
+		free(s->options[i]);
 	free(s->options);
+	s->nr_options = 0;
 	s->options = xcalloc(nr + 1, sizeof(*s->options));
 	for (size_t i = 0; i < nr; i++) {
 		if (list[i][0] != '-') {
@@ -106,9 +108,10 @@ static int parse_options(struct yamldoc *d, const yaml_node_t *v, struct batch_c
 	return s->nr_options == nr ? 0 : -1;
 }
 
-static void parse_key(struct yamldoc *d, const struct yamldoc_iter *it, struct batch_config *s)
+static void parse_key(struct yamldoc *d, const struct yamldoc_iter *it, struct batch_section *sec)
 {
-	const char *k = it->key ? it->key : "";
+	struct slurm_config *s = sec->own;
+	const char *k = it->key;
 	long long n;
 
 	if (!strcmp(k, "partition")) {
@@ -116,7 +119,7 @@ static void parse_key(struct yamldoc *d, const struct yamldoc_iter *it, struct b
 	} else if (!strcmp(k, "account")) {
 		parse_word(d, it->value, k, &s->account);
 	} else if (!strcmp(k, "time")) {
-		parse_time(d, it->value, s);
+		parse_time(d, it->value, &sec->limits);
 	} else if (!strcmp(k, "nodes")) {
 		if (!yamldoc_get_int(d, it->value, k, 1, 100000, &n))
 			s->nodes = (int)n;
@@ -124,53 +127,46 @@ static void parse_key(struct yamldoc *d, const struct yamldoc_iter *it, struct b
 		yamldoc_get_bool(d, it->value, k, &s->exclusive);
 	} else if (!strcmp(k, "options")) {
 		parse_options(d, it->value, s);
-	} else if (!strcmp(k, "queue_timeout")) {
-		yamldoc_get_duration(d, it->value, k, &s->queue_timeout);
-	} else if (!strcmp(k, "poll")) {
-		if (!yamldoc_get_duration(d, it->value, k, &s->poll) && s->poll < 0.1)
-			yamldoc_error(d, it->value, "'poll' must be at least 100ms");
-	} else {
-		yamldoc_unknown_key(d, it->key_node, slurm_keys);
 	}
 }
 
-int config_slurm_parse(struct yamldoc *d, const yaml_node_t *v, struct batch_config **out)
+/* The messages say where the job went ("submitted job 42 to partition debug"). */
+static int validate(struct yamldoc *d, struct batch_section *sec)
 {
-	struct batch_config *s;
-	struct yamldoc_iter it;
-	int errors = d->nr_errors;
-	char buf[64];
+	const struct slurm_config *s = sec->own;
 
-	if (!yamldoc_is_map(v))
-		return yamldoc_error(d, v, "'slurm' must be a mapping, not %s",
-				     yamldoc_describe(v, buf, sizeof(buf)));
-	s = xcalloc(1, sizeof(*s));
-	s->exclusive = 1;
-	s->queue_timeout = SLURM_DEFAULT_QUEUE_TIMEOUT;
-	s->poll = SLURM_DEFAULT_POLL;
-	s->node = v;
-	s->options = xcalloc(1, sizeof(*s->options));
-	yamldoc_map_iter(&it, d, (yaml_node_t *)v);
-	while (yamldoc_map_next(&it))
-		parse_key(d, &it, s);
-	if (d->nr_errors != errors) {
-		config_slurm_free(s);
-		return -1;
-	}
-	config_slurm_free(*out);
-	*out = s;
+	(void)d;
+	if (s->partition)
+		sec->limits.where = xstrfmt("partition %s", s->partition);
 	return 0;
 }
 
-void config_slurm_free(struct batch_config *s)
+static void *own_new(void)
 {
-	if (!s)
-		return;
+	struct slurm_config *s = xcalloc(1, sizeof(*s));
+
+	s->exclusive = 1;
+	s->options = xcalloc(1, sizeof(*s->options));
+	return s;
+}
+
+static void own_free(void *own)
+{
+	struct slurm_config *s = own;
+
 	free(s->partition);
 	free(s->account);
-	free(s->time);
 	for (size_t i = 0; i < s->nr_options; i++)
 		free(s->options[i]);
 	free(s->options);
 	free(s);
 }
+
+const struct config_scheduler config_slurm = {
+	.key = "slurm",
+	.own_keys = slurm_keys,
+	.own_new = own_new,
+	.own_free = own_free,
+	.parse_key = parse_key,
+	.validate = validate,
+};

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* with every config_schedulers key, for "did you mean" */
 static const char *const top_keys[] = {
 	"benchmarks", "launcher",   "defaults", "results", "baselines",          "rules",    "post",
 	"reports",    "secret_env", "slurm",    "history", "allow_no_reference", "pass_env", NULL,
@@ -434,6 +435,19 @@ static void add_post_token(struct config_loader *l)
 }
 
 /* Top-level keys in file order; 'defaults' and 'benchmarks' wait until the launcher is known. */
+/* A scheduler's section; the matrix goes to one scheduler only. */
+static void parse_batch(struct config_loader *l, const struct yamldoc_iter *it)
+{
+	struct config *c = l->c;
+
+	if (c->batch && c->batch->scheduler != config_scheduler_find(it->key)) {
+		yamldoc_error(l->d, it->key_node, "'%s' and '%s': the matrix goes to one scheduler",
+			      c->batch->scheduler->key, it->key);
+		return;
+	}
+	config_batch_parse(l->d, it->value, config_scheduler_find(it->key), &c->batch);
+}
+
 static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node_t **benchmarks)
 {
 	struct config *c = l->c;
@@ -463,8 +477,8 @@ static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node
 			parse_env_names(l, it.value, k, add_secret);
 		else if (!strcmp(k, "pass_env"))
 			parse_env_names(l, it.value, k, add_pass);
-		else if (!strcmp(k, "slurm"))
-			config_slurm_parse(l->d, it.value, &c->slurm);
+		else if (config_scheduler_find(k))
+			parse_batch(l, &it);
 		else if (!strcmp(k, "allow_no_reference"))
 			yamldoc_get_bool(l->d, it.value, k, &c->allow_no_reference);
 		else if (!strcmp(k, "history"))
@@ -521,7 +535,7 @@ void config_release(struct config *c)
 	for (size_t i = 0; i < c->nr_pass_env; i++)
 		free(c->pass_env[i]);
 	free(c->pass_env);
-	config_slurm_free(c->slurm);
+	config_batch_free(c->batch);
 	yamldoc_release(&c->doc);
 	memset(c, 0, sizeof(*c));
 }

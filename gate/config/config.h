@@ -3,7 +3,7 @@
 #define SG_CONFIG_H
 
 #include "base/yamldoc.h"
-#include "config/config-slurm.h"
+#include "config/config-batch.h"
 
 #define CONFIG_DEFAULT_LAUNCHER "mpirun -np {ranks} --bind-to none"
 #define CONFIG_NO_SIZE (-1LL) /* the size of a point when the benchmark has no sizes */
@@ -89,7 +89,8 @@ struct config {
 	yaml_node_t *rules;     /* a mapping or a list */
 	yaml_node_t *post;
 	yaml_node_t *reports;
-	struct batch_config *slurm; /* the 'slurm:' section; NULL: run here */
+	/* a scheduler's section ('slurm:'): the matrix runs as its batch job; NULL: run here */
+	struct batch_section *batch;
 	int allow_no_reference; /* no baseline and no base revision: skipped, not an error */
 };
 

@@ -24,14 +24,16 @@ struct batch_job {
 	double submit, start, end; /* epoch seconds; 0: not yet */
 };
 
-/* One scheduler. Adding one is a struct like batch_slurm (run/slurm.c) and its config section. */
+/* One scheduler's commands. Adding one is a struct like batch_slurm (run/slurm.c) in
+ * batch_backends, and its section, a struct config_scheduler (config/config-slurm.c). */
 struct batch_backend {
 	/* "slurm": messages ("slurm: job 42 pending"), RESULTS/.slurm/ and RESULTS/slurm.tsv */
 	const char *name;
 	const char *title; /* "Slurm": the scheduler in sentences */
+	const struct config_scheduler *section; /* its section of scalegate.yml */
 	/* The command that submits 'script' with its output into 'output', NULL-terminated;
-	 * free with batch_free_argv(). */
-	char **(*submit_argv)(const struct batch_config *c, const char *script, const char *output);
+	 * free with batch_free_argv(). 's' is the scheduler's own section. */
+	char **(*submit_argv)(const struct batch_section *s, const char *script, const char *output);
 	/* The job id in the submit command's output, or NULL. Caller frees. */
 	char *(*parse_id)(const char *output);
 	/* Reads the job's state into 'j'; 0, or -1 with the scheduler's message in 'err'. */
@@ -41,8 +43,10 @@ struct batch_backend {
 };
 
 extern const struct batch_backend batch_slurm;
+/* Every scheduler the gate submits to, NULL-terminated. */
+extern const struct batch_backend *const batch_backends[];
 
-/* The scheduler of the configuration's section. */
+/* The scheduler of the configuration's section; NULL: none. */
 const struct batch_backend *batch_backend_of(const struct config *c);
 /* batch_run with a given scheduler (the tests' double is one). */
 long batch_run_with(struct runner *r, const struct batch_backend *b);

@@ -19,19 +19,24 @@
 #include "run/runner-exec.h"
 
 #define RUN_GRACE \
-	300.0 /* seconds past the time limit before the gate gives up on Slurm ending the job */
+	300.0 /* seconds past the time limit before the gate gives up on the scheduler ending the job */
 
 int batch_wanted(const struct runner *r)
 {
 	return batch_backend_of(r->c) && !r->opt.local;
 }
 
+const struct batch_backend *const batch_backends[] = { &batch_slurm, NULL };
+
 const struct batch_backend *batch_backend_of(const struct config *c)
 {
-	return c->slurm ? &batch_slurm : NULL;
+	for (const struct batch_backend *const *b = batch_backends; c->batch && *b; b++)
+		if ((*b)->section == c->batch->scheduler)
+			return *b;
+	return NULL;
 }
 
-/* RESULTS/.slurm/NAME: the job's script and output. Caller frees. */
+/* RESULTS/.<scheduler>/NAME: the job's script and output. Caller frees. */
 static char *job_file(const struct runner *r, const struct batch_backend *b, const char *name)
 {
 	return xstrfmt("%s/.%s%s%s", r->results, b->name, name ? "/" : "", name ? name : "");
@@ -91,7 +96,7 @@ static char *job_script(const struct runner *r)
 static char **submit_argv(const struct runner *r, const struct batch_backend *b)
 {
 	char *script = job_file(r, b, "job.sh"), *output = job_file(r, b, "job.out");
-	char **argv = b->submit_argv(r->c->slurm, script, output);
+	char **argv = b->submit_argv(r->c->batch, script, output);
 
 	free(output);
 	free(script);
@@ -212,7 +217,7 @@ struct follow {
 static void poll_job(const struct runner *r, const struct batch_backend *b, struct batch_job *j,
 		     struct follow *f)
 {
-	const struct batch_config *s = r->c->slurm;
+	const struct batch_limits *s = &r->c->batch->limits;
 	struct strbuf err = STRBUF_INIT;
 	double t = now();
 
@@ -266,11 +271,11 @@ static void follow(struct runner *r, const struct batch_backend *b, struct batch
 	stream(r, b, &at, 1);
 }
 
-/* Why the runs the job did not do failed: Slurm's state and reason. Caller frees. */
+/* Why the runs the job did not do failed: the scheduler's state and reason. Caller frees. */
 static char *job_reason(const struct runner *r, const struct batch_backend *b,
 			const struct batch_job *j, const struct follow *f)
 {
-	const char *limit = r->c->slurm->time;
+	const char *limit = r->c->batch->limits.time;
 	char *out;
 	char *reason;
 
@@ -309,8 +314,8 @@ long batch_run_with(struct runner *r, const struct batch_backend *b)
 	}
 	out = job_file(r, b, "job.out");
 	fprintf(stderr, "%s: submitted job %s%s%s; its output: %s\n", b->name, j.id,
-		r->c->slurm->partition ? " to partition " : "",
-		r->c->slurm->partition ? r->c->slurm->partition : "", out);
+		r->c->batch->limits.where ? " to " : "",
+		r->c->batch->limits.where ? r->c->batch->limits.where : "", out);
 	free(out);
 	follow(r, b, &j, &f);
 	reason = job_reason(r, b, &j, &f);

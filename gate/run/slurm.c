@@ -1,14 +1,16 @@
 /* Slurm behind the batch seam: sbatch submits, scontrol (sacct once the controller forgot the job)
  * reads the state, scancel cancels (docs/running.md, "On a Slurm cluster"). */
 #include "run/batch-priv.h"
+#include "config/config-slurm.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 /* sbatch's argument vector for 'script', NULL-terminated. */
-static char **submit_argv(const struct batch_config *s, const char *script, const char *output)
+static char **submit_argv(const struct batch_section *sec, const char *script, const char *output)
 {
+	const struct slurm_config *s = sec->own;
 	char **argv = xcalloc(13 + s->nr_options, sizeof(*argv));
 	size_t n = 0;
 
@@ -24,8 +26,8 @@ static char **submit_argv(const struct batch_config *s, const char *script, cons
 		argv[n++] = xstrfmt("--partition=%s", s->partition);
 	if (s->account)
 		argv[n++] = xstrfmt("--account=%s", s->account);
-	if (s->time)
-		argv[n++] = xstrfmt("--time=%s", s->time);
+	if (sec->limits.time)
+		argv[n++] = xstrfmt("--time=%s", sec->limits.time);
 	argv[n++] = xstrfmt("--nodes=%d", s->nodes ? s->nodes : 1);
 	if (s->exclusive)
 		argv[n++] = xstrdup("--exclusive");
@@ -181,6 +183,7 @@ static int query(struct batch_job *j, struct strbuf *err)
 const struct batch_backend batch_slurm = {
 	.name = "slurm",
 	.title = "Slurm",
+	.section = &config_slurm,
 	.submit_argv = submit_argv,
 	.parse_id = parse_id,
 	.query = query,

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "config/config-slurm.h"
 #include "datacase.h"
 #include "base/util.h"
 
@@ -80,11 +81,13 @@ static void dump_config(struct strbuf *sb, const struct config *c)
 	strbuf_addf(sb, "ok\nresults %s\nbaselines %s\nrules %s\npost %s\nreports %s\n",
 		    c->results_dir, c->baselines_dir, kind(c->rules), kind(c->post),
 		    kind(c->reports));
-	if (c->slurm) {
-		const struct batch_config *s = c->slurm;
+	if (c->batch) {
+		const struct slurm_config *s = c->batch->own;
+		const struct batch_limits *l = &c->batch->limits;
+		assert_ptr_equal(c->batch->scheduler, &config_slurm);
 		strbuf_addf(sb, "slurm partition %s account %s time %s (%gs) nodes %d exclusive %d queue_timeout %g poll %g\n",
-			    or_dash(s->partition), or_dash(s->account), or_dash(s->time), s->time_s, s->nodes,
-			    s->exclusive, s->queue_timeout, s->poll);
+			    or_dash(s->partition), or_dash(s->account), or_dash(l->time), l->time_s, s->nodes,
+			    s->exclusive, l->queue_timeout, l->poll);
 		for (size_t i = 0; i < s->nr_options; i++)
 			strbuf_addf(sb, "  option %s\n", s->options[i]);
 	}
