@@ -1,4 +1,4 @@
-/* The analyzer: loads profiles and computes the characteristics of DESIGN.md per interval,
+/* The analyzer: loads profiles and computes the characteristics of docs/design.md per interval,
  * configuration and repeat (docs/metrics.md). */
 #ifndef SG_ANALYSIS_H
 #define SG_ANALYSIS_H
@@ -20,7 +20,7 @@ enum analysis_needs {
 #define ANALYSIS_LOST_ROW(X, id, name, needs, ...) X(id, name, needs)
 
 /*
- * The main characteristics of one interval in one run; names as in DESIGN.md
+ * The main characteristics of one interval in one run; names as in docs/design.md
  * and the JSON keys, then what must be captured for each to be known. The
  * terms of Lost_time and their parts come from base/lost-table.h.
  * Execution_time and Total_time are the program's (interference-free); the _wall ones as measured.

@@ -1,6 +1,5 @@
 /* A batch scheduler's section of scalegate.yml ('slurm:'), behind one seam: the gate's own keys
- * (poll, queue_timeout) here, the scheduler's keys in its struct config_scheduler (docs/extending.md).
- */
+ * (poll, queue_timeout) here, the scheduler's in its struct config_scheduler (extending.md). */
 #ifndef SG_CONFIG_BATCH_H
 #define SG_CONFIG_BATCH_H
 
@@ -16,7 +15,7 @@ struct batch_limits {
 	/* the job's time limit as the scheduler writes it ("1:00:00"); NULL: the scheduler's */
 	char *time;
 	double time_s;        /* the same in seconds; 0 when unset */
-	char *where;          /* where the job goes, for messages ("partition debug"); NULL: unsaid */
+	char *where; /* where the job goes, for messages ("partition debug"); NULL: unsaid */
 };
 
 struct batch_section;
@@ -28,8 +27,10 @@ struct config_scheduler {
 	void *(*own_new)(void);       /* the own settings with their defaults */
 	void (*own_free)(void *own);
 	/* Reads one of own_keys into s->own (and s->limits); errors through yamldoc_error. */
-	void (*parse_key)(struct yamldoc *d, const struct yamldoc_iter *it, struct batch_section *s);
-	/* Checks across keys after the section was read; 0, or -1 after yamldoc_error. NULL: none. */
+	void (*parse_key)(struct yamldoc *d, const struct yamldoc_iter *it,
+			  struct batch_section *s);
+	/* Checks across keys after the section was read; 0, or -1 after yamldoc_error. NULL:
+	 * none. */
 	int (*validate)(struct yamldoc *d, struct batch_section *s);
 };
 

@@ -1,4 +1,4 @@
-/* The --json output of 'scalegate analyze': keys as in DESIGN.md, null where absent (schema:
+/* The --json output of 'scalegate analyze': keys as in docs/metrics.md, null where absent (schema:
  * docs/metrics.md). */
 #include <math.h>
 #include <stdio.h>

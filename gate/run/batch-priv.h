@@ -33,7 +33,8 @@ struct batch_backend {
 	const struct config_scheduler *section; /* its section of scalegate.yml */
 	/* The command that submits 'script' with its output into 'output', NULL-terminated;
 	 * free with batch_free_argv(). 's' is the scheduler's own section. */
-	char **(*submit_argv)(const struct batch_section *s, const char *script, const char *output);
+	char **(*submit_argv)(const struct batch_section *s, const char *script,
+			      const char *output);
 	/* The job id in the submit command's output, or NULL. Caller frees. */
 	char *(*parse_id)(const char *output);
 	/* Reads the job's state into 'j'; 0, or -1 with the scheduler's message in 'err'. */

@@ -18,8 +18,8 @@
 #include "base/escape.h"
 #include "run/runner-exec.h"
 
-#define RUN_GRACE \
-	300.0 /* seconds past the time limit before the gate gives up on the scheduler ending the job */
+/* seconds past the time limit before the gate gives up on the scheduler ending the job */
+#define RUN_GRACE 300.0
 
 int batch_wanted(const struct runner *r)
 {
