@@ -78,7 +78,7 @@ $(B)/lib/libscalegate.so: $(TRACER_OBJ)
 TRACER_LIBS_OUT := $(B)/lib/libscalegate.a $(B)/lib/libscalegate.so
 
 # ---- gate -----------------------------------------------------------------
-# One folder per stage of the data flow (DESIGN.md, "Layout of gate/"); includes spelled by folder.
+# One folder per stage of the data flow (docs/design.md, "The stage folders and their arrows"); includes spelled by folder.
 GATE_ALL := $(wildcard gate/*/*.c)
 GATE_CMD := $(wildcard gate/cmd/*.c)
 GATE_LIB_SRC := $(filter-out $(GATE_CMD),$(GATE_ALL))

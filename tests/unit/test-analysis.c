@@ -432,7 +432,7 @@ static void test_rankless_helper(void **state)
 }
 
 /*
- * DESIGN.md's DVM Jacobi example on 16 processors (4 ranks x 4 threads):
+ * docs/design.md's DVM Jacobi example on 16 processors (4 ranks x 4 threads):
  * Total 768.799744 = 48.049984 x 16, Efficiency 0.919949, Lost 61.543236 =
  * 29.595780 (insufficient parallelism) + 29.950592 (communication) + 1.996864 (idle).
  */
