@@ -91,6 +91,8 @@ struct config {
 	yaml_node_t *reports;
 	struct batch_config *slurm; /* the 'slurm:' section; NULL: run here */
 	int allow_no_reference; /* no baseline and no base revision: skipped, not an error */
+	/* 'undecided: pass': a benchmark whose time checks could not decide warns (exit 0) */
+	int undecided_pass;
 };
 
 /*
