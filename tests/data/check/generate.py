@@ -304,6 +304,18 @@ CASES = {
     # ... and every time check inconclusive, accepted with 'undecided: pass' (exit 0, "could not decide")
     "undecided-accepted": (dict(factors=SPREAD, mode="parallel"), dict(factors=CLEAN, mode="parallel"),
                            SOLVER_RULES + "undecided: pass\n", None),
+    # two causes: program/solve's own serial code and a critical section in its sweep: two findings, the
+    # outer one not folded into the inner (its Insufficient_parallelism is its own)
+    "outer-and-inner": (dict(factors=CLEAN2, mode="critical", solve_serial=0.06), dict(factors=CLEAN, mode="parallel"),
+                        """  - name: solver
+    benchmark: jacobi
+    interval: "program/solve*"
+    tolerance:
+      time: 10%
+      insufficient_parallelism: 0.05
+      synchronization: 0.05
+    significance: 0.05
+""", None),
     "absolute-bound": (dict(factors=CLEAN2, mode="serial"), None, """  - name: floor
     interval: "program/solve/*"
     efficiency_min: 0.8
