@@ -11,7 +11,8 @@
 
 static const char *const top_keys[] = {
 	"benchmarks", "launcher",   "defaults", "results", "baselines",          "rules",    "post",
-	"reports",    "secret_env", "slurm",    "history", "allow_no_reference", "pass_env", "undecided", NULL,
+	"reports",    "secret_env", "slurm",    "history", "allow_no_reference", "pass_env",
+	"undecided",  NULL,
 };
 
 /* 'undecided: error' (the default) or 'pass': a benchmark whose time checks all could not decide

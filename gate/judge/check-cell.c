@@ -225,7 +225,8 @@ static char *busy_note(const struct check_cell *cell)
 static int share_of(const struct verdict *v)
 {
 	for (int m = 0; m < RULES_NR_METRICS && v->metric; m++)
-		if (check_metrics[m].kind == CHECK_SHARE && !strcmp(check_metrics[m].name, v->metric))
+		if (check_metrics[m].kind == CHECK_SHARE &&
+		    !strcmp(check_metrics[m].name, v->metric))
 			return (int)check_metrics[m].fig;
 	return -1;
 }

@@ -73,8 +73,8 @@ static void undecided(struct check *c, const struct check_bench *b, const struct
 			    "against %s; %s",
 			    d->time, reference(c, b),
 			    accept ? "accepted by 'undecided: pass'"
-				   : "add repeats (the inconclusive checks say how many), or accept "
-				     "an undecided gate with 'undecided: pass'");
+				   : "add repeats (the inconclusive checks say how many), "
+				     "or accept an undecided gate with 'undecided: pass'");
 }
 
 void check_decided(struct check *c, int accept)

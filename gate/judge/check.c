@@ -397,8 +397,9 @@ static void note_baseline(struct check *c, const struct check_bench *b)
 	if (c->ab && !b->has_base && !c->quiet) {
 		/* the base ran none of it (every base run failed, or it has no such benchmark) */
 		v = verdict_add(c->vs, VERDICT_ERROR, b->name, "-", "-", 0, 0, "base.missing");
-		verdict_set_message(v, "could not decide: the base revision has no results for "
-				    "'%s' to compare with (its runs are in RESULTS/base/manifest.tsv)",
+		verdict_set_message(v,
+				    "could not decide: the base revision has no results for '%s' "
+				    "to compare with (its runs are in RESULTS/base/manifest.tsv)",
 				    b->name);
 	}
 	if (b->fingerprint_diff && !c->quiet)

@@ -204,7 +204,8 @@ static size_t cause_of(const struct verdict_set *vs, const struct finding *f)
 /* Findings in the order of their first check. */
 static int by_first_check(const void *x, const void *y)
 {
-	size_t a = ((const struct finding *)x)->checks[0], b = ((const struct finding *)y)->checks[0];
+	size_t a = ((const struct finding *)x)->checks[0];
+	size_t b = ((const struct finding *)y)->checks[0];
 
 	return a < b ? -1 : a > b;
 }

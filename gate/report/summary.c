@@ -135,7 +135,8 @@ void report_outcome(struct strbuf *sb, const struct verdict_set *s)
 		strbuf_addf(sb, " in %zu %s)", s->nr, checks);
 	} else if (report_undecided(s)) {
 		size_t n = report_undecided(s);
-		strbuf_addf(sb, "could not decide for %zu %s", n, n == 1 ? "benchmark" : "benchmarks");
+		strbuf_addf(sb, "could not decide for %zu %s", n,
+			    n == 1 ? "benchmark" : "benchmarks");
 		add_others(sb, s, count, 1, " (");
 		strbuf_addf(sb, " in %zu %s)", s->nr, checks);
 	} else {
