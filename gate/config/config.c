@@ -12,8 +12,28 @@
 /* with every config_schedulers key, for "did you mean" */
 static const char *const top_keys[] = {
 	"benchmarks", "launcher",   "defaults", "results", "baselines",          "rules",    "post",
-	"reports",    "secret_env", "slurm",    "history", "allow_no_reference", "pass_env", NULL,
+	"reports",    "secret_env", "slurm",    "history", "allow_no_reference", "pass_env",
+	"undecided",  NULL,
 };
+
+/* 'undecided: error' (the default) or 'pass': a benchmark whose time checks all could not decide
+ * fails the gate (exit 3), or passes it with the headline "could not decide". */
+static void parse_undecided(struct config_loader *l, const yaml_node_t *n, const char *key)
+{
+	static const char *const words[] = { "error", "pass", NULL };
+	const char *w = yamldoc_get_str(l->d, n, key);
+	const char *close;
+
+	if (!w)
+		return;
+	if (!strcmp(w, "pass") || !strcmp(w, "error")) {
+		l->c->undecided_pass = !strcmp(w, "pass");
+		return;
+	}
+	close = yamldoc_closest(w, words);
+	yamldoc_error(l->d, n, "'%s' must be 'error' or 'pass', not '%s'%s%s%s", key, w,
+		      close ? "; did you mean '" : "", close ? close : "", close ? "'?" : "");
+}
 
 static char *dir_of(const char *path)
 {
@@ -481,6 +501,8 @@ static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node
 			parse_batch(l, &it);
 		else if (!strcmp(k, "allow_no_reference"))
 			yamldoc_get_bool(l->d, it.value, k, &c->allow_no_reference);
+		else if (!strcmp(k, "undecided"))
+			parse_undecided(l, it.value, k);
 		else if (!strcmp(k, "history"))
 			parse_history(l, it.value);
 		else

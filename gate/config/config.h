@@ -92,6 +92,8 @@ struct config {
 	/* a scheduler's section ('slurm:'): the matrix runs as its batch job; NULL: run here */
 	struct batch_section *batch;
 	int allow_no_reference; /* no baseline and no base revision: skipped, not an error */
+	/* 'undecided: pass': a benchmark whose time checks could not decide warns (exit 0) */
+	int undecided_pass;
 };
 
 /*

@@ -84,7 +84,7 @@ static const char *qualifier(const struct baseline_cell *cur, const struct basel
 }
 
 /* Names the lost-time component that grew most (or, without a baseline, the largest one). */
-static void component(struct strbuf *sb, const struct check_cell *cell)
+static void component(struct strbuf *sb, const struct check_cell *cell, int prefer)
 {
 	int best = -1;
 	double best_v = 0, cur_v = 0, base_v = 0;
@@ -96,7 +96,14 @@ static void component(struct strbuf *sb, const struct check_cell *cell)
 		/* Load_imbalance is a potential loss, not a term of Lost_time: a term that grew
 		 * as much is the better explanation, so it must clearly outgrow the terms. */
 		double need = components[i] == ANALYSIS_LOAD_IMBALANCE ? 2 * best_v : best_v;
-		if (isnan(v) || v < (cell->base ? CAUSE_MIN_GROWTH : CAUSE_MIN_SHARE) || v <= need)
+		if (isnan(v) || v < (cell->base ? CAUSE_MIN_GROWTH : CAUSE_MIN_SHARE))
+			continue;
+		/* the term the check judged, when it grew: its own cause, not a larger one */
+		if ((int)components[i] == prefer) {
+			best = (int)i, best_v = v, cur_v = cur, base_v = base;
+			break;
+		}
+		if (v <= need)
 			continue;
 		best = (int)i, best_v = v, cur_v = cur, base_v = base;
 	}
@@ -244,13 +251,13 @@ static void interference(struct strbuf *sb, const struct check_cell *cell)
 			  "removed from the judged figures)");
 }
 
-char *cause_explain(const struct check_cell *cell)
+char *cause_explain(const struct check_cell *cell, int prefer)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!cell->cur)
 		return NULL;
-	component(&sb, cell);
+	component(&sb, cell, prefer);
 	karp_flatt(&sb, cell);
 	outside_inner(&sb, cell);
 	interference(&sb, cell);

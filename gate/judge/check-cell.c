@@ -221,13 +221,23 @@ static char *busy_note(const struct check_cell *cell)
 		       busy, c->nr_runs, most);
 }
 
+/* The lost-time term a share check judged (its cause comes first), or -1. */
+static int share_of(const struct verdict *v)
+{
+	for (int m = 0; m < RULES_NR_METRICS && v->metric; m++)
+		if (check_metrics[m].kind == CHECK_SHARE &&
+		    !strcmp(check_metrics[m].name, v->metric))
+			return (int)check_metrics[m].fig;
+	return -1;
+}
+
 void check_add_cause(struct check_cell *cell, struct verdict *v)
 {
 	char *cause, *busy;
 
 	if (v->status != VERDICT_FAIL && v->status != VERDICT_WARN)
 		return;
-	cause = cause_explain(cell);
+	cause = cause_explain(cell, share_of(v));
 	busy = busy_note(cell);
 	if (cause && busy)
 		verdict_set_cause(v, "%s; %s", cause, busy);

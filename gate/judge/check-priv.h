@@ -266,8 +266,9 @@ int check_busy(const struct check_cell *cell);
 void check_add_cause(struct check_cell *cell, struct verdict *v);
 
 
-/* cause.c: "Synchronization grew from 3 % to 14 % of Total_time; ..." or NULL; caller frees. */
-char *cause_explain(const struct check_cell *cell);
+/* cause.c: "Synchronization grew from 3 % to 14 % of Total_time; ..." or NULL; caller frees.
+ * prefer: the figure a share check judged, named when it grew even if another grew more; or -1. */
+char *cause_explain(const struct check_cell *cell, int prefer);
 
 /* How metric m's values read (base/units.h). */
 enum unit check_unit(const struct check_metric *m);

@@ -64,7 +64,10 @@ int check_run_failures(struct verdict_set *vs, struct rules *r, const char *resu
 	return ret;
 }
 
-void check_run_failures_of(struct verdict_set *vs, struct rules *r, const struct manifest *m)
+/* One error verdict per configuration with failed runs; 'side' says whose ("" or "the base
+ * revision: "). */
+static void add_failures(struct verdict_set *vs, struct rules *r, const struct manifest *m,
+			 const char *kind, const char *side)
 {
 	struct failed *list = NULL;
 	size_t nr = 0;
@@ -76,10 +79,10 @@ void check_run_failures_of(struct verdict_set *vs, struct rules *r, const struct
 		if (x->failed) {
 			struct rules_settings set;
 			struct verdict *v = verdict_add(vs, VERDICT_ERROR, x->benchmark, "program",
-							x->size, x->ranks, x->threads, "run");
+							x->size, x->ranks, x->threads, kind);
 			v->n = (size_t)(x->runs - x->failed);
-			verdict_set_message(v, "%d of %d runs failed; %s%s", x->failed, x->runs,
-					    x->first,
+			verdict_set_message(v, "%s%d of %d runs failed; %s%s", side, x->failed,
+					    x->runs, x->first,
 					    x->failed > 1 ? " (and more: see manifest.tsv)" : "");
 			/* a rule that selects only what failed to run still selected something */
 			if (r)
@@ -89,6 +92,16 @@ void check_run_failures_of(struct verdict_set *vs, struct rules *r, const struct
 		free(x->first);
 	}
 	free(list);
+}
+
+void check_run_failures_of(struct verdict_set *vs, struct rules *r, const struct manifest *m)
+{
+	add_failures(vs, r, m, "run", "");
+}
+
+void check_base_run_failures(struct verdict_set *vs, const struct manifest *m)
+{
+	add_failures(vs, NULL, m, "run.base", "the base revision: ");
 }
 
 void check_damaged(struct verdict_set *vs, const struct analysis *a)

@@ -67,23 +67,43 @@ char *check_fingerprint_diff(const struct baseline *cur, const struct baseline *
 	return sb.len ? strbuf_detach(&sb) : NULL;
 }
 
+/* Whether some cell of the baseline has a positive Execution_time: all zero is no reference. */
+static int has_times(const struct baseline *base)
+{
+	for (size_t i = 0; i < base->nr_cells; i++)
+		for (size_t k = 0; base->cells[i].fig[ANALYSIS_EXECUTION_TIME] &&
+				   k < base->cells[i].n;
+		     k++)
+			if (base->cells[i].fig[ANALYSIS_EXECUTION_TIME][k] > 0)
+				return 1;
+	return 0;
+}
+
 /*
- * Another benchmark's baseline, or one without samples (damage, not absence: every tolerance
- * would skip and the gate pass on nothing): an error verdict naming the file, and no baseline. 1
- * then.
+ * Another benchmark's baseline, one without samples, or one whose times are all zero (damage, not
+ * absence: every tolerance would skip and the gate pass on nothing): an error verdict naming the
+ * file, and no baseline. 1 then.
  */
 static int foreign_or_empty(struct check *c, struct check_bench *b)
 {
+	int foreign = strcmp(b->base.benchmark, b->name) != 0;
 	struct verdict *v;
 
-	if (!strcmp(b->base.benchmark, b->name) && b->base.nr_cells)
+	if (!foreign && b->base.nr_cells && has_times(&b->base))
 		return 0;
-	v = verdict_add(c->vs, VERDICT_ERROR, b->name, "-", "-", 0, 0, "baseline");
-	if (b->base.nr_cells)
+	v = verdict_add(c->vs, VERDICT_ERROR, b->name, "-", "-", 0, 0,
+			foreign || !b->base.nr_cells ? "baseline" : "baseline.zero");
+	if (foreign && b->base.nr_cells)
 		verdict_set_message(v,
 				    "'%s' is the baseline of benchmark '%s', not of '%s': only "
 				    "absolute rules apply",
 				    b->base_path, b->base.benchmark, b->name);
+	else if (b->base.nr_cells)
+		verdict_set_message(v,
+				    "the baseline '%s' holds no time above 0 s: nothing can be "
+				    "compared with it; record it again with 'scalegate baseline "
+				    "update'",
+				    b->base_path);
 	else
 		verdict_set_message(
 			v,
@@ -91,6 +111,7 @@ static int foreign_or_empty(struct check *c, struct check_bench *b)
 			"record it again with 'scalegate baseline update'",
 			b->base_path);
 	baseline_release(&b->base);
+	b->refused = 1;
 	return 1;
 }
 
@@ -355,7 +376,9 @@ static void note_baseline(struct check *c, const struct check_bench *b)
 {
 	struct verdict *v;
 
-	if (!b->has_base && b->base_path && !c->quiet && c->allow_no_reference) {
+	if (b->refused) {
+		/* foreign_or_empty() said why there is none */
+	} else if (!b->has_base && b->base_path && !c->quiet && c->allow_no_reference) {
 		v = verdict_add(c->vs, VERDICT_SKIPPED, b->name, "-", "-", 0, 0,
 				"baseline.missing");
 		verdict_set_message(v, "no baseline '%s' (allowed: allow_no_reference): only "
@@ -370,6 +393,14 @@ static void note_baseline(struct check *c, const struct check_bench *b)
 				    "update), or accept a gate on absolute rules only "
 				    "(--allow-no-reference, or 'allow_no_reference: true')",
 				    b->base_path);
+	}
+	if (c->ab && !b->has_base && !c->quiet) {
+		/* the base ran none of it (every base run failed, or it has no such benchmark) */
+		v = verdict_add(c->vs, VERDICT_ERROR, b->name, "-", "-", 0, 0, "base.missing");
+		verdict_set_message(v,
+				    "could not decide: the base revision has no results for '%s' "
+				    "to compare with (its runs are in RESULTS/base/manifest.tsv)",
+				    b->name);
 	}
 	if (b->fingerprint_diff && !c->quiet)
 		warning("the baseline of '%s' was recorded in another environment (%s): only the "

@@ -39,6 +39,7 @@ struct check_bench {
 	struct baseline base;    /* the baseline (empty when none) */
 	char *base_path;         /* its file, when read from one */
 	int has_base;
+	int refused;             /* read but refused (another benchmark's, empty, all zero): said */
 	char *fingerprint_diff; /* "cpu_model 'A' -> 'B', ..." when the environments differ, else
 				   NULL */
 	/* measured from the stored baseline's sittings (NAN: too few) */
@@ -114,6 +115,17 @@ int check_run_failures(struct verdict_set *vs, struct rules *r, const char *resu
 struct manifest;
 /* The same from a manifest in memory (NULL: none). */
 void check_run_failures_of(struct verdict_set *vs, struct rules *r, const struct manifest *m);
+/* The same for the base revision's runs of an A/B gate (kind "run.base"): a configuration the base
+ * did not run has nothing to compare with, an error (exit 3), never a pass. */
+void check_base_run_failures(struct verdict_set *vs, const struct manifest *m);
+/*
+ * Nothing judged is never green, per benchmark with a reference: one whose reference matched
+ * none of the comparisons the rules asked for (kind "baseline.unmatched", an error), or whose
+ * time checks were all inconclusive or skipped (kind "undecided": an error, or with 'accept'
+ * ('undecided: pass') a skip that says so). On the final verdicts, before
+ * verdict_set_finish().
+ */
+void check_decided(struct check *c, int accept);
 /* An error verdict per site of an annotation mistake in the results (kind "annotation.<kind>"): the
  * intervals there are mis-timed, so the run cannot pass (exit 3 unless a regression gives 1). */
 void check_annotations(struct verdict_set *vs, const struct analysis *a);

@@ -55,7 +55,7 @@ static int inside(const char *outer, const char *inner)
 	return n && inner && !strncmp(outer, inner, n) && inner[n] == '/';
 }
 
-static size_t make_groups(const struct verdict_set *vs, struct group **out)
+static size_t make_groups(const struct verdict_set *vs, struct group **out, size_t *out_alloc)
 {
 	struct group *g = NULL;
 	size_t nr = 0, alloc = 0;
@@ -79,7 +79,64 @@ static size_t make_groups(const struct verdict_set *vs, struct group **out)
 			g[k].grew = growth(v);
 	}
 	*out = g;
+	*out_alloc = alloc;
 	return nr;
+}
+
+/* Whether group g has a check of 'metric'. */
+static int has_metric(const struct verdict_set *vs, const struct group *g, const char *metric)
+{
+	for (size_t k = 0; k < g->nr; k++)
+		if (same(vs->v[g->checks[k]].metric, metric))
+			return 1;
+	return 0;
+}
+
+/* A lost-time share of the enclosing interval (its own serial code, its own waiting) that the inner
+ * group 'c' does not share is the enclosing interval's own change: no inner growth explains it. */
+static int own_share(const struct verdict_set *vs, const struct verdict *v, const struct group *c)
+{
+	return v->unit == UNIT_SHARE && v->metric && !has_metric(vs, c, v->metric);
+}
+
+static void add_to(struct group *g, const struct verdict_set *vs, size_t i)
+{
+	ALLOC_GROW(g->checks, g->nr + 1, g->alloc);
+	g->checks[g->nr++] = i;
+	if (vs->v[i].status == VERDICT_FAIL)
+		g->status = VERDICT_FAIL;
+}
+
+/* A folded group's own lost-time shares become a group of their own, a finding with its own
+ * cause; the rest stays folded. The new groups are appended; returns the count. */
+static size_t split_own(const struct verdict_set *vs, struct group **g, size_t nr,
+			size_t *alloc)
+{
+	size_t n = nr;
+
+	for (size_t i = 0; i < nr; i++) {
+		struct group own = { .status = VERDICT_WARN, .grew = NAN, .into = -1 };
+		struct group rest = own;
+		if ((*g)[i].into < 0)
+			continue;
+		for (size_t k = 0; k < (*g)[i].nr; k++) {
+			size_t x = (*g)[i].checks[k];
+			add_to(own_share(vs, &vs->v[x], &(*g)[(*g)[i].into]) ? &own : &rest, vs, x);
+		}
+		if (!own.nr || !rest.nr) { /* all folded, or all its own: one group as before */
+			free(own.checks);
+			free(rest.checks);
+			(*g)[i].into = rest.nr ? (*g)[i].into : -1;
+			continue;
+		}
+		free((*g)[i].checks);
+		rest.into = (*g)[i].into;
+		rest.grew = own.grew = (*g)[i].grew;
+		(*g)[i] = rest;
+		ALLOC_GROW(*g, n + 1, *alloc);
+		(*g)[n++] = own;
+	}
+	return n;
 }
 
 /* Whether the inner group 'c' explains the enclosing group 'p': it grew by at least
@@ -144,13 +201,23 @@ static size_t cause_of(const struct verdict_set *vs, const struct finding *f)
 	return f->checks[0];
 }
 
+/* Findings in the order of their first check. */
+static int by_first_check(const void *x, const void *y)
+{
+	size_t a = ((const struct finding *)x)->checks[0];
+	size_t b = ((const struct finding *)y)->checks[0];
+
+	return a < b ? -1 : a > b;
+}
+
 void findings_build(struct findings *fs, const struct verdict_set *vs)
 {
 	struct group *g;
-	size_t nr = make_groups(vs, &g);
+	size_t alloc, nr = make_groups(vs, &g, &alloc);
 
 	memset(fs, 0, sizeof(*fs));
 	fold(vs, g, nr);
+	nr = split_own(vs, &g, nr, &alloc);
 	for (size_t i = 0; i < nr; i++) {
 		struct finding *f;
 		if (g[i].into >= 0)
@@ -173,6 +240,7 @@ void findings_build(struct findings *fs, const struct verdict_set *vs)
 	for (size_t i = 0; i < nr; i++)
 		free(g[i].checks);
 	free(g);
+	qsort(fs->f, fs->nr, sizeof(*fs->f), by_first_check);
 }
 
 void findings_release(struct findings *fs)

@@ -50,7 +50,10 @@ int judge_pass(struct judge *j, struct judge_look *look)
 			analysis_release(&base);
 			return -1;
 		}
-		/* the base revision, run round by round with the head */
+		/* the base revision, run round by round with the head; its failed runs are
+		 * errors as the head's are (nothing compared is never green) */
+		if (look->final && ab->has_manifest)
+			check_base_run_failures(look->vs, &ab->manifest);
 		check_use_baselines(look->c, &base);
 		look->c->ab = 1;
 		analysis_release(&base);

@@ -72,6 +72,8 @@ int judge_again(struct judge *j)
 	if (j->interrupted) {
 		judge_not_run(j, interrupt_name(j->interrupted));
 		j->vs.interrupted = j->interrupted;
+	} else {
+		check_decided(&j->c, j->config.undecided_pass);
 	}
 	verdict_set_finish(&j->vs);
 	return 0;

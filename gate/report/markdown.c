@@ -481,7 +481,7 @@ static void title(struct strbuf *sb, const struct verdict_set *s, const size_t *
 		icon = "\xe2\x9b\x94"; /* no entry */
 	else if (count[VERDICT_FAIL])
 		icon = "\xe2\x9d\x8c"; /* cross mark */
-	else if (report_no_reference(s))
+	else if (report_no_reference(s) || report_undecided(s))
 		icon = "\xe2\x9d\x94"; /* question mark: nothing to compare with, not judged */
 	else if (s->exit_code == SG_EXIT_RUN_FAILED)
 		icon = "\xf0\x9f\x92\xa5"; /* collision */

@@ -12,6 +12,9 @@ void report_count(const struct verdict_set *s, size_t count[VERDICT_SKIPPED + 1]
 void report_outcome(struct strbuf *sb, const struct verdict_set *s);
 /* The benchmarks that had nothing to be compared with (error verdicts of kind baseline.missing). */
 size_t report_no_reference(const struct verdict_set *s);
+/* The verdicts that say a benchmark could not be decided (nothing judged, or every time check
+ * undecided): the headline's "could not decide for N benchmarks". */
+size_t report_undecided(const struct verdict_set *s);
 /* What v->baseline holds: "min" or "max" for a bound (kind *_min, *_max), else "baseline". */
 const char *report_reference(const struct verdict *v);
 /* A verdict's figures as every report shows them (base/units.h), 'none' when absent; return buf:

@@ -67,6 +67,12 @@ static void add_others(struct strbuf *sb, const struct verdict_set *s, const siz
 		add_count(sb, undecided, "inconclusive", "inconclusive", sep);
 }
 
+/* A failed run of the head, or of the base revision in A/B. */
+static int is_run(const struct verdict *v)
+{
+	return v->kind && (!strcmp(v->kind, "run") || !strcmp(v->kind, "run.base"));
+}
+
 static int run_failed(const struct verdict_set *s, size_t *count)
 {
 	if (count[VERDICT_FAIL] || !count[VERDICT_ERROR] || s->exit_code != SG_EXIT_RUN_FAILED)
@@ -74,9 +80,21 @@ static int run_failed(const struct verdict_set *s, size_t *count)
 	/* Exit 3 is also an error that left checks unjudged (a baseline): "run failed" only for
 	 * runs. */
 	for (size_t i = 0; i < s->nr; i++)
-		if (s->v[i].status == VERDICT_ERROR && s->v[i].kind && !strcmp(s->v[i].kind, "run"))
+		if (s->v[i].status == VERDICT_ERROR && is_run(&s->v[i]))
 			return 1;
 	return 0;
+}
+
+size_t report_undecided(const struct verdict_set *s)
+{
+	static const char *const kinds[] = { "undecided", "baseline.unmatched", "baseline.zero",
+					     "base.missing" };
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nr; i++)
+		for (size_t k = 0; k < ARRAY_SIZE(kinds) && s->v[i].kind; k++)
+			n += !strcmp(s->v[i].kind, kinds[k]);
+	return n;
 }
 
 size_t report_no_reference(const struct verdict_set *s)
@@ -113,6 +131,12 @@ void report_outcome(struct strbuf *sb, const struct verdict_set *s)
 		size_t n = report_no_reference(s);
 		strbuf_addf(sb, "could not be judged: no baseline and no base revision for %zu %s",
 			    n, n == 1 ? "benchmark" : "benchmarks");
+		add_others(sb, s, count, 1, " (");
+		strbuf_addf(sb, " in %zu %s)", s->nr, checks);
+	} else if (report_undecided(s)) {
+		size_t n = report_undecided(s);
+		strbuf_addf(sb, "could not decide for %zu %s", n,
+			    n == 1 ? "benchmark" : "benchmarks");
 		add_others(sb, s, count, 1, " (");
 		strbuf_addf(sb, " in %zu %s)", s->nr, checks);
 	} else {
@@ -187,7 +211,7 @@ char *summary_headline(const struct verdict_set *s, size_t max)
 			first = &s->v[i];
 	/* the run error that failed the check, else the first error */
 	for (size_t i = 0; i < s->nr && run_failed(s, count) && !first; i++)
-		if (s->v[i].status == VERDICT_ERROR && s->v[i].kind && !strcmp(s->v[i].kind, "run"))
+		if (s->v[i].status == VERDICT_ERROR && is_run(&s->v[i]))
 			first = &s->v[i];
 	for (size_t i = 0; i < s->nr && run_failed(s, count) && !first; i++)
 		if (s->v[i].status == VERDICT_ERROR)

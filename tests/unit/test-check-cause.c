@@ -32,7 +32,7 @@ static void test_cause_synchronization_rising(void **state)
 	cur->fig[ANALYSIS_SYNC_OMP] = xmalloc(3 * sizeof(double));
 	memcpy(cur->fig[ANALYSIS_SYNC_OMP], after, sizeof(after));
 	f.cell.cur = cur;
-	cause = cause_explain(&f.cell);
+	cause = cause_explain(&f.cell, -1);
 	assert_non_null(cause);
 	assert_string_equal(cause, "Synchronization (OpenMP barriers, locks and idle threads) grew from 3.0 % to 14.0 % "
 			    "of Total_time; Karp_Flatt rises 0.04 -> 0.11 with p: overhead grows with p");
@@ -57,7 +57,7 @@ static void expect_cause(const struct lost_term *term, const struct lost_term *p
 		memcpy(cur->fig[part->fig], after, sizeof(after));
 	}
 	f.cell.cur = cur;
-	cause = cause_explain(&f.cell);
+	cause = cause_explain(&f.cell, -1);
 	want = xstrfmt("%s%s grew from 1.0 %% to 20.0 %% of Total_time", term->name,
 		       part ? part->cause : term->cause);
 	assert_non_null(cause);
@@ -77,7 +77,7 @@ static void expect_no_cause(const struct lost_term *term)
 	fixture_init(&f, NULL);
 	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec, term->fig, before);
 	f.cell.cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, term->fig, after);
-	cause = cause_explain(&f.cell);
+	cause = cause_explain(&f.cell, -1);
 	assert_true(!cause || !strstr(cause, term->name));
 	free(cause);
 	fixture_release(&f);
@@ -118,7 +118,7 @@ static void test_cause_serial_flat(void **state)
 	cur->fig[ANALYSIS_SEQ] = xmalloc(3 * sizeof(double));
 	memcpy(cur->fig[ANALYSIS_SEQ], after, sizeof(after));
 	f.cell.cur = cur;
-	cause = cause_explain(&f.cell);
+	cause = cause_explain(&f.cell, -1);
 	assert_string_equal(cause, "Insufficient_parallelism (serial code) grew from 1.0 % to 20.0 % of Total_time; "
 			    "inherent serial fraction ~ 0.1 (Insufficient_parallelism: serial code)");
 	free(cause);
@@ -145,7 +145,7 @@ static void test_cause_prefers_a_term(void **state)
 	cur->fig[ANALYSIS_LOAD_IMBALANCE] = xmalloc(3 * sizeof(double));
 	memcpy(cur->fig[ANALYSIS_LOAD_IMBALANCE], li, sizeof(li));
 	f.cell.cur = cur;
-	cause = cause_explain(&f.cell);
+	cause = cause_explain(&f.cell, -1);
 	assert_non_null(cause);
 	assert_non_null(strstr(cause, "Insufficient_parallelism"));
 	assert_null(strstr(cause, "Load_imbalance"));
@@ -167,7 +167,7 @@ static void test_cause_no_speedup(void **state)
 	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, before);
 	cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, after);
 	f.cell.cur = cur;
-	cause = cause_explain(&f.cell);
+	cause = cause_explain(&f.cell, -1);
 	assert_non_null(cause);
 	assert_non_null(strstr(cause, "no speedup (Karp_Flatt ~ 1.4 >= 1): more processors were no faster than one"));
 	assert_null(strstr(cause, "inherent serial fraction"));
@@ -316,7 +316,7 @@ static void test_cause_outside_inner(void **state)
 	/* baseline_find needs sorted cells. */
 	f.cell.base = baseline_find(&f.bench.base, "program/solve", "-", 1, 4);
 	f.cell.cur = baseline_find(&f.bench.cur, "program/solve", "-", 1, 4);
-	cause = cause_explain(&f.cell);
+	cause = cause_explain(&f.cell, -1);
 	assert_non_null(cause);
 	assert_non_null(strstr(cause, "the time went outside the inner intervals (waiting often lands in the "
 				      "enclosing interval): program/solve grew by 0.5 s, its inner intervals by 0 s"));

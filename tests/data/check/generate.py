@@ -295,6 +295,27 @@ CASES = {
     # A critical section in the sweep (the default rules): at 2 threads the sweep, program/solve and program
     # all fail by the same seconds, one finding in the sweep; at 1 thread nothing changes (tests/cli/findings.sh).
     "critical-section": (dict(factors=CLEAN2, mode="critical"), dict(factors=CLEAN, mode="parallel"), "  []\n", None),
+    # nothing judged is never green: a resealed baseline whose times are all 0 s (exit 3) ...
+    "baseline-zero": (dict(factors=CLEAN2, mode="parallel"), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES,
+                      lambda t: zero_times(t)),
+    # ... one recorded with other thread counts: every comparison skipped (exit 3) ...
+    "baseline-unmatched": (dict(factors=CLEAN2, mode="parallel"), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES,
+                           lambda t: t.replace("\t-\t1\t1\t", "\t-\t1\t3\t").replace("\t-\t1\t2\t", "\t-\t1\t4\t")),
+    # ... and every time check inconclusive, accepted with 'undecided: pass' (exit 0, "could not decide")
+    "undecided-accepted": (dict(factors=SPREAD, mode="parallel"), dict(factors=CLEAN, mode="parallel"),
+                           SOLVER_RULES + "undecided: pass\n", None),
+    # two causes: program/solve's own serial code and a critical section in its sweep: two findings, the
+    # outer one not folded into the inner (its Insufficient_parallelism is its own)
+    "outer-and-inner": (dict(factors=CLEAN2, mode="critical", solve_serial=0.06), dict(factors=CLEAN, mode="parallel"),
+                        """  - name: solver
+    benchmark: jacobi
+    interval: "program/solve*"
+    tolerance:
+      time: 10%
+      insufficient_parallelism: 0.05
+      synchronization: 0.05
+    significance: 0.05
+""", None),
     "absolute-bound": (dict(factors=CLEAN2, mode="serial"), None, """  - name: floor
     interval: "program/solve/*"
     efficiency_min: 0.8
@@ -302,6 +323,17 @@ CASES = {
     time_max: 1.0
 """, None),
 }
+
+
+def zero_times(text):
+    """The baseline with every time sample 0 s (the other figures as recorded)."""
+    out = []
+    for line in text.splitlines(True):
+        f = line.rstrip("\n").split("\t")
+        if f[0] == "sample" and f[5] in ("Execution_time", "Total_time"):
+            line = "\t".join(f[:6] + ["0" if x != "-" else x for x in f[6:]]) + "\n"
+        out.append(line)
+    return "".join(out)
 
 
 def main():

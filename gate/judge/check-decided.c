@@ -1,0 +1,93 @@
+/* Nothing judged is never green: a benchmark whose reference judged nothing, or whose time checks
+ * all could not decide, gets a verdict that says so (docs/check.md, "Could not decide"). */
+#include <string.h>
+
+#include "judge/check-priv.h"
+
+/* What the verdicts of one benchmark decided. */
+struct decided {
+	size_t wanted;   /* comparisons a rule asked for: tolerance checks, or cells without one */
+	size_t compared; /* ... of them decided: passed, failed, or warned on evidence */
+	size_t time, time_decided; /* the same for the time checks */
+};
+
+static int starts_with(const char *s, const char *prefix)
+{
+	return s && !strncmp(s, prefix, strlen(prefix));
+}
+
+static int decided(const struct verdict *v)
+{
+	return v->status == VERDICT_PASS || v->status == VERDICT_FAIL ||
+	       (v->status == VERDICT_WARN && !v->inconclusive);
+}
+
+static void count(const struct verdict_set *vs, const char *bench, struct decided *d)
+{
+	memset(d, 0, sizeof(*d));
+	for (size_t i = 0; i < vs->nr; i++) {
+		const struct verdict *v = &vs->v[i];
+		int tol = starts_with(v->kind, "tolerance.");
+		if (strcmp(v->benchmark, bench))
+			continue;
+		/* a cell the reference does not have: a comparison wanted and not made */
+		if (!tol && strcmp(v->kind, "interval.new") &&
+		    !(v->status == VERDICT_SKIPPED && !strcmp(v->kind, "baseline.missing")))
+			continue;
+		d->wanted++;
+		d->compared += tol && decided(v);
+		if (tol && !strcmp(v->kind, "tolerance.time")) {
+			d->time++;
+			d->time_decided += decided(v);
+		}
+	}
+}
+
+static const char *reference(const struct check *c, const struct check_bench *b)
+{
+	return c->ab ? "the base revision" : b->base_path ? b->base_path : "the baseline";
+}
+
+static void judged_nothing(struct check *c, const struct check_bench *b, const struct decided *d)
+{
+	struct verdict *v = verdict_add(c->vs, VERDICT_ERROR, b->name, "-", "-", 0, 0,
+					"baseline.unmatched");
+
+	verdict_set_message(v,
+			    "could not decide: %s matched none of the %zu interval x "
+			    "configuration comparisons the rules asked for, so nothing was "
+			    "compared; record the baseline again from these results' benchmark "
+			    "('scalegate baseline update')",
+			    reference(c, b), d->wanted);
+}
+
+static void undecided(struct check *c, const struct check_bench *b, const struct decided *d,
+		      int accept)
+{
+	/* accepted: not judged, and said so (exit 0); else an error (exit 3) */
+	struct verdict *v = verdict_add(c->vs, accept ? VERDICT_SKIPPED : VERDICT_ERROR, b->name,
+					"-", "-", 0, 0, "undecided");
+
+	verdict_set_message(v,
+			    "could not decide: all %zu time checks were inconclusive or skipped "
+			    "against %s; %s",
+			    d->time, reference(c, b),
+			    accept ? "accepted by 'undecided: pass'"
+				   : "add repeats (the inconclusive checks say how many), "
+				     "or accept an undecided gate with 'undecided: pass'");
+}
+
+void check_decided(struct check *c, int accept)
+{
+	for (size_t i = 0; i < c->nr_bench; i++) {
+		const struct check_bench *b = &c->bench[i];
+		struct decided d;
+		if (!b->has_base)
+			continue; /* no reference: note_baseline() said so */
+		count(c->vs, b->name, &d);
+		if (d.wanted && !d.compared)
+			judged_nothing(c, b, &d);
+		else if (d.time && !d.time_decided)
+			undecided(c, b, &d, accept);
+	}
+}
