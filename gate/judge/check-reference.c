@@ -13,23 +13,30 @@ static int is_ratio(enum analysis_figure f)
 	       f == ANALYSIS_PARALLEL_EFFICIENCY || f == ANALYSIS_REFERENCE_TIME;
 }
 
-/* The median of a cell's references and the standard error of its log; NAN when fewer than
- * CHECK_REFERENCE_MIN_RUNS runs have one. */
-static double reference_median(const struct baseline_cell *c, double *se)
+/* The median of the logs of a cell's figure f and its standard error; NAN when fewer than 'min'
+ * runs have one. */
+static double log_median(const struct baseline_cell *c, enum analysis_figure f, size_t min,
+			 double *se)
 {
 	double *x = xmalloc((c->n + 1) * sizeof(double)), med = NAN;
-	size_t n = baseline_samples(c, ANALYSIS_REFERENCE_TIME, x), k = 0;
+	size_t n = baseline_samples(c, f, x), k = 0;
 
 	for (size_t i = 0; i < n; i++)
 		if (x[i] > 0)
 			x[k++] = log(x[i]);
-	if (k >= CHECK_REFERENCE_MIN_RUNS) {
+	if (k >= min && k >= 2) {
 		/* a median's standard error, from the sd of the logs: sqrt(pi / 2) sd / sqrt(n) */
 		*se = sqrt(M_PI / 2 / (double)k) * stats_sd(x, k);
-		med = exp(stats_median(x, k));
+		med = stats_median(x, k);
 	}
 	free(x);
 	return med;
+}
+
+/* The median of a cell's references; NAN when fewer than CHECK_REFERENCE_MIN_RUNS runs have one. */
+static double reference_median(const struct baseline_cell *c, double *se)
+{
+	return exp(log_median(c, ANALYSIS_REFERENCE_TIME, CHECK_REFERENCE_MIN_RUNS, se));
 }
 
 /* The factor base / cur of one cell's references' medians and the se of its log; NAN when either
@@ -44,30 +51,14 @@ static double cell_factor(const struct baseline_cell *cur, const struct baseline
 	return f > 0 && isfinite(f) ? f : NAN;
 }
 
-/* The log of a cell's median Execution_time and its standard error (as the references'). */
-static double time_level(const struct baseline_cell *c, double *se)
-{
-	double *x = xmalloc((c->n + 1) * sizeof(double)), level = NAN;
-	size_t n = baseline_samples(c, ANALYSIS_EXECUTION_TIME, x), k = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (x[i] > 0)
-			x[k++] = log(x[i]);
-	if (k >= 2) {
-		*se = sqrt(M_PI / 2 / (double)k) * stats_sd(x, k);
-		level = stats_median(x, k);
-	}
-	free(x);
-	return level;
-}
-
 /*
  * A cell the program left unchanged by its own noise (its times within 2 se of the baseline's)
  * that the factor would move past 2 se: the factor contradicts it. -1: not comparable.
  */
 static int contradicts(const struct baseline_cell *cur, const struct baseline_cell *base, double f)
 {
-	double se_c, se_b, lc = time_level(cur, &se_c), lb = time_level(base, &se_b), d, z;
+	double se_c, se_b, lc = log_median(cur, ANALYSIS_EXECUTION_TIME, 2, &se_c),
+	       lb = log_median(base, ANALYSIS_EXECUTION_TIME, 2, &se_b), d, z;
 
 	if (isnan(lc) || isnan(lb))
 		return -1;

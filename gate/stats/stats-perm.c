@@ -61,7 +61,7 @@ static int next_split(unsigned *mask, size_t n)
 	return 1;
 }
 
-/* A uniformly random split of pool i with the baseline's count (partial Fisher-Yates on indices). */
+/* A uniformly random split of pool i with the baseline's count (partial Fisher-Yates). */
 static void random_split(struct perm_state *s, size_t i, size_t *idx, struct stats_rng *rng)
 {
 	size_t nb = s->groups[i].n, n = nb + s->groups[s->k + i].n;

@@ -141,7 +141,7 @@ struct stats_permutation {
 	double estimate;              /* fn of the observed split */
 	double p_greater, p_less;     /* share of arrangements at or above / below it */
 	size_t arrangements, nan_count, at_or_above, at_or_below;
-	int exact;                    /* every arrangement visited (else drawn, counting the observed) */
+	int exact; /* every arrangement visited (else drawn, counting the observed) */
 };
 
 /*
