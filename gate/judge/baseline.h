@@ -34,6 +34,8 @@ struct baseline_cell {
 	/* current samples in stored mode: the factor their times were scaled by to the baseline's
 	 * machine speed, and the standard error of its log (check-reference.c); 0: not scaled */
 	double speed, speed_se;
+	/* the factor measured but not applied (check-reference.c: implausible, contradicted); 0 */
+	double speed_refused;
 };
 
 /* The samples of one benchmark: a stored baseline, or the current results in the same shape. */

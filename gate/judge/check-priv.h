@@ -198,6 +198,14 @@ double check_sitting_choose(double level_sd, size_t sittings, double assumed, do
  * either side (at least CHECK_REFERENCE_MIN_RUNS) are left as measured.
  */
 #define CHECK_REFERENCE_MIN_RUNS 3
+/*
+ * A factor outside [CHECK_SPEED_MIN, CHECK_SPEED_MAX] is not applied, nor are
+ * any of a benchmark's when more than half the cells the program left
+ * unchanged (within 2 se) would move past 2 se by their factor; the details
+ * say so (the cell's speed_refused).
+ */
+#define CHECK_SPEED_MIN 0.5
+#define CHECK_SPEED_MAX 2.0
 void check_reference_scale(struct check_bench *b);
 /* The standard error (log units) the scaling adds to metric m's change in this cell; 0 when none.
  */

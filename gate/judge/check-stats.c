@@ -257,8 +257,8 @@ static double two_sided_level(double alpha)
 /*
  * The bootstrap's p of "not worse than no change" (margin: than the
  * tolerance): the share of the resamples that are not worse, counting the
- * estimate itself ((1 + k) / (1 + B), never 0), so that the bootstrap checks
- * join the whole run's Holm family. With B = 10,000 it resolves p down to 1e-4.
+ * estimate itself ((1 + k) / (1 + B), never 0). With B = 10,000 it resolves p
+ * down to 1e-4.
  */
 static double bootstrap_p(const struct stats_bootstrap *bs, int worse)
 {
@@ -269,16 +269,45 @@ static double bootstrap_p(const struct stats_bootstrap *bs, int worse)
 	return valid ? (1.0 + (double)not_worse) / (1.0 + (double)valid) : NAN;
 }
 
+/* Up to this many values in a group, the bootstrap's p is replaced by a permutation test's. */
+#define CHECK_PERMUTATION_MAX_N 6
+
+/*
+ * The p that joins the whole run's Holm family. Up to CHECK_PERMUTATION_MAX_N
+ * values in a group, the permutation test's of no change: the bootstrap's is
+ * not valid in the tail Holm uses there (when the groups' ranges separate,
+ * every resample is worse and its p is 1/(1 + B) however close they are).
+ * 'test: margin' asks for the tolerance itself: the bootstrap's p of it, never
+ * below the permutation's of no change.
+ */
+static double change_p(const struct stats_group *groups, size_t pairs, stats_fn fn, void *ctx,
+		       int worse, int margin, const struct stats_bootstrap *bs, const char **test)
+{
+	struct stats_permutation r = { .seed = bs->seed };
+	size_t n = (size_t)-1;
+	double p;
+
+	for (size_t i = 0; i < 2 * pairs; i++)
+		n = groups[i].n < n ? groups[i].n : n;
+	if (n > CHECK_PERMUTATION_MAX_N)
+		return bootstrap_p(bs, worse);
+	*test = "permutation";
+	if (stats_permutation(groups, pairs, fn, ctx, &r))
+		return NAN;
+	p = worse > 0 ? r.p_greater : r.p_less;
+	return margin ? fmax(p, bootstrap_p(bs, worse)) : p;
+}
+
 /* Significant: p at the level; larger worsenings than the interval's other end are excluded. */
 static void judge_bound(struct check_test *t, int worse, double tol, double alpha,
-			const struct stats_bootstrap *bs, int ret)
+			const struct stats_bootstrap *bs, double p)
 {
 	t->past = is_past(t->change, worse, tol);
-	if (ret)
+	if (isnan(bs->lo) || isnan(p))
 		return; /* undefined in most resamples: no interval, no p (inconclusive) */
 	t->bound = worse > 0 ? bs->lo : bs->hi;
 	t->excluded = worse > 0 ? bs->hi : -bs->lo;
-	t->p = bootstrap_p(bs, worse);
+	t->p = p;
 	t->significant = t->past && t->p <= alpha * ALPHA_SLACK;
 }
 
@@ -328,7 +357,10 @@ int check_test_derived(const struct check_groups *g, enum rules_metric m,
 	if (ret < 0)
 		return -1;
 	t->change = bs.estimate;
-	judge_bound(t, check_metrics[m].worse, tol->value, alpha, &bs, ret);
+	judge_bound(t, check_metrics[m].worse, tol->value, alpha, &bs,
+		    ret ? NAN
+			: change_p(groups, 2, derived_change_fn, &d, check_metrics[m].worse,
+				   g->margin, &bs, &t->test));
 	return 0;
 }
 
@@ -400,7 +432,9 @@ int check_test_slope(const struct check_slope_groups *g, const struct rules_valu
 	t->lo = cur.lo;
 	t->hi = cur.hi;
 	t->change = bs.estimate;
-	judge_bound(t, +1, tol->value, alpha, &bs, ret);
+	judge_bound(t, +1, tol->value, alpha, &bs,
+		    ret ? NAN : change_p(groups, g->k + 1, slope_change_fn, &s, +1, g->margin, &bs,
+				       &t->test));
 	ret = isnan(t->cur) || isnan(t->base) ? 1 : 0;
 out:
 	free(groups);

@@ -47,6 +47,9 @@ struct check_bench {
 	/* the benchmark's: a run above it was measured on a busy machine; < 0 no limit */
 	double max_contention;
 	struct check_spread *spread; /* per cell, from the history (check-history.c); stored mode */
+	/* check-reference.c: cells whose times a plausible machine speed factor could be checked
+	 * against, and those it contradicts (more than half: no factor is applied) */
+	size_t speed_compared, speed_contradicted;
 	size_t nr_spread, alloc_spread;
 };
 

@@ -128,6 +128,43 @@ int stats_bootstrap_exact(const struct stats_group *groups, size_t k, stats_fn f
 int stats_ratio_of_medians(const double *base, size_t nbase, const double *cur, size_t ncur,
 			   double level, struct stats_bootstrap *bs);
 
+/* ---- permutation test of a figure of means (stats-perm.c) ---- */
+
+/* Up to this many arrangements every one is visited; past it, STATS_BOOTSTRAP_ITERATIONS drawn. */
+#define STATS_PERM_EXACT_MAX 20000
+
+struct stats_permutation {
+	/* inputs (zero them, or set): iterations 0 means STATS_BOOTSTRAP_ITERATIONS; seed */
+	size_t iterations;
+	uint64_t seed;
+	/* outputs */
+	double estimate;              /* fn of the observed split */
+	double p_greater, p_less;     /* share of arrangements at or above / below it */
+	size_t arrangements, nan_count, at_or_above, at_or_below;
+	int exact; /* every arrangement visited (else drawn, counting the observed) */
+};
+
+/*
+ * Tests "no change" for a figure fn of 2k groups' means, the baseline's
+ * groups[0..k-1] and the current's groups[k..2k-1] (the order fn and
+ * stats_bootstrap() take; means, not medians: a median stays put when one or
+ * two of five values change sides, and so would the p of perfectly separated
+ * groups, about 0.04 at 5 vs 5): each pair i, k + i is pooled and split again into
+ * groups of the same sizes, in every way (all C(nb + nc, nb) per pair, up to
+ * STATS_PERM_EXACT_MAX arrangements in all) or in r->iterations random ways,
+ * the observed split counting as one. When baseline and current values of
+ * each pair are exchangeable the p-values are valid at any sample size, and
+ * never below stats_permutation_min_p(): 1/20 at 3 vs 3 per pair, which is
+ * what the bootstrap's p cannot promise (its resamples of separated groups are
+ * all on one side, p = 1/(1 + B) however close the groups are). Returns 0; 1
+ * (p NAN, no message) when fn is NAN on the observed split or on more than
+ * half of the arrangements; -1 on bad input.
+ */
+int stats_permutation(const struct stats_group *groups, size_t k, stats_fn fn, void *ctx,
+		      struct stats_permutation *r);
+/* The smallest p stats_permutation() can give: 1 / the number of arrangements. */
+double stats_permutation_min_p(const struct stats_group *groups, size_t k);
+
 /* ---- Mann-Whitney U, one-sided ---- */
 
 /* Above this many values in total the exact distribution would overflow 64-bit counts. */

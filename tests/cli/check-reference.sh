@@ -1,8 +1,10 @@
 # The machine speed reference (docs/check.md, "Machine speed"): 'run' times scalegate's fixed loop
 # before each run (manifest.tsv 'reference_s'; analyze: Reference_time), baselines keep it, and a
 # stored-mode check scales the current times to the baseline's machine speed. A head measured on a
-# machine that runs the loop three times as slow, whose program does three times the work, is no
-# regression; the same head on a machine of the baseline's speed is one (a change so large that a
+# machine that runs the loop 1.5 times as slow, whose program does 1.5 times the work, is no
+# regression; a factor outside 0.5-2 (the loop 3 times as slow) or one the program's unchanged
+# intervals contradict (the loop slower, the program not) is reported and not applied; three
+# times the work on a machine of the baseline's speed is a regression (a change so large that a
 # loaded test machine, whose loop times spread widely, still finds it at 8 repeats). The slow
 # machine is made by editing the head's manifest: a real one cannot be ordered up in a test.
 . "$(dirname "$0")/lib.bash"
@@ -50,20 +52,40 @@ expect_exit 0 "$SCALEGATE" baseline update -c base.yml -r base --force
 [ "$(grep -c $'^sample\t.*\tReference_time\t' baselines/jacobi.sgbase)" -ge 8 ] ||
 	fail "the baseline keeps no Reference_time samples"
 
-# 1. Three times the work on a machine three times as slow on the loop: scaled by about 1/3, no
+# 1. Half as much work again on a machine 1.5 times as slow on the loop: scaled by about 2/3, no
 #    regression.
-expect_exit 0 "$SCALEGATE" run -c head.yml -o head
-cp -r head slow
-slow_machine slow 3
+config half.yml 50
+expect_exit 0 "$SCALEGATE" run -c half.yml -o half
+slow_machine half 1.5
 # (what the work added, less what the loop says the machine lost: about 0; a margin for a busy
 # machine, whose loop times move between sittings)
 code=0
-out=$("$SCALEGATE" check -c head.yml -r slow --junit slow.xml --json slow.json 2>&1) || code=$?
-approx "$(sweep_change slow.json)" -35 35 "three times the work on a machine three times as slow: the change of sweep at 1 thread"
-# (the head's own loop times are of another sitting than the baseline's: about 3 times, not exactly)
-expect_match "$(cat slow.xml)" 'machine speed: scalegate&apos;s reference loop ran [0-9.]+ % slower here than when the baseline was recorded; the times here are scaled by 0\.[2-5][0-9]* to its speed, which adds sd [0-9.]+ % to the change' \
+out=$("$SCALEGATE" check -c half.yml -r half --junit half.xml --json half.json 2>&1) || code=$?
+approx "$(sweep_change half.json)" -25 25 "1.5 times the work on a machine 1.5 times as slow: the change of sweep at 1 thread"
+expect_match "$(cat half.xml)" 'machine speed: scalegate&apos;s reference loop ran [0-9.]+ % slower here than when the baseline was recorded; the times here are scaled by 0\.[5-8][0-9]* to its speed, which adds sd [0-9.]+ % to the change' \
 	"the details say how the machine's speed was taken out"
 [ "$code" = 0 ] || [ "$code" = 1 ] || fail "check exited $code"
+
+# 1b. Three times the work on a loop three times as slow: the factor is outside 0.5-2 and not
+#     applied (it used to absorb the work), so the tripling is a regression.
+expect_exit 0 "$SCALEGATE" run -c head.yml -o head
+cp -r head slow
+slow_machine slow 3
+code=0
+out=$("$SCALEGATE" check -c head.yml -r slow --junit slow.xml 2>&1) || code=$?
+[ "$code" = 1 ] || fail "a loop three times as slow absorbed three times the work (exit $code): $out"
+expect_match "$(cat slow.xml)" 'machine speed factor x0\.[2-4][0-9]* \(scalegate&apos;s reference loop ran [0-9.]+ % slower here than when the baseline was recorded\) is outside 0\.5-2; not applied' \
+	"the details say the factor was not applied"
+
+# 1c. The loop 1.5 times as slow, the program as it was: the unchanged intervals contradict the
+#     factor, which is not applied (it would read as a 33 % speed-up, or hide a regression).
+cp -r base same
+slow_machine same 1.5
+code=0
+"$SCALEGATE" check -c base.yml -r same --junit same.xml >/dev/null 2>&1 || code=$?
+[ "$code" = 0 ] || fail "an unchanged program on a slower loop did not pass (exit $code)"
+expect_match "$(cat same.xml)" 'machine speed factor x0\.[5-8][0-9]* .* contradicted by [0-9]+ of [0-9]+ intervals; not applied' \
+	"the details say the factor was contradicted"
 
 # 2. The same head on a machine of the baseline's speed: the program's tripling is a regression.
 code=0

@@ -71,6 +71,51 @@ static void test_scale_keeps_program_change(void **state)
 	baseline_release(&b.cur);
 }
 
+/*
+ * Issue 32: any finite factor was applied, so a loop 3 times slower absorbed 3 times the work.
+ * Outside 0.5-2 the factor is reported and not applied.
+ */
+static void test_scale_bounded(void **state)
+{
+	struct check_bench b = { .has_base = 1 };
+
+	(void)state;
+	cell(&b.base, 1.0, ref, 1.0);
+	cell(&b.cur, 3.0, ref, 3.0);
+	check_reference_scale(&b);
+	assert_true(b.cur.cells[0].speed == 0);
+	assert_float_equal(b.cur.cells[0].speed_refused, 1 / 3.0, 1e-9);
+	assert_float_equal(b.cur.cells[0].fig[ANALYSIS_EXECUTION_TIME][1], 3 * exec[1], 1e-12);
+	baseline_release(&b.base);
+	baseline_release(&b.cur);
+}
+
+/*
+ * Something slowed the loop by 20 % but not the program, whose intervals read as they did: the
+ * factor would turn every one of them into a 17 % improvement (or hide a regression that size),
+ * so it is not applied. A program that slowed with the loop agrees with it (above).
+ */
+static void test_scale_contradicted(void **state)
+{
+	struct check_bench b = { .has_base = 1 };
+
+	(void)state;
+	cell(&b.base, 1.0, ref, 1.0);
+	cell(&b.cur, 1.0, ref, 1.2);
+	cell(&b.base, 1.0, ref, 1.0)->threads = 2;
+	cell(&b.cur, 1.01, ref, 1.2)->threads = 2;
+	check_reference_scale(&b);
+	assert_int_equal(b.speed_compared, 2);
+	assert_int_equal(b.speed_contradicted, 2);
+	for (int i = 0; i < 2; i++) {
+		assert_true(b.cur.cells[i].speed == 0);
+		assert_float_equal(b.cur.cells[i].speed_refused, 1 / 1.2, 1e-9);
+	}
+	assert_float_equal(b.cur.cells[0].fig[ANALYSIS_EXECUTION_TIME][1], exec[1], 1e-12);
+	baseline_release(&b.base);
+	baseline_release(&b.cur);
+}
+
 /* Without references on either side (an older baseline, a batch job), or with fewer than
  * CHECK_REFERENCE_MIN_RUNS, the times stay as measured. */
 static void test_scale_needs_both(void **state)
@@ -209,6 +254,8 @@ int main(void)
 		cmocka_unit_test(test_scale_slower_machine),
 		cmocka_unit_test(test_scale_keeps_program_change),
 		cmocka_unit_test(test_scale_needs_both),
+		cmocka_unit_test(test_scale_bounded),
+		cmocka_unit_test(test_scale_contradicted),
 		cmocka_unit_test(test_more_repeats_past),
 		cmocka_unit_test(test_extend_past_where_load_bias_is_out),
 		cmocka_unit_test(test_allowance_alone),
