@@ -42,5 +42,13 @@ size_t secret_mask_strbuf(struct strbuf *sb);
 char *secret_mask(const char *s);
 /* Rewrites 'path' with the values masked when it holds one; 0, or error(). */
 int secret_mask_file(const char *path);
+/*
+ * Masks the values everywhere under 'dir' (secret-tree.c): renames the files
+ * and directories whose names hold one, rewrites the symbolic links whose
+ * targets do (never following them), and calls 'mask_file' on every regular
+ * file, at any depth. More than 'max' entries is an error, never a silent
+ * stop. 0, or error().
+ */
+int secret_mask_tree(const char *dir, size_t max, int (*mask_file)(const char *path));
 
 #endif
