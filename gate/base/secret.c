@@ -106,6 +106,35 @@ size_t secret_count(void)
 	return nr_values;
 }
 
+size_t secret_max_len(void)
+{
+	size_t max = 0;
+
+	for (size_t i = 0; i < nr_values; i++)
+		if (strlen(values[i]) > max)
+			max = strlen(values[i]);
+	return max;
+}
+
+int secret_across(const char *buf, size_t len, size_t at, size_t *start, size_t *end)
+{
+	for (size_t i = 0; i < nr_values && at < len; i++) {
+		size_t n = strlen(values[i]), from = at >= n ? at - n + 1 : 0;
+		const char *p;
+		/* every occurrence that starts in (at - n, at) */
+		while (from < at && (p = memmem(buf + from, len - from, values[i], n)) &&
+		       (size_t)(p - buf) < at) {
+			if ((size_t)(p - buf) + n > at) {
+				*start = (size_t)(p - buf);
+				*end = *start + n;
+				return 1;
+			}
+			from = (size_t)(p - buf) + 1;
+		}
+	}
+	return 0;
+}
+
 /* The first occurrence of any value at or after 'from' in 'sb' (its length in '*len'), or NULL. */
 static char *find_any(const struct strbuf *sb, size_t from, size_t *len)
 {

@@ -228,9 +228,28 @@ static off_t line_start(int fd, off_t at)
 	return n > 0 ? from + n : at;
 }
 
+/* 'at' moved off any secret value a cut there would split in two readable pieces: back to the
+ * value's start ('back'), else past its end. */
+static off_t off_secret(int fd, off_t at, int back)
+{
+	size_t max = secret_max_len(), start, end;
+	char *buf = xmalloc(2 * max + 1);
+
+	for (;;) {
+		off_t from = at > (off_t)max ? at - (off_t)max : 0;
+		ssize_t n = max ? pread(fd, buf, 2 * max, from) : 0;
+		if (n <= 0 || !secret_across(buf, (size_t)n, (size_t)(at - from), &start, &end))
+			break;
+		at = from + (off_t)(back ? start : end);
+	}
+	free(buf);
+	return at;
+}
+
 /*
  * A run's output over 'limit' bytes keeps its first and its last half, and says what was cut
- * between them; streamed, in bounded memory. 0 or error().
+ * between them; streamed, in bounded memory. The cuts fall at a line's start, and never across a
+ * secret value, so that the masking after the cut finds every value whole. 0 or error().
  */
 static int cap_output(const char *path, long long limit)
 {
@@ -243,8 +262,8 @@ static int cap_output(const char *path, long long limit)
 		return 0;
 	if ((in = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return error("cannot read '%s': %s", path, strerror(errno));
-	head = line_start(in, (off_t)(limit / 2));
-	tail = line_start(in, st.st_size - (off_t)(limit / 2));
+	head = off_secret(in, line_start(in, (off_t)(limit / 2)), 1);
+	tail = off_secret(in, line_start(in, st.st_size - (off_t)(limit / 2)), 0);
 	tail = tail < head ? head : tail;
 	tmp = xstrfmt("%s.cut", path);
 	note = xstrfmt("\n[scalegate: %lld bytes cut here: a run keeps the first and the last %lld "

@@ -1,4 +1,4 @@
-/* Unit tests of the secrets' masking: in a directory tree at any depth, up to a bound. */
+/* Unit tests of the secrets' masking: in a directory tree at any depth, up to a bound; across a cut. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -58,10 +58,35 @@ static void test_mask_tree(void **state)
 	strbuf_release(&path);
 }
 
+/* A value across an offset is found, whichever of two values it is; one that ends or starts there
+ * is not. */
+static void test_across(void **state)
+{
+	const char *buf = "aaatok-secret-1bbbxy-other-2";
+	size_t start = 0, end = 0;
+
+	(void)state;
+	secret_clear();
+	assert_int_equal(secret_max_len(), 0);
+	secret_add("tok-secret-1");
+	secret_add("xy-other-2");
+	assert_int_equal(secret_max_len(), 12);
+	assert_int_equal(secret_across(buf, strlen(buf), 3, &start, &end), 0);
+	assert_int_equal(secret_across(buf, strlen(buf), 15, &start, &end), 0);
+	assert_int_equal(secret_across(buf, strlen(buf), 4, &start, &end), 1);
+	assert_int_equal(start, 3);
+	assert_int_equal(end, 15);
+	assert_int_equal(secret_across(buf, strlen(buf), 27, &start, &end), 1);
+	assert_int_equal(start, 18);
+	assert_int_equal(end, 28);
+	secret_clear();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mask_tree),
+		cmocka_unit_test(test_across),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
