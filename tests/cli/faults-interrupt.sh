@@ -103,6 +103,28 @@ interrupt TERM 143 "$log/1.json"
 expect_match "$out" "cannot post the summary to $url/hook: the gate was interrupted" "the post says why it stopped"
 [ "$(j "$json" 'd["verdict"]')" = pass ] || fail "the reports written before the post: $(j "$json" 'd["verdict"]')"
 
+# ---- SIGTERM while the reports are written: they say incomplete, as the exit code does ----
+# The gate is held in its first report: the temporary file it opens is a FIFO with no reader (gone
+# from the directory once the gate waits in it, so the reports written again are plain files).
+write_config ""
+rm -rf "$T/reports"
+mkdir -p "$T/reports"
+"$SCALEGATE" ci -c "$T/scalegate.yml" -o "$T/reports" --no-post >"$T/ci.out" 2>&1 &
+gate=$!
+mkfifo "$T/reports/junit.xml.tmp.$gate"
+timeout 20 sh -c 'while [ "$(cat /proc/$0/wchan 2>/dev/null)" != wait_for_partner ]; do sleep 0.05; done' \
+	"$gate" || fail "the gate never opened its first report"
+rm "$T/reports/junit.xml.tmp.$gate"
+kill -TERM "$gate"
+timeout 20 tail --pid="$gate" -f /dev/null || fail "the gate outlived SIGTERM by 20 s"
+code=0
+wait "$gate" || code=$?
+[ "$code" -eq 143 ] || { cat "$T/ci.out" >&2; fail "SIGTERM in the reports: exit $code, expected 143"; }
+[ "$(j "$json" 'd["complete"]')" = false ] || fail "summary.json written during the interrupt says complete"
+[ "$(j "$json" 'd["interrupted"]')" = SIGTERM ] || fail "summary.json: interrupted is $(j "$json" 'd["interrupted"]')"
+expect_match "$(head -3 "$T/reports/summary.md")" 'interrupted by SIGTERM, incomplete' "Markdown title"
+expect_match "$(cat "$T/reports/junit.xml")" 'name="scalegate.interrupted" value="SIGTERM"' "JUnit"
+
 # ---- SIGTERM, SIGINT during the --against checkout: a post-checkout hook and its children killed ----
 write_config ""
 git -C "$T" init -q
