@@ -60,6 +60,20 @@ int secret_name_denied(const char *name)
 	return !strncasecmp(name, "CI_JOB_JWT", 10);
 }
 
+/* A value overwritten in place by SECRET_MASK and NUL bytes: one '*' a byte would tell its length
+ * in /proc/PID/environ. */
+static void blank(char *value)
+{
+	size_t len = strlen(value), mask = strlen(SECRET_MASK);
+
+	if (len > mask) {
+		memcpy(value, SECRET_MASK, mask);
+		memset(value + mask, '\0', len - mask);
+	} else {
+		memset(value, '*', len);
+	}
+}
+
 void secret_take_env(const char *name)
 {
 	size_t n = strlen(name);
@@ -73,7 +87,7 @@ void secret_take_env(const char *name)
 	/* unsetenv() only drops the pointer: the bytes would stay in /proc/PID/environ */
 	for (char **e = environ; e && *e; e++)
 		if (!strncmp(*e, name, n) && (*e)[n] == '=')
-			memset(*e + n + 1, '*', strlen(*e + n + 1));
+			blank(*e + n + 1);
 	unsetenv(name);
 }
 

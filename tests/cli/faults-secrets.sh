@@ -19,7 +19,7 @@ defaults:
     JACOBI: $SG_BUILD/examples/jacobi
 benchmarks:
   - name: printer
-    command: echo "token=[\$SG_TEST_TOKEN] other=[\$SG_OTHER_SECRET]"; env; \$JACOBI 200 2
+    command: echo "token=[\$SG_TEST_TOKEN] other=[\$SG_OTHER_SECRET]"; env; tr '\\0' '\\n' </proc/\$PPID/environ >$T/gate.env; \$JACOBI 200 2
   - name: leaker
     command: echo "stdout \$(cat $T/token.file)"; echo "leaked \$(cat $T/token.file) and \$(cat $T/token.file)" >&2; exit 9
   - name: scatter
@@ -51,6 +51,9 @@ out=$(cat "$T/results/printer/s--r1-t1/1/stdout.txt")
 expect_match "$out" '^token=\[\] other=\[\]$' "the variables are removed"
 expect_no_match "$out" '^(SG_TEST_TOKEN|SG_OTHER_SECRET)=' "env lists no secret"
 expect_match "$out" '^SCALEGATE_OUT=' "env ran"
+# The gate's own environment block (the run's parent's) shows the masks, not the values' lengths.
+expect_match "$(cat "$T/gate.env")" '^SG_TEST_TOKEN=\*\*\*$' "the token in the gate's environment"
+expect_match "$(cat "$T/gate.env")" '^SG_OTHER_SECRET=\*\*\*$' "secret_env in the gate's environment"
 # What leaked through a file is masked, and the failure is still told.
 expect_match "$(cat "$T/results/leaker/s--r1-t1/1/stderr.txt")" '^leaked \*\*\* and \*\*\*$' "stderr.txt masked"
 expect_match "$(cat "$T/console.err")" 'leaker .*exit code 9.*leaked \*\*\* and \*\*\*' "the console tells the failure, masked"
