@@ -1,6 +1,7 @@
 /* The results of one gate run in memory: each file of RESULTS read once, profiles on first use. */
 #include "results/results.h"
 
+#include <errno.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,7 +164,8 @@ static int read_profiles(const char *dir, struct results_run *run)
 	int ret = 0;
 
 	if (!d)
-		return error("cannot open directory '%s'", dir);
+		return errno == ENOTDIR ? error("'%s' is not a directory", dir)
+					: error("cannot open directory '%s': %s", dir, strerror(errno));
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 		if (len > 7 && !strcmp(e->d_name + len - 7, ".sgprof")) {
