@@ -237,8 +237,10 @@ int cmd_ci(int argc, char **argv)
 	judge_init(&j);
 	/* The whole configuration (benchmarks, rules, reports, post) is valid before anything runs.
 	 */
-	if (judge_configure(&j, o.config) || ci_reports_load(&rep, &j.config, o.reports))
+	if (judge_configure(&j, o.config) || ci_reports_load(&rep, &j.config, o.reports)) {
+		code = interrupt_signal ? interrupt_exit_code() : code;
 		goto out;
+	}
 	if (o.testcase_output)
 		rep.testcase_output = 1;
 	posting = j.config.post && !o.no_post;
