@@ -163,9 +163,10 @@ static int read_profiles(const char *dir, struct results_run *run)
 	size_t n = 0, alloc = 0;
 	int ret = 0;
 
+	if (!d && errno == ENOTDIR)
+		return error("'%s' is not a directory", dir);
 	if (!d)
-		return errno == ENOTDIR ? error("'%s' is not a directory", dir)
-					: error("cannot open directory '%s': %s", dir, strerror(errno));
+		return error("cannot open directory '%s': %s", dir, strerror(errno));
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 		if (len > 7 && !strcmp(e->d_name + len - 7, ".sgprof")) {
