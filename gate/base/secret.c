@@ -60,6 +60,20 @@ int secret_name_denied(const char *name)
 	return !strncasecmp(name, "CI_JOB_JWT", 10);
 }
 
+/* A value overwritten in place by SECRET_MASK and NUL bytes: one '*' a byte would tell its length
+ * in /proc/PID/environ. */
+static void blank(char *value)
+{
+	size_t len = strlen(value), mask = strlen(SECRET_MASK);
+
+	if (len > mask) {
+		memcpy(value, SECRET_MASK, mask);
+		memset(value + mask, '\0', len - mask);
+	} else {
+		memset(value, '*', len);
+	}
+}
+
 void secret_take_env(const char *name)
 {
 	size_t n = strlen(name);
@@ -73,7 +87,7 @@ void secret_take_env(const char *name)
 	/* unsetenv() only drops the pointer: the bytes would stay in /proc/PID/environ */
 	for (char **e = environ; e && *e; e++)
 		if (!strncmp(*e, name, n) && (*e)[n] == '=')
-			memset(*e + n + 1, '*', strlen(*e + n + 1));
+			blank(*e + n + 1);
 	unsetenv(name);
 }
 
@@ -104,6 +118,35 @@ void secret_clear(void)
 size_t secret_count(void)
 {
 	return nr_values;
+}
+
+size_t secret_max_len(void)
+{
+	size_t max = 0;
+
+	for (size_t i = 0; i < nr_values; i++)
+		if (strlen(values[i]) > max)
+			max = strlen(values[i]);
+	return max;
+}
+
+int secret_across(const char *buf, size_t len, size_t at, size_t *start, size_t *end)
+{
+	for (size_t i = 0; i < nr_values && at < len; i++) {
+		size_t n = strlen(values[i]), from = at >= n ? at - n + 1 : 0;
+		const char *p;
+		/* every occurrence that starts in (at - n, at) */
+		while (from < at && (p = memmem(buf + from, len - from, values[i], n)) &&
+		       (size_t)(p - buf) < at) {
+			if ((size_t)(p - buf) + n > at) {
+				*start = (size_t)(p - buf);
+				*end = *start + n;
+				return 1;
+			}
+			from = (size_t)(p - buf) + 1;
+		}
+	}
+	return 0;
 }
 
 /* The first occurrence of any value at or after 'from' in 'sb' (its length in '*len'), or NULL. */

@@ -36,11 +36,27 @@ const char *secret_getenv(const char *name);
 void secret_clear(void);
 size_t secret_count(void);
 
+/* The length of the longest value, 0 when there is none. */
+size_t secret_max_len(void);
+/*
+ * Whether a value lies across offset 'at' of buf[0, len) (starts before it,
+ * ends after it): a cut there would leave it in two pieces. Its place in
+ * '*start' and '*end' when so.
+ */
+int secret_across(const char *buf, size_t len, size_t at, size_t *start, size_t *end);
 /* Replaces every occurrence of a registered value in 'sb' by SECRET_MASK; returns how many. */
 size_t secret_mask_strbuf(struct strbuf *sb);
 /* A copy of 's' with the values masked; caller frees. */
 char *secret_mask(const char *s);
 /* Rewrites 'path' with the values masked when it holds one; 0, or error(). */
 int secret_mask_file(const char *path);
+/*
+ * Masks the values everywhere under 'dir' (secret-tree.c): renames the files
+ * and directories whose names hold one, rewrites the symbolic links whose
+ * targets do (never following them), and calls 'mask_file' on every regular
+ * file, at any depth. More than 'max' entries is an error, never a silent
+ * stop. 0, or error().
+ */
+int secret_mask_tree(const char *dir, size_t max, int (*mask_file)(const char *path));
 
 #endif

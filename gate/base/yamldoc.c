@@ -1,6 +1,7 @@
 /* A YAML file loaded whole (libyaml's document API), with errors as 'file:line:col: message'. */
 #include "base/yamldoc.h"
 #include "base/util.h"
+#include "base/interrupt.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -305,6 +306,11 @@ static int walk_event(struct yamldoc *d, struct walk *w, const yaml_event_t *e)
 	return 0;
 }
 
+static int interrupted(const struct yamldoc *d)
+{
+	return error("%s: loading interrupted by %s", d->path, interrupt_name(interrupt_signal));
+}
+
 /*
  * Stops at the first collection nested deeper than YAMLDOC_MAX_DEPTH, before libyaml's
  * document loader sees it (its flow nesting costs time quadratic in the depth), and at the
@@ -329,6 +335,8 @@ static int check_depth(struct yamldoc *d, const struct strbuf *text)
 		ret = walk_event(d, w, &event);
 		done = event.type == YAML_STREAM_END_EVENT;
 		yaml_event_delete(&event);
+		if (!ret && interrupt_signal) /* a 10 MB file: the gate stops within a second */
+			ret = interrupted(d);
 	}
 	yaml_parser_delete(&parser);
 	for (int i = 0; i < w->depth; i++)
@@ -377,6 +385,10 @@ int yamldoc_load_text(struct yamldoc *d, const char *path, const char *buf, size
 		goto out;
 	}
 	d->loaded = 1;
+	if (interrupt_signal) {
+		interrupted(d);
+		goto out;
+	}
 	if (check_root(d) < 0 || check_single_document(d, &parser, &text) < 0)
 		goto out;
 	check_duplicate_keys(d);

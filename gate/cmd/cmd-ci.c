@@ -102,6 +102,17 @@ static long run_matrix(struct config *c, const struct runner_options *ro)
 	return failed;
 }
 
+/* Marks the verdicts interrupted when an interrupt came since they were judged (they are then not
+ * the whole verdict); 1 when it did. */
+static int mark_interrupted(struct verdict_set *vs)
+{
+	if (!interrupt_signal || vs->interrupted)
+		return 0;
+	vs->interrupted = interrupt_signal;
+	verdict_set_finish(vs);
+	return 1;
+}
+
 /* A run that could not go on: 128 + the signal when interrupted (130 Ctrl-C, 143 TERM), else 3. */
 static int run_failed_code(void)
 {
@@ -214,7 +225,7 @@ int cmd_ci(int argc, char **argv)
 	struct runner_options ro = { 0 };
 	const char *results;
 	struct judge j;
-	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &o), posting;
+	int code = SG_EXIT_USAGE, ret = parse_options(argc, argv, &o), posting, failed;
 
 	if (ret)
 		return ret == OPTIONS_HELP ? SG_EXIT_PASS : SG_EXIT_USAGE;
@@ -226,8 +237,10 @@ int cmd_ci(int argc, char **argv)
 	judge_init(&j);
 	/* The whole configuration (benchmarks, rules, reports, post) is valid before anything runs.
 	 */
-	if (judge_configure(&j, o.config) || ci_reports_load(&rep, &j.config, o.reports))
+	if (judge_configure(&j, o.config) || ci_reports_load(&rep, &j.config, o.reports)) {
+		code = interrupt_signal ? interrupt_exit_code() : code;
 		goto out;
+	}
 	if (o.testcase_output)
 		rep.testcase_output = 1;
 	posting = j.config.post && !o.no_post;
@@ -267,14 +280,15 @@ int cmd_ci(int argc, char **argv)
 		code = interrupt_signal ? interrupt_exit_code() : j.load_error;
 		goto out;
 	}
-	if (interrupt_signal && !j.vs.interrupted) { /* during the judging: no verdict given */
-		j.vs.interrupted = interrupt_signal;
-		verdict_set_finish(&j.vs);
-	}
+	mark_interrupted(&j.vs); /* during the judging: no verdict given */
 	check_print_verdicts(stdout, &j.vs, o.all);
 	code = j.vs.exit_code;
-	/* The reports come first: a failed post must never cost them. */
-	if (ci_reports_write(&rep, &j) && code == SG_EXIT_PASS)
+	/* The reports come first: a failed post must never cost them. Those an interrupt met while
+	 * they were written are written again, saying incomplete. */
+	failed = ci_reports_write(&rep, &j);
+	if (mark_interrupted(&j.vs))
+		failed = ci_reports_write(&rep, &j);
+	if (failed && code == SG_EXIT_PASS)
 		code = SG_EXIT_USAGE;
 	ci_reports_print(&rep, stdout);
 	if (!interrupt_signal)

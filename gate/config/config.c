@@ -1,6 +1,7 @@
 /* scalegate.yml: top-level keys, 'defaults', checks across keys, the matrix, commands. */
 #include "config/config.h"
 #include "config/config-priv.h"
+#include "base/interrupt.h"
 #include "base/secret.h"
 #include "base/util.h"
 
@@ -305,7 +306,8 @@ static void parse_benchmarks(struct config_loader *l, yaml_node_t *list)
 		;
 	ix.slot = xcalloc(ix.mask + 1, sizeof(*ix.slot));
 	yamldoc_list_iter(&it, l->d, list);
-	while (yamldoc_list_next(&it)) {
+	/* interrupted: the gate runs none of them (docs/running.md, "Interrupts") */
+	while (!interrupt_signal && yamldoc_list_next(&it)) {
 		if (!yamldoc_is_map(it.value)) {
 			yamldoc_error(l->d, it.value,
 				      "each entry of 'benchmarks' must be a mapping, not %s",

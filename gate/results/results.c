@@ -1,6 +1,7 @@
 /* The results of one gate run in memory: each file of RESULTS read once, profiles on first use. */
 #include "results/results.h"
 
+#include <errno.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,8 +163,10 @@ static int read_profiles(const char *dir, struct results_run *run)
 	size_t n = 0, alloc = 0;
 	int ret = 0;
 
+	if (!d && errno == ENOTDIR)
+		return error("'%s' is not a directory", dir);
 	if (!d)
-		return error("cannot open directory '%s'", dir);
+		return error("cannot open directory '%s': %s", dir, strerror(errno));
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 		if (len > 7 && !strcmp(e->d_name + len - 7, ".sgprof")) {

@@ -4,7 +4,6 @@
 #include "run/contention.h"
 #include "run/reference.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -14,8 +13,11 @@
 
 #include "run/runner-exec.h"
 #include "results/profile.h"
+#include "base/secret.h"
 
 #define STDERR_TAIL 240 /* bytes of a failed run's stderr kept in its reason */
+/* files and directories of a run's $SCALEGATE_OUT masked at most (profiles: one per rank) */
+#define MASK_MAX_ENTRIES 100000
 #define CONTENTION_PAUSE \
 	1.5 /* seconds before a contended run runs again: time for the other process to end */
 
@@ -79,30 +81,18 @@ static void judge(const struct bench_run *br, const struct config_point *p,
 }
 
 /*
- * Masks the secret values in every file a run left in its $SCALEGATE_OUT (a
- * token written to a file, an interval named after it), before anything reads
- * them: the profiles stay sealed. 0, or -1 (reported).
+ * Masks the secret values in everything a run left in its $SCALEGATE_OUT (a
+ * token written to a file, a file or an interval named after it, a link to
+ * it), before anything reads them: the profiles stay sealed. What cannot be
+ * masked is removed, so that no secret is uploaded with the results. 0, or -1
+ * (reported).
  */
-static int mask_run_dir(const char *dir, int depth)
+static int mask_run_dir(const char *dir)
 {
-	DIR *d = depth < 8 ? opendir(dir) : NULL;
-	struct dirent *e;
-	int ret = 0;
-
-	while (d && !ret && (e = readdir(d))) {
-		char *path;
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		path = xstrfmt("%s/%s", dir, e->d_name);
-		if (e->d_type == DT_DIR)
-			ret = mask_run_dir(path, depth + 1);
-		else if (e->d_type == DT_REG)
-			ret = profile_mask_secrets(path);
-		free(path);
-	}
-	if (d)
-		closedir(d);
-	return ret;
+	if (!secret_mask_tree(dir, MASK_MAX_ENTRIES, profile_mask_secrets))
+		return 0;
+	remove_tree(dir);
+	return error("removed '%s': it may hold a secret that could not be masked", dir);
 }
 
 int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat, const char *out,
@@ -139,7 +129,7 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 	/* the machine's speed just before, under the load the run meets (docs/running.md); a
 	 * warm-up run is not recorded, so it needs none */
 	reference = repeat ? reference_measure(p->ranks * p->threads) : NAN;
-	if (!exec_run(&spec, &res) && !mask_run_dir(out, 0) && !res.interrupted) {
+	if (!exec_run(&spec, &res) && !mask_run_dir(out) && !res.interrupted) {
 		rec->reference = reference;
 		r->top->run_seconds += res.wall;
 		free(rec->reason);

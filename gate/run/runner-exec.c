@@ -109,10 +109,10 @@ static void trim_outputs(struct outputs *o)
 	}
 }
 
-/* Waits up to 'seconds' for the leader to end, trimming 'o' (or NULL) meanwhile; 1 with
- * '*status' and its rusage when it did. */
+/* Waits up to 'seconds' for the leader to end (or, 'interruptible', for an interrupt), trimming 'o'
+ * (or NULL) meanwhile; 1 with '*status' and its rusage when it did. */
 static int wait_leader(pid_t pid, int pidfd, double seconds, int *status, struct rusage *ru,
-		       struct outputs *o)
+		       struct outputs *o, int interruptible)
 {
 	double end = now() + seconds;
 
@@ -122,7 +122,7 @@ static int wait_leader(pid_t pid, int pidfd, double seconds, int *status, struct
 			return 1;
 		trim_outputs(o);
 		double left = end - now();
-		if (left <= 0 || interrupt_signal)
+		if (left <= 0 || (interruptible && interrupt_signal))
 			return 0;
 		if (left > 0.25)
 			left = 0.25;
@@ -142,7 +142,7 @@ static int wait_ticking(const struct exec_spec *s, pid_t pid, int pidfd, double 
 {
 	for (;;) {
 		double left = start + timeout - now(), chunk = s->tick ? 1.0 : left;
-		if (wait_leader(pid, pidfd, left < chunk ? left : chunk, status, ru, o))
+		if (wait_leader(pid, pidfd, left < chunk ? left : chunk, status, ru, o, 1))
 			return 1;
 		if (left <= chunk || interrupt_signal)
 			return 0;
@@ -158,12 +158,34 @@ static void kill_group(pid_t pid, int pidfd, int *status, struct rusage *ru)
 {
 	killpg(pid, SIGTERM);
 	tree_signal(SIGTERM);
-	if (!wait_leader(pid, pidfd, KILL_GRACE, status, ru, NULL)) {
+	/* the grace period holds after an interrupt too */
+	if (!wait_leader(pid, pidfd, KILL_GRACE, status, ru, NULL, 0)) {
 		killpg(pid, SIGKILL);
 		tree_signal(SIGKILL);
 		while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
 			;
 	}
+}
+
+int exec_wait_group(pid_t pid, int *status)
+{
+	int pidfd = pidfd_open(pid, 0), ended;
+	struct rusage ru;
+
+	interrupt_group = pid;
+	ended = wait_leader(pid, pidfd, 1e9, status, &ru, NULL, 1);
+	if (!ended) {
+		struct strbuf outlived = STRBUF_INIT, escaped = STRBUF_INIT;
+		kill_group(pid, pidfd, status, &ru);
+		killpg(pid, SIGKILL); /* what outlived its leader */
+		tree_sweep(NULL, &outlived, &escaped);
+		strbuf_release(&outlived);
+		strbuf_release(&escaped);
+	}
+	interrupt_group = 0;
+	if (pidfd >= 0)
+		close(pidfd);
+	return ended ? 0 : -1;
 }
 
 /* Kills what the run left and says so: a process that outlives its run skews the next one. */
@@ -228,9 +250,28 @@ static off_t line_start(int fd, off_t at)
 	return n > 0 ? from + n : at;
 }
 
+/* 'at' moved off any secret value a cut there would split in two readable pieces: back to the
+ * value's start ('back'), else past its end. */
+static off_t off_secret(int fd, off_t at, int back)
+{
+	size_t max = secret_max_len(), start, end;
+	char *buf = xmalloc(2 * max + 1);
+
+	for (;;) {
+		off_t from = at > (off_t)max ? at - (off_t)max : 0;
+		ssize_t n = max ? pread(fd, buf, 2 * max, from) : 0;
+		if (n <= 0 || !secret_across(buf, (size_t)n, (size_t)(at - from), &start, &end))
+			break;
+		at = from + (off_t)(back ? start : end);
+	}
+	free(buf);
+	return at;
+}
+
 /*
  * A run's output over 'limit' bytes keeps its first and its last half, and says what was cut
- * between them; streamed, in bounded memory. 0 or error().
+ * between them; streamed, in bounded memory. The cuts fall at a line's start, and never across a
+ * secret value, so that the masking after the cut finds every value whole. 0 or error().
  */
 static int cap_output(const char *path, long long limit)
 {
@@ -243,8 +284,8 @@ static int cap_output(const char *path, long long limit)
 		return 0;
 	if ((in = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return error("cannot read '%s': %s", path, strerror(errno));
-	head = line_start(in, (off_t)(limit / 2));
-	tail = line_start(in, st.st_size - (off_t)(limit / 2));
+	head = off_secret(in, line_start(in, (off_t)(limit / 2)), 1);
+	tail = off_secret(in, line_start(in, st.st_size - (off_t)(limit / 2)), 0);
 	tail = tail < head ? head : tail;
 	tmp = xstrfmt("%s.cut", path);
 	note = xstrfmt("\n[scalegate: %lld bytes cut here: a run keeps the first and the last %lld "

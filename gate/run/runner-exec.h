@@ -43,6 +43,15 @@ struct exec_result {
  */
 int exec_run(const struct exec_spec *s, struct exec_result *res);
 
+/*
+ * Waits for child 'pid', started in a process group of its own and after
+ * tree_become_subreaper() (the --against checkout). When the gate is
+ * interrupted meanwhile, ends it as a run is ended: SIGTERM to the group and
+ * every descendant, SIGKILL after the grace period, then SIGKILL to whatever
+ * outlived the leader. 0 with its wait status in '*status', or -1 when it was
+ * interrupted.
+ */
+int exec_wait_group(pid_t pid, int *status);
 /* The last 'max' bytes of a file on one line ('\n' shown as " | "); caller frees. */
 char *exec_tail(const char *path, size_t max);
 

@@ -14,38 +14,47 @@
 
 #include "base/util.h"
 #include "run/runner-exec.h"
+#include "run/runner-tree.h"
 
-/* Waits for git; an interrupt of the gate ends it first. Exit status or -1. */
-static int wait_git(pid_t pid)
+/* waitpid() through the interrupts. */
+static int waitpid_retry(pid_t pid, int *status)
+{
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			return error("cannot wait for git: %s", strerror(errno));
+	return 0;
+}
+
+/* Waits for git; when 'stoppable', an interrupt of the gate ends it first, with all it started (a
+ * hook and its children). Exit status, or -1. */
+static int wait_git(pid_t pid, int stoppable)
 {
 	int status;
 
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			return error("cannot wait for git: %s", strerror(errno));
-		if (interrupt_signal)
-			kill(pid, SIGTERM);
-	}
-	if (interrupt_signal)
+	if (stoppable ? exec_wait_group(pid, &status) < 0 : waitpid_retry(pid, &status) < 0)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* Runs git with argv (NULL-terminated, argv[0] "git"); its stdout into 'out' when not NULL. Exit
- * status or -1. */
-static int git(char *const argv[], struct strbuf *out)
+/* Runs git with argv (NULL-terminated, argv[0] "git"); its stdout into 'out' when not NULL; ended
+ * by an interrupt when 'stoppable' (the cleanup after one is not). Exit status or -1. */
+static int git(char *const argv[], struct strbuf *out, int stoppable)
 {
 	int fd[2];
 	pid_t pid;
 
 	if (out && pipe(fd))
 		return error("cannot create a pipe: %s", strerror(errno));
+	/* what a hook leaves behind stays the gate's, to be killed at an interrupt */
+	if (tree_become_subreaper())
+		return -1;
 	pid = fork();
 	if (pid < 0)
 		return error("cannot fork: %s", strerror(errno));
 	if (!pid) {
-		/* a gate killed outright takes git along */
+		/* a gate killed outright takes git along; an interrupted one, git's group */
 		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		setpgid(0, 0);
 		if (out) {
 			int null = open("/dev/null", O_WRONLY);
 			dup2(fd[1], 1);
@@ -62,6 +71,7 @@ static int git(char *const argv[], struct strbuf *out)
 		error("cannot run git: %s", strerror(errno));
 		_exit(127);
 	}
+	setpgid(pid, pid); /* as the child does: no race with killpg() */
 	if (out) {
 		char buf[4096];
 		ssize_t n;
@@ -72,7 +82,7 @@ static int git(char *const argv[], struct strbuf *out)
 				strbuf_add(out, buf, (size_t)n);
 		close(fd[0]);
 	}
-	return wait_git(pid);
+	return wait_git(pid, stoppable);
 }
 
 char *worktree_toplevel(const char *dir)
@@ -80,7 +90,7 @@ char *worktree_toplevel(const char *dir)
 	char *argv[] = { "git", "-C", (char *)dir, "rev-parse", "--show-toplevel", NULL };
 	struct strbuf sb = STRBUF_INIT;
 
-	if (git(argv, &sb) || !sb.len) {
+	if (git(argv, &sb, 1) || !sb.len) {
 		strbuf_release(&sb);
 		return NULL;
 	}
@@ -94,7 +104,7 @@ static int git_true(const char *repo, const char *flag)
 {
 	char *argv[] = { "git", "-C", (char *)repo, "rev-parse", (char *)flag, NULL };
 	struct strbuf sb = STRBUF_INIT;
-	int yes = !git(argv, &sb) && !strncmp(sb.buf, "true", 4);
+	int yes = !git(argv, &sb, 1) && !strncmp(sb.buf, "true", 4);
 
 	strbuf_release(&sb);
 	return yes;
@@ -107,7 +117,7 @@ int worktree_check_rev(const char *repo, const char *rev)
 		"git", "-C", (char *)repo, "rev-parse", "--verify", "--quiet", spec, NULL,
 	};
 	struct strbuf sb = STRBUF_INIT;
-	int found = !git(argv, &sb);
+	int found = !git(argv, &sb, 1);
 
 	strbuf_release(&sb);
 	free(spec);
@@ -129,10 +139,12 @@ int worktree_add(const char *repo, const char *rev, const char *path)
 			"--detach", "--force", (char *)path, (char *)rev, NULL};
 
 	worktree_remove(repo, path); /* a leftover of an interrupted gate */
-	if (git(argv, NULL))
-		return error("cannot check out '%s' into '%s' (git worktree add failed)", rev,
-			     path);
-	return 0;
+	if (!git(argv, NULL, 1))
+		return 0;
+	if (interrupt_signal)
+		return error("checking out '%s' into '%s' interrupted by %s: git and what it "
+			     "started killed", rev, path, interrupt_name(interrupt_signal));
+	return error("cannot check out '%s' into '%s' (git worktree add failed)", rev, path);
 }
 
 void worktree_remove(const char *repo, const char *path)
@@ -143,8 +155,8 @@ void worktree_remove(const char *repo, const char *path)
 
 	if (access(path, F_OK))
 		return;
-	if (git(rm, NULL)) {
+	if (git(rm, NULL, 0)) {
 		remove_tree(path);
-		git(prune, NULL);
+		git(prune, NULL, 0);
 	}
 }

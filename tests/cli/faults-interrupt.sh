@@ -1,5 +1,5 @@
 # An interrupt (SIGINT, SIGTERM) of 'scalegate ci' in each phase the test can hold it in: a build, a
-# run, a post that gets no answer. The gate ends with 128 + the signal, nothing it started lives on,
+# run, a post that gets no answer, the --against checkout. The gate ends with 128 + the signal, nothing it started lives on,
 # and the reports hold what was judged, marked incomplete, with an error per configuration not run.
 # A gate killed outright (SIGKILL) takes its runs' grandchildren along. The gate runs with 512 MB of
 # address space throughout (ulimit -v); every wait has a guard ('timeout 20'), never a clock.
@@ -102,6 +102,44 @@ rm -rf "$T/reports"
 interrupt TERM 143 "$log/1.json"
 expect_match "$out" "cannot post the summary to $url/hook: the gate was interrupted" "the post says why it stopped"
 [ "$(j "$json" 'd["verdict"]')" = pass ] || fail "the reports written before the post: $(j "$json" 'd["verdict"]')"
+
+# ---- SIGTERM while the reports are written: they say incomplete, as the exit code does ----
+# The gate is held in its first report: the temporary file it opens is a FIFO with no reader (gone
+# from the directory once the gate waits in it, so the reports written again are plain files).
+write_config ""
+rm -rf "$T/reports"
+mkdir -p "$T/reports"
+"$SCALEGATE" ci -c "$T/scalegate.yml" -o "$T/reports" --no-post >"$T/ci.out" 2>&1 &
+gate=$!
+mkfifo "$T/reports/junit.xml.tmp.$gate"
+timeout 20 sh -c 'while [ "$(cat /proc/$0/wchan 2>/dev/null)" != wait_for_partner ]; do sleep 0.05; done' \
+	"$gate" || fail "the gate never opened its first report"
+rm "$T/reports/junit.xml.tmp.$gate"
+kill -TERM "$gate"
+timeout 20 tail --pid="$gate" -f /dev/null || fail "the gate outlived SIGTERM by 20 s"
+code=0
+wait "$gate" || code=$?
+[ "$code" -eq 143 ] || { cat "$T/ci.out" >&2; fail "SIGTERM in the reports: exit $code, expected 143"; }
+[ "$(j "$json" 'd["complete"]')" = false ] || fail "summary.json written during the interrupt says complete"
+[ "$(j "$json" 'd["interrupted"]')" = SIGTERM ] || fail "summary.json: interrupted is $(j "$json" 'd["interrupted"]')"
+expect_match "$(head -3 "$T/reports/summary.md")" 'interrupted by SIGTERM, incomplete' "Markdown title"
+expect_match "$(cat "$T/reports/junit.xml")" 'name="scalegate.interrupted" value="SIGTERM"' "JUnit"
+
+# ---- SIGTERM, SIGINT during the --against checkout: a post-checkout hook and its children killed ----
+write_config ""
+git -C "$T" init -q
+git -C "$T" add scalegate.yml
+git -C "$T" -c user.name=t -c user.email=t@t commit -qm base
+printf '#!/bin/sh\nsleep 300 & echo $! >>%s/pids\nsleep 300 & echo $! >>%s/pids\necho $$ >>%s/pids\necho >%s/checkout\nwait\n' \
+	"$T" "$T" "$T" "$T" >"$T/.git/hooks/post-checkout"
+chmod +x "$T/.git/hooks/post-checkout"
+for s in TERM:143 INT:130; do
+	interrupt "${s%:*}" "${s#*:}" "$T/checkout" --no-post --against HEAD
+	expect_match "$out" "checking out .HEAD. into .* interrupted by SIG${s%:*}: git and what it started killed" \
+		"the checkout says interrupted"
+	expect_no_match "$out" "failed" "an interrupted checkout did not fail"
+done
+rm -rf "$T/.git"
 
 # ---- SIGKILL: the run's grandchild (a background job of the benchmark's shell) dies with the gate ----
 write_config ""

@@ -1,5 +1,6 @@
 # Smaller faults: temporary files of a killed 'baseline update', invalid UTF-8 from a benchmark, the last
-# line when a report cannot be written, a 6 MB configuration loaded in linear time.
+# line when a report cannot be written, a file given as a directory, a 6 MB configuration loaded in
+# linear time.
 . "$(dirname "$0")/lib.bash"
 gate_memory_bounded
 
@@ -36,6 +37,12 @@ touch "$T/file"
 expect_exit 2 sg check --junit "$T/file/junit.xml"
 [ "$(tail -n 1 <<<"$out")" = "scalegate: exit 2 (usage or configuration error), not 0: see the errors above" ] ||
 	fail "last line: $(tail -n 1 <<<"$out")"
+
+# A (sparse, 2 GiB) file where a directory is expected: said so, not "cannot open directory".
+truncate -s 2G "$T/big.file"
+expect_exit 2 "$SCALEGATE" analyze "$T/big.file"
+expect_match "$out" "^scalegate: error: '$T/big.file' is not a directory$" "a file as the directory"
+rm -f "$T/big.file"
 
 # Temporary files of a killed 'baseline update': removed by the next one; a living writer's are kept.
 dead=$(sh -c 'echo $$')

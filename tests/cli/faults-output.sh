@@ -16,7 +16,21 @@ benchmarks:
     command: echo "first line $secret"; yes 'a line of output that repeats and repeats' | head -c 200000000; echo; echo "last line $secret"
   - name: quiet
     command: echo "small output"
+  - name: straddle
+    output_limit: 65536
+    command: $T/straddle.sh
 YML
+# straddle.sh: one line without end, the secret across both places where the output is cut (32768
+# bytes from each end).
+cat >"$T/straddle.sh" <<SH
+#!/bin/sh
+head -c 32760 /dev/zero | tr '\\0' x
+printf '%s' "$secret"
+head -c 100000 /dev/zero | tr '\\0' y
+printf '%s' "$secret"
+head -c \$((32776 - \${#secret})) /dev/zero | tr '\\0' z
+SH
+chmod +x "$T/straddle.sh"
 # The secret is in the command itself: the benchmark's environment does not have it.
 code=0
 SG_SECRET=$secret bash -c 'ulimit -v 524288; exec timeout -k 5 300 "$@"' bounded \
@@ -31,6 +45,10 @@ size=$(stat -c %s "$out_file")
 grep -q "$secret" "$out_file" && fail "the secret is not masked in the kept output"
 grep -Eq '^\[scalegate: [0-9]+ bytes cut here: a run keeps the first and the last 524288 of its output \(output_limit\)\]$' \
 	"$out_file" || fail "the cut is not said"
+# Across the cuts, the secret is not left in two readable pieces: only x, the note, z are kept.
+straddle=$(find "$T" -path '*straddle*' -name stdout.txt | head -1)
+[ "$(grep -v '^\[scalegate: ' "$straddle" | tr -d 'xz\n*')" = "" ] ||
+	fail "a piece of the secret is kept across a cut: $(grep -o '.\{12\}\[scalegate.*\]..*' "$straddle" | head -c 300; tr -d 'xz' <"$straddle" | head -c 300)"
 quiet=$(find "$T" -path '*quiet*' -name stdout.txt | head -1)
 [ "$(cat "$quiet")" = "small output" ] || fail "a small output was changed: $(cat "$quiet")"
 

@@ -15,6 +15,8 @@
 #include "config/config-slurm.h"
 #include "datacase.h"
 #include "base/util.h"
+#include "base/interrupt.h"
+#include "base/yamldoc.h"
 
 /* Relative, as the gate is run: the messages must carry the paths the expected files show. */
 #define CASES_DIR "tests/data/config"
@@ -333,6 +335,20 @@ static void test_slurm_time(void **state)
 	assert_true(config_slurm_time("9999999999") < 0);
 }
 
+/* An interrupt stops a configuration's load (event by event: a 10 MB file within a second). */
+static void test_load_interrupted(void **state)
+{
+	const char *text = "benchmarks:\n  - name: a\n    command: ./a\n";
+	struct yamldoc d;
+
+	(void)state;
+	interrupt_signal = SIGINT;
+	assert_int_equal(yamldoc_load_text(&d, "x.yml", text, strlen(text)), -1);
+	interrupt_signal = 0;
+	assert_int_equal(yamldoc_load_text(&d, "x.yml", text, strlen(text)), 0);
+	yamldoc_release(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest unit[] = {
@@ -344,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_slurm_time),
 		cmocka_unit_test(test_read_file_bounded),
 		cmocka_unit_test(test_matrix_points),
+		cmocka_unit_test(test_load_interrupted),
 	};
 
 	return datacase_main("config", unit, ARRAY_SIZE(unit), CASES_DIR, test_case);
