@@ -7,7 +7,7 @@
 /* What the verdicts of one benchmark decided. */
 struct decided {
 	size_t wanted;   /* comparisons a rule asked for: tolerance checks, or cells without one */
-	size_t compared; /* ... of them decided: passed, failed, or warned on evidence */
+	size_t compared; /* ... of them made: not skipped (decided or inconclusive) */
 	size_t time, time_decided; /* the same for the time checks */
 };
 
@@ -35,7 +35,7 @@ static void count(const struct verdict_set *vs, const char *bench, struct decide
 		    !(v->status == VERDICT_SKIPPED && !strcmp(v->kind, "baseline.missing")))
 			continue;
 		d->wanted++;
-		d->compared += tol && decided(v);
+		d->compared += tol && v->status != VERDICT_SKIPPED;
 		if (tol && !strcmp(v->kind, "tolerance.time")) {
 			d->time++;
 			d->time_decided += decided(v);
@@ -54,11 +54,13 @@ static void judged_nothing(struct check *c, const struct check_bench *b, const s
 					"baseline.unmatched");
 
 	verdict_set_message(v,
-			    "could not decide: %s matched none of the %zu interval x "
-			    "configuration comparisons the rules asked for, so nothing was "
-			    "compared; record the baseline again from these results' benchmark "
-			    "('scalegate baseline update')",
-			    reference(c, b), d->wanted);
+			    "could not decide: none of the %zu interval x configuration "
+			    "comparisons the rules asked for against %s could be made (each is "
+			    "skipped or new above: too few samples, or %s)",
+			    d->wanted, reference(c, b),
+			    c->ab ? "cells the base revision did not run"
+				  : "a baseline recorded from other intervals or configurations; "
+				    "'scalegate baseline update' records it again");
 }
 
 static void undecided(struct check *c, const struct check_bench *b, const struct decided *d,

@@ -7,6 +7,7 @@ cat >"$T/scalegate.yml" <<YML
 results: results
 baselines: baselines
 defaults: { warmup: 0, repeat: 3, max_contention: off }
+undecided: pass  # three repeats a sitting seldom decide; the sittings are the subject here
 benchmarks:
   - name: jacobi
     command: $SG_BUILD/examples/jacobi {threads} 200 20

@@ -14,6 +14,7 @@ config() { # config FILE [WORK_PCT]
 results: results
 baselines: baselines
 defaults: { warmup: 1, repeat: 8, max_contention: off, env: { SG_KNOB_WORK_PCT: "${2:-0}" } }
+undecided: pass  # results against their own baseline decide nothing; the factor is the subject here
 benchmarks:
   - name: jacobi
     command: $SG_BUILD/examples/jacobi {threads} 300 40

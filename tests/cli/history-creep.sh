@@ -42,7 +42,9 @@ PY
 
 # The drift line of 'ci': main is slower than before the creep, with the change points named.
 cp -r "$SG_TOP/tests/data/check/within-tolerance" "$T/proj"
-printf 'history: %s\n' "$db" >>"$T/proj/scalegate.yml"
+# the synthetic history's steps widen the shift between sittings: the time checks decide nothing, which is not
+# the subject here
+printf 'history: %s\nundecided: pass\n' "$db" >>"$T/proj/scalegate.yml"
 (cd "$T/proj" && "$SCALEGATE" ci --no-run --no-post) >"$T/ci.log" 2>&1 || { cat "$T/ci.log"; fail "ci"; }
 line=$(grep -E "^history: jacobi \(1x2\) is [0-9.]+ % slower than 29 runs ago; regressions at c(2[1-9]|30) \(program" \
 	"$T/ci.log") || { cat "$T/ci.log"; fail "the drift line does not say main is slower, with the change point"; }

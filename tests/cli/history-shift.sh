@@ -8,6 +8,7 @@ results: results
 baselines: baselines
 history: history.db
 defaults: { warmup: 0, repeat: 3, max_contention: off }
+undecided: pass  # three repeats against their own baseline decide nothing; the shift is the subject
 benchmarks:
   - name: jacobi
     command: $SG_BUILD/examples/jacobi {threads} 200 20
