@@ -11,7 +11,7 @@
 
 static const char *const top_keys[] = {
 	"benchmarks", "launcher",   "defaults", "results", "baselines",          "rules",    "post",
-	"reports",    "secret_env", "slurm",    "history", "allow_no_reference", "pass_env", NULL,
+	"reports",    "secret_env", "slurm",    "history", "allow_no_reference", "pass_env", "adaptive", NULL,
 };
 
 static char *dir_of(const char *path)
@@ -469,6 +469,8 @@ static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node
 			yamldoc_get_bool(l->d, it.value, k, &c->allow_no_reference);
 		else if (!strcmp(k, "history"))
 			parse_history(l, it.value);
+		else if (!strcmp(k, "adaptive"))
+			config_adaptive_parse(l, it.value);
 		else
 			yamldoc_unknown_key(l->d, it.key_node, top_keys);
 	}
