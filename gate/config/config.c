@@ -11,7 +11,8 @@
 
 static const char *const top_keys[] = {
 	"benchmarks", "launcher",   "defaults", "results", "baselines",          "rules",    "post",
-	"reports",    "secret_env", "slurm",    "history", "allow_no_reference", "pass_env", "adaptive", NULL,
+	"reports",    "secret_env", "slurm",    "history", "allow_no_reference", "pass_env",
+	"adaptive",   NULL,
 };
 
 static char *dir_of(const char *path)

@@ -91,7 +91,8 @@ struct config {
 	yaml_node_t *reports;
 	struct batch_config *slurm; /* the 'slurm:' section; NULL: run here */
 	int allow_no_reference; /* no baseline and no base revision: skipped, not an error */
-	/* 'adaptive: { max_seconds }': the wall time all the extra rounds of 'ci' may take; 0 none */
+	/* 'adaptive: { max_seconds }': the wall time all the extra rounds of 'ci' may take (0:
+	 * no bound) */
 	double adaptive_max_seconds;
 };
 

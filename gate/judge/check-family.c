@@ -13,8 +13,9 @@ static int same(const char *x, const char *y)
 
 static int same_cell(const struct verdict *a, const struct verdict *b)
 {
-	return a->ranks == b->ranks && a->threads == b->threads && same(a->benchmark, b->benchmark) &&
-	       same(a->interval, b->interval) && same(a->size, b->size);
+	return a->ranks == b->ranks && a->threads == b->threads &&
+	       same(a->benchmark, b->benchmark) && same(a->interval, b->interval) &&
+	       same(a->size, b->size);
 }
 
 size_t check_family_cells(const struct verdict *const *v, size_t n, size_t *cell)

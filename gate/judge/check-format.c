@@ -232,8 +232,8 @@ void check_print_counts(FILE *out, const struct verdict_set *vs)
 			plural(vs->extended), vs->extended_rounds, plural(vs->extended_rounds));
 	else if (vs->family)
 		fprintf(out,
-			"whole-run false-alarm level %g %% (Holm over %zu tests in %zu cell%s, each "
-			"cell's time check first); ",
+			"whole-run false-alarm level %g %% (Holm over %zu tests in %zu cell%s, "
+			"each cell's time check first); ",
 			100 * vs->family_level, vs->family, vs->family_cells,
 			plural(vs->family_cells));
 	fprintf(out, "exit %d (%s)\n", vs->exit_code,
