@@ -115,6 +115,15 @@ static void add_cell(struct adaptive *plan, const struct bench_config *b, const 
 	add_reason(c, reason);
 }
 
+/* Undecided at the whole run's level (inconclusive, or past the tolerance and significant
+ * alone), in the error-level family, and decidable by more rounds: against a stored baseline the
+ * shift between sittings may be more than any repeats can beat. */
+static int undecided(const struct verdict *v, const struct bench_config *b)
+{
+	return v->status == VERDICT_WARN && v->more >= 0 && !isnan(v->p_adjusted) && b &&
+	       b->max_repeat > b->repeat && b->adaptive_seconds > 0;
+}
+
 /* The undecided cells of the error-level family, with the benchmark's max_repeat as their rounds.
  */
 static void collect(struct judge *j, struct adaptive *plan)
@@ -123,12 +132,7 @@ static void collect(struct judge *j, struct adaptive *plan)
 		const struct verdict *v = &j->vs.v[i];
 		const struct bench_config *b = config_find(&j->config, v->benchmark);
 		const struct analysis_config *ref;
-		/* against a stored baseline the shift between sittings may be more than any repeats
-		 * can beat */
-		/* undecided at the whole run's level: inconclusive, or past the tolerance and
-		 * significant alone */
-		if (v->status != VERDICT_WARN || v->more < 0 || isnan(v->p_adjusted) || !b ||
-		    b->max_repeat <= b->repeat || b->adaptive_seconds <= 0)
+		if (!undecided(v, b))
 			continue;
 		add_cell(plan, b, v->size, v->ranks, v->threads, v->kind);
 		if (v->kind && derived(v->kind) && (ref = reference_of(j, v)))
@@ -136,12 +140,40 @@ static void collect(struct judge *j, struct adaptive *plan)
 	}
 }
 
-/* Cuts the rounds of each benchmark's cells to what its time budget allows; drops cells left
- * without any. */
-static void fit_budget(struct judge *j, struct adaptive *plan)
+static int in_cell(const struct adaptive_cell *c, const char *benchmark, const char *size,
+		   int ranks, int threads)
 {
-	size_t kept = 0;
+	return c->ranks == ranks && c->threads == threads && !strcmp(c->benchmark, benchmark) &&
+	       !strcmp(c->size, size ? size : "-");
+}
 
+/*
+ * How near the cell is to deciding: the fewest repeats that one of its undecided checks needs
+ * (about N more repeats would decide; unknown: last). A reference configuration counts as the
+ * checks formed from it, just before them, so that it is never left without its rounds.
+ */
+static double need_of(struct judge *j, const struct adaptive_cell *c)
+{
+	double need = INFINITY;
+
+	for (size_t i = 0; i < j->vs.nr; i++) {
+		const struct verdict *v = &j->vs.v[i];
+		const struct analysis_config *ref;
+		double more = v->more > 0 ? v->more : INFINITY;
+		if (!undecided(v, config_find(&j->config, v->benchmark)))
+			continue;
+		if (in_cell(c, v->benchmark, v->size, v->ranks, v->threads))
+			need = fmin(need, more);
+		else if (v->kind && derived(v->kind) && (ref = reference_of(j, v)) &&
+			 in_cell(c, v->benchmark, v->size, ref->ranks, ref->threads))
+			need = fmin(need, more - 0.5);
+	}
+	return need;
+}
+
+/* Each benchmark's rounds cut to what its adaptive_seconds allows. */
+static void fit_benchmarks(struct judge *j, struct adaptive *plan, double *seconds)
+{
 	for (size_t i = 0; i < plan->nr; i++) {
 		const struct bench_config *b = config_find(&j->config, plan->cells[i].benchmark);
 		double per_round = 0;
@@ -152,15 +184,68 @@ static void fit_budget(struct judge *j, struct adaptive *plan)
 		if (per_round > 0 && floor(b->adaptive_seconds / per_round) < more)
 			more = (long)floor(b->adaptive_seconds / per_round);
 		plan->cells[i].rounds = b->repeat + (int)more;
+		seconds[i] = (double)more * round_seconds(&j->res, &plan->cells[i]);
 	}
+}
+
+/*
+ * The gate's bound ('adaptive: { max_seconds }'): the cells nearest to deciding first, each
+ * with all its rounds or none (a cell's rounds never depend on how near it was), as long as
+ * they fit; 'why' says which cells the bound left out.
+ */
+static void fit_total(struct judge *j, struct adaptive *plan, const double *seconds,
+		      const char **why)
+{
+	double left = j->config.adaptive_max_seconds, *need;
+	size_t *order;
+
+	if (!(left > 0) || !plan->nr)
+		return;
+	need = xcalloc(plan->nr, sizeof(*need));
+	order = xcalloc(plan->nr, sizeof(*order));
+	for (size_t i = 0; i < plan->nr; i++) {
+		need[i] = need_of(j, &plan->cells[i]);
+		order[i] = i;
+	}
+	for (size_t i = 1; i < plan->nr; i++) /* stable: the plan's order among equals */
+		for (size_t k = i; k > 0 && need[order[k]] < need[order[k - 1]]; k--) {
+			size_t t = order[k];
+			order[k] = order[k - 1];
+			order[k - 1] = t;
+		}
+	for (size_t n = 0; n < plan->nr; n++) {
+		size_t i = order[n];
+		if (why[i])
+			continue;
+		if (seconds[i] > left)
+			why[i] = "adaptive max_seconds";
+		else
+			left -= seconds[i];
+	}
+	free(order);
+	free(need);
+}
+
+/* Cuts the rounds of the cells to what the budgets allow; drops cells left without any. */
+static void fit_budget(struct judge *j, struct adaptive *plan)
+{
+	double *seconds = xcalloc(plan->nr + 1, sizeof(*seconds));
+	const char **why = xcalloc(plan->nr + 1, sizeof(*why));
+	size_t kept = 0;
+
+	fit_benchmarks(j, plan, seconds);
+	for (size_t i = 0; i < plan->nr; i++)
+		if (plan->cells[i].rounds <= plan->cells[i].first)
+			why[i] = "adaptive_seconds";
+	fit_total(j, plan, seconds, why);
 	for (size_t i = 0; i < plan->nr; i++) {
 		struct adaptive_cell *c = &plan->cells[i];
 		char words[96];
 		config_words(words, sizeof(words), c->ranks, c->threads, c->size);
-		if (c->rounds <= c->first) {
+		if (why[i]) {
 			printf("adaptive: no time left for more rounds of %s %s (inconclusive: %s; "
-			       "adaptive_seconds)\n",
-			       c->benchmark, words, c->reason);
+			       "%s)\n",
+			       c->benchmark, words, c->reason, why[i]);
 			free(c->benchmark);
 			free(c->size);
 			free(c->reason);
@@ -171,6 +256,8 @@ static void fit_budget(struct judge *j, struct adaptive *plan)
 		plan->cells[kept++] = *c;
 	}
 	plan->nr = kept;
+	free(why);
+	free(seconds);
 }
 
 size_t adapt_plan(struct judge *j, struct adaptive *plan)

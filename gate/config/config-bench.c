@@ -311,7 +311,7 @@ static int parse_warmup(struct config_loader *l, const yaml_node_t *v, struct be
 }
 
 /* A week: past it a timeout is a typo, and a run that long is no gate's. */
-#define MAX_TIMEOUT (7 * 24 * 3600.0)
+#define MAX_TIMEOUT CONFIG_MAX_DURATION
 
 static int parse_timeout(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
 {

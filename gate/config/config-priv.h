@@ -32,6 +32,11 @@ struct config_loader {
 	const yaml_node_t *defaults[NR_KEYS]; /* the values of 'defaults' that parsed */
 };
 
+/* The longest duration a configuration may set: 7 days. */
+#define CONFIG_MAX_DURATION (7 * 24 * 3600.0)
+/* The top-level 'adaptive:' mapping (config-adaptive.c) into l->c; 0, or -1 after reporting. */
+int config_adaptive_parse(struct config_loader *l, const yaml_node_t *v);
+
 /* Parses one key's value into 'b'; 0, or -1 after reporting. */
 typedef int (*config_key_parser)(struct config_loader *l, const yaml_node_t *v,
 				 struct bench_config *b);

@@ -14,7 +14,7 @@
 static const char *const top_keys[] = {
 	"benchmarks", "launcher",   "defaults", "results", "baselines",          "rules",    "post",
 	"reports",    "secret_env", "slurm",    "history", "allow_no_reference", "pass_env",
-	"undecided",  NULL,
+	"undecided",  "adaptive", NULL,
 };
 
 /* 'undecided: error' (the default) or 'pass': a benchmark whose time checks all could not decide
@@ -507,6 +507,8 @@ static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node
 			parse_undecided(l, it.value, k);
 		else if (!strcmp(k, "history"))
 			parse_history(l, it.value);
+		else if (!strcmp(k, "adaptive"))
+			config_adaptive_parse(l, it.value);
 		else
 			yamldoc_unknown_key(l->d, it.key_node, top_keys);
 	}

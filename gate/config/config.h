@@ -94,6 +94,9 @@ struct config {
 	int allow_no_reference; /* no baseline and no base revision: skipped, not an error */
 	/* 'undecided: pass': a benchmark whose time checks could not decide warns (exit 0) */
 	int undecided_pass;
+	/* 'adaptive: { max_seconds }': the wall time all the extra rounds of 'ci' may take (0:
+	 * no bound) */
+	double adaptive_max_seconds;
 };
 
 /*

@@ -1,10 +1,11 @@
-/* The whole run's error control: Holm over the error-level tolerance tests, Benjamini-Hochberg for
- * warnings, three outcomes. */
+/* The whole run's error control: a weighted Holm over the error-level tolerance tests in cells,
+ * each cell's time check first, Benjamini-Hochberg for warnings, three outcomes. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "judge/check-priv.h"
+#include "stats/family.h"
 #include "stats/stats.h"
 
 #define STR(x) #x
@@ -450,15 +451,16 @@ static void decide(struct verdict *v, const struct check_pending *pd, double bh)
 
 /*
  * The minimum detectable change at the level the adjustment leaves the test
- * in the worst case: alpha / m for an error-level test in a family of m
- * (Holm's first step), alpha for a warning.
+ * in the worst case: its weight's share of alpha at its first step (for a
+ * cell's time check its cell's share, for the cell's other checks the share
+ * they get once the time check is rejected), alpha for a warning.
  */
-static void restate_power(struct check_pending *pd, size_t family, double look)
+static void restate_power(struct check_pending *pd, double weight, double look)
 {
 	double alpha = pd->pol.significance;
 
-	if (in_family(pd) && family > 1)
-		alpha /= (double)family;
+	if (in_family(pd) && weight > 0)
+		alpha *= weight;
 	check_test_power(&pd->t, alpha, pd->m->worse, pd->pol.margin);
 	/* the first look of an adaptive run: repeats counted for the second look's level */
 	if (pd->t.extend_past && look == CHECK_FIRST_LOOK)
@@ -468,40 +470,69 @@ static void restate_power(struct check_pending *pd, size_t family, double look)
 		pd->t.more = -1;
 }
 
-void check_adjust(struct check *c)
+/* The p-values of the whole run's family, adjusted (stats/family.h), and each test's weight. */
+static void adjust_family(struct check *c, double *af, double *wf)
 {
-	size_t m = c->nr_pending, nf = 0, nw = 0;
-	double *pf = xcalloc(m + 1, sizeof(double)), *af = xcalloc(m + 1, sizeof(double));
-	double *pw = xcalloc(m + 1, sizeof(double)), *aw = xcalloc(m + 1, sizeof(double));
+	size_t m = c->nr_pending, nf = 0;
+	double *pf = xcalloc(m + 1, sizeof(double));
+	const struct verdict **vf = xcalloc(m + 1, sizeof(*vf));
+	size_t *cell = xcalloc(m + 1, sizeof(*cell));
+	int *primary = xcalloc(m + 1, sizeof(*primary));
 
 	c->family_level = 0;
 	for (size_t i = 0; i < m; i++) {
 		const struct check_pending *pd = &c->pending[i];
-		if (in_family(pd)) {
-			const struct verdict *v = &c->vs->v[pd->verdict];
-			/* the second look tests only the cells that got more rounds; the others'
-			 * verdicts are the first look's, and they stay in the family with p = 1 so
-			 * that its size does not depend on the data */
-			int tested = !c->second || adaptive_find(c->second, v->benchmark, v->size,
-								 v->ranks, v->threads);
-			pf[nf++] = tested ? pd->t.p : 1;
-			c->family_level = pd->pol.significance > c->family_level
-						  ? pd->pol.significance
-						  : c->family_level;
-		}
-		if (!pd->t.degenerate && !isnan(pd->t.p))
-			pw[nw++] = pd->t.p;
+		const struct verdict *v = &c->vs->v[pd->verdict];
+		if (!in_family(pd))
+			continue;
+		/* the second look tests only the cells that got more rounds; the others' verdicts
+		 * are the first look's, and they stay in the family with p = 1 so that its size
+		 * and weights do not depend on the data */
+		int tested = !c->second ||
+			     adaptive_find(c->second, v->benchmark, v->size, v->ranks, v->threads);
+		pf[nf] = tested ? pd->t.p : 1;
+		primary[nf] = pd->m->id == RULES_TIME;
+		vf[nf++] = v;
+		c->family_level = fmax(pd->pol.significance, c->family_level);
 	}
-	stats_holm(pf, nf, af);
-	stats_bh(pw, nw, aw);
 	c->family = nf;
-	nf = nw = 0;
+	c->family_cells = check_family_cells(vf, nf, cell);
+	family_adjust(&(struct family){ pf, cell, primary, nf, c->family_cells,
+					CHECK_PRIMARY_WEIGHT },
+		      af, wf);
+	free(primary);
+	free(cell);
+	free(vf);
+	free(pf);
+}
+
+/* Benjamini-Hochberg over every test with a p-value: the warnings. */
+static void adjust_warnings(const struct check *c, double *aw)
+{
+	size_t m = c->nr_pending, nw = 0;
+	double *pw = xcalloc(m + 1, sizeof(double));
+
+	for (size_t i = 0; i < m; i++)
+		if (!c->pending[i].t.degenerate && !isnan(c->pending[i].t.p))
+			pw[nw++] = c->pending[i].t.p;
+	stats_bh(pw, nw, aw);
+	free(pw);
+}
+
+void check_adjust(struct check *c)
+{
+	size_t m = c->nr_pending, nf = 0, nw = 0;
+	double *af = xcalloc(m + 1, sizeof(double)), *wf = xcalloc(m + 1, sizeof(double));
+	double *aw = xcalloc(m + 1, sizeof(double));
+
+	adjust_family(c, af, wf);
+	adjust_warnings(c, aw);
 	for (size_t i = 0; i < m; i++) {
 		struct check_pending *pd = &c->pending[i];
 		struct verdict *v = &c->vs->v[pd->verdict];
 		struct strbuf sb = STRBUF_INIT;
 		double bh = 1;
-		restate_power(pd, c->family, c->alpha_scale);
+		restate_power(pd, in_family(pd) ? wf[nf] : 1, c->alpha_scale);
 		v->mdc = pd->t.mdc;
 		v->p_adjusted = in_family(pd) ? af[nf++] : NAN;
 		if (!pd->t.degenerate && !isnan(pd->t.p))
@@ -517,9 +548,8 @@ void check_adjust(struct check *c)
 			v->cause = NULL;
 		}
 	}
-	free(pf);
 	free(af);
-	free(pw);
+	free(wf);
 	free(aw);
 	free(c->pending);
 	c->pending = NULL;

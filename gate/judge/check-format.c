@@ -224,14 +224,18 @@ void check_print_counts(FILE *out, const struct verdict_set *vs)
 	if (vs->family && vs->looks == 2)
 		fprintf(out,
 			"whole-run false-alarm level %g %% (two looks at %g %% and %g %%, Holm "
-			"over %zu tests; "
+			"over %zu tests in %zu cell%s, each cell's time check first; "
 			"adaptive: %zu cell%s, %zu more round%s); ",
 			100 * vs->family_level, 100 * CHECK_FIRST_LOOK * vs->family_level,
-			100 * (1 - CHECK_FIRST_LOOK) * vs->family_level, vs->family, vs->extended,
+			100 * (1 - CHECK_FIRST_LOOK) * vs->family_level, vs->family,
+			vs->family_cells, plural(vs->family_cells), vs->extended,
 			plural(vs->extended), vs->extended_rounds, plural(vs->extended_rounds));
 	else if (vs->family)
-		fprintf(out, "whole-run false-alarm level %g %% (Holm over %zu tests); ",
-			100 * vs->family_level, vs->family);
+		fprintf(out,
+			"whole-run false-alarm level %g %% (Holm over %zu tests in %zu cell%s, "
+			"each cell's time check first); ",
+			100 * vs->family_level, vs->family, vs->family_cells,
+			plural(vs->family_cells));
 	fprintf(out, "exit %d (%s)\n", vs->exit_code,
 		vs->exit_code >= 0 && vs->exit_code <= 3 ? exit_words[vs->exit_code]
 		: vs->interrupted ? "interrupted"

@@ -240,9 +240,19 @@ double check_alpha(const struct check_cell *cell, const struct check_metric *m);
  */
 void check_defer(struct check_cell *cell, size_t verdict, const struct check_metric *m,
 		 const struct check_test *t);
-/* Holm over the error-level tests, Benjamini-Hochberg for the warnings; sets statuses and messages.
+/*
+ * The whole run's family (docs/check.md, "Whole-run error control"): a weighted Holm over the
+ * error-level tests in cells (benchmark x interval x configuration), each cell's time check
+ * first (CHECK_PRIMARY_WEIGHT, stats/family.h); Benjamini-Hochberg for the warnings; sets
+ * statuses and messages.
  */
 void check_adjust(struct check *c);
+/* The share of a cell's level its time check holds: 1, the cell's other checks are tested once
+ * its time check is rejected (gatekeeping). */
+#define CHECK_PRIMARY_WEIGHT 1.0
+/* Dense cell numbers for n verdicts (same benchmark, interval, size, ranks and threads: same
+ * number) into cell; returns the number of cells. */
+size_t check_family_cells(const struct verdict *const *v, size_t n, size_t *cell);
 
 /* Helpers of check-cell.c for the check files. */
 /* "rules/ci.yml:12:5", or "default rules"; caller frees. */

@@ -426,6 +426,7 @@ void check_evaluate(struct check *c)
 	}
 	check_adjust(c);
 	c->vs->family += c->family;
+	c->vs->family_cells += c->family_cells;
 	c->vs->ab = c->vs->ab || c->ab;
 	c->vs->family_level = c->family_level > c->vs->family_level ? c->family_level
 								    : c->vs->family_level;

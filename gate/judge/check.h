@@ -80,6 +80,8 @@ struct check {
 	const struct adaptive *second;
 	/* error-level tests in the whole-run family (after check_evaluate) */
 	size_t family;
+	/* ... in this many cells (benchmark x interval x configuration), time checks first */
+	size_t family_cells;
 	/* the largest significance among them: the whole-run false-alarm level */
 	double family_level;
 };

@@ -76,6 +76,8 @@ struct verdict_set {
 	int exit_code;
 	/* the error-level tolerance tests whose whole-run false-alarm rate is controlled */
 	size_t family;
+	/* ... in this many cells, each its time check first (docs/check.md) */
+	size_t family_cells;
 	/* ... at this level (Holm): the largest significance among them */
 	double family_level;
 	/* the base revision run in the same job is the reference, not a stored baseline */

@@ -25,7 +25,7 @@ out=$("$SCALEGATE" ci -c "$cfg" --against-dir "$T/tree" --no-post --seed 7 2>&1)
 [ $code = 0 ] || [ $code = 1 ] || { printf '%s\n' "$out" >&2; fail "ci exited $code"; }
 expect_match "$out" '^adaptive: 2 more rounds of jacobi 1 rank × [12] threads? \(inconclusive: [a-z_.,]*tolerance\.time' \
 	"the extra rounds are announced with their cause"
-expect_match "$out" 'whole-run false-alarm level 5 % \(two looks at 0.25 % and 4.75 %, Holm over [0-9]+ tests; adaptive: [12] cells?, [24] more rounds\)' \
+expect_match "$out" 'whole-run false-alarm level 5 % \(two looks at 0.25 % and 4.75 %, Holm over [0-9]+ tests in [0-9]+ cells?, each cell.s time check first; adaptive: [12] cells?, [24] more rounds\)' \
 	"the summary states the two looks"
 expect_no_match "$out" '\[[0-9]+/0\]' "the progress counter has a total"
 expect_match "$out" '\[12/12\] (base|head) jacobi' "the first rounds count both sides: 2 configurations × 3 rounds × 2 sides"
