@@ -40,7 +40,7 @@ size_t secret_count(void);
 size_t secret_mask_strbuf(struct strbuf *sb);
 /* A copy of 's' with the values masked; caller frees. */
 char *secret_mask(const char *s);
-/* Rewrites 'path' with the values masked when it holds one; 0, or error(). */
+/* Rewrites 'path' with the values masked when it holds one; 0, or gate_error(). */
 int secret_mask_file(const char *path);
 
 #endif

@@ -44,7 +44,7 @@ struct pg_db {
 	char *where;
 };
 
-/* Runs 'sql' with text parameters (NULL: SQL NULL); the result, or NULL after error() (the
+/* Runs 'sql' with text parameters (NULL: SQL NULL); the result, or NULL after gate_error() (the
  * transaction is then aborted). */
 static PGresult *query(struct pg_db *h, const char *sql, int n, const char *const *params)
 {
@@ -53,19 +53,19 @@ static PGresult *query(struct pg_db *h, const char *sql, int n, const char *cons
 
 	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
 		return res;
-	error("history '%s': %s", h->where, PQresultErrorMessage(res));
+	gate_error("history '%s': %s", h->where, PQresultErrorMessage(res));
 	PQclear(res);
 	return NULL;
 }
 
-/* Runs one or more statements without parameters; 0 or error(). */
+/* Runs one or more statements without parameters; 0 or gate_error(). */
 static int exec(struct pg_db *h, const char *sql)
 {
 	PGresult *res = PQexec(h->conn, sql);
 	ExecStatusType st = PQresultStatus(res);
 	int ret = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK
 			  ? 0
-			  : error("history '%s': %s", h->where, PQresultErrorMessage(res));
+			  : gate_error("history '%s': %s", h->where, PQresultErrorMessage(res));
 
 	PQclear(res);
 	return ret;
@@ -86,8 +86,8 @@ static int migrate(struct pg_db *h, int *found)
 	PQclear(res);
 	*found = v;
 	if (v > HISTORY_SCHEMA_VERSION) {
-		error("history '%s' has schema version %d; this scalegate knows up to %d", h->where,
-		      v, HISTORY_SCHEMA_VERSION);
+		gate_error("history '%s' has schema version %d; this scalegate knows up to %d",
+			   h->where, v, HISTORY_SCHEMA_VERSION);
 		goto fail;
 	}
 	for (; v < HISTORY_SCHEMA_VERSION; v++)
@@ -123,7 +123,7 @@ int history_pg_open(const char *url, void **db, int *found_version)
 	h->where = history_where_text(url);
 	h->conn = PQconnectdb(url);
 	if (PQstatus(h->conn) != CONNECTION_OK) {
-		error("history '%s': cannot connect: %s", h->where, PQerrorMessage(h->conn));
+		gate_error("history '%s': cannot connect: %s", h->where, PQerrorMessage(h->conn));
 		pg_close(h);
 		return -1;
 	}
@@ -246,8 +246,8 @@ static int array_query(struct pg_db *h, const char *sql, const char *run, struct
 	if (!res)
 		ret = -1;
 	else if (rows != SIZE_MAX && strtoull(PQcmdTuples(res), NULL, 10) != rows)
-		ret = error("history '%s': %s rows of %zu written", h->where, PQcmdTuples(res),
-			    rows);
+		ret = gate_error("history '%s': %s rows of %zu written", h->where, PQcmdTuples(res),
+				 rows);
 	PQclear(res);
 	for (size_t i = 0; i < n; i++)
 		strbuf_release(&a[i].sb);

@@ -19,13 +19,13 @@ struct history_backend {
 
 extern const struct history_backend history_sqlite, history_pg;
 
-/* Open (create, migrate) a database: 0 with *db and the version found, or error(). */
+/* Open (create, migrate) a database: 0 with *db and the version found, or gate_error(). */
 int history_sqlite_open(const char *where, void **db, int *found_version);
 int history_pg_open(const char *url, void **db, int *found_version);
 
 /*
  * The rows of one query, as a backend hands them to the reader below: next() steps to the next row
- * (1), past the last (0) or fails (-1, after error()); the getters read a column of the row.
+ * (1), past the last (0) or fails (-1, after gate_error()); the getters read a column of the row.
  */
 struct history_cursor {
 	void *ctx;

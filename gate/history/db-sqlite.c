@@ -67,7 +67,7 @@ struct sqlite_db {
 
 static int db_error(struct sqlite_db *h, const char *what)
 {
-	return error("history '%s': %s: %s", h->where, what, sqlite3_errmsg(h->db));
+	return gate_error("history '%s': %s: %s", h->where, what, sqlite3_errmsg(h->db));
 }
 
 static int exec(struct sqlite_db *h, const char *sql)
@@ -75,7 +75,7 @@ static int exec(struct sqlite_db *h, const char *sql)
 	char *msg = NULL;
 
 	if (sqlite3_exec(h->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		error("history '%s': %s", h->where, msg ? msg : sqlite3_errmsg(h->db));
+		gate_error("history '%s': %s", h->where, msg ? msg : sqlite3_errmsg(h->db));
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -116,8 +116,8 @@ static int migrate(struct sqlite_db *h)
 		goto fail;
 	h->found_version = v;
 	if (v > HISTORY_SCHEMA_VERSION) {
-		error("history '%s' has schema version %d; this scalegate knows up to %d", h->where,
-		      v, HISTORY_SCHEMA_VERSION);
+		gate_error("history '%s' has schema version %d; this scalegate knows up to %d",
+			   h->where, v, HISTORY_SCHEMA_VERSION);
 		goto fail;
 	}
 	for (; v < HISTORY_SCHEMA_VERSION; v++)

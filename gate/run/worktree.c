@@ -22,7 +22,7 @@ static int wait_git(pid_t pid)
 
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR)
-			return error("cannot wait for git: %s", strerror(errno));
+			return gate_error("cannot wait for git: %s", strerror(errno));
 		if (interrupt_signal)
 			kill(pid, SIGTERM);
 	}
@@ -39,10 +39,10 @@ static int git(char *const argv[], struct strbuf *out)
 	pid_t pid;
 
 	if (out && pipe(fd))
-		return error("cannot create a pipe: %s", strerror(errno));
+		return gate_error("cannot create a pipe: %s", strerror(errno));
 	pid = fork();
 	if (pid < 0)
-		return error("cannot fork: %s", strerror(errno));
+		return gate_error("cannot fork: %s", strerror(errno));
 	if (!pid) {
 		/* a gate killed outright takes git along */
 		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
@@ -59,7 +59,7 @@ static int git(char *const argv[], struct strbuf *out)
 			dup2(2, 1);
 		}
 		execvp("git", argv);
-		error("cannot run git: %s", strerror(errno));
+		gate_error("cannot run git: %s", strerror(errno));
 		_exit(127);
 	}
 	if (out) {
@@ -114,13 +114,15 @@ int worktree_check_rev(const char *repo, const char *rev)
 	if (found)
 		return 0;
 	if (git_true(repo, "--is-shallow-repository"))
-		return error("--against %s: no such revision in this shallow clone of '%s' (it "
-			     "holds only the last commits); fetch the history first: git fetch "
-			     "--unshallow (GitHub Actions: actions/checkout with 'fetch-depth: 0'; "
-			     "GitLab CI: 'GIT_DEPTH: 0')", rev, repo);
-	return error("--against %s: no such revision in '%s'; fetch it first, e.g. git fetch "
-		     "origin %s, or name a branch, tag or commit that 'git log' shows",
-		     rev, repo, rev);
+		return gate_error(
+			"--against %s: no such revision in this shallow clone of '%s' (it "
+			"holds only the last commits); fetch the history first: git fetch "
+			"--unshallow (GitHub Actions: actions/checkout with 'fetch-depth: 0'; "
+			"GitLab CI: 'GIT_DEPTH: 0')",
+			rev, repo);
+	return gate_error("--against %s: no such revision in '%s'; fetch it first, e.g. git fetch "
+			  "origin %s, or name a branch, tag or commit that 'git log' shows",
+			  rev, repo, rev);
 }
 
 int worktree_add(const char *repo, const char *rev, const char *path)
@@ -130,8 +132,8 @@ int worktree_add(const char *repo, const char *rev, const char *path)
 
 	worktree_remove(repo, path); /* a leftover of an interrupted gate */
 	if (git(argv, NULL))
-		return error("cannot check out '%s' into '%s' (git worktree add failed)", rev,
-			     path);
+		return gate_error("cannot check out '%s' into '%s' (git worktree add failed)", rev,
+				  path);
 	return 0;
 }
 
