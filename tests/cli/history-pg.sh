@@ -37,6 +37,9 @@ wait $lock
 
 # writers killed (SIGKILL) at their n-th message to the server, each message of a record in turn: no partial run
 if command -v strace >/dev/null; then
+	# LeakSanitizer cannot run under ptrace (make SANITIZE=address test)
+	asan=${ASAN_OPTIONS-}
+	export ASAN_OPTIONS=${asan:+$asan:}detect_leaks=0
 	strace -f -o "$T/sendto.log" -e trace=sendto "$SCALEGATE" history record --history "$url" --commit whole \
 		"$T/runs/c03" >/dev/null 2>&1 || fail "a record under strace"
 	messages=$(grep -c 'sendto(' "$T/sendto.log")
@@ -48,6 +51,7 @@ if command -v strace >/dev/null; then
 	psql "SELECT r.commit_id, count(p.series) FROM runs r LEFT JOIN points p ON p.run = r.id GROUP BY r.id, r.commit_id" |
 		awk -F'|' -v want="$figures" '$2 != want { print "run " $1 ": " $2 " points of " want; bad = 1 } END { exit bad }' ||
 		fail "a killed record left a partial run"
+	ASAN_OPTIONS=$asan
 fi
 expect_exit 0 "$SCALEGATE" history report --history "$url" --html "$T/site"
 grep -q 'class="change"' "$T/site/bench-jacobi.html" || fail "the trend page from PostgreSQL"
