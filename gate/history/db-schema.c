@@ -40,12 +40,14 @@ int history_check_schema(const char *where, int v, int recorded, const char *con
 	const char *missing;
 
 	if (v < 0 || (v == 0 && recorded))
-		return gate_error("history '%s' has schema version %d, which no scalegate writes: a "
-				  "damaged history, or not one; left as it is",
-				  where, v);
+		return gate_error(
+			"history '%s' has schema version %d, which no scalegate writes: a "
+			"damaged history, or not one; left as it is",
+			where, v);
 	if (v > HISTORY_SCHEMA_VERSION)
-		return gate_error("history '%s' has schema version %d; this scalegate knows up to %d",
-				  where, v, HISTORY_SCHEMA_VERSION);
+		return gate_error(
+			"history '%s' has schema version %d; this scalegate knows up to %d", where,
+			v, HISTORY_SCHEMA_VERSION);
 	if (v == 0) {
 		for (size_t i = 0; i < nr; i++)
 			if (!is_history_table(tables[i]))
