@@ -84,11 +84,15 @@ GATE_CMD := $(wildcard gate/cmd/*.c)
 GATE_LIB_SRC := $(filter-out $(GATE_CMD),$(GATE_ALL))
 GATE_LIB_OBJ := $(GATE_LIB_SRC:%.c=$(B)/%.o) $(B)/gen/rules-default.o
 GATE_CMD_OBJ := $(GATE_CMD:%.c=$(B)/%.o)
+# The CLI exports nothing (tests/cli/symbols.sh): a name of ours in its dynamic symbol table would
+# replace a library's own for every library in the process (libpq -> MIT Kerberos called the gate's
+# profile_init, and glibc's error(3) was the gate's).
+GATE_VISIBILITY := -fvisibility=hidden
 
 $(B)/gate/%.o: gate/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) $(GATE_CFLAGS) -Igate -DSG_VERSION='"$(VERSION)"' -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(GATE_VISIBILITY) $(GATE_CFLAGS) -Igate -DSG_VERSION='"$(VERSION)"' -c $< -o $@
 
 # The shipped default rules are rules/default.yml itself, built in as a string (rules/rules-load.c).
 define gen_rules_default
@@ -106,7 +110,7 @@ $(B)/gen/rules-default.c: rules/default.yml
 
 $(B)/gen/rules-default.o: $(B)/gen/rules-default.c
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(GATE_VISIBILITY) -c $< -o $@
 
 $(B)/libgate.a: $(GATE_LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
@@ -296,14 +300,14 @@ FUZZ_SECONDS ?= 600
 $(FUZZ_B)/gate/%.o: gate/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZCC  $@")
-	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) $(GATE_CFLAGS) -Igate -DSG_VERSION='"$(VERSION)"' -c $< -o $@
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) $(GATE_VISIBILITY) $(GATE_CFLAGS) -Igate -DSG_VERSION='"$(VERSION)"' -c $< -o $@
 
 $(FUZZ_B)/gen/rules-default.c: rules/default.yml
 	$(gen_rules_default)
 
 $(FUZZ_B)/gen/rules-default.o: $(FUZZ_B)/gen/rules-default.c
 	@$(if $(Q),echo "  FUZZCC  $@")
-	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c $< -o $@
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) $(GATE_VISIBILITY) -c $< -o $@
 
 $(FUZZ_B)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
 	@mkdir -p $(@D)

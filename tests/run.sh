@@ -35,7 +35,7 @@ passed=0 failed=0 skipped=0 failures=()
 # printed when its test ends. Every other test, and so every one that judges timings, then runs alone, in order.
 # SG_JOBS=1, or SG_HOGS, runs these one at a time too.
 shared_tests=" unit/test-decision cli/fuzz cli/warnings-clang cli/junit-schemas cli/style cli/layout-includes "
-shared_tests+="cli/cli-usage "
+shared_tests+="cli/cli-usage cli/symbols "
 jobs=${SG_JOBS:-2}
 [ ${#hogs[@]} -eq 0 ] || jobs=1
 

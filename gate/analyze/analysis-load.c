@@ -29,33 +29,36 @@ static int check_ranks(const char *dir, const struct profile *p, size_t n, int r
 		double r = profile_meta_num(&p[i], "rank", -1),
 		       s = profile_meta_num(&p[i], "ranks", -1);
 		if (!i && (r < 0) != (s < 0))
-			return error("'%s': rank %s of %s: a rank without a rank count, or a count "
-				     "without a rank",
-				     p[i].path, meta_or_dash(&p[i], "rank"),
-				     meta_or_dash(&p[i], "ranks"));
+			return gate_error(
+				"'%s': rank %s of %s: a rank without a rank count, or a count "
+				"without a rank",
+				p[i].path, meta_or_dash(&p[i], "rank"),
+				meta_or_dash(&p[i], "ranks"));
 		if ((r < 0) != (size < 0) || s != size)
-			return error("'%s': rank %s of %s, but '%s' is rank %s of %s: profiles of "
-				     "different runs or of "
-				     "a process that is not a rank",
-				     p[i].path, meta_or_dash(&p[i], "rank"),
-				     meta_or_dash(&p[i], "ranks"), p[0].path,
-				     meta_or_dash(&p[0], "rank"), meta_or_dash(&p[0], "ranks"));
+			return gate_error(
+				"'%s': rank %s of %s, but '%s' is rank %s of %s: profiles of "
+				"different runs or of "
+				"a process that is not a rank",
+				p[i].path, meta_or_dash(&p[i], "rank"),
+				meta_or_dash(&p[i], "ranks"), p[0].path,
+				meta_or_dash(&p[0], "rank"), meta_or_dash(&p[0], "ranks"));
 		if (r >= 0 && r >= s)
-			return error("'%s': rank %.0f of %.0f ranks", p[i].path, r, s);
+			return gate_error("'%s': rank %.0f of %.0f ranks", p[i].path, r, s);
 		if (i && r >= 0 && r == profile_meta_num(&p[i - 1], "rank", -1))
-			return error("'%s' and '%s' are both rank %.0f", p[i - 1].path, p[i].path,
-				     r);
+			return gate_error("'%s' and '%s' are both rank %.0f", p[i - 1].path,
+					  p[i].path, r);
 	}
 	if (size < 0 && n > 1)
-		return error("%zu profiles without an MPI rank in '%s': a run without MPI is one "
-			     "process "
-			     "(a wrapper or a helper process was measured too?)",
-			     n, dir);
+		return gate_error(
+			"%zu profiles without an MPI rank in '%s': a run without MPI is one "
+			"process "
+			"(a wrapper or a helper process was measured too?)",
+			n, dir);
 	if (size >= 0 && ranks && size != ranks)
-		return error("'%s': the profiles are of %.0f ranks, the configuration runs %d", dir,
-			     size, ranks);
+		return gate_error("'%s': the profiles are of %.0f ranks, the configuration runs %d",
+				  dir, size, ranks);
 	if (size >= 0 && (double)n != size)
-		return error("'%s': %zu profiles for %.0f ranks", dir, n, size);
+		return gate_error("'%s': %zu profiles for %.0f ranks", dir, n, size);
 	return 0;
 }
 
@@ -121,7 +124,7 @@ static int add_run(struct analysis *a, struct results *r, size_t i, const char *
 	int ret = results_profiles(r, i, &p, &n);
 
 	if (!ret && !n)
-		ret = error("no profile in '%s'", dir);
+		ret = gate_error("no profile in '%s'", dir);
 	if (!ret)
 		ret = check_ranks(dir, p, n, ranks);
 	if (!ret) {

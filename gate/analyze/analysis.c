@@ -341,7 +341,7 @@ int analysis_add_run(struct analysis *a, struct analysis_config *c, int repeat,
 	if (!nr_ranks) {
 		free(rv);
 		free(node);
-		return error("no profiles for '%s', repeat %d", c->benchmark, repeat);
+		return gate_error("no profiles for '%s', repeat %d", c->benchmark, repeat);
 	}
 	for (size_t r = 0; r < nr_ranks; r++) {
 		view_init(a, c->benchmark, &rv[r], &ranks[r]);

@@ -160,14 +160,15 @@ struct analysis_damage {
 void analysis_init(struct analysis *a);
 void analysis_release(struct analysis *a);
 
-/* Loads a results directory (manifest.tsv) or a directory of *.sgprof files; 0 or error(). */
+/* Loads a results directory (manifest.tsv) or a directory of *.sgprof files; 0 or gate_error(). */
 int analysis_load(struct analysis *a, const char *dir);
 struct results;
 /* The same from the results in memory, which read each file once however often they are analysed
  * (the looks of an adaptive run, the base of an A/B run). */
 int analysis_load_results(struct analysis *a, struct results *r);
 
-/* Computes the points of one run from its ranks' profiles ('threads' 0: count them); 0 or error().
+/* Computes the points of one run from its ranks' profiles ('threads' 0: count them); 0 or
+ * gate_error().
  */
 int analysis_add_run(struct analysis *a, struct analysis_config *c, int repeat,
 		     const struct profile *ranks, size_t nr_ranks);

@@ -82,9 +82,10 @@ struct matrix {
 
 void matrix_init(struct matrix *m);
 void matrix_release(struct matrix *m);
-/* Builds every series of the analysis; 0 or error(). */
+/* Builds every series of the analysis; 0 or gate_error(). */
 int matrix_build(struct matrix *m, const struct analysis *a);
-/* Declares M(n) for 'benchmark' (NULL: all others), e.g. "n^2" (memory_model_parse); 0 or error().
+/* Declares M(n) for 'benchmark' (NULL: all others), e.g. "n^2" (memory_model_parse); 0 or
+ * gate_error().
  */
 int matrix_set_memory(struct matrix *m, const char *benchmark, const char *model);
 

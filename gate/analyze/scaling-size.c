@@ -174,7 +174,8 @@ static void iso_build(struct matrix *m, const char *benchmark, int interval)
 int scaling_size_build(struct matrix *m, const struct analysis *a)
 {
 	if (m->target_efficiency < 0 || m->target_efficiency >= 1)
-		return error("target efficiency %g is not between 0 and 1", m->target_efficiency);
+		return gate_error("target efficiency %g is not between 0 and 1",
+				  m->target_efficiency);
 	for (size_t i = 0; i < m->nr_series; i++) {
 		const struct matrix_series *s = &m->series[i];
 		int seen = 0;

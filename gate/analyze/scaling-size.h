@@ -28,7 +28,7 @@ struct matrix_weak {
 	const char *average_parallelism_trend;
 };
 
-/* Builds m->weak and m->iso from the series of 'm' (called by matrix_build); 0 or error(). */
+/* Builds m->weak and m->iso from the series of 'm' (called by matrix_build); 0 or gate_error(). */
 int scaling_size_build(struct matrix *m, const struct analysis *a);
 /* Frees m->weak, m->iso and the memory models. */
 void scaling_size_release(struct matrix *m);

@@ -31,7 +31,7 @@ static char *mask_name(const char *dir, const char *name, const char *path)
 	}
 	free(masked);
 	if (rename(path, to)) {
-		error("cannot rename '%s' to mask a secret in its name: %s", path,
+		gate_error("cannot rename '%s' to mask a secret in its name: %s", path,
 		      strerror(errno));
 		free(to);
 		return NULL;
@@ -48,13 +48,13 @@ static int mask_link(const char *path, const struct stat *st)
 	int ret = 0;
 
 	if (n < 0) {
-		ret = error("cannot read the link '%s': %s", path, strerror(errno));
+		ret = gate_error("cannot read the link '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	target[n] = '\0';
 	masked = secret_mask(target);
 	if (strcmp(masked, target) && (unlink(path) || symlink(masked, path)))
-		ret = error("cannot rewrite the link '%s': %s", path, strerror(errno));
+		ret = gate_error("cannot rewrite the link '%s': %s", path, strerror(errno));
 out:
 	free(target);
 	free(masked);
@@ -78,7 +78,7 @@ static int mask_entry(struct tree_walk *w, const char *dir, const char *name)
 	}
 	free(masked);
 	if (lstat(path, &st))
-		ret = error("cannot read '%s': %s", path, strerror(errno));
+		ret = gate_error("cannot read '%s': %s", path, strerror(errno));
 	else if (S_ISDIR(st.st_mode)) {
 		ALLOC_GROW(w->dirs, w->nr + 1, w->alloc);
 		w->dirs[w->nr++] = path;
@@ -101,7 +101,7 @@ static int mask_dir(struct tree_walk *w, const char *dir)
 	int ret = 0;
 
 	if (!d)
-		return error("cannot open directory '%s' to mask the secrets in it: %s", dir,
+		return gate_error("cannot open directory '%s' to mask the secrets in it: %s", dir,
 			     strerror(errno));
 	while ((e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
@@ -112,7 +112,7 @@ static int mask_dir(struct tree_walk *w, const char *dir)
 	closedir(d);
 	for (size_t i = 0; i < n; i++) {
 		if (!ret && ++w->seen > w->max)
-			ret = error("'%s' holds more than %zu files and directories: the secrets "
+			ret = gate_error("'%s' holds more than %zu files and directories: the secrets "
 				    "past them cannot be masked", dir, w->max);
 		if (!ret)
 			ret = mask_entry(w, dir, names[i]);

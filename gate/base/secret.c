@@ -23,7 +23,7 @@ void secret_add(const char *value)
 			return;
 	values = xrealloc(values, (nr_values + 1) * sizeof(*values));
 	values[nr_values++] = xstrdup(value);
-	set_message_filter(secret_mask_strbuf); /* error() and warning() mask it from now on */
+	set_message_filter(secret_mask_strbuf); /* gate_error() and warning() mask it from now on */
 }
 
 void secret_add_env(const char *name)

@@ -44,7 +44,7 @@ static void report(const char *prefix, const char *fmt, va_list ap)
 	strbuf_release(&sb);
 }
 
-int error(const char *fmt, ...)
+int gate_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -203,23 +203,25 @@ static int open_regular(const char *path, size_t limit, struct stat *st)
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 
 	if (fd < 0)
-		return error("cannot open '%s': %s", path, strerror(errno));
+		return gate_error("cannot open '%s': %s", path, strerror(errno));
 	if (fstat(fd, st)) {
-		error("cannot read '%s': %s", path, strerror(errno));
+		gate_error("cannot read '%s': %s", path, strerror(errno));
 		goto fail;
 	}
 	if (!S_ISREG(st->st_mode)) {
-		error("'%s' is not a regular file (%s): the gate reads only regular files", path,
-		      S_ISFIFO(st->st_mode) ? "a FIFO" :
-		      S_ISCHR(st->st_mode) ? "a character device" :
-		      S_ISDIR(st->st_mode) ? "a directory" :
-		      S_ISSOCK(st->st_mode) ? "a socket" : "a device");
+		gate_error("'%s' is not a regular file (%s): the gate reads only regular files",
+			   path,
+			   S_ISFIFO(st->st_mode)   ? "a FIFO"
+			   : S_ISCHR(st->st_mode)  ? "a character device"
+			   : S_ISDIR(st->st_mode)  ? "a directory"
+			   : S_ISSOCK(st->st_mode) ? "a socket"
+						   : "a device");
 		goto fail;
 	}
 	if ((unsigned long long)st->st_size > limit) {
-		error("'%s' is %llu bytes, more than the %zu MiB this file may hold "
-		      "(docs/running.md, \"Limits\")", path, (unsigned long long)st->st_size,
-		      limit >> 20);
+		gate_error("'%s' is %llu bytes, more than the %zu MiB this file may hold "
+			   "(docs/running.md, \"Limits\")",
+			   path, (unsigned long long)st->st_size, limit >> 20);
 		goto fail;
 	}
 	return fd;
@@ -249,7 +251,7 @@ int strbuf_read_file_limit(struct strbuf *sb, const char *path, size_t limit)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			ret = error("cannot read '%s': %s", path, strerror(errno));
+			ret = gate_error("cannot read '%s': %s", path, strerror(errno));
 			break;
 		}
 		if (!n)
@@ -257,8 +259,9 @@ int strbuf_read_file_limit(struct strbuf *sb, const char *path, size_t limit)
 		sb->len += (size_t)n;
 		got += (size_t)n;
 		if (got > limit) { /* it grew while read */
-			ret = error("'%s' is more than the %zu MiB this file may hold "
-				    "(docs/running.md, \"Limits\")", path, limit >> 20);
+			ret = gate_error("'%s' is more than the %zu MiB this file may hold "
+					 "(docs/running.md, \"Limits\")",
+					 path, limit >> 20);
 			break;
 		}
 	}
@@ -296,7 +299,7 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 	size_t done = 0;
 
 	if (fd < 0) {
-		error("cannot create '%s': %s", tmp, strerror(errno));
+		gate_error("cannot create '%s': %s", tmp, strerror(errno));
 		goto out;
 	}
 	while (done < len) {
@@ -304,7 +307,7 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0) {
-			error("cannot write '%s': %s", tmp, strerror(errno));
+			gate_error("cannot write '%s': %s", tmp, strerror(errno));
 			close(fd);
 			unlink(tmp);
 			goto out;
@@ -312,7 +315,7 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 		done += (size_t)w;
 	}
 	if (close(fd) || rename(tmp, path)) {
-		error("cannot write '%s': %s", path, strerror(errno));
+		gate_error("cannot write '%s': %s", path, strerror(errno));
 		unlink(tmp);
 		goto out;
 	}
@@ -333,7 +336,7 @@ int mkdir_p(const char *path)
 			continue;
 		*s = '\0';
 		if (mkdir(p, 0755) && errno != EEXIST) {
-			ret = error("cannot create directory '%s': %s", p, strerror(errno));
+			ret = gate_error("cannot create directory '%s': %s", p, strerror(errno));
 			break;
 		}
 		*s = c;
@@ -347,7 +350,7 @@ int mkdir_p(const char *path)
 int remove_file(const char *path)
 {
 	if (unlink(path) && errno != ENOENT)
-		return error("cannot remove '%s': %s", path, strerror(errno));
+		return gate_error("cannot remove '%s': %s", path, strerror(errno));
 	return 0;
 }
 

@@ -19,8 +19,8 @@
 		} \
 	} while (0)
 
-/* Print "scalegate: error: ..." on stderr; returns -1 so callers can 'return error(...)'. */
-int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "scalegate: error: ..." on stderr; returns -1 so callers can 'return gate_error(...)'. */
+int gate_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "scalegate: warning: ..." on stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -73,7 +73,7 @@ char *strbuf_detach(struct strbuf *sb);
 
 /*
  * Reads a whole regular file into 'sb', never blocking (a FIFO, a device or a directory is an
- * error, so is a file over SG_READ_LIMIT bytes); returns 0, or error() naming the file.
+ * error, so is a file over SG_READ_LIMIT bytes); returns 0, or gate_error() naming the file.
  */
 int strbuf_read_file(struct strbuf *sb, const char *path);
 /* The same with another bound on the size, in bytes. */
@@ -81,12 +81,12 @@ int strbuf_read_file_limit(struct strbuf *sb, const char *path, size_t limit);
 /* FNV-1a, 64 bits: the checksum of the end records of profiles and baselines. */
 unsigned long long fnv1a64(const char *s, size_t n);
 /* Writes 'len' bytes to 'path' through a temporary file and rename(2), so that
- * readers never see a half-written file; returns 0 or error(). */
+ * readers never see a half-written file; returns 0 or gate_error(). */
 int write_file_atomic(const char *path, const char *data, size_t len);
 
-/* Creates 'path' and its missing parents; returns 0 or error(). */
+/* Creates 'path' and its missing parents; returns 0 or gate_error(). */
 int mkdir_p(const char *path);
-/* Removes the file 'path'; one that is not there is no error. 0 or error(). */
+/* Removes the file 'path'; one that is not there is no error. 0 or gate_error(). */
 int remove_file(const char *path);
 
 #endif

@@ -33,7 +33,7 @@ static int report_at(struct yamldoc *d, yaml_mark_t mark, const char *fmt, va_li
 
 	strbuf_vaddf(&sb, fmt, ap);
 	/* libyaml counts lines and columns from 0; editors count from 1. */
-	error("%s:%zu:%zu: %s", d->path, mark.line + 1, mark.column + 1, sb.buf);
+	gate_error("%s:%zu:%zu: %s", d->path, mark.line + 1, mark.column + 1, sb.buf);
 	strbuf_release(&sb);
 	d->nr_errors++;
 	return -1;
@@ -308,7 +308,7 @@ static int walk_event(struct yamldoc *d, struct walk *w, const yaml_event_t *e)
 
 static int interrupted(const struct yamldoc *d)
 {
-	return error("%s: loading interrupted by %s", d->path, interrupt_name(interrupt_signal));
+	return gate_error("%s: loading interrupted by %s", d->path, interrupt_name(interrupt_signal));
 }
 
 /*
@@ -328,7 +328,7 @@ static int check_depth(struct yamldoc *d, const struct strbuf *text)
 
 	if (!yaml_parser_initialize(&parser)) {
 		free(w);
-		return error("%s: cannot initialize the YAML parser", d->path);
+		return gate_error("%s: cannot initialize the YAML parser", d->path);
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text->buf, text->len);
 	while (!done && !ret && yaml_parser_parse(&parser, &event)) {
@@ -376,7 +376,7 @@ int yamldoc_load_text(struct yamldoc *d, const char *path, const char *buf, size
 		return -1;
 	}
 	if (!yaml_parser_initialize(&parser)) {
-		error("%s: cannot initialize the YAML parser", path);
+		gate_error("%s: cannot initialize the YAML parser", path);
 		goto out;
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text.buf, text.len);

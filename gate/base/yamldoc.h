@@ -40,7 +40,7 @@ void yamldoc_release(struct yamldoc *d);
 /* The root mapping; NULL when nothing is loaded. */
 yaml_node_t *yamldoc_root(struct yamldoc *d);
 
-/* Reports "path:line:col: message" at the node's start via error(); returns -1. */
+/* Reports "path:line:col: message" at the node's start via gate_error(); returns -1. */
 int yamldoc_error(struct yamldoc *d, const yaml_node_t *node, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* The same at an explicit position (e.g. inside a scalar). */

@@ -14,7 +14,7 @@
 int ab_parse_inject(const struct option *o, const char *v)
 {
 	if (!strchr(v, ':') || v[0] == ':')
-		return error("--inject '%s': expected INTERVAL:PERCENT, e.g. solve:10%%", v);
+		return gate_error("--inject '%s': expected INTERVAL:PERCENT, e.g. solve:10%%", v);
 	*(const char **)o->value = v;
 	return 0;
 }
@@ -25,7 +25,7 @@ int ab_parse_seed(const struct option *o, const char *v)
 	uint64_t seed = strtoull(v, &end, 10);
 
 	if (!*v || *end || !seed)
-		return error("--seed '%s': expected a positive integer", v);
+		return gate_error("--seed '%s': expected a positive integer", v);
 	*(uint64_t *)o->value = seed;
 	return 0;
 }
@@ -33,7 +33,7 @@ int ab_parse_seed(const struct option *o, const char *v)
 int ab_check(const struct ab_options *o)
 {
 	if (o->against && o->against_dir)
-		return error("--against and --against-dir exclude each other");
+		return gate_error("--against and --against-dir exclude each other");
 	return 0;
 }
 
@@ -54,9 +54,11 @@ int ab_prepare(struct ab_options *o, const struct config *c, const char *results
 	o->repo = worktree_toplevel(c->dir);
 	if (o->against) {
 		if (!o->repo)
-			return error("--against %s: '%s' is not in a git repository; run the "
-				     "gate in a clone (git clone URL), or build the base yourself "
-				     "and pass --against-dir DIR", o->against, c->dir);
+			return gate_error(
+				"--against %s: '%s' is not in a git repository; run the "
+				"gate in a clone (git clone URL), or build the base yourself "
+				"and pass --against-dir DIR",
+				o->against, c->dir);
 		if (worktree_check_rev(o->repo, o->against) || mkdir_p(results))
 			return -1;
 		o->scratch = xstrfmt("%s/.base-tree",
@@ -67,7 +69,7 @@ int ab_prepare(struct ab_options *o, const struct config *c, const char *results
 		o->base_root = xstrdup(o->scratch);
 	} else {
 		if (!realpath(o->against_dir, resolved))
-			return error("--against-dir '%s': no such directory", o->against_dir);
+			return gate_error("--against-dir '%s': no such directory", o->against_dir);
 		o->base_root = xstrdup(resolved);
 	}
 	o->head_root = o->repo ? xstrdup(o->repo)

@@ -34,12 +34,13 @@ int ab_parse_seed(const struct option *o, const char *value);
 	OPT_PARSE(NULL, "--seed", &(o)->seed, "N", \
 		  "the seed of the A/B order (default: from the clock)", ab_parse_seed)
 
-/* What the table cannot check alone (--against and --against-dir exclude each other): 0 or error().
+/* What the table cannot check alone (--against and --against-dir exclude each other): 0 or
+ * gate_error().
  */
 int ab_check(const struct ab_options *o);
 /* Whether an A/B comparison was asked for. */
 int ab_wanted(const struct ab_options *o);
-/* Checks the base out (--against) and fills the runner's options; 0 or error(). */
+/* Checks the base out (--against) and fills the runner's options; 0 or gate_error(). */
 int ab_prepare(struct ab_options *o, const struct config *c, const char *results,
 	       struct runner_options *ro);
 /* Removes the scratch worktree; frees what ab_prepare set. */

@@ -20,7 +20,7 @@
 
 #define MAX_PCTS 8
 
-/* "solve:5,10%,20": the interval and up to MAX_PCTS percentages; 0 or error(). */
+/* "solve:5,10%,20": the interval and up to MAX_PCTS percentages; 0 or gate_error(). */
 static int parse_spec(const char *spec, char **interval, double *pct, int *n)
 {
 	const char *colon = strchr(spec, ':');
@@ -28,8 +28,8 @@ static int parse_spec(const char *spec, char **interval, double *pct, int *n)
 
 	*n = 0;
 	if (!colon || colon == spec)
-		return error("--inject '%s': expected INTERVAL:PCT[,PCT...], e.g. solve:5,10,20",
-			     spec);
+		return gate_error(
+			"--inject '%s': expected INTERVAL:PCT[,PCT...], e.g. solve:5,10,20", spec);
 	list = xstrdup(colon + 1);
 	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		char *end;
@@ -37,9 +37,9 @@ static int parse_spec(const char *spec, char **interval, double *pct, int *n)
 		if (*end == '%')
 			end++;
 		if (end == tok || *end || !(x > 0) || x > 1000 || *n == MAX_PCTS) {
-			error("--inject '%s': '%s' is not a percentage above 0 (at most %d of "
-			      "them)",
-			      spec, tok, MAX_PCTS);
+			gate_error("--inject '%s': '%s' is not a percentage above 0 (at most %d of "
+				   "them)",
+				   spec, tok, MAX_PCTS);
 			free(list);
 			return -1;
 		}
@@ -47,7 +47,7 @@ static int parse_spec(const char *spec, char **interval, double *pct, int *n)
 	}
 	free(list);
 	if (!*n)
-		return error("--inject '%s': no percentage", spec);
+		return gate_error("--inject '%s': no percentage", spec);
 	*interval = xstrndup(spec, (size_t)(colon - spec));
 	return 0;
 }
@@ -65,7 +65,7 @@ static int self(char *const *args, const char *log)
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
-		return error("fork: %s", strerror(errno));
+		return gate_error("fork: %s", strerror(errno));
 	if (!pid) {
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd >= 0) {
@@ -78,7 +78,7 @@ static int self(char *const *args, const char *log)
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return error("waitpid: %s", strerror(errno));
+			return gate_error("waitpid: %s", strerror(errno));
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -158,7 +158,7 @@ static int record_baseline(const struct inject_run *g)
 			  (char *)g->config,    "-r",       results,  "--baselines",
 			  (char *)g->baselines, "--force",  NULL};
 	int ret = self(run, log) || self(update, log)
-			  ? error("the stored baseline could not be recorded (see %s)", log)
+			  ? gate_error("the stored baseline could not be recorded (see %s)", log)
 			  : 0;
 
 	free(results);

@@ -38,7 +38,7 @@ static int parse_efficiency(const struct option *o, const char *s)
 	double e = strtod(s, &end);
 
 	if (end == s || *end || !(e > 0 && e < 1))
-		return error("--efficiency needs a number between 0 and 1, got '%s'", s);
+		return gate_error("--efficiency needs a number between 0 and 1, got '%s'", s);
 	*(double *)o->value = e;
 	return 0;
 }
@@ -71,9 +71,10 @@ static int parse_options(int argc, char **argv, struct analyze_options *o)
 	if (n < 0)
 		return n;
 	if (n == 0)
-		return error("no results directory given (see 'scalegate analyze --help')");
+		return gate_error("no results directory given (see 'scalegate analyze --help')");
 	if (n > 1)
-		return error("unexpected argument '%s' (see 'scalegate analyze --help')", argv[1]);
+		return gate_error("unexpected argument '%s' (see 'scalegate analyze --help')",
+				  argv[1]);
 	o->dir = argv[0];
 	return 0;
 }

@@ -58,13 +58,14 @@ static int parse_options(int argc, char **argv, struct baseline_options *o)
 	if (n < 0)
 		return n;
 	if (n == 0)
-		return error(
+		return gate_error(
 			"'baseline' needs a command: update (see 'scalegate baseline --help')");
 	if (strcmp(argv[0], "update"))
-		return error("unknown baseline command '%s' (see 'scalegate baseline --help')",
-			     argv[0]);
+		return gate_error("unknown baseline command '%s' (see 'scalegate baseline --help')",
+				  argv[0]);
 	if (n > 1)
-		return error("unexpected argument '%s' (see 'scalegate baseline --help')", argv[1]);
+		return gate_error("unexpected argument '%s' (see 'scalegate baseline --help')",
+				  argv[1]);
 	return 0;
 }
 
@@ -116,17 +117,18 @@ static int update_one(const struct baseline_options *o, const struct analysis *a
 	int ret;
 
 	if (failed_configurations(failures, name)) {
-		error("benchmark '%s' has failed runs in '%s' (see its manifest.tsv): its baseline "
-		      "is not "
-		      "written",
-		      name, o->results);
+		gate_error("benchmark '%s' has failed runs in '%s' (see its manifest.tsv): its "
+			   "baseline "
+			   "is not "
+			   "written",
+			   name, o->results);
 		return SG_EXIT_RUN_FAILED;
 	}
 	baseline_from_analysis(&b, a, name);
 	if (!b.nr_cells) {
 		baseline_release(&b);
-		error("no results for benchmark '%s' in '%s': run 'scalegate run' first", name,
-		      o->results);
+		gate_error("no results for benchmark '%s' in '%s': run 'scalegate run' first", name,
+			   o->results);
 		return SG_EXIT_USAGE;
 	}
 	for (size_t i = 0; i < b.nr_cells; i++)
@@ -203,11 +205,12 @@ static int busy_runs(const struct baseline_options *o, const struct bench_config
 			"recorded anyway (--force)",
 			b->name, n, n == 1 ? "" : "s", b->max_contention, sb.buf);
 	else if (n)
-		error("benchmark '%s': %zu run%s measured on a busy machine (contention above "
-		      "max_contention %g) without the run-queue delay (rq_wait) to remove its "
-		      "share: %s; a baseline is what later runs are judged against: run again on "
-		      "a quiet machine, or --force",
-		      b->name, n, n == 1 ? "" : "s", b->max_contention, sb.buf);
+		gate_error(
+			"benchmark '%s': %zu run%s measured on a busy machine (contention above "
+			"max_contention %g) without the run-queue delay (rq_wait) to remove its "
+			"share: %s; a baseline is what later runs are judged against: run again on "
+			"a quiet machine, or --force",
+			b->name, n, n == 1 ? "" : "s", b->max_contention, sb.buf);
 	manifest_release(&m);
 	strbuf_release(&sb);
 	free(path);
@@ -248,7 +251,7 @@ int cmd_baseline(int argc, char **argv)
 	if (config_load(&c, o.config))
 		goto out;
 	if (o.benchmark && !config_find(&c, o.benchmark)) {
-		error("no benchmark '%s' in '%s'", o.benchmark, o.config);
+		gate_error("no benchmark '%s' in '%s'", o.benchmark, o.config);
 		goto out;
 	}
 	o.results = o.results ? o.results : c.results_dir;

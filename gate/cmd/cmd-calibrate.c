@@ -38,7 +38,7 @@ static int parse_runs(const struct option *o, const char *v)
 	long n = strtol(v, &end, 10);
 
 	if (!*v || *end || n < 1 || n > 1000)
-		return error(
+		return gate_error(
 			"-n: '%s' is not a number of runs from 1 (with --inject; else 2) to 1000",
 			v);
 	*(int *)o->value = (int)n;
@@ -73,11 +73,12 @@ static int parse_options(int argc, char **argv, struct calibrate_options *o)
 	o->dirs = argv; /* options_parse moved the RESULTS to argv[0..n-1] */
 	o->nr_dirs = n;
 	if (o->inject && (!o->runs || o->nr_dirs || o->json || o->benchmark))
-		return error("--inject needs -n SETS, and takes no RESULTS, --json or --benchmark");
+		return gate_error(
+			"--inject needs -n SETS, and takes no RESULTS, --json or --benchmark");
 	if (!o->inject && o->runs == 1)
-		return error("-n: comparing needs at least 2 runs");
+		return gate_error("-n: comparing needs at least 2 runs");
 	if (!o->inject && (o->runs ? o->nr_dirs > 0 : o->nr_dirs < 2))
-		return error("give either -n N or at least 2 results directories");
+		return gate_error("give either -n N or at least 2 results directories");
 	return 0;
 }
 
@@ -96,8 +97,8 @@ static int run_sets(const struct calibrate_options *o, struct config *c, struct 
 		if (runner_init(&r, c, &opt))
 			code = SG_EXIT_USAGE;
 		else if ((failed = runner_run(&r)) != 0) {
-			error("%ld run%s failed in '%s': calibrate needs clean runs",
-			      failed < 0 ? 1 : failed, failed == 1 ? "" : "s", dir);
+			gate_error("%ld run%s failed in '%s': calibrate needs clean runs",
+				   failed < 0 ? 1 : failed, failed == 1 ? "" : "s", dir);
 			code = SG_EXIT_RUN_FAILED;
 		}
 		runner_release(&r);

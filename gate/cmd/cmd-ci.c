@@ -181,7 +181,7 @@ static int post(struct post_options *o, const char *path, const struct strbuf *s
 	int failed;
 
 	if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
-		error("cannot initialize libcurl");
+		gate_error("cannot initialize libcurl");
 		failed = -1;
 	} else {
 		failed = post_run(o, path, summary);

@@ -93,10 +93,10 @@ static int parse_options(int argc, char **argv, struct history_options *o)
 		o->verb = argv[1];
 		if (strcmp(o->verb, "record") && strcmp(o->verb, "import") &&
 		    strcmp(o->verb, "detect") && strcmp(o->verb, "report"))
-			return error("'%s' is not a history command (record, import, detect, "
-				     "report; see "
-				     "'scalegate history --help')",
-				     o->verb);
+			return gate_error("'%s' is not a history command (record, import, detect, "
+					  "report; see "
+					  "'scalegate history --help')",
+					  o->verb);
 		argc--;
 		argv++;
 	}
@@ -200,7 +200,7 @@ static char *default_job_url(void)
 	return dup_or(history_cmd_env("CI_JOB_URL"), history_cmd_env("BUILD_URL"));
 }
 
-/* Fills r from 'meta', the CI's environment and git; 0, or error() when there is no commit. */
+/* Fills r from 'meta', the CI's environment and git; 0, or gate_error() when there is no commit. */
 static int run_names(struct history_run *r, const struct history_meta *meta)
 {
 	char *cmd;
@@ -211,8 +211,9 @@ static int run_names(struct history_run *r, const struct history_meta *meta)
 	if (!r->commit)
 		r->commit = git_line("rev-parse HEAD");
 	if (!r->commit)
-		return error("no commit: give --commit SHA (no GITHUB_SHA, CI_COMMIT_SHA, nor a "
-			     "git checkout here)");
+		return gate_error(
+			"no commit: give --commit SHA (no GITHUB_SHA, CI_COMMIT_SHA, nor a "
+			"git checkout here)");
 	r->branch = meta->branch ? xstrdup(meta->branch) : default_branch();
 	r->job_url = meta->job_url ? xstrdup(meta->job_url) : default_job_url();
 	if (meta->parent) {
@@ -232,8 +233,9 @@ static int run_names(struct history_run *r, const struct history_meta *meta)
 	if (!r->date)
 		r->date = now_iso();
 	if (strlen(r->date) < 10 || r->date[4] != '-' || r->date[7] != '-')
-		return error("'%s' is not an ISO-8601 date (2026-11-25 or 2026-11-25T22:00:00Z)",
-			     r->date);
+		return gate_error(
+			"'%s' is not an ISO-8601 date (2026-11-25 or 2026-11-25T22:00:00Z)",
+			r->date);
 	return 0;
 }
 
@@ -312,7 +314,7 @@ static int write_record(const char *where, struct history_record *r, const char 
 	int ret;
 
 	if (!r->nr)
-		return error("'%s' holds no figure to record", results);
+		return gate_error("'%s' holds no figure to record", results);
 	if (history_open(&h, where))
 		return -1;
 	ret = history_write(h, r);
@@ -530,8 +532,8 @@ static int dispatch(struct history_options *o, struct config *c, const char *whe
 		return history_cmd_report(where, c, o);
 	if (!strcmp(o->verb, "import")) {
 		if (!o->nr_dirs || (o->meta.commit && o->nr_dirs > 1)) {
-			error(o->nr_dirs ? "--commit names the commit of one directory"
-					 : "no directory to import");
+			gate_error(o->nr_dirs ? "--commit names the commit of one directory"
+					      : "no directory to import");
 			return SG_EXIT_USAGE;
 		}
 		for (size_t i = 0; i < o->nr_dirs; i++) {
@@ -546,8 +548,8 @@ static int dispatch(struct history_options *o, struct config *c, const char *whe
 		return SG_EXIT_PASS;
 	}
 	if (o->nr_dirs > 1 || (!o->nr_dirs && !c)) {
-		error(o->nr_dirs ? "one results directory at a time"
-				 : "no results directory given (nor a configuration)");
+		gate_error(o->nr_dirs ? "one results directory at a time"
+				      : "no results directory given (nor a configuration)");
 		return SG_EXIT_USAGE;
 	}
 	return history_cmd_record(where, c, o->config, o->nr_dirs ? o->dirs[0] : c->results_dir,
@@ -569,7 +571,8 @@ int cmd_history(int argc, char **argv)
 		goto out;
 	where = o.history ? o.history : loaded ? c.history : NULL;
 	if (!where)
-		error("no history database: set 'history:' in %s or give --history DB", o.config);
+		gate_error("no history database: set 'history:' in %s or give --history DB",
+			   o.config);
 	else
 		code = dispatch(&o, loaded ? &c : NULL, where);
 out:

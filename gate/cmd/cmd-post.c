@@ -79,7 +79,7 @@ static int parse_retries(const struct option *o, const char *v)
 static int parse_ca_bundle(const struct option *o, const char *v)
 {
 	if (access(v, R_OK))
-		return error("cannot read the CA bundle '%s'", v);
+		return gate_error("cannot read the CA bundle '%s'", v);
 	*(const char **)o->value = v;
 	return 0;
 }
@@ -133,9 +133,10 @@ static int parse_options(int argc, char **argv, struct post_options *o, const ch
 	if (n < 0)
 		return n;
 	if (n == 0)
-		return error("which summary? give the file written by 'scalegate check --json'");
+		return gate_error(
+			"which summary? give the file written by 'scalegate check --json'");
 	if (n > 1)
-		return error("one summary only, not '%s' and '%s'", argv[0], argv[1]);
+		return gate_error("one summary only, not '%s' and '%s'", argv[0], argv[1]);
 	*summary = argv[0];
 	return 0;
 }
@@ -154,7 +155,7 @@ int cmd_post(int argc, char **argv)
 	if (ret)
 		return ret == OPTIONS_HELP ? SG_EXIT_PASS : SG_EXIT_USAGE;
 	if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
-		error("cannot initialize libcurl");
+		gate_error("cannot initialize libcurl");
 		return SG_EXIT_USAGE;
 	}
 	if (config) {

@@ -86,7 +86,8 @@ int cmd_profile(int argc, char **argv)
 	if (n == OPTIONS_HELP)
 		return SG_EXIT_PASS;
 	if (n == 0)
-		error("which profiles? give at least one FILE (see 'scalegate profile --help')");
+		gate_error(
+			"which profiles? give at least one FILE (see 'scalegate profile --help')");
 	if (n <= 0)
 		return SG_EXIT_USAGE;
 	for (int i = 0; i < n; i++) {
@@ -99,7 +100,7 @@ int cmd_profile(int argc, char **argv)
 			print_tsv(&p);
 		else
 			print_profile(&p);
-		profile_release(&p);
+		profile_data_release(&p);
 	}
 	return status;
 }

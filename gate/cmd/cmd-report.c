@@ -34,7 +34,7 @@ static int parse_options(int argc, char **argv, struct report_options *o)
 	int ret = options_parse_no_args(argc, argv, opts, &usage);
 
 	if (!ret && !o->html)
-		return error("nothing to write: give --html FILE");
+		return gate_error("nothing to write: give --html FILE");
 	return ret;
 }
 

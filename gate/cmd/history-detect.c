@@ -137,7 +137,7 @@ static int parse_positive(const char *text, const char *name, double max, double
 
 	*out = strtod(text, &end);
 	if (end == text || *end || !(*out > 0) || *out > max)
-		return error("%s must be a number in (0, %g], got '%s'", name, max, text);
+		return gate_error("%s must be a number in (0, %g], got '%s'", name, max, text);
 	return 0;
 }
 

@@ -25,7 +25,7 @@ static char *commit_url(const char *option)
 
 /*
  * The run of commit 'name' (its newest when recorded more than once): the commit itself, else the
- * one commit it is a prefix of. The index into d->runs, or -1 after error().
+ * one commit it is a prefix of. The index into d->runs, or -1 after gate_error().
  */
 static long find_commit(const struct history_data *d, const char *name)
 {
@@ -41,19 +41,19 @@ static long find_commit(const struct history_data *d, const char *name)
 		if (strncmp(commit, name, len))
 			continue;
 		if (match && strcmp(match, commit))
-			return error("--compare: '%s' starts more than one commit (%s, %s)", name,
-				     match, commit);
+			return gate_error("--compare: '%s' starts more than one commit (%s, %s)",
+					  name, match, commit);
 		match = commit;
 	}
 	for (size_t i = 0; match && i < d->nr_runs; i++)
 		if (!strcmp(d->runs[i].commit, match))
 			found = (long)i;
 	if (found < 0)
-		return error("--compare: no recorded run of commit '%s'", name);
+		return gate_error("--compare: no recorded run of commit '%s'", name);
 	return found;
 }
 
-/* The runs of --compare SHA,SHA[,...]: their number, or -1 after error(). */
+/* The runs of --compare SHA,SHA[,...]: their number, or -1 after gate_error(). */
 static int compared_runs(const struct history_data *d, const char *text, size_t *runs)
 {
 	char *list = xstrdup(text), *save = NULL;
@@ -62,7 +62,7 @@ static int compared_runs(const struct history_data *d, const char *text, size_t 
 	for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		long run;
 		if (n == TREND_MAX_COMPARE) {
-			n = error("--compare: at most %d commits", TREND_MAX_COMPARE);
+			n = gate_error("--compare: at most %d commits", TREND_MAX_COMPARE);
 			break;
 		}
 		if ((run = find_commit(d, name)) < 0) {
@@ -72,7 +72,7 @@ static int compared_runs(const struct history_data *d, const char *text, size_t 
 		runs[n++] = (size_t)run;
 	}
 	free(list);
-	return n ? n : error("--compare: no commit given");
+	return n ? n : gate_error("--compare: no commit given");
 }
 
 int history_cmd_report(const char *where, struct config *c, const struct history_options *o)
@@ -85,7 +85,7 @@ int history_cmd_report(const char *where, struct config *c, const struct history
 	int ret, n = 0;
 
 	if (!o->html)
-		return error("nothing to write: give --html DIR"), SG_EXIT_USAGE;
+		return gate_error("nothing to write: give --html DIR"), SG_EXIT_USAGE;
 	if (history_cmd_read(where, o->meta.branch, 1, &d))
 		return SG_EXIT_USAGE;
 	if (o->compare_text && (n = compared_runs(&d, o->compare_text, runs)) < 0) {

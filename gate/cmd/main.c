@@ -62,7 +62,7 @@ static int finish(int code)
 {
 	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
 		if (errno != EPIPE) {
-			error("cannot write to standard output: %s", strerror(errno));
+			gate_error("cannot write to standard output: %s", strerror(errno));
 			return SG_EXIT_USAGE;
 		}
 	}
@@ -87,7 +87,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return finish(commands[i].fn(argc - 1, argv + 1));
-	error("'%s' is not a scalegate command", argv[1]);
+	gate_error("'%s' is not a scalegate command", argv[1]);
 	if (nearest_command(argv[1]))
 		fprintf(stderr, "did you mean '%s'?\n", nearest_command(argv[1]));
 	else

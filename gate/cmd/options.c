@@ -43,9 +43,10 @@ static int unknown_option(const struct option *opts, const char *arg, const stru
 	known[n] = NULL;
 	hint = strncmp(arg, "--", 2) ? NULL : yamldoc_closest(arg, known);
 	if (hint)
-		return error("unknown option '%s'; did you mean '%s'? (see 'scalegate %s --help')",
-			     arg, hint, u->name);
-	return error("unknown option '%s' (see 'scalegate %s --help')", arg, u->name);
+		return gate_error(
+			"unknown option '%s'; did you mean '%s'? (see 'scalegate %s --help')", arg,
+			hint, u->name);
+	return gate_error("unknown option '%s' (see 'scalegate %s --help')", arg, u->name);
 }
 
 static int take_value(const struct option *o, const char *v)
@@ -57,20 +58,21 @@ static int take_value(const struct option *o, const char *v)
 	return 0;
 }
 
-/* Takes the option at argv[*i]: 0, or -1 after error(). */
+/* Takes the option at argv[*i]: 0, or -1 after gate_error(). */
 static int take_option(const struct option *o, const char *inline_value, int argc, char **argv,
 		       int *i)
 {
 	if (o->kind == OPTION_FLAG) {
 		if (inline_value)
-			return error("'%s' takes no value", option_name(o));
+			return gate_error("'%s' takes no value", option_name(o));
 		*(int *)o->value = 1;
 		return 0;
 	}
 	if (inline_value)
 		return take_value(o, inline_value);
 	if (*i + 1 >= argc)
-		return error("'%s' needs a value (%s)", argv[*i], o->arg ? o->arg : "an argument");
+		return gate_error("'%s' needs a value (%s)", argv[*i],
+				  o->arg ? o->arg : "an argument");
 	return take_value(o, argv[++*i]);
 }
 
@@ -108,8 +110,8 @@ int options_parse_no_args(int argc, char **argv, const struct option *opts,
 	int n = options_parse(argc, argv, opts, u);
 
 	if (n > 0)
-		return error("unexpected argument '%s' (see 'scalegate %s --help')", argv[0],
-			     u->name);
+		return gate_error("unexpected argument '%s' (see 'scalegate %s --help')", argv[0],
+				  u->name);
 	return n;
 }
 
@@ -151,5 +153,5 @@ void options_usage(FILE *f, const struct option *opts, const struct command_usag
 
 int option_bad_value(const struct option *o, const char *value, const char *want)
 {
-	return error("%s must be %s, not '%s'", option_name(o), want, value);
+	return gate_error("%s must be %s, not '%s'", option_name(o), want, value);
 }

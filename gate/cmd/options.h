@@ -15,7 +15,7 @@ struct option {
 	const char *help;       /* its help; '\n' starts a continuation line */
 	/* int * (FLAG: set to 1), const char ** (STRING), or the parser's */
 	void *value;
-	/* OPTION_PARSE: takes the value into o->value; returns 0 or error() */
+	/* OPTION_PARSE: takes the value into o->value; returns 0 or gate_error() */
 	int (*parse)(const struct option *o, const char *value);
 };
 
@@ -45,7 +45,7 @@ struct command_usage {
 /*
  * Parses argv[1..argc-1] against 'opts' ("--opt V", "--opt=V", flags, "--" ends the options).
  * Arguments that are not options are moved to argv[0..n-1]; returns n, or OPTIONS_HELP after
- * printing the help on stdout for -h/--help, or -1 after an error() (an unknown option gets
+ * printing the help on stdout for -h/--help, or -1 after an gate_error() (an unknown option gets
  * "did you mean" and a pointer to --help).
  */
 int options_parse(int argc, char **argv, const struct option *opts, const struct command_usage *u);
@@ -57,7 +57,7 @@ int options_parse_no_args(int argc, char **argv, const struct option *opts,
 /* Writes the whole --help text: head, one line (or more) per option, tail. */
 void options_usage(FILE *f, const struct option *opts, const struct command_usage *u);
 
-/* An error() for a value that is not what an option wants; returns -1. */
+/* An gate_error() for a value that is not what an option wants; returns -1. */
 int option_bad_value(const struct option *o, const char *value, const char *want);
 
 #endif

@@ -84,6 +84,6 @@ bad:
 int memory_model_parse(const char *text, struct memory_model *m)
 {
 	if (memory_model_read(text, m))
-		return error("memory model '%s' is not understood: " MEMORY_MODEL_FORMS, text);
+		return gate_error("memory model '%s' is not understood: " MEMORY_MODEL_FORMS, text);
 	return 0;
 }

@@ -16,6 +16,9 @@
  * schema once. */
 #define PG_MIGRATION_LOCK 5715250
 
+/* Seconds libpq waits for a server to connect and answer, unless the URL says otherwise. */
+#define HISTORY_PG_CONNECT_TIMEOUT "10"
+
 /* The same tables as db-sqlite.c, in PostgreSQL's types; "interval" is quoted (a type name there).
  */
 static const char *const migrations[HISTORY_SCHEMA_VERSION] = {
@@ -44,7 +47,7 @@ struct pg_db {
 	char *where;
 };
 
-/* Runs 'sql' with text parameters (NULL: SQL NULL); the result, or NULL after error() (the
+/* Runs 'sql' with text parameters (NULL: SQL NULL); the result, or NULL after gate_error() (the
  * transaction is then aborted). */
 static PGresult *query(struct pg_db *h, const char *sql, int n, const char *const *params)
 {
@@ -53,44 +56,79 @@ static PGresult *query(struct pg_db *h, const char *sql, int n, const char *cons
 
 	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
 		return res;
-	error("history '%s': %s", h->where, PQresultErrorMessage(res));
+	gate_error("history '%s': %s", h->where, PQresultErrorMessage(res));
 	PQclear(res);
 	return NULL;
 }
 
-/* Runs one or more statements without parameters; 0 or error(). */
+/* Runs one or more statements without parameters; 0 or gate_error(). */
 static int exec(struct pg_db *h, const char *sql)
 {
 	PGresult *res = PQexec(h->conn, sql);
 	ExecStatusType st = PQresultStatus(res);
 	int ret = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK
 			  ? 0
-			  : error("history '%s': %s", h->where, PQresultErrorMessage(res));
+			  : gate_error("history '%s': %s", h->where, PQresultErrorMessage(res));
 
 	PQclear(res);
 	return ret;
 }
 
-static int migrate(struct pg_db *h, int *found)
+/* The tables of the current schema: whether one is schema_version, and the version it holds. */
+static int read_version(struct pg_db *h, PGresult *tables, int *v, int *recorded)
 {
 	PGresult *res;
+
+	*v = 0;
+	*recorded = 0;
+	for (int i = 0; i < PQntuples(tables); i++)
+		*recorded |= !strcmp(PQgetvalue(tables, i, 0), "schema_version");
+	if (!*recorded)
+		return 0;
+	res = query(h, "SELECT max(version) FROM schema_version", 0, NULL);
+	if (!res)
+		return -1;
+	*v = PQgetisnull(res, 0, 0) ? 0 : atoi(PQgetvalue(res, 0, 0));
+	PQclear(res);
+	return 0;
+}
+
+/* The schema version into *found; 0 when the database may be opened as a history (nothing
+ * written to it yet: another program's tables or a damaged history are left as they are). */
+static int check_schema(struct pg_db *h, int *found)
+{
+	PGresult *tables = query(h,
+				 "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = "
+				 "c.relnamespace WHERE n.nspname = current_schema() AND c.relkind "
+				 "IN ('r', 'p', 'v', 'm', 'f')",
+				 0, NULL);
+	const char **names;
+	int recorded, ret;
+
+	if (!tables)
+		return -1;
+	names = xcalloc((size_t)PQntuples(tables) + 1, sizeof(*names));
+	for (int i = 0; i < PQntuples(tables); i++)
+		names[i] = PQgetvalue(tables, i, 0);
+	ret = read_version(h, tables, found, &recorded);
+	if (!ret)
+		ret = history_check_schema(h->where, *found, recorded, names,
+					   (size_t)PQntuples(tables));
+	free(names);
+	PQclear(tables);
+	return ret;
+}
+
+static int migrate(struct pg_db *h, int *found)
+{
 	int v;
 	char sql[96];
 
 	snprintf(sql, sizeof(sql), "SELECT pg_advisory_xact_lock(%d)", PG_MIGRATION_LOCK);
-	if (exec(h, "BEGIN") || exec(h, sql) ||
-	    exec(h, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)") ||
-	    !(res = query(h, "SELECT max(version) FROM schema_version", 0, NULL)))
+	if (exec(h, "BEGIN") || exec(h, sql) || check_schema(h, found) ||
+	    exec(h, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"))
 		goto fail;
-	v = PQgetisnull(res, 0, 0) ? 0 : atoi(PQgetvalue(res, 0, 0));
-	PQclear(res);
-	*found = v;
-	if (v > HISTORY_SCHEMA_VERSION) {
-		error("history '%s' has schema version %d; this scalegate knows up to %d", h->where,
-		      v, HISTORY_SCHEMA_VERSION);
-		goto fail;
-	}
-	for (; v < HISTORY_SCHEMA_VERSION; v++)
+	for (v = *found; v < HISTORY_SCHEMA_VERSION; v++)
 		if (exec(h, migrations[v]))
 			goto fail;
 	snprintf(sql, sizeof(sql),
@@ -115,15 +153,49 @@ static void pg_close(void *db)
 	free(h);
 }
 
+/*
+ * Connects with libpq's defaults (GSS negotiation included) and a bounded wait: without one, a
+ * server that accepts and never answers holds the gate for ever. A connect_timeout in the URL, or
+ * PGCONNECT_TIMEOUT, wins (the URL's parameters override the ones before it in the list).
+ */
+static PGconn *pg_connect(const char *url)
+{
+	const char *env = getenv("PGCONNECT_TIMEOUT");
+	const char *const keys[] = { "connect_timeout", "dbname", NULL };
+	const char *const values[] = { env && *env ? env : HISTORY_PG_CONNECT_TIMEOUT, url, NULL };
+
+	return PQconnectdbParams(keys, values, 1);
+}
+
+/* A connection's failure, naming the server: libpq's own words, on one line. */
+static void connect_error(struct pg_db *h)
+{
+	const char *host = PQhost(h->conn), *port = PQport(h->conn);
+	char *msg = xstrdup(PQerrorMessage(h->conn));
+	size_t n = strlen(msg);
+
+	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+		msg[--n] = 0;
+	for (char *p = msg; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	gate_error("history '%s': cannot connect to host '%s' port %s: %s", h->where,
+		   host && *host ? host : "localhost", port && *port ? port : "5432", msg);
+	free(msg);
+}
+
 int history_pg_open(const char *url, void **db, int *found_version)
 {
 	struct pg_db *h = xcalloc(1, sizeof(*h));
 
 	*db = NULL;
 	h->where = history_where_text(url);
-	h->conn = PQconnectdb(url);
-	if (PQstatus(h->conn) != CONNECTION_OK) {
-		error("history '%s': cannot connect: %s", h->where, PQerrorMessage(h->conn));
+	h->conn = pg_connect(url);
+	if (!h->conn || PQstatus(h->conn) != CONNECTION_OK) {
+		if (h->conn)
+			connect_error(h);
+		else
+			gate_error("history '%s': cannot connect: out of memory", h->where);
 		pg_close(h);
 		return -1;
 	}
@@ -246,8 +318,8 @@ static int array_query(struct pg_db *h, const char *sql, const char *run, struct
 	if (!res)
 		ret = -1;
 	else if (rows != SIZE_MAX && strtoull(PQcmdTuples(res), NULL, 10) != rows)
-		ret = error("history '%s': %s rows of %zu written", h->where, PQcmdTuples(res),
-			    rows);
+		ret = gate_error("history '%s': %s rows of %zu written", h->where, PQcmdTuples(res),
+				 rows);
 	PQclear(res);
 	for (size_t i = 0; i < n; i++)
 		strbuf_release(&a[i].sb);

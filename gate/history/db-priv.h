@@ -19,13 +19,23 @@ struct history_backend {
 
 extern const struct history_backend history_sqlite, history_pg;
 
-/* Open (create, migrate) a database: 0 with *db and the version found, or error(). */
+/* Open (create, migrate) a database: 0 with *db and the version found, or gate_error(). */
 int history_sqlite_open(const char *where, void **db, int *found_version);
 int history_pg_open(const char *url, void **db, int *found_version);
 
 /*
+ * Whether a database found at schema version 'v' ('recorded': a version of ours is stored, so 0 is
+ * not a new database) holding 'tables' (the tables of its schema) may be opened and migrated: 0, or
+ * gate_error() naming 'where' when the version is negative, zero but recorded, or from a later
+ * scalegate, when a table of ours is missing, or when a database without a version holds tables
+ * (another program's: never extended into a history).
+ */
+int history_check_schema(const char *where, int v, int recorded, const char *const *tables,
+			 size_t nr);
+
+/*
  * The rows of one query, as a backend hands them to the reader below: next() steps to the next row
- * (1), past the last (0) or fails (-1, after error()); the getters read a column of the row.
+ * (1), past the last (0) or fails (-1, after gate_error()); the getters read a column of the row.
  */
 struct history_cursor {
 	void *ctx;

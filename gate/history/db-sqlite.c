@@ -67,7 +67,7 @@ struct sqlite_db {
 
 static int db_error(struct sqlite_db *h, const char *what)
 {
-	return error("history '%s': %s: %s", h->where, what, sqlite3_errmsg(h->db));
+	return gate_error("history '%s': %s: %s", h->where, what, sqlite3_errmsg(h->db));
 }
 
 static int exec(struct sqlite_db *h, const char *sql)
@@ -75,10 +75,17 @@ static int exec(struct sqlite_db *h, const char *sql)
 	char *msg = NULL;
 
 	if (sqlite3_exec(h->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		error("history '%s': %s", h->where, msg ? msg : sqlite3_errmsg(h->db));
+		gate_error("history '%s': %s", h->where, msg ? msg : sqlite3_errmsg(h->db));
 		sqlite3_free(msg);
 		return -1;
 	}
+	return 0;
+}
+
+static int prepare(struct sqlite_db *h, sqlite3_stmt **st, const char *sql)
+{
+	if (sqlite3_prepare_v2(h->db, sql, -1, st, NULL) != SQLITE_OK)
+		return db_error(h, "cannot prepare a statement");
 	return 0;
 }
 
@@ -99,28 +106,63 @@ static int user_version(struct sqlite_db *h, int *v)
 	return ret;
 }
 
+/* The tables of the database (its own sqlite_* ones left out) into names[0..*nr); caller frees. */
+static int list_tables(struct sqlite_db *h, char ***names, size_t *nr)
+{
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc;
+
+	*names = NULL;
+	*nr = 0;
+	if (prepare(h, &st,
+		    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+		    "'sqlite\\_%' ESCAPE '\\'"))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ALLOC_GROW(*names, *nr + 1, alloc);
+		(*names)[(*nr)++] = xstrdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_error(h, "cannot read the tables");
+}
+
+static void free_names(char **names, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* Reads the schema version into h->found_version; 0 when the database may be opened as a history
+ * (nothing written to it yet: another program's database or a damaged one is left as it is). */
+static int check_schema(struct sqlite_db *h)
+{
+	char **tables;
+	size_t nr;
+	int ret;
+
+	if (user_version(h, &h->found_version) || list_tables(h, &tables, &nr))
+		return -1;
+	ret = history_check_schema(h->where, h->found_version, 0, (const char *const *)tables, nr);
+	free_names(tables, nr);
+	return ret;
+}
+
 /* Brings the schema to HISTORY_SCHEMA_VERSION in one transaction: a killed migration leaves the old
  * one. */
 static int migrate(struct sqlite_db *h)
 {
-	int v = 0;
+	int v = h->found_version;
 	char sql[64];
 
 	/* current: no write transaction (its commit's sync cost every open a fifth of a record) */
-	if (user_version(h, &v))
-		return -1;
-	h->found_version = v;
 	if (v == HISTORY_SCHEMA_VERSION)
 		return 0;
-	if (exec(h, "BEGIN IMMEDIATE") || user_version(h, &v))
+	/* another writer may have migrated meanwhile: read again under the lock */
+	if (exec(h, "BEGIN IMMEDIATE") || check_schema(h))
 		goto fail;
-	h->found_version = v;
-	if (v > HISTORY_SCHEMA_VERSION) {
-		error("history '%s' has schema version %d; this scalegate knows up to %d", h->where,
-		      v, HISTORY_SCHEMA_VERSION);
-		goto fail;
-	}
-	for (; v < HISTORY_SCHEMA_VERSION; v++)
+	for (v = h->found_version; v < HISTORY_SCHEMA_VERSION; v++)
 		if (exec(h, migrations[v]))
 			goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", HISTORY_SCHEMA_VERSION);
@@ -130,13 +172,6 @@ static int migrate(struct sqlite_db *h)
 fail:
 	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
-}
-
-static int prepare(struct sqlite_db *h, sqlite3_stmt **st, const char *sql)
-{
-	if (sqlite3_prepare_v2(h->db, sql, -1, st, NULL) != SQLITE_OK)
-		return db_error(h, "cannot prepare a statement");
-	return 0;
 }
 
 static int prepare_all(struct sqlite_db *h)
@@ -190,9 +225,9 @@ int history_sqlite_open(const char *where, void **db, int *found_version)
 	}
 	sqlite3_busy_timeout(h->db, HISTORY_BUSY_MS);
 	/* WAL: readers never block the writer; a writer killed mid-transaction leaves the last
-	 * commit. */
-	if (exec(h, "PRAGMA journal_mode = WAL") || exec(h, "PRAGMA foreign_keys = ON") ||
-	    migrate(h) || prepare_all(h)) {
+	 * commit. Set after the check: it rewrites the file's header. */
+	if (check_schema(h) || exec(h, "PRAGMA journal_mode = WAL") ||
+	    exec(h, "PRAGMA foreign_keys = ON") || migrate(h) || prepare_all(h)) {
 		sqlite_close(h);
 		return -1;
 	}

@@ -51,7 +51,7 @@ int history_found_version(const struct history *h)
 int history_write(struct history *h, struct history_record *r)
 {
 	if (!r->run.commit || !r->run.date)
-		return error("history: a run needs a commit and a date");
+		return gate_error("history: a run needs a commit and a date");
 	return h->be->write(h->db, r);
 }
 

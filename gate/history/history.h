@@ -112,7 +112,7 @@ struct history; /* an open database */
 
 /*
  * Opens (creating and migrating when needed) the database at 'where': a file name (SQLite, WAL,
- * a busy timeout) or a postgresql:// URL. 0, or error() with *h NULL.
+ * a busy timeout) or a postgresql:// URL. 0, or gate_error() with *h NULL.
  */
 int history_open(struct history **h, const char *where);
 void history_close(struct history *h);
@@ -120,9 +120,9 @@ void history_close(struct history *h);
 char *history_where_text(const char *where);
 /* The schema version found when the database was opened, before any migration. */
 int history_found_version(const struct history *h);
-/* Writes one run and its points in one transaction; sets r->run.id. 0 or error(). */
+/* Writes one run and its points in one transaction; sets r->run.id. 0 or gate_error(). */
 int history_write(struct history *h, struct history_record *r);
-/* Reads every run ('branch' NULL) or those of one branch, and their series. 0 or error(). */
+/* Reads every run ('branch' NULL) or those of one branch, and their series. 0 or gate_error(). */
 int history_read(struct history *h, const char *branch, struct history_data *d);
 /* The same without the medians' intervals (each series' lo and hi NULL): a third less to read,
  * for change points and drifts. */

@@ -186,7 +186,7 @@ int baseline_lock(const char *dir)
 		return -1;
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return error("cannot open '%s': %s", dir, strerror(errno));
+		return gate_error("cannot open '%s': %s", dir, strerror(errno));
 	while (flock(fd, LOCK_EX) && errno == EINTR)
 		;
 	return fd;
@@ -222,7 +222,7 @@ static int parse_int(struct reader *r, const char *s, int *out)
 	long v = strtol(s, &end, 10);
 
 	if (!*s || *end || v < 1 || v > 1000000)
-		return error("%s:%d: '%s' is not a rank or thread count", r->path, r->line, s);
+		return gate_error("%s:%d: '%s' is not a rank or thread count", r->path, r->line, s);
 	*out = (int)v;
 	return 0;
 }
@@ -305,12 +305,13 @@ static int parse_values(struct reader *r, char **f, int nf, double *out)
 		errno = 0;
 		out[i] = strtod(f[i], &end);
 		if (!*f[i] || *end || errno || !isfinite(out[i]))
-			return error("%s:%d: '%s' is not a number", r->path, r->line, f[i]);
+			return gate_error("%s:%d: '%s' is not a number", r->path, r->line, f[i]);
 		/* What a profile rejects: every stored figure is a time, a share or a ratio. */
 		if (out[i] < 0 || out[i] > BASELINE_MAX_VALUE)
-			return error("%s:%d: '%s' is out of range: a baseline value must be at "
-				     "least 0 and at most %g", r->path, r->line, f[i],
-				     BASELINE_MAX_VALUE);
+			return gate_error(
+				"%s:%d: '%s' is out of range: a baseline value must be at "
+				"least 0 and at most %g",
+				r->path, r->line, f[i], BASELINE_MAX_VALUE);
 	}
 	return 0;
 }
@@ -323,9 +324,10 @@ static int read_sample(struct reader *r, char **f, int nf)
 	double *v;
 
 	if (nf < 7)
-		return error("%s:%d: a 'sample' line needs interval, size, ranks, threads, metric "
-			     "and samples",
-			     r->path, r->line);
+		return gate_error(
+			"%s:%d: a 'sample' line needs interval, size, ranks, threads, metric "
+			"and samples",
+			r->path, r->line);
 	if (parse_int(r, f[3], &ranks) || parse_int(r, f[4], &threads))
 		return -1;
 	fig = figure_by_name(f[5]);
@@ -333,11 +335,11 @@ static int read_sample(struct reader *r, char **f, int nf)
 		return 0; /* a metric of a later version: kept out, not an error */
 	c = cell_get(r, tsv_unescape(f[1]), tsv_unescape(f[2]), ranks, threads);
 	if (c->fig[fig])
-		return error("%s:%d: second '%s' line for %s %dx%d", r->path, r->line, f[5],
-			     c->interval, ranks, threads);
+		return gate_error("%s:%d: second '%s' line for %s %dx%d", r->path, r->line, f[5],
+				  c->interval, ranks, threads);
 	if (c->n && c->n != (size_t)(nf - 6))
-		return error("%s:%d: %d sample%s, but the lines before have %zu", r->path, r->line,
-			     nf - 6, nf == 7 ? "" : "s", c->n);
+		return gate_error("%s:%d: %d sample%s, but the lines before have %zu", r->path,
+				  r->line, nf - 6, nf == 7 ? "" : "s", c->n);
 	c->n = (size_t)(nf - 6);
 	v = c->fig[fig] = xmalloc(c->n * sizeof(double));
 	return parse_values(r, f + 6, nf - 6, v);
@@ -350,18 +352,18 @@ static int read_earlier(struct reader *r, char **f, int nf)
 	int ranks, threads;
 
 	if (nf < 7 || (size_t)(nf - 6) != b->nr_sittings)
-		return error("%s:%d: an 'earlier' line needs interval, size, ranks, threads, "
-			     "metric and a median "
-			     "for each of the %zu 'sitting' lines before it",
-			     r->path, r->line, b->nr_sittings);
+		return gate_error("%s:%d: an 'earlier' line needs interval, size, ranks, threads, "
+				  "metric and a median "
+				  "for each of the %zu 'sitting' lines before it",
+				  r->path, r->line, b->nr_sittings);
 	if (parse_int(r, f[3], &ranks) || parse_int(r, f[4], &threads))
 		return -1;
 	if (strcmp(f[5], analysis_figure_name(ANALYSIS_EXECUTION_TIME)))
 		return 0; /* a metric of a later version */
 	c = cell_get(r, tsv_unescape(f[1]), tsv_unescape(f[2]), ranks, threads);
 	if (c->earlier)
-		return error("%s:%d: second 'earlier' line for %s %dx%d", r->path, r->line,
-			     c->interval, ranks, threads);
+		return gate_error("%s:%d: second 'earlier' line for %s %dx%d", r->path, r->line,
+				  c->interval, ranks, threads);
 	c->earlier = xmalloc(b->nr_sittings * sizeof(double));
 	return parse_values(r, f + 6, nf - 6, c->earlier);
 }
@@ -371,9 +373,10 @@ static int read_sitting(struct reader *r, char **f, int nf)
 	struct baseline *b = r->b;
 
 	if (nf != 2)
-		return error("%s:%d: a 'sitting' line needs its date", r->path, r->line);
+		return gate_error("%s:%d: a 'sitting' line needs its date", r->path, r->line);
 	if (b->nr_cells)
-		return error("%s:%d: 'sitting' lines come before the samples", r->path, r->line);
+		return gate_error("%s:%d: 'sitting' lines come before the samples", r->path,
+				  r->line);
 	b->sittings = xrealloc(b->sittings, (b->nr_sittings + 1) * sizeof(*b->sittings));
 	b->sittings[b->nr_sittings++] = tsv_unescape(f[1]);
 	return 0;
@@ -384,8 +387,8 @@ static int read_fingerprint(struct reader *r, char **f, int nf)
 	struct baseline *b = r->b;
 
 	if (nf != 3)
-		return error("%s:%d: a 'fingerprint' line needs a key and a value", r->path,
-			     r->line);
+		return gate_error("%s:%d: a 'fingerprint' line needs a key and a value", r->path,
+				  r->line);
 	b->fingerprint = xrealloc(b->fingerprint, 2 * (b->nr_fingerprint + 1) * sizeof(char *));
 	b->fingerprint[2 * b->nr_fingerprint] = tsv_unescape(f[1]);
 	b->fingerprint[2 * b->nr_fingerprint + 1] = tsv_unescape(f[2]);
@@ -400,14 +403,15 @@ static int read_line(struct reader *r, char *line)
 
 	if (r->line == 1) {
 		if (strncmp(line, "scalegate-baseline\t", 19))
-			return error("%s:1: not a scalegate baseline", r->path);
+			return gate_error("%s:1: not a scalegate baseline", r->path);
 		if (!strcmp(line + 19, "1"))
-			return error("%s:1: baseline version 1 has no end record; record it again "
-				     "with 'scalegate "
-				     "baseline update' (this scalegate reads version %d)",
-				     r->path, BASELINE_VERSION);
+			return gate_error(
+				"%s:1: baseline version 1 has no end record; record it again "
+				"with 'scalegate "
+				"baseline update' (this scalegate reads version %d)",
+				r->path, BASELINE_VERSION);
 		if (strcmp(line + 19, BASELINE_VERSION_TEXT))
-			return error(
+			return gate_error(
 				"%s:1: baseline version '%.20s'; this scalegate reads version %d",
 				r->path, line + 19, BASELINE_VERSION);
 		return 0;
@@ -425,7 +429,7 @@ static int read_line(struct reader *r, char *line)
 		return read_earlier(r, f, nf);
 	if (!strcmp(f[0], "benchmark") && nf == 2) {
 		if (r->b->benchmark)
-			return error(
+			return gate_error(
 				"%s:%d: second 'benchmark' line: a baseline holds one benchmark's "
 				"samples ('%s' before)",
 				r->path, r->line, r->b->benchmark);
@@ -460,28 +464,29 @@ static int check_end(const char *path, struct strbuf *sb)
 	unsigned long long want;
 
 	if (memchr(sb->buf, '\0', sb->len))
-		return error("%s: not a scalegate baseline (it holds a NUL byte)", path);
+		return gate_error("%s: not a scalegate baseline (it holds a NUL byte)", path);
 	if (sb->len < 2 || sb->buf[sb->len - 1] != '\n')
-		return error("%s: truncated: the last line is cut or the end record is missing; "
-			     "record the "
-			     "baseline again with 'scalegate baseline update'",
-			     path);
+		return gate_error(
+			"%s: truncated: the last line is cut or the end record is missing; "
+			"record the "
+			"baseline again with 'scalegate baseline update'",
+			path);
 	sb->buf[sb->len - 1] = '\0';
 	end = strrchr(sb->buf, '\n');
 	end = end ? end + 1 : sb->buf;
 	if (strncmp(end, "end\t", 4)) {
 		sb->buf[sb->len - 1] = '\n';
-		return error("%s: truncated: no end record after the last line; record the "
-			     "baseline again "
-			     "with 'scalegate baseline update'",
-			     path);
+		return gate_error("%s: truncated: no end record after the last line; record the "
+				  "baseline again "
+				  "with 'scalegate baseline update'",
+				  path);
 	}
 	want = strtoull(end + 4, &stop, 16);
 	if (stop == end + 4 || *stop || want != fnv1a64(sb->buf, (size_t)(end - sb->buf)))
-		return error("%s: checksum mismatch: the file was changed or damaged after "
-			     "'scalegate baseline "
-			     "update' wrote it",
-			     path);
+		return gate_error("%s: checksum mismatch: the file was changed or damaged after "
+				  "'scalegate baseline "
+				  "update' wrote it",
+				  path);
 	*end = '\0';
 	sb->len = (size_t)(end - sb->buf);
 	return 0;
@@ -503,7 +508,7 @@ int baseline_read(struct baseline *b, const char *path)
 	drop_crlf(&sb);
 	if (!sb.len) {
 		strbuf_release(&sb);
-		return error("%s: empty baseline", path);
+		return gate_error("%s: empty baseline", path);
 	}
 	/* The header first: "not a baseline" or "version 1" says more than "no end record". */
 	next = memchr(sb.buf, '\n', sb.len);
@@ -522,9 +527,9 @@ int baseline_read(struct baseline *b, const char *path)
 		ret = read_line(&r, line);
 	}
 	if (!ret && !r.line)
-		ret = error("%s: empty baseline", path);
+		ret = gate_error("%s: empty baseline", path);
 	if (!ret && !b->benchmark)
-		ret = error("%s: no 'benchmark' line", path);
+		ret = gate_error("%s: no 'benchmark' line", path);
 	strbuf_release(&sb);
 	free(r.index);
 	if (ret)

@@ -84,7 +84,7 @@ char *baseline_path(const char *dir, const char *benchmark);
 
 /*
  * Reads a baseline file: 0; 1 without a message when it does not exist;
- * error() with file:line for anything else: unreadable, another version,
+ * gate_error() with file:line for anything else: unreadable, another version,
  * truncated (no end record), changed after it was written (checksum), a
  * malformed line. Windows line endings are read as Unix ones.
  */
@@ -92,13 +92,13 @@ int baseline_read(struct baseline *b, const char *path);
 /*
  * Waits for and takes the lock of the baselines directory 'dir' (made when missing): concurrent
  * 'baseline update's read, carry and write one at a time, so none loses another's sittings.
- * Returns the descriptor that holds it, or error().
+ * Returns the descriptor that holds it, or gate_error().
  */
 int baseline_lock(const char *dir);
 void baseline_unlock(int fd);
 /* The file's text: versioned, sorted, one line per interval x configuration x metric. */
 void baseline_format(const struct baseline *b, struct strbuf *out);
-/* Formats and writes atomically (the directory is created); 0 or error(). */
+/* Formats and writes atomically (the directory is created); 0 or gate_error(). */
 int baseline_write(const struct baseline *b, const char *path);
 
 /*

@@ -53,7 +53,7 @@ int calibrate_add(struct calibrate *cal, const char *dir)
 	if (analysis_load(&s->a, dir) || matrix_build(&s->m, &s->a))
 		return -1;
 	if (!s->a.nr_configs)
-		return error("no successful run in '%s'", dir);
+		return gate_error("no successful run in '%s'", dir);
 	return 0;
 }
 

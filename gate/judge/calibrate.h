@@ -42,7 +42,7 @@ struct calibrate {
 
 void calibrate_init(struct calibrate *cal, struct rules *r);
 void calibrate_release(struct calibrate *cal);
-/* Loads and analyzes one results directory; 0 or error(). */
+/* Loads and analyzes one results directory; 0 or gate_error(). */
 int calibrate_add(struct calibrate *cal, const char *dir);
 /*
  * Compares every set with every other as (current, baseline) and counts the
@@ -53,7 +53,7 @@ int calibrate_add(struct calibrate *cal, const char *dir);
 int calibrate_run(struct calibrate *cal);
 
 void calibrate_print(FILE *out, const struct calibrate *cal);
-/* The same as JSON; 0 or error(). */
+/* The same as JSON; 0 or gate_error(). */
 int calibrate_write_json(const struct calibrate *cal, const char *path);
 
 #endif

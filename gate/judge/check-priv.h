@@ -121,7 +121,7 @@ void check_test_more_past(struct check_test *t, double alpha, int worse, int mar
 
 /*
  * A t-test on the logs (relative tolerance, positive values) or on the
- * values, paired by round when opts->paired: is 'cur' worse than 'base'? 0 or error().
+ * values, paired by round when opts->paired: is 'cur' worse than 'base'? 0 or gate_error().
  */
 int check_test_samples(const double *base, size_t nb, const double *cur, size_t nc,
 		       const struct check_test_opts *o, struct check_test *t);

@@ -167,7 +167,7 @@ int check_test_samples(const double *base, size_t nb, const double *cur, size_t 
 	t->n_base = nb;
 	t->n_cur = nc;
 	if (!nb || !nc)
-		return error("check: no samples to compare");
+		return gate_error("check: no samples to compare");
 	t->base = stats_median(base, nb);
 	if (stats_summarize(cur, nc, MATRIX_LEVEL, &s))
 		return -1;

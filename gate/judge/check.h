@@ -96,7 +96,7 @@ void check_init(struct check *c, struct rules *r, const struct analysis *a, cons
 void check_release(struct check *c);
 
 /* Reads DIR/<benchmark>.sgbase of every benchmark in the results; a missing one is noted. 0 or
- * error(). */
+ * gate_error(). */
 int check_load_baselines(struct check *c, const char *dir);
 /*
  * With a history database ('where': a file or URL; NULL: none) holding at least 3
@@ -114,7 +114,7 @@ void check_evaluate(struct check *c);
 /*
  * The runs of RESULTS/manifest.tsv whose status is not 'ok', one error
  * verdict (kind "run") per configuration; marks the rules that select them.
- * A missing manifest is not an error (a plain directory of profiles). 0 or error().
+ * A missing manifest is not an error (a plain directory of profiles). 0 or gate_error().
  */
 int check_run_failures(struct verdict_set *vs, struct rules *r, const char *results_dir);
 struct manifest;

@@ -25,11 +25,11 @@ static void say(int partial, const char *fmt, ...)
 	if (partial)
 		warning("%s (judged anyway: --partial)", sb.buf);
 	else
-		error("%s; or judge what is there with --partial", sb.buf);
+		gate_error("%s; or judge what is there with --partial", sb.buf);
 	strbuf_release(&sb);
 }
 
-/* One benchmark against the record: 0, or the exit code after error() (or warning()). */
+/* One benchmark against the record: 0, or the exit code after gate_error() (or warning()). */
 static int check_one(const struct complete *rec, const struct bench_config *b, struct results *r,
 		     int partial)
 {

@@ -65,7 +65,7 @@ int judge_check_results(const struct config *c, struct results *r, const char *b
 void judge_not_run(struct judge *j, const char *signal);
 
 /* The benchmarks' memory models of 'c' into 'm' (before matrix_build), for the isoefficiency's
- * scalability function, as 'analyze -c' reads them. 0 or error(). */
+ * scalability function, as 'analyze -c' reads them. 0 or gate_error(). */
 int judge_set_memory(struct matrix *m, const struct config *c);
 
 /* One look at the results: what it judges into, its share of the level, and whether it is the last.

@@ -29,7 +29,7 @@ void post_report(int require, const char *fmt, ...)
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	if (require)
-		error("%s", sb.buf);
+		gate_error("%s", sb.buf);
 	else
 		warning("%s", sb.buf);
 	strbuf_release(&sb);

@@ -98,13 +98,14 @@ int post_summary_read(struct post_summary *s, const char *path, const struct str
 	if (!s->raw.buf)
 		strbuf_add(&s->raw, "", 0);
 	if (yamldoc_load_text(&d, path, s->raw.buf, s->raw.len) < 0 || d.nr_errors) {
-		error("'%s' is not a JSON summary written by 'scalegate check --json'", path);
+		gate_error("'%s' is not a JSON summary written by 'scalegate check --json'", path);
 		goto out;
 	}
 	root = yamldoc_root(&d);
 	n = yamldoc_map_get(&d, root, "scalegate_summary");
 	if (!n) {
-		error("'%s' is not a scalegate summary: it has no 'scalegate_summary' key", path);
+		gate_error("'%s' is not a scalegate summary: it has no 'scalegate_summary' key",
+			   path);
 		goto out;
 	}
 	if (!(v = string_value(n)) || strcmp(v, "1")) {
@@ -124,7 +125,7 @@ int post_summary_read(struct post_summary *s, const char *path, const struct str
 				      "'verdict' must be pass, regression or run-failed, not %s",
 				      yamldoc_describe(n, buf, sizeof(buf)));
 		else
-			error("'%s' has no 'verdict'", path);
+			gate_error("'%s' has no 'verdict'", path);
 		goto out;
 	}
 	s->verdict = (enum post_verdict)found;

@@ -169,10 +169,10 @@ static int build_json(struct post_plan *p, const struct post_options *o, struct 
 	struct strbuf body = STRBUF_INIT;
 
 	if (!o->url)
-		return error(
+		return gate_error(
 			"the json format needs a URL: --url URL, or 'url' in the post: section");
 	if (!post_is_http_url(o->url))
-		return error("'%s' is not an http:// or https:// URL", o->url);
+		return gate_error("'%s' is not an http:// or https:// URL", o->url);
 	r = add_request(p, "summary", xstrdup(o->url));
 	if (p->token_env)
 		add_header(r, "Authorization", "Bearer ", 1);
@@ -291,32 +291,33 @@ static int build_github(struct post_plan *p, const struct post_options *o,
 	int ret = -1;
 
 	if (!repo || !sha) {
-		error("the github format needs %s%s%s",
-		      repo ? ""
-			   : "the repository (--repository OWNER/NAME, 'repository' in the post: "
-			     "section, or $GITHUB_REPOSITORY)",
-		      !repo && !sha ? " and " : "",
-		      sha ? ""
-			  : "the commit (--sha SHA, 'sha' in the post: section, or $GITHUB_SHA)");
+		gate_error(
+			"the github format needs %s%s%s",
+			repo ? ""
+			     : "the repository (--repository OWNER/NAME, 'repository' in the post: "
+			       "section, or $GITHUB_REPOSITORY)",
+			!repo && !sha ? " and " : "",
+			sha ? ""
+			    : "the commit (--sha SHA, 'sha' in the post: section, or $GITHUB_SHA)");
 		goto out;
 	}
 	if (!post_valid_repository(repo)) {
-		error("the repository must be 'owner/name', not '%s'", repo);
+		gate_error("the repository must be 'owner/name', not '%s'", repo);
 		goto out;
 	}
 	if (!post_valid_sha(sha)) {
-		error("the commit must be a SHA (7 to 64 hexadecimal digits), not '%s'", sha);
+		gate_error("the commit must be a SHA (7 to 64 hexadecimal digits), not '%s'", sha);
 		goto out;
 	}
 	base = api_base(o->api_url              ? o->api_url
 			: env("GITHUB_API_URL") ? env("GITHUB_API_URL")
 						: GITHUB_DEFAULT_API);
 	if (!post_is_http_url(base)) {
-		error("the API URL must be an http:// or https:// URL, not '%s'", base);
+		gate_error("the API URL must be an http:// or https:// URL, not '%s'", base);
 		goto out;
 	}
 	if (target && !post_is_http_url(target)) {
-		error("the target URL must be an http:// or https:// URL, not '%s'", target);
+		gate_error("the target URL must be an http:// or https:// URL, not '%s'", target);
 		goto out;
 	}
 	r = add_request(p, "commit status", xstrfmt("%s/repos/%s/statuses/%s", base, repo, sha));
@@ -370,17 +371,18 @@ static int build_gitlab(struct post_plan *p, const struct post_options *o,
 			"%sthe commit (--sha SHA, 'sha' in the post: section, or $CI_COMMIT_SHA)",
 			missing.len ? " and " : "");
 	if (missing.len) {
-		error("the gitlab format needs %s", missing.buf);
+		gate_error("the gitlab format needs %s", missing.buf);
 		strbuf_release(&missing);
 		return -1;
 	}
 	if (!post_valid_sha(sha))
-		return error("the commit must be a SHA (7 to 64 hexadecimal digits), not '%s'",
-			     sha);
+		return gate_error("the commit must be a SHA (7 to 64 hexadecimal digits), not '%s'",
+				  sha);
 	if (!post_is_http_url(api))
-		return error("the API URL must be an http:// or https:// URL, not '%s'", api);
+		return gate_error("the API URL must be an http:// or https:// URL, not '%s'", api);
 	if (target && !post_is_http_url(target))
-		return error("the target URL must be an http:// or https:// URL, not '%s'", target);
+		return gate_error("the target URL must be an http:// or https:// URL, not '%s'",
+				  target);
 	base = api_base(api);
 	id = url_segment(project);
 	r = add_request(p, "commit status", xstrfmt("%s/projects/%s/statuses/%s", base, id, sha));
@@ -437,19 +439,21 @@ int post_prepare(struct post_plan *p, const struct post_options *opt, const char
 
 	memset(p, 0, sizeof(*p));
 	if (o.format == POST_FORMAT_UNSET && !(o.format = default_format(&o)))
-		return error("where to post? give --format json|github|gitlab (json needs --url), "
-			     "or a post: section in the configuration");
+		return gate_error(
+			"where to post? give --format json|github|gitlab (json needs --url), "
+			"or a post: section in the configuration");
 	if (o.check_run == POST_UNSET)
 		o.check_run = 0;
 	if (o.check_run && o.format != POST_FORMAT_GITHUB)
-		return error("a check run is GitHub's: --check-run needs --format github, not %s",
-			     post_format_name(o.format));
+		return gate_error(
+			"a check run is GitHub's: --check-run needs --format github, not %s",
+			post_format_name(o.format));
 	if (!o.context)
 		o.context = POST_DEFAULT_CONTEXT;
 	if (!o.token_env && o.format != POST_FORMAT_JSON)
 		o.token_env = o.format == POST_FORMAT_GITHUB ? "GITHUB_TOKEN" : "GITLAB_TOKEN";
 	if (o.token_env && !post_valid_env_name(o.token_env))
-		return error("'%s' is not the name of an environment variable", o.token_env);
+		return gate_error("'%s' is not the name of an environment variable", o.token_env);
 	p->format = o.format;
 	p->require = o.require == POST_UNSET ? 0 : o.require;
 	p->timeout = o.timeout == POST_UNSET ? POST_DEFAULT_TIMEOUT : o.timeout;
@@ -461,8 +465,8 @@ int post_prepare(struct post_plan *p, const struct post_options *opt, const char
 	p->token = o.token_env ? env(o.token_env) : NULL;
 	if (p->token && has_control(p->token)) {
 		/* It would end the header: a request smuggled into the token. */
-		error("the value of $%s contains a line break or a control character",
-		      p->token_env);
+		gate_error("the value of $%s contains a line break or a control character",
+			   p->token_env);
 		goto out;
 	}
 	if (post_summary_read(&s, summary_path, summary) < 0)
@@ -476,8 +480,8 @@ int post_prepare(struct post_plan *p, const struct post_options *opt, const char
 	/* Short tokens would match by chance; a real one in a body is a leak to refuse. */
 	for (size_t i = 0; !ret && p->token && strlen(p->token) >= 8 && i < p->nr_req; i++)
 		if (memmem(p->req[i].body, p->req[i].body_len, p->token, strlen(p->token)))
-			ret = error("the %s would contain the value of $%s: not posting it",
-				    p->req[i].what, p->token_env);
+			ret = gate_error("the %s would contain the value of $%s: not posting it",
+					 p->req[i].what, p->token_env);
 	for (size_t i = 0; !ret && p->token_env && i < p->nr_req; i++)
 		warn_cleartext(p, &p->req[i]);
 	post_summary_release(&s);

@@ -91,7 +91,7 @@ struct strbuf;
  * Reads the summary (or takes its text, 'summary', when not NULL) and builds every
  * request. Problems of the command line,
  * the configuration, the environment or the summary (a missing repository,
- * sha, URL...) are reported with error() and return -1: they are usage
+ * sha, URL...) are reported with gate_error() and return -1: they are usage
  * errors, not failed posts. A token that is not set is not an error here:
  * post_send() reports it as a failed post. 'p' is released on failure.
  */

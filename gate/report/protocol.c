@@ -314,10 +314,10 @@ static int write_protocol(const struct report_input *in, const char *path)
 	int ret;
 
 	if (!out)
-		return error("cannot write '%s': out of memory", path);
+		return gate_error("cannot write '%s': out of memory", path);
 	protocol_write(out, &in->j->a, &in->j->m);
 	if (fclose(out))
-		ret = error("cannot write '%s': out of memory", path);
+		ret = gate_error("cannot write '%s': out of memory", path);
 	else
 		ret = write_file_atomic(path, buf, len);
 	free(buf);

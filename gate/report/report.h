@@ -19,12 +19,12 @@ struct strbuf;
  * benchmark, one testcase per verdict; FAIL -> <failure type=kind message=...>,
  * ERROR -> <error>, SKIPPED -> <skipped>reason</skipped>; the fingerprint in
  * <properties>. 'testcase_output' adds testcase-level <system-out> (GitLab, Azure;
- * valid against junit10.xsd only). Written atomically; 0 or error().
+ * valid against junit10.xsd only). Written atomically; 0 or gate_error().
  */
 int junit_write(const struct verdict_set *s, const char *path, int testcase_output);
 
 /* Markdown for a PR comment or $GITHUB_STEP_SUMMARY: regressions, warnings, then a
- * compact scaling table from 'm' (may be NULL). 0 or error(). */
+ * compact scaling table from 'm' (may be NULL). 0 or gate_error(). */
 int markdown_write(const struct verdict_set *s, const struct matrix *m, const char *path);
 /* The same with the analysis 'm' was built from: a matrix series holds its interval
  * as an id, so only with 'a' can the scaling table name its intervals (and keep to
@@ -43,7 +43,7 @@ int markdown_write_analysis(const struct verdict_set *s, const struct analysis *
  * with their intervals and the baseline, the lost-time breakdown, and weak
  * scaling and isoefficiency where 'm' has them. 'base' holds the baselines
  * read, one per benchmark (nr_base may be 0). The same input gives the same
- * bytes. Written atomically; 0 or error().
+ * bytes. Written atomically; 0 or gate_error().
  */
 #define HTML_MAX_SECTIONS 24
 int html_write(const struct verdict_set *s, const struct analysis *a, const struct matrix *m,
@@ -52,7 +52,7 @@ int html_write(const struct verdict_set *s, const struct analysis *a, const stru
 /* The JSON summary, input of 'scalegate post' (schema: docs/summary.md), into 'out'. 'paths' are
  * the files of the reports written with it, one per row of report_formats (NULL: none written). */
 void summary_format(struct strbuf *out, const struct verdict_set *s, const char *const *paths);
-/* The same written to 'path' atomically. 0 or error(). */
+/* The same written to 'path' atomically. 0 or gate_error(). */
 int summary_write(const struct verdict_set *s, const char *const *paths, const char *path);
 
 /* The JUnit testcase name of a verdict, stable from run to run (CI tracks tests by
@@ -66,7 +66,7 @@ void report_recap(FILE *out, const struct verdict_set *vs);
 /* One line for a commit status (at most 'max' bytes, UTF-8 safe): caller frees. */
 char *summary_headline(const struct verdict_set *s, size_t max);
 
-/* The HTML report (html_write) with the baselines the check 'c' read. 0 or error(). */
+/* The HTML report (html_write) with the baselines the check 'c' read. 0 or gate_error(). */
 int report_write_html(const struct check *c, const struct verdict_set *vs, const char *path);
 
 /*
@@ -87,7 +87,7 @@ struct report_format {
 	const char *file;   /* ci's file in the reports directory; NULL: written only when asked */
 	const char *flag;   /* the option of 'check' that names the file */
 	const char *help;   /* its line in 'check --help' */
-	int (*write)(const struct report_input *in, const char *path); /* 0 or error() */
+	int (*write)(const struct report_input *in, const char *path); /* 0 or gate_error() */
 };
 
 #define REPORT_MAX_FORMATS 16

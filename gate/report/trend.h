@@ -21,7 +21,7 @@ struct trend_options {
 
 /*
  * Writes DIR/index.html and DIR/bench-<benchmark>.html: self-contained pages with inline SVG (no
- * script, no fetch: they work from file:// and on GitHub or GitLab Pages). 0 or error().
+ * script, no fetch: they work from file:// and on GitHub or GitLab Pages). 0 or gate_error().
  */
 int trend_write_site(const char *dir, const struct history_data *d, const struct detect_result *r,
 		     const struct trend_options *o);

@@ -63,7 +63,7 @@ static int read_row(void *ctx, const char *path, int lineno, char **f, int n)
 	if (n != 7 || tsv_parse_long(f[2], 1, 100000, &v[0]) ||
 	    tsv_parse_long(f[3], 1, 100000, &v[1]) || tsv_parse_long(f[4], 1, 100000, &v[2]) ||
 	    tsv_parse_long(f[5], 1, 100000, &v[3]) || v[3] < v[2])
-		return error(
+		return gate_error(
 			"%s:%d: expected benchmark, size, ranks, threads, first and total rounds "
 			"(first <= total), and the checks",
 			path, lineno);

@@ -30,11 +30,11 @@ struct adaptive {
 
 void adaptive_init(struct adaptive *a);
 void adaptive_release(struct adaptive *a);
-/* Reads DIR/adaptive.tsv: 0 ('present' 0 when there is none), or error() with file:line. */
+/* Reads DIR/adaptive.tsv: 0 ('present' 0 when there is none), or gate_error() with file:line. */
 int adaptive_read(struct adaptive *a, const char *dir);
-/* Writes DIR/adaptive.tsv atomically with every cell of 'a'; 0 or error(). */
+/* Writes DIR/adaptive.tsv atomically with every cell of 'a'; 0 or gate_error(). */
 int adaptive_write(const struct adaptive *a, const char *dir);
-/* Removes DIR/adaptive.tsv; 0 or error(). */
+/* Removes DIR/adaptive.tsv; 0 or gate_error(). */
 int adaptive_remove(const char *dir);
 /* Adds a cell (strings copied) and returns it. */
 struct adaptive_cell *adaptive_add(struct adaptive *a, const char *benchmark, const char *size,

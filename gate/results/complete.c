@@ -52,7 +52,8 @@ static int read_row(void *ctx, const char *path, int lineno, char **f, int n)
 
 	if (n != 4 || tsv_parse_long(f[1], 0, LONG_MAX, &v[0]) ||
 	    tsv_parse_long(f[2], 0, LONG_MAX, &v[1]) || tsv_parse_long(f[3], 0, LONG_MAX, &v[2]))
-		return error("%s:%d: expected a benchmark name and three counts", path, lineno);
+		return gate_error("%s:%d: expected a benchmark name and three counts", path,
+				  lineno);
 	complete_set(ctx, f[0], v[0], v[1], v[2]);
 	return 0;
 }

@@ -25,15 +25,15 @@ struct complete {
 
 void complete_init(struct complete *c);
 void complete_release(struct complete *c);
-/* Reads DIR/complete.tsv: 0 ('present' 0 when there is none), or error() with file:line. */
+/* Reads DIR/complete.tsv: 0 ('present' 0 when there is none), or gate_error() with file:line. */
 int complete_read(struct complete *c, const char *dir);
 /* Adds or replaces the entry of 'benchmark'. */
 void complete_set(struct complete *c, const char *benchmark, long configurations, long repeat,
 		  long runs);
 const struct complete_entry *complete_find(const struct complete *c, const char *benchmark);
-/* Writes DIR/complete.tsv atomically; 0 or error(). */
+/* Writes DIR/complete.tsv atomically; 0 or gate_error(). */
 int complete_write(const struct complete *c, const char *dir);
-/* Removes DIR/complete.tsv; 0 or error(). */
+/* Removes DIR/complete.tsv; 0 or gate_error(). */
 int complete_remove(const char *dir);
 
 #endif

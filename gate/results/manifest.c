@@ -114,18 +114,18 @@ int manifest_parse(struct manifest *m, char *buf, const char *path)
 
 	m->buf = buf;
 	if (!(line = strtok_r(m->buf, "\n", &save)))
-		return error("%s: empty manifest", path);
+		return gate_error("%s: empty manifest", path);
 	if (tsv_columns(path, line, names, MANIFEST_NR_COLUMNS, col, 0))
 		return -1;
 	for (int c = 0; c < MANIFEST_NR_COLUMNS; c++)
 		if (required[c] && col[c] < 0)
-			return error("%s:1: no '%s' column", path, names[c]);
+			return gate_error("%s:1: no '%s' column", path, names[c]);
 	while ((line = strtok_r(NULL, "\n", &save))) {
 		char *f[64];
 		int n = tsv_split(line, f, 64);
 		lineno++;
 		if (missing_field(col, n))
-			return error("%s:%d: too few fields", path, lineno);
+			return gate_error("%s:%d: too few fields", path, lineno);
 		ALLOC_GROW(m->rows, m->nr + 1, m->alloc);
 		parse_row(&m->rows[m->nr++], f, n, col);
 	}

@@ -44,7 +44,7 @@ struct manifest {
 
 void manifest_init(struct manifest *m);
 void manifest_release(struct manifest *m);
-/* Reads 'path' (a manifest.tsv); 0, or error() naming the file and line. */
+/* Reads 'path' (a manifest.tsv); 0, or gate_error() naming the file and line. */
 int manifest_read(struct manifest *m, const char *path);
 /* The same from the text 'buf' (NUL-terminated; 'm' takes it over), named 'path' in messages. */
 int manifest_parse(struct manifest *m, char *buf, const char *path);

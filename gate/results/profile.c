@@ -43,12 +43,12 @@ const char *profile_column_name(enum profile_column c)
 	return column_names[c];
 }
 
-void profile_init(struct profile *p)
+void profile_data_init(struct profile *p)
 {
 	memset(p, 0, sizeof(*p));
 }
 
-void profile_release(struct profile *p)
+void profile_data_release(struct profile *p)
 {
 	for (size_t i = 0; i < p->nr_meta; i++) {
 		free(p->meta[i].key);
@@ -68,12 +68,12 @@ void profile_release(struct profile *p)
 	free(p->mpi);
 	free(p->errors);
 	free(p->path);
-	profile_init(p);
+	profile_data_init(p);
 }
 
 static int bad(struct reader *r, const char *what)
 {
-	return error("%s:%d: corrupt profile: %s", r->p->path, r->lineno, what);
+	return gate_error("%s:%d: corrupt profile: %s", r->p->path, r->lineno, what);
 }
 
 static int parse_long(const char *s, long long *out)
@@ -373,26 +373,26 @@ static int check_end(struct profile *p, struct strbuf *sb, size_t *body_len)
 	unsigned long long want;
 
 	if (sb->len < 2 || sb->buf[sb->len - 1] != '\n')
-		return error("'%s' is truncated: no end record", p->path);
+		return gate_error("'%s' is truncated: no end record", p->path);
 	sb->buf[sb->len - 1] = '\0';
 	end = strrchr(sb->buf, '\n');
 	if (!end || strncmp(end + 1, "end\t", 4))
-		return error("'%s' is truncated: no end record", p->path);
+		return gate_error("'%s' is truncated: no end record", p->path);
 	*body_len = (size_t)(end + 1 - sb->buf);
 	if (sscanf(end + 5, "%llx", &want) != 1 || want != checksum(sb->buf, *body_len))
-		return error("'%s' is corrupt: checksum mismatch", p->path);
+		return gate_error("'%s' is corrupt: checksum mismatch", p->path);
 	return 0;
 }
 
 static int check_header(struct profile *p, const char *first)
 {
 	if (strncmp(first, "scalegate-profile\t", 18))
-		return error("'%s' is not a scalegate profile", p->path);
+		return gate_error("'%s' is not a scalegate profile", p->path);
 	p->version = atoi(first + 18);
 	if (p->version != PROFILE_VERSION)
-		return error("'%s': profile version %d is not supported (this scalegate reads "
-			     "version %d)",
-			     p->path, p->version, PROFILE_VERSION);
+		return gate_error("'%s': profile version %d is not supported (this scalegate reads "
+				  "version %d)",
+				  p->path, p->version, PROFILE_VERSION);
 	return 0;
 }
 
@@ -414,13 +414,13 @@ int profile_read(struct profile *p, const char *path)
 	char *line, *next;
 	int ret = -1;
 
-	profile_init(p);
+	profile_data_init(p);
 	p->path = xstrdup(path);
 	if (strbuf_read_file(&sb, path))
 		goto out;
 	next = strchr(sb.buf, '\n');
 	if (!next) {
-		ret = error("'%s' is %s", path, sb.len ? "not a scalegate profile" : "empty");
+		ret = gate_error("'%s' is %s", path, sb.len ? "not a scalegate profile" : "empty");
 		goto out;
 	}
 	*next = '\0';
@@ -441,20 +441,21 @@ int profile_read(struct profile *p, const char *path)
 			goto out;
 	}
 	if (!p->nr_nodes) {
-		ret = error("'%s' is corrupt: no level-0 interval", path);
+		ret = gate_error("'%s' is corrupt: no level-0 interval", path);
 		goto out;
 	}
 	if (!root_measured(p)) {
-		ret = error("'%s' holds no measurements: no statistics of the level-0 interval "
-			    "(was the tracer built from objects of different versions?)",
-			    path);
+		ret = gate_error(
+			"'%s' holds no measurements: no statistics of the level-0 interval "
+			"(was the tracer built from objects of different versions?)",
+			path);
 		goto out;
 	}
 	ret = 0;
 out:
 	strbuf_release(&sb);
 	if (ret)
-		profile_release(p);
+		profile_data_release(p);
 	return ret;
 }
 

@@ -120,15 +120,15 @@ struct profile {
 #define PROFILE_MAX_PATH_BYTES ((size_t)64 << 20)
 #define PROFILE_MAX_VALUE 1e15
 
-void profile_init(struct profile *p);
-/* Reads 'path'; on a truncated, corrupt or wrong-version file returns error() naming it. */
+void profile_data_init(struct profile *p);
+/* Reads 'path'; on a truncated, corrupt or wrong-version file returns gate_error() naming it. */
 int profile_read(struct profile *p, const char *path);
-void profile_release(struct profile *p);
+void profile_data_release(struct profile *p);
 /*
  * Masks the registered secret values (base/secret.h) in the profile at 'path',
  * an interval named after a token say, and seals it again with the checksum of
  * what it then holds; a file without a valid end record is masked as it is.
- * 0, or error().
+ * 0, or gate_error().
  */
 int profile_mask_secrets(const char *path);
 

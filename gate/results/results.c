@@ -23,7 +23,7 @@ void results_init(struct results *r, const char *dir)
 static void run_release(struct results_run *run)
 {
 	for (size_t i = 0; i < run->n; i++)
-		profile_release(&run->p[i]);
+		profile_data_release(&run->p[i]);
 	free(run->p);
 	memset(run, 0, sizeof(*run));
 }
@@ -164,9 +164,9 @@ static int read_profiles(const char *dir, struct results_run *run)
 	int ret = 0;
 
 	if (!d && errno == ENOTDIR)
-		return error("'%s' is not a directory", dir);
+		return gate_error("'%s' is not a directory", dir);
 	if (!d)
-		return error("cannot open directory '%s': %s", dir, strerror(errno));
+		return gate_error("cannot open directory '%s': %s", dir, strerror(errno));
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 		if (len > 7 && !strcmp(e->d_name + len - 7, ".sgprof")) {

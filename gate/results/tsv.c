@@ -37,7 +37,7 @@ int tsv_columns(const char *path, const char *header, const char *const *names, 
 			if (!strcmp(f[i], names[c]))
 				col[c] = i;
 		if (col[c] < 0 && required && !ret)
-			ret = error("%s:1: no '%s' column", path, names[c]);
+			ret = gate_error("%s:1: no '%s' column", path, names[c]);
 	}
 	free(copy);
 	return ret;
@@ -87,14 +87,15 @@ int tsv_read_record(const char *path, const char *header, const char *what, tsv_
 			*next++ = '\0';
 		if (++lineno == 1) {
 			if (strcmp(line, header))
-				ret = error("%s:1: not %s %s (expected the header '%s')", path,
-					    strchr("aeiou", what[0]) ? "an" : "a", what, header);
+				ret = gate_error("%s:1: not %s %s (expected the header '%s')", path,
+						 strchr("aeiou", what[0]) ? "an" : "a", what,
+						 header);
 			continue;
 		}
 		ret = row(ctx, path, lineno, f, tsv_split(line, f, 8));
 	}
 	if (!ret && !lineno)
-		ret = error("%s: empty %s", path, what);
+		ret = gate_error("%s: empty %s", path, what);
 	strbuf_release(&sb);
 	return ret;
 }

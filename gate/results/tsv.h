@@ -8,7 +8,7 @@ int tsv_split(char *line, char **f, int max);
 
 /*
  * Finds each of the 'nr' column names in a header line (not modified): col[c]
- * is its field index, or -1. Returns 0, or with 'required' set an error()
+ * is its field index, or -1. Returns 0, or with 'required' set an gate_error()
  * "PATH:1: no 'NAME' column" for the first one missing.
  */
 int tsv_columns(const char *path, const char *header, const char *const *names, int nr, int *col,
@@ -21,8 +21,8 @@ int tsv_parse_long(const char *s, long min, long max, long *out);
 /*
  * Reads a small record the gate writes: 'header' on its first line, then one
  * row per line, each split at TABs (at most 8 fields) and given to 'row',
- * which returns 0 or -1 after error(). *present says whether the file exists;
- * a missing file is no error. -1 (after error(), naming PATH and 'what', e.g. "completeness
+ * which returns 0 or -1 after gate_error(). *present says whether the file exists;
+ * a missing file is no error. -1 (after gate_error(), naming PATH and 'what', e.g. "completeness
  * record")
  * for a file that cannot be read, another header, no line at all, or a bad row.
  */

@@ -206,11 +206,12 @@ int rules_report_unmatched(const struct rules *r)
 		    (rule->level.set && (int)rule->level.value == RULES_LEVEL_OFF))
 			continue;
 		if (rule->name)
-			error("%s:%d:%d: rule '%s' selects nothing in the results",
-			      rule->origin.file, rule->origin.line, rule->origin.col, rule->name);
+			gate_error("%s:%d:%d: rule '%s' selects nothing in the results",
+				   rule->origin.file, rule->origin.line, rule->origin.col,
+				   rule->name);
 		else
-			error("%s:%d:%d: rule selects nothing in the results", rule->origin.file,
-			      rule->origin.line, rule->origin.col);
+			gate_error("%s:%d:%d: rule selects nothing in the results",
+				   rule->origin.file, rule->origin.line, rule->origin.col);
 		count++;
 	}
 	return count;

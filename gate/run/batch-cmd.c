@@ -42,12 +42,12 @@ int batch_cmd(char *const argv[], struct strbuf *out)
 
 	strbuf_reset(out);
 	if (pipe(fds))
-		return error("cannot create a pipe: %s", strerror(errno)), 127;
+		return gate_error("cannot create a pipe: %s", strerror(errno)), 127;
 	fflush(NULL);
 	if ((pid = fork()) < 0) {
 		close(fds[0]);
 		close(fds[1]);
-		return error("cannot fork: %s", strerror(errno)), 127;
+		return gate_error("cannot fork: %s", strerror(errno)), 127;
 	}
 	if (!pid)
 		child(argv, fds[1]);

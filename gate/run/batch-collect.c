@@ -138,7 +138,7 @@ long batch_collect(struct runner *r, const struct batch_backend *b, const struct
 	if (read_job_manifest(r, &m))
 		goto out;
 	if (!(out = fopen(tmp, "w"))) {
-		error("cannot create '%s': %s", tmp, strerror(errno));
+		gate_error("cannot create '%s': %s", tmp, strerror(errno));
 		goto out;
 	}
 	failed = 0;
@@ -152,7 +152,7 @@ long batch_collect(struct runner *r, const struct batch_backend *b, const struct
 		if (runner_selected_name(r, r->c->benchmarks[i].name))
 			failed += add_missing(out, &m, &r->c->benchmarks[i], why);
 	if (fclose(out) | rename(tmp, to)) {
-		failed = error("cannot write '%s': %s", to, strerror(errno));
+		failed = gate_error("cannot write '%s': %s", to, strerror(errno));
 		goto out;
 	}
 	unlink(partial);

@@ -73,7 +73,7 @@ char *batch_one_line(const char *s);
  * manifest.tsv, or manifest.tsv.partial when it was killed), and a
  * 'job-failed' line with 'reason' for every run of the selected benchmarks
  * that is not among them. Writes RESULTS/<scheduler>.tsv. Returns the number
- * of failed runs, or -1 after error().
+ * of failed runs, or -1 after gate_error().
  */
 long batch_collect(struct runner *r, const struct batch_backend *b, const struct batch_job *j,
 		   const char *reason);

@@ -308,7 +308,7 @@ long batch_run_with(struct runner *r, const struct batch_backend *b)
 	interrupt_catch();
 	if (!(j.id = submit(r, b, &err))) {
 		reason = strbuf_detach(&err);
-		error("%s", reason);
+		gate_error("%s", reason);
 		failed = batch_collect(r, b, &j, reason);
 		goto out;
 	}
@@ -320,9 +320,9 @@ long batch_run_with(struct runner *r, const struct batch_backend *b)
 	follow(r, b, &j, &f);
 	reason = job_reason(r, b, &j, &f);
 	if (f.stop)
-		error("%s", f.stop);
+		gate_error("%s", f.stop);
 	else if (!j.ended_clean)
-		error("%s", reason);
+		gate_error("%s", reason);
 	failed = batch_collect(r, b, &j, reason);
 	if (interrupt_signal)
 		failed = -1;

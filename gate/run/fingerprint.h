@@ -36,7 +36,7 @@ void fingerprint_release(struct fingerprint *f);
 const char *fingerprint_key_name(enum fingerprint_key k);
 /* "key\tvalue\n" lines in key order. */
 void fingerprint_format(const struct fingerprint *f, struct strbuf *out);
-/* Collects and writes DIR/fingerprint.tsv atomically; 0 or error(). */
+/* Collects and writes DIR/fingerprint.tsv atomically; 0 or gate_error(). */
 int fingerprint_write(const char *dir, const struct config *c, const char *only);
 
 #endif

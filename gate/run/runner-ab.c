@@ -72,7 +72,7 @@ int runner_ab_init(struct runner *r)
 	path = xstrfmt("%s/ab.tsv", r->results);
 	r->ab = fopen(path, r->opt.extend ? "a" : "w");
 	if (!r->ab) {
-		error("cannot write '%s': %s", path, strerror(errno));
+		gate_error("cannot write '%s': %s", path, strerror(errno));
 		free(path);
 		return -1;
 	}

@@ -92,7 +92,7 @@ static int mask_run_dir(const char *dir)
 	if (!secret_mask_tree(dir, MASK_MAX_ENTRIES, profile_mask_secrets))
 		return 0;
 	remove_tree(dir);
-	return error("removed '%s': it may hold a secret that could not be masked", dir);
+	return gate_error("removed '%s': it may hold a secret that could not be masked", dir);
 }
 
 int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat, const char *out,
@@ -106,7 +106,8 @@ int runner_attempt(struct runner *r, struct bench_run *br, size_t pt, int repeat
 	int ret = -1;
 
 	if (!mkdtemp(cwd)) {
-		error("cannot create a run directory under '%s': %s", r->scratch, strerror(errno));
+		gate_error("cannot create a run directory under '%s': %s", r->scratch,
+			   strerror(errno));
 		free(cwd);
 		return -1;
 	}
@@ -185,14 +186,15 @@ int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int rep
 			if (!kept_dir) {
 				kept_dir = xstrfmt("%s/kept-XXXXXX", r->scratch);
 				if (!mkdtemp(kept_dir)) {
-					ret = error("cannot create a directory under '%s': %s",
-						    r->scratch, strerror(errno));
+					ret = gate_error("cannot create a directory under '%s': %s",
+							 r->scratch, strerror(errno));
 					break;
 				}
 			}
 			/* onto the empty or previously kept directory */
 			if (remove_tree(kept_dir) || rename(out, kept_dir)) {
-				ret = error("cannot move '%s' aside: %s", out, strerror(errno));
+				ret = gate_error("cannot move '%s' aside: %s", out,
+						 strerror(errno));
 				break;
 			}
 			kept = *rec;
@@ -208,8 +210,8 @@ int runner_retry_busy(struct runner *r, struct bench_run *br, size_t pt, int rep
 	r->retry = 0;
 	if (!ret && kept_dir && rec->status == RUN_OK && kept.contention < rec->contention) {
 		if (remove_tree(out) || rename(kept_dir, out))
-			ret = error("cannot move the kept attempt to '%s': %s", out,
-				    strerror(errno));
+			ret = gate_error("cannot move the kept attempt to '%s': %s", out,
+					 strerror(errno));
 		rec->exit_code = kept.exit_code;
 		rec->wall = kept.wall;
 		rec->contention = kept.contention;

@@ -59,7 +59,8 @@ char *runner_preload_library(const struct runner *r, const struct bench_config *
 	free(mpi);
 	plain = xstrfmt("%s/libscalegate.so", r->lib_dir);
 	if (access(plain, R_OK) || !realpath(plain, resolved)) {
-		error("benchmark '%s' has 'preload: true' but '%s' is missing", b->name, plain);
+		gate_error("benchmark '%s' has 'preload: true' but '%s' is missing", b->name,
+			   plain);
 		free(plain);
 		return NULL;
 	}
@@ -96,7 +97,7 @@ int runner_init_side(struct runner *r, struct config *c, const struct runner_opt
 	runner_progress_init(r);
 	r->started = runner_monotonic();
 	if (opt->benchmark && !config_find(c, opt->benchmark))
-		return error("no benchmark '%s' in the configuration", opt->benchmark);
+		return gate_error("no benchmark '%s' in the configuration", opt->benchmark);
 	for (size_t i = 0; i < c->nr_benchmarks; i++) {
 		char *lib;
 		if (!runner_selected(r, &c->benchmarks[i]) || !c->benchmarks[i].preload)
@@ -112,7 +113,7 @@ int runner_init_side(struct runner *r, struct config *c, const struct runner_opt
 	if (mkdir_p(dir))
 		return -1;
 	if (!realpath(dir, resolved))
-		return error("cannot resolve '%s': %s", dir, strerror(errno));
+		return gate_error("cannot resolve '%s': %s", dir, strerror(errno));
 	r->results = xstrdup(resolved);
 	/* First: from here until the end, the results are incomplete and say so. */
 	if (complete_read(&r->complete, r->results)) {
@@ -211,7 +212,8 @@ int runner_one(struct runner *r, struct bench_run *br, size_t pt, int repeat)
 	out = repeat ? xstrfmt("%s/%s", r->results, rec.dir) :
 		xstrfmt("%s/warmup-%ld-XXXXXX", r->scratch, (long)getpid());
 	if (repeat ? mkdir_p(out) : !mkdtemp(out)) {
-		error("cannot create a run directory under '%s': %s", r->results, strerror(errno));
+		gate_error("cannot create a run directory under '%s': %s", r->results,
+			   strerror(errno));
 		goto out;
 	}
 	if (runner_attempt(r, br, pt, repeat, out, &rec))
@@ -269,7 +271,7 @@ int runner_build(struct runner *r, struct bench_run *br)
 		free(br->build_failed);
 		br->build_failed = with;
 	}
-	error("benchmark '%s': %s (see %s)", br->b->name, br->build_failed, out);
+	gate_error("benchmark '%s': %s (see %s)", br->b->name, br->build_failed, out);
 	free(tail);
 	free(err);
 out:

@@ -271,7 +271,7 @@ static off_t off_secret(int fd, off_t at, int back)
 /*
  * A run's output over 'limit' bytes keeps its first and its last half, and says what was cut
  * between them; streamed, in bounded memory. The cuts fall at a line's start, and never across a
- * secret value, so that the masking after the cut finds every value whole. 0 or error().
+ * secret value, so that the masking after the cut finds every value whole. 0 or gate_error().
  */
 static int cap_output(const char *path, long long limit)
 {
@@ -283,7 +283,7 @@ static int cap_output(const char *path, long long limit)
 	if (limit <= 0 || stat(path, &st) || st.st_size <= limit)
 		return 0;
 	if ((in = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return error("cannot read '%s': %s", path, strerror(errno));
+		return gate_error("cannot read '%s': %s", path, strerror(errno));
 	head = off_secret(in, line_start(in, (off_t)(limit / 2)), 1);
 	tail = off_secret(in, line_start(in, st.st_size - (off_t)(limit / 2)), 0);
 	tail = tail < head ? head : tail;
@@ -294,7 +294,7 @@ static int cap_output(const char *path, long long limit)
 	if (out < 0 || copy_range(in, out, 0, head) ||
 	    write(out, note, strlen(note)) != (ssize_t)strlen(note) ||
 	    copy_range(in, out, tail, st.st_size) || rename(tmp, path))
-		error("cannot cut the output '%s': %s", path, strerror(errno));
+		gate_error("cannot cut the output '%s': %s", path, strerror(errno));
 	else
 		ret = 0;
 	if (out >= 0)
@@ -325,7 +325,8 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 	res->exit_code = -1;
 	res->contention = NAN;
 	if (out < 0 || err < 0) {
-		error("cannot create '%s': %s", out < 0 ? out_path : err_path, strerror(errno));
+		gate_error("cannot create '%s': %s", out < 0 ? out_path : err_path,
+			   strerror(errno));
 		goto out;
 	}
 	if (interrupt_signal) { /* between two runs: none starts after an interrupt */
@@ -342,7 +343,7 @@ int exec_run(const struct exec_spec *s, struct exec_result *res)
 	gate = getpid();
 	pid = fork();
 	if (pid < 0) {
-		error("cannot start '%s': %s", s->line, strerror(errno));
+		gate_error("cannot start '%s': %s", s->line, strerror(errno));
 		goto out;
 	}
 	if (!pid) {
@@ -454,7 +455,7 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 	(void)st;
 	(void)ftw;
 	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) && errno != ENOENT)
-		return error("cannot remove '%s': %s", path, strerror(errno));
+		return gate_error("cannot remove '%s': %s", path, strerror(errno));
 	return 0;
 }
 
@@ -463,7 +464,9 @@ int remove_tree(const char *path)
 	struct stat st;
 
 	if (lstat(path, &st))
-		return errno == ENOENT ? 0 : error("cannot remove '%s': %s", path, strerror(errno));
+		return errno == ENOENT
+			       ? 0
+			       : gate_error("cannot remove '%s': %s", path, strerror(errno));
 	return nftw(path, remove_one, 32, FTW_DEPTH | FTW_PHYS) ? -1 : 0;
 }
 

@@ -75,7 +75,7 @@ char *exec_named_program(const char *line);
 /* Whether the executable 'exe' (a path) has a name the glob 'pattern' matches. */
 int exec_program_matches(const char *pattern, const char *exe);
 
-/* Removes 'path' and everything under it, never following symbolic links; 0 or error(). */
+/* Removes 'path' and everything under it, never following symbolic links; 0 or gate_error(). */
 int remove_tree(const char *path);
 /* Removes the run directories under 'scratch' of gates that are gone (killed mid-run); the number.
  */

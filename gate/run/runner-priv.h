@@ -93,21 +93,21 @@ void runner_tell_still_busy(struct runner *r, const struct bench_run *br, size_t
 			    double contention);
 /* Clears the live progress line, if any. */
 void runner_clear_line(struct runner *r);
-/* Starts manifest.tsv.partial with the header and the kept lines; 0 or error(). */
+/* Starts manifest.tsv.partial with the header and the kept lines; 0 or gate_error(). */
 int runner_manifest_start(struct runner *r);
-/* Renames manifest.tsv.partial to manifest.tsv; 0 or error(). */
+/* Renames manifest.tsv.partial to manifest.tsv; 0 or gate_error(). */
 int runner_manifest_finish(struct runner *r);
 
 /* runner-core.c: what both sides of an A/B run use */
 double runner_monotonic(void);
 /* Whether 'b' is among the benchmarks this run was asked for (--benchmark). */
 int runner_selected(const struct runner *r, const struct bench_config *b);
-/* The library to preload into 'b', or NULL after error() when there is none; caller frees. */
+/* The library to preload into 'b', or NULL after gate_error() when there is none; caller frees. */
 char *runner_preload_library(const struct runner *r, const struct bench_config *b);
 /*
  * runner_init without the base of an A/B run: opens the results directory;
  * 1 when the runner is ready for a base (runner_ab_init), 0 when it is done
- * (a dry run, a submitted Slurm job), -1 after error().
+ * (a dry run, a submitted Slurm job), -1 after gate_error().
  */
 int runner_init_side(struct runner *r, struct config *c, const struct runner_options *opt);
 /* A run without a base: the base runs of an earlier A/B run no longer belong to these results. */

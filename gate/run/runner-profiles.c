@@ -21,12 +21,12 @@ static int read_profile(const char *path, char **message, char **exe)
 	fflush(stderr);
 	if (fd >= 0 && saved >= 0)
 		dup2(fd, 2);
-	profile_init(&p);
+	profile_data_init(&p);
 	ret = profile_read(&p, path);
 	*exe = !ret && p.nr_regions && p.regions[0].file && p.regions[0].file[0] == '/'
 		       ? xstrdup(p.regions[0].file)
 		       : NULL;
-	profile_release(&p);
+	profile_data_release(&p);
 	fflush(stderr);
 	if (fd >= 0 && saved >= 0)
 		dup2(saved, 2);

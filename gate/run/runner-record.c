@@ -70,7 +70,7 @@ int runner_manifest_start(struct runner *r)
 
 	r->partial = fopen(path, "w");
 	if (!r->partial) {
-		ret = error("cannot create '%s': %s", path, strerror(errno));
+		ret = gate_error("cannot create '%s': %s", path, strerror(errno));
 	} else {
 		manifest_write_header(r->partial);
 		keep_old_lines(r, r->partial);
@@ -89,10 +89,10 @@ int runner_manifest_finish(struct runner *r)
 	if (!r->partial)
 		goto out;
 	if (fclose(r->partial))
-		ret = error("cannot write '%s': %s", from, strerror(errno));
+		ret = gate_error("cannot write '%s': %s", from, strerror(errno));
 	r->partial = NULL;
 	if (!ret && rename(from, to))
-		ret = error("cannot rename '%s' to '%s': %s", from, to, strerror(errno));
+		ret = gate_error("cannot rename '%s' to '%s': %s", from, to, strerror(errno));
 out:
 	free(from);
 	free(to);
@@ -212,8 +212,8 @@ int runner_record(struct runner *r, struct bench_run *br, size_t pt, int repeat,
 	if (p->size != CONFIG_NO_SIZE)
 		snprintf(size, sizeof(size), "%lld", p->size);
 	if (manifest_write_row(r->partial, &row))
-		return error("cannot write '%s/manifest.tsv.partial': %s", r->results,
-			     strerror(errno));
+		return gate_error("cannot write '%s/manifest.tsv.partial': %s", r->results,
+				  strerror(errno));
 	if (r->opt.record)
 		results_add_row(r->opt.record, &row);
 	ps->nr_done++;

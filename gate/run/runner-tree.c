@@ -146,7 +146,7 @@ int tree_become_subreaper(void)
 	if (done)
 		return 0;
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0))
-		return error("cannot become a child subreaper: %s", strerror(errno));
+		return gate_error("cannot become a child subreaper: %s", strerror(errno));
 	if (guard_start())
 		warning("cannot start the guard that kills the runs of a killed gate: %s",
 			strerror(errno));

@@ -170,10 +170,11 @@ long runner_run(struct runner *r)
 	if (!r->opt.dry_run && r->base && runner_manifest_finish(r->base))
 		ret = -1;
 	if (interrupt_signal)
-		ret = error("interrupted by %s; manifest.tsv holds the runs that finished, and "
-			    "without complete.tsv "
-			    "the results are refused as incomplete (--partial judges them)",
-			    exec_signal_name(interrupt_signal));
+		ret = gate_error(
+			"interrupted by %s; manifest.tsv holds the runs that finished, and "
+			"without complete.tsv "
+			"the results are refused as incomplete (--partial judges them)",
+			exec_signal_name(interrupt_signal));
 	if (!r->opt.dry_run && runner_manifest_finish(r))
 		ret = -1;
 	/* Last, and only when every run of the selected benchmarks ended. */

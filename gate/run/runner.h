@@ -83,7 +83,7 @@ struct runner {
 /*
  * Prepares 'results' (unless dry-running): creates it, removes the subtrees of
  * the benchmarks about to run, starts the manifest with the lines of the other
- * benchmarks, writes fingerprint.tsv. Returns 0 or error().
+ * benchmarks, writes fingerprint.tsv. Returns 0 or gate_error().
  */
 int runner_init(struct runner *r, struct config *c, const struct runner_options *opt);
 /*

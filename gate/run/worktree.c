@@ -21,7 +21,7 @@ static int waitpid_retry(pid_t pid, int *status)
 {
 	while (waitpid(pid, status, 0) < 0)
 		if (errno != EINTR)
-			return error("cannot wait for git: %s", strerror(errno));
+			return gate_error("cannot wait for git: %s", strerror(errno));
 	return 0;
 }
 
@@ -44,13 +44,13 @@ static int git(char *const argv[], struct strbuf *out, int stoppable)
 	pid_t pid;
 
 	if (out && pipe(fd))
-		return error("cannot create a pipe: %s", strerror(errno));
+		return gate_error("cannot create a pipe: %s", strerror(errno));
 	/* what a hook leaves behind stays the gate's, to be killed at an interrupt */
 	if (tree_become_subreaper())
 		return -1;
 	pid = fork();
 	if (pid < 0)
-		return error("cannot fork: %s", strerror(errno));
+		return gate_error("cannot fork: %s", strerror(errno));
 	if (!pid) {
 		/* a gate killed outright takes git along; an interrupted one, git's group */
 		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
@@ -68,7 +68,7 @@ static int git(char *const argv[], struct strbuf *out, int stoppable)
 			dup2(2, 1);
 		}
 		execvp("git", argv);
-		error("cannot run git: %s", strerror(errno));
+		gate_error("cannot run git: %s", strerror(errno));
 		_exit(127);
 	}
 	setpgid(pid, pid); /* as the child does: no race with killpg() */
@@ -124,13 +124,15 @@ int worktree_check_rev(const char *repo, const char *rev)
 	if (found)
 		return 0;
 	if (git_true(repo, "--is-shallow-repository"))
-		return error("--against %s: no such revision in this shallow clone of '%s' (it "
-			     "holds only the last commits); fetch the history first: git fetch "
-			     "--unshallow (GitHub Actions: actions/checkout with 'fetch-depth: 0'; "
-			     "GitLab CI: 'GIT_DEPTH: 0')", rev, repo);
-	return error("--against %s: no such revision in '%s'; fetch it first, e.g. git fetch "
-		     "origin %s, or name a branch, tag or commit that 'git log' shows",
-		     rev, repo, rev);
+		return gate_error(
+			"--against %s: no such revision in this shallow clone of '%s' (it "
+			"holds only the last commits); fetch the history first: git fetch "
+			"--unshallow (GitHub Actions: actions/checkout with 'fetch-depth: 0'; "
+			"GitLab CI: 'GIT_DEPTH: 0')",
+			rev, repo);
+	return gate_error("--against %s: no such revision in '%s'; fetch it first, e.g. git fetch "
+			  "origin %s, or name a branch, tag or commit that 'git log' shows",
+			  rev, repo, rev);
 }
 
 int worktree_add(const char *repo, const char *rev, const char *path)
@@ -142,9 +144,9 @@ int worktree_add(const char *repo, const char *rev, const char *path)
 	if (!git(argv, NULL, 1))
 		return 0;
 	if (interrupt_signal)
-		return error("checking out '%s' into '%s' interrupted by %s: git and what it "
+		return gate_error("checking out '%s' into '%s' interrupted by %s: git and what it "
 			     "started killed", rev, path, interrupt_name(interrupt_signal));
-	return error("cannot check out '%s' into '%s' (git worktree add failed)", rev, path);
+	return gate_error("cannot check out '%s' into '%s' (git worktree add failed)", rev, path);
 }
 
 void worktree_remove(const char *repo, const char *path)

@@ -222,7 +222,7 @@ int stats_bootstrap_exact(const struct stats_group *groups, size_t k, stats_fn f
 	int ret;
 
 	if (!k)
-		return error("bootstrap: no groups");
+		return gate_error("bootstrap: no groups");
 	for (size_t g = 0; g < k; g++) {
 		if (stats_check_sample("bootstrap", groups[g].x, groups[g].n))
 			return -1;

@@ -124,7 +124,7 @@ int stats_line_fit(const double *x, const double *y, size_t n, double level,
 	    stats_check_level("line fit", level))
 		return -1;
 	if (n < 2)
-		return error("line fit: needs at least 2 points, got %zu", n);
+		return gate_error("line fit: needs at least 2 points, got %zu", n);
 	mx = stats_mean(x, n);
 	my = stats_mean(y, n);
 	for (i = 0; i < n; i++) {
@@ -133,7 +133,7 @@ int stats_line_fit(const double *x, const double *y, size_t n, double level,
 		syy += (y[i] - my) * (y[i] - my);
 	}
 	if (sxx == 0)
-		return error("line fit: all %zu points have the same x", n);
+		return gate_error("line fit: all %zu points have the same x", n);
 	l->n = n;
 	l->b = sxy / sxx;
 	l->a = my - l->b * mx;
@@ -221,16 +221,19 @@ static void solve_r(double r[STATS_LSQ_MAX][STATS_LSQ_MAX], const double *y, siz
 static int check_lsq(const double *X, const double *y, const double *w, size_t n, size_t k)
 {
 	if (k < 1 || k > STATS_LSQ_MAX)
-		return error("least squares: %zu coefficients, at most %d supported", k,
-			     STATS_LSQ_MAX);
+		return gate_error("least squares: %zu coefficients, at most %d supported", k,
+				  STATS_LSQ_MAX);
 	if (n < k + 1)
-		return error("least squares: %zu points cannot fit %zu coefficients (need %zu)",
-			     n, k, k + 1);
+		return gate_error(
+			"least squares: %zu points cannot fit %zu coefficients (need %zu)", n, k,
+			k + 1);
 	if (!stats_all_finite(X, n * k) || !stats_all_finite(y, n))
-		return error("least squares: data contains a value that is not a finite number");
+		return gate_error(
+			"least squares: data contains a value that is not a finite number");
 	for (size_t i = 0; w && i < n; i++)
 		if (!(w[i] > 0 && isfinite(w[i])))
-			return error("least squares: weight %zu is %g, must be positive", i, w[i]);
+			return gate_error("least squares: weight %zu is %g, must be positive", i,
+					  w[i]);
 	return 0;
 }
 
@@ -289,8 +292,9 @@ int stats_lsq_fit(const double *X, const double *y, const double *w, size_t n, s
 			a[i * k + j] /= scale[j];
 	}
 	if (householder_qr(a, yw, n, k, r)) {
-		ret = error("least squares: the %zu basis functions are linearly dependent "
-			    "on these %zu points", k, n);
+		ret = gate_error("least squares: the %zu basis functions are linearly dependent "
+				 "on these %zu points",
+				 k, n);
 		goto out;
 	}
 	solve_r(r, yw, k, z, rinv_norm);
@@ -315,7 +319,7 @@ int stats_fit_scaling(const double *p, const double *t, const double *w, size_t 
 	for (size_t i = 0; i < n; i++) {
 		if (!(p[i] > 0 && isfinite(p[i]))) {
 			free(X);
-			return error("scaling fit: processor count %g must be positive", p[i]);
+			return gate_error("scaling fit: processor count %g must be positive", p[i]);
 		}
 		X[3 * i] = 1;
 		X[3 * i + 1] = 1 / p[i];

@@ -177,7 +177,7 @@ int stats_permutation(const struct stats_group *groups, size_t k, stats_fn fn, v
 	double obs, valid;
 
 	if (!k)
-		return error("permutation: no groups");
+		return gate_error("permutation: no groups");
 	for (size_t g = 0; g < 2 * k; g++)
 		if (stats_check_sample("permutation", groups[g].x, groups[g].n))
 			return -1;

@@ -6,9 +6,9 @@
 
 /* 1 when every value is finite. */
 int stats_all_finite(const double *x, size_t n);
-/* 0, or error() naming 'what' for an empty or non-finite sample. */
+/* 0, or gate_error() naming 'what' for an empty or non-finite sample. */
 int stats_check_sample(const char *what, const double *x, size_t n);
-/* 0, or error() naming 'what' when 'level' is not in (0, 1). */
+/* 0, or gate_error() naming 'what' when 'level' is not in (0, 1). */
 int stats_check_level(const char *what, double level);
 
 /* The type 7 quantile q of a[0..n-1] by selection (a is reordered), as a sort would give it. */

@@ -103,8 +103,8 @@ int stats_mwu_greater_with(const double *a, size_t na, const double *b, size_t n
 	if (stats_check_sample("mann-whitney", a, na) || stats_check_sample("mann-whitney", b, nb))
 		return -1;
 	if (method == STATS_MWU_EXACT && n > STATS_MWU_EXACT_MAX)
-		return error("mann-whitney: exact test needs at most %d values, got %zu",
-			     STATS_MWU_EXACT_MAX, n);
+		return gate_error("mann-whitney: exact test needs at most %d values, got %zu",
+				  STATS_MWU_EXACT_MAX, n);
 	score = xmalloc(n * sizeof(*score));
 	sum_b = doubled_ranks(a, na, b, nb, score, &ties);
 	r->u = 0.5 * (sum_b - (double)nb * (nb + 1));

@@ -34,7 +34,8 @@ int stats_ttest_welch(const double *a, size_t na, const double *b, size_t nb, do
 	if (stats_check_sample("t-test", a, na) || stats_check_sample("t-test", b, nb))
 		return -1;
 	if (na < 2 || nb < 2)
-		return error("t-test: needs at least 2 values on each side (%zu and %zu)", na, nb);
+		return gate_error("t-test: needs at least 2 values on each side (%zu and %zu)", na,
+				  nb);
 	va = stats_sd(a, na);
 	vb = stats_sd(b, nb);
 	wa = va * va / na;
@@ -61,7 +62,7 @@ int stats_ttest_paired(const double *a, const double *b, size_t n, double extra_
 	if (stats_check_sample("paired t-test", a, n) || stats_check_sample("paired t-test", b, n))
 		return -1;
 	if (n < 2)
-		return error("paired t-test: needs at least 2 pairs (%zu)", n);
+		return gate_error("paired t-test: needs at least 2 pairs (%zu)", n);
 	d = xmalloc(n * sizeof(*d));
 	for (size_t i = 0; i < n; i++)
 		d[i] = b[i] - a[i];

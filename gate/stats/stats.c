@@ -104,16 +104,16 @@ int stats_all_finite(const double *x, size_t n)
 int stats_check_sample(const char *what, const double *x, size_t n)
 {
 	if (!n)
-		return error("%s: empty sample", what);
+		return gate_error("%s: empty sample", what);
 	if (!stats_all_finite(x, n))
-		return error("%s: sample contains a value that is not a finite number", what);
+		return gate_error("%s: sample contains a value that is not a finite number", what);
 	return 0;
 }
 
 int stats_check_level(const char *what, double level)
 {
 	if (!(level > 0 && level < 1))
-		return error("%s: confidence level %g must be between 0 and 1", what, level);
+		return gate_error("%s: confidence level %g must be between 0 and 1", what, level);
 	return 0;
 }
 
@@ -385,7 +385,7 @@ static double **sort_groups(const struct stats_group *groups, size_t k, double *
 static int groups_valid(const struct stats_group *groups, size_t k, size_t *nmax)
 {
 	if (!k)
-		return error("bootstrap: no groups");
+		return gate_error("bootstrap: no groups");
 	*nmax = 0;
 	for (size_t g = 0; g < k; g++) {
 		if (stats_check_sample("bootstrap", groups[g].x, groups[g].n))
@@ -411,8 +411,8 @@ int stats_bootstrap(const struct stats_group *groups, size_t k, stats_fn fn, voi
 		return -1;
 	for (g = 1; bs->paired && g < k; g++)
 		if (groups[g].n != groups[0].n)
-			return error("bootstrap: paired groups of %zu and %zu values", groups[0].n,
-				     groups[g].n);
+			return gate_error("bootstrap: paired groups of %zu and %zu values",
+					  groups[0].n, groups[g].n);
 	medians = xmalloc(k * sizeof(*medians));
 	results = xmalloc(iterations * sizeof(*results));
 	count = xmalloc(nmax * sizeof(*count));

@@ -7,7 +7,7 @@
 
 /*
  * Conventions: every function that returns int returns 0 on success and
- * error() (-1, message printed) on bad input; sample values must be finite.
+ * gate_error() (-1, message printed) on bad input; sample values must be finite.
  * Functions that return a double return NAN when the figure is undefined
  * (empty input).  Nothing here keeps state between calls: the same inputs
  * always give bit-identical outputs.
@@ -97,7 +97,7 @@ uint64_t stats_seed_of(const char *name);
  * Each iteration resamples every group with replacement, takes each group's
  * median and calls fn on the k medians; [lo, hi] are the (1 - level) / 2
  * and (1 + level) / 2 quantiles of the results that are not NAN.
- * Returns 0; -1 (error()) on bad input; 1, with no message, lo = hi = NAN,
+ * Returns 0; -1 (gate_error()) on bad input; 1, with no message, lo = hi = NAN,
  * when fn gave NAN in more than half of the resamples (the figure is
  * undefined too often to have an interval: the caller decides what to say).
  */

@@ -49,7 +49,7 @@ for cmd in analyze baseline calibrate check ci post profile report run; do
 	expect_no_match "$out" "%%" "'$cmd --help' prints no printf escapes"
 done
 
-# Every error of the gate goes through error() (gate/base/util.c), so a secret filter sees it.
+# Every error of the gate goes through gate_error() (gate/base/util.c), so a secret filter sees it.
 hand=$(cd "$SG_TOP" && grep -rn '"scalegate: error:' gate --include='*.c' | grep -v '^gate/base/util.c:' |
 	grep -v 'static const char prefix\[\]' || true)
 [ -z "$hand" ] || fail "'scalegate: error:' printed by hand: $hand"

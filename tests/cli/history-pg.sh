@@ -3,26 +3,8 @@
 # writers killed mid-record that leave no partial run, a password never printed. Skipped (77) when no server starts.
 . "$(dirname "$0")/lib.bash"
 gen="$SG_TOP/tests/data/history/generate.py"
-bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-[ -n "$bin" ] && [ -x "$bin/initdb" ] || { echo "skip: PostgreSQL's initdb is not installed (Debian: postgresql)"; exit 77; }
-# The server refuses to run as root: as root it runs as 'postgres' in a directory that user owns.
-pg=$(mktemp -d /tmp/sg-pg.XXXXXX)
-as=()
-if [ "$(id -u)" -eq 0 ]; then
-	id postgres >/dev/null 2>&1 || { rm -rf "$pg"; echo "skip: running as root and there is no 'postgres' user"; exit 77; }
-	chown postgres "$pg"
-	as=(runuser -u postgres --)
-fi
-stop() {
-	"${as[@]}" "$bin/pg_ctl" -D "$pg/data" -m immediate stop >/dev/null 2>&1 || true
-	rm -rf "$pg"
-	[ -n "${SG_KEEP:-}" ] || rm -rf "$T"
-}
-trap stop EXIT
-"${as[@]}" "$bin/initdb" -D "$pg/data" -A trust -U postgres >"$T/initdb.log" 2>&1 ||
-	{ echo "skip: initdb failed: $(tail -n 1 "$T/initdb.log")"; exit 77; }
-"${as[@]}" "$bin/pg_ctl" -D "$pg/data" -o "-k $pg -c listen_addresses=''" -l "$pg/log" -w start >/dev/null 2>&1 ||
-	{ echo "skip: the server did not start: $(tail -n 1 "$pg/log" 2>/dev/null)"; exit 77; }
+. "$(dirname "$0")/pg.bash"
+pg_start "-c listen_addresses=''"
 url="postgresql:///postgres?host=$pg&user=postgres"
 
 python3 "$gen" "$T/runs" 1 24 sweep:13:0.15
@@ -55,6 +37,9 @@ wait $lock
 
 # writers killed (SIGKILL) at their n-th message to the server, each message of a record in turn: no partial run
 if command -v strace >/dev/null; then
+	# LeakSanitizer cannot run under ptrace (make SANITIZE=address test)
+	asan=${ASAN_OPTIONS-}
+	export ASAN_OPTIONS=${asan:+$asan:}detect_leaks=0
 	strace -f -o "$T/sendto.log" -e trace=sendto "$SCALEGATE" history record --history "$url" --commit whole \
 		"$T/runs/c03" >/dev/null 2>&1 || fail "a record under strace"
 	messages=$(grep -c 'sendto(' "$T/sendto.log")
@@ -66,6 +51,7 @@ if command -v strace >/dev/null; then
 	psql "SELECT r.commit_id, count(p.series) FROM runs r LEFT JOIN points p ON p.run = r.id GROUP BY r.id, r.commit_id" |
 		awk -F'|' -v want="$figures" '$2 != want { print "run " $1 ": " $2 " points of " want; bad = 1 } END { exit bad }' ||
 		fail "a killed record left a partial run"
+	ASAN_OPTIONS=$asan
 fi
 expect_exit 0 "$SCALEGATE" history report --history "$url" --html "$T/site"
 grep -q 'class="change"' "$T/site/bench-jacobi.html" || fail "the trend page from PostgreSQL"

@@ -8,9 +8,9 @@ static void read_profile(const char *path)
 {
 	struct profile p;
 
-	profile_init(&p);
+	profile_data_init(&p);
 	profile_read(&p, path);
-	profile_release(&p);
+	profile_data_release(&p);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

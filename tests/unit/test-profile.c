@@ -86,7 +86,7 @@ static void test_round_trip(void **state)
 	/* '-' and a column the file lacks are both absent, never zero. */
 	assert_true(isnan(p.stats[0].v[PROFILE_OMP_BARRIER]));
 	assert_true(isnan(p.stats[0].v[PROFILE_OMP_LOCK]));
-	profile_release(&p);
+	profile_data_release(&p);
 	unlink(path);
 	free(path);
 }
@@ -139,7 +139,7 @@ static void test_no_measurements(void **state)
 	snprintf(body, sizeof(body), "%.*s%s", (int)(rest - good), good, after);
 	path = write_profile(body, 1);
 	assert_int_equal(profile_read(&p, path), 0);
-	profile_release(&p);
+	profile_data_release(&p);
 	unlink(path);
 	free(path);
 }

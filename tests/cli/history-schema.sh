@@ -1,0 +1,54 @@
+# The SQLite history's schema version, read defensively: a negative one (it indexed before the migrations and
+# crashed or ran stray memory as SQL), a version without its tables, a database of another program (it was extended
+# with four tables), tables without a version, and a later version are errors that name the file and leave it as
+# it was, byte for byte; a new or empty file still becomes a history.
+. "$(dirname "$0")/lib.bash"
+command -v sqlite3 >/dev/null || fail "the sqlite3 shell is not installed (Debian: sqlite3)"
+gen="$SG_TOP/tests/data/history/generate.py"
+python3 "$gen" "$T/runs" 1 3
+
+# refused DB REGEX WHAT: every command that opens a history exits 2 naming DB, and DB is unchanged
+refused() {
+	local db=$1 cmd
+	cp "$db" "$T/before.db"
+	for cmd in "history record --commit x $T/runs/c01" "history detect" "history report --html $T/site"; do
+		# shellcheck disable=SC2086
+		expect_exit 2 "$SCALEGATE" $cmd --history "$db"
+		expect_match "$out" "history '$db'.*$2" "$3 ($cmd)"
+		cmp -s "$db" "$T/before.db" || fail "$3: '$cmd' changed the file"
+		[ ! -e "$db-wal" ] || fail "$3: '$cmd' left a write-ahead log"
+	done
+}
+
+expect_exit 0 "$SCALEGATE" history record --history "$T/h.db" --commit c01 "$T/runs/c01"
+for v in -2 -100000000 -2147483648; do
+	cp "$T/h.db" "$T/neg.db"
+	sqlite3 "$T/neg.db" "PRAGMA user_version = $v"
+	refused "$T/neg.db" "has schema version $v, which no scalegate writes" "schema version $v"
+done
+
+cp "$T/h.db" "$T/later.db"
+sqlite3 "$T/later.db" "PRAGMA journal_mode = DELETE; PRAGMA user_version = 9" >/dev/null
+refused "$T/later.db" "schema version 9; this scalegate knows up to 3" "a later schema"
+
+sqlite3 "$T/other.db" "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('keep')"
+refused "$T/other.db" "is not a scalegate history: it holds table 'notes'" "another program's database"
+[ "$(sqlite3 "$T/other.db" "SELECT group_concat(name) FROM sqlite_master WHERE type = 'table'")" = notes ] ||
+	fail "tables were added to another program's database"
+
+sqlite3 "$T/noversion.db" "CREATE TABLE runs (id INTEGER PRIMARY KEY)"
+refused "$T/noversion.db" "holds table 'runs' but no schema version" "tables without a version"
+
+sqlite3 "$T/notables.db" "PRAGMA user_version = 2"
+refused "$T/notables.db" "has schema version 2 but no table 'runs'" "a version without its tables"
+sqlite3 "$T/part.db" "CREATE TABLE runs (id INTEGER PRIMARY KEY); CREATE TABLE series (id INTEGER PRIMARY KEY);
+	CREATE TABLE points (run INTEGER); PRAGMA user_version = 3"
+refused "$T/part.db" "has schema version 3 but no table 'samples'" "a version with a table missing"
+
+# an empty file (touch) and a new one become histories
+: >"$T/empty.db"
+expect_exit 0 "$SCALEGATE" history record --history "$T/empty.db" --commit c01 "$T/runs/c01"
+expect_exit 0 "$SCALEGATE" history record --history "$T/new.db" --commit c01 "$T/runs/c01"
+expect_exit 0 "$SCALEGATE" history record --history "$T/new.db" --commit c02 "$T/runs/c02"
+[ "$(sqlite3 "$T/new.db" 'PRAGMA user_version')" = 3 ] || fail "the new history's schema version"
+echo "ok: SQLite schema versions"
