@@ -1,4 +1,6 @@
 /* scalegate history detect: the change points of every series, and the drift line of 'ci'. */
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,11 +14,12 @@
 #include "history/detect.h"
 #include "history/history.h"
 #include "rules/rules.h"
+#include "stats/stats.h"
 
 /* ---- detect ---- */
 
 /* The rules' tolerance of the series' metric in its interval and configuration, when one is set. */
-static int rules_min_change(void *arg, const struct history_series *s, double *value, int *relative)
+static int rules_tolerance(void *arg, const struct history_series *s, double *value, int *relative)
 {
 	struct rules *rules = arg;
 	struct rules_settings set;
@@ -31,6 +34,21 @@ static int rules_min_change(void *arg, const struct history_series *s, double *v
 	*value = set.tolerance[m].value;
 	*relative = set.tolerance[m].relative;
 	return 1;
+}
+
+static const char *kind_name(enum changepoint_kind k)
+{
+	return k == CHANGEPOINT_SUSPECT ? "suspect" : k == CHANGEPOINT_TAIL ? "newest" : "step";
+}
+
+/* The first word of a change's line: an alarm in capitals, the rest as they are. */
+static const char *line_word(const struct detect_change *c)
+{
+	if (c->kind == CHANGEPOINT_SUSPECT)
+		return "suspect";
+	if (!c->regression)
+		return "improvement";
+	return c->tolerated ? "tolerated" : "REGRESSION";
 }
 
 static void json_change(struct strbuf *sb, const struct history_data *d,
@@ -58,7 +76,11 @@ static void json_change(struct strbuf *sb, const struct history_data *d,
 	json_add_number(sb, c->change);
 	strbuf_addstr(sb, ", \"p\": ");
 	json_add_number(sb, c->p);
-	strbuf_addf(sb, ", \"regression\": %s}", c->regression ? "true" : "false");
+	strbuf_addstr(sb, ", \"min_change\": ");
+	json_add_number(sb, c->min_change);
+	strbuf_addf(sb, ", \"regression\": %s, \"kind\": \"%s\", \"tolerated\": %s}",
+		    c->regression ? "true" : "false", kind_name(c->kind),
+		    c->tolerated ? "true" : "false");
 }
 
 static void print_json(const struct history_data *d, const struct detect_result *r)
@@ -83,10 +105,14 @@ static void print_text(const struct history_data *d, const struct detect_result 
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct detect_change *c = &r->changes[i];
 		const struct history_series *s = &d->series[c->series];
-		printf("  %-11s %s %s %s %s: %+.1f %% (%.4g -> %.4g) at %s (after %s), p %.2g\n",
-		       c->regression ? "REGRESSION" : "improvement", s->benchmark, s->interval,
-		       s->configuration, history_metric_name(s->metric), c->change * 100, c->before,
-		       c->after, d->runs[c->run].commit, d->runs[c->previous].commit, c->p);
+		printf("  %-11s %s %s %s %s: %+.1f %% (%.4g -> %.4g) at %s (after %s), p %.2g%s\n",
+		       line_word(c), s->benchmark, s->interval, s->configuration,
+		       history_metric_name(s->metric), c->change * 100, c->before, c->after,
+		       d->runs[c->run].commit, d->runs[c->previous].commit, c->p,
+		       c->kind == CHANGEPOINT_SUSPECT ? " (the newest run alone: the next run at this "
+							"level confirms it)"
+		       : c->tolerated ? " (within the rules' tolerance)"
+				      : "");
 	}
 }
 
@@ -112,7 +138,7 @@ static int changes(const struct history_data *d, struct config *c, double fdr,
 		   struct detect_result *r, size_t *arrived)
 {
 	struct rules rules;
-	struct detect_options o = { .fdr = fdr, .min_change = rules_min_change };
+	struct detect_options o = { .fdr = fdr, .tolerance = rules_tolerance };
 
 	rules_init(&rules);
 	if (rules_load(&rules, c))
@@ -141,20 +167,34 @@ static int parse_positive(const char *text, const char *name, double max, double
 	return 0;
 }
 
+/* A count of runs: a positive whole number, no sign, no fraction. */
+static int parse_runs(const char *text, const char *name, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (!isdigit((unsigned char)*text) || *end || errno || v == 0 || v > 1000000000)
+		return error("%s must be a whole number of runs from 1 to 1000000000, got '%s'",
+			     name, text);
+	*out = (size_t)v;
+	return 0;
+}
+
 int history_cmd_detect(const char *where, struct config *c, const struct history_options *o)
 {
 	struct history_data d;
 	struct detect_result r;
-	double window = 1, fdr = DETECT_FDR;
-	size_t arrived;
+	double fdr = DETECT_FDR;
+	size_t arrived = 1;
 	int code;
 
-	if ((o->window_text && parse_positive(o->window_text, "--window", 1e9, &window)) ||
+	if ((o->window_text && parse_runs(o->window_text, "--window", &arrived)) ||
 	    (o->fdr_text && parse_positive(o->fdr_text, "--fdr", 0.5, &fdr)))
 		return SG_EXIT_USAGE;
 	if (history_cmd_read(where, o->meta.branch, 0, &d))
 		return SG_EXIT_USAGE;
-	arrived = (size_t)window;
 	if (changes(&d, c, fdr, &r, &arrived)) {
 		history_data_release(&d);
 		return SG_EXIT_USAGE;
@@ -171,15 +211,32 @@ int history_cmd_detect(const char *where, struct config *c, const struct history
 
 /* ---- the drift line of 'ci' ---- */
 
-/* The relative change of the series' last value against the one 'back' runs before it. */
-static double drift_of(const struct history_series *s, size_t back)
-{
-	double then;
+/* The drift compares the medians of this many runs, now and then: one slow night moves neither. */
+#define DRIFT_RUNS 5
 
-	if (s->n < 2)
-		return NAN;
-	then = s->value[s->n - 1 - (back < s->n - 1 ? back : s->n - 1)];
-	return then > 0 ? s->value[s->n - 1] / then - 1 : NAN;
+struct drift {
+	size_t back, runs; /* how far back 'then' ends; how many runs each median is of */
+	double change, lo, hi; /* now / then - 1, and its 95 % interval */
+};
+
+/* The change of the median of the series' last runs against the median of as many runs 'back'
+ * runs before (DRIFT_RUNS each, fewer in a short history, never overlapping), with the bootstrap
+ * interval of the medians' ratio. 0, or -1 when there is no figure. */
+static int drift_of(const struct history_series *s, size_t back, struct drift *out)
+{
+	struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT;
+	size_t n = s->n, w = DRIFT_RUNS;
+
+	if (n < 2)
+		return -1;
+	back = back < n - 1 ? back : n - 1;
+	w = w < back ? w : back;
+	w = w < n - back ? w : n - back;
+	if (stats_ratio_of_medians(s->value + n - back - w, w, s->value + n - w, w, 0.95, &bs) ||
+	    !isfinite(bs.estimate) || !(bs.estimate > 0))
+		return -1;
+	*out = (struct drift){ back, w, bs.estimate - 1, bs.lo - 1, bs.hi - 1 };
+	return 0;
 }
 
 /* The largest regression of the benchmark at change point i's commit, if i is it (one per commit).
@@ -247,14 +304,18 @@ void history_cmd_drift(FILE *out, const char *where, struct config *c, const cha
 	if (d.nr_runs >= 2 && !history_cmd_changes(&d, c, DETECT_FDR, &r)) {
 		for (size_t i = 0; i < d.nr_series; i++) {
 			const struct history_series *s = &d.series[i];
-			size_t back = runs < s->n - 1 ? runs : s->n - 1;
-			double v = drift_of(s, back);
+			struct drift v;
 			/* the whole program, in its last configuration: one line per benchmark */
-			if (!program_time(s) || !isfinite(v) || later_program_time(&d, i))
+			if (!program_time(s) || later_program_time(&d, i) || drift_of(s, runs, &v))
 				continue;
-			fprintf(out, "history: %s (%s) is %.1f %% %s than %zu runs ago",
-				s->benchmark, s->configuration, fabs(v) * 100,
-				v > 0 ? "slower" : "faster", back);
+			fprintf(out, "history: %s (%s) is %.1f %% %s than %zu runs ago (", s->benchmark,
+				s->configuration, fabs(v.change) * 100,
+				v.change > 0 ? "slower" : "faster", v.back);
+			if (v.runs > 1)
+				fprintf(out, "medians of %zu runs, 95 %% interval %+.1f to %+.1f %%)",
+					v.runs, v.lo * 100, v.hi * 100);
+			else
+				fputs("one run each)", out);
 			drift_changes(out, &d, &r, s->benchmark);
 			fputc('\n', out);
 		}

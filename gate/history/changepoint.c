@@ -1,9 +1,10 @@
-/* Change points in one series: E-divisive means with a Student's t significance (Hunter/Otava
- * design). */
+/* Change points in one series: binary segmentation placed by ranks and tested on winsorized values
+ * (robust to wild values), pruning, and the newest runs tested against the level before them. */
 #include "history/changepoint.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/util.h"
 #include "stats/stats.h"
@@ -14,44 +15,7 @@ void changepoint_options_init(struct changepoint_options *o)
 	o->min_change = CHANGEPOINT_MIN_CHANGE;
 	o->relative = 1;
 	o->min_segment = CHANGEPOINT_MIN_SEGMENT;
-}
-
-static double mean_of(const double *x, size_t a, size_t b)
-{
-	double s = 0;
-
-	for (size_t i = a; i < b; i++)
-		s += x[i];
-	return s / (double)(b - a);
-}
-
-static double var_of(const double *x, size_t a, size_t b, double mean)
-{
-	double s = 0;
-
-	for (size_t i = a; i < b; i++)
-		s += (x[i] - mean) * (x[i] - mean);
-	return b - a > 1 ? s / (double)(b - a - 1) : 0;
-}
-
-double changepoint_p(const double *x, size_t a, size_t i, size_t b)
-{
-	size_t na = i - a, nb = b - i;
-	double ma, mb, sp2, se2, t;
-
-	if (na < 1 || nb < 1 || na + nb < 3)
-		return 1;
-	ma = mean_of(x, a, i);
-	mb = mean_of(x, i, b);
-	/* Student's pooled variance, not Welch's: two close values on a short side must not make
-	 * their side look exact (the pooled test of one value is its prediction interval). */
-	sp2 = (var_of(x, a, i, ma) * (double)(na - 1) + var_of(x, i, b, mb) * (double)(nb - 1)) /
-	      (double)(na + nb - 2);
-	se2 = sp2 * (1 / (double)na + 1 / (double)nb);
-	if (!(se2 > 0))
-		return ma == mb ? 1 : 0;
-	t = fabs(mb - ma) / sqrt(se2);
-	return 2 * stats_t_cdf(-t, (double)(na + nb - 2));
+	o->tail_max = CHANGEPOINT_TAIL_MAX;
 }
 
 /* Sorts positions by value (qsort has no context argument: the values are copied beside them). */
@@ -67,101 +31,161 @@ static int cmp_ranked(const void *pa, const void *pb)
 	return a->v < b->v ? -1 : a->v > b->v ? 1 : (a->i > b->i) - (a->i < b->i);
 }
 
-/* Fenwick trees over the ranks: how many values of the left side, and their sum, up to a rank. */
-struct fenwick {
-	size_t n;
-	double *count, *sum;
-};
-
-static void fenwick_add(struct fenwick *f, size_t rank, double v)
+/* The 1-based mid-ranks of x[a..b) into rank[0..b-a); returns the tie term sum(t^3 - t). */
+static double mid_ranks(const double *x, size_t a, size_t b, double *rank)
 {
-	for (size_t k = rank + 1; k <= f->n; k += k & -k) {
-		f->count[k] += 1;
-		f->sum[k] += v;
-	}
-}
-
-/* Count and sum of the values with rank < 'rank'. */
-static void fenwick_below(const struct fenwick *f, size_t rank, double *count, double *sum)
-{
-	*count = *sum = 0;
-	for (size_t k = rank; k > 0; k -= k & -k) {
-		*count += f->count[k];
-		*sum += f->sum[k];
-	}
-}
-
-/*
- * The split of x[a..b) where the energy statistic Q = mk/(m+k) (2/(mk) B - W_l/C(m,2) - W_r/C(k,2))
- * is largest, with at least 'min' values on the left and min_right[j] on the right, into arg[j]
- * (j = 0, 1: two bounds from one pass); 0 when none is allowed. B sums |x_i - x_j| across the
- * split, W_l and W_r within each side. Moving the split one value right updates them with that
- * value's distances to each side: to the whole segment from sorted prefix sums, to the left side
- * from Fenwick trees over the ranks; O(n log n) a segment.
- */
-static void best_splits(const double *x, size_t a, size_t b, size_t min, const size_t *min_right,
-			size_t *arg)
-{
-	size_t n = b - a, *rank = xmalloc(n * sizeof(*rank));
-	struct ranked *r = xmalloc(n * sizeof(*r));
-	double *prefix = xcalloc(n + 1, sizeof(*prefix));
-	struct fenwick f = { n, xcalloc(n + 1, sizeof(double)), xcalloc(n + 1, sizeof(double)) };
-	double wl = 0, wr = 0, across = 0, best[2] = { -INFINITY, -INFINITY }, left_sum = 0;
-
-	arg[0] = arg[1] = 0;
+	size_t n = b - a;
+	struct ranked *r = xmalloc((n + 1) * sizeof(*r));
+	double ties = 0;
 
 	for (size_t i = 0; i < n; i++)
 		r[i] = (struct ranked){ x[a + i], i };
 	qsort(r, n, sizeof(*r), cmp_ranked);
-	for (size_t k = 0; k < n; k++) {
-		rank[r[k].i] = k;
-		prefix[k + 1] = prefix[k] + r[k].v;
-		wr += r[k].v * (2 * (double)k - (double)n + 1);
+	for (size_t k = 0, j; k < n; k = j) {
+		double t;
+		for (j = k + 1; j < n && r[j].v == r[k].v; j++)
+			;
+		t = (double)(j - k);
+		ties += t * t * t - t;
+		for (size_t q = k; q < j; q++)
+			rank[r[q].i] = (double)(k + 1 + j) / 2;
 	}
-	for (size_t q = 0; q + 1 < n; q++) {
-		size_t k = rank[q];
-		double v = x[a + q], whole, cl, sl, rl, m, kk, e;
-		whole = v * (double)k - prefix[k] + (prefix[n] - prefix[k + 1]) -
-			v * (double)(n - k - 1);
-		fenwick_below(&f, k, &cl, &sl);
-		/* the left side below v, and above it: (q - cl) values summing to (left sum - sl)
-		 */
-		rl = v * cl - sl + (left_sum - sl) - v * ((double)q - cl);
-		fenwick_add(&f, k, v);
-		left_sum += v;
-		wl += rl;
-		wr -= whole - rl;
-		across += whole - 2 * rl;
-		m = (double)(q + 1);
-		kk = (double)(n - q - 1);
-		if (m < (double)min)
-			continue;
-		e = 2 * across / (m * kk) - 2 * wl / (m * (m - 1)) -
-		    (kk > 1 ? 2 * wr / (kk * (kk - 1)) : 0);
-		for (int j = 0; j < 2; j++) {
-			if (kk < (double)min_right[j] || !(m * kk / (m + kk) * e > best[j]))
-				continue;
-			best[j] = m * kk / (m + kk) * e;
-			arg[j] = a + q + 1;
-		}
-	}
-	free(rank);
 	free(r);
-	free(prefix);
-	free(f.count);
-	free(f.sum);
+	return ties;
 }
 
-/*
- * The p of a split chosen as the best of the b - a - 1 places in x[a..b): the t-test's p times
- * that many (Bonferroni), since the split was chosen for looking different. Without it pure
- * noise at CV 3 % gives a change point in about one series of a hundred.
- */
-static double chosen_p(const double *x, size_t a, size_t i, size_t b)
+/* The standardized rank sum of the first m of n values (Mann-Whitney), ties and continuity
+ * corrected; 0 when every value is tied. */
+static double rank_z(double left_sum, size_t m, size_t n, double ties)
 {
-	double p = changepoint_p(x, a, i, b) * (double)(b - a - 1);
+	double dm = (double)m, dn = (double)n, k = dn - dm;
+	double var = dm * k / 12 * ((dn + 1) - ties / (dn * (dn - 1)));
+	double d = left_sum - dm * (dn + 1) / 2;
 
+	if (!(var > 0))
+		return 0;
+	d = d > 0 ? fmax(d - 0.5, 0) : fmin(d + 0.5, 0);
+	return d / sqrt(var);
+}
+
+static double median_of(const double *x, size_t a, size_t b)
+{
+	return stats_median(x + a, b - a);
+}
+
+/* The residuals of x[a..i) and x[i..b) from their sides' medians into r[0..b-a), clipped at
+ * CHANGEPOINT_CLIP robust sds (the median absolute residual, scaled to a normal's sd); returns that
+ * sd, 0 when the residuals are all 0. */
+static double clipped_residuals(const double *x, size_t a, size_t i, size_t b, double *r)
+{
+	double m[2] = { median_of(x, a, i), median_of(x, i, b) }, s, *d;
+	size_t n = b - a;
+
+	d = xmalloc(n * sizeof(*d));
+	for (size_t q = a; q < b; q++) {
+		r[q - a] = x[q] - m[q >= i];
+		d[q - a] = fabs(r[q - a]);
+	}
+	s = 1.4826 * stats_median(d, n);
+	if (!(s > 0))
+		s = 1.2533 * stats_mean(d, n); /* more than half tied: the mean absolute residual */
+	free(d);
+	for (size_t q = 0; q < n && s > 0; q++)
+		r[q] = fmax(-CHANGEPOINT_CLIP * s, fmin(CHANGEPOINT_CLIP * s, r[q]));
+	return s;
+}
+
+/* |t| of the winsorized pooled t-test of x[a..i) against x[i..b) (INFINITY: two flat, different
+ * sides; 0: no difference). */
+static double split_t(const double *x, size_t a, size_t i, size_t b)
+{
+	size_t na = i - a, nb = b - i, n = b - a;
+	double *r, ma, mb, ss = 0, se2;
+
+	r = xmalloc(n * sizeof(*r));
+	if (!(clipped_residuals(x, a, i, b, r) > 0)) {
+		free(r);
+		return median_of(x, a, i) == median_of(x, i, b) ? 0 : INFINITY;
+	}
+	ma = median_of(x, a, i) + stats_mean(r, na);
+	mb = median_of(x, i, b) + stats_mean(r + na, nb);
+	for (size_t q = 0; q < n; q++) {
+		double c = r[q] - stats_mean(q < na ? r : r + na, q < na ? na : nb);
+		ss += c * c;
+	}
+	free(r);
+	/* Student's pooled variance, not Welch's: two close values on a short side must not make
+	 * their side look exact (the pooled test of one value is its prediction interval). */
+	se2 = ss / (double)(n - 2) * (1 / (double)na + 1 / (double)nb);
+	if (!(se2 > 0))
+		return ma == mb ? 0 : INFINITY;
+	return fabs(mb - ma) / sqrt(se2);
+}
+
+double changepoint_p(const double *x, size_t a, size_t i, size_t b)
+{
+	if (i <= a || i >= b || b - a < 3)
+		return 1;
+	return 2 * stats_t_cdf(-split_t(x, a, i, b), (double)(b - a - 2));
+}
+
+/* Ranks place a split well in the middle of a segment but only roughly near its ends, where they
+ * weigh separation, not size: the place within CHANGEPOINT_REFINE of t (at least 'min' values on
+ * either side) with the largest winsorized t. */
+#define CHANGEPOINT_REFINE 3
+static size_t refine(const double *x, size_t a, size_t b, size_t min, size_t t)
+{
+	size_t right = min, best = t;
+	double top = split_t(x, a, t, b);
+
+	for (size_t i = t > a + CHANGEPOINT_REFINE ? t - CHANGEPOINT_REFINE : a + 1;
+	     i <= t + CHANGEPOINT_REFINE && i + right <= b; i++) {
+		double v;
+		if (i - a < min || i == t || !((v = split_t(x, a, i, b)) > top))
+			continue;
+		top = v;
+		best = i;
+	}
+	return best;
+}
+
+/* The places of x[a..b) a split with 'min' values on either side may take. */
+static size_t places(size_t a, size_t b, size_t min)
+{
+	return b - a >= 2 * min ? b - a - 2 * min + 1 : 0;
+}
+
+/* A p chosen as the best of 'k' places: times k (Bonferroni), at most 1. Without it pure noise
+ * at CV 3 % gives a change point in about one series of a hundred. */
+static double chosen(double p, size_t k)
+{
+	p *= (double)(k ? k : 1);
 	return p < 1 ? p : 1;
+}
+
+/* The split of x[a..b) with 'min' values on either side whose rank sum is most extreme, into *at
+ * (0: none allowed; ranks place a split where a few wild values would not); returns its chosen p.
+ * O(n log n). */
+static double best_split(const double *x, size_t a, size_t b, size_t min, size_t *at)
+{
+	size_t n = b - a, k = places(a, b, min);
+	double *rank, ties, sum = 0, best = -1;
+
+	*at = 0;
+	if (!k)
+		return 1;
+	rank = xmalloc(n * sizeof(*rank));
+	ties = mid_ranks(x, a, b, rank);
+	for (size_t m = 1; m + min <= n; m++) {
+		double z;
+		sum += rank[m - 1];
+		if (m < min || !((z = fabs(rank_z(sum, m, n, ties))) > best))
+			continue;
+		best = z;
+		*at = a + m;
+	}
+	free(rank);
+	return *at ? chosen(changepoint_p(x, a, *at, b), k) : 1;
 }
 
 /* Binary segmentation: the significant splits of x[0..n), unordered, into cp; returns how many. */
@@ -172,19 +196,10 @@ static size_t split_all(const double *x, size_t n, const struct changepoint_opti
 	stack[top++] = 0;
 	stack[top++] = n;
 	while (top) {
-		size_t b = stack[--top], a = stack[--top], t, arg[2];
-		size_t min_right[2] = { b == n ? 1 : o->min_segment, o->min_segment };
-		if (b - a < (b == n ? o->min_segment + 1 : 2 * o->min_segment))
+		size_t b = stack[--top], a = stack[--top], t;
+		if (!(best_split(x, a, b, o->min_segment, &t) < o->max_p))
 			continue;
-		/* The newest run may stand alone (a nightly job learns of a step the night it
-		 * arrives); when that split is not significant, the best split with 'min_segment'
-		 * on both sides is tried (both found in one pass). */
-		best_splits(x, a, b, o->min_segment, min_right, arg);
-		t = b == n ? arg[0] : 0;
-		if (!t || !(chosen_p(x, a, t, b) < o->max_p))
-			t = arg[1];
-		if (!t || !(chosen_p(x, a, t, b) < o->max_p))
-			continue;
+		t = refine(x, a, b, o->min_segment, t);
 		cp[nr++] = t;
 		stack[top++] = a;
 		stack[top++] = t;
@@ -218,9 +233,10 @@ static double failure(const double *x, size_t n, const size_t *cp, size_t k, siz
 	double mag;
 
 	out->index = cp[j];
-	out->before = mean_of(x, a, cp[j]);
-	out->after = mean_of(x, cp[j], b);
-	out->p = chosen_p(x, a, cp[j], b);
+	out->kind = CHANGEPOINT_STEP;
+	out->before = median_of(x, a, cp[j]);
+	out->after = median_of(x, cp[j], b);
+	out->p = chosen(changepoint_p(x, a, cp[j], b), places(a, b, o->min_segment));
 	mag = magnitude(out->before, out->after, o);
 	if (!(out->p < o->max_p))
 		return 1 + out->p;
@@ -251,6 +267,101 @@ static size_t prune(const double *x, size_t n, size_t *cp, size_t k,
 	}
 }
 
+/* The robust spread of x[a..b) around its median m: the median absolute deviation, scaled to a
+ * normal's sd. */
+static double mad_of(const double *x, size_t a, size_t b, double m)
+{
+	double *d = xmalloc((b - a) * sizeof(*d)), s;
+
+	for (size_t i = a; i < b; i++)
+		d[i - a] = fabs(x[i] - m);
+	s = 1.4826 * stats_median(d, b - a);
+	free(d);
+	return s;
+}
+
+/*
+ * The p of x[t..n) as a new level after x[a..t): every newest value past half the minimum change
+ * on one side and their median past all of it; then the weakest of them, in robust sds of the
+ * level before (its median and median absolute deviation, as a prediction), must be far enough
+ * that all of them being so far is improbable: p = 2 P(T > z_min)^(n - t). One wild value cannot
+ * carry a neighbour with it. 1 when the values do not all agree.
+ */
+static double tail_p(const double *x, size_t a, size_t t, size_t n,
+		     const struct changepoint_options *o, struct changepoint *out)
+{
+	double m0 = median_of(x, a, t), s0 = mad_of(x, a, t, m0), dn0 = (double)(t - a);
+	double z = INFINITY;
+
+	for (size_t i = t; i < n; i++) {
+		if ((x[i] - m0) * (x[t] - m0) <= 0 || magnitude(m0, x[i], o) < o->min_change / 2)
+			return 1;
+		z = fmin(z, fabs(x[i] - m0) / (s0 * sqrt(1 + M_PI / 2 / dn0)));
+	}
+	out->index = t;
+	out->before = m0;
+	out->after = median_of(x, t, n);
+	if (magnitude(m0, out->after, o) < o->min_change)
+		return 1;
+	if (!(s0 > 0))
+		return 0; /* a flat level, and every newest value off it */
+	return fmin(1, 2 * pow(stats_t_cdf(-z, dn0 - 1), (double)(n - t)));
+}
+
+/*
+ * The newest runs after the last change point 'a': the most significant of the last 2..tail_max
+ * runs as a new level (Bonferroni over the lengths tried) is a confirmed change; failing that, the
+ * newest run alone may be a suspect. At least CHANGEPOINT_TAIL_BASE values must stay before.
+ * Returns 1 when *out was written.
+ */
+static int tail_change(const double *x, size_t n, size_t a, const struct changepoint_options *o,
+		       struct changepoint *out)
+{
+	struct changepoint c;
+	size_t lengths = o->tail_max > 1 ? o->tail_max - 1 : 1;
+	double best = 1;
+
+	for (size_t l = 2; l <= o->tail_max && n >= a + CHANGEPOINT_TAIL_BASE + l; l++) {
+		double p = chosen(tail_p(x, a, n - l, n, o, &c), lengths);
+		if (p < best) {
+			best = p;
+			*out = c;
+		}
+	}
+	if (best < o->max_p) {
+		out->p = best;
+		out->kind = CHANGEPOINT_TAIL;
+		return 1;
+	}
+	if (n < a + CHANGEPOINT_TAIL_BASE + 1 || !((best = tail_p(x, a, n - 1, n, o, &c)) < o->max_p))
+		return 0;
+	*out = c;
+	out->p = best;
+	out->kind = CHANGEPOINT_SUSPECT;
+	return 1;
+}
+
+/*
+ * The newest runs: a step whose after side is within the last tail_max runs was placed with
+ * min_segment values after it, which a step in the last 2 runs does not have; the tail test,
+ * tried from the change point before it, places it exactly (every newest value past the change)
+ * and replaces it when it lands within CHANGEPOINT_REFINE. Else the tail test from the last
+ * change point. Returns how many change points out[] holds.
+ */
+static size_t newest(const double *x, size_t n, const size_t *cp, size_t k,
+		     const struct changepoint_options *o, struct changepoint *out)
+{
+	struct changepoint t;
+
+	if (k && n - cp[k - 1] <= o->tail_max &&
+	    tail_change(x, n, k > 1 ? cp[k - 2] : 0, o, &t) && t.kind == CHANGEPOINT_TAIL &&
+	    t.index + CHANGEPOINT_REFINE >= cp[k - 1] && t.index <= cp[k - 1] + CHANGEPOINT_REFINE) {
+		out[k - 1] = t;
+		return k;
+	}
+	return k + (size_t)tail_change(x, n, k ? cp[k - 1] : 0, o, &out[k]);
+}
+
 size_t changepoint_find(const double *x, size_t n, const struct changepoint_options *o,
 			struct changepoint *out)
 {
@@ -262,6 +373,27 @@ size_t changepoint_find(const double *x, size_t n, const struct changepoint_opti
 	k = split_all(x, n, o, cp);
 	qsort(cp, k, sizeof(*cp), cmp_size);
 	k = prune(x, n, cp, k, o, out);
+	k = newest(x, n, cp, k, o, out);
 	free(cp);
 	return k;
+}
+
+double changepoint_noise(const double *x, size_t n, int relative)
+{
+	double *d, m, s;
+
+	if (n < 3)
+		return NAN;
+	d = xmalloc((n - 1) * sizeof(*d));
+	for (size_t i = 0; i + 1 < n; i++)
+		d[i] = x[i + 1] - x[i];
+	m = stats_median(d, n - 1);
+	for (size_t i = 0; i + 1 < n; i++)
+		d[i] = fabs(d[i] - m);
+	s = 1.4826 * stats_median(d, n - 1) / sqrt(2);
+	free(d);
+	if (!relative)
+		return s;
+	m = fabs(stats_median(x, n));
+	return m > 0 ? s / m : NAN;
 }

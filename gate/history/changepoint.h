@@ -1,15 +1,22 @@
-/* Change points in one series: E-divisive means with a Student's t significance (Hunter/Otava
- * design). */
+/* Change points in one series: binary segmentation placed by ranks and tested on winsorized values, the newest runs tested
+ * against the level before them. */
 #ifndef SG_CHANGEPOINT_H
 #define SG_CHANGEPOINT_H
 
 #include <stddef.h>
 
+enum changepoint_kind {
+	CHANGEPOINT_STEP,    /* found inside the series, with min_segment values on either side */
+	CHANGEPOINT_TAIL,    /* the newest 2..tail_max runs, all at the new level: confirmed */
+	CHANGEPOINT_SUSPECT, /* the newest run alone: reported, never an alarm */
+};
+
 /* Where a series changed: x[index - 1] is the last value before, x[index] the first after. */
 struct changepoint {
 	size_t index;
-	double before, after; /* means of the segments between the neighbouring change points */
-	double p; /* two-sided t-test of the two segments, times the places it was chosen from */
+	double before, after; /* medians of the segments between the neighbouring change points */
+	double p; /* two-sided, times the places it was chosen from */
+	enum changepoint_kind kind;
 };
 
 struct changepoint_options {
@@ -17,27 +24,41 @@ struct changepoint_options {
 	double min_change; /* ... and |after - before| at least this: relative to 'before' or
 			      absolute */
 	int relative;
-	size_t min_segment; /* the fewest values on either side (>= 2); the series' last run may
-			       stand alone */
+	size_t min_segment; /* the fewest values on either side of a step (>= 2) */
+	size_t tail_max;    /* the most newest runs the tail test tries as a new level (>= 2) */
 };
 
 #define CHANGEPOINT_MAX_P 0.001
 #define CHANGEPOINT_MIN_CHANGE 0.05
-#define CHANGEPOINT_MIN_SEGMENT 2
+#define CHANGEPOINT_MIN_SEGMENT 3
+#define CHANGEPOINT_TAIL_MAX 8
+/* The tail test needs this many values of the level before the newest runs. */
+#define CHANGEPOINT_TAIL_BASE 5
 
 void changepoint_options_init(struct changepoint_options *o);
 
 /*
- * The change points of x[0..n-1] in order: E-divisive means (Matteson & James 2014, alpha 1)
- * splits the series recursively where the energy distance of the two sides is largest and a
- * t-test finds the sides different; then the weakest points are pruned, their neighbours'
- * tests recomputed, until each one left passes 'max_p' and 'min_change'. Writes at most n
- * entries into 'out' and returns how many. Non-finite values must have been removed.
+ * The change points of x[0..n-1] in order. Binary segmentation splits the series where the
+ * Mann-Whitney rank-sum statistic of the two sides is largest (standardized, ties corrected) if
+ * changepoint_p() finds it significant after a Bonferroni factor for the places it was chosen
+ * from; ranks and the winsorized test make it blind to a few wild values. Then the weakest points are pruned, their neighbours' tests recomputed, until
+ * each one left passes 'max_p' and 'min_change' (from the segments' medians). Last, the newest
+ * runs after the last change point are tested against the level before them (tail_change in the
+ * source): two or more runs at a new level are a CHANGEPOINT_TAIL, the newest run alone at most a
+ * CHANGEPOINT_SUSPECT. Writes at most n entries into 'out' and returns how many. Non-finite values
+ * must have been removed.
  */
 size_t changepoint_find(const double *x, size_t n, const struct changepoint_options *o,
 			struct changepoint *out);
 
-/* The two-sided p of the step between x[a..i) and x[i..b): Student's t-test, pooled variance. */
+/* The two-sided p of the step between x[a..i) and x[i..b): Student's pooled t-test of the values
+ * winsorized around their sides' medians at CHANGEPOINT_CLIP robust sds, so that a wild value
+ * weighs like a value at the clip, not like its size. */
+#define CHANGEPOINT_CLIP 3.0
 double changepoint_p(const double *x, size_t a, size_t i, size_t b);
+
+/* The series' noise: the spread of its successive differences (robust: median absolute deviation
+ * over sqrt 2), relative to its median level when 'relative'. NAN for fewer than 3 values. */
+double changepoint_noise(const double *x, size_t n, int relative);
 
 #endif

@@ -16,42 +16,63 @@ void detect_result_release(struct detect_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static void series_options(const struct history_series *s, const struct detect_options *o,
-			   struct changepoint_options *co)
+double detect_min_change(const struct history_series *s)
 {
-	double v;
-	int relative;
+	double noise = changepoint_noise(s->value, s->n, 1), m = DETECT_NOISE_FACTOR * noise;
 
-	changepoint_options_init(co);
-	if (o->min_change && o->min_change(o->arg, s, &v, &relative) && v >= 0) {
-		co->min_change = v;
-		co->relative = relative;
-	}
+	return m > DETECT_MIN_CHANGE_FLOOR ? m : DETECT_MIN_CHANGE_FLOOR;
 }
 
-/* The candidates of one series (p not yet adjusted), appended to out. */
-static void detect_series(const struct history_data *d, size_t si, const struct detect_options *o,
-			  struct detect_result *out, struct changepoint *cp)
+/* Whether a change of 'c' lies within the series' tolerance. */
+static int tolerated(const struct history_series *s, const struct detect_options *o,
+		     const struct changepoint *c)
+{
+	double v, change;
+	int relative;
+
+	if (!o->tolerance || !o->tolerance(o->arg, s, &v, &relative) || !(v >= 0))
+		return 0;
+	change = relative ? (c->before != 0 ? fabs(c->after / c->before - 1) : INFINITY)
+			  : fabs(c->after - c->before);
+	return change < v;
+}
+
+static void add_change(const struct history_data *d, size_t si, const struct detect_options *o,
+		       const struct changepoint *cp, double min_change, struct detect_result *out)
 {
 	const struct history_series *s = &d->series[si];
+	struct detect_change *c;
+
+	ALLOC_GROW(out->changes, out->nr + 1, out->alloc);
+	c = &out->changes[out->nr++];
+	c->series = si;
+	c->previous = s->run[cp->index - 1];
+	c->run = s->run[cp->index];
+	c->before = cp->before;
+	c->after = cp->after;
+	c->change = cp->before != 0 ? cp->after / cp->before - 1 : NAN;
+	c->p = cp->p;
+	c->min_change = min_change;
+	c->kind = cp->kind;
+	c->regression = (cp->after - cp->before) * history_metric_worse(s->metric) > 0;
+	c->tolerated = tolerated(s, o, cp);
+}
+
+/* The candidates of series si's first n points (p not yet adjusted), appended to out. */
+static void detect_series(const struct history_data *d, size_t si, size_t n,
+			  const struct detect_options *o, struct detect_result *out,
+			  struct changepoint *cp)
+{
+	struct history_series s = d->series[si];
 	struct changepoint_options co;
 	size_t k;
 
-	series_options(s, o, &co);
-	k = changepoint_find(s->value, s->n, &co, cp);
-	for (size_t j = 0; j < k; j++) {
-		struct detect_change *c;
-		ALLOC_GROW(out->changes, out->nr + 1, out->alloc);
-		c = &out->changes[out->nr++];
-		c->series = si;
-		c->previous = s->run[cp[j].index - 1];
-		c->run = s->run[cp[j].index];
-		c->before = cp[j].before;
-		c->after = cp[j].after;
-		c->change = cp[j].before != 0 ? cp[j].after / cp[j].before - 1 : NAN;
-		c->p = cp[j].p;
-		c->regression = (cp[j].after - cp[j].before) * history_metric_worse(s->metric) > 0;
-	}
+	s.n = n;
+	changepoint_options_init(&co);
+	co.min_change = detect_min_change(&s);
+	k = changepoint_find(s.value, n, &co, cp);
+	for (size_t j = 0; j < k; j++)
+		add_change(d, si, o, &cp[j], co.min_change, out);
 }
 
 void detect_run(const struct history_data *d, const struct detect_options *o,
@@ -66,7 +87,7 @@ void detect_run(const struct history_data *d, const struct detect_options *o,
 		longest = d->series[i].n > longest ? d->series[i].n : longest;
 	cp = xmalloc((longest + 1) * sizeof(*cp));
 	for (size_t i = 0; i < d->nr_series; i++)
-		detect_series(d, i, o, out, cp);
+		detect_series(d, i, d->series[i].n, o, out, cp);
 	free(cp);
 	/* One hypothesis per change point found, and at least one per series: a series without any
 	 * still counted as tested, so that many quiet series make a lone noisy one harder to pass.
@@ -88,56 +109,62 @@ void detect_run(const struct history_data *d, const struct detect_options *o,
 	free(adj);
 }
 
+const char *detect_change_word(const struct detect_change *c)
+{
+	if (c->kind == CHANGEPOINT_SUSPECT)
+		return "suspect";
+	return c->regression ? "regression" : "improvement";
+}
+
+static int alarm(const struct detect_change *c)
+{
+	return c->regression && !c->tolerated && c->kind != CHANGEPOINT_SUSPECT;
+}
+
 int detect_regression_within(const struct history_data *d, const struct detect_result *r,
 			     size_t window)
 {
 	for (size_t i = 0; i < r->nr; i++)
-		if (r->changes[i].regression && r->changes[i].run + window >= d->nr_runs)
+		if (alarm(&r->changes[i]) && r->changes[i].run + window >= d->nr_runs)
 			return 1;
 	return 0;
 }
 
-/* Regression change points per series of r, counted into count[0..nr_series). */
-static void count_regressions(const struct detect_result *r, size_t *count)
+/* Whether series c->series held a regression change point within two runs of c's in the runs
+ * before the last 'window' (the raw candidates of that series alone: what was known). */
+static int known_before(const struct history_data *d, const struct detect_options *o,
+			const struct detect_change *c, size_t window, struct changepoint *cp)
 {
-	for (size_t i = 0; i < r->nr; i++)
-		count[r->changes[i].series] += r->changes[i].regression;
+	const struct history_series *s = &d->series[c->series];
+	struct detect_result then = { 0 };
+	size_t n = s->n;
+	int known = 0;
+
+	while (n && s->run[n - 1] + window >= d->nr_runs)
+		n--;
+	detect_series(d, c->series, n, o, &then, cp);
+	for (size_t i = 0; i < then.nr && !known; i++) {
+		const struct detect_change *t = &then.changes[i];
+		known = t->regression && t->kind != CHANGEPOINT_SUSPECT &&
+			t->run + 2 >= c->run && c->run + 2 >= t->run;
+	}
+	detect_result_release(&then);
+	return known;
 }
 
 int detect_regression_arrived(const struct history_data *d, const struct detect_options *o,
 			      const struct detect_result *r, size_t window)
 {
-	struct history_data before = *d;
-	struct detect_result rb;
-	size_t *now, *then;
+	struct changepoint *cp = NULL;
 	int arrived = 0;
 
-	if (detect_regression_within(d, r, window))
-		return 1;
-	for (size_t i = 0; i < r->nr && !arrived; i++)
-		arrived = r->changes[i].regression;
-	if (!arrived || window >= d->nr_runs)
-		return 0; /* no regression at all; or nothing before the window to compare with */
-	arrived = 0;
-	/* the same series, each cut before the window: a view of d's points, nothing copied */
-	before.nr_runs = d->nr_runs - window;
-	before.series = xcalloc(d->nr_series + 1, sizeof(*before.series));
-	for (size_t i = 0; i < d->nr_series; i++) {
-		before.series[i] = d->series[i];
-		while (before.series[i].n && before.series[i].run[before.series[i].n - 1] >=
-						    before.nr_runs)
-			before.series[i].n--;
+	for (size_t i = 0; i < r->nr && !arrived; i++) {
+		const struct detect_change *c = &r->changes[i];
+		if (!alarm(c))
+			continue;
+		cp = cp ? cp : xmalloc((d->nr_runs + 1) * sizeof(*cp));
+		arrived = !known_before(d, o, c, window, cp);
 	}
-	detect_run(&before, o, &rb);
-	now = xcalloc(d->nr_series + 1, sizeof(*now));
-	then = xcalloc(d->nr_series + 1, sizeof(*then));
-	count_regressions(r, now);
-	count_regressions(&rb, then);
-	for (size_t i = 0; i < d->nr_series && !arrived; i++)
-		arrived = now[i] > then[i];
-	free(now);
-	free(then);
-	detect_result_release(&rb);
-	free(before.series);
+	free(cp);
 	return arrived;
 }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "history/changepoint.h"
 #include "history/history.h"
 
 /* The default false discovery rate of 'history detect' (Benjamini-Hochberg over all change points).
@@ -18,16 +19,19 @@ struct detect_change {
 	size_t previous, run;
 	double before, after; /* the series' levels on either side */
 	double change;	      /* after / before - 1; NAN when before is 0 */
-	double p;	      /* the t-test's p, Benjamini-Hochberg adjusted across all series */
+	double p;	      /* the test's p, Benjamini-Hochberg adjusted across all series */
+	double min_change;    /* the smallest change the series reports (relative or absolute) */
+	enum changepoint_kind kind; /* a step, confirmed by the newest runs, or a suspect */
 	int regression;	      /* the change goes the metric's worse way */
+	int tolerated;	      /* within the rules' tolerance: reported, never an alarm */
 };
 
 struct detect_options {
 	double fdr; /* 0: DETECT_FDR */
-	/* The smallest change that counts for a series: *relative 1 for a share of 'before'; NULL
-	 * or a return of 0: CHANGEPOINT_MIN_CHANGE relative (the rules' tolerance, for the caller).
-	 */
-	int (*min_change)(void *arg, const struct history_series *s, double *value, int *relative);
+	/* The rules' tolerance of a series (*relative 1 for a share of 'before'), when it has one
+	 * (return 1): a change within it is reported but never an alarm. The smallest change a
+	 * series reports follows its own noise (detect_min_change). */
+	int (*tolerance)(void *arg, const struct history_series *s, double *value, int *relative);
 	void *arg;
 };
 
@@ -38,19 +42,30 @@ struct detect_result {
 
 void detect_result_release(struct detect_result *r);
 
+/* "regression", "improvement", or "suspect" (the newest run alone), as reports name a change. */
+const char *detect_change_word(const struct detect_change *c);
+
 /* Finds the change points of every series of 'd'. */
 void detect_run(const struct history_data *d, const struct detect_options *o,
 		struct detect_result *out);
 
-/* Whether a regression lies within the last 'window' runs of 'd'. */
+/* The smallest change series 's' reports: twice its noise (changepoint_noise), at least
+ * DETECT_MIN_CHANGE_FLOOR relative; 'relative' as the series is judged. */
+#define DETECT_NOISE_FACTOR 2.0
+#define DETECT_MIN_CHANGE_FLOOR 0.01
+double detect_min_change(const struct history_series *s);
+
+/* Whether an alarm (a regression past any tolerance, not a suspect) lies within the last 'window'
+ * runs of 'd'. */
 int detect_regression_within(const struct history_data *d, const struct detect_result *r,
 			     size_t window);
 
 /*
  * Whether the last 'window' runs of 'd' made a regression known ('r': detect_run() over 'd' with
- * 'o'): one lies within them, or a series has more regression change points than detect_run() finds
- * in the history without them. The second is a creep: ten commits each 2 % slower make a change
- * point that is found only once enough of them accrued, and then lies before the newest run.
+ * 'o'): an alarm that the series' change points without those runs did not already hold within
+ * two runs of it. So a step confirmed tonight fires once, naming the commit where it began; an
+ * old step found again, or placed a run apart, never fires again; a creep (ten commits each 2 %
+ * slower) fires the night its change point first appears, wherever it lies.
  */
 int detect_regression_arrived(const struct history_data *d, const struct detect_options *o,
 			      const struct detect_result *r, size_t window);

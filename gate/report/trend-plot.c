@@ -172,7 +172,8 @@ static void plot(struct strbuf *sb, const struct history_data *d, const struct d
 		line(sb, d, sel[k], &s, palette[k % ARRAY_SIZE(palette)], scale);
 	for (size_t i = 0; i < r->nr; i++)
 		for (size_t k = 0; k < n; k++)
-			if (&d->series[r->changes[i].series] == sel[k])
+			if (&d->series[r->changes[i].series] == sel[k] &&
+			    r->changes[i].kind != CHANGEPOINT_SUSPECT)
 				mark(sb, d, &r->changes[i], &s, commit_url);
 	strbuf_addstr(sb, "</svg>\n<ul class=\"legend\">");
 	for (size_t k = 0; k < n; k++) {
@@ -340,7 +341,8 @@ static void scaling_plots(struct strbuf *sb, const struct history_data *d,
 		return;
 	}
 	for (size_t i = 0; i < r->nr; i++)
-		if (r->changes[i].regression && r->changes[i].series >= g.first &&
+		if (r->changes[i].regression && r->changes[i].kind != CHANGEPOINT_SUSPECT &&
+		    r->changes[i].series >= g.first &&
 		    r->changes[i].series < g.end && (!found || r->changes[i].run > last)) {
 			last = r->changes[i].run;
 			sc.run[1] = r->changes[i].previous;

@@ -87,7 +87,7 @@ static void changes_table(struct strbuf *sb, const struct history_data *d,
 			    "class=\"%s\">%s</td></tr>\n",
 			    history_metric_name(s->metric), c->before, c->after, c->change * 100,
 			    c->p, c->regression ? "regression" : "improvement",
-			    c->regression ? "regression" : "improvement");
+			    detect_change_word(c));
 	}
 	if (shown)
 		strbuf_addstr(sb, "</table>\n");
@@ -179,7 +179,8 @@ static size_t count_changes(const struct history_data *d, const struct detect_re
 
 	for (size_t i = 0; i < r->nr; i++)
 		n += !strcmp(d->series[r->changes[i].series].benchmark, benchmark) &&
-		     r->changes[i].regression == regression;
+		     r->changes[i].regression == regression &&
+		     r->changes[i].kind != CHANGEPOINT_SUSPECT;
 	return n;
 }
 
