@@ -112,8 +112,10 @@ static int mask_dir(struct tree_walk *w, const char *dir)
 	closedir(d);
 	for (size_t i = 0; i < n; i++) {
 		if (!ret && ++w->seen > w->max)
-			ret = gate_error("'%s' holds more than %zu files and directories: the secrets "
-				    "past them cannot be masked", dir, w->max);
+			ret = gate_error(
+				"'%s' holds more than %zu files and directories: the secrets "
+				"past them cannot be masked",
+				dir, w->max);
 		if (!ret)
 			ret = mask_entry(w, dir, names[i]);
 		free(names[i]);

@@ -308,7 +308,8 @@ static int walk_event(struct yamldoc *d, struct walk *w, const yaml_event_t *e)
 
 static int interrupted(const struct yamldoc *d)
 {
-	return gate_error("%s: loading interrupted by %s", d->path, interrupt_name(interrupt_signal));
+	return gate_error("%s: loading interrupted by %s", d->path,
+			  interrupt_name(interrupt_signal));
 }
 
 /*

@@ -109,16 +109,16 @@ static void print_text(const struct history_data *d, const struct detect_result 
 		       line_word(c), s->benchmark, s->interval, s->configuration,
 		       history_metric_name(s->metric), c->change * 100, c->before, c->after,
 		       d->runs[c->run].commit, d->runs[c->previous].commit, c->p,
-		       c->kind == CHANGEPOINT_SUSPECT ? " (the newest run alone: the next run at this "
-							"level confirms it)"
+		       c->kind == CHANGEPOINT_SUSPECT
+			       ? " (the newest run alone: the next run at this "
+				 "level confirms it)"
 		       : c->tolerated ? " (within the rules' tolerance)"
 				      : "");
 	}
 }
 
 /* Reads the database (the medians' intervals only with 'intervals'); 0 or -1. */
-int history_cmd_read(const char *where, const char *branch, int intervals,
-		     struct history_data *d)
+int history_cmd_read(const char *where, const char *branch, int intervals, struct history_data *d)
 {
 	struct history *h;
 	int ret;
@@ -138,7 +138,7 @@ static int changes(const struct history_data *d, struct config *c, double fdr,
 		   struct detect_result *r, size_t *arrived)
 {
 	struct rules rules;
-	struct detect_options o = { .fdr = fdr, .tolerance = rules_tolerance };
+	struct detect_options o = {.fdr = fdr, .tolerance = rules_tolerance};
 
 	rules_init(&rules);
 	if (rules_load(&rules, c))
@@ -176,8 +176,9 @@ static int parse_runs(const char *text, const char *name, size_t *out)
 	errno = 0;
 	v = strtoull(text, &end, 10);
 	if (!isdigit((unsigned char)*text) || *end || errno || v == 0 || v > 1000000000)
-		return error("%s must be a whole number of runs from 1 to 1000000000, got '%s'",
-			     name, text);
+		return gate_error(
+			"%s must be a whole number of runs from 1 to 1000000000, got '%s'", name,
+			text);
 	*out = (size_t)v;
 	return 0;
 }
@@ -235,7 +236,7 @@ static int drift_of(const struct history_series *s, size_t back, struct drift *o
 	if (stats_ratio_of_medians(s->value + n - back - w, w, s->value + n - w, w, 0.95, &bs) ||
 	    !isfinite(bs.estimate) || !(bs.estimate > 0))
 		return -1;
-	*out = (struct drift){ back, w, bs.estimate - 1, bs.lo - 1, bs.hi - 1 };
+	*out = (struct drift){back, w, bs.estimate - 1, bs.lo - 1, bs.hi - 1};
 	return 0;
 }
 
@@ -295,7 +296,7 @@ void history_cmd_drift(FILE *out, const char *where, struct config *c, const cha
 		       size_t runs)
 {
 	struct history_data d;
-	struct detect_result r = { 0 };
+	struct detect_result r = {0};
 
 	if (access(where, F_OK) && !strstr(where, "://"))
 		return;
@@ -308,11 +309,12 @@ void history_cmd_drift(FILE *out, const char *where, struct config *c, const cha
 			/* the whole program, in its last configuration: one line per benchmark */
 			if (!program_time(s) || later_program_time(&d, i) || drift_of(s, runs, &v))
 				continue;
-			fprintf(out, "history: %s (%s) is %.1f %% %s than %zu runs ago (", s->benchmark,
-				s->configuration, fabs(v.change) * 100,
+			fprintf(out, "history: %s (%s) is %.1f %% %s than %zu runs ago (",
+				s->benchmark, s->configuration, fabs(v.change) * 100,
 				v.change > 0 ? "slower" : "faster", v.back);
 			if (v.runs > 1)
-				fprintf(out, "medians of %zu runs, 95 %% interval %+.1f to %+.1f %%)",
+				fprintf(out,
+					"medians of %zu runs, 95 %% interval %+.1f to %+.1f %%)",
 					v.runs, v.lo * 100, v.hi * 100);
 			else
 				fputs("one run each)", out);
