@@ -219,20 +219,22 @@ struct drift {
 	double change, lo, hi; /* now / then - 1, and its 95 % interval */
 };
 
-/* The change of the median of the series' last runs against the median of as many runs 'back'
- * runs before (DRIFT_RUNS each, fewer in a short history, never overlapping), with the bootstrap
- * interval of the medians' ratio. 0, or -1 when there is no figure. */
+/* The change of the median of the series' last runs against the median of as many runs ending
+ * 'back' runs before (or the first runs, in a shorter history): DRIFT_RUNS each, fewer where the
+ * two would overlap; with the bootstrap interval of the medians' ratio. 0, or -1 when there is no
+ * figure. */
 static int drift_of(const struct history_series *s, size_t back, struct drift *out)
 {
 	struct stats_bootstrap bs = STATS_BOOTSTRAP_INIT;
-	size_t n = s->n, w = DRIFT_RUNS;
+	size_t n = s->n, w = DRIFT_RUNS, then;
 
 	if (n < 2)
 		return -1;
 	back = back < n - 1 ? back : n - 1;
-	w = w < back ? w : back;
-	w = w < n - back ? w : n - back;
-	if (stats_ratio_of_medians(s->value + n - back - w, w, s->value + n - w, w, 0.95, &bs) ||
+	w = w < n / 2 ? w : n / 2;
+	then = n - back >= w ? n - back - w : 0;
+	then = then + w <= n - w ? then : n - 2 * w;
+	if (stats_ratio_of_medians(s->value + then, w, s->value + n - w, w, 0.95, &bs) ||
 	    !isfinite(bs.estimate) || !(bs.estimate > 0))
 		return -1;
 	*out = (struct drift){ back, w, bs.estimate - 1, bs.lo - 1, bs.hi - 1 };

@@ -305,7 +305,8 @@ static double tail_p(const double *x, size_t a, size_t t, size_t n,
 		return 1;
 	if (!(s0 > 0))
 		return 0; /* a flat level, and every newest value off it */
-	return fmin(1, 2 * pow(stats_t_cdf(-z, dn0 - 1), (double)(n - t)));
+	/* the median absolute deviation is a third as efficient as the sd: its degrees of freedom */
+	return fmin(1, 2 * pow(stats_t_cdf(-z, fmax(1, 0.37 * (dn0 - 1))), (double)(n - t)));
 }
 
 /*
@@ -328,7 +329,7 @@ static int tail_change(const double *x, size_t n, size_t a, const struct changep
 			*out = c;
 		}
 	}
-	if (best < o->max_p) {
+	if (best < o->max_p * CHANGEPOINT_TAIL_P) {
 		out->p = best;
 		out->kind = CHANGEPOINT_TAIL;
 		return 1;

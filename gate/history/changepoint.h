@@ -30,8 +30,12 @@ struct changepoint_options {
 
 #define CHANGEPOINT_MAX_P 0.001
 #define CHANGEPOINT_MIN_CHANGE 0.05
-#define CHANGEPOINT_MIN_SEGMENT 3
+/* Five: a few wild runs at either end of a series must not form a level of their own. */
+#define CHANGEPOINT_MIN_SEGMENT 5
 #define CHANGEPOINT_TAIL_MAX 8
+/* A level of the newest runs rests on fewer values than a step inside the series: confirming it
+ * takes max_p times this. */
+#define CHANGEPOINT_TAIL_P 0.01
 /* The tail test needs this many values of the level before the newest runs. */
 #define CHANGEPOINT_TAIL_BASE 5
 

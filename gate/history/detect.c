@@ -16,11 +16,18 @@ void detect_result_release(struct detect_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-double detect_min_change(const struct history_series *s)
+double detect_min_change(const struct history_series *s, const struct detect_options *o,
+			 int *relative)
 {
-	double noise = changepoint_noise(s->value, s->n, 1), m = DETECT_NOISE_FACTOR * noise;
+	double tol = 0, m;
 
-	return m > DETECT_MIN_CHANGE_FLOOR ? m : DETECT_MIN_CHANGE_FLOOR;
+	*relative = 1;
+	if (!o->tolerance || !o->tolerance(o->arg, s, &tol, relative) || !(tol >= 0))
+		tol = 0, *relative = 1;
+	m = DETECT_NOISE_FACTOR * changepoint_noise(s->value, s->n, *relative);
+	m = isfinite(m) ? m : 0;
+	m = fmax(m, tol / 2);
+	return *relative ? fmax(m, DETECT_MIN_CHANGE_FLOOR) : m;
 }
 
 /* Whether a change of 'c' lies within the series' tolerance. */
@@ -69,7 +76,7 @@ static void detect_series(const struct history_data *d, size_t si, size_t n,
 
 	s.n = n;
 	changepoint_options_init(&co);
-	co.min_change = detect_min_change(&s);
+	co.min_change = detect_min_change(&s, o, &co.relative);
 	k = changepoint_find(s.value, n, &co, cp);
 	for (size_t j = 0; j < k; j++)
 		add_change(d, si, o, &cp[j], co.min_change, out);
