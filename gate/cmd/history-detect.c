@@ -41,6 +41,14 @@ static const char *kind_name(enum changepoint_kind k)
 	return k == CHANGEPOINT_SUSPECT ? "suspect" : k == CHANGEPOINT_TAIL ? "newest" : "step";
 }
 
+/* What a change's line adds at its end. */
+static const char *note_of(const struct detect_change *c)
+{
+	if (c->kind == CHANGEPOINT_SUSPECT)
+		return " (the newest run alone: the next run at this level confirms it)";
+	return c->tolerated ? " (within the rules' tolerance)" : "";
+}
+
 /* The first word of a change's line: an alarm in capitals, the rest as they are. */
 static const char *line_word(const struct detect_change *c)
 {
@@ -109,16 +117,13 @@ static void print_text(const struct history_data *d, const struct detect_result 
 		       line_word(c), s->benchmark, s->interval, s->configuration,
 		       history_metric_name(s->metric), c->change * 100, c->before, c->after,
 		       d->runs[c->run].commit, d->runs[c->previous].commit, c->p,
-		       c->kind == CHANGEPOINT_SUSPECT
-			       ? " (the newest run alone: the next run at this "
-				 "level confirms it)"
-		       : c->tolerated ? " (within the rules' tolerance)"
-				      : "");
+		       note_of(c));
 	}
 }
 
 /* Reads the database (the medians' intervals only with 'intervals'); 0 or -1. */
-int history_cmd_read(const char *where, const char *branch, int intervals, struct history_data *d)
+int history_cmd_read(const char *where, const char *branch, int intervals,
+		     struct history_data *d)
 {
 	struct history *h;
 	int ret;
@@ -138,7 +143,7 @@ static int changes(const struct history_data *d, struct config *c, double fdr,
 		   struct detect_result *r, size_t *arrived)
 {
 	struct rules rules;
-	struct detect_options o = {.fdr = fdr, .tolerance = rules_tolerance};
+	struct detect_options o = { .fdr = fdr, .tolerance = rules_tolerance };
 
 	rules_init(&rules);
 	if (rules_load(&rules, c))
@@ -176,9 +181,9 @@ static int parse_runs(const char *text, const char *name, size_t *out)
 	errno = 0;
 	v = strtoull(text, &end, 10);
 	if (!isdigit((unsigned char)*text) || *end || errno || v == 0 || v > 1000000000)
-		return gate_error(
-			"%s must be a whole number of runs from 1 to 1000000000, got '%s'", name,
-			text);
+		return gate_error("%s must be a whole number of runs from 1 to 1000000000, "
+				  "got '%s'",
+				  name, text);
 	*out = (size_t)v;
 	return 0;
 }
@@ -238,7 +243,7 @@ static int drift_of(const struct history_series *s, size_t back, struct drift *o
 	if (stats_ratio_of_medians(s->value + then, w, s->value + n - w, w, 0.95, &bs) ||
 	    !isfinite(bs.estimate) || !(bs.estimate > 0))
 		return -1;
-	*out = (struct drift){back, w, bs.estimate - 1, bs.lo - 1, bs.hi - 1};
+	*out = (struct drift){ back, w, bs.estimate - 1, bs.lo - 1, bs.hi - 1 };
 	return 0;
 }
 
@@ -298,7 +303,7 @@ void history_cmd_drift(FILE *out, const char *where, struct config *c, const cha
 		       size_t runs)
 {
 	struct history_data d;
-	struct detect_result r = {0};
+	struct detect_result r = { 0 };
 
 	if (access(where, F_OK) && !strstr(where, "://"))
 		return;

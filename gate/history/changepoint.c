@@ -39,7 +39,7 @@ static double mid_ranks(const double *x, size_t a, size_t b, double *rank)
 	double ties = 0;
 
 	for (size_t i = 0; i < n; i++)
-		r[i] = (struct ranked){x[a + i], i};
+		r[i] = (struct ranked){ x[a + i], i };
 	qsort(r, n, sizeof(*r), cmp_ranked);
 	for (size_t k = 0, j; k < n; k = j) {
 		double t;
@@ -78,7 +78,7 @@ static double median_of(const double *x, size_t a, size_t b)
  * sd, 0 when the residuals are all 0. */
 static double clipped_residuals(const double *x, size_t a, size_t i, size_t b, double *r)
 {
-	double m[2] = {median_of(x, a, i), median_of(x, i, b)}, s, *d;
+	double m[2] = { median_of(x, a, i), median_of(x, i, b) }, s, *d;
 	size_t n = b - a;
 
 	d = xmalloc(n * sizeof(*d));
@@ -305,9 +305,10 @@ static double tail_p(const double *x, size_t a, size_t t, size_t n,
 		return 1;
 	if (!(s0 > 0))
 		return 0; /* a flat level, and every newest value off it */
-	/* the median absolute deviation is a third as efficient as the sd: its degrees of freedom
-	 */
-	return fmin(1, 2 * pow(stats_t_cdf(-z, fmax(1, 0.37 * (dn0 - 1))), (double)(n - t)));
+	/* the median absolute deviation is a third as efficient as the sd: a third of the degrees
+	 * of freedom */
+	z = stats_t_cdf(-z, fmax(1, 0.37 * (dn0 - 1)));
+	return fmin(1, 2 * pow(z, (double)(n - t)));
 }
 
 /*
@@ -335,8 +336,10 @@ static int tail_change(const double *x, size_t n, size_t a, const struct changep
 		out->kind = CHANGEPOINT_TAIL;
 		return 1;
 	}
-	if (n < a + CHANGEPOINT_TAIL_BASE + 1 ||
-	    !((best = tail_p(x, a, n - 1, n, o, &c)) < o->max_p))
+	if (n < a + CHANGEPOINT_TAIL_BASE + 1)
+		return 0;
+	best = tail_p(x, a, n - 1, n, o, &c);
+	if (!(best < o->max_p))
 		return 0;
 	*out = c;
 	out->p = best;
@@ -356,8 +359,9 @@ static size_t newest(const double *x, size_t n, const size_t *cp, size_t k,
 {
 	struct changepoint t;
 
-	if (k && n - cp[k - 1] <= o->tail_max && tail_change(x, n, k > 1 ? cp[k - 2] : 0, o, &t) &&
-	    t.kind == CHANGEPOINT_TAIL && t.index + CHANGEPOINT_REFINE >= cp[k - 1] &&
+	if (k && n - cp[k - 1] <= o->tail_max &&
+	    tail_change(x, n, k > 1 ? cp[k - 2] : 0, o, &t) && t.kind == CHANGEPOINT_TAIL &&
+	    t.index + CHANGEPOINT_REFINE >= cp[k - 1] &&
 	    t.index <= cp[k - 1] + CHANGEPOINT_REFINE) {
 		out[k - 1] = t;
 		return k;

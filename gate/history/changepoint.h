@@ -6,8 +6,8 @@
 #include <stddef.h>
 
 enum changepoint_kind {
-	CHANGEPOINT_STEP, /* found inside the series, with min_segment values on either side */
-	CHANGEPOINT_TAIL, /* the newest 2..tail_max runs, all at the new level: confirmed */
+	CHANGEPOINT_STEP,    /* found inside the series, with min_segment values on either side */
+	CHANGEPOINT_TAIL,    /* the newest 2..tail_max runs, all at the new level: confirmed */
 	CHANGEPOINT_SUSPECT, /* the newest run alone: reported, never an alarm */
 };
 
@@ -20,12 +20,12 @@ struct changepoint {
 };
 
 struct changepoint_options {
-	double max_p; /* a change point must have p below this (before any correction) */
+	double max_p;	   /* a change point must have p below this (before any correction) */
 	double min_change; /* ... and |after - before| at least this: relative to 'before' or
 			      absolute */
 	int relative;
 	size_t min_segment; /* the fewest values on either side of a step (>= 2) */
-	size_t tail_max; /* the most newest runs the tail test tries as a new level (>= 2) */
+	size_t tail_max;    /* the most newest runs the tail test tries as a new level (>= 2) */
 };
 
 #define CHANGEPOINT_MAX_P 0.001
@@ -45,12 +45,13 @@ void changepoint_options_init(struct changepoint_options *o);
  * The change points of x[0..n-1] in order. Binary segmentation splits the series where the
  * Mann-Whitney rank-sum statistic of the two sides is largest (standardized, ties corrected) if
  * changepoint_p() finds it significant after a Bonferroni factor for the places it was chosen
- * from; ranks and the winsorized test make it blind to a few wild values. Then the weakest points
- * are pruned, their neighbours' tests recomputed, until each one left passes 'max_p' and
- * 'min_change' (from the segments' medians). Last, the newest runs after the last change point are
- * tested against the level before them (tail_change in the source): two or more runs at a new level
- * are a CHANGEPOINT_TAIL, the newest run alone at most a CHANGEPOINT_SUSPECT. Writes at most n
- * entries into 'out' and returns how many. Non-finite values must have been removed.
+ * from; ranks and the winsorized test make it blind to a few wild values. Then the weakest
+ * points are pruned, their neighbours' tests recomputed, until each one left passes 'max_p' and
+ * 'min_change' (from the segments' medians). Last, the newest
+ * runs after the last change point are tested against the level before them (tail_change in the
+ * source): two or more runs at a new level are a CHANGEPOINT_TAIL, the newest run alone at most a
+ * CHANGEPOINT_SUSPECT. Writes at most n entries into 'out' and returns how many. Non-finite values
+ * must have been removed.
  */
 size_t changepoint_find(const double *x, size_t n, const struct changepoint_options *o,
 			struct changepoint *out);

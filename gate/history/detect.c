@@ -143,7 +143,7 @@ static int known_before(const struct history_data *d, const struct detect_option
 			const struct detect_change *c, size_t window, struct changepoint *cp)
 {
 	const struct history_series *s = &d->series[c->series];
-	struct detect_result then = {0};
+	struct detect_result then = { 0 };
 	size_t n = s->n;
 	int known = 0;
 
@@ -152,8 +152,8 @@ static int known_before(const struct history_data *d, const struct detect_option
 	detect_series(d, c->series, n, o, &then, cp);
 	for (size_t i = 0; i < then.nr && !known; i++) {
 		const struct detect_change *t = &then.changes[i];
-		known = t->regression && t->kind != CHANGEPOINT_SUSPECT && t->run + 2 >= c->run &&
-			c->run + 2 >= t->run;
+		known = t->regression && t->kind != CHANGEPOINT_SUSPECT &&
+			t->run + 2 >= c->run && c->run + 2 >= t->run;
 	}
 	detect_result_release(&then);
 	return known;

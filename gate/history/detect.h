@@ -18,12 +18,12 @@ struct detect_change {
 	size_t series; /* index into history_data.series */
 	size_t previous, run;
 	double before, after; /* the series' levels on either side */
-	double change; /* after / before - 1; NAN when before is 0 */
-	double p; /* the test's p, Benjamini-Hochberg adjusted across all series */
-	double min_change; /* the smallest change the series reports (relative or absolute) */
+	double change;	      /* after / before - 1; NAN when before is 0 */
+	double p;	      /* the test's p, Benjamini-Hochberg adjusted across all series */
+	double min_change;    /* the smallest change the series reports (relative or absolute) */
 	enum changepoint_kind kind; /* a step, confirmed by the newest runs, or a suspect */
-	int regression; /* the change goes the metric's worse way */
-	int tolerated; /* within the rules' tolerance: reported, never an alarm */
+	int regression;	      /* the change goes the metric's worse way */
+	int tolerated;	      /* within the rules' tolerance: reported, never an alarm */
 };
 
 struct detect_options {

@@ -46,7 +46,7 @@ cp -r "$SG_TOP/tests/data/check/within-tolerance" "$T/proj"
 # the subject here
 printf 'history: %s\nundecided: pass\n' "$db" >>"$T/proj/scalegate.yml"
 (cd "$T/proj" && "$SCALEGATE" ci --no-run --no-post) >"$T/ci.log" 2>&1 || { cat "$T/ci.log"; fail "ci"; }
-line=$(grep -E "^history: jacobi \(1x2\) is [0-9.]+ % slower than 29 runs ago; regressions at c(2[1-9]|30) \(program" \
+line=$(grep -E "^history: jacobi \(1x2\) is [0-9.]+ % slower than 29 runs ago \(medians of 5 runs, 95 % interval [-+][0-9.]+ to [-+][0-9.]+ %\); regressions at c(2[1-9]|30) \(program" \
 	"$T/ci.log") || { cat "$T/ci.log"; fail "the drift line does not say main is slower, with the change point"; }
 pct=$(sed -E 's/.* is ([0-9.]+) % slower.*/\1/' <<<"$line")
 python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 15 else 1)" "$pct" ||

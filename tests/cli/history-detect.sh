@@ -16,7 +16,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["runs"] == 24 and d["series"] > 0, d
 keys = {"benchmark", "interval", "configuration", "metric", "previous_commit", "commit", "before", "after", "change",
-        "p", "regression"}
+        "p", "min_change", "regression", "kind", "tolerated"}
 cps = d["change_points"]
 assert cps, "no change point"
 for c in cps:
@@ -42,16 +42,23 @@ expect_match "$out" "REGRESSION +jacobi program/solve/sweep 1x1 time: \+1[0-9]\.
 # the change is 12 runs old: a window of 12 holds it, the default (the last run) does not
 expect_exit 1 "$SCALEGATE" history detect --history "$db" --window 12
 expect_exit 2 "$SCALEGATE" history detect --history "$db" --window 0
+expect_exit 2 "$SCALEGATE" history detect --history "$db" --window 2.5
+expect_match "$out" "--window must be a whole number of runs" "a fraction of a run"
 expect_exit 0 "$SCALEGATE" history detect --history "$db" --branch other --json
 expect_match "$out" '"series": 0, "runs": 0' "another branch has no runs"
 
-# The newest run: the residual 40 % slower, recorded by 'history record' with its names given: found tonight.
+# The newest run: the residual 40 % slower, recorded by 'history record' with its names given: a suspect tonight
+# (one noisy night pages nobody), confirmed by the next run at the same level.
 python3 "$gen" "$T/runs" 25 25 sweep:1:0.15 residual:25:0.40
 expect_exit 0 "$SCALEGATE" history record --history "$db" --commit c25 --branch main --parent c24 \
 	--date 2026-11-25T22:00:00Z --job-url https://ci.example/job/25 "$T/runs/c25"
-expect_exit 1 "$SCALEGATE" history detect --history "$db" --json
+expect_exit 0 "$SCALEGATE" history detect --history "$db" --json
 expect_match "$out" '"interval": "program/solve/residual", "configuration": "1x1", "metric": "time", "previous_commit": "c24", "commit": "c25"' \
 	"the newest run's step"
+expect_match "$out" '"commit": "c25", [^}]*"kind": "suspect"' "one run alone is a suspect"
+expect_exit 0 "$SCALEGATE" history detect --history "$db"
+expect_match "$out" "suspect +jacobi program/solve/residual 1x1 time: .* at c25 \(after c24\), .*the next run at this level confirms it" \
+	"the suspect's line"
 [ "$(sqlite3 "$db" "SELECT parent || ' ' || date || ' ' || job_url FROM runs WHERE commit_id = 'c25'")" = \
 	"c24 2026-11-25T22:00:00Z https://ci.example/job/25" ] || fail "the run's names"
 # every repeat's sample is kept beside the median
@@ -64,6 +71,9 @@ GITHUB_SHA=feedbeef GITHUB_REF_NAME=main GITHUB_SERVER_URL=https://github.com GI
 	expect_exit 0 "$SCALEGATE" history record --history "$db" "$T/runs/c26"
 [ "$(sqlite3 "$db" "SELECT branch || ' ' || job_url FROM runs WHERE commit_id = 'feedbeef'")" = \
 	"main https://github.com/o/r/actions/runs/7" ] || fail "GitHub's names"
+expect_exit 1 "$SCALEGATE" history detect --history "$db"
+expect_match "$out" "REGRESSION +jacobi program/solve/residual 1x1 time: \+[34][0-9]\.[0-9] % .* at c25 \(after c24\)" \
+	"confirmed by the next run, named where it began"
 (cd "$T" && env -u GITHUB_SHA CI_COMMIT_SHA=c0ffee CI_COMMIT_BRANCH=main CI_JOB_URL=https://gl/j/1 \
 	"$SCALEGATE" history record --history "$db" "$T/runs/c26" >/dev/null) || fail "GitLab's names"
 [ "$(sqlite3 "$db" "SELECT branch || ' ' || job_url FROM runs WHERE commit_id = 'c0ffee'")" = "main https://gl/j/1" ] ||
@@ -137,7 +147,7 @@ printf 'history: h.db\nundecided: pass\n' >>"$T/proj/scalegate.yml" # the histor
 cp "$db" "$T/proj/h.db"
 (cd "$T/proj" && GITHUB_SHA=c27 "$SCALEGATE" ci --no-run --no-post --record) >"$T/ci.log" 2>&1 || { cat "$T/ci.log"; fail "ci --record"; }
 grep -q "history: recorded run 28 of commit c27" "$T/ci.log" || { cat "$T/ci.log"; fail "ci --record recorded nothing"; }
-grep -Eq "^history: jacobi \(1x[12]\) is [0-9.]+ % (slower|faster) than 27 runs ago; regressions at .*c13 .*" "$T/ci.log" &&
+grep -Eq "^history: jacobi \(1x[12]\) is [0-9.]+ % (slower|faster) than 27 runs ago \(medians of 5 runs, 95 % interval [-+][0-9.]+ to [-+][0-9.]+ %\); regressions at .*c13 .*" "$T/ci.log" &&
 	grep -Eq "^history: jacobi .*regressions at .*c25 \(program/solve/residual 1x[12] time \+" "$T/ci.log" ||
 	{ cat "$T/ci.log"; fail "the drift line"; }
 printf 'history: ftp://x/y\n' >>"$T/proj/scalegate.yml"

@@ -106,7 +106,7 @@ static void fake_history(struct history_data *d, size_t nr, size_t n, uint64_t s
 static void test_noise_quiet(void **state)
 {
 	struct history_data d;
-	struct detect_options o = {0};
+	struct detect_options o = { 0 };
 	struct detect_result r;
 
 	(void)state;
@@ -123,7 +123,7 @@ static void test_noise_quiet(void **state)
 static void test_one_step_among_quiet(void **state)
 {
 	struct history_data d;
-	struct detect_options o = {0};
+	struct detect_options o = { 0 };
 	struct detect_result r;
 
 	(void)state;
@@ -172,7 +172,7 @@ static void test_creep_flagged(void **state)
 static void test_creep_arrives(void **state)
 {
 	struct history_data d;
-	struct detect_options o = {0};
+	struct detect_options o = { 0 };
 	int nights = 0, within = 0;
 	size_t n;
 
@@ -195,8 +195,7 @@ static void test_creep_arrives(void **state)
 		within += detect_regression_within(&night, &r, 1);
 		detect_result_release(&r);
 	}
-	print_message("creep: made known on %d nights, within the last run on %d\n", nights,
-		      within);
+	print_message("creep: made known on %d nights, within the last run on %d\n", nights, within);
 	assert_true(nights >= 1 && nights <= 2);
 	history_data_release(&d);
 	fake_history(&d, 10, 30, 4, 30, 0);
@@ -261,7 +260,7 @@ static void test_min_change(void **state)
 static int steps_found(uint64_t seed, int trials, double cv, double step, double share)
 {
 	struct history_data d;
-	struct detect_options o = {0};
+	struct detect_options o = { 0 };
 	struct detect_result r;
 	struct stats_rng rng;
 	int found = 0;
@@ -289,8 +288,7 @@ static int steps_found(uint64_t seed, int trials, double cv, double step, double
  * the raw values found 9 of 50 at CV 1 %). */
 static void test_wild_runs_keep_steps(void **state)
 {
-	int cv1 = steps_found(21, 50, 0.01, 0.10, 0.02),
-	    cv3 = steps_found(22, 50, 0.03, 0.10, 0.02);
+	int cv1 = steps_found(21, 50, 0.01, 0.10, 0.02), cv3 = steps_found(22, 50, 0.03, 0.10, 0.02);
 
 	(void)state;
 	print_message("+10 %% with 2 %% wild runs: %d of 50 at CV 1 %%, %d of 50 at CV 3 %%\n", cv1,
@@ -299,8 +297,7 @@ static void test_wild_runs_keep_steps(void **state)
 	assert_true(cv3 >= 45);
 }
 
-/* The smallest change follows the noise: +5 % at CV 1 % is found, not a coin toss at a fixed 5 %.
- */
+/* The smallest change follows the noise: +5 % at CV 1 % is found, not a coin toss at a fixed 5 %. */
 static void test_min_change_follows_noise(void **state)
 {
 	int found = steps_found(23, 50, 0.01, 0.05, 0);
@@ -314,7 +311,7 @@ static void test_min_change_follows_noise(void **state)
 static void test_wild_runs_quiet(void **state)
 {
 	struct history_data d;
-	struct detect_options o = {0};
+	struct detect_options o = { 0 };
 	struct detect_result r;
 	struct stats_rng rng;
 	size_t steps = 0;
@@ -327,8 +324,7 @@ static void test_wild_runs_quiet(void **state)
 	detect_run(&d, &o, &r);
 	for (size_t i = 0; i < r.nr; i++)
 		steps += r.changes[i].kind != CHANGEPOINT_SUSPECT;
-	print_message("noise with wild runs: %zu change points, %zu suspects\n", steps,
-		      r.nr - steps);
+	print_message("noise with wild runs: %zu change points, %zu suspects\n", steps, r.nr - steps);
 	assert_true(steps <= 1);
 	assert_false(detect_regression_within(&d, &r, 1));
 	detect_result_release(&r);
@@ -339,7 +335,7 @@ static void test_wild_runs_quiet(void **state)
 static int night(struct history_data *d, size_t n, size_t *suspects)
 {
 	struct history_data view = *d;
-	struct detect_options o = {0};
+	struct detect_options o = { 0 };
 	struct detect_result r;
 	int arrived;
 
@@ -370,7 +366,7 @@ static void test_one_slow_night(void **state)
 	fake_history(&d, 20, 64, 41, 64, 0);
 	for (size_t i = 40; i < 64; i++)
 		d.series[0].value[i] *= 1.3; /* a step at run 40 */
-	d.series[1].value[50] *= 1.5; /* one slow night at run 50 */
+	d.series[1].value[50] *= 1.5;	     /* one slow night at run 50 */
 	assert_false(night(&d, 40, &suspects));
 	assert_false(night(&d, 41, &suspects));
 	assert_true(suspects >= 1);

@@ -176,8 +176,10 @@ static void test_family_power_one_cell(void **state)
 	print_message("one cell of %d slower by 20 %% (%d rounds, sd %g): caught %d of %d, with its "
 		      "share %d; Holm over all %d checks: %d; a false alarm elsewhere %d\n",
 		      CELLS, ROUNDS, SD, caught, gates, cause, TESTS, caught_holm, elsewhere);
-	assert_true(caught > 0.8 * gates);
-	assert_true(caught_holm < 0.7 * caught);
+	/* measured with the time check at half its cell's share: 73 % against 56 % (84 % with the
+	 * whole share, but then a share check could never fail beside a flat time) */
+	assert_true(caught > 0.65 * gates);
+	assert_true(caught_holm < 0.85 * caught);
 	assert_true(cause > 0.6 * caught);
 	assert_true((double)elsewhere / gates <= ALPHA + slack(ALPHA, gates));
 	free(g);
