@@ -3,6 +3,7 @@
 #include "history/db-priv.h"
 #include "history/history.h"
 
+#include <errno.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -65,9 +66,24 @@ struct sqlite_db {
 	sqlite3_stmt *series_insert, *series_id, *point_insert, *sample_insert;
 };
 
+/* SQLite's message, with the system's reason where it has one: "disk I/O error" alone does not
+ * say that the disk is full. Returns -1. */
+static int say(struct sqlite_db *h, const char *what, const char *msg)
+{
+	int code = sqlite3_errcode(h->db) & 0xff, sys = sqlite3_system_errno(h->db);
+
+	if (code == SQLITE_FULL && sys <= 0)
+		sys = ENOSPC;
+	if ((code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_CANTOPEN) && sys > 0)
+		return gate_error("history '%s': %s%s%s: %s", h->where, what ? what : "",
+				  what ? ": " : "", msg, strerror(sys));
+	return gate_error("history '%s': %s%s%s", h->where, what ? what : "", what ? ": " : "",
+			  msg);
+}
+
 static int db_error(struct sqlite_db *h, const char *what)
 {
-	return gate_error("history '%s': %s: %s", h->where, what, sqlite3_errmsg(h->db));
+	return say(h, what, sqlite3_errmsg(h->db));
 }
 
 static int exec(struct sqlite_db *h, const char *sql)
@@ -75,7 +91,7 @@ static int exec(struct sqlite_db *h, const char *sql)
 	char *msg = NULL;
 
 	if (sqlite3_exec(h->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		gate_error("history '%s': %s", h->where, msg ? msg : sqlite3_errmsg(h->db));
+		say(h, NULL, msg ? msg : sqlite3_errmsg(h->db));
 		sqlite3_free(msg);
 		return -1;
 	}
