@@ -85,8 +85,10 @@ slow_machine same 1.5
 code=0
 "$SCALEGATE" check -c base.yml -r same --junit same.xml >/dev/null 2>&1 || code=$?
 [ "$code" = 0 ] || fail "an unchanged program on a slower loop did not pass (exit $code)"
-expect_match "$(cat same.xml)" 'machine speed factor x0\.[5-8][0-9]* .* contradicted by [0-9]+ of [0-9]+ intervals; not applied' \
-	"the details say the factor was contradicted"
+# Contradicted when the unchanged intervals' noise is below a third; on a machine so loaded that their noise
+# covers it, the factor is applied, which the details say, and the program still passes.
+expect_match "$(cat same.xml)" 'machine speed factor x0\.[5-8][0-9]* .* contradicted by [0-9]+ of [0-9]+ intervals; not applied|the times here are scaled by 0\.6' \
+	"the details say what became of the factor"
 
 # 2. The same head on a machine of the baseline's speed: the program's tripling is a regression.
 code=0
