@@ -33,7 +33,7 @@ SH
 chmod +x "$T/straddle.sh"
 # The secret is in the command itself: the benchmark's environment does not have it.
 code=0
-SG_SECRET=$secret bash -c 'ulimit -v 524288; exec timeout -k 5 300 "$@"' bounded \
+SG_SECRET=$secret bash -c 'ulimit -v "$SG_VLIMIT"; exec timeout -k 5 300 "$@"' bounded \
 	"$SCALEGATE" run -c "$T/scalegate.yml" >"$T/run.out" 2>&1 || code=$?
 [ "$code" -eq 3 ] || { cat "$T/run.out" >&2; fail "run exited $code, expected 3 (no profiles)"; }
 out_file=$(ls "$T"/results/loud/*/1/stdout.txt 2>/dev/null || find "$T" -path '*loud*' -name stdout.txt | head -1)

@@ -164,6 +164,10 @@ checks_of() {
 # gate_memory_bounded: from here on $SCALEGATE runs with 512 MB of address space (ulimit -v; the
 # benchmarks it starts too), so that a fault test also proves the gate's memory bounded. Not under
 # AddressSanitizer or ThreadSanitizer, whose shadow memory alone is larger.
+# SG_VLIMIT: the address-space bound (KiB) of the tests that set 'ulimit -v' themselves; unlimited
+# under the sanitizers, as above.
+case $SG_BUILD in */address | */thread) SG_VLIMIT=unlimited ;; *) SG_VLIMIT=524288 ;; esac
+export SG_VLIMIT
 gate_memory_bounded() {
 	case $SG_BUILD in */address | */thread) return 0 ;; esac
 	printf '#!/bin/sh\nulimit -v 524288 || exit 125\nexec %q "$@"\n' "$SCALEGATE" >"$T/scalegate-bounded"
