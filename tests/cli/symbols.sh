@@ -12,7 +12,7 @@ command -v nm >/dev/null || { echo "skip: nm (binutils) is not installed"; exit 
 api='^(sg_|SG_|__scalegate_MOD_sg_|GOMP_|omp_|ompt_start_tool$|MPI_|mpi_|ompi_[a-z_]+_f$)'
 # what the toolchain defines in every program: the linker's marks, the sanitizers' and libFuzzer's
 # runtimes (a SANITIZE= build), a library's data copied into the program (it carries the version)
-toolchain='@|^(_init|_fini|_edata|_end|__bss_start|_IO_stdin_used|__(a|l|ub|t|hwa)san_|__sanitizer_|__sancov_|LLVMFuzzer|__start_|__stop_)'
+toolchain='@|^(_init|_fini|_edata|_end|__bss_start|_IO_stdin_used|__(a|l|ub|t|hwa)san_|__odr_asan[._]|__sanitizer_|__sancov_|LLVMFuzzer|__start_|__stop_)'
 
 # exports FILE: its defined dynamic symbols that neither the toolchain nor a library put there (a
 # library's variable the program uses is copied into it: a COPY relocation, e.g. ompi_mpi_comm_world)
@@ -36,7 +36,8 @@ for lib in "$SG_BUILD"/lib/*.so; do
 done
 for lib in "$SG_BUILD"/lib/*.a; do
 	[ -e "$lib" ] || continue
-	bad=$(nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 { print $3 }' | grep -Ev -- "$api" || true)
+	bad=$(nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 { print $3 }' | grep -Ev -- "$toolchain" |
+		grep -Ev -- "$api" || true)
 	[ -z "$bad" ] || fail "$(basename "$lib") defines global names outside its API: $(echo $bad)"
 	checked=$((checked + 1))
 done
