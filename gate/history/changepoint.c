@@ -73,23 +73,36 @@ static double median_of(const double *x, size_t a, size_t b)
 	return stats_median(x + a, b - a);
 }
 
-/* The residuals of x[a..i) and x[i..b) from their sides' medians into r[0..b-a), clipped at
- * CHANGEPOINT_CLIP robust sds (the median absolute residual, scaled to a normal's sd); returns that
- * sd, 0 when the residuals are all 0. */
-static double clipped_residuals(const double *x, size_t a, size_t i, size_t b, double *r)
+/* The robust spread of x[a..b) around m: the median absolute deviation, scaled to a normal's sd. */
+static double mad_of(const double *x, size_t a, size_t b, double m)
 {
-	double m[2] = { median_of(x, a, i), median_of(x, i, b) }, s, *d;
-	size_t n = b - a;
+	double *d = xmalloc((b - a) * sizeof(*d)), s;
 
-	d = xmalloc(n * sizeof(*d));
-	for (size_t q = a; q < b; q++) {
-		r[q - a] = x[q] - m[q >= i];
-		d[q - a] = fabs(r[q - a]);
-	}
-	s = 1.4826 * stats_median(d, n);
-	if (!(s > 0))
-		s = 1.2533 * stats_mean(d, n); /* more than half tied: the mean absolute residual */
+	for (size_t i = a; i < b; i++)
+		d[i - a] = fabs(x[i] - m);
+	s = 1.4826 * stats_median(d, b - a);
 	free(d);
+	return s;
+}
+
+/* The residuals of x[a..i) and x[i..b) from their sides' medians m[0], m[1] into r[0..b-a),
+ * clipped at CHANGEPOINT_CLIP robust sds (mad_of the residuals); returns that sd, 0 when the
+ * residuals are all 0. */
+static double clipped_residuals(const double *x, size_t a, size_t i, size_t b, const double *m,
+				double *r)
+{
+	size_t n = b - a;
+	double s;
+
+	for (size_t q = a; q < b; q++)
+		r[q - a] = x[q] - m[q >= i];
+	s = mad_of(r, 0, n, 0);
+	if (!(s > 0)) { /* more than half tied: the mean absolute residual */
+		s = 0;
+		for (size_t q = 0; q < n; q++)
+			s += fabs(r[q]);
+		s *= 1.2533 / (double)n;
+	}
 	for (size_t q = 0; q < n && s > 0; q++)
 		r[q] = fmax(-CHANGEPOINT_CLIP * s, fmin(CHANGEPOINT_CLIP * s, r[q]));
 	return s;
@@ -100,26 +113,24 @@ static double clipped_residuals(const double *x, size_t a, size_t i, size_t b, d
 static double split_t(const double *x, size_t a, size_t i, size_t b)
 {
 	size_t na = i - a, nb = b - i, n = b - a;
-	double *r, ma, mb, ss = 0, se2;
+	double m[2] = { median_of(x, a, i), median_of(x, i, b) }, c[2], *r, ss = 0, se2;
 
 	r = xmalloc(n * sizeof(*r));
-	if (!(clipped_residuals(x, a, i, b, r) > 0)) {
+	if (!(clipped_residuals(x, a, i, b, m, r) > 0)) {
 		free(r);
-		return median_of(x, a, i) == median_of(x, i, b) ? 0 : INFINITY;
+		return m[0] == m[1] ? 0 : INFINITY;
 	}
-	ma = median_of(x, a, i) + stats_mean(r, na);
-	mb = median_of(x, i, b) + stats_mean(r + na, nb);
-	for (size_t q = 0; q < n; q++) {
-		double c = r[q] - stats_mean(q < na ? r : r + na, q < na ? na : nb);
-		ss += c * c;
-	}
+	c[0] = stats_mean(r, na);
+	c[1] = stats_mean(r + na, nb);
+	for (size_t q = 0; q < n; q++)
+		ss += (r[q] - c[q >= na]) * (r[q] - c[q >= na]);
 	free(r);
 	/* Student's pooled variance, not Welch's: two close values on a short side must not make
 	 * their side look exact (the pooled test of one value is its prediction interval). */
 	se2 = ss / (double)(n - 2) * (1 / (double)na + 1 / (double)nb);
 	if (!(se2 > 0))
-		return ma == mb ? 0 : INFINITY;
-	return fabs(mb - ma) / sqrt(se2);
+		return m[0] + c[0] == m[1] + c[1] ? 0 : INFINITY;
+	return fabs(m[1] + c[1] - m[0] - c[0]) / sqrt(se2);
 }
 
 double changepoint_p(const double *x, size_t a, size_t i, size_t b)
@@ -217,11 +228,16 @@ static int cmp_size(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-static double magnitude(double before, double after, const struct changepoint_options *o)
+double changepoint_magnitude(double before, double after, int relative)
 {
-	if (!o->relative)
+	if (!relative)
 		return fabs(after - before);
 	return before != 0 ? fabs(after / before - 1) : after != 0 ? INFINITY : 0;
+}
+
+static double magnitude(double before, double after, const struct changepoint_options *o)
+{
+	return changepoint_magnitude(before, after, o->relative);
 }
 
 /* How badly change point j of cp[0..k) fails (0: it passes): p over max_p first, else a small
@@ -265,19 +281,6 @@ static size_t prune(const double *x, size_t n, size_t *cp, size_t k,
 			cp[j] = cp[j + 1];
 		k--;
 	}
-}
-
-/* The robust spread of x[a..b) around its median m: the median absolute deviation, scaled to a
- * normal's sd. */
-static double mad_of(const double *x, size_t a, size_t b, double m)
-{
-	double *d = xmalloc((b - a) * sizeof(*d)), s;
-
-	for (size_t i = a; i < b; i++)
-		d[i - a] = fabs(x[i] - m);
-	s = 1.4826 * stats_median(d, b - a);
-	free(d);
-	return s;
 }
 
 /*
@@ -394,10 +397,7 @@ double changepoint_noise(const double *x, size_t n, int relative)
 	d = xmalloc((n - 1) * sizeof(*d));
 	for (size_t i = 0; i + 1 < n; i++)
 		d[i] = x[i + 1] - x[i];
-	m = stats_median(d, n - 1);
-	for (size_t i = 0; i + 1 < n; i++)
-		d[i] = fabs(d[i] - m);
-	s = 1.4826 * stats_median(d, n - 1) / sqrt(2);
+	s = mad_of(d, 0, n - 1, stats_median(d, n - 1)) / sqrt(2);
 	free(d);
 	if (!relative)
 		return s;

@@ -62,6 +62,10 @@ size_t changepoint_find(const double *x, size_t n, const struct changepoint_opti
 #define CHANGEPOINT_CLIP 3.0
 double changepoint_p(const double *x, size_t a, size_t i, size_t b);
 
+/* |after - before|, or relative to before (|after / before - 1|, INFINITY from 0) when 'relative':
+ * how change points' sizes are compared with a minimum or a tolerance. */
+double changepoint_magnitude(double before, double after, int relative);
+
 /* The series' noise: the spread of its successive differences (robust: median absolute deviation
  * over sqrt 2), relative to its median level when 'relative'. NAN for fewer than 3 values. */
 double changepoint_noise(const double *x, size_t n, int relative);

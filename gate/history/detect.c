@@ -16,36 +16,35 @@ void detect_result_release(struct detect_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-double detect_min_change(const struct history_series *s, const struct detect_options *o,
-			 int *relative)
-{
-	double tol = 0, m;
-
-	*relative = 1;
-	if (!o->tolerance || !o->tolerance(o->arg, s, &tol, relative) || !(tol >= 0))
-		tol = 0, *relative = 1;
-	m = DETECT_NOISE_FACTOR * changepoint_noise(s->value, s->n, *relative);
-	m = isfinite(m) ? m : 0;
-	m = fmax(m, tol / 2);
-	return *relative ? fmax(m, DETECT_MIN_CHANGE_FLOOR) : m;
-}
-
-/* Whether a change of 'c' lies within the series' tolerance. */
-static int tolerated(const struct history_series *s, const struct detect_options *o,
-		     const struct changepoint *c)
-{
-	double v, change;
+/* The rules' tolerance of a series, looked up once for it: value < 0 when it has none. */
+struct tolerance {
+	double value;
 	int relative;
+};
 
-	if (!o->tolerance || !o->tolerance(o->arg, s, &v, &relative) || !(v >= 0))
-		return 0;
-	change = relative ? (c->before != 0 ? fabs(c->after / c->before - 1) : INFINITY)
-			  : fabs(c->after - c->before);
-	return change < v;
+static struct tolerance tolerance_of(const struct history_series *s,
+				     const struct detect_options *o)
+{
+	struct tolerance t = { -1, 1 };
+
+	if (!o->tolerance || !o->tolerance(o->arg, s, &t.value, &t.relative) || !(t.value >= 0))
+		t = (struct tolerance){ -1, 1 };
+	return t;
 }
 
-static void add_change(const struct history_data *d, size_t si, const struct detect_options *o,
-		       const struct changepoint *cp, double min_change, struct detect_result *out)
+/* The smallest change series 's' reports (detect.h, DETECT_NOISE_FACTOR), in the units of its
+ * tolerance. */
+static double min_change_of(const struct history_series *s, const struct tolerance *t)
+{
+	double m = DETECT_NOISE_FACTOR * changepoint_noise(s->value, s->n, t->relative);
+
+	m = isfinite(m) ? m : 0;
+	m = fmax(m, t->value / 2);
+	return t->relative ? fmax(m, DETECT_MIN_CHANGE_FLOOR) : m;
+}
+
+static void add_change(const struct history_data *d, size_t si, const struct changepoint *cp,
+		       double min_change, const struct tolerance *t, struct detect_result *out)
 {
 	const struct history_series *s = &d->series[si];
 	struct detect_change *c;
@@ -62,7 +61,8 @@ static void add_change(const struct history_data *d, size_t si, const struct det
 	c->min_change = min_change;
 	c->kind = cp->kind;
 	c->regression = (cp->after - cp->before) * history_metric_worse(s->metric) > 0;
-	c->tolerated = tolerated(s, o, cp);
+	c->tolerated = t->value >= 0 &&
+		       changepoint_magnitude(cp->before, cp->after, t->relative) < t->value;
 }
 
 /* The candidates of series si's first n points (p not yet adjusted), appended to out. */
@@ -72,14 +72,17 @@ static void detect_series(const struct history_data *d, size_t si, size_t n,
 {
 	struct history_series s = d->series[si];
 	struct changepoint_options co;
+	struct tolerance t;
 	size_t k;
 
 	s.n = n;
+	t = tolerance_of(&s, o);
 	changepoint_options_init(&co);
-	co.min_change = detect_min_change(&s, o, &co.relative);
+	co.relative = t.relative;
+	co.min_change = min_change_of(&s, &t);
 	k = changepoint_find(s.value, n, &co, cp);
 	for (size_t j = 0; j < k; j++)
-		add_change(d, si, o, &cp[j], co.min_change, out);
+		add_change(d, si, &cp[j], co.min_change, &t, out);
 }
 
 void detect_run(const struct history_data *d, const struct detect_options *o,

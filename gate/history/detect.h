@@ -30,7 +30,7 @@ struct detect_options {
 	double fdr; /* 0: DETECT_FDR */
 	/* The rules' tolerance of a series (*relative 1 for a share of 'before'), when it has one
 	 * (return 1): a change within it is reported but never an alarm. The smallest change a
-	 * series reports follows its own noise (detect_min_change). */
+	 * series reports follows its own noise (DETECT_NOISE_FACTOR). */
 	int (*tolerance)(void *arg, const struct history_series *s, double *value, int *relative);
 	void *arg;
 };
@@ -49,14 +49,12 @@ const char *detect_change_word(const struct detect_change *c);
 void detect_run(const struct history_data *d, const struct detect_options *o,
 		struct detect_result *out);
 
-/* The smallest change series 's' reports: twice its noise (changepoint_noise), at least half the
+/* The smallest change a series reports: twice its noise (changepoint_noise), at least half the
  * rules' tolerance where one is set (a step at the tolerance is found, not a coin toss; a change
- * far below it is not news) and DETECT_MIN_CHANGE_FLOOR when relative; *relative as the tolerance
- * is written (relative without one). */
+ * far below it is not news) and DETECT_MIN_CHANGE_FLOOR when relative; relative or absolute as the
+ * tolerance is written (relative without one). */
 #define DETECT_NOISE_FACTOR 2.0
 #define DETECT_MIN_CHANGE_FLOOR 0.01
-double detect_min_change(const struct history_series *s, const struct detect_options *o,
-			 int *relative);
 
 /* Whether an alarm (a regression past any tolerance, not a suspect) lies within the last 'window'
  * runs of 'd'. */
