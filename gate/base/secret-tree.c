@@ -3,7 +3,6 @@
 #include "base/secret.h"
 #include "base/util.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,26 +90,17 @@ static int mask_entry(struct tree_walk *w, const char *dir, const char *name)
 	return ret;
 }
 
-/* The entries of 'dir' (read whole first: renaming while reading could show one twice). */
+/* The entries of 'dir'. */
 static int mask_dir(struct tree_walk *w, const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, alloc = 0;
+	char **names;
+	long n = dir_names(dir, NULL, &names);
 	int ret = 0;
 
-	if (!d)
+	if (n < 0)
 		return gate_error("cannot open directory '%s' to mask the secrets in it: %s", dir,
-			     strerror(errno));
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		ALLOC_GROW(names, n + 1, alloc);
-		names[n++] = xstrdup(e->d_name);
-	}
-	closedir(d);
-	for (size_t i = 0; i < n; i++) {
+				  strerror(errno));
+	for (long i = 0; i < n; i++) {
 		if (!ret && ++w->seen > w->max)
 			ret = gate_error(
 				"'%s' holds more than %zu files and directories: the secrets "

@@ -5,6 +5,7 @@
 #include "base/util.h"
 #include "base/exitcode.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -359,4 +360,25 @@ int colour_wanted(FILE *f)
 	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
 
 	return isatty(fileno(f)) && !(no && *no) && !(term && !strcmp(term, "dumb"));
+}
+
+long dir_names(const char *dir, int (*keep)(const char *name), char ***names)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0, alloc = 0;
+
+	*names = NULL;
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (keep && !keep(e->d_name))
+			continue;
+		ALLOC_GROW(*names, n + 1, alloc);
+		(*names)[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	return (long)n;
 }

@@ -88,5 +88,11 @@ int write_file_atomic(const char *path, const char *data, size_t len);
 int mkdir_p(const char *path);
 /* Removes the file 'path'; one that is not there is no error. 0 or gate_error(). */
 int remove_file(const char *path);
+/*
+ * The names of the entries of directory 'dir' that 'keep' accepts ('.' and '..' never), read
+ * whole before the caller acts on any (renaming while reading could show one twice), into *names
+ * (caller frees each and the array). Returns how many, or -1 with opendir()'s errno, no message.
+ */
+long dir_names(const char *dir, int (*keep)(const char *name), char ***names);
 
 #endif

@@ -2,7 +2,6 @@
 #include "results/results.h"
 
 #include <errno.h>
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -154,34 +153,33 @@ static int cmp_rank(const void *a, const void *b)
 	return (rx > ry) - (rx < ry);
 }
 
+static int is_profile(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len > 7 && !strcmp(name + len - 7, ".sgprof");
+}
+
 /* Reads every *.sgprof of 'dir' in rank order; run->n is 0 when there is none. */
 static int read_profiles(const char *dir, struct results_run *run)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, alloc = 0;
+	char **names;
+	long n = dir_names(dir, is_profile, &names);
 	int ret = 0;
 
-	if (!d && errno == ENOTDIR)
+	if (n < 0 && errno == ENOTDIR)
 		return gate_error("'%s' is not a directory", dir);
-	if (!d)
+	if (n < 0)
 		return gate_error("cannot open directory '%s': %s", dir, strerror(errno));
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		if (len > 7 && !strcmp(e->d_name + len - 7, ".sgprof")) {
-			ALLOC_GROW(names, n + 1, alloc);
-			names[n++] = xstrfmt("%s/%s", dir, e->d_name);
-		}
-	}
-	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_str);
-	run->p = xcalloc(n + 1, sizeof(*run->p));
-	for (size_t i = 0; i < n; i++) {
-		if (!ret && profile_read(&run->p[run->n], names[i]) == 0)
+	qsort(names, (size_t)n, sizeof(*names), cmp_str);
+	run->p = xcalloc((size_t)n + 1, sizeof(*run->p));
+	for (long i = 0; i < n; i++) {
+		char *path = xstrfmt("%s/%s", dir, names[i]);
+		if (!ret && profile_read(&run->p[run->n], path) == 0)
 			run->n++;
 		else
 			ret = -1;
+		free(path);
 		free(names[i]);
 	}
 	free(names);
