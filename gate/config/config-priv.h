@@ -56,6 +56,11 @@ int config_excluded(const struct bench_config *b, const struct config_point *p);
 
 int config_parse_launcher(struct config_loader *l, const yaml_node_t *v, char **field);
 void config_free_env(struct bench_config *b);
+/* 'secret_env' (secret) or 'pass_env': a list of environment variable names (config-env.c). */
+void config_parse_env_names(struct config_loader *l, yaml_node_t *v, const char *key, int secret);
+/* Once the top level is read: the posting token and every credential by name that 'pass_env'
+ * does not list are secrets (masked, and out of the gate's environment). */
+void config_env_secrets(struct config_loader *l);
 /* A shell variable name: a letter or '_', then letters, digits and '_'. */
 int config_valid_env_name(const char *s);
 

@@ -2,7 +2,6 @@
 #include "config/config.h"
 #include "config/config-priv.h"
 #include "base/interrupt.h"
-#include "base/secret.h"
 #include "base/util.h"
 
 #include <limits.h>
@@ -365,98 +364,6 @@ static void keep_section(struct config_loader *l, yaml_node_t *v, const char *ke
 		*field = v;
 }
 
-static void add_secret(struct config *c, const char *name)
-{
-	for (size_t i = 0; i < c->nr_secret_env; i++)
-		if (!strcmp(c->secret_env[i], name))
-			return;
-	c->secret_env = xrealloc(c->secret_env, (c->nr_secret_env + 1) * sizeof(*c->secret_env));
-	c->secret_env[c->nr_secret_env++] = xstrdup(name);
-	secret_take_env(name); /* masked from now on, and out of the gate's own environment block */
-}
-
-static void add_pass(struct config *c, const char *name)
-{
-	c->pass_env = xrealloc(c->pass_env, (c->nr_pass_env + 1) * sizeof(*c->pass_env));
-	c->pass_env[c->nr_pass_env++] = xstrdup(name);
-}
-
-/* 'secret_env' or 'pass_env': a list of environment variable names. */
-static void parse_env_names(struct config_loader *l, yaml_node_t *v, const char *key,
-			    void (*add)(struct config *, const char *))
-{
-	struct yamldoc_iter it;
-	char buf[64];
-
-	if (!yamldoc_is_list(v)) {
-		yamldoc_error(l->d, v, "'%s' must be a list of environment variable names, not %s",
-			      key, yamldoc_describe(v, buf, sizeof(buf)));
-		return;
-	}
-	yamldoc_list_iter(&it, l->d, v);
-	while (yamldoc_list_next(&it)) {
-		const char *s = yamldoc_scalar(it.value);
-		if (!s || yamldoc_is_null(it.value) || !config_valid_env_name(s))
-			yamldoc_error(l->d, it.value, "'%s' names must be environment variable "
-				      "names, not %s", key,
-				      yamldoc_describe(it.value, buf, sizeof(buf)));
-		else
-			add(l->c, s);
-	}
-}
-
-static int passed(const struct config *c, const char *name)
-{
-	for (size_t i = 0; i < c->nr_pass_env; i++)
-		if (!strcmp(c->pass_env[i], name))
-			return 1;
-	return 0;
-}
-
-/* Default-deny: a credential by name (secret_name_denied) is a secret unless 'pass_env' lists it.
- */
-static void deny_credentials(struct config *c)
-{
-	extern char **environ;
-	char **names = NULL;
-	size_t nr = 0;
-
-	for (char **e = environ; e && *e; e++) {
-		const char *eq = strchr(*e, '=');
-		char *name = eq ? xstrndup(*e, (size_t)(eq - *e)) : NULL;
-		if (name && secret_name_denied(name) && !passed(c, name)) {
-			names = xrealloc(names, (nr + 1) * sizeof(*names));
-			names[nr++] = name;
-		} else {
-			free(name);
-		}
-	}
-	/* after the walk: taking a variable out changes environ */
-	for (size_t i = 0; i < nr; i++) {
-		add_secret(c, names[i]);
-		free(names[i]);
-	}
-	free(names);
-}
-
-/* The posting token's variable is a secret too: post.token_env, else the format's default. */
-static void add_post_token(struct config_loader *l)
-{
-	yaml_node_t *post = l->c->post;
-	const char *name = yamldoc_scalar(
-		yamldoc_is_map(post) ? yamldoc_map_get(l->d, post, "token_env") : NULL);
-	const char *format = yamldoc_scalar(
-		yamldoc_is_map(post) ? yamldoc_map_get(l->d, post, "format") : NULL);
-
-	if (!name && format)
-		name = !strcmp(format, "github")   ? "GITHUB_TOKEN"
-		       : !strcmp(format, "gitlab") ? "GITLAB_TOKEN"
-						   : NULL;
-	if (name && config_valid_env_name(name))
-		add_secret(l->c, name);
-}
-
-/* Top-level keys in file order; 'defaults' and 'benchmarks' wait until the launcher is known. */
 /* A scheduler's section; the matrix goes to one scheduler only. */
 static void parse_batch(struct config_loader *l, const struct yamldoc_iter *it)
 {
@@ -470,6 +377,7 @@ static void parse_batch(struct config_loader *l, const struct yamldoc_iter *it)
 	config_batch_parse(l->d, it->value, config_scheduler_find(it->key), &c->batch);
 }
 
+/* Top-level keys in file order; 'defaults' and 'benchmarks' wait until the launcher is known. */
 static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node_t **benchmarks)
 {
 	struct config *c = l->c;
@@ -496,9 +404,9 @@ static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node
 		else if (!strcmp(k, "reports"))
 			keep_section(l, it.value, k, &c->reports);
 		else if (!strcmp(k, "secret_env"))
-			parse_env_names(l, it.value, k, add_secret);
+			config_parse_env_names(l, it.value, k, 1);
 		else if (!strcmp(k, "pass_env"))
-			parse_env_names(l, it.value, k, add_pass);
+			config_parse_env_names(l, it.value, k, 0);
 		else if (config_scheduler_find(k))
 			parse_batch(l, &it);
 		else if (!strcmp(k, "allow_no_reference"))
@@ -529,8 +437,7 @@ int config_parse(struct config *c, const char *path)
 	c->baselines_dir = config_resolve(c, "baselines");
 	l.launcher = xstrdup(CONFIG_DEFAULT_LAUNCHER);
 	parse_top(&l, &defaults, &benchmarks);
-	add_post_token(&l);
-	deny_credentials(c);
+	config_env_secrets(&l);
 	parse_defaults(&l, defaults);
 	parse_benchmarks(&l, benchmarks);
 	free(l.launcher);
