@@ -19,6 +19,14 @@ expect_no_match() {
 	! grep -Eq -- "$2" <<<"$1" || { printf '%s\n' "$1" >&2; fail "$3: a line matches /$2/"; }
 }
 
+# pass_or_undecided CODE OUTPUT WHAT: a gate that must not fail: exit 0, or 3 where it says it could not
+# decide (every time check of a benchmark inconclusive, as a busy machine may leave them); no FAIL line.
+pass_or_undecided() {
+	{ [ "$1" = 0 ] || { [ "$1" = 3 ] && grep -q "undecided: could not decide" <<<"$2"; }; } ||
+		{ printf '%s\n' "$2" >&2; fail "$3: exit $1"; }
+	expect_no_match "$2" '^FAIL ' "$3: a regression"
+}
+
 # expect_exit CODE CMD...: runs CMD, which must exit with CODE; its output is in $out.
 expect_exit() {
 	local want=$1 got=0
