@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/units.h"
 #include "judge/check-priv.h"
 #include "stats/family.h"
 #include "stats/stats.h"
@@ -130,13 +131,46 @@ int check_may_extend_past(const struct check_cell *cell)
 static double sitting_sd(const struct check_cell *cell, const struct check_metric *m,
 			 int relative, double *df);
 
-/* The sitting shift's sd with the allowance for loads apart, without the reference's part. */
+/*
+ * A run's one-off costs in an interval (the first call's lazy set-up, pages touched the first
+ * time, caches refilled after a preemption) do not shrink with the interval. mpi_halo's
+ * allreduce on one rank: 8.6-25 us a run (10 runs, quiet), 6-11 us of it the first call; between
+ * two sittings of a CI runner it moved 9.4 -> 21 us (+114 %, n = 5 and 20), a false failure at
+ * an assumed 3 %. Against a stored baseline an interval's times may also shift by this much in
+ * absolute terms: a short interval's tests lose their power, a long one's do not notice (0.02 %
+ * at 50 ms).
+ */
+#define SITTING_SD_ONE_OFF 10e-6 /* seconds a run */
+
+/* The one-off costs' part of the shift in metric m's units, from the baseline's medians. */
+static double one_off_sd(const struct check_cell *cell, const struct check_metric *m,
+			 int relative)
+{
+	double t = check_cell_median(cell->base, ANALYSIS_EXECUTION_TIME), r;
+
+	if (!(t > 0))
+		return 0;
+	if (m->kind == CHECK_SHARE) /* each processor's J over its time, p J / (p T) */
+		return relative ? 0 : fmin(1, SITTING_SD_ONE_OFF / t);
+	if (m->id == RULES_TIME) /* relative: else sitting_sd() allows no shift */
+		return log1p(SITTING_SD_ONE_OFF / t);
+	if (m->kind != CHECK_DERIVED || !relative)
+		return 0;
+	r = check_cell_median(cell->base_ref, ANALYSIS_EXECUTION_TIME);
+	r = r > 0 ? log1p(SITTING_SD_ONE_OFF / r) : 0; /* a ratio of two times: both shift */
+	return hypot(log1p(SITTING_SD_ONE_OFF / t), r);
+}
+
+/* The sitting shift's sd with the allowances for loads apart and one-off costs, without the
+ * reference's part. */
 static double shift_sd(const struct check_cell *cell, const struct check_metric *m, int relative,
 		       double *df)
 {
 	double sd = sitting_sd(cell, m, relative, df);
 
-	return sd > 0 && !cell->c->ab ? with_interference(cell, m, sd) : sd;
+	if (!(sd > 0) || cell->c->ab)
+		return sd;
+	return hypot(with_interference(cell, m, sd), one_off_sd(cell, m, relative));
 }
 
 double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative,
@@ -199,6 +233,22 @@ static void describe_interference(struct strbuf *sb, const struct check_cell *ce
 		    sb->len ? "\n" : "", 100 * cur, 100 * base);
 }
 
+/* "; it includes ..." when the one-off costs are most of the shift allowed for. */
+static void describe_one_off(struct strbuf *sb, const struct check_cell *cell,
+			     const struct check_metric *m, int relative, double sd)
+{
+	double o = one_off_sd(cell, m, relative);
+	char j[32], t[32];
+
+	if (!(o > sd / M_SQRT2))
+		return;
+	unit_format(j, sizeof(j), UNIT_SECONDS, SITTING_SD_ONE_OFF);
+	unit_format(t, sizeof(t), UNIT_SECONDS,
+		    check_cell_median(cell->base, ANALYSIS_EXECUTION_TIME));
+	strbuf_addf(sb, "; most of it is the %s a run's one-off costs may add to a short interval "
+		    "(its baseline median: %s)", j, t);
+}
+
 void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell,
 			    const struct check_metric *m, int relative)
 {
@@ -232,6 +282,7 @@ void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell,
 		strbuf_addf(sb, "(measured %.3g %% between two of %zu sittings, %g df%s)",
 			    100 * M_SQRT2 * level, k, df,
 			    sd > M_SQRT2 * level ? ", at its floor" : "");
+	describe_one_off(sb, cell, m, relative, sd);
 }
 
 double check_alpha(const struct check_cell *cell, const struct check_metric *m)

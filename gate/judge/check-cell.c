@@ -44,8 +44,7 @@ void check_cell_init(struct check_cell *cell, struct check *c, const struct chec
 	}
 }
 
-/* The median Execution_time of a baseline cell, NAN without one. */
-static double base_median_time(const struct baseline_cell *bc)
+double check_cell_median(const struct baseline_cell *bc, enum analysis_figure f)
 {
 	double *x, med;
 	size_t n;
@@ -53,7 +52,7 @@ static double base_median_time(const struct baseline_cell *bc)
 	if (!bc || !bc->n)
 		return NAN;
 	x = xmalloc(bc->n * sizeof(*x));
-	n = baseline_samples(bc, ANALYSIS_EXECUTION_TIME, x);
+	n = baseline_samples(bc, f, x);
 	med = n ? stats_median(x, n) : NAN;
 	free(x);
 	return med;
@@ -87,7 +86,7 @@ struct verdict *check_verdict(struct check_cell *cell, enum verdict_status st, c
 	v->rule_origin = check_rule_origin(from);
 	v->seconds = mc->fig[ANALYSIS_EXECUTION_TIME].n ? mc->fig[ANALYSIS_EXECUTION_TIME].median
 							: 0;
-	v->base_seconds = base_median_time(cell->base);
+	v->base_seconds = check_cell_median(cell->base, ANALYSIS_EXECUTION_TIME);
 	return v;
 }
 
