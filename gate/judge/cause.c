@@ -251,13 +251,47 @@ static void interference(struct strbuf *sb, const struct check_cell *cell)
 			  "removed from the judged figures)");
 }
 
+/* A time's relative change, current median over the baseline's. */
+static double time_change(const struct baseline_cell *cur, const struct baseline_cell *base)
+{
+	return median_of(cur, ANALYSIS_EXECUTION_TIME, 0) /
+	       median_of(base, ANALYSIS_EXECUTION_TIME, 0) - 1;
+}
+
+/* A scaled configuration whose times both got faster: a worse speedup is no slower program. */
+static void faster_everywhere(struct strbuf *sb, const struct check_cell *cell)
+{
+	double at_ref, at_p;
+	char a[48], b[48], ref[96], here[96];
+
+	if (!(cell->rp > 1) || !cell->base || !cell->cur_ref || !cell->base_ref)
+		return;
+	at_ref = time_change(cell->cur_ref, cell->base_ref);
+	at_p = time_change(cell->cur, cell->base);
+	if (!(at_ref < 0 && at_p < 0))
+		return;
+	unit_format_change(a, sizeof(a), UNIT_RELATIVE, at_ref);
+	unit_format_change(b, sizeof(b), UNIT_RELATIVE, at_p);
+	check_config_name(ref, sizeof(ref), NULL, cell->cur_ref->ranks, cell->cur_ref->threads);
+	check_config_name(here, sizeof(here), NULL, cell->cur->ranks, cell->cur->threads);
+	strbuf_addf(sb, "faster everywhere, but scales worse: Execution_time %s at %s, %s at %s",
+		    a, ref, b, here);
+}
+
 char *cause_explain(const struct check_cell *cell, int prefer)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct strbuf comp = STRBUF_INIT;
 
 	if (!cell->cur)
 		return NULL;
-	component(&sb, cell, prefer);
+	faster_everywhere(&sb, cell);
+	component(&comp, cell, prefer);
+	if (comp.len) {
+		separator(&sb);
+		strbuf_addstr(&sb, comp.buf);
+	}
+	strbuf_release(&comp);
 	karp_flatt(&sb, cell);
 	outside_inner(&sb, cell);
 	interference(&sb, cell);
