@@ -258,17 +258,21 @@ static double time_change(const struct baseline_cell *cur, const struct baseline
 	       median_of(base, ANALYSIS_EXECUTION_TIME, 0) - 1;
 }
 
-/* A scaled configuration whose times both got faster: a worse speedup is no slower program. */
-static void faster_everywhere(struct strbuf *sb, const struct check_cell *cell)
+/* The least gain of both times that "faster everywhere" names. */
+#define FASTER_MIN 0.02
+
+/* A scaled configuration whose times both got faster: a worse speedup is no slower program. Not
+ * for a share's check ('prefer'): the term that grew is its cause. */
+static void faster_everywhere(struct strbuf *sb, const struct check_cell *cell, int prefer)
 {
 	double at_ref, at_p;
 	char a[48], b[48], ref[96], here[96];
 
-	if (!(cell->rp > 1) || !cell->base || !cell->cur_ref || !cell->base_ref)
+	if (prefer >= 0 || !(cell->rp > 1) || !cell->base || !cell->cur_ref || !cell->base_ref)
 		return;
 	at_ref = time_change(cell->cur_ref, cell->base_ref);
 	at_p = time_change(cell->cur, cell->base);
-	if (!(at_ref < 0 && at_p < 0))
+	if (!(at_ref < -FASTER_MIN && at_p < -FASTER_MIN))
 		return;
 	unit_format_change(a, sizeof(a), UNIT_RELATIVE, at_ref);
 	unit_format_change(b, sizeof(b), UNIT_RELATIVE, at_p);
@@ -285,7 +289,7 @@ char *cause_explain(const struct check_cell *cell, int prefer)
 
 	if (!cell->cur)
 		return NULL;
-	faster_everywhere(&sb, cell);
+	faster_everywhere(&sb, cell, prefer);
 	component(&comp, cell, prefer);
 	if (comp.len) {
 		separator(&sb);

@@ -204,6 +204,31 @@ void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all)
 			undecided, plural(undecided), inconclusive_where(vs));
 }
 
+/* The absolute bounds judged (efficiency_min, time_max, share_max.*): outside the family. */
+static size_t bounds_judged(const struct verdict_set *vs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < vs->nr; i++) {
+		const char *k = vs->v[i].kind, *u = k ? strrchr(k, '_') : NULL;
+		if (vs->v[i].status == VERDICT_SKIPPED || !u || !strncmp(k, "tolerance.", 10))
+			continue;
+		n += !strncmp(k, "share_max.", 10) || !strcmp(u, "_min") || !strcmp(u, "_max");
+	}
+	return n;
+}
+
+/* "N absolute bounds are outside it" when any were judged: the level covers the tolerances. */
+static void print_bounds(FILE *out, const struct verdict_set *vs)
+{
+	size_t n = bounds_judged(vs);
+
+	if (n)
+		fprintf(out, "%zu absolute bound check%s outside %s (each fails when its 95 %% "
+			"interval lies past the bound); ", n, plural(n),
+			vs->family ? "that level" : "any false-alarm level");
+}
+
 void check_print_counts(FILE *out, const struct verdict_set *vs)
 {
 	const char *const exit_words[] = { "pass", "regression", "usage", error_word(vs) };
@@ -236,6 +261,7 @@ void check_print_counts(FILE *out, const struct verdict_set *vs)
 			"each cell's time check first); ",
 			100 * vs->family_level, vs->family, vs->family_cells,
 			plural(vs->family_cells));
+	print_bounds(out, vs);
 	fprintf(out, "exit %d (%s)\n", vs->exit_code,
 		vs->exit_code >= 0 && vs->exit_code <= 3 ? exit_words[vs->exit_code]
 		: vs->interrupted ? "interrupted"
