@@ -136,21 +136,36 @@ void check_test_more_past(struct check_test *t, double alpha, int worse, int mar
 }
 
 /*
- * A FAIL needs the estimate past the tolerance and p <= alpha, i.e. the
- * estimate past max(tol, q_alpha se) (margin: past tol + q_alpha se). The
- * true worsening caught with power 1 - beta is that threshold plus q_power se.
+ * The true shift, in standard errors, that a one-sided t test at the quantile qa with df degrees
+ * of freedom rejects with power CHECK_POWER: the noncentral t's, by its normal approximation
+ * (Jennett and Welch 1939): P(T' <= x) ~ Phi((x (1 - 1/(4 df)) - d) / sqrt(1 + x^2 / (2 df))).
+ * The central t's qa + q_power understated it: at 4 df and alpha 0.01, 4.69 se is caught 76.7 %
+ * of the time, this 4.91 se 80.5 % (50,000 draws each; 3.85 and 80.3 % at 8 df).
+ */
+static double noncentral_shift(double qa, double df)
+{
+	return qa * (1 - 1 / (4 * df)) +
+	       stats_normal_quantile(CHECK_POWER) * sqrt(1 + qa * qa / (2 * df));
+}
+
+/*
+ * A FAIL needs the estimate past the tolerance and p <= alpha (margin: past tol + q_alpha se).
+ * The true worsening caught with power 1 - beta: the tolerance plus q_power se, or the
+ * noncentral shift, whichever is larger (margin: their sum).
  */
 void check_test_power(struct check_test *t, double alpha, int worse, int margin)
 {
-	double qa, qp, need;
+	double qa, qp, nc, need;
 
 	if (!(t->se >= 0) || !(alpha > 0 && alpha < 1) || !(t->df > 0))
 		return;
 	qa = stats_t_quantile(1 - alpha, t->df);
 	qp = stats_t_quantile(CHECK_POWER, t->df);
-	need = margin ? t->dtol + qa * t->se : fmax(t->dtol, qa * t->se);
-	t->mdc = domain_change(need + qp * t->se, worse, t->logs);
-	t->more = more_repeats(t, qa + qp);
+	nc = noncentral_shift(qa, t->df);
+	/* past the tolerance and significant, each with the power: the larger need */
+	need = margin ? t->dtol + nc * t->se : fmax(t->dtol + qp * t->se, nc * t->se);
+	t->mdc = domain_change(need, worse, t->logs);
+	t->more = more_repeats(t, nc);
 }
 
 int check_test_samples(const double *base, size_t nb, const double *cur, size_t nc,
