@@ -31,7 +31,8 @@ for k in 1 2; do
 	expect_exit 0 "$SCALEGATE" history record -c scalegate.yml --commit "c$k" --branch main "run$k"
 done
 check_details
-expect_match "$(cat junit.xml)" 'shift between sittings allowed for: sd 3 % \(assumed: the baseline holds 1 sitting' \
+# 3 %, and for these millisecond intervals a little more: a run's one-off costs (docs/check.md)
+expect_match "$(cat junit.xml)" 'shift between sittings allowed for: sd 3(\.0[0-9]*)? % \(assumed: the baseline holds 1 sitting' \
 	"two history runs: assumed"
 
 # Three: measured from them, with 2 df (or the assumed value as its floor, said so).
