@@ -26,7 +26,8 @@ for cmd in "check --validate" "ci --no-run --no-post"; do
 	expect_match "$out" "scalegate.yml:13:23: 'tolerance.time' needs a unit: '5%' .* or '5s'" "$cmd: a bare time tolerance"
 done
 expect_exit 2 "$SCALEGATE" check --validate -c "$T/scalegate.yml"
-expect_match "$out" "scalegate.yml:6:11: 'format' must be json, github or gitlab, not 'githib'" "--validate checks post:"
+expect_match "$out" "scalegate.yml:6:11: 'format' must be json, github or gitlab, not 'githib'; did you mean 'github'\?" \
+	"--validate checks post:, with the nearest format"
 # Fixed, it is valid.
 sed -i 's/treads/threads/; s/githib/github/; s/tme:/time:/; s/sync:/synchronization:/; s/time: 5}/time: 5%}/' "$T/scalegate.yml"
 expect_exit 0 "$SCALEGATE" check --validate -c "$T/scalegate.yml"
