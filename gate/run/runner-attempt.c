@@ -15,7 +15,6 @@
 #include "results/profile.h"
 #include "base/secret.h"
 
-#define STDERR_TAIL 240 /* bytes of a failed run's stderr kept in its reason */
 /* files and directories of a run's $SCALEGATE_OUT masked at most (profiles: one per rank) */
 #define MASK_MAX_ENTRIES 100000
 #define CONTENTION_PAUSE \
@@ -73,7 +72,7 @@ static void judge(const struct bench_run *br, const struct config_point *p,
 	}
 	free(program);
 	err = xstrfmt("%s/stderr.txt", dir);
-	tail = exec_tail(err, STDERR_TAIL);
+	tail = exec_excerpt(err, STDERR_HEAD, STDERR_TAIL);
 	rec->reason = *tail ? xstrfmt("%s; stderr: %s", why, tail) : xstrdup(why);
 	free(tail);
 	free(err);
