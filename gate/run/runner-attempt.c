@@ -36,6 +36,18 @@ static int expected_exit(const struct bench_config *b, int code)
 	return 0;
 }
 
+/* An exit code not in expect_exit. 127 is the shell's "not found", often a wrapper's ./program:
+ * the run does not happen in its workdir (docs/running.md, "One run"). Caller frees. */
+static char *exit_reason(const struct bench_config *b, int code)
+{
+	return xstrfmt("exit code %d, expected %d%s%s", code, b->expect_exit[0],
+		       b->nr_expect_exit > 1 ? " or another of expect_exit" : "",
+		       code != 127 ? ""
+				   : " (a command not found: the run's directory is a scratch one, "
+				     "not 'workdir'; a script finds its files through "
+				     "$SCALEGATE_WORKDIR)");
+}
+
 /* The status and reason of a finished run. */
 static void judge(const struct bench_run *br, const struct config_point *p,
 		  const struct exec_result *res, const char *dir, const char *line,
@@ -58,8 +70,7 @@ static void judge(const struct bench_run *br, const struct config_point *p,
 						   exec_signal_name(res->signal), res->exit_code);
 	} else if (!expected_exit(b, res->exit_code)) {
 		rec->status = RUN_EXIT;
-		why = xstrfmt("exit code %d, expected %d%s", res->exit_code, b->expect_exit[0],
-			      b->nr_expect_exit > 1 ? " or another of expect_exit" : "");
+		why = exit_reason(b, res->exit_code);
 	} else if ((found = exec_check_profiles(dir, p->ranks,
 						b->program ? b->program
 							   : (program = exec_named_program(line)),
