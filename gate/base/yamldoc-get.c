@@ -108,7 +108,8 @@ int yamldoc_get_bool(struct yamldoc *d, const yaml_node_t *n, const char *name, 
 	/* libyaml reads YAML 1.1, where yes/no/on/off are booleans too. */
 	static const char *const yes[] = { "true", "yes", "on", NULL };
 	static const char *const no[] = { "false", "no", "off", NULL };
-	const char *s = plain_scalar(n);
+	static const char *const both[] = { "true", "false", NULL };
+	const char *s = plain_scalar(n), *hint;
 	char buf[64];
 
 	for (size_t i = 0; s && yes[i]; i++) {
@@ -117,6 +118,10 @@ int yamldoc_get_bool(struct yamldoc *d, const yaml_node_t *n, const char *name, 
 			return 0;
 		}
 	}
+	hint = s ? yamldoc_closest(s, both) : NULL;
+	if (hint)
+		return yamldoc_error(d, n, "'%s' must be true or false, not %s; did you mean '%s'?",
+				     name, yamldoc_describe(n, buf, sizeof(buf)), hint);
 	return yamldoc_error(d, n, "'%s' must be true or false, not %s", name,
 			     yamldoc_describe(n, buf, sizeof(buf)));
 }

@@ -3,7 +3,6 @@
 #include "base/util.h"
 #include "base/interrupt.h"
 
-#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -511,76 +510,4 @@ yaml_node_t *yamldoc_map_get(struct yamldoc *d, yaml_node_t *map, const char *ke
 		if (it.key && !strcmp(it.key, key))
 			return it.value;
 	return NULL;
-}
-
-/* Levenshtein distance, case-insensitive, capped: keys are short. */
-/* Edit distance with a swap of two neighbours as one edit ("rnu" is one slip from "run"), ignoring
- * case: the optimal string alignment distance, over three rows. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), rows[3][65];
-	size_t *two = rows[0], *one = rows[1], *cur = rows[2];
-
-	if (la > 64 || lb > 64)
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		one[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t *t;
-		cur[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			int ca = tolower((unsigned char)a[i - 1]),
-			    cb = tolower((unsigned char)b[j - 1]);
-			size_t best = one[j - 1] + (ca != cb);
-			if (one[j] + 1 < best)
-				best = one[j] + 1;
-			if (cur[j - 1] + 1 < best)
-				best = cur[j - 1] + 1;
-			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
-			    tolower((unsigned char)a[i - 2]) == cb && two[j - 2] + 1 < best)
-				best = two[j - 2] + 1;
-			cur[j] = best;
-		}
-		t = two;
-		two = one;
-		one = cur;
-		cur = t;
-	}
-	return one[lb];
-}
-
-const char *yamldoc_closest(const char *key, const char *const *known)
-{
-	const char *best = NULL;
-	size_t best_dist = 3;
-
-	for (; *known; known++) {
-		size_t dist = edit_distance(key, *known);
-		/* "x" is 2 edits from many keys; a hint must share something with the key. */
-		if (dist < best_dist && dist < strlen(key)) {
-			best = *known;
-			best_dist = dist;
-		}
-	}
-	return best;
-}
-
-int yamldoc_unknown_key(struct yamldoc *d, const yaml_node_t *key_node,
-			const char *const *known)
-{
-	const char *key = yamldoc_scalar(key_node);
-	const char *hint;
-	char buf[64];
-
-	if (!key || yamldoc_is_null(key_node))
-		return yamldoc_error(d, key_node, "keys must be strings, not %s",
-				     yamldoc_describe(key_node, buf, sizeof(buf)));
-	/* libyaml keeps YAML 1.1 merge keys as plain keys: say why this one fails. */
-	if (!strcmp(key, "<<"))
-		return yamldoc_error(d, key_node, "merge keys ('<<') are not supported");
-	hint = yamldoc_closest(key, known);
-	if (hint)
-		return yamldoc_error(d, key_node, "unknown key '%s'; did you mean '%s'?", key,
-				     hint);
-	return yamldoc_error(d, key_node, "unknown key '%s'", key);
 }

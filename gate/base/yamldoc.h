@@ -89,13 +89,29 @@ size_t yamldoc_size(const yaml_node_t *n);
 yaml_node_t *yamldoc_map_get(struct yamldoc *d, yaml_node_t *map, const char *key);
 
 /*
- * Reports "unknown key 'KEY'" at the key node, with "; did you mean 'X'?" when
- * one of the NULL-terminated 'known' keys is within edit distance 2. Returns -1.
+ * "Did you mean" (yamldoc-hint.c). Reports "unknown key 'KEY'" at the key node,
+ * with "; did you mean 'X'?" when one of the NULL-terminated 'known' keys is
+ * near (yamldoc_closest). Pass only the keys allowed where the key stands.
+ * Returns -1.
  */
 int yamldoc_unknown_key(struct yamldoc *d, const yaml_node_t *key_node,
 			const char *const *known);
-/* The known key closest to 'key' within edit distance 2, or NULL. */
+/*
+ * The known word nearest to 'key', or NULL: the same but for case, else one it
+ * begins ("time" -> "timeout"; the shortest of several), else one edit away,
+ * else one that has it as a word ("contention" -> "max_contention") or is a
+ * word of it, else two edits away.
+ */
 const char *yamldoc_closest(const char *key, const char *const *known);
+/* "a, b or c" of the NULL-terminated 'words', into 'buf'; returns 'buf'. */
+const char *yamldoc_choices(char *buf, size_t size, const char *const *words);
+/* Reports "'KEY' must be a, b or c, not 'VALUE'" at 'n', with "; did you mean 'X'?" when one of
+ * 'words' is near. Returns -1. */
+int yamldoc_bad_choice(struct yamldoc *d, const yaml_node_t *n, const char *key,
+		       const char *value, const char *const *words);
+/* The index in 'words' of the string 'n', or -1 after reporting (not a string, or none of them). */
+int yamldoc_get_choice(struct yamldoc *d, const yaml_node_t *n, const char *key,
+		       const char *const *words);
 
 /* A finite number written like one at the start of 's' (no hex floats, no 'inf', no 'nan'); 'end'
  * is set after it. 0, or -1 when 's' does not start with one. */

@@ -42,6 +42,26 @@ int ab_wanted(const struct ab_options *o)
 	return o->against || o->against_dir;
 }
 
+int ab_locate(struct ab_options *o, const struct config *c)
+{
+	char resolved[PATH_MAX];
+
+	if (!ab_wanted(o))
+		return 0;
+	free(o->repo);
+	o->repo = worktree_toplevel(c->dir);
+	if (o->against && !o->repo)
+		return gate_error("--against %s: '%s' is not in a git repository; run the gate "
+				  "in a clone (git clone URL), or build the base yourself and "
+				  "pass --against-dir DIR",
+				  o->against, c->dir);
+	if (o->against)
+		return worktree_check_rev(o->repo, o->against);
+	if (!realpath(o->against_dir, resolved))
+		return gate_error("--against-dir '%s': no such directory", o->against_dir);
+	return 0;
+}
+
 int ab_prepare(struct ab_options *o, const struct config *c, const char *results,
 	       struct runner_options *ro)
 {
@@ -51,15 +71,10 @@ int ab_prepare(struct ab_options *o, const struct config *c, const char *results
 	ro->seed = o->seed;
 	if (!ab_wanted(o))
 		return 0;
-	o->repo = worktree_toplevel(c->dir);
+	if (ab_locate(o, c))
+		return -1;
 	if (o->against) {
-		if (!o->repo)
-			return gate_error(
-				"--against %s: '%s' is not in a git repository; run the "
-				"gate in a clone (git clone URL), or build the base yourself "
-				"and pass --against-dir DIR",
-				o->against, c->dir);
-		if (worktree_check_rev(o->repo, o->against) || mkdir_p(results))
+		if (mkdir_p(results))
 			return -1;
 		o->scratch = xstrfmt("%s/.base-tree",
 				     realpath(results, resolved) ? resolved : results);
@@ -67,10 +82,9 @@ int ab_prepare(struct ab_options *o, const struct config *c, const char *results
 		if (worktree_add(o->repo, o->against, o->scratch))
 			return -1;
 		o->base_root = xstrdup(o->scratch);
-	} else {
-		if (!realpath(o->against_dir, resolved))
-			return gate_error("--against-dir '%s': no such directory", o->against_dir);
-		o->base_root = xstrdup(resolved);
+	} else { /* there: ab_locate found it */
+		const char *dir = realpath(o->against_dir, resolved) ? resolved : o->against_dir;
+		o->base_root = xstrdup(dir);
 	}
 	o->head_root = o->repo ? xstrdup(o->repo)
 			       : xstrdup(realpath(c->dir, resolved) ? resolved : c->dir);

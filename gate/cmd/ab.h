@@ -40,6 +40,9 @@ int ab_parse_seed(const struct option *o, const char *value);
 int ab_check(const struct ab_options *o);
 /* Whether an A/B comparison was asked for. */
 int ab_wanted(const struct ab_options *o);
+/* Finds the base without touching anything: the repository and the revision (--against), or the
+ * directory (--against-dir); 0 or gate_error(). Sets o->repo. */
+int ab_locate(struct ab_options *o, const struct config *c);
 /* Checks the base out (--against) and fills the runner's options; 0 or gate_error(). */
 int ab_prepare(struct ab_options *o, const struct config *c, const char *results,
 	       struct runner_options *ro);

@@ -9,9 +9,9 @@
 #include "base/exitcode.h"
 #include "cmd/options.h"
 #include "judge/judge.h"
-#include "post/post.h"
 #include "report/report.h"
 #include "base/util.h"
+#include "cmd/validate.h"
 
 static const struct command_usage usage = {
 	"check",
@@ -48,7 +48,8 @@ static int parse_options(int argc, char **argv, struct check_options *o)
 		OPT_FLAG(NULL, "--all", &o->all,
 			 "list every check: the inconclusive and the passing ones too"),
 		OPT_FLAG(NULL, "--validate", &o->validate,
-			 "only load the configuration and the rules"),
+			 "only check the configuration, its rules and 'post:'\n"
+			 "(exit 0 or 2); read no results"),
 		OPT_FLAG(NULL, "--partial", &o->partial,
 			 "judge results that 'scalegate run' did not finish (warned)"),
 		OPT_FLAG(NULL, "--allow-no-reference", &o->allow_no_reference,
@@ -66,44 +67,6 @@ static int parse_options(int argc, char **argv, struct check_options *o)
 	return options_parse_no_args(argc, argv, opts, &usage);
 }
 
-/* The 'post:' section, as 'ci' reads it before anything runs; 0 or -1 (reported). */
-static int validate_post(struct config *c)
-{
-	struct post_options po;
-	int ret;
-
-	if (!c->post)
-		return 0;
-	post_options_init(&po);
-	ret = post_config_parse(&c->doc, c->post, c->dir, &po);
-	post_options_release(&po);
-	return ret ? -1 : 0;
-}
-
-/* Only loads the configuration, its rules and its 'post:' section: --validate. */
-static int validate(const char *path)
-{
-	struct config c;
-	struct rules r;
-	int code = SG_EXIT_USAGE, ret;
-
-	rules_init(&r);
-	/* every error of the file in one pass: its own (slurm: included), the rules', post's */
-	ret = config_parse(&c, path);
-	if (ret != -2) {
-		ret |= rules_load(&r, &c);
-		ret |= validate_post(&c);
-	}
-	if (!ret) {
-		printf("%s: valid, %zu rule%s%s\n", path, r.nr, r.nr == 1 ? "" : "s",
-		       r.defaults ? " (the shipped defaults)" : "");
-		code = SG_EXIT_PASS;
-	}
-	rules_release(&r);
-	config_release(&c);
-	return code;
-}
-
 int cmd_check(int argc, char **argv)
 {
 	struct check_options o = { .config = "scalegate.yml" };
@@ -113,7 +76,7 @@ int cmd_check(int argc, char **argv)
 	if (ret)
 		return ret == OPTIONS_HELP ? SG_EXIT_PASS : SG_EXIT_USAGE;
 	if (o.validate)
-		return validate(o.config);
+		return validate_inputs(&(struct validate_options){ .config = o.config, .post = 1 });
 	judge_init(&j);
 	j.partial = o.partial;
 	j.allow_no_reference = o.allow_no_reference;

@@ -17,6 +17,7 @@
 #include "cmd/ab.h"
 #include "cmd/adapt.h"
 #include "cmd/history-cmd.h"
+#include "cmd/validate.h"
 
 static const struct command_usage usage = {
 	"ci",
@@ -26,6 +27,7 @@ static const struct command_usage usage = {
 	"                    [--allow-no-reference] [-q|--quiet] [--all]\n"
 	"                    [--against REV | --against-dir DIR] [--inject I:PCT] [--seed N]\n"
 	"                    [--results DIR] [--baselines DIR] [--record] [--history DB]\n"
+	"                    [--validate]\n"
 	"Runs the benchmark matrix of the configuration, judges the results against\n"
 	"the rules and the baselines, writes the JUnit, Markdown, JSON and HTML reports,\n"
 	"posts the summary when the configuration has a 'post:' section, and exits\n"
@@ -38,7 +40,7 @@ static const struct command_usage usage = {
 struct ci_options {
 	const char *config, *reports, *results, *baselines, *history;
 	int no_run, local, no_post, require_post, partial, testcase_output, record;
-	int allow_no_reference, quiet, all;
+	int allow_no_reference, quiet, all, validate;
 	struct ab_options ab;
 };
 
@@ -83,6 +85,10 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 			   "the history database (default: 'history' of the configuration);\n"
 			   "with one, ci prints the drift of the last recorded runs"),
 		AB_OPTIONS(&o->ab),
+		OPT_FLAG(NULL, "--validate", &o->validate,
+			 "check what ci would use and run nothing: the configuration,\n"
+			 "rules, reports, post (unless --no-post), workdirs, preload\n"
+			 "libraries, the base revision or the baselines (exit 0 or 2)"),
 		OPT_END()};
 	int ret = options_parse_no_args(argc, argv, opts, &usage);
 
@@ -217,6 +223,24 @@ static void history(const struct ci_options *o, struct judge *j)
 	history_cmd_drift(stdout, where, c, NULL, 30);
 }
 
+/* --validate: what ci would read, checked; nothing runs. */
+static int validate(struct ci_options *o)
+{
+	struct validate_options vo = {
+		.config = o->config,
+		.post = !o->no_post,
+		.ci = 1,
+		.reports_dir = o->reports,
+		.baselines = o->baselines,
+		.allow_no_reference = o->allow_no_reference,
+		.ab = &o->ab,
+	};
+	int code = validate_inputs(&vo);
+
+	ab_finish(&o->ab);
+	return code;
+}
+
 int cmd_ci(int argc, char **argv)
 {
 	struct ci_options o = { .config = "scalegate.yml" };
@@ -229,6 +253,8 @@ int cmd_ci(int argc, char **argv)
 
 	if (ret)
 		return ret == OPTIONS_HELP ? SG_EXIT_PASS : SG_EXIT_USAGE;
+	if (o.validate)
+		return validate(&o);
 	/* From here on an interrupt stops the phase going on, and the reports say what was judged
 	 * (docs/running.md, "Interrupts"). */
 	interrupt_catch();

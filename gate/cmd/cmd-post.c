@@ -46,7 +46,7 @@ static double parse_seconds(const char *s)
 static int parse_format(const struct option *o, const char *v)
 {
 	if (!(*(enum post_format *)o->value = post_format_parse(v)))
-		return option_bad_value(o, v, "json, github or gitlab");
+		return option_bad_choice(o, v, post_format_names);
 	return 0;
 }
 

@@ -155,3 +155,15 @@ int option_bad_value(const struct option *o, const char *value, const char *want
 {
 	return gate_error("%s must be %s, not '%s'", option_name(o), want, value);
 }
+
+int option_bad_choice(const struct option *o, const char *value, const char *const *words)
+{
+	const char *hint = yamldoc_closest(value, words);
+	char all[256];
+
+	yamldoc_choices(all, sizeof(all), words);
+	if (hint)
+		return gate_error("%s must be %s, not '%s'; did you mean '%s'?", option_name(o),
+				  all, value, hint);
+	return option_bad_value(o, value, all);
+}

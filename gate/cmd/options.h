@@ -59,5 +59,8 @@ void options_usage(FILE *f, const struct option *opts, const struct command_usag
 
 /* An gate_error() for a value that is not what an option wants; returns -1. */
 int option_bad_value(const struct option *o, const char *value, const char *want);
+/* The same for a value that must be one of 'words' (NULL-terminated): "a, b or c", and "did you
+ * mean" when one is near. */
+int option_bad_choice(const struct option *o, const char *value, const char *const *words);
 
 #endif

@@ -21,18 +21,45 @@ static const char *const top_keys[] = {
 static void parse_undecided(struct config_loader *l, const yaml_node_t *n, const char *key)
 {
 	static const char *const words[] = { "error", "pass", NULL };
-	const char *w = yamldoc_get_str(l->d, n, key);
-	const char *close;
+	int w = yamldoc_get_choice(l->d, n, key, words);
 
-	if (!w)
-		return;
-	if (!strcmp(w, "pass") || !strcmp(w, "error")) {
-		l->c->undecided_pass = !strcmp(w, "pass");
-		return;
-	}
-	close = yamldoc_closest(w, words);
-	yamldoc_error(l->d, n, "'%s' must be 'error' or 'pass', not '%s'%s%s%s", key, w,
-		      close ? "; did you mean '" : "", close ? close : "", close ? "'?" : "");
+	if (w >= 0)
+		l->c->undecided_pass = w == 1;
+}
+
+static int listed(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return 1;
+	return 0;
+}
+
+/* An unknown key of a benchmark or of 'defaults' ('where'): a top-level key says where it goes,
+ * another gets the nearest of the keys allowed there ('known'). */
+static void unknown_bench_key(struct config_loader *l, const yaml_node_t *key_node,
+			      const char *const *known, const char *where)
+{
+	const char *k = yamldoc_is_null(key_node) ? NULL : yamldoc_scalar(key_node);
+
+	if (k && listed(top_keys, k))
+		yamldoc_error(l->d, key_node, "'%s' belongs at the top level, not in %s", k,
+			      where);
+	else
+		yamldoc_unknown_key(l->d, key_node, known);
+}
+
+/* An unknown top-level key: a benchmark's key says where it goes. */
+static void unknown_top_key(struct config_loader *l, const yaml_node_t *key_node)
+{
+	const char *k = yamldoc_is_null(key_node) ? NULL : yamldoc_scalar(key_node);
+	int b = k ? config_find_key(k) : -1;
+
+	if (b < 0)
+		yamldoc_unknown_key(l->d, key_node, top_keys);
+	else
+		yamldoc_error(l->d, key_node, "'%s' belongs in a benchmark%s, not at the top level",
+			      k, b == KEY_NAME || b == KEY_COMMAND ? "" : " or in 'defaults'");
 }
 
 static char *dir_of(const char *path)
@@ -117,9 +144,11 @@ static void check_sizes_or_weak(struct yamldoc *d, const yaml_node_t **nodes)
 /* Checked once here, so that a mistake in 'defaults' is not reported once per benchmark. */
 static void parse_defaults(struct config_loader *l, yaml_node_t *map)
 {
+	const char *known[NR_KEYS + 1]; /* those 'defaults' may set: no 'name', no 'command' */
 	struct bench_config scratch;
 	struct yamldoc_iter it;
 	char buf[64];
+	size_t n = 0;
 
 	if (!map)
 		return;
@@ -128,13 +157,17 @@ static void parse_defaults(struct config_loader *l, yaml_node_t *map)
 			      yamldoc_describe(map, buf, sizeof(buf)));
 		return;
 	}
+	for (int k = 0; k < NR_KEYS; k++)
+		if (k != KEY_NAME && k != KEY_COMMAND)
+			known[n++] = config_key_names[k];
+	known[n] = NULL;
 	bench_init(l, &scratch, map);
 	yamldoc_map_iter(&it, l->d, map);
 	while (yamldoc_map_next(&it)) {
 		int k = config_find_key(it.key);
 
 		if (k < 0)
-			yamldoc_unknown_key(l->d, it.key_node, config_key_names);
+			unknown_bench_key(l, it.key_node, known, "'defaults'");
 		else if (k == KEY_NAME || k == KEY_COMMAND)
 			yamldoc_error(l->d, it.key_node, "'%s' cannot be set in 'defaults'",
 				      it.key);
@@ -232,7 +265,7 @@ static void parse_bench(struct config_loader *l, yaml_node_t *map, struct bench_
 		int k = config_find_key(it.key);
 
 		if (k < 0) {
-			yamldoc_unknown_key(l->d, it.key_node, config_key_names);
+			unknown_bench_key(l, it.key_node, config_key_names, "a benchmark");
 			continue;
 		}
 		/* Set even when the value is wrong: 'defaults' must not stand in for it. */
@@ -418,7 +451,7 @@ static void parse_top(struct config_loader *l, yaml_node_t **defaults, yaml_node
 		else if (!strcmp(k, "adaptive"))
 			config_adaptive_parse(l, it.value);
 		else
-			yamldoc_unknown_key(l->d, it.key_node, top_keys);
+			unknown_top_key(l, it.key_node);
 	}
 }
 

@@ -60,7 +60,7 @@ static void parse_key(struct yamldoc *d, const struct yamldoc_iter *it, const ch
 		o->api_url = get_url(d, n, k);
 	} else if (!strcmp(k, "format")) {
 		if ((v = yamldoc_get_str(d, n, k)) && !(o->format = post_format_parse(v)))
-			yamldoc_error(d, n, "'format' must be json, github or gitlab, not '%s'", v);
+			yamldoc_bad_choice(d, n, k, v, post_format_names);
 	} else if (!strcmp(k, "token_env")) {
 		if ((v = yamldoc_get_str(d, n, k)) && !post_valid_env_name(v))
 			yamldoc_error(

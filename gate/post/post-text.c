@@ -171,11 +171,14 @@ static const char *const format_names[] = {
 	[POST_FORMAT_JSON] = "json",
 	[POST_FORMAT_GITHUB] = "github",
 	[POST_FORMAT_GITLAB] = "gitlab",
+	NULL,
 };
+
+const char *const *const post_format_names = format_names + POST_FORMAT_JSON;
 
 enum post_format post_format_parse(const char *s)
 {
-	for (size_t i = POST_FORMAT_JSON; i < ARRAY_SIZE(format_names); i++)
+	for (size_t i = POST_FORMAT_JSON; format_names[i]; i++)
 		if (!strcmp(s, format_names[i]))
 			return (enum post_format)i;
 	return POST_FORMAT_UNSET;

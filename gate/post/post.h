@@ -18,6 +18,8 @@ enum post_format {
 /* "json", "github", "gitlab" -> the format; POST_FORMAT_UNSET for anything else. */
 enum post_format post_format_parse(const char *s);
 const char *post_format_name(enum post_format f);
+/* The names post_format_parse takes, NULL-terminated: the choices a message offers. */
+extern const char *const *const post_format_names;
 
 #define POST_UNSET (-1)
 #define POST_DEFAULT_CONTEXT "scalegate"

@@ -20,21 +20,21 @@
 /* Caps that keep a comment well under GitHub's 65536 characters. */
 #define MAX_TABLE_ROWS 40
 #define MAX_LIST_ITEMS 20
-#define MAX_CELL 240
+/* Whole messages are long: the evidence rows and the bullets end once the report is this long. */
+#define MAX_DETAILS_BYTES 32000
+#define MAX_SENTENCE 1000     /* a message or a cause past this is cut after a clause */
 #define MAX_SERIES 10
 #define MAX_SERIES_ROWS 12
 
 #define DASH "\xe2\x80\x93" /* en dash: no value */
 
 /*
- * Text in a table cell or list item: ASCII punctuation that Markdown reads is
- * backslash-escaped (a table's '|' among it), '&' is an entity, line breaks
- * and other control characters are spaces; at most 'max' bytes of 's'.
+ * The first n bytes of 's' in a table cell or list item: ASCII punctuation that
+ * Markdown reads is backslash-escaped (a table's '|' among it), '&' is an
+ * entity, line breaks and other control characters are spaces.
  */
-static void md_text(struct strbuf *sb, const char *s, size_t max)
+static void md_escape(struct strbuf *sb, const char *s, size_t n)
 {
-	size_t n = utf8_prefix(s, max);
-
 	for (size_t i = 0; i < n;) {
 		unsigned cp;
 		size_t len = utf8_decode(s + i, &cp);
@@ -53,8 +53,50 @@ static void md_text(struct strbuf *sb, const char *s, size_t max)
 			strbuf_add(sb, s + i, len);
 		i += len;
 	}
+}
+
+/* A name: at most 'max' bytes of 's', escaped, with "…" when cut. */
+static void md_text(struct strbuf *sb, const char *s, size_t max)
+{
+	size_t n = utf8_prefix(s, max);
+
+	md_escape(sb, s, n);
 	if (s[n])
 		strbuf_addstr(sb, "\xe2\x80\xa6");
+}
+
+/* Where a text longer than 'max' bytes may end: before the punctuation of its last clause ("; "
+ * or ", ") that fits, else at its last word, else at a character. */
+static size_t clause_end(const char *s, size_t max)
+{
+	size_t n = utf8_prefix(s, max);
+
+	for (const char *stop = ";,"; *stop; stop++)
+		for (size_t i = n; i > max / 2; i--)
+			if (s[i - 1] == *stop && s[i] == ' ')
+				return i - 1;
+	for (size_t i = n; i > max / 2; i--)
+		if (s[i] == ' ')
+			return i;
+	return n;
+}
+
+/*
+ * A message or a cause, whole as every other report gives it: a reader acts on
+ * its last clause ("at this noise a failure catches a worsening of 903.6 %").
+ * One past MAX_SENTENCE bytes (a long path in it) ends after a clause, and says
+ * where the rest is.
+ */
+static void md_sentence(struct strbuf *sb, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n <= MAX_SENTENCE) {
+		md_escape(sb, s, n);
+		return;
+	}
+	md_escape(sb, s, clause_end(s, MAX_SENTENCE));
+	strbuf_addstr(sb, " \xe2\x80\xa6 (the whole text in the JUnit report)");
 }
 
 /* A code span: backticks cannot be escaped in one, so they become quotes; in a
@@ -124,7 +166,7 @@ static void table_row(struct strbuf *sb, const struct verdict *v)
 	strbuf_addstr(sb, " | ");
 	/* the cause, else the message: what a reader acts on */
 	if (v->cause || v->message)
-		md_text(sb, v->cause ? v->cause : v->message, MAX_CELL);
+		md_sentence(sb, v->cause ? v->cause : v->message);
 	strbuf_addstr(sb, " |\n");
 }
 
@@ -164,7 +206,7 @@ static void finding_row(struct strbuf *sb, const struct verdict_set *s, const st
 	strbuf_addstr(sb, " | ");
 	md_config(sb, w);
 	strbuf_addstr(sb, " | ");
-	md_text(sb, cause ? cause : w->message ? w->message : "", MAX_CELL);
+	md_sentence(sb, cause ? cause : w->message ? w->message : "");
 	strbuf_addf(sb, " | %zu: ", f->nr_checks);
 	finding_checks(sb, s, f);
 	strbuf_addstr(sb, " |\n");
@@ -200,13 +242,43 @@ static void finding_table(struct strbuf *sb, const struct verdict_set *s, enum v
 		"| Benchmark | Interval | Config | Metric | Current [lo, hi] | %s / bound | Change "
 		"| p | Cause |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
 		s->ab ? "Base" : "Baseline");
+	shown = 0;
 	for (size_t i = 0; i < fs->nr; i++)
-		for (size_t k = 0; fs->f[i].status == st && k < fs->f[i].nr_checks; k++)
-			if (rows++ < MAX_TABLE_ROWS)
+		for (size_t k = 0; fs->f[i].status == st && k < fs->f[i].nr_checks; k++, rows++)
+			if (shown < MAX_TABLE_ROWS && sb->len < MAX_DETAILS_BYTES) {
 				table_row(sb, &s->v[fs->f[i].checks[k]]);
-	if (rows > MAX_TABLE_ROWS)
-		strbuf_addf(sb, "\n%zu more in the JUnit report.\n", rows - MAX_TABLE_ROWS);
+				shown++;
+			}
+	if (rows > shown)
+		strbuf_addf(sb, "\n%zu more in the JUnit report.\n", rows - shown);
 	strbuf_addstr(sb, "\n</details>\n\n");
+}
+
+/* One bullet of a list: where, the kind, the message and the cause. */
+static void verdict_bullet(struct strbuf *sb, const struct verdict *v)
+{
+	strbuf_addstr(sb, "- **");
+	md_text(sb, v->benchmark ? v->benchmark : "scalegate", 80);
+	strbuf_addstr(sb, "**");
+	if (v->interval) {
+		strbuf_addch(sb, ' ');
+		md_code(sb, v->interval, 0);
+	}
+	strbuf_addch(sb, ' ');
+	md_config(sb, v);
+	if (v->kind) {
+		strbuf_addch(sb, ' ');
+		md_code(sb, v->kind, 0);
+	}
+	if (v->message) {
+		strbuf_addstr(sb, ": ");
+		md_sentence(sb, v->message);
+	}
+	if (v->cause) {
+		strbuf_addstr(sb, " \xe2\x80\x94 ");
+		md_sentence(sb, v->cause);
+	}
+	strbuf_addch(sb, '\n');
 }
 
 static void verdict_list(struct strbuf *sb, const struct verdict_set *s, int st, const char *title)
@@ -217,31 +289,11 @@ static void verdict_list(struct strbuf *sb, const struct verdict_set *s, int st,
 		return;
 	strbuf_addf(sb, "<details><summary>%s (%zu)</summary>\n\n", title, nr);
 	for (size_t i = 0; i < s->nr && shown < MAX_LIST_ITEMS; i++) {
-		const struct verdict *v = &s->v[i];
-		if (!report_listed(v, st))
+		if (!report_listed(&s->v[i], st))
 			continue;
-		strbuf_addstr(sb, "- **");
-		md_text(sb, v->benchmark ? v->benchmark : "scalegate", 80);
-		strbuf_addstr(sb, "**");
-		if (v->interval) {
-			strbuf_addch(sb, ' ');
-			md_code(sb, v->interval, 0);
-		}
-		strbuf_addch(sb, ' ');
-		md_config(sb, v);
-		if (v->kind) {
-			strbuf_addch(sb, ' ');
-			md_code(sb, v->kind, 0);
-		}
-		if (v->message) {
-			strbuf_addstr(sb, ": ");
-			md_text(sb, v->message, MAX_CELL);
-		}
-		if (v->cause) {
-			strbuf_addstr(sb, " \xe2\x80\x94 ");
-			md_text(sb, v->cause, MAX_CELL);
-		}
-		strbuf_addch(sb, '\n');
+		if (sb->len >= MAX_DETAILS_BYTES)
+			break;
+		verdict_bullet(sb, &s->v[i]);
 		shown++;
 	}
 	if (nr > shown)
@@ -466,7 +518,7 @@ static void size_scaling(struct strbuf *sb, const struct analysis *a, const stru
 		strbuf_addf(sb, "- `%s` ", iso->benchmark);
 		md_code(sb, path, 0);
 		strbuf_addstr(sb, ": ");
-		md_text(sb, text, 300);
+		md_sentence(sb, text);
 		strbuf_addch(sb, '\n');
 	}
 	if (lines)

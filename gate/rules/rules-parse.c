@@ -57,7 +57,7 @@ static const char *const share_keys[] = {
 };
 
 static const char *const level_names[] = {
-	[RULES_LEVEL_ERROR] = "error", [RULES_LEVEL_WARN] = "warn", [RULES_LEVEL_OFF] = "off",
+	[RULES_LEVEL_ERROR] = "error", [RULES_LEVEL_WARN] = "warn", [RULES_LEVEL_OFF] = "off", NULL,
 };
 
 int rules_is_rule_key(const char *key)
@@ -230,18 +230,12 @@ static void parse_tolerance(struct parser *ps, const yaml_node_t *v, enum rules_
 
 static void parse_level(struct parser *ps, const yaml_node_t *v)
 {
-	const char *s = yamldoc_get_str(ps->d, v, "level");
+	int i = yamldoc_get_choice(ps->d, v, "level", level_names);
 
-	if (!s)
-		return;
-	for (size_t i = 0; i < ARRAY_SIZE(level_names); i++) {
-		if (!strcmp(s, level_names[i])) {
-			ps->rule->level.set = 1;
-			ps->rule->level.value = (double)i;
-			return;
-		}
+	if (i >= 0) {
+		ps->rule->level.set = 1;
+		ps->rule->level.value = (double)i;
 	}
-	yamldoc_error(ps->d, v, "'level' must be error, warn or off, not '%s'", s);
 }
 
 static void parse_policy(struct parser *ps, const char *key, const yaml_node_t *v)
@@ -255,12 +249,11 @@ static void parse_policy(struct parser *ps, const char *key, const yaml_node_t *
 	if (!strcmp(key, "level")) {
 		parse_level(ps, v);
 	} else if (!strcmp(key, "test")) {
-		const char *t = yamldoc_get_str(ps->d, v, "test");
-		if (t && strcmp(t, "change") && strcmp(t, "margin"))
-			yamldoc_error(ps->d, v, "'test' must be change or margin, not '%s'", t);
-		else if (t) {
+		static const char *const tests[] = { "change", "margin", NULL };
+		int t = yamldoc_get_choice(ps->d, v, "test", tests);
+		if (t >= 0) {
 			rule->test.set = 1;
-			rule->test.value = !strcmp(t, "margin");
+			rule->test.value = t;
 		}
 	} else if (!strcmp(key, "significance")) {
 		if (rules_scalar_number(v, &x) < 0 || x <= 0 || x > 0.5) {

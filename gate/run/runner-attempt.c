@@ -15,7 +15,6 @@
 #include "results/profile.h"
 #include "base/secret.h"
 
-#define STDERR_TAIL 240 /* bytes of a failed run's stderr kept in its reason */
 /* files and directories of a run's $SCALEGATE_OUT masked at most (profiles: one per rank) */
 #define MASK_MAX_ENTRIES 100000
 #define CONTENTION_PAUSE \
@@ -35,6 +34,18 @@ static int expected_exit(const struct bench_config *b, int code)
 		if (b->expect_exit[i] == code)
 			return 1;
 	return 0;
+}
+
+/* An exit code not in expect_exit. 127 is the shell's "not found", often a wrapper's ./program:
+ * the run does not happen in its workdir (docs/running.md, "One run"). Caller frees. */
+static char *exit_reason(const struct bench_config *b, int code)
+{
+	return xstrfmt("exit code %d, expected %d%s%s", code, b->expect_exit[0],
+		       b->nr_expect_exit > 1 ? " or another of expect_exit" : "",
+		       code != 127 ? ""
+				   : " (a command not found: the run's directory is a scratch one, "
+				     "not 'workdir'; a script finds its files through "
+				     "$SCALEGATE_WORKDIR)");
 }
 
 /* The status and reason of a finished run. */
@@ -59,8 +70,7 @@ static void judge(const struct bench_run *br, const struct config_point *p,
 						   exec_signal_name(res->signal), res->exit_code);
 	} else if (!expected_exit(b, res->exit_code)) {
 		rec->status = RUN_EXIT;
-		why = xstrfmt("exit code %d, expected %d%s", res->exit_code, b->expect_exit[0],
-			      b->nr_expect_exit > 1 ? " or another of expect_exit" : "");
+		why = exit_reason(b, res->exit_code);
 	} else if ((found = exec_check_profiles(dir, p->ranks,
 						b->program ? b->program
 							   : (program = exec_named_program(line)),
@@ -73,7 +83,7 @@ static void judge(const struct bench_run *br, const struct config_point *p,
 	}
 	free(program);
 	err = xstrfmt("%s/stderr.txt", dir);
-	tail = exec_tail(err, STDERR_TAIL);
+	tail = exec_excerpt(err, STDERR_HEAD, STDERR_TAIL);
 	rec->reason = *tail ? xstrfmt("%s; stderr: %s", why, tail) : xstrdup(why);
 	free(tail);
 	free(err);

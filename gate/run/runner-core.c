@@ -15,7 +15,6 @@
 #include "run/runner-exec.h"
 #include "run/batch.h"
 
-#define STDERR_TAIL 240 /* bytes of a failed run's stderr kept in its reason */
 
 double runner_monotonic(void)
 {
@@ -263,7 +262,7 @@ int runner_build(struct runner *r, struct bench_run *br)
 	if (res.exit_code == 0 && !res.signal)
 		goto out;
 	err = xstrfmt("%s/stderr.txt", out);
-	tail = exec_tail(err, STDERR_TAIL);
+	tail = exec_excerpt(err, STDERR_HEAD, STDERR_TAIL);
 	br->build_failed = res.signal ? xstrfmt("build killed by %s", exec_signal_name(res.signal))
 				      : xstrfmt("build exited with code %d", res.exit_code);
 	if (*tail) {

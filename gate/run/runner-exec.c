@@ -389,67 +389,6 @@ out:
 	return ret;
 }
 
-/* The last 'max' bytes of a regular file, however large it is; 0, or -1 quietly. */
-static int read_tail(struct strbuf *sb, const char *path, size_t max)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	off_t from;
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -1;
-	}
-	from = st.st_size > (off_t)max ? st.st_size - (off_t)max : 0;
-	strbuf_add(sb, "", 0);
-	ALLOC_GROW(sb->buf, (size_t)(st.st_size - from) + 1, sb->alloc);
-	n = pread(fd, sb->buf, (size_t)(st.st_size - from), from);
-	close(fd);
-	sb->len = n > 0 ? (size_t)n : 0;
-	sb->buf[sb->len] = '\0';
-	return 0;
-}
-
-char *exec_tail(const char *path, size_t max)
-{
-	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT;
-	size_t from;
-
-	if (read_tail(&sb, path, 4 * max + 8)) /* UTF-8 and trailing newlines: enough for 'max' */
-		return xstrdup("");
-	while (sb.len && (sb.buf[sb.len - 1] == '\n' || sb.buf[sb.len - 1] == '\r'))
-		sb.buf[--sb.len] = '\0';
-	from = sb.len > max ? sb.len - max : 0;
-	if (from)
-		strbuf_addstr(&line, "...");
-	/* Not from the middle of a character. */
-	for (int k = 0;
-	     from && k < 3 && from < sb.len && ((unsigned char)sb.buf[from] & 0xc0) == 0x80; k++)
-		from++;
-	for (size_t i = from; i < sb.len;) {
-		unsigned cp;
-		char c = sb.buf[i];
-		size_t n = c ? utf8_decode(sb.buf + i, &cp) : 0;
-		if (c == '\n')
-			strbuf_addstr(&line, " | ");
-		else if (n > 1 && cp >= 0x80 && cp < 0xa0)
-			strbuf_addch(&line, ' '); /* C1 controls */
-		else if (n > 1)
-			strbuf_add(&line, sb.buf + i, n);
-		else if (!n || c == 0x7f)
-			/* not UTF-8: shown, never copied raw */
-			strbuf_addf(&line, "\\x%02x", (unsigned char)c);
-		else
-			strbuf_addch(&line, (unsigned char)c < 32 ? ' ' : c);
-		i += n ? n : 1;
-	}
-	strbuf_release(&sb);
-	return strbuf_detach(&line);
-}
-
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;

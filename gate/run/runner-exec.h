@@ -52,8 +52,18 @@ int exec_run(const struct exec_spec *s, struct exec_result *res);
  * interrupted.
  */
 int exec_wait_group(pid_t pid, int *status);
-/* The last 'max' bytes of a file on one line ('\n' shown as " | "); caller frees. */
+/* The last 'max' bytes of a file on one line ('\n' shown as " | "), "..." in front when cut;
+ * caller frees (runner-excerpt.c). */
 char *exec_tail(const char *path, size_t max);
+/*
+ * A failed run's or build's output for its reason, on one line: the whole file
+ * when it is at most head + tail bytes, else its first lines (at most 'head'
+ * bytes; blank lines and a banner's rules of '-', '=' or '*' skipped), " ... "
+ * and its last 'tail' bytes. The cause is often first: Open MPI's refusal to run
+ * as root starts "mpirun has detected an attempt to run as root", and a
+ * compiler's first error comes before the rest. Caller frees.
+ */
+char *exec_excerpt(const char *path, size_t head, size_t tail);
 
 /*
  * Checks the *.sgprof files of 'dir': 'expected' of them, each readable by

@@ -5,6 +5,11 @@
 
 #include "run/runner.h"
 
+/* Bytes of a failed run's or build's stderr its reason keeps: the first lines, then the last
+ * (exec_excerpt). */
+#define STDERR_HEAD 160
+#define STDERR_TAIL 240
+
 struct point_state {
 	struct config_point p;
 	char *name;      /* "s<size or ->-r<ranks>-t<threads>" */

@@ -8,6 +8,8 @@ expect_match "$out" "^did you mean 'run'\?$" "a swap of two letters"
 expect_exit 2 "$SCALEGATE" chek
 expect_match "$out" "^did you mean 'check'\?$" "a missing letter"
 expect_exit 2 "$SCALEGATE" baseline-update
+expect_match "$out" "^did you mean 'baseline'\?$" "a command that is a word of it"
+expect_exit 2 "$SCALEGATE" frobnicate
 expect_no_match "$out" "did you mean" "no guess for something far from every command"
 expect_match "$out" "^usage: scalegate" "the usage instead"
 for v in -V --version version; do

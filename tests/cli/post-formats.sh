@@ -192,7 +192,8 @@ post:
   require: maybe
 YML
 expect 2 post -c "$T/bad.yml" --dry-run "$DATA/regression.json"
-expect_match "$out" "bad.yml:5:11: 'format' must be json, github or gitlab, not 'gitlabb'" "config: format"
+expect_match "$out" "bad.yml:5:11: 'format' must be json, github or gitlab, not 'gitlabb'; did you mean 'gitlab'\\?" \
+	"config: format, with the nearest"
 expect_match "$out" "bad.yml:6:8: 'url' must be an http:// or https:// URL" "config: url"
 expect_match "$out" "bad.yml:7:12: 'retries' must be between 0 and 10, not 11" "config: retries"
 expect_match "$out" "bad.yml:8:12: 'timeout' must be a duration" "config: timeout"
@@ -214,6 +215,8 @@ expect 2 post --format json "$DATA/regression.json"
 expect_match "$out" 'the json format needs a URL' "json: no URL"
 expect 2 post --format xml --url http://127.0.0.1:9/ "$DATA/regression.json"
 expect_match "$out" "--format must be json, github or gitlab, not 'xml'" "bad format"
+expect 2 post --format githb "$DATA/regression.json"
+expect_match "$out" "--format must be json, github or gitlab, not 'githb'; did you mean 'github'\\?" "a near format"
 expect 2 post --format gitlab --check-run --api-url http://127.0.0.1:9 --project-id 1 --sha "$SHA" "$DATA/regression.json"
 expect_match "$out" 'needs --format github' "check run with gitlab"
 expect 2 post --format github --repository o/r --sha not-a-sha "$DATA/regression.json"

@@ -26,6 +26,10 @@ benchmarks:
     expect_exit: [3]
   - name: exit5
     command: sh ./fake.sh exit5
+  - name: mpiroot
+    command: sh ./fake.sh mpi-root
+  - name: relative
+    command: sh ./fake.sh relative
   - name: nobuild
     command: sh ./fake.sh exit3
     build: echo compiling; echo "no compiler here" >&2; exit 7
@@ -66,6 +70,14 @@ expect_match "$(reason badprof)" "^'$T/results/badprof/s--r1-t1/1/fake\.sgprof' 
 [ "$(exitcol exit3)" = 3 ] || fail "exit3: exit column $(exitcol exit3)"
 [ "$(status exit5)" = "exit " ] || fail "exit5: status $(status exit5)"
 expect_match "$(reason exit5)" '^exit code 5, expected 0; stderr: something went wrong$' "exit5 reason"
+# A wrapper that runs ./program: the run's directory is not workdir, and its reason says so.
+expect_match "$(reason relative)" "^exit code 127, expected 0 \(a command not found: the run's directory is a scratch one, not 'workdir'; a script finds its files through \\\$SCALEGATE_WORKDIR\); stderr: .*fake.sh: not found" \
+	"exit 127 points to SCALEGATE_WORKDIR"
+# The first lines and the last of a long stderr: Open MPI's cause, and its way out.
+expect_match "$(reason mpiroot)" '^exit code 1, expected 0; stderr: mpirun has detected an attempt to run as root\. \| Running as root' \
+	"the cause, first in stderr, is kept"
+expect_match "$(reason mpiroot)" ' \.\.\. .*OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 to confirm.* please proceed at your own risk\.$' \
+	"and its last lines"
 [ "$(status nobuild)" = "build-failed " ] || fail "nobuild: status $(status nobuild)"
 [ "$(grep -c $'^nobuild\t' "$m")" -eq 4 ] || fail "nobuild: every run recorded"
 expect_match "$(reason nobuild)" '^build exited with code 7; stderr: no compiler here$' "build-failed reason"
@@ -74,7 +86,7 @@ expect_match "$out" "benchmark 'nobuild': build exited with code 7" "build failu
 	fail "the build's output is not kept"
 
 # Every run has its line; fields hold no stray tabs.
-[ "$(tail -n +2 "$m" | wc -l)" -eq 17 ] || fail "expected 17 runs: $(cat "$m")"
+[ "$(tail -n +2 "$m" | wc -l)" -eq 21 ] || fail "expected 21 runs: $(cat "$m")"
 awk -F'\t' 'NF != 13 { exit 1 }' "$m" || fail "a manifest line has not 13 fields"
 # no machine speed reference for a run that never started
 [ "$(awk -F'\t' '$1 == "nobuild" { print $13 }' "$m" | sort -u)" = - ] || fail "nobuild: reference_s is not '-'"

@@ -258,6 +258,29 @@ static void test_yamldoc_accessors(void **state)
 	unlink(path);
 }
 
+/* "Did you mean": a key the word begins wins over one two edits away ("time" is 2 from "name"), then
+ * one edit, then a word of a key; a word inside another ("mpi" of "compile") is no hint. */
+static void test_closest(void **state)
+{
+	static const char *const keys[] = { "name", "timeout", "max_contention", "max_repeat",
+					    "mpi", "threads", NULL };
+	static const char *const formats[] = { "json", "github", "gitlab", NULL };
+	char all[64];
+
+	(void)state;
+	assert_string_equal(yamldoc_closest("time", keys), "timeout");
+	assert_string_equal(yamldoc_closest("nmae", keys), "name");
+	assert_string_equal(yamldoc_closest("max", keys), "max_repeat");
+	assert_string_equal(yamldoc_closest("contention", keys), "max_contention");
+	assert_string_equal(yamldoc_closest("threads_per_rank", keys), "threads");
+	assert_null(yamldoc_closest("compile", keys));
+	assert_null(yamldoc_closest("ti", keys));
+	assert_string_equal(yamldoc_closest("githb", formats), "github");
+	assert_null(yamldoc_closest("xml", formats));
+	assert_string_equal(yamldoc_choices(all, sizeof(all), formats), "json, github or gitlab");
+	assert_string_equal(yamldoc_choices(all, sizeof(all), formats + 2), "gitlab");
+}
+
 /* Regular files only, never blocking, bounded; nothing left allocated on an error (it leaked 8 bytes). */
 static void test_read_file_bounded(void **state)
 {
@@ -357,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_matrix),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_yamldoc_accessors),
+		cmocka_unit_test(test_closest),
 		cmocka_unit_test(test_slurm_time),
 		cmocka_unit_test(test_read_file_bounded),
 		cmocka_unit_test(test_matrix_points),

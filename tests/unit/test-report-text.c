@@ -114,6 +114,88 @@ static void test_markdown(void **state)
 	remove_dir(dir);
 }
 
+/* An inconclusive check's message as the judge writes it: its last clause says what would decide. */
+#define INCONCLUSIVE_TEXT \
+	"Execution_time median 2.614e-05 s (n=5) vs base 9.68e-06 s (n=5): geometric-mean change " \
+	"+155.6 %, past the tolerance of 10.0 % but not significant: inconclusive; at this noise a " \
+	"failure catches a worsening of 903.6 % with 80 % power; against a stored baseline the shift " \
+	"between sittings alone is larger: compare with the base revision in the same job (--against)"
+#define CAUSE_TEXT \
+	"Insufficient_parallelism (serial code) grew from 0.1 % to 50.0 % of Total_time; the time " \
+	"went outside the inner intervals (waiting often lands in the enclosing interval); the " \
+	"machine took 31 % of Total_time from this interval (Interference: other processes; " \
+	"removed from the judged figures)"
+
+/* Where a long text was cut: after a whole clause "... path/K", then the marker; -1 if not so. */
+static int cut_after_clause(const char *md)
+{
+	char end[96];
+
+	for (int k = 0; k < 60; k++) {
+		snprintf(end, sizeof(end), "long/path/%d \xe2\x80\xa6 (the whole text in the JUnit report)",
+			 k);
+		if (strstr(md, end))
+			return k;
+	}
+	return -1;
+}
+
+/* Messages and causes whole in bullets and cells (they were cut at 240 bytes, mid-number); a text
+ * past 1000 bytes ends after a clause and says where the rest is; the lists stay within budget. */
+static void test_markdown_whole(void **state)
+{
+	char *dir = make_dir(), *path = xstrfmt("%s/summary.md", dir), *md;
+	struct strbuf longer = STRBUF_INIT;
+	struct verdict_set s;
+	struct verdict *v;
+
+	(void)state;
+	for (int k = 0; k < 40; k++)
+		strbuf_addf(&longer, "clause %d of a long message with a path /a/very/long/path/%d, ", k, k);
+	verdict_set_init(&s);
+	v = verdict_add(&s, VERDICT_WARN, "jacobi", "program/solve", "-", 1, 1, "tolerance.time");
+	v->inconclusive = 1;
+	verdict_set_message(v, "%s", INCONCLUSIVE_TEXT);
+	v = verdict_add(&s, VERDICT_FAIL, "jacobi", "program/solve", "-", 1, 2, "tolerance.time");
+	verdict_set_message(v, "%s", INCONCLUSIVE_TEXT);
+	verdict_set_cause(v, "%s", CAUSE_TEXT);
+	v = verdict_add(&s, VERDICT_ERROR, "jacobi", "-", "-", 0, 0, "baseline");
+	verdict_set_message(v, "%s", longer.buf);
+	verdict_set_finish(&s);
+	assert_int_equal(markdown_write(&s, NULL, path), 0);
+	md = read_text(path);
+	if (getenv("SG_VERBOSE"))
+		fputs(md, stderr);
+	/* the bullet ends with the message's last clause */
+	assert_non_null(strstr(md, "with 80 % power; against a stored baseline the shift between sittings "
+				   "alone is larger: compare with the base revision in the same job (--against)\n"));
+	/* the finding's cause cell and the evidence's, whole */
+	assert_non_null(strstr(md, "(Interference: other processes; removed from the judged figures) | 1: "));
+	assert_non_null(strstr(md, "removed from the judged figures) |\n"));
+	assert_true(cut_after_clause(md) > 5);
+	free(md);
+
+	/* 60 long bullets: the lists end within the budget, the rest counted */
+	verdict_set_release(&s);
+	verdict_set_init(&s);
+	for (int k = 0; k < 60; k++) {
+		v = verdict_add(&s, k % 2 ? VERDICT_ERROR : VERDICT_SKIPPED, "jacobi", "program", "-",
+				1, k + 1, "baseline");
+		verdict_set_message(v, "%s", longer.buf);
+	}
+	verdict_set_finish(&s);
+	assert_int_equal(markdown_write(&s, NULL, path), 0);
+	md = read_text(path);
+	assert_true(strlen(md) < 34000);
+	assert_non_null(strstr(md, "more in the JUnit report\n"));
+	free(md);
+
+	strbuf_release(&longer);
+	verdict_set_release(&s);
+	free(path);
+	remove_dir(dir);
+}
+
 static int valid_utf8(const char *s)
 {
 	unsigned cp;
@@ -202,6 +284,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_markdown),
+		cmocka_unit_test(test_markdown_whole),
 		cmocka_unit_test(test_headline),
 		cmocka_unit_test(test_escape),
 	};

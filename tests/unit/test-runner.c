@@ -1,4 +1,5 @@
 /* Unit tests of the runner's pieces: program paths against the workdir, status names, the fingerprint's keys. */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -126,6 +127,52 @@ static void test_tail(void **state)
 	free(t);
 }
 
+/* Writes 'text' 'times' times to 'path', truncated first or appended. */
+static void put(const char *path, int append, const char *text, int times)
+{
+	int fd = open(path, O_WRONLY | (append ? O_APPEND : O_TRUNC));
+
+	assert_true(fd >= 0);
+	for (int i = 0; i < times; i++)
+		assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+/* A long output: its first lines worth reading (a banner's rules and blank lines skipped), " ... ",
+ * its last bytes from a line's start and without the closing rule; a short one whole. */
+static void test_excerpt(void **state)
+{
+	char path[] = "/tmp/sg-excerpt-XXXXXX";
+	int fd = mkstemp(path);
+	char *t;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	put(path, 0, "-----\n\nthe cause\nsecond line\n", 1);
+	t = exec_excerpt(path, 16, 16); /* all of it fits: whole, as exec_tail */
+	assert_string_equal(t, "----- |  | the cause | second line");
+	free(t);
+	put(path, 1, "middle of it\n", 20);
+	put(path, 1, "the way out\n------\n", 1);
+	t = exec_excerpt(path, 24, 14); /* "it\nthe way out": from the line's start */
+	assert_string_equal(t, "the cause | second line ... the way out");
+	free(t);
+	t = exec_excerpt(path, 24, 16); /* no line starts near: from the byte */
+	assert_string_equal(t, "the cause | second line ... f it | the way out");
+	free(t);
+	t = exec_excerpt(path, 4, 14); /* a first line longer than the head: cut */
+	assert_string_equal(t, "the  ... the way out");
+	free(t);
+	/* nothing to read at the start: the tail, as before */
+	put(path, 0, "=====\n", 20);
+	put(path, 1, "last words\n", 1);
+	t = exec_excerpt(path, 6, 6);
+	assert_string_equal(t, "...last words");
+	free(t);
+	unlink(path);
+}
+
 /* Invalid UTF-8 shown as \xNN, valid characters kept, a cut character not shown in halves. */
 static void test_tail_utf8(void **state)
 {
@@ -199,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_signal_name),
 		cmocka_unit_test(test_tail),
 		cmocka_unit_test(test_tail_utf8),
+		cmocka_unit_test(test_excerpt),
 		cmocka_unit_test(test_secret_mask),
 		cmocka_unit_test(test_fingerprint_keys),
 	};

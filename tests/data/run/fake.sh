@@ -17,6 +17,13 @@ exit3)
 exit5)
 	echo "something went wrong" >&2
 	exit 5 ;;
+mpi-root)
+	# Open MPI 4.1's refusal to run as root (exit 1): the cause is its first line but one.
+	cat "$SCALEGATE_WORKDIR/ompi-root.txt" >&2
+	exit 1 ;;
+relative)
+	# A wrapper that calls a program of its workdir by a relative path: not there, exit 127.
+	./fake.sh exit5 ;;
 bad-profile)
 	printf 'not a profile\n' >"$SCALEGATE_OUT/fake.sgprof" ;;
 cwd)
