@@ -30,6 +30,9 @@ struct matrix_cell {
 	struct matrix_figure total_overhead;      /* T0 = p T(p) - T(1); serial reference only */
 	/* weak-scaling benchmarks: T(1, n_1) / T(p, n_p) */
 	struct matrix_figure weak_efficiency;
+	/* set after matrix_build by whoever scaled the analysis's times (judge/: to the stored
+	 * baseline's machine speed): the factor; 0: as measured */
+	double speed;
 	int superlinear;     /* speedup > p: Karp-Flatt is negative */
 	int wait_estimated;  /* MPI waiting estimated in some repeat */
 	unsigned long inconsistent;

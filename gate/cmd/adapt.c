@@ -272,6 +272,7 @@ size_t adapt_plan(struct judge *j, struct adaptive *plan)
 
 void adapt_forget(struct judge *j)
 {
+	judge_shown_release(j);
 	check_release(&j->c);
 	verdict_set_release(&j->vs);
 	verdict_set_init(&j->vs);

@@ -49,7 +49,7 @@ int cmd_report(int argc, char **argv)
 	judge_init(&j);
 	j.partial = 1; /* a picture of what is there, incomplete or not (warned) */
 	if (!judge_load(&j, o.config, o.results, o.baselines) &&
-	    !report_write_html(&j.c, &j.vs, o.html)) {
+	    !report_write_html(&j, o.html)) {
 		printf("wrote %s: %s\n", o.html, j.vs.exit_code == SG_EXIT_PASS ? "pass" :
 		       j.vs.exit_code == SG_EXIT_REGRESSION ? "regression" :
 		       "a benchmark failed to run or a check could not be judged");

@@ -247,7 +247,7 @@ static void interference(struct strbuf *sb, const struct check_cell *cell)
 	separator(sb);
 	strbuf_addstr(sb, "the machine took ");
 	add_percent(sb, in->median / total);
-	strbuf_addstr(sb, " of Total_time from this interval (Interference: other processes; "
+	strbuf_addstr(sb, " of Total_time_wall from this interval (Interference: other processes; "
 			  "removed from the judged figures)");
 }
 

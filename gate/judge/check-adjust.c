@@ -437,10 +437,13 @@ static void describe(struct strbuf *sb, const struct check_pending *pd, const st
 	format_magnitude(tol, sizeof(tol), m, pd->tol.value, rel);
 	format_magnitude(excl, sizeof(excl), m, t->excluded, rel);
 	format_magnitude(mdc, sizeof(mdc), m, t->mdc, rel);
-	strbuf_addf(sb, "%s %s %s (n=%zu) vs base %s (n=%zu): %s %s, ", m->name,
+	strbuf_addf(sb, "%s %s %s (n=%zu", m->name,
 		    (isnan(t->se) && !t->degenerate) || m->kind == CHECK_DERIVED ? "from medians"
 										  : "median",
-		    val, t->n_cur, base, t->n_base, change_label(t), change);
+		    val, t->n_cur);
+	if (v->speed > 0)
+		strbuf_addf(sb, ", " CHECK_SCALED_WORDS "%.3f", v->speed);
+	strbuf_addf(sb, ") vs base %s (n=%zu): %s %s, ", base, t->n_base, change_label(t), change);
 	if (v->inconclusive)
 		describe_inconclusive(sb, pd, tol, excl, mdc);
 	else

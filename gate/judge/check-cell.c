@@ -84,8 +84,11 @@ struct verdict *check_verdict(struct check_cell *cell, enum verdict_status st, c
 	if (m)
 		v->unit = v->change_unit = check_unit(m);
 	v->rule_origin = check_rule_origin(from);
+	/* the cell's time as every report shows it: at the baseline's machine speed when scaled */
 	v->seconds = mc->fig[ANALYSIS_EXECUTION_TIME].n ? mc->fig[ANALYSIS_EXECUTION_TIME].median
 							: 0;
+	if (cell->cur && cell->cur->speed > 0)
+		v->seconds *= cell->cur->speed;
 	v->base_seconds = check_cell_median(cell->base, ANALYSIS_EXECUTION_TIME);
 	return v;
 }

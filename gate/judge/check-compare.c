@@ -29,6 +29,8 @@ static struct verdict *finish(struct check_cell *cell, const struct check_metric
 		v->change_unit = UNIT_RELATIVE;
 	v->p_value = t->p;
 	v->mdc = t->mdc;
+	if (v->unit == UNIT_SECONDS && cell->cur && cell->cur->speed > 0)
+		v->speed = cell->cur->speed; /* the samples compared were scaled */
 	check_add_cause(cell, v); /* kept only if the adjustment leaves a warning or a failure */
 	check_defer(cell, (size_t)(v - cell->c->vs->v), m, t);
 	return v;

@@ -32,6 +32,10 @@
  * default. */
 #define CHECK_BUSY_CORES 0.25
 
+/* The words before the factor wherever a current time scaled to a stored baseline's machine speed
+ * is shown (docs/reports.md, "One basis for every figure"): "... by ×0.909". */
+#define CHECK_SCALED_WORDS "scaled to the baseline's machine speed by \xc3\x97"
+
 /* One benchmark of the current results and what it is compared with. */
 struct check_bench {
 	char *name;

@@ -21,6 +21,7 @@ void judge_init(struct judge *j)
 
 void judge_release(struct judge *j)
 {
+	judge_shown_release(j);
 	results_release(&j->res);
 	check_release(&j->c);
 	verdict_set_release(&j->vs);
@@ -76,7 +77,7 @@ int judge_again(struct judge *j)
 		check_decided(&j->c, j->config.undecided_pass);
 	}
 	verdict_set_finish(&j->vs);
-	return 0;
+	return judge_shown(j);
 }
 
 int judge_load(struct judge *j, const char *config, const char *results, const char *baselines)

@@ -16,6 +16,11 @@ struct judge {
 	struct verdict_set vs;
 	struct check c;
 	struct results res;  /* read once, shared by every look, the reports and 'ci' */
+	/* what the reports show when the check scaled times to the stored baseline's machine
+	 * speed (judge_shown); 'a' and 'm' keep the measured ones (the history records them) */
+	struct analysis scaled_a;
+	struct matrix scaled_m;
+	int scaled;
 	const char *results, *baselines; /* as used: the options, or the configuration's */
 	int partial;      /* set before judge_load(): judge incomplete results (--partial) */
 	int allow_no_reference; /* --allow-no-reference: no reference is a skip, not an error */
@@ -45,6 +50,20 @@ int judge_evaluate(struct judge *j, const char *results, const char *baselines);
 /* Judges j->res again, as it is in memory now (with the rounds an adaptive run appended to it and
  * its adaptive record), after adapt_forget(); 0, or -1 (already reported). */
 int judge_again(struct judge *j);
+
+/*
+ * What the reports show (docs/reports.md, "One basis for every figure"): the figures the checks
+ * judged. In stored mode, where the check scaled a cell's times to the baseline's machine speed,
+ * a copy of the analysis and matrix with those cells' times scaled by the same factor (the matrix
+ * cells carry it as 'speed'); else j->a and j->m. Built by judge_again().
+ */
+const struct analysis *judge_shown_analysis(const struct judge *j);
+const struct matrix *judge_shown_matrix(const struct judge *j);
+/* Builds the scaled copy when the check scaled any cell (judge_again calls it); 0 or -1
+ * (reported). */
+int judge_shown(struct judge *j);
+/* Frees it (before the results are judged again). */
+void judge_shown_release(struct judge *j);
 
 /*
  * Refuses results that 'scalegate run' did not finish: no complete.tsv (an

@@ -56,7 +56,12 @@ struct verdict {
 			      rule default-time" */
 	char *file;        /* the interval's source file, as the tracer recorded it (or NULL) */
 	int line;          /* its line, 0 when unknown (the whole program) */
-	double seconds;    /* JUnit testcase time: the median time of the configuration, or 0 */
+	/* JUnit testcase time: the median time of the configuration as the reports show it (in
+	 * stored mode at the baseline's machine speed, when the check scaled it), or 0 */
+	double seconds;
+	/* a time compared with a stored baseline: the machine speed factor value, lo and hi were
+	 * scaled by to the baseline's (docs/check.md, "Machine speed"); 0: as measured */
+	double speed;
 	/* the median time of the configuration in the baseline or base (NAN: none): with 'seconds',
 	 * how much the interval grew, which tells whether an inner interval explains it */
 	double base_seconds;

@@ -23,14 +23,21 @@ enum lost_key {
 	LOST_KEY_SEEN,          /* Interference: only where other processes took a share */
 };
 
-/* The terms of Lost_time (base/lost-table.h), each a share of the wall's Total_time. */
-#define TERM(A, id, name, needs, key, colour, key_when, ...) \
-	{ ANALYSIS_##id, HTML_##colour, LOST_KEY_##key_when },
+/* Whose loss a term is (base/lost-table.h, 'judged'). */
+enum lost_judged {
+	LOST_PROGRAM, /* a share of the program's Total_time, as the checks judge it */
+	LOST_MACHINE, /* Interference: a share of Total_time_wall, never judged */
+};
+
+/* The terms of Lost_time (base/lost-table.h). */
+#define TERM(A, id, name, needs, key, colour, key_when, cause, formula, judged) \
+	{ ANALYSIS_##id, HTML_##colour, LOST_KEY_##key_when, LOST_##judged },
 #define PART(A, ...)
 static const struct {
 	enum analysis_figure fig;
 	const char *colour;
 	enum lost_key key_when;
+	enum lost_judged judged;
 } lost[] = { LOST_TERMS(TERM, PART, _) };
 #undef TERM
 #undef PART
@@ -90,93 +97,186 @@ size_t html_configs(const struct html_section *sec, struct html_config *out, siz
 	return n;
 }
 
-/* Stacked bars of the lost-time components per configuration, the baseline's total as a dashed
- * level. */
+/*
+ * One configuration's shares, each side on one basis (docs/reports.md, "One basis for every
+ * figure"): the
+ * program's terms of its Total_time as the checks form them (the median of the per-repeat
+ * shares), so that a side's stack is of one total; the machine's Interference of Total_time_wall,
+ * as the causes give it, drawn beside the stack. NAN: none.
+ */
+struct lost_bar {
+	double cur[ARRAY_SIZE(lost)], base[ARRAY_SIZE(lost)];
+	double cur_sum, base_sum;
+};
+
+static void lost_shares(const struct html_section *sec, const struct html_config *bar,
+			struct lost_bar *out, int *captured)
+{
+	const struct matrix_cell *c = bar->cell;
+
+	out->cur_sum = out->base_sum = 0;
+	for (size_t k = 0; k < ARRAY_SIZE(lost); k++) {
+		int machine = lost[k].judged == LOST_MACHINE;
+		out->cur[k] = machine ? report_cell_machine(c)
+				      : report_cell_share(c, sec->interval, lost[k].fig);
+		out->base[k] = machine ? report_base_machine(sec->base, sec->iv->path, bar->size,
+							     c->config->ranks, c->config->threads)
+				       : report_base_median(sec->base, sec->iv->path, bar->size,
+							    c->config->ranks, c->config->threads,
+							    lost[k].fig, 1);
+		if (isfinite(out->cur[k]))
+			captured[k] |= lost_key_shown(k, c);
+		if (!machine) {
+			out->cur_sum += isfinite(out->cur[k]) ? fmax(0, out->cur[k]) : 0;
+			out->base_sum += isfinite(out->base[k]) ? fmax(0, out->base[k]) : 0;
+		}
+	}
+}
+
+/* Where a side's bars stand in their category: the stack, and the machine's bar beside it. */
+struct lost_place {
+	double stack, stack_w, machine, machine_w;
+};
+
+static struct lost_place lost_place(int base, int with_base, int with_machine)
+{
+	if (!with_base)
+		return with_machine ? (struct lost_place){ -0.08, 0.46, 0.25, 0.14 }
+				    : (struct lost_place){ 0, 0.62, 0, 0 };
+	if (base)
+		return with_machine ? (struct lost_place){ -0.30, 0.22, -0.14, 0.08 }
+				    : (struct lost_place){ -0.25, 0.26, 0, 0 };
+	return with_machine ? (struct lost_place){ 0.08, 0.30, 0.30, 0.10 }
+			    : (struct lost_place){ 0.14, 0.44, 0, 0 };
+}
+
+/* The hover text of one bar: "<config> (p = 2): base Synchronization 4.7 % of Total_time". */
+static void lost_text(struct strbuf *text, const struct html_section *sec,
+		      const struct html_config *bar, size_t k, double share, int base)
+{
+	strbuf_reset(text);
+	strbuf_addf(text, "%s (p = %d): %s%s", bar->name, bar->cell->p, base ? sec->base_word : "",
+		    base ? " " : "");
+	if (lost[k].judged == LOST_MACHINE)
+		strbuf_addf(text, "Interference: the machine took %.1f %% of Total_time_wall "
+			    "(wall, with the machine's share; not judged)", 100 * share);
+	else
+		strbuf_addf(text, "%s %.1f %% of Total_time", analysis_figure_name(lost[k].fig),
+			    100 * share);
+}
+
+/* One side's bars in category i: the base's pale, or the current results'. */
+static void lost_side(struct html_plot *pl, const struct html_section *sec,
+		      const struct html_config *bar, double i, const struct lost_bar *sh, int base,
+		      struct lost_place at)
+{
+	const double *share = base ? sh->base : sh->cur;
+	struct strbuf text = STRBUF_INIT;
+	double y = 0;
+
+	for (size_t k = 0; k < ARRAY_SIZE(lost); k++) {
+		int machine = lost[k].judged == LOST_MACHINE;
+		if (!isfinite(share[k]) || (machine && !(at.machine_w > 0 && share[k] > 0)))
+			continue;
+		lost_text(&text, sec, bar, k, share[k], base);
+		if (!base && isfinite(sh->base[k]))
+			strbuf_addf(&text, "; %s %.1f %%", sec->base_word, 100 * sh->base[k]);
+		if (machine) {
+			html_bar(pl, i + at.machine, at.machine_w, 0, fmax(0, share[k]),
+				 lost[k].colour, base, text.buf);
+		} else {
+			html_bar(pl, i + at.stack, at.stack_w, y, y + fmax(0, share[k]),
+				 lost[k].colour, base, text.buf);
+			y += fmax(0, share[k]);
+		}
+	}
+	strbuf_release(&text);
+}
+
+/* Only what applies: no Communication key for a program without MPI. */
+static void lost_keys(struct html_plot *pl, const int *captured, int any_base, int any_machine,
+		      const char *base_word)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(lost); k++)
+		if (lost[k].judged == LOST_MACHINE && any_machine)
+			html_plot_key(pl, HTML_KEY_BOX, lost[k].colour,
+				      "%s: the machine's share of Total_time_wall",
+				      analysis_figure_name(lost[k].fig));
+		else if (captured[k] && lost[k].judged == LOST_PROGRAM)
+			html_plot_key(pl, HTML_KEY_BOX, lost[k].colour, "%s",
+				      analysis_figure_name(lost[k].fig));
+	if (any_base)
+		html_plot_key(pl, HTML_KEY_PALE, HTML_GREY, "%s (pale, left)", base_word);
+}
+
+/* What the bars show, and the axis they need. */
+struct lost_view {
+	struct lost_bar shares[MAX_BARS];
+	int captured[ARRAY_SIZE(lost)], any_base, any_machine;
+	double top;
+};
+
+static void lost_collect(const struct html_section *sec, const struct html_config *bars,
+			 size_t nr, struct lost_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->top = 0.05;
+	for (size_t i = 0; i < nr; i++) {
+		const struct lost_bar *sh = &v->shares[i];
+		lost_shares(sec, &bars[i], &v->shares[i], v->captured);
+		v->top = fmax(v->top, fmax(sh->cur_sum, sh->base_sum));
+		for (size_t k = 0; k < ARRAY_SIZE(lost); k++) {
+			v->any_base |= isfinite(sh->base[k]);
+			if (lost[k].judged != LOST_MACHINE)
+				continue;
+			v->any_machine |= sh->cur[k] > 0 || sh->base[k] > 0;
+			v->top = fmax(v->top, fmax(sh->cur[k], sh->base[k]));
+		}
+	}
+}
+
+/* Stacked bars of the program's lost-time terms per configuration, the machine's beside them, the
+ * base's pale on the left. */
 static int lost_plot(struct strbuf *sb, const struct html_section *sec,
 		     const struct html_config *bars, size_t nr, const char *note)
 {
 	const char *names[MAX_BARS];
-	double base[MAX_BARS][ARRAY_SIZE(lost)];
-	struct strbuf text = STRBUF_INIT;
+	struct lost_view v;
 	struct html_plot pl;
-	double top = 0.05;
-	int captured[ARRAY_SIZE(lost)] = { 0 }, any_base = 0;
-	char sub[160];
+	char sub[240];
 
 	if (!nr)
 		return 0;
-	for (size_t i = 0; i < nr; i++) {
-		const struct matrix_cell *c = bars[i].cell;
-		double total = c->fig[ANALYSIS_TOTAL_TIME_WALL].median, sum = 0, bsum = 0;
-		names[i] = bars[i].tick;
-		for (size_t k = 0; k < ARRAY_SIZE(lost); k++) {
-			if (c->fig[lost[k].fig].n && total > 0)
-				sum += fmax(0, c->fig[lost[k].fig].median / total),
-				captured[k] |= lost_key_shown(k, c);
-			base[i][k] = report_base_median(sec->base, sec->iv->path, bars[i].size,
-							c->config->ranks, c->config->threads,
-							lost[k].fig, 1);
-			if (isfinite(base[i][k]))
-				bsum += fmax(0, base[i][k]), any_base = 1;
-		}
-		top = fmax(top, fmax(sum, bsum));
-	}
+	lost_collect(sec, bars, nr, &v);
 	memset(&pl, 0, sizeof(pl));
 	pl.x.label = sec->nr_sizes > 1 || sec->weak
 			     ? "configuration (ranks \xc3\x97 threads @ size)"
 			     : "configuration (ranks \xc3\x97 threads)";
 	pl.y.label = "share of Total_time";
+	for (size_t i = 0; i < nr; i++)
+		names[i] = bars[i].tick;
 	html_axis_categories(&pl.x, names, nr);
-	html_axis_linear(&pl.y, 0, fmin(top * 1.05, 1), 1);
+	html_axis_linear(&pl.y, 0, fmin(v.top * 1.05, 1), 1);
 	pl.y.scale = 100;
 	pl.y.suffix = " %";
 	snprintf(sub, sizeof(sub),
-		 "shares of the wall's Total_time per configuration (Interference: "
-		 "the machine's), the %s pale",
-		 sec->base_word);
+		 "the program's losses as shares of its Total_time, as the checks judge them%s%s%s",
+		 v.any_machine ? "; grey beside: the machine's share of Total_time_wall "
+				 "(Interference, not judged)"
+			       : "",
+		 v.any_base ? "; the pale bars: the " : "", v.any_base ? sec->base_word : "");
 	html_plot_begin(&pl, sb, "Lost time by cause", sub);
 	for (size_t i = 0; i < nr; i++) {
-		const struct matrix_cell *c = bars[i].cell;
-		double total = c->fig[ANALYSIS_TOTAL_TIME_WALL].median, y = 0, yb = 0;
-		/* with a baseline: its bar pale on the left, the current one on the right */
-		double x = any_base ? (double)i + 0.14 : (double)i, w = any_base ? 0.44 : 0.62;
-		for (size_t k = 0; k < ARRAY_SIZE(lost); k++) {
-			const struct matrix_figure *fg = &c->fig[lost[k].fig];
-			double share = fg->n && total > 0 ? fmax(0, fg->median / total) : NAN;
-			if (isfinite(base[i][k])) {
-				strbuf_reset(&text);
-				strbuf_addf(&text, "%s (p = %d): %s %s %.1f %% of Total_time",
-					    bars[i].name, c->p, sec->base_word,
-					    analysis_figure_name(lost[k].fig), 100 * base[i][k]);
-				html_bar(&pl, (double)i - 0.25, 0.26, yb, yb + fmax(0, base[i][k]),
-					 lost[k].colour, 1, text.buf);
-				yb += fmax(0, base[i][k]);
-			}
-			if (!isfinite(share))
-				continue;
-			strbuf_reset(&text);
-			strbuf_addf(&text,
-				    "%s (p = %d): %s %.1f %% of Total_time (%.3g s of %.3g s)",
-				    bars[i].name, c->p, analysis_figure_name(lost[k].fig),
-				    100 * share, fg->median, total);
-			if (isfinite(base[i][k]))
-				strbuf_addf(&text, "; %s %.1f %%", sec->base_word,
-					    100 * base[i][k]);
-			html_bar(&pl, x, w, y, y + share, lost[k].colour, 0, text.buf);
-			y += share;
-		}
+		if (v.any_base)
+			lost_side(&pl, sec, &bars[i], (double)i, &v.shares[i], 1,
+				  lost_place(1, 1, v.any_machine));
+		lost_side(&pl, sec, &bars[i], (double)i, &v.shares[i], 0,
+			  lost_place(0, v.any_base, v.any_machine));
 	}
-	/* only what applies: no Communication key for a program without MPI */
-	for (size_t k = 0; k < ARRAY_SIZE(lost); k++)
-		if (captured[k])
-			html_plot_key(&pl, HTML_KEY_BOX, lost[k].colour, "%s",
-				      analysis_figure_name(lost[k].fig));
-	if (any_base)
-		html_plot_key(&pl, HTML_KEY_PALE, HTML_GREY, "%s (pale, left)", sec->base_word);
+	lost_keys(&pl, v.captured, v.any_base, v.any_machine, sec->base_word);
 	if (note)
 		strbuf_addstr(&pl.notes, note);
 	html_plot_end(&pl);
-	strbuf_release(&text);
 	return 1;
 }
 

@@ -144,7 +144,7 @@ struct html_section {
 	const struct isoeff *iso;
 	const struct baseline *base;                        /* NULL without one */
 	const char *base_word;                              /* "base" (A/B) or "baseline" */
-	int worst;                                          /* worst verdict status + 1, 0: none */
+	enum report_word worst;                             /* of the interval's verdicts */
 	size_t first;                                       /* order of appearance in the matrix */
 };
 
@@ -152,6 +152,9 @@ struct html_section {
  */
 enum html_figure { HTML_SPEEDUP, HTML_EFFICIENCY, HTML_KARP_FLATT, HTML_TIME };
 int html_scaling_plot(struct strbuf *sb, const struct html_section *sec, enum html_figure f);
+
+/* The CSS class of a verdict word's badge and section: "fail", "warn", "inconclusive", ... */
+const char *html_word_class(enum report_word w);
 
 /* Writes the section's heading, plots and figures table; returns the number of plots drawn. */
 size_t html_section_write(struct strbuf *sb, const struct html_section *sec, const char *id);

@@ -11,6 +11,7 @@
 
 #include "base/units.h"
 #include "judge/baseline.h"
+#include "judge/check.h"
 #include "report/html-priv.h"
 #include "analyze/matrix.h"
 #include "base/words.h"
@@ -81,6 +82,29 @@ static void size_prefix(struct strbuf *sb, const struct html_section *sec,
 {
 	if (s->size && strcmp(s->size, "-") && sec->nr_sizes > 1)
 		strbuf_addf(sb, "size %s, ", s->size);
+}
+
+/* "The current times are scaled to the baseline's machine speed by ×0.909": as the checks
+ * compared them (docs/check.md, "Machine speed"); the range when the configurations differ. */
+static void speed_note(struct strbuf *sb, const struct html_section *sec)
+{
+	double lo = INFINITY, hi = 0;
+
+	for (size_t i = 0; i < sec->nr_series; i++)
+		for (size_t k = 0; k < sec->series[i]->nr_cells; k++) {
+			double f = sec->series[i]->cells[k].speed;
+			if (f > 0)
+				lo = fmin(lo, f), hi = fmax(hi, f);
+		}
+	if (!(hi > 0))
+		return;
+	strbuf_addf(sb, "%sThe current times are ", sb->len ? " " : "");
+	html_text(sb, CHECK_SCALED_WORDS);
+	if (lo < hi)
+		strbuf_addf(sb, "%.3f to \xc3\x97%.3f", lo, hi);
+	else
+		strbuf_addf(sb, "%.3f", lo);
+	strbuf_addstr(sb, ", as the checks compared them.");
 }
 
 /* The Karp-Flatt trend of each drawn size in words. */
@@ -342,6 +366,8 @@ static void draw_series(struct html_plot *pl, struct series_state *st)
 			strbuf_addstr(&t, ", ");
 			add_value(&t, st->f, fg->hi);
 			strbuf_addf(&t, "], n = %zu", fg->n);
+			if (st->f == HTML_TIME && c->speed > 0)
+				strbuf_addf(&t, ", " CHECK_SCALED_WORDS "%.3f", c->speed);
 			if (isfinite(yb[k])) {
 				strbuf_addf(&t, "; %s ", st->sec->base_word);
 				add_value(&t, st->f, yb[k]);
@@ -455,6 +481,8 @@ int html_scaling_plot(struct strbuf *sb, const struct html_section *sec, enum ht
 			    pl.notes.len ? " " : "", pl.y.lo, pl.y.hi);
 	if (f == HTML_KARP_FLATT)
 		trend_note(&pl.notes, sec);
+	if (f == HTML_TIME)
+		speed_note(&pl.notes, sec);
 	html_plot_end(&pl);
 	return 1;
 }

@@ -10,6 +10,7 @@
 #include "report/html-priv.h"
 #include "analyze/isoeff.h"
 #include "analyze/scaling-size.h"
+#include "judge/check.h"
 #include "judge/verdict.h"
 
 #define DASH "\xe2\x80\x93"
@@ -199,8 +200,10 @@ static int iso_plot(struct strbuf *sb, const struct html_section *sec)
 	return 1;
 }
 
-/* A figure as every report shows it (base/units.h), its interval small. */
-static void figure_cell(struct strbuf *sb, const struct matrix_figure *f, enum unit u)
+/* A figure as every report shows it (base/units.h), its interval small; 'speed': the factor a
+ * time was scaled by to the stored baseline's machine speed, said beside it (0: as measured). */
+static void figure_cell_scaled(struct strbuf *sb, const struct matrix_figure *f, enum unit u,
+			       double speed)
 {
 	char text[48];
 
@@ -214,10 +217,20 @@ static void figure_cell(struct strbuf *sb, const struct matrix_figure *f, enum u
 			html_text(sb, unit_format(text, sizeof(text), u, f->hi));
 			strbuf_addstr(sb, "]</small>");
 		}
+		if (speed > 0) {
+			strbuf_addstr(sb, " <small>(");
+			html_text(sb, CHECK_SCALED_WORDS);
+			strbuf_addf(sb, "%.3f)</small>", speed);
+		}
 	} else {
 		strbuf_addstr(sb, DASH);
 	}
 	strbuf_addstr(sb, "</td>");
+}
+
+static void figure_cell(struct strbuf *sb, const struct matrix_figure *f, enum unit u)
+{
+	figure_cell_scaled(sb, f, u, 0);
 }
 
 /* Every configuration's figures, collapsed: the numbers behind the plots. */
@@ -243,7 +256,7 @@ static void figures_table(struct strbuf *sb, const struct html_section *sec)
 		strbuf_addstr(sb, "<tr><td>");
 		html_text(sb, cfg[i].name);
 		strbuf_addf(sb, "</td><td>%d</td>", c->p);
-		figure_cell(sb, &c->fig[ANALYSIS_EXECUTION_TIME], UNIT_SECONDS);
+		figure_cell_scaled(sb, &c->fig[ANALYSIS_EXECUTION_TIME], UNIT_SECONDS, c->speed);
 		if (sec->weak) {
 			figure_cell(sb, &c->weak_efficiency, UNIT_RATIO);
 		} else {
@@ -258,9 +271,12 @@ static void figures_table(struct strbuf *sb, const struct html_section *sec)
 	strbuf_addstr(sb, "</tbody></table></details>\n");
 }
 
-static const char *const badge_class[] = { "none", "pass", "warn", "fail", "error", "skipped" };
-static const char *const badge_text[] = {"no checks",  "pass",  "warning",
-					 "regression", "error", "skipped"};
+const char *html_word_class(enum report_word w)
+{
+	static const char *const cls[] = { "none",  "pass", "skipped", "inconclusive",
+					    "error", "warn", "fail" };
+	return cls[w];
+}
 
 /* Level, source, sizes, reference and the series' verdicts in words. */
 static void meta(struct strbuf *sb, const struct html_section *sec)
@@ -294,13 +310,14 @@ static void meta(struct strbuf *sb, const struct html_section *sec)
 
 size_t html_section_write(struct strbuf *sb, const struct html_section *sec, const char *id)
 {
-	int st = sec->worst, iso = 0;
+	const char *cls = html_word_class(sec->worst);
+	int iso = 0;
 	size_t n = 0;
 
 	strbuf_addf(sb,
 		    "<section class=\"interval st-%s\" id=\"%s\">\n<h3><span class=\"badge "
 		    "%s\">%s</span> ",
-		    badge_class[st], id, badge_class[st], badge_text[st]);
+		    cls, id, cls, report_word_name(sec->worst));
 	html_text(sb, sec->benchmark);
 	strbuf_addstr(sb, " <code>");
 	html_text(sb, sec->iv->path);

@@ -23,30 +23,20 @@
 
 /* ---- verdicts ---- */
 
-static int status_rank(enum verdict_status st)
+/* The word of the worst verdict on this benchmark's interval, any size and configuration. */
+static enum report_word worst(const struct verdict_set *s, const char *benchmark, const char *path)
 {
-	static const int rank[] = { [VERDICT_PASS] = 1, [VERDICT_SKIPPED] = 2, [VERDICT_ERROR] = 3,
-				    [VERDICT_WARN] = 4, [VERDICT_FAIL] = 5 };
-	return rank[st];
-}
-
-/* The worst verdict on this benchmark's interval, any size and configuration: 0 none, else status +
- * 1. */
-static int worst(const struct verdict_set *s, const char *benchmark, const char *path)
-{
-	int best = 0, found = 0;
+	enum report_word w = REPORT_WORD_NONE;
 
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct verdict *v = &s->v[i];
 		if (!v->benchmark || !v->interval || strcmp(v->benchmark, benchmark) ||
 		    strcmp(v->interval, path))
 			continue;
-		if (status_rank(v->status) > best) {
-			best = status_rank(v->status);
-			found = (int)v->status + 1;
-		}
+		if (report_word_of(v) > w)
+			w = report_word_of(v);
 	}
-	return found;
+	return w;
 }
 
 /* ---- sections ---- */
@@ -136,8 +126,8 @@ static struct html_section *build_sections(const struct verdict_set *s, const st
 
 static int flagged(const struct html_section *x)
 {
-	return x->worst == VERDICT_FAIL + 1 || x->worst == VERDICT_WARN + 1 ||
-	       x->worst == VERDICT_ERROR + 1;
+	return x->worst == REPORT_WORD_REGRESSION || x->worst == REPORT_WORD_WARNING ||
+	       x->worst == REPORT_WORD_ERROR;
 }
 
 /* Plotted unless deeper than MAX_LEVEL without a warning, regression or error. */
@@ -151,14 +141,14 @@ static int eligible(const struct html_section *x)
 static int cmp_section(const void *p, const void *q)
 {
 	const struct html_section *x = p, *y = q;
-	int gx = !eligible(x)                   ? 3
-		 : x->worst == VERDICT_FAIL + 1 ? 0
-		 : x->worst == VERDICT_WARN + 1 ? 1
-						: 2;
-	int gy = !eligible(y)                   ? 3
-		 : y->worst == VERDICT_FAIL + 1 ? 0
-		 : y->worst == VERDICT_WARN + 1 ? 1
-						: 2;
+	int gx = !eligible(x)                         ? 3
+		 : x->worst == REPORT_WORD_REGRESSION ? 0
+		 : x->worst == REPORT_WORD_WARNING    ? 1
+						      : 2;
+	int gy = !eligible(y)                         ? 3
+		 : y->worst == REPORT_WORD_REGRESSION ? 0
+		 : y->worst == REPORT_WORD_WARNING    ? 1
+						      : 2;
 
 	if (gx != gy)
 		return gx - gy;
@@ -389,7 +379,8 @@ static void header(struct strbuf *sb, const struct verdict_set *s, const struct 
 	struct strbuf outcome = STRBUF_INIT;
 	const char *st = count[VERDICT_FAIL]                         ? "fail"
 			 : s->exit_code == 3 || count[VERDICT_ERROR] ? "error"
-			 : count[VERDICT_WARN]                       ? "warn"
+			 : report_count_listed(s, VERDICT_WARN)      ? "warn"
+			 : count[VERDICT_WARN]                       ? "inconclusive"
 								     : "pass";
 
 	report_outcome(&outcome, s);
@@ -412,7 +403,7 @@ static void header(struct strbuf *sb, const struct verdict_set *s, const struct 
 		strbuf_addstr(sb, "</span> ");
 	}
 	/* counted as in every report: the inconclusive checks apart from the warnings */
-	strbuf_addf(sb, "<span class=\"badge warn\">%zu inconclusive</span> ",
+	strbuf_addf(sb, "<span class=\"badge inconclusive\">%zu inconclusive</span> ",
 		    report_count_listed(s, REPORT_INCONCLUSIVE));
 	strbuf_addf(sb,
 		    "<span class=\"badge error\">%zu error%s</span> <span class=\"badge "
@@ -484,16 +475,15 @@ static size_t sections(struct strbuf *sb, struct html_section *sec, size_t nr)
 	else
 		strbuf_addstr(sb, "<nav><ul>\n");
 	for (size_t i = 0; i < shown; i++) {
-		int st = sec[i].worst;
+		enum report_word w = sec[i].worst;
 		strbuf_addf(sb, "<li><a href=\"#s%zu\">", i);
 		html_text(sb, sec[i].benchmark);
 		strbuf_addstr(sb, " <code>");
 		html_text(sb, sec[i].iv->path);
 		strbuf_addstr(sb, "</code></a>");
-		if (st == VERDICT_FAIL + 1 || st == VERDICT_WARN + 1)
+		if (w >= REPORT_WORD_INCONCLUSIVE)
 			strbuf_addf(sb, " <span class=\"badge %s\">%s</span>",
-				    st == VERDICT_FAIL + 1 ? "fail" : "warn",
-				    st == VERDICT_FAIL + 1 ? "regression" : "warning");
+				    html_word_class(w), report_word_name(w));
 		strbuf_addstr(sb, "</li>\n");
 	}
 	if (shown)
@@ -545,11 +535,11 @@ int html_write(const struct verdict_set *s, const struct analysis *a, const stru
 	return ret;
 }
 
-int report_write_html(const struct check *c, const struct verdict_set *vs, const char *path)
+int report_write_html(const struct judge *j, const char *path)
 {
 	size_t n;
-	const struct baseline **base = report_bases(c, &n);
-	int ret = html_write(vs, c->a, c->m, base, n, path);
+	const struct baseline **base = report_bases(&j->c, &n);
+	int ret = html_write(&j->vs, judge_shown_analysis(j), judge_shown_matrix(j), base, n, path);
 
 	free(base);
 	return ret;
@@ -557,7 +547,7 @@ int report_write_html(const struct check *c, const struct verdict_set *vs, const
 
 static int write_html(const struct report_input *in, const char *path)
 {
-	return report_write_html(&in->j->c, &in->j->vs, path);
+	return report_write_html(in->j, path);
 }
 
 const struct report_format report_html = {

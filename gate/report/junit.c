@@ -7,7 +7,7 @@
 
 #include "base/escape.h"
 #include "base/interrupt.h"
-#include "report/report.h"
+#include "report/report-priv.h"
 #include "base/util.h"
 #include "base/words.h"
 #include "judge/judge.h"
@@ -181,7 +181,7 @@ static void testcase(struct strbuf *out, const struct verdict *v, int testcase_o
 	if (testcase_output && sb.len) {
 		strbuf_addstr(out, "      <system-out>");
 		if (v->status == VERDICT_WARN)
-			strbuf_addstr(out, "warning: ");
+			strbuf_addf(out, "%s: ", report_word_name(report_word_of(v)));
 		xml_add_text(out, sb.buf);
 		strbuf_addstr(out, "</system-out>\n");
 	}
@@ -194,7 +194,7 @@ static void testsuite(struct strbuf *out, const struct verdict_set *s, size_t fi
 		      const char *timestamp, int testcase_output)
 {
 	const char *name = suite_name(&s->v[first]);
-	size_t count[VERDICT_SKIPPED + 1] = { 0 }, tests = 0;
+	size_t count[VERDICT_SKIPPED + 1] = { 0 }, tests = 0, undecided = 0;
 	double time = 0;
 	struct strbuf warnings = STRBUF_INIT, sb = STRBUF_INIT;
 
@@ -203,11 +203,13 @@ static void testsuite(struct strbuf *out, const struct verdict_set *s, size_t fi
 		if (strcmp(suite_name(v), name))
 			continue;
 		count[v->status]++;
+		undecided += v->status == VERDICT_WARN && v->inconclusive;
 		tests++;
 		time += seconds(v->seconds);
 		if (v->status == VERDICT_WARN) {
 			report_testcase_name(&sb, v);
-			strbuf_addf(&warnings, "warning: %s\n", sb.buf);
+			strbuf_addf(&warnings, "%s: %s\n", report_word_name(report_word_of(v)),
+				    sb.buf);
 			strbuf_reset(&sb);
 			verdict_text(&sb, v);
 			/* indent the verdict's lines under the testcase name */
@@ -252,12 +254,15 @@ static void testsuite(struct strbuf *out, const struct verdict_set *s, size_t fi
 			testcase(out, &s->v[i], testcase_output);
 
 	/* windyroad.xsd requires both, after the testcases; warnings live here as it
-	 * forbids a testcase's own <system-out> */
-	strbuf_addf(
-		out,
-		"    <system-out>%zu %s: %zu pass, %zu warn, %zu fail, %zu error, %zu skipped\n",
-		tests, tests == 1 ? "check" : "checks", count[VERDICT_PASS], count[VERDICT_WARN],
-		count[VERDICT_FAIL], count[VERDICT_ERROR], count[VERDICT_SKIPPED]);
+	 * forbids a testcase's own <system-out>; counted in the headline's words, the inconclusive
+	 * checks apart from the warnings */
+	strbuf_addf(out,
+		    "    <system-out>%zu %s: %zu failed, %zu warned, %zu inconclusive, %zu %s, "
+		    "%zu skipped, %zu passed\n",
+		    tests, tests == 1 ? "check" : "checks", count[VERDICT_FAIL],
+		    count[VERDICT_WARN] - undecided, undecided, count[VERDICT_ERROR],
+		    count[VERDICT_ERROR] == 1 ? "error" : "errors", count[VERDICT_SKIPPED],
+		    count[VERDICT_PASS]);
 	xml_add_text(out, warnings.buf);
 	strbuf_addstr(out, "</system-out>\n    <system-err></system-err>\n  </testsuite>\n");
 	strbuf_release(&warnings);

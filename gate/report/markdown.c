@@ -301,14 +301,11 @@ static void verdict_list(struct strbuf *sb, const struct verdict_set *s, int st,
 	strbuf_addstr(sb, "\n</details>\n\n");
 }
 
-/* The worst verdict on this interval (and configuration, unless 'c' is NULL): 0 none, else status +
- * 1. */
-static int worst(const struct verdict_set *s, const struct matrix_series *ser, const char *path,
-		 const struct analysis_config *c)
+/* The word of the worst verdict on this interval (and configuration, unless 'c' is NULL). */
+static enum report_word worst(const struct verdict_set *s, const struct matrix_series *ser,
+			      const char *path, const struct analysis_config *c)
 {
-	static const int rank[] = { [VERDICT_PASS] = 1, [VERDICT_SKIPPED] = 2, [VERDICT_ERROR] = 3,
-				    [VERDICT_WARN] = 4, [VERDICT_FAIL] = 5 };
-	int best = 0, found = 0;
+	enum report_word w = REPORT_WORD_NONE;
 
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct verdict *v = &s->v[i];
@@ -318,12 +315,24 @@ static int worst(const struct verdict_set *s, const struct matrix_series *ser, c
 			continue;
 		if (c && (v->ranks != c->ranks || v->threads != c->threads))
 			continue;
-		if (rank[v->status] > best) {
-			best = rank[v->status];
-			found = (int)v->status + 1;
-		}
+		if (report_word_of(v) > w)
+			w = report_word_of(v);
 	}
-	return found;
+	return w;
+}
+
+/* A configuration's mark: the headline's word of its worst verdict, with the title's icon. */
+static void mark(struct strbuf *sb, enum report_word w)
+{
+	static const char *const icon[] = {
+		[REPORT_WORD_INCONCLUSIVE] = "\xe2\x9d\x94 ",
+		[REPORT_WORD_ERROR] = "\xe2\x9a\xa0\xef\xb8\x8f ",
+		[REPORT_WORD_WARNING] = "\xe2\x9a\xa0\xef\xb8\x8f ",
+		[REPORT_WORD_REGRESSION] = "\xe2\x9d\x8c ",
+	};
+
+	if (w >= REPORT_WORD_INCONCLUSIVE)
+		strbuf_addf(sb, "%s%s", icon[w], report_word_name(w));
 }
 
 /* "median [lo, hi]" as every report shows it; the interval left out when it shows nothing (one
@@ -375,19 +384,23 @@ static void series_head(struct strbuf *sb, const struct verdict_set *s,
 				  "Flatt | |\n| ---: | --- | --- | --- | --- | --- | --- |\n");
 }
 
-/* After the program's time: the wall's, and how much of the processors' time the machine took. */
-static void interference_note(struct strbuf *sb, const struct matrix_cell *c)
+/* After the program's time: the factor it was scaled by to the stored baseline's machine speed,
+ * and the wall's time with how much of the processors' time the machine took. */
+static void time_note(struct strbuf *sb, const struct matrix_cell *c)
 {
 	const struct matrix_figure *in = &c->fig[ANALYSIS_INTERFERENCE];
 	const struct matrix_figure *tw = &c->fig[ANALYSIS_TOTAL_TIME_WALL];
+	int wall = in->n && in->median > 0 && tw->median > 0;
 
-	if (!in->n || !(in->median > 0) || !(tw->median > 0))
+	if (c->speed > 0)
+		strbuf_addf(sb, " (" CHECK_SCALED_WORDS "%.3f%s", c->speed, wall ? "; " : ")");
+	if (!wall)
 		return;
-	strbuf_addstr(sb, " (wall ");
+	strbuf_addstr(sb, c->speed > 0 ? "wall " : " (wall ");
 	value(sb, UNIT_SECONDS, c->fig[ANALYSIS_EXECUTION_TIME_WALL].median);
 	strbuf_addstr(sb, ": the machine took ");
 	value(sb, UNIT_SHARE, in->median / tw->median);
-	strbuf_addstr(sb, " of Total_time)");
+	strbuf_addstr(sb, " of Total_time_wall)");
 }
 
 /* One row per configuration: the current figures, and the base's time and speedup beside them when
@@ -401,10 +414,10 @@ static void series_table(struct strbuf *sb, const struct verdict_set *s,
 	series_head(sb, s, ser, path, b);
 	for (size_t i = 0; i < rows; i++) {
 		const struct matrix_cell *c = &ser->cells[i];
-		int w = worst(s, ser, path, c->config);
+		enum report_word w = worst(s, ser, path, c->config);
 		strbuf_addf(sb, "| %d | %dx%d | ", c->p, c->config->ranks, c->config->threads);
 		figure(sb, UNIT_SECONDS, &c->fig[ANALYSIS_EXECUTION_TIME]);
-		interference_note(sb, c);
+		time_note(sb, c);
 		strbuf_addstr(sb, " | ");
 		if (b) {
 			value(sb, UNIT_SECONDS,
@@ -428,10 +441,7 @@ static void series_table(struct strbuf *sb, const struct verdict_set *s,
 		else if (c->karp_flatt.n && c->karp_flatt.median >= 1)
 			strbuf_addstr(sb, " no speedup (e \xe2\x89\xa5 1)");
 		strbuf_addstr(sb, " | ");
-		if (w == VERDICT_FAIL + 1)
-			strbuf_addstr(sb, "\xe2\x9d\x8c regression");
-		else if (w == VERDICT_WARN + 1)
-			strbuf_addstr(sb, "\xe2\x9a\xa0\xef\xb8\x8f warning");
+		mark(sb, w);
 		strbuf_addstr(sb, " |\n");
 	}
 	if (ser->nr_cells > rows)
@@ -452,13 +462,14 @@ static void scaling(struct strbuf *sb, const struct verdict_set *s, const struct
 		for (size_t i = 0; i < m->nr_series; i++) {
 			const struct matrix_series *ser = &m->series[i];
 			const struct analysis_interval *iv;
-			int w, flagged;
+			enum report_word w;
+			int flagged;
 			if (ser->interval < 0 || (size_t)ser->interval >= a->nr_intervals ||
 			    !ser->nr_cells)
 				continue;
 			iv = &a->intervals[ser->interval];
 			w = worst(s, ser, iv->path, NULL);
-			flagged = w == VERDICT_FAIL + 1 || w == VERDICT_WARN + 1;
+			flagged = w == REPORT_WORD_REGRESSION || w == REPORT_WORD_WARNING;
 			if (pass == 0 ? !flagged : flagged || iv->depth > 1)
 				continue;
 			if (!wanted++)
@@ -585,7 +596,8 @@ static int write_markdown(const struct report_input *in, const char *path)
 {
 	size_t n;
 	const struct baseline **base = report_bases(&in->j->c, &n);
-	int ret = markdown_write_analysis(&in->j->vs, &in->j->a, &in->j->m, base, n, path);
+	int ret = markdown_write_analysis(&in->j->vs, judge_shown_analysis(in->j),
+					  judge_shown_matrix(in->j), base, n, path);
 
 	free(base);
 	return ret;

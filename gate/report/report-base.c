@@ -30,6 +30,55 @@ double report_base_median(const struct baseline *b, const char *path, const char
 	return med;
 }
 
+double report_cell_share(const struct matrix_cell *c, int interval, enum analysis_figure f)
+{
+	const struct analysis_config *cfg = c->config;
+	double *x = xcalloc(cfg->nr_runs + 1, sizeof(*x)), med;
+	size_t n = 0;
+
+	for (size_t r = 0; interval >= 0 && r < cfg->nr_runs; r++) {
+		const struct analysis_point *pt = (size_t)interval < cfg->runs[r].nr_points
+							  ? &cfg->runs[r].points[interval]
+							  : NULL;
+		double num = pt && pt->present ? pt->fig[f] : NAN;
+		double den = pt && pt->present ? pt->fig[ANALYSIS_TOTAL_TIME] : NAN;
+		if (isfinite(num) && isfinite(den) && den > 0)
+			x[n++] = num / den;
+	}
+	med = n ? stats_median(x, n) : NAN;
+	free(x);
+	return med;
+}
+
+double report_cell_machine(const struct matrix_cell *c)
+{
+	const struct matrix_figure *in = &c->fig[ANALYSIS_INTERFERENCE];
+	double wall = c->fig[ANALYSIS_TOTAL_TIME_WALL].median;
+
+	return in->n && isfinite(in->median) && wall > 0 ? in->median / wall : NAN;
+}
+
+double report_base_machine(const struct baseline *b, const char *path, const char *size,
+			   int ranks, int threads)
+{
+	const struct baseline_cell *c = b ? baseline_find(b, path, size ? size : "-", ranks,
+							  threads)
+					  : NULL;
+	double *x, med;
+	size_t n;
+
+	if (!c || !c->n)
+		return NAN;
+	x = xcalloc(c->n, sizeof(*x));
+	/* per repeat Interference / Total_time; of Total_time_wall, their sum: x / (1 + x) */
+	n = baseline_ratios(c, ANALYSIS_INTERFERENCE, ANALYSIS_TOTAL_TIME, x);
+	for (size_t i = 0; i < n; i++)
+		x[i] /= 1 + x[i];
+	med = n ? stats_median(x, n) : NAN;
+	free(x);
+	return med;
+}
+
 double report_base_speedup(const struct baseline *b, const char *path, const char *size,
 			   const struct analysis_config *ref, const struct analysis_config *c)
 {
@@ -69,10 +118,16 @@ const struct baseline **report_bases(const struct check *c, size_t *n)
 
 const char *report_value_text(char *buf, size_t size, const struct verdict *v, const char *none)
 {
-	if (!isfinite(v->value))
+	size_t len;
+
+	if (!isfinite(v->value)) {
 		snprintf(buf, size, "%s", none);
-	else
-		unit_format_interval(buf, size, v->unit, v->value, v->lo, v->hi);
+		return buf;
+	}
+	unit_format_interval(buf, size, v->unit, v->value, v->lo, v->hi);
+	len = strlen(buf);
+	if (v->speed > 0 && len < size)
+		snprintf(buf + len, size - len, " (" CHECK_SCALED_WORDS "%.3f)", v->speed);
 	return buf;
 }
 

@@ -18,7 +18,9 @@ size_t report_undecided(const struct verdict_set *s);
 /* What v->baseline holds: "min" or "max" for a bound (kind *_min, *_max), else "baseline". */
 const char *report_reference(const struct verdict *v);
 /* A verdict's figures as every report shows them (base/units.h), 'none' when absent; return buf:
- * "50.0 % [49.1 %, 50.2 %]", "0.2 %" (a bound: "≥ 0.8"), "+49.8 points", "< 0.001". */
+ * "50.0 % [49.1 %, 50.2 %]", "0.2 %" (a bound: "≥ 0.8"), "+49.8 points", "< 0.001"; a time
+ * scaled to the stored baseline's machine speed says so: "0.484 s (scaled to the baseline's
+ * machine speed by ×0.909)". */
 const char *report_value_text(char *buf, size_t size, const struct verdict *v, const char *none);
 const char *report_baseline_text(char *buf, size_t size, const struct verdict *v,
 				 const char *none);
@@ -32,6 +34,21 @@ const char *report_p_text(char *buf, size_t size, double p, const char *none);
 int report_listed(const struct verdict *v, int st);
 size_t report_count_listed(const struct verdict_set *s, int st);
 
+/* The words of the headline, one per verdict, mildest first: a cell or an interval is marked with
+ * the word of its worst verdict, and an inconclusive check is never called a warning. */
+enum report_word {
+	REPORT_WORD_NONE, /* no verdict */
+	REPORT_WORD_PASS,
+	REPORT_WORD_SKIPPED,
+	REPORT_WORD_INCONCLUSIVE,
+	REPORT_WORD_ERROR,
+	REPORT_WORD_WARNING,
+	REPORT_WORD_REGRESSION,
+};
+enum report_word report_word_of(const struct verdict *v);
+/* "no checks", "pass", "skipped", "inconclusive", "error", "warning", "regression" */
+const char *report_word_name(enum report_word w);
+
 struct baseline;
 /* The median of a baseline figure (share: of Total_time) in one configuration, NAN without it (b
  * may be NULL). */
@@ -41,6 +58,16 @@ double report_base_median(const struct baseline *b, const char *path, const char
  * T(p), the one definition of a speedup (the current one too, and the check's); NAN without. */
 double report_base_speedup(const struct baseline *b, const char *path, const char *size,
 			   const struct analysis_config *ref, const struct analysis_config *c);
+struct matrix_cell;
+/* A current cell's figure f as a share of Total_time as the checks form it: the median over its
+ * repeats of f / Total_time (the interval's id in the analysis); NAN without. */
+double report_cell_share(const struct matrix_cell *c, int interval, enum analysis_figure f);
+/* The machine's share of the wall (Interference / Total_time_wall), as the causes and the
+ * details say "the machine took X % of Total_time_wall": for a current cell from its medians,
+ * for the base the median over its repeats; NAN when not captured. */
+double report_cell_machine(const struct matrix_cell *c);
+double report_base_machine(const struct baseline *b, const char *path, const char *size,
+			   int ranks, int threads);
 struct matrix_figure;
 /* "median [lo, hi]" of a figure as every report shows it (base/units.h); 'none' when absent. */
 const char *report_figure_text(char *buf, size_t size, enum unit u, const struct matrix_figure *f,

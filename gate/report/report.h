@@ -66,8 +66,9 @@ void report_recap(FILE *out, const struct verdict_set *vs);
 /* One line for a commit status (at most 'max' bytes, UTF-8 safe): caller frees. */
 char *summary_headline(const struct verdict_set *s, size_t max);
 
-/* The HTML report (html_write) with the baselines the check 'c' read. 0 or gate_error(). */
-int report_write_html(const struct check *c, const struct verdict_set *vs, const char *path);
+/* The HTML report (html_write) of a judged check, with the baselines it read and the figures it
+ * judged (judge_shown_matrix). 0 or gate_error(). */
+int report_write_html(const struct judge *j, const char *path);
 
 /*
  * The registry of report formats (docs/extending.md, "Adding a report format"): each format is

@@ -36,6 +36,30 @@ size_t report_count_listed(const struct verdict_set *s, int st)
 	return n;
 }
 
+enum report_word report_word_of(const struct verdict *v)
+{
+	switch (v->status) {
+	case VERDICT_PASS:
+		return REPORT_WORD_PASS;
+	case VERDICT_WARN:
+		return v->inconclusive ? REPORT_WORD_INCONCLUSIVE : REPORT_WORD_WARNING;
+	case VERDICT_FAIL:
+		return REPORT_WORD_REGRESSION;
+	case VERDICT_ERROR:
+		return REPORT_WORD_ERROR;
+	case VERDICT_SKIPPED:
+		break;
+	}
+	return REPORT_WORD_SKIPPED;
+}
+
+const char *report_word_name(enum report_word w)
+{
+	static const char *const name[] = { "no checks", "pass", "skipped", "inconclusive",
+					     "error", "warning", "regression" };
+	return name[w];
+}
+
 static void add_count(struct strbuf *sb, size_t n, const char *one, const char *many,
 		      const char *sep)
 {
@@ -285,6 +309,9 @@ static void verdict_json(struct strbuf *sb, const struct verdict *v)
 	json_add_number(sb, v->lo);
 	strbuf_addstr(sb, ", \"hi\": ");
 	json_add_number(sb, v->hi);
+	/* value, lo and hi were scaled by it to the stored baseline's machine speed */
+	strbuf_addstr(sb, ", \"speed_factor\": ");
+	json_add_number(sb, v->speed > 0 ? v->speed : NAN);
 	strbuf_addf(sb, ", \"n_base\": %zu, \"baseline\": ", v->n_base);
 	json_add_number(sb, v->baseline);
 	/* what value, lo, hi and baseline are in, and change (docs/summary.md, "Units") */

@@ -293,7 +293,7 @@ static void test_cause_interference(void **state)
 	check_add_cause(&f.cell, v);
 	assert_non_null(v->cause);
 	assert_true(strstr(v->cause, "Insufficient_parallelism") == v->cause);
-	assert_non_null(strstr(v->cause, "the machine took 31.0 % of Total_time from this interval"));
+	assert_non_null(strstr(v->cause, "the machine took 31.0 % of Total_time_wall from this interval"));
 	assert_null(strstr(v->cause, "busy"));
 	verdict_set_release(&vs);
 	fixture_release(&f);

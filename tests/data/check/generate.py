@@ -128,10 +128,12 @@ def profile(threads, factor, mode, extra=False, solve_serial=SOLVE_SERIAL, k=OVE
 
 
 def write_results(path, factors, mode, extra=False, failures=(), fingerprint=FINGERPRINT, solve_serial=SOLVE_SERIAL,
-                  k=OVERHEAD, threads=(1, 2), sizes=None, over=0.0, busy=None, per_thread=None):
+                  k=OVERHEAD, threads=(1, 2), sizes=None, over=0.0, busy=None, per_thread=None,
+                  reference=None):
     """failures: (threads, repeat, status, reason) of runs that failed (no profile written).
 
     per_thread: {threads: factor} multiplies the times of those thread counts (default 1).
+    reference: the machine speed reference of every run, seconds (manifest.tsv 'reference_s'); None: none.
 
     sizes: (size, threads) pairs run instead of 'threads' without a size; the
     work grows with size / 1000."""
@@ -141,8 +143,9 @@ def write_results(path, factors, mode, extra=False, failures=(), fingerprint=FIN
     with open(os.path.join(path, "fingerprint.tsv"), "w") as f:
         f.writelines("%s\t%s\n" % kv for kv in fingerprint)
     manifest = ["benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason"
-                + ("" if busy is None else "\tcontention")]
-    contention = "" if busy is None else "\t%.3f" % (2 * busy / (1 + busy))
+                + ("" if busy is None else "\tcontention") + ("" if reference is None else "\treference_s")]
+    contention = ("" if busy is None else "\t%.3f" % (2 * busy / (1 + busy))) + \
+        ("" if reference is None else "\t%.6f" % reference)
     points = sizes if sizes else [("-", t) for t in threads]
     for repeat, factor in enumerate(factors, 1):
         for size, t in points:

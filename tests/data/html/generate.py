@@ -10,7 +10,9 @@ of tracer/PROFILE.md, OpenMP captured, threads 1, 2, 4, 8, 5 repeats):
   interval whose name carries HTML ('setup<b x="1">&\'q\''). In the current
   results the residual runs on one thread (a regression); 'block' is at level
   3 with no verdict, so the report leaves it out.
-- heat-weak: weak scaling, size 1000 p at p processors (Weak_efficiency).
+- heat-weak: weak scaling, size 1000 p at p processors (Weak_efficiency); its
+  step 10 % slower at 4 and 8 threads in the current results (a warning of a
+  warn-level rule), unchanged at 1 and 2 (inconclusive at its 2 %).
 - reduce: strong scaling over 5 sizes, T = n 1e-6 / p + 2e-3 log2 p: the
   isoefficiency at 80 % is n = 8000 p log2 p (crossed at p = 2, 4, 8).
 
@@ -103,7 +105,10 @@ def solver(threads, current):
 def heat(threads, current):
     size = 1000 * threads
     over = (0.006 if current else 0.005) * math.log2(threads) if threads > 1 else 0
-    return [("program", None, 0.001, 0, 0), ("step", 0, 0, 0.1 * size / 1000, over)]
+    # at 4 and 8 threads the current step is 10 % slower, past the warn-level rule's 2 % (a warning, not a
+    # regression); at 1 and 2 threads the noise cannot tell a change of 2 % (inconclusive)
+    work = 0.11 if current and threads >= 4 else 0.1
+    return [("program", None, 0.001, 0, 0), ("step", 0, 0, work * size / 1000, over)]
 
 
 def reduce(threads, size):
