@@ -12,6 +12,8 @@
 #include "judge/verdict.h"
 #include "results/adaptive.h"
 
+struct config;
+
 /* The fingerprint keys that decide whether absolute times are comparable. */
 #define CHECK_FINGERPRINT_KEYS \
 	"cpu_model", "cores", "smt", "compiler", "omp_runtime", "mpi", "OMP_PROC_BIND", \
@@ -144,8 +146,9 @@ void check_damaged(struct verdict_set *vs, const struct analysis *a);
 /* Fills the set's fingerprint, timestamp and hostname from the analysis. */
 void check_describe(struct verdict_set *vs, const struct analysis *a);
 
-/* Gives every verdict the source file:line of its interval, from the profiles' region records. */
-void verdict_set_sources(struct verdict_set *vs, const struct analysis *a);
+/* Gives every verdict the source file:line of its interval, from the profiles' region records, and
+ * the set each benchmark's program of 'c' (its command and executable; 'c' may be NULL). */
+void verdict_set_sources(struct verdict_set *vs, const struct analysis *a, const struct config *c);
 
 /*
  * When the gate exits with another code than the one the counts gave (a

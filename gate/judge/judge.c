@@ -67,7 +67,7 @@ int judge_again(struct judge *j)
 
 	if (looks->present ? judge_two_looks(j, looks) : judge_pass(j, &look))
 		return -1;
-	verdict_set_sources(&j->vs, &j->a);
+	verdict_set_sources(&j->vs, &j->a, &j->config);
 	if (rules_report_unmatched(&j->rules))
 		return -1;
 	if (j->interrupted) {

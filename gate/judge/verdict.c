@@ -45,6 +45,12 @@ void verdict_set_release(struct verdict_set *s)
 	if (s->findings)
 		findings_release(s->findings);
 	free(s->findings);
+	for (size_t i = 0; i < s->nr_programs; i++) {
+		free(s->programs[i].benchmark);
+		free(s->programs[i].command);
+		free(s->programs[i].file);
+	}
+	free(s->programs);
 	verdict_set_init(s);
 }
 
@@ -90,6 +96,31 @@ struct verdict *verdict_add(struct verdict_set *s, enum verdict_status status,
 SETTER(message)
 SETTER(cause)
 SETTER(details)
+
+const struct verdict_program *verdict_program(const struct verdict_set *s, const char *benchmark)
+{
+	for (size_t i = 0; benchmark && i < s->nr_programs; i++)
+		if (!strcmp(s->programs[i].benchmark, benchmark))
+			return &s->programs[i];
+	return NULL;
+}
+
+void verdict_set_program(struct verdict_set *s, const char *benchmark, const char *command,
+			 const char *file)
+{
+	struct verdict_program *p = (struct verdict_program *)verdict_program(s, benchmark);
+
+	if (!p) {
+		ALLOC_GROW(s->programs, s->nr_programs + 1, s->alloc_programs);
+		p = &s->programs[s->nr_programs++];
+		p->benchmark = xstrdup(benchmark);
+	} else {
+		free(p->command);
+		free(p->file);
+	}
+	p->command = dup_or_null(command);
+	p->file = dup_or_null(file);
+}
 
 void verdict_set_finish(struct verdict_set *s)
 {

@@ -67,6 +67,13 @@ struct verdict {
 	double base_seconds;
 };
 
+/* A benchmark's whole program: where the reports point when an interval has no line of its own. */
+struct verdict_program {
+	char *benchmark;
+	char *command;     /* its command in scalegate.yml, as written (or NULL) */
+	char *file;        /* its executable, as the profiles record it (or NULL) */
+};
+
 struct findings;
 
 struct verdict_set {
@@ -96,6 +103,9 @@ struct verdict_set {
 	struct findings *findings;
 	/* the signal that interrupted the gate: the verdicts are incomplete, exit_code 128 + it */
 	int interrupted;
+	/* each benchmark's program (verdict_set_program), in the configuration's order */
+	struct verdict_program *programs;
+	size_t nr_programs, alloc_programs;
 };
 
 void verdict_set_init(struct verdict_set *s);
@@ -110,6 +120,13 @@ void verdict_set_cause(struct verdict *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void verdict_set_details(struct verdict *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Records (or replaces) the program of 'benchmark'; 'command' and 'file' are copied, NULL allowed.
+ */
+void verdict_set_program(struct verdict_set *s, const char *benchmark, const char *command,
+			 const char *file);
+/* The program of 'benchmark', or NULL. */
+const struct verdict_program *verdict_program(const struct verdict_set *s,
+					      const char *benchmark);
 /* Counts by status, builds the findings and sets exit_code: 1 if any FAIL, else 3 if any ERROR
  * (a failed run, an annotation mistake, an unreadable baseline, …), else 0 (docs/check.md, "Exit
  * codes and the reports"). */

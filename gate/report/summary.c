@@ -333,6 +333,23 @@ static void verdict_json(struct strbuf *sb, const struct verdict *v)
 	strbuf_addch(sb, '}');
 }
 
+/* Where to look: the interval's SG_BEGIN, else (the whole program, an interval recorded without a
+ * line) the program's executable with no line; and the benchmark's command. */
+static void finding_source(struct strbuf *sb, const struct verdict_set *s, const struct verdict *w)
+{
+	const struct verdict_program *prog = verdict_program(s, w->benchmark);
+	int own = w->file && w->line > 0;
+
+	strbuf_addstr(sb, ", \"file\": ");
+	json_add_string(sb, own ? w->file : prog && prog->file ? prog->file : NULL);
+	if (own)
+		strbuf_addf(sb, ", \"line\": %d", w->line);
+	else
+		strbuf_addstr(sb, ", \"line\": null");
+	strbuf_addstr(sb, ", \"command\": ");
+	json_add_string(sb, prog ? prog->command : NULL);
+}
+
 /* One finding: where, its cause, its severity, and its checks by their JUnit testcase names. */
 static void finding_json(struct strbuf *sb, const struct verdict_set *s, const struct finding *f)
 {
@@ -345,6 +362,7 @@ static void finding_json(struct strbuf *sb, const struct verdict_set *s, const s
 	json_add_string(sb, w->benchmark);
 	strbuf_addstr(sb, ", \"interval\": ");
 	json_add_string(sb, w->interval);
+	finding_source(sb, s, w);
 	strbuf_addstr(sb, ", \"configuration\": {\"size\": ");
 	json_add_string(sb, w->size ? w->size : "-");
 	strbuf_addf(sb, ", \"ranks\": %d, \"threads\": %d, \"p\": %d}, \"cause\": ", w->ranks,

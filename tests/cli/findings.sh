@@ -44,7 +44,7 @@ expect_match "$md" '^#### 1 regression \(9 checks failed\)$' "Markdown: the regr
 	fail "Markdown: not one row for the finding"
 expect_match "$md" '^<details><summary>The evidence: 9 checks failed</summary>$' "Markdown: the evidence"
 
-# summary.json: one finding with the nine checks by their JUnit names
+# summary.json: one finding with the nine checks by their JUnit names, at its file:line
 python3 - "$T/s.json" <<'PY' || fail "summary.json: the findings"
 import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))
@@ -55,6 +55,8 @@ assert f["configuration"] == {"size": "-", "ranks": 1, "threads": 2, "p": 2}, f
 assert f["cause"].startswith("Synchronization (OpenMP barriers, locks and idle threads) grew"), f
 assert (f["failed"], f["warned"], len(f["checks"])) == (9, 0, 9), f
 assert f["folded"] == ["program", "program/solve"], f
+# where to look: the sweep's SG_BEGIN, and the benchmark's command (the annotations and the pull-request comment)
+assert (f["file"], f["line"], f["command"]) == ("jacobi.c", 19, "./jacobi {threads} 300"), f
 assert "program/solve/sweep 1 rank \u00d7 2 threads (p=2) tolerance.synchronization" in f["checks"], f["checks"]
 assert "program 1 rank \u00d7 2 threads (p=2) tolerance.time" in f["checks"], f["checks"]
 assert d["counts"]["fail"] == 9, d["counts"]
