@@ -1,5 +1,5 @@
-/* Escaping for the text formats the reports are written in (JSON, XML), UTF-8 safe: invalid bytes
- * become U+FFFD. */
+/* Escaping for the text formats the reports are written in (JSON, XML, Markdown), UTF-8 safe:
+ * invalid bytes become U+FFFD. */
 #include "base/escape.h"
 
 #include <math.h>
@@ -194,4 +194,84 @@ void sh_add_quoted(struct strbuf *sb, const char *s)
 		else
 			strbuf_addch(sb, *s);
 	strbuf_addch(sb, '\'');
+}
+
+void md_add_escaped(struct strbuf *sb, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		unsigned cp;
+		size_t len = utf8_decode(s + i, &cp);
+		if (!len) {
+			strbuf_addstr(sb, REPLACEMENT);
+			i++;
+			continue;
+		}
+		if (cp < 0x20 || cp == 0x7f)
+			strbuf_addch(sb, ' ');
+		else if (cp == '&')
+			strbuf_addstr(sb, "&amp;");
+		else if (cp < 0x80 && strchr("\\`*_[]<>|~#!", (int)cp))
+			strbuf_addf(sb, "\\%c", (char)cp);
+		else
+			strbuf_add(sb, s + i, len);
+		i += len;
+	}
+}
+
+void md_add_text(struct strbuf *sb, const char *s, size_t max)
+{
+	size_t n = utf8_prefix(s, max);
+
+	md_add_escaped(sb, s, n);
+	if (s[n])
+		strbuf_addstr(sb, "\xe2\x80\xa6");
+}
+
+/* Where a text longer than 'max' bytes may end: before the punctuation of its last clause ("; "
+ * or ", ") that fits, else at its last word, else at a character. */
+static size_t clause_end(const char *s, size_t max)
+{
+	size_t n = utf8_prefix(s, max);
+
+	for (const char *stop = ";,"; *stop; stop++)
+		for (size_t i = n; i > max / 2; i--)
+			if (s[i - 1] == *stop && s[i] == ' ')
+				return i - 1;
+	for (size_t i = n; i > max / 2; i--)
+		if (s[i] == ' ')
+			return i;
+	return n;
+}
+
+void md_add_sentence(struct strbuf *sb, const char *s, size_t max, const char *rest)
+{
+	size_t n = strlen(s);
+
+	if (n <= max) {
+		md_add_escaped(sb, s, n);
+		return;
+	}
+	md_add_escaped(sb, s, clause_end(s, max));
+	strbuf_addf(sb, " \xe2\x80\xa6 (the whole text in %s)", rest);
+}
+
+void md_add_code(struct strbuf *sb, const char *s, int in_table)
+{
+	strbuf_addch(sb, '`');
+	for (size_t i = 0; s[i];) {
+		unsigned cp;
+		size_t len = utf8_decode(s + i, &cp);
+		if (!len)
+			strbuf_addstr(sb, REPLACEMENT), len = 1;
+		else if (cp == '`')
+			strbuf_addch(sb, '\'');
+		else if (cp < 0x20 || cp == 0x7f)
+			strbuf_addch(sb, ' ');
+		else if (cp == '|' && in_table)
+			strbuf_addstr(sb, "\\|");
+		else
+			strbuf_add(sb, s + i, len);
+		i += len;
+	}
+	strbuf_addch(sb, '`');
 }

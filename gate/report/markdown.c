@@ -28,98 +28,11 @@
 
 #define DASH "\xe2\x80\x93" /* en dash: no value */
 
-/*
- * The first n bytes of 's' in a table cell or list item: ASCII punctuation that
- * Markdown reads is backslash-escaped (a table's '|' among it), '&' is an
- * entity, line breaks and other control characters are spaces.
- */
-static void md_escape(struct strbuf *sb, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n;) {
-		unsigned cp;
-		size_t len = utf8_decode(s + i, &cp);
-		if (!len) {
-			strbuf_addstr(sb, "\xef\xbf\xbd");
-			i++;
-			continue;
-		}
-		if (cp < 0x20 || cp == 0x7f)
-			strbuf_addch(sb, ' ');
-		else if (cp == '&')
-			strbuf_addstr(sb, "&amp;");
-		else if (cp < 0x80 && strchr("\\`*_[]<>|~#!", (int)cp))
-			strbuf_addf(sb, "\\%c", (char)cp);
-		else
-			strbuf_add(sb, s + i, len);
-		i += len;
-	}
-}
-
-/* A name: at most 'max' bytes of 's', escaped, with "…" when cut. */
-static void md_text(struct strbuf *sb, const char *s, size_t max)
-{
-	size_t n = utf8_prefix(s, max);
-
-	md_escape(sb, s, n);
-	if (s[n])
-		strbuf_addstr(sb, "\xe2\x80\xa6");
-}
-
-/* Where a text longer than 'max' bytes may end: before the punctuation of its last clause ("; "
- * or ", ") that fits, else at its last word, else at a character. */
-static size_t clause_end(const char *s, size_t max)
-{
-	size_t n = utf8_prefix(s, max);
-
-	for (const char *stop = ";,"; *stop; stop++)
-		for (size_t i = n; i > max / 2; i--)
-			if (s[i - 1] == *stop && s[i] == ' ')
-				return i - 1;
-	for (size_t i = n; i > max / 2; i--)
-		if (s[i] == ' ')
-			return i;
-	return n;
-}
-
-/*
- * A message or a cause, whole as every other report gives it: a reader acts on
- * its last clause ("at this noise a failure catches a worsening of 903.6 %").
- * One past MAX_SENTENCE bytes (a long path in it) ends after a clause, and says
- * where the rest is.
- */
+/* A message or a cause, whole as every other report gives it (one past MAX_SENTENCE bytes ends
+ * after a clause and says where the rest is). */
 static void md_sentence(struct strbuf *sb, const char *s)
 {
-	size_t n = strlen(s);
-
-	if (n <= MAX_SENTENCE) {
-		md_escape(sb, s, n);
-		return;
-	}
-	md_escape(sb, s, clause_end(s, MAX_SENTENCE));
-	strbuf_addstr(sb, " \xe2\x80\xa6 (the whole text in the JUnit report)");
-}
-
-/* A code span: backticks cannot be escaped in one, so they become quotes; in a
- * table '|' still ends the cell unless escaped (GFM). */
-static void md_code(struct strbuf *sb, const char *s, int in_table)
-{
-	strbuf_addch(sb, '`');
-	for (size_t i = 0; s[i];) {
-		unsigned cp;
-		size_t len = utf8_decode(s + i, &cp);
-		if (!len)
-			strbuf_addstr(sb, "\xef\xbf\xbd"), len = 1;
-		else if (cp == '`')
-			strbuf_addch(sb, '\'');
-		else if (cp < 0x20 || cp == 0x7f)
-			strbuf_addch(sb, ' ');
-		else if (cp == '|' && in_table)
-			strbuf_addstr(sb, "\\|");
-		else
-			strbuf_add(sb, s + i, len);
-		i += len;
-	}
-	strbuf_addch(sb, '`');
+	md_add_sentence(sb, s, MAX_SENTENCE, "the JUnit report");
 }
 
 static void md_config(struct strbuf *sb, const struct verdict *v)
@@ -130,7 +43,7 @@ static void md_config(struct strbuf *sb, const struct verdict *v)
 		    config_words(config, sizeof(config), v->ranks, v->threads, NULL), v->p);
 	if (v->size && strcmp(v->size, "-")) {
 		strbuf_addstr(sb, ", size ");
-		md_text(sb, v->size, 40);
+		md_add_text(sb, v->size, 40);
 	}
 }
 
@@ -139,22 +52,22 @@ static void table_row(struct strbuf *sb, const struct verdict *v)
 	char text[160];
 
 	strbuf_addstr(sb, "| ");
-	md_text(sb, v->benchmark ? v->benchmark : "-", 80);
+	md_add_text(sb, v->benchmark ? v->benchmark : "-", 80);
 	strbuf_addstr(sb, " | ");
 	if (v->interval)
-		md_code(sb, v->interval, 1);
+		md_add_code(sb, v->interval, 1);
 	if (v->interval && v->file && v->line > 0) { /* where to look: the interval's SG_BEGIN */
 		char where[32];
 		snprintf(where, sizeof(where), ":%d", v->line);
 		strbuf_addstr(sb, " at ");
-		md_text(sb, v->file, 120);
+		md_add_text(sb, v->file, 120);
 		strbuf_addstr(sb, where);
 	}
 	strbuf_addstr(sb, " | ");
 	md_config(sb, v);
 	strbuf_addstr(sb, " | ");
 	if (v->metric || v->kind)
-		md_code(sb, v->metric ? v->metric : v->kind, 1);
+		md_add_code(sb, v->metric ? v->metric : v->kind, 1);
 	strbuf_addstr(sb, " | ");
 	strbuf_addstr(sb, report_value_text(text, sizeof(text), v, DASH));
 	strbuf_addstr(sb, " | ");
@@ -177,12 +90,12 @@ static void finding_checks(struct strbuf *sb, const struct verdict_set *s, const
 		const struct verdict *v = &s->v[f->checks[k]];
 		if (finding_folded(f, k) && finding_first_of_interval(s, f, k)) {
 			strbuf_addstr(sb, "; with the enclosing ");
-			md_code(sb, v->interval, 1);
+			md_add_code(sb, v->interval, 1);
 			strbuf_addstr(sb, ": ");
 		} else if (k) {
 			strbuf_addstr(sb, ", ");
 		}
-		md_code(sb, v->metric ? v->metric : v->kind ? v->kind : "-", 1);
+		md_add_code(sb, v->metric ? v->metric : v->kind ? v->kind : "-", 1);
 	}
 }
 
@@ -192,15 +105,15 @@ static void finding_row(struct strbuf *sb, const struct verdict_set *s, const st
 	const char *cause = finding_cause(s, f);
 
 	strbuf_addstr(sb, "| ");
-	md_text(sb, w->benchmark ? w->benchmark : "-", 80);
+	md_add_text(sb, w->benchmark ? w->benchmark : "-", 80);
 	strbuf_addstr(sb, " | ");
 	if (w->interval)
-		md_code(sb, w->interval, 1);
+		md_add_code(sb, w->interval, 1);
 	if (w->interval && w->file && w->line > 0) { /* where to look: the interval's SG_BEGIN */
 		char where[32];
 		snprintf(where, sizeof(where), ":%d", w->line);
 		strbuf_addstr(sb, " at ");
-		md_text(sb, w->file, 120);
+		md_add_text(sb, w->file, 120);
 		strbuf_addstr(sb, where);
 	}
 	strbuf_addstr(sb, " | ");
@@ -258,17 +171,17 @@ static void finding_table(struct strbuf *sb, const struct verdict_set *s, enum v
 static void verdict_bullet(struct strbuf *sb, const struct verdict *v)
 {
 	strbuf_addstr(sb, "- **");
-	md_text(sb, v->benchmark ? v->benchmark : "scalegate", 80);
+	md_add_text(sb, v->benchmark ? v->benchmark : "scalegate", 80);
 	strbuf_addstr(sb, "**");
 	if (v->interval) {
 		strbuf_addch(sb, ' ');
-		md_code(sb, v->interval, 0);
+		md_add_code(sb, v->interval, 0);
 	}
 	strbuf_addch(sb, ' ');
 	md_config(sb, v);
 	if (v->kind) {
 		strbuf_addch(sb, ' ');
-		md_code(sb, v->kind, 0);
+		md_add_code(sb, v->kind, 0);
 	}
 	if (v->message) {
 		strbuf_addstr(sb, ": ");
@@ -358,12 +271,12 @@ static void series_head(struct strbuf *sb, const struct verdict_set *s,
 	const char *word = report_base_word(s);
 
 	strbuf_addstr(sb, "**");
-	md_text(sb, ser->benchmark, 80);
+	md_add_text(sb, ser->benchmark, 80);
 	strbuf_addstr(sb, "** ");
-	md_code(sb, path, 0);
+	md_add_code(sb, path, 0);
 	if (ser->size && strcmp(ser->size, "-")) {
 		strbuf_addstr(sb, " size ");
-		md_text(sb, ser->size, 40);
+		md_add_text(sb, ser->size, 40);
 	}
 	if (ser->trend)
 		strbuf_addf(sb, " \xe2\x80\x94 Karp\xe2\x80\x93" "Flatt trend: %s", ser->trend);
@@ -514,7 +427,7 @@ static void size_scaling(struct strbuf *sb, const struct analysis *a, const stru
 		if (!lines++)
 			strbuf_addstr(sb, heading);
 		strbuf_addf(sb, "- `%s` ", w->benchmark);
-		md_code(sb, path, 0);
+		md_add_code(sb, path, 0);
 		strbuf_addf(sb, ": weak-scaling efficiency at p = %d: ", last->cell->p);
 		figure(sb, UNIT_RATIO, &last->cell->weak_efficiency);
 		strbuf_addch(sb, '\n');
@@ -527,7 +440,7 @@ static void size_scaling(struct strbuf *sb, const struct analysis *a, const stru
 		if (!lines++)
 			strbuf_addstr(sb, heading);
 		strbuf_addf(sb, "- `%s` ", iso->benchmark);
-		md_code(sb, path, 0);
+		md_add_code(sb, path, 0);
 		strbuf_addstr(sb, ": ");
 		md_sentence(sb, text);
 		strbuf_addch(sb, '\n');
