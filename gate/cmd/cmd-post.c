@@ -15,10 +15,11 @@
 static const struct command_usage usage = {
 	"post",
 	"usage: scalegate post [--format json|github|gitlab] [--url URL] [--token-env NAME]\n"
-	"                      [--dry-run] [--require-post] [-c scalegate.yml] [options] "
-	"SUMMARY.json\n"
-	"Posts the summary written by 'scalegate check --json' (docs/post.md). A failed\n"
-	"post is a warning: the gate's verdict and exit code stand.\n",
+	"                      [--comment [--pull-request N]] [--dry-run] [--require-post]\n"
+	"                      [-c scalegate.yml] [options] SUMMARY.json\n"
+	"Posts the summary written by 'scalegate check --json' (docs/post.md): to a URL, or\n"
+	"as a commit status and one pull-request comment kept up to date. A failed post\n"
+	"is a warning: the gate's verdict and exit code stand.\n",
 	"exit codes: 0 posted, or not posted (a warning); 2 usage, configuration or\n"
 	"            summary error; 4 not posted with --require-post\n"};
 
@@ -54,6 +55,14 @@ static int parse_name(const struct option *o, const char *v)
 {
 	if (!*v)
 		return option_bad_value(o, v, "a name, a project ID or path");
+	*(const char **)o->value = v;
+	return 0;
+}
+
+static int parse_number(const struct option *o, const char *v)
+{
+	if (!post_valid_number(v))
+		return option_bad_value(o, v, "a pull request's number or a merge request's IID");
 	*(const char **)o->value = v;
 	return 0;
 }
@@ -105,6 +114,13 @@ static int parse_options(int argc, char **argv, struct post_options *o, const ch
 			   "take defaults from the post: section of this configuration"),
 		OPT_FLAG(NULL, "--check-run", &o->check_run,
 			 "github: also create a check run with the Markdown report"),
+		OPT_FLAG(NULL, "--comment", &o->comment,
+			 "github, gitlab: also one comment on the pull (merge) request,\n"
+			 "edited on every post"),
+		OPT_PARSE(NULL, "--pull-request", &o->pull_request, "N",
+			  "the pull request's number, the merge request's IID (default:\n"
+			  "the pull_request event's; $CI_MERGE_REQUEST_IID)",
+			  parse_number),
 		OPT_PARSE(NULL, "--context", &o->context, "NAME",
 			  "the status's name (default: scalegate)", parse_name),
 		OPT_STRING(NULL, "--target-url", &o->target_url, "URL",

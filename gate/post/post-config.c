@@ -1,14 +1,57 @@
-/* The 'post:' section of scalegate.yml: where and how to post, each key checked with its position.
- */
+/* The poster's options: unset, merged (the flags over the configuration), and the 'post:' section
+ * of scalegate.yml, each key checked with its position. */
 #include "post/post-priv.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+void post_options_init(struct post_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->format = POST_FORMAT_UNSET;
+	o->check_run = POST_UNSET;
+	o->comment = POST_UNSET;
+	o->timeout = POST_UNSET;
+	o->connect_timeout = POST_UNSET;
+	o->retries = POST_UNSET;
+	o->require = POST_UNSET;
+}
+
+void post_options_release(struct post_options *o)
+{
+	free(o->ca_bundle_buf);
+	post_options_init(o);
+}
+
+void post_options_merge(struct post_options *o, const struct post_options *fallback)
+{
+#define FILL(field, unset) if (o->field == (unset)) o->field = fallback->field
+	FILL(format, POST_FORMAT_UNSET);
+	FILL(url, NULL);
+	FILL(token_env, NULL);
+	FILL(context, NULL);
+	FILL(target_url, NULL);
+	FILL(repository, NULL);
+	FILL(sha, NULL);
+	FILL(api_url, NULL);
+	FILL(project_id, NULL);
+	FILL(ca_bundle, NULL);
+	FILL(check_run, POST_UNSET);
+	FILL(comment, POST_UNSET);
+	FILL(pull_request, NULL);
+	FILL(timeout, POST_UNSET);
+	FILL(connect_timeout, POST_UNSET);
+	FILL(retries, POST_UNSET);
+	FILL(require, POST_UNSET);
+#undef FILL
+	o->dry_run |= fallback->dry_run;
+}
+
 static const char *const post_keys[] = {
 	"url", "format", "token_env", "context", "target_url", "repository", "sha", "api_url",
-	"project_id", "check_run", "timeout", "connect_timeout", "retries", "ca_bundle", "require",
-	NULL,
+	"project_id", "check_run", "comment", "timeout", "connect_timeout", "retries", "ca_bundle",
+	"require", NULL,
 };
 
 static const char *get_url(struct yamldoc *d, yaml_node_t *n, const char *key)
@@ -88,6 +131,8 @@ static void parse_key(struct yamldoc *d, const struct yamldoc_iter *it, const ch
 		o->project_id = get_nonempty(d, n, k);
 	} else if (!strcmp(k, "check_run")) {
 		yamldoc_get_bool(d, n, k, &o->check_run);
+	} else if (!strcmp(k, "comment")) {
+		yamldoc_get_bool(d, n, k, &o->comment);
 	} else if (!strcmp(k, "require")) {
 		yamldoc_get_bool(d, n, k, &o->require);
 	} else if (!strcmp(k, "timeout")) {

@@ -1,5 +1,5 @@
-/* The poster's HTTP transport: one POST with timeouts, TLS verification, bounded retries and the
- * token kept out of every message. */
+/* The poster's HTTP transport: one request (a POST, or the GET, PATCH and PUT of a comment) with
+ * timeouts, TLS verification, bounded retries and the token kept out of every message. */
 #include "post/post-priv.h"
 
 #include <curl/curl.h>
@@ -14,10 +14,14 @@
 #include "base/interrupt.h"
 
 #define RESPONSE_MAX (64 * 1024) /* of an answer's body: enough for an excerpt and more */
+/* of an answer that is read (a page of comments): a hundred of the longest GitHub allows, twice */
+#define ANSWER_MAX (16 * 1024 * 1024)
 
 struct response {
 	struct strbuf body;
 	char status_line[160];
+	size_t max;   /* bytes of the body kept */
+	int too_long; /* an answer to read was longer: the transfer was stopped */
 };
 
 void post_report(int require, const char *fmt, ...)
@@ -40,9 +44,12 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *arg)
 	struct response *r = arg;
 	size_t n = size * nmemb;
 
-	if (r->body.len < RESPONSE_MAX)
-		strbuf_add(&r->body, data,
-			   n < RESPONSE_MAX - r->body.len ? n : RESPONSE_MAX - r->body.len);
+	if (r->max == ANSWER_MAX && n > r->max - r->body.len) {
+		r->too_long = 1;
+		return 0; /* a page cut short would hide a comment: stop, and say why */
+	}
+	if (r->body.len < r->max)
+		strbuf_add(&r->body, data, n < r->max - r->body.len ? n : r->max - r->body.len);
 	return n;
 }
 
@@ -174,8 +181,14 @@ static CURLcode set_options(CURL *h, const struct post_request *r, const struct 
 	SET(CURLOPT_CONNECTTIMEOUT_MS, (long)(p->connect_timeout * 1000));
 	SET(CURLOPT_TIMEOUT_MS, (long)(p->timeout * 1000));
 	SET(CURLOPT_HTTPHEADER, headers);
-	SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)r->body_len);
-	SET(CURLOPT_POSTFIELDS, r->body);
+	if (r->method && !strcmp(r->method, "GET")) {
+		SET(CURLOPT_HTTPGET, 1L);
+	} else {
+		SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)r->body_len);
+		SET(CURLOPT_POSTFIELDS, r->body);
+		if (r->method && strcmp(r->method, "POST"))
+			SET(CURLOPT_CUSTOMREQUEST, r->method);
+	}
 	SET(CURLOPT_WRITEFUNCTION, on_body);
 	SET(CURLOPT_WRITEDATA, res);
 	SET(CURLOPT_HEADERFUNCTION, on_header);
@@ -194,6 +207,10 @@ static CURLcode set_options(CURL *h, const struct post_request *r, const struct 
 static void describe(struct strbuf *msg, CURLcode rc, long code, const struct response *res,
 		     const char *errbuf, const char *token)
 {
+	if (res->too_long) {
+		strbuf_addf(msg, "the answer is longer than %d MiB", ANSWER_MAX >> 20);
+		return;
+	}
 	if (rc != CURLE_OK) {
 		const char *text = *errbuf ? errbuf : curl_easy_strerror(rc);
 		post_excerpt(msg, text, strlen(text), token, 300);
@@ -211,9 +228,9 @@ static void describe(struct strbuf *msg, CURLcode rc, long code, const struct re
 	}
 }
 
-int post_http_send(const struct post_request *r, const struct post_plan *p)
+int post_http_send(const struct post_request *r, const struct post_plan *p, struct strbuf *answer)
 {
-	struct response res = { STRBUF_INIT, "" };
+	struct response res = { STRBUF_INIT, "", answer ? ANSWER_MAX : RESPONSE_MAX, 0 };
 	struct strbuf msg = STRBUF_INIT;
 	struct curl_slist *headers = NULL;
 	char errbuf[CURL_ERROR_SIZE], *where = post_display_url(r->url, p->token);
@@ -239,6 +256,7 @@ int post_http_send(const struct post_request *r, const struct post_plan *p)
 
 		errbuf[0] = '\0';
 		res.status_line[0] = '\0';
+		res.too_long = 0;
 		strbuf_reset(&res.body);
 		rc = curl_easy_perform(h);
 		if (interrupt_signal) {
@@ -248,6 +266,8 @@ int post_http_send(const struct post_request *r, const struct post_plan *p)
 		if (rc == CURLE_OK)
 			curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
 		if (rc == CURLE_OK && code >= 200 && code <= 299) {
+			if (answer)
+				strbuf_add(answer, res.body.buf ? res.body.buf : "", res.body.len);
 			ret = 0;
 			break;
 		}
@@ -257,7 +277,8 @@ int post_http_send(const struct post_request *r, const struct post_plan *p)
 		if (!transient || attempt >= p->retries) {
 			if (transient && attempt)
 				strbuf_addf(&msg, " (attempt %d of %d)", attempt + 1, attempt + 1);
-			post_report(p->require, "cannot post the %s to %s: %s", r->what, where,
+			post_report(p->require, "cannot %s the %s %s %s: %s",
+				    answer ? "get" : "post", r->what, answer ? "from" : "to", where,
 				    msg.buf);
 			break;
 		}
@@ -273,8 +294,9 @@ int post_http_send(const struct post_request *r, const struct post_plan *p)
 								   : POST_MAX_WAIT;
 		if (retry_after > 0)
 			strbuf_addf(&msg, " (Retry-After: %ld s)", (long)retry_after);
-		warning("attempt %d of %d to post the %s to %s failed: %s; retrying in %.1f s",
-			attempt + 1, p->retries + 1, r->what, where, msg.buf, wait);
+		warning("attempt %d of %d to %s the %s %s %s failed: %s; retrying in %.1f s",
+			attempt + 1, p->retries + 1, answer ? "get" : "post", r->what,
+			answer ? "from" : "to", where, msg.buf, wait);
 		if (interrupt_sleep(wait)) {
 			post_interrupted(p, r, where);
 			break;

@@ -156,6 +156,13 @@ int post_valid_sha(const char *s)
 	return 1;
 }
 
+int post_valid_number(const char *s)
+{
+	size_t len = strspn(s, "0123456789");
+
+	return len && len <= 18 && !s[len];
+}
+
 int post_valid_env_name(const char *s)
 {
 	if (!*s || isdigit((unsigned char)*s))

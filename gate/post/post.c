@@ -17,45 +17,6 @@
 #define GITLAB_DESCRIPTION_MAX 255
 #define CHECK_RUN_TEXT_MAX 65535    /* GitHub's limit for a check run's output.summary and .text */
 
-void post_options_init(struct post_options *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->format = POST_FORMAT_UNSET;
-	o->check_run = POST_UNSET;
-	o->timeout = POST_UNSET;
-	o->connect_timeout = POST_UNSET;
-	o->retries = POST_UNSET;
-	o->require = POST_UNSET;
-}
-
-void post_options_release(struct post_options *o)
-{
-	free(o->ca_bundle_buf);
-	post_options_init(o);
-}
-
-void post_options_merge(struct post_options *o, const struct post_options *fallback)
-{
-#define FILL(field, unset) if (o->field == (unset)) o->field = fallback->field
-	FILL(format, POST_FORMAT_UNSET);
-	FILL(url, NULL);
-	FILL(token_env, NULL);
-	FILL(context, NULL);
-	FILL(target_url, NULL);
-	FILL(repository, NULL);
-	FILL(sha, NULL);
-	FILL(api_url, NULL);
-	FILL(project_id, NULL);
-	FILL(ca_bundle, NULL);
-	FILL(check_run, POST_UNSET);
-	FILL(timeout, POST_UNSET);
-	FILL(connect_timeout, POST_UNSET);
-	FILL(retries, POST_UNSET);
-	FILL(require, POST_UNSET);
-#undef FILL
-	o->dry_run |= fallback->dry_run;
-}
-
 /* An environment variable, with an empty value taken as unset (as CI templates leave them). */
 static const char *env(const char *name)
 {
@@ -64,7 +25,7 @@ static const char *env(const char *name)
 	return v && *v ? v : NULL;
 }
 
-static struct post_request *add_request(struct post_plan *p, const char *what, char *url)
+struct post_request *post_add_request(struct post_plan *p, const char *what, char *url)
 {
 	struct post_request *r;
 
@@ -76,7 +37,7 @@ static struct post_request *add_request(struct post_plan *p, const char *what, c
 	return r;
 }
 
-static void add_header(struct post_request *r, const char *name, const char *value, int secret)
+void post_add_header(struct post_request *r, const char *name, const char *value, int secret)
 {
 	ALLOC_GROW(r->headers, r->nr_headers + 1, r->alloc_headers);
 	r->headers[r->nr_headers].name = name;
@@ -99,11 +60,6 @@ static void json_member(struct strbuf *sb, const char *key, const char *value)
 	json_add_string(sb, key);
 	strbuf_addstr(sb, ": ");
 	json_add_string(sb, value);
-}
-
-static void json_member_str(struct strbuf *sb, const char *key, const char *value)
-{
-	json_member(sb, key, value);
 }
 
 /* A path segment: everything but the unreserved characters percent-encoded ("group/app" ->
@@ -158,9 +114,21 @@ static void warn_cleartext(const struct post_plan *p, const struct post_request 
 
 static void common_headers(struct post_request *r, const char *accept)
 {
-	add_header(r, "Accept", accept, 0);
-	add_header(r, "Content-Type", "application/json", 0);
-	add_header(r, "User-Agent", USER_AGENT, 0);
+	post_add_header(r, "Accept", accept, 0);
+	post_add_header(r, "Content-Type", "application/json", 0);
+	post_add_header(r, "User-Agent", USER_AGENT, 0);
+}
+
+void post_api_headers(struct post_request *r, enum post_format f)
+{
+	if (f == POST_FORMAT_GITLAB) {
+		post_add_header(r, "PRIVATE-TOKEN", "", 1);
+		common_headers(r, "application/json");
+		return;
+	}
+	post_add_header(r, "Authorization", "Bearer ", 1);
+	common_headers(r, "application/vnd.github+json");
+	post_add_header(r, "X-GitHub-Api-Version", "2022-11-28", 0);
 }
 
 static int build_json(struct post_plan *p, const struct post_options *o, struct post_summary *s)
@@ -173,9 +141,9 @@ static int build_json(struct post_plan *p, const struct post_options *o, struct 
 			"the json format needs a URL: --url URL, or 'url' in the post: section");
 	if (!post_is_http_url(o->url))
 		return gate_error("'%s' is not an http:// or https:// URL", o->url);
-	r = add_request(p, "summary", xstrdup(o->url));
+	r = post_add_request(p, "summary", xstrdup(o->url));
 	if (p->token_env)
-		add_header(r, "Authorization", "Bearer ", 1);
+		post_add_header(r, "Authorization", "Bearer ", 1);
 	common_headers(r, "application/json");
 	/* The body is the summary, byte for byte. */
 	strbuf_add(&body, s->raw.buf, s->raw.len);
@@ -187,6 +155,7 @@ static int build_json(struct post_plan *p, const struct post_options *o, struct 
  * request. */
 static char *github_sha(const struct post_options *o)
 {
+	static const char *const head_sha[] = { "pull_request", "head", "sha", NULL };
 	const char *event = env("GITHUB_EVENT_NAME"), *path = env("GITHUB_EVENT_PATH");
 	char *sha;
 
@@ -194,7 +163,7 @@ static char *github_sha(const struct post_options *o)
 		return xstrdup(o->sha);
 	if (event && path &&
 	    (!strcmp(event, "pull_request") || !strcmp(event, "pull_request_target"))) {
-		if ((sha = post_github_event_sha(path)))
+		if ((sha = post_github_event(path, head_sha)))
 			return sha;
 		warning("cannot read the pull request's head commit from $GITHUB_EVENT_PATH; using "
 			"$GITHUB_SHA");
@@ -248,27 +217,25 @@ static void github_check_run(struct post_plan *p, const struct post_options *o,
 			     const char *target)
 {
 	struct strbuf body = STRBUF_INIT, md = STRBUF_INIT, out = STRBUF_INIT;
-	struct post_request *r = add_request(p, "check run",
+	struct post_request *r = post_add_request(p, "check run",
 					     xstrfmt("%s/repos/%s/check-runs", base, repo));
 	char *summary = utf8_cut(s->headline, CHECK_RUN_TEXT_MAX), *text;
 
-	add_header(r, "Authorization", "Bearer ", 1);
-	common_headers(r, "application/vnd.github+json");
-	add_header(r, "X-GitHub-Api-Version", "2022-11-28", 0);
+	post_api_headers(r, POST_FORMAT_GITHUB);
 	strbuf_addch(&body, '{');
-	json_member_str(&body, "name", o->context);
-	json_member_str(&body, "head_sha", sha);
-	json_member_str(&body, "status", "completed");
-	json_member_str(&body, "conclusion",
+	json_member(&body, "name", o->context);
+	json_member(&body, "head_sha", sha);
+	json_member(&body, "status", "completed");
+	json_member(&body, "conclusion",
 			s->verdict == POST_VERDICT_PASS ? "success" : "failure");
 	if (target)
-		json_member_str(&body, "details_url", target);
+		json_member(&body, "details_url", target);
 	strbuf_addch(&out, '{');
-	json_member_str(&out, "title", check_titles[s->verdict]);
-	json_member_str(&out, "summary", summary);
+	json_member(&out, "title", check_titles[s->verdict]);
+	json_member(&out, "summary", summary);
 	if (s->markdown && !read_markdown(&md, s->markdown, summary_path)) {
 		text = utf8_cut(md.buf, CHECK_RUN_TEXT_MAX);
-		json_member_str(&out, "text", text);
+		json_member(&out, "text", text);
 		free(text);
 	}
 	strbuf_addch(&out, '}');
@@ -320,23 +287,24 @@ static int build_github(struct post_plan *p, const struct post_options *o,
 		gate_error("the target URL must be an http:// or https:// URL, not '%s'", target);
 		goto out;
 	}
-	r = add_request(p, "commit status", xstrfmt("%s/repos/%s/statuses/%s", base, repo, sha));
-	add_header(r, "Authorization", "Bearer ", 1);
-	common_headers(r, "application/vnd.github+json");
-	add_header(r, "X-GitHub-Api-Version", "2022-11-28", 0);
+	r = post_add_request(p, "commit status",
+			     xstrfmt("%s/repos/%s/statuses/%s", base, repo, sha));
+	post_api_headers(r, POST_FORMAT_GITHUB);
 	desc = utf8_cut(s->headline, GITHUB_DESCRIPTION_MAX);
 	strbuf_addch(&body, '{');
-	json_member_str(&body, "state", github_states[s->verdict]);
-	json_member_str(&body, "description", desc);
-	json_member_str(&body, "context", o->context);
+	json_member(&body, "state", github_states[s->verdict]);
+	json_member(&body, "description", desc);
+	json_member(&body, "context", o->context);
 	if (target)
-		json_member_str(&body, "target_url", target);
+		json_member(&body, "target_url", target);
 	strbuf_addch(&body, '}');
 	set_body(r, &body);
 	free(desc);
 	if (o->check_run)
 		github_check_run(p, o, s, summary_path, base, repo, sha, target);
-	ret = 0;
+	ret = post_comment_add(p, o, s,
+			       &(struct post_target){ POST_FORMAT_GITHUB, base, repo, sha,
+						      target });
 out:
 	free(sha);
 	free(target);
@@ -355,6 +323,7 @@ static int build_gitlab(struct post_plan *p, const struct post_options *o,
 	struct strbuf body = STRBUF_INIT, missing = STRBUF_INIT;
 	struct post_request *r;
 	char *base, *id, *desc;
+	int ret;
 
 	/* No default API: a token sent to gitlab.com by mistake is a leaked token. */
 	if (!api)
@@ -385,29 +354,31 @@ static int build_gitlab(struct post_plan *p, const struct post_options *o,
 				  target);
 	base = api_base(api);
 	id = url_segment(project);
-	r = add_request(p, "commit status", xstrfmt("%s/projects/%s/statuses/%s", base, id, sha));
-	add_header(r, "PRIVATE-TOKEN", "", 1);
-	common_headers(r, "application/json");
+	r = post_add_request(p, "commit status",
+			     xstrfmt("%s/projects/%s/statuses/%s", base, id, sha));
+	post_api_headers(r, POST_FORMAT_GITLAB);
 	desc = utf8_cut(s->headline, GITLAB_DESCRIPTION_MAX);
 	/* A JSON body, as the GitLab REST API documents for POST requests. */
 	strbuf_addch(&body, '{');
-	json_member_str(&body, "state", s->verdict == POST_VERDICT_PASS ? "success" : "failed");
-	json_member_str(&body, "name", o->context);
-	json_member_str(&body, "description", desc);
+	json_member(&body, "state", s->verdict == POST_VERDICT_PASS ? "success" : "failed");
+	json_member(&body, "name", o->context);
+	json_member(&body, "description", desc);
 	if (target)
-		json_member_str(&body, "target_url", target);
+		json_member(&body, "target_url", target);
 	/* In the pipeline that posts, the status belongs to that pipeline and its ref. */
 	if (!o->project_id && !o->sha && ref)
-		json_member_str(&body, "ref", ref);
+		json_member(&body, "ref", ref);
 	if (!o->project_id && !o->sha && pipeline &&
 	    strspn(pipeline, "0123456789") == strlen(pipeline))
 		strbuf_addf(&body, ", \"pipeline_id\": %s", pipeline);
 	strbuf_addch(&body, '}');
 	set_body(r, &body);
 	free(desc);
+	ret = post_comment_add(p, o, s,
+			       &(struct post_target){ POST_FORMAT_GITLAB, base, id, sha, target });
 	free(id);
 	free(base);
-	return 0;
+	return ret;
 }
 
 /* Without --format: a URL means json, else the CI we run in says which. */
@@ -448,6 +419,9 @@ int post_prepare(struct post_plan *p, const struct post_options *opt, const char
 		return gate_error(
 			"a check run is GitHub's: --check-run needs --format github, not %s",
 			post_format_name(o.format));
+	if (o.comment == 1 && o.format == POST_FORMAT_JSON)
+		return gate_error("a comment goes on a pull or merge request: --comment needs "
+				  "--format github or gitlab, not json");
 	if (!o.context)
 		o.context = POST_DEFAULT_CONTEXT;
 	if (!o.token_env && o.format != POST_FORMAT_JSON)
@@ -500,6 +474,7 @@ void post_plan_release(struct post_plan *p)
 		free(r->headers);
 		free(r->url);
 		free(r->body);
+		post_comment_free(r->comment);
 	}
 	free(p->req);
 	free(p->ca_bundle);
@@ -513,7 +488,11 @@ void post_print(const struct post_plan *p, FILE *out)
 		struct strbuf body = STRBUF_INIT;
 		char *url = post_display_url(r->url, p->token);
 
-		fprintf(out, "%sPOST %s\n", i ? "\n" : "", url);
+		if (i)
+			fputc('\n', out);
+		if (r->comment)
+			post_comment_print(r, out);
+		fprintf(out, "POST %s\n", url);
 		for (size_t j = 0; j < r->nr_headers; j++) {
 			struct strbuf v = STRBUF_INIT;
 			post_mask(&v, r->headers[j].value, strlen(r->headers[j].value), p->token);
@@ -544,7 +523,11 @@ int post_send(const struct post_plan *p)
 	for (size_t i = 0; i < p->nr_req; i++) {
 		char *url;
 
-		if (post_http_send(&p->req[i], p) < 0) {
+		if (p->req[i].comment) {
+			ret |= post_comment_send(&p->req[i], p);
+			continue;
+		}
+		if (post_http_send(&p->req[i], p, NULL) < 0) {
 			ret = -1;
 			continue;
 		}

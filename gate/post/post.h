@@ -1,5 +1,5 @@
-/* Posting the JSON summary, or a GitHub/GitLab commit status made from it, with libcurl
- * (docs/post.md). */
+/* Posting the JSON summary, or a GitHub/GitLab commit status made from it and a pull-request
+ * comment kept up to date, with libcurl (docs/post.md). */
 #ifndef SG_POST_H
 #define SG_POST_H
 
@@ -11,8 +11,8 @@
 enum post_format {
 	POST_FORMAT_UNSET,
 	POST_FORMAT_JSON,   /* the summary file, verbatim, to 'url' */
-	POST_FORMAT_GITHUB, /* a commit status, and a check run when asked */
-	POST_FORMAT_GITLAB, /* a commit status */
+	POST_FORMAT_GITHUB, /* a commit status; a check run, a pull-request comment when asked */
+	POST_FORMAT_GITLAB, /* a commit status, and a merge-request note when asked */
 };
 
 /* "json", "github", "gitlab" -> the format; POST_FORMAT_UNSET for anything else. */
@@ -20,6 +20,8 @@ enum post_format post_format_parse(const char *s);
 const char *post_format_name(enum post_format f);
 /* The names post_format_parse takes, NULL-terminated: the choices a message offers. */
 extern const char *const *const post_format_names;
+/* 1 to 18 digits: the number of a pull request, a merge request's IID, a comment's id. */
+int post_valid_number(const char *s);
 
 #define POST_UNSET (-1)
 #define POST_DEFAULT_CONTEXT "scalegate"
@@ -48,6 +50,8 @@ struct post_options {
 	const char *project_id;      /* GitLab: a number or a "group/project" path */
 	const char *ca_bundle;       /* CA certificates for TLS verification (CURLOPT_CAINFO) */
 	int check_run;               /* github: also create a check run */
+	int comment;                 /* also one pull (merge) request comment, kept up to date */
+	const char *pull_request;    /* its number (GitHub) or IID (GitLab), digits */
 	double timeout;              /* seconds per attempt */
 	double connect_timeout;      /* seconds to connect */
 	int retries;                 /* attempts after the first one */

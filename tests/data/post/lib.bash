@@ -1,4 +1,5 @@
-# Helpers of the 'scalegate post' tests (sourced after tests/cli/lib.bash): a scripted HTTP server, JSON lookups.
+# Helpers of the 'scalegate post' tests (sourced after tests/cli/lib.bash): a scripted HTTP server, a double of the GitHub
+# and GitLab APIs, JSON lookups.
 
 DATA=$SG_TOP/tests/data/post
 SHA=0123456789abcdef0123456789abcdef01234567
@@ -37,7 +38,7 @@ start_server() {
 
 # nr_requests: how many requests the server logged.
 nr_requests() {
-	find "$log" -name '*.json' | wc -l
+	find "$log" -name '[0-9]*.json' | wc -l
 }
 
 # j FILE EXPR: the Python expression EXPR of 'd', the JSON in FILE (dicts and lists printed as JSON).
@@ -60,4 +61,32 @@ no_token() {
 	local what=$1
 	shift
 	! grep -qF -- "$TOKEN" <<<"$*" || fail "the token appears in $what"
+}
+
+# start_api [api.py options]: the GitHub and GitLab API double (api.py), taking the token $TOKEN; sets $url
+# (http://127.0.0.1:PORT) and $log (its request log and state.json).
+start_api() {
+	local i
+	log=$(mktemp -d "$T/api.XXXXXX")
+	python3 -S "$DATA/api.py" --log "$log" --token-sha256 "$(sha256 "$TOKEN")" "$@" \
+		>"$log/port" 2>"$log/stderr" &
+	servers+=($!)
+	for i in $(seq 100); do
+		[ -s "$log/port" ] && break
+		sleep 0.05
+	done
+	[ -s "$log/port" ] || { cat "$log/stderr" >&2; fail "the API double did not start"; }
+	url="http://127.0.0.1:$(cat "$log/port")"
+}
+
+# requests: the method and path of each request the server logged, in order, one a line.
+requests() {
+	python3 -S - "$log" <<'PY'
+import json, os, sys
+n = 1
+while os.path.exists(os.path.join(sys.argv[1], "%d.json" % n)):
+    d = json.load(open(os.path.join(sys.argv[1], "%d.json" % n), encoding="utf-8"))
+    print(d["method"], d["path"])
+    n += 1
+PY
 }
