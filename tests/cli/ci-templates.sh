@@ -1,7 +1,8 @@
 # The CI templates in ci/: yamllint-clean, and they do what the README says: run 'scalegate ci --against'
-# the base with the history it needs and a cached scalegate build, with testcase output, report without
-# 'checks: write' (fork-safe), keep the reports (and results/ of a failed gate), one gate at a time, and a
-# baseline-recording job on the gate's own runner. Their gate commands run on a real depth-1 clone.
+# the base with the history it needs (a branch's first push too) and a cached scalegate build, with testcase
+# output, report without 'checks: write' (fork-safe) with one annotation per finding at its file:line, keep the
+# reports (and results/ of a failed gate), one gate at a time, and a baseline-recording job on the gate's own
+# runner. Their gate commands run on a real depth-1 clone.
 . "$(dirname "$0")/lib.bash"
 
 py=/usr/bin/python3
@@ -44,7 +45,7 @@ for name, job in jobs.items():
 steps = gate["steps"]
 runs = "\n".join(s.get("run", "") for s in steps)
 uses = [s.get("uses", "") for s in steps]
-if 'scalegate ci -c scalegate.yml --testcase-output --against "$SCALEGATE_BASE"' not in runs:
+if 'scalegate ci -c scalegate.yml --testcase-output --against "$base"' not in runs:
     fail("github: no 'scalegate ci --against' step")
 if "pull_request.base.sha" not in gate["env"].get("SCALEGATE_BASE", ""): fail("github: the base is not the PR's base")
 checkout = [s for s in steps if s.get("uses", "").startswith("actions/checkout")][0]
@@ -57,13 +58,14 @@ text = open(sys.argv[1]).read()
 if "github.event.pull_request.head.repo.full_name == github.repository" not in text:
     fail("github: nothing says how to keep fork code off a self-hosted runner")
 if any("junit-report" in u or "test-reporter" in u for u in uses): fail("github: a reporter that needs checks: write")
-if "::error " not in runs: fail("github: the failures are not annotated")
+annotate = [s for s in steps if s.get("name") == "Annotate the findings"]
+if not annotate or "reports/summary.json" not in annotate[0]["run"]: fail("github: the findings are not annotated")
 if "GITHUB_STEP_SUMMARY" not in runs: fail("github: the Markdown summary is not added to the job")
 up = {s["with"]["path"]: s.get("if") for s in steps if s.get("uses", "").startswith("actions/upload-artifact")}
 if up.get("reports/") != "always()": fail("github: the reports must be kept after a failing gate too")
 if up.get("results/") != "failure()": fail("github: results/ must be kept when the gate fails")
 for s in steps:
-    if "GITHUB_STEP_SUMMARY" in s.get("run", "") or "::error" in s.get("run", ""):
+    if "GITHUB_STEP_SUMMARY" in s.get("run", "") or s in annotate:
         if s.get("if") != "always()": fail("github: '%s' must run after a failing gate too" % s.get("name"))
 if rec["runs-on"] != gate["runs-on"]: fail("github: baselines must be recorded on the gate's runner")
 rec_runs = "\n".join(s.get("run", "") for s in rec["steps"])
@@ -104,31 +106,67 @@ if sl["artifacts"]["when"] != "always": fail("gitlab-slurm: the reports must be 
 if "results/.slurm/job.out" not in sl["artifacts"]["paths"]: fail("gitlab-slurm: the job's output is not kept")
 PY
 
-# The annotation step works on a report: run its script on a JUnit file written with --testcase-output.
-sed -n '/^          python3 - reports\/junit.xml <<.PY.$/,/^          PY$/p' "$SG_TOP/ci/github-actions.yml" |
+# The annotation step works on a report: run its script on the JSON summary of a check. One annotation per
+# finding, not per failed check (the residual's serial code fails 6 checks, 3 of them in program/solve), at
+# the interval's file:line.
+sed -n '/^          python3 - reports\/summary.json <<.PY.$/,/^          PY$/p' "$SG_TOP/ci/github-actions.yml" |
 	sed '1d;$d;s/^          //' >"$T/annotate.py"
 [ -s "$T/annotate.py" ] || fail "github: no annotation script found"
-"$SCALEGATE" check -c "$SG_TOP/tests/data/check/clear-regression/scalegate.yml" --testcase-output \
-	--junit "$T/junit.xml" >/dev/null 2>&1 || true
-ann=$("$py" "$T/annotate.py" "$T/junit.xml")
-expect_match "$ann" '^::error file=jacobi\.c,line=36,title=scalegate program/solve/residual 1 rank × 2 threads' \
-	"an annotation with file and line"
+"$SCALEGATE" check -c "$SG_TOP/tests/data/check/clear-regression/scalegate.yml" --json "$T/summary.json" \
+	>/dev/null 2>&1 || true
+ann=$("$py" "$T/annotate.py" "$T/summary.json")
+[ "$(grep -c '^::' <<<"$ann")" = 1 ] || { printf '%s\n' "$ann" >&2; fail "github: not one annotation for one finding"; }
+expect_match "$ann" '^::error file=jacobi\.c,line=36,title=scalegate jacobi program/solve/residual 1 rank × 2 threads::Insufficient_parallelism \(serial code\) grew from 0\.0 %25 to 50\.0 %25 .* \(6 checks failed\)$' \
+	"github: the finding's annotation with file and line"
+# A finding of the whole program, which has no line: the program's executable, with the benchmark's command.
+cp -r "$SG_TOP/tests/data/check/clear-regression" "$T/whole"
+sed -i 's|interval: "program/solve\*"|interval: program|' "$T/whole/scalegate.yml"
+"$SCALEGATE" check -c "$T/whole/scalegate.yml" --json "$T/whole.json" >/dev/null 2>&1 || true
+ann=$("$py" "$T/annotate.py" "$T/whole.json")
+[ "$(grep -c '^::' <<<"$ann")" = 1 ] || { printf '%s\n' "$ann" >&2; fail "github: not one annotation for the program"; }
+expect_match "$ann" '^::error file=jacobi,title=scalegate jacobi program 1 rank × 2 threads::.*\(3 checks failed\); the benchmark runs \./jacobi \{threads\} 300$' \
+	"github: the whole program's annotation: its executable and the benchmark's command"
+# A warning is one too, as a warning.
+ann=$("$py" "$T/annotate.py" "$SG_TOP/tests/data/post/findings.json")
+[ "$(grep -c '^::error ' <<<"$ann") $(grep -c '^::warning ' <<<"$ann")" = "2 1" ] ||
+	{ printf '%s\n' "$ann" >&2; fail "github: the findings' annotations"; }
+
+# step FILE JOB NAME: the 'run' of a GitHub job's step by its name; gitlab FILE JOB KEY: a GitLab job's script lines.
+step() {
+	"$py" -c 'import sys, yaml
+steps = yaml.safe_load(open(sys.argv[1]))["jobs"][sys.argv[2]]["steps"]
+print([s for s in steps if s.get("name") == sys.argv[3]][0]["run"])' "$@"
+}
+gitlab() {
+	"$py" -c 'import sys, yaml; print("\n".join(yaml.safe_load(open(sys.argv[1]))[sys.argv[2]][sys.argv[3]]))' "$@"
+}
+gh_gate=$(step "$SG_TOP/ci/github-actions.yml" performance-gate "Performance gate")
+gl_gate=$(gitlab "$SG_TOP/ci/gitlab-ci.yml" scalegate script)
+# with_scalegate DIR [PROGRAM]: DIR, with PROGRAM (default: scalegate) where the templates install scalegate.
+with_scalegate() {
+	mkdir -p "$1/.scalegate/bin" "$1/reports"
+	ln -sf "${2:-$SCALEGATE}" "$1/.scalegate/bin/scalegate"
+}
+
+# A push that creates a branch: GitHub's 'before' is forty zeros, which no clone has. Both templates take the
+# parent then (a stand-in scalegate records what the gate step gives it).
+zero=0000000000000000000000000000000000000000
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"$ARGS"\n' >"$T/args.sh"
+chmod +x "$T/args.sh"
+git init -q "$T/zero"
+with_scalegate "$T/zero" "$T/args.sh"
+cd "$T/zero"
+ARGS=$T/gh.args SCALEGATE_BASE=$zero bash -ec "$gh_gate"
+[ "$(grep -A1 -x -- --against "$T/gh.args")" = "--against
+HEAD~1" ] || fail "github: a new branch's push: $(tr '\n' ' ' <"$T/gh.args")"
+ARGS=$T/gl.args SCALEGATE_BASE= CI_COMMIT_BEFORE_SHA=$zero PATH="$PWD/.scalegate/bin:$PATH" bash -ec "$gl_gate"
+[ "$(grep -A1 -x -- --against "$T/gl.args")" = "--against
+HEAD~1" ] || fail "gitlab: a new branch's push: $(tr '\n' ' ' <"$T/gl.args")"
 
 # The gate commands on a real depth-1 clone (what actions/checkout and GitLab give by default): the toy
 # repository's head turns a serial residual on. The PR's base is its parent, which the clone lacks.
 knob_repo "$T/origin" >/dev/null
 base_sha=$(git -C "$T/origin" rev-parse HEAD~1)
-gh_gate=$("$py" - "$SG_TOP/ci/github-actions.yml" <<'PY'
-import sys, yaml
-steps = yaml.safe_load(open(sys.argv[1]))["jobs"]["performance-gate"]["steps"]
-print([s for s in steps if s.get("name") == "Performance gate"][0]["run"])
-PY
-)
-gl_gate=$("$py" - "$SG_TOP/ci/gitlab-ci.yml" <<'PY'
-import sys, yaml
-print("\n".join(yaml.safe_load(open(sys.argv[1]))["scalegate"]["script"]))
-PY
-)
 # clone DIR: a depth-1 clone of the toy repository with scalegate where the templates install it.
 clone() {
 	git clone -q --depth 1 "file://$T/origin" "$1"
