@@ -278,6 +278,7 @@ static void faster_everywhere(struct strbuf *sb, const struct check_cell *cell, 
 	unit_format_change(b, sizeof(b), UNIT_RELATIVE, at_p);
 	check_config_name(ref, sizeof(ref), NULL, cell->cur_ref->ranks, cell->cur_ref->threads);
 	check_config_name(here, sizeof(here), NULL, cell->cur->ranks, cell->cur->threads);
+	separator(sb);
 	strbuf_addf(sb, "faster everywhere, but scales worse: Execution_time %s at %s, %s at %s",
 		    a, ref, b, here);
 }
@@ -285,17 +286,11 @@ static void faster_everywhere(struct strbuf *sb, const struct check_cell *cell, 
 char *cause_explain(const struct check_cell *cell, int prefer)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct strbuf comp = STRBUF_INIT;
 
 	if (!cell->cur)
 		return NULL;
+	component(&sb, cell, prefer);
 	faster_everywhere(&sb, cell, prefer);
-	component(&comp, cell, prefer);
-	if (comp.len) {
-		separator(&sb);
-		strbuf_addstr(&sb, comp.buf);
-	}
-	strbuf_release(&comp);
 	karp_flatt(&sb, cell);
 	outside_inner(&sb, cell);
 	interference(&sb, cell);
