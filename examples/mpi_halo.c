@@ -5,9 +5,9 @@
  *
  *   usage: mpirun -np RANKS mpi_halo N [ITERATIONS] [--extra-rank1-ms MS]
  *   knob:  --extra-rank1-ms MS (or SG_KNOB_EXTRA_RANK1_MS=MS): rank 1 does MS
- *          milliseconds of extra work in each iteration before the allreduce,
- *          so every other rank waits about that long inside MPI_Allreduce
- *          (the regression "one rank became slower").
+ *          milliseconds of extra work (on a CPU) in each iteration before the
+ *          allreduce, so every other rank waits about that long inside
+ *          MPI_Allreduce (the regression "one rank became slower").
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -17,20 +17,22 @@
 
 #include "scalegate.h"
 
-static double seconds(void)
+/* This thread's time on a CPU. */
+static double cpu_seconds(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Busy work for 'ms' milliseconds of wall time: a known amount, whatever the machine. */
+/* Busy work for 'ms' milliseconds on a CPU: a known amount, whatever the machine; a rank that waits
+ * for a CPU meanwhile takes longer, as with any work (not wall time: its delay is the machine's). */
 static double extra_work(double ms)
 {
-	double end = seconds() + ms * 1e-3, x = 1.0;
+	double end = cpu_seconds() + ms * 1e-3, x = 1.0;
 
-	while (seconds() < end)
+	while (cpu_seconds() < end)
 		for (int i = 0; i < 1000; i++)
 			x = x * 1.0000001 + 1e-9;
 	return x;

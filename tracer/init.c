@@ -15,6 +15,7 @@ int sg_rank = -1, sg_ranks = -1;
 const char *sg_omp_mode = "none";
 const char *sg_mpi_mode = "none";
 int sg_mpi_wait_measured;
+int sg_mpi_sync_on;
 int sg_mpi_library;
 
 /* Nothing in a program refers to ompt.c (the OpenMP runtime looks up ompt_start_tool by

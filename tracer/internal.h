@@ -105,6 +105,9 @@ struct sg_stat {
 			       * caused, less this thread's own delay there (team.c); exclusive */
 	double cpu_wait;      /* on-CPU ns while waiting at a team barrier or join (a spin);
 			       * exclusive */
+	double mpi_sync;      /* ns of waiting in MPI that other ranks' run-queue delay caused
+			       * (mpi-node.c); exclusive */
+	double mpi_rq;        /* ns of its own run-queue delay while it waited in MPI; exclusive */
 };
 
 /* MPI time per operation kind, exclusive (charged to the innermost open interval). */
@@ -174,6 +177,14 @@ struct sg_thread {
 	double phase_rq;      /* its run-queue delay read so far, ns */
 	double phase_cpu;     /* its on-CPU time read so far, ns */
 	struct sg_member *member; /* the body it runs, or NULL */
+
+	/* Its lag in MPI (mpi-node.c): how much later than without any run-queue delay it is, ns:
+	 * mpi_lag at mpi_start (its last wait for a partner ended), then its own delay since. */
+	uint64_t mpi_start;   /* 0: not measured */
+	double mpi_lag;
+	double mpi_rq;        /* its run-queue delay read since mpi_start, ns */
+	uint64_t mpi_at;      /* its arrival at the MPI call it is in (ticks), and its lag there */
+	double mpi_delay;     /* ns */
 
 	int slot;         /* index in the profile */
 	int omp_thread;   /* OpenMP thread number when known, else -1 */
@@ -389,9 +400,11 @@ SG_HIDDEN int sg_write(const char *dir);
 SG_HIDDEN extern double sg_start_unix;
 SG_HIDDEN extern int sg_rank, sg_ranks; /* -1 without MPI */
 SG_HIDDEN extern const char *sg_omp_mode, *sg_mpi_mode;
+/* exact collective waiting (a barrier before each) */
 SG_HIDDEN extern int sg_mpi_wait_measured;
-/* 1 in libscalegate-mpi: only MPI ranks write a profile */ /* exact collective waiting (a barrier
- * before each) */
+/* the ranks of this node share their arrivals at MPI calls: mpi_sync is captured (mpi-node.c) */
+SG_HIDDEN extern int sg_mpi_sync_on;
+/* 1 in libscalegate-mpi: only MPI ranks write a profile */
 SG_HIDDEN extern int sg_mpi_library;
 
 #endif

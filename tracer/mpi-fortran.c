@@ -195,7 +195,8 @@ extern int mpi_fortran_in_place_ __attribute__((weak));
 	SG_MPI_F_PMPI(name, PARAMS) \
 	SG_MPI_API void mpi_##name##_ PARAMS \
 	{ \
-		SG_MPI_SHAPE(KIND, pmpi_##name##_ ARGS, COMM, XFER); \
+		SG_MPI_SHAPE(KIND, pmpi_##name##_ ARGS, COMM, XFER, \
+			     SG_MPI_TO_##KIND(FC(comm), *dest)); \
 	} \
 	SG_MPI_F_ALIASES(name, NAME, PARAMS)
 
@@ -226,7 +227,7 @@ SG_MPI_F_ALIASES(init_thread, INIT_THREAD, (F required, F provided, F ierr))
 
 SG_MPI_API void mpi_finalize_(F ierr)
 {
-	sg_write_profile();
+	sg_mpi_finalizing();
 	pmpi_finalize_(ierr);
 }
 SG_MPI_F_ALIASES(finalize, FINALIZE, (F ierr))

@@ -3,33 +3,47 @@
  * (tracer/MPI.md). */
 #include "mpi-wrap.h"
 
-/* Receives the message matching (source, tag, comm); *wait gets the ticks until it was there. */
+/* Receives the message matching (source, tag, comm); *wait gets the ticks until it was there,
+ * *from the rank that sent it (-1: none). */
 static int recv_split(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-		      MPI_Status *status, uint64_t t0, uint64_t *wait)
+		      MPI_Status *status, uint64_t t0, uint64_t *wait, int *from)
 {
 	MPI_Message msg;
-	int ret = PMPI_Mprobe(source, tag, comm, &msg, MPI_STATUS_IGNORE);
+	MPI_Status probed;
+	int ret = PMPI_Mprobe(source, tag, comm, &msg, &probed);
 
 	*wait = sg_now() - t0;
+	*from = ret == MPI_SUCCESS && source != MPI_PROC_NULL ? probed.MPI_SOURCE : -1;
 	if (ret != MPI_SUCCESS)
 		return ret;
 	return PMPI_Mrecv(buf, count, type, &msg, status);
+}
+
+/* The wait for the message from 'from' began at t0: its part that the sender's delay caused. */
+static void waited(struct sg_thread *t, MPI_Comm comm, int from, uint64_t t0, uint64_t wait)
+{
+	if (sg_mpi_publishing(t, SG_MPI_RECV) && wait >= sg_mpi_min_wait && from >= 0)
+		sg_mpi_p2p_waited(t, comm, from, t0 + wait, wait);
 }
 
 SG_MPI_API int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
 			MPI_Status *status)
 {
 	struct sg_thread *t = sg_mpi_measuring();
+	struct sg_mpi_ring *r;
 	uint64_t t0, wait;
-	int ret;
+	int ret, from;
 
 	if (!t)
 		return PMPI_Recv(buf, count, type, source, tag, comm, status);
 	t0 = sg_now();
+	if ((r = sg_mpi_publishing(t, SG_MPI_RECV)))
+		t0 = sg_mpi_arrive(r, t, t0, 1, SG_MPI_TO_NONE);
 	sg_mpi_inside = 1;
-	ret = recv_split(buf, count, type, source, tag, comm, status, t0, &wait);
+	ret = recv_split(buf, count, type, source, tag, comm, status, t0, &wait, &from);
 	sg_mpi_inside = 0;
 	sg_mpi_account(t, SG_MPI_RECV, sg_now() - t0, wait, sg_x_recv(count, type, source));
+	waited(t, comm, from, t0, wait);
 	return ret;
 }
 
@@ -39,18 +53,22 @@ SG_MPI_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, in
 			    MPI_Comm comm, MPI_Status *status)
 {
 	struct sg_thread *t = sg_mpi_measuring();
+	struct sg_mpi_ring *r;
 	MPI_Request req;
 	uint64_t t0, wait = 0;
-	int ret;
+	int ret, from = -1;
 
 	if (!t)
 		return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source,
 				     rtag, comm, status);
 	t0 = sg_now();
+	if ((r = sg_mpi_publishing(t, SG_MPI_SENDRECV)))
+		t0 = sg_mpi_arrive(r, t, t0, 1, sg_mpi_to(comm, dest));
 	sg_mpi_inside = 1;
 	ret = PMPI_Isend(sbuf, scount, stype, dest, stag, comm, &req);
 	if (ret == MPI_SUCCESS) {
-		ret = recv_split(rbuf, rcount, rtype, source, rtag, comm, status, t0, &wait);
+		ret = recv_split(rbuf, rcount, rtype, source, rtag, comm, status, t0, &wait,
+				 &from);
 		int sent = PMPI_Wait(&req, MPI_STATUS_IGNORE);
 		if (ret == MPI_SUCCESS)
 			ret = sent;
@@ -58,5 +76,6 @@ SG_MPI_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, in
 	sg_mpi_inside = 0;
 	sg_mpi_account(t, SG_MPI_SENDRECV, sg_now() - t0, wait,
 		       sg_x_sendrecv(scount, stype, dest, rcount, rtype, source));
+	waited(t, comm, from, t0, wait);
 	return ret;
 }

@@ -24,6 +24,8 @@ SG_HIDDEN extern __thread int sg_mpi_inside __attribute__((tls_model("initial-ex
 
 /* After PMPI_Init(_thread) succeeded (C or Fortran): rank, size, mode. */
 SG_HIDDEN void sg_mpi_started(void);
+/* In MPI_Finalize (C or Fortran), before PMPI_Finalize: the profile, then the node's window. */
+SG_HIDDEN void sg_mpi_finalizing(void);
 /* MPI_Pcontrol's effect on the tracer. */
 SG_HIDDEN void sg_mpi_pcontrol(int level);
 
@@ -43,6 +45,156 @@ static inline struct sg_thread *sg_mpi_measuring(void)
  * waiting). */
 SG_HIDDEN uint64_t sg_mpi_sync(MPI_Comm comm, uint64_t t0);
 
+/* ---- waiting for a delayed rank (mpi-node.c): the node's ranks share their arrivals ---- */
+
+#define SG_MPI_RING 8 /* a rank's last arrivals kept for the others */
+
+/* One arrival: written by its rank only (a sequence number, odd while it is being written),
+ * read by the node's others. */
+struct sg_mpi_arrival {
+	uint64_t seq;
+	uint64_t at;       /* clock ticks */
+	uint64_t delay_ns; /* its lag there (mpi-sync.h) */
+	int64_t to;        /* the slot it sends to, or SG_MPI_TO_* */
+};
+
+/* Whom an arrival sends to, when not a slot of this node: */
+#define SG_MPI_TO_UNKNOWN (-1) /* a send whose destination is not known here */
+#define SG_MPI_TO_ALL (-2)     /* a collective */
+#define SG_MPI_TO_NONE (-3)    /* nobody: a wait */
+#define SG_MPI_TO_AWAY (-4)    /* a rank on another node, MPI_PROC_NULL */
+
+/* Per kind, whom a wrapper's arrival sends to from its 'comm' and 'dest' (unused but for sends). */
+#define SG_MPI_TO_SEND(comm, dest) sg_mpi_to(comm, dest)
+#define SG_MPI_TO_ISEND(comm, dest) sg_mpi_to(comm, dest)
+#define SG_MPI_TO_SENDRECV(comm, dest) sg_mpi_to(comm, dest)
+#define SG_MPI_TO_RECV(comm, dest) SG_MPI_TO_NONE
+#define SG_MPI_TO_IRECV(comm, dest) SG_MPI_TO_NONE
+#define SG_MPI_TO_PROBE(comm, dest) SG_MPI_TO_NONE
+#define SG_MPI_TO_WAIT(comm, dest) SG_MPI_TO_NONE
+#define SG_MPI_TO_TEST(comm, dest) SG_MPI_TO_NONE
+#define SG_MPI_TO_IO(comm, dest) SG_MPI_TO_NONE
+#define SG_MPI_TO_OTHER(comm, dest) SG_MPI_TO_NONE
+#define SG_MPI_TO_BARRIER(comm, dest) SG_MPI_TO_ALL
+#define SG_MPI_TO_BCAST(comm, dest) SG_MPI_TO_ALL
+#define SG_MPI_TO_REDUCE(comm, dest) SG_MPI_TO_ALL
+#define SG_MPI_TO_ALLREDUCE(comm, dest) SG_MPI_TO_ALL
+#define SG_MPI_TO_GATHER(comm, dest) SG_MPI_TO_ALL
+#define SG_MPI_TO_ALLGATHER(comm, dest) SG_MPI_TO_ALL
+#define SG_MPI_TO_SCATTER(comm, dest) SG_MPI_TO_ALL
+#define SG_MPI_TO_ALLTOALL(comm, dest) SG_MPI_TO_ALL
+#define SG_MPI_TO_REDUCE_SCATTER(comm, dest) SG_MPI_TO_ALL
+#define SG_MPI_TO_SCAN(comm, dest) SG_MPI_TO_ALL
+#define SG_MPI_TO_ICOLLECTIVE(comm, dest) SG_MPI_TO_ALL
+
+struct sg_mpi_ring {
+	uint64_t head; /* arrivals written so far */
+	uint64_t pad[7];
+	struct sg_mpi_arrival e[SG_MPI_RING];
+};
+
+/* This rank's ring in the node's window, NULL when mpi_sync is not captured; the one thread that
+ * writes it and whose waits are corrected. */
+SG_HIDDEN extern struct sg_mpi_ring *sg_mpi_ring_own;
+SG_HIDDEN extern struct sg_thread *sg_mpi_ring_owner;
+/* Waits shorter than this many ticks are not corrected (mpi-node.c). */
+SG_HIDDEN extern uint64_t sg_mpi_min_wait;
+/* The slot of each rank of MPI_COMM_WORLD, -1 on other nodes. */
+SG_HIDDEN extern const int *sg_mpi_world_slot;
+SG_HIDDEN int sg_mpi_comm_slot(MPI_Comm comm, int rank);
+
+/* The slot of rank 'dest' of 'comm' as an arrival's destination. */
+static inline int sg_mpi_to(MPI_Comm comm, int dest)
+{
+	int slot;
+
+	if (dest < 0)
+		return SG_MPI_TO_AWAY;
+	if (comm != MPI_COMM_WORLD)
+		return sg_mpi_comm_slot(comm, dest);
+	slot = dest < sg_ranks ? sg_mpi_world_slot[dest] : -1;
+	return slot >= 0 ? slot : SG_MPI_TO_AWAY;
+}
+
+SG_HIDDEN void sg_mpi_node_start(void);
+SG_HIDDEN void sg_mpi_node_stop(void);
+/* t's wait, begun at its last arrival, ended at 'end' after 'wait' ticks: for the message from
+ * 'source' of 'comm' (-1: unknown), or for the members of a collective's 'comm' that ended at
+ * t1. */
+SG_HIDDEN void sg_mpi_p2p_waited(struct sg_thread *t, MPI_Comm comm, int source, uint64_t end,
+				 uint64_t wait);
+SG_HIDDEN void sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0,
+				  uint64_t wait, uint64_t t1);
+
+/* The calls a partner may wait for: those that send, or contribute to a collective; and the waits,
+ * which keep their arrival for their end. */
+static inline int sg_mpi_kind_arrives(enum sg_mpi_kind kind)
+{
+	return kind != SG_MPI_IRECV && kind != SG_MPI_PROBE && kind != SG_MPI_TEST &&
+	       kind != SG_MPI_IO && kind != SG_MPI_OTHER;
+}
+
+/* Whether t's arrival at a call of 'kind' is published: it is the rank's MPI thread. */
+static inline struct sg_mpi_ring *sg_mpi_publishing(const struct sg_thread *t,
+						    enum sg_mpi_kind kind)
+{
+	struct sg_mpi_ring *r = __atomic_load_n(&sg_mpi_ring_own, __ATOMIC_RELAXED);
+
+	return sg_mpi_kind_arrives(kind) && r && t == sg_mpi_ring_owner ? r : NULL;
+}
+
+static inline void sg_mpi_publish(struct sg_mpi_ring *r, uint64_t at, double delay_ns, int to)
+{
+	uint64_t i = r->head;
+	struct sg_mpi_arrival *e = &r->e[i % SG_MPI_RING];
+
+	__atomic_store_n(&e->seq, 2 * i + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&e->at, at, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->delay_ns, (uint64_t)delay_ns, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->to, (int64_t)to, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->seq, 2 * i + 2, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->head, i + 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * t arrives at an MPI call at 'now' (sg_mpi_publishing gave 'r'): the arrival is published with t's
+ * lag (its clocks read first when they were not for the snapshot period, as at an interval's
+ * boundary) and whom the call sends to ('to'); a call that may wait ('waits') keeps it for the
+ * wait's end. Returns the clock to go on with.
+ */
+static inline uint64_t sg_mpi_arrive(struct sg_mpi_ring *r, struct sg_thread *t, uint64_t now,
+				     int waits, int to)
+{
+	double lag;
+
+	now = sg_snap_maybe(t, now);
+	lag = t->mpi_lag + t->mpi_rq;
+	sg_mpi_publish(r, now, lag, to);
+	if (waits) {
+		t->mpi_at = now;
+		t->mpi_delay = lag;
+	}
+	return now;
+}
+
+/* t's wait in a call that began at t0 ended: at t1 for MPI_Wait*, measured by exact mode's
+ * barrier ('w') or estimated from the arrivals for a collective on 'comm'. A short one was no
+ * wait for a partner: t's lag goes on. */
+static inline void sg_mpi_depart(struct sg_thread *t, MPI_Comm comm, uint64_t t0, uint64_t w,
+				 uint64_t t1)
+{
+	uint64_t end = comm != MPI_COMM_NULL && sg_mpi_exact ? t0 + w : t1;
+
+	if (!__atomic_load_n(&sg_mpi_ring_own, __ATOMIC_RELAXED) || t != sg_mpi_ring_owner ||
+	    end - t0 < sg_mpi_min_wait)
+		return;
+	if (comm != MPI_COMM_NULL)
+		sg_mpi_coll_waited(t, comm, t0, w, t1);
+	else
+		sg_mpi_p2p_waited(t, comm, -1, t1, t1 - t0);
+}
+
 static inline void sg_mpi_account(struct sg_thread *t, enum sg_mpi_kind kind, uint64_t time,
 				  uint64_t wait, struct sg_xfer x)
 {
@@ -59,25 +211,32 @@ static inline void sg_mpi_account(struct sg_thread *t, enum sg_mpi_kind kind, ui
 
 /*
  * The one wrapper shape (mpiP's): when not measuring, call the real function
- * and return; else timestamp, [exact mode: timed barrier on 'comm'], call,
- * timestamp, account. 'comm' is MPI_COMM_NULL for calls that are not blocking
- * collectives; bytes are counted after the second timestamp, off the clock.
- * CALL is the call through ("ret = PMPI_Send(...)" in C, "pmpi_send_(...)" in Fortran).
+ * and return; else timestamp (an arrival the node's other ranks may wait for:
+ * sg_mpi_arrive), [exact mode: timed barrier on 'comm'], call, timestamp,
+ * account, [a wait: its part the other ranks' delay caused]. 'comm' is
+ * MPI_COMM_NULL for calls that are not blocking collectives; bytes are counted
+ * after the second timestamp, off the clock. CALL is the call through
+ * ("ret = PMPI_Send(...)" in C, "pmpi_send_(...)" in Fortran); TO whom it
+ * sends (SG_MPI_TO_KIND(comm, dest)), evaluated only when it is published.
  */
-#define SG_MPI_SHAPE(KIND, CALL, COMM, XFER) \
+#define SG_MPI_SHAPE(KIND, CALL, COMM, XFER, TO) \
 	do { \
 		struct sg_thread *t_ = sg_mpi_measuring(); \
+		struct sg_mpi_ring *r_; \
 		uint64_t t0_, t1_, w_ = 0; \
+		MPI_Comm c_; \
 		if (!t_) { \
 			CALL; \
 			break; \
 		} \
+		c_ = (COMM); \
 		t0_ = sg_now(); \
-		if (SG_UNLIKELY(sg_mpi_exact)) { \
-			MPI_Comm c_ = (COMM); \
-			if (c_ != MPI_COMM_NULL) \
-				w_ = sg_mpi_sync(c_, t0_); \
-		} \
+		if ((r_ = sg_mpi_publishing(t_, SG_MPI_##KIND))) \
+			t0_ = sg_mpi_arrive(r_, t_, t0_, \
+					    c_ != MPI_COMM_NULL || SG_MPI_##KIND == SG_MPI_WAIT, \
+					    (TO)); \
+		if (SG_UNLIKELY(sg_mpi_exact) && c_ != MPI_COMM_NULL) \
+			w_ = sg_mpi_sync(c_, t0_); \
 		sg_mpi_inside = 1; \
 		CALL; \
 		t1_ = sg_now(); \
@@ -86,6 +245,8 @@ static inline void sg_mpi_account(struct sg_thread *t, enum sg_mpi_kind kind, ui
 		 * (tracer/MPI.md) */ \
 		sg_mpi_account(t_, SG_MPI_##KIND, t1_ - t0_, \
 			       SG_MPI_##KIND == SG_MPI_WAIT ? t1_ - t0_ : w_, (XFER)); \
+		if (c_ != MPI_COMM_NULL || SG_MPI_##KIND == SG_MPI_WAIT) \
+			sg_mpi_depart(t_, c_, t0_, w_, t1_); \
 	} while (0)
 
 /* ---- byte counting: count x MPI_Type_size; payload this rank supplies (sent) and gets (recv) ----

@@ -28,6 +28,13 @@ void sg_mpi_started(void)
 		sg_mpi_exact = 1;
 		sg_mpi_wait_measured = 1;
 	}
+	sg_mpi_node_start();
+}
+
+void sg_mpi_finalizing(void)
+{
+	sg_write_profile();
+	sg_mpi_node_stop();
 }
 
 void sg_mpi_pcontrol(int level)
@@ -62,7 +69,7 @@ SG_MPI_API int MPI_Init_thread(int *argc, char ***argv, int required, int *provi
 /* Each rank writes its profile while MPI still works; the write at exit is then a no-op. */
 SG_MPI_API int MPI_Finalize(void)
 {
-	sg_write_profile();
+	sg_mpi_finalizing();
 	return PMPI_Finalize();
 }
 
@@ -434,7 +441,8 @@ SG_MPI_API int MPI_Pcontrol(const int level, ...)
 	SG_MPI_API int MPI_##Name PARAMS \
 	{ \
 		int ret_; \
-		SG_MPI_SHAPE(KIND, ret_ = PMPI_##Name ARGS, COMM, XFER); \
+		SG_MPI_SHAPE(KIND, ret_ = PMPI_##Name ARGS, COMM, XFER, \
+			     SG_MPI_TO_##KIND(comm, dest)); \
 		return ret_; \
 	}
 

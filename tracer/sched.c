@@ -184,6 +184,12 @@ static struct sg_stat *stat_at(struct sg_thread *t, uint32_t node)
 	return &t->chunks[node / SG_CHUNK][node % SG_CHUNK];
 }
 
+/* The share of the span ending at 'now' after 'start' (a phase's beginning). */
+static double since_share(const struct sg_thread *t, uint64_t start, uint64_t now, double per_tick)
+{
+	return start <= t->snap_tsc ? 1.0 : start >= now ? 0.0 : (double)(now - start) * per_tick;
+}
+
 /* Frames below 'upto' whose time counts (not a worker's level 0) and pending nodes: their share. */
 static void attribute(struct sg_thread *t, uint64_t now, uint32_t upto, double cpu, double rq)
 {
@@ -204,12 +210,12 @@ static void attribute(struct sg_thread *t, uint64_t now, uint32_t upto, double c
 		s->pend = 0;
 	}
 	if (t->phase_start) { /* the team phase's part (team.c) */
-		double share = t->phase_start <= t->snap_tsc ? 1.0
-			       : t->phase_start >= now ? 0.0
-						       : (double)(now - t->phase_start) * per_tick;
+		double share = since_share(t, t->phase_start, now, per_tick);
 		t->phase_rq += rq * share;
 		t->phase_cpu += cpu * share;
 	}
+	if (t->mpi_start) /* the MPI phase's part (mpi-node.c) */
+		t->mpi_rq += rq * since_share(t, t->mpi_start, now, per_tick);
 }
 
 /* The run-queue delay of the span: after spans that skipped schedstat, the delay read covers them

@@ -141,13 +141,14 @@ static double rank_count(const struct rank_view *rv, int node)
 /*
  * Thread q's interference: its run-queue delay beyond what the program's own oversubscription
  * explains (returned), and in *work the part of it inside its work: the work's wall time less its
- * on-CPU time, at most the whole delay (the rest fell while it waited: a wake-up that found the
- * CPUs taken). Without the on-CPU time the delay is taken from the work first.
+ * on-CPU time, at most the whole delay less its part in MPI waits (the rest fell while it waited:
+ * a wake-up that found the CPUs taken). Without the on-CPU time the delay is taken from the work
+ * first.
  */
 static double thread_interference(const struct rank_view *rv, const double *c, double presence,
 				  double w, double *work)
 {
-	double i, off_cpu;
+	double i, off_cpu, in_mpi, most;
 
 	*work = 0;
 	if (!rv->sched || !c)
@@ -156,7 +157,11 @@ static double thread_interference(const struct rank_view *rv, const double *c, d
 	if (i <= 0)
 		return 0;
 	off_cpu = c[RV_CPU_NAN] ? w : w - (c[RV_CPU] - c[RV_CW]);
-	*work = off_cpu <= 0 ? 0 : off_cpu < i ? off_cpu : i;
+	/* its delay while it waited in MPI (mpi_rq: a preempted spin) fell outside its work; its
+	 * work's time off the CPU may be blocking (MPI_Init) rather than delay */
+	in_mpi = c[RV_RQ] > 0 ? i * c[RV_MQ] / c[RV_RQ] : 0;
+	most = i - in_mpi;
+	*work = off_cpu <= 0 || most <= 0 ? 0 : off_cpu < most ? off_cpu : most;
 	return i;
 }
 
@@ -175,10 +180,35 @@ static double machine_share(const struct rank_view *rv, int node)
 }
 
 /*
+ * The MPI terms of rank r: its time in MPI less its waiting (Communication) and its waiting
+ * (Synchronization_mpi), less the waiting other ranks' delay caused ('ms', the machine's): taken
+ * from the waiting first, the rest from the transfer (an estimated wait may have left it there).
+ */
+static void mpi_terms(struct sums *s, struct clamp *cl, double m_r, double wait_r, double ms)
+{
+	double comm = clamp0(cl, m_r - wait_r, ANALYSIS_COMMUNICATION);
+	double from_wait = ms < wait_r ? ms : wait_r, from_comm = ms - from_wait;
+
+	if (from_comm > comm)
+		from_comm = comm;
+	s->term[ANALYSIS_COMMUNICATION] += comm - from_comm;
+	s->term[ANALYSIS_SYNC_MPI] += wait_r - from_wait;
+}
+
+/* Thread q's waiting in MPI that other ranks' delay caused, the machine's share of it (the rest,
+ * its program's own ranks' competing for the CPUs), within its MPI time. */
+static double mpi_machine(const struct rank_view *rv, const double *c, double machine)
+{
+	double ms = c && rv->sched ? c[RV_MS] * machine : 0;
+
+	return ms < 0 ? 0 : c && ms > c[RV_M] ? c[RV_M] : ms;
+}
+
+/*
  * The rank's time without the machine's interference on its critical path (metrics.md): the
- * longest of its threads' presences less their delay and the waiting the teams' delay caused
- * (rq_sync); without rq_sync, W less the delay of its most delayed thread. Never below the most
- * on-CPU work of one of its threads, nor above W.
+ * longest of its threads' presences less their delay and the waiting the teams' and the other
+ * ranks' delay caused (rq_sync, mpi_sync); without rq_sync, W less the most of one thread's delay
+ * and mpi_sync. Never below the most on-CPU work of one of its threads, nor above W.
  */
 static double rank_time_program(const struct rank_view *rv, double W, double most_interference,
 				double most_program, double most_work)
@@ -204,14 +234,17 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 	const double *m0 = node >= 0 ? cell(rv, (size_t)node, 0) : NULL;
 	double W = rank_time(rv, node), m_r = 0, most_i = 0, most_w = 0, most_p = 0, i0 = 0;
 	double serial = clamp0(cl, m0 ? m0[RV_TIME] - m0[RV_PAR] : 0, ANALYSIS_SEQ);
-	double machine = rv->sched && rv->team_delay ? machine_share(rv, node) : 0;
+	double machine = rv->sched && (rv->team_delay || rv->mpi_delay) ? machine_share(rv, node)
+									 : 0;
+	double ms_r = 0;
 
-	for (int q = 0; q < rv->threads && node >= 0; q++)
+	for (int q = 0; q < rv->threads && node >= 0; q++) {
 		m_r += cell(rv, (size_t)node, q)[RV_M];
+		ms_r += mpi_machine(rv, cell(rv, (size_t)node, q), machine);
+	}
 	s->count += rank_count(rv, node);
 	s->sched &= rv->sched;
-	s->term[ANALYSIS_COMMUNICATION] += clamp0(cl, m_r - wait_r, ANALYSIS_COMMUNICATION);
-	s->term[ANALYSIS_SYNC_MPI] += wait_r;
+	mpi_terms(s, cl, m_r, wait_r, ms_r);
 	s->term[ANALYSIS_IDLE] += ir->threads * (s->exec - W);
 	for (int q = 0; q < ir->threads; q++) {
 		const double *c = node >= 0 && q < rv->threads ? cell(rv, (size_t)node, q) : NULL;
@@ -224,16 +257,18 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 		       missing = gap - seq;
 		double w = clamp0(cl, a - D - B - L - m, ANALYSIS_PRODUCTIVE_TIME);
 		double in, delay = thread_interference(rv, c, a, w, &in);
-		/* its waiting that the team's delay caused: the machine's share of it */
+		/* its waiting that the team's and the other ranks' delay caused: the machine's
+		 * share of it */
 		double sq = c ? c[RV_SQ] * machine : 0, waits = B + L + D - sq;
+		double ms = mpi_machine(rv, c, machine);
 
 		w -= in; /* work in on-CPU time */
-		if (delay > most_i)
-			most_i = delay;
+		if (delay + ms > most_i)
+			most_i = delay + ms;
 		if (w > most_w)
 			most_w = w;
-		if (a - delay - sq > most_p)
-			most_p = a - delay - sq;
+		if (a - delay - sq - ms > most_p)
+			most_p = a - delay - sq - ms;
 		if (!q)
 			i0 = delay;
 		s->term[ANALYSIS_SEQ] += seq;
@@ -244,7 +279,7 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 			s->work_max = w;
 		double v[ANALYSIS_NR_PQ] = {
 			w, t, B, L, D, missing, m, m_r > 0 ? wait_r * m / m_r : 0, s->exec - W,
-			delay + sq,
+			delay + sq + ms,
 		};
 		for (int k = 0; k < ANALYSIS_NR_PQ; k++)
 			cmp_add(&pt->cmp[k], v[k], (int)r, q, !s->nproc);

@@ -11,13 +11,15 @@
 /* Per node and thread of one rank, inclusive over the node's subtree. */
 enum {
 	RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_PW, RV_INH,
-	RV_RQ, RV_INHQ, RV_CPU, RV_INHC, RV_CPU_NAN, RV_SQ, RV_CW, RV_NR
+	RV_RQ, RV_INHQ, RV_CPU, RV_INHC, RV_CPU_NAN, RV_SQ, RV_CW, RV_MS, RV_MQ, RV_NR
 };
 /* RV_PW: measured point-to-point waiting (recv, sendrecv, wait: tracer/MPI.md), part of RV_M;
  * RV_RQ, RV_CPU: run-queue delay and on-CPU time (inclusive like RV_TIME); RV_INHQ, RV_INHC:
  * their parts in inherited frames; RV_CPU_NAN: a record of the subtree lacked the on-CPU time;
  * RV_SQ: waiting the team's run-queue delay caused, less the thread's own delay there (rq_sync);
- * RV_CW: on-CPU time while waiting at barriers (a spin: cpu_wait), part of RV_CPU */
+ * RV_CW: on-CPU time while waiting at barriers (a spin: cpu_wait), part of RV_CPU;
+ * RV_MS: waiting in MPI that other ranks' run-queue delay caused (mpi_sync), part of RV_M;
+ * RV_MQ: the thread's own run-queue delay while it waited in MPI (mpi_rq), part of RV_RQ */
 
 /* The collective kinds the views keep apart (collective_kinds in analysis.c). */
 #define NR_COLL ((size_t)10)
@@ -33,6 +35,7 @@ struct rank_view {
 	int omp, mpi;    /* captured */
 	int sched;       /* run-queue delay captured and the CPUs the process was given known */
 	int team_delay;  /* the teams' run-queue delay on their critical paths captured (rq_sync) */
+	int mpi_delay;   /* the waiting other ranks' run-queue delay caused captured (mpi_sync) */
 	double self_rate; /* share of a thread's time its program's threads may keep it waiting */
 };
 

@@ -172,6 +172,9 @@ static void view_add_stats(struct rank_view *rv)
 		c[RV_SQ] += z(s->v[PROFILE_RQ_SYNC]);
 		c[RV_CW] += z(s->v[PROFILE_CPU_WAIT]);
 		rv->team_delay |= !isnan(s->v[PROFILE_RQ_SYNC]);
+		c[RV_MS] += z(s->v[PROFILE_MPI_SYNC]);
+		c[RV_MQ] += z(s->v[PROFILE_MPI_RQ]);
+		rv->mpi_delay |= !isnan(s->v[PROFILE_MPI_SYNC]);
 		c[RV_CPU] += z(s->v[PROFILE_CPU]);
 		c[RV_CPU_NAN] += isnan(s->v[PROFILE_CPU]);
 		/* A worker's record without entries is an inherited frame: its time is in no
@@ -234,6 +237,8 @@ static void view_make_inclusive(struct rank_view *rv)
 			u[RV_D] += c[RV_D];
 			u[RV_SQ] += c[RV_SQ];
 			u[RV_CW] += c[RV_CW];
+			u[RV_MS] += c[RV_MS];
+			u[RV_MQ] += c[RV_MQ];
 			u[RV_M] += c[RV_M];
 			u[RV_PW] += c[RV_PW];
 			inh_below[to] += c[RV_INH] + inh_below[from];

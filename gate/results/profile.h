@@ -20,7 +20,9 @@
 	X(CPU, "cpu") \
 	X(RQ_WAIT, "rq_wait") \
 	X(RQ_SYNC, "rq_sync") \
-	X(CPU_WAIT, "cpu_wait")
+	X(CPU_WAIT, "cpu_wait") \
+	X(MPI_SYNC, "mpi_sync") \
+	X(MPI_RQ, "mpi_rq")
 
 enum profile_column {
 #define X(id, name) PROFILE_##id,

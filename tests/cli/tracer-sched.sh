@@ -25,7 +25,12 @@ p=$(one_profile "$T/basic")
 [ "$(meta "$p" sched)" = schedstat ] || fail "meta sched: $(meta "$p" sched)"
 holds "$(meta "$p" cpus)" "$(nproc)" 0 'a >= 1 && a <= b' "meta cpus is the affinity mask's size"
 holds "$(meta "$p" threads_max)" 0 0 'a == 2' "meta threads_max: the main thread and one worker"
-grep -q "^columns	stat	.*	cpu	rq_wait	rq_sync	cpu_wait$" "$p" || fail "no cpu, rq_wait, rq_sync and cpu_wait columns"
+grep -q "^columns	stat	.*	cpu	rq_wait	rq_sync	cpu_wait	mpi_sync	mpi_rq$" "$p" ||
+	fail "no cpu, rq_wait, rq_sync, cpu_wait, mpi_sync and mpi_rq columns"
+# Without MPI, nobody to wait for: the ranks' columns say not captured.
+awk -F'\t' '$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
+	$1 == "stat" && ($idx["mpi_sync"] != "-" || $idx["mpi_rq"] != "-") { print "bad: " $0; bad = 1 }
+	END { exit bad }' "$p" || fail "mpi_sync or mpi_rq captured in a program without MPI"
 # Every stat record: cpu + rq_wait <= time (+ clock slack), both >= 0.
 awk -F'\t' '$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
 	$1 == "stat" { t = $idx["time"]; c = $idx["cpu"]; q = $idx["rq_wait"]

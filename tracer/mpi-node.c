@@ -1,0 +1,400 @@
+/*
+ * Waiting for a delayed rank (tracer/MPI.md, mpi_sync): the ranks of one node publish their
+ * arrivals at MPI calls, with their run-queue delay since their last wait, in a shared window; a
+ * rank whose wait ends reads its partners' and charges the part of the wait their delay caused.
+ */
+#include "mpi-wrap.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "mpi-sync.h"
+
+struct sg_mpi_ring *sg_mpi_ring_own;
+struct sg_thread *sg_mpi_ring_owner;
+const int *sg_mpi_world_slot;
+
+/* Shorter waits are left alone: a partner's delay is read at most every 250 µs, so a wait of less
+ * than a twenty-fifth of that (10 µs) holds little of it, and reading the partners' rings costs a
+ * cache miss each. */
+#define MIN_WAIT_SHARE 25
+uint64_t sg_mpi_min_wait = UINT64_MAX;
+
+/* A communicator's ranks as slots of this node's window: -1 on other nodes. */
+struct comm_map {
+	int size;
+	int nr_local;     /* members on this node, this rank left out */
+	int *slot;        /* comm rank -> slot */
+	int local[];      /* their slots */
+};
+
+static MPI_Comm node_comm = MPI_COMM_NULL;
+static MPI_Win window = MPI_WIN_NULL;
+static MPI_Group world_group = MPI_GROUP_NULL;
+static int keyval = MPI_KEYVAL_INVALID;
+static struct sg_mpi_ring **rings; /* by slot */
+static struct comm_map *world_map;
+static int own_slot;
+static int in_init; /* the first wait is in MPI_Init, whose time is not MPI time: no charges */
+
+static struct comm_map *map_new(int size)
+{
+	struct comm_map *m = calloc(1, sizeof(*m) + (size_t)size * sizeof(int));
+
+	if (m)
+		m->slot = malloc(((size_t)size + 1) * sizeof(int));
+	if (m && !m->slot) {
+		free(m);
+		return NULL;
+	}
+	if (m)
+		m->size = size;
+	return m;
+}
+
+static void map_free(struct comm_map *m)
+{
+	if (m)
+		free(m->slot);
+	free(m);
+}
+
+/* Slots of the members of 'group', through their world ranks' in 'world'; this rank is left out
+ * of the local list. */
+static struct comm_map *map_group(MPI_Group group, const struct comm_map *world)
+{
+	int size, *ranks, *in_world;
+	struct comm_map *m;
+
+	PMPI_Group_size(group, &size);
+	m = map_new(size);
+	ranks = malloc(((size_t)size + 1) * sizeof(int));
+	in_world = malloc(((size_t)size + 1) * sizeof(int));
+	if (m && ranks && in_world) {
+		for (int i = 0; i < size; i++)
+			ranks[i] = i;
+		PMPI_Group_translate_ranks(group, size, ranks, world_group, in_world);
+		for (int i = 0; i < size; i++) {
+			int w = in_world[i];
+			m->slot[i] = w >= 0 && w < world->size ? world->slot[w] : -1;
+			if (m->slot[i] >= 0 && m->slot[i] != own_slot)
+				m->local[m->nr_local++] = m->slot[i];
+		}
+	}
+	free(ranks);
+	free(in_world);
+	return m;
+}
+
+static int map_delete(MPI_Comm comm, int key, void *value, void *extra)
+{
+	(void)comm, (void)key, (void)extra;
+	map_free(value);
+	return MPI_SUCCESS;
+}
+
+/* The map of 'comm', made at its first wait and kept on it (an attribute: freed with it). NULL for
+ * an intercommunicator, or out of memory. */
+static const struct comm_map *comm_map(MPI_Comm comm)
+{
+	struct comm_map *m;
+	MPI_Group group;
+	int found, inter;
+
+	if (comm == MPI_COMM_WORLD)
+		return world_map;
+	if (PMPI_Comm_get_attr(comm, keyval, &m, &found) != MPI_SUCCESS)
+		return NULL;
+	if (found)
+		return m;
+	if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+		return NULL;
+	PMPI_Comm_group(comm, &group);
+	m = map_group(group, world_map);
+	PMPI_Group_free(&group);
+	if (m && PMPI_Comm_set_attr(comm, keyval, m) != MPI_SUCCESS) {
+		map_free(m);
+		m = NULL;
+	}
+	return m;
+}
+
+int sg_mpi_comm_slot(MPI_Comm comm, int rank)
+{
+	const struct comm_map *m = comm_map(comm);
+	int slot = m && rank < m->size ? m->slot[rank] : -1;
+
+	return m ? (slot >= 0 ? slot : SG_MPI_TO_AWAY) : SG_MPI_TO_UNKNOWN;
+}
+
+static uint64_t to_ticks(double ns)
+{
+	return ns > 0 ? (uint64_t)(ns * sg_ticks_per_ns) : 0;
+}
+
+/* Whether an arrival sent to 'want' (a slot: a message to this rank; SG_MPI_TO_ALL: a
+ * collective): a send whose destination is unknown may have been the one. */
+static int sent_to(int64_t to, int want)
+{
+	return to == want || (want >= 0 && to == SG_MPI_TO_UNKNOWN);
+}
+
+/* The latest arrival of ring 'r' at or before 'end' that sent to 'want'; 0 when there is none (it
+ * made more than SG_MPI_RING calls since, or none). A slot being rewritten is skipped: a newer
+ * one is no use. */
+static int ring_find(const struct sg_mpi_ring *r, uint64_t end, int want, struct sg_mpi_side *out)
+{
+	uint64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+
+	for (uint64_t k = 0; k < SG_MPI_RING && k < head; k++) {
+		uint64_t i = head - 1 - k;
+		const struct sg_mpi_arrival *e = &r->e[i % SG_MPI_RING];
+		uint64_t seq = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
+		uint64_t at = __atomic_load_n(&e->at, __ATOMIC_RELAXED);
+		uint64_t ns = __atomic_load_n(&e->delay_ns, __ATOMIC_RELAXED);
+		int64_t to = __atomic_load_n(&e->to, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (seq != 2 * i + 2 || __atomic_load_n(&e->seq, __ATOMIC_RELAXED) != seq)
+			continue;
+		if ((int64_t)(at - end) <= 0 && sent_to(to, want)) {
+			*out = (struct sg_mpi_side){ at, to_ticks((double)ns) };
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Charges t's innermost interval with 'ticks' of machine-caused waiting, after its own delay while
+ * it waited ('own' ticks: the gate takes the rest of its delay from its work). */
+static void charge(struct sg_thread *t, uint64_t own, uint64_t ticks)
+{
+	struct sg_stat *s = (own || ticks) && !in_init ? sg_stat_get(t, t->cur) : NULL;
+
+	if (!s)
+		return;
+	s->mpi_rq += (double)own / sg_ticks_per_ns;
+	s->mpi_sync += (double)ticks / sg_ticks_per_ns;
+}
+
+/* t's lag at 'end', its clocks read there when the wait lasted the snapshot period (a long wait
+ * may hold a delay of its own: team.c's rule), or they were not read for that long. */
+static uint64_t lag_at(struct sg_thread *t, uint64_t *end)
+{
+	if (t->sched_fd >= 0 && (*end - t->mpi_at >= sg_snap_ticks || *end >= t->snap_due))
+		*end = sg_snap(t, t->depth);
+	return to_ticks(t->mpi_lag + t->mpi_rq);
+}
+
+/*
+ * t's wait, begun at its arrival, ended at 'end' after 'wait' ticks; 'b' is its partner (or the
+ * members of a collective folded into one, sg_mpi_fold; found: 'have'), 'last' the latest arrival
+ * among them. When the wait was for them (they arrived after t), the machine's part of it is
+ * charged, and t's lag is theirs, or its own plus the wait (sg_mpi_lag_after); else t's lag goes
+ * on (its own path: it waited for no partner, or for one this rank cannot see).
+ */
+static void settle(struct sg_thread *t, uint64_t end, uint64_t wait, struct sg_mpi_side b,
+		   int have, uint64_t last)
+{
+	struct sg_mpi_side a = { t->mpi_at, to_ticks(t->mpi_delay) };
+	uint64_t lag = lag_at(t, &end), own = lag > a.delay ? lag - a.delay : 0, late;
+
+	if (!have || (int64_t)(last - a.at) <= 0) {
+		charge(t, own, 0);
+		return;
+	}
+	charge(t, own, sg_mpi_machine_wait(a, b, wait, own));
+	late = sg_mpi_late_notice(end, last, own);
+	t->mpi_lag = (double)sg_mpi_lag_after(a, b, last, late) / sg_ticks_per_ns;
+	t->mpi_start = end;
+	t->mpi_rq = 0;
+}
+
+void sg_mpi_p2p_waited(struct sg_thread *t, MPI_Comm comm, int source, uint64_t end,
+		       uint64_t wait)
+{
+	const struct comm_map *m;
+	struct sg_mpi_side b = { 0, 0 };
+	int slot, have = 0;
+
+	if (t != sg_mpi_ring_owner)
+		return;
+	if (source >= 0 && (m = comm_map(comm)) && source < m->size &&
+	    (slot = m->slot[source]) >= 0 && slot != own_slot)
+		have = ring_find(rings[slot], end, own_slot, &b);
+	settle(t, end, wait, b, have, b.at);
+}
+
+/*
+ * A collective ended: in exact mode its barrier measured the wait ('wait', ended at t0 + wait);
+ * else the call's time holds the wait (the gate estimates it from the ranks' times) with the
+ * transfer and t's own delay, which the charge leaves out.
+ */
+void sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0, uint64_t wait,
+			uint64_t t1)
+{
+	const struct comm_map *m;
+	struct sg_mpi_side b = { 0, 0 }, e;
+	uint64_t end = sg_mpi_exact ? t0 + wait : t1, last = 0;
+	int have = 0;
+
+	if (t != sg_mpi_ring_owner)
+		return;
+	if ((m = comm_map(comm)))
+		for (int i = 0; i < m->nr_local; i++) {
+			if (!ring_find(rings[m->local[i]], end, SG_MPI_TO_ALL, &e))
+				continue;
+			sg_mpi_fold(&b, e, !have);
+			if (!have || (int64_t)(e.at - last) > 0)
+				last = e.at;
+			have = 1;
+		}
+	settle(t, end, sg_mpi_exact ? wait : t1 - t0, b, have, last);
+}
+
+/* ---- the node's window: made in MPI_Init, freed in MPI_Finalize ---- */
+
+/* Every rank of MPI_COMM_WORLD as a slot of this node's window, or -1. */
+static struct comm_map *world_slots(int node_size)
+{
+	struct comm_map *m = map_new(sg_ranks);
+	MPI_Group node_group;
+	int *ranks = malloc(((size_t)node_size + 1) * sizeof(int));
+	int *in_world = malloc(((size_t)node_size + 1) * sizeof(int));
+
+	if (m && ranks && in_world) {
+		PMPI_Comm_group(node_comm, &node_group);
+		for (int i = 0; i < node_size; i++)
+			ranks[i] = i;
+		PMPI_Group_translate_ranks(node_group, node_size, ranks, world_group, in_world);
+		PMPI_Group_free(&node_group);
+		for (int w = 0; w < sg_ranks; w++)
+			m->slot[w] = -1;
+		for (int i = 0; i < node_size; i++) {
+			if (in_world[i] >= 0 && in_world[i] < sg_ranks)
+				m->slot[in_world[i]] = i;
+			if (i != own_slot)
+				m->local[m->nr_local++] = i;
+		}
+	} else {
+		map_free(m);
+		m = NULL;
+	}
+	free(ranks);
+	free(in_world);
+	return m;
+}
+
+/* The window of one ring per rank of the node, each on its own pages; 0 when every rank has it. */
+static int window_make(int node_size)
+{
+	MPI_Info info;
+	void *base;
+	int ok;
+
+	PMPI_Info_create(&info);
+	PMPI_Info_set(info, "alloc_shared_noncontig", "true");
+	ok = PMPI_Win_allocate_shared(sizeof(struct sg_mpi_ring), 1, info, node_comm, &base,
+				      &window) == MPI_SUCCESS;
+	PMPI_Info_free(&info);
+	rings = ok ? calloc((size_t)node_size, sizeof(*rings)) : NULL;
+	for (int i = 0; rings && i < node_size; i++) {
+		MPI_Aint size;
+		int unit;
+		if (PMPI_Win_shared_query(window, i, &size, &unit, &rings[i]) != MPI_SUCCESS ||
+		    (size_t)size < sizeof(struct sg_mpi_ring))
+			ok = 0;
+	}
+	ok = ok && rings;
+	if (ok)
+		memset(rings[own_slot], 0, sizeof(struct sg_mpi_ring));
+	PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, node_comm);
+	return ok ? 0 : -1;
+}
+
+/*
+ * t's lag counts from here, where a span of its clocks begins too (its delay in MPI_Init is not
+ * shared into it). The ranks leave MPI_Init at different times: a first wait, on a barrier of the
+ * node, like any other (every rank calls it).
+ */
+static void first_wait(struct sg_thread *t)
+{
+	uint64_t t0 = 0;
+
+	if (t) {
+		t->mpi_start = t->sched_fd >= 0 ? sg_snap(t, t->depth) : sg_now();
+		sg_mpi_min_wait = sg_snap_ticks / MIN_WAIT_SHARE;
+		sg_mpi_sync_on = 1;
+		__atomic_store_n(&sg_mpi_ring_own, rings[own_slot], __ATOMIC_RELEASE);
+		t0 = sg_mpi_arrive(rings[own_slot], t, t->mpi_start, 1, SG_MPI_TO_ALL);
+	}
+	PMPI_Barrier(node_comm);
+	if (t) {
+		uint64_t t1 = sg_now();
+		in_init = 1;
+		sg_mpi_depart(t, MPI_COMM_WORLD, t0, t1 - t0, t1);
+		in_init = 0;
+	}
+}
+
+static int wanted(void)
+{
+	const char *v = getenv("SCALEGATE_MPI_SYNC");
+
+	return !v || strcasecmp(v, "off");
+}
+
+/*
+ * In MPI_Init, on every rank alike (the calls are collective): the ranks of this node make the
+ * window when each can read its run-queue delay. The thread that initialized MPI is the one that
+ * publishes and is corrected (a program's MPI thread under MPI_THREAD_FUNNELED).
+ */
+void sg_mpi_node_start(void)
+{
+	int size, ok = sg_sched_on;
+
+	if (sg_ranks < 2 || !wanted() ||
+	    PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+				 &node_comm) != MPI_SUCCESS)
+		return;
+	PMPI_Comm_set_errhandler(node_comm, MPI_ERRORS_RETURN);
+	PMPI_Comm_size(node_comm, &size);
+	PMPI_Comm_rank(node_comm, &own_slot);
+	PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, node_comm);
+	if (size < 2 || !ok || window_make(size)) {
+		if (window != MPI_WIN_NULL)
+			PMPI_Win_free(&window);
+		PMPI_Comm_free(&node_comm);
+		return;
+	}
+	PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+	world_map = world_slots(size);
+	PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, map_delete, &keyval, NULL);
+	sg_mpi_world_slot = world_map ? world_map->slot : NULL;
+	PMPI_Win_lock_all(MPI_MODE_NOCHECK, window);
+	/* every ring is zeroed before any rank writes or reads one */
+	PMPI_Barrier(node_comm);
+	sg_mpi_ring_owner = world_map ? sg_thread_get() : NULL;
+	first_wait(sg_mpi_ring_owner);
+}
+
+/* In MPI_Finalize, after the profile is written. */
+void sg_mpi_node_stop(void)
+{
+	if (node_comm == MPI_COMM_NULL)
+		return;
+	__atomic_store_n(&sg_mpi_ring_own, NULL, __ATOMIC_RELEASE);
+	sg_mpi_ring_owner = NULL;
+	PMPI_Win_unlock_all(window);
+	PMPI_Win_free(&window);
+	PMPI_Comm_free(&node_comm);
+	if (keyval != MPI_KEYVAL_INVALID)
+		PMPI_Comm_free_keyval(&keyval);
+	if (world_group != MPI_GROUP_NULL)
+		PMPI_Group_free(&world_group);
+	map_free(world_map);
+	world_map = NULL;
+	sg_mpi_world_slot = NULL;
+	free(rings);
+	rings = NULL;
+}
