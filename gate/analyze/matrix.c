@@ -69,11 +69,16 @@ void matrix_trend_describe(struct strbuf *sb, const struct matrix_series *s)
 			    s->serial_fraction);
 }
 
-static void summarize(const double *x, size_t n, struct matrix_figure *out)
+/* The median and its interval; with 'median_only' the median alone (no bootstrap). */
+static void summarize(const double *x, size_t n, int median_only, struct matrix_figure *out)
 {
 	struct stats_summary s;
 
 	memset(out, 0, sizeof(*out));
+	if (n && median_only) {
+		*out = (struct matrix_figure){ n, stats_median(x, n), NAN, NAN };
+		return;
+	}
 	if (!n || stats_summarize(x, n, MATRIX_LEVEL, &s))
 		return;
 	*out = (struct matrix_figure){ n, s.median, s.ci_lo, s.ci_hi };
@@ -102,7 +107,7 @@ static double gustafson(double s, double p)
 
 /* Productive_time / Execution_time of each repeat: the processors doing useful work on average. */
 static void cell_parallelism(struct matrix_cell *cell, const struct analysis_config *c,
-			     int interval, double *x)
+			     int interval, double *x, int medians_only)
 {
 	size_t n = 0;
 
@@ -116,17 +121,17 @@ static void cell_parallelism(struct matrix_cell *cell, const struct analysis_con
 		if (isfinite(A))
 			x[n++] = A;
 	}
-	summarize(x, n, &cell->average_parallelism);
+	summarize(x, n, medians_only, &cell->average_parallelism);
 }
 
 static void cell_repeats(struct matrix_cell *cell, const struct analysis_config *c, int interval,
-			 double *x)
+			 double *x, int medians_only)
 {
 	size_t best = 0, n = matrix_samples(c, interval, ANALYSIS_EXECUTION_TIME, x);
 	double med = stats_median(x, n), dist = INFINITY;
 
 	for (int f = 0; f < ANALYSIS_NR_FIGURES; f++)
-		summarize(x, matrix_samples(c, interval, (enum analysis_figure)f, x),
+		summarize(x, matrix_samples(c, interval, (enum analysis_figure)f, x), medians_only,
 			  &cell->fig[f]);
 	for (size_t r = 0; r < c->nr_runs; r++) {
 		const struct analysis_point *pt;
@@ -143,7 +148,7 @@ static void cell_repeats(struct matrix_cell *cell, const struct analysis_config 
 		}
 	}
 	memcpy(cell->cmp, c->runs[best].points[interval].cmp, sizeof(cell->cmp));
-	cell_parallelism(cell, c, interval, x);
+	cell_parallelism(cell, c, interval, x, medians_only);
 }
 
 static double overhead_fn(const double *m, size_t k, void *ctx)
@@ -170,7 +175,7 @@ static void cell_overhead(struct matrix_cell *cell, int is_ref, const double *x,
 
 /* Speedup and what follows from it, relative to the reference cell (p' = p / p_ref). */
 static void cell_scaling(struct matrix_series *s, struct matrix_cell *cell, int interval, double *x,
-			 double *y)
+			 double *y, int medians_only)
 {
 	const struct matrix_cell *ref = &s->cells[s->ref];
 	double rp = (double)cell->p / ref->p;
@@ -182,7 +187,7 @@ static void cell_scaling(struct matrix_series *s, struct matrix_cell *cell, int 
 		cell->speedup = (struct matrix_figure){ nx, 1, 1, 1 };
 	else
 		matrix_ratio(x, nx, y, ny, &cell->speedup);
-	if (s->ref_is_serial)
+	if (s->ref_is_serial && !medians_only)
 		cell_overhead(cell, cell == ref, x, nx, y, ny);
 	if (cell->speedup.n) {
 		cell->efficiency = (struct matrix_figure){
@@ -194,7 +199,8 @@ static void cell_scaling(struct matrix_series *s, struct matrix_cell *cell, int 
 	}
 	nx = matrix_samples(ref->config, interval, ANALYSIS_PRODUCTIVE_TIME, x);
 	ny = matrix_samples(cell->config, interval, ANALYSIS_PRODUCTIVE_TIME, y);
-	matrix_ratio(x, nx, y, ny, &cell->computation_scalability);
+	if (!medians_only)
+		matrix_ratio(x, nx, y, ny, &cell->computation_scalability);
 	if (s->ref_is_serial)
 		cell->amdahl_bound = decreasing(ref->fig[ANALYSIS_SERIAL_SHARE], amdahl, cell->p);
 	cell->gustafson_speedup = decreasing(cell->fig[ANALYSIS_SERIAL_SHARE], gustafson, cell->p);
@@ -350,7 +356,7 @@ static int cmp_cell(const void *a, const void *b)
 }
 
 static void series_build(struct matrix_series *s, const struct analysis *a,
-			 const struct analysis_config *first, int skip_trend)
+			 const struct analysis_config *first, const struct matrix *m)
 {
 	size_t most = 1;
 	double *x, *y;
@@ -382,12 +388,12 @@ static void series_build(struct matrix_series *s, const struct analysis *a,
 	x = xmalloc((most + 1) * sizeof(double));
 	y = xmalloc((most + 1) * sizeof(double));
 	for (size_t i = 0; i < s->nr_cells; i++)
-		cell_repeats(&s->cells[i], s->cells[i].config, s->interval, x);
+		cell_repeats(&s->cells[i], s->cells[i].config, s->interval, x, m->medians_only);
 	for (size_t i = 0; i < s->nr_cells; i++)
-		cell_scaling(s, &s->cells[i], s->interval, x, y);
+		cell_scaling(s, &s->cells[i], s->interval, x, y, m->medians_only);
 	free(x);
 	free(y);
-	series_slope(s, skip_trend);
+	series_slope(s, m->skip_trend);
 	series_projection(s);
 	series_parallelism(s);
 }
@@ -407,7 +413,7 @@ int matrix_build(struct matrix *m, const struct analysis *a)
 			ALLOC_GROW(m->series, m->nr_series + 1, m->alloc_series);
 			s = memset(&m->series[m->nr_series], 0, sizeof(*s));
 			s->interval = (int)k;
-			series_build(s, a, c, m->skip_trend);
+			series_build(s, a, c, m);
 			if (s->nr_cells)
 				m->nr_series++;
 			else

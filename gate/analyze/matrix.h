@@ -73,6 +73,10 @@ struct matrix {
 	/* input: leave out the series' Karp-Flatt slope interval and trend (no bootstrap): most of
 	 * the matrix's time, and what 'history record' neither records nor shows */
 	int skip_trend;
+	/* input: the cells' figures, average parallelism and computation scalability as medians
+	 * without their intervals, and no overhead (no bootstrap); speedup and efficiency keep
+	 * theirs: what 'history record' records, in a third of the time */
+	int medians_only;
 	/* input: isoefficiency target E; 0 means ISOEFF_TARGET (0.8) */
 	double target_efficiency;
 	struct matrix_memory *memory;  /* input: see matrix_set_memory */

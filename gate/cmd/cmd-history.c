@@ -16,7 +16,6 @@
 #include "cmd/history-priv.h"
 #include "cmd/options.h"
 #include "config/config.h"
-#include "judge/baseline.h"
 #include "history/history.h"
 
 static const struct command_usage usage = {
@@ -30,12 +29,13 @@ static const struct command_usage usage = {
 	"runs): per interval and configuration the time, speedup, efficiency and the\n"
 	"lost-time shares, with every repeat (docs/history.md).\n"
 	"  record   records a results directory (default: 'results' of the configuration);\n"
-	"           commit, parent, branch, date and job URL default from the CI's\n"
-	"           environment and git\n"
-	"  import   records existing results directories in the order given; each\n"
-	"           directory's name is its commit, its fingerprint's date the date;\n"
-	"           a stored baseline (.sgbase) adds its earlier sittings (times) and its\n"
-	"           samples, as commits baseline-NAME-sitting-K and baseline-NAME\n"
+	"           commit, parent, branch, date, job URL and subject default from the\n"
+	"           CI's environment and git\n"
+	"  import   records existing results directories in the order given, in one\n"
+	"           transaction (all or none); each directory's name is its commit, its\n"
+	"           fingerprint's date the date; a stored baseline (.sgbase) adds its\n"
+	"           earlier sittings (times) and its samples, as commits\n"
+	"           baseline-NAME-sitting-K and baseline-NAME\n"
 	"  detect   change points in every series (E-divisive means, t-test, false\n"
 	"           discovery rate Q across all series, default 0.01; the minimum change\n"
 	"           is the rules' tolerance, else 5 %); exit 1 when the last N runs\n"
@@ -68,6 +68,9 @@ static int parse_options(int argc, char **argv, struct history_options *o)
 		OPT_STRING(NULL, "--date", &o->meta.date, "ISO-8601",
 			   "record, import: the run's date"),
 		OPT_STRING(NULL, "--job-url", &o->meta.job_url, "URL", "record: the CI job's page"),
+		OPT_STRING(NULL, "--subject", &o->meta.subject, "TEXT",
+			   "record, import: the commit's subject (default: CI_COMMIT_TITLE,\n"
+			   "git's)"),
 		OPT_FLAG(NULL, "--json", &o->json, "detect: the documented JSON instead of text"),
 		OPT_STRING(NULL, "--window", &o->window_text, "N",
 			   "detect: exit 1 for a regression the last N runs made known\n"
@@ -152,7 +155,19 @@ static int plain_revision(const char *s)
 		       strlen(s);
 }
 
-static char *now_iso(void)
+char *history_cmd_subject(const char *commit)
+{
+	char *cmd, *subject;
+
+	if (!plain_revision(commit))
+		return NULL;
+	cmd = xstrfmt("show -s --format=%%s %s --", commit);
+	subject = git_line(cmd);
+	free(cmd);
+	return subject;
+}
+
+char *history_cmd_now(void)
 {
 	char buf[32];
 	time_t t = time(NULL);
@@ -223,6 +238,9 @@ static int run_names(struct history_run *r, const struct history_meta *meta)
 		r->parent = git_line(cmd);
 		free(cmd);
 	}
+	r->subject = dup_or(meta->subject, history_cmd_env("CI_COMMIT_TITLE"));
+	if (!r->subject)
+		r->subject = history_cmd_subject(r->commit);
 	if (meta->date) {
 		r->date = xstrdup(meta->date);
 	} else if (plain_revision(r->commit)) {
@@ -231,7 +249,7 @@ static int run_names(struct history_run *r, const struct history_meta *meta)
 		free(cmd);
 	}
 	if (!r->date)
-		r->date = now_iso();
+		r->date = history_cmd_now();
 	if (strlen(r->date) < 10 || r->date[4] != '-' || r->date[7] != '-')
 		return gate_error(
 			"'%s' is not an ISO-8601 date (2026-11-25 or 2026-11-25T22:00:00Z)",
@@ -266,7 +284,7 @@ static const char *fingerprint_value(const struct analysis *a, const char *key)
 	return NULL;
 }
 
-static char *file_hash(const char *path)
+char *history_cmd_file_hash(const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *out = NULL;
@@ -277,8 +295,7 @@ static char *file_hash(const char *path)
 	return out;
 }
 
-/* The points, machine and (when unset) date of r from an analysed results directory. */
-static void fill(struct history_record *r, const struct analysis *a, const struct matrix *m)
+void history_cmd_fill(struct history_record *r, const struct analysis *a, const struct matrix *m)
 {
 	history_record_add(r, a, m);
 	r->run.machine = machine_of(a);
@@ -286,8 +303,7 @@ static void fill(struct history_record *r, const struct analysis *a, const struc
 		r->run.date = xstrdup(fingerprint_value(a, "date"));
 }
 
-/* Analyses 'results' into r's points; 0 or -1. */
-static int analyse(struct history_record *r, struct config *c, const char *results)
+int history_cmd_analyse(struct history_record *r, struct config *c, const char *results)
 {
 	struct analysis a;
 	struct matrix m;
@@ -296,11 +312,12 @@ static int analyse(struct history_record *r, struct config *c, const char *resul
 	analysis_init(&a);
 	matrix_init(&m);
 	m.skip_trend = 1; /* not recorded */
+	m.medians_only = 1;
 	for (size_t i = 0; c && i < c->nr_benchmarks; i++)
 		if (c->benchmarks[i].memory)
 			matrix_set_memory(&m, c->benchmarks[i].name, c->benchmarks[i].memory);
 	if (!analysis_load(&a, results) && !matrix_build(&m, &a)) {
-		fill(r, &a, &m);
+		history_cmd_fill(r, &a, &m);
 		ret = 0;
 	}
 	matrix_release(&m);
@@ -308,6 +325,23 @@ static int analyse(struct history_record *r, struct config *c, const char *resul
 	return ret;
 }
 
+int history_cmd_write(struct history *h, const char *where, struct history_record *r,
+		      const char *results)
+{
+	char *text;
+
+	if (!r->nr)
+		return gate_error("'%s' holds no figure to record", results);
+	if (history_write(h, r))
+		return -1;
+	text = history_where_text(where);
+	printf("history: recorded run %lld of commit %s (%zu figures) into %s\n", r->run.id,
+	       r->run.commit, r->nr, text);
+	free(text);
+	return 0;
+}
+
+/* One run in a transaction of its own. */
 static int write_record(const char *where, struct history_record *r, const char *results)
 {
 	struct history *h;
@@ -317,14 +351,8 @@ static int write_record(const char *where, struct history_record *r, const char 
 		return gate_error("'%s' holds no figure to record", results);
 	if (history_open(&h, where))
 		return -1;
-	ret = history_write(h, r);
+	ret = history_cmd_write(h, where, r, results);
 	history_close(h);
-	if (!ret) {
-		char *text = history_where_text(where);
-		printf("history: recorded run %lld of commit %s (%zu figures) into %s\n", r->run.id,
-		       r->run.commit, r->nr, text);
-		free(text);
-	}
 	return ret;
 }
 
@@ -335,9 +363,9 @@ int history_cmd_record(const char *where, struct config *c, const char *config_p
 	int ret;
 
 	history_record_init(&r);
-	ret = run_names(&r.run, meta) || analyse(&r, c, results) ? -1 : 0;
+	ret = run_names(&r.run, meta) || history_cmd_analyse(&r, c, results) ? -1 : 0;
 	if (!ret) {
-		r.run.config_hash = c ? file_hash(config_path) : NULL;
+		r.run.config_hash = c ? history_cmd_file_hash(config_path) : NULL;
 		ret = write_record(where, &r, results);
 	}
 	history_record_release(&r);
@@ -354,160 +382,11 @@ int history_cmd_record_analysis(const char *where, struct config *c, const char 
 	history_record_init(&r);
 	ret = run_names(&r.run, meta);
 	if (!ret) {
-		fill(&r, a, m);
-		r.run.config_hash = c ? file_hash(config_path) : NULL;
+		history_cmd_fill(&r, a, m);
+		r.run.config_hash = c ? history_cmd_file_hash(config_path) : NULL;
 		ret = write_record(where, &r, a->dir);
 	}
 	history_record_release(&r);
-	return ret;
-}
-
-/* One results directory of an import: its name is its commit, its fingerprint's date its date. */
-static int import_one(const char *where, struct config *c, const char *config_path, const char *dir,
-		      const struct history_options *o)
-{
-	struct history_record r;
-	const char *slash;
-	char *name = xstrdup(dir);
-	int ret;
-
-	while (strlen(name) > 1 && name[strlen(name) - 1] == '/')
-		name[strlen(name) - 1] = 0;
-	slash = strrchr(name, '/');
-	history_record_init(&r);
-	r.run.commit = xstrdup(o->meta.commit ? o->meta.commit : slash ? slash + 1 : name);
-	r.run.branch = dup_or(o->meta.branch, NULL);
-	r.run.date = dup_or(o->meta.date, NULL);
-	r.run.config_hash = c ? file_hash(config_path) : NULL;
-	ret = analyse(&r, c, dir);
-	if (!ret && !r.run.date)
-		r.run.date = now_iso();
-	if (!ret)
-		ret = write_record(where, &r, dir);
-	history_record_release(&r);
-	free(name);
-	return ret;
-}
-
-/* ---- stored baselines: their samples as an analysis, their earlier sittings as runs of their own
- * ---- */
-
-static struct analysis_point *baseline_point(struct analysis_config *cfg, int repeat, int id)
-{
-	struct analysis_run *run = NULL;
-
-	for (size_t i = 0; i < cfg->nr_runs && !run; i++)
-		if (cfg->runs[i].repeat == repeat)
-			run = &cfg->runs[i];
-	if (!run) {
-		ALLOC_GROW(cfg->runs, cfg->nr_runs + 1, cfg->alloc_runs);
-		run = &cfg->runs[cfg->nr_runs++];
-		memset(run, 0, sizeof(*run));
-		run->repeat = repeat;
-		run->contention = NAN;
-	}
-	if ((size_t)id >= run->nr_points) {
-		run->points = xrealloc(run->points, ((size_t)id + 1) * sizeof(*run->points));
-		for (size_t k = run->nr_points; k <= (size_t)id; k++) {
-			struct analysis_point *pt = &run->points[k];
-			memset(pt, 0, sizeof(*pt));
-			for (int f = 0; f < ANALYSIS_NR_FIGURES; f++)
-				pt->fig[f] = NAN;
-			for (int q = 0; q < ANALYSIS_NR_PQ; q++)
-				pt->cmp[q].min = pt->cmp[q].max = pt->cmp[q].mean = NAN;
-		}
-		run->nr_points = (size_t)id + 1;
-	}
-	return &run->points[id];
-}
-
-/* The repeats of a stored baseline as the analysis of a results directory. */
-static void baseline_analysis(struct analysis *a, const struct baseline *b)
-{
-	for (size_t i = 0; i < b->nr_cells; i++) {
-		const struct baseline_cell *c = &b->cells[i];
-		struct analysis_config *cfg =
-			analysis_config_get(a, b->benchmark, c->size, c->ranks, c->threads);
-		int depth = 0, id;
-		for (const char *p = c->interval; *p; p++)
-			depth += *p == '/';
-		id = analysis_interval_id(a, b->benchmark, c->interval, NULL, 0, depth);
-		for (size_t r = 0; r < c->n; r++) {
-			struct analysis_point *pt = baseline_point(cfg, (int)r + 1, id);
-			pt->present = 1;
-			for (int f = 0; f < ANALYSIS_NR_FIGURES; f++)
-				if (c->fig[f])
-					pt->fig[f] = c->fig[f][r];
-			pt->fig[ANALYSIS_PROCESSORS] = (double)c->ranks * c->threads;
-		}
-	}
-	for (size_t i = 0; i < b->nr_fingerprint; i++) {
-		ALLOC_GROW(a->fingerprint, a->nr_fingerprint + 1, a->alloc_fingerprint);
-		a->fingerprint[a->nr_fingerprint++] = xstrdup(b->fingerprint[i]);
-	}
-}
-
-/* Earlier sitting k of a baseline: the median time of each interval x configuration, one run. */
-static void sitting_points(struct history_record *r, const struct baseline *b, size_t k)
-{
-	for (size_t i = 0; i < b->nr_cells; i++) {
-		const struct baseline_cell *c = &b->cells[i];
-		struct history_point p = { .metric = HISTORY_TIME, .lo = NAN, .hi = NAN, .n = 1 };
-		if (!c->earlier || !isfinite(c->earlier[k]))
-			continue;
-		p.median = c->earlier[k];
-		p.benchmark = xstrdup(b->benchmark);
-		p.interval = xstrdup(c->interval);
-		p.configuration = history_configuration(c->size, c->ranks, c->threads);
-		ALLOC_GROW(r->points, r->nr + 1, r->alloc);
-		r->points[r->nr++] = p;
-	}
-}
-
-/* A stored baseline: its earlier sittings (times only), then its samples; commits
- * "baseline-NAME-..." */
-static int import_baseline(const char *where, struct config *c, const char *path,
-			   const struct history_options *o)
-{
-	struct baseline b;
-	int ret = baseline_read(&b, path) ? -1 : 0;
-
-	for (size_t k = 0; !ret && k < b.nr_sittings; k++) {
-		struct history_record r;
-		history_record_init(&r);
-		r.run.commit = xstrfmt("baseline-%s-sitting-%zu", b.benchmark, k + 1);
-		r.run.branch = dup_or(o->meta.branch, NULL);
-		r.run.date = xstrdup(b.sittings[k]);
-		sitting_points(&r, &b, k);
-		ret = r.nr ? write_record(where, &r, path) : 0;
-		history_record_release(&r);
-	}
-	if (!ret) {
-		struct history_record r;
-		struct analysis a;
-		struct matrix m;
-		history_record_init(&r);
-		analysis_init(&a);
-		matrix_init(&m);
-		m.skip_trend = 1;
-		baseline_analysis(&a, &b);
-		r.run.commit = o->meta.commit ? xstrdup(o->meta.commit)
-					      : xstrfmt("baseline-%s", b.benchmark);
-		r.run.branch = dup_or(o->meta.branch, NULL);
-		r.run.date = dup_or(o->meta.date, NULL);
-		r.run.config_hash = c ? file_hash(o->config) : NULL;
-		ret = matrix_build(&m, &a);
-		if (!ret) {
-			fill(&r, &a, &m);
-			if (!r.run.date)
-				r.run.date = now_iso();
-			ret = write_record(where, &r, path);
-		}
-		matrix_release(&m);
-		analysis_release(&a);
-		history_record_release(&r);
-	}
-	baseline_release(&b);
 	return ret;
 }
 
@@ -530,23 +409,8 @@ static int dispatch(struct history_options *o, struct config *c, const char *whe
 		return history_cmd_detect(where, c, o);
 	if (!strcmp(o->verb, "report"))
 		return history_cmd_report(where, c, o);
-	if (!strcmp(o->verb, "import")) {
-		if (!o->nr_dirs || (o->meta.commit && o->nr_dirs > 1)) {
-			gate_error(o->nr_dirs ? "--commit names the commit of one directory"
-					      : "no directory to import");
-			return SG_EXIT_USAGE;
-		}
-		for (size_t i = 0; i < o->nr_dirs; i++) {
-			size_t len = strlen(o->dirs[i]);
-			int baseline =
-				len > strlen(BASELINE_EXT) &&
-				!strcmp(o->dirs[i] + len - strlen(BASELINE_EXT), BASELINE_EXT);
-			if (baseline ? import_baseline(where, c, o->dirs[i], o)
-				     : import_one(where, c, o->config, o->dirs[i], o))
-				return SG_EXIT_USAGE;
-		}
-		return SG_EXIT_PASS;
-	}
+	if (!strcmp(o->verb, "import"))
+		return history_cmd_import(where, c, o);
 	if (o->nr_dirs > 1 || (!o->nr_dirs && !c)) {
 		gate_error(o->nr_dirs ? "one results directory at a time"
 				      : "no results directory given (nor a configuration)");

@@ -10,7 +10,7 @@
 /* What names a recorded run; NULL fields default from the CI's environment and git
  * (docs/history.md). */
 struct history_meta {
-	const char *commit, *parent, *branch, *date, *job_url;
+	const char *commit, *parent, *branch, *date, *job_url, *subject;
 };
 
 /*

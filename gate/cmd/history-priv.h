@@ -29,7 +29,34 @@ int history_cmd_read(const char *where, const char *branch, int intervals,
 int history_cmd_changes(const struct history_data *d, struct config *c, double fdr,
 			struct detect_result *r);
 
-/* 'history detect' (history-detect.c) and 'history report' (history-report.c): exit codes. */
+/* What record and import share (cmd-history.c): now in ISO-8601, the FNV-1a of a file (NULL when
+ * unreadable), the subject line of a commit git knows (NULL otherwise); callers free. */
+char *history_cmd_now(void);
+char *history_cmd_file_hash(const char *path);
+char *history_cmd_subject(const char *commit);
+struct analysis;
+struct matrix;
+/* The points, machine, reference and (when unset) date of r from an analysed results directory. */
+void history_cmd_fill(struct history_record *r, const struct analysis *a, const struct matrix *m);
+/* Analyses 'results' into r's points; 0 or -1 (reported). */
+int history_cmd_analyse(struct history_record *r, struct config *c, const char *results);
+/* Writes r into the open history h and prints its line; 0 or -1 (reported). */
+int history_cmd_write(struct history *h, const char *where, struct history_record *r,
+		      const char *results);
+
+/*
+ * A thread that writes runs into the open history h while the caller analyses the next
+ * (history-writer.c): put() hands r over (allocated; the writer frees it), waiting while the
+ * previous one is written; 0, or -1 when a write failed (r freed). finish() waits for the last
+ * and frees w: 0, or -1 when a write failed. Without a thread, put() writes itself.
+ */
+struct history_writer *history_writer_start(struct history *h, const char *where);
+int history_writer_put(struct history_writer *w, struct history_record *r, const char *results);
+int history_writer_finish(struct history_writer *w);
+
+/* 'history import' (history-import.c), 'history detect' (history-detect.c) and 'history report'
+ * (history-report.c): exit codes. */
+int history_cmd_import(const char *where, struct config *c, const struct history_options *o);
 int history_cmd_detect(const char *where, struct config *c, const struct history_options *o);
 int history_cmd_report(const char *where, struct config *c, const struct history_options *o);
 

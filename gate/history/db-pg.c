@@ -40,11 +40,17 @@ static const char *const migrations[HISTORY_SCHEMA_VERSION] = {
 	"  FOREIGN KEY (run, series) REFERENCES points (run, series) ON DELETE CASCADE);\n",
 	"CREATE INDEX points_by_series ON points (series, run);\n",
 	"DROP INDEX IF EXISTS points_by_series;\n", /* 3: unused; most of a record's writes */
+	/* 4: the commit's subject, the machine speed reference of the run */
+	"ALTER TABLE runs ADD COLUMN subject TEXT, ADD COLUMN reference DOUBLE PRECISION;\n",
 };
+
+/* The statements of a record, prepared once a connection (an import sends 5 a run). */
+enum pg_write { PG_RUN, PG_SERIES, PG_POINTS, PG_SAMPLES, PG_NR_WRITES };
 
 struct pg_db {
 	PGconn *conn;
 	char *where;
+	int prepared[PG_NR_WRITES];
 };
 
 /* Runs 'sql' with text parameters (NULL: SQL NULL); the result, or NULL after gate_error() (the
@@ -55,6 +61,32 @@ static PGresult *query(struct pg_db *h, const char *sql, int n, const char *cons
 	ExecStatusType st = PQresultStatus(res);
 
 	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
+		return res;
+	gate_error("history '%s': %s", h->where, PQresultErrorMessage(res));
+	PQclear(res);
+	return NULL;
+}
+
+/* Runs write statement k ('sql', prepared on its first use) with text parameters: as query(). */
+static PGresult *write_query(struct pg_db *h, enum pg_write k, const char *sql, int n,
+			     const char *const *params)
+{
+	char name[32];
+	PGresult *res;
+
+	snprintf(name, sizeof(name), "scalegate_write_%d", (int)k);
+	if (!h->prepared[k]) {
+		res = PQprepare(h->conn, name, sql, n, NULL);
+		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+			gate_error("history '%s': %s", h->where, PQresultErrorMessage(res));
+			PQclear(res);
+			return NULL;
+		}
+		PQclear(res);
+		h->prepared[k] = 1;
+	}
+	res = PQexecPrepared(h->conn, name, n, params, NULL, NULL, 0);
+	if (PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK)
 		return res;
 	gate_error("history '%s': %s", h->where, PQresultErrorMessage(res));
 	PQclear(res);
@@ -210,18 +242,20 @@ int history_pg_open(const char *url, void **db, int *found_version)
 
 static int insert_run(struct pg_db *h, struct history_run *r)
 {
-	char now[32];
+	char now[32], reference[32];
 	time_t t = time(NULL);
-	const char *p[8] = { r->commit,	 r->parent,  r->branch,	     r->date,
-			     r->job_url, r->machine, r->config_hash, now };
+	const char *p[10] = { r->commit,  r->parent,	  r->branch,  r->date,
+			      r->job_url, r->machine,	  r->config_hash,
+			      r->subject, isfinite(r->reference) ? reference : NULL, now };
 	PGresult *res;
 
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	res = query(h,
-		    "INSERT INTO runs (commit_id, parent, branch, date, job_url, machine, "
-		    "config_hash, recorded_at) "
-		    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
-		    8, p);
+	snprintf(reference, sizeof(reference), "%.17g", r->reference);
+	res = write_query(h, PG_RUN,
+			  "INSERT INTO runs (commit_id, parent, branch, date, job_url, machine, "
+			  "config_hash, subject, reference, recorded_at) "
+			  "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+			  10, p);
 	if (!res)
 		return -1;
 	r->id = atoll(PQgetvalue(res, 0, 0));
@@ -303,8 +337,8 @@ static void arrays_init(struct pg_array *a, size_t n)
  * Runs 'sql' over the run's id (NULL: none) and the arrays a[0..n) as its parameters; it must have
  * changed 'rows' rows (SIZE_MAX: any number). Releases the arrays.
  */
-static int array_query(struct pg_db *h, const char *sql, const char *run, struct pg_array *a,
-		       size_t n, size_t rows)
+static int array_query(struct pg_db *h, enum pg_write k, const char *sql, const char *run,
+		       struct pg_array *a, size_t n, size_t rows)
 {
 	const char *p[16];
 	int np = 0, ret = 0;
@@ -314,7 +348,7 @@ static int array_query(struct pg_db *h, const char *sql, const char *run, struct
 		p[np++] = run;
 	for (size_t i = 0; i < n; i++)
 		p[np++] = array_end(&a[i]);
-	res = query(h, sql, np, p);
+	res = write_query(h, k, sql, np, p);
 	if (!res)
 		ret = -1;
 	else if (rows != SIZE_MAX && strtoull(PQcmdTuples(res), NULL, 10) != rows)
@@ -334,7 +368,7 @@ static int insert_series(struct pg_db *h, const struct history_record *r)
 	arrays_init(a, ARRAY_SIZE(a));
 	for (size_t i = 0; i < r->nr; i++)
 		add_key(a, &r->points[i]);
-	return array_query(h,
+	return array_query(h, PG_SERIES,
 			   "INSERT INTO series (benchmark, \"interval\", configuration, metric) "
 			   "SELECT DISTINCT * FROM unnest($1::text[], $2::text[], $3::text[], "
 			   "$4::text[]) ON CONFLICT DO NOTHING",
@@ -358,7 +392,7 @@ static int insert_points(struct pg_db *h, const char *run, const struct history_
 		array_real(&a[6], pt->hi);
 		array_int(&a[7], (long long)pt->n);
 	}
-	return array_query(h,
+	return array_query(h, PG_POINTS,
 			   "INSERT INTO points (run, series, median, lo, hi, n) "
 			   "SELECT $1::bigint, s.id, v.median, v.lo, v.hi, v.n FROM "
 			   "unnest($2::text[], $3::text[], $4::text[], $5::text[], "
@@ -379,7 +413,7 @@ static int insert_samples(struct pg_db *h, const char *run, const struct history
 			array_int(&a[4], r->points[i].repeat[k]);
 			array_real(&a[5], r->points[i].sample[k]);
 		}
-	return array_query(h,
+	return array_query(h, PG_SAMPLES,
 			   "INSERT INTO samples (run, series, repeat, value) "
 			   "SELECT $1::bigint, s.id, v.repeat, v.value FROM unnest($2::text[], "
 			   "$3::text[], $4::text[], $5::text[], $6::int[], $7::float8[]) "
@@ -387,23 +421,33 @@ static int insert_samples(struct pg_db *h, const char *run, const struct history
 			   run, a, ARRAY_SIZE(a), rows);
 }
 
+static int pg_begin(void *db)
+{
+	return exec(db, "BEGIN");
+}
+
 static int pg_write(void *db, struct history_record *r)
 {
 	struct pg_db *h = db;
-	char *run = NULL;
-	int ret = -1;
+	char *run;
+	int ret;
 
-	if (exec(h, "BEGIN") || insert_run(h, &r->run))
-		goto out;
+	if (insert_run(h, &r->run))
+		return -1;
 	run = xstrfmt("%lld", r->run.id);
-	if (insert_series(h, r) || insert_points(h, run, r) || insert_samples(h, run, r))
-		goto out;
-	ret = exec(h, "COMMIT");
-out:
-	if (ret)
-		PQclear(PQexec(h->conn, "ROLLBACK"));
+	ret = insert_series(h, r) || insert_points(h, run, r) || insert_samples(h, run, r) ? -1 : 0;
 	free(run);
 	return ret;
+}
+
+static int pg_commit(void *db)
+{
+	return exec(db, "COMMIT");
+}
+
+static void pg_rollback(void *db)
+{
+	PQclear(PQexec(((struct pg_db *)db)->conn, "ROLLBACK"));
 }
 
 /* A result's rows as the reader's cursor. */
@@ -485,4 +529,5 @@ static int pg_read(void *db, const char *branch, int intervals, struct history_d
 	return ret;
 }
 
-const struct history_backend history_pg = { pg_write, pg_read, pg_close };
+const struct history_backend history_pg = { pg_begin, pg_write, pg_commit,
+					    pg_rollback, pg_read, pg_close };

@@ -11,7 +11,12 @@
 #define HISTORY_BUSY_MS 60000
 
 struct history_backend {
-	int (*write)(void *db, struct history_record *r); /* one transaction; sets r->run.id */
+	/* A write transaction: the runs written until commit are recorded all together or none
+	 * (rollback, or a writer killed). */
+	int (*begin)(void *db);
+	int (*write)(void *db, struct history_record *r); /* within begin..commit; sets r->run.id */
+	int (*commit)(void *db);
+	void (*rollback)(void *db);
 	/* intervals 0: the series' lo and hi left NULL (not read) */
 	int (*read)(void *db, const char *branch, int intervals, struct history_data *d);
 	void (*close)(void *db);
@@ -46,7 +51,8 @@ struct history_cursor {
 };
 
 /* The columns of the reader's three queries, in this order. */
-#define HISTORY_RUN_COLUMNS "id, commit_id, parent, branch, date, job_url, machine, config_hash"
+#define HISTORY_RUN_COLUMNS \
+	"id, commit_id, parent, branch, date, job_url, machine, config_hash, subject, reference"
 #define HISTORY_SERIES_COLUMNS "id, benchmark, \"interval\", configuration, metric"
 #define HISTORY_POINT_COLUMNS "series, run, median, lo, hi"
 /* the same without the interval */

@@ -12,6 +12,7 @@ struct history {
 	const struct history_backend *be;
 	void *db;
 	int found_version;
+	int batch; /* within history_begin() .. history_commit() */
 };
 
 static int is_url(const char *where)
@@ -39,6 +40,7 @@ void history_close(struct history *h)
 {
 	if (!h)
 		return;
+	history_rollback(h);
 	h->be->close(h->db);
 	free(h);
 }
@@ -48,11 +50,48 @@ int history_found_version(const struct history *h)
 	return h->found_version;
 }
 
+int history_begin(struct history *h)
+{
+	if (h->batch)
+		return gate_error("history: a write transaction is open already");
+	if (h->be->begin(h->db))
+		return -1;
+	h->batch = 1;
+	return 0;
+}
+
+int history_commit(struct history *h)
+{
+	h->batch = 0;
+	if (!h->be->commit(h->db))
+		return 0;
+	h->be->rollback(h->db);
+	return -1;
+}
+
+void history_rollback(struct history *h)
+{
+	if (h->batch)
+		h->be->rollback(h->db);
+	h->batch = 0;
+}
+
 int history_write(struct history *h, struct history_record *r)
 {
+	int ret;
+
 	if (!r->run.commit || !r->run.date)
 		return gate_error("history: a run needs a commit and a date");
-	return h->be->write(h->db, r);
+	if (h->batch)
+		return h->be->write(h->db, r);
+	if (h->be->begin(h->db))
+		return -1;
+	ret = h->be->write(h->db, r);
+	if (ret || h->be->commit(h->db)) {
+		h->be->rollback(h->db);
+		return -1;
+	}
+	return 0;
 }
 
 static int read_data(struct history *h, const char *branch, int intervals,
@@ -144,6 +183,8 @@ int history_reader_runs(struct history_reader *r, struct history_cursor *c)
 		run->job_url = dup_or_null(c->text(c->ctx, 5));
 		run->machine = dup_or_null(c->text(c->ctx, 6));
 		run->config_hash = dup_or_null(c->text(c->ctx, 7));
+		run->subject = dup_or_null(c->text(c->ctx, 8));
+		run->reference = c->real(c->ctx, 9);
 	}
 	r->run_ids = xmalloc((d->nr_runs + 1) * sizeof(*r->run_ids));
 	for (size_t i = 0; i < d->nr_runs; i++)

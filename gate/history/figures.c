@@ -79,12 +79,15 @@ void history_run_release(struct history_run *r)
 	free(r->job_url);
 	free(r->machine);
 	free(r->config_hash);
+	free(r->subject);
 	memset(r, 0, sizeof(*r));
+	r->reference = NAN;
 }
 
 void history_record_init(struct history_record *r)
 {
 	memset(r, 0, sizeof(*r));
+	r->run.reference = NAN;
 }
 
 void history_record_release(struct history_record *r)
@@ -199,8 +202,35 @@ static void add_point(struct history_record *r, const struct analysis *a,
 	r->points[r->nr++] = p;
 }
 
+/* The machine speed reference of the runs of 'a' (each run's, from its manifest row): their
+ * median, NAN when none has one. */
+static double reference_of(const struct analysis *a)
+{
+	double *x = NULL, med;
+	size_t n = 0, alloc = 0;
+
+	for (size_t i = 0; i < a->nr_configs; i++)
+		for (size_t k = 0; k < a->configs[i].nr_runs; k++) {
+			const struct analysis_run *run = &a->configs[i].runs[k];
+			for (size_t p = 0; p < run->nr_points; p++) {
+				double v = run->points[p].fig[ANALYSIS_REFERENCE_TIME];
+				if (!run->points[p].present)
+					continue;
+				if (isfinite(v) && v > 0) {
+					ALLOC_GROW(x, n + 1, alloc);
+					x[n++] = v;
+				}
+				break; /* the run's reference is on each of its intervals */
+			}
+		}
+	med = n ? stats_median(x, n) : NAN;
+	free(x);
+	return med;
+}
+
 void history_record_add(struct history_record *r, const struct analysis *a, const struct matrix *m)
 {
+	r->run.reference = reference_of(a);
 	for (size_t i = 0; i < m->nr_series; i++) {
 		const struct matrix_series *s = &m->series[i];
 		for (size_t j = 0; j < s->nr_cells; j++)

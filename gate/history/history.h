@@ -11,7 +11,7 @@ struct analysis;
 struct matrix;
 
 /* The schema version this scalegate writes (PRAGMA user_version); older databases are migrated. */
-#define HISTORY_SCHEMA_VERSION 3
+#define HISTORY_SCHEMA_VERSION 4
 
 /*
  * The figures recorded per benchmark x interval x configuration, each a series over runs: the
@@ -59,6 +59,8 @@ int history_metric_pop(enum history_metric m);
 struct history_run {
 	long long id; /* record order */
 	char *commit, *parent, *branch, *date, *job_url, *machine, *config_hash;
+	char *subject;	  /* the commit's subject line */
+	double reference; /* the machine speed reference: the runs' median reference_s; NAN: none */
 };
 
 void history_run_release(struct history_run *r);
@@ -84,7 +86,8 @@ struct history_record {
 
 void history_record_init(struct history_record *r);
 void history_record_release(struct history_record *r);
-/* Adds every metric of every interval x configuration of an analysed results directory. */
+/* Adds every metric of every interval x configuration of an analysed results directory, and sets
+ * the run's machine speed reference. */
 void history_record_add(struct history_record *r, const struct analysis *a, const struct matrix *m);
 /* "2x4" (ranks x threads), "2x4 n=1000" with a problem size; caller frees. */
 char *history_configuration(const char *size, int ranks, int threads);
@@ -120,8 +123,15 @@ void history_close(struct history *h);
 char *history_where_text(const char *where);
 /* The schema version found when the database was opened, before any migration. */
 int history_found_version(const struct history *h);
-/* Writes one run and its points in one transaction; sets r->run.id. 0 or gate_error(). */
+/* Writes one run and its points in one transaction (or in the one history_begin() opened); sets
+ * r->run.id. 0 or gate_error(). */
 int history_write(struct history *h, struct history_record *r);
+/* One write transaction for the runs written until history_commit(): all of them recorded, or
+ * none (history_rollback(), a failed commit, or a writer killed). Other writers wait for it.
+ * 0 or gate_error(). */
+int history_begin(struct history *h);
+int history_commit(struct history *h);
+void history_rollback(struct history *h);
 /* Reads every run ('branch' NULL) or those of one branch, and their series. 0 or gate_error(). */
 int history_read(struct history *h, const char *branch, struct history_data *d);
 /* The same without the medians' intervals (each series' lo and hi NULL): a third less to read,

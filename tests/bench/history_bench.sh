@@ -5,6 +5,7 @@
 set -euo pipefail
 B=${1:?usage: tests/bench/history_bench.sh BUILD_DIR}
 SG="$B/bin/scalegate"
+top=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$(mktemp -d)
 trap '[ -n "${SG_KEEP:-}" ] || rm -rf "$dir"' EXIT
 
@@ -206,3 +207,17 @@ echo "analyze of the results alone, median of 3: $(median_time 3 "$SG" analyze "
 echo "record, median of 3: $(median_time 3 "$SG" history record --history "$dir/rec.db" --commit next "$dir/res") s"
 echo "record + detect over $(sqlite3 "$dir/rec.db" 'SELECT count(*) FROM series') series x ~100 runs, median of 3: $(median_time 3 record_detect) s"
 echo "detect alone, median of 5: $(median_time 5 "$SG" history detect --history "$dir/rec.db") s"
+
+echo
+echo "== history import of 1,000 intervals x configurations (500 intervals at 1 and 2 threads, 3 repeats; 9 metrics:"
+echo "   9,000 series) x 500 runs, one transaction (target: < 10 s)"
+python3 "$top/tests/data/history/many.py" "$dir/many" 500 --intervals 500
+import_all() {
+	rm -f "$dir/imp.db" "$dir/imp.db-wal" "$dir/imp.db-shm"
+	"$SG" history import --history "$dir/imp.db" "$dir"/many/c*
+}
+echo "median of 3: $(median_time 3 import_all) s ($(sqlite3 "$dir/imp.db" 'SELECT count(*) FROM series') series," \
+	"$(sqlite3 "$dir/imp.db" 'SELECT count(*) FROM runs') runs, $(sqlite3 "$dir/imp.db" 'SELECT count(*) FROM points')" \
+	"points, $(sqlite3 "$dir/imp.db" 'SELECT count(*) FROM samples') samples; $(du -m "$dir/imp.db" | cut -f1) MB)"
+echo "detect over them, median of 3: $(median_time 3 "$SG" history detect --history "$dir/imp.db") s"
+rm -rf "$dir/many"

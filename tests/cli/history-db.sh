@@ -8,7 +8,7 @@ command -v sqlite3 >/dev/null || fail "the sqlite3 shell is not installed (Debia
 
 expect_exit 0 "$SCALEGATE" history record --history "$db" --commit c01 "$T/runs/c01"
 [ "$(sqlite3 "$db" 'PRAGMA journal_mode')" = wal ] || fail "the database is not in WAL mode"
-[ "$(sqlite3 "$db" 'PRAGMA user_version')" = 3 ] || fail "the schema version"
+[ "$(sqlite3 "$db" 'PRAGMA user_version')" = 4 ] || fail "the schema version"
 figures=$(sqlite3 "$db" "SELECT count(*) FROM points WHERE run = 1")
 [ "$figures" -gt 0 ] || fail "no point recorded"
 
@@ -70,7 +70,7 @@ expect_exit 0 "$SCALEGATE" history detect --history "$T/b.db"
 # A database of a newer schema is refused and left as it is; a file that is no database is an error.
 sqlite3 "$db" "PRAGMA user_version = 9"
 expect_exit 2 "$SCALEGATE" history detect --history "$db"
-expect_match "$out" "schema version 9; this scalegate knows up to 3" "a newer schema"
+expect_match "$out" "schema version 9; this scalegate knows up to 4" "a newer schema"
 [ "$(sqlite3 "$db" 'PRAGMA user_version')" = 9 ] || fail "the newer database was changed"
 echo "not a database" >"$T/junk.db"
 expect_exit 2 "$SCALEGATE" history detect --history "$T/junk.db"

@@ -45,7 +45,7 @@ for v in -2 -100000000 -2147483648; do
 done
 psql "DELETE FROM schema_version"
 refused "$url" "has schema version 0, which no scalegate writes" "an empty schema_version"
-psql "INSERT INTO schema_version VALUES (3)"
+psql "INSERT INTO schema_version VALUES (4)"
 [ "$(psql "SELECT count(*) FROM runs")" = "$runs" ] || fail "a refused record wrote a run"
 
 psql "CREATE DATABASE other"
@@ -55,7 +55,7 @@ refused "$other" "is not a scalegate history: it holds table 'notes'" "another p
 psql "CREATE DATABASE damaged TEMPLATE postgres"
 damaged="postgresql://postgres@127.0.0.1:$port/damaged"
 psql "DROP TABLE samples" "$damaged"
-refused "$damaged" "has schema version 3 but no table 'samples'" "a missing table"
+refused "$damaged" "has schema version 4 but no table 'samples'" "a missing table"
 
 # a listener that accepts and never answers: the gate ends (libpq's timeout), exit 2, naming the host and port
 python3 -c 'import socket, sys, time

@@ -19,7 +19,7 @@ expect_match "$pg_json" '"interval": "program/solve/sweep", "configuration": "1x
 expect_exit 1 "$SCALEGATE" history detect --history "$url" --window 12
 
 psql() { "$bin/psql" -X -A -t -q "$url" -c "$1"; }
-[ "$(psql 'SELECT version FROM schema_version')" = 3 ] || fail "the schema version"
+[ "$(psql 'SELECT version FROM schema_version')" = 4 ] || fail "the schema version"
 figures=$(psql "SELECT count(*) FROM points WHERE run = 1")
 
 # two records at once, while a third transaction holds a lock on the runs table for two seconds
@@ -61,5 +61,5 @@ expect_exit 2 "$SCALEGATE" history detect --history "postgresql://bob:s3cret@$pg
 expect_no_match "$out" "s3cret|p4ss" "the password in a message"
 psql "UPDATE schema_version SET version = 9"
 expect_exit 2 "$SCALEGATE" history detect --history "$url"
-expect_match "$out" "schema version 9; this scalegate knows up to 3" "a newer schema"
+expect_match "$out" "schema version 9; this scalegate knows up to 4" "a newer schema"
 echo "ok: PostgreSQL history"

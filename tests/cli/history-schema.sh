@@ -29,7 +29,7 @@ done
 
 cp "$T/h.db" "$T/later.db"
 sqlite3 "$T/later.db" "PRAGMA journal_mode = DELETE; PRAGMA user_version = 9" >/dev/null
-refused "$T/later.db" "schema version 9; this scalegate knows up to 3" "a later schema"
+refused "$T/later.db" "schema version 9; this scalegate knows up to 4" "a later schema"
 
 sqlite3 "$T/other.db" "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('keep')"
 refused "$T/other.db" "is not a scalegate history: it holds table 'notes'" "another program's database"
@@ -45,10 +45,27 @@ sqlite3 "$T/part.db" "CREATE TABLE runs (id INTEGER PRIMARY KEY); CREATE TABLE s
 	CREATE TABLE points (run INTEGER); PRAGMA user_version = 3"
 refused "$T/part.db" "has schema version 3 but no table 'samples'" "a version with a table missing"
 
+# A history of schema version 3 is migrated on open: its runs, points and samples kept, the points and samples now
+# tables without a rowid, the runs given a commit subject and a machine speed reference (NULL: unknown).
+sqlite3 "$T/v3.db" <"$SG_TOP/tests/data/history/v3.sql"
+rows() { sqlite3 "$1" "SELECT * FROM points ORDER BY run, series; SELECT * FROM samples ORDER BY run, series, repeat"; }
+before=$(rows "$T/v3.db")
+expect_exit 0 "$SCALEGATE" history detect --history "$T/v3.db" --json
+expect_match "$out" '"series": 9, "runs": 2' "the migrated history's series and runs"
+[ "$(sqlite3 "$T/v3.db" 'PRAGMA user_version')" = 4 ] || fail "the migrated history's schema version"
+[ "$(rows "$T/v3.db")" = "$before" ] || fail "the migration changed the points or samples"
+[ "$(sqlite3 "$T/v3.db" "SELECT count(*) FROM sqlite_master WHERE name IN ('points', 'samples') AND sql LIKE '%WITHOUT ROWID'")" = 2 ] ||
+	fail "points and samples still have a rowid"
+[ "$(sqlite3 "$T/v3.db" "SELECT count(*) FROM runs WHERE subject IS NULL AND reference IS NULL")" = 2 ] ||
+	fail "the migrated runs' subject and reference"
+[ "$(sqlite3 "$T/v3.db" 'PRAGMA integrity_check')" = ok ] || fail "integrity_check after the migration"
+expect_exit 0 "$SCALEGATE" history record --history "$T/v3.db" --commit c03 --subject 'the third' "$T/runs/c03"
+[ "$(sqlite3 "$T/v3.db" "SELECT subject FROM runs WHERE commit_id = 'c03'")" = "the third" ] || fail "a subject recorded"
+
 # an empty file (touch) and a new one become histories
 : >"$T/empty.db"
 expect_exit 0 "$SCALEGATE" history record --history "$T/empty.db" --commit c01 "$T/runs/c01"
 expect_exit 0 "$SCALEGATE" history record --history "$T/new.db" --commit c01 "$T/runs/c01"
 expect_exit 0 "$SCALEGATE" history record --history "$T/new.db" --commit c02 "$T/runs/c02"
-[ "$(sqlite3 "$T/new.db" 'PRAGMA user_version')" = 3 ] || fail "the new history's schema version"
+[ "$(sqlite3 "$T/new.db" 'PRAGMA user_version')" = 4 ] || fail "the new history's schema version"
 echo "ok: SQLite schema versions"
