@@ -108,6 +108,7 @@ struct sg_stat {
 	double mpi_sync;      /* ns of waiting in MPI that other ranks' run-queue delay caused
 			       * (mpi-node.c); exclusive */
 	double mpi_rq;        /* ns of its own run-queue delay while it waited in MPI; exclusive */
+	double mpi_cpu;       /* on-CPU ns while it waited in MPI (a spin); exclusive */
 };
 
 /* MPI time per operation kind, exclusive (charged to the innermost open interval). */
@@ -183,6 +184,8 @@ struct sg_thread {
 	uint64_t mpi_start;   /* 0: not measured */
 	double mpi_lag;
 	double mpi_rq;        /* its run-queue delay read since mpi_start, ns */
+	double mpi_cpu;       /* and its on-CPU time, ns; at its arrival at the call it is in: */
+	double mpi_cpu_at;
 	uint64_t mpi_at;      /* its arrival at the MPI call it is in (ticks), and its lag there */
 	double mpi_delay;     /* ns */
 

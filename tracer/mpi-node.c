@@ -165,15 +165,16 @@ static int ring_find(const struct sg_mpi_ring *r, uint64_t end, int want, struct
 	return 0;
 }
 
-/* Charges t's innermost interval with 'ticks' of machine-caused waiting, after its own delay while
- * it waited ('own' ticks: the gate takes the rest of its delay from its work). */
-static void charge(struct sg_thread *t, uint64_t own, uint64_t ticks)
+/* Charges t's innermost interval with 'ticks' of machine-caused waiting, after its own delay and
+ * its time on a CPU while it waited ('own' ticks, 'cpu' ns: neither was its work's). */
+static void charge(struct sg_thread *t, uint64_t own, double cpu, uint64_t ticks)
 {
-	struct sg_stat *s = (own || ticks) && !in_init ? sg_stat_get(t, t->cur) : NULL;
+	struct sg_stat *s = !in_init ? sg_stat_get(t, t->cur) : NULL;
 
 	if (!s)
 		return;
 	s->mpi_rq += (double)own / sg_ticks_per_ns;
+	s->mpi_cpu += cpu > 0 ? cpu : 0;
 	s->mpi_sync += (double)ticks / sg_ticks_per_ns;
 }
 
@@ -193,36 +194,38 @@ static uint64_t lag_at(struct sg_thread *t, uint64_t *end)
  * charged, and t's lag is theirs, or its own plus the wait (sg_mpi_lag_after); else t's lag goes
  * on (its own path: it waited for no partner, or for one this rank cannot see).
  */
-static void settle(struct sg_thread *t, uint64_t end, uint64_t wait, struct sg_mpi_side b,
-		   int have, uint64_t last)
+static uint64_t settle(struct sg_thread *t, uint64_t end, uint64_t wait, struct sg_mpi_side b,
+		       int have, uint64_t last)
 {
 	struct sg_mpi_side a = { t->mpi_at, to_ticks(t->mpi_delay) };
 	uint64_t lag = lag_at(t, &end), own = lag > a.delay ? lag - a.delay : 0, late;
+	double cpu = t->mpi_cpu - t->mpi_cpu_at;
 
 	if (!have || (int64_t)(last - a.at) <= 0) {
-		charge(t, own, 0);
-		return;
+		charge(t, own, cpu, 0);
+		return end;
 	}
-	charge(t, own, sg_mpi_machine_wait(a, b, wait, own));
+	charge(t, own, cpu, sg_mpi_machine_wait(a, b, wait, own));
 	late = sg_mpi_late_notice(end, last, own);
 	t->mpi_lag = (double)sg_mpi_lag_after(a, b, last, late) / sg_ticks_per_ns;
 	t->mpi_start = end;
-	t->mpi_rq = 0;
+	t->mpi_rq = t->mpi_cpu = 0;
+	return end;
 }
 
-void sg_mpi_p2p_waited(struct sg_thread *t, MPI_Comm comm, int source, uint64_t end,
-		       uint64_t wait)
+uint64_t sg_mpi_p2p_waited(struct sg_thread *t, MPI_Comm comm, int source, uint64_t end,
+			   uint64_t wait)
 {
 	const struct comm_map *m;
 	struct sg_mpi_side b = { 0, 0 };
 	int slot, have = 0;
 
 	if (t != sg_mpi_ring_owner)
-		return;
+		return end;
 	if (source >= 0 && (m = comm_map(comm)) && source < m->size &&
 	    (slot = m->slot[source]) >= 0 && slot != own_slot)
 		have = ring_find(rings[slot], end, own_slot, &b);
-	settle(t, end, wait, b, have, b.at);
+	return settle(t, end, wait, b, have, b.at);
 }
 
 /*
@@ -230,8 +233,8 @@ void sg_mpi_p2p_waited(struct sg_thread *t, MPI_Comm comm, int source, uint64_t 
  * else the call's time holds the wait (the gate estimates it from the ranks' times) with the
  * transfer and t's own delay, which the charge leaves out.
  */
-void sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0, uint64_t wait,
-			uint64_t t1)
+uint64_t sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0, uint64_t wait,
+			    uint64_t t1)
 {
 	const struct comm_map *m;
 	struct sg_mpi_side b = { 0, 0 }, e;
@@ -239,7 +242,7 @@ void sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0, uint64_
 	int have = 0;
 
 	if (t != sg_mpi_ring_owner)
-		return;
+		return t1;
 	if ((m = comm_map(comm)))
 		for (int i = 0; i < m->nr_local; i++) {
 			if (!ring_find(rings[m->local[i]], end, SG_MPI_TO_ALL, &e))
@@ -249,7 +252,8 @@ void sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0, uint64_
 				last = e.at;
 			have = 1;
 		}
-	settle(t, end, sg_mpi_exact ? wait : t1 - t0, b, have, last);
+	end = settle(t, end, sg_mpi_exact ? wait : t1 - t0, b, have, last);
+	return (int64_t)(end - t1) > 0 ? end : t1;
 }
 
 /* ---- the node's window: made in MPI_Init, freed in MPI_Finalize ---- */

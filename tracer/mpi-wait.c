@@ -19,11 +19,16 @@ static int recv_split(void *buf, int count, MPI_Datatype type, int source, int t
 	return PMPI_Mrecv(buf, count, type, &msg, status);
 }
 
-/* The wait for the message from 'from' began at t0: its part that the sender's delay caused. */
-static void waited(struct sg_thread *t, MPI_Comm comm, int from, uint64_t t0, uint64_t wait)
+/* The call began at t0, its wait for the message from 'from' ended 'wait' ticks later: the part
+ * that the sender's delay caused. Returns the call's end (now, or past a reading of the clocks). */
+static uint64_t waited(struct sg_thread *t, MPI_Comm comm, int from, uint64_t t0, uint64_t wait)
 {
-	if (sg_mpi_publishing(t, SG_MPI_RECV) && wait >= sg_mpi_min_wait && from >= 0)
-		sg_mpi_p2p_waited(t, comm, from, t0 + wait, wait);
+	uint64_t now = sg_now(), end;
+
+	if (!sg_mpi_publishing(t, SG_MPI_RECV) || wait < sg_mpi_min_wait || from < 0)
+		return now;
+	end = sg_mpi_p2p_waited(t, comm, from, t0 + wait, wait);
+	return (int64_t)(end - now) > 0 ? end : now;
 }
 
 SG_MPI_API int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
@@ -42,8 +47,8 @@ SG_MPI_API int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int
 	sg_mpi_inside = 1;
 	ret = recv_split(buf, count, type, source, tag, comm, status, t0, &wait, &from);
 	sg_mpi_inside = 0;
-	sg_mpi_account(t, SG_MPI_RECV, sg_now() - t0, wait, sg_x_recv(count, type, source));
-	waited(t, comm, from, t0, wait);
+	sg_mpi_account(t, SG_MPI_RECV, waited(t, comm, from, t0, wait) - t0, wait,
+		       sg_x_recv(count, type, source));
 	return ret;
 }
 
@@ -74,8 +79,7 @@ SG_MPI_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, in
 			ret = sent;
 	}
 	sg_mpi_inside = 0;
-	sg_mpi_account(t, SG_MPI_SENDRECV, sg_now() - t0, wait,
+	sg_mpi_account(t, SG_MPI_SENDRECV, waited(t, comm, from, t0, wait) - t0, wait,
 		       sg_x_sendrecv(scount, stype, dest, rcount, rtype, source));
-	waited(t, comm, from, t0, wait);
 	return ret;
 }

@@ -120,11 +120,12 @@ SG_HIDDEN void sg_mpi_node_start(void);
 SG_HIDDEN void sg_mpi_node_stop(void);
 /* t's wait, begun at its last arrival, ended at 'end' after 'wait' ticks: for the message from
  * 'source' of 'comm' (-1: unknown), or for the members of a collective's 'comm' that ended at
- * t1. */
-SG_HIDDEN void sg_mpi_p2p_waited(struct sg_thread *t, MPI_Comm comm, int source, uint64_t end,
-				 uint64_t wait);
-SG_HIDDEN void sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0,
-				  uint64_t wait, uint64_t t1);
+ * t1. Return the clock past a reading of t's clocks (its wait's time: the reading holds its delay
+ * there). */
+SG_HIDDEN uint64_t sg_mpi_p2p_waited(struct sg_thread *t, MPI_Comm comm, int source, uint64_t end,
+				     uint64_t wait);
+SG_HIDDEN uint64_t sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0,
+				      uint64_t wait, uint64_t t1);
 
 /* The calls a partner may wait for: those that send, or contribute to a collective; and the waits,
  * which keep their arrival for their end. */
@@ -174,25 +175,25 @@ static inline uint64_t sg_mpi_arrive(struct sg_mpi_ring *r, struct sg_thread *t,
 	if (waits) {
 		t->mpi_at = now;
 		t->mpi_delay = lag;
+		t->mpi_cpu_at = t->mpi_cpu;
 	}
 	return now;
 }
 
 /* t's wait in a call that began at t0 ended: at t1 for MPI_Wait*, measured by exact mode's
  * barrier ('w') or estimated from the arrivals for a collective on 'comm'. A short one was no
- * wait for a partner: t's lag goes on. */
-static inline void sg_mpi_depart(struct sg_thread *t, MPI_Comm comm, uint64_t t0, uint64_t w,
-				 uint64_t t1)
+ * wait for a partner: t's lag goes on. Returns the call's end (t1, or past a reading). */
+static inline uint64_t sg_mpi_depart(struct sg_thread *t, MPI_Comm comm, uint64_t t0, uint64_t w,
+				     uint64_t t1)
 {
 	uint64_t end = comm != MPI_COMM_NULL && sg_mpi_exact ? t0 + w : t1;
 
 	if (!__atomic_load_n(&sg_mpi_ring_own, __ATOMIC_RELAXED) || t != sg_mpi_ring_owner ||
 	    end - t0 < sg_mpi_min_wait)
-		return;
+		return t1;
 	if (comm != MPI_COMM_NULL)
-		sg_mpi_coll_waited(t, comm, t0, w, t1);
-	else
-		sg_mpi_p2p_waited(t, comm, -1, t1, t1 - t0);
+		return sg_mpi_coll_waited(t, comm, t0, w, t1);
+	return sg_mpi_p2p_waited(t, comm, -1, t1, t1 - t0);
 }
 
 static inline void sg_mpi_account(struct sg_thread *t, enum sg_mpi_kind kind, uint64_t time,
@@ -241,12 +242,12 @@ static inline void sg_mpi_account(struct sg_thread *t, enum sg_mpi_kind kind, ui
 		CALL; \
 		t1_ = sg_now(); \
 		sg_mpi_inside = 0; \
+		if (c_ != MPI_COMM_NULL || SG_MPI_##KIND == SG_MPI_WAIT) \
+			t1_ = sg_mpi_depart(t_, c_, t0_, w_, t1_); \
 		/* a wait blocks for a partner or the network: all of it is waiting \
 		 * (tracer/MPI.md) */ \
 		sg_mpi_account(t_, SG_MPI_##KIND, t1_ - t0_, \
 			       SG_MPI_##KIND == SG_MPI_WAIT ? t1_ - t0_ : w_, (XFER)); \
-		if (c_ != MPI_COMM_NULL || SG_MPI_##KIND == SG_MPI_WAIT) \
-			sg_mpi_depart(t_, c_, t0_, w_, t1_); \
 	} while (0)
 
 /* ---- byte counting: count x MPI_Type_size; payload this rank supplies (sent) and gets (recv) ----

@@ -214,8 +214,11 @@ static void attribute(struct sg_thread *t, uint64_t now, uint32_t upto, double c
 		t->phase_rq += rq * share;
 		t->phase_cpu += cpu * share;
 	}
-	if (t->mpi_start) /* the MPI phase's part (mpi-node.c) */
-		t->mpi_rq += rq * since_share(t, t->mpi_start, now, per_tick);
+	if (t->mpi_start) { /* the MPI lag's part (mpi-node.c) */
+		double share = since_share(t, t->mpi_start, now, per_tick);
+		t->mpi_rq += rq * share;
+		t->mpi_cpu += cpu * share;
+	}
 }
 
 /* The run-queue delay of the span: after spans that skipped schedstat, the delay read covers them

@@ -141,9 +141,9 @@ static double rank_count(const struct rank_view *rv, int node)
 /*
  * Thread q's interference: its run-queue delay beyond what the program's own oversubscription
  * explains (returned), and in *work the part of it inside its work: the work's wall time less its
- * on-CPU time, at most the whole delay less its part in MPI waits (the rest fell while it waited:
- * a wake-up that found the CPUs taken). Without the on-CPU time the delay is taken from the work
- * first.
+ * on-CPU time (less its spins at team barriers and in MPI waits), at most the whole delay less its
+ * part in MPI waits (the rest fell while it waited: a wake-up that found the CPUs taken). Without
+ * the on-CPU time the delay is taken from the work first.
  */
 static double thread_interference(const struct rank_view *rv, const double *c, double presence,
 				  double w, double *work)
@@ -156,7 +156,7 @@ static double thread_interference(const struct rank_view *rv, const double *c, d
 	i = c[RV_RQ] - rv->self_rate * presence;
 	if (i <= 0)
 		return 0;
-	off_cpu = c[RV_CPU_NAN] ? w : w - (c[RV_CPU] - c[RV_CW]);
+	off_cpu = c[RV_CPU_NAN] ? w : w - (c[RV_CPU] - c[RV_CW] - c[RV_MC]);
 	/* its delay while it waited in MPI (mpi_rq: a preempted spin) fell outside its work; its
 	 * work's time off the CPU may be blocking (MPI_Init) rather than delay */
 	in_mpi = c[RV_RQ] > 0 ? i * c[RV_MQ] / c[RV_RQ] : 0;

@@ -11,7 +11,7 @@
 /* Per node and thread of one rank, inclusive over the node's subtree. */
 enum {
 	RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_PW, RV_INH,
-	RV_RQ, RV_INHQ, RV_CPU, RV_INHC, RV_CPU_NAN, RV_SQ, RV_CW, RV_MS, RV_MQ, RV_NR
+	RV_RQ, RV_INHQ, RV_CPU, RV_INHC, RV_CPU_NAN, RV_SQ, RV_CW, RV_MS, RV_MQ, RV_MC, RV_NR
 };
 /* RV_PW: measured point-to-point waiting (recv, sendrecv, wait: tracer/MPI.md), part of RV_M;
  * RV_RQ, RV_CPU: run-queue delay and on-CPU time (inclusive like RV_TIME); RV_INHQ, RV_INHC:
@@ -19,7 +19,8 @@ enum {
  * RV_SQ: waiting the team's run-queue delay caused, less the thread's own delay there (rq_sync);
  * RV_CW: on-CPU time while waiting at barriers (a spin: cpu_wait), part of RV_CPU;
  * RV_MS: waiting in MPI that other ranks' run-queue delay caused (mpi_sync), part of RV_M;
- * RV_MQ: the thread's own run-queue delay while it waited in MPI (mpi_rq), part of RV_RQ */
+ * RV_MQ, RV_MC: the thread's own run-queue delay and on-CPU time while it waited in MPI (mpi_rq,
+ * mpi_cpu), parts of RV_RQ and RV_CPU */
 
 /* The collective kinds the views keep apart (collective_kinds in analysis.c). */
 #define NR_COLL ((size_t)10)

@@ -174,6 +174,7 @@ static void view_add_stats(struct rank_view *rv)
 		rv->team_delay |= !isnan(s->v[PROFILE_RQ_SYNC]);
 		c[RV_MS] += z(s->v[PROFILE_MPI_SYNC]);
 		c[RV_MQ] += z(s->v[PROFILE_MPI_RQ]);
+		c[RV_MC] += z(s->v[PROFILE_MPI_CPU]);
 		rv->mpi_delay |= !isnan(s->v[PROFILE_MPI_SYNC]);
 		c[RV_CPU] += z(s->v[PROFILE_CPU]);
 		c[RV_CPU_NAN] += isnan(s->v[PROFILE_CPU]);
@@ -239,6 +240,7 @@ static void view_make_inclusive(struct rank_view *rv)
 			u[RV_CW] += c[RV_CW];
 			u[RV_MS] += c[RV_MS];
 			u[RV_MQ] += c[RV_MQ];
+			u[RV_MC] += c[RV_MC];
 			u[RV_M] += c[RV_M];
 			u[RV_PW] += c[RV_PW];
 			inh_below[to] += c[RV_INH] + inh_below[from];

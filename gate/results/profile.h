@@ -22,7 +22,8 @@
 	X(RQ_SYNC, "rq_sync") \
 	X(CPU_WAIT, "cpu_wait") \
 	X(MPI_SYNC, "mpi_sync") \
-	X(MPI_RQ, "mpi_rq")
+	X(MPI_RQ, "mpi_rq") \
+	X(MPI_CPU, "mpi_cpu")
 
 enum profile_column {
 #define X(id, name) PROFILE_##id,

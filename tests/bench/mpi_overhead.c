@@ -2,6 +2,8 @@
  * The cost of the PMPI wrappers: ns per MPI_Barrier and per MPI_Allreduce (1 double) called through the
  * wrapper while measuring, while paused by MPI_Pcontrol(0), and straight to PMPI_* (no wrapper), side by
  * side in one process; medians over runs. Run on 1 rank for the wrapper's own cost, on 2 for exact mode's.
+ * On 2 ranks, calls that wait for nobody (a barrier of MPI_COMM_SELF, a send to MPI_PROC_NULL) give the
+ * wrapper's cost when the ranks of a node share their arrivals (mpi_sync), without the partner's noise.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -40,6 +42,30 @@ static double allreduces(enum how how, int calls)
 	return (bench_now() - t0) / calls * 1e9;
 }
 
+static double self_barriers(enum how how, int calls)
+{
+	double t0 = bench_now();
+
+	for (int i = 0; i < calls; i++)
+		if (how == DIRECT)
+			PMPI_Barrier(MPI_COMM_SELF);
+		else
+			MPI_Barrier(MPI_COMM_SELF);
+	return (bench_now() - t0) / calls * 1e9;
+}
+
+static double null_sends(enum how how, int calls)
+{
+	double x = 1, t0 = bench_now();
+
+	for (int i = 0; i < calls; i++)
+		if (how == DIRECT)
+			PMPI_Send(&x, 1, MPI_DOUBLE, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+		else
+			MPI_Send(&x, 1, MPI_DOUBLE, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+	return (bench_now() - t0) / calls * 1e9;
+}
+
 /* Runs 'fn' measured, paused and direct, alternating so that machine noise hits all three alike. */
 static void compare(const char *what, double (*fn)(enum how, int), int calls, int rank)
 {
@@ -60,6 +86,27 @@ static void compare(const char *what, double (*fn)(enum how, int), int calls, in
 	       what, m_direct, m_on, m_paused, m_on - m_direct);
 }
 
+/* Rank 0 times the calls that wait for nobody while the others sleep (not spinning in MPI: the
+ * machine's other core stays free). */
+static void alone_on_rank0(void)
+{
+	MPI_Request req;
+	int rank, done = 0;
+
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (!rank) {
+		compare("Barrier(SELF)", self_barriers, CALLS, rank);
+		compare("Send(PROC_NULL)", null_sends, CALLS, rank);
+	}
+	MPI_Ibarrier(MPI_COMM_WORLD, &req);
+	while (!done) {
+		struct timespec ts = { 0, 1000000 };
+		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		if (!done)
+			nanosleep(&ts, NULL);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int rank, ranks;
@@ -74,6 +121,8 @@ int main(int argc, char **argv)
 		       ranks > 1 ? CALLS / 10 : CALLS, RUNS);
 	compare("MPI_Barrier", barriers, ranks > 1 ? CALLS / 10 : CALLS, rank);
 	compare("MPI_Allreduce", allreduces, ranks > 1 ? CALLS / 10 : CALLS, rank);
+	if (ranks > 1 && !wait)
+		alone_on_rank0();
 	MPI_Finalize();
 	return 0;
 }

@@ -35,7 +35,8 @@ if [ -x "$B/tests/bench/mpi_overhead" ]; then
 	echo "== cost per MPI call (1 rank: the wrapper's own cost = wrapped+measuring - direct)"
 	SCALEGATE_OUT=$out mpi -np 1 "$B/tests/bench/mpi_overhead"
 	mpi -np 1 env -u SCALEGATE_OUT "$B/tests/bench/mpi_overhead" | tail -n +2
-	echo "== exact collective waiting, 2 ranks (its cost: one barrier before each collective)"
+	echo "== 2 ranks: exact collective waiting (its cost: one barrier before each collective); calls that"
+	echo "   wait for nobody timed on rank 0 alone, with the node's ranks sharing their arrivals (mpi_sync)"
 	SCALEGATE_OUT=$out mpi -np 2 "$B/tests/bench/mpi_overhead"
 	SCALEGATE_OUT=$out SCALEGATE_MPI_WAIT=exact mpi -np 2 "$B/tests/bench/mpi_overhead"
 fi

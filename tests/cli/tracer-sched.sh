@@ -25,12 +25,13 @@ p=$(one_profile "$T/basic")
 [ "$(meta "$p" sched)" = schedstat ] || fail "meta sched: $(meta "$p" sched)"
 holds "$(meta "$p" cpus)" "$(nproc)" 0 'a >= 1 && a <= b' "meta cpus is the affinity mask's size"
 holds "$(meta "$p" threads_max)" 0 0 'a == 2' "meta threads_max: the main thread and one worker"
-grep -q "^columns	stat	.*	cpu	rq_wait	rq_sync	cpu_wait	mpi_sync	mpi_rq$" "$p" ||
-	fail "no cpu, rq_wait, rq_sync, cpu_wait, mpi_sync and mpi_rq columns"
+grep -q "^columns	stat	.*	cpu	rq_wait	rq_sync	cpu_wait	mpi_sync	mpi_rq	mpi_cpu$" "$p" ||
+	fail "no cpu, rq_wait, rq_sync, cpu_wait, mpi_sync, mpi_rq and mpi_cpu columns"
 # Without MPI, nobody to wait for: the ranks' columns say not captured.
 awk -F'\t' '$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
-	$1 == "stat" && ($idx["mpi_sync"] != "-" || $idx["mpi_rq"] != "-") { print "bad: " $0; bad = 1 }
-	END { exit bad }' "$p" || fail "mpi_sync or mpi_rq captured in a program without MPI"
+	$1 == "stat" && ($idx["mpi_sync"] != "-" || $idx["mpi_rq"] != "-" || $idx["mpi_cpu"] != "-") {
+		print "bad: " $0; bad = 1 }
+	END { exit bad }' "$p" || fail "mpi_sync, mpi_rq or mpi_cpu captured in a program without MPI"
 # Every stat record: cpu + rq_wait <= time (+ clock slack), both >= 0.
 awk -F'\t' '$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
 	$1 == "stat" { t = $idx["time"]; c = $idx["cpu"]; q = $idx["rq_wait"]

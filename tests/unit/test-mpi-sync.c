@@ -121,8 +121,8 @@ static uint64_t fnv1a(const char *s, size_t n)
 
 /*
  * Rank r's profile in 'dir': 'stat' is solve's record without the record name "count time cpu
- * rq_wait mpi_sync mpi_rq" (the last two left out when 'columns' is 0: an older tracer), 'mpi'
- * its sendrecv's "count time wait". The level-0 interval holds solve alone.
+ * rq_wait mpi_sync mpi_rq mpi_cpu" (the last three left out when 'columns' is 0: an older tracer),
+ * 'mpi' its sendrecv's "count time wait". The level-0 interval holds solve alone.
  */
 static void write_rank(const char *dir, int r, const char *stat, const char *mpi, int columns)
 {
@@ -139,7 +139,7 @@ static void write_rank(const char *dir, int r, const char *stat, const char *mpi
 			   "node\t0\t-\t0\t-\nnode\t1\t0\t1\t-\n"
 			   "columns\tthread\tid\tomp_thread\tkind\nthread\t0\t0\tmain\n");
 	strbuf_addf(&sb, "columns\tstat\tnode\tthread\tcount\ttime\tcpu\trq_wait%s\n",
-		    columns ? "\tmpi_sync\tmpi_rq" : "");
+		    columns ? "\tmpi_sync\tmpi_rq\tmpi_cpu" : "");
 	for (int node = 0; node < 2; node++) {
 		strbuf_addf(&sb, "stat\t%d\t0\t", node);
 		for (const char *c = stat; *c; c++)
@@ -212,8 +212,8 @@ static void test_wait_for_delayed_rank(void **state)
 	const double *f;
 
 	(void)state;
-	write_rank(dir, 0, "1 1.5 1.5 0 0.5 0", "2 0.5 0.5", 1);
-	write_rank(dir, 1, "1 1.5 1.0 0.5 0 0", "2 0 0", 1);
+	write_rank(dir, 0, "1 1.5 1.5 0 0.5 0 0.5", "2 0.5 0.5", 1);
+	write_rank(dir, 1, "1 1.5 1.0 0.5 0 0 0", "2 0 0", 1);
 	f = load_solve(&a, dir);
 	near(f[ANALYSIS_EXECUTION_TIME_WALL], 1.5);
 	near(f[ANALYSIS_EXECUTION_TIME], 1);
@@ -244,8 +244,8 @@ static void test_imbalance_beside_delay(void **state)
 	const double *f;
 
 	(void)state;
-	write_rank(dir, 0, "1 4 3 1 0 0", "2 0 0", 1);
-	write_rank(dir, 1, "1 4 4 0 1 0", "2 3 3", 1);
+	write_rank(dir, 0, "1 4 3 1 0 0 0", "2 0 0", 1);
+	write_rank(dir, 1, "1 4 4 0 1 0 3", "2 3 3", 1);
 	f = load_solve(&a, dir);
 	near(f[ANALYSIS_EXECUTION_TIME], 3);
 	near(f[ANALYSIS_SYNCHRONIZATION], 2);
@@ -268,13 +268,36 @@ static void test_delay_in_wait_not_work(void **state)
 	const double *f;
 
 	(void)state;
-	write_rank(dir, 0, "1 2 2 0 0 0", "2 0 0", 1);
-	write_rank(dir, 1, "1 2 1 0.5 0 0.5", "2 0.5 0.5", 1);
+	write_rank(dir, 0, "1 2 2 0 0 0 0", "2 0 0", 1);
+	write_rank(dir, 1, "1 2 1 0.5 0 0.5 0", "2 0.5 0.5", 1);
 	f = load_solve(&a, dir);
 	near(f[ANALYSIS_EXECUTION_TIME], 2);
 	near(f[ANALYSIS_PRODUCTIVE_TIME], 3.5);
 	near(f[ANALYSIS_LOAD_BALANCE], 3.5 / 4);
 	near(f[ANALYSIS_SYNCHRONIZATION], 0.5);
+	analysis_release(&a);
+	remove_dir(dir);
+}
+
+/*
+ * A 3:1 imbalance, the light rank spinning in its wait (Open MPI's progress loop): its work, 1 s on
+ * a CPU, was held 0.2 s, its spin 0.5 s (mpi_rq), and it spun on a CPU 1.3 s (mpi_cpu). That CPU
+ * time was no work: its work is 1 s, Load_balance 2/3 as on a quiet machine (1.2 s and 0.7 when
+ * the spin counted as work).
+ */
+static void test_spin_not_work(void **state)
+{
+	char *dir = make_dir();
+	struct analysis a;
+	const double *f;
+
+	(void)state;
+	write_rank(dir, 0, "1 3 3 0 0 0 0", "2 0 0", 1);
+	write_rank(dir, 1, "1 3 2.3 0.7 0 0.5 1.3", "2 1.8 1.8", 1);
+	f = load_solve(&a, dir);
+	near(f[ANALYSIS_EXECUTION_TIME], 3);
+	near(f[ANALYSIS_PRODUCTIVE_TIME], 4);
+	near(f[ANALYSIS_LOAD_BALANCE], 2.0 / 3);
 	analysis_release(&a);
 	remove_dir(dir);
 }
@@ -292,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_wait_for_delayed_rank),
 		cmocka_unit_test(test_imbalance_beside_delay),
 		cmocka_unit_test(test_delay_in_wait_not_work),
+		cmocka_unit_test(test_spin_not_work),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
