@@ -41,10 +41,12 @@ static const struct command_usage usage = {
 	"           is the rules' tolerance, else 5 %); exit 1 when the last N runs\n"
 	"           (--window, default 1) made a regression known: one lies within them,\n"
 	"           or a creep's change point was found only with them\n"
-	"  report   trend pages: one static HTML page per benchmark, change points marked\n"
-	"           and linked to TEMPLATE with {commit} replaced (default: the commit on\n"
-	"           GitHub or GitLab when run there, else the page's table of runs);\n"
-	"           --compare draws the scaling curves of those commits side by side\n",
+	"  report   trend pages: a static site, an index of every interval and\n"
+	"           configuration with its state, each benchmark's plots on pages of at\n"
+	"           most 5 MB, change points marked and linked to TEMPLATE with {commit}\n"
+	"           replaced (default: the commit on GitHub or GitLab when run there, else\n"
+	"           the site's table of runs); --compare draws the scaling curves of those\n"
+	"           commits side by side\n",
 	"exit codes: 0 done (detect: no recent regression), 1 a regression made known by the\n"
 	"window's runs, 2 usage or configuration error, or the database failed\n"
 };

@@ -1,4 +1,4 @@
-/* scalegate history report: the trend pages, one static HTML page per benchmark. */
+/* scalegate history report: the trend pages, a static site (report/trend.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +79,8 @@ int history_cmd_report(const char *where, struct config *c, const struct history
 {
 	struct history_data d;
 	struct detect_result r;
-	struct trend_options to = { NULL, NULL, 0 };
+	struct trend_options to = { NULL, NULL, 0, 0 };
+	const char *page_bytes = history_cmd_env("SCALEGATE_TREND_PAGE_BYTES");
 	size_t runs[TREND_MAX_COMPARE];
 	char *url;
 	int ret, n = 0;
@@ -97,6 +98,8 @@ int history_cmd_report(const char *where, struct config *c, const struct history
 	to.commit_url = url;
 	to.compare = runs;
 	to.nr_compare = (size_t)n;
+	/* the most a page holds; smaller in tests, to split pages of a small history */
+	to.page_bytes = page_bytes ? strtoul(page_bytes, NULL, 10) : 0;
 	if (!ret)
 		ret = trend_write_site(o->html, &d, &r, &to);
 	free(url);

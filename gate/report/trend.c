@@ -1,5 +1,7 @@
-/* Trend pages: a static site of the history, one page per benchmark, series over commits with their
- * change points. */
+/* Trend pages: a static site of the history. The index lists every benchmark x interval x
+ * configuration with its state; each benchmark's intervals are drawn on its page, or on pages of
+ * their own when they would not fit in one (trend-pages.c); the runs with their commits' subjects
+ * are on one page. */
 #include "report/trend-priv.h"
 
 #include <stdlib.h>
@@ -16,7 +18,8 @@ static const char css[] =
 	"table{border-collapse:collapse;background:#fff;font-size:13px;margin:6px 0}"
 	"th,td{border:1px solid #ddd;padding:3px "
 	"7px;text-align:left}th{background:#efefec}td.num{text-align:right}\n"
-	".regression{color:#B84A00;font-weight:600}.improvement{color:#00785A}\n"
+	".regression{color:#B84A00;font-weight:600}.improvement{color:#00785A}"
+	".suspect{color:#7A5C00}.quiet{color:#666}\n"
 	"section{background:#fff;border:1px solid #ddd;margin:12px 0;padding:10px 14px}\n"
 	".plots{display:flex;flex-wrap:wrap;gap:8px 18px}figure{margin:4px 0;width:400px}"
 	"figcaption{font-weight:600;font-size:13px}\n"
@@ -26,7 +29,36 @@ static const char css[] =
 	"0;font-size:12px;display:flex;flex-wrap:wrap;gap:2px 12px}\n"
 	".key{display:inline-block;width:22px;border-top:2.5px solid "
 	"var(--c);vertical-align:middle;margin-right:5px}\n"
-	".meta{color:#555;font-size:13px}\n";
+	".meta{color:#555;font-size:13px}.subject{color:#444}"
+	"ul.changes{margin:4px 0;font-size:13px}\n"
+	/* the index's filter: a radio button per state, no script */
+	".filter input{margin-left:12px}.filter label{margin-right:4px}\n"
+	"#show-regression:checked~table.cells tr.cell:not(.st-regression),"
+	"#show-suspect:checked~table.cells tr.cell:not(.st-suspect),"
+	"#show-improvement:checked~table.cells tr.cell:not(.st-improvement),"
+	"#show-quiet:checked~table.cells tr.cell:not(.st-quiet),"
+	"#show-changed:checked~table.cells tr.cell.st-quiet{display:none}\n";
+
+void trend_page_head(struct strbuf *sb, const char *title)
+{
+	strbuf_addstr(
+		sb,
+		"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
+	xml_add_text(sb, title);
+	strbuf_addf(sb, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n", css);
+}
+
+void trend_page_end(struct strbuf *sb)
+{
+	strbuf_addstr(sb, "</main>\n</body>\n</html>\n");
+}
+
+char *trend_page_name(const struct trend_site *s, size_t bench, size_t part)
+{
+	if (!part)
+		return xstrfmt("bench-%s.html", s->bench[bench].slug);
+	return xstrfmt("bench-%s.%zu.html", s->bench[bench].slug, part);
+}
 
 void trend_commit_link(struct strbuf *sb, const char *commit_url, const char *commit, size_t run)
 {
@@ -38,185 +70,179 @@ void trend_commit_link(struct strbuf *sb, const char *commit_url, const char *co
 		strbuf_addstr(&url, commit);
 		strbuf_addstr(&url, at + 8);
 	} else {
-		strbuf_addf(&url, "#run-%zu", run + 1);
+		strbuf_addf(&url, "runs.html#run-%zu", run + 1);
 	}
 	strbuf_addstr(sb, "<a href=\"");
 	xml_add_attr(sb, url.buf);
 	strbuf_addstr(sb, "\">");
 	strbuf_release(&url);
 }
-static void page_head(struct strbuf *sb, const char *title)
-{
-	strbuf_addstr(
-		sb,
-		"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
-	xml_add_text(sb, title);
-	strbuf_addf(sb, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n", css);
-}
 
-static void changes_table(struct strbuf *sb, const struct history_data *d,
-			  const struct detect_result *r, const char *benchmark,
-			  const char *commit_url)
+void trend_commit(struct strbuf *sb, const struct trend_site *s, size_t run)
 {
-	size_t shown = 0;
+	const struct history_run *r = &s->d->runs[run];
 
-	for (size_t i = 0; i < r->nr; i++) {
-		const struct detect_change *c = &r->changes[i];
-		const struct history_series *s = &d->series[c->series];
-		if (strcmp(s->benchmark, benchmark))
-			continue;
-		if (!shown++)
-			strbuf_addstr(
-				sb,
-				"<h2>Change points</h2>\n<table><tr><th>commit</th><th>after</th>"
-				"<th>interval</th><th>configuration</th><th>metric</th><th>before</"
-				"th>"
-				"<th>after</th><th>change</th><th>p</th><th></th></tr>\n");
-		strbuf_addstr(sb, "<tr><td><code>");
-		trend_commit_link(sb, commit_url, d->runs[c->run].commit, c->run);
-		xml_add_text(sb, d->runs[c->run].commit);
-		strbuf_addstr(sb, "</a></code></td><td><code>");
-		xml_add_text(sb, d->runs[c->previous].commit);
-		strbuf_addstr(sb, "</code></td><td>");
-		xml_add_text(sb, s->interval);
-		strbuf_addstr(sb, "</td><td>");
-		xml_add_text(sb, s->configuration);
-		strbuf_addf(sb,
-			    "</td><td>%s</td><td class=\"num\">%.4g</td><td class=\"num\">%.4g</td>"
-			    "<td class=\"num\">%+.1f %%</td><td class=\"num\">%.2g</td><td "
-			    "class=\"%s\">%s</td></tr>\n",
-			    history_metric_name(s->metric), c->before, c->after, c->change * 100,
-			    c->p, c->regression ? "regression" : "improvement",
-			    detect_change_word(c));
+	strbuf_addstr(sb, "<code>");
+	trend_commit_link(sb, s->o->commit_url, r->commit, run);
+	xml_add_text(sb, r->commit);
+	strbuf_addstr(sb, "</a></code>");
+	if (r->subject) {
+		strbuf_addstr(sb, " <span class=\"subject\">");
+		xml_add_text(sb, r->subject);
+		strbuf_addstr(sb, "</span>");
 	}
-	if (shown)
-		strbuf_addstr(sb, "</table>\n");
-	else
-		strbuf_addstr(sb, "<p class=\"meta\">No change point.</p>\n");
 }
 
-static void runs_table(struct strbuf *sb, const struct history_data *d)
+const char *trend_interval_path(const struct trend_site *s, size_t interval)
 {
-	strbuf_addstr(
-		sb,
-		"<h2>Runs</h2>\n<table><tr><th>#</th><th>commit</th><th>date</th><th>branch</th>"
-		"<th>job</th></tr>\n");
-	for (size_t i = 0; i < d->nr_runs; i++) {
-		const struct history_run *run = &d->runs[i];
-		strbuf_addf(sb, "<tr id=\"run-%zu\"><td class=\"num\">%zu</td><td><code>", i + 1,
-			    i + 1);
-		xml_add_text(sb, run->commit);
-		strbuf_addstr(sb, "</code></td><td>");
-		xml_add_text(sb, run->date);
-		strbuf_addstr(sb, "</td><td>");
-		xml_add_text(sb, run->branch ? run->branch : "");
-		strbuf_addstr(sb, "</td><td>");
-		if (run->job_url) {
-			strbuf_addstr(sb, "<a href=\"");
-			xml_add_attr(sb, run->job_url);
-			strbuf_addstr(sb, "\">job</a>");
+	return s->d->series[s->iv[interval].first].interval;
+}
+
+int trend_interval_depth(const struct trend_site *s, size_t interval)
+{
+	int depth = 0;
+
+	for (const char *p = trend_interval_path(s, interval); *p; p++)
+		depth += *p == '/';
+	return depth;
+}
+
+int trend_interval_within(const struct trend_site *s, size_t inner, size_t outer)
+{
+	const char *in = trend_interval_path(s, inner), *out = trend_interval_path(s, outer);
+	size_t n = strlen(out);
+
+	return s->iv[inner].bench == s->iv[outer].bench && !strncmp(in, out, n) && in[n] == '/';
+}
+
+static int slug_taken(const struct trend_site *s, const char *slug)
+{
+	for (size_t i = 0; i < s->nr_bench; i++)
+		if (!strcmp(s->bench[i].slug, slug))
+			return 1;
+	return 0;
+}
+
+/* A benchmark's name as part of a file name: letters, digits, '-' and '_' (never a '.': parts are
+ * bench-SLUG.K.html); another benchmark's slug already taken gets a number. */
+static char *slug_of(const struct trend_site *s, const char *name)
+{
+	char *slug = xstrdup(name), *numbered;
+
+	for (char *p = slug; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_", *p))
+			*p = '_';
+	if (!slug_taken(s, slug))
+		return slug;
+	for (int k = 2;; k++) {
+		numbered = xstrfmt("%s_%d", slug, k);
+		if (!slug_taken(s, numbered))
+			break;
+		free(numbered);
+	}
+	free(slug);
+	return numbered;
+}
+
+/* The intervals (series of one benchmark and interval) and the benchmarks of d, in its order. */
+static void site_build(struct trend_site *s)
+{
+	const struct history_data *d = s->d;
+	size_t alloc_iv = 0, alloc_bench = 0;
+
+	s->interval_of = xcalloc(d->nr_series + 1, sizeof(*s->interval_of));
+	for (size_t i = 0; i < d->nr_series;) {
+		struct trend_interval *iv;
+		size_t end = i;
+		while (end < d->nr_series &&
+		       !strcmp(d->series[end].benchmark, d->series[i].benchmark) &&
+		       !strcmp(d->series[end].interval, d->series[i].interval))
+			end++;
+		if (!s->nr_bench ||
+		    strcmp(s->bench[s->nr_bench - 1].name, d->series[i].benchmark)) {
+			struct trend_bench *b;
+			ALLOC_GROW(s->bench, s->nr_bench + 1, alloc_bench);
+			b = memset(&s->bench[s->nr_bench], 0, sizeof(*b));
+			b->name = d->series[i].benchmark;
+			b->slug = slug_of(s, b->name);
+			b->first = b->end = s->nr_iv;
+			s->nr_bench++;
 		}
-		strbuf_addstr(sb, "</td></tr>\n");
+		ALLOC_GROW(s->iv, s->nr_iv + 1, alloc_iv);
+		iv = &s->iv[s->nr_iv];
+		*iv = (struct trend_interval){ i, end, s->nr_bench - 1, 0 };
+		for (size_t k = i; k < end; k++)
+			s->interval_of[k] = s->nr_iv;
+		s->bench[s->nr_bench - 1].end = ++s->nr_iv;
+		i = end;
 	}
-	strbuf_addstr(sb, "</table>\n");
 }
 
-/* Which commits the scaling curves compare, when chosen. */
-static void compared_line(struct strbuf *sb, const struct history_data *d,
-			  const struct trend_options *o)
+static void site_release(struct trend_site *s)
 {
-	if (!o->nr_compare)
-		return;
-	strbuf_addstr(sb, "<p class=\"meta compare\">The scaling curves compare ");
-	for (size_t k = 0; k < o->nr_compare && k < TREND_MAX_COMPARE; k++) {
-		strbuf_addstr(sb, k ? ", <code>" : "<code>");
-		xml_add_text(sb, d->runs[o->compare[k]].commit);
-		strbuf_addstr(sb, "</code>");
-	}
-	strbuf_addstr(sb, ", side by side.</p>\n");
+	for (size_t i = 0; i < s->nr_bench; i++)
+		free(s->bench[i].slug);
+	free(s->bench);
+	free(s->iv);
+	free(s->interval_of);
+	free(s->f);
 }
 
-/* The benchmark of d->series[first..): its page; returns the end of its series. */
-static size_t benchmark_page(struct strbuf *sb, const struct history_data *d,
-			     const struct detect_result *r, size_t first,
-			     const struct trend_options *o)
+/* runs.html: every run with its commit's subject; the commit links of every page end here when
+ * there is no commit URL. */
+static int write_runs(const struct trend_site *s, const char *dir)
 {
-	const char *name = d->series[first].benchmark;
-	size_t end = first;
-	char *title = xstrfmt("scalegate history: %s", name);
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xstrfmt("%s/runs.html", dir);
+	int ret;
 
-	while (end < d->nr_series && !strcmp(d->series[end].benchmark, name))
-		end++;
-	page_head(sb, title);
-	strbuf_addstr(sb, "<p class=\"meta\"><a href=\"index.html\">all benchmarks</a></p>\n<h1>");
-	xml_add_text(sb, title);
-	strbuf_addf(sb,
-		    "</h1>\n<p class=\"meta\">%zu runs. Dashed vertical lines are change points "
-		    "(<span class=\"regression\">regressions</span>, <span "
-		    "class=\"improvement\">improvements"
-		    "</span>), linked to their commit; bars are the 95 %% intervals of the "
-		    "medians.</p>\n",
-		    d->nr_runs);
-	compared_line(sb, d, o);
-	changes_table(sb, d, r, name, o->commit_url);
-	for (size_t i = first; i < end;) {
-		struct trend_group g = { i, i };
-		while (g.end < end && !strcmp(d->series[g.end].interval, d->series[i].interval))
-			g.end++;
-		trend_interval_section(sb, d, r, g, o);
-		i = g.end;
+	trend_page_head(&sb, "scalegate history: runs");
+	strbuf_addf(&sb,
+		    "<p class=\"meta\"><a href=\"index.html\">all benchmarks</a></p>\n"
+		    "<h1>Runs</h1>\n<table><tr><th>#</th><th>commit</th><th>subject</th>"
+		    "<th>date</th><th>branch</th><th>job</th></tr>\n");
+	for (size_t i = 0; i < s->d->nr_runs; i++) {
+		const struct history_run *run = &s->d->runs[i];
+		strbuf_addf(&sb, "<tr id=\"run-%zu\"><td class=\"num\">%zu</td><td><code>", i + 1,
+			    i + 1);
+		xml_add_text(&sb, run->commit);
+		strbuf_addstr(&sb, "</code></td><td>");
+		xml_add_text(&sb, run->subject);
+		strbuf_addstr(&sb, "</td><td>");
+		xml_add_text(&sb, run->date);
+		strbuf_addstr(&sb, "</td><td>");
+		xml_add_text(&sb, run->branch);
+		strbuf_addstr(&sb, "</td><td>");
+		if (run->job_url) {
+			strbuf_addstr(&sb, "<a href=\"");
+			xml_add_attr(&sb, run->job_url);
+			strbuf_addstr(&sb, "\">job</a>");
+		}
+		strbuf_addstr(&sb, "</td></tr>\n");
 	}
-	runs_table(sb, d);
-	strbuf_addstr(sb, "</main>\n</body>\n</html>\n");
-	free(title);
-	return end;
-}
-
-static size_t count_changes(const struct history_data *d, const struct detect_result *r,
-			    const char *benchmark, int regression)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < r->nr; i++)
-		n += !strcmp(d->series[r->changes[i].series].benchmark, benchmark) &&
-		     r->changes[i].regression == regression &&
-		     r->changes[i].kind != CHANGEPOINT_SUSPECT;
-	return n;
+	strbuf_addstr(&sb, "</table>\n");
+	trend_page_end(&sb);
+	ret = write_file_atomic(path, sb.buf, sb.len);
+	free(path);
+	strbuf_release(&sb);
+	return ret;
 }
 
 int trend_write_site(const char *dir, const struct history_data *d, const struct detect_result *r,
 		     const struct trend_options *o)
 {
-	struct strbuf index = STRBUF_INIT, page = STRBUF_INIT;
+	struct trend_site s = { .d = d, .r = r, .o = o };
 	int ret = mkdir_p(dir);
 
-	page_head(&index, "scalegate history");
-	strbuf_addf(&index,
-		    "<h1>scalegate history</h1>\n<p class=\"meta\">%zu runs, %zu series.</p>\n"
-		    "<table><tr><th>benchmark</th><th>regressions</th><th>improvements</th></tr>\n",
-		    d->nr_runs, d->nr_series);
-	for (size_t i = 0; !ret && i < d->nr_series;) {
-		const char *name = d->series[i].benchmark;
-		char *path = xstrfmt("%s/bench-%s.html", dir, name);
-		strbuf_reset(&page);
-		i = benchmark_page(&page, d, r, i, o);
-		ret = write_file_atomic(path, page.buf, page.len);
-		strbuf_addstr(&index, "<tr><td><a href=\"bench-");
-		xml_add_attr(&index, name);
-		strbuf_addstr(&index, ".html\">");
-		xml_add_text(&index, name);
-		strbuf_addf(&index,
-			    "</a></td><td class=\"num\">%zu</td><td class=\"num\">%zu</td></tr>\n",
-			    count_changes(d, r, name, 1), count_changes(d, r, name, 0));
-		free(path);
-	}
-	strbuf_addstr(&index, "</table>\n</main>\n</body>\n</html>\n");
-	if (!ret) {
-		char *path = xstrfmt("%s/index.html", dir);
-		ret = write_file_atomic(path, index.buf, index.len);
-		free(path);
-	}
-	strbuf_release(&index);
-	strbuf_release(&page);
+	s.page_bytes = o->page_bytes ? o->page_bytes : TREND_PAGE_BYTES;
+	site_build(&s);
+	trend_findings_build(&s);
+	for (size_t b = 0; !ret && b < s.nr_bench; b++)
+		ret = trend_write_bench(&s, dir, b);
+	if (!ret)
+		ret = write_runs(&s, dir);
+	if (!ret)
+		ret = trend_write_index(&s, dir);
+	site_release(&s);
 	return ret;
 }

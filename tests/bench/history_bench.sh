@@ -221,3 +221,25 @@ echo "median of 3: $(median_time 3 import_all) s ($(sqlite3 "$dir/imp.db" 'SELEC
 	"points, $(sqlite3 "$dir/imp.db" 'SELECT count(*) FROM samples') samples; $(du -m "$dir/imp.db" | cut -f1) MB)"
 echo "detect over them, median of 3: $(median_time 3 "$SG" history detect --history "$dir/imp.db") s"
 rm -rf "$dir/many"
+
+echo
+echo "== trend pages of 5,004 series (2 benchmarks x 139 intervals x 2 configurations x 9 metrics) x 100 runs"
+echo "   (target: no page over 5 MB, each opened in Chromium in < 3 s; issue 35: one page of 97.9 MB, 87 s)"
+python3 "$top/tests/data/history/many.py" "$dir/pages" 100 --benchmarks 2 --intervals 139 \
+	--step bench00:40:50:1.15 --step bench01:5:80:1.3 --step bench00:100:30:0.85
+"$SG" history import --history "$dir/pages.db" "$dir"/pages/c* >/dev/null
+echo "history report, median of 3: $(median_time 3 "$SG" history report --history "$dir/pages.db" --html "$dir/site") s"
+echo "$(sqlite3 "$dir/pages.db" 'SELECT count(*) FROM series') series; the pages, in bytes:"
+(cd "$dir/site" && wc -c ./*.html | sort -n | sed 's|\./||')
+if command -v chromium >/dev/null; then
+	largest=$(cd "$dir/site" && ls -S ./*.html | head -1)
+	open_page() {
+		DBUS_SESSION_BUS_ADDRESS=disabled: timeout 120 chromium --headless --no-sandbox --disable-gpu \
+			--no-first-run --disable-background-networking --disable-component-update --disable-sync \
+			--user-data-dir="$(mktemp -d "$dir/profile.XXXXXX")" --window-size=1280,1600 \
+			--screenshot="$dir/shot.png" "file://$dir/site/$1" 2>/dev/null
+	}
+	echo "Chromium, headless, a screenshot of the largest page ($largest), median of 3: $(median_time 3 open_page "$largest") s"
+	echo "the same for index.html: $(median_time 3 open_page index.html) s"
+fi
+rm -rf "$dir/pages" "$dir/site"
