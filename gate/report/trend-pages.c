@@ -175,8 +175,9 @@ static void changes_table(struct strbuf *sb, const struct trend_site *s, size_t 
 			    "</td><td>%s</td><td class=\"num\">%.4g</td><td class=\"num\">%.4g</td>"
 			    "<td class=\"num\">%+.1f %%</td><td class=\"num\">%.2g</td><td "
 			    "class=\"%s\">%s</td></tr>\n",
-			    history_metric_name(hs->metric), c->before, c->after, c->change * 100, c->p,
-			    c->regression ? "regression" : "improvement", detect_change_word(c));
+			    history_metric_name(hs->metric), c->before, c->after, c->change * 100,
+			    c->p, c->regression ? "regression" : "improvement",
+			    detect_change_word(c));
 	}
 	strbuf_addstr(sb, shown ? "</table>\n" : "<p class=\"meta\">No change point.</p>\n");
 }
@@ -207,11 +208,11 @@ static void bench_head(struct strbuf *sb, const struct trend_site *s, size_t ben
 			  "<a href=\"runs.html\">runs</a></p>\n<h1>");
 	xml_add_text(sb, title);
 	strbuf_addf(sb,
-		    "</h1>\n<p class=\"meta\">%zu runs. Dashed vertical lines are change points "
-		    "(<span class=\"regression\">regressions</span>, <span "
-		    "class=\"improvement\">improvements</span>), linked to their commit; thin dotted "
-		    "ones are change points of an interval within the one drawn; bars are the 95 %% "
-		    "intervals of the medians.</p>\n",
+		    "</h1>\n<p class=\"meta\">%zu runs. Dashed vertical lines are change "
+		    "points (<span class=\"regression\">regressions</span>, <span "
+		    "class=\"improvement\">improvements</span>), linked to their commit; thin "
+		    "dotted ones are change points of an interval within the one drawn; bars are "
+		    "the 95 %% intervals of the medians.</p>\n",
 		    s->d->nr_runs);
 	compared_line(sb, s);
 	trend_cells_table(sb, s, bench);

@@ -84,7 +84,9 @@ for shape in ("halo", "solver"):
     q, b = median(quiet, "Synchronization", True), median(busy, "Synchronization", True)
     print(f"{shape}: Synchronization of program {100 * q:.1f} % quiet, {100 * b:.1f} % beside the hogs; "
           f"Interference {median(busy, 'Interference'):.3f} s")
-    if b > q + 0.05 or not median(busy, "Interference") > 0:
+    # 10 points: main's tracer read +44 (45.7 % against 1.6 %); this one +0.9 beside two hogs, and
+    # +6.6 on a machine that five other builds and test runs loaded besides
+    if b > q + 0.10 or not median(busy, "Interference") > 0:
         bad.append(shape)
 quiet, busy = figures("imbalance-quiet", "program/step"), figures("imbalance-busy", "program/step")
 q, b = median(quiet, "Load_balance"), median(busy, "Load_balance")
