@@ -24,7 +24,8 @@ static void findings_text(struct strbuf *sb, const struct trend_site *s, size_t 
 			    trend_kind_name((int)f->kind), trend_kind_name((int)f->kind));
 		trend_commit_link(sb, s->o->commit_url, run->commit, f->run);
 		xml_add_text(sb, run->commit);
-		strbuf_addf(sb, "</a></code> (%zu metric%s", f->nr_changes, f->nr_changes == 1 ? "" : "s");
+		strbuf_addf(sb, "</a></code> (%zu metric%s", f->nr_changes,
+			    f->nr_changes == 1 ? "" : "s");
 		if (f->inner >= 0) {
 			strbuf_addstr(sb, "; in ");
 			xml_add_text(sb, trend_interval_path(s, s->f[f->inner].interval));
@@ -165,10 +166,10 @@ int trend_write_index(const struct trend_site *s, const char *dir)
 
 	trend_page_head(&sb, "scalegate history");
 	strbuf_addf(&sb,
-		    "<h1>scalegate history</h1>\n<p class=\"meta\">%zu <a href=\"runs.html\">runs</a>, "
-		    "%zu series. A finding is the change points of one interval and configuration "
-		    "at one commit, whatever metrics moved; one that an interval within it shows too "
-		    "is counted there.</p>\n",
+		    "<h1>scalegate history</h1>\n<p class=\"meta\">%zu <a "
+		    "href=\"runs.html\">runs</a>, %zu series. A finding is the change points of "
+		    "one interval and configuration at one commit, whatever metrics moved; one "
+		    "that an interval within it shows too is counted there.</p>\n",
 		    s->d->nr_runs, s->d->nr_series);
 	summary(&sb, s);
 	filter(&sb, s);
