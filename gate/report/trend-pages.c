@@ -159,10 +159,10 @@ static void changes_table(struct strbuf *sb, const struct trend_site *s, size_t 
 		if (s->iv[s->interval_of[c->series]].bench != bench)
 			continue;
 		if (!shown++)
-			strbuf_addstr(sb, "<h2>Change points</h2>\n<table><tr>"
-					  "<th>commit</th><th>after</th><th>interval</th><th>configuration</th>"
-					  "<th>metric</th><th>before</th><th>after</th><th>change</th>"
-					  "<th>p</th><th></th></tr>\n");
+			strbuf_addstr(sb, "<h2>Change points</h2>\n<table><tr><th>commit</th>"
+				      "<th>after</th><th>interval</th><th>configuration</th>"
+				      "<th>metric</th><th>before</th><th>after</th>"
+				      "<th>change</th><th>p</th><th></th></tr>\n");
 		strbuf_addstr(sb, "<tr><td>");
 		trend_commit(sb, s, c->run);
 		strbuf_addstr(sb, "</td><td><code>");
