@@ -293,14 +293,18 @@ static size_t prune(const double *x, size_t n, size_t *cp, size_t k,
 static double tail_p(const double *x, size_t a, size_t t, size_t n,
 		     const struct changepoint_options *o, struct changepoint *out)
 {
-	double m0 = median_of(x, a, t), s0 = mad_of(x, a, t, m0), dn0 = (double)(t - a);
-	double z = INFINITY;
+	double m0 = median_of(x, a, t), s0, dn0 = (double)(t - a);
+	double z, nearest = INFINITY;
 
 	for (size_t i = t; i < n; i++) {
 		if ((x[i] - m0) * (x[t] - m0) <= 0 || magnitude(m0, x[i], o) < o->min_change / 2)
 			return 1;
-		z = fmin(z, fabs(x[i] - m0) / (s0 * sqrt(1 + M_PI / 2 / dn0)));
+		nearest = fmin(nearest, fabs(x[i] - m0));
 	}
+	/* the spread only for the tails that passed (most do not): dividing the nearest value's
+	 * distance by it is the least of the distances divided, bit for bit */
+	s0 = mad_of(x, a, t, m0);
+	z = nearest / (s0 * sqrt(1 + M_PI / 2 / dn0));
 	out->index = t;
 	out->before = m0;
 	out->after = median_of(x, t, n);
