@@ -231,6 +231,8 @@ python3 "$top/tests/data/history/many.py" "$dir/pages" 100 --benchmarks 2 --inte
 echo "history report, median of 3: $(median_time 3 "$SG" history report --history "$dir/pages.db" --html "$dir/site") s"
 echo "$(sqlite3 "$dir/pages.db" 'SELECT count(*) FROM series') series; the pages, in bytes:"
 (cd "$dir/site" && wc -c ./*.html | sort -n | sed 's|\./||')
+largest_bytes=$(cd "$dir/site" && wc -c ./*.html | grep -v ' total$' | sort -n | tail -1 | awk '{ print $1 }')
+echo "largest page: $largest_bytes bytes ($([ "$largest_bytes" -le 5000000 ] && echo "within" || echo "OVER") the 5 MB target)"
 if command -v chromium >/dev/null; then
 	largest=$(cd "$dir/site" && ls -S ./*.html | head -1)
 	open_page() {
