@@ -165,9 +165,9 @@ static int ring_find(const struct sg_mpi_ring *r, uint64_t end, int want, struct
 	return 0;
 }
 
-/* Charges t's innermost interval with 'ticks' of machine-caused waiting, after its own delay and
- * its time on a CPU while it waited ('own' ticks, 'cpu' ns: neither was its work's). */
-static void charge(struct sg_thread *t, uint64_t own, double cpu, uint64_t ticks)
+/* Charges t's innermost interval with 'ticks' of mpi_sync (signed), after its own delay and its
+ * time on a CPU while it waited ('own' ticks, 'cpu' ns: neither was its work's). */
+static void charge(struct sg_thread *t, uint64_t own, double cpu, int64_t ticks)
 {
 	struct sg_stat *s = !in_init ? sg_stat_get(t, t->cur) : NULL;
 
@@ -205,7 +205,7 @@ static uint64_t settle(struct sg_thread *t, uint64_t end, uint64_t wait, struct 
 		charge(t, own, cpu, 0);
 		return end;
 	}
-	charge(t, own, cpu, sg_mpi_machine_wait(a, b, wait, own));
+	charge(t, own, cpu, sg_mpi_sync_of(a, b, last, end, wait, own));
 	late = sg_mpi_late_notice(end, last, own);
 	t->mpi_lag = (double)sg_mpi_lag_after(a, b, last, late) / sg_ticks_per_ns;
 	t->mpi_start = end;
