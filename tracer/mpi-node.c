@@ -217,15 +217,83 @@ uint64_t sg_mpi_p2p_waited(struct sg_thread *t, MPI_Comm comm, int source, uint6
 			   uint64_t wait)
 {
 	const struct comm_map *m;
-	struct sg_mpi_side b = { 0, 0 };
-	int slot, have = 0;
+	int slot = -1;
+
+	if (source >= 0 && (m = comm_map(comm)) && source < m->size)
+		slot = m->slot[source];
+	return sg_mpi_slots_waited(t, &slot, 1, end, wait);
+}
+
+/* As a collective's members, the partners a wait was for: the latest undelayed arrival among
+ * their sends to this rank decides. */
+uint64_t sg_mpi_slots_waited(struct sg_thread *t, const int *slots, int n, uint64_t end,
+			     uint64_t wait)
+{
+	struct sg_mpi_side b = { 0, 0 }, e;
+	uint64_t last = 0;
+	int have = 0;
 
 	if (t != sg_mpi_ring_owner)
 		return end;
-	if (source >= 0 && (m = comm_map(comm)) && source < m->size &&
-	    (slot = m->slot[source]) >= 0 && slot != own_slot)
-		have = ring_find(rings[slot], end, own_slot, &b);
-	return settle(t, end, wait, b, have, b.at);
+	for (int i = 0; i < n; i++) {
+		if (slots[i] < 0 || slots[i] == own_slot ||
+		    !ring_find(rings[slots[i]], end, own_slot, &e))
+			continue;
+		sg_mpi_fold(&b, e, !have);
+		if (!have || (int64_t)(e.at - last) > 0)
+			last = e.at;
+		have = 1;
+	}
+	return settle(t, end, wait, b, have, last);
+}
+
+/* ---- the receives the rank's MPI thread posted: whom a wait for their requests is for ---- */
+
+#define NR_POSTED 64 /* more are forgotten, oldest first: their waits are not corrected */
+
+static struct {
+	MPI_Request req;
+	int slot;
+} posted[NR_POSTED];
+static int nr_posted, next_out;
+
+void sg_mpi_posted(MPI_Request req, int slot)
+{
+	int i;
+
+	for (i = 0; i < nr_posted && posted[i].req != req; i++)
+		;
+	if (i == nr_posted && slot < 0)
+		return;
+	if (slot < 0) {
+		posted[i] = posted[--nr_posted];
+		return;
+	}
+	if (i == nr_posted && nr_posted == NR_POSTED)
+		i = next_out++ % NR_POSTED;
+	else if (i == nr_posted)
+		nr_posted++;
+	posted[i].req = req;
+	posted[i].slot = slot;
+}
+
+int sg_mpi_posted_take(const MPI_Request *reqs, int n, int *slots, int max)
+{
+	int found = 0;
+
+	for (int r = 0; r < n && nr_posted; r++)
+		for (int i = 0; i < nr_posted; i++) {
+			if (posted[i].req != reqs[r])
+				continue;
+			int j = 0;
+			while (j < found && slots[j] != posted[i].slot)
+				j++;
+			if (j == found && found < max)
+				slots[found++] = posted[i].slot;
+			posted[i] = posted[--nr_posted];
+			break;
+		}
+	return found;
 }
 
 /*

@@ -126,6 +126,14 @@ SG_HIDDEN uint64_t sg_mpi_p2p_waited(struct sg_thread *t, MPI_Comm comm, int sou
 				     uint64_t wait);
 SG_HIDDEN uint64_t sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0,
 				      uint64_t wait, uint64_t t1);
+/* The same for a wait for the partners in 'slots' (n of them: MPI_Wait, MPI_Waitall). */
+SG_HIDDEN uint64_t sg_mpi_slots_waited(struct sg_thread *t, const int *slots, int n,
+				       uint64_t end, uint64_t wait);
+/* The rank's MPI thread posted a receive from 'slot' as 'req' (slot < 0: a request that is no
+ * receive from this node: forgotten); the slots that requests 'reqs' wait for, at most 'max',
+ * each once (their requests forgotten: they complete). */
+SG_HIDDEN void sg_mpi_posted(MPI_Request req, int slot);
+SG_HIDDEN int sg_mpi_posted_take(const MPI_Request *reqs, int n, int *slots, int max);
 
 /* The calls a partner may wait for: those that send, or contribute to a collective; and the waits,
  * which keep their arrival for their end. */
@@ -258,6 +266,8 @@ SG_HIDDEN uint64_t sg_mpi_bytes(MPI_Count count, MPI_Datatype type);
 #define SG_XFER_NONE ((struct sg_xfer){ 0, 0 })
 
 SG_HIDDEN struct sg_xfer sg_x_send(int count, MPI_Datatype type, int dest);
+/* The same for a non-blocking send, its request 'req' noted as no receive (mpi-wait.c). */
+SG_HIDDEN struct sg_xfer sg_x_isend(int count, MPI_Datatype type, int dest, const MPI_Request *req);
 SG_HIDDEN struct sg_xfer sg_x_recv(int count, MPI_Datatype type, int source);
 SG_HIDDEN struct sg_xfer sg_x_sendrecv(int scount, MPI_Datatype stype, int dest, int rcount,
 				       MPI_Datatype rtype, int source);
