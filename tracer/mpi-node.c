@@ -297,16 +297,16 @@ int sg_mpi_posted_take(const MPI_Request *reqs, int n, int *slots, int max)
 }
 
 /*
- * A collective ended: in exact mode its barrier measured the wait ('wait', ended at t0 + wait);
- * else the call's time holds the wait (the gate estimates it from the ranks' times) with the
- * transfer and t's own delay, which the charge leaves out.
+ * A wait for a collective's members, from t's arrival at t0 to t1: exact mode's barrier (its wait
+ * measured), or the call (after that barrier in exact mode), whose time holds the wait (the gate
+ * estimates it from the ranks' times) with the transfer and t's own delay, which the charge leaves
+ * out.
  */
-uint64_t sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0, uint64_t wait,
-			    uint64_t t1)
+uint64_t sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0, uint64_t t1)
 {
 	const struct comm_map *m;
 	struct sg_mpi_side b = { 0, 0 }, e;
-	uint64_t end = sg_mpi_exact ? t0 + wait : t1, last = 0;
+	uint64_t end = t1, last = 0;
 	int have = 0;
 
 	if (t != sg_mpi_ring_owner)
@@ -320,8 +320,23 @@ uint64_t sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0, uin
 				last = e.at;
 			have = 1;
 		}
-	end = settle(t, end, sg_mpi_exact ? wait : t1 - t0, b, have, last);
+	end = settle(t, end, t1 - t0, b, have, last);
 	return (int64_t)(end - t1) > 0 ? end : t1;
+}
+
+/*
+ * Exact mode: the barrier before a collective, begun at t0 (t's arrival), took 'w' ticks: a wait
+ * of its own. Then t arrives at the collective proper, whose time is a wait too when a member was
+ * held up after the barrier (on 2 cores beside hogs, as long as the barrier's). Returns that
+ * arrival.
+ */
+uint64_t sg_mpi_rearrive(struct sg_mpi_ring *r, struct sg_thread *t, MPI_Comm comm, uint64_t t0,
+			 uint64_t w)
+{
+	uint64_t now = sg_mpi_depart(t, comm, t0, t0 + w);
+	uint64_t clock = sg_now();
+
+	return sg_mpi_arrive(r, t, (int64_t)(clock - now) > 0 ? clock : now, 1, SG_MPI_TO_ALL);
 }
 
 /* ---- the node's window: made in MPI_Init, freed in MPI_Finalize ---- */
@@ -404,7 +419,7 @@ static void first_wait(struct sg_thread *t)
 	if (t) {
 		uint64_t t1 = sg_now();
 		in_init = 1;
-		sg_mpi_depart(t, MPI_COMM_WORLD, t0, t1 - t0, t1);
+		sg_mpi_depart(t, MPI_COMM_WORLD, t0, t1);
 		in_init = 0;
 	}
 }
