@@ -165,9 +165,9 @@ static int ring_find(const struct sg_mpi_ring *r, uint64_t end, int want, struct
 	return 0;
 }
 
-/* Charges t's innermost interval with 'ticks' of machine-caused waiting, after its own delay and
- * its time on a CPU while it waited ('own' ticks, 'cpu' ns: neither was its work's). */
-static void charge(struct sg_thread *t, uint64_t own, double cpu, uint64_t ticks)
+/* Charges t's innermost interval with 'ticks' of mpi_sync (signed), after its own delay and its
+ * time on a CPU while it waited ('own' ticks, 'cpu' ns: neither was its work's). */
+static void charge(struct sg_thread *t, uint64_t own, double cpu, int64_t ticks)
 {
 	struct sg_stat *s = !in_init ? sg_stat_get(t, t->cur) : NULL;
 
@@ -205,7 +205,7 @@ static uint64_t settle(struct sg_thread *t, uint64_t end, uint64_t wait, struct 
 		charge(t, own, cpu, 0);
 		return end;
 	}
-	charge(t, own, cpu, sg_mpi_machine_wait(a, b, wait, own));
+	charge(t, own, cpu, sg_mpi_sync_of(a, b, last, end, wait, own));
 	late = sg_mpi_late_notice(end, last, own);
 	t->mpi_lag = (double)sg_mpi_lag_after(a, b, last, late) / sg_ticks_per_ns;
 	t->mpi_start = end;
@@ -217,28 +217,96 @@ uint64_t sg_mpi_p2p_waited(struct sg_thread *t, MPI_Comm comm, int source, uint6
 			   uint64_t wait)
 {
 	const struct comm_map *m;
-	struct sg_mpi_side b = { 0, 0 };
-	int slot, have = 0;
+	int slot = -1;
+
+	if (source >= 0 && (m = comm_map(comm)) && source < m->size)
+		slot = m->slot[source];
+	return sg_mpi_slots_waited(t, &slot, 1, end, wait);
+}
+
+/* As a collective's members, the partners a wait was for: the latest undelayed arrival among
+ * their sends to this rank decides. */
+uint64_t sg_mpi_slots_waited(struct sg_thread *t, const int *slots, int n, uint64_t end,
+			     uint64_t wait)
+{
+	struct sg_mpi_side b = { 0, 0 }, e;
+	uint64_t last = 0;
+	int have = 0;
 
 	if (t != sg_mpi_ring_owner)
 		return end;
-	if (source >= 0 && (m = comm_map(comm)) && source < m->size &&
-	    (slot = m->slot[source]) >= 0 && slot != own_slot)
-		have = ring_find(rings[slot], end, own_slot, &b);
-	return settle(t, end, wait, b, have, b.at);
+	for (int i = 0; i < n; i++) {
+		if (slots[i] < 0 || slots[i] == own_slot ||
+		    !ring_find(rings[slots[i]], end, own_slot, &e))
+			continue;
+		sg_mpi_fold(&b, e, !have);
+		if (!have || (int64_t)(e.at - last) > 0)
+			last = e.at;
+		have = 1;
+	}
+	return settle(t, end, wait, b, have, last);
+}
+
+/* ---- the receives the rank's MPI thread posted: whom a wait for their requests is for ---- */
+
+#define NR_POSTED 64 /* more are forgotten, oldest first: their waits are not corrected */
+
+static struct {
+	MPI_Request req;
+	int slot;
+} posted[NR_POSTED];
+static int nr_posted, next_out;
+
+void sg_mpi_posted(MPI_Request req, int slot)
+{
+	int i;
+
+	for (i = 0; i < nr_posted && posted[i].req != req; i++)
+		;
+	if (i == nr_posted && slot < 0)
+		return;
+	if (slot < 0) {
+		posted[i] = posted[--nr_posted];
+		return;
+	}
+	if (i == nr_posted && nr_posted == NR_POSTED)
+		i = next_out++ % NR_POSTED;
+	else if (i == nr_posted)
+		nr_posted++;
+	posted[i].req = req;
+	posted[i].slot = slot;
+}
+
+int sg_mpi_posted_take(const MPI_Request *reqs, int n, int *slots, int max)
+{
+	int found = 0;
+
+	for (int r = 0; r < n && nr_posted; r++)
+		for (int i = 0; i < nr_posted; i++) {
+			if (posted[i].req != reqs[r])
+				continue;
+			int j = 0;
+			while (j < found && slots[j] != posted[i].slot)
+				j++;
+			if (j == found && found < max)
+				slots[found++] = posted[i].slot;
+			posted[i] = posted[--nr_posted];
+			break;
+		}
+	return found;
 }
 
 /*
- * A collective ended: in exact mode its barrier measured the wait ('wait', ended at t0 + wait);
- * else the call's time holds the wait (the gate estimates it from the ranks' times) with the
- * transfer and t's own delay, which the charge leaves out.
+ * A wait for a collective's members, from t's arrival at t0 to t1: exact mode's barrier (its wait
+ * measured), or the call (after that barrier in exact mode), whose time holds the wait (the gate
+ * estimates it from the ranks' times) with the transfer and t's own delay, which the charge leaves
+ * out.
  */
-uint64_t sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0, uint64_t wait,
-			    uint64_t t1)
+uint64_t sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0, uint64_t t1)
 {
 	const struct comm_map *m;
 	struct sg_mpi_side b = { 0, 0 }, e;
-	uint64_t end = sg_mpi_exact ? t0 + wait : t1, last = 0;
+	uint64_t end = t1, last = 0;
 	int have = 0;
 
 	if (t != sg_mpi_ring_owner)
@@ -252,8 +320,23 @@ uint64_t sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0, uin
 				last = e.at;
 			have = 1;
 		}
-	end = settle(t, end, sg_mpi_exact ? wait : t1 - t0, b, have, last);
+	end = settle(t, end, t1 - t0, b, have, last);
 	return (int64_t)(end - t1) > 0 ? end : t1;
+}
+
+/*
+ * Exact mode: the barrier before a collective, begun at t0 (t's arrival), took 'w' ticks: a wait
+ * of its own. Then t arrives at the collective proper, whose time is a wait too when a member was
+ * held up after the barrier (on 2 cores beside hogs, as long as the barrier's). Returns that
+ * arrival.
+ */
+uint64_t sg_mpi_rearrive(struct sg_mpi_ring *r, struct sg_thread *t, MPI_Comm comm, uint64_t t0,
+			 uint64_t w)
+{
+	uint64_t now = sg_mpi_depart(t, comm, t0, t0 + w);
+	uint64_t clock = sg_now();
+
+	return sg_mpi_arrive(r, t, (int64_t)(clock - now) > 0 ? clock : now, 1, SG_MPI_TO_ALL);
 }
 
 /* ---- the node's window: made in MPI_Init, freed in MPI_Finalize ---- */
@@ -336,7 +419,7 @@ static void first_wait(struct sg_thread *t)
 	if (t) {
 		uint64_t t1 = sg_now();
 		in_init = 1;
-		sg_mpi_depart(t, MPI_COMM_WORLD, t0, t1 - t0, t1);
+		sg_mpi_depart(t, MPI_COMM_WORLD, t0, t1);
 		in_init = 0;
 	}
 }

@@ -32,20 +32,19 @@ static inline uint64_t sg_mpi_undelayed_wait(struct sg_mpi_side a, struct sg_mpi
 	return (uint64_t)gap < wait ? (uint64_t)gap : wait;
 }
 
-/*
- * The machine's part of a's wait of 'wait' ticks for b: the rest of the wait after the undelayed
- * one, less a's own run-queue delay while it waited ('own': in a's rq_wait already). Never more
- * than b's lag beyond a's: a wait is only shifted by delays there were, so an arrival read from
- * the wrong call of b, or a's own late wake-up, is never taken for the machine's.
- */
-static inline uint64_t sg_mpi_machine_wait(struct sg_mpi_side a, struct sg_mpi_side b,
-					   uint64_t wait, uint64_t own)
+/* The part of a's wait that b's delay caused: the gap between their arrivals ('last' is b's),
+ * within the wait, less the undelayed wait; never more than b's lag beyond a's, as a wait is only
+ * shifted by delays there were (an arrival read from the wrong call of b holds none). */
+static inline uint64_t sg_mpi_caused(struct sg_mpi_side a, struct sg_mpi_side b, uint64_t last,
+				     uint64_t wait)
 {
-	uint64_t rest = wait - sg_mpi_undelayed_wait(a, b, wait);
+	uint64_t gap = (int64_t)(last - a.at) > 0 ? last - a.at : 0, w0;
 	uint64_t most = b.delay > a.delay ? b.delay - a.delay : 0;
 
-	rest = rest > own ? rest - own : 0;
-	return rest < most ? rest : most;
+	gap = gap < wait ? gap : wait;
+	w0 = sg_mpi_undelayed_wait(a, b, wait);
+	gap = gap > w0 ? gap - w0 : 0;
+	return gap < most ? gap : most;
 }
 
 /*
@@ -73,6 +72,21 @@ static inline uint64_t sg_mpi_late_notice(uint64_t end, uint64_t last, uint64_t 
 	uint64_t late = (int64_t)(end - last) > 0 ? end - last : 0;
 
 	return late < own ? late : own;
+}
+
+/*
+ * mpi_sync of a's wait of 'wait' ticks for b, ended at 'end' ('last': b's arrival, after a's),
+ * 'own' ticks of it a's own delay: the part b's delay caused (sg_mpi_caused), less a's own delay
+ * before b came. That delay is in a's rq_wait, which the gate takes off a's critical path, but it
+ * shifted nothing (a would have waited anyway): it is given back, so mpi_sync is signed, as
+ * rq_sync is. Its delay after b came (its late notice) was on the path, and stays off it.
+ */
+static inline int64_t sg_mpi_sync_of(struct sg_mpi_side a, struct sg_mpi_side b, uint64_t last,
+				  uint64_t end, uint64_t wait, uint64_t own)
+{
+	uint64_t early = own - sg_mpi_late_notice(end, last, own);
+
+	return (int64_t)sg_mpi_caused(a, b, last, wait) - (int64_t)early;
 }
 
 /*

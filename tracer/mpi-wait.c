@@ -1,6 +1,6 @@
-/* The point-to-point calls whose waiting for a late partner is measured apart from the transfer: a
- * receive waits in MPI_Mprobe until its message is there, then MPI_Mrecv transfers it
- * (tracer/MPI.md). */
+/* The point-to-point calls whose waiting for a late partner is measured apart from the transfer (a
+ * receive waits in MPI_Mprobe until its message is there, then MPI_Mrecv transfers it:
+ * tracer/MPI.md), and those that tell whom a wait is for (MPI_Irecv, MPI_Wait, MPI_Waitall). */
 #include "mpi-wrap.h"
 
 /* Receives the message matching (source, tag, comm); *wait gets the ticks until it was there,
@@ -81,5 +81,77 @@ SG_MPI_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, in
 	sg_mpi_inside = 0;
 	sg_mpi_account(t, SG_MPI_SENDRECV, waited(t, comm, from, t0, wait) - t0, wait,
 		       sg_x_sendrecv(scount, stype, dest, rcount, rtype, source));
+	return ret;
+}
+
+/* ---- non-blocking receives and their completion: whom MPI_Wait and MPI_Waitall wait for ---- */
+
+#define MAX_PARTNERS 16 /* partners of one MPI_Waitall told apart */
+
+/* Whether t is the rank's MPI thread while its arrivals are shared. */
+static int sharing(const struct sg_thread *t)
+{
+	return t && t == sg_mpi_ring_owner && __atomic_load_n(&sg_mpi_ring_own, __ATOMIC_RELAXED);
+}
+
+SG_MPI_API int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
+			 MPI_Comm comm, MPI_Request *req)
+{
+	int ret;
+
+	SG_MPI_SHAPE(IRECV, ret = PMPI_Irecv(buf, count, type, source, tag, comm, req),
+		     MPI_COMM_NULL, sg_x_recv(count, type, source), SG_MPI_TO_NONE);
+	if (ret == MPI_SUCCESS && sharing(sg_self))
+		sg_mpi_posted(*req, source >= 0 ? sg_mpi_to(comm, source) : -1);
+	return ret;
+}
+
+/* An Isend's request, which may reuse the handle of a receive a test completed: no receive. */
+struct sg_xfer sg_x_isend(int count, MPI_Datatype type, int dest, const MPI_Request *req)
+{
+	if (sharing(sg_self))
+		sg_mpi_posted(*req, -1);
+	return sg_x_send(count, type, dest);
+}
+
+/* The wait for requests 'reqs' (n), which the receives among them say whom for: t arrives, CALL
+ * runs, its wait (all of it) is settled against those partners. */
+#define SG_MPI_WAIT_FOR(REQS, N, CALL) \
+	do { \
+		struct sg_thread *t_ = sg_mpi_measuring(); \
+		struct sg_mpi_ring *r_ = t_ ? sg_mpi_publishing(t_, SG_MPI_WAIT) : NULL; \
+		int slots_[MAX_PARTNERS], n_ = 0; \
+		uint64_t t0_, t1_; \
+		if (!t_) { \
+			CALL; \
+			break; \
+		} \
+		if (r_) \
+			n_ = sg_mpi_posted_take((REQS), (N), slots_, MAX_PARTNERS); \
+		t0_ = sg_now(); \
+		if (r_) \
+			t0_ = sg_mpi_arrive(r_, t_, t0_, 1, SG_MPI_TO_NONE); \
+		sg_mpi_inside = 1; \
+		CALL; \
+		t1_ = sg_now(); \
+		sg_mpi_inside = 0; \
+		if (r_ && t1_ - t0_ >= sg_mpi_min_wait) \
+			t1_ = sg_mpi_slots_waited(t_, slots_, n_, t1_, t1_ - t0_); \
+		sg_mpi_account(t_, SG_MPI_WAIT, t1_ - t0_, t1_ - t0_, SG_XFER_NONE); \
+	} while (0)
+
+SG_MPI_API int MPI_Wait(MPI_Request *req, MPI_Status *status)
+{
+	int ret;
+
+	SG_MPI_WAIT_FOR(req, 1, ret = PMPI_Wait(req, status));
+	return ret;
+}
+
+SG_MPI_API int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status *statuses)
+{
+	int ret;
+
+	SG_MPI_WAIT_FOR(reqs, n, ret = PMPI_Waitall(n, reqs, statuses));
 	return ret;
 }

@@ -125,7 +125,15 @@ SG_HIDDEN void sg_mpi_node_stop(void);
 SG_HIDDEN uint64_t sg_mpi_p2p_waited(struct sg_thread *t, MPI_Comm comm, int source, uint64_t end,
 				     uint64_t wait);
 SG_HIDDEN uint64_t sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0,
-				      uint64_t wait, uint64_t t1);
+				      uint64_t t1);
+/* The same for a wait for the partners in 'slots' (n of them: MPI_Wait, MPI_Waitall). */
+SG_HIDDEN uint64_t sg_mpi_slots_waited(struct sg_thread *t, const int *slots, int n,
+				       uint64_t end, uint64_t wait);
+/* The rank's MPI thread posted a receive from 'slot' as 'req' (slot < 0: a request that is no
+ * receive from this node: forgotten); the slots that requests 'reqs' wait for, at most 'max',
+ * each once (their requests forgotten: they complete). */
+SG_HIDDEN void sg_mpi_posted(MPI_Request req, int slot);
+SG_HIDDEN int sg_mpi_posted_take(const MPI_Request *reqs, int n, int *slots, int max);
 
 /* The calls a partner may wait for: those that send, or contribute to a collective; and the waits,
  * which keep their arrival for their end. */
@@ -180,21 +188,22 @@ static inline uint64_t sg_mpi_arrive(struct sg_mpi_ring *r, struct sg_thread *t,
 	return now;
 }
 
-/* t's wait in a call that began at t0 ended: at t1 for MPI_Wait*, measured by exact mode's
- * barrier ('w') or estimated from the arrivals for a collective on 'comm'. A short one was no
- * wait for a partner: t's lag goes on. Returns the call's end (t1, or past a reading). */
-static inline uint64_t sg_mpi_depart(struct sg_thread *t, MPI_Comm comm, uint64_t t0, uint64_t w,
-				     uint64_t t1)
+/* t's wait from its arrival at t0 ended at t1: MPI_Wait* (for nobody known), or a wait for the
+ * members of a collective on 'comm'. A short one was no wait for a partner: t's lag goes on.
+ * Returns the wait's end (t1, or past a reading of the clocks). */
+static inline uint64_t sg_mpi_depart(struct sg_thread *t, MPI_Comm comm, uint64_t t0, uint64_t t1)
 {
-	uint64_t end = comm != MPI_COMM_NULL && sg_mpi_exact ? t0 + w : t1;
-
 	if (!__atomic_load_n(&sg_mpi_ring_own, __ATOMIC_RELAXED) || t != sg_mpi_ring_owner ||
-	    end - t0 < sg_mpi_min_wait)
+	    t1 - t0 < sg_mpi_min_wait)
 		return t1;
 	if (comm != MPI_COMM_NULL)
-		return sg_mpi_coll_waited(t, comm, t0, w, t1);
+		return sg_mpi_coll_waited(t, comm, t0, t1);
 	return sg_mpi_p2p_waited(t, comm, -1, t1, t1 - t0);
 }
+
+/* Exact mode, after the barrier before a collective (mpi-node.c). */
+SG_HIDDEN uint64_t sg_mpi_rearrive(struct sg_mpi_ring *r, struct sg_thread *t, MPI_Comm comm,
+				   uint64_t t0, uint64_t w);
 
 static inline void sg_mpi_account(struct sg_thread *t, enum sg_mpi_kind kind, uint64_t time,
 				  uint64_t wait, struct sg_xfer x)
@@ -224,7 +233,7 @@ static inline void sg_mpi_account(struct sg_thread *t, enum sg_mpi_kind kind, ui
 	do { \
 		struct sg_thread *t_ = sg_mpi_measuring(); \
 		struct sg_mpi_ring *r_; \
-		uint64_t t0_, t1_, w_ = 0; \
+		uint64_t t0_, ta_, t1_, w_ = 0; \
 		MPI_Comm c_; \
 		if (!t_) { \
 			CALL; \
@@ -236,14 +245,18 @@ static inline void sg_mpi_account(struct sg_thread *t, enum sg_mpi_kind kind, ui
 			t0_ = sg_mpi_arrive(r_, t_, t0_, \
 					    c_ != MPI_COMM_NULL || SG_MPI_##KIND == SG_MPI_WAIT, \
 					    (TO)); \
-		if (SG_UNLIKELY(sg_mpi_exact) && c_ != MPI_COMM_NULL) \
+		ta_ = t0_; \
+		if (SG_UNLIKELY(sg_mpi_exact) && c_ != MPI_COMM_NULL) { \
 			w_ = sg_mpi_sync(c_, t0_); \
+			if (r_) \
+				ta_ = sg_mpi_rearrive(r_, t_, c_, t0_, w_); \
+		} \
 		sg_mpi_inside = 1; \
 		CALL; \
 		t1_ = sg_now(); \
 		sg_mpi_inside = 0; \
 		if (c_ != MPI_COMM_NULL || SG_MPI_##KIND == SG_MPI_WAIT) \
-			t1_ = sg_mpi_depart(t_, c_, t0_, w_, t1_); \
+			t1_ = sg_mpi_depart(t_, c_, ta_, t1_); \
 		/* a wait blocks for a partner or the network: all of it is waiting \
 		 * (tracer/MPI.md) */ \
 		sg_mpi_account(t_, SG_MPI_##KIND, t1_ - t0_, \
@@ -258,6 +271,8 @@ SG_HIDDEN uint64_t sg_mpi_bytes(MPI_Count count, MPI_Datatype type);
 #define SG_XFER_NONE ((struct sg_xfer){ 0, 0 })
 
 SG_HIDDEN struct sg_xfer sg_x_send(int count, MPI_Datatype type, int dest);
+/* The same for a non-blocking send, its request 'req' noted as no receive (mpi-wait.c). */
+SG_HIDDEN struct sg_xfer sg_x_isend(int count, MPI_Datatype type, int dest, const MPI_Request *req);
 SG_HIDDEN struct sg_xfer sg_x_recv(int count, MPI_Datatype type, int source);
 SG_HIDDEN struct sg_xfer sg_x_sendrecv(int scount, MPI_Datatype stype, int dest, int rcount,
 				       MPI_Datatype rtype, int source);

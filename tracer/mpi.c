@@ -88,7 +88,8 @@ SG_MPI_API int MPI_Pcontrol(const int level, ...)
  * Every wrapped C call, once: X(Name, KIND, (parameters), (arguments),
  * communicator of the timed barrier in exact mode (blocking collectives) or
  * NOCOMM, payload bytes). Kinds: tracer/mpi-kinds.h; bytes: tracer/mpi-bytes.c. MPI_Recv and
- * MPI_Sendrecv, whose waiting is measured apart, are in tracer/mpi-wait.c.
+ * MPI_Sendrecv, whose waiting is measured apart, and MPI_Irecv, MPI_Wait and MPI_Waitall, which
+ * note whom a wait is for, are in tracer/mpi-wait.c.
  */
 #define SG_MPI_C_CALLS(X) \
 	/* point-to-point, blocking */ \
@@ -116,23 +117,19 @@ SG_MPI_API int MPI_Pcontrol(const int level, ...)
 	X(Isend, ISEND, \
 	  (const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, \
 	   MPI_Request *req), \
-	  (buf, count, type, dest, tag, comm, req), NOCOMM, sg_x_send(count, type, dest)) \
+	  (buf, count, type, dest, tag, comm, req), NOCOMM, sg_x_isend(count, type, dest, req)) \
 	X(Issend, ISEND, \
 	  (const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, \
 	   MPI_Request *req), \
-	  (buf, count, type, dest, tag, comm, req), NOCOMM, sg_x_send(count, type, dest)) \
+	  (buf, count, type, dest, tag, comm, req), NOCOMM, sg_x_isend(count, type, dest, req)) \
 	X(Ibsend, ISEND, \
 	  (const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, \
 	   MPI_Request *req), \
-	  (buf, count, type, dest, tag, comm, req), NOCOMM, sg_x_send(count, type, dest)) \
+	  (buf, count, type, dest, tag, comm, req), NOCOMM, sg_x_isend(count, type, dest, req)) \
 	X(Irsend, ISEND, \
 	  (const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, \
 	   MPI_Request *req), \
-	  (buf, count, type, dest, tag, comm, req), NOCOMM, sg_x_send(count, type, dest)) \
-	X(Irecv, IRECV, \
-	  (void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, \
-	   MPI_Request *req), \
-	  (buf, count, type, source, tag, comm, req), NOCOMM, sg_x_recv(count, type, source)) \
+	  (buf, count, type, dest, tag, comm, req), NOCOMM, sg_x_isend(count, type, dest, req)) \
 	X(Imrecv, IRECV, \
 	  (void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *req), \
 	  (buf, count, type, message, req), NOCOMM, sg_x_recv(count, type, MPI_ANY_SOURCE)) \
@@ -148,9 +145,6 @@ SG_MPI_API int MPI_Pcontrol(const int level, ...)
 	   MPI_Status *status), \
 	  (source, tag, comm, flag, message, status), NOCOMM, NOX) \
 	/* completion */ \
-	X(Wait, WAIT, (MPI_Request * req, MPI_Status * status), (req, status), NOCOMM, NOX) \
-	X(Waitall, WAIT, (int n, MPI_Request reqs[], MPI_Status *statuses), (n, reqs, statuses), \
-	  NOCOMM, NOX) \
 	X(Waitany, WAIT, (int n, MPI_Request reqs[], int *index, MPI_Status *status), \
 	  (n, reqs, index, status), NOCOMM, NOX) \
 	X(Waitsome, WAIT, \

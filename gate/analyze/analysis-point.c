@@ -183,6 +183,7 @@ static double machine_share(const struct rank_view *rv, int node)
  * The MPI terms of rank r: its time in MPI less its waiting (Communication) and its waiting
  * (Synchronization_mpi), less the waiting other ranks' delay caused ('ms', the machine's): taken
  * from the waiting first, the rest from the transfer (an estimated wait may have left it there).
+ * A negative 'ms' (its own delay in a wait that shifted nothing) is waiting it would have done.
  */
 static void mpi_terms(struct sums *s, struct clamp *cl, double m_r, double wait_r, double ms)
 {
@@ -196,12 +197,15 @@ static void mpi_terms(struct sums *s, struct clamp *cl, double m_r, double wait_
 }
 
 /* Thread q's waiting in MPI that other ranks' delay caused, the machine's share of it (the rest,
- * its program's own ranks' competing for the CPUs), within its MPI time. */
+ * its program's own ranks' competing for the CPUs), within its MPI time; negative when its own
+ * delay while it waited shifted nothing (mpi_sync gives it back), within that delay. */
 static double mpi_machine(const struct rank_view *rv, const double *c, double machine)
 {
 	double ms = c && rv->sched ? c[RV_MS] * machine : 0;
 
-	return ms < 0 ? 0 : c && ms > c[RV_M] ? c[RV_M] : ms;
+	if (!c)
+		return 0;
+	return ms > c[RV_M] ? c[RV_M] : ms < -c[RV_MQ] ? -c[RV_MQ] : ms;
 }
 
 /*

@@ -235,10 +235,12 @@ static int read_node_thread(struct reader *r, char **f, int *node, int *thread, 
 
 /* Fields f[from..n) mapped by 'map' into 'v' (nv known columns named 'names'); unmapped ones are
  * skipped. Every known column is a time, a count or a byte count: finite and not negative, or '-';
- * the column 'signed_column' - 1 (0: none) may be negative (a correction: rq_sync).
+ * the columns of 'signed_columns' (bit c for column c) may be negative (corrections: rq_sync,
+ * mpi_sync).
  */
 static int read_mapped(struct reader *r, char **f, int from, int n, const int *map, double *v,
-		       int nv, const char *const *names, const char *what, int signed_column)
+		       int nv, const char *const *names, const char *what,
+		       unsigned long signed_columns)
 {
 	for (int c = 0; c < nv; c++)
 		v[c] = NAN;
@@ -251,7 +253,7 @@ static int read_mapped(struct reader *r, char **f, int from, int n, const int *m
 		}
 		if (map[i] < 0)
 			continue;
-		double lo = signed_column && map[i] == signed_column - 1 ? -PROFILE_MAX_VALUE : 0;
+		double lo = signed_columns >> map[i] & 1 ? -PROFILE_MAX_VALUE : 0;
 		if (strcmp(f[i], "-") && (!isfinite(x) || x < lo || fabs(x) > PROFILE_MAX_VALUE)) {
 			/* The bound keeps derived figures finite (Total_time = time x processors).
 			 */
@@ -274,7 +276,7 @@ static int read_stat(struct reader *r, char **f, int n)
 		return bad(r, "stat does not match its columns");
 	if (read_node_thread(r, f, &s.node, &s.thread, "stat") ||
 	    read_mapped(r, f, 3, n, r->stat_map, s.v, PROFILE_NR_COLUMNS, column_names, "stat",
-			PROFILE_RQ_SYNC + 1))
+			1ul << PROFILE_RQ_SYNC | 1ul << PROFILE_MPI_SYNC))
 		return -1;
 	ALLOC_GROW(p->stats, p->nr_stats + 1, p->alloc_stats);
 	p->stats[p->nr_stats++] = s;

@@ -1,8 +1,9 @@
 # MPI ranks beside CPU hogs that come and go (issue 33): a rank's waiting for a partner the machine held
 # up is the machine's (mpi_sync, tracer/MPI.md "Waiting for a delayed rank"), so it lands in Interference,
-# and the program's own imbalance stays. A halo exchange and an allreduce-bound solver (tests/mpi/busy.c)
-# at 2 ranks: Synchronization of program within a few points of the run without our hogs (main's tracer
-# read about half of Total_time beside them); a 3:1 imbalance keeps its Load_balance within 0.05. Nothing
+# and the program's own imbalance stays. A halo exchange (MPI_Sendrecv, or MPI_Irecv, MPI_Isend and
+# MPI_Waitall) and an allreduce-bound solver (tests/mpi/busy.c) at 2 ranks: Synchronization of program
+# within a few points of the run without our hogs (main's tracer read 24-46 % of Total_time beside them);
+# a 3:1 imbalance keeps its Load_balance within 0.05 (main's: 0.644 -> 0.714). Nothing
 # here asserts a time, nor needs a quiet machine: each figure is the median of 3 runs, compared with the
 # same program's runs without the hogs on the same machine.
 . "$(dirname "$0")/lib.bash"
@@ -49,9 +50,8 @@ runs() {
 	expect_profiles "$T/$where-3" 2
 }
 
-for shape in halo solver imbalance; do
-	args=(halo 200)
-	[ $shape = solver ] && args=(solver 200)
+for shape in halo nonblocking solver imbalance; do
+	args=($shape 200)
 	[ $shape = imbalance ] && args=(halo 200 imbalance)
 	runs "$shape-quiet" "${args[@]}"
 	start_hogs
@@ -79,14 +79,13 @@ def median(chs, key, share=False):
     return statistics.median(c[key]["median"] / (c["Total_time"]["median"] if share else 1) for c in chs)
 
 bad = []
-for shape in ("halo", "solver"):
+for shape in ("halo", "nonblocking", "solver"):
     quiet, busy = figures(f"{shape}-quiet", "program"), figures(f"{shape}-busy", "program")
     q, b = median(quiet, "Synchronization", True), median(busy, "Synchronization", True)
     print(f"{shape}: Synchronization of program {100 * q:.1f} % quiet, {100 * b:.1f} % beside the hogs; "
           f"Interference {median(busy, 'Interference'):.3f} s")
-    # 10 points: main's tracer read +44 (45.7 % against 1.6 %); this one +0.9 beside two hogs, and
-    # +6.6 on a machine that five other builds and test runs loaded besides
-    if b > q + 0.10 or not median(busy, "Interference") > 0:
+    # balanced: a few % of waiting on a quiet machine, whatever the machine does
+    if b > q + 0.05 or b > 0.15 or not median(busy, "Interference") > 0:
         bad.append(shape)
 quiet, busy = figures("imbalance-quiet", "program/step"), figures("imbalance-busy", "program/step")
 q, b = median(quiet, "Load_balance"), median(busy, "Load_balance")

@@ -1,10 +1,11 @@
 /*
- * Two MPI programs of the shapes users have, for judging them beside CPU hogs (tests/cli/mpi-busy.sh):
- * a halo exchange (compute, MPI_Sendrecv with both neighbours, MPI_Allreduce of the residual) and an
- * allreduce-bound solver (three dot products a step, little work between). The work is a fixed
- * number of operations, so a rank the machine holds up takes longer, as real work does.
+ * MPI programs of the shapes users have, for judging them beside CPU hogs (tests/cli/mpi-busy.sh):
+ * a halo exchange (compute, MPI_Sendrecv with both neighbours, MPI_Allreduce of the residual; or
+ * with MPI_Irecv, MPI_Isend and MPI_Waitall: 'nonblocking') and an allreduce-bound solver (three
+ * dot products a step, little work between). The work is a fixed number of operations, so a rank
+ * the machine holds up takes longer, as real work does.
  *
- *   usage: busy halo|solver STEPS [imbalance]
+ *   usage: busy halo|nonblocking|solver STEPS [imbalance]
  *   imbalance: rank 0 does three times the work of the others (a 3:1 imbalance)
  */
 #include <mpi.h>
@@ -58,6 +59,23 @@ static double halo_step(int rank, int ranks, int sweeps)
 	return allreduce(relax(sweeps));
 }
 
+/* The same step, the ghost cells exchanged with non-blocking calls. */
+static double nonblocking_step(int rank, int ranks, int sweeps)
+{
+	int left = rank > 0 ? rank - 1 : MPI_PROC_NULL;
+	int right = rank < ranks - 1 ? rank + 1 : MPI_PROC_NULL;
+	MPI_Request req[4];
+
+	SG_BEGIN("exchange");
+	MPI_Irecv(&u[0], 1, MPI_DOUBLE, left, 0, MPI_COMM_WORLD, &req[0]);
+	MPI_Irecv(&u[CELLS + 1], 1, MPI_DOUBLE, right, 1, MPI_COMM_WORLD, &req[1]);
+	MPI_Isend(&u[CELLS], 1, MPI_DOUBLE, right, 0, MPI_COMM_WORLD, &req[2]);
+	MPI_Isend(&u[1], 1, MPI_DOUBLE, left, 1, MPI_COMM_WORLD, &req[3]);
+	MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+	SG_END("exchange");
+	return allreduce(relax(sweeps));
+}
+
 /* One step of the solver: three dot products (a CG step's), a little work before each. */
 static double solver_step(int sweeps)
 {
@@ -72,15 +90,16 @@ int main(int argc, char **argv)
 {
 	int rank, ranks, steps = argc > 2 ? atoi(argv[2]) : 100;
 	int solver = argc > 1 && !strcmp(argv[1], "solver");
+	int nonblocking = argc > 1 && !strcmp(argv[1], "nonblocking");
 	int imbalance = argc > 3 && !strcmp(argv[3], "imbalance");
 	double sink = 0;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-	if (argc < 3 || steps < 1 || (!solver && strcmp(argv[1], "halo"))) {
+	if (argc < 3 || steps < 1 || (!solver && !nonblocking && strcmp(argv[1], "halo"))) {
 		if (!rank)
-			fprintf(stderr, "usage: busy halo|solver STEPS [imbalance]\n");
+			fprintf(stderr, "usage: busy halo|nonblocking|solver STEPS [imbalance]\n");
 		MPI_Finalize();
 		return 2;
 	}
@@ -88,7 +107,9 @@ int main(int argc, char **argv)
 	for (int s = 0; s < steps; s++) {
 		int sweeps = imbalance && rank == 0 ? 300 : 100;
 		SG_BEGIN("step");
-		sink += solver ? solver_step(sweeps) : halo_step(rank, ranks, sweeps);
+		sink += solver        ? solver_step(sweeps)
+			: nonblocking ? nonblocking_step(rank, ranks, sweeps)
+				      : halo_step(rank, ranks, sweeps);
 		SG_END("step");
 	}
 	if (!rank)

@@ -28,9 +28,11 @@ static void test_partner_delayed(void **state)
 	(void)state;
 	/* without delays b would have come 10 ticks after a: that much waiting is the program's */
 	assert_int_equal(sg_mpi_undelayed_wait(a, b, 32), 10);
-	assert_int_equal(sg_mpi_machine_wait(a, b, 32, 0), 20);
-	/* a's own delay while it waited is in its rq_wait already */
-	assert_int_equal(sg_mpi_machine_wait(a, b, 32, 5), 17);
+	assert_int_equal(sg_mpi_caused(a, b, 1030, 32), 20);
+	assert_int_equal(sg_mpi_sync_of(a, b, 1030, 1032, 32, 0), 20);
+	/* a's own delay while it waited is in its rq_wait already: 3 ticks of it before b came shifted
+	 * nothing and are given back, 2 after (its late notice) stay off its path */
+	assert_int_equal(sg_mpi_sync_of(a, b, 1030, 1032, 32, 5), 17);
 }
 
 /* Nobody's delay: all of the wait is the program's, whatever the arrivals. */
@@ -38,9 +40,12 @@ static void test_no_delay(void **state)
 {
 	(void)state;
 	assert_int_equal(sg_mpi_undelayed_wait(SIDE(1000, 0), SIDE(1300, 0), 300), 300);
-	assert_int_equal(sg_mpi_machine_wait(SIDE(1000, 0), SIDE(1300, 0), 300, 0), 0);
+	assert_int_equal(sg_mpi_sync_of(SIDE(1000, 0), SIDE(1300, 0), 1300, 1300, 300, 0), 0);
 	/* an arrival read from an earlier call of b (it moved on) holds no delay either */
-	assert_int_equal(sg_mpi_machine_wait(SIDE(1000, 0), SIDE(900, 0), 300, 0), 0);
+	assert_int_equal(sg_mpi_caused(SIDE(1000, 0), SIDE(900, 0), 900, 300), 0);
+	/* a spun for a partner asleep, preempted 250 of the 300 ticks before it came: a would have
+	 * waited as long, so its delay there is given back to its critical path */
+	assert_int_equal(sg_mpi_sync_of(SIDE(1000, 0), SIDE(1300, 0), 1300, 1300, 300, 250), -250);
 }
 
 /* b's delay behind a's own: a's lag was as large, so the wait was the program's. */
@@ -50,9 +55,9 @@ static void test_both_delayed(void **state)
 
 	(void)state;
 	assert_int_equal(sg_mpi_undelayed_wait(a, b, 30), 30);
-	assert_int_equal(sg_mpi_machine_wait(a, b, 30, 0), 0);
+	assert_int_equal(sg_mpi_caused(a, b, 1080, 30), 0);
 	/* b delayed 20 more than a: 20 of the 30 */
-	assert_int_equal(sg_mpi_machine_wait(a, SIDE(1080, 70), 30, 0), 20);
+	assert_int_equal(sg_mpi_caused(a, SIDE(1080, 70), 1080, 30), 20);
 }
 
 /* a had more work than b: without delays it would not have waited at all. */
@@ -62,10 +67,11 @@ static void test_wait_only_by_delay(void **state)
 
 	(void)state;
 	assert_int_equal(sg_mpi_undelayed_gap(a, b), -20);
-	assert_int_equal(sg_mpi_undelayed_wait(a, b, 40), 0);
-	assert_int_equal(sg_mpi_machine_wait(a, b, 40, 0), 40);
-	/* ...and its own delay in the wait is never counted twice */
-	assert_int_equal(sg_mpi_machine_wait(a, b, 40, 45), 0);
+	assert_int_equal(sg_mpi_undelayed_wait(a, b, 45), 0);
+	assert_int_equal(sg_mpi_caused(a, b, 1040, 45), 40);
+	/* preempted 30 ticks while it waited, 5 of them after b came: of the 45 ticks' wait, 40 were
+	 * b's and 5 its own late notice, and nothing is counted twice (rq_wait 30 + mpi_sync 15) */
+	assert_int_equal(sg_mpi_sync_of(a, b, 1040, 1045, 45, 30), 15);
 }
 
 /* A collective: the latest undelayed arrival decides, the most delayed member bounds. */
@@ -80,7 +86,8 @@ static void test_fold(void **state)
 	assert_int_equal(b.at - b.delay, 1020);
 	assert_int_equal(b.delay, 95);
 	assert_int_equal(sg_mpi_undelayed_wait(a, b, 100), 20);
-	assert_int_equal(sg_mpi_machine_wait(a, b, 100, 0), 80);
+	/* the last actual arrival (1100) ended the wait */
+	assert_int_equal(sg_mpi_caused(a, b, 1100, 100), 80);
 }
 
 /* The lag a goes on with after its wait, and its late notice. */
@@ -104,7 +111,8 @@ static void test_wrap(void **state)
 	uint64_t t = UINT64_MAX - 10;
 
 	(void)state;
-	assert_int_equal(sg_mpi_machine_wait(SIDE(t, 0), SIDE(t + 30, 20), 32, 0), 20);
+	assert_int_equal(sg_mpi_caused(SIDE(t, 0), SIDE(t + 30, 20), t + 30, 32), 20);
+	assert_int_equal(sg_mpi_sync_of(SIDE(t, 0), SIDE(t + 30, 20), t + 30, t + 32, 32, 5), 17);
 	assert_int_equal(sg_mpi_undelayed_wait(SIDE(t, 0), SIDE(t + 30, 20), 32), 10);
 }
 
@@ -302,6 +310,29 @@ static void test_spin_not_work(void **state)
 	remove_dir(dir);
 }
 
+/*
+ * Two ranks pass a token, each holding it 1 s asleep and then spinning 1 s for the other's: the
+ * machine held each spin 0.8 s before the token came. That delay shifted nothing (mpi_sync gives it
+ * back): Execution_time 2 s, Synchronization 2 s, no Interference, as on a quiet machine (1.2 s
+ * and 0.4 s when a thread's own delay always counted as on its critical path).
+ */
+static void test_delay_before_partner_came(void **state)
+{
+	char *dir = make_dir();
+	struct analysis a;
+	const double *f;
+
+	(void)state;
+	write_rank(dir, 0, "1 2 0.2 0.8 -0.8 0.8 0.2", "10 1 1", 1);
+	write_rank(dir, 1, "1 2 0.2 0.8 -0.8 0.8 0.2", "10 1 1", 1);
+	f = load_solve(&a, dir);
+	near(f[ANALYSIS_EXECUTION_TIME], 2);
+	near(f[ANALYSIS_SYNCHRONIZATION], 2);
+	near(f[ANALYSIS_INTERFERENCE], 0);
+	analysis_release(&a);
+	remove_dir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_imbalance_beside_delay),
 		cmocka_unit_test(test_delay_in_wait_not_work),
 		cmocka_unit_test(test_spin_not_work),
+		cmocka_unit_test(test_delay_before_partner_came),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
