@@ -235,7 +235,9 @@ uint64_t sg_mpi_partners_waited(struct sg_thread *t, const struct sg_mpi_partner
 	if (t != sg_mpi_ring_owner)
 		return end;
 	for (int i = 0; i < n; i++) {
-		if (p[i].slot < 0 || p[i].slot == own_slot ||
+		if (p[i].slot < 0) /* on another node, or unknown: whom it waited for is not known */
+			return settle(t, end, wait, b, 0, 0);
+		if (p[i].slot == own_slot ||
 		    !ring_find(rings[p[i].slot], end, own_slot, p[i].sends, &e))
 			continue;
 		sg_mpi_fold(&b, e, !have);
@@ -262,9 +264,9 @@ void sg_mpi_posted(MPI_Request req, int slot)
 
 	for (i = 0; i < nr_posted && posted[i].req != req; i++)
 		;
-	if (i == nr_posted && slot < 0)
+	if (i == nr_posted && slot == SG_MPI_TO_NONE)
 		return;
-	if (slot < 0) {
+	if (slot == SG_MPI_TO_NONE) {
 		posted[i] = posted[--nr_posted];
 		return;
 	}
@@ -310,7 +312,8 @@ uint64_t sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0, uin
 
 	if (t != sg_mpi_ring_owner)
 		return t1;
-	if ((m = comm_map(comm)))
+	/* members on other nodes: it may have waited for one of them, whose arrival is not known */
+	if ((m = comm_map(comm)) && m->nr_local + 1 == m->size)
 		for (int i = 0; i < m->nr_local; i++) {
 			if (!ring_find(rings[m->local[i]], end, SG_MPI_TO_ALL, 1, &e))
 				continue;

@@ -125,7 +125,8 @@ SG_MPI_API int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, in
 	sg_mpi_inside = 0;
 	sg_mpi_account(t, SG_MPI_IRECV, sg_now() - t0, 0, sg_x_recv(count, type, source));
 	if (ret == MPI_SUCCESS && sharing(t))
-		sg_mpi_posted(*req, source >= 0 ? sg_mpi_to(comm, source) : -1);
+		sg_mpi_posted(*req, source == MPI_PROC_NULL ? SG_MPI_TO_NONE
+					      : sg_mpi_from(comm, source));
 	return ret;
 }
 
@@ -133,7 +134,7 @@ SG_MPI_API int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, in
 struct sg_xfer sg_x_isend(int count, MPI_Datatype type, int dest, const MPI_Request *req)
 {
 	if (sharing(sg_self))
-		sg_mpi_posted(*req, -1);
+		sg_mpi_posted(*req, SG_MPI_TO_NONE);
 	return sg_x_send(count, type, dest);
 }
 

@@ -152,9 +152,10 @@ SG_HIDDEN uint64_t sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64
 				      uint64_t t1);
 SG_HIDDEN uint64_t sg_mpi_partners_waited(struct sg_thread *t, const struct sg_mpi_partner *p,
 					  int n, uint64_t end, uint64_t wait);
-/* The rank's MPI thread posted a receive from 'slot' as 'req' (slot < 0: a request that is no
- * receive from this node: forgotten); the partners that requests 'reqs' wait for, at most 'max',
- * each once (their requests forgotten: they complete). */
+/* The rank's MPI thread posted a receive from 'slot' as 'req' (SG_MPI_TO_AWAY, _UNKNOWN: from
+ * another node, from any source; SG_MPI_TO_NONE: a request that is no receive, forgotten); the
+ * partners that requests 'reqs' wait for, at most 'max', each once (their requests forgotten:
+ * they complete). */
 SG_HIDDEN void sg_mpi_posted(MPI_Request req, int slot);
 SG_HIDDEN int sg_mpi_posted_take(const MPI_Request *reqs, int n, struct sg_mpi_partner *p,
 				 int max);
