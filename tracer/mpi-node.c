@@ -235,7 +235,7 @@ uint64_t sg_mpi_partners_waited(struct sg_thread *t, const struct sg_mpi_partner
 	if (t != sg_mpi_ring_owner)
 		return end;
 	for (int i = 0; i < n; i++) {
-		if (p[i].slot < 0) /* on another node, or unknown: whom it waited for is not known */
+		if (p[i].slot < 0) /* another node's, or unknown: whom it waited for is unknown */
 			return settle(t, end, wait, b, 0, 0);
 		if (p[i].slot == own_slot ||
 		    !ring_find(rings[p[i].slot], end, own_slot, p[i].sends, &e))
