@@ -196,7 +196,7 @@ extern int mpi_fortran_in_place_ __attribute__((weak));
 	SG_MPI_API void mpi_##name##_ PARAMS \
 	{ \
 		SG_MPI_SHAPE(KIND, pmpi_##name##_ ARGS, COMM, XFER, \
-			     SG_MPI_TO_##KIND(FC(comm), *dest)); \
+			     SG_MPI_ROUTE_##KIND(FC(comm), *dest, *source)); \
 	} \
 	SG_MPI_F_ALIASES(name, NAME, PARAMS)
 

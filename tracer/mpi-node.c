@@ -133,17 +133,27 @@ static uint64_t to_ticks(double ns)
 	return ns > 0 ? (uint64_t)(ns * sg_ticks_per_ns) : 0;
 }
 
-/* Whether an arrival sent to 'want' (a slot: a message to this rank; SG_MPI_TO_ALL: a
- * collective): a send whose destination is unknown may have been the one. */
-static int sent_to(int64_t to, int want)
+/* Whether an arrival's route ('to' or 'from' half) names 'want' (a slot: this rank; SG_MPI_TO_ALL:
+ * a collective): a partner not known there may have been this rank. */
+static int routed(int32_t half, int want)
 {
-	return to == want || (want >= 0 && to == SG_MPI_TO_UNKNOWN);
+	return half == want || (want >= 0 && half == SG_MPI_TO_UNKNOWN);
 }
 
-/* The latest arrival of ring 'r' at or before 'end' that sent to 'want'; 0 when there is none (it
- * made more than SG_MPI_RING calls since, or none). A slot being rewritten is skipped: a newer
- * one is no use. */
-static int ring_find(const struct sg_mpi_ring *r, uint64_t end, int want, struct sg_mpi_side *out)
+/* Whether an arrival with 'route' is one a wait of this rank may have been for: a send to this
+ * rank ('sends'), a receive from it, or a collective (want SG_MPI_TO_ALL). */
+static int wanted_route(int64_t route, int want, int sends)
+{
+	uint64_t u = (uint64_t)route;
+
+	return routed((int32_t)(uint32_t)(sends ? u : u >> 32), want);
+}
+
+/* The latest arrival of ring 'r' at or before 'end' that 'wanted_route' takes; 0 when there is
+ * none (it made more than SG_MPI_RING calls since, or none). A slot being rewritten is skipped: a
+ * newer one is no use. */
+static int ring_find(const struct sg_mpi_ring *r, uint64_t end, int want, int sends,
+		     struct sg_mpi_side *out)
 {
 	uint64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
 
@@ -153,11 +163,11 @@ static int ring_find(const struct sg_mpi_ring *r, uint64_t end, int want, struct
 		uint64_t seq = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
 		uint64_t at = __atomic_load_n(&e->at, __ATOMIC_RELAXED);
 		uint64_t ns = __atomic_load_n(&e->delay_ns, __ATOMIC_RELAXED);
-		int64_t to = __atomic_load_n(&e->to, __ATOMIC_RELAXED);
+		int64_t route = __atomic_load_n(&e->route, __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (seq != 2 * i + 2 || __atomic_load_n(&e->seq, __ATOMIC_RELAXED) != seq)
 			continue;
-		if ((int64_t)(at - end) <= 0 && sent_to(to, want)) {
+		if ((int64_t)(at - end) <= 0 && wanted_route(route, want, sends)) {
 			*out = (struct sg_mpi_side){ at, to_ticks((double)ns) };
 			return 1;
 		}
@@ -213,21 +223,10 @@ static uint64_t settle(struct sg_thread *t, uint64_t end, uint64_t wait, struct 
 	return end;
 }
 
-uint64_t sg_mpi_p2p_waited(struct sg_thread *t, MPI_Comm comm, int source, uint64_t end,
-			   uint64_t wait)
-{
-	const struct comm_map *m;
-	int slot = -1;
-
-	if (source >= 0 && (m = comm_map(comm)) && source < m->size)
-		slot = m->slot[source];
-	return sg_mpi_slots_waited(t, &slot, 1, end, wait);
-}
-
 /* As a collective's members, the partners a wait was for: the latest undelayed arrival among
- * their sends to this rank decides. */
-uint64_t sg_mpi_slots_waited(struct sg_thread *t, const int *slots, int n, uint64_t end,
-			     uint64_t wait)
+ * their sends to this rank, or receives from it, decides. */
+uint64_t sg_mpi_partners_waited(struct sg_thread *t, const struct sg_mpi_partner *p, int n,
+				uint64_t end, uint64_t wait)
 {
 	struct sg_mpi_side b = { 0, 0 }, e;
 	uint64_t last = 0;
@@ -236,8 +235,10 @@ uint64_t sg_mpi_slots_waited(struct sg_thread *t, const int *slots, int n, uint6
 	if (t != sg_mpi_ring_owner)
 		return end;
 	for (int i = 0; i < n; i++) {
-		if (slots[i] < 0 || slots[i] == own_slot ||
-		    !ring_find(rings[slots[i]], end, own_slot, &e))
+		if (p[i].slot < 0) /* another node's, or unknown: whom it waited for is unknown */
+			return settle(t, end, wait, b, 0, 0);
+		if (p[i].slot == own_slot ||
+		    !ring_find(rings[p[i].slot], end, own_slot, p[i].sends, &e))
 			continue;
 		sg_mpi_fold(&b, e, !have);
 		if (!have || (int64_t)(e.at - last) > 0)
@@ -263,9 +264,9 @@ void sg_mpi_posted(MPI_Request req, int slot)
 
 	for (i = 0; i < nr_posted && posted[i].req != req; i++)
 		;
-	if (i == nr_posted && slot < 0)
+	if (i == nr_posted && slot == SG_MPI_TO_NONE)
 		return;
-	if (slot < 0) {
+	if (slot == SG_MPI_TO_NONE) {
 		posted[i] = posted[--nr_posted];
 		return;
 	}
@@ -277,7 +278,7 @@ void sg_mpi_posted(MPI_Request req, int slot)
 	posted[i].slot = slot;
 }
 
-int sg_mpi_posted_take(const MPI_Request *reqs, int n, int *slots, int max)
+int sg_mpi_posted_take(const MPI_Request *reqs, int n, struct sg_mpi_partner *p, int max)
 {
 	int found = 0;
 
@@ -286,10 +287,10 @@ int sg_mpi_posted_take(const MPI_Request *reqs, int n, int *slots, int max)
 			if (posted[i].req != reqs[r])
 				continue;
 			int j = 0;
-			while (j < found && slots[j] != posted[i].slot)
+			while (j < found && p[j].slot != posted[i].slot)
 				j++;
 			if (j == found && found < max)
-				slots[found++] = posted[i].slot;
+				p[found++] = (struct sg_mpi_partner){ posted[i].slot, 1 };
 			posted[i] = posted[--nr_posted];
 			break;
 		}
@@ -311,9 +312,10 @@ uint64_t sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0, uin
 
 	if (t != sg_mpi_ring_owner)
 		return t1;
-	if ((m = comm_map(comm)))
+	/* members on other nodes: it may have waited for one of them, whose arrival is not known */
+	if ((m = comm_map(comm)) && m->nr_local + 1 == m->size)
 		for (int i = 0; i < m->nr_local; i++) {
-			if (!ring_find(rings[m->local[i]], end, SG_MPI_TO_ALL, &e))
+			if (!ring_find(rings[m->local[i]], end, SG_MPI_TO_ALL, 1, &e))
 				continue;
 			sg_mpi_fold(&b, e, !have);
 			if (!have || (int64_t)(e.at - last) > 0)
@@ -336,7 +338,7 @@ uint64_t sg_mpi_rearrive(struct sg_mpi_ring *r, struct sg_thread *t, MPI_Comm co
 	uint64_t now = sg_mpi_depart(t, comm, t0, t0 + w);
 	uint64_t clock = sg_now();
 
-	return sg_mpi_arrive(r, t, (int64_t)(clock - now) > 0 ? clock : now, 1, SG_MPI_TO_ALL);
+	return sg_mpi_arrive(r, t, (int64_t)(clock - now) > 0 ? clock : now, 1, SG_MPI_ROUTE_ALL);
 }
 
 /* ---- the node's window: made in MPI_Init, freed in MPI_Finalize ---- */
@@ -413,7 +415,7 @@ static void first_wait(struct sg_thread *t)
 		sg_mpi_min_wait = sg_snap_ticks / MIN_WAIT_SHARE;
 		sg_mpi_sync_on = 1;
 		__atomic_store_n(&sg_mpi_ring_own, rings[own_slot], __ATOMIC_RELEASE);
-		t0 = sg_mpi_arrive(rings[own_slot], t, t->mpi_start, 1, SG_MPI_TO_ALL);
+		t0 = sg_mpi_arrive(rings[own_slot], t, t->mpi_start, 1, SG_MPI_ROUTE_ALL);
 	}
 	PMPI_Barrier(node_comm);
 	if (t) {

@@ -19,15 +19,27 @@ static int recv_split(void *buf, int count, MPI_Datatype type, int source, int t
 	return PMPI_Mrecv(buf, count, type, &msg, status);
 }
 
-/* The call began at t0, its wait for the message from 'from' ended 'wait' ticks later: the part
- * that the sender's delay caused. Returns the call's end (now, or past a reading of the clocks). */
-static uint64_t waited(struct sg_thread *t, MPI_Comm comm, int from, uint64_t t0, uint64_t wait)
+/*
+ * The call began at t0, its wait for the message from 'from' ended 'wait' ticks later, and a send
+ * to 'dest' (-1: none) completed by now: the part of the call that the partners' delay caused. The
+ * sender is waited for when the message took a while to come; the receiver when the send then took
+ * a while to complete (a message past the eager limit waits for its receive). Returns the call's
+ * end (now, or past a reading of the clocks).
+ */
+static uint64_t waited(struct sg_thread *t, MPI_Comm comm, int from, int dest, uint64_t t0,
+		       uint64_t wait)
 {
 	uint64_t now = sg_now(), end;
+	struct sg_mpi_partner p[2];
+	int n = 0;
 
-	if (!sg_mpi_publishing(t, SG_MPI_RECV) || wait < sg_mpi_min_wait || from < 0)
+	if (!sg_mpi_publishing(t, SG_MPI_RECV) || now - t0 < sg_mpi_min_wait)
 		return now;
-	end = sg_mpi_p2p_waited(t, comm, from, t0 + wait, wait);
+	if (from >= 0 && wait >= sg_mpi_min_wait)
+		p[n++] = (struct sg_mpi_partner){ sg_mpi_to(comm, from), 1 };
+	if (dest >= 0 && now - t0 - wait >= sg_mpi_min_wait)
+		p[n++] = (struct sg_mpi_partner){ sg_mpi_to(comm, dest), 0 };
+	end = sg_mpi_partners_waited(t, p, n, now, now - t0);
 	return (int64_t)(end - now) > 0 ? end : now;
 }
 
@@ -43,11 +55,11 @@ SG_MPI_API int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int
 		return PMPI_Recv(buf, count, type, source, tag, comm, status);
 	t0 = sg_now();
 	if ((r = sg_mpi_publishing(t, SG_MPI_RECV)))
-		t0 = sg_mpi_arrive(r, t, t0, 1, SG_MPI_TO_NONE);
+		t0 = sg_mpi_arrive(r, t, t0, 1, SG_MPI_ROUTE_RECV_FROM(comm, source));
 	sg_mpi_inside = 1;
 	ret = recv_split(buf, count, type, source, tag, comm, status, t0, &wait, &from);
 	sg_mpi_inside = 0;
-	sg_mpi_account(t, SG_MPI_RECV, waited(t, comm, from, t0, wait) - t0, wait,
+	sg_mpi_account(t, SG_MPI_RECV, waited(t, comm, from, -1, t0, wait) - t0, wait,
 		       sg_x_recv(count, type, source));
 	return ret;
 }
@@ -68,7 +80,7 @@ SG_MPI_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, in
 				     rtag, comm, status);
 	t0 = sg_now();
 	if ((r = sg_mpi_publishing(t, SG_MPI_SENDRECV)))
-		t0 = sg_mpi_arrive(r, t, t0, 1, sg_mpi_to(comm, dest));
+		t0 = sg_mpi_arrive(r, t, t0, 1, SG_MPI_ROUTE_SENDRECV(comm, dest, source));
 	sg_mpi_inside = 1;
 	ret = PMPI_Isend(sbuf, scount, stype, dest, stag, comm, &req);
 	if (ret == MPI_SUCCESS) {
@@ -79,7 +91,7 @@ SG_MPI_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, in
 			ret = sent;
 	}
 	sg_mpi_inside = 0;
-	sg_mpi_account(t, SG_MPI_SENDRECV, waited(t, comm, from, t0, wait) - t0, wait,
+	sg_mpi_account(t, SG_MPI_SENDRECV, waited(t, comm, from, dest, t0, wait) - t0, wait,
 		       sg_x_sendrecv(scount, stype, dest, rcount, rtype, source));
 	return ret;
 }
@@ -94,15 +106,27 @@ static int sharing(const struct sg_thread *t)
 	return t && t == sg_mpi_ring_owner && __atomic_load_n(&sg_mpi_ring_own, __ATOMIC_RELAXED);
 }
 
+/* A receive posted: a sender that waits for it to be posted (past the eager limit) may read its
+ * arrival, and the wait for its request knows whom for. */
 SG_MPI_API int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
 			 MPI_Comm comm, MPI_Request *req)
 {
+	struct sg_thread *t = sg_mpi_measuring();
+	uint64_t t0;
 	int ret;
 
-	SG_MPI_SHAPE(IRECV, ret = PMPI_Irecv(buf, count, type, source, tag, comm, req),
-		     MPI_COMM_NULL, sg_x_recv(count, type, source), SG_MPI_TO_NONE);
-	if (ret == MPI_SUCCESS && sharing(sg_self))
-		sg_mpi_posted(*req, source >= 0 ? sg_mpi_to(comm, source) : -1);
+	if (!t)
+		return PMPI_Irecv(buf, count, type, source, tag, comm, req);
+	t0 = sg_now();
+	if (sharing(t))
+		t0 = sg_mpi_arrive(sg_mpi_ring_own, t, t0, 0, SG_MPI_ROUTE_RECV_FROM(comm, source));
+	sg_mpi_inside = 1;
+	ret = PMPI_Irecv(buf, count, type, source, tag, comm, req);
+	sg_mpi_inside = 0;
+	sg_mpi_account(t, SG_MPI_IRECV, sg_now() - t0, 0, sg_x_recv(count, type, source));
+	if (ret == MPI_SUCCESS && sharing(t))
+		sg_mpi_posted(*req, source == MPI_PROC_NULL ? SG_MPI_TO_NONE
+					      : sg_mpi_from(comm, source));
 	return ret;
 }
 
@@ -110,7 +134,7 @@ SG_MPI_API int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, in
 struct sg_xfer sg_x_isend(int count, MPI_Datatype type, int dest, const MPI_Request *req)
 {
 	if (sharing(sg_self))
-		sg_mpi_posted(*req, -1);
+		sg_mpi_posted(*req, SG_MPI_TO_NONE);
 	return sg_x_send(count, type, dest);
 }
 
@@ -120,23 +144,24 @@ struct sg_xfer sg_x_isend(int count, MPI_Datatype type, int dest, const MPI_Requ
 	do { \
 		struct sg_thread *t_ = sg_mpi_measuring(); \
 		struct sg_mpi_ring *r_ = t_ ? sg_mpi_publishing(t_, SG_MPI_WAIT) : NULL; \
-		int slots_[MAX_PARTNERS], n_ = 0; \
+		struct sg_mpi_partner p_[MAX_PARTNERS]; \
+		int n_ = 0; \
 		uint64_t t0_, t1_; \
 		if (!t_) { \
 			CALL; \
 			break; \
 		} \
 		if (r_) \
-			n_ = sg_mpi_posted_take((REQS), (N), slots_, MAX_PARTNERS); \
+			n_ = sg_mpi_posted_take((REQS), (N), p_, MAX_PARTNERS); \
 		t0_ = sg_now(); \
 		if (r_) \
-			t0_ = sg_mpi_arrive(r_, t_, t0_, 1, SG_MPI_TO_NONE); \
+			t0_ = sg_mpi_arrive(r_, t_, t0_, 1, SG_MPI_ROUTE_NONE); \
 		sg_mpi_inside = 1; \
 		CALL; \
 		t1_ = sg_now(); \
 		sg_mpi_inside = 0; \
 		if (r_ && t1_ - t0_ >= sg_mpi_min_wait) \
-			t1_ = sg_mpi_slots_waited(t_, slots_, n_, t1_, t1_ - t0_); \
+			t1_ = sg_mpi_partners_waited(t_, p_, n_, t1_, t1_ - t0_); \
 		sg_mpi_account(t_, SG_MPI_WAIT, t1_ - t0_, t1_ - t0_, SG_XFER_NONE); \
 	} while (0)
 

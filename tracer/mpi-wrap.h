@@ -55,37 +55,50 @@ struct sg_mpi_arrival {
 	uint64_t seq;
 	uint64_t at;       /* clock ticks */
 	uint64_t delay_ns; /* its lag there (mpi-sync.h) */
-	int64_t to;        /* the slot it sends to, or SG_MPI_TO_* */
+	int64_t route;     /* whom it sends to and receives from (sg_mpi_route) */
 };
 
-/* Whom an arrival sends to, when not a slot of this node: */
-#define SG_MPI_TO_UNKNOWN (-1) /* a send whose destination is not known here */
+/* Whom an arrival sends to or receives from, when not a slot of this node: */
+#define SG_MPI_TO_UNKNOWN (-1) /* a send or a receive whose partner is not known here */
 #define SG_MPI_TO_ALL (-2)     /* a collective */
-#define SG_MPI_TO_NONE (-3)    /* nobody: a wait */
+#define SG_MPI_TO_NONE (-3)    /* nobody: a wait, a receive's destination */
 #define SG_MPI_TO_AWAY (-4)    /* a rank on another node, MPI_PROC_NULL */
 
-/* Per kind, whom a wrapper's arrival sends to from its 'comm' and 'dest' (unused but for sends). */
-#define SG_MPI_TO_SEND(comm, dest) sg_mpi_to(comm, dest)
-#define SG_MPI_TO_ISEND(comm, dest) sg_mpi_to(comm, dest)
-#define SG_MPI_TO_SENDRECV(comm, dest) sg_mpi_to(comm, dest)
-#define SG_MPI_TO_RECV(comm, dest) SG_MPI_TO_NONE
-#define SG_MPI_TO_IRECV(comm, dest) SG_MPI_TO_NONE
-#define SG_MPI_TO_PROBE(comm, dest) SG_MPI_TO_NONE
-#define SG_MPI_TO_WAIT(comm, dest) SG_MPI_TO_NONE
-#define SG_MPI_TO_TEST(comm, dest) SG_MPI_TO_NONE
-#define SG_MPI_TO_IO(comm, dest) SG_MPI_TO_NONE
-#define SG_MPI_TO_OTHER(comm, dest) SG_MPI_TO_NONE
-#define SG_MPI_TO_BARRIER(comm, dest) SG_MPI_TO_ALL
-#define SG_MPI_TO_BCAST(comm, dest) SG_MPI_TO_ALL
-#define SG_MPI_TO_REDUCE(comm, dest) SG_MPI_TO_ALL
-#define SG_MPI_TO_ALLREDUCE(comm, dest) SG_MPI_TO_ALL
-#define SG_MPI_TO_GATHER(comm, dest) SG_MPI_TO_ALL
-#define SG_MPI_TO_ALLGATHER(comm, dest) SG_MPI_TO_ALL
-#define SG_MPI_TO_SCATTER(comm, dest) SG_MPI_TO_ALL
-#define SG_MPI_TO_ALLTOALL(comm, dest) SG_MPI_TO_ALL
-#define SG_MPI_TO_REDUCE_SCATTER(comm, dest) SG_MPI_TO_ALL
-#define SG_MPI_TO_SCAN(comm, dest) SG_MPI_TO_ALL
-#define SG_MPI_TO_ICOLLECTIVE(comm, dest) SG_MPI_TO_ALL
+/* An arrival's route: the slot it sends to in the low half, the one it receives from in the
+ * high. */
+static inline int64_t sg_mpi_route(int to, int from)
+{
+	return (int64_t)((uint64_t)(uint32_t)from << 32 | (uint32_t)to);
+}
+
+#define SG_MPI_ROUTE_NONE sg_mpi_route(SG_MPI_TO_NONE, SG_MPI_TO_NONE)
+#define SG_MPI_ROUTE_ALL sg_mpi_route(SG_MPI_TO_ALL, SG_MPI_TO_ALL)
+
+/* Per kind, a wrapper's arrival's route from its 'comm', 'dest' and 'source' (unused but for
+ * sends and sendrecvs). */
+#define SG_MPI_ROUTE_SEND(comm, dest, source) sg_mpi_route(sg_mpi_to(comm, dest), SG_MPI_TO_NONE)
+#define SG_MPI_ROUTE_ISEND(comm, dest, source) SG_MPI_ROUTE_SEND(comm, dest, source)
+#define SG_MPI_ROUTE_SENDRECV(comm, dest, source) \
+	sg_mpi_route(sg_mpi_to(comm, dest), sg_mpi_from(comm, source))
+#define SG_MPI_ROUTE_RECV(comm, dest, source) sg_mpi_route(SG_MPI_TO_NONE, SG_MPI_TO_UNKNOWN)
+#define SG_MPI_ROUTE_RECV_FROM(comm, source) sg_mpi_route(SG_MPI_TO_NONE, sg_mpi_from(comm, source))
+#define SG_MPI_ROUTE_IRECV(comm, dest, source) SG_MPI_ROUTE_RECV(comm, dest, source)
+#define SG_MPI_ROUTE_PROBE(comm, dest, source) SG_MPI_ROUTE_NONE
+#define SG_MPI_ROUTE_WAIT(comm, dest, source) SG_MPI_ROUTE_NONE
+#define SG_MPI_ROUTE_TEST(comm, dest, source) SG_MPI_ROUTE_NONE
+#define SG_MPI_ROUTE_IO(comm, dest, source) SG_MPI_ROUTE_NONE
+#define SG_MPI_ROUTE_OTHER(comm, dest, source) SG_MPI_ROUTE_NONE
+#define SG_MPI_ROUTE_BARRIER(comm, dest, source) SG_MPI_ROUTE_ALL
+#define SG_MPI_ROUTE_BCAST(comm, dest, source) SG_MPI_ROUTE_ALL
+#define SG_MPI_ROUTE_REDUCE(comm, dest, source) SG_MPI_ROUTE_ALL
+#define SG_MPI_ROUTE_ALLREDUCE(comm, dest, source) SG_MPI_ROUTE_ALL
+#define SG_MPI_ROUTE_GATHER(comm, dest, source) SG_MPI_ROUTE_ALL
+#define SG_MPI_ROUTE_ALLGATHER(comm, dest, source) SG_MPI_ROUTE_ALL
+#define SG_MPI_ROUTE_SCATTER(comm, dest, source) SG_MPI_ROUTE_ALL
+#define SG_MPI_ROUTE_ALLTOALL(comm, dest, source) SG_MPI_ROUTE_ALL
+#define SG_MPI_ROUTE_REDUCE_SCATTER(comm, dest, source) SG_MPI_ROUTE_ALL
+#define SG_MPI_ROUTE_SCAN(comm, dest, source) SG_MPI_ROUTE_ALL
+#define SG_MPI_ROUTE_ICOLLECTIVE(comm, dest, source) SG_MPI_ROUTE_ALL
 
 struct sg_mpi_ring {
 	uint64_t head; /* arrivals written so far */
@@ -116,24 +129,36 @@ static inline int sg_mpi_to(MPI_Comm comm, int dest)
 	return slot >= 0 ? slot : SG_MPI_TO_AWAY;
 }
 
+/* The same for a receive's source: MPI_ANY_SOURCE may be anybody. */
+static inline int sg_mpi_from(MPI_Comm comm, int source)
+{
+	return source == MPI_ANY_SOURCE ? SG_MPI_TO_UNKNOWN : sg_mpi_to(comm, source);
+}
+
 SG_HIDDEN void sg_mpi_node_start(void);
 SG_HIDDEN void sg_mpi_node_stop(void);
-/* t's wait, begun at its last arrival, ended at 'end' after 'wait' ticks: for the message from
- * 'source' of 'comm' (-1: unknown), or for the members of a collective's 'comm' that ended at
- * t1. Return the clock past a reading of t's clocks (its wait's time: the reading holds its delay
- * there). */
-SG_HIDDEN uint64_t sg_mpi_p2p_waited(struct sg_thread *t, MPI_Comm comm, int source, uint64_t end,
-				     uint64_t wait);
+/* A partner a wait is for: a slot of the node, and whether the partner sends to this rank (a
+ * receive's sender) or receives from it (a send's receiver). */
+struct sg_mpi_partner {
+	int slot;
+	int sends;
+};
+
+/* t's wait, begun at its last arrival, ended: for the members of a collective's 'comm' at t1, or
+ * for the partners in 'p' (n of them: a receive's sender, a send's receiver, MPI_Waitall's) at
+ * 'end' after 'wait' ticks. Return the clock past a reading of t's clocks (its wait's time: the
+ * reading holds its delay there). */
 SG_HIDDEN uint64_t sg_mpi_coll_waited(struct sg_thread *t, MPI_Comm comm, uint64_t t0,
 				      uint64_t t1);
-/* The same for a wait for the partners in 'slots' (n of them: MPI_Wait, MPI_Waitall). */
-SG_HIDDEN uint64_t sg_mpi_slots_waited(struct sg_thread *t, const int *slots, int n,
-				       uint64_t end, uint64_t wait);
-/* The rank's MPI thread posted a receive from 'slot' as 'req' (slot < 0: a request that is no
- * receive from this node: forgotten); the slots that requests 'reqs' wait for, at most 'max',
- * each once (their requests forgotten: they complete). */
+SG_HIDDEN uint64_t sg_mpi_partners_waited(struct sg_thread *t, const struct sg_mpi_partner *p,
+					  int n, uint64_t end, uint64_t wait);
+/* The rank's MPI thread posted a receive from 'slot' as 'req' (SG_MPI_TO_AWAY, _UNKNOWN: from
+ * another node, from any source; SG_MPI_TO_NONE: a request that is no receive, forgotten); the
+ * partners that requests 'reqs' wait for, at most 'max', each once (their requests forgotten:
+ * they complete). */
 SG_HIDDEN void sg_mpi_posted(MPI_Request req, int slot);
-SG_HIDDEN int sg_mpi_posted_take(const MPI_Request *reqs, int n, int *slots, int max);
+SG_HIDDEN int sg_mpi_posted_take(const MPI_Request *reqs, int n, struct sg_mpi_partner *p,
+				 int max);
 
 /* The calls a partner may wait for: those that send, or contribute to a collective; and the waits,
  * which keep their arrival for their end. */
@@ -152,7 +177,8 @@ static inline struct sg_mpi_ring *sg_mpi_publishing(const struct sg_thread *t,
 	return sg_mpi_kind_arrives(kind) && r && t == sg_mpi_ring_owner ? r : NULL;
 }
 
-static inline void sg_mpi_publish(struct sg_mpi_ring *r, uint64_t at, double delay_ns, int to)
+static inline void sg_mpi_publish(struct sg_mpi_ring *r, uint64_t at, double delay_ns,
+				  int64_t route)
 {
 	uint64_t i = r->head;
 	struct sg_mpi_arrival *e = &r->e[i % SG_MPI_RING];
@@ -161,7 +187,7 @@ static inline void sg_mpi_publish(struct sg_mpi_ring *r, uint64_t at, double del
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	__atomic_store_n(&e->at, at, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->delay_ns, (uint64_t)delay_ns, __ATOMIC_RELAXED);
-	__atomic_store_n(&e->to, (int64_t)to, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->route, route, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->seq, 2 * i + 2, __ATOMIC_RELEASE);
 	__atomic_store_n(&r->head, i + 1, __ATOMIC_RELEASE);
 }
@@ -169,17 +195,17 @@ static inline void sg_mpi_publish(struct sg_mpi_ring *r, uint64_t at, double del
 /*
  * t arrives at an MPI call at 'now' (sg_mpi_publishing gave 'r'): the arrival is published with t's
  * lag (its clocks read first when they were not for the snapshot period, as at an interval's
- * boundary) and whom the call sends to ('to'); a call that may wait ('waits') keeps it for the
- * wait's end. Returns the clock to go on with.
+ * boundary) and whom the call sends to and receives from ('route'); a call that may wait
+ * ('waits') keeps it for the wait's end. Returns the clock to go on with.
  */
 static inline uint64_t sg_mpi_arrive(struct sg_mpi_ring *r, struct sg_thread *t, uint64_t now,
-				     int waits, int to)
+				     int waits, int64_t route)
 {
 	double lag;
 
 	now = sg_snap_maybe(t, now);
 	lag = t->mpi_lag + t->mpi_rq;
-	sg_mpi_publish(r, now, lag, to);
+	sg_mpi_publish(r, now, lag, route);
 	if (waits) {
 		t->mpi_at = now;
 		t->mpi_delay = lag;
@@ -198,7 +224,7 @@ static inline uint64_t sg_mpi_depart(struct sg_thread *t, MPI_Comm comm, uint64_
 		return t1;
 	if (comm != MPI_COMM_NULL)
 		return sg_mpi_coll_waited(t, comm, t0, t1);
-	return sg_mpi_p2p_waited(t, comm, -1, t1, t1 - t0);
+	return sg_mpi_partners_waited(t, NULL, 0, t1, t1 - t0);
 }
 
 /* Exact mode, after the barrier before a collective (mpi-node.c). */
@@ -226,10 +252,11 @@ static inline void sg_mpi_account(struct sg_thread *t, enum sg_mpi_kind kind, ui
  * account, [a wait: its part the other ranks' delay caused]. 'comm' is
  * MPI_COMM_NULL for calls that are not blocking collectives; bytes are counted
  * after the second timestamp, off the clock. CALL is the call through
- * ("ret = PMPI_Send(...)" in C, "pmpi_send_(...)" in Fortran); TO whom it
- * sends (SG_MPI_TO_KIND(comm, dest)), evaluated only when it is published.
+ * ("ret = PMPI_Send(...)" in C, "pmpi_send_(...)" in Fortran); ROUTE whom it
+ * sends to and receives from (SG_MPI_ROUTE_KIND(comm, dest, source)),
+ * evaluated only when it is published.
  */
-#define SG_MPI_SHAPE(KIND, CALL, COMM, XFER, TO) \
+#define SG_MPI_SHAPE(KIND, CALL, COMM, XFER, ROUTE) \
 	do { \
 		struct sg_thread *t_ = sg_mpi_measuring(); \
 		struct sg_mpi_ring *r_; \
@@ -244,7 +271,7 @@ static inline void sg_mpi_account(struct sg_thread *t, enum sg_mpi_kind kind, ui
 		if ((r_ = sg_mpi_publishing(t_, SG_MPI_##KIND))) \
 			t0_ = sg_mpi_arrive(r_, t_, t0_, \
 					    c_ != MPI_COMM_NULL || SG_MPI_##KIND == SG_MPI_WAIT, \
-					    (TO)); \
+					    (ROUTE)); \
 		ta_ = t0_; \
 		if (SG_UNLIKELY(sg_mpi_exact) && c_ != MPI_COMM_NULL) { \
 			w_ = sg_mpi_sync(c_, t0_); \

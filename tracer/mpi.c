@@ -436,7 +436,7 @@ SG_MPI_API int MPI_Pcontrol(const int level, ...)
 	{ \
 		int ret_; \
 		SG_MPI_SHAPE(KIND, ret_ = PMPI_##Name ARGS, COMM, XFER, \
-			     SG_MPI_TO_##KIND(comm, dest)); \
+			     SG_MPI_ROUTE_##KIND(comm, dest, source)); \
 		return ret_; \
 	}
 

@@ -100,6 +100,7 @@ struct sums {
 	double serial_wall; /* serial: the program's serial code; serial_wall: as measured */
 	int sched;                      /* interference captured on every rank */
 	size_t nproc;
+	double ranks, threads;          /* wall: the sum of the ranks' program times W'_r */
 };
 
 /* Thread q's presence in the interval: its time there, and for a worker the idle of the regions
@@ -300,16 +301,32 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 	s->wall += W;
 }
 
+/* A term brought to the program's frame ('v') when it fits in the loss left: taken out of the
+ * measured terms' sum and the loss. */
+static int frame_term(struct sums *s, enum analysis_figure f, double v, double *terms,
+		      double *lost)
+{
+	if (v > *lost)
+		return 0;
+	*terms -= s->term[f];
+	*lost -= v;
+	s->term[f] = v;
+	return 1;
+}
+
 /*
  * The program's frame: the lost-time terms measured on the wall clock hold the waiting for
  * interfered threads, so they are brought to the program's lost time, Total_time - work
- * (docs/metrics.md): Seq as the main thread's serial code shrank, the others scaled alike; the
- * rest of the wall's Total_time is the Interference. Without the run-queue delay nothing changes.
+ * (docs/metrics.md): Seq as the main thread's serial code shrank, Idle from the ranks' program
+ * times (a rank the machine held up, or one that waited for it, is no idle rank), the others
+ * scaled alike; the rest of the wall's Total_time is the Interference. Without the run-queue delay
+ * nothing changes.
  */
 static void remove_interference(struct sums *s, struct clamp *cl)
 {
 	double terms = 0, lost, k, seq = s->term[ANALYSIS_SEQ];
-	int seq_done = 0;
+	double idle = s->threads * (s->ranks * s->exec_prog - s->wall);
+	int seq_done = 0, idle_done;
 
 	if (!s->sched) {
 		s->exec_prog = s->exec;
@@ -321,15 +338,11 @@ static void remove_interference(struct sums *s, struct clamp *cl)
 	lost = clamp0(cl, s->exec_prog * (double)s->nproc - s->work, ANALYSIS_INTERFERENCE);
 	if (s->serial_wall > 0)
 		seq *= s->serial / s->serial_wall;
-	if (seq <= lost) {
-		terms -= s->term[ANALYSIS_SEQ];
-		lost -= seq;
-		s->term[ANALYSIS_SEQ] = seq;
-		seq_done = 1;
-	}
+	seq_done = frame_term(s, ANALYSIS_SEQ, seq, &terms, &lost);
+	idle_done = frame_term(s, ANALYSIS_IDLE, idle > 0 ? idle : 0, &terms, &lost);
 	if (terms <= 0) { /* the other terms are 0 */
 		/* processors the delayed ones kept from finishing early */
-		s->term[ANALYSIS_IDLE] = lost;
+		s->term[ANALYSIS_IDLE] = (idle_done ? s->term[ANALYSIS_IDLE] : 0) + lost;
 		return;
 	}
 	k = lost / terms;
@@ -337,7 +350,7 @@ static void remove_interference(struct sums *s, struct clamp *cl)
 		enum analysis_figure f = lost_terms[i].fig;
 		if (lost_terms[i].machine || lost_term_has_parts(f))
 			continue;
-		if (f == ANALYSIS_SEQ && seq_done)
+		if ((f == ANALYSIS_SEQ && seq_done) || (f == ANALYSIS_IDLE && idle_done))
 			continue;
 		s->term[f] *= k;
 	}
@@ -410,7 +423,7 @@ static void set_figures(struct analysis_point *pt, const struct sums *s, int thr
 
 void analysis_point_compute(const struct interval_ranks *ir, struct analysis_point *pt)
 {
-	struct sums s = { .sched = 1 };
+	struct sums s = { .sched = 1, .ranks = (double)ir->nr, .threads = ir->threads };
 	struct clamp cl = { 0, 0, 0 };
 	double *wait = xcalloc(ir->nr + 1, sizeof(double));
 	double *work = xcalloc(ir->nr * (size_t)ir->threads + 1, sizeof(double));

@@ -266,8 +266,9 @@ static void test_imbalance_beside_delay(void **state)
 
 /*
  * Rank 1 works 1 s on a CPU and 0.5 s blocked (I/O), then waits 0.5 s for rank 0's longer work,
- * preempted all that wait (mpi_rq): its delay fell in the wait, not in its work, whose time off the
- * CPU was its blocking. Work 1.5 s, Load_balance 3.5 / 4; the wait is the program's.
+ * preempted all that wait (mpi_rq; before rank 0 came, so given back: mpi_sync -0.5): its delay
+ * fell in the wait, not in its work, whose time off the CPU was its blocking. Work 1.5 s,
+ * Load_balance 3.5 / 4; the wait is the program's.
  */
 static void test_delay_in_wait_not_work(void **state)
 {
@@ -277,7 +278,7 @@ static void test_delay_in_wait_not_work(void **state)
 
 	(void)state;
 	write_rank(dir, 0, "1 2 2 0 0 0 0", "2 0 0", 1);
-	write_rank(dir, 1, "1 2 1 0.5 0 0.5 0", "2 0.5 0.5", 1);
+	write_rank(dir, 1, "1 2 1 0.5 -0.5 0.5 0", "2 0.5 0.5", 1);
 	f = load_solve(&a, dir);
 	near(f[ANALYSIS_EXECUTION_TIME], 2);
 	near(f[ANALYSIS_PRODUCTIVE_TIME], 3.5);
