@@ -2,6 +2,7 @@
  * (baseline-file.c). */
 #include "judge/baseline.h"
 #include "results/manifest.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -160,4 +161,35 @@ size_t baseline_ratios(const struct baseline_cell *c, enum analysis_figure num,
 size_t baseline_shares(const struct baseline_cell *c, enum analysis_figure f, double *out)
 {
 	return baseline_ratios(c, f, ANALYSIS_TOTAL_TIME, out);
+}
+
+double baseline_median(const struct baseline_cell *c, enum analysis_figure f, int share)
+{
+	double *x, med;
+	size_t n;
+
+	if (!c || !c->n)
+		return NAN;
+	x = xcalloc(c->n, sizeof(*x));
+	n = share ? baseline_shares(c, f, x) : baseline_samples(c, f, x);
+	med = n ? stats_median(x, n) : NAN;
+	free(x);
+	return med;
+}
+
+double baseline_machine_share(const struct baseline_cell *c)
+{
+	double *x, med;
+	size_t n;
+
+	if (!c || !c->n)
+		return NAN;
+	x = xcalloc(c->n, sizeof(*x));
+	/* per repeat Interference / Total_time; of Total_time_wall, their sum: x / (1 + x) */
+	n = baseline_ratios(c, ANALYSIS_INTERFERENCE, ANALYSIS_TOTAL_TIME, x);
+	for (size_t i = 0; i < n; i++)
+		x[i] /= 1 + x[i];
+	med = n ? stats_median(x, n) : NAN;
+	free(x);
+	return med;
 }

@@ -123,6 +123,13 @@ size_t baseline_shares(const struct baseline_cell *c, enum analysis_figure f, do
 size_t baseline_ratios(const struct baseline_cell *c, enum analysis_figure num,
 		       enum analysis_figure den, double *out);
 
+/* The median of figure f over the cell's repeats (share: of Total_time); NAN without any (or
+ * without the cell). */
+double baseline_median(const struct baseline_cell *c, enum analysis_figure f, int share);
+/* The median machine's share of Total_time_wall (Interference / (Total_time + Interference) per
+ * repeat); NAN without any. */
+double baseline_machine_share(const struct baseline_cell *c);
+
 /* Orders cells by interval path, size (numerically), ranks, threads. */
 int baseline_cell_cmp(const struct baseline_cell *x, const struct baseline_cell *y);
 

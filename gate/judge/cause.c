@@ -25,20 +25,6 @@ static const enum analysis_figure components[] = {
 #undef TERM
 #undef PART
 
-static double median_of(const struct baseline_cell *bc, enum analysis_figure f, int share)
-{
-	double *x, v;
-	size_t n;
-
-	if (!bc)
-		return NAN;
-	x = xmalloc((bc->n + 1) * sizeof(double));
-	n = share ? baseline_shares(bc, f, x) : baseline_samples(bc, f, x);
-	v = n ? stats_median(x, n) : NAN;
-	free(x);
-	return v;
-}
-
 static double zero_if_nan(double v)
 {
 	return isnan(v) ? 0 : v;
@@ -76,7 +62,7 @@ static const char *qualifier(const struct baseline_cell *cur, const struct basel
 		double g;
 		if (lost_terms[i].parent != f)
 			continue;
-		g = median_of(cur, part, 1) - zero_if_nan(median_of(base, part, 1));
+		g = baseline_median(cur, part, 1) - zero_if_nan(baseline_median(base, part, 1));
 		if (!isnan(g) && g > best_g)
 			best = lost_terms[i].cause, best_g = g;
 	}
@@ -90,8 +76,8 @@ static void component(struct strbuf *sb, const struct check_cell *cell, int pref
 	double best_v = 0, cur_v = 0, base_v = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(components); i++) {
-		double cur = median_of(cell->cur, components[i], 1),
-		       base = median_of(cell->base, components[i], 1);
+		double cur = baseline_median(cell->cur, components[i], 1),
+		       base = baseline_median(cell->base, components[i], 1);
 		double v = cell->base ? cur - base : cur;
 		/* Load_imbalance is a potential loss, not a term of Lost_time: a term that grew
 		 * as much is the better explanation, so it must clearly outgrow the terms. */
@@ -108,8 +94,8 @@ static void component(struct strbuf *sb, const struct check_cell *cell, int pref
 		best = (int)i, best_v = v, cur_v = cur, base_v = base;
 	}
 	if (best < 0) {
-		double pc = median_of(cell->cur, ANALYSIS_PRODUCTIVE_TIME, 0);
-		double pb = median_of(cell->base, ANALYSIS_PRODUCTIVE_TIME, 0);
+		double pc = baseline_median(cell->cur, ANALYSIS_PRODUCTIVE_TIME, 0);
+		double pb = baseline_median(cell->base, ANALYSIS_PRODUCTIVE_TIME, 0);
 		char grew[48];
 		unit_format_change(grew, sizeof(grew), UNIT_RELATIVE, pc / pb - 1);
 		if (cell->base && pb > 0 && pc / pb - 1 > 0.05)
@@ -176,8 +162,8 @@ static void karp_flatt(struct strbuf *sb, const struct check_cell *cell)
 	}
 	ec = cell->mc->karp_flatt.n ? cell->mc->karp_flatt.median : NAN;
 	eb = check_derived_value(RULES_KARP_FLATT,
-				 median_of(cell->base_ref, ANALYSIS_EXECUTION_TIME, 0),
-				 median_of(cell->base, ANALYSIS_EXECUTION_TIME, 0), cell->rp);
+				 baseline_median(cell->base_ref, ANALYSIS_EXECUTION_TIME, 0),
+				 baseline_median(cell->base, ANALYSIS_EXECUTION_TIME, 0), cell->rp);
 	if (!isnan(ec) && !isnan(eb) && ec - eb >= 0.02) { /* a falling e explains no regression */
 		separator(sb);
 		/* e >= 1 is no fraction: p processors were no faster than one */
@@ -205,8 +191,8 @@ static int is_child(const char *parent, const char *path)
 static void outside_inner(struct strbuf *sb, const struct check_cell *cell)
 {
 	const struct baseline *cur = &cell->b->cur;
-	double grew = median_of(cell->cur, ANALYSIS_EXECUTION_TIME, 0) -
-		      median_of(cell->base, ANALYSIS_EXECUTION_TIME, 0);
+	double grew = baseline_median(cell->cur, ANALYSIS_EXECUTION_TIME, 0) -
+		      baseline_median(cell->base, ANALYSIS_EXECUTION_TIME, 0);
 	double inner = 0;
 	int children = 0;
 
@@ -221,8 +207,8 @@ static void outside_inner(struct strbuf *sb, const struct check_cell *cell)
 		if (!b)
 			continue;
 		children++;
-		inner += median_of(c, ANALYSIS_EXECUTION_TIME, 0) -
-			 median_of(b, ANALYSIS_EXECUTION_TIME, 0);
+		inner += baseline_median(c, ANALYSIS_EXECUTION_TIME, 0) -
+			 baseline_median(b, ANALYSIS_EXECUTION_TIME, 0);
 	}
 	if (children && inner < 0.5 * grew) {
 		separator(sb);
@@ -254,8 +240,8 @@ static void interference(struct strbuf *sb, const struct check_cell *cell)
 /* A time's relative change, current median over the baseline's. */
 static double time_change(const struct baseline_cell *cur, const struct baseline_cell *base)
 {
-	return median_of(cur, ANALYSIS_EXECUTION_TIME, 0) /
-	       median_of(base, ANALYSIS_EXECUTION_TIME, 0) - 1;
+	return baseline_median(cur, ANALYSIS_EXECUTION_TIME, 0) /
+	       baseline_median(base, ANALYSIS_EXECUTION_TIME, 0) - 1;
 }
 
 /* The least gain of both times that "faster everywhere" names. */

@@ -86,19 +86,13 @@ static double interference_gap(const struct check_cell *cell, double *cur_share,
 {
 	const struct matrix_figure *in = cell->mc ? &cell->mc->fig[ANALYSIS_INTERFERENCE] : NULL;
 	double wall = cell->mc ? cell->mc->fig[ANALYSIS_TOTAL_TIME_WALL].median : NAN;
-	double *share = xcalloc((cell->base ? cell->base->n : 0) + 1, sizeof(double)), gap = 0;
-	/* per repeat x = Interference / Total_time; of Total_time_wall (the sum): x / (1 + x) */
-	size_t k = baseline_ratios(cell->base, ANALYSIS_INTERFERENCE, ANALYSIS_TOTAL_TIME, share);
+	double base = baseline_machine_share(cell->base);
 
-	for (size_t i = 0; i < k; i++)
-		share[i] /= 1 + share[i];
-	if (in && in->n && wall > 0 && isfinite(in->median) && k) {
-		*cur_share = in->median / wall;
-		*base_share = stats_median(share, k);
-		gap = fabs(*cur_share - *base_share);
-	}
-	free(share);
-	return gap;
+	if (!(in && in->n && wall > 0 && isfinite(in->median) && isfinite(base)))
+		return 0;
+	*cur_share = in->median / wall;
+	*base_share = base;
+	return fabs(*cur_share - *base_share);
 }
 
 /* One processor, the times scaled to the baseline's machine speed. */
@@ -146,7 +140,7 @@ static double sitting_sd(const struct check_cell *cell, const struct check_metri
 static double one_off_sd(const struct check_cell *cell, const struct check_metric *m,
 			 int relative)
 {
-	double t = check_cell_median(cell->base, ANALYSIS_EXECUTION_TIME), r;
+	double t = baseline_median(cell->base, ANALYSIS_EXECUTION_TIME, 0), r;
 
 	if (!(t > 0))
 		return 0;
@@ -156,7 +150,7 @@ static double one_off_sd(const struct check_cell *cell, const struct check_metri
 		return log1p(SITTING_SD_ONE_OFF / t);
 	if (m->kind != CHECK_DERIVED || !relative)
 		return 0;
-	r = check_cell_median(cell->base_ref, ANALYSIS_EXECUTION_TIME);
+	r = baseline_median(cell->base_ref, ANALYSIS_EXECUTION_TIME, 0);
 	r = r > 0 ? log1p(SITTING_SD_ONE_OFF / r) : 0; /* a ratio of two times: both shift */
 	return hypot(log1p(SITTING_SD_ONE_OFF / t), r);
 }
@@ -244,7 +238,7 @@ static void describe_one_off(struct strbuf *sb, const struct check_cell *cell,
 		return;
 	unit_format(j, sizeof(j), UNIT_SECONDS, SITTING_SD_ONE_OFF);
 	unit_format(t, sizeof(t), UNIT_SECONDS,
-		    check_cell_median(cell->base, ANALYSIS_EXECUTION_TIME));
+		    baseline_median(cell->base, ANALYSIS_EXECUTION_TIME, 0));
 	strbuf_addf(sb, "; most of it is the %s a run's one-off costs may add to a short interval "
 		    "(its baseline median: %s)", j, t);
 }

@@ -44,20 +44,6 @@ void check_cell_init(struct check_cell *cell, struct check *c, const struct chec
 	}
 }
 
-double check_cell_median(const struct baseline_cell *bc, enum analysis_figure f)
-{
-	double *x, med;
-	size_t n;
-
-	if (!bc || !bc->n)
-		return NAN;
-	x = xmalloc(bc->n * sizeof(*x));
-	n = baseline_samples(bc, f, x);
-	med = n ? stats_median(x, n) : NAN;
-	free(x);
-	return med;
-}
-
 char *check_rule_origin(const struct rules_rule *from)
 {
 	/* the shipped defaults live in the binary: a path to rules/default.yml would name a file
@@ -89,7 +75,7 @@ struct verdict *check_verdict(struct check_cell *cell, enum verdict_status st, c
 							: 0;
 	if (cell->cur && cell->cur->speed > 0)
 		v->seconds *= cell->cur->speed;
-	v->base_seconds = check_cell_median(cell->base, ANALYSIS_EXECUTION_TIME);
+	v->base_seconds = baseline_median(cell->base, ANALYSIS_EXECUTION_TIME, 0);
 	return v;
 }
 

@@ -262,8 +262,6 @@ size_t check_family_cells(const struct verdict *const *v, size_t n, size_t *cell
 char *check_rule_origin(const struct rules_rule *from);
 struct verdict *check_verdict(struct check_cell *cell, enum verdict_status st, const char *kind,
 			      const struct check_metric *m, const struct rules_rule *from);
-/* The median of figure f over a baseline cell's samples; NAN without any (or without the cell). */
-double check_cell_median(const struct baseline_cell *bc, enum analysis_figure f);
 /* The samples of a metric in a cell (per-run figure or share); out has room for cell->n. */
 size_t check_samples(const struct baseline_cell *bc, const struct check_metric *m, double *out);
 /* As check_samples(), with the round of each sample in round (its position + 1 when not known). */

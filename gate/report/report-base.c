@@ -11,23 +11,18 @@
 #include "report/report-priv.h"
 #include "stats/stats.h"
 
+/* The baseline's cell of this interval and configuration, or NULL. */
+static const struct baseline_cell *base_cell(const struct baseline *b, const char *path,
+					     const char *size, int ranks, int threads)
+{
+	return b ? baseline_find(b, path, size ? size : "-", ranks, threads) : NULL;
+}
+
 /* The median of a baseline figure (share: of Total_time) in one configuration, NAN without it. */
 double report_base_median(const struct baseline *b, const char *path, const char *size, int ranks,
 			  int threads, enum analysis_figure f, int share)
 {
-	const struct baseline_cell *c = b ? baseline_find(b, path, size ? size : "-", ranks,
-							  threads)
-					  : NULL;
-	double *x, med;
-	size_t n;
-
-	if (!c || !c->n)
-		return NAN;
-	x = xcalloc(c->n, sizeof(*x));
-	n = share ? baseline_shares(c, f, x) : baseline_samples(c, f, x);
-	med = n ? stats_median(x, n) : NAN;
-	free(x);
-	return med;
+	return baseline_median(base_cell(b, path, size, ranks, threads), f, share);
 }
 
 double report_cell_share(const struct matrix_cell *c, int interval, enum analysis_figure f)
@@ -61,22 +56,7 @@ double report_cell_machine(const struct matrix_cell *c)
 double report_base_machine(const struct baseline *b, const char *path, const char *size,
 			   int ranks, int threads)
 {
-	const struct baseline_cell *c = b ? baseline_find(b, path, size ? size : "-", ranks,
-							  threads)
-					  : NULL;
-	double *x, med;
-	size_t n;
-
-	if (!c || !c->n)
-		return NAN;
-	x = xcalloc(c->n, sizeof(*x));
-	/* per repeat Interference / Total_time; of Total_time_wall, their sum: x / (1 + x) */
-	n = baseline_ratios(c, ANALYSIS_INTERFERENCE, ANALYSIS_TOTAL_TIME, x);
-	for (size_t i = 0; i < n; i++)
-		x[i] /= 1 + x[i];
-	med = n ? stats_median(x, n) : NAN;
-	free(x);
-	return med;
+	return baseline_machine_share(base_cell(b, path, size, ranks, threads));
 }
 
 double report_base_speedup(const struct baseline *b, const char *path, const char *size,
