@@ -204,17 +204,13 @@ void check_print_verdicts(FILE *out, const struct verdict_set *vs, int all)
 			undecided, plural(undecided), inconclusive_where(vs));
 }
 
-/* The absolute bounds judged (efficiency_min, time_max, share_max.*): outside the family. */
+/* The absolute bounds judged: outside the family. */
 static size_t bounds_judged(const struct verdict_set *vs)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < vs->nr; i++) {
-		const char *k = vs->v[i].kind, *u = k ? strrchr(k, '_') : NULL;
-		if (vs->v[i].status == VERDICT_SKIPPED || !u || !strncmp(k, "tolerance.", 10))
-			continue;
-		n += !strncmp(k, "share_max.", 10) || !strcmp(u, "_min") || !strcmp(u, "_max");
-	}
+	for (size_t i = 0; i < vs->nr; i++)
+		n += vs->v[i].status != VERDICT_SKIPPED && verdict_bound(&vs->v[i]);
 	return n;
 }
 

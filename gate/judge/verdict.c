@@ -197,3 +197,14 @@ void verdict_set_sort(struct verdict_set *vs, size_t first)
 	free(copy);
 	free(idx);
 }
+
+const char *verdict_bound(const struct verdict *v)
+{
+	const char *k = v->kind, *u = k ? strrchr(k, '_') : NULL;
+
+	if (!k || !strncmp(k, "tolerance.", 10))
+		return NULL;
+	if (!strncmp(k, "share_max.", 10))
+		return "max";
+	return !u ? NULL : !strcmp(u, "_min") ? "min" : !strcmp(u, "_max") ? "max" : NULL;
+}

@@ -133,6 +133,9 @@ const struct verdict_program *verdict_program(const struct verdict_set *s,
 void verdict_set_finish(struct verdict_set *s);
 /* Sorts the verdicts from 'first' on by benchmark, interval, size, processors, ranks; stable. */
 void verdict_set_sort(struct verdict_set *vs, size_t first);
+/* An absolute bound's side, "min" or "max" (efficiency_min, time_max, share_max.*), or NULL for
+ * any other verdict (a tolerance, a run's or a baseline's). */
+const char *verdict_bound(const struct verdict *v);
 const char *verdict_status_name(
 	enum verdict_status st); /* "pass", "warn", "fail", "error", "skipped" */
 

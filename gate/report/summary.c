@@ -178,20 +178,11 @@ void report_outcome(struct strbuf *sb, const struct verdict_set *s)
 	}
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = s ? strlen(s) : 0, k = strlen(suffix);
-
-	return n >= k && !strcmp(s + n - k, suffix);
-}
-
 const char *report_reference(const struct verdict *v)
 {
-	if (ends_with(v->kind, "_min"))
-		return "min";
-	if (ends_with(v->kind, "_max"))
-		return "max";
-	return "baseline";
+	const char *side = verdict_bound(v);
+
+	return side ? side : "baseline";
 }
 
 /* "jacobi program/solve 1 rank × 4 threads: Measured_efficiency 0.61 (baseline 0.83)" */
