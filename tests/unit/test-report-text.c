@@ -15,6 +15,7 @@
 #include "base/escape.h"
 #include "analyze/matrix.h"
 #include "report/report.h"
+#include "report/report-priv.h"
 #include "base/util.h"
 #include "report-testing.h"
 
@@ -280,9 +281,35 @@ static void test_escape(void **state)
 	strbuf_release(&sb);
 }
 
+/* Every absolute bound is told by its side, share_max.* too (its reference read 'baseline'); a
+ * tolerance or a run's verdict is no bound. */
+static void test_bound_sides(void **state)
+{
+	static const char *const kinds[][2] = {
+		{ "efficiency_min", "min" }, { "time_max", "max" },
+		{ "share_max.insufficient_parallelism", "max" }, { "isoefficiency_growth_max", "max" },
+		{ "tolerance.time", NULL }, { "tolerance.efficiency_min", NULL }, { "run.failed", NULL },
+	};
+	struct verdict_set s;
+
+	(void)state;
+	verdict_set_init(&s);
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		struct verdict *v = verdict_add(&s, VERDICT_PASS, "a", "program", "-", 1, 1,
+						kinds[i][0]);
+		if (kinds[i][1])
+			assert_string_equal(verdict_bound(v), kinds[i][1]);
+		else
+			assert_null(verdict_bound(v));
+		assert_string_equal(report_reference(v), kinds[i][1] ? kinds[i][1] : "baseline");
+	}
+	verdict_set_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bound_sides),
 		cmocka_unit_test(test_markdown),
 		cmocka_unit_test(test_markdown_whole),
 		cmocka_unit_test(test_headline),
