@@ -16,6 +16,9 @@
  *          SG_KNOB_IMBALANCE=K    the rows of the top half do K times the work: K:1 between
  *                                 two threads of the static schedule
  *          SG_KNOB_THREADS_X=K    K times the threads asked for (oversubscribed cores)
+ *          SG_KNOB_SLOW_PCT=P     every row of both loops does P % more work: each interval
+ *                                 takes P % longer, as on a machine P % slower
+ *                                 (tests/cli/check-reference.sh)
  */
 #include <math.h>
 #include <omp.h>
@@ -31,7 +34,7 @@ static int knob(const char *name)
 
 /* The knobs of the work, read once. */
 static struct {
-	int work_pct, serial_pct, imbalance;
+	int work_pct, serial_pct, imbalance, slow_pct;
 } extra;
 
 /* Row i of the sweep over the columns 1 .. last - 1. */
@@ -106,25 +109,42 @@ static double serial_work(int ms)
 	return x;
 }
 
-static double residual(const double *u, int n, int serial)
+/* Row i's squared residual over the columns 1 .. last - 1. */
+static double residual_row(const double *u, int n, int i, int last)
 {
 	double r = 0.0;
 
-	SG_BEGIN("residual");
+	for (int j = 1; j < last; j++) {
+		double d = 4 * u[i * n + j] - u[(i - 1) * n + j] - u[(i + 1) * n + j] - u[i * n + j - 1] - u[i * n + j + 1];
+		r += d * d;
+	}
+	return r;
+}
+
+/* The squared residual of the rows over the columns 1 .. last - 1: in a serial loop or not. */
+static double residual_cols(const double *u, int n, int last, int serial)
+{
+	double r = 0.0;
+
 	if (serial) {
 		for (int i = 1; i < n - 1; i++)
-			for (int j = 1; j < n - 1; j++) {
-				double d = 4 * u[i * n + j] - u[(i - 1) * n + j] - u[(i + 1) * n + j] - u[i * n + j - 1] - u[i * n + j + 1];
-				r += d * d;
-			}
+			r += residual_row(u, n, i, last);
 	} else {
 #pragma omp parallel for schedule(static) reduction(+ : r)
 		for (int i = 1; i < n - 1; i++)
-			for (int j = 1; j < n - 1; j++) {
-				double d = 4 * u[i * n + j] - u[(i - 1) * n + j] - u[(i + 1) * n + j] - u[i * n + j - 1] - u[i * n + j + 1];
-				r += d * d;
-			}
+			r += residual_row(u, n, i, last);
 	}
+	return r;
+}
+
+static double residual(const double *u, int n, int serial)
+{
+	double r;
+
+	SG_BEGIN("residual");
+	r = residual_cols(u, n, n - 1, serial);
+	if (extra.slow_pct > 0 && residual_cols(u, n, 1 + (n - 2) * extra.slow_pct / 100, serial) < 0)
+		r = -1; /* keeps the work */
 	SG_END("residual");
 	return sqrt(r);
 }
@@ -151,6 +171,8 @@ int main(int argc, char **argv)
 	extra.work_pct = knob("SG_KNOB_WORK_PCT");
 	extra.serial_pct = knob("SG_KNOB_SERIAL_PCT");
 	extra.imbalance = knob("SG_KNOB_IMBALANCE");
+	extra.slow_pct = knob("SG_KNOB_SLOW_PCT");
+	extra.work_pct += extra.slow_pct;
 	omp_set_num_threads(threads * (threads_x > 1 ? threads_x : 1));
 	u = calloc((size_t)n * n, sizeof(double));
 	v = calloc((size_t)n * n, sizeof(double));

@@ -9,11 +9,11 @@
 # machine is made by editing the head's manifest: a real one cannot be ordered up in a test.
 . "$(dirname "$0")/lib.bash"
 
-config() { # config FILE [WORK_PCT]
+config() { # config FILE [WORK_PCT] [SLOW_PCT]
 	cat >"$T/$1" <<YML
 results: results
 baselines: baselines
-defaults: { warmup: 1, repeat: 8, max_contention: off, env: { SG_KNOB_WORK_PCT: "${2:-0}" } }
+defaults: { warmup: 1, repeat: 8, max_contention: off, env: { SG_KNOB_WORK_PCT: "${2:-0}", SG_KNOB_SLOW_PCT: "${3:-0}" } }
 undecided: pass  # results against their own baseline decide nothing; the factor is the subject here
 benchmarks:
   - name: jacobi
@@ -53,9 +53,10 @@ expect_exit 0 "$SCALEGATE" baseline update -c base.yml -r base --force
 [ "$(grep -c $'^sample\t.*\tReference_time\t' baselines/jacobi.sgbase)" -ge 8 ] ||
 	fail "the baseline keeps no Reference_time samples"
 
-# 1. Half as much work again on a machine 1.5 times as slow on the loop: scaled by about 2/3, no
-#    regression.
-config half.yml 50
+# 1. Half as much work again in every interval (what a machine 1.5 times as slow would show) with
+#    the loop 1.5 times as slow: scaled by about 2/3, no regression. (Work added to the sweep alone
+#    would leave the residual as it was, and the residual would rightly contradict the factor.)
+config half.yml 0 50
 expect_exit 0 "$SCALEGATE" run -c half.yml -o half
 slow_machine half 1.5
 # (what the work added, less what the loop says the machine lost: about 0, against +50 % unscaled;
