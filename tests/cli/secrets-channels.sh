@@ -20,7 +20,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
-cc -I"$SG_TOP/tracer" "$T/spy.c" -L"$SG_BUILD/lib" -Wl,-rpath,"$SG_BUILD/lib" -lscalegate -o "$T/spy" ||
+cc ${SG_SAN_FLAGS:-} -I"$SG_TOP/tracer" "$T/spy.c" -L"$SG_BUILD/lib" -Wl,-rpath,"$SG_BUILD/lib" -lscalegate -o "$T/spy" ||
 	fail "cannot build the spy program"
 echo "S=$s" >"$T/spy.sh"
 cat >>"$T/spy.sh" <<'SH'
