@@ -11,18 +11,24 @@
 /* The spread of the last this many recorded runs of a series counts. */
 #define HISTORY_SHIFT_RUNS 30
 
-/* The sd of the logs of the last HISTORY_SHIFT_RUNS finite values of 's', with their count. */
-static double series_sd(const struct history_series *s, size_t *n)
+/*
+ * The sd of the logs of the last HISTORY_SHIFT_RUNS finite values of 's', with their count; with
+ * 'runs', of the values scaled to one machine speed by their runs' references (check-reference.c
+ * scales the current times alike), NAN when one of them has none.
+ */
+static double series_sd(const struct history_series *s, const struct history_run *runs, size_t *n)
 {
 	size_t from = s->n > HISTORY_SHIFT_RUNS ? s->n - HISTORY_SHIFT_RUNS : 0;
 	double mean = 0, m2 = 0;
 
 	*n = 0;
 	for (size_t i = from; i < s->n; i++) {
-		double x, d;
+		double x, d, ref = runs ? runs[s->run[i]].reference : 1;
 		if (!(s->value[i] > 0) || !isfinite(s->value[i]))
 			continue;
-		x = log(s->value[i]);
+		if (!(ref > 0) || !isfinite(ref))
+			return NAN;
+		x = log(s->value[i]) - log(ref);
 		d = x - mean;
 		mean += d / (double)++*n;
 		m2 += d * (x - mean);
@@ -40,7 +46,7 @@ static void add_spreads(struct check_bench *b, const struct history_data *d)
 		if (strcmp(s->benchmark, b->name) ||
 		    (s->metric != HISTORY_TIME && s->metric != HISTORY_SPEEDUP))
 			continue;
-		sd = series_sd(s, &n);
+		sd = series_sd(s, NULL, &n);
 		/* too few runs, or constant: the reference configuration's speedup of 1 */
 		if (n < CHECK_SITTINGS_MEASURED || !(sd > 0))
 			continue;
@@ -51,6 +57,7 @@ static void add_spreads(struct check_bench *b, const struct history_data *d)
 		sp->speedup = s->metric == HISTORY_SPEEDUP;
 		sp->sd = sd;
 		sp->runs = n;
+		sp->sd_scaled = sp->speedup ? NAN : series_sd(s, d->runs, &n);
 	}
 }
 
@@ -89,6 +96,12 @@ const struct check_spread *check_history_spread(const struct check_cell *cell, i
 			found = &b->spread[i];
 	free(conf);
 	return found;
+}
+
+double check_spread_sd(const struct check_cell *cell, const struct check_spread *h, int *scaled)
+{
+	*scaled = cell->cur && cell->cur->speed > 0 && isfinite(h->sd_scaled);
+	return *scaled ? h->sd_scaled : h->sd;
 }
 
 void check_spread_release(struct check_bench *b)

@@ -216,6 +216,8 @@ void check_describe_reference(struct strbuf *sb, const struct check_cell *cell, 
 
 /* The cell's history spread of Execution_time (speedup 0) or of the speedup, or NULL. */
 const struct check_spread *check_history_spread(const struct check_cell *cell, int speedup);
+/* Its sd for the cell: of the scaled times when the cell's times are scaled (*scaled: 1). */
+double check_spread_sd(const struct check_cell *cell, const struct check_spread *h, int *scaled);
 void check_spread_release(struct check_bench *b);
 /*
  * Whether a change past the tolerance in this cell may earn adaptive repeats

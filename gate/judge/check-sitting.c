@@ -177,7 +177,9 @@ static double sitting_sd(const struct check_cell *cell, const struct check_metri
 		return 0;
 	if (m->id == RULES_TIME) {
 		const struct check_spread *h = check_history_spread(cell, 0);
-		return h ? check_sitting_choose(h->sd, h->runs, SITTING_SD_TIME, df)
+		int scaled;
+		return h ? check_sitting_choose(check_spread_sd(cell, h, &scaled), h->runs,
+						SITTING_SD_TIME, df)
 			 : check_sitting_choose(s->time, s->sittings, SITTING_SD_TIME, df);
 	}
 	if (m->kind == CHECK_DERIVED) {
@@ -189,15 +191,20 @@ static double sitting_sd(const struct check_cell *cell, const struct check_metri
 }
 
 /* The details when measured from the history: its runs, the floor when it applies. */
-static void describe_history(struct strbuf *sb, const struct check_spread *h, double sd, double df)
+static void describe_history(struct strbuf *sb, const struct check_cell *cell,
+			     const struct check_spread *h, double sd, double df)
 {
-	strbuf_addf(sb, "(measured from %zu history runs: %.3g %% between two, ", h->runs,
-		    100 * M_SQRT2 * h->sd);
+	int scaled;
+	double hsd = check_spread_sd(cell, h, &scaled);
+
+	strbuf_addf(sb, "(measured from %zu history runs%s: %.3g %% between two, ", h->runs,
+		    scaled ? ", their times scaled by each run's machine speed reference" : "",
+		    100 * M_SQRT2 * hsd);
 	if (!(df > 0))
 		strbuf_addf(sb, "the assumed value is the floor until " XSTR(CHECK_SITTINGS_TRUSTED)
 			    " runs)");
 	else
-		strbuf_addf(sb, "%g df%s)", df, sd > M_SQRT2 * h->sd ? ", at its floor" : "");
+		strbuf_addf(sb, "%g df%s)", df, sd > M_SQRT2 * hsd ? ", at its floor" : "");
 }
 
 /* "the machine took X % here, Y % when the baseline was recorded: ..." when they differ. */
@@ -248,7 +255,7 @@ void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell,
 		    relative || m->kind == CHECK_SHARE ? (relative ? "%" : "points") : "");
 	if (relative && (h = check_history_spread(cell, m->id != RULES_TIME)) &&
 	    (m->id == RULES_TIME || m->kind == CHECK_DERIVED))
-		describe_history(sb, h, sd, df);
+		describe_history(sb, cell, h, sd, df);
 	else if (!isfinite(level) || k < CHECK_SITTINGS_MEASURED)
 		strbuf_addf(
 			sb,

@@ -65,6 +65,9 @@ struct check_spread {
 	int speedup;                    /* 1: of the speedup; 0: of Execution_time */
 	double sd;                      /* of one run's level */
 	size_t runs;
+	/* of one run's level scaled by the run's machine speed reference (times whose runs all
+	 * have one), the current side's scaled alike; NAN: none */
+	double sd_scaled;
 };
 
 struct check {

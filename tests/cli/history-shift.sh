@@ -40,3 +40,47 @@ expect_exit 0 "$SCALEGATE" history record -c scalegate.yml --commit c3 --branch 
 check_details
 expect_match "$(cat junit.xml)" 'shift between sittings allowed for: sd [0-9.]+ % \(measured from 3 history runs' \
 	"three history runs: measured from them"
+
+# Runs on machines of different speeds (every interval up to 60 % slower, the reference loop alike):
+# the shift is measured from the times scaled by each run's reference, as the current times are
+# (their spread unscaled: about 26 % between two runs; scaled, what is left of the noise).
+slow_run() { # slow_run K PCT: run sK with every interval PCT % slower, its loop as slow
+	sed -e "s|history: history.db|history: scaled.db|" \
+		-e "s|max_contention: off }|max_contention: off, env: { SG_KNOB_SLOW_PCT: \"$2\" } }|" \
+		scalegate.yml >"slow$1.yml"
+	expect_exit 0 "$SCALEGATE" run -c "slow$1.yml" -o "s$1"
+	awk -F'\t' -v OFS='\t' -v k="1.$2" 'NR > 1 && $13 != "-" { $13 = $13 * k } 1' \
+		"s$1/manifest.tsv" >m && mv m "s$1/manifest.tsv"
+	expect_exit 0 "$SCALEGATE" history record -c "slow$1.yml" --commit "s$1" --branch main "s$1"
+}
+k=0
+for pct in 00 30 60 15 45; do
+	k=$((k + 1))
+	slow_run $k $pct
+done
+expect_exit 0 "$SCALEGATE" baseline update -c slow1.yml -r s1 --force
+code=0
+"$SCALEGATE" check -c slow1.yml -r s1 --junit scaled.xml --testcase-output >/dev/null 2>&1 ||
+	code=$?
+[ $code = 0 ] || [ $code = 1 ] || fail "check exited $code"
+# sweep at 1 thread (at 2, two cores shared with the test machine's load spread it anyway): its
+# spread between two runs as measured scaled, and unscaled from the history's own medians
+not_scaled="the history's times were not scaled by their references"
+python3 - scaled.xml scaled.db <<'PY' || fail "$not_scaled"
+import math, re, sqlite3, statistics, sys
+xml = open(sys.argv[1]).read()
+name = r'program/solve/sweep 1 rank × 1 thread \(p=1\) tolerance\.time'
+case = re.search(r'<testcase name="' + name + '".*?</testcase>', xml, re.S).group(0)
+m = re.search(r"measured from 5 history runs, their times scaled by each run&apos;s machine speed "
+              r"reference: ([0-9.]+) % between two", case)
+if not m:
+    sys.exit("no scaled history spread in: " + case[:2000])
+raw = [r[0] for r in sqlite3.connect(sys.argv[2]).execute(
+    "SELECT p.median FROM points p JOIN series s ON p.series = s.id WHERE s.metric = 'time' "
+    "AND s.interval = 'program/solve/sweep' AND s.configuration = '1x1'")]
+unscaled = 100 * math.sqrt(2) * statistics.stdev(math.log(v) for v in raw)
+scaled = float(m.group(1))
+print("sweep at 1 thread, between two runs: %g %% scaled, %.1f %% unscaled" % (scaled, unscaled))
+if scaled >= unscaled / 2:
+    sys.exit("scaled %g %% is not below half the unscaled %.1f %%" % (scaled, unscaled))
+PY
