@@ -117,14 +117,17 @@ int stats_check_level(const char *what, double level)
 	return 0;
 }
 
+/* By selection on a copy, not a sort: the same value in O(n) (history detect takes three medians
+ * per split it weighs: sorting them was three quarters of its time). */
 double stats_quantile(const double *x, size_t n, double q)
 {
 	double *s, v;
 
 	if (!n || !(q >= 0 && q <= 1))
 		return NAN;
-	s = sorted_copy(x, n);
-	v = sorted_quantile(s, n, q);
+	s = xmalloc(n * sizeof(*s));
+	memcpy(s, x, n * sizeof(*s));
+	v = stats_select_quantile(s, n, q);
 	free(s);
 	return v;
 }
