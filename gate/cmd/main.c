@@ -26,6 +26,7 @@ static const struct cmd commands[] = {
 	{"check", cmd_check,
 	 "judge the results against the rules and the baselines: the gate's verdict"},
 	{"history", cmd_history, "record runs, find change points over commits, write trend pages"},
+	{"import", cmd_import, "read TALP or Caliper measurements as a results directory"},
 	{"post", cmd_post, "post the summary of a check: a webhook, a GitHub or GitLab status"},
 	{"profile", cmd_profile, "check and summarize profile files written by the tracer"},
 	{"report", cmd_report,
