@@ -25,6 +25,7 @@ static const struct cmd commands[] = {
 	 "the whole gate in one command: run, check, reports, post; the check's exit code"},
 	{"check", cmd_check,
 	 "judge the results against the rules and the baselines: the gate's verdict"},
+	{"export", cmd_export, "write results for Extra-P or for Hatchet and Thicket"},
 	{"history", cmd_history, "record runs, find change points over commits, write trend pages"},
 	{"import", cmd_import, "read TALP or Caliper measurements as a results directory"},
 	{"post", cmd_post, "post the summary of a check: a webhook, a GitHub or GitLab status"},

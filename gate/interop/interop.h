@@ -50,4 +50,19 @@ int talp_import(struct import_set *s, const char *path, const char *benchmark, c
 int caliper_import(struct import_set *s, const char *path, const char *benchmark,
 		   const char *size);
 
+/*
+ * Extra-P's JSON Lines (interop/extrap.c) of the analysis of results DIR into file 'out': one line
+ * per interval x figure x configuration with the figure's value in each repeat. 'benchmark' may
+ * be NULL when DIR holds one. Sets *lines; 0, or gate_error().
+ */
+int extrap_export(const char *dir, const char *benchmark, const char *out, size_t *lines);
+
+struct manifest_row;
+/*
+ * One run of results DIR as Caliper json-split for Hatchet and Thicket (interop/hatchet.c) into
+ * file 'out': the first successful run that 'pick' matches (its benchmark, size: NULL for any;
+ * ranks, threads, repeat: 0 for any). 0, or gate_error().
+ */
+int hatchet_export(const char *dir, const struct manifest_row *pick, const char *out);
+
 #endif
