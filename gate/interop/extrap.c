@@ -100,15 +100,17 @@ static const char *pick_benchmark(const struct analysis *a, const char *benchmar
 		if (benchmark && !strcmp(b, benchmark))
 			return b;
 		if (!benchmark && only && strcmp(only, b)) {
-			gate_error("'%s' holds benchmarks '%s' and '%s': give --benchmark NAME (an "
-				   "Extra-P experiment has one set of parameters)", a->dir, only, b);
+			gate_error("'%s' holds benchmarks '%s' and '%s': give --benchmark NAME "
+				   "(an Extra-P experiment has one set of parameters)", a->dir,
+				   only, b);
 			return NULL;
 		}
 		only = only ? only : b;
 	}
-	if (benchmark || !only)
-		gate_error("'%s' holds no results of %s%s%s", a->dir, benchmark ? "'" : "any benchmark",
-			   benchmark ? benchmark : "", benchmark ? "'" : "");
+	if (benchmark)
+		gate_error("'%s' holds no results of '%s'", a->dir, benchmark);
+	else if (!only)
+		gate_error("'%s' holds no results of any benchmark", a->dir);
 	return benchmark ? NULL : only;
 }
 

@@ -163,8 +163,8 @@ int hatchet_export(const char *dir, const struct manifest_row *pick, const char 
 		goto out;
 	}
 	if ((row = pick_row(&r.manifest, pick)) < 0) {
-		gate_error("'%s' holds no successful run of that benchmark, configuration and repeat",
-			   dir);
+		gate_error("'%s' holds no successful run of that benchmark, configuration and "
+			   "repeat", dir);
 		goto out;
 	}
 	if (results_profiles(&r, (size_t)row, &p, &n))

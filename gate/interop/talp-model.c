@@ -186,8 +186,9 @@ static void warn_unclassified(const struct talp_file *t)
 	}
 	if (worst < 0.99)
 		warning("%s: TALP classified only %.0f %% of elapsed time × CPUs in region '%s' "
-			"(the least of its regions): the rest counts as serial code and idle ranks, "
-			"and scalegate's efficiencies are lower than TALP's (docs/interop.md)",
+			"(the least of its regions): the rest counts as serial code and idle "
+			"ranks, and scalegate's efficiencies are lower than TALP's "
+			"(docs/interop.md)",
 			t->path, 100 * worst, t->region[at].name);
 }
 
