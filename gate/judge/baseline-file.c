@@ -29,31 +29,14 @@ char *baseline_path(const char *dir, const char *benchmark)
 	return xstrfmt("%s/%s%s", dir, benchmark, BASELINE_EXT);
 }
 
-/* Interval paths and fingerprint values may hold any byte: escape what would break a line. */
-static void add_escaped(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\')
-			strbuf_addstr(sb, "\\\\");
-		else if (*s == '\t')
-			strbuf_addstr(sb, "\\t");
-		else if (*s == '\n')
-			strbuf_addstr(sb, "\\n");
-		else if (*s == '\r')
-			strbuf_addstr(sb, "\\r");
-		else
-			strbuf_addch(sb, *s);
-	}
-}
-
 static void add_cell_key(struct strbuf *out, const char *record, const struct baseline_cell *c,
 			 const char *metric)
 {
 	strbuf_addstr(out, record);
 	strbuf_addch(out, '\t');
-	add_escaped(out, c->interval);
+	tsv_add_escaped(out, c->interval);
 	strbuf_addch(out, '\t');
-	add_escaped(out, c->size);
+	tsv_add_escaped(out, c->size);
 	strbuf_addf(out, "\t%d\t%d\t%s", c->ranks, c->threads, metric);
 }
 
@@ -103,18 +86,18 @@ void baseline_format(const struct baseline *b, struct strbuf *out)
 	size_t start = out->len;
 
 	strbuf_addf(out, "scalegate-baseline\t%d\nbenchmark\t", BASELINE_VERSION);
-	add_escaped(out, b->benchmark);
+	tsv_add_escaped(out, b->benchmark);
 	strbuf_addch(out, '\n');
 	for (size_t i = 0; i < b->nr_fingerprint; i++) {
 		strbuf_addstr(out, "fingerprint\t");
-		add_escaped(out, b->fingerprint[2 * i]);
+		tsv_add_escaped(out, b->fingerprint[2 * i]);
 		strbuf_addch(out, '\t');
-		add_escaped(out, b->fingerprint[2 * i + 1]);
+		tsv_add_escaped(out, b->fingerprint[2 * i + 1]);
 		strbuf_addch(out, '\n');
 	}
 	for (size_t i = 0; i < b->nr_sittings; i++) {
 		strbuf_addstr(out, "sitting\t");
-		add_escaped(out, b->sittings[i]);
+		tsv_add_escaped(out, b->sittings[i]);
 		strbuf_addch(out, '\n');
 	}
 	strbuf_addstr(out, "columns\tinterval\tsize\tranks\tthreads\tmetric\tsamples in repeat "

@@ -43,6 +43,11 @@ const char *profile_column_name(enum profile_column c)
 	return column_names[c];
 }
 
+const char *profile_mpi_column_name(enum profile_mpi_column c)
+{
+	return mpi_column_names[c];
+}
+
 void profile_data_init(struct profile *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -161,7 +166,7 @@ static int read_region(struct reader *r, char **f, int n)
 	return 0;
 }
 
-static char *node_path(const struct profile *p, const struct profile_node *n)
+char *profile_node_path(const struct profile *p, const struct profile_node *n)
 {
 	const char *name = p->regions[n->region].name;
 
@@ -192,7 +197,7 @@ static int read_node(struct reader *r, char **f, int n)
 	if (node.depth > PROFILE_MAX_DEPTH)
 		return bad(r, "node nested deeper than " PROFILE_MAX_DEPTH_TEXT " levels (the "
 			   "tracer never writes deeper)");
-	node.path = node_path(p, &node);
+	node.path = profile_node_path(p, &node);
 	r->path_bytes += strlen(node.path) + 1;
 	if (r->path_bytes > PROFILE_MAX_PATH_BYTES) {
 		free(node.path);
@@ -359,15 +364,6 @@ static int read_record(struct reader *r, char *line)
 	return 0; /* record types from newer tracers are skipped */
 }
 
-static uint64_t checksum(const char *s, size_t n)
-{
-	uint64_t h = 14695981039346656037ull;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
 /* The last line must be 'end <checksum of everything before it>'. */
 static int check_end(struct profile *p, struct strbuf *sb, size_t *body_len)
 {
@@ -381,7 +377,7 @@ static int check_end(struct profile *p, struct strbuf *sb, size_t *body_len)
 	if (!end || strncmp(end + 1, "end\t", 4))
 		return gate_error("'%s' is truncated: no end record", p->path);
 	*body_len = (size_t)(end + 1 - sb->buf);
-	if (sscanf(end + 5, "%llx", &want) != 1 || want != checksum(sb->buf, *body_len))
+	if (sscanf(end + 5, "%llx", &want) != 1 || want != fnv1a64(sb->buf, *body_len))
 		return gate_error("'%s' is corrupt: checksum mismatch", p->path);
 	return 0;
 }
@@ -492,14 +488,14 @@ int profile_mask_secrets(const char *path)
 		return -1;
 	end = sb.len > 1 && sb.buf[sb.len - 1] == '\n' ? memrchr(sb.buf, '\n', sb.len - 1) : NULL;
 	if (!end || strncmp(end + 1, "end\t", 4) || sscanf(end + 5, "%llx", &want) != 1 ||
-	    want != checksum(sb.buf, (size_t)(end + 1 - sb.buf))) {
+	    want != fnv1a64(sb.buf, (size_t)(end + 1 - sb.buf))) {
 		strbuf_release(&sb);
 		return secret_mask_file(path); /* not a sealed profile: masked as it is */
 	}
 	sb.len = (size_t)(end + 1 - sb.buf);
 	sb.buf[sb.len] = '\0';
 	if (secret_mask_strbuf(&sb)) {
-		strbuf_addf(&sb, "end\t%016llx\n", (unsigned long long)checksum(sb.buf, sb.len));
+		profile_seal(&sb);
 		ret = write_file_atomic(path, sb.buf, sb.len);
 	}
 	strbuf_release(&sb);

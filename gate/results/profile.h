@@ -139,7 +139,28 @@ int profile_mask_secrets(const char *path);
 const char *profile_meta(const struct profile *p, const char *key);
 /* A numeric meta value, or 'fallback' when absent or '-'. */
 double profile_meta_num(const struct profile *p, const char *key, double fallback);
-/* Name of a stat column, e.g. "omp_barrier". */
+/* Name of a stat column, e.g. "omp_barrier", and of an mpi column, e.g. "bytes_sent". */
 const char *profile_column_name(enum profile_column c);
+const char *profile_mpi_column_name(enum profile_mpi_column c);
+/* A node's call path, "program/solve/step[3]", from its parent's; caller frees. */
+char *profile_node_path(const struct profile *p, const struct profile_node *n);
+
+/*
+ * Building a profile in memory (profile-write.c), for the importers of other tools' data. Each adds
+ * one item to 'p' (which owns its copies) and returns its id; a stat or mpi record starts with
+ * every column NAN (not captured).
+ */
+void profile_add_meta(struct profile *p, const char *key, const char *value);
+int profile_add_region(struct profile *p, const char *name, const char *file, int line);
+int profile_add_node(struct profile *p, int parent, int region);
+int profile_add_thread(struct profile *p, int omp_thread, int is_main);
+struct profile_stat *profile_add_stat(struct profile *p, int node, int thread);
+struct profile_mpi *profile_add_mpi(struct profile *p, int node, int thread, const char *kind);
+/* Writes 'p' to 'path' (atomically) in the format the tracer writes, sealed; 0 or gate_error(). */
+int profile_write(const struct profile *p, const char *path);
+
+struct strbuf;
+/* Appends the 'end' record: the checksum of everything 'sb' holds. */
+void profile_seal(struct strbuf *sb);
 
 #endif

@@ -43,6 +43,22 @@ int tsv_columns(const char *path, const char *header, const char *const *names, 
 	return ret;
 }
 
+void tsv_add_escaped(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			strbuf_addstr(sb, "\\\\");
+		else if (*s == '\t')
+			strbuf_addstr(sb, "\\t");
+		else if (*s == '\n')
+			strbuf_addstr(sb, "\\n");
+		else if (*s == '\r')
+			strbuf_addstr(sb, "\\r");
+		else
+			strbuf_addch(sb, *s);
+	}
+}
+
 char *tsv_unescape(const char *s)
 {
 	char *out = xmalloc(strlen(s) + 1), *o = out;

@@ -30,6 +30,12 @@ typedef int (*tsv_row_fn)(void *ctx, const char *path, int lineno, char **f, int
 int tsv_read_record(const char *path, const char *header, const char *what, tsv_row_fn row,
 		    void *ctx, int *present);
 
+struct strbuf;
+
+/* Appends 's' with \\, TAB, newline and CR escaped: interval paths and fingerprint values may hold
+ * any byte, and a field must not break its line (tsv_unescape reads it back). */
+void tsv_add_escaped(struct strbuf *sb, const char *s);
+
 /* A field as written with \\, \t, \n and \r escaped (the profile and the baselines), unescaped;
  * caller frees. */
 char *tsv_unescape(const char *s);

@@ -5,12 +5,13 @@
 set -u
 cd "${SG_TOP:-$(dirname "$0")/../..}" || exit 1
 declare -A may=(
-	[cmd]="post report judge history rules analyze run stats results config base"
+	[cmd]="post report judge history rules interop analyze run stats results config base"
 	[post]="base"
 	[report]="judge history rules analyze stats results config base"
 	[judge]="history rules analyze stats results config base"
 	[history]="analyze stats results config base"
 	[rules]="config base"
+	[interop]="analyze stats results config base"
 	[analyze]="stats results config base"
 	[run]="results config base"
 	[stats]="base"
