@@ -127,8 +127,6 @@ void html_bar(struct html_plot *pl, double x, double frac, double y0, double y1,
 /* Plain text as HTML character data, and as an attribute value. */
 void html_text(struct strbuf *sb, const char *s);
 void html_attr(struct strbuf *sb, const char *s);
-/* A number as %.3g (or "–" when not finite). */
-void html_number(struct strbuf *sb, const char *fmt, double v);
 
 /* ---- sections (html-plots.c) ---- */
 

@@ -35,14 +35,6 @@ void html_attr(struct strbuf *sb, const char *s)
 	xml_add_attr(sb, s);
 }
 
-void html_number(struct strbuf *sb, const char *fmt, double v)
-{
-	if (isfinite(v))
-		strbuf_addf(sb, fmt, v);
-	else
-		strbuf_addstr(sb, "\xe2\x80\x93");
-}
-
 /* ---- axes ---- */
 
 static void axis_reset(struct html_axis *ax)
