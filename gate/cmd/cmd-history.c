@@ -358,8 +358,12 @@ static int write_record(const char *where, struct history_record *r, const char 
 	return ret;
 }
 
-int history_cmd_record(const char *where, struct config *c, const char *config_path,
-		       const char *results, const struct history_meta *meta)
+/*
+ * Records the results directory into the database 'where' (config may be NULL: no configuration
+ * hash); prints one line. 0, or -1 (reported).
+ */
+static int history_cmd_record(const char *where, struct config *c, const char *config_path,
+			      const char *results, const struct history_meta *meta)
 {
 	struct history_record r;
 	int ret;

@@ -37,7 +37,9 @@ struct post_request *post_add_request(struct post_plan *p, const char *what, cha
 	return r;
 }
 
-void post_add_header(struct post_request *r, const char *name, const char *value, int secret)
+/* A header added to 'r' (a secret one: the token follows 'value'). */
+static void post_add_header(struct post_request *r, const char *name, const char *value,
+			    int secret)
 {
 	ALLOC_GROW(r->headers, r->nr_headers + 1, r->alloc_headers);
 	r->headers[r->nr_headers].name = name;

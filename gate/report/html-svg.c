@@ -153,12 +153,12 @@ static double clamp(double v, double lo, double hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-double html_px(const struct html_plot *pl, double x)
+static double html_px(const struct html_plot *pl, double x)
 {
 	return clamp(pl->left + axis_frac(&pl->x, x) * pl->w, pl->left - 4, pl->left + pl->w + 4);
 }
 
-double html_py(const struct html_plot *pl, double y)
+static double html_py(const struct html_plot *pl, double y)
 {
 	return clamp(pl->top + pl->h - axis_frac(&pl->y, y) * pl->h, pl->top - 4,
 		     pl->top + pl->h + 4);

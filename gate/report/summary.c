@@ -394,7 +394,10 @@ static void summary_reports(struct strbuf *out, const char *const *paths)
 	strbuf_addch(out, '}');
 }
 
-void summary_format(struct strbuf *out, const struct verdict_set *s, const char *const *paths)
+/* The JSON summary, input of 'scalegate post' (schema: docs/summary.md), into 'out'. 'paths' are
+ * the files of the reports written with it, one per row of report_formats (NULL: none written). */
+static void summary_format(struct strbuf *out, const struct verdict_set *s,
+			   const char *const *paths)
 {
 	static const enum verdict_status order[] = {VERDICT_FAIL, VERDICT_ERROR, VERDICT_WARN,
 						    VERDICT_SKIPPED, VERDICT_PASS};

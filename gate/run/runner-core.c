@@ -16,7 +16,7 @@
 #include "run/batch.h"
 
 
-double runner_monotonic(void)
+static double runner_monotonic(void)
 {
 	struct timespec ts;
 
@@ -46,7 +46,8 @@ static char *find_lib_dir(void)
 	return xstrfmt("%s/../lib", dirname(exe));
 }
 
-char *runner_preload_library(const struct runner *r, const struct bench_config *b)
+/* The library to preload into 'b', or NULL after gate_error() when there is none; caller frees. */
+static char *runner_preload_library(const struct runner *r, const struct bench_config *b)
 {
 	char *mpi = xstrfmt("%s/libscalegate-mpi.so", r->lib_dir), *plain;
 	char resolved[PATH_MAX];
@@ -71,7 +72,8 @@ char *runner_preload_library(const struct runner *r, const struct bench_config *
 	return xstrdup(resolved);
 }
 
-int runner_forget_ab(struct runner *r)
+/* A run without a base: the base runs of an earlier A/B run no longer belong to these results. */
+static int runner_forget_ab(struct runner *r)
 {
 	char *base = xstrfmt("%s/base", r->results), *ab = xstrfmt("%s/ab.tsv", r->results);
 	int ret = r->opt.dry_run ? 0 : remove_tree(base);

@@ -104,19 +104,14 @@ int runner_manifest_start(struct runner *r);
 int runner_manifest_finish(struct runner *r);
 
 /* runner-core.c: what both sides of an A/B run use */
-double runner_monotonic(void);
 /* Whether 'b' is among the benchmarks this run was asked for (--benchmark). */
 int runner_selected(const struct runner *r, const struct bench_config *b);
-/* The library to preload into 'b', or NULL after gate_error() when there is none; caller frees. */
-char *runner_preload_library(const struct runner *r, const struct bench_config *b);
 /*
  * runner_init without the base of an A/B run: opens the results directory;
  * 1 when the runner is ready for a base (runner_ab_init), 0 when it is done
  * (a dry run, a submitted Slurm job), -1 after gate_error().
  */
 int runner_init_side(struct runner *r, struct config *c, const struct runner_options *opt);
-/* A run without a base: the base runs of an earlier A/B run no longer belong to these results. */
-int runner_forget_ab(struct runner *r);
 int runner_bench_setup(struct runner *r, const struct bench_config *b, struct bench_run *br);
 void runner_bench_release(struct bench_run *br);
 int runner_one(struct runner *r, struct bench_run *br, size_t pt, int repeat);
