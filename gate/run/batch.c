@@ -21,7 +21,11 @@
 /* seconds past the time limit before the gate gives up on the scheduler ending the job */
 #define RUN_GRACE 300.0
 
-const struct batch_backend *const batch_backends[] = { &batch_slurm, NULL };
+/* One row per scheduler; a new one adds its row here and its commands in its own file. */
+const struct batch_backend *const batch_backends[] = {
+	&batch_slurm,
+	NULL,
+};
 
 /* The scheduler of the configuration's section; NULL: none. */
 static const struct batch_backend *batch_backend_of(const struct config *c)
