@@ -185,6 +185,42 @@ static void pg_close(void *db)
 	free(h);
 }
 
+int history_pg_url(const char *where)
+{
+	return !strncmp(where, "postgresql://", 13) || !strncmp(where, "postgres://", 11);
+}
+
+/* The location for messages: a URL's password masked (history.h). */
+char *history_where_text(const char *where)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *at = history_pg_url(where) ? strchr(where, '@') : NULL, *colon = NULL, *pw;
+
+	/* postgresql://user:PASSWORD@host/db and ...?password=PASSWORD: the password never printed
+	 */
+	for (const char *p = strstr(where, "://"); at && p && p < at; p++)
+		if (*p == ':' && p[1] != '/')
+			colon = p;
+	if (colon) {
+		strbuf_add(&sb, where, (size_t)(colon - where) + 1);
+		strbuf_addstr(&sb, "***");
+		strbuf_addstr(&sb, at);
+	} else {
+		strbuf_addstr(&sb, where);
+	}
+	if ((pw = strstr(sb.buf, "password=")) != NULL) {
+		size_t start = (size_t)(pw - sb.buf) + 9,
+		       end = start + strcspn(sb.buf + start, "&");
+		char *rest = xstrdup(sb.buf + end);
+		sb.len = start;
+		sb.buf[start] = 0;
+		strbuf_addstr(&sb, "***");
+		strbuf_addstr(&sb, rest);
+		free(rest);
+	}
+	return strbuf_detach(&sb);
+}
+
 /*
  * Connects with libpq's defaults (GSS negotiation included) and a bounded wait: without one, a
  * server that accepts and never answers holds the gate for ever. A connect_timeout in the URL, or

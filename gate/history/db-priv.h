@@ -38,6 +38,8 @@ extern const struct history_backend history_sqlite, history_pg;
 /* Open (create, migrate) a database: 0 with *db and the version found, or gate_error(). */
 int history_sqlite_open(const char *where, void **db, int *found_version);
 int history_pg_open(const char *url, void **db, int *found_version);
+/* Whether 'where' names a PostgreSQL database (a postgresql:// or postgres:// URL). */
+int history_pg_url(const char *where);
 
 /*
  * Whether a database found at schema version 'v' ('recorded': a version of ours is stored, so 0 is

@@ -15,18 +15,13 @@ struct history {
 	int batch; /* within history_begin() .. history_commit() */
 };
 
-static int is_url(const char *where)
-{
-	return !strncmp(where, "postgresql://", 13) || !strncmp(where, "postgres://", 11);
-}
-
 int history_open(struct history **out, const char *where)
 {
 	struct history *h = xcalloc(1, sizeof(*h));
 	int ret;
 
-	h->be = is_url(where) ? &history_pg : &history_sqlite;
-	ret = is_url(where) ? history_pg_open(where, &h->db, &h->found_version)
+	h->be = history_pg_url(where) ? &history_pg : &history_sqlite;
+	ret = history_pg_url(where) ? history_pg_open(where, &h->db, &h->found_version)
 			    : history_sqlite_open(where, &h->db, &h->found_version);
 	if (ret) {
 		free(h);
@@ -92,36 +87,6 @@ int history_write(struct history *h, struct history_record *r)
 		return -1;
 	}
 	return 0;
-}
-
-char *history_where_text(const char *where)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *at = is_url(where) ? strchr(where, '@') : NULL, *colon = NULL, *pw;
-
-	/* postgresql://user:PASSWORD@host/db and ...?password=PASSWORD: the password never printed
-	 */
-	for (const char *p = strstr(where, "://"); at && p && p < at; p++)
-		if (*p == ':' && p[1] != '/')
-			colon = p;
-	if (colon) {
-		strbuf_add(&sb, where, (size_t)(colon - where) + 1);
-		strbuf_addstr(&sb, "***");
-		strbuf_addstr(&sb, at);
-	} else {
-		strbuf_addstr(&sb, where);
-	}
-	if ((pw = strstr(sb.buf, "password=")) != NULL) {
-		size_t start = (size_t)(pw - sb.buf) + 9,
-		       end = start + strcspn(sb.buf + start, "&");
-		char *rest = xstrdup(sb.buf + end);
-		sb.len = start;
-		sb.buf[start] = 0;
-		strbuf_addstr(&sb, "***");
-		strbuf_addstr(&sb, rest);
-		free(rest);
-	}
-	return strbuf_detach(&sb);
 }
 
 static char *dup_or_null(const char *s)
