@@ -65,9 +65,12 @@ void post_comment_print(const struct post_request *r, FILE *out);
 /* Finds our comment and edits it, or creates one: 0, or -1 (reported as a failed post). */
 int post_comment_send(const struct post_request *r, const struct post_plan *p);
 
-/* A request added to the plan ('url' is taken), and the headers of the GitHub or GitLab API with
- * the token added to it. */
+/* post-request.c: a request added to the plan ('url' is taken); a header added to it (a secret
+ * one: the token follows 'value'); the headers every request has (Accept, Content-Type,
+ * User-Agent); those of the GitHub or GitLab API with the token. */
 struct post_request *post_add_request(struct post_plan *p, const char *what, char *url);
+void post_add_header(struct post_request *r, const char *name, const char *value, int secret);
+void post_common_headers(struct post_request *r, const char *accept);
 void post_api_headers(struct post_request *r, enum post_format f);
 
 /* One request, retried within the plan's bounds: 0 on a 2xx answer, else -1 (reported). 'answer'
