@@ -24,16 +24,6 @@ static double runner_monotonic(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-int runner_selected(const struct runner *r, const struct bench_config *b)
-{
-	return !r->opt.benchmark || !strcmp(r->opt.benchmark, b->name);
-}
-
-int runner_selected_name(const struct runner *r, const char *name)
-{
-	return r->opt.benchmark ? !strcmp(r->opt.benchmark, name) : config_find(r->c, name) != NULL;
-}
-
 /* The directory the tracer libraries are installed in: ../lib from the scalegate binary. */
 static char *find_lib_dir(void)
 {
