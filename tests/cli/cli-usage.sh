@@ -53,7 +53,8 @@ done
 
 # check and ci share their inputs and how they judge: the same rows, word for word, and -r in both
 # (ci took only --results).
-shared='^  (-c, --config|-r, --results|--baselines|--partial|--allow-no-reference|--all|--testcase-output)'
+shared='^  (-c, --config|-r, --results|--baselines|--partial|--allow-no-reference|--all'
+shared+='|--testcase-output)'
 rows() { "$SCALEGATE" "$1" --help | awk -v re="$shared" '$0 ~ re { on = 1; print; next }
 	/^  [^ ]/ { on = 0 } on { print }'; }
 [ "$(rows check)" = "$(rows ci)" ] ||

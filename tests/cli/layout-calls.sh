@@ -23,8 +23,11 @@ calls() {
 		{ f = $1; sub(/:.*/, "", f); sub(/.*\//, "", f); sub(/\.o$/, "", f) }
 		$2 == "T" { def[$3] = f }
 		$2 == "U" { n++; und[n] = $3; who[n] = f }
-		END { for (i = 1; i <= n; i++)
-			if ((und[i] in def) && def[und[i]] != who[i]) print who[i], def[und[i]], und[i] }' |
+		END {
+			for (i = 1; i <= n; i++)
+				if ((und[i] in def) && def[und[i]] != who[i])
+					print who[i], def[und[i]], und[i]
+		}' |
 		sort -u
 }
 
@@ -41,8 +44,9 @@ for dir in gate/*/; do
 				split(k, p, " ")
 				back = p[2] " " p[1]
 				if ((back in what) && p[1] < p[2])
-					printf "%s: %s.c and %s.c call each other (%s.c:%s; %s.c:%s)\n",
-						dir, p[1], p[2], p[1], what[k], p[2], what[back]
+					printf "%s: %s.c and %s.c call each other " \
+						"(%s.c:%s; %s.c:%s)\n", dir, p[1], p[2], p[1],
+						what[k], p[2], what[back]
 			}
 		}' "$tmp/calls" >"$tmp/pairs"
 	if [ -s "$tmp/pairs" ]; then
@@ -52,8 +56,9 @@ for dir in gate/*/; do
 	# a longer circle: tsort names its files on stderr
 	cut -d' ' -f1,2 "$tmp/calls" | tsort >/dev/null 2>"$tmp/loop"
 	if grep -q "loop" "$tmp/loop"; then
-		complain "gate/$folder/: files call each other in a circle: $(grep -v "input contains a loop" \
-			"$tmp/loop" | sed 's/^tsort: //; s/$/.c/' | sort -u | tr '\n' ' ')"
+		circle=$(grep -v "input contains a loop" "$tmp/loop" | sed 's/^tsort: //; s/$/.c/' |
+			sort -u | tr '\n' ' ')
+		complain "gate/$folder/: files call each other in a circle: $circle"
 	fi
 done
 [ $bad -eq 0 ] && echo "gate/: the calls between the $files files of each folder run one way"
