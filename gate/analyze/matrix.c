@@ -30,8 +30,9 @@ double matrix_karp_flatt(double psi, double p)
 	return (1 / psi - 1 / p) / (1 - 1 / p);
 }
 
-const char *matrix_classify(double slope, double lo, double hi, double p_min, double p_max,
-			    double mean_e)
+/* The trend rule of docs/metrics.md for a slope of e over [p_min, p_max] with interval [lo, hi]. */
+static const char *matrix_classify(double slope, double lo, double hi, double p_min,
+				   double p_max, double mean_e)
 {
 	double rise = slope * (p_max - p_min), threshold = 0.1 * fabs(mean_e);
 

@@ -113,9 +113,6 @@ double matrix_karp_flatt_slope(const double *rp, const double *t, size_t k);
  * without a trend. */
 struct strbuf;
 void matrix_trend_describe(struct strbuf *sb, const struct matrix_series *s);
-/* The trend rule of docs/metrics.md for a slope of e over [p_min, p_max] with interval [lo, hi]. */
-const char *matrix_classify(double slope, double lo, double hi, double p_min, double p_max,
-			    double mean_e);
 /* Slope of Average_parallelism A over p (n >= 2 distinct p; interval from 3) and its trend, NULL
  * when too few. */
 const char *matrix_parallelism_trend(const double *p, const double *A, size_t n,

@@ -196,7 +196,8 @@ void sh_add_quoted(struct strbuf *sb, const char *s)
 	strbuf_addch(sb, '\'');
 }
 
-void md_add_escaped(struct strbuf *sb, const char *s, size_t n)
+/* Markdown text (escape.h) of the first 'n' bytes of 's'. */
+static void md_add_escaped(struct strbuf *sb, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n;) {
 		unsigned cp;

@@ -37,12 +37,11 @@ void xml_add_attr(struct strbuf *sb, const char *s);
 /*
  * GitHub-flavoured Markdown, in a table cell or a list item. Text: the ASCII punctuation Markdown
  * reads is backslash-escaped (a table's '|' among it), '&' is an entity, line breaks and other
- * control characters are spaces. md_add_escaped: the first 'n' bytes of 's'; md_add_text: a name,
- * at most 'max' bytes, "…" when cut; md_add_sentence: a message or a cause whole, or one past 'max'
- * bytes ended after a clause with "… (the whole text in REST)". A code span: backticks become
- * quotes (they cannot be escaped in one), and in a table '|' is escaped.
+ * control characters are spaces. md_add_text: a name, at most 'max' bytes, "…" when cut;
+ * md_add_sentence: a message or a cause whole, or one past 'max' bytes ended after a clause with
+ * "… (the whole text in REST)". A code span: backticks become quotes (they cannot be escaped in
+ * one), and in a table '|' is escaped.
  */
-void md_add_escaped(struct strbuf *sb, const char *s, size_t n);
 void md_add_text(struct strbuf *sb, const char *s, size_t max);
 void md_add_sentence(struct strbuf *sb, const char *s, size_t max, const char *rest);
 void md_add_code(struct strbuf *sb, const char *s, int in_table);

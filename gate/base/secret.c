@@ -26,11 +26,6 @@ void secret_add(const char *value)
 	set_message_filter(secret_mask_strbuf); /* gate_error() and warning() mask it from now on */
 }
 
-void secret_add_env(const char *name)
-{
-	secret_add(getenv(name));
-}
-
 static int ends_with_ci(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), k = strlen(suffix);

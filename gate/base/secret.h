@@ -14,8 +14,6 @@ struct strbuf;
 
 /* Registers a value to mask (copied; NULL, short or known values are ignored). */
 void secret_add(const char *value);
-/* Registers the value of environment variable 'name', when set. */
-void secret_add_env(const char *name);
 /*
  * Whether a variable of this name is a credential by its name, kept from the
  * benchmarks unless 'pass_env' lists it (docs/running.md, "Secrets"): CI

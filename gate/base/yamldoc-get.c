@@ -302,3 +302,16 @@ int yamldoc_get_str_map(struct yamldoc *d, const yaml_node_t *n, const char *nam
 	*nr = nr_pairs;
 	return 0;
 }
+
+int yamldoc_get_choice(struct yamldoc *d, const yaml_node_t *n, const char *key,
+		       const char *const *words)
+{
+	const char *s = yamldoc_get_str(d, n, key);
+
+	if (!s)
+		return -1;
+	for (int i = 0; words[i]; i++)
+		if (!strcmp(s, words[i]))
+			return i;
+	return yamldoc_bad_choice(d, n, key, s, words);
+}

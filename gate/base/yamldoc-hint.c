@@ -136,19 +136,6 @@ int yamldoc_bad_choice(struct yamldoc *d, const yaml_node_t *n, const char *key,
 	return yamldoc_error(d, n, "'%s' must be %s, not '%s'", key, all, value);
 }
 
-int yamldoc_get_choice(struct yamldoc *d, const yaml_node_t *n, const char *key,
-		       const char *const *words)
-{
-	const char *s = yamldoc_get_str(d, n, key);
-
-	if (!s)
-		return -1;
-	for (int i = 0; words[i]; i++)
-		if (!strcmp(s, words[i]))
-			return i;
-	return yamldoc_bad_choice(d, n, key, s, words);
-}
-
 int yamldoc_unknown_key(struct yamldoc *d, const yaml_node_t *key_node,
 			const char *const *known)
 {

@@ -42,19 +42,10 @@ static int parse_options(int argc, char **argv, struct check_options *o)
 		OPT_INPUTS(&o->config, &o->results, &o->baselines),
 	};
 	const struct option flags[] = {
-		OPT_FLAG(NULL, "--testcase-output", &o->testcase_output,
-			 "JUnit: each testcase's text in its own <system-out>, with\n"
-			 "file and line attributes (GitLab; valid against junit10.xsd)"),
-		OPT_FLAG(NULL, "--all", &o->all,
-			 "list every check: the inconclusive and the passing ones too"),
+		OPT_JUDGING(&o->partial, &o->allow_no_reference, &o->all, &o->testcase_output),
 		OPT_FLAG(NULL, "--validate", &o->validate,
 			 "only check the configuration, its rules and 'post:'\n"
 			 "(exit 0 or 2); read no results"),
-		OPT_FLAG(NULL, "--partial", &o->partial,
-			 "judge results that 'scalegate run' did not finish (warned)"),
-		OPT_FLAG(NULL, "--allow-no-reference", &o->allow_no_reference,
-			 "a benchmark with no baseline passes on its absolute\n"
-			 "rules (a first run); without it, exit 3: not judged"),
 		OPT_END()};
 	size_t n = 3;
 

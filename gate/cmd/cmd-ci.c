@@ -26,7 +26,7 @@ static const struct command_usage usage = {
 	"                    [--require-post] [--partial] [--testcase-output]\n"
 	"                    [--allow-no-reference] [-q|--quiet] [--all]\n"
 	"                    [--against REV | --against-dir DIR] [--inject I:PCT] [--seed N]\n"
-	"                    [--results DIR] [--baselines DIR] [--record] [--history DB]\n"
+	"                    [-r|--results DIR] [--baselines DIR] [--record] [--history DB]\n"
 	"                    [--validate]\n"
 	"Runs the benchmark matrix of the configuration, judges the results against\n"
 	"the rules and the baselines, writes the JUnit, Markdown, JSON and HTML reports,\n"
@@ -48,8 +48,7 @@ struct ci_options {
 static int parse_options(int argc, char **argv, struct ci_options *o)
 {
 	const struct option opts[] = {
-		OPT_STRING("-c", "--config", &o->config, "FILE",
-			   "the configuration (default: scalegate.yml)"),
+		OPT_INPUTS(&o->config, &o->results, &o->baselines),
 		OPT_STRING("-o", "--output", &o->reports, "DIR",
 			   "the reports' directory (default: 'reports:' of the\n"
 			   "configuration, else 'reports' beside it)"),
@@ -57,27 +56,13 @@ static int parse_options(int argc, char **argv, struct ci_options *o)
 			 "judge the results already there instead of running"),
 		OPT_FLAG("-q", "--quiet", &o->quiet,
 			 "no progress lines: the verdicts, the recap and the counts"),
-		OPT_FLAG(NULL, "--all", &o->all,
-			 "list every check: the inconclusive and the passing ones too"),
 		OPT_FLAG(NULL, "--local", &o->local,
 			 "run here even when the configuration has a 'slurm:' section"),
-		OPT_STRING(NULL, "--results", &o->results, "DIR",
-			   "the results directory (default: 'results' of the configuration)"),
-		OPT_STRING(NULL, "--baselines", &o->baselines, "DIR",
-			   "the stored baselines (default: 'baselines' of the configuration)"),
 		OPT_FLAG(NULL, "--no-post", &o->no_post,
 			 "do not post, even with a 'post:' section"),
 		OPT_FLAG(NULL, "--require-post", &o->require_post,
 			 "a failed post exits 4 when the check passed"),
-		OPT_FLAG(NULL, "--partial", &o->partial,
-			 "with --no-run: judge results 'scalegate run' did not finish"),
-		OPT_FLAG(NULL, "--testcase-output", &o->testcase_output,
-			 "JUnit: each testcase's text in its own <system-out>, with file\n"
-			 "and line attributes (GitLab; as 'reports: testcase_output: true')"),
-		OPT_FLAG(NULL, "--allow-no-reference", &o->allow_no_reference,
-			 "a benchmark with no baseline and no --against passes\n"
-			 "on its absolute rules (a first nightly run); without it,\n"
-			 "exit 3: could not be judged (as 'allow_no_reference: true')"),
+		OPT_JUDGING(&o->partial, &o->allow_no_reference, &o->all, &o->testcase_output),
 		OPT_FLAG(NULL, "--record", &o->record,
 			 "record the results into the history (a main-branch job;\n"
 			 "docs/history.md); a failed record warns, the verdict stands"),

@@ -13,14 +13,8 @@ struct history_meta {
 	const char *commit, *parent, *branch, *date, *job_url, *subject;
 };
 
-/*
- * Records the results directory into the database 'where' (config may be NULL: no configuration
- * hash); prints one line. 0, or -1 (reported).
- */
-int history_cmd_record(const char *where, struct config *c, const char *config_path,
-		       const char *results, const struct history_meta *meta);
-
-/* The same for results analysed already (the judge's, in 'ci --record'): no second analysis. */
+/* Records results analysed already (the judge's, in 'ci --record') into the database 'where'
+ * (config may be NULL: no configuration hash); prints one line. 0, or -1 (reported). */
 struct analysis;
 struct matrix;
 int history_cmd_record_analysis(const char *where, struct config *c, const char *config_path,

@@ -56,6 +56,12 @@ int history_writer_finish(struct history_writer *w);
 
 /* 'history import' (history-import.c), 'history detect' (history-detect.c) and 'history report'
  * (history-report.c): exit codes. */
+/*
+ * Records the results directory into the database 'where' (config may be NULL: no configuration
+ * hash); prints one line. 0, or -1 (reported).
+ */
+int history_cmd_record(const char *where, struct config *c, const char *config_path,
+		       const char *results, const struct history_meta *meta);
 int history_cmd_import(const char *where, struct config *c, const struct history_options *o);
 int history_cmd_detect(const char *where, struct config *c, const struct history_options *o);
 int history_cmd_report(const char *where, struct config *c, const struct history_options *o);

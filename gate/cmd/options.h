@@ -33,6 +33,20 @@ struct option {
 		OPT_STRING(NULL, "--baselines", baselines, "DIR", \
 			   "the baselines (default: 'baselines' of the configuration)")
 
+/* How 'check' and 'ci' judge and what they list, the same rows in both. */
+#define OPT_JUDGING(partial, allow_no_reference, all, testcase_output) \
+	OPT_FLAG(NULL, "--partial", partial, \
+		 "judge results that 'scalegate run' did not finish (warned)"), \
+		OPT_FLAG(NULL, "--allow-no-reference", allow_no_reference, \
+			 "a benchmark with nothing to compare with passes on its\n" \
+			 "absolute rules (a first run; as 'allow_no_reference: true');\n" \
+			 "without it, exit 3: could not be judged"), \
+		OPT_FLAG(NULL, "--all", all, \
+			 "list every check: the inconclusive and the passing ones too"), \
+		OPT_FLAG(NULL, "--testcase-output", testcase_output, \
+			 "JUnit: each testcase's text in its own <system-out>, with\n" \
+			 "file and line attributes (GitLab; valid against junit10.xsd)")
+
 /* What a command's --help says around the table's lines. */
 struct command_usage {
 	const char *name; /* "check": for "see 'scalegate check --help'" */

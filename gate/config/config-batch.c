@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-const struct config_scheduler *const config_schedulers[] = { &config_slurm, NULL };
+/* One row per scheduler; a new one adds its row here and its section in its own file. */
+const struct config_scheduler *const config_schedulers[] = {
+	&config_slurm,
+	NULL,
+};
 
 static const char *const gate_keys[] = { "queue_timeout", "poll", NULL };
 

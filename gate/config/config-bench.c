@@ -156,6 +156,17 @@ static int set_text(char **field, const char *s)
 	return 0;
 }
 
+/* Whether a benchmark name collides with the files of the results directory
+ * (docs/configuration.md). */
+static int config_reserved_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	/* .scratch; manifest.tsv, fingerprint.tsv, complete.tsv; manifest.tsv.partial */
+	return s[0] == '.' || (n >= 4 && !strcmp(s + n - 4, ".tsv")) ||
+	       (n >= 8 && !strcmp(s + n - 8, ".partial"));
+}
+
 static int parse_name(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)
 {
 	const char *s = get_text(l->d, v, "name");
@@ -181,15 +192,6 @@ static int parse_name(struct config_loader *l, const yaml_node_t *v, struct benc
 			"layout (names may not start with '.' or end in '.tsv' or '.partial')",
 			s);
 	return set_text(&b->name, s);
-}
-
-int config_reserved_name(const char *s)
-{
-	size_t n = strlen(s);
-
-	/* .scratch; manifest.tsv, fingerprint.tsv, complete.tsv; manifest.tsv.partial */
-	return s[0] == '.' || (n >= 4 && !strcmp(s + n - 4, ".tsv")) ||
-	       (n >= 8 && !strcmp(s + n - 8, ".partial"));
 }
 
 static int parse_command(struct config_loader *l, const yaml_node_t *v, struct bench_config *b)

@@ -76,7 +76,8 @@ static int matches(const struct config_exclude *e, const struct config_point *p)
 	       (e->size == CONFIG_NO_SIZE || e->size == p->size);
 }
 
-int config_excluded(const struct bench_config *b, const struct config_point *p)
+/* Whether 'exclude' removes the cell 'p'. */
+static int config_excluded(const struct bench_config *b, const struct config_point *p)
 {
 	for (size_t i = 0; i < b->nr_exclude; i++)
 		if (matches(&b->exclude[i], p))

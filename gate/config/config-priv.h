@@ -51,8 +51,6 @@ int config_parse_exclude(struct config_loader *l, const yaml_node_t *v, struct b
 /* Once the matrix is known: every entry excludes something, and something is left. */
 void config_check_exclude(struct config_loader *l, const struct bench_config *b,
 			  const yaml_node_t *node);
-/* Whether 'exclude' removes the cell 'p'. */
-int config_excluded(const struct bench_config *b, const struct config_point *p);
 
 int config_parse_launcher(struct config_loader *l, const yaml_node_t *v, char **field);
 void config_free_env(struct bench_config *b);

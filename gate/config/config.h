@@ -114,10 +114,6 @@ int config_load(struct config *c, const char *path);
 int config_parse(struct config *c, const char *path);
 void config_release(struct config *c);
 
-/* Whether a benchmark name collides with the files of the results directory
- * (docs/configuration.md). */
-int config_reserved_name(const char *name);
-
 /* The benchmark called 'name', or NULL. */
 struct bench_config *config_find(struct config *c, const char *name);
 

@@ -133,7 +133,10 @@ static double split_t(const double *x, size_t a, size_t i, size_t b)
 	return fabs(m[1] + c[1] - m[0] - c[0]) / sqrt(se2);
 }
 
-double changepoint_p(const double *x, size_t a, size_t i, size_t b)
+/* The two-sided p of the step between x[a..i) and x[i..b): Student's pooled t-test of the values
+ * winsorized around their sides' medians at CHANGEPOINT_CLIP robust sds, so that a wild value
+ * weighs like a value at the clip, not like its size. */
+static double changepoint_p(const double *x, size_t a, size_t i, size_t b)
 {
 	if (i <= a || i >= b || b - a < 3)
 		return 1;

@@ -56,11 +56,8 @@ void changepoint_options_init(struct changepoint_options *o);
 size_t changepoint_find(const double *x, size_t n, const struct changepoint_options *o,
 			struct changepoint *out);
 
-/* The two-sided p of the step between x[a..i) and x[i..b): Student's pooled t-test of the values
- * winsorized around their sides' medians at CHANGEPOINT_CLIP robust sds, so that a wild value
- * weighs like a value at the clip, not like its size. */
+/* A step's test winsorizes the values around their sides' medians at this many robust sds. */
 #define CHANGEPOINT_CLIP 3.0
-double changepoint_p(const double *x, size_t a, size_t i, size_t b);
 
 /* |after - before|, or relative to before (|after / before - 1|, INFINITY from 0) when 'relative':
  * how change points' sizes are compared with a minimum or a tolerance. */

@@ -185,6 +185,42 @@ static void pg_close(void *db)
 	free(h);
 }
 
+int history_pg_url(const char *where)
+{
+	return !strncmp(where, "postgresql://", 13) || !strncmp(where, "postgres://", 11);
+}
+
+/* The location for messages: a URL's password masked (history.h). */
+char *history_where_text(const char *where)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *at = history_pg_url(where) ? strchr(where, '@') : NULL, *colon = NULL, *pw;
+
+	/* postgresql://user:PASSWORD@host/db and ...?password=PASSWORD: the password never printed
+	 */
+	for (const char *p = strstr(where, "://"); at && p && p < at; p++)
+		if (*p == ':' && p[1] != '/')
+			colon = p;
+	if (colon) {
+		strbuf_add(&sb, where, (size_t)(colon - where) + 1);
+		strbuf_addstr(&sb, "***");
+		strbuf_addstr(&sb, at);
+	} else {
+		strbuf_addstr(&sb, where);
+	}
+	if ((pw = strstr(sb.buf, "password=")) != NULL) {
+		size_t start = (size_t)(pw - sb.buf) + 9,
+		       end = start + strcspn(sb.buf + start, "&");
+		char *rest = xstrdup(sb.buf + end);
+		sb.len = start;
+		sb.buf[start] = 0;
+		strbuf_addstr(&sb, "***");
+		strbuf_addstr(&sb, rest);
+		free(rest);
+	}
+	return strbuf_detach(&sb);
+}
+
 /*
  * Connects with libpq's defaults (GSS negotiation included) and a bounded wait: without one, a
  * server that accepts and never answers holds the gate for ever. A connect_timeout in the URL, or
@@ -484,50 +520,38 @@ static long long rows_integer(void *ctx, int col)
 	return s ? atoll(s) : 0;
 }
 
-/* Runs one query of the reader: 'part' reads its rows. */
-static int read_part(struct pg_db *h, struct history_reader *rd, const char *sql,
-		     const char *branch,
-		     int (*part)(struct history_reader *, struct history_cursor *))
+static int pg_query(void *db, const char *sql, const char *param, history_rows_fn *rows_fn,
+		    struct history_reader *rd)
 {
-	const char *p[1] = { branch };
-	struct pg_rows rows = { query(h, sql, branch ? 1 : 0, p), -1 };
+	const char *p[1] = { param };
+	struct pg_rows rows = { query(db, sql, param ? 1 : 0, p), -1 };
 	struct history_cursor c = { &rows, rows_next, rows_text, rows_real, rows_integer };
 	int ret;
 
 	if (!rows.res)
 		return -1;
-	ret = part(rd, &c);
+	ret = rows_fn(rd, &c);
 	PQclear(rows.res);
 	return ret;
 }
 
-static int pg_read(void *db, const char *branch, int intervals, struct history_data *d)
+static int pg_read_begin(void *db)
 {
-	struct pg_db *h = db;
-	struct history_reader rd;
-	int ret;
-
-	/* one snapshot: a run recorded meanwhile is either wholly in or wholly out */
-	if (exec(h, "BEGIN ISOLATION LEVEL REPEATABLE READ"))
-		return -1;
-	history_reader_init(&rd, d, intervals);
-	ret = read_part(h, &rd,
-			branch ? "SELECT " HISTORY_RUN_COLUMNS " FROM runs WHERE branch = $1 "
-				 "ORDER BY id"
-			       : "SELECT " HISTORY_RUN_COLUMNS " FROM runs ORDER BY id",
-			branch, history_reader_runs);
-	if (!ret)
-		ret = read_part(h, &rd, "SELECT " HISTORY_SERIES_COLUMNS " FROM series", NULL,
-				history_reader_series);
-	if (!ret)
-		ret = read_part(h, &rd,
-				intervals ? "SELECT " HISTORY_POINT_COLUMNS " FROM points"
-					  : "SELECT " HISTORY_VALUE_COLUMNS " FROM points",
-				NULL, history_reader_points);
-	history_reader_finish(&rd);
-	PQclear(PQexec(h->conn, ret ? "ROLLBACK" : "COMMIT"));
-	return ret;
+	return exec(db, "BEGIN ISOLATION LEVEL REPEATABLE READ");
 }
 
-const struct history_backend history_pg = { pg_begin, pg_write, pg_commit,
-					    pg_rollback, pg_read, pg_close };
+static void pg_read_end(void *db, int failed)
+{
+	PQclear(PQexec(((struct pg_db *)db)->conn, failed ? "ROLLBACK" : "COMMIT"));
+}
+
+const struct history_backend history_pg = {
+	.begin = pg_begin,
+	.write = pg_write,
+	.commit = pg_commit,
+	.rollback = pg_rollback,
+	.read_begin = pg_read_begin,
+	.read_end = pg_read_end,
+	.query = pg_query,
+	.close = pg_close,
+};

@@ -477,51 +477,40 @@ static long long rows_integer(void *ctx, int col)
 	return sqlite3_column_int64(((struct sqlite_rows *)ctx)->st, col);
 }
 
-/* Runs one query of the reader: 'part' reads its rows. */
-static int read_part(struct sqlite_db *h, struct history_reader *rd, const char *sql,
-		     const char *branch,
-		     int (*part)(struct history_reader *, struct history_cursor *))
+static int sqlite_query(void *db, const char *sql, const char *param, history_rows_fn *rows_fn,
+			struct history_reader *rd)
 {
-	struct sqlite_rows rows = { h, NULL };
+	struct sqlite_rows rows = { db, NULL };
 	struct history_cursor c = { &rows, rows_next, rows_text, rows_real, rows_integer };
 	int ret;
 
-	if (prepare(h, &rows.st, sql))
+	if (prepare(db, &rows.st, sql))
 		return -1;
-	if (branch)
-		bind_text(rows.st, 1, branch);
-	ret = part(rd, &c);
+	if (param)
+		bind_text(rows.st, 1, param);
+	ret = rows_fn(rd, &c);
 	sqlite3_finalize(rows.st);
 	return ret;
 }
 
-static int sqlite_read(void *db, const char *branch, int intervals, struct history_data *d)
+static int sqlite_read_begin(void *db)
 {
-	struct sqlite_db *h = db;
-	struct history_reader rd;
-	int ret;
-
-	/* one read transaction: a run recorded meanwhile is either wholly in or wholly out */
-	if (exec(h, "BEGIN"))
-		return -1;
-	history_reader_init(&rd, d, intervals);
-	ret = read_part(h, &rd,
-			"SELECT " HISTORY_RUN_COLUMNS " FROM runs WHERE ?1 IS NULL OR branch = ?1 "
-			"ORDER BY id",
-			branch, history_reader_runs);
-	if (!ret)
-		ret = read_part(h, &rd, "SELECT " HISTORY_SERIES_COLUMNS " FROM series", NULL,
-				history_reader_series);
-	/* a table scan in record order: no sort by series, no look-up per point */
-	if (!ret)
-		ret = read_part(h, &rd,
-				intervals ? "SELECT " HISTORY_POINT_COLUMNS " FROM points"
-					  : "SELECT " HISTORY_VALUE_COLUMNS " FROM points",
-				NULL, history_reader_points);
-	history_reader_finish(&rd);
-	sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
-	return ret;
+	return exec(db, "BEGIN");
 }
 
-const struct history_backend history_sqlite = { sqlite_begin,	  sqlite_write, sqlite_commit,
-						sqlite_rollback, sqlite_read,	sqlite_close };
+static void sqlite_read_end(void *db, int failed)
+{
+	(void)failed; /* nothing was written: the end of the snapshot either way */
+	sqlite3_exec(((struct sqlite_db *)db)->db, "COMMIT", NULL, NULL, NULL);
+}
+
+const struct history_backend history_sqlite = {
+	.begin = sqlite_begin,
+	.write = sqlite_write,
+	.commit = sqlite_commit,
+	.rollback = sqlite_rollback,
+	.read_begin = sqlite_read_begin,
+	.read_end = sqlite_read_end,
+	.query = sqlite_query,
+	.close = sqlite_close,
+};

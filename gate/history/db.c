@@ -15,18 +15,13 @@ struct history {
 	int batch; /* within history_begin() .. history_commit() */
 };
 
-static int is_url(const char *where)
-{
-	return !strncmp(where, "postgresql://", 13) || !strncmp(where, "postgres://", 11);
-}
-
 int history_open(struct history **out, const char *where)
 {
 	struct history *h = xcalloc(1, sizeof(*h));
 	int ret;
 
-	h->be = is_url(where) ? &history_pg : &history_sqlite;
-	ret = is_url(where) ? history_pg_open(where, &h->db, &h->found_version)
+	h->be = history_pg_url(where) ? &history_pg : &history_sqlite;
+	ret = history_pg_url(where) ? history_pg_open(where, &h->db, &h->found_version)
 			    : history_sqlite_open(where, &h->db, &h->found_version);
 	if (ret) {
 		free(h);
@@ -94,62 +89,34 @@ int history_write(struct history *h, struct history_record *r)
 	return 0;
 }
 
-static int read_data(struct history *h, const char *branch, int intervals,
-		     struct history_data *d)
-{
-	int ret;
-
-	memset(d, 0, sizeof(*d));
-	ret = h->be->read(h->db, branch, intervals, d);
-	if (ret)
-		history_data_release(d);
-	return ret;
-}
-
-int history_read(struct history *h, const char *branch, struct history_data *d)
-{
-	return read_data(h, branch, 1, d);
-}
-
-int history_read_values(struct history *h, const char *branch, struct history_data *d)
-{
-	return read_data(h, branch, 0, d);
-}
-
-char *history_where_text(const char *where)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *at = is_url(where) ? strchr(where, '@') : NULL, *colon = NULL, *pw;
-
-	/* postgresql://user:PASSWORD@host/db and ...?password=PASSWORD: the password never printed
-	 */
-	for (const char *p = strstr(where, "://"); at && p && p < at; p++)
-		if (*p == ':' && p[1] != '/')
-			colon = p;
-	if (colon) {
-		strbuf_add(&sb, where, (size_t)(colon - where) + 1);
-		strbuf_addstr(&sb, "***");
-		strbuf_addstr(&sb, at);
-	} else {
-		strbuf_addstr(&sb, where);
-	}
-	if ((pw = strstr(sb.buf, "password=")) != NULL) {
-		size_t start = (size_t)(pw - sb.buf) + 9,
-		       end = start + strcspn(sb.buf + start, "&");
-		char *rest = xstrdup(sb.buf + end);
-		sb.len = start;
-		sb.buf[start] = 0;
-		strbuf_addstr(&sb, "***");
-		strbuf_addstr(&sb, rest);
-		free(rest);
-	}
-	return strbuf_detach(&sb);
-}
-
 static char *dup_or_null(const char *s)
 {
 	return s ? xstrdup(s) : NULL;
 }
+
+/* ---- the reader, the same for every backend ---- */
+
+/* The columns of the reader's three queries, in this order. */
+#define HISTORY_RUN_COLUMNS \
+	"id, commit_id, parent, branch, date, job_url, machine, config_hash, subject, reference"
+#define HISTORY_SERIES_COLUMNS "id, benchmark, \"interval\", configuration, metric"
+#define HISTORY_POINT_COLUMNS "series, run, median, lo, hi"
+/* the same without the interval */
+#define HISTORY_VALUE_COLUMNS "series, run, median"
+
+/*
+ * Reading a database into a history_data: the runs read (in record order), then every series (any
+ * order), then every point (any order: a table scan, not a sort by series), in one read
+ * transaction; then reader_finish(), also after a failure.
+ */
+struct history_reader {
+	struct history_data *d;
+	int intervals;	       /* whether the points' rows have lo and hi */
+	long long *run_ids;    /* of d->runs, increasing */
+	struct reader_series *series; /* by id */
+	size_t nr_series, alloc_series, last;
+	size_t last_run; /* index of the run of the last point read */
+};
 
 /* A series as read, by its id in the database; metric -1 when a newer writer's (skipped). */
 struct reader_series {
@@ -158,14 +125,14 @@ struct reader_series {
 	struct history_series s;
 };
 
-void history_reader_init(struct history_reader *r, struct history_data *d, int intervals)
+static void reader_init(struct history_reader *r, struct history_data *d, int intervals)
 {
 	memset(r, 0, sizeof(*r));
 	r->d = d;
 	r->intervals = intervals;
 }
 
-int history_reader_runs(struct history_reader *r, struct history_cursor *c)
+static int reader_runs(struct history_reader *r, struct history_cursor *c)
 {
 	struct history_data *d = r->d;
 	size_t alloc = 0;
@@ -199,7 +166,7 @@ static int cmp_reader_series(const void *pa, const void *pb)
 	return (a->id > b->id) - (a->id < b->id);
 }
 
-int history_reader_series(struct history_reader *r, struct history_cursor *c)
+static int reader_series(struct history_reader *r, struct history_cursor *c)
 {
 	int rc;
 
@@ -284,7 +251,8 @@ static long run_of(struct history_reader *r, long long id)
 	return i;
 }
 
-int history_reader_points(struct history_reader *r, struct history_cursor *c)
+/* The points' rows: HISTORY_POINT_COLUMNS, or HISTORY_VALUE_COLUMNS without intervals. */
+static int reader_points(struct history_reader *r, struct history_cursor *c)
 {
 	int rc;
 
@@ -357,7 +325,9 @@ static int series_cmp(const void *pa, const void *pb)
 	return c ? c : (int)a->metric - (int)b->metric;
 }
 
-void history_reader_finish(struct history_reader *r)
+/* Keeps the series with a point in a run read (their points by run, the series by benchmark,
+ * interval, configuration and metric); releases what r holds. */
+static void reader_finish(struct history_reader *r)
 {
 	struct history_data *d = r->d;
 
@@ -375,4 +345,45 @@ void history_reader_finish(struct history_reader *r)
 	free(r->series);
 	free(r->run_ids);
 	memset(r, 0, sizeof(*r));
+}
+
+static int read_data(struct history *h, const char *branch, int intervals,
+		     struct history_data *d)
+{
+	struct history_reader rd;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	if (h->be->read_begin(h->db))
+		return -1;
+	reader_init(&rd, d, intervals);
+	ret = h->be->query(h->db,
+			   branch ? "SELECT " HISTORY_RUN_COLUMNS " FROM runs WHERE branch = $1 "
+				    "ORDER BY id"
+				  : "SELECT " HISTORY_RUN_COLUMNS " FROM runs ORDER BY id",
+			   branch, reader_runs, &rd);
+	if (!ret)
+		ret = h->be->query(h->db, "SELECT " HISTORY_SERIES_COLUMNS " FROM series", NULL,
+				   reader_series, &rd);
+	/* a table scan in record order: no sort by series, no look-up per point */
+	if (!ret)
+		ret = h->be->query(h->db,
+				   intervals ? "SELECT " HISTORY_POINT_COLUMNS " FROM points"
+					     : "SELECT " HISTORY_VALUE_COLUMNS " FROM points",
+				   NULL, reader_points, &rd);
+	reader_finish(&rd);
+	h->be->read_end(h->db, ret);
+	if (ret)
+		history_data_release(d);
+	return ret;
+}
+
+int history_read(struct history *h, const char *branch, struct history_data *d)
+{
+	return read_data(h, branch, 1, d);
+}
+
+int history_read_values(struct history *h, const char *branch, struct history_data *d)
+{
+	return read_data(h, branch, 0, d);
 }

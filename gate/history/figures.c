@@ -70,7 +70,7 @@ int history_metric_pop(enum history_metric m)
 	return m >= HISTORY_LOAD_BALANCE && m <= HISTORY_PARALLEL_EFFICIENCY;
 }
 
-void history_run_release(struct history_run *r)
+static void history_run_release(struct history_run *r)
 {
 	free(r->commit);
 	free(r->parent);

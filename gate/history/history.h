@@ -63,8 +63,6 @@ struct history_run {
 	double reference; /* the machine speed reference: the runs' median reference_s; NAN: none */
 };
 
-void history_run_release(struct history_run *r);
-
 /* One figure of one interval x configuration in one run: the median over repeats, its interval, the
  * repeats. */
 struct history_point {

@@ -21,7 +21,7 @@ struct names {
 	const char *part[4];
 };
 
-void series_ids_init(struct series_ids *m)
+static void series_ids_init(struct series_ids *m)
 {
 	memset(m, 0, sizeof(*m));
 }

@@ -10,7 +10,6 @@ struct series_ids {
 	size_t nr, alloc;
 };
 
-void series_ids_init(struct series_ids *m);
 void series_ids_release(struct series_ids *m);
 /* The id of the series of these names: 1 with *id, or 0 when it is not held. */
 int series_ids_find(const struct series_ids *m, const char *benchmark, const char *interval,

@@ -137,7 +137,8 @@ const char *post_json_str(const yaml_node_t *n)
 	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
 }
 
-int post_json_is_null(const yaml_node_t *n)
+/* Whether 'n' is absent or JSON null. */
+static int post_json_is_null(const yaml_node_t *n)
 {
 	return !n || (n->type == YAML_SCALAR_NODE &&
 		      n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&

@@ -65,10 +65,12 @@ void post_comment_print(const struct post_request *r, FILE *out);
 /* Finds our comment and edits it, or creates one: 0, or -1 (reported as a failed post). */
 int post_comment_send(const struct post_request *r, const struct post_plan *p);
 
-/* A request added to the plan ('url' is taken), a header added to it (a secret one: the token
- * follows 'value'), and the headers of the GitHub or GitLab API with the token. */
+/* post-request.c: a request added to the plan ('url' is taken); a header added to it (a secret
+ * one: the token follows 'value'); the headers every request has (Accept, Content-Type,
+ * User-Agent); those of the GitHub or GitLab API with the token. */
 struct post_request *post_add_request(struct post_plan *p, const char *what, char *url);
 void post_add_header(struct post_request *r, const char *name, const char *value, int secret);
+void post_common_headers(struct post_request *r, const char *accept);
 void post_api_headers(struct post_request *r, enum post_format f);
 
 /* One request, retried within the plan's bounds: 0 on a 2xx answer, else -1 (reported). 'answer'
@@ -93,18 +95,15 @@ struct post_summary {
 int post_summary_read(struct post_summary *s, const char *path, const struct strbuf *text);
 void post_summary_release(struct post_summary *s);
 /* JSON from elsewhere, read with libyaml (post-json.c): an answer or a file into 'doc' (0, or -1
- * when it is no JSON), a member of a mapping (or NULL), a scalar's text (or NULL), JSON null. */
+ * when it is no JSON), a member of a mapping (or NULL), a scalar's text (or NULL). */
 int post_json_load(yaml_document_t *doc, const char *text, size_t len);
 yaml_node_t *post_json_get(yaml_document_t *doc, yaml_node_t *map, const char *key);
 const char *post_json_str(const yaml_node_t *n);
-int post_json_is_null(const yaml_node_t *n);
 /* The value at the NULL-terminated path 'keys' of a GitHub event file ($GITHUB_EVENT_PATH), such
  * as pull_request.head.sha; NULL when absent, null or unreadable. Caller frees. */
 char *post_github_event(const char *path, const char *const *keys);
 
-/* Text. The length of the valid UTF-8 sequence at 's' (at most 'n' bytes), 0 when invalid. */
-size_t post_utf8_seq(const char *s, size_t n);
-/* Appends 's' with every occurrence of 'secret' (if not NULL or empty) replaced by ***. */
+/* Text. Appends 's' with every occurrence of 'secret' (if not NULL or empty) replaced by ***. */
 void post_mask(struct strbuf *sb, const char *s, size_t len, const char *secret);
 /* Appends a one-line, printable, masked excerpt of at most 'max' bytes of 's'. */
 void post_excerpt(struct strbuf *sb, const char *s, size_t len, const char *secret, size_t max);

@@ -11,7 +11,7 @@
 #include <strings.h>
 
 /* Length of the UTF-8 sequence at 'str' within 'n' bytes (1 for any ASCII byte), 0 when invalid. */
-size_t post_utf8_seq(const char *str, size_t n)
+static size_t post_utf8_seq(const char *str, size_t n)
 {
 	unsigned cp;
 	size_t len;

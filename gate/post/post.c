@@ -11,7 +11,6 @@
 #include <strings.h>
 #include <unistd.h>
 
-#define USER_AGENT "scalegate/" SG_VERSION
 #define GITHUB_DEFAULT_API "https://api.github.com"
 #define GITHUB_DESCRIPTION_MAX 140  /* GitHub refuses a longer status description */
 #define GITLAB_DESCRIPTION_MAX 255
@@ -23,27 +22,6 @@ static const char *env(const char *name)
 	const char *v = secret_getenv(name); /* the token: out of the environment since loading */
 
 	return v && *v ? v : NULL;
-}
-
-struct post_request *post_add_request(struct post_plan *p, const char *what, char *url)
-{
-	struct post_request *r;
-
-	p->req = xrealloc(p->req, (p->nr_req + 1) * sizeof(*p->req));
-	r = &p->req[p->nr_req++];
-	memset(r, 0, sizeof(*r));
-	r->what = what;
-	r->url = url;
-	return r;
-}
-
-void post_add_header(struct post_request *r, const char *name, const char *value, int secret)
-{
-	ALLOC_GROW(r->headers, r->nr_headers + 1, r->alloc_headers);
-	r->headers[r->nr_headers].name = name;
-	r->headers[r->nr_headers].value = xstrdup(value);
-	r->headers[r->nr_headers].secret = secret;
-	r->nr_headers++;
 }
 
 static void set_body(struct post_request *r, struct strbuf *sb)
@@ -112,25 +90,6 @@ static void warn_cleartext(const struct post_plan *p, const struct post_request 
 	curl_url_cleanup(u);
 }
 
-static void common_headers(struct post_request *r, const char *accept)
-{
-	post_add_header(r, "Accept", accept, 0);
-	post_add_header(r, "Content-Type", "application/json", 0);
-	post_add_header(r, "User-Agent", USER_AGENT, 0);
-}
-
-void post_api_headers(struct post_request *r, enum post_format f)
-{
-	if (f == POST_FORMAT_GITLAB) {
-		post_add_header(r, "PRIVATE-TOKEN", "", 1);
-		common_headers(r, "application/json");
-		return;
-	}
-	post_add_header(r, "Authorization", "Bearer ", 1);
-	common_headers(r, "application/vnd.github+json");
-	post_add_header(r, "X-GitHub-Api-Version", "2022-11-28", 0);
-}
-
 static int build_json(struct post_plan *p, const struct post_options *o, struct post_summary *s)
 {
 	struct post_request *r;
@@ -144,7 +103,7 @@ static int build_json(struct post_plan *p, const struct post_options *o, struct 
 	r = post_add_request(p, "summary", xstrdup(o->url));
 	if (p->token_env)
 		post_add_header(r, "Authorization", "Bearer ", 1);
-	common_headers(r, "application/json");
+	post_common_headers(r, "application/json");
 	/* The body is the summary, byte for byte. */
 	strbuf_add(&body, s->raw.buf, s->raw.len);
 	set_body(r, &body);

@@ -93,9 +93,6 @@ void html_plot_end(struct html_plot *pl);
 void html_plot_key(struct html_plot *pl, enum html_key key, const char *colour, const char *fmt,
 		   ...) __attribute__((format(printf, 4, 5)));
 
-double html_px(const struct html_plot *pl, double x);
-double html_py(const struct html_plot *pl, double y);
-
 /* A polyline through the finite points (broken at NaN); 'dash': 0 solid, 1 dashed, 2 dotted; a mark
  * unless 'guide'. */
 void html_line(struct html_plot *pl, const double *x, const double *y, size_t n, const char *colour,
@@ -127,8 +124,6 @@ void html_bar(struct html_plot *pl, double x, double frac, double y0, double y1,
 /* Plain text as HTML character data, and as an attribute value. */
 void html_text(struct strbuf *sb, const char *s);
 void html_attr(struct strbuf *sb, const char *s);
-/* A number as %.3g (or "–" when not finite). */
-void html_number(struct strbuf *sb, const char *fmt, double v);
 
 /* ---- sections (html-plots.c) ---- */
 

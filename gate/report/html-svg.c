@@ -35,14 +35,6 @@ void html_attr(struct strbuf *sb, const char *s)
 	xml_add_attr(sb, s);
 }
 
-void html_number(struct strbuf *sb, const char *fmt, double v)
-{
-	if (isfinite(v))
-		strbuf_addf(sb, fmt, v);
-	else
-		strbuf_addstr(sb, "\xe2\x80\x93");
-}
-
 /* ---- axes ---- */
 
 static void axis_reset(struct html_axis *ax)
@@ -161,12 +153,12 @@ static double clamp(double v, double lo, double hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-double html_px(const struct html_plot *pl, double x)
+static double html_px(const struct html_plot *pl, double x)
 {
 	return clamp(pl->left + axis_frac(&pl->x, x) * pl->w, pl->left - 4, pl->left + pl->w + 4);
 }
 
-double html_py(const struct html_plot *pl, double y)
+static double html_py(const struct html_plot *pl, double y)
 {
 	return clamp(pl->top + pl->h - axis_frac(&pl->y, y) * pl->h, pl->top - 4,
 		     pl->top + pl->h + 4);

@@ -497,8 +497,19 @@ static size_t sections(struct strbuf *sb, struct html_section *sec, size_t nr)
 	return shown;
 }
 
-int html_write(const struct verdict_set *s, const struct analysis *a, const struct matrix *m,
-	       const struct baseline *const *base, size_t nr_base, const char *path)
+/*
+ * The HTML report (docs/reports.md): one self-contained page, inline CSS and
+ * SVG, no script. The outcome, the regressions and warnings, then per
+ * benchmark and interval (flagged ones first, then by level, at most
+ * HTML_MAX_SECTIONS) plots of speedup, efficiency and Karp-Flatt e against p
+ * with their intervals and the baseline, the lost-time breakdown, and weak
+ * scaling and isoefficiency where 'm' has them. 'base' holds the baselines
+ * read, one per benchmark (nr_base may be 0). The same input gives the same
+ * bytes. Written atomically; 0 or gate_error().
+ */
+static int html_write(const struct verdict_set *s, const struct analysis *a,
+		      const struct matrix *m, const struct baseline *const *base, size_t nr_base,
+		      const char *path)
 {
 	struct strbuf sb = STRBUF_INIT, body = STRBUF_INIT;
 	size_t count[VERDICT_SKIPPED + 1], nr = 0, plotted = 0;

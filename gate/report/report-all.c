@@ -8,7 +8,12 @@
 
 /* One row per format; a new format adds its row here and its writer in its own file. */
 const struct report_format *const report_formats[] = {
-	&report_junit, &report_markdown, &report_json, &report_html, &report_protocol, NULL,
+	&report_junit,
+	&report_markdown,
+	&report_json,
+	&report_html,
+	&report_protocol,
+	NULL,
 };
 
 int report_format_index(const char *name)

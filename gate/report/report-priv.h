@@ -1,4 +1,5 @@
-/* Private to the reports: the wording junit.c, markdown.c and summary.c share. */
+/* Private to the reports: the wording every report shares (report-words.c), and the base's figures
+ * (report-base.c). */
 #ifndef SG_REPORT_PRIV_H
 #define SG_REPORT_PRIV_H
 
@@ -10,6 +11,11 @@ void report_count(const struct verdict_set *s, size_t count[VERDICT_SKIPPED + 1]
 /* The outcome in words: "2 regressions, 1 warning in 48 checks", "all 48 checks pass (2 warnings)".
  */
 void report_outcome(struct strbuf *sb, const struct verdict_set *s);
+/* A failed run of the head, or of the base revision in A/B. */
+int report_is_run(const struct verdict *v);
+/* Whether the check failed for a run that failed (exit 3 with a run's error, no regression), not
+ * for something else left unjudged; 'count' as report_count() gives it. */
+int report_run_failed(const struct verdict_set *s, const size_t *count);
 /* The benchmarks that had nothing to be compared with (error verdicts of kind baseline.missing). */
 size_t report_no_reference(const struct verdict_set *s);
 /* The verdicts that say a benchmark could not be decided (nothing judged, or every time check

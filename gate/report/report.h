@@ -35,24 +35,12 @@ int markdown_write_analysis(const struct verdict_set *s, const struct analysis *
 			    const struct matrix *m, const struct baseline *const *base,
 			    size_t nr_base, const char *path);
 
-/*
- * The HTML report (docs/reports.md): one self-contained page, inline CSS and
- * SVG, no script. The outcome, the regressions and warnings, then per
- * benchmark and interval (flagged ones first, then by level, at most
- * HTML_MAX_SECTIONS) plots of speedup, efficiency and Karp-Flatt e against p
- * with their intervals and the baseline, the lost-time breakdown, and weak
- * scaling and isoefficiency where 'm' has them. 'base' holds the baselines
- * read, one per benchmark (nr_base may be 0). The same input gives the same
- * bytes. Written atomically; 0 or gate_error().
- */
+/* The HTML report shows at most this many intervals' sections (docs/reports.md). */
 #define HTML_MAX_SECTIONS 24
-int html_write(const struct verdict_set *s, const struct analysis *a, const struct matrix *m,
-	       const struct baseline *const *base, size_t nr_base, const char *path);
 
-/* The JSON summary, input of 'scalegate post' (schema: docs/summary.md), into 'out'. 'paths' are
- * the files of the reports written with it, one per row of report_formats (NULL: none written). */
-void summary_format(struct strbuf *out, const struct verdict_set *s, const char *const *paths);
-/* The same written to 'path' atomically. 0 or gate_error(). */
+/* The JSON summary, input of 'scalegate post' (schema: docs/summary.md), written to 'path'
+ * atomically. 'paths' are the files of the reports written with it, one per row of
+ * report_formats (NULL: none written). 0 or gate_error(). */
 int summary_write(const struct verdict_set *s, const char *const *paths, const char *path);
 
 /* The JUnit testcase name of a verdict, stable from run to run (CI tracks tests by

@@ -73,7 +73,7 @@ extern const char rules_default_yml[];
 extern const size_t rules_default_yml_len;
 
 /* The shipped defaults are rules/default.yml itself: its rules, at their positions in it. */
-void rules_add_defaults(struct rules *r)
+static void rules_add_defaults(struct rules *r)
 {
 	size_t first = r->nr;
 	struct yamldoc d;

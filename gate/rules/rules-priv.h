@@ -19,9 +19,6 @@ void rules_parse_list(struct rules *r, struct yamldoc *d, yaml_node_t *list, con
 /* One of the keys of a rule. */
 int rules_is_rule_key(const char *key);
 
-/* Appends the shipped defaults of rules/default.yml. */
-void rules_add_defaults(struct rules *r);
-
 /* The state of parsing one rule (rules-parse.c). */
 struct parser {
 	struct rules *r;

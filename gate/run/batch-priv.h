@@ -47,8 +47,6 @@ extern const struct batch_backend batch_slurm;
 /* Every scheduler the gate submits to, NULL-terminated. */
 extern const struct batch_backend *const batch_backends[];
 
-/* The scheduler of the configuration's section; NULL: none. */
-const struct batch_backend *batch_backend_of(const struct config *c);
 /* batch_run with a given scheduler (the tests' double is one). */
 long batch_run_with(struct runner *r, const struct batch_backend *b);
 

@@ -21,19 +21,24 @@
 /* seconds past the time limit before the gate gives up on the scheduler ending the job */
 #define RUN_GRACE 300.0
 
-int batch_wanted(const struct runner *r)
-{
-	return batch_backend_of(r->c) && !r->opt.local;
-}
+/* One row per scheduler; a new one adds its row here and its commands in its own file. */
+const struct batch_backend *const batch_backends[] = {
+	&batch_slurm,
+	NULL,
+};
 
-const struct batch_backend *const batch_backends[] = { &batch_slurm, NULL };
-
-const struct batch_backend *batch_backend_of(const struct config *c)
+/* The scheduler of the configuration's section; NULL: none. */
+static const struct batch_backend *batch_backend_of(const struct config *c)
 {
 	for (const struct batch_backend *const *b = batch_backends; c->batch && *b; b++)
 		if ((*b)->section == c->batch->scheduler)
 			return *b;
 	return NULL;
+}
+
+int batch_wanted(const struct runner *r)
+{
+	return batch_backend_of(r->c) && !r->opt.local;
 }
 
 /* RESULTS/.<scheduler>/NAME: the job's script and output. Caller frees. */

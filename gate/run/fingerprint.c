@@ -15,7 +15,8 @@
 #define SG_VERSION "unknown"
 #endif
 
-const char *fingerprint_key_name(enum fingerprint_key k)
+/* The name of a key, e.g. "cpu_model". */
+static const char *fingerprint_key_name(enum fingerprint_key k)
 {
 	static const char *const names[] = {
 #define X(id, name) name,

@@ -32,8 +32,6 @@ struct fingerprint {
  */
 void fingerprint_collect(struct fingerprint *f, const struct config *c, const char *only);
 void fingerprint_release(struct fingerprint *f);
-/* The name of a key, e.g. "cpu_model". */
-const char *fingerprint_key_name(enum fingerprint_key k);
 /* "key\tvalue\n" lines in key order. */
 void fingerprint_format(const struct fingerprint *f, struct strbuf *out);
 /* Collects and writes DIR/fingerprint.tsv atomically; 0 or gate_error(). */

@@ -16,22 +16,12 @@
 #include "run/batch.h"
 
 
-double runner_monotonic(void)
+static double runner_monotonic(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-int runner_selected(const struct runner *r, const struct bench_config *b)
-{
-	return !r->opt.benchmark || !strcmp(r->opt.benchmark, b->name);
-}
-
-int runner_selected_name(const struct runner *r, const char *name)
-{
-	return r->opt.benchmark ? !strcmp(r->opt.benchmark, name) : config_find(r->c, name) != NULL;
 }
 
 /* The directory the tracer libraries are installed in: ../lib from the scalegate binary. */
@@ -46,7 +36,8 @@ static char *find_lib_dir(void)
 	return xstrfmt("%s/../lib", dirname(exe));
 }
 
-char *runner_preload_library(const struct runner *r, const struct bench_config *b)
+/* The library to preload into 'b', or NULL after gate_error() when there is none; caller frees. */
+static char *runner_preload_library(const struct runner *r, const struct bench_config *b)
 {
 	char *mpi = xstrfmt("%s/libscalegate-mpi.so", r->lib_dir), *plain;
 	char resolved[PATH_MAX];
@@ -71,7 +62,8 @@ char *runner_preload_library(const struct runner *r, const struct bench_config *
 	return xstrdup(resolved);
 }
 
-int runner_forget_ab(struct runner *r)
+/* A run without a base: the base runs of an earlier A/B run no longer belong to these results. */
+static int runner_forget_ab(struct runner *r)
 {
 	char *base = xstrfmt("%s/base", r->results), *ab = xstrfmt("%s/ab.tsv", r->results);
 	int ret = r->opt.dry_run ? 0 : remove_tree(base);

@@ -80,10 +80,6 @@ void runner_tick(void *arg, double run_elapsed);
 /* The log line of a finished run: benchmark, configuration, repeat, time, status. */
 void runner_log_run(struct runner *r, const struct bench_run *br, size_t pt, int repeat, int warm,
 		    const struct run_record *rec);
-/* "jacobi 2 ranks × 1 thread[, size S]" */
-void runner_point_label(struct strbuf *sb, const struct bench_run *br, size_t pt);
-/* "base " or "head " in an A/B run (the runner's side), else "": a progress label's first word. */
-const char *runner_side(const struct runner *r);
 
 /* Live progress before a run ('repeat' 0: warm-up run 'warm'). */
 void runner_progress(struct runner *r, const struct bench_run *br, size_t pt, int repeat, int warm);
@@ -96,27 +92,28 @@ void runner_tell_busy(struct runner *r, const struct bench_run *br, size_t pt, i
 /* Tells that every attempt of a run was on a busy machine and which one is kept. */
 void runner_tell_still_busy(struct runner *r, const struct bench_run *br, size_t pt, int repeat,
 			    double contention);
-/* Clears the live progress line, if any. */
-void runner_clear_line(struct runner *r);
 /* Starts manifest.tsv.partial with the header and the kept lines; 0 or gate_error(). */
 int runner_manifest_start(struct runner *r);
 /* Renames manifest.tsv.partial to manifest.tsv; 0 or gate_error(). */
 int runner_manifest_finish(struct runner *r);
 
-/* runner-core.c: what both sides of an A/B run use */
-double runner_monotonic(void);
+/* runner-names.c: how every part of the runner names what it runs (below them all) */
 /* Whether 'b' is among the benchmarks this run was asked for (--benchmark). */
 int runner_selected(const struct runner *r, const struct bench_config *b);
-/* The library to preload into 'b', or NULL after gate_error() when there is none; caller frees. */
-char *runner_preload_library(const struct runner *r, const struct bench_config *b);
+/* "jacobi 2 ranks × 1 thread[, size S]" */
+void runner_point_label(struct strbuf *sb, const struct bench_run *br, size_t pt);
+/* "base " or "head " in an A/B run (the runner's side), else "": a progress label's first word. */
+const char *runner_side(const struct runner *r);
+/* Clears the live progress line, if any. */
+void runner_clear_line(struct runner *r);
+
+/* runner-core.c: what both sides of an A/B run use */
 /*
  * runner_init without the base of an A/B run: opens the results directory;
  * 1 when the runner is ready for a base (runner_ab_init), 0 when it is done
  * (a dry run, a submitted Slurm job), -1 after gate_error().
  */
 int runner_init_side(struct runner *r, struct config *c, const struct runner_options *opt);
-/* A run without a base: the base runs of an earlier A/B run no longer belong to these results. */
-int runner_forget_ab(struct runner *r);
 int runner_bench_setup(struct runner *r, const struct bench_config *b, struct bench_run *br);
 void runner_bench_release(struct bench_run *br);
 int runner_one(struct runner *r, struct bench_run *br, size_t pt, int repeat);

@@ -45,11 +45,6 @@ void runner_progress_init(struct runner *r)
 		setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
-const char *runner_side(const struct runner *r)
-{
-	return r->top && r->top != r ? "base " : r->base ? "head " : "";
-}
-
 /* "[3/12] jacobi 1 rank × 2 threads repeat 2/5"; in an A/B run "[3/12] base jacobi …" */
 static void run_label(struct strbuf *sb, const struct runner *r, const struct bench_run *br,
 		      size_t pt, int repeat, int warm)

@@ -11,13 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 
-const char *run_status_name(enum run_status s)
-{
-	static const char *const names[] = { "ok", "crash", "exit", "timeout", "no-profile",
-					     "bad-profile", "build-failed", "job-failed" };
-	return (size_t)s < ARRAY_SIZE(names) ? names[s] : "?";
-}
-
 /* Adds 'name' to the list of dropped benchmarks once. */
 static void note_dropped(struct strbuf *dropped, const char *name)
 {
@@ -97,24 +90,6 @@ out:
 	free(from);
 	free(to);
 	return ret;
-}
-
-void runner_point_label(struct strbuf *sb, const struct bench_run *br, size_t pt)
-{
-	const struct config_point *p = &br->points[pt].p;
-
-	char config[96], size[32] = "-";
-
-	if (p->size != CONFIG_NO_SIZE)
-		snprintf(size, sizeof(size), "%lld", p->size);
-	strbuf_addf(sb, "%s %s", br->b->name,
-		    config_words(config, sizeof(config), p->ranks, p->threads, size));
-}
-
-void runner_clear_line(struct runner *r)
-{
-	if (r->tty)
-		fputs("\r\033[K", stderr);
 }
 
 static int cmp_double(const void *a, const void *b)

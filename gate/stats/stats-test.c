@@ -80,13 +80,6 @@ int stats_ttest_paired(const double *a, const double *b, size_t n, double extra_
 	return 0;
 }
 
-double stats_ttest_mdc(const struct stats_ttest *r, double alpha, double power)
-{
-	if (!(alpha > 0 && alpha < 1) || !(power > 0 && power < 1) || !(r->df > 0))
-		return NAN;
-	return (stats_t_quantile(1 - alpha, r->df) + stats_t_quantile(power, r->df)) * r->se;
-}
-
 /* ---- multiple testing ---- */
 
 static const double *sort_p;

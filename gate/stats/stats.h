@@ -226,9 +226,6 @@ int stats_ttest_welch(const double *a, size_t na, const double *b, size_t nb, do
 /* Paired t-test of b[i] - a[i], i < n (rounds measured side by side); n >= 2; extra as Welch. */
 int stats_ttest_paired(const double *a, const double *b, size_t n, double extra_var,
 		       double extra_df, struct stats_ttest *r);
-/* Minimum detectable shift: one-sided test at alpha with the given power, at this standard error.
- */
-double stats_ttest_mdc(const struct stats_ttest *r, double alpha, double power);
 
 /*
  * Adjusted p-values for m hypotheses: Holm's step-down (controls the

@@ -51,6 +51,18 @@ for cmd in analyze baseline calibrate check ci post profile report run; do
 	expect_no_match "$out" "%%" "'$cmd --help' prints no printf escapes"
 done
 
+# check and ci share their inputs and how they judge: the same rows, word for word, and -r in both
+# (ci took only --results).
+shared='^  (-c, --config|-r, --results|--baselines|--partial|--allow-no-reference|--all'
+shared+='|--testcase-output)'
+rows() { "$SCALEGATE" "$1" --help | awk -v re="$shared" '$0 ~ re { on = 1; print; next }
+	/^  [^ ]/ { on = 0 } on { print }'; }
+[ "$(rows check)" = "$(rows ci)" ] ||
+	fail "check and ci word their shared options apart: $(diff <(rows check) <(rows ci))"
+[ "$(rows ci | grep -c '^  -')" -eq 7 ] || fail "ci --help lacks a shared row: $(rows ci)"
+expect_exit 2 "$SCALEGATE" ci --no-run -c "$T/bad.yml" -r "$T/nowhere"
+expect_no_match "$out" "unknown option" "ci takes -r as check does"
+
 # Every error of the gate goes through gate_error() (gate/base/util.c), so a secret filter sees it.
 hand=$(cd "$SG_TOP" && grep -rn '"scalegate: error:' gate --include='*.c' | grep -v '^gate/base/util.c:' |
 	grep -v 'static const char prefix\[\]' || true)
