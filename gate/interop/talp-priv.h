@@ -60,8 +60,17 @@ struct talp_file {
 	int global;                /* the index of the whole program's region */
 };
 
-/* The key of a field, e.g. "elapsedTime". */
-const char *talp_field_name(enum talp_field f);
+/* The key of a field, e.g. "elapsedTime" (here, so that the reader and the model, which call one
+ * way, both have it). */
+static inline const char *talp_field_name(enum talp_field f)
+{
+	static const char *const names[] = {
+#define X(id, name, alias) name,
+		TALP_FIELDS(X)
+#undef X
+	};
+	return names[f];
+}
 
 /* The profiles of one TALP file's run into 'r' (r->ranks and r->threads set); 0 or gate_error(). */
 int talp_model(struct import_run *r, const struct talp_file *t);

@@ -10,12 +10,6 @@
 #include "base/yamldoc.h"
 #include "interop/talp-priv.h"
 
-static const char *const field_names[] = {
-#define X(id, name, alias) name,
-	TALP_FIELDS(X)
-#undef X
-};
-
 static const char *const field_aliases[] = {
 #define X(id, name, alias) alias,
 	TALP_FIELDS(X)
@@ -26,15 +20,10 @@ static const char *const field_aliases[] = {
  * before. */
 static const char *const global_names[] = {"Global", "Application", "MPI Execution", NULL};
 
-const char *talp_field_name(enum talp_field f)
-{
-	return field_names[f];
-}
-
 static int field_of(const char *key)
 {
 	for (int f = 0; f < TALP_NR_FIELDS; f++)
-		if (!strcmp(key, field_names[f]) ||
+		if (!strcmp(key, talp_field_name((enum talp_field)f)) ||
 		    (field_aliases[f] && !strcmp(key, field_aliases[f])))
 			return f;
 	return -1;

@@ -66,11 +66,6 @@ struct profile_mpi *profile_add_mpi(struct profile *p, int node, int thread, con
 	return m;
 }
 
-void profile_seal(struct strbuf *sb)
-{
-	strbuf_addf(sb, "end\t%016llx\n", fnv1a64(sb->buf, sb->len));
-}
-
 /* '-' for a value not captured; enough digits that nanoseconds of an hour-long run survive. */
 static void add_value(struct strbuf *sb, double v)
 {

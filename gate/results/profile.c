@@ -501,3 +501,9 @@ int profile_mask_secrets(const char *path)
 	strbuf_release(&sb);
 	return ret;
 }
+
+/* The checksum record that profile_check() verifies (the tracer writes it alike). */
+void profile_seal(struct strbuf *sb)
+{
+	strbuf_addf(sb, "end\t%016llx\n", fnv1a64(sb->buf, sb->len));
+}
