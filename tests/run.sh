@@ -18,6 +18,8 @@ if [ -z "${SG_JUNIT_XSD:-}" ] && [ -d "$top/../shared/junit-xsd" ]; then
 fi
 export SG_JUNIT_XSD=${SG_JUNIT_XSD:-}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# cmocka's unit tests print TAP lines too: one per test function, "ok N - test_name".
+export CMOCKA_MESSAGE_OUTPUT=${CMOCKA_MESSAGE_OUTPUT:-TAP}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 unset SCALEGATE_OUT
 logs=$(mktemp -d)
@@ -54,22 +56,33 @@ run_test() {
 	echo "$rc $((SECONDS - start))" >"$logs/${name//\//_}.rc"
 }
 
-# report NAME: its line, counted; a failure with the end of its output.
+# report NAME: its line, counted, with the number of its checks (their "ok N - what" lines) and the parts it
+# skipped; a failure with the checks that failed, then the end of its output. SG_VERBOSE=1: every check line.
 report() {
-	local name=$1 log="$logs/${1//\//_}.log" rc secs
+	local name=$1 log="$logs/${1//\//_}.log" rc secs checks parts
 	read -r rc secs <"$logs/${name//\//_}.rc"
+	checks=$(grep -Ec '^(not )?ok [0-9]+' "$log")
+	parts=$(grep -E '^ok [0-9]+.* # SKIP' "$log" | sed -E 's/^ok [0-9]+ (- )?//; s/ # SKIP:? */ skipped: /' |
+		paste -sd ';' -)
 	if [ "$rc" -eq 0 ]; then
 		passed=$((passed + 1))
-		printf 'ok    %-48s %3ds\n' "$name" "$secs"
+		printf 'ok    %-48s %3ds  %4d checks%s\n' "$name" "$secs" "$checks" "${parts:+; $parts}"
 	elif [ "$rc" -eq 77 ]; then
 		skipped=$((skipped + 1))
 		printf 'skip  %-48s %3ds  %s\n' "$name" "$secs" "$(grep -v '^[[:space:]]*$' "$log" | tail -n 1)"
 	else
 		failed=$((failed + 1))
 		failures+=("$name")
-		printf 'FAIL  %-48s %3ds\n' "$name" "$secs"
+		printf 'FAIL  %-48s %3ds  %4d checks\n' "$name" "$secs" "$checks"
+		if grep -Eq '^not ok' "$log"; then
+			grep -E '^not ok' "$log" | sed 's/^/      > /'
+		else
+			printf '      > not ok - exit %s after %s passing checks, none of them failed (a command did)\n' \
+				"$rc" "$checks"
+		fi
 		sed 's/^/      | /' "$log" | tail -n 60
 	fi
+	[ -z "${SG_VERBOSE:-}" ] || [ "$rc" -ne 0 ] || grep -E '^(not )?ok [0-9]+|^# ' "$log" | sed 's/^/      /'
 }
 
 # Every test by name, with its program: a unit test binary, or a command-line script that bash runs.

@@ -5,18 +5,75 @@ T=$(mktemp -d)
 # SG_KEEP=1 keeps the test's scratch directory for a post-mortem.
 trap '[ -n "${SG_KEEP:-}" ] && echo "kept $T" >&2 || rm -rf "$T"' EXIT
 
+# Every check prints its own line, TAP-like: "ok N - what" when it holds, "not ok N - what" when not
+# (the test then ends), so that a failure names what failed and tests/run.sh can show it. The lines
+# go to the test's own stdout (fd SG_TAP), even from inside a command substitution; N counts on across
+# subshells (the count is a file).
+exec {SG_TAP}>&1
+_sg_checks=$T/.sg-checks
+echo 0 >"$_sg_checks"
+
+# _sg_check STATUS WHAT: the next check's line.
+_sg_check() {
+	local n=0
+	[ -r "$_sg_checks" ] && read -r n <"$_sg_checks"
+	n=$((n + 1))
+	echo "$n" >"$_sg_checks" 2>/dev/null || true
+	printf '%s %d - %s\n' "$1" "$n" "${2//$'\n'/ }" >&"$SG_TAP"
+}
+
+# pass [WHAT]: a check that held. Written 'COND && pass || fail "what if not"', it is named by its own
+# source line ("file:line: COND || fail ...").
+pass() {
+	local at line file text
+	[ $# -eq 0 ] || { _sg_check ok "$*"; return 0; }
+	read -r line _ file < <(caller 0)
+	text=$(sed -n "${line}p" "$file" 2>/dev/null) || true
+	text=${text/ && pass/}
+	text=${text#"${text%%[![:space:]]*}"}
+	at="${file##*/}:$line: $text"
+	[ ${#at} -le 160 ] || at="${at:0:157}..."
+	_sg_check ok "$at"
+}
+
+# fail WHAT: the check WHAT did not hold; the test ends. Inside an attempt of 'retry' it is a comment
+# line: the attempt failed, not (yet) the test.
 fail() {
-	echo "FAIL: $*" >&2
+	if [ -n "${_sg_attempt:-}" ]; then
+		echo "# $_sg_attempt: not ok - $*" >&"$SG_TAP"
+	else
+		_sg_check "not ok" "$*"
+	fi
 	exit 1
+}
+
+# skip_part WHAT REASON: a part of the test that cannot run here, said on its own line (TAP's SKIP
+# directive), while the rest of the test runs and counts.
+skip_part() {
+	_sg_check ok "$1 # SKIP $2"
+}
+
+# A command that stops the test under 'set -e' outside any helper says so, with its line.
+trap '_sg_rc=$?; [[ $- != *e* ]] || _sg_check "not ok" "line $LINENO: '"'"'$BASH_COMMAND'"'"' exited $_sg_rc"' ERR
+
+# _sg_what CMD...: a command as a check's name: the scratch directory and the gate's path left out.
+_sg_what() {
+	local what="$*"
+	what=${what//"$T/"/}
+	what=${what//"$SCALEGATE"/scalegate}
+	[ ${#what} -le 160 ] || what="${what:0:157}..."
+	printf '%s' "$what"
 }
 
 # expect_match TEXT REGEX WHAT: TEXT must contain a line matching the extended REGEX.
 expect_match() {
 	grep -Eq -- "$2" <<<"$1" || { printf '%s\n' "$1" >&2; fail "$3: no line matches /$2/"; }
+	pass "$3"
 }
 
 expect_no_match() {
 	! grep -Eq -- "$2" <<<"$1" || { printf '%s\n' "$1" >&2; fail "$3: a line matches /$2/"; }
+	pass "$3"
 }
 
 # pass_or_undecided CODE OUTPUT WHAT: a gate that must not fail: exit 0, or 3 where it says it could not
@@ -24,7 +81,7 @@ expect_no_match() {
 pass_or_undecided() {
 	{ [ "$1" = 0 ] || { [ "$1" = 3 ] && grep -q "undecided: could not decide" <<<"$2"; }; } ||
 		{ printf '%s\n' "$2" >&2; fail "$3: exit $1"; }
-	expect_no_match "$2" '^FAIL ' "$3: a regression"
+	expect_no_match "$2" '^FAIL ' "$3: no regression (exit $1)"
 }
 
 # expect_exit CODE CMD...: runs CMD, which must exit with CODE; its output is in $out.
@@ -32,7 +89,8 @@ expect_exit() {
 	local want=$1 got=0
 	shift
 	out=$("$@" 2>&1) || got=$?
-	[ "$got" -eq "$want" ] || { printf '%s\n' "$out" >&2; fail "'$*' exited $got, expected $want"; }
+	[ "$got" -eq "$want" ] || { printf '%s\n' "$out" >&2; fail "'$(_sg_what "$@")' exited $got, expected $want"; }
+	pass "'$(_sg_what "$@")' exits $want"
 }
 
 # traced DIR PROGRAM ARGS...: runs a test program from the build with SCALEGATE_OUT=DIR.
@@ -67,6 +125,7 @@ col() {
 approx() {
 	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "missing" && v >= lo && v <= hi) }' ||
 		fail "$4: $1 is not within [$2, $3]"
+	pass "$4: $1 within [$2, $3]"
 }
 
 # cpu_mark: "jiffies-total jiffies-idle own-children-cpu-seconds" now (/proc/stat; bash's 'times').
@@ -102,6 +161,7 @@ retry() {
 		set +e
 		(
 			set -e
+			_sg_attempt="attempt $i of $n of $1"
 			"$@"
 		)
 		rc=$?
