@@ -8,12 +8,12 @@ expect_match "$out" '^== imbalance  program/loop  examples/imbalance.c:[0-9]+  l
 expect_match "$out" '^    Execution_time +[0-9.e-]+ \[[0-9.e-]+, [0-9.e-]+\] \(n=1\)' "execution time with its interval"
 # No MPI library in the process: nothing to capture, so no communication (meta mpi absent), a 0.
 expect_match "$out" '^        Communication +0 ' "no MPI in the process: Communication 0"
-grep -q $'^meta\tmpi\tabsent$' "$T"/o/*.sgprof || fail "the profile says there was no MPI to capture"
+grep -q $'^meta\tmpi\tabsent$' "$T"/o/*.sgprof && pass || fail "the profile says there was no MPI to capture"
 expect_match "$out" '^      work +[0-9.e-]+ +rank 0 th [01]' "comparative characteristics"
 
 "$SCALEGATE" analyze --json "$T/o" >"$T/a.json"
-python3 -m json.tool "$T/a.json" >/dev/null || fail "--json does not parse"
-python3 - "$T/a.json" <<'PY' || fail "identity"
+python3 -m json.tool "$T/a.json" >/dev/null && pass || fail "--json does not parse"
+python3 - "$T/a.json" <<'PY' && pass || fail "identity"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 assert doc["intervals"], "no interval"
@@ -60,6 +60,6 @@ for s in doc["intervals"]:
     cs = s["configurations"]
     assert [c["p"] for c in cs] == [1, 2], cs
     assert cs[0]["Karp_Flatt"] is None and cs[1]["Speedup"]["n"] == 3
-' || fail "results directory JSON"
+' && pass || fail "results directory JSON"
 expect_exit 2 "$SCALEGATE" analyze
 expect_exit 2 "$SCALEGATE" analyze "$T/nonexistent"

@@ -7,8 +7,8 @@ export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
 # check_run DIR [PATH MIN_TIME MIN_COUNT]: the identity in every interval of the run in DIR; PATH's
 # Execution_time is at least MIN_TIME seconds (a sleep: load cannot shorten it) and its Count at least MIN_COUNT.
 check_run() {
-	"$SCALEGATE" analyze --json "$1" >"$T/a.json" || fail "analyze $1"
-	python3 - "$T/a.json" "${2:-}" "${3:-0}" "${4:-0}" <<'PY' || { cat "$T/a.json" >&2; fail "run $1"; }
+	"$SCALEGATE" analyze --json "$1" >"$T/a.json" && pass || fail "analyze $1"
+	python3 - "$T/a.json" "${2:-}" "${3:-0}" "${4:-0}" <<'PY' && pass || { cat "$T/a.json" >&2; fail "run $1"; }
 import json, sys
 doc = json.load(open(sys.argv[1]))
 want, min_time, min_count = sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
@@ -46,7 +46,7 @@ done
 SCALEGATE_OUT="$T/late" "$SG_BUILD/tests/tracer/others" late
 check_run "$T/late" program/late 0.017 1
 # ... and its 17 ms are work of the whole program too: no processor did nothing at level 0.
-python3 - "$T/a.json" <<'PY' || fail "the late thread's time at level 0"
+python3 - "$T/a.json" <<'PY' && pass || fail "the late thread's time at level 0"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 c = next(s for s in doc["intervals"] if s["interval"] == "program")["configurations"][0]

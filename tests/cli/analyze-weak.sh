@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.bash"
 export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
 help=$("$SCALEGATE" analyze --help)
-grep -q -- '--efficiency' <<<"$help" ||
+grep -q -- '--efficiency' <<<"$help" && pass ||
 	fail "analyze has no --efficiency, --memory, -c: gate/cmd/cmd-analyze.c lacks the options of issue 8"
 
 # {size} is the number of grid points (jacobi's N is the side, its work and memory grow like N^2): so
@@ -26,7 +26,7 @@ benchmarks:
     warmup: 0
     memory: n
 YML
-"$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/res" >/dev/null 2>&1 || fail "run"
+"$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/res" >/dev/null 2>&1 && pass || fail "run"
 out=$("$SCALEGATE" analyze -c "$T/scalegate.yml" "$T/res")
 expect_match "$out" '^    Average_parallelism +[0-9.e-]+ \[' "average parallelism beside Processors"
 expect_match "$out" '^== jacobi-weak  program/solve  weak scaling: the size grows with p \(reference 1x1, size 40000\)' "weak section"
@@ -52,7 +52,7 @@ expect_match "$out" '^== jacobi  program/solve  isoefficiency at 50 % efficiency
 expect_match "$out" "declare the benchmark's 'memory'|no isoefficiency" "no memory model without -c"
 
 "$SCALEGATE" analyze -c "$T/scalegate.yml" --json "$T/res" >"$T/a.json"
-python3 - "$T/a.json" <<'PY' || fail "JSON of the jacobi matrices"
+python3 - "$T/a.json" <<'PY' && pass || fail "JSON of the jacobi matrices"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 weak = [w for w in doc["weak_scaling"] if w["interval"] == "program/solve"]
@@ -147,7 +147,7 @@ for q in r["points"]:
     assert q["where"] == "inside" and abs(q["n"] / (4 * q["p"] * __import__("math").log2(q["p"])) - 1) < 0.2, q
 assert f["growth"]["model"] == "p^k" and abs(f["growth"]["k"] - 0.5) < 0.1 and f["scalability"] == "perfectly_scalable", f
 assert len(f["candidates"]) == 5 and doc["weak_scaling"] == []
-' || fail "synthetic JSON"
+' && pass || fail "synthetic JSON"
 
 expect_exit 2 "$SCALEGATE" analyze --efficiency 1.5 "$T/syn"
 expect_match "$out" "efficiency needs a number between 0 and 1" "bad efficiency"

@@ -29,7 +29,7 @@ expect_match "$out" '^A/B     solve \+300 % caught: 2 of 2 \(100 %, 95 % \[34, 1
 expect_match "$out" '^stored  A/A gate runs that fail: [012] of 2' "stored false alarms"
 expect_match "$out" '^stored  solve \+300 % caught: 2 of 2' "stored power"
 for d in ab/1-aa ab/2-300 stored/1-aa stored/2-300 stored/baseline-run; do
-	[ -s "$T/cal/$d/complete.tsv" ] || fail "no complete results in $T/cal/$d"
+	[ -s "$T/cal/$d/complete.tsv" ] && pass || fail "no complete results in $T/cal/$d"
 done
-[ -s "$T/cal/stored/baselines/jacobi.sgbase" ] || fail "no stored baseline"
-[ -s "$T/cal/ab/1-300/ab.tsv" ] || fail "the A/B runs were not A/B"
+[ -s "$T/cal/stored/baselines/jacobi.sgbase" ] && pass || fail "no stored baseline"
+[ -s "$T/cal/ab/1-300/ab.tsv" ] && pass || fail "the A/B runs were not A/B"

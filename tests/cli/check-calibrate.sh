@@ -23,7 +23,7 @@ YML
 
 expect_exit 0 "$SCALEGATE" calibrate -c "$T/scalegate.yml" -n 3 -o "$T/cal" --json "$T/cal.json"
 for k in 1 2 3; do
-	[ -f "$T/cal/$k/manifest.tsv" ] || fail "run $k was not written to $T/cal/$k"
+	[ -f "$T/cal/$k/manifest.tsv" ] && pass || fail "run $k was not written to $T/cal/$k"
 done
 expect_match "$out" '^scalegate calibrate: 3 result sets, 6 comparisons' "counts the comparisons"
 expect_match "$out" '^  [a-z]+: shift between the sets as sittings: (sd [0-9.e+-]+ % in time, [0-9.e+-]+ % in speedup \(3 sets|needs 3 sets)' \
@@ -31,8 +31,8 @@ expect_match "$out" '^  [a-z]+: shift between the sets as sittings: (sd [0-9.e+-
 expect_match "$out" '^tolerance\.time  Execution_time  .*scalegate\.yml:[0-9]+:[0-9]+\)?$' "a row per rule and check"
 expect_match "$out" '^    false positives: [0-9]+ of 48 checks fail \([0-9.]+ %\)' "false positives over 8 cells x 6 comparisons"
 expect_match "$out" '^    smallest change caught in every comparison: \+[0-9.]+ %' "the detectable change"
-grep -q '"scalegate_calibrate":1' "$T/cal.json" || fail "JSON: no version key"
-grep -q '"kind":"tolerance.time"' "$T/cal.json" || fail "JSON: no tolerance.time row"
+grep -q '"scalegate_calibrate":1' "$T/cal.json" && pass || fail "JSON: no version key"
+grep -q '"kind":"tolerance.time"' "$T/cal.json" && pass || fail "JSON: no tolerance.time row"
 
 # Existing results directories instead of -n.
 expect_exit 0 "$SCALEGATE" calibrate -c "$T/scalegate.yml" "$T/cal/1" "$T/cal/2"

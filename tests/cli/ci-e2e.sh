@@ -30,7 +30,7 @@ YML
 ci() { "$SCALEGATE" ci -c "$T/scalegate.yml" "$@"; }
 reports_exist() {
 	for f in junit.xml summary.md summary.json report.html; do
-		[ -s "$T/out/$f" ] || fail "$1: no $f"
+		[ -s "$T/out/$f" ] && pass || fail "$1: no $f"
 		expect_match "$out" "^  [a-z]+ +$T/out/$f\$" "$1: the path of $f is printed"
 	done
 }
@@ -59,10 +59,10 @@ expect_match "$recap" "^FAIL  jacobi program/solve/residual at examples/jacobi\.
 expect_match "$recap" '^      1 rank × 2 threads: Insufficient_parallelism ' "the recap gives configuration and metric"
 expect_match "$recap" "^      rule: rule 'serial-code' \($T/scalegate.yml:[0-9]+:[0-9]+\)\$" "the recap gives the rule"
 reports_exist "knob run"
-grep -q 'program/solve/residual` at examples/jacobi\.c:[0-9]' "$T/out/summary.md" ||
+grep -q 'program/solve/residual` at examples/jacobi\.c:[0-9]' "$T/out/summary.md" && pass ||
 	fail "the Markdown summary names the interval and its file:line"
-grep -q '"verdict": "regression"' "$T/out/summary.json" || fail "the JSON summary says regression"
-grep -q '<failure type="tolerance.insufficient_parallelism"' "$T/out/junit.xml" || fail "JUnit failure"
+grep -q '"verdict": "regression"' "$T/out/summary.json" && pass || fail "the JSON summary says regression"
+grep -q '<failure type="tolerance.insufficient_parallelism"' "$T/out/junit.xml" && pass || fail "JUnit failure"
 
 # Knob off: a pass again; with --require-post the failed post is what fails.
 expect_exit 0 ci --no-post
@@ -84,8 +84,8 @@ typo_case() {
 	rm -f "$T/started"
 	expect_exit 2 "$SCALEGATE" ci -c "$T/typo.yml"
 	expect_match "$out" "$where" "$what: the error names file, line and column"
-	[ ! -e "$T/started" ] || fail "$what: a benchmark ran before the configuration was found wrong"
-	[ ! -e "$T/typo-results" ] || fail "$what: results were written"
+	[ ! -e "$T/started" ] && pass || fail "$what: a benchmark ran before the configuration was found wrong"
+	[ ! -e "$T/typo-results" ] && pass || fail "$what: results were written"
 }
 typo_bench="results: typo-results
 benchmarks:

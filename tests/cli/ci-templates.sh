@@ -9,8 +9,8 @@
 . "$SG_TOP/tests/data/post/lib.bash"
 
 py=/usr/bin/python3
-"$py" -c 'import yaml' 2>/dev/null || fail "python3-yaml is missing (ci/install-deps.sh installs it)"
-command -v yamllint >/dev/null || fail "yamllint is missing (ci/install-deps.sh installs it)"
+"$py" -c 'import yaml' 2>/dev/null && pass || fail "python3-yaml is missing (ci/install-deps.sh installs it)"
+command -v yamllint >/dev/null && pass || fail "yamllint is missing (ci/install-deps.sh installs it)"
 
 # yamllint: syntax, duplicate keys, indentation, trailing spaces; long lines and the document start
 # marker are a matter of taste in CI files
@@ -22,7 +22,7 @@ rules:
   truthy: {check-keys: false}
 YML
 yamllint -s -c "$T/yamllint.yml" "$SG_TOP/ci/github-actions.yml" "$SG_TOP/ci/github-actions-comment.yml" \
-	"$SG_TOP/ci/gitlab-ci.yml" || fail "yamllint finds problems in the templates"
+	"$SG_TOP/ci/gitlab-ci.yml" && pass || fail "yamllint finds problems in the templates"
 
 "$py" - "$SG_TOP/ci/github-actions.yml" "$SG_TOP/ci/gitlab-ci.yml" "$SG_TOP/ci/gitlab-slurm.yml" \
 	"$SG_TOP/ci/github-actions-comment.yml" <<'PY'
@@ -144,11 +144,11 @@ PY
 # the interval's file:line.
 sed -n '/^          python3 - reports\/summary.json <<.PY.$/,/^          PY$/p' "$SG_TOP/ci/github-actions.yml" |
 	sed '1d;$d;s/^          //' >"$T/annotate.py"
-[ -s "$T/annotate.py" ] || fail "github: no annotation script found"
+[ -s "$T/annotate.py" ] && pass || fail "github: no annotation script found"
 "$SCALEGATE" check -c "$SG_TOP/tests/data/check/clear-regression/scalegate.yml" --json "$T/summary.json" \
 	>/dev/null 2>&1 || true
 ann=$("$py" "$T/annotate.py" "$T/summary.json")
-[ "$(grep -c '^::' <<<"$ann")" = 1 ] || { printf '%s\n' "$ann" >&2; fail "github: not one annotation for one finding"; }
+[ "$(grep -c '^::' <<<"$ann")" = 1 ] && pass || { printf '%s\n' "$ann" >&2; fail "github: not one annotation for one finding"; }
 expect_match "$ann" '^::error file=jacobi\.c,line=36,title=scalegate jacobi program/solve/residual 1 rank × 2 threads::Insufficient_parallelism \(serial code\) grew from 0\.0 %25 to 50\.0 %25 .* \(6 checks failed\)$' \
 	"github: the finding's annotation with file and line"
 # A finding of the whole program, which has no line: the program's executable, with the benchmark's command.
@@ -156,7 +156,7 @@ cp -r "$SG_TOP/tests/data/check/clear-regression" "$T/whole"
 sed -i 's|interval: "program/solve\*"|interval: program|' "$T/whole/scalegate.yml"
 "$SCALEGATE" check -c "$T/whole/scalegate.yml" --json "$T/whole.json" >/dev/null 2>&1 || true
 ann=$("$py" "$T/annotate.py" "$T/whole.json")
-[ "$(grep -c '^::' <<<"$ann")" = 1 ] || { printf '%s\n' "$ann" >&2; fail "github: not one annotation for the program"; }
+[ "$(grep -c '^::' <<<"$ann")" = 1 ] && pass || { printf '%s\n' "$ann" >&2; fail "github: not one annotation for the program"; }
 expect_match "$ann" '^::error file=jacobi,title=scalegate jacobi program 1 rank × 2 threads::.*\(3 checks failed\); the benchmark runs \./jacobi \{threads\} 300$' \
 	"github: the whole program's annotation: its executable and the benchmark's command"
 # A warning is one too, as a warning.
@@ -194,11 +194,11 @@ with_scalegate "$T/zero" "$T/args.sh"
 cd "$T/zero"
 ARGS=$T/gh.args SCALEGATE_BASE=$zero bash -ec "$gh_gate"
 [ "$(grep -A1 -x -- --against "$T/gh.args")" = "--against
-HEAD~1" ] || fail "github: a new branch's push: $(tr '\n' ' ' <"$T/gh.args")"
-grep -qx -- --no-post "$T/gh.args" || fail "github: the gate job posts"
+HEAD~1" ] && pass || fail "github: a new branch's push: $(tr '\n' ' ' <"$T/gh.args")"
+grep -qx -- --no-post "$T/gh.args" && pass || fail "github: the gate job posts"
 ARGS=$T/gl.args SCALEGATE_BASE= CI_COMMIT_BEFORE_SHA=$zero PATH="$PWD/.scalegate/bin:$PATH" bash -ec "$gl_gate"
 [ "$(grep -A1 -x -- --against "$T/gl.args")" = "--against
-HEAD~1" ] || fail "gitlab: a new branch's push: $(tr '\n' ' ' <"$T/gl.args")"
+HEAD~1" ] && pass || fail "gitlab: a new branch's push: $(tr '\n' ' ' <"$T/gl.args")"
 
 # The GitHub comment: the gate job hands its summary and the pull request's number over, the comment workflow
 # posts the status and creates the comment; the next push edits it. Against the API double; the artifact travels
@@ -226,7 +226,7 @@ push "$DATA/findings.json" 7
 expect_match "$out" "^scalegate: posted the commit status to $url/repos/o/r/statuses/$SHA$" "github: the status"
 expect_match "$out" "^scalegate: posted the pull-request comment to $url/repos/o/r/issues/7/comments$" "github: the comment"
 bot_comments o/r#7 >"$T/c1.json"
-[ "$(j "$T/c1.json" 'len(d)')" = 1 ] || fail "github: comments $(cat "$T/c1.json")"
+[ "$(j "$T/c1.json" 'len(d)')" = 1 ] && pass || fail "github: comments $(cat "$T/c1.json")"
 body=$(j "$T/c1.json" 'd[0][1]')
 expect_match "$body" '^<!-- scalegate: scalegate -->$' "github: the comment's marker"
 expect_match "$body" '^### ❌ scalegate: 2 regressions \(9 checks failed\), 1 warning \(1 check\), 5 inconclusive in 37 checks$' \
@@ -238,16 +238,16 @@ push "$DATA/pass.json" 7
 expect_match "$out" "^scalegate: updated the pull-request comment at $url/repos/o/r/issues/comments/$(j "$T/c1.json" 'd[0][0]')$" \
 	"github: the next push edits the comment"
 bot_comments o/r#7 >"$T/c2.json"
-[ "$(j "$T/c2.json" '[len(d), d[0][0]]')" = "[1, $(j "$T/c1.json" 'd[0][0]')]" ] || fail "github: comments $(cat "$T/c2.json")"
+[ "$(j "$T/c2.json" '[len(d), d[0][0]]')" = "[1, $(j "$T/c1.json" 'd[0][0]')]" ] && pass || fail "github: comments $(cat "$T/c2.json")"
 expect_match "$(j "$T/c2.json" 'd[0][1]')" '^### ✅ scalegate: all 12 checks pass$' "github: the edited comment"
 # A fork's artifact may name any pull request: one whose head is not the judged commit gets nothing.
 push "$DATA/findings.json" 8
 expect_match "$out" 'warning: not commenting on pull request #8' "github: another pull request's number"
-[ "$(j "$log/state.json" 'sorted(d["github"])')" = '["o/r#7"]' ] || fail "github: commented elsewhere"
+[ "$(j "$log/state.json" 'sorted(d["github"])')" = '["o/r#7"]' ] && pass || fail "github: commented elsewhere"
 # A push to main: the status, no comment.
 n=$(nr_requests)
 push "$DATA/pass.json" ""
-[ "$(requests | tail -n +$((n + 1)))" = "POST /repos/o/r/statuses/$SHA" ] || fail "github: a push: $(requests | tail -n +$((n + 1)))"
+[ "$(requests | tail -n +$((n + 1)))" = "POST /repos/o/r/statuses/$SHA" ] && pass || fail "github: a push: $(requests | tail -n +$((n + 1)))"
 
 # GitLab: the gate job's after_script posts the status and the merge-request note, and edits the note next time;
 # a fork's pipeline, without the project's token, sends nothing.
@@ -267,10 +267,10 @@ expect_match "$(j "$log/state.json" 'd["gitlab"]["17#3"][0]["body"]')" '`program
 gl_push "$DATA/pass.json" "$TOKEN"
 expect_match "$out" "^scalegate: updated the merge-request note at $url/api/v4/projects/17/merge_requests/3/notes/$note$" \
 	"gitlab: the next pipeline edits the note"
-[ "$(j "$log/state.json" 'len(d["gitlab"]["17#3"])')" = 1 ] || fail "gitlab: a second note"
+[ "$(j "$log/state.json" 'len(d["gitlab"]["17#3"])')" = 1 ] && pass || fail "gitlab: a second note"
 n=$(nr_requests)
 gl_push "$DATA/findings.json" ""
-[ "$(nr_requests)" = "$n" ] || fail "gitlab: a pipeline without the token sent $(requests | tail -n +$((n + 1)))"
+[ "$(nr_requests)" = "$n" ] && pass || fail "gitlab: a pipeline without the token sent $(requests | tail -n +$((n + 1)))"
 
 # The gate commands on a real depth-1 clone (what actions/checkout and GitLab give by default): the toy
 # repository's head turns a serial residual on. The PR's base is its parent, which the clone lacks. Its
@@ -312,7 +312,7 @@ expect_match "$out" "^    cause: Insufficient_parallelism \(serial code\) grew" 
 code=0
 out=$(env SCALEGATE_BASE="$(git rev-parse HEAD)" "${gh_env[@]}" bash -ec "$gh_gate" 2>&1) || code=$?
 pass_or_undecided $code "$out" "github: an unchanged commit"
-[ "$(nr_requests)" = 0 ] || fail "github: the gate job posted: $(requests)"
+[ "$(nr_requests)" = 0 ] && pass || fail "github: the gate job posted: $(requests)"
 # GitLab: the script deepens a shallow clone itself (PATH as its before_script sets it).
 clone "$T/gl"
 cd "$T/gl"

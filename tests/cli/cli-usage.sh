@@ -54,4 +54,4 @@ done
 # Every error of the gate goes through gate_error() (gate/base/util.c), so a secret filter sees it.
 hand=$(cd "$SG_TOP" && grep -rn '"scalegate: error:' gate --include='*.c' | grep -v '^gate/base/util.c:' |
 	grep -v 'static const char prefix\[\]' || true)
-[ -z "$hand" ] || fail "'scalegate: error:' printed by hand: $hand"
+[ -z "$hand" ] && pass || fail "'scalegate: error:' printed by hand: $hand"

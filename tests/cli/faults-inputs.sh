@@ -97,7 +97,7 @@ fresh() {
 check_error() { # check_error REGEX WHAT: exit 3, the message, and a JUnit <error> with it
 	bounded 3 "$SCALEGATE" check -c "$T/c/scalegate.yml" --junit "$T/c/junit.xml"
 	expect_match "$out" "$1" "$2"
-	grep -q '<error' "$T/c/junit.xml" || fail "$2: no <error> in the JUnit report"
+	grep -q '<error' "$T/c/junit.xml" && pass || fail "$2: no <error> in the JUnit report"
 }
 fresh
 rm "$prof" && ln -s /dev/zero "$prof"

@@ -21,11 +21,11 @@ sg() { "$SCALEGATE" "$@" -c "$T/scalegate.yml"; }
 # Invalid UTF-8 on a benchmark's stderr: escaped in the manifest, the console and every report.
 code=0
 sg ci -o "$T/reports" --no-post >"$T/ci.out" 2>&1 || code=$?
-[ "$code" -eq 3 ] || { cat "$T/ci.out" >&2; fail "ci exited $code, expected 3"; }
+[ "$code" -eq 3 ] && pass || { cat "$T/ci.out" >&2; fail "ci exited $code, expected 3"; }
 expect_match "$(cat "$T/results/manifest.tsv")" 'stderr: bad \\xff\\xfe bytes \\xc3 and ok é' "the manifest escapes the bytes"
 expect_match "$(cat "$T/ci.out")" 'stderr: bad \\xff\\xfe bytes \\xc3 and ok é' "the console escapes them"
 for f in "$T/results/manifest.tsv" "$T/ci.out" "$T/reports"/*; do
-	iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1 || fail "$f is not valid UTF-8"
+	iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1 && pass || fail "$f is not valid UTF-8"
 done
 
 # A report that cannot be written: the last line states the real exit code. Three repeats against their own
@@ -37,7 +37,7 @@ expect_exit 0 sg run
 expect_exit 0 sg baseline update
 touch "$T/file"
 expect_exit 2 sg check --junit "$T/file/junit.xml"
-[ "$(tail -n 1 <<<"$out")" = "scalegate: exit 2 (usage or configuration error), not 0: see the errors above" ] ||
+[ "$(tail -n 1 <<<"$out")" = "scalegate: exit 2 (usage or configuration error), not 0: see the errors above" ] && pass ||
 	fail "last line: $(tail -n 1 <<<"$out")"
 
 # A (sparse, 2 GiB) file where a directory is expected: said so, not "cannot open directory".
@@ -52,14 +52,14 @@ echo partial >"$T/baselines/a.sgbase.tmp.$dead"
 echo writing >"$T/baselines/a.sgbase.tmp.$$"
 expect_exit 0 sg baseline update
 expect_match "$out" "removed '$T/baselines/a.sgbase.tmp.$dead', left by a 'baseline update' that was killed" "the cleanup is told"
-[ ! -e "$T/baselines/a.sgbase.tmp.$dead" ] || fail "the dead writer's temporary file is still there"
-[ -e "$T/baselines/a.sgbase.tmp.$$" ] || fail "a living writer's temporary file was removed"
+[ ! -e "$T/baselines/a.sgbase.tmp.$dead" ] && pass || fail "the dead writer's temporary file is still there"
+[ -e "$T/baselines/a.sgbase.tmp.$$" ] && pass || fail "a living writer's temporary file was removed"
 
 # 6 MB, 80,000 benchmarks (880,000 YAML nodes, below the limit of a million): loaded in linear time (the
 # quadratic loader took minutes; 60 s is generous).
 awk 'BEGIN { print "benchmarks:"; for (i = 0; i < 80000; i++)
 	printf "  - name: b%06d\n    command: ./p %d --some-flag\n    threads: [1, 2]\n", i, i }' >"$T/big.yml"
-[ "$(stat -c %s "$T/big.yml")" -gt 5000000 ] || fail "big.yml is only $(stat -c %s "$T/big.yml") bytes"
+[ "$(stat -c %s "$T/big.yml")" -gt 5000000 ] && pass || fail "big.yml is only $(stat -c %s "$T/big.yml") bytes"
 timeout 60 "$SCALEGATE" check --validate -c "$T/big.yml" >"$T/big.out" 2>&1 ||
 	{ cat "$T/big.out" >&2; fail "a 6 MB configuration did not load within 60 s"; }
 expect_match "$(cat "$T/big.out")" 'big.yml: valid' "the big configuration is valid"

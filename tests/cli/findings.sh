@@ -10,10 +10,10 @@ sg() { "$SCALEGATE" "$@" -c "$T/case/scalegate.yml"; }
 
 expect_exit 1 sg check --markdown "$T/s.md" --json "$T/s.json" --html "$T/s.html" --junit "$T/s.xml"
 # the console: one finding, in the sweep at 2 threads, the cause once, the nine checks as its evidence
-[ "$(grep -c '^FAIL [^ ]' <<<"$out")" = 1 ] || fail "not one FAIL line: $(grep '^FAIL [^ ]' <<<"$out")"
+[ "$(grep -c '^FAIL [^ ]' <<<"$out")" = 1 ] && pass || fail "not one FAIL line: $(grep '^FAIL [^ ]' <<<"$out")"
 expect_match "$out" '^FAIL jacobi program/solve/sweep 1 rank × 2 threads: 9 checks failed \(6 of them in the enclosing program, program/solve, whose change this one explains\)$' \
 	"the finding: the innermost interval, its configuration, its checks"
-[ "$(grep -c '^    cause: ' <<<"$out")" = 1 ] || fail "the cause is not said once"
+[ "$(grep -c '^    cause: ' <<<"$out")" = 1 ] && pass || fail "the cause is not said once"
 expect_match "$out" '^    cause: Synchronization \(OpenMP barriers, locks and idle threads\) grew from [0-9.]+ % to [0-9.]+ % of Total_time' \
 	"the cause names the waiting"
 for kind in time speedup synchronization; do
@@ -25,11 +25,11 @@ expect_no_match "$out" '1 rank × 1 thread: ' "nothing at 1 thread"
 # the inconclusive checks: one line, listed with --all
 expect_match "$out" '^INCONCLUSIVE 5 checks inconclusive \(4 intervals, 2 configurations\): .*; --all lists them$' \
 	"the inconclusive checks in one line"
-[ "$(grep -c '^INCONCLUSIVE' <<<"$out")" = 1 ] || fail "more than one inconclusive line"
+[ "$(grep -c '^INCONCLUSIVE' <<<"$out")" = 1 ] && pass || fail "more than one inconclusive line"
 # the recap: the finding once, its checks by name
 recap=$(sed -n '/^recap: /,$p' <<<"$out")
 expect_match "$recap" '^recap: 1 regression \(9 checks failed\), 0 errors \(5 inconclusive above\):$' "the recap's count"
-[ "$(grep -c '^FAIL ' <<<"$recap")" = 1 ] || fail "the recap repeats the finding"
+[ "$(grep -c '^FAIL ' <<<"$recap")" = 1 ] && pass || fail "the recap repeats the finding"
 expect_match "$recap" '^      1 rank × 2 threads: Synchronization .* grew' "the recap gives configuration and cause"
 expect_match "$recap" '^      failed: Execution_time, Speedup, Synchronization; with the enclosing program: Execution_time, Speedup, Synchronization; with the enclosing program/solve: ' \
 	"the recap names the checks"
@@ -40,12 +40,12 @@ expect_match "$out" '^scalegate check: 36 checks: 1 regression \(9 checks failed
 md=$(cat "$T/s.md")
 expect_match "$md" '^### ❌ scalegate: 1 regression \(9 checks failed\), 5 inconclusive in 36 checks$' "Markdown: the header"
 expect_match "$md" '^#### 1 regression \(9 checks failed\)$' "Markdown: the regressions' heading"
-[ "$(grep -c '^| jacobi | `program/solve/sweep` at jacobi.c:19 | 1 rank × 2 threads (p=2) | Synchronization' "$T/s.md")" = 1 ] ||
+[ "$(grep -c '^| jacobi | `program/solve/sweep` at jacobi.c:19 | 1 rank × 2 threads (p=2) | Synchronization' "$T/s.md")" = 1 ] && pass ||
 	fail "Markdown: not one row for the finding"
 expect_match "$md" '^<details><summary>The evidence: 9 checks failed</summary>$' "Markdown: the evidence"
 
 # summary.json: one finding with the nine checks by their JUnit names, at its file:line
-python3 - "$T/s.json" <<'PY' || fail "summary.json: the findings"
+python3 - "$T/s.json" <<'PY' && pass || fail "summary.json: the findings"
 import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))
 assert d["headline"].startswith("scalegate: 1 regression (9 checks failed), 5 inconclusive in 36 checks"), d["headline"]
@@ -67,22 +67,22 @@ html=$(cat "$T/s.html")
 expect_match "$html" '<h1>scalegate: 1 regression \(9 checks failed\), 5 inconclusive in 36 checks</h1>' "HTML: the title"
 expect_match "$html" '<span class="badge fail">1 regression \(9 checks failed\)</span>' "HTML: the badge"
 expect_match "$html" '<h2 id="fail">1 regression \(9 checks failed\)</h2>' "HTML: the regressions' heading"
-[ "$(sed -n '/<table class="findings">/,/<\/table>/p' "$T/s.html" | grep -c '^<tr><td>jacobi</td>')" = 1 ] ||
+[ "$(sed -n '/<table class="findings">/,/<\/table>/p' "$T/s.html" | grep -c '^<tr><td>jacobi</td>')" = 1 ] && pass ||
 	fail "HTML: not one row for the finding"
 
 # JUnit: still one testcase per check
-[ "$(grep -c '<failure ' "$T/s.xml")" = 9 ] || fail "JUnit: not one failure per check"
+[ "$(grep -c '<failure ' "$T/s.xml")" = 9 ] && pass || fail "JUnit: not one failure per check"
 
 # --all lists every inconclusive check, in check and in ci
 expect_exit 1 sg check --all
-[ "$(grep -c '^INCONCLUSIVE jacobi ' <<<"$out")" = 5 ] || fail "check --all: not the 5 inconclusive checks"
+[ "$(grep -c '^INCONCLUSIVE jacobi ' <<<"$out")" = 5 ] && pass || fail "check --all: not the 5 inconclusive checks"
 expect_no_match "$out" 'lists them' "check --all: no summary line"
 expect_exit 1 sg ci --no-run --no-post -o "$T/ci"
-[ "$(grep -c '^INCONCLUSIVE' <<<"$out")" = 1 ] || fail "ci: more than one inconclusive line"
+[ "$(grep -c '^INCONCLUSIVE' <<<"$out")" = 1 ] && pass || fail "ci: more than one inconclusive line"
 expect_match "$out" '^scalegate check: 36 checks: 1 regression \(9 checks failed\)' "ci: the count line"
 expect_exit 1 sg ci --no-run --no-post -o "$T/ci" --all
-[ "$(grep -c '^INCONCLUSIVE jacobi ' <<<"$out")" = 5 ] || fail "ci --all: not the 5 inconclusive checks"
-[ "$(grep -c '^PASS jacobi ' <<<"$out")" = 22 ] || fail "ci --all: not the 22 passes"
+[ "$(grep -c '^INCONCLUSIVE jacobi ' <<<"$out")" = 5 ] && pass || fail "ci --all: not the 5 inconclusive checks"
+[ "$(grep -c '^PASS jacobi ' <<<"$out")" = 22 ] && pass || fail "ci --all: not the 22 passes"
 
 # The post: the headline of the summary; without one, the findings counted as check counts them.
 python3 - "$T/s.json" "$T/nohead.json" <<'PY'

@@ -83,7 +83,7 @@ expect_caught() {
 		echo "note: $mode, $3: the machine was busy: undecided against the stored baseline, as documented" >&2
 		return
 	fi
-	[ $code = 1 ] || { printf '%s\n' "$out" >&2; fail "$mode, $3: exit $code, expected 1"; }
+	[ $code = 1 ] && pass || { printf '%s\n' "$out" >&2; fail "$mode, $3: exit $code, expected 1"; }
 	expect_match "$(checks_of "$out")" "^FAIL $bench $4" "$mode, $3: the regression"
 	expect_match "$out" "cause: .*$5" "$mode, $3: its cause"
 	expect_match "$out" 'whole-run false-alarm level 1 %' "$mode, $3: the level is stated"

@@ -11,7 +11,7 @@ mkdir -p "$T/full"
 code=0
 unshare -m sh -c 'mount -t tmpfs -o size=96k tmpfs "$1" && shift && exec "$@"' sh "$T/full" \
 	"$SCALEGATE" history import --history "$T/full/h.db" --branch main "$T"/runs/c* >"$T/out" 2>&1 || code=$?
-[ "$code" = 2 ] || { cat "$T/out" >&2; fail "import onto a full disk exited $code, expected 2"; }
-grep -q "No space left on device" "$T/out" || { cat "$T/out" >&2; fail "the message does not say the disk is full"; }
-[ -d "$T/runs/c01" ] || fail "the results read were removed"
+[ "$code" = 2 ] && pass || { cat "$T/out" >&2; fail "import onto a full disk exited $code, expected 2"; }
+grep -q "No space left on device" "$T/out" && pass || { cat "$T/out" >&2; fail "the message does not say the disk is full"; }
+[ -d "$T/runs/c01" ] && pass || fail "the results read were removed"
 echo "ok: a full disk is named"

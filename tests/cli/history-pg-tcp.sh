@@ -23,7 +23,7 @@ expect_exit 0 "$SCALEGATE" history detect --history "$url" --json
 expect_match "$out" '"interval": "program/solve/sweep", "configuration": "1x1", "metric": "time", "previous_commit": "c12", "commit": "c13"' \
 	"the step at c13 through TCP"
 expect_exit 0 "$SCALEGATE" history report --history "$url" --html "$T/site"
-grep -q 'class="change"' "$T/site/bench-jacobi.html" || fail "the trend page through TCP"
+grep -q 'class="change"' "$T/site/bench-jacobi.html" && pass || fail "the trend page through TCP"
 
 psql() { "$bin/psql" -X -A -t -q "${2:-$url}" -c "$1"; }
 # refused URL REGEX WHAT: record and detect exit 2 naming the database, and write nothing
@@ -34,19 +34,19 @@ refused() {
 	expect_match "$out" "history '$1'.*$2" "$3 (record)"
 	expect_exit 2 "$SCALEGATE" history detect --history "$1"
 	expect_match "$out" "history '$1'.*$2" "$3 (detect)"
-	[ "$(psql "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'" "$1")" = "$before" ] ||
+	[ "$(psql "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'" "$1")" = "$before" ] && pass ||
 		fail "$3: relations were added"
 }
 runs=$(psql "SELECT count(*) FROM runs")
 for v in -2 -100000000 -2147483648; do
 	psql "UPDATE schema_version SET version = $v"
 	refused "$url" "has schema version $v, which no scalegate writes" "schema version $v"
-	[ "$(psql 'SELECT version FROM schema_version')" = "$v" ] || fail "schema version $v was changed"
+	[ "$(psql 'SELECT version FROM schema_version')" = "$v" ] && pass || fail "schema version $v was changed"
 done
 psql "DELETE FROM schema_version"
 refused "$url" "has schema version 0, which no scalegate writes" "an empty schema_version"
 psql "INSERT INTO schema_version VALUES (4)"
-[ "$(psql "SELECT count(*) FROM runs")" = "$runs" ] || fail "a refused record wrote a run"
+[ "$(psql "SELECT count(*) FROM runs")" = "$runs" ] && pass || fail "a refused record wrote a run"
 
 psql "CREATE DATABASE other"
 other="postgresql://postgres@127.0.0.1:$port/other"
@@ -67,7 +67,7 @@ while True:
 silent=$!
 for _ in $(seq 100); do [ -s "$T/silent.port" ] && break; sleep 0.1; done
 sport=$(cat "$T/silent.port")
-[ -n "$sport" ] || fail "the silent listener did not start"
+[ -n "$sport" ] && pass || fail "the silent listener did not start"
 expect_exit 2 timeout -s KILL 120 "$SCALEGATE" history record --history "postgresql://ci@127.0.0.1:$sport/h" \
 	--commit x "$T/runs/c01"
 kill "$silent"

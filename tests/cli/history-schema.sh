@@ -3,7 +3,7 @@
 # with four tables), tables without a version, and a later version are errors that name the file and leave it as
 # it was, byte for byte; a new or empty file still becomes a history.
 . "$(dirname "$0")/lib.bash"
-command -v sqlite3 >/dev/null || fail "the sqlite3 shell is not installed (Debian: sqlite3)"
+command -v sqlite3 >/dev/null && pass || fail "the sqlite3 shell is not installed (Debian: sqlite3)"
 gen="$SG_TOP/tests/data/history/generate.py"
 python3 "$gen" "$T/runs" 1 3
 
@@ -15,8 +15,8 @@ refused() {
 		# shellcheck disable=SC2086
 		expect_exit 2 "$SCALEGATE" $cmd --history "$db"
 		expect_match "$out" "history '$db'.*$2" "$3 ($cmd)"
-		cmp -s "$db" "$T/before.db" || fail "$3: '$cmd' changed the file"
-		[ ! -e "$db-wal" ] || fail "$3: '$cmd' left a write-ahead log"
+		cmp -s "$db" "$T/before.db" && pass || fail "$3: '$cmd' changed the file"
+		[ ! -e "$db-wal" ] && pass || fail "$3: '$cmd' left a write-ahead log"
 	done
 }
 
@@ -33,7 +33,7 @@ refused "$T/later.db" "schema version 9; this scalegate knows up to 4" "a later 
 
 sqlite3 "$T/other.db" "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('keep')"
 refused "$T/other.db" "is not a scalegate history: it holds table 'notes'" "another program's database"
-[ "$(sqlite3 "$T/other.db" "SELECT group_concat(name) FROM sqlite_master WHERE type = 'table'")" = notes ] ||
+[ "$(sqlite3 "$T/other.db" "SELECT group_concat(name) FROM sqlite_master WHERE type = 'table'")" = notes ] && pass ||
 	fail "tables were added to another program's database"
 
 sqlite3 "$T/noversion.db" "CREATE TABLE runs (id INTEGER PRIMARY KEY)"
@@ -52,20 +52,20 @@ rows() { sqlite3 "$1" "SELECT * FROM points ORDER BY run, series; SELECT * FROM 
 before=$(rows "$T/v3.db")
 expect_exit 0 "$SCALEGATE" history detect --history "$T/v3.db" --json
 expect_match "$out" '"series": 9, "runs": 2' "the migrated history's series and runs"
-[ "$(sqlite3 "$T/v3.db" 'PRAGMA user_version')" = 4 ] || fail "the migrated history's schema version"
-[ "$(rows "$T/v3.db")" = "$before" ] || fail "the migration changed the points or samples"
-[ "$(sqlite3 "$T/v3.db" "SELECT count(*) FROM sqlite_master WHERE name IN ('points', 'samples') AND sql LIKE '%WITHOUT ROWID'")" = 2 ] ||
+[ "$(sqlite3 "$T/v3.db" 'PRAGMA user_version')" = 4 ] && pass || fail "the migrated history's schema version"
+[ "$(rows "$T/v3.db")" = "$before" ] && pass || fail "the migration changed the points or samples"
+[ "$(sqlite3 "$T/v3.db" "SELECT count(*) FROM sqlite_master WHERE name IN ('points', 'samples') AND sql LIKE '%WITHOUT ROWID'")" = 2 ] && pass ||
 	fail "points and samples still have a rowid"
-[ "$(sqlite3 "$T/v3.db" "SELECT count(*) FROM runs WHERE subject IS NULL AND reference IS NULL")" = 2 ] ||
+[ "$(sqlite3 "$T/v3.db" "SELECT count(*) FROM runs WHERE subject IS NULL AND reference IS NULL")" = 2 ] && pass ||
 	fail "the migrated runs' subject and reference"
-[ "$(sqlite3 "$T/v3.db" 'PRAGMA integrity_check')" = ok ] || fail "integrity_check after the migration"
+[ "$(sqlite3 "$T/v3.db" 'PRAGMA integrity_check')" = ok ] && pass || fail "integrity_check after the migration"
 expect_exit 0 "$SCALEGATE" history record --history "$T/v3.db" --commit c03 --subject 'the third' "$T/runs/c03"
-[ "$(sqlite3 "$T/v3.db" "SELECT subject FROM runs WHERE commit_id = 'c03'")" = "the third" ] || fail "a subject recorded"
+[ "$(sqlite3 "$T/v3.db" "SELECT subject FROM runs WHERE commit_id = 'c03'")" = "the third" ] && pass || fail "a subject recorded"
 
 # an empty file (touch) and a new one become histories
 : >"$T/empty.db"
 expect_exit 0 "$SCALEGATE" history record --history "$T/empty.db" --commit c01 "$T/runs/c01"
 expect_exit 0 "$SCALEGATE" history record --history "$T/new.db" --commit c01 "$T/runs/c01"
 expect_exit 0 "$SCALEGATE" history record --history "$T/new.db" --commit c02 "$T/runs/c02"
-[ "$(sqlite3 "$T/new.db" 'PRAGMA user_version')" = 4 ] || fail "the new history's schema version"
+[ "$(sqlite3 "$T/new.db" 'PRAGMA user_version')" = 4 ] && pass || fail "the new history's schema version"
 echo "ok: SQLite schema versions"

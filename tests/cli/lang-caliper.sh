@@ -50,9 +50,9 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
-clang -std=c11 -Wall -Wextra -Werror -fsyntax-only "$T/solver.c" $(pkg-config --cflags scalegate-caliper) ||
+clang -std=c11 -Wall -Wextra -Werror -fsyntax-only "$T/solver.c" $(pkg-config --cflags scalegate-caliper) && pass ||
 	fail "the Caliper stand-in is not warning-free under clang"
-cc -std=c11 -Wall -Wextra -Werror -fopenmp $SAN "$T/solver.c" $(pkg-config --cflags --libs scalegate-caliper) -o "$T/solver" ||
+cc -std=c11 -Wall -Wextra -Werror -fopenmp $SAN "$T/solver.c" $(pkg-config --cflags --libs scalegate-caliper) -o "$T/solver" && pass ||
 	fail "the Caliper-annotated program did not build with scalegate-caliper"
 
 cat >"$T/scalegate.yml" <<YML
@@ -71,7 +71,7 @@ for re in 'program/setup/read input ' 'program/main loop ' 'program/main loop/it
 	expect_match "$out" "^== solver +$re" "the Caliper regions as intervals"
 done
 expect_exit 0 "$P/bin/scalegate" baseline update -c "$T/scalegate.yml" -r "$T/results" --baselines "$T/baselines"
-[ -s "$T/baselines/solver.sgbase" ] || fail "no baseline for the Caliper-annotated program"
+[ -s "$T/baselines/solver.sgbase" ] && pass || fail "no baseline for the Caliper-annotated program"
 expect_exit 0 "$P/bin/scalegate" check -c "$T/scalegate.yml" -r "$T/results" --baselines "$T/baselines"
 
 # C++: the scope macros close on every exit; the loop iteration is a scope.
@@ -105,10 +105,10 @@ int main()
 }
 CPP
 for cxx in g++ clang++; do
-	$cxx -std=c++11 -Wall -Wextra -Werror $SAN "$T/app.cpp" $(pkg-config --cflags --libs scalegate-caliper) -o "$T/app" ||
+	$cxx -std=c++11 -Wall -Wextra -Werror $SAN "$T/app.cpp" $(pkg-config --cflags --libs scalegate-caliper) -o "$T/app" && pass ||
 		fail "the Caliper-annotated C++ program did not build with $cxx"
 done
-SCALEGATE_OUT="$T/cxx" "$T/app" || fail "the C++ program failed"
+SCALEGATE_OUT="$T/cxx" "$T/app" && pass || fail "the C++ program failed"
 analyzed "$T/cxx" "the Caliper C++ scopes" 'program/outer ' 'program/outer/iteration#outer\[2\]/body/step ' 'program/outer/iteration#outer\[3\] '
 expect_exit 0 "$P/bin/scalegate" profile "$T/cxx"/*.sgprof
 expect_no_match "$out" 'warning' "an annotation error"
@@ -129,5 +129,5 @@ expect_match "$out" "is unavailable: scalegate: communication regions are not su
 	"C++: the communication region's error"
 expect_no_match "$out" 'poisoned|no matching function|too many arguments' "no cryptic error beside"
 # the declarations that make the errors cost a program that does not use them nothing, even with strict prototypes
-clang -std=c11 -Wall -Wextra -Wstrict-prototypes -Werror -fsyntax-only "$T/solver.c" $(pkg-config --cflags scalegate-caliper) ||
+clang -std=c11 -Wall -Wextra -Wstrict-prototypes -Werror -fsyntax-only "$T/solver.c" $(pkg-config --cflags scalegate-caliper) && pass ||
 	fail "the stand-in warns under -Wstrict-prototypes"

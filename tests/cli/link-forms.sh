@@ -32,7 +32,7 @@ build() {
 	clang) clang -fopenmp $san_rt "$c" $pc -o "$exe" ;;
 	static) cc $san -fopenmp -I"$T/p/include" "$c" "$T/p/lib/libscalegate.a" -pthread -ldl -lm -o "$exe" ;;
 	preload) cc $san -fopenmp -DSCALEGATE_DISABLE -I"$T/p/include" "$c" -o "$exe" ;;
-	esac || fail "$form: cannot build $prog"
+	esac && pass || fail "$form: cannot build $prog"
 }
 
 # run FORM PROG [OUT]: runs it under a timeout, measuring into OUT when given; $out is its stdout.
@@ -42,10 +42,10 @@ run() {
 	[ "$form" = preload ] && env+=(LD_PRELOAD="$preload")
 	[ -n "$dir" ] && env+=(SCALEGATE_OUT="$dir")
 	out=$(timeout 60 env "${env[@]}" "$T/$form-$prog" 2>"$T/err") || got=$?
-	[ "$got" -ne 124 ] || fail "$form $prog${dir:+ (measuring)}: hangs"
-	[ "$got" -eq 0 ] || fail "$form $prog${dir:+ (measuring)}: exit $got: $(cat "$T/err")"
-	[ "$out" = 6 ] || fail "$form $prog${dir:+ (measuring)}: 2 threads x 3 regions gave '$out', not 6"
-	[ ! -s "$T/err" ] || fail "$form $prog${dir:+ (measuring)}: wrote to stderr: $(cat "$T/err")"
+	[ "$got" -ne 124 ] && pass || fail "$form $prog${dir:+ (measuring)}: hangs"
+	[ "$got" -eq 0 ] && pass || fail "$form $prog${dir:+ (measuring)}: exit $got: $(cat "$T/err")"
+	[ "$out" = 6 ] && pass || fail "$form $prog${dir:+ (measuring)}: 2 threads x 3 regions gave '$out', not 6"
+	[ ! -s "$T/err" ] && pass || fail "$form $prog${dir:+ (measuring)}: wrote to stderr: $(cat "$T/err")"
 }
 
 # captured FORM PROG: the three regions, forked from 'work' (or level 0 when preloaded), and the worker thread.
@@ -54,10 +54,10 @@ captured() {
 	[ "$form" = preload ] && path=program
 	[ "$form" = clang ] && mode=ompt
 	p=$(one_profile "$T/out")
-	grep -q $'^meta\tomp\t'$mode'$' "$p" || fail "$form $prog: $(grep $'^meta\tomp\t' "$p"), expected $mode"
+	grep -q $'^meta\tomp\t'$mode'$' "$p" && pass || fail "$form $prog: $(grep $'^meta\tomp\t' "$p"), expected $mode"
 	tsvout=$("$SCALEGATE" profile --tsv "$p")
-	[ "$(col "$tsvout" $path 0 omp_regions)" = 3 ] || { echo "$tsvout" >&2; fail "$form $prog: regions of $path not captured"; }
-	[ "$(col "$tsvout" $path 1 time)" != missing ] || { echo "$tsvout" >&2; fail "$form $prog: the worker thread not captured"; }
+	[ "$(col "$tsvout" $path 0 omp_regions)" = 3 ] && pass || { echo "$tsvout" >&2; fail "$form $prog: regions of $path not captured"; }
+	[ "$(col "$tsvout" $path 1 time)" != missing ] && pass || { echo "$tsvout" >&2; fail "$form $prog: the worker thread not captured"; }
 }
 
 for form in gcc gcc-O0 gcc-bare g++ clang static preload; do
@@ -78,9 +78,9 @@ cc -shared -fPIC "$T/fake.c" -Wl,-soname,libgomp.so.1 -o "$T/fake/libgomp.so.1"
 for dir in "" "$T/out2"; do
 	got=0
 	out=$(timeout 60 env LD_LIBRARY_PATH="$T/fake" ${dir:+SCALEGATE_OUT="$dir"} "$T/gcc-bare-pragma" 2>"$T/err") || got=$?
-	[ "$got" -eq 0 ] || fail "without a runtime: exit $got"
-	[ "$out" = 3 ] || fail "without a runtime the regions run on one thread: '$out', not 3"
-	[ "$(wc -l <"$T/err")" -eq 1 ] || fail "without a runtime: not one line on stderr: $(cat "$T/err")"
+	[ "$got" -eq 0 ] && pass || fail "without a runtime: exit $got"
+	[ "$out" = 3 ] && pass || fail "without a runtime the regions run on one thread: '$out', not 3"
+	[ "$(wc -l <"$T/err")" -eq 1 ] && pass || fail "without a runtime: not one line on stderr: $(cat "$T/err")"
 	expect_match "$(cat "$T/err")" "^scalegate: error: no OpenMP runtime defines 'GOMP_parallel'.*-Wl,--no-as-needed" \
 		"the missing runtime is named with its fix"
 done

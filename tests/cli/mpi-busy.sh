@@ -37,15 +37,15 @@ ranks 2 "$T/probe" "$SG_BUILD/tests/mpi/busy" halo 2 >/dev/null
 p=$(rank_profile "$T/probe" 0)
 [ "$(meta "$p" sched)" = schedstat ] ||
 	{ echo "SKIP: this tracer records no run-queue delay here (meta sched is not schedstat)"; exit 77; }
-grep -q "^columns	stat	.*	mpi_sync	mpi_rq" "$p" || fail "no mpi_sync and mpi_rq columns"
+grep -q "^columns	stat	.*	mpi_sync	mpi_rq" "$p" && pass || fail "no mpi_sync and mpi_rq columns"
 
 # runs WHERE ARGS...: three runs of busy ARGS at 2 ranks into $T/WHERE-1..3.
 runs() {
 	local where=$1 run
 	shift
 	for run in 1 2 3; do
-		ranks 2 "$T/$where-$run" "$SG_BUILD/tests/mpi/busy" "$@" >/dev/null || fail "busy $* ($where, run $run)"
-		"$SCALEGATE" analyze --json "$T/$where-$run" >"$T/$where-$run.json" || fail "analyze $where, run $run"
+		ranks 2 "$T/$where-$run" "$SG_BUILD/tests/mpi/busy" "$@" >/dev/null && pass || fail "busy $* ($where, run $run)"
+		"$SCALEGATE" analyze --json "$T/$where-$run" >"$T/$where-$run.json" && pass || fail "analyze $where, run $run"
 	done
 	expect_profiles "$T/$where-3" 2
 }
@@ -59,7 +59,7 @@ for shape in halo nonblocking solver imbalance; do
 	stop_hogs
 done
 
-python3 - "$T" <<'PY' || fail "the machine's share of the waiting is Interference, the program's stays"
+python3 - "$T" <<'PY' && pass || fail "the machine's share of the waiting is Interference, the program's stays"
 import json, statistics, sys
 T = sys.argv[1]
 

@@ -42,8 +42,8 @@ expect_between "sendrecv wait within its time" "$(mpi_value "$p0" program/iterat
 # The analyzer: rank 1's lateness is Synchronization of the whole iteration, also for a program whose
 # OpenMP waiting cannot apply (one thread per rank): never "not captured" (issue 12).
 for d in on exact; do
-	"$SCALEGATE" analyze --json "$T/$d" >"$T/$d.json" || fail "analyze $d"
-	python3 - "$T/$d.json" <<'PY' || fail "$d: Synchronization of program/iteration"
+	"$SCALEGATE" analyze --json "$T/$d" >"$T/$d.json" && pass || fail "analyze $d"
+	python3 - "$T/$d.json" <<'PY' && pass || fail "$d: Synchronization of program/iteration"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 ch = next(s for s in doc["intervals"] if s["interval"] == "program/iteration")["configurations"][0]["characteristics"]

@@ -1,6 +1,6 @@
 # Helpers for the MPI tests (sourced after lib.bash): launching ranks and reading the mpi/stat records of a profile.
 
-[ -x "$SG_BUILD/lib/libscalegate-mpi.so" ] || fail "libscalegate-mpi was not built (is mpicc installed? see 'make' output)"
+[ -x "$SG_BUILD/lib/libscalegate-mpi.so" ] && pass || fail "libscalegate-mpi was not built (is mpicc installed? see 'make' output)"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Open MPI's own allocations, races and lock orders are not ours to report.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
@@ -25,7 +25,7 @@ ranks() {
 # rank_profile DIR R: the profile of rank R in DIR (exactly one).
 rank_profile() {
 	local files=("$1"/rank$(printf %05d "$2").*.sgprof)
-	[ ${#files[@]} -eq 1 ] && [ -f "${files[0]}" ] || fail "expected one profile of rank $2 in $1, found: ${files[*]}"
+	[ ${#files[@]} -eq 1 ] && [ -f "${files[0]}" ] && pass || fail "expected one profile of rank $2 in $1, found: ${files[*]}"
 	echo "${files[0]}"
 }
 
@@ -33,13 +33,13 @@ rank_profile() {
 expect_profiles() {
 	local dir=$1 n=$2 got
 	got=$(find "$dir" -name '*.sgprof' | wc -l)
-	[ "$got" -eq "$n" ] || fail "$n ranks wrote $got profiles into $dir"
+	[ "$got" -eq "$n" ] && pass || fail "$n ranks wrote $got profiles into $dir"
 	for ((r = 0; r < n; r++)); do
 		local p
 		p=$(rank_profile "$dir" $r)
-		[ "$(meta "$p" rank)" = "$r" ] || fail "$p: meta rank is '$(meta "$p" rank)', expected $r"
-		[ "$(meta "$p" ranks)" = "$n" ] || fail "$p: meta ranks is '$(meta "$p" ranks)', expected $n"
-		[ "$(meta "$p" mpi)" = pmpi ] || fail "$p: meta mpi is '$(meta "$p" mpi)', expected pmpi"
+		[ "$(meta "$p" rank)" = "$r" ] && pass || fail "$p: meta rank is '$(meta "$p" rank)', expected $r"
+		[ "$(meta "$p" ranks)" = "$n" ] && pass || fail "$p: meta ranks is '$(meta "$p" ranks)', expected $n"
+		[ "$(meta "$p" mpi)" = pmpi ] && pass || fail "$p: meta mpi is '$(meta "$p" mpi)', expected pmpi"
 	done
 }
 
@@ -81,11 +81,11 @@ stat_value() {
 
 # expect_eq WHAT GOT WANT
 expect_eq() {
-	[ "$2" = "$3" ] || fail "$1: got $2, expected $3"
+	[ "$2" = "$3" ] && pass || fail "$1: got $2, expected $3"
 }
 
 # expect_between WHAT VALUE LOW HIGH (numbers, inclusive)
 expect_between() {
-	awk -v v="$2" -v lo="$3" -v hi="$4" 'BEGIN { exit !(v != "-" && v + 0 >= lo && v + 0 <= hi) }' ||
+	awk -v v="$2" -v lo="$3" -v hi="$4" 'BEGIN { exit !(v != "-" && v + 0 >= lo && v + 0 <= hi) }' && pass ||
 		fail "$1: got $2, expected between $3 and $4"
 }

@@ -72,8 +72,8 @@ run() {
 	rm -rf "$T/out"
 	SCALEGATE_OUT="$T/out" "$T/constructs" "$1"
 	out=$(tsv "$T/out")
-	grep -q $'^meta\tomp\tompt$' "$T"/out/*.sgprof || fail "$1: the profile does not say omp ompt"
-	grep -q $'^meta\terrors_unclosed\t0$' "$T"/out/*.sgprof || fail "$1: intervals left open"
+	grep -q $'^meta\tomp\tompt$' "$T"/out/*.sgprof && pass || fail "$1: the profile does not say omp ompt"
+	grep -q $'^meta\terrors_unclosed\t0$' "$T"/out/*.sgprof && pass || fail "$1: intervals left open"
 }
 # sum TSV PATH COLUMN: the column summed over the threads
 sum() { awk -F'\t' -v path="$2" -v c="$3" '$2 == path { s += $c } END { print s + 0 }' <<<"$1"; }

@@ -1,13 +1,13 @@
 # Helpers for the OMPT tests (sourced after lib.bash): programs built by clang for LLVM's libomp (Makefile: OMPT).
 
 # clang and libomp are test dependencies (ci/install-deps.sh): missing, the tests fail, they do not skip.
-command -v "${CLANG:-clang}" >/dev/null || fail "clang is not installed (ci/install-deps.sh installs clang and libomp-dev)"
+command -v "${CLANG:-clang}" >/dev/null && pass || fail "clang is not installed (ci/install-deps.sh installs clang and libomp-dev)"
 for v in static shared plain; do
 	for p in omp_known imbalance; do
-		[ -x "$SG_BUILD/ompt/$v/$p" ] || fail "$SG_BUILD/ompt/$v/$p was not built: 'make all-tests' (needs clang, libomp-dev)"
+		[ -x "$SG_BUILD/ompt/$v/$p" ] && pass || fail "$SG_BUILD/ompt/$v/$p was not built: 'make all-tests' (needs clang, libomp-dev)"
 	done
 done
-[[ $(ldd "$SG_BUILD/ompt/static/omp_known") == *libomp.so* ]] || fail "the OMPT test programs do not run on LLVM's libomp"
+[[ $(ldd "$SG_BUILD/ompt/static/omp_known") == *libomp.so* ]] && pass || fail "the OMPT test programs do not run on LLVM's libomp"
 
 export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
 # libomp is not built with ThreadSanitizer: its own pthread mutexes, seen half, are not ours to report.
@@ -36,7 +36,7 @@ ompt_run() {
 		SCALEGATE_OUT="$T/out" "$SG_BUILD/ompt/$v/$prog" "$@" >/dev/null
 	fi
 	out=$(tsv "$T/out")
-	grep -q $'^meta\tomp\t'"${OMPT_MODE:-ompt}"'$' "$T"/out/*.sgprof ||
+	grep -q $'^meta\tomp\t'"${OMPT_MODE:-ompt}"'$' "$T"/out/*.sgprof && pass ||
 		fail "$v/$prog $*: the profile says $(grep $'^meta\tomp\t' "$T"/out/*.sgprof), expected omp ${OMPT_MODE:-ompt}"
 }
 

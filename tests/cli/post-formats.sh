@@ -19,19 +19,19 @@ start_server 200 1
 HOOK_TOKEN=$TOKEN expect 0 post --url "$url/hooks/scalegate" --token-env HOOK_TOKEN "$DATA/regression.json"
 expect_match "$out" "^scalegate: posted the summary to $url/hooks/scalegate$" "json: success message"
 r="$log/1.json"
-[ "$(j "$r" 'd["method"]')" = POST ] || fail "json: method $(j "$r" 'd["method"]')"
-[ "$(j "$r" 'd["path"]')" = /hooks/scalegate ] || fail "json: path $(j "$r" 'd["path"]')"
-[ "$(j "$r" 'd["headers"]["Content-Type"]')" = application/json ] || fail "json: content type"
-[ "$(j "$r" 'd["headers"]["Authorization"]')" = "sha256:$(sha256 "Bearer $TOKEN")" ] ||
+[ "$(j "$r" 'd["method"]')" = POST ] && pass || fail "json: method $(j "$r" 'd["method"]')"
+[ "$(j "$r" 'd["path"]')" = /hooks/scalegate ] && pass || fail "json: path $(j "$r" 'd["path"]')"
+[ "$(j "$r" 'd["headers"]["Content-Type"]')" = application/json ] && pass || fail "json: content type"
+[ "$(j "$r" 'd["headers"]["Authorization"]')" = "sha256:$(sha256 "Bearer $TOKEN")" ] && pass ||
 	fail "json: Authorization is not 'Bearer TOKEN'"
 expect_match "$(j "$r" 'd["headers"]["User-Agent"]')" '^scalegate/[0-9]' "json: user agent"
-cmp -s "$log/1.body" "$DATA/regression.json" || fail "json: the body is not the summary file"
+cmp -s "$log/1.body" "$DATA/regression.json" && pass || fail "json: the body is not the summary file"
 
 # Without --token-env the json format sends no credentials.
 start_server 200 1
 expect 0 post --format json --url "$url/" "$DATA/pass.json"
-[ "$(j "$log/1.json" '"Authorization" in d["headers"]')" = false ] || fail "json: Authorization without --token-env"
-cmp -s "$log/1.body" "$DATA/pass.json" || fail "json: the body is not the summary file (pass)"
+[ "$(j "$log/1.json" '"Authorization" in d["headers"]')" = false ] && pass || fail "json: Authorization without --token-env"
+cmp -s "$log/1.body" "$DATA/pass.json" && pass || fail "json: the body is not the summary file (pass)"
 
 # ---- github: a commit status, everything from the Actions environment ------
 start_server 200 1
@@ -39,18 +39,18 @@ GITHUB_ACTIONS=true GITHUB_TOKEN=$TOKEN GITHUB_REPOSITORY=octo/solver GITHUB_SHA
 	GITHUB_API_URL=$url GITHUB_SERVER_URL=https://github.example GITHUB_RUN_ID=4242 \
 	expect 0 post "$DATA/regression.json"
 r="$log/1.json"
-[ "$(j "$r" 'd["path"]')" = "/repos/octo/solver/statuses/$SHA" ] || fail "github: path $(j "$r" 'd["path"]')"
-[ "$(j "$r" 'd["headers"]["Authorization"]')" = "sha256:$(sha256 "Bearer $TOKEN")" ] ||
+[ "$(j "$r" 'd["path"]')" = "/repos/octo/solver/statuses/$SHA" ] && pass || fail "github: path $(j "$r" 'd["path"]')"
+[ "$(j "$r" 'd["headers"]["Authorization"]')" = "sha256:$(sha256 "Bearer $TOKEN")" ] && pass ||
 	fail "github: Authorization is not 'Bearer TOKEN'"
-[ "$(j "$r" 'd["headers"]["Accept"]')" = application/vnd.github+json ] || fail "github: Accept"
-[ "$(j "$r" 'd["headers"]["X-GitHub-Api-Version"]')" = 2022-11-28 ] || fail "github: API version"
+[ "$(j "$r" 'd["headers"]["Accept"]')" = application/vnd.github+json ] && pass || fail "github: Accept"
+[ "$(j "$r" 'd["headers"]["X-GitHub-Api-Version"]')" = 2022-11-28 ] && pass || fail "github: API version"
 b="$log/1.body"
-[ "$(j "$b" 'sorted(d)')" = '["context", "description", "state", "target_url"]' ] || fail "github: keys $(j "$b" 'sorted(d)')"
-[ "$(j "$b" 'd["state"]')" = failure ] || fail "github: state $(j "$b" 'd["state"]')"
-[ "$(j "$b" 'd["context"]')" = scalegate ] || fail "github: context"
-[ "$(j "$b" 'd["target_url"]')" = https://github.example/octo/solver/actions/runs/4242 ] ||
+[ "$(j "$b" 'sorted(d)')" = '["context", "description", "state", "target_url"]' ] && pass || fail "github: keys $(j "$b" 'sorted(d)')"
+[ "$(j "$b" 'd["state"]')" = failure ] && pass || fail "github: state $(j "$b" 'd["state"]')"
+[ "$(j "$b" 'd["context"]')" = scalegate ] && pass || fail "github: context"
+[ "$(j "$b" 'd["target_url"]')" = https://github.example/octo/solver/actions/runs/4242 ] && pass ||
 	fail "github: target_url $(j "$b" 'd["target_url"]')"
-[ "$(j "$b" 'd["description"]')" = "$(j "$DATA/regression.json" 'd["headline"]')" ] ||
+[ "$(j "$b" 'd["description"]')" = "$(j "$DATA/regression.json" 'd["headline"]')" ] && pass ||
 	fail "github: the description is not the headline"
 
 # Flags instead of the environment; each verdict's state; a headline past 140 bytes cut at a character.
@@ -59,17 +59,17 @@ for s in pass run-failed long-headline; do
 	GITHUB_TOKEN=$TOKEN expect 0 post --format github --api-url "$url/api/v3/" --repository o/r --sha "${SHA:0:12}" \
 		--context perf/gate --target-url https://ci.example/run/7 "$DATA/$s.json"
 done
-[ "$(j "$log/1.json" 'd["path"]')" = "/api/v3/repos/o/r/statuses/${SHA:0:12}" ] || fail "github: path with --api-url"
-[ "$(j "$log/1.body" 'd["state"]')" = success ] || fail "github: pass is not success"
-[ "$(j "$log/2.body" 'd["state"]')" = error ] || fail "github: run-failed is not error"
-[ "$(j "$log/3.body" 'd["context"]')" = perf/gate ] || fail "github: --context"
-[ "$(j "$log/3.body" 'd["target_url"]')" = https://ci.example/run/7 ] || fail "github: --target-url"
+[ "$(j "$log/1.json" 'd["path"]')" = "/api/v3/repos/o/r/statuses/${SHA:0:12}" ] && pass || fail "github: path with --api-url"
+[ "$(j "$log/1.body" 'd["state"]')" = success ] && pass || fail "github: pass is not success"
+[ "$(j "$log/2.body" 'd["state"]')" = error ] && pass || fail "github: run-failed is not error"
+[ "$(j "$log/3.body" 'd["context"]')" = perf/gate ] && pass || fail "github: --context"
+[ "$(j "$log/3.body" 'd["target_url"]')" = https://ci.example/run/7 ] && pass || fail "github: --target-url"
 desc=$(j "$log/3.body" 'd["description"]')
 bytes=$(j "$log/3.body" 'len(d["description"].encode())')
-[ "$bytes" -le 140 ] || fail "github: description of $bytes bytes"
-[ "$bytes" -ge 130 ] || fail "github: description cut too short ($bytes bytes)"
+[ "$bytes" -le 140 ] && pass || fail "github: description of $bytes bytes"
+[ "$bytes" -ge 130 ] && pass || fail "github: description cut too short ($bytes bytes)"
 full=$(j "$DATA/long-headline.json" 'd["headline"]')
-[[ $desc == *… && $full == "${desc%…}"* ]] || fail "github: '$desc' is not the headline cut at a character"
+[[ $desc == *… && $full == "${desc%…}"* ]] && pass || fail "github: '$desc' is not the headline cut at a character"
 
 # ---- github: the check run, with the Markdown report ----------------------
 start_server 200 2
@@ -77,16 +77,16 @@ GITHUB_TOKEN=$TOKEN GITHUB_REPOSITORY=o/r GITHUB_SHA=$SHA GITHUB_API_URL=$url \
 	expect 0 post --format github --check-run --target-url https://ci.example/run/8 "$DATA/regression.json"
 expect_match "$out" "posted the commit status" "check run: the status first"
 expect_match "$out" "posted the check run to $url/repos/o/r/check-runs" "check run: posted"
-[ "$(j "$log/2.json" 'd["path"]')" = /repos/o/r/check-runs ] || fail "check run: path $(j "$log/2.json" 'd["path"]')"
-[ "$(j "$log/2.json" 'd["headers"]["Authorization"]')" = "sha256:$(sha256 "Bearer $TOKEN")" ] ||
+[ "$(j "$log/2.json" 'd["path"]')" = /repos/o/r/check-runs ] && pass || fail "check run: path $(j "$log/2.json" 'd["path"]')"
+[ "$(j "$log/2.json" 'd["headers"]["Authorization"]')" = "sha256:$(sha256 "Bearer $TOKEN")" ] && pass ||
 	fail "check run: Authorization"
 b="$log/2.body"
 [ "$(j "$b" '[d["name"], d["head_sha"], d["status"], d["conclusion"], d["details_url"]]')" = \
-	"[\"scalegate\", \"$SHA\", \"completed\", \"failure\", \"https://ci.example/run/8\"]" ] ||
+	"[\"scalegate\", \"$SHA\", \"completed\", \"failure\", \"https://ci.example/run/8\"]" ] && pass ||
 	fail "check run: $(cat "$b")"
-[ "$(j "$b" 'd["output"]["summary"]')" = "$(j "$DATA/regression.json" 'd["headline"]')" ] || fail "check run: summary"
-[ -n "$(j "$b" 'd["output"]["title"]')" ] || fail "check run: no title"
-[ "$(j "$b" 'd["output"]["text"] == open("'"$DATA/report.md"'", encoding="utf-8").read()')" = true ] ||
+[ "$(j "$b" 'd["output"]["summary"]')" = "$(j "$DATA/regression.json" 'd["headline"]')" ] && pass || fail "check run: summary"
+[ -n "$(j "$b" 'd["output"]["title"]')" ] && pass || fail "check run: no title"
+[ "$(j "$b" 'd["output"]["text"] == open("'"$DATA/report.md"'", encoding="utf-8").read()')" = true ] && pass ||
 	fail "check run: the text is not the Markdown report"
 
 # A Markdown report past 65535 bytes is cut; the summary's report path is found next to it.
@@ -95,7 +95,7 @@ sed 's|"markdown": "report.md"|"markdown": "big.md"|' "$DATA/regression.json" >"
 start_server 200 2
 GITHUB_TOKEN=$TOKEN expect 0 post --format github --check-run --api-url "$url" --repository o/r --sha "$SHA" "$T/big.json"
 bytes=$(j "$log/2.body" 'len(d["output"]["text"].encode())')
-[ "$bytes" -le 65535 ] && [ "$bytes" -ge 65000 ] || fail "check run: text of $bytes bytes"
+[ "$bytes" -le 65535 ] && [ "$bytes" -ge 65000 ] && pass || fail "check run: text of $bytes bytes"
 
 # A pull request's status goes to its head commit, not to the merge commit in GITHUB_SHA.
 head=fedcba9876543210fedcba9876543210fedcba98
@@ -111,21 +111,21 @@ GITLAB_CI=true GITLAB_TOKEN=$TOKEN CI_API_V4_URL=$url/api/v4 CI_PROJECT_ID=17 CI
 	CI_PIPELINE_URL=https://gitlab.example/g/p/-/pipelines/99 CI_PIPELINE_ID=99 CI_COMMIT_REF_NAME=main \
 	expect 0 post "$DATA/regression.json"
 r="$log/1.json"
-[ "$(j "$r" 'd["path"]')" = "/api/v4/projects/17/statuses/$SHA" ] || fail "gitlab: path $(j "$r" 'd["path"]')"
-[ "$(j "$r" 'd["headers"]["PRIVATE-TOKEN"]')" = "sha256:$(sha256 "$TOKEN")" ] || fail "gitlab: PRIVATE-TOKEN"
-[ "$(j "$r" '"Authorization" in d["headers"]')" = false ] || fail "gitlab: an Authorization header"
-[ "$(j "$r" 'd["headers"]["Content-Type"]')" = application/json ] || fail "gitlab: content type"
+[ "$(j "$r" 'd["path"]')" = "/api/v4/projects/17/statuses/$SHA" ] && pass || fail "gitlab: path $(j "$r" 'd["path"]')"
+[ "$(j "$r" 'd["headers"]["PRIVATE-TOKEN"]')" = "sha256:$(sha256 "$TOKEN")" ] && pass || fail "gitlab: PRIVATE-TOKEN"
+[ "$(j "$r" '"Authorization" in d["headers"]')" = false ] && pass || fail "gitlab: an Authorization header"
+[ "$(j "$r" 'd["headers"]["Content-Type"]')" = application/json ] && pass || fail "gitlab: content type"
 b="$log/1.body"
 [ "$(j "$b" '[d["state"], d["name"], d["target_url"], d["ref"], d["pipeline_id"]]')" = \
-	'["failed", "scalegate", "https://gitlab.example/g/p/-/pipelines/99", "main", 99]' ] || fail "gitlab: $(cat "$b")"
-[ "$(j "$b" 'd["description"]')" = "$(j "$DATA/regression.json" 'd["headline"]')" ] || fail "gitlab: description"
+	'["failed", "scalegate", "https://gitlab.example/g/p/-/pipelines/99", "main", 99]' ] && pass || fail "gitlab: $(cat "$b")"
+[ "$(j "$b" 'd["description"]')" = "$(j "$DATA/regression.json" 'd["headline"]')" ] && pass || fail "gitlab: description"
 
 # A project path is one URL segment; pass is success.
 start_server 201 1
 GITLAB_TOKEN=$TOKEN expect 0 post --format gitlab --api-url "$url/api/v4" --project-id group/sub/app --sha "$SHA" "$DATA/pass.json"
-[ "$(j "$log/1.json" 'd["path"]')" = "/api/v4/projects/group%2Fsub%2Fapp/statuses/$SHA" ] ||
+[ "$(j "$log/1.json" 'd["path"]')" = "/api/v4/projects/group%2Fsub%2Fapp/statuses/$SHA" ] && pass ||
 	fail "gitlab: path $(j "$log/1.json" 'd["path"]')"
-[ "$(j "$log/1.body" 'd["state"]')" = success ] || fail "gitlab: pass is not success"
+[ "$(j "$log/1.body" 'd["state"]')" = success ] && pass || fail "gitlab: pass is not success"
 
 # ---- --dry-run: the three formats, the token masked, nothing sent ----------
 start_server 200 1
@@ -149,7 +149,7 @@ expect 0 post --dry-run --format github --repository o/r --sha "$SHA" "$DATA/pas
 expect_match "$out" '^Authorization: Bearer \*\*\*$' "dry run without a token"
 expect_match "$out" 'warning: \$GITHUB_TOKEN is not set' "dry run without a token: warning"
 sleep 0.2
-[ "$(nr_requests)" -eq 0 ] || fail "a dry run sent $(nr_requests) requests"
+[ "$(nr_requests)" -eq 0 ] && pass || fail "a dry run sent $(nr_requests) requests"
 
 # ---- the post: section of the configuration ---------------------------------
 cat >"$T/scalegate.yml" <<YML
@@ -247,8 +247,8 @@ X-Injected: 1" expect 2 post --url http://127.0.0.1:9/ --token-env HOOK "$DATA/p
 expect_match "$out" 'value of \$HOOK contains a line break' "token with a line break"
 
 # ---- the token: in no output, in no file ------------------------------------
-[ -s "$all" ] || fail "no output was collected"
-! grep -qF -- "$TOKEN" "$all" || { grep -F -- "$TOKEN" "$all" >&2; fail "the token appears in the output"; }
-[ -z "$(ls -A "$T/work")" ] || fail "scalegate post wrote files: $(ls -A "$T/work")"
-! grep -rqF -- "$TOKEN" "$T" || fail "the token appears in $(grep -rlF -- "$TOKEN" "$T")"
+[ -s "$all" ] && pass || fail "no output was collected"
+! grep -qF -- "$TOKEN" "$all" && pass || { grep -F -- "$TOKEN" "$all" >&2; fail "the token appears in the output"; }
+[ -z "$(ls -A "$T/work")" ] && pass || fail "scalegate post wrote files: $(ls -A "$T/work")"
+! grep -rqF -- "$TOKEN" "$T" && pass || fail "the token appears in $(grep -rlF -- "$TOKEN" "$T")"
 echo "post formats ok"

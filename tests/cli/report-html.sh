@@ -4,7 +4,7 @@
 export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
 check_py="$SG_TOP/tests/data/html/check.py"
 
-command -v chromium >/dev/null ||
+command -v chromium >/dev/null && pass ||
 	fail "chromium is not installed: the HTML report is checked in Debian's headless Chromium (ci/install-deps.sh installs it)"
 
 # chromium_run PAGE OUT-PREFIX ARGS...: headless, offline, a fresh profile; console messages go to OUT-PREFIX.log.
@@ -30,10 +30,10 @@ render() {
 	chromium_run "$page" "$T/$name" --screenshot="$T/$name.png" --window-size=1280,2000 --dump-dom >"$T/$name.dom" ||
 		{ cat "$T/$name.log" >&2; fail "chromium could not take a screenshot and dump the DOM of $page"; }
 	errors=$(console_errors "$T/$name.log")
-	[ -z "$errors" ] || { printf '%s\n' "$errors" >&2; fail "console errors while rendering $page"; }
-	[ -s "$T/$name.png" ] || fail "no screenshot of $page"
-	python3 "$check_py" dom "$T/$name.dom" "$plots" || fail "the rendered DOM of $page"
-	python3 "$check_py" png "$T/$name.png" || fail "the screenshot of $page"
+	[ -z "$errors" ] && pass || { printf '%s\n' "$errors" >&2; fail "console errors while rendering $page"; }
+	[ -s "$T/$name.png" ] && pass || fail "no screenshot of $page"
+	python3 "$check_py" dom "$T/$name.dom" "$plots" && pass || fail "the rendered DOM of $page"
+	python3 "$check_py" png "$T/$name.png" && pass || fail "the screenshot of $page"
 	if [ -n "${SG_HTML_SHOT:-}" ]; then
 		mkdir -p "$SG_HTML_SHOT" && cp "$T/$name.png" "$page" "$SG_HTML_SHOT/"
 	fi
@@ -41,7 +41,7 @@ render() {
 
 # The console check itself catches an error (else a quiet log would prove nothing).
 printf '<!DOCTYPE html><html><body><p>x</p><script>undefined_function();</script></body></html>\n' >"$T/bad.html"
-chromium_run "$T/bad.html" "$T/bad" --screenshot="$T/bad.png" --window-size=1280,2000 --dump-dom >/dev/null ||
+chromium_run "$T/bad.html" "$T/bad" --screenshot="$T/bad.png" --window-size=1280,2000 --dump-dom >/dev/null && pass ||
 	fail "chromium does not run"
 console_errors "$T/bad.log" | grep -q 'Uncaught ReferenceError' ||
 	{ cat "$T/bad.log" >&2; fail "chromium's log does not show a page's uncaught error: the console check would be blind"; }
@@ -63,21 +63,21 @@ expect_match "$out" "^wrote $T/syn/report.html: regression$" "report says what i
 expect_exit 1 syn check --html "$T/syn/check.html" --json "$T/syn/summary.json"
 expect_match "$(checks_of "$out")" '^FAIL solver program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' "check fails the residual"
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["reports"]["html"] == sys.argv[2], d["reports"]' \
-	"$T/syn/summary.json" "$T/syn/check.html" || fail "the JSON summary does not name the HTML report"
-cmp -s "$T/syn/report.html" "$T/syn/check.html" || fail "'report --html' and 'check --html' differ on the same input"
+	"$T/syn/summary.json" "$T/syn/check.html" && pass || fail "the JSON summary does not name the HTML report"
+cmp -s "$T/syn/report.html" "$T/syn/check.html" && pass || fail "'report --html' and 'check --html' differ on the same input"
 expect_exit 0 syn report --html "$T/syn/again.html"
-cmp -s "$T/syn/report.html" "$T/syn/again.html" || fail "the HTML report is not deterministic"
+cmp -s "$T/syn/report.html" "$T/syn/again.html" && pass || fail "the HTML report is not deterministic"
 # What the data could not decide is listed apart, collapsed, and does not fill the Warnings table (nor push the plots
 # off the first screen).
-grep -q "<summary>Inconclusive: the noise allows only larger changes to be detected ([0-9]*)</summary>" "$T/syn/report.html" ||
+grep -q "<summary>Inconclusive: the noise allows only larger changes to be detected ([0-9]*)</summary>" "$T/syn/report.html" && pass ||
 	fail "the inconclusive checks are not listed in their own section"
 awk "/<h2 id=\"warn\">/,/<\/table>/" "$T/syn/report.html" | grep -q "inconclusive:" &&
 	fail "an inconclusive check sits in the Warnings table"
 expect_exit 1 syn check --markdown "$T/syn/summary.md"
 grep -q "^<details><summary>Inconclusive: the noise allows only larger changes to be detected ([0-9]*)</summary>" \
-	"$T/syn/summary.md" || fail "the Markdown summary does not list the inconclusive checks apart"
+	"$T/syn/summary.md" && pass || fail "the Markdown summary does not list the inconclusive checks apart"
 
-static=$(python3 "$check_py" static "$T/syn/report.html") || fail "the report is not self-contained"
+static=$(python3 "$check_py" static "$T/syn/report.html") && pass || fail "the report is not self-contained"
 # Regressions' intervals first, then the warning's, then the rest by level; 'block' (level 3, no verdict) left out.
 expect_match "$static" '^section s0 st-fail regression solver program/solve$' "first section: a regression"
 expect_match "$static" '^section s1 st-fail regression solver program/solve/residual$' "second section: a regression"
@@ -85,7 +85,7 @@ expect_match "$static" '^section s2 st-warn warning heat-weak program/step$' "th
 expect_match "$static" "^section s8 st-none no checks solver program/setup<b x=\"1\">&'q'\$" "the HTML in a name is text"
 expect_match "$static" '^section s10 st-pass pass solver program/solve/sweep$' "level 2 last"
 expect_no_match "$static" 'sweep/block' "level 3 without a verdict is not plotted"
-[ "$(grep -c '^section ' <<<"$static")" -eq 11 ] || fail "expected 11 sections: $static"
+[ "$(grep -c '^section ' <<<"$static")" -eq 11 ] && pass || fail "expected 11 sections: $static"
 # Plots: 5 per strong-scaling interval (execution time, speedup, efficiency, Karp-Flatt, lost time) x 5, weak
 # efficiency and lost time x 2, the 5 + isoefficiency x 2 of 'reduce', and 5 x 2 of 'contended': 51.
 expect_match "$static" '^plots 51$' "51 plots"
@@ -145,12 +145,12 @@ YML
 sg() { "$SCALEGATE" "$@" -c "$T/scalegate.yml"; }
 expect_exit 0 sg run
 expect_exit 0 sg baseline update
-SG_KNOB_SERIAL=1 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/knob" >/dev/null 2>&1 || fail "the knob run failed"
+SG_KNOB_SERIAL=1 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/knob" >/dev/null 2>&1 && pass || fail "the knob run failed"
 expect_exit 1 sg check -r "$T/knob" --html "$T/jacobi.html"
 expect_match "$(checks_of "$out")" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' "the knob is a regression"
 expect_exit 0 sg report -r "$T/knob" --html "$T/jacobi-report.html"
-cmp -s "$T/jacobi.html" "$T/jacobi-report.html" || fail "check --html and report --html differ on the Jacobi results"
-static=$(python3 "$check_py" static "$T/jacobi.html") || fail "the Jacobi report is not self-contained"
+cmp -s "$T/jacobi.html" "$T/jacobi-report.html" && pass || fail "check --html and report --html differ on the Jacobi results"
+static=$(python3 "$check_py" static "$T/jacobi.html") && pass || fail "the Jacobi report is not self-contained"
 expect_match "$static" '^section s[01] st-fail regression jacobi program/solve/residual$' "the regression's interval first"
 # program, program/solve, program/solve/sweep, program/solve/residual: 5 plots each.
 expect_match "$static" '^plots 20$' "20 plots for the Jacobi example"
@@ -162,7 +162,7 @@ expect_no_match "$(cat "$T/jacobi.html")" '</span>Idle<' "no Idle key (ranks tha
 # ---- a crashed run: the Errors section is open, the page renders ----
 sed 's|^rules:$|  - name: crash\n    command: sh '"$SG_TOP"'/tests/data/run/fake.sh crash\n    repeat: 2\nrules:|' \
 	"$T/scalegate.yml" >"$T/crashed.yml"
-grep -q 'name: crash' "$T/crashed.yml" || fail "no crash benchmark in crashed.yml"
+grep -q 'name: crash' "$T/crashed.yml" && pass || fail "no crash benchmark in crashed.yml"
 expect_exit 3 "$SCALEGATE" run -c "$T/crashed.yml" -o "$T/crashed"
 expect_exit 3 "$SCALEGATE" check -c "$T/crashed.yml" -r "$T/crashed" --html "$T/crashed.html"
 expect_match "$(cat "$T/crashed.html")" '<details open><summary>Errors \(1\)</summary>' "the Errors section is open"

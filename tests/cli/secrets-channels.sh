@@ -20,7 +20,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
-cc -I"$SG_TOP/tracer" "$T/spy.c" -L"$SG_BUILD/lib" -Wl,-rpath,"$SG_BUILD/lib" -lscalegate -o "$T/spy" ||
+cc -I"$SG_TOP/tracer" "$T/spy.c" -L"$SG_BUILD/lib" -Wl,-rpath,"$SG_BUILD/lib" -lscalegate -o "$T/spy" && pass ||
 	fail "cannot build the spy program"
 echo "S=$s" >"$T/spy.sh"
 cat >>"$T/spy.sh" <<'SH'
@@ -65,7 +65,7 @@ env GITHUB_TOKEN=$s-github_token-v CI_JOB_TOKEN=$s-ci_job_token-v ACTIONS_RUNTIM
 	MY_PASSED_TOKEN=$s-passed_token-v PLAIN_VALUE=$s-plain_value-v \
 	"$SCALEGATE" ci -c "$T/scalegate.yml" -o "$T/reports" --allow-no-reference --no-post \
 	>"$T/console.out" 2>"$T/console.err" || code=$?
-[ "$code" -eq 0 ] || { cat "$T/console.out" "$T/console.err" >&2; fail "ci exited $code, expected 0"; }
+[ "$code" -eq 0 ] && pass || { cat "$T/console.out" "$T/console.err" >&2; fail "ci exited $code, expected 0"; }
 
 seen=$(cat "$T/results/spy/s--r1-t1/1/stdout.txt")
 printf '%s\n' "$seen"
@@ -84,10 +84,10 @@ build=$(cat "$T/build.out")
 expect_no_match "$build" "$s-(github_token|ci_job_token|post_token|db_password)-v" "the build sees a credential"
 expect_match "$build" "^env: .*$s-passed_token-v" "the build sees pass_env"
 # The file under SCALEGATE_OUT and the interval named after the leaked value: masked, the profile still sound.
-[ "$(cat "$T/results/spy/s--r1-t1/1/found.txt")" = '***' ] || fail "found.txt is not masked"
-grep -q $'\tok\t' "$T/results/manifest.tsv" || fail "the masked profile was refused: $(cat "$T/results/manifest.tsv")"
+[ "$(cat "$T/results/spy/s--r1-t1/1/found.txt")" = '***' ] && pass || fail "found.txt is not masked"
+grep -q $'\tok\t' "$T/results/manifest.tsv" && pass || fail "the masked profile was refused: $(cat "$T/results/manifest.tsv")"
 grep -q 'program/\*\*\*' "$T/reports/summary.md" "$T/reports/summary.json" "$T/reports/junit.xml" ||
-	grep -rq 'program/\*\*\*' "$T/reports" || fail "the interval named after the secret is not in the reports, masked"
+	grep -rq 'program/\*\*\*' "$T/reports" && pass || fail "the interval named after the secret is not in the reports, masked"
 for what in github_token ci_job_token leaked_token post_token db_password; do
 	if grep -rlaF -- "$s-$what-v" "$T/results" "$T/reports" "$T/console.out" "$T/console.err"; then
 		fail "$what is in the files above"

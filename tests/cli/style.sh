@@ -15,5 +15,5 @@ for path in sys.stdin.read().split():
         if line != line.rstrip():
             print("%s:%d: trailing white space" % (path, n))
 ')
-[ -z "$bad" ] || fail "lines the style forbids:
+[ -z "$bad" ] && pass || fail "lines the style forbids:
 $bad"
