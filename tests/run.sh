@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every unit test binary and command-line test script; prints one line per test and a summary.
 # usage: tests/run.sh BUILD_DIR [PATTERN...]   (a test runs when its name contains one of them)
+# SG_TIER=fast|timing runs one tier of tests (see "Two tiers" below).
 # SG_HOGS=N runs N CPU-bound neighbour processes for the whole run (a busy shared CI machine): the
 # tests must pass with them as without (make test-busy).
 # A test that exits 77 (automake's convention) was skipped: its last output line says why. Skips are
@@ -32,14 +33,25 @@ done
 [ ${#hogs[@]} -eq 0 ] || echo "with ${#hogs[@]} CPU-bound neighbour processes (SG_HOGS)"
 passed=0 failed=0 skipped=0 failures=()
 
-# Tests that measure no time and judge nothing by it (arithmetic, static checks, a compiler, a schema validator,
-# fuzzers with a per-input limit of seconds): they run first, two at a time on the machine's cores, each line
-# printed when its test ends. Every other test, and so every one that judges timings, then runs alone, in order.
-# SG_JOBS=1, or SG_HOGS, runs these one at a time too.
-shared_tests=" unit/test-decision cli/fuzz cli/warnings-clang cli/junit-schemas cli/style cli/layout-includes "
-shared_tests+="cli/cli-usage cli/symbols "
+# Two tiers. The fast tier: tests that measure no time and judge nothing by it (unit tests, data-driven
+# cases, static checks, a compiler, a schema validator, fuzzers with a per-input limit of seconds); they run
+# first, two at a time on the machine's cores, each line printed when its test ends, in under two minutes.
+# The timing tier: every other test, and so every one that judges measured time; they run alone, in order.
+# A test declares its tier: a unit test is fast unless its source has a line '/* tier: timing */'; a
+# command-line test is timing unless it has a line '# tier: fast' (a new test runs alone until it says
+# otherwise). SG_TIER=fast or SG_TIER=timing runs one tier (make test-fast); unset, both (make test).
+# SG_JOBS=1, or SG_HOGS, runs the fast tier one at a time too.
 jobs=${SG_JOBS:-2}
 [ ${#hogs[@]} -eq 0 ] || jobs=1
+case ${SG_TIER:=all} in fast | timing | all) ;; *) echo "SG_TIER: fast, timing or unset, not '$SG_TIER'" >&2; exit 2 ;; esac
+
+# tier_of NAME FILE: the tier a test declares (see above).
+tier_of() {
+	case $1 in
+	unit/*) grep -qx '/\* tier: timing \*/' "$top/tests/unit/${1#unit/}.c" 2>/dev/null && echo timing || echo fast ;;
+	*) grep -qx '# tier: fast' "$2" && echo fast || echo timing ;;
+	esac
+}
 
 selected() {
 	local name=$1 p
@@ -85,13 +97,16 @@ report() {
 	[ -z "${SG_VERBOSE:-}" ] || [ "$rc" -ne 0 ] || grep -E '^(not )?ok [0-9]+|^# ' "$log" | sed 's/^/      /'
 }
 
-# Every test by name, with its program: a unit test binary, or a command-line script that bash runs.
-names=() files=()
+# Every test by name, with its program (a unit test binary, or a command-line script that bash runs) and tier.
+names=() files=() tiers=()
 for t in "$B"/tests/unit/test-*; do
 	[ -x "$t" ] && names+=("unit/$(basename "$t")") && files+=("$t")
 done
 for t in "$top"/tests/cli/*.sh; do
 	[ -f "$t" ] && names+=("cli/$(basename "$t" .sh)") && files+=("$t")
+done
+for i in "${!names[@]}"; do
+	tiers[$i]=$(tier_of "${names[$i]}" "${files[$i]}")
 done
 # launch NAME FILE: runs the test (see run_test).
 launch() {
@@ -101,10 +116,16 @@ launch() {
 	esac
 }
 
+# in_tier I TIER: test I is selected and of TIER, which this run runs.
+in_tier() {
+	selected "${names[$1]}" && [ "${tiers[$1]}" = "$2" ] && { [ "$SG_TIER" = all ] || [ "$SG_TIER" = "$2" ]; }
+}
+
 declare -A running=()
+tier_start=$SECONDS
 for i in "${!names[@]}"; do
 	name=${names[$i]}
-	selected "$name" && [ "$jobs" -gt 1 ] && [[ $shared_tests == *" $name "* ]] || continue
+	in_tier "$i" fast || continue
 	if [ ${#running[@]} -ge "$jobs" ]; then
 		wait -n -p done_pid
 		report "${running[$done_pid]}"
@@ -117,15 +138,19 @@ for pid in "${!running[@]}"; do
 	wait "$pid"
 	report "${running[$pid]}"
 done
+fast_secs=$((SECONDS - tier_start)) fast_ran=$((passed + failed + skipped))
+tier_start=$SECONDS
 for i in "${!names[@]}"; do
 	name=${names[$i]}
-	selected "$name" || continue
-	[ "$jobs" -gt 1 ] && [[ $shared_tests == *" $name "* ]] && continue
+	in_tier "$i" timing || continue
 	launch "$name" "${files[$i]}"
 	report "$name"
 done
+timing_ran=$((passed + failed + skipped - fast_ran))
 
 echo
+[ $fast_ran -eq 0 ] || echo "fast tier: $fast_ran tests in ${fast_secs}s ($jobs at a time)"
+[ $timing_ran -eq 0 ] || echo "timing tier: $timing_ran tests in $((SECONDS - tier_start))s (one at a time)"
 [ $failed -gt 0 ] && printf 'failed: %s\n' "${failures[@]}"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]

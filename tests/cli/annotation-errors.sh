@@ -1,5 +1,6 @@
 # Annotation mistakes (issue 12): the tracer says so once per kind with the site's file:line and recovers;
 # check and ci turn them into error verdicts naming the interval and its site.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 
 prog=$SG_BUILD/tests/tracer/unclosed

@@ -1,6 +1,7 @@
 # scalegate check over tests/data/check/<case>/: scalegate.yml, results/ and baselines/ in; 'expected' out.
 # 'expected': the exit code on the first line, then check's stdout, then its stderr, exactly.
 # SG_UPDATE_EXPECTED=1 rewrites the expected files: review the diff before committing.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 
 cases=0

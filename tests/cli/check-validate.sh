@@ -2,6 +2,7 @@
 # section, for 'check --validate' (which validates post: and slurm: too) and for 'ci' (before anything runs).
 # 'ci --validate' checks, besides, what only ci reads (reports:, workdirs, the base revision or the stored
 # baselines) and runs nothing.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 
 cat >"$T/scalegate.yml" <<'YML'

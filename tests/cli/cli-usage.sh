@@ -1,5 +1,6 @@
 # The command line a new user meets: a mistyped command gets "did you mean", -V/--version/version print the
 # version, and every command that reads a configuration takes -c and --config.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 
 expect_exit 2 "$SCALEGATE" rnu

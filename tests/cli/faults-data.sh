@@ -1,4 +1,5 @@
 # The fault cases held as data under tests/faults/: broken baselines never pass, each named with its file.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 gate_memory_bounded
 

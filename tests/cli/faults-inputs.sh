@@ -1,6 +1,7 @@
 # Hostile inputs: FIFOs, devices, deep nesting, huge counts and absurd values in every file the gate reads
 # end with a message naming the file, the documented exit code and the reports, never a hang or an
 # exhausted machine: each command runs with 512 MB of address space (ulimit -v) and a generous timeout.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 
 # bounded CODE CMD...: expect_exit under 'ulimit -v 512 MB' and a 120 s timeout (a hang or an

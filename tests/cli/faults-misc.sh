@@ -1,6 +1,7 @@
 # Smaller faults: temporary files of a killed 'baseline update', invalid UTF-8 from a benchmark, the last
 # line when a report cannot be written, a file given as a directory, a 6 MB configuration loaded in
 # linear time.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 gate_memory_bounded
 

@@ -1,5 +1,6 @@
 # Interrupted or partial results are refused by check, ci --no-run and baseline update, naming what is
 # missing; --partial judges what is there. complete.tsv is written last by 'run' and removed when it starts.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 gate_memory_bounded
 

@@ -1,6 +1,7 @@
 # One finding per cause: a critical section in the sweep fails time, speedup and synchronization there and in both
 # enclosing intervals at 2 threads; console, recap, Markdown, summary.json and HTML say "1 regression (9 checks
 # failed)" once, in the sweep, with its cause; JUnit keeps a testcase per check; the inconclusive checks take one line.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 
 # The synthetic Jacobi model of tests/data/check (generate.py, case critical-section): the default rules, every thread

@@ -2,6 +2,7 @@
 # crashed or ran stray memory as SQL), a version without its tables, a database of another program (it was extended
 # with four tables), tables without a version, and a later version are errors that name the file and leave it as
 # it was, byte for byte; a new or empty file still becomes a history.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 command -v sqlite3 >/dev/null && pass || fail "the sqlite3 shell is not installed (Debian: sqlite3)"
 gen="$SG_TOP/tests/data/history/generate.py"

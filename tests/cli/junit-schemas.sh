@@ -3,6 +3,7 @@
 # opt-in testcase output (--testcase-output: <system-out> per testcase, file and line attributes)
 # against junit10.xsd with exactly those two attributes added, and without them against junit10.xsd
 # and jenkins-junit4.xsd. Without the schemas or xmllint: skipped (exit 77), with the reason.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 
 [ -n "${SG_JUNIT_XSD:-}" ] || { echo "SKIP: no JUnit schemas: set SG_JUNIT_XSD or put shared/junit-xsd beside the repository"; exit 77; }

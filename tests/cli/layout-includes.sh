@@ -2,6 +2,7 @@
 # The layout of gate/ is a rule (docs/design.md, "The stage folders and their arrows"): every include spelled by folder goes down the table
 # of stages, nothing includes cmd/, a private header stays in its folder, tracer/ and gate/ never include each other,
 # and the folders' include graph has no cycle.
+# tier: fast
 set -u
 cd "${SG_TOP:-$(dirname "$0")/../..}" || exit 1
 declare -A may=(
@@ -19,7 +20,9 @@ declare -A may=(
 	[base]=""
 )
 bad=0
-complain() { echo "$1"; bad=1; }
+# complain WHAT: a broken rule, on its own line (TAP-like, as lib.bash's checks).
+n=0
+complain() { n=$((n + 1)); echo "not ok $n - $1"; bad=1; }
 
 for f in gate/*.c gate/*.h; do
 	[ -e "$f" ] && complain "$f: a source file beside the stage folders"
@@ -54,5 +57,5 @@ fi
 if grep -rn '#include "\(\.\./\)*tracer/\|#include "scalegate.h"\|#include <scalegate.h>' gate; then
 	complain "gate/ includes the tracer"
 fi
-[ $bad -eq 0 ] && echo "gate/: $(ls gate/*/*.[ch] | wc -l) files in $(ls -d gate/*/ | wc -l) stage folders, every include down the table"
+[ $bad -eq 0 ] && echo "ok 1 - gate/: $(ls gate/*/*.[ch] | wc -l) files in $(ls -d gate/*/ | wc -l) stage folders, every include down the table"
 exit $bad

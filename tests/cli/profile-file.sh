@@ -1,4 +1,5 @@
 # The profile file: flat size in the iteration count, atomic write, and rejection of damaged files.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 
 traced "$T/small" iterations 1000

@@ -3,6 +3,7 @@
 # and a time scaled to the baseline's machine speed says so wherever it appears (times); no lost-time bar is above
 # 100 %, each side's bars are of one total (shares); no report calls an inconclusive check a warning, and the
 # counts agree (words). tests/data/agree/compare.py has the comparisons.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 
 python3 "$SG_TOP/tests/data/agree/generate.py" "$SCALEGATE" "$T" && pass || fail "cannot write the inputs"

@@ -1,5 +1,6 @@
 # One number everywhere: a failing check's value, base and change read the same, with their units, in the console,
 # Markdown, HTML, JSON (value + unit) and JUnit; the base speedup and the counts agree between the reports.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 
 case=tests/data/check/default-rules

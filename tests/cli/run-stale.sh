@@ -2,6 +2,7 @@
 # run into the same directory): a run of the whole configuration drops them with a warning that names
 # them, so that check, ci and baseline update judge only what is configured; a run of one benchmark
 # (--benchmark) keeps the others' results as before (docs/running.md).
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 
 write_config() { # write_config FILE NAME...: a small jacobi under each name

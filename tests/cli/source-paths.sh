@@ -1,5 +1,6 @@
 # Source locations relative to the repository: a program compiled from a build subdirectory with a '../' path (as
 # Meson does) records __FILE__ as '../src/solve.c'; the console, JUnit, Markdown, HTML and JSON say 'src/solve.c'.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 
 mkdir -p "$T/repo/src" "$T/repo/build"

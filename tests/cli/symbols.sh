@@ -5,6 +5,7 @@
 # points, the Fortran module's, and the OpenMP/MPI calls they interpose; the archives define no
 # other global name either (a user's program links them). Also: no name of the gate's objects is one
 # that a library of the CLI's process defines.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 command -v nm >/dev/null || { echo "skip: nm (binutils) is not installed"; exit 77; }
 

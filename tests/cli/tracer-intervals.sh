@@ -1,4 +1,5 @@
 # Nested, tagged and mismatched intervals: call paths, counts and error counters in the profile.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 
 traced "$T/out" nesting 5

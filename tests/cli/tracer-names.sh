@@ -1,5 +1,6 @@
 # Regions by name (the Fortran and Caliper layers' path): thousands of names on two threads, past the
 # per-thread cache, each one region with the file and line of its first registration.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 
 traced "$T/out" names && pass || fail "the names program failed"

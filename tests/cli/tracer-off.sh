@@ -1,4 +1,5 @@
 # Without SCALEGATE_OUT the tracer writes nothing; with SCALEGATE_DISABLE the macros vanish.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 
 mkdir "$T/cwd"
