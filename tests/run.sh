@@ -6,7 +6,8 @@
 # tests must pass with them as without (make test-busy).
 # A test that exits 77 (automake's convention) was skipped: its last output line says why. Skips are
 # counted apart, never as passes nor failures. SG_JUNIT_XSD names the directory of the public JUnit
-# schemas (default: ../shared/junit-xsd beside the repository); without them the schema checks skip.
+# schemas (default: ../shared/junit-xsd beside the repository); without them the schema checks skip
+# (SG_JUNIT_XSD= , set and empty, runs the tests as where the schemas are absent).
 set -u
 B=${1:?usage: tests/run.sh BUILD_DIR [PATTERN...]}
 shift
@@ -14,7 +15,7 @@ patterns=("$@")
 top=$(cd "$(dirname "$0")/.." && pwd)
 B=$(cd "$B" && pwd)
 export SG_TOP=$top SG_BUILD=$B SCALEGATE="$B/bin/scalegate"
-if [ -z "${SG_JUNIT_XSD:-}" ] && [ -d "$top/../shared/junit-xsd" ]; then
+if [ -z "${SG_JUNIT_XSD+set}" ] && [ -d "$top/../shared/junit-xsd" ]; then
 	SG_JUNIT_XSD=$(cd "$top/../shared/junit-xsd" && pwd)
 fi
 export SG_JUNIT_XSD=${SG_JUNIT_XSD:-}
@@ -68,14 +69,23 @@ run_test() {
 	echo "$rc $((SECONDS - start))" >"$logs/${name//\//_}.rc"
 }
 
+# skipped_parts LOG: the parts a test skipped, with their reasons, on one line: a shell test's
+# "ok N - what # SKIP why", or cmocka's "not ok N # SKIP test_name" after its own "# what: skipped: why".
+skipped_parts() {
+	awk '/^# .*: skipped: / { why = substr($0, 3); next }
+		/^(not )?ok [0-9]+ - .* # SKIP/ { sub(/^(not )?ok [0-9]+ - /, ""); sub(/ # SKIP:? */, " skipped: ")
+			print; why = ""; next }
+		/^(not )?ok [0-9]+ # SKIP/ { print why != "" ? why : $NF " skipped"; why = ""; next }
+		{ why = "" }' "$1" | paste -sd ';' -
+}
+
 # report NAME: its line, counted, with the number of its checks (their "ok N - what" lines) and the parts it
 # skipped; a failure with the checks that failed, then the end of its output. SG_VERBOSE=1: every check line.
 report() {
 	local name=$1 log="$logs/${1//\//_}.log" rc secs checks parts
 	read -r rc secs <"$logs/${name//\//_}.rc"
 	checks=$(grep -Ec '^(not )?ok [0-9]+' "$log")
-	parts=$(grep -E '^ok [0-9]+.* # SKIP' "$log" | sed -E 's/^ok [0-9]+ (- )?//; s/ # SKIP:? */ skipped: /' |
-		paste -sd ';' -)
+	parts=$(skipped_parts "$log")
 	if [ "$rc" -eq 0 ]; then
 		passed=$((passed + 1))
 		printf 'ok    %-48s %3ds  %4d checks%s\n' "$name" "$secs" "$checks" "${parts:+; $parts}"
@@ -86,8 +96,8 @@ report() {
 		failed=$((failed + 1))
 		failures+=("$name")
 		printf 'FAIL  %-48s %3ds  %4d checks\n' "$name" "$secs" "$checks"
-		if grep -Eq '^not ok' "$log"; then
-			grep -E '^not ok' "$log" | sed 's/^/      > /'
+		if grep -E '^not ok' "$log" | grep -vq ' # SKIP'; then
+			grep -E '^not ok' "$log" | grep -v ' # SKIP' | sed 's/^/      > /'
 		else
 			printf '      > not ok - exit %s after %s passing checks, none of them failed (a command did)\n' \
 				"$rc" "$checks"
