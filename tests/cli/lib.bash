@@ -36,14 +36,9 @@ pass() {
 	_sg_check ok "$at"
 }
 
-# fail WHAT: the check WHAT did not hold; the test ends. Inside an attempt of 'retry' it is a comment
-# line: the attempt failed, not (yet) the test.
+# fail WHAT: the check WHAT did not hold; the test ends.
 fail() {
-	if [ -n "${_sg_attempt:-}" ]; then
-		echo "# $_sg_attempt: not ok - $*" >&"$SG_TAP"
-	else
-		_sg_check "not ok" "$*"
-	fi
+	_sg_check "not ok" "$*"
 	exit 1
 }
 
@@ -108,17 +103,43 @@ one_profile() {
 }
 
 # tsv DIR: every profile in DIR as 'scalegate profile --tsv' lines (header lines dropped).
+# The header line is kept (in $T) for col, which names the columns by it.
 tsv() {
-	"$SCALEGATE" profile --tsv "$1"/*.sgprof | grep -v '^file	'
+	"$SCALEGATE" profile --tsv "$1"/*.sgprof | awk -v h="$T/.sg-tsv-header" '/^file\t/ { print >h; next } 1'
 }
 
-# col TSV PATH THREAD COLUMN: one value from tsv output (columns named as in PROFILE.md).
+# col TSV PATH THREAD COLUMN: one value from tsv output (columns named as in PROFILE.md, by the header
+# of the last tsv); "missing" when there is no such row or column.
 col() {
-	awk -F'\t' -v path="$2" -v thread="$3" -v name="$4" '
-		BEGIN { n = split("file path thread omp_thread count time min max sumsq par omp_barrier omp_idle omp_lock omp_regions", h, " ")
+	local header="file path thread omp_thread count time min max sumsq par omp_barrier omp_idle omp_lock omp_regions"
+	[ ! -s "$T/.sg-tsv-header" ] || header=$(head -n 1 "$T/.sg-tsv-header")
+	awk -F'\t' -v path="$2" -v thread="$3" -v name="$4" -v header="$header" '
+		BEGIN { n = split(header, h, /[ \t]/)
 			for (i = 1; i <= n; i++) idx[h[i]] = i }
-		$2 == path && $3 == thread { print $idx[name]; found = 1; exit }
+		$2 == path && $3 == thread && name in idx { print $idx[name]; found = 1; exit }
 		END { if (!found) print "missing" }' <<<"$1"
+}
+
+# delay TSV PATH: the run-queue delay (rq_wait) of every thread in interval PATH, summed: time the
+# machine took from the program there, which may stretch or shrink any time measured in it. 0 where
+# it was not captured ('-': meta sched none).
+delay() {
+	local header
+	header=$(head -n 1 "$T/.sg-tsv-header" 2>/dev/null) || true
+	awk -F'\t' -v path="$2" -v header="$header" '
+		BEGIN { n = split(header, h, /[ \t]/); for (i = 1; i <= n; i++) if (h[i] == "rq_wait") c = i }
+		c && $2 == path && $c != "-" { d += $c }
+		END { printf "%.6f\n", d }' <<<"$1"
+}
+
+# approx_load VALUE LOW HIGH DELAY WHAT: a time measured on a machine that may be busy: within
+# [LOW, HIGH] widened on both sides by DELAY, the run-queue delay the tracer measured where it was
+# taken (see delay). On a quiet machine DELAY is about 0 and this is approx; under load the bounds
+# move by what the load was measured to take, never by a guess.
+approx_load() {
+	awk -v v="$1" -v lo="$2" -v hi="$3" -v d="$4" 'BEGIN { exit !(v != "missing" && v >= lo - d && v <= hi + d) }' ||
+		fail "$5: $1 is not within [$2, $3] widened by the $4 s of run-queue delay measured"
+	pass "$5: $1 within [$2, $3] widened by the $4 s of run-queue delay measured"
 }
 
 # approx VALUE LOW HIGH WHAT: LOW <= VALUE <= HIGH (decimals).
@@ -126,58 +147,6 @@ approx() {
 	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "missing" && v >= lo && v <= hi) }' ||
 		fail "$4: $1 is not within [$2, $3]"
 	pass "$4: $1 within [$2, $3]"
-}
-
-# cpu_mark: "jiffies-total jiffies-idle own-children-cpu-seconds" now (/proc/stat; bash's 'times').
-cpu_mark() {
-	local own
-	own=$(times | awk 'NR == 2 { u = $1; s = $2; sub(/s$/, "", u); sub(/s$/, "", s); split(u, a, "m"); split(s, b, "m")
-		print a[1] * 60 + a[2] + b[1] * 60 + b[2] }')
-	awk -v own="$own" '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i; print t, $5 + $6, own; exit }' /proc/stat
-}
-
-# others_cores MARK1 MARK2: cores that other processes used between the two marks (busy jiffies minus
-# what this shell's children used, over the elapsed time).
-others_cores() {
-	awk -v a="$1" -v b="$2" -v hz="$(getconf CLK_TCK)" -v n="$(nproc)" 'BEGIN {
-		split(a, x, " "); split(b, y, " ")
-		total = (y[1] - x[1]) / hz; busy = total - (y[2] - x[2]) / hz; own = y[3] - x[3]
-		wall = total / n
-		v = wall > 0 ? (busy - own) / wall : 0
-		printf "%.2f\n", v < 0 ? 0 : v }'
-}
-
-# retry N FUNCTION ARGS...: a timing check that a busy machine can spoil. Runs FUNCTION up to N times
-# (each in a subshell, where 'fail' ends only that attempt) until one passes, and measures what other
-# processes used meanwhile. An attempt that fails on a quiet machine (others < SG_QUIET_CORES, default
-# 0.3 cores) is a real fault: the test fails. When every attempt failed on a busy machine, nothing can be
-# concluded: the test is skipped (exit 77) and says so. Never a pass that was not measured.
-retry() {
-	local n=$1 i rc m1 m2 busy worst=0 quiet=${SG_QUIET_CORES:-0.3}
-	shift
-	[ -r /proc/stat ] || quiet=1000 # unknown load: every failure counts as busy, N attempts
-	for ((i = 1; i <= n; i++)); do
-		m1=$(cpu_mark)
-		set +e
-		(
-			set -e
-			_sg_attempt="attempt $i of $n of $1"
-			"$@"
-		)
-		rc=$?
-		set -e
-		m2=$(cpu_mark)
-		[ $rc -eq 0 ] && return 0
-		busy=$(others_cores "$m1" "$m2")
-		worst=$(awk -v a="$worst" -v b="$busy" 'BEGIN { print (b > a ? b : a) }')
-		if awk -v b="$busy" -v q="$quiet" 'BEGIN { exit !(b < q) }'; then
-			fail "$1: failed on a quiet machine ($busy cores used by other processes)"
-		fi
-		echo "(attempt $i of $n failed; other processes used $busy cores meanwhile)" >&2
-		[ $i -eq $n ] || sleep $i # let a burst of load pass
-	done
-	echo "SKIP: $1: the machine was busy during all $n attempts (up to $worst cores used by other processes)"
-	exit 77
 }
 
 # knob_repo DIR [YAML-LINE]: a git repository in DIR (and the current directory) whose 'build' writes run.sh from

@@ -52,5 +52,3 @@ ompt_cc() {
 	"${CLANG:-clang}" -std=c11 -O2 -g -fopenmp -I"$SG_TOP/tracer" "${rt[@]}" "$1" -o "$2" \
 		"$SG_BUILD/lib/libscalegate.a" -pthread -ldl -lm
 }
-
-# retry N FUNCTION ARGS...: lib.bash (timing checks retried, skipped when the machine stays busy).
