@@ -344,7 +344,7 @@ all-tests: all $(UNIT_BIN) $(OMPT_ALL) $(FUZZ_ALL)
 
 # The tests that judge timings, again with two CPU-bound neighbour processes on the machine: a shared
 # CI runner is busy, and the gate must give the same answers there (.ci/run runs this after 'test').
-# cli/gate-defaults takes minutes even on a quiet machine: 'make test-busy BUSY_TESTS=cli/gate-defaults'.
+# cli/gate-defaults-* take minutes even on a quiet machine: 'make test-busy BUSY_TESTS=cli/gate-defaults'.
 BUSY_TESTS ?= cli/lang-caliper cli/run-contention cli/check-e2e cli/ab-git cli/adaptive \
 	cli/tracer-sched cli/tracer-inject cli/analyze-interference cli/run-progress cli/check-reference
 test-busy: deps
