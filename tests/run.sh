@@ -34,14 +34,15 @@ done
 [ ${#hogs[@]} -eq 0 ] || echo "with ${#hogs[@]} CPU-bound neighbour processes (SG_HOGS)"
 passed=0 failed=0 skipped=0 failures=()
 
-# Two tiers. The fast tier: tests that measure no time and judge nothing by it (unit tests, data-driven
-# cases, static checks, a compiler, a schema validator, fuzzers with a per-input limit of seconds); they run
-# first, two at a time on the machine's cores, each line printed when its test ends, in under two minutes.
-# The timing tier: every other test, and so every one that judges measured time; they run alone, in order.
-# A test declares its tier: a unit test is fast unless its source has a line '/* tier: timing */'; a
-# command-line test is timing unless it has a line '# tier: fast' (a new test runs alone until it says
-# otherwise). SG_TIER=fast or SG_TIER=timing runs one tier (make test-fast); unset, both (make test).
-# SG_JOBS=1, or SG_HOGS, runs the fast tier one at a time too.
+# Two tiers. The fast tier: tests that measure no time and judge nothing by it (unit tests,
+# data-driven cases, static checks, a compiler, a schema validator, fuzzers with a per-input limit
+# of seconds); they run first, two at a time on the machine's cores, each line printed when its test
+# ends, in under two minutes. The timing tier: every other test, and so every one that judges
+# measured time; they run alone, in order. A test declares its tier: a unit test is fast unless its
+# source has a line '/* tier: timing */'; a command-line test is timing unless it has a line '#
+# tier: fast' (a new test runs alone until it says otherwise). SG_TIER=fast or SG_TIER=timing runs
+# one tier (make test-fast); unset, both (make test). SG_JOBS=1, or SG_HOGS, runs the fast tier one
+# at a time too.
 jobs=${SG_JOBS:-2}
 [ ${#hogs[@]} -eq 0 ] || jobs=1
 case ${SG_TIER:=all} in fast | timing | all) ;; *) echo "SG_TIER: fast, timing or unset, not '$SG_TIER'" >&2; exit 2 ;; esac
@@ -61,7 +62,8 @@ selected() {
 	return 1
 }
 
-# run_test NAME CMD...: runs one test, its output into its log, its exit code and seconds into NAME's .rc file.
+# run_test NAME CMD...: runs one test, its output into its log, its exit code and seconds into
+# NAME's .rc file.
 run_test() {
 	local name=$1 start=$SECONDS rc=0
 	shift
@@ -70,7 +72,8 @@ run_test() {
 }
 
 # skipped_parts LOG: the parts a test skipped, with their reasons, on one line: a shell test's
-# "ok N - what # SKIP why", or cmocka's "not ok N # SKIP test_name" after its own "# what: skipped: why".
+# "ok N - what # SKIP why", or cmocka's "not ok N # SKIP test_name" after its own "# what: skipped:
+# why".
 skipped_parts() {
 	awk '/^# .*: skipped: / { why = substr($0, 3); next }
 		/^(not )?ok [0-9]+ - .* # SKIP/ { sub(/^(not )?ok [0-9]+ - /, ""); sub(/ # SKIP:? */, " skipped: ")
@@ -79,8 +82,9 @@ skipped_parts() {
 		{ why = "" }' "$1" | paste -sd ';' -
 }
 
-# report NAME: its line, counted, with the number of its checks (their "ok N - what" lines) and the parts it
-# skipped; a failure with the checks that failed, then the end of its output. SG_VERBOSE=1: every check line.
+# report NAME: its line, counted, with the number of its checks (their "ok N - what" lines) and the
+# parts it skipped; a failure with the checks that failed, then the end of its output. SG_VERBOSE=1:
+# every check line.
 report() {
 	local name=$1 log="$logs/${1//\//_}.log" rc secs checks parts
 	read -r rc secs <"$logs/${name//\//_}.rc"
@@ -107,7 +111,8 @@ report() {
 	[ -z "${SG_VERBOSE:-}" ] || [ "$rc" -ne 0 ] || grep -E '^(not )?ok [0-9]+|^# ' "$log" | sed 's/^/      /'
 }
 
-# Every test by name, with its program (a unit test binary, or a command-line script that bash runs) and tier.
+# Every test by name, with its program (a unit test binary, or a command-line script that bash runs)
+# and tier.
 names=() files=() tiers=()
 for t in "$B"/tests/unit/test-*; do
 	[ -x "$t" ] && names+=("unit/$(basename "$t")") && files+=("$t")

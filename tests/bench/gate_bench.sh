@@ -1,26 +1,26 @@
 #!/bin/bash
-# The gate's own figures (make bench): whole 'scalegate ci' runs with the shipped default rules (repeat 5,
-# adaptive repeats up to 20) on the Jacobi example, judging real code changes made by the example's knobs
-# (examples/jacobi.c), not an injected spin:
+# The gate's own figures (make bench): whole 'scalegate ci' runs with the shipped default rules
+# (repeat 5, adaptive repeats up to 20) on the Jacobi example, judging real code changes made by the
+# example's knobs (examples/jacobi.c), not an injected spin:
 #   A/A          nothing changed (the false-alarm rate of the whole gate run)
-#   work +10%    every thread's parallel work in 'sweep' +10 % (uniform: time +10 %, speedup unchanged)
-#   serial +10%  before each sweep one thread does 10 % of a sweep's work alone (serial code)
-#   critical     a critical section around the sweep's rows
+#   work +10%    every thread's parallel work in 'sweep' +10 % (uniform: time +10 %, speedup
+# unchanged)   serial +10%  before each sweep one thread does 10 % of a sweep's work alone (serial
+# code)   critical     a critical section around the sweep's rows
 #   imbalance    3:1 between the two threads of the static schedule
-#   threads x2   the head starts twice the threads on the same cores (oversubscription is the program's)
-#   work +25%    as work +10 %, stored mode only (the size the stored mode is meant to see across loads)
-#   prk single   a PRK Stencil-shaped program (tests/tracer/fused.c: one parallel region around the
-#                iterations): its update loop's 'omp for' turned into an 'omp single'; A/B mode only
-# in A/B mode (--against-dir: base and head trees interleaved round by round) and against a stored baseline
-# recorded once on the machine as it is, first on the machine as it is, then with two CPU-bound neighbour
-# processes on its 2 cores. Prints per cell the gates that failed, with 95 % Wilson intervals, and the
-# median wall time of a gate run; the imbalance cells also the median Load_balance of 'sweep' at p = 2
-# that the gates read (head side).
+#   threads x2   the head starts twice the threads on the same cores (oversubscription is the
+# program's)   work +25%    as work +10 %, stored mode only (the size the stored mode is meant to
+# see across loads)   prk single   a PRK Stencil-shaped program (tests/tracer/fused.c: one parallel
+# region around the                iterations): its update loop's 'omp for' turned into an 'omp
+# single'; A/B mode only in A/B mode (--against-dir: base and head trees interleaved round by round)
+# and against a stored baseline recorded once on the machine as it is, first on the machine as it
+# is, then with two CPU-bound neighbour processes on its 2 cores. Prints per cell the gates that
+# failed, with 95 % Wilson intervals, and the median wall time of a gate run; the imbalance cells
+# also the median Load_balance of 'sweep' at p = 2 that the gates read (head side).
 #   usage: tests/bench/gate_bench.sh BUILD_DIR
-#   SG_BENCH_SETS=N gates per cell (default 3; the README's figures: 20), SG_BENCH_AA=N A/A gates per
-#   mode and condition (default SG_BENCH_SETS; the README's: 25, i.e. 100 in all); SG_BENCH_ONLY=GLOB
-#   runs only the cells whose "condition/mode/change" matches (e.g. '+2hogs/ab/*', or several:
-#   '@(+2hogs/*|as-is/ab/A?A)'); SG_BENCH_KEEP=DIR
+#   SG_BENCH_SETS=N gates per cell (default 3; the README's figures: 20), SG_BENCH_AA=N A/A gates
+# per   mode and condition (default SG_BENCH_SETS; the README's: 25, i.e. 100 in all);
+# SG_BENCH_ONLY=GLOB   runs only the cells whose "condition/mode/change" matches (e.g.
+# '+2hogs/ab/*', or several:   '@(+2hogs/*|as-is/ab/A?A)'); SG_BENCH_KEEP=DIR
 #   keeps each gate's log there
 set -euo pipefail
 B=$(cd "${1:?usage: gate_bench.sh BUILD_DIR}" && pwd)

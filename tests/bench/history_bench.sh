@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# History figures: detection quality on synthetic series, detect over 1,000 series x 500 runs, and record of a
-# 50-interval x 12-configuration run plus a detect. Times are medians of 5 runs (3 for the record).
-# usage: tests/bench/history_bench.sh BUILD_DIR
+# History figures: detection quality on synthetic series, detect over 1,000 series x 500 runs, and
+# record of a 50-interval x 12-configuration run plus a detect. Times are medians of 5 runs (3 for
+# the record). usage: tests/bench/history_bench.sh BUILD_DIR
 set -euo pipefail
 B=${1:?usage: tests/bench/history_bench.sh BUILD_DIR}
 SG="$B/bin/scalegate"
@@ -23,7 +23,8 @@ median_time() {
 	printf '%s\n' "${t[@]}" | sort -n | sed -n "$(((n + 1) / 2))p"
 }
 
-# fill DB RUNS SERIES MODE: RUNS runs of SERIES time series at CV 3 %; MODE 'step' puts a 10 % step at the middle
+# fill DB RUNS SERIES MODE: RUNS runs of SERIES time series at CV 3 %; MODE 'step' puts a 10 % step
+# at the middle
 fill() {
 	python3 - "$@" <<'PY'
 import random, sqlite3, sys
@@ -72,7 +73,8 @@ echo
 echo "== change points on held-out synthetic series (issue 35's cases: 50 series of 100 runs a case, a step at run 51;"
 echo "   found = a change point within one run of it; Otava 0.8.0's figures on the same kinds of data quoted beside,"
 echo "   from the issue: it cannot run here)"
-# cases DB SPEC...: SPEC is STEP:CV:WILD:SERIES (WILD: the share of runs doubled); series named by their case
+# cases DB SPEC...: SPEC is STEP:CV:WILD:SERIES (WILD: the share of runs doubled); series named by
+# their case
 cases() {
 	python3 - "$@" <<'PY'
 import random, sqlite3, sys
@@ -135,7 +137,8 @@ for name, path in (("clean noise, CV 3 %", sys.argv[2]), ("noise with 2 % of the
 print("Otava 0.8.0 (issue 35): +5 % 228/450, +10 % 334/450, +20 % 423/450 over CV 1/3/5 % (both kinds of noise); "
       "false change points 83-108 per 1,000 x 100 clean, 421 with outliers")
 PY
-# one slow night: exit 0 (a suspect); the next run at its level confirms it: exit 1; the night after: exit 0
+# one slow night: exit 0 (a suspect); the next run at its level confirms it: exit 1; the night
+# after: exit 0
 new_db "$dir/night.db"
 cases "$dir/night.db" 0:0.03:0:100
 sqlite3 "$dir/night.db" "UPDATE points SET median = median * 1.5 WHERE series = 1 AND run = 100"
@@ -202,7 +205,8 @@ PY
 record_detect() {
 	"$SG" history record --history "$dir/rec.db" --commit next "$dir/res" && "$SG" history detect --history "$dir/rec.db"
 }
-# record = analysis (scalegate analyze's matrix, without the Karp-Flatt slope's interval) + the database's part
+# record = analysis (scalegate analyze's matrix, without the Karp-Flatt slope's interval) + the
+# database's part
 echo "analyze of the results alone, median of 3: $(median_time 3 "$SG" analyze "$dir/res") s"
 echo "record, median of 3: $(median_time 3 "$SG" history record --history "$dir/rec.db" --commit next "$dir/res") s"
 echo "record + detect over $(sqlite3 "$dir/rec.db" 'SELECT count(*) FROM series') series x ~100 runs, median of 3: $(median_time 3 record_detect) s"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make bench: prints the tracer's overhead figures (medians over repeated runs, side by side in one process).
+# make bench: prints the tracer's overhead figures (medians over repeated runs, side by side in one
+# process).
 set -euo pipefail
 B=${1:?usage: tests/bench/run.sh BUILD_DIR}
 out=$(mktemp -d)

@@ -1,5 +1,5 @@
-# 'adaptive: { max_seconds }' bounds the extra rounds of the whole gate (each cell gets all its rounds or none), and
-# a benchmark without an undecided check gets no rounds.
+# 'adaptive: { max_seconds }' bounds the extra rounds of the whole gate (each cell gets all its
+# rounds or none), and a benchmark without an undecided check gets no rounds.
 . "$(dirname "$0")/lib.bash"
 
 mkdir -p "$T/tree"
@@ -35,9 +35,11 @@ expect_no_match "$("$SCALEGATE" check -c "$cfg" --all 2>&1)" '^(INCONCLUSIVE|WAR
 	"every check of 'decided' was decided"
 [ "$(awk -F'\t' '$1 == "decided" && $6 > 3' "$res/manifest.tsv" | wc -l)" = 0 ] && pass ||
 	fail "rounds of 'decided' beyond the first 3 were run"
-[ "$(awk -F'\t' '$1 == "decided"' "$res/manifest.tsv" | wc -l)" = 3 ] && pass || fail "decided: not 3 runs"
+[ "$(awk -F'\t' '$1 == "decided"' "$res/manifest.tsv" | wc -l)" = 3 ] && pass ||
+	fail "decided: not 3 runs"
 
-# A bound on the whole gate's extra rounds that no cell fits in: none get rounds, the first look is final.
+# A bound on the whole gate's extra rounds that no cell fits in: none get rounds, the first look is
+# final.
 sed -i 's/^results: results$/results: results\nadaptive: { max_seconds: 1ms }/' "$cfg"
 out=$("$SCALEGATE" ci -c "$cfg" --against-dir "$T/tree" --no-post --seed 3 2>&1) || true
 expect_match "$out" '^adaptive: no time left for more rounds of open .*; adaptive max_seconds\)' \

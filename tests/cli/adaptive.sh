@@ -1,6 +1,6 @@
-# Adaptive repeats: ci gives the inconclusive cells more interleaved rounds, records them like any runs, judges in
-# two looks at 5 % and 95 % of the level, and 'check' on the same results gives the same verdicts; the A/B progress
-# counter counts the base's runs.
+# Adaptive repeats: ci gives the inconclusive cells more interleaved rounds, records them like any
+# runs, judges in two looks at 5 % and 95 % of the level, and 'check' on the same results gives the
+# same verdicts; the A/B progress counter counts the base's runs.
 . "$(dirname "$0")/lib.bash"
 
 mkdir -p "$T/tree"
@@ -37,7 +37,8 @@ expect_match "$(cut -f1,6 "$res/base/manifest.tsv")" '^jacobi	5$' "the base's ex
 expect_match "$(cat "$res/ab.tsv")" '^jacobi	s--r1-t[12]	5	(base,head|head,base)$' "and in ab.tsv, in the recorded order"
 [ "$(grep -c '^seed' "$res/ab.tsv")" = 1 ] && pass || fail "ab.tsv got a second header"
 runs=$(awk -F'\t' '$1 == "jacobi" { print $4 }' "$res/complete.tsv")
-[ "$runs" = "$(grep -c '^jacobi	' "$res/manifest.tsv")" ] && pass || fail "complete.tsv counts $runs runs, the manifest has others"
+[ "$runs" = "$(grep -c '^jacobi	' "$res/manifest.tsv")" ] && pass ||
+	fail "complete.tsv counts $runs runs, the manifest has others"
 
 # check on the same results: the same verdicts and the same summary as ci.
 verdicts() { printf '%s\n' "$1" | grep -E '^(PASS|WARN|INCONCLUSIVE|FAIL|ERROR|SKIP) |^scalegate check: '; }
@@ -50,8 +51,8 @@ out=$("$SCALEGATE" check -c "$cfg" 2>&1) || code2=$?
 	fail "check on ci's results gives other verdicts"
 }
 
-# Speedup is formed round by round from T(ref) and T(p): an undecided speedup at 2 threads gives the reference
-# configuration (1 thread) its rounds too, so that the second look pairs 5 rounds, not 3.
+# Speedup is formed round by round from T(ref) and T(p): an undecided speedup at 2 threads gives the
+# reference configuration (1 thread) its rounds too, so that the second look pairs 5 rounds, not 3.
 sed -i 's/tolerance: { time: 0.1% }/tolerance: { speedup: 0.1% }/' "$cfg"
 out=$("$SCALEGATE" ci -c "$cfg" --against-dir "$T/tree" --no-post 2>&1) || true
 expect_match "$out" '^adaptive: 2 more rounds of jacobi 1 rank × 2 threads \(inconclusive: tolerance\.speedup\)' \
@@ -61,8 +62,8 @@ expect_match "$out" '^adaptive: 2 more rounds of jacobi 1 rank × 1 thread \(inc
 expect_match "$("$SCALEGATE" check -c "$cfg" --all 2>&1)" 'program 1 rank × 2 threads tolerance\.speedup: .*\(n=5\).*\(one-sided paired t on logs' \
 	"the second look tests 5 paired rounds by t-test, in the whole run's family"
 
-# No time for more rounds: the first look was the last one, judged again at the full level (not at its 5 %
-# share of it), and no record is left for 'check'.
+# No time for more rounds: the first look was the last one, judged again at the full level (not at
+# its 5 % share of it), and no record is left for 'check'.
 sed -i 's/adaptive_seconds: 10m/adaptive_seconds: 0.001/' "$cfg"
 out=$("$SCALEGATE" ci -c "$cfg" --against-dir "$T/tree" --no-post 2>&1) || true
 expect_match "$out" '^adaptive: no time left for more rounds of jacobi' "the budget allows none"

@@ -1,4 +1,5 @@
-# scalegate analyze on a traced example: the protocol prints, the JSON parses and the lost-time identity holds everywhere.
+# scalegate analyze on a traced example: the protocol prints, the JSON parses and the lost-time
+# identity holds everywhere.
 . "$(dirname "$0")/lib.bash"
 export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
 
@@ -8,7 +9,8 @@ expect_match "$out" '^== imbalance  program/loop  examples/imbalance.c:[0-9]+  l
 expect_match "$out" '^    Execution_time +[0-9.e-]+ \[[0-9.e-]+, [0-9.e-]+\] \(n=1\)' "execution time with its interval"
 # No MPI library in the process: nothing to capture, so no communication (meta mpi absent), a 0.
 expect_match "$out" '^        Communication +0 ' "no MPI in the process: Communication 0"
-grep -q $'^meta\tmpi\tabsent$' "$T"/o/*.sgprof && pass || fail "the profile says there was no MPI to capture"
+grep -q $'^meta\tmpi\tabsent$' "$T"/o/*.sgprof && pass ||
+	fail "the profile says there was no MPI to capture"
 expect_match "$out" '^      work +[0-9.e-]+ +rank 0 th [01]' "comparative characteristics"
 
 "$SCALEGATE" analyze --json "$T/o" >"$T/a.json"

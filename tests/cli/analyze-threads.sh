@@ -1,11 +1,13 @@
 # Intervals that threads open on their own (issue 12): every thread inside one parallel region (PRK
-# Stencil's shape), a late pthread, OpenMP workers only, inner teams of nested regions. The lost-time
-# identity holds in every run with no term clamped or negative, and each interval has its time and count.
+# Stencil's shape), a late pthread, OpenMP workers only, inner teams of nested regions. The
+# lost-time identity holds in every run with no term clamped or negative, and each interval has its
+# time and count.
 . "$(dirname "$0")/lib.bash"
 export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
 
 # check_run DIR [PATH MIN_TIME MIN_COUNT]: the identity in every interval of the run in DIR; PATH's
-# Execution_time is at least MIN_TIME seconds (a sleep: load cannot shorten it) and its Count at least MIN_COUNT.
+# Execution_time is at least MIN_TIME seconds (a sleep: load cannot shorten it) and its Count at
+# least MIN_COUNT.
 check_run() {
 	"$SCALEGATE" analyze --json "$1" >"$T/a.json" && pass || fail "analyze $1"
 	python3 - "$T/a.json" "${2:-}" "${3:-0}" "${4:-0}" <<'PY' && pass || { cat "$T/a.json" >&2; fail "run $1"; }

@@ -1,5 +1,5 @@
-# Annotation mistakes (issue 12): the tracer says so once per kind with the site's file:line and recovers;
-# check and ci turn them into error verdicts naming the interval and its site.
+# Annotation mistakes (issue 12): the tracer says so once per kind with the site's file:line and
+# recovers; check and ci turn them into error verdicts naming the interval and its site.
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 
@@ -19,7 +19,8 @@ expect_match "$(cat "$T/err")" "^scalegate: error: $src:$end_stray: SG_END\(\"st
 
 # Recovery: 'inner' is closed with 'outer' each time, so 'outer' and 'after' keep their parents.
 out=$(tsv "$T/out")
-[ "$(col "$out" program/outer 0 count)" = 3 ] && pass || fail "outer: $(col "$out" program/outer 0 count)"
+[ "$(col "$out" program/outer 0 count)" = 3 ] && pass ||
+	fail "outer: $(col "$out" program/outer 0 count)"
 [ "$(col "$out" program/outer/inner 0 count)" = 3 ] && pass || fail "inner under outer, 3 times"
 [ "$(col "$out" program/after 0 count)" = 1 ] && pass || fail "after keeps its parent: $out"
 p=$(one_profile "$T/out")

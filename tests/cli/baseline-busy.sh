@@ -1,5 +1,6 @@
-# baseline update refuses runs measured on a busy machine whose profiles lack the run-queue delay unless
-# --force, naming them and their contention; with the delay it records them, the machine's share removed.
+# baseline update refuses runs measured on a busy machine whose profiles lack the run-queue delay
+# unless --force, naming them and their contention; with the delay it records them, the machine's
+# share removed.
 . "$(dirname "$0")/lib.bash"
 
 cp -r "$SG_TOP/tests/data/check/clear-regression/results" "$T/results"
@@ -17,7 +18,8 @@ YML
 # One run of jacobi 1 rank × 2 threads had 0.9 cores taken by others beyond those it left free.
 awk -F'\t' 'BEGIN { OFS = "\t" } NR == 1 { $12 = "contention" } NR > 1 { $12 = ($1 == "jacobi" && $4 == 2 && $6 == 3) ? "0.9" : "-" } { print }' \
 	"$T/results/manifest.tsv" >"$T/m" && mv "$T/m" "$T/results/manifest.tsv"
-grep -q '	0\.9$' "$T/results/manifest.tsv" && pass || fail "the test's manifest edit did not apply"
+grep -q '	0\.9$' "$T/results/manifest.tsv" && pass ||
+	fail "the test's manifest edit did not apply"
 
 yml 0.25
 expect_exit 3 "$SCALEGATE" baseline update -c "$T/scalegate.yml"
@@ -39,8 +41,8 @@ yml off
 expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml"
 expect_no_match "$out" "busy" "max_contention off"
 
-# The busy run's profiles with the run-queue delay (tracer/PROFILE.md: meta sched, cpus; column rq_wait):
-# its Interference is removed, so it is recorded without --force (issue 22).
+# The busy run's profiles with the run-queue delay (tracer/PROFILE.md: meta sched, cpus; column
+# rq_wait): its Interference is removed, so it is recorded without --force (issue 22).
 rm -r "$T/baselines"
 for f in "$T"/results/jacobi/s--r1-t2/3/*.sgprof; do
 	python3 - "$f" <<'PY'

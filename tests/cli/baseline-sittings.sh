@@ -1,6 +1,7 @@
-# A stored baseline remembers its earlier sittings: each 'baseline update' from a new run carries the one it replaces,
-# the same results recorded again are not another sitting, and from three sittings on 'check' allows for the shift
-# between sittings it measured instead of the assumed 3 % (docs/check.md, "Shift between sittings").
+# A stored baseline remembers its earlier sittings: each 'baseline update' from a new run carries
+# the one it replaces, the same results recorded again are not another sitting, and from three
+# sittings on 'check' allows for the shift between sittings it measured instead of the assumed 3 %
+# (docs/check.md, "Shift between sittings").
 . "$(dirname "$0")/lib.bash"
 
 cat >"$T/scalegate.yml" <<YML
@@ -23,11 +24,13 @@ for k in 1 2 3; do
 	expect_exit 0 "$SCALEGATE" baseline update -c scalegate.yml -r "run$k" --force
 	s=sittings; [ $k = 1 ] && s=sitting
 	expect_match "$out" "^wrote baselines/jacobi\.sgbase: .* cells, $k $s$" "update $k counts its sittings"
-	[ "$(sittings)" = $((k - 1)) ] && pass || fail "update $k: $(sittings) 'sitting' lines, expected $((k - 1))"
+	[ "$(sittings)" = $((k - 1)) ] && pass ||
+		fail "update $k: $(sittings) 'sitting' lines, expected $((k - 1))"
 	# Recording the same results again adds no sitting: the same bytes.
 	cp baselines/jacobi.sgbase first
 	expect_exit 0 "$SCALEGATE" baseline update -c scalegate.yml -r "run$k" --force
-	cmp -s first baselines/jacobi.sgbase && pass || fail "update $k: the same results recorded twice changed the file"
+	cmp -s first baselines/jacobi.sgbase && pass ||
+		fail "update $k: the same results recorded twice changed the file"
 done
 # Every cell has the medians of the two earlier sittings, after its samples.
 cells=$(grep -c '^sample	.*	Execution_time	' baselines/jacobi.sgbase)

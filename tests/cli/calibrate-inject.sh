@@ -1,6 +1,6 @@
-# scalegate calibrate --inject: whole gate runs per set, A/A and injected, in A/B and stored mode, counted with
-# Wilson intervals; each gate run's results stay for inspection. A 300 % slowdown of the solve interval of a
-# program is caught in every run: that much load cannot hide.
+# scalegate calibrate --inject: whole gate runs per set, A/A and injected, in A/B and stored mode,
+# counted with Wilson intervals; each gate run's results stay for inspection. A 300 % slowdown of
+# the solve interval of a program is caught in every run: that much load cannot hide.
 . "$(dirname "$0")/lib.bash"
 
 mkdir -p "$T/tree"

@@ -1,4 +1,5 @@
-# scalegate calibrate: N runs of the matrix against each other, or N results directories; text and JSON.
+# scalegate calibrate: N runs of the matrix against each other, or N results directories; text and
+# JSON.
 . "$(dirname "$0")/lib.bash"
 
 cat >"$T/scalegate.yml" <<YML

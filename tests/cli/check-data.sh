@@ -1,6 +1,6 @@
-# scalegate check over tests/data/check/<case>/: scalegate.yml, results/ and baselines/ in; 'expected' out.
-# 'expected': the exit code on the first line, then check's stdout, then its stderr, exactly.
-# SG_UPDATE_EXPECTED=1 rewrites the expected files: review the diff before committing.
+# scalegate check over tests/data/check/<case>/: scalegate.yml, results/ and baselines/ in;
+# 'expected' out. 'expected': the exit code on the first line, then check's stdout, then its stderr,
+# exactly. SG_UPDATE_EXPECTED=1 rewrites the expected files: review the diff before committing.
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 
@@ -17,22 +17,31 @@ for dir in tests/data/check/*/; do
 	if [ -n "${SG_UPDATE_EXPECTED:-}" ]; then
 		cp "$T/actual" "$dir/expected"
 	fi
-	[ -f "$dir/expected" ] && pass || fail "$name: no expected file (run with SG_UPDATE_EXPECTED=1 and review it)"
-	diff -u "$dir/expected" "$T/actual" >&2 && pass || fail "$name: output differs from $dir/expected"
-	# The reports exist exactly when check got as far as verdicts (not for configuration errors).
+	[ -f "$dir/expected" ] && pass ||
+		fail "$name: no expected file (run with SG_UPDATE_EXPECTED=1 and review it)"
+	diff -u "$dir/expected" "$T/actual" >&2 && pass ||
+		fail "$name: output differs from $dir/expected"
+	# The reports exist exactly when check got as far as verdicts (not for configuration
+	# errors).
 	if [ "$code" -ne 2 ]; then
 		[ -s "$T/$name.xml" ] && [ -s "$T/$name.json" ] && [ -s "$T/$name.md" ] && pass ||
 			fail "$name: a report was not written"
-		# the exit code and the reports agree: an <error> or a <failure> is never exit 0 (docs/check.md)
+		# the exit code and the reports agree: an <error> or a <failure> is never exit 0
+		# (docs/check.md)
 		if grep -Eq '<(error|failure) ' "$T/$name.xml"; then
-			[ "$code" -ne 0 ] && pass || fail "$name: the JUnit report has errors or failures but the exit code is 0"
+			[ "$code" -ne 0 ] && pass ||
+				fail "$name: the JUnit report has errors or failures but the exit code is 0"
 		else
-			[ "$code" -eq 0 ] && pass || fail "$name: exit $code without an <error> or <failure> in the JUnit report"
+			[ "$code" -eq 0 ] && pass ||
+				fail "$name: exit $code without an <error> or <failure> in the JUnit report"
 		fi
-		# well-formed here; valid against the public schemas in cli/junit-schemas (skipped without them)
-		xmllint --noout "$T/$name.xml" && pass || fail "$name: the JUnit report is not well-formed XML"
+		# well-formed here; valid against the public schemas in cli/junit-schemas (skipped
+		# without them)
+		xmllint --noout "$T/$name.xml" && pass ||
+			fail "$name: the JUnit report is not well-formed XML"
 	else
-		[ ! -e "$T/$name.xml" ] && pass || fail "$name: a report was written despite the configuration error"
+		[ ! -e "$T/$name.xml" ] && pass ||
+			fail "$name: a report was written despite the configuration error"
 	fi
 done
 [ "$cases" -ge 12 ] && pass || fail "only $cases cases found in tests/data/check"

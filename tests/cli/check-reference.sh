@@ -76,7 +76,8 @@ cp -r head slow
 slow_machine slow 3
 code=0
 out=$("$SCALEGATE" check -c head.yml -r slow --junit slow.xml 2>&1) || code=$?
-[ "$code" = 1 ] && pass || fail "a loop three times as slow absorbed three times the work (exit $code): $out"
+[ "$code" = 1 ] && pass ||
+	fail "a loop three times as slow absorbed three times the work (exit $code): $out"
 expect_match "$(cat slow.xml)" 'machine speed factor x0\.[2-4][0-9]* \(scalegate&apos;s reference loop ran [0-9.]+ % slower here than when the baseline was recorded\) is outside 0\.5-2; not applied' \
 	"the details say the factor was not applied"
 
@@ -87,8 +88,8 @@ slow_machine same 1.5
 code=0
 "$SCALEGATE" check -c base.yml -r same --junit same.xml >/dev/null 2>&1 || code=$?
 [ "$code" = 0 ] && pass || fail "an unchanged program on a slower loop did not pass (exit $code)"
-# Contradicted when the unchanged intervals' noise is below a third; on a machine so loaded that their noise
-# covers it, the factor is applied, which the details say, and the program still passes.
+# Contradicted when the unchanged intervals' noise is below a third; on a machine so loaded that
+# their noise covers it, the factor is applied, which the details say, and the program still passes.
 expect_match "$(cat same.xml)" 'machine speed factor x0\.[5-8][0-9]* .* contradicted by [0-9]+ of [0-9]+ intervals; not applied|the times here are scaled by 0\.6' \
 	"the details say what became of the factor"
 
@@ -104,8 +105,10 @@ checks_of "$out" | grep -qE '^FAIL jacobi program/solve/sweep 1 rank × [12] thr
 cp -r base old
 awk -F'\t' -v OFS='\t' 'NR > 1 { $13 = "-" } 1' old/manifest.tsv >m && mv m old/manifest.tsv
 expect_exit 0 "$SCALEGATE" baseline update -c base.yml -r old --force
-[ "$(grep -cE $'\tReference_time\t.*[0-9]' baselines/jacobi.sgbase)" = 0 ] && pass || fail "'-' references were stored as numbers"
+[ "$(grep -cE $'\tReference_time\t.*[0-9]' baselines/jacobi.sgbase)" = 0 ] && pass ||
+	fail "'-' references were stored as numbers"
 code=0
 "$SCALEGATE" check -c head.yml -r slow --junit old.xml >/dev/null 2>&1 || code=$?
-[ "$code" = 1 ] && pass || fail "without references in the baseline, three times the work passed (exit $code)"
+[ "$code" = 1 ] && pass ||
+	fail "without references in the baseline, three times the work passed (exit $code)"
 expect_no_match "$(cat old.xml)" 'machine speed:' "no scaling without the baseline's references"

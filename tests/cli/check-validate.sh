@@ -1,7 +1,7 @@
-# Every error of a configuration in one pass: its own keys, its 'slurm:' section, its rules and its 'post:'
-# section, for 'check --validate' (which validates post: and slurm: too) and for 'ci' (before anything runs).
-# 'ci --validate' checks, besides, what only ci reads (reports:, workdirs, the base revision or the stored
-# baselines) and runs nothing.
+# Every error of a configuration in one pass: its own keys, its 'slurm:' section, its rules and its
+# 'post:' section, for 'check --validate' (which validates post: and slurm: too) and for 'ci'
+# (before anything runs). 'ci --validate' checks, besides, what only ci reads (reports:, workdirs,
+# the base revision or the stored baselines) and runs nothing.
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 
@@ -41,15 +41,16 @@ sed -i 's/treads/threads/; s/githib/github/; s/tme:/time:/; s/sync:/synchronizat
 expect_exit 0 "$SCALEGATE" check --validate -c "$T/scalegate.yml"
 expect_match "$out" "valid, 2 rules" "the fixed file is valid"
 
-# ci --validate: valid, it says what ci would use and runs nothing; a benchmark without a baseline is a
-# warning (ci would exit 3), not a mistake of the file.
+# ci --validate: valid, it says what ci would use and runs nothing; a benchmark without a baseline
+# is a warning (ci would exit 3), not a mistake of the file.
 expect_exit 0 "$SCALEGATE" ci --validate -c "$T/scalegate.yml"
 expect_match "$out" "valid, 2 rules" "ci --validate: the fixed file is valid"
 expect_match "$out" "warning: benchmark 'a' has no baseline '$T/baselines/a.sgbase': 'ci' would compare nothing" \
 	"ci --validate: the missing baseline"
 expect_match "$out" "^ci would compare with 0 stored baselines in $T/baselines \(1 benchmark without one\), write its reports into $T/reports and post the summary; nothing ran$" \
 	"ci --validate: what ci would do"
-[ ! -e "$T/results" ] && [ ! -e "$T/reports" ] && pass || fail "ci --validate wrote results or reports"
+[ ! -e "$T/results" ] && [ ! -e "$T/reports" ] && pass ||
+	fail "ci --validate wrote results or reports"
 expect_exit 0 "$SCALEGATE" ci --validate --allow-no-reference -c "$T/scalegate.yml"
 expect_no_match "$out" "warning" "--allow-no-reference: a missing baseline is no warning"
 
@@ -77,7 +78,8 @@ expect_exit 2 "$SCALEGATE" ci --validate --against no-such-rev -c "$T/scalegate.
 expect_match "$out" "--against no-such-rev: no such revision" "a revision that is not there"
 expect_exit 0 "$SCALEGATE" ci --validate --against HEAD -c "$T/scalegate.yml"
 expect_match "$out" "^ci would compare with the base revision HEAD, write" "the base revision"
-[ "$(git -C "$T" worktree list | wc -l)" -eq 1 ] && pass || fail "ci --validate checked the base out"
+[ "$(git -C "$T" worktree list | wc -l)" -eq 1 ] && pass ||
+	fail "ci --validate checked the base out"
 
 # A workdir that is not there: at its position (ci would run the command somewhere else).
 sed -i 's|command: "true"|command: "true"\n    workdir: nowhere|' "$T/scalegate.yml"

@@ -1,5 +1,5 @@
-# scalegate ci end to end: run, check, the four reports, post; the knob makes it exit 1 naming the cause,
-# a failed post warns and keeps both the verdict and the reports.
+# scalegate ci end to end: run, check, the four reports, post; the knob makes it exit 1 naming the
+# cause, a failed post warns and keeps both the verdict and the reports.
 . "$(dirname "$0")/lib.bash"
 
 cat >"$T/scalegate.yml" <<YML
@@ -35,8 +35,8 @@ reports_exist() {
 	done
 }
 
-# No baseline yet and no --against: nothing compared is never green (exit 3); every report written, the
-# failed post only warns. Opted in (a first nightly run): a pass.
+# No baseline yet and no --against: nothing compared is never green (exit 3); every report written,
+# the failed post only warns. Opted in (a first nightly run): a pass.
 expect_exit 3 ci
 reports_exist "first run"
 expect_match "$out" '^ERROR jacobi - - baseline\.missing: no reference to compare with' "the missing reference is an error"
@@ -61,8 +61,10 @@ expect_match "$recap" "^      rule: rule 'serial-code' \($T/scalegate.yml:[0-9]+
 reports_exist "knob run"
 grep -q 'program/solve/residual` at examples/jacobi\.c:[0-9]' "$T/out/summary.md" && pass ||
 	fail "the Markdown summary names the interval and its file:line"
-grep -q '"verdict": "regression"' "$T/out/summary.json" && pass || fail "the JSON summary says regression"
-grep -q '<failure type="tolerance.insufficient_parallelism"' "$T/out/junit.xml" && pass || fail "JUnit failure"
+grep -q '"verdict": "regression"' "$T/out/summary.json" && pass ||
+	fail "the JSON summary says regression"
+grep -q '<failure type="tolerance.insufficient_parallelism"' "$T/out/junit.xml" && pass ||
+	fail "JUnit failure"
 
 # Knob off: a pass again; with --require-post the failed post is what fails.
 expect_exit 0 ci --no-post
@@ -84,7 +86,8 @@ typo_case() {
 	rm -f "$T/started"
 	expect_exit 2 "$SCALEGATE" ci -c "$T/typo.yml"
 	expect_match "$out" "$where" "$what: the error names file, line and column"
-	[ ! -e "$T/started" ] && pass || fail "$what: a benchmark ran before the configuration was found wrong"
+	[ ! -e "$T/started" ] && pass ||
+		fail "$what: a benchmark ran before the configuration was found wrong"
 	[ ! -e "$T/typo-results" ] && pass || fail "$what: results were written"
 }
 typo_bench="results: typo-results

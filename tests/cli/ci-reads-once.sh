@@ -1,6 +1,7 @@
-# One 'scalegate ci' with adaptive rounds reads its results once: manifest.tsv is opened at most twice (the
-# runner's extension, the judge), each profile at most twice (the runner's validation, the judge), the
-# poster takes the summary from memory; and the verdict is what 'check' finds on the same files.
+# One 'scalegate ci' with adaptive rounds reads its results once: manifest.tsv is opened at most
+# twice (the runner's extension, the judge), each profile at most twice (the runner's validation,
+# the judge), the poster takes the summary from memory; and the verdict is what 'check' finds on the
+# same files.
 . "$(dirname "$0")/lib.bash"
 
 command -v strace >/dev/null || { echo "skip: strace is not installed"; exit 77; }
@@ -43,15 +44,18 @@ for m in "$res/manifest.tsv" "$res/base/manifest.tsv"; do
 	[ "$n" -le 2 ] && pass || fail "$m opened $n times (at most 2: the runner, the judge)"
 done
 profiles=$(find "$res" -name '*.sgprof' | sort)
-[ "$(wc -l <<<"$profiles")" = 20 ] && pass || fail "expected 20 profiles (2 cells x 5 rounds x 2 sides): $profiles"
+[ "$(wc -l <<<"$profiles")" = 20 ] && pass ||
+	fail "expected 20 profiles (2 cells x 5 rounds x 2 sides): $profiles"
 for p in $profiles; do
 	n=$(opened "$p")
-	[ "$n" -ge 1 ] && [ "$n" -le 2 ] && pass || fail "$p opened $n times (at most 2: the runner's validation, the judge)"
+	[ "$n" -ge 1 ] && [ "$n" -le 2 ] && pass ||
+		fail "$p opened $n times (at most 2: the runner's validation, the judge)"
 done
 n=$(opened "$res/fingerprint.tsv")
 [ "$n" = 1 ] && pass || fail "fingerprint.tsv opened $n times"
 n=$(opened "$T/tree/reports/summary.json")
-[ "$n" = 0 ] && pass || fail "summary.json was opened $n times: the poster reads the summary in memory"
+[ "$n" = 0 ] && pass ||
+	fail "summary.json was opened $n times: the poster reads the summary in memory"
 [ -s "$T/tree/reports/summary.json" ] && pass || fail "no summary.json"
 
 # The verdicts and the exit code are those of 'check' reading every file afresh.

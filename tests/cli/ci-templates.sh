@@ -1,16 +1,19 @@
-# The CI templates in ci/: yamllint-clean, and they do what the README says: run 'scalegate ci --against'
-# the base with the history it needs (a branch's first push too) and a cached scalegate build, with testcase
-# output; the GitHub gate holds no write permission (fork-safe) and annotates each finding once at its
-# file:line, a workflow_run workflow posts the status and one pull-request comment that each push edits,
-# GitLab's job a merge-request note; keep the reports (and results/ of a failed gate), one gate at a time,
-# and a baseline-recording job on the gate's own runner. Their gate commands run on a real depth-1 clone,
-# their posting steps against a double of the GitHub and GitLab APIs.
+# The CI templates in ci/: yamllint-clean, and they do what the README says: run 'scalegate ci
+# --against' the base with the history it needs (a branch's first push too) and a cached scalegate
+# build, with testcase output; the GitHub gate holds no write permission (fork-safe) and annotates
+# each finding once at its file:line, a workflow_run workflow posts the status and one pull-request
+# comment that each push edits, GitLab's job a merge-request note; keep the reports (and results/ of
+# a failed gate), one gate at a time, and a baseline-recording job on the gate's own runner. Their
+# gate commands run on a real depth-1 clone, their posting steps against a double of the GitHub and
+# GitLab APIs.
 . "$(dirname "$0")/lib.bash"
 . "$SG_TOP/tests/data/post/lib.bash"
 
 py=/usr/bin/python3
-"$py" -c 'import yaml' 2>/dev/null && pass || fail "python3-yaml is missing (ci/install-deps.sh installs it)"
-command -v yamllint >/dev/null && pass || fail "yamllint is missing (ci/install-deps.sh installs it)"
+"$py" -c 'import yaml' 2>/dev/null && pass ||
+	fail "python3-yaml is missing (ci/install-deps.sh installs it)"
+command -v yamllint >/dev/null && pass ||
+	fail "yamllint is missing (ci/install-deps.sh installs it)"
 
 # yamllint: syntax, duplicate keys, indentation, trailing spaces; long lines and the document start
 # marker are a matter of taste in CI files
@@ -139,9 +142,9 @@ if sl["artifacts"]["when"] != "always": fail("gitlab-slurm: the reports must be 
 if "results/.slurm/job.out" not in sl["artifacts"]["paths"]: fail("gitlab-slurm: the job's output is not kept")
 PY
 
-# The annotation step works on a report: run its script on the JSON summary of a check. One annotation per
-# finding, not per failed check (the residual's serial code fails 6 checks, 3 of them in program/solve), at
-# the interval's file:line.
+# The annotation step works on a report: run its script on the JSON summary of a check. One
+# annotation per finding, not per failed check (the residual's serial code fails 6 checks, 3 of them
+# in program/solve), at the interval's file:line.
 sed -n '/^          python3 - reports\/summary.json <<.PY.$/,/^          PY$/p' "$SG_TOP/ci/github-actions.yml" |
 	sed '1d;$d;s/^          //' >"$T/annotate.py"
 [ -s "$T/annotate.py" ] && pass || fail "github: no annotation script found"
@@ -151,7 +154,8 @@ ann=$("$py" "$T/annotate.py" "$T/summary.json")
 [ "$(grep -c '^::' <<<"$ann")" = 1 ] && pass || { printf '%s\n' "$ann" >&2; fail "github: not one annotation for one finding"; }
 expect_match "$ann" '^::error file=jacobi\.c,line=36,title=scalegate jacobi program/solve/residual 1 rank × 2 threads::Insufficient_parallelism \(serial code\) grew from 0\.0 %25 to 50\.0 %25 .* \(6 checks failed\)$' \
 	"github: the finding's annotation with file and line"
-# A finding of the whole program, which has no line: the program's executable, with the benchmark's command.
+# A finding of the whole program, which has no line: the program's executable, with the benchmark's
+# command.
 cp -r "$SG_TOP/tests/data/check/clear-regression" "$T/whole"
 sed -i 's|interval: "program/solve\*"|interval: program|' "$T/whole/scalegate.yml"
 "$SCALEGATE" check -c "$T/whole/scalegate.yml" --json "$T/whole.json" >/dev/null 2>&1 || true
@@ -164,7 +168,8 @@ ann=$("$py" "$T/annotate.py" "$DATA/findings.json")
 [ "$(grep -c '^::error ' <<<"$ann") $(grep -c '^::warning ' <<<"$ann")" = "2 1" ] ||
 	{ printf '%s\n' "$ann" >&2; fail "github: the findings' annotations"; }
 
-# step FILE JOB NAME: the 'run' of a GitHub job's step by its name; gitlab FILE JOB KEY: a GitLab job's script lines.
+# step FILE JOB NAME: the 'run' of a GitHub job's step by its name; gitlab FILE JOB KEY: a GitLab
+# job's script lines.
 step() {
 	"$py" -c 'import sys, yaml
 steps = yaml.safe_load(open(sys.argv[1]))["jobs"][sys.argv[2]]["steps"]
@@ -178,14 +183,15 @@ gl_gate=$(gitlab "$SG_TOP/ci/gitlab-ci.yml" scalegate script)
 handover=$(step "$SG_TOP/ci/github-actions.yml" performance-gate "Hand the summary to the comment workflow")
 gh_post=$(step "$SG_TOP/ci/github-actions-comment.yml" post "Post the status and the comment")
 gl_post=$(gitlab "$SG_TOP/ci/gitlab-ci.yml" scalegate after_script)
-# with_scalegate DIR [PROGRAM]: DIR, with PROGRAM (default: scalegate) where the templates install scalegate.
+# with_scalegate DIR [PROGRAM]: DIR, with PROGRAM (default: scalegate) where the templates install
+# scalegate.
 with_scalegate() {
 	mkdir -p "$1/.scalegate/bin" "$1/reports"
 	ln -sf "${2:-$SCALEGATE}" "$1/.scalegate/bin/scalegate"
 }
 
-# A push that creates a branch: GitHub's 'before' is forty zeros, which no clone has. Both templates take the
-# parent then (a stand-in scalegate records what the gate step gives it).
+# A push that creates a branch: GitHub's 'before' is forty zeros, which no clone has. Both templates
+# take the parent then (a stand-in scalegate records what the gate step gives it).
 zero=0000000000000000000000000000000000000000
 printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"$ARGS"\n' >"$T/args.sh"
 chmod +x "$T/args.sh"
@@ -200,14 +206,15 @@ ARGS=$T/gl.args SCALEGATE_BASE= CI_COMMIT_BEFORE_SHA=$zero PATH="$PWD/.scalegate
 [ "$(grep -A1 -x -- --against "$T/gl.args")" = "--against
 HEAD~1" ] && pass || fail "gitlab: a new branch's push: $(tr '\n' ' ' <"$T/gl.args")"
 
-# The GitHub comment: the gate job hands its summary and the pull request's number over, the comment workflow
-# posts the status and creates the comment; the next push edits it. Against the API double; the artifact travels
-# from one runner's temporary directory to the other's.
+# The GitHub comment: the gate job hands its summary and the pull request's number over, the comment
+# workflow posts the status and creates the comment; the next push edits it. Against the API double;
+# the artifact travels from one runner's temporary directory to the other's.
 other=fedcba9876543210fedcba9876543210fedcba98
 start_api --pull "7=$SHA" --pull "8=$other"
 with_scalegate "$T/ghpost"
 cd "$T/ghpost"
-# push SUMMARY PULL-REQUEST: the gate's handover, then the comment workflow's post step; its output in $out.
+# push SUMMARY PULL-REQUEST: the gate's handover, then the comment workflow's post step; its output
+# in $out.
 push() {
 	rm -rf "$T/runner-gate" "$T/runner-post"
 	mkdir "$T/runner-gate" "$T/runner-post"
@@ -238,19 +245,22 @@ push "$DATA/pass.json" 7
 expect_match "$out" "^scalegate: updated the pull-request comment at $url/repos/o/r/issues/comments/$(j "$T/c1.json" 'd[0][0]')$" \
 	"github: the next push edits the comment"
 bot_comments o/r#7 >"$T/c2.json"
-[ "$(j "$T/c2.json" '[len(d), d[0][0]]')" = "[1, $(j "$T/c1.json" 'd[0][0]')]" ] && pass || fail "github: comments $(cat "$T/c2.json")"
+[ "$(j "$T/c2.json" '[len(d), d[0][0]]')" = "[1, $(j "$T/c1.json" 'd[0][0]')]" ] && pass ||
+	fail "github: comments $(cat "$T/c2.json")"
 expect_match "$(j "$T/c2.json" 'd[0][1]')" '^### ✅ scalegate: all 12 checks pass$' "github: the edited comment"
 # A fork's artifact may name any pull request: one whose head is not the judged commit gets nothing.
 push "$DATA/findings.json" 8
 expect_match "$out" 'warning: not commenting on pull request #8' "github: another pull request's number"
-[ "$(j "$log/state.json" 'sorted(d["github"])')" = '["o/r#7"]' ] && pass || fail "github: commented elsewhere"
+[ "$(j "$log/state.json" 'sorted(d["github"])')" = '["o/r#7"]' ] && pass ||
+	fail "github: commented elsewhere"
 # A push to main: the status, no comment.
 n=$(nr_requests)
 push "$DATA/pass.json" ""
-[ "$(requests | tail -n +$((n + 1)))" = "POST /repos/o/r/statuses/$SHA" ] && pass || fail "github: a push: $(requests | tail -n +$((n + 1)))"
+[ "$(requests | tail -n +$((n + 1)))" = "POST /repos/o/r/statuses/$SHA" ] && pass ||
+	fail "github: a push: $(requests | tail -n +$((n + 1)))"
 
-# GitLab: the gate job's after_script posts the status and the merge-request note, and edits the note next time;
-# a fork's pipeline, without the project's token, sends nothing.
+# GitLab: the gate job's after_script posts the status and the merge-request note, and edits the
+# note next time; a fork's pipeline, without the project's token, sends nothing.
 with_scalegate "$T/glpost"
 cd "$T/glpost"
 gl_push() {
@@ -270,12 +280,13 @@ expect_match "$out" "^scalegate: updated the merge-request note at $url/api/v4/p
 [ "$(j "$log/state.json" 'len(d["gitlab"]["17#3"])')" = 1 ] && pass || fail "gitlab: a second note"
 n=$(nr_requests)
 gl_push "$DATA/findings.json" ""
-[ "$(nr_requests)" = "$n" ] && pass || fail "gitlab: a pipeline without the token sent $(requests | tail -n +$((n + 1)))"
+[ "$(nr_requests)" = "$n" ] && pass ||
+	fail "gitlab: a pipeline without the token sent $(requests | tail -n +$((n + 1)))"
 
-# The gate commands on a real depth-1 clone (what actions/checkout and GitLab give by default): the toy
-# repository's head turns a serial residual on. The PR's base is its parent, which the clone lacks. Its
-# scalegate.yml asks for a commit status and a check run: the GitHub gate job posts nothing all the same, not
-# even with a token in reach (the API double counts).
+# The gate commands on a real depth-1 clone (what actions/checkout and GitLab give by default): the
+# toy repository's head turns a serial residual on. The PR's base is its parent, which the clone
+# lacks. Its scalegate.yml asks for a commit status and a check run: the GitHub gate job posts
+# nothing all the same, not even with a token in reach (the API double counts).
 knob_repo "$T/origin" "post: {format: github, check_run: true}" >/dev/null
 base_sha=$(git -C "$T/origin" rev-parse HEAD~1)
 start_api
@@ -298,8 +309,8 @@ git fetch -q --unshallow
 expect_exit 1 env SCALEGATE_BASE="$base_sha" "${gh_env[@]}" bash -ec "$gh_gate"
 expect_match "$(checks_of "$out")" "^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism" \
 	"github: the regression against the PR's base"
-# One finding for the residual's many failed checks. The serial residual can also slow the next sweep
-# at 2 threads for real (it pulls the worker's rows into the master's cache: the worker's half
+# One finding for the residual's many failed checks. The serial residual can also slow the next
+# sweep at 2 threads for real (it pulls the worker's rows into the master's cache: the worker's half
 # starts cold), a second finding on another interval; none elsewhere.
 expect_match "$out" "^scalegate check: [0-9]+ checks: [12] regressions? \([0-9]+ checks? failed\)" \
 	"github: one finding per interval the change slowed"
@@ -307,8 +318,9 @@ printf '%s\n' "$out" | grep '^FAIL jacobi ' |
 	grep -Ev '^FAIL jacobi program/solve/(residual|sweep) 1 rank × 2 threads: ' &&
 	fail "github: a finding beside the residual's (and the sweep's at 2 threads)"
 expect_match "$out" "^    cause: Insufficient_parallelism \(serial code\) grew" "github: the cause"
-# An unchanged commit (the PR's base is its head): nothing fails. On a busy machine its time checks may all stay
-# inconclusive, which is 'could not decide' (exit 3), never a pass on no judgement and never a regression.
+# An unchanged commit (the PR's base is its head): nothing fails. On a busy machine its time checks
+# may all stay inconclusive, which is 'could not decide' (exit 3), never a pass on no judgement and
+# never a regression.
 code=0
 out=$(env SCALEGATE_BASE="$(git rev-parse HEAD)" "${gh_env[@]}" bash -ec "$gh_gate" 2>&1) || code=$?
 pass_or_undecided $code "$out" "github: an unchanged commit"

@@ -1,5 +1,5 @@
-# The command line a new user meets: a mistyped command gets "did you mean", -V/--version/version print the
-# version, and every command that reads a configuration takes -c and --config.
+# The command line a new user meets: a mistyped command gets "did you mean", -V/--version/version
+# print the version, and every command that reads a configuration takes -c and --config.
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 
@@ -31,8 +31,8 @@ for cmd in run check ci baseline history; do
 	done
 done
 
-# Options come from one table per command: a mistyped option gets "did you mean" (a swap of two letters
-# is one slip), exit 2, and one line, not the whole help.
+# Options come from one table per command: a mistyped option gets "did you mean" (a swap of two
+# letters is one slip), exit 2, and one line, not the whole help.
 expect_exit 2 "$SCALEGATE" ci --no-pots
 expect_match "$out" "^scalegate: error: unknown option '--no-pots'; did you mean '--no-post'\?" \
 	"a mistyped option gets the nearest one"

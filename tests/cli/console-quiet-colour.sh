@@ -1,5 +1,6 @@
-# The console: --quiet drops the progress (a line per run, the medians, the builds) and keeps the verdicts,
-# the recap and the counts; the status words are coloured on a terminal, never with NO_COLOR or in a pipe.
+# The console: --quiet drops the progress (a line per run, the medians, the builds) and keeps the
+# verdicts, the recap and the counts; the status words are coloured on a terminal, never with
+# NO_COLOR or in a pipe.
 . "$(dirname "$0")/lib.bash"
 
 data=$SG_TOP/tests/data/check/clear-regression
@@ -30,8 +31,10 @@ expect_exit 0 "$SCALEGATE" run -c "$T/scalegate.yml" -q
 # Colour: on a terminal (script(1) gives one), the status words in the verdict lines and the recap.
 esc=$'\033'
 script -qec "\"$SCALEGATE\" check -c \"$data/scalegate.yml\"" /dev/null >"$T/tty.out" </dev/null || true
-grep -q "^${esc}\[1;31mFAIL${esc}\[0m jacobi " "$T/tty.out" && pass || fail "no red FAIL on a terminal: $(head -3 "$T/tty.out")"
-grep -q "^${esc}\[1;31mFAIL${esc}\[0m  jacobi" "$T/tty.out" && pass || fail "no red FAIL in the recap on a terminal"
+grep -q "^${esc}\[1;31mFAIL${esc}\[0m jacobi " "$T/tty.out" && pass ||
+	fail "no red FAIL on a terminal: $(head -3 "$T/tty.out")"
+grep -q "^${esc}\[1;31mFAIL${esc}\[0m  jacobi" "$T/tty.out" && pass ||
+	fail "no red FAIL in the recap on a terminal"
 NO_COLOR=1 script -qec "\"$SCALEGATE\" check -c \"$data/scalegate.yml\"" /dev/null >"$T/nocolor.out" </dev/null || true
 ! grep -q "$esc\[" "$T/nocolor.out" && pass || fail "colour despite NO_COLOR"
 grep -q '^FAIL jacobi ' "$T/nocolor.out" && pass || fail "NO_COLOR: no plain FAIL line"

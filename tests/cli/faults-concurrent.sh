@@ -1,5 +1,5 @@
-# Concurrent 'baseline update's take the baselines directory's lock in turn (flock), so that none loses the
-# sittings another carried: an update waits while another holds the lock, then writes.
+# Concurrent 'baseline update's take the baselines directory's lock in turn (flock), so that none
+# loses the sittings another carried: an update waits while another holds the lock, then writes.
 . "$(dirname "$0")/lib.bash"
 gate_memory_bounded
 command -v flock >/dev/null || { echo "skipped: no flock(1)"; exit 77; }

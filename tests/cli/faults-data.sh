@@ -1,11 +1,13 @@
-# The fault cases held as data under tests/faults/: broken baselines never pass, each named with its file.
+# The fault cases held as data under tests/faults/: broken baselines never pass, each named with its
+# file.
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 gate_memory_bounded
 
 "$SG_TOP/tests/faults/run.sh" "$SCALEGATE" "$T"
 
-# A baseline of another machine: an error (exit 3) for a gating rule, a warning for a rule with 'level: warn'.
+# A baseline of another machine: an error (exit 3) for a gating rule, a warning for a rule with
+# 'level: warn'.
 cp -r "$SG_TOP/tests/data/check/within-tolerance" "$T/warn"
 sed -i 's/^    significance: 0.05$/    significance: 0.05\n    level: warn/' "$T/warn/scalegate.yml"
 grep -q 'level: warn' "$T/warn/scalegate.yml" && pass || fail "the rule was not edited"

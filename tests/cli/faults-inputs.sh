@@ -1,6 +1,7 @@
-# Hostile inputs: FIFOs, devices, deep nesting, huge counts and absurd values in every file the gate reads
-# end with a message naming the file, the documented exit code and the reports, never a hang or an
-# exhausted machine: each command runs with 512 MB of address space (ulimit -v) and a generous timeout.
+# Hostile inputs: FIFOs, devices, deep nesting, huge counts and absurd values in every file the gate
+# reads end with a message naming the file, the documented exit code and the reports, never a hang
+# or an exhausted machine: each command runs with 512 MB of address space (ulimit -v) and a generous
+# timeout.
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 
@@ -61,7 +62,8 @@ head -c 17000000 /dev/zero | tr '\0' '#' >"$T/huge.yml"
 bounded 2 "$SCALEGATE" check --validate -c "$T/huge.yml"
 expect_match "$out" "huge.yml' is 17000000 bytes, more than the 16 MiB" "a size bound"
 
-# A matrix of 2.7 * 10^10 cells (counted one by one, then out of memory and SIGABRT): refused at load.
+# A matrix of 2.7 * 10^10 cells (counted one by one, then out of memory and SIGABRT): refused at
+# load.
 python3 -c "
 l = ', '.join(str(i) for i in range(1, 3001))
 print('benchmarks:\n  - name: big\n    command: ./p\n    threads: [%s]\n    ranks: [%s]\n    sizes: [%s]' % (l, l, l))
@@ -75,12 +77,14 @@ l = ', '.join(str(i) for i in range(1, 201))
 print('benchmarks:\n  - name: wide\n    command: ./p\n    threads: [%s]\n    ranks: [%s]\n    mpi: true\n    exclude:\n      - { threads: 1, ranks: 1 }' % (l, l))
 " >"$T/cells.yml"
 bounded 0 "$SCALEGATE" check --validate -c "$T/cells.yml"
-# A 300-character name: refused at load (it failed later with ENAMETOOLONG, leaving results/ behind).
+# A 300-character name: refused at load (it failed later with ENAMETOOLONG, leaving results/
+# behind).
 printf 'benchmarks:\n  - name: %s\n    command: ./p\n' "$(printf 'n%.0s' {1..300})" >"$T/long.yml"
 bounded 2 "$SCALEGATE" check --validate -c "$T/long.yml"
 expect_match "$out" "long.yml:2:11: benchmark name 'nnnn.*\.\.\.' is 300 characters long, more than 200" "a long name"
 
-# Out of memory (a valid configuration of 80,000 benchmarks in 150 MB): exit 3 with a message, no SIGABRT.
+# Out of memory (a valid configuration of 80,000 benchmarks in 150 MB): exit 3 with a message, no
+# SIGABRT.
 awk 'BEGIN { print "benchmarks:"; for (i = 0; i < 80000; i++)
 	printf "  - name: b%06d\n    command: ./p %d\n    threads: [1, 2]\n", i, i }' >"$T/many.yml"
 if [ "$SG_VLIMIT" != unlimited ]; then # a sanitizer's shadow memory alone is past any such bound
@@ -88,7 +92,8 @@ if [ "$SG_VLIMIT" != unlimited ]; then # a sanitizer's shadow memory alone is pa
 	expect_match "$out" "^scalegate: fatal: out of memory.*: exit 3" "out of memory is exit 3"
 fi
 
-# ---- results and baselines at check time: errors with the reports, the other benchmarks judged ----
+# ---- results and baselines at check time: errors with the reports, the other benchmarks judged
+# ----
 fresh() {
 	rm -rf "$T/c"
 	cp -r "$SG_TOP/tests/data/check/within-tolerance" "$T/c"
@@ -123,7 +128,8 @@ fresh
 sed -i '/^stat\t/d' "$prof"; reseal "$prof"
 check_error "ERROR jacobi .*synthetic.1.sgprof' holds no measurements: no statistics of the level-0 interval" \
 	"a profile with no statistics"
-# 200,000 nested nodes (20,000 took 4 s and 1.2 GB): deeper than the tracer's 128 is refused at the line.
+# 200,000 nested nodes (20,000 took 4 s and 1.2 GB): deeper than the tracer's 128 is refused at the
+# line.
 fresh
 python3 - "$prof" <<'PY'
 import sys

@@ -1,8 +1,9 @@
 # An interrupt (SIGINT, SIGTERM) of 'scalegate ci' in each phase the test can hold it in: a build, a
-# run, a post that gets no answer, the --against checkout. The gate ends with 128 + the signal, nothing it started lives on,
-# and the reports hold what was judged, marked incomplete, with an error per configuration not run.
-# A gate killed outright (SIGKILL) takes its runs' grandchildren along. The gate runs with 512 MB of
-# address space throughout (ulimit -v); every wait has a guard ('timeout 20'), never a clock.
+# run, a post that gets no answer, the --against checkout. The gate ends with 128 + the signal,
+# nothing it started lives on, and the reports hold what was judged, marked incomplete, with an
+# error per configuration not run. A gate killed outright (SIGKILL) takes its runs' grandchildren
+# along. The gate runs with 512 MB of address space throughout (ulimit -v); every wait has a guard
+# ('timeout 20'), never a clock.
 . "$(dirname "$0")/lib.bash"
 . "$SG_TOP/tests/data/post/lib.bash"
 trap 'for pid in "${servers[@]}" $(cat "$T"/pids 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
@@ -21,10 +22,11 @@ alive() {
 }
 # await FILE: until FILE exists; the guard ends a hang.
 await() {
-	timeout 20 sh -c 'while [ ! -s "$0" ]; do sleep 0.05; done' "$1" && pass || fail "'$1' never appeared"
+	timeout 20 sh -c 'while [ ! -s "$0" ]; do sleep 0.05; done' "$1" && pass ||
+		fail "'$1' never appeared"
 }
-# interrupt SIG CODE READY ARGS...: 'ci ARGS' in the background; once READY exists, SIG; the gate must
-# end (within the guard) with CODE and leave no process of $T/pids alive.
+# interrupt SIG CODE READY ARGS...: 'ci ARGS' in the background; once READY exists, SIG; the gate
+# must end (within the guard) with CODE and leave no process of $T/pids alive.
 interrupt() {
 	local sig=$1 want=$2 ready=$3 gate code=0
 	shift 3
@@ -33,12 +35,14 @@ interrupt() {
 	gate=$!
 	await "$ready"
 	kill -"$sig" "$gate"
-	timeout 20 tail --pid="$gate" -f /dev/null && pass || fail "the gate outlived SIG$sig by 20 s"
+	timeout 20 tail --pid="$gate" -f /dev/null && pass ||
+		fail "the gate outlived SIG$sig by 20 s"
 	wait "$gate" || code=$?
 	out=$(cat "$T/ci.out")
 	[ "$code" -eq "$want" ] && pass || { printf '%s\n' "$out" >&2; fail "SIG$sig: exit $code, expected $want"; }
 	# what the gate started is gone: its kill is done when it exits
-	[ -z "$(alive "$T/pids")" ] && pass || fail "SIG$sig: processes outlived the gate:$(alive "$T/pids")"
+	[ -z "$(alive "$T/pids")" ] && pass ||
+		fail "SIG$sig: processes outlived the gate:$(alive "$T/pids")"
 }
 # hold.sh READY: a shell that records its pid and a background child's, says it started, and waits.
 printf '#!/bin/sh\nsleep 300 & echo $! >>%s/pids; echo $$ >>%s/pids; echo >"$1"; wait\n' "$T" "$T" >"$T/hold.sh"
@@ -70,10 +74,13 @@ expect_match "$out" "ERROR slow program 1 rank × 1 thread run.interrupted: not 
 expect_match "$out" "ERROR slow program 1 rank × 2 threads run.interrupted" "the configuration not started is an error"
 expect_match "$out" "exit 143 \(interrupted\)" "the counts line says interrupted"
 json=$T/reports/summary.json
-[ "$(j "$json" 'd["complete"]')" = false ] && pass || fail "summary.json: complete is $(j "$json" 'd["complete"]')"
-[ "$(j "$json" 'd["interrupted"]')" = SIGTERM ] && pass || fail "summary.json: interrupted is $(j "$json" 'd["interrupted"]')"
+[ "$(j "$json" 'd["complete"]')" = false ] && pass ||
+	fail "summary.json: complete is $(j "$json" 'd["complete"]')"
+[ "$(j "$json" 'd["interrupted"]')" = SIGTERM ] && pass ||
+	fail "summary.json: interrupted is $(j "$json" 'd["interrupted"]')"
 [ "$(j "$json" 'd["exit_code"]')" = 143 ] && pass || fail "summary.json: exit_code"
-[ "$(j "$json" 'd["verdict"]')" = run-failed ] && pass || fail "summary.json: verdict (the poster's word)"
+[ "$(j "$json" 'd["verdict"]')" = run-failed ] && pass ||
+	fail "summary.json: verdict (the poster's word)"
 [ "$(j "$json" 'len([v for v in d["verdicts"] if v["kind"] == "run.interrupted"])')" = 2 ] && pass ||
 	fail "summary.json: two configurations not run"
 [ "$(j "$json" 'len([v for v in d["verdicts"] if v["benchmark"] == "fast"])')" -ge 1 ] && pass ||
@@ -86,7 +93,8 @@ expect_match "$(head -3 "$T/reports/summary.md")" '^### .* scalegate: interrupte
 expect_match "$(cat "$T/reports/summary.md")" '^\*\*Incomplete:\*\* the gate was interrupted by SIGTERM' "Markdown header line"
 [ -s "$T/reports/report.html" ] && pass || fail "no HTML report"
 
-# ---- SIGINT during a build: 130, the build's processes gone, every configuration of it an error ----
+# ---- SIGINT during a build: 130, the build's processes gone, every configuration of it an error
+# ----
 write_config "    build: $T/hold.sh $T/building"
 interrupt INT 130 "$T/building" --no-post
 expect_match "$out" "ERROR slow program 1 rank × 2 threads run.interrupted: .*interrupted by SIGINT" "not built, not run"
@@ -101,7 +109,8 @@ write_config "post:
 rm -rf "$T/reports"
 interrupt TERM 143 "$log/1.json"
 expect_match "$out" "cannot post the summary to $url/hook: the gate was interrupted" "the post says why it stopped"
-[ "$(j "$json" 'd["verdict"]')" = pass ] && pass || fail "the reports written before the post: $(j "$json" 'd["verdict"]')"
+[ "$(j "$json" 'd["verdict"]')" = pass ] && pass ||
+	fail "the reports written before the post: $(j "$json" 'd["verdict"]')"
 
 # ---- SIGTERM while the reports are written: they say incomplete, as the exit code does ----
 # The gate is held in its first report: the temporary file it opens is a FIFO with no reader (gone
@@ -120,12 +129,15 @@ timeout 20 tail --pid="$gate" -f /dev/null && pass || fail "the gate outlived SI
 code=0
 wait "$gate" || code=$?
 [ "$code" -eq 143 ] && pass || { cat "$T/ci.out" >&2; fail "SIGTERM in the reports: exit $code, expected 143"; }
-[ "$(j "$json" 'd["complete"]')" = false ] && pass || fail "summary.json written during the interrupt says complete"
-[ "$(j "$json" 'd["interrupted"]')" = SIGTERM ] && pass || fail "summary.json: interrupted is $(j "$json" 'd["interrupted"]')"
+[ "$(j "$json" 'd["complete"]')" = false ] && pass ||
+	fail "summary.json written during the interrupt says complete"
+[ "$(j "$json" 'd["interrupted"]')" = SIGTERM ] && pass ||
+	fail "summary.json: interrupted is $(j "$json" 'd["interrupted"]')"
 expect_match "$(head -3 "$T/reports/summary.md")" 'interrupted by SIGTERM, incomplete' "Markdown title"
 expect_match "$(cat "$T/reports/junit.xml")" 'name="scalegate.interrupted" value="SIGTERM"' "JUnit"
 
-# ---- SIGTERM, SIGINT during the --against checkout: a post-checkout hook and its children killed ----
+# ---- SIGTERM, SIGINT during the --against checkout: a post-checkout hook and its children killed
+# ----
 write_config ""
 git -C "$T" init -q
 git -C "$T" add scalegate.yml
@@ -141,7 +153,8 @@ for s in TERM:143 INT:130; do
 done
 rm -rf "$T/.git"
 
-# ---- SIGKILL: the run's grandchild (a background job of the benchmark's shell) dies with the gate ----
+# ---- SIGKILL: the run's grandchild (a background job of the benchmark's shell) dies with the gate
+# ----
 write_config ""
 rm -f "$T/pids" "$T/running"
 SG_HOLD=$T/running "$SCALEGATE" run -c "$T/scalegate.yml" >"$T/run.out" 2>&1 &

@@ -1,5 +1,6 @@
-# The whole process tree of a run is killed at its timeout and at an interrupt: MPI ranks that ignore
-# SIGTERM in process groups of their own, daemons that called setsid(); what outlived a run is named.
+# The whole process tree of a run is killed at its timeout and at an interrupt: MPI ranks that
+# ignore SIGTERM in process groups of their own, daemons that called setsid(); what outlived a run
+# is named.
 . "$(dirname "$0")/lib.bash"
 gate_memory_bounded
 . "$(dirname "$0")/mpi.bash"
@@ -37,20 +38,25 @@ YML
 
 # 2 MPI ranks that ignore SIGTERM, under mpirun, 3 s timeout: after the gate returns no rank lives.
 expect_exit 3 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --benchmark ranks
-[ "$(wc -l <"$T/ranks.pids")" -eq 2 ] && pass || fail "expected 2 ranks to start, got: $(cat "$T/ranks.pids")"
-[ -z "$(alive "$T/ranks.pids")" ] && pass || fail "ranks survived the timeout:$(alive "$T/ranks.pids")"
+[ "$(wc -l <"$T/ranks.pids")" -eq 2 ] && pass ||
+	fail "expected 2 ranks to start, got: $(cat "$T/ranks.pids")"
+[ -z "$(alive "$T/ranks.pids")" ] && pass ||
+	fail "ranks survived the timeout:$(alive "$T/ranks.pids")"
 expect_match "$(cat "$T/results/manifest.tsv")" 'timeout.*every process of the run killed' "timeout reason"
 
 # A daemon (setsid, parent gone) left by a run that ends well: killed and named.
 expect_exit 3 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --benchmark daemon
 [ -s "$T/daemon.pids" ] && pass || fail "the daemon did not start"
-[ -z "$(alive "$T/daemon.pids")" ] && pass || fail "the daemon outlived the run:$(alive "$T/daemon.pids")"
+[ -z "$(alive "$T/daemon.pids")" ] && pass ||
+	fail "the daemon outlived the run:$(alive "$T/daemon.pids")"
 expect_match "$out" "daemon s--r1-t1 repeat 1: left processes running after it ended, killed: pid $(head -1 "$T/daemon.pids") \(sleep\)" "the daemon is named"
 
 # A daemon and a hung leader at the timeout: both gone.
 expect_exit 3 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --benchmark daemon-hang
-[ "$(wc -l <"$T/hang.pids")" -eq 2 ] && pass || fail "expected 2 processes, got: $(cat "$T/hang.pids")"
-[ -z "$(alive "$T/hang.pids")" ] && pass || fail "processes survived the timeout:$(alive "$T/hang.pids")"
+[ "$(wc -l <"$T/hang.pids")" -eq 2 ] && pass ||
+	fail "expected 2 processes, got: $(cat "$T/hang.pids")"
+[ -z "$(alive "$T/hang.pids")" ] && pass ||
+	fail "processes survived the timeout:$(alive "$T/hang.pids")"
 
 # A process that left the gate's tree (here started by a "remote" spawner outside it, as ssh would)
 # but carries the run's tag: killed and reported as escaped.
@@ -67,7 +73,8 @@ YML
 expect_exit 3 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --benchmark escape
 kill "$spawner" 2>/dev/null || true
 [ -s "$T/escaped.pids" ] && pass || fail "the escaping process did not start"
-[ -z "$(alive "$T/escaped.pids")" ] && pass || fail "the escaped process lives:$(alive "$T/escaped.pids")"
+[ -z "$(alive "$T/escaped.pids")" ] && pass ||
+	fail "the escaped process lives:$(alive "$T/escaped.pids")"
 expect_match "$out" "escape s--r1-t1 repeat 1: processes left the run's process tree .*killed: pid $(head -1 "$T/escaped.pids") \(sleep\)" "the escape is reported"
 
 # An interrupt of the gate kills the ranks too.
@@ -81,5 +88,6 @@ kill -INT "$gate"
 code=0
 wait "$gate" || code=$?
 [ "$code" -ne 0 ] && pass || fail "an interrupted run exited 0"
-[ -z "$(alive "$T/ranks.pids")" ] && pass || fail "ranks survived the interrupt:$(alive "$T/ranks.pids")"
+[ -z "$(alive "$T/ranks.pids")" ] && pass ||
+	fail "ranks survived the interrupt:$(alive "$T/ranks.pids")"
 echo "ok"

@@ -54,7 +54,8 @@ for b in direct declared-glob script passed-on variable mpi mpi-fortran; do
 	[ "$(status "$b")" = ok ] && pass || fail "$b: $(status "$b"): $(reason "$b")"
 done
 for b in other declared-other; do
-	[ "$(status "$b")" = bad-profile ] && pass || fail "$b: $(status "$b"), expected bad-profile"
+	[ "$(status "$b")" = bad-profile ] && pass ||
+		fail "$b: $(status "$b"), expected bad-profile"
 	expect_match "$(reason "$b")" "^profile '[^']*\.sgprof' was written by '$E/heat', not by 'jacobi', the benchmark's program" "$b: the reason"
 done
 

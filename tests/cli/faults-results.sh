@@ -1,5 +1,6 @@
-# Interrupted or partial results are refused by check, ci --no-run and baseline update, naming what is
-# missing; --partial judges what is there. complete.tsv is written last by 'run' and removed when it starts.
+# Interrupted or partial results are refused by check, ci --no-run and baseline update, naming what
+# is missing; --partial judges what is there. complete.tsv is written last by 'run' and removed when
+# it starts.
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 gate_memory_bounded
@@ -50,7 +51,8 @@ cp "$T/baselines/b.sgbase" "$T/b.before"
 expect_exit 3 sg check
 expect_match "$out" "benchmark 'b': '$T/results/manifest.tsv' holds 2 of its 3 runs" "a short manifest is named"
 expect_exit 3 sg baseline update
-cmp -s "$T/b.before" "$T/baselines/b.sgbase" && pass || fail "baseline update recorded incomplete results"
+cmp -s "$T/b.before" "$T/baselines/b.sgbase" && pass ||
+	fail "baseline update recorded incomplete results"
 
 # A matrix that changed since the run.
 expect_exit 0 sg run
@@ -59,7 +61,8 @@ expect_exit 2 sg check
 expect_match "$out" "benchmark 'a' in '$T/results' ran 1 configurations x 3 repeats; the configuration asks 1 x 4" "a changed matrix"
 sed -i 's/repeat: 4/repeat: 3/' "$T/scalegate.yml"
 
-# SIGINT during 'run': the results are incomplete, check and baseline update refuse them, naming the file.
+# SIGINT during 'run': the results are incomplete, check and baseline update refuse them, naming the
+# file.
 rm -rf "$T/results/b"
 SG_SLEEP=30 "$SCALEGATE" run -c "$T/scalegate.yml" >"$T/int.out" 2>&1 &
 gate=$!

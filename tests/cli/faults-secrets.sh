@@ -1,6 +1,7 @@
-# Secrets: post.token_env and secret_env are kept from the benchmarks, and a value a benchmark prints
-# anyway (read from a file here) is masked in every file and every line of 'scalegate ci', and in the
-# names, the link targets and the files at any depth of what a run leaves in $SCALEGATE_OUT.
+# Secrets: post.token_env and secret_env are kept from the benchmarks, and a value a benchmark
+# prints anyway (read from a file here) is masked in every file and every line of 'scalegate ci',
+# and in the names, the link targets and the files at any depth of what a run leaves in
+# $SCALEGATE_OUT.
 . "$(dirname "$0")/lib.bash"
 gate_memory_bounded
 
@@ -69,11 +70,15 @@ done
 # What scatter.sh left is all there, masked.
 s=$T/results/scatter/s--r1-t1/1
 expect_match "$(cat "$s/deep/1/2/3/4/5/6/7/8/9/10/11/file.txt")" '^deep \*\*\*$' "a file 12 deep"
-[ "$(readlink "$s/link")" = "/tmp/***/x" ] && pass || fail "the link's target: $(readlink "$s/link")"
-[ "$(readlink "$s/deep/1/2/3/4/5/6/7/8/9/10/11/link-***")" = "/tmp/***/y" ] && pass || fail "a deep link"
+[ "$(readlink "$s/link")" = "/tmp/***/x" ] && pass ||
+	fail "the link's target: $(readlink "$s/link")"
+[ "$(readlink "$s/deep/1/2/3/4/5/6/7/8/9/10/11/link-***")" = "/tmp/***/y" ] && pass ||
+	fail "a deep link"
 [ "$(cat "$s/file-***.txt")" = named ] && pass || fail "a file named after the token"
-[ "$(cat "$s/dir-***/sub/***")" = named ] && pass || fail "a directory and a file named after the token"
-[ "$(cat "$s/***")" = other ] && [ "$(cat "$s/***.1")" = top ] && pass || fail "a masked name already taken"
+[ "$(cat "$s/dir-***/sub/***")" = named ] && pass ||
+	fail "a directory and a file named after the token"
+[ "$(cat "$s/***")" = other ] && [ "$(cat "$s/***.1")" = top ] && pass ||
+	fail "a masked name already taken"
 ls "$T/reports/junit.xml" "$T/reports/summary.md" "$T/reports/summary.json" "$T/reports/report.html" >/dev/null
 
 # A secret_env entry that is not a variable name is refused with its position.

@@ -1,17 +1,21 @@
-# One finding per cause: a critical section in the sweep fails time, speedup and synchronization there and in both
-# enclosing intervals at 2 threads; console, recap, Markdown, summary.json and HTML say "1 regression (9 checks
-# failed)" once, in the sweep, with its cause; JUnit keeps a testcase per check; the inconclusive checks take one line.
+# One finding per cause: a critical section in the sweep fails time, speedup and synchronization
+# there and in both enclosing intervals at 2 threads; console, recap, Markdown, summary.json and
+# HTML say "1 regression (9 checks failed)" once, in the sweep, with its cause; JUnit keeps a
+# testcase per check; the inconclusive checks take one line.
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 
-# The synthetic Jacobi model of tests/data/check (generate.py, case critical-section): the default rules, every thread
-# at 2 threads waits 30 % of the sweep's work for a lock; at 1 thread nothing changes.
+# The synthetic Jacobi model of tests/data/check (generate.py, case critical-section): the default
+# rules, every thread at 2 threads waits 30 % of the sweep's work for a lock; at 1 thread nothing
+# changes.
 cp -r "$SG_TOP/tests/data/check/critical-section" "$T/case"
 sg() { "$SCALEGATE" "$@" -c "$T/case/scalegate.yml"; }
 
 expect_exit 1 sg check --markdown "$T/s.md" --json "$T/s.json" --html "$T/s.html" --junit "$T/s.xml"
-# the console: one finding, in the sweep at 2 threads, the cause once, the nine checks as its evidence
-[ "$(grep -c '^FAIL [^ ]' <<<"$out")" = 1 ] && pass || fail "not one FAIL line: $(grep '^FAIL [^ ]' <<<"$out")"
+# the console: one finding, in the sweep at 2 threads, the cause once, the nine checks as its
+# evidence
+[ "$(grep -c '^FAIL [^ ]' <<<"$out")" = 1 ] && pass ||
+	fail "not one FAIL line: $(grep '^FAIL [^ ]' <<<"$out")"
 expect_match "$out" '^FAIL jacobi program/solve/sweep 1 rank × 2 threads: 9 checks failed \(6 of them in the enclosing program, program/solve, whose change this one explains\)$' \
 	"the finding: the innermost interval, its configuration, its checks"
 [ "$(grep -c '^    cause: ' <<<"$out")" = 1 ] && pass || fail "the cause is not said once"
@@ -56,7 +60,8 @@ assert f["configuration"] == {"size": "-", "ranks": 1, "threads": 2, "p": 2}, f
 assert f["cause"].startswith("Synchronization (OpenMP barriers, locks and idle threads) grew"), f
 assert (f["failed"], f["warned"], len(f["checks"])) == (9, 0, 9), f
 assert f["folded"] == ["program", "program/solve"], f
-# where to look: the sweep's SG_BEGIN, and the benchmark's command (the annotations and the pull-request comment)
+# where to look: the sweep's SG_BEGIN, and the benchmark's command (the annotations and the
+# pull-request comment)
 assert (f["file"], f["line"], f["command"]) == ("jacobi.c", 19, "./jacobi {threads} 300"), f
 assert "program/solve/sweep 1 rank \u00d7 2 threads (p=2) tolerance.synchronization" in f["checks"], f["checks"]
 assert "program 1 rank \u00d7 2 threads (p=2) tolerance.time" in f["checks"], f["checks"]
@@ -76,13 +81,15 @@ expect_match "$html" '<h2 id="fail">1 regression \(9 checks failed\)</h2>' "HTML
 
 # --all lists every inconclusive check, in check and in ci
 expect_exit 1 sg check --all
-[ "$(grep -c '^INCONCLUSIVE jacobi ' <<<"$out")" = 5 ] && pass || fail "check --all: not the 5 inconclusive checks"
+[ "$(grep -c '^INCONCLUSIVE jacobi ' <<<"$out")" = 5 ] && pass ||
+	fail "check --all: not the 5 inconclusive checks"
 expect_no_match "$out" 'lists them' "check --all: no summary line"
 expect_exit 1 sg ci --no-run --no-post -o "$T/ci"
 [ "$(grep -c '^INCONCLUSIVE' <<<"$out")" = 1 ] && pass || fail "ci: more than one inconclusive line"
 expect_match "$out" '^scalegate check: 36 checks: 1 regression \(9 checks failed\)' "ci: the count line"
 expect_exit 1 sg ci --no-run --no-post -o "$T/ci" --all
-[ "$(grep -c '^INCONCLUSIVE jacobi ' <<<"$out")" = 5 ] && pass || fail "ci --all: not the 5 inconclusive checks"
+[ "$(grep -c '^INCONCLUSIVE jacobi ' <<<"$out")" = 5 ] && pass ||
+	fail "ci --all: not the 5 inconclusive checks"
 [ "$(grep -c '^PASS jacobi ' <<<"$out")" = 22 ] && pass || fail "ci --all: not the 22 passes"
 
 # The post: the headline of the summary; without one, the findings counted as check counts them.

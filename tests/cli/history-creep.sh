@@ -1,6 +1,7 @@
-# History: a creeping regression. After 20 flat runs, ten commits each make the benchmark 2 % slower (each would pass
-# a 5 % gate): recorded night by night, 'history detect' flags a regression on some night, the change point lies in
-# the creep, and the drift line of 'ci' says main is slower (issue 25's target).
+# History: a creeping regression. After 20 flat runs, ten commits each make the benchmark 2 % slower
+# (each would pass a 5 % gate): recorded night by night, 'history detect' flags a regression on some
+# night, the change point lies in the creep, and the drift line of 'ci' says main is slower (issue
+# 25's target).
 . "$(dirname "$0")/lib.bash"
 gen="$SG_TOP/tests/data/history/generate.py"
 db="$T/h.db"
@@ -42,8 +43,8 @@ PY
 
 # The drift line of 'ci': main is slower than before the creep, with the change points named.
 cp -r "$SG_TOP/tests/data/check/within-tolerance" "$T/proj"
-# the synthetic history's steps widen the shift between sittings: the time checks decide nothing, which is not
-# the subject here
+# the synthetic history's steps widen the shift between sittings: the time checks decide nothing,
+# which is not the subject here
 printf 'history: %s\nundecided: pass\n' "$db" >>"$T/proj/scalegate.yml"
 (cd "$T/proj" && "$SCALEGATE" ci --no-run --no-post) >"$T/ci.log" 2>&1 && pass || { cat "$T/ci.log"; fail "ci"; }
 line=$(grep -E "^history: jacobi \(1x2\) is [0-9.]+ % slower than 29 runs ago \(medians of 5 runs, 95 % interval [-+][0-9.]+ to [-+][0-9.]+ %\); regressions at c(2[1-9]|30) \(program" \

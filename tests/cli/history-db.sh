@@ -1,5 +1,6 @@
-# The history database: two jobs recording at once both land (WAL, a busy timeout), a writer killed at every write of
-# its transaction leaves 'PRAGMA integrity_check' ok and no half-recorded run, the schema version is checked.
+# The history database: two jobs recording at once both land (WAL, a busy timeout), a writer killed
+# at every write of its transaction leaves 'PRAGMA integrity_check' ok and no half-recorded run, the
+# schema version is checked.
 . "$(dirname "$0")/lib.bash"
 gen="$SG_TOP/tests/data/history/generate.py"
 db="$T/h.db"
@@ -35,11 +36,13 @@ done
 for p in "${pids[@]}"; do wait "$p" && pass || fail "one of eight concurrent records failed"; done
 [ "$(sqlite3 "$db" "SELECT count(*) FROM runs")" = 11 ] && pass || fail "eight concurrent records"
 
-# A writer killed at its n-th write (strace injects SIGKILL): the database is consistent, and every run in it has all
-# its points (the transaction is all or nothing).
-command -v strace >/dev/null && pass || fail "strace is not installed (ci/install-deps.sh installs it)"
+# A writer killed at its n-th write (strace injects SIGKILL): the database is consistent, and every
+# run in it has all its points (the transaction is all or nothing).
+command -v strace >/dev/null && pass ||
+	fail "strace is not installed (ci/install-deps.sh installs it)"
 strace -f -c -e trace=pwrite64,fdatasync -o "$T/count.txt" \
-	"$SCALEGATE" history record --history "$db" --commit counted "$T/runs/c02" >/dev/null && pass || fail "strace"
+	"$SCALEGATE" history record --history "$db" --commit counted "$T/runs/c02" >/dev/null && pass ||
+		fail "strace"
 killed=0
 for call in pwrite64 fdatasync; do
 	calls=$(awk -v c=$call '$NF == c { print $4 }' "$T/count.txt")
@@ -48,7 +51,8 @@ for call in pwrite64 fdatasync; do
 		strace -f -o /dev/null -e trace=$call -e inject=$call:signal=KILL:when=$n \
 			"$SCALEGATE" history record --history "$db" --commit "k$call$n" "$T/runs/c03" >/dev/null 2>&1 ||
 			killed=$((killed + 1))
-		[ "$(sqlite3 "$db" 'PRAGMA integrity_check')" = ok ] && pass || fail "integrity_check after a kill at $call $n"
+		[ "$(sqlite3 "$db" 'PRAGMA integrity_check')" = ok ] && pass ||
+			fail "integrity_check after a kill at $call $n"
 	done
 done
 [ "$killed" -gt 5 ] && pass || fail "only $killed records were killed"
@@ -61,8 +65,10 @@ expect_exit 0 "$SCALEGATE" history detect --history "$db"
 # Stored baselines: the earlier sittings' times, then the samples (every metric), in sitting order.
 expect_exit 0 "$SCALEGATE" history import --history "$T/b.db" --branch main "$SG_TOP/baselines/jacobi.sgbase"
 sittings=$(grep -c '^sitting' "$SG_TOP/baselines/jacobi.sgbase" || true)
-[ "$(sqlite3 "$T/b.db" "SELECT count(*) FROM runs")" = $((sittings + 1)) ] && pass || fail "a run per sitting, and the samples"
-[ "$(sqlite3 "$T/b.db" "SELECT commit_id FROM runs ORDER BY id DESC LIMIT 1")" = baseline-jacobi ] && pass || fail "the baseline's run"
+[ "$(sqlite3 "$T/b.db" "SELECT count(*) FROM runs")" = $((sittings + 1)) ] && pass ||
+	fail "a run per sitting, and the samples"
+[ "$(sqlite3 "$T/b.db" "SELECT commit_id FROM runs ORDER BY id DESC LIMIT 1")" = baseline-jacobi ] && pass ||
+	fail "the baseline's run"
 [ "$(sqlite3 "$T/b.db" "SELECT count(DISTINCT s.metric) FROM points p JOIN series s ON s.id = p.series WHERE p.run = $((sittings + 1))")" -ge 3 ] && pass ||
 	fail "time, speedup and efficiency of the baseline's samples"
 expect_exit 0 "$SCALEGATE" history detect --history "$T/b.db"

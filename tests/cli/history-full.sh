@@ -1,5 +1,6 @@
-# A history on a full disk: 'history import' fails with exit 2 and says the disk is full ("No space left on
-# device"), not SQLite's bare "disk I/O error"; the reports and results it read are untouched.
+# A history on a full disk: 'history import' fails with exit 2 and says the disk is full ("No space
+# left on device"), not SQLite's bare "disk I/O error"; the reports and results it read are
+# untouched.
 . "$(dirname "$0")/lib.bash"
 
 command -v unshare >/dev/null || { echo "skip: unshare is not installed"; exit 77; }

@@ -1,6 +1,7 @@
-# 'history import' is one transaction: a directory that fails, or a kill at any of its writes, records nothing of the
-# import; what lands is what records one by one would write. Each run keeps its commit's subject (--subject, git's,
-# CI_COMMIT_TITLE) and its machine speed reference (the median of the manifest's reference_s).
+# 'history import' is one transaction: a directory that fails, or a kill at any of its writes,
+# records nothing of the import; what lands is what records one by one would write. Each run keeps
+# its commit's subject (--subject, git's, CI_COMMIT_TITLE) and its machine speed reference (the
+# median of the manifest's reference_s).
 . "$(dirname "$0")/lib.bash"
 command -v sqlite3 >/dev/null && pass || fail "the sqlite3 shell is not installed (Debian: sqlite3)"
 gen="$SG_TOP/tests/data/history/generate.py"
@@ -19,22 +20,26 @@ for c in c01 c02 c03; do
 	expect_exit 0 "$SCALEGATE" history record --history "$T/record.db" --commit $c --date 2026-01-01T00:00:00Z \
 		--branch x "$T/runs/$c"
 done
-[ "$(content "$T/import.db")" = "$(content "$T/record.db")" ] && pass || fail "an import writes other figures than records"
+[ "$(content "$T/import.db")" = "$(content "$T/record.db")" ] && pass ||
+	fail "an import writes other figures than records"
 
 # a directory that fails: nothing of the import is recorded, into a new history or an old one
 mkdir "$T/runs/broken"
 expect_exit 2 "$SCALEGATE" history import --history "$T/new.db" "$T/runs/c01" "$T/runs/c02" "$T/runs/broken" "$T/runs/c04"
 expect_match "$out" "the import recorded nothing" "the message of a failed import"
-[ "$(runs "$T/new.db")" = 0 ] && pass || fail "a failed import left $(runs "$T/new.db") runs in a new history"
+[ "$(runs "$T/new.db")" = 0 ] && pass ||
+	fail "a failed import left $(runs "$T/new.db") runs in a new history"
 expect_exit 2 "$SCALEGATE" history import --history "$T/import.db" "$T/runs/c04" "$T/runs/broken"
 [ "$(runs "$T/import.db")" = 3 ] && pass || fail "a failed import added runs to a history"
 
-# killed at a write of its own (strace injects SIGKILL): the history holds all of the import or nothing of it, and
-# nothing when the kill comes before its commit
-command -v strace >/dev/null && pass || fail "strace is not installed (ci/install-deps.sh installs it)"
+# killed at a write of its own (strace injects SIGKILL): the history holds all of the import or
+# nothing of it, and nothing when the kill comes before its commit
+command -v strace >/dev/null && pass ||
+	fail "strace is not installed (ci/install-deps.sh installs it)"
 cp "$T/import.db" "$T/counted.db"
 strace -f -c -e trace=pwrite64 -o "$T/count.txt" \
-	"$SCALEGATE" history import --history "$T/counted.db" "$T"/runs/c0[1-4] >/dev/null && pass || fail "strace"
+	"$SCALEGATE" history import --history "$T/counted.db" "$T"/runs/c0[1-4] >/dev/null && pass ||
+		fail "strace"
 calls=$(awk '$NF == "pwrite64" { print $4 }' "$T/count.txt")
 [ "${calls:-0}" -gt 8 ] && pass || fail "could not count the writes of an import"
 for n in 2 $((calls / 4)) $((calls / 2)) $((calls - 1)); do
@@ -42,10 +47,13 @@ for n in 2 $((calls / 4)) $((calls / 2)) $((calls - 1)); do
 	strace -f -o /dev/null -e trace=pwrite64 -e inject=pwrite64:signal=KILL:when=$n \
 		"$SCALEGATE" history import --history "$T/kill.db" "$T"/runs/c0[1-4] >/dev/null 2>&1 &&
 		fail "the import was not killed at write $n"
-	[ "$(sqlite3 "$T/kill.db" 'PRAGMA integrity_check')" = ok ] && pass || fail "integrity_check after a kill at write $n"
+	[ "$(sqlite3 "$T/kill.db" 'PRAGMA integrity_check')" = ok ] && pass ||
+		fail "integrity_check after a kill at write $n"
 	left=$(runs "$T/kill.db")
-	[ "$left" = 3 ] || [ "$left" = 7 ] && pass || fail "an import of 4 runs killed at write $n left $left runs, not 3 or 7"
-	[ "$n" -gt 2 ] || [ "$left" = 3 ] && pass || fail "an import killed at its second write recorded runs"
+	[ "$left" = 3 ] || [ "$left" = 7 ] && pass ||
+		fail "an import of 4 runs killed at write $n left $left runs, not 3 or 7"
+	[ "$n" -gt 2 ] || [ "$left" = 3 ] && pass ||
+		fail "an import killed at its second write recorded runs"
 done
 
 # the machine speed reference: the median of the manifest's reference_s

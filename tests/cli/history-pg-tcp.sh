@@ -1,8 +1,9 @@
-# The history in PostgreSQL as users reach it: over TCP on 127.0.0.1 with libpq's defaults (GSS negotiation on,
-# which called the gate's own profile_init from MIT Kerberos and crashed every record: tests/cli/symbols.sh), a
-# listener that accepts and never answers (the gate waited for ever; now libpq's connect_timeout, 10 s by
-# default), and the schema checks of PostgreSQL: a negative or empty version, a missing table, another program's
-# tables are errors that change nothing. Beside history-pg.sh (a unix socket). Skipped (77) when no server starts.
+# The history in PostgreSQL as users reach it: over TCP on 127.0.0.1 with libpq's defaults (GSS
+# negotiation on, which called the gate's own profile_init from MIT Kerberos and crashed every
+# record: tests/cli/symbols.sh), a listener that accepts and never answers (the gate waited for
+# ever; now libpq's connect_timeout, 10 s by default), and the schema checks of PostgreSQL: a
+# negative or empty version, a missing table, another program's tables are errors that change
+# nothing. Beside history-pg.sh (a unix socket). Skipped (77) when no server starts.
 . "$(dirname "$0")/lib.bash"
 command -v python3 >/dev/null || { echo "skip: python3 is not installed (the tests' listener and data)"; exit 77; }
 gen="$SG_TOP/tests/data/history/generate.py"
@@ -41,7 +42,8 @@ runs=$(psql "SELECT count(*) FROM runs")
 for v in -2 -100000000 -2147483648; do
 	psql "UPDATE schema_version SET version = $v"
 	refused "$url" "has schema version $v, which no scalegate writes" "schema version $v"
-	[ "$(psql 'SELECT version FROM schema_version')" = "$v" ] && pass || fail "schema version $v was changed"
+	[ "$(psql 'SELECT version FROM schema_version')" = "$v" ] && pass ||
+		fail "schema version $v was changed"
 done
 psql "DELETE FROM schema_version"
 refused "$url" "has schema version 0, which no scalegate writes" "an empty schema_version"
@@ -57,7 +59,8 @@ damaged="postgresql://postgres@127.0.0.1:$port/damaged"
 psql "DROP TABLE samples" "$damaged"
 refused "$damaged" "has schema version 4 but no table 'samples'" "a missing table"
 
-# a listener that accepts and never answers: the gate ends (libpq's timeout), exit 2, naming the host and port
+# a listener that accepts and never answers: the gate ends (libpq's timeout), exit 2, naming the
+# host and port
 python3 -c 'import socket, sys, time
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
 print(s.getsockname()[1], flush=True)

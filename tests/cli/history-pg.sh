@@ -1,6 +1,7 @@
-# The history in PostgreSQL (a postgresql:// URL): a server started here in a temporary directory (Debian's
-# postgresql, a unix socket, no TCP), the same change points as in SQLite, two concurrent records that both land,
-# writers killed mid-record that leave no partial run, a password never printed. Skipped (77) when no server starts.
+# The history in PostgreSQL (a postgresql:// URL): a server started here in a temporary directory
+# (Debian's postgresql, a unix socket, no TCP), the same change points as in SQLite, two concurrent
+# records that both land, writers killed mid-record that leave no partial run, a password never
+# printed. Skipped (77) when no server starts.
 . "$(dirname "$0")/lib.bash"
 gen="$SG_TOP/tests/data/history/generate.py"
 . "$(dirname "$0")/pg.bash"
@@ -33,9 +34,11 @@ b=$!
 wait $a && pass || { cat "$T/a.log"; fail "the first of two concurrent records"; }
 wait $b && pass || { cat "$T/b.log"; fail "the second of two concurrent records"; }
 wait $lock
-[ "$(psql "SELECT count(*) FROM runs WHERE commit_id IN ('a', 'b')")" = 2 ] && pass || fail "both concurrent records landed"
+[ "$(psql "SELECT count(*) FROM runs WHERE commit_id IN ('a', 'b')")" = 2 ] && pass ||
+	fail "both concurrent records landed"
 
-# writers killed (SIGKILL) at their n-th message to the server, each message of a record in turn: no partial run
+# writers killed (SIGKILL) at their n-th message to the server, each message of a record in turn: no
+# partial run
 if command -v strace >/dev/null; then
 	# LeakSanitizer cannot run under ptrace (make SANITIZE=address test)
 	asan=${ASAN_OPTIONS-}
@@ -54,7 +57,8 @@ if command -v strace >/dev/null; then
 	ASAN_OPTIONS=$asan
 fi
 expect_exit 0 "$SCALEGATE" history report --history "$url" --html "$T/site"
-grep -q 'class="change"' "$T/site/bench-jacobi.html" && pass || fail "the trend page from PostgreSQL"
+grep -q 'class="change"' "$T/site/bench-jacobi.html" && pass ||
+	fail "the trend page from PostgreSQL"
 
 # a password is never printed
 expect_exit 2 "$SCALEGATE" history detect --history "postgresql://bob:s3cret@$pg/none?password=p4ss&host=$pg"

@@ -1,7 +1,8 @@
-# The SQLite history's schema version, read defensively: a negative one (it indexed before the migrations and
-# crashed or ran stray memory as SQL), a version without its tables, a database of another program (it was extended
-# with four tables), tables without a version, and a later version are errors that name the file and leave it as
-# it was, byte for byte; a new or empty file still becomes a history.
+# The SQLite history's schema version, read defensively: a negative one (it indexed before the
+# migrations and crashed or ran stray memory as SQL), a version without its tables, a database of
+# another program (it was extended with four tables), tables without a version, and a later version
+# are errors that name the file and leave it as it was, byte for byte; a new or empty file still
+# becomes a history.
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 command -v sqlite3 >/dev/null && pass || fail "the sqlite3 shell is not installed (Debian: sqlite3)"
@@ -46,27 +47,32 @@ sqlite3 "$T/part.db" "CREATE TABLE runs (id INTEGER PRIMARY KEY); CREATE TABLE s
 	CREATE TABLE points (run INTEGER); PRAGMA user_version = 3"
 refused "$T/part.db" "has schema version 3 but no table 'samples'" "a version with a table missing"
 
-# A history of schema version 3 is migrated on open: its runs, points and samples kept, the points and samples now
-# tables without a rowid, the runs given a commit subject and a machine speed reference (NULL: unknown).
+# A history of schema version 3 is migrated on open: its runs, points and samples kept, the points
+# and samples now tables without a rowid, the runs given a commit subject and a machine speed
+# reference (NULL: unknown).
 sqlite3 "$T/v3.db" <"$SG_TOP/tests/data/history/v3.sql"
 rows() { sqlite3 "$1" "SELECT * FROM points ORDER BY run, series; SELECT * FROM samples ORDER BY run, series, repeat"; }
 before=$(rows "$T/v3.db")
 expect_exit 0 "$SCALEGATE" history detect --history "$T/v3.db" --json
 expect_match "$out" '"series": 9, "runs": 2' "the migrated history's series and runs"
-[ "$(sqlite3 "$T/v3.db" 'PRAGMA user_version')" = 4 ] && pass || fail "the migrated history's schema version"
+[ "$(sqlite3 "$T/v3.db" 'PRAGMA user_version')" = 4 ] && pass ||
+	fail "the migrated history's schema version"
 [ "$(rows "$T/v3.db")" = "$before" ] && pass || fail "the migration changed the points or samples"
 [ "$(sqlite3 "$T/v3.db" "SELECT count(*) FROM sqlite_master WHERE name IN ('points', 'samples') AND sql LIKE '%WITHOUT ROWID'")" = 2 ] && pass ||
 	fail "points and samples still have a rowid"
 [ "$(sqlite3 "$T/v3.db" "SELECT count(*) FROM runs WHERE subject IS NULL AND reference IS NULL")" = 2 ] && pass ||
 	fail "the migrated runs' subject and reference"
-[ "$(sqlite3 "$T/v3.db" 'PRAGMA integrity_check')" = ok ] && pass || fail "integrity_check after the migration"
+[ "$(sqlite3 "$T/v3.db" 'PRAGMA integrity_check')" = ok ] && pass ||
+	fail "integrity_check after the migration"
 expect_exit 0 "$SCALEGATE" history record --history "$T/v3.db" --commit c03 --subject 'the third' "$T/runs/c03"
-[ "$(sqlite3 "$T/v3.db" "SELECT subject FROM runs WHERE commit_id = 'c03'")" = "the third" ] && pass || fail "a subject recorded"
+[ "$(sqlite3 "$T/v3.db" "SELECT subject FROM runs WHERE commit_id = 'c03'")" = "the third" ] && pass ||
+	fail "a subject recorded"
 
 # an empty file (touch) and a new one become histories
 : >"$T/empty.db"
 expect_exit 0 "$SCALEGATE" history record --history "$T/empty.db" --commit c01 "$T/runs/c01"
 expect_exit 0 "$SCALEGATE" history record --history "$T/new.db" --commit c01 "$T/runs/c01"
 expect_exit 0 "$SCALEGATE" history record --history "$T/new.db" --commit c02 "$T/runs/c02"
-[ "$(sqlite3 "$T/new.db" 'PRAGMA user_version')" = 4 ] && pass || fail "the new history's schema version"
+[ "$(sqlite3 "$T/new.db" 'PRAGMA user_version')" = 4 ] && pass ||
+	fail "the new history's schema version"
 echo "ok: SQLite schema versions"

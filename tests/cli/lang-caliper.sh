@@ -1,6 +1,6 @@
-# Caliper-annotated code gated unchanged: a C program written for Caliper's annotation API (and a C++ one)
-# built with 'pkg-config scalegate-caliper' against an installed prefix, run by 'scalegate run', analyzed,
-# given a baseline and checked; what is not supported does not compile.
+# Caliper-annotated code gated unchanged: a C program written for Caliper's annotation API (and a
+# C++ one) built with 'pkg-config scalegate-caliper' against an installed prefix, run by 'scalegate
+# run', analyzed, given a baseline and checked; what is not supported does not compile.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/lang.bash"
 
@@ -113,7 +113,8 @@ analyzed "$T/cxx" "the Caliper C++ scopes" 'program/outer ' 'program/outer/itera
 expect_exit 0 "$P/bin/scalegate" profile "$T/cxx"/*.sgprof
 expect_no_match "$out" 'warning' "an annotation error"
 
-# Caliper's attribute API has no scalegate meaning: using it must not compile, and the error says what to write.
+# Caliper's attribute API has no scalegate meaning: using it must not compile, and the error says
+# what to write.
 printf '#include <caliper/cali.h>\nint main(void) { cali_set_int_byname("n", 3); return 0; }\n' >"$T/attr.c"
 expect_exit 1 cc -c "$T/attr.c" $(pkg-config --cflags scalegate-caliper) -o "$T/attr.o"
 expect_match "$out" "cali_set_int_byname.* is unavailable: scalegate: Caliper attributes are not supported; mark a region with CALI_MARK_BEGIN\\(name\\)" \
@@ -128,6 +129,7 @@ expect_match "$out" "cali_create_attribute.* is unavailable: scalegate: Caliper 
 expect_match "$out" "is unavailable: scalegate: communication regions are not supported: MPI calls are captured" \
 	"C++: the communication region's error"
 expect_no_match "$out" 'poisoned|no matching function|too many arguments' "no cryptic error beside"
-# the declarations that make the errors cost a program that does not use them nothing, even with strict prototypes
+# the declarations that make the errors cost a program that does not use them nothing, even with
+# strict prototypes
 clang -std=c11 -Wall -Wextra -Wstrict-prototypes -Werror -fsyntax-only "$T/solver.c" $(pkg-config --cflags scalegate-caliper) && pass ||
 	fail "the stand-in warns under -Wstrict-prototypes"

@@ -1,6 +1,7 @@
-# CMake against an installed prefix: find_package(scalegate CONFIG) with a version gives scalegate::scalegate,
-# ::caliper, ::fortran and ::mpi; a project using all four configures, builds and runs, even under
-# --as-needed; a version the prefix cannot satisfy, or a missing component, fails the configure.
+# CMake against an installed prefix: find_package(scalegate CONFIG) with a version gives
+# scalegate::scalegate, ::caliper, ::fortran and ::mpi; a project using all four configures, builds
+# and runs, even under --as-needed; a version the prefix cannot satisfy, or a missing component,
+# fails the configure.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi.bash"
 . "$(dirname "$0")/lang.bash"
@@ -76,8 +77,10 @@ expect_exit 0 cmake --build "$T/build"
 for prog in solve_c solve_cxx solve_f solve_cali; do
 	SCALEGATE_OUT="$T/out-$prog" "$T/build/$prog" && pass || fail "$prog failed"
 done
-[[ $(ldd "$T/build/pragma") == *libgomp* ]] && pass || fail "scalegate::scalegate under --as-needed dropped libgomp"
-OMP_NUM_THREADS=2 SCALEGATE_OUT="$T/out-pragma" timeout 60 "$T/build/pragma" >/dev/null && pass || fail "the pragma-only program"
+[[ $(ldd "$T/build/pragma") == *libgomp* ]] && pass ||
+	fail "scalegate::scalegate under --as-needed dropped libgomp"
+OMP_NUM_THREADS=2 SCALEGATE_OUT="$T/out-pragma" timeout 60 "$T/build/pragma" >/dev/null && pass ||
+	fail "the pragma-only program"
 analyzed "$T/out-pragma" "the pragma-only program's intervals" 'program/work '
 analyzed "$T/out-solve_c" "the C program's intervals" 'program/solve '
 analyzed "$T/out-solve_cxx" "the C++ program's intervals" 'program/solve_cxx '

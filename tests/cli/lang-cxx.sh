@@ -1,5 +1,6 @@
-# C++ against an installed prefix: an exception that leaves two nested sg::scope closes both, and later
-# intervals keep their parent; the header builds warning-free with g++ and clang++, with -fno-exceptions too.
+# C++ against an installed prefix: an exception that leaves two nested sg::scope closes both, and
+# later intervals keep their parent; the header builds warning-free with g++ and clang++, with
+# -fno-exceptions too.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/lang.bash"
 
@@ -53,7 +54,8 @@ SCALEGATE_OUT="$T/noexc" "$T/noexc-clang++" && pass || fail "the -fno-exceptions
 prof=$(one_profile "$T/out")
 t=$("$P/bin/scalegate" profile --tsv "$prof")
 [ "$(col "$t" program/solve 0 count)" = 5 ] && pass || fail "solve entered 5 times: $t"
-[ "$(col "$t" program/after 0 count)" = 5 ] && pass || fail "the interval after the exception lost its parent: $t"
+[ "$(col "$t" program/after 0 count)" = 5 ] && pass ||
+	fail "the interval after the exception lost its parent: $t"
 [ "$(col "$t" program/after/odd 0 count)" = 2 ] && pass || fail "a scope by name: $t"
 [ "$(col "$t" program/after/even 0 count)" = 3 ] && pass || fail "a scope by name: $t"
 expect_no_match "$t" 'program/solve/step[^	]*/after' "an interval re-parented under the scope the exception left"

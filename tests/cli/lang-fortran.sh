@@ -1,5 +1,6 @@
-# Fortran against an installed prefix: 'use scalegate' with gfortran and pkg-config; a region is its name
-# (a reused string buffer makes two regions; trailing blanks do not count), tags of either integer kind, file and line from the preprocessor.
+# Fortran against an installed prefix: 'use scalegate' with gfortran and pkg-config; a region is its
+# name (a reused string buffer makes two regions; trailing blanks do not count), tags of either
+# integer kind, file and line from the preprocessor.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi.bash"
 . "$(dirname "$0")/lang.bash"
@@ -54,8 +55,10 @@ t=$("$P/bin/scalegate" profile --tsv "$(one_profile "$T/out")")
 [ "$(col "$t" 'program/solve/step[0]' 0 count)" = 2 ] && pass || fail "step, tag 0: $t"
 [ "$(col "$t" program/alpha 0 count)" = 2 ] && pass || fail "alpha from a reused buffer: $t"
 [ "$(col "$t" program/beta 0 count)" = 2 ] && pass || fail "beta from a reused buffer: $t"
-[ "$(col "$t" 'program/wide[5000000000]/team' 0 count)" = 1 ] && pass || fail "a 64-bit tag, a team's region: $t"
-[ "$(col "$t" 'program/wide[5000000000]/team' 1 count)" = 1 ] && pass || fail "the team's second thread: $t"
+[ "$(col "$t" 'program/wide[5000000000]/team' 0 count)" = 1 ] && pass ||
+	fail "a 64-bit tag, a team's region: $t"
+[ "$(col "$t" 'program/wide[5000000000]/team' 1 count)" = 1 ] && pass ||
+	fail "the team's second thread: $t"
 expect_exit 0 "$P/bin/scalegate" profile "$(one_profile "$T/out")"
 expect_match "$out" '^  program/solve +[^ ]*prog.F90:11 ' "the file and line of a region"
 expect_no_match "$out" 'warning' "annotation errors"
@@ -64,7 +67,8 @@ analyzed "$T/out" "the Fortran intervals" 'program/solve ' 'program/solve/step\[
 # Without SCALEGATE_OUT, sg_enabled() is false (the program stops with 3).
 expect_exit 3 env -u SCALEGATE_OUT "$T/prog"
 
-# MPI Fortran: 'use mpi' and 'use scalegate' with mpif90 and scalegate-mpi; the allreduce lands in the interval.
+# MPI Fortran: 'use mpi' and 'use scalegate' with mpif90 and scalegate-mpi; the allreduce lands in
+# the interval.
 cat >"$T/mpiprog.f90" <<'F90'
 program mpiprog
   use mpi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The layout of gate/ is a rule (docs/design.md, "The stage folders and their arrows"): every include spelled by folder goes down the table
-# of stages, nothing includes cmd/, a private header stays in its folder, tracer/ and gate/ never include each other,
-# and the folders' include graph has no cycle.
+# The layout of gate/ is a rule (docs/design.md, "The stage folders and their arrows"): every
+# include spelled by folder goes down the table of stages, nothing includes cmd/, a private header
+# stays in its folder, tracer/ and gate/ never include each other, and the folders' include graph
+# has no cycle.
 # tier: fast
 set -u
 cd "${SG_TOP:-$(dirname "$0")/../..}" || exit 1

@@ -1,4 +1,5 @@
-# Shared helpers for the command-line tests (sourced). SG_TOP, SG_BUILD and SCALEGATE come from tests/run.sh.
+# Shared helpers for the command-line tests (sourced). SG_TOP, SG_BUILD and SCALEGATE come from
+# tests/run.sh.
 set -euo pipefail
 : "${SG_TOP:?run through tests/run.sh}"
 T=$(mktemp -d)
@@ -7,8 +8,8 @@ trap '[ -n "${SG_KEEP:-}" ] && echo "kept $T" >&2 || rm -rf "$T"' EXIT
 
 # Every check prints its own line, TAP-like: "ok N - what" when it holds, "not ok N - what" when not
 # (the test then ends), so that a failure names what failed and tests/run.sh can show it. The lines
-# go to the test's own stdout (fd SG_TAP), even from inside a command substitution; N counts on across
-# subshells (the count is a file).
+# go to the test's own stdout (fd SG_TAP), even from inside a command substitution; N counts on
+# across subshells (the count is a file).
 exec {SG_TAP}>&1
 _sg_checks=$T/.sg-checks
 echo 0 >"$_sg_checks"
@@ -22,8 +23,8 @@ _sg_check() {
 	printf '%s %d - %s\n' "$1" "$n" "${2//$'\n'/ }" >&"$SG_TAP"
 }
 
-# pass [WHAT]: a check that held. Written 'COND && pass || fail "what if not"', it is named by its own
-# source line ("file:line: COND || fail ...").
+# pass [WHAT]: a check that held. Written 'COND && pass || fail "what if not"', it is named by its
+# own source line ("file:line: COND || fail ...").
 pass() {
 	local at line file text
 	[ $# -eq 0 ] || { _sg_check ok "$*"; return 0; }
@@ -71,8 +72,9 @@ expect_no_match() {
 	pass "$3"
 }
 
-# pass_or_undecided CODE OUTPUT WHAT: a gate that must not fail: exit 0, or 3 where it says it could not
-# decide (every time check of a benchmark inconclusive, as a busy machine may leave them); no FAIL line.
+# pass_or_undecided CODE OUTPUT WHAT: a gate that must not fail: exit 0, or 3 where it says it could
+# not decide (every time check of a benchmark inconclusive, as a busy machine may leave them); no
+# FAIL line.
 pass_or_undecided() {
 	{ [ "$1" = 0 ] || { [ "$1" = 3 ] && grep -q "undecided: could not decide" <<<"$2"; }; } ||
 		{ printf '%s\n' "$2" >&2; fail "$3: exit $1"; }
@@ -108,8 +110,8 @@ tsv() {
 	"$SCALEGATE" profile --tsv "$1"/*.sgprof | awk -v h="$T/.sg-tsv-header" '/^file\t/ { print >h; next } 1'
 }
 
-# col TSV PATH THREAD COLUMN: one value from tsv output (columns named as in PROFILE.md, by the header
-# of the last tsv); "missing" when there is no such row or column.
+# col TSV PATH THREAD COLUMN: one value from tsv output (columns named as in PROFILE.md, by the
+# header of the last tsv); "missing" when there is no such row or column.
 col() {
 	local header="file path thread omp_thread count time min max sumsq par omp_barrier omp_idle omp_lock omp_regions"
 	[ ! -s "$T/.sg-tsv-header" ] || header=$(head -n 1 "$T/.sg-tsv-header")
@@ -149,9 +151,9 @@ approx() {
 	pass "$4: $1 within [$2, $3]"
 }
 
-# knob_repo DIR [YAML-LINE]: a git repository in DIR (and the current directory) whose 'build' writes run.sh from
-# knob.conf: the base commit (HEAD~1) runs the Jacobi example as it is, the head turns its serial residual on.
-# YAML-LINE (a 'slurm:' section, say) goes into its scalegate.yml.
+# knob_repo DIR [YAML-LINE]: a git repository in DIR (and the current directory) whose 'build'
+# writes run.sh from knob.conf: the base commit (HEAD~1) runs the Jacobi example as it is, the head
+# turns its serial residual on. YAML-LINE (a 'slurm:' section, say) goes into its scalegate.yml.
 knob_repo() {
 	mkdir -p "$1"
 	cd "$1"

@@ -1,9 +1,10 @@
-# Fortran programs are captured: 'use mpi' linked with the static library or preloaded, mpi_f08 linked with the
-# shared library or preloaded (tests/mpi/fortran*.f90).
+# Fortran programs are captured: 'use mpi' linked with the static library or preloaded, mpi_f08
+# linked with the shared library or preloaded (tests/mpi/fortran*.f90).
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi.bash"
 
-[ -x "$SG_BUILD/tests/mpi/fortran" ] && pass || fail "the Fortran test programs were not built (gfortran and the MPI Fortran library needed)"
+[ -x "$SG_BUILD/tests/mpi/fortran" ] && pass ||
+	fail "the Fortran test programs were not built (gfortran and the MPI Fortran library needed)"
 
 # check KIND COUNT SENT RECV (all at level 0: Fortran has no interval API)
 check() {
@@ -50,4 +51,5 @@ done
 SCALEGATE_MPI_WAIT=exact ranks 2 "$T/exact" "$SG_BUILD/tests/mpi/fortran" >/dev/null
 p=$(rank_profile "$T/exact" 0) r=0 what=exact
 check allreduce 6 192 192
-[ "$(mpi_value "$p" program allreduce wait)" != - ] && pass || fail "exact mode: allreduce wait not captured from Fortran"
+[ "$(mpi_value "$p" program allreduce wait)" != - ] && pass ||
+	fail "exact mode: allreduce wait not captured from Fortran"

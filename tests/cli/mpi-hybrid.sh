@@ -1,4 +1,5 @@
-# The hybrid MPI + OpenMP example on 1 and 2 ranks x 2 threads; its serial-section knob shows in the compute interval.
+# The hybrid MPI + OpenMP example on 1 and 2 ranks x 2 threads; its serial-section knob shows in the
+# compute interval.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi.bash"
 
@@ -16,12 +17,13 @@ for n in 1 2; do
 		neighbours=$(( (r > 0) + (r < n - 1) ))
 		expect_eq "$n ranks, rank $r: halo bytes" "$(mpi_value "$p" program/iteration/halo sendrecv bytes_sent)" \
 			$((200 * 8 * neighbours * iterations))
-		[ "$(grep -c '^thread' "$p")" -ge 2 ] && pass || fail "$n ranks, rank $r: expected the OpenMP worker thread in the profile"
+		[ "$(grep -c '^thread' "$p")" -ge 2 ] && pass ||
+			fail "$n ranks, rank $r: expected the OpenMP worker thread in the profile"
 	done
 done
 
-# --serial-ms 20 adds 10 x 20 ms of serial code to compute on every rank: time outside parallel regions
-# (time - par) of the main thread, which OpenMP capture measures.
+# --serial-ms 20 adds 10 x 20 ms of serial code to compute on every rank: time outside parallel
+# regions (time - par) of the main thread, which OpenMP capture measures.
 serial() { # serial DIR RANK
 	local p
 	p=$(rank_profile "$1" "$2")

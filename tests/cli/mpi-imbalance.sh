@@ -1,7 +1,8 @@
-# 30 ms of extra work on rank 1 before each of 10 allreduces shows as about 0.3 s of allreduce time on the other
-# ranks; exact mode (SCALEGATE_MPI_WAIT=exact) puts that waiting into 'wait'. The extra work is 30 ms on a CPU:
-# on a busy machine (and with 4 ranks spinning in MPI on 2 cores) it takes longer on the wall clock, so the
-# upper bounds of the times below are loose; the waiting's lower bound is the point.
+# 30 ms of extra work on rank 1 before each of 10 allreduces shows as about 0.3 s of allreduce time
+# on the other ranks; exact mode (SCALEGATE_MPI_WAIT=exact) puts that waiting into 'wait'. The extra
+# work is 30 ms on a CPU: on a busy machine (and with 4 ranks spinning in MPI on 2 cores) it takes
+# longer on the wall clock, so the upper bounds of the times below are loose; the waiting's lower
+# bound is the point.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi.bash"
 
@@ -39,8 +40,8 @@ p0=$(rank_profile "$T/exact" 0)
 expect_between "sendrecv wait within its time" "$(mpi_value "$p0" program/iteration/halo sendrecv wait)" 0 \
 	"$(mpi_value "$p0" program/iteration/halo sendrecv time)"
 
-# The analyzer: rank 1's lateness is Synchronization of the whole iteration, also for a program whose
-# OpenMP waiting cannot apply (one thread per rank): never "not captured" (issue 12).
+# The analyzer: rank 1's lateness is Synchronization of the whole iteration, also for a program
+# whose OpenMP waiting cannot apply (one thread per rank): never "not captured" (issue 12).
 for d in on exact; do
 	"$SCALEGATE" analyze --json "$T/$d" >"$T/$d.json" && pass || fail "analyze $d"
 	python3 - "$T/$d.json" <<'PY' && pass || fail "$d: Synchronization of program/iteration"

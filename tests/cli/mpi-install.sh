@@ -1,4 +1,5 @@
-# make install PREFIX=… installs libscalegate-mpi and scalegate-mpi.pc; an MPI program built with them is captured.
+# make install PREFIX=… installs libscalegate-mpi and scalegate-mpi.pc; an MPI program built with
+# them is captured.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi.bash"
 
@@ -23,7 +24,8 @@ int main(int argc, char **argv)
 C
 flags=$(PKG_CONFIG_PATH="$T/p/lib/pkgconfig" pkg-config --cflags --libs scalegate-mpi)
 mpicc ${SG_SAN_FLAGS:-} "$T/prog.c" $flags -o "$T/prog"
-[[ $(ldd "$T/prog") == *"$T/p/lib/libscalegate-mpi.so"* ]] && pass || fail "the program does not use the installed library"
+[[ $(ldd "$T/prog") == *"$T/p/lib/libscalegate-mpi.so"* ]] && pass ||
+	fail "the program does not use the installed library"
 ranks 2 "$T/out" "$T/prog"
 expect_profiles "$T/out" 2
 for r in 0 1; do

@@ -1,4 +1,5 @@
-# LD_PRELOAD of libscalegate-mpi.so into MPI binaries built without the tracer: level 0 and every MPI call.
+# LD_PRELOAD of libscalegate-mpi.so into MPI binaries built without the tracer: level 0 and every
+# MPI call.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi.bash"
 
@@ -23,7 +24,8 @@ for r in 0 1; do
 	expect_eq "hybrid rank $r: allreduces" "$(mpi_value "$p" program allreduce count)" 10
 	expect_eq "hybrid rank $r: halo bytes (one row of 200 doubles per iteration)" \
 		"$(mpi_value "$p" program sendrecv bytes_sent)" $((200 * 8 * 10))
-	[ "$(meta "$p" omp)" != none ] && pass || fail "hybrid rank $r: OpenMP regions not captured under LD_PRELOAD"
+	[ "$(meta "$p" omp)" != none ] && pass ||
+		fail "hybrid rank $r: OpenMP regions not captured under LD_PRELOAD"
 done
 
 # Without SCALEGATE_OUT the preloaded library does nothing and writes nothing.
@@ -31,10 +33,12 @@ mkdir "$T/cwd"
 (cd "$T/cwd" && env -u SCALEGATE_OUT timeout 300 mpirun --oversubscribe --bind-to none -np 2 -x LD_PRELOAD="$preload" \
 	"$SG_BUILD/examples/mpi_halo-plain" 1000 5) >"$T/plain.out"
 expect_match "$(cat "$T/plain.out")" '^mpi_halo: 2 ranks' "the program runs as without the tracer"
-[ -z "$(ls -A "$T/cwd")" ] && pass || fail "files were written without SCALEGATE_OUT: $(ls -A "$T/cwd")"
+[ -z "$(ls -A "$T/cwd")" ] && pass ||
+	fail "files were written without SCALEGATE_OUT: $(ls -A "$T/cwd")"
 
-# One rank without a launcher (Open MPI's singleton start forks orted, which inherits the environment),
-# behind a wrapper that inherits LD_PRELOAD too: only the rank writes a profile (issue 12).
+# One rank without a launcher (Open MPI's singleton start forks orted, which inherits the
+# environment), behind a wrapper that inherits LD_PRELOAD too: only the rank writes a profile (issue
+# 12).
 SCALEGATE_OUT="$T/single" LD_PRELOAD="$preload" timeout 300 "$SG_BUILD/examples/mpi_halo-plain" 1000 5 >/dev/null
 expect_profiles "$T/single" 1
 expect_exit 0 "$SCALEGATE" analyze "$T/single"

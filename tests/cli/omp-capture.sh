@@ -1,13 +1,15 @@
-# OpenMP capture without source changes: serial code, barriers, critical, locks, loop ends, imbalance, preload.
+# OpenMP capture without source changes: serial code, barriers, critical, locks, loop ends,
+# imbalance, preload.
 . "$(dirname "$0")/lib.bash"
 export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
 
 run() { rm -rf "$T/out"; traced "$T/out" omp_known "$1"; out=$(tsv "$T/out"); }
 
-# Wall-clock sizes (20 ms sleeps and spins) and CPU-bound work. A busy machine stretches and shifts the wall
-# times: each is judged within its bounds widened by the run-queue delay the tracer measured in the interval
-# (lib.bash: approx_load; about 0 on a quiet machine), the counts and the structure exactly, the work in CPU
-# time. So the test judges on a busy machine as on a quiet one, in one attempt.
+# Wall-clock sizes (20 ms sleeps and spins) and CPU-bound work. A busy machine stretches and shifts
+# the wall times: each is judged within its bounds widened by the run-queue delay the tracer
+# measured in the interval (lib.bash: approx_load; about 0 on a quiet machine), the counts and the
+# structure exactly, the work in CPU time. So the test judges on a busy machine as on a quiet one,
+# in one attempt.
 
 # 5 x 20 ms of serial code between parallel regions: time - par on the forking thread.
 run serial
@@ -37,15 +39,15 @@ for mode in critical lock; do
 	approx_load "$total" 0.045 0.12 "$(delay "$out" program/step)" "$mode wait"
 done
 
-# work LOOP THREAD: a thread's work in the loop as on-CPU time (cpu less cpu_wait, a spinning wait's share):
-# what a busy machine does not stretch.
+# work LOOP THREAD: a thread's work in the loop as on-CPU time (cpu less cpu_wait, a spinning wait's
+# share): what a busy machine does not stretch.
 work() {
 	awk -v c="$(col "$out" "$1" "$2" cpu)" -v w="$(col "$out" "$1" "$2" cpu_wait)" \
 		'BEGIN { print c - (w == "-" ? 0 : w) }'
 }
 
-# A 3:1 imbalance on two threads under schedule(static): work 3:1 in CPU time, and the light thread idles the
-# difference of their wall-clock work (within the delay measured).
+# A 3:1 imbalance on two threads under schedule(static): work 3:1 in CPU time, and the light thread
+# idles the difference of their wall-clock work (within the delay measured).
 rm -rf "$T/out"
 SG_KNOB_SCHEDULE=static SCALEGATE_OUT="$T/out" "$SG_BUILD/examples/imbalance" 2 2000 10 >/dev/null
 out=$(tsv "$T/out")
@@ -66,8 +68,8 @@ out=$(tsv "$T/out")
 approx "$(awk -v a="$(work program/loop 0)" -v b="$(work program/loop 1)" 'BEGIN { print a / b }')" 0.6 1.6 \
 	"dynamic schedule balances the work (on-CPU)"
 
-# At p = 1 a critical section and a lock have nobody to wait for: taking them is work, not waiting (exact,
-# whatever the load).
+# At p = 1 a critical section and a lock have nobody to wait for: taking them is work, not waiting
+# (exact, whatever the load).
 OMP_NUM_THREADS=1 run uncontended
 approx "$(col "$out" program/step 0 omp_lock)" 0 0 "uncontended critical and lock at one thread"
 
@@ -97,5 +99,7 @@ OMP_NUM_THREADS=2 LD_PRELOAD="$preload" SCALEGATE_OUT="$T/out" "$T/plain" >/dev/
 out=$(tsv "$T/out")
 approx "$(col "$out" program 0 omp_regions)" 3 3 "parallel regions of the unmodified binary"
 approx "$(col "$out" program 0 count)" 1 1 "level 0 of the unmodified binary"
-[ "$(col "$out" program 1 time)" != missing ] && pass || fail "the worker thread of the unmodified binary"
-grep -q $'^meta\tomp\tgomp$' "$T"/out/*.sgprof && pass || fail "the profile records the OpenMP capture mode"
+[ "$(col "$out" program 1 time)" != missing ] && pass ||
+	fail "the worker thread of the unmodified binary"
+grep -q $'^meta\tomp\tgomp$' "$T"/out/*.sgprof && pass ||
+	fail "the profile records the OpenMP capture mode"

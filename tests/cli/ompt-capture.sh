@@ -3,20 +3,22 @@
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/ompt.bash"
 
-# Wall-clock sizes (20 ms sleeps and spins) and CPU-bound work. A busy machine stretches and shifts the wall
-# times: each is judged within its bounds widened by the run-queue delay the tracer measured in the interval
-# (lib.bash: approx_load; about 0 on a quiet machine), the counts and the structure exactly, the work in CPU
-# time. So the test judges on a busy machine as on a quiet one, in one attempt.
+# Wall-clock sizes (20 ms sleeps and spins) and CPU-bound work. A busy machine stretches and shifts
+# the wall times: each is judged within its bounds widened by the run-queue delay the tracer
+# measured in the interval (lib.bash: approx_load; about 0 on a quiet machine), the counts and the
+# structure exactly, the work in CPU time. So the test judges on a busy machine as on a quiet one,
+# in one attempt.
 
-# work LOOP THREAD: a thread's work in the loop as on-CPU time (cpu less cpu_wait, a spinning wait's share):
-# what a busy machine does not stretch.
+# work LOOP THREAD: a thread's work in the loop as on-CPU time (cpu less cpu_wait, a spinning wait's
+# share): what a busy machine does not stretch.
 work() {
 	awk -v c="$(col "$out" "$1" "$2" cpu)" -v w="$(col "$out" "$1" "$2" cpu_wait)" \
 		'BEGIN { print c - (w == "-" ? 0 : w) }'
 }
 
-# imbalance VARIANT PATH WHAT: a 3:1 static imbalance gives work 3:1 in CPU time, and the light thread idles
-# about the difference of their wall-clock work (at the join); the dynamic schedule balances it.
+# imbalance VARIANT PATH WHAT: a 3:1 static imbalance gives work 3:1 in CPU time, and the light
+# thread idles about the difference of their wall-clock work (at the join); the dynamic schedule
+# balances it.
 imbalance() {
 	local v=$1 loop=$2 what=$3 d lo hi
 	SG_KNOB_SCHEDULE=static ompt_run "$v" imbalance 2 2000 10
@@ -35,8 +37,9 @@ imbalance() {
 		"$what dynamic schedule balances the work (on-CPU)"
 }
 
-# timings VARIANT STEP, check VARIANT STEP LOOP: runs the programs of build/ompt/VARIANT; STEP and LOOP are
-# the intervals they charge (program/step and program/loop when annotated, program when plain and preloaded).
+# timings VARIANT STEP, check VARIANT STEP LOOP: runs the programs of build/ompt/VARIANT; STEP and
+# LOOP are the intervals they charge (program/step and program/loop when annotated, program when
+# plain and preloaded).
 timings() {
 	local v=$1 step=$2 what="$1:" d
 
@@ -82,7 +85,8 @@ check plain program program
 
 # OMPT turned off: nothing captures clang-compiled code, and the profile says so (absent, not zero).
 OMP_TOOL=disabled OMPT_MODE=none ompt_run static omp_known barrier
-[ "$(col "$out" program/step 0 omp_barrier)" = - ] && pass || fail "OMP_TOOL=disabled: omp_barrier should be absent"
+[ "$(col "$out" program/step 0 omp_barrier)" = - ] && pass ||
+	fail "OMP_TOOL=disabled: omp_barrier should be absent"
 
 # Not measuring: the tracer declines OMPT, and writes nothing.
 "$SG_BUILD/ompt/static/omp_known" barrier

@@ -1,4 +1,5 @@
-# OMPT capture of constructs beyond omp_known: nested teams, ordered, taskwait, nest locks, sections.
+# OMPT capture of constructs beyond omp_known: nested teams, ordered, taskwait, nest locks,
+# sections.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/ompt.bash"
 
@@ -72,8 +73,10 @@ run() {
 	rm -rf "$T/out"
 	SCALEGATE_OUT="$T/out" "$T/constructs" "$1"
 	out=$(tsv "$T/out")
-	grep -q $'^meta\tomp\tompt$' "$T"/out/*.sgprof && pass || fail "$1: the profile does not say omp ompt"
-	grep -q $'^meta\terrors_unclosed\t0$' "$T"/out/*.sgprof && pass || fail "$1: intervals left open"
+	grep -q $'^meta\tomp\tompt$' "$T"/out/*.sgprof && pass ||
+		fail "$1: the profile does not say omp ompt"
+	grep -q $'^meta\terrors_unclosed\t0$' "$T"/out/*.sgprof && pass ||
+		fail "$1: intervals left open"
 }
 # sum TSV PATH COLUMN: the column summed over the threads
 sum() { awk -F'\t' -v path="$2" -v c="$3" '$2 == path { s += $c } END { print s + 0 }' <<<"$1"; }

@@ -1,10 +1,14 @@
-# GCC-compiled OpenMP code run on LLVM's libomp: its GOMP_* calls reach both the tracer's wrappers and
-# libomp's OMPT events. Exactly one capture counts: OMPT when it is on, the wrappers when it is off.
+# GCC-compiled OpenMP code run on LLVM's libomp: its GOMP_* calls reach both the tracer's wrappers
+# and libomp's OMPT events. Exactly one capture counts: OMPT when it is on, the wrappers when it is
+# off.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/ompt.bash"
-[ -x "$SG_BUILD/ompt/gcc/omp_known" ] && pass || fail "$SG_BUILD/ompt/gcc/omp_known was not built: 'make all-tests'"
-[[ $(ldd "$SG_BUILD/ompt/gcc/omp_known") == *libomp.so* ]] && pass || fail "ompt/gcc/omp_known does not run on libomp"
-grep -q ' T GOMP_parallel$' <<<"$(nm "$SG_BUILD/ompt/gcc/omp_known")" && pass || fail "ompt/gcc/omp_known does not wrap GOMP_parallel"
+[ -x "$SG_BUILD/ompt/gcc/omp_known" ] && pass ||
+	fail "$SG_BUILD/ompt/gcc/omp_known was not built: 'make all-tests'"
+[[ $(ldd "$SG_BUILD/ompt/gcc/omp_known") == *libomp.so* ]] && pass ||
+	fail "ompt/gcc/omp_known does not run on libomp"
+grep -q ' T GOMP_parallel$' <<<"$(nm "$SG_BUILD/ompt/gcc/omp_known")" && pass ||
+	fail "ompt/gcc/omp_known does not wrap GOMP_parallel"
 
 # Counted twice, the first region would show 6 regions and the waits would double.
 checks() {

@@ -1,6 +1,7 @@
-# A private PostgreSQL server for the history tests (sourced after lib.bash): pg_start starts one in a temporary
-# directory (Debian's postgresql; as the user 'postgres' when run as root, which the server refuses to be), stopped
-# and removed at exit. Skips the test (77), with the reason, where no server starts.
+# A private PostgreSQL server for the history tests (sourced after lib.bash): pg_start starts one in
+# a temporary directory (Debian's postgresql; as the user 'postgres' when run as root, which the
+# server refuses to be), stopped and removed at exit. Skips the test (77), with the reason, where no
+# server starts.
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -n "$bin" ] && [ -x "$bin/initdb" ] || { echo "skip: PostgreSQL's initdb is not installed (Debian: postgresql)"; exit 77; }
 pg=$(mktemp -d /tmp/sg-pg.XXXXXX)
@@ -17,7 +18,8 @@ pg_stop() {
 }
 trap pg_stop EXIT
 
-# pg_start [SERVER OPTIONS]: initdb (trust for every local and host line) and start, the socket in $pg
+# pg_start [SERVER OPTIONS]: initdb (trust for every local and host line) and start, the socket in
+# $pg
 pg_start() {
 	"${as[@]}" "$bin/initdb" -D "$pg/data" -A trust -U postgres >"$T/initdb.log" 2>&1 ||
 		{ echo "skip: initdb failed: $(tail -n 1 "$T/initdb.log")"; exit 77; }

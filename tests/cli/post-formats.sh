@@ -1,4 +1,6 @@
-# scalegate post: the request of each format (json, GitHub status and check run, GitLab status) as a real server receives it, --dry-run, the configuration, usage errors; the token in no output and no file.
+# scalegate post: the request of each format (json, GitHub status and check run, GitLab status) as a
+# real server receives it, --dry-run, the configuration, usage errors; the token in no output and no
+# file.
 . "$(dirname "$0")/lib.bash"
 . "$SG_TOP/tests/data/post/lib.bash"
 
@@ -21,17 +23,21 @@ expect_match "$out" "^scalegate: posted the summary to $url/hooks/scalegate$" "j
 r="$log/1.json"
 [ "$(j "$r" 'd["method"]')" = POST ] && pass || fail "json: method $(j "$r" 'd["method"]')"
 [ "$(j "$r" 'd["path"]')" = /hooks/scalegate ] && pass || fail "json: path $(j "$r" 'd["path"]')"
-[ "$(j "$r" 'd["headers"]["Content-Type"]')" = application/json ] && pass || fail "json: content type"
+[ "$(j "$r" 'd["headers"]["Content-Type"]')" = application/json ] && pass ||
+	fail "json: content type"
 [ "$(j "$r" 'd["headers"]["Authorization"]')" = "sha256:$(sha256 "Bearer $TOKEN")" ] && pass ||
 	fail "json: Authorization is not 'Bearer TOKEN'"
 expect_match "$(j "$r" 'd["headers"]["User-Agent"]')" '^scalegate/[0-9]' "json: user agent"
-cmp -s "$log/1.body" "$DATA/regression.json" && pass || fail "json: the body is not the summary file"
+cmp -s "$log/1.body" "$DATA/regression.json" && pass ||
+	fail "json: the body is not the summary file"
 
 # Without --token-env the json format sends no credentials.
 start_server 200 1
 expect 0 post --format json --url "$url/" "$DATA/pass.json"
-[ "$(j "$log/1.json" '"Authorization" in d["headers"]')" = false ] && pass || fail "json: Authorization without --token-env"
-cmp -s "$log/1.body" "$DATA/pass.json" && pass || fail "json: the body is not the summary file (pass)"
+[ "$(j "$log/1.json" '"Authorization" in d["headers"]')" = false ] && pass ||
+	fail "json: Authorization without --token-env"
+cmp -s "$log/1.body" "$DATA/pass.json" && pass ||
+	fail "json: the body is not the summary file (pass)"
 
 # ---- github: a commit status, everything from the Actions environment ------
 start_server 200 1
@@ -39,13 +45,17 @@ GITHUB_ACTIONS=true GITHUB_TOKEN=$TOKEN GITHUB_REPOSITORY=octo/solver GITHUB_SHA
 	GITHUB_API_URL=$url GITHUB_SERVER_URL=https://github.example GITHUB_RUN_ID=4242 \
 	expect 0 post "$DATA/regression.json"
 r="$log/1.json"
-[ "$(j "$r" 'd["path"]')" = "/repos/octo/solver/statuses/$SHA" ] && pass || fail "github: path $(j "$r" 'd["path"]')"
+[ "$(j "$r" 'd["path"]')" = "/repos/octo/solver/statuses/$SHA" ] && pass ||
+	fail "github: path $(j "$r" 'd["path"]')"
 [ "$(j "$r" 'd["headers"]["Authorization"]')" = "sha256:$(sha256 "Bearer $TOKEN")" ] && pass ||
 	fail "github: Authorization is not 'Bearer TOKEN'"
-[ "$(j "$r" 'd["headers"]["Accept"]')" = application/vnd.github+json ] && pass || fail "github: Accept"
-[ "$(j "$r" 'd["headers"]["X-GitHub-Api-Version"]')" = 2022-11-28 ] && pass || fail "github: API version"
+[ "$(j "$r" 'd["headers"]["Accept"]')" = application/vnd.github+json ] && pass ||
+	fail "github: Accept"
+[ "$(j "$r" 'd["headers"]["X-GitHub-Api-Version"]')" = 2022-11-28 ] && pass ||
+	fail "github: API version"
 b="$log/1.body"
-[ "$(j "$b" 'sorted(d)')" = '["context", "description", "state", "target_url"]' ] && pass || fail "github: keys $(j "$b" 'sorted(d)')"
+[ "$(j "$b" 'sorted(d)')" = '["context", "description", "state", "target_url"]' ] && pass ||
+	fail "github: keys $(j "$b" 'sorted(d)')"
 [ "$(j "$b" 'd["state"]')" = failure ] && pass || fail "github: state $(j "$b" 'd["state"]')"
 [ "$(j "$b" 'd["context"]')" = scalegate ] && pass || fail "github: context"
 [ "$(j "$b" 'd["target_url"]')" = https://github.example/octo/solver/actions/runs/4242 ] && pass ||
@@ -53,23 +63,27 @@ b="$log/1.body"
 [ "$(j "$b" 'd["description"]')" = "$(j "$DATA/regression.json" 'd["headline"]')" ] && pass ||
 	fail "github: the description is not the headline"
 
-# Flags instead of the environment; each verdict's state; a headline past 140 bytes cut at a character.
+# Flags instead of the environment; each verdict's state; a headline past 140 bytes cut at a
+# character.
 start_server 200 3
 for s in pass run-failed long-headline; do
 	GITHUB_TOKEN=$TOKEN expect 0 post --format github --api-url "$url/api/v3/" --repository o/r --sha "${SHA:0:12}" \
 		--context perf/gate --target-url https://ci.example/run/7 "$DATA/$s.json"
 done
-[ "$(j "$log/1.json" 'd["path"]')" = "/api/v3/repos/o/r/statuses/${SHA:0:12}" ] && pass || fail "github: path with --api-url"
+[ "$(j "$log/1.json" 'd["path"]')" = "/api/v3/repos/o/r/statuses/${SHA:0:12}" ] && pass ||
+	fail "github: path with --api-url"
 [ "$(j "$log/1.body" 'd["state"]')" = success ] && pass || fail "github: pass is not success"
 [ "$(j "$log/2.body" 'd["state"]')" = error ] && pass || fail "github: run-failed is not error"
 [ "$(j "$log/3.body" 'd["context"]')" = perf/gate ] && pass || fail "github: --context"
-[ "$(j "$log/3.body" 'd["target_url"]')" = https://ci.example/run/7 ] && pass || fail "github: --target-url"
+[ "$(j "$log/3.body" 'd["target_url"]')" = https://ci.example/run/7 ] && pass ||
+	fail "github: --target-url"
 desc=$(j "$log/3.body" 'd["description"]')
 bytes=$(j "$log/3.body" 'len(d["description"].encode())')
 [ "$bytes" -le 140 ] && pass || fail "github: description of $bytes bytes"
 [ "$bytes" -ge 130 ] && pass || fail "github: description cut too short ($bytes bytes)"
 full=$(j "$DATA/long-headline.json" 'd["headline"]')
-[[ $desc == *… && $full == "${desc%…}"* ]] && pass || fail "github: '$desc' is not the headline cut at a character"
+[[ $desc == *… && $full == "${desc%…}"* ]] && pass ||
+	fail "github: '$desc' is not the headline cut at a character"
 
 # ---- github: the check run, with the Markdown report ----------------------
 start_server 200 2
@@ -77,14 +91,16 @@ GITHUB_TOKEN=$TOKEN GITHUB_REPOSITORY=o/r GITHUB_SHA=$SHA GITHUB_API_URL=$url \
 	expect 0 post --format github --check-run --target-url https://ci.example/run/8 "$DATA/regression.json"
 expect_match "$out" "posted the commit status" "check run: the status first"
 expect_match "$out" "posted the check run to $url/repos/o/r/check-runs" "check run: posted"
-[ "$(j "$log/2.json" 'd["path"]')" = /repos/o/r/check-runs ] && pass || fail "check run: path $(j "$log/2.json" 'd["path"]')"
+[ "$(j "$log/2.json" 'd["path"]')" = /repos/o/r/check-runs ] && pass ||
+	fail "check run: path $(j "$log/2.json" 'd["path"]')"
 [ "$(j "$log/2.json" 'd["headers"]["Authorization"]')" = "sha256:$(sha256 "Bearer $TOKEN")" ] && pass ||
 	fail "check run: Authorization"
 b="$log/2.body"
 [ "$(j "$b" '[d["name"], d["head_sha"], d["status"], d["conclusion"], d["details_url"]]')" = \
 	"[\"scalegate\", \"$SHA\", \"completed\", \"failure\", \"https://ci.example/run/8\"]" ] && pass ||
 	fail "check run: $(cat "$b")"
-[ "$(j "$b" 'd["output"]["summary"]')" = "$(j "$DATA/regression.json" 'd["headline"]')" ] && pass || fail "check run: summary"
+[ "$(j "$b" 'd["output"]["summary"]')" = "$(j "$DATA/regression.json" 'd["headline"]')" ] && pass ||
+	fail "check run: summary"
 [ -n "$(j "$b" 'd["output"]["title"]')" ] && pass || fail "check run: no title"
 [ "$(j "$b" 'd["output"]["text"] == open("'"$DATA/report.md"'", encoding="utf-8").read()')" = true ] && pass ||
 	fail "check run: the text is not the Markdown report"
@@ -111,14 +127,20 @@ GITLAB_CI=true GITLAB_TOKEN=$TOKEN CI_API_V4_URL=$url/api/v4 CI_PROJECT_ID=17 CI
 	CI_PIPELINE_URL=https://gitlab.example/g/p/-/pipelines/99 CI_PIPELINE_ID=99 CI_COMMIT_REF_NAME=main \
 	expect 0 post "$DATA/regression.json"
 r="$log/1.json"
-[ "$(j "$r" 'd["path"]')" = "/api/v4/projects/17/statuses/$SHA" ] && pass || fail "gitlab: path $(j "$r" 'd["path"]')"
-[ "$(j "$r" 'd["headers"]["PRIVATE-TOKEN"]')" = "sha256:$(sha256 "$TOKEN")" ] && pass || fail "gitlab: PRIVATE-TOKEN"
-[ "$(j "$r" '"Authorization" in d["headers"]')" = false ] && pass || fail "gitlab: an Authorization header"
-[ "$(j "$r" 'd["headers"]["Content-Type"]')" = application/json ] && pass || fail "gitlab: content type"
+[ "$(j "$r" 'd["path"]')" = "/api/v4/projects/17/statuses/$SHA" ] && pass ||
+	fail "gitlab: path $(j "$r" 'd["path"]')"
+[ "$(j "$r" 'd["headers"]["PRIVATE-TOKEN"]')" = "sha256:$(sha256 "$TOKEN")" ] && pass ||
+	fail "gitlab: PRIVATE-TOKEN"
+[ "$(j "$r" '"Authorization" in d["headers"]')" = false ] && pass ||
+	fail "gitlab: an Authorization header"
+[ "$(j "$r" 'd["headers"]["Content-Type"]')" = application/json ] && pass ||
+	fail "gitlab: content type"
 b="$log/1.body"
 [ "$(j "$b" '[d["state"], d["name"], d["target_url"], d["ref"], d["pipeline_id"]]')" = \
-	'["failed", "scalegate", "https://gitlab.example/g/p/-/pipelines/99", "main", 99]' ] && pass || fail "gitlab: $(cat "$b")"
-[ "$(j "$b" 'd["description"]')" = "$(j "$DATA/regression.json" 'd["headline"]')" ] && pass || fail "gitlab: description"
+	'["failed", "scalegate", "https://gitlab.example/g/p/-/pipelines/99", "main", 99]' ] && pass ||
+		fail "gitlab: $(cat "$b")"
+[ "$(j "$b" 'd["description"]')" = "$(j "$DATA/regression.json" 'd["headline"]')" ] && pass ||
+	fail "gitlab: description"
 
 # A project path is one URL segment; pass is success.
 start_server 201 1

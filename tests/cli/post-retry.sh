@@ -1,4 +1,5 @@
-# scalegate post against a failing server: retries with backoff, Retry-After, no retry on 401, a server that never answers, TLS verification, exit codes 0 and 4.
+# scalegate post against a failing server: retries with backoff, Retry-After, no retry on 401, a
+# server that never answers, TLS verification, exit codes 0 and 4.
 . "$(dirname "$0")/lib.bash"
 . "$SG_TOP/tests/data/post/lib.bash"
 

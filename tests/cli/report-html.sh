@@ -1,5 +1,6 @@
-# The HTML report: written by 'report --html' and 'check --html', self-contained, deterministic, escaped; rendered in
-# Debian's headless Chromium with no console error, every plot with data, and a screenshot that is not blank.
+# The HTML report: written by 'report --html' and 'check --html', self-contained, deterministic,
+# escaped; rendered in Debian's headless Chromium with no console error, every plot with data, and a
+# screenshot that is not blank.
 . "$(dirname "$0")/lib.bash"
 export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
 check_py="$SG_TOP/tests/data/html/check.py"
@@ -7,7 +8,8 @@ check_py="$SG_TOP/tests/data/html/check.py"
 command -v chromium >/dev/null && pass ||
 	fail "chromium is not installed: the HTML report is checked in Debian's headless Chromium (ci/install-deps.sh installs it)"
 
-# chromium_run PAGE OUT-PREFIX ARGS...: headless, offline, a fresh profile; console messages go to OUT-PREFIX.log.
+# chromium_run PAGE OUT-PREFIX ARGS...: headless, offline, a fresh profile; console messages go to
+# OUT-PREFIX.log.
 chromium_run() {
 	local page=$1 prefix=$2
 	shift 2
@@ -17,12 +19,14 @@ chromium_run() {
 		"file://$page" 2>"$prefix.log"
 }
 
-# console_errors LOG: the page's console messages and uncaught exceptions (the report has no script: any is an error).
+# console_errors LOG: the page's console messages and uncaught exceptions (the report has no script:
+# any is an error).
 console_errors() {
 	grep -E 'CONSOLE|Uncaught' "$1" || true
 }
 
-# render PAGE PLOTS: screenshot, DOM and console of PAGE; PLOTS plots, each with data; a picture that is not blank.
+# render PAGE PLOTS: screenshot, DOM and console of PAGE; PLOTS plots, each with data; a picture
+# that is not blank.
 render() {
 	local page=$1 plots=$2 name errors
 	name=$(basename "$page" .html)
@@ -54,7 +58,8 @@ expect_match "$out" '^usage: scalegate report --html FILE' "report --help"
 expect_exit 0 "$SCALEGATE" check --help
 expect_match "$out" '--html FILE +write the HTML report' "check --help names --html"
 
-# ---- synthetic results: strong scaling with a regression, weak scaling, isoefficiency over 5 sizes ----
+# ---- synthetic results: strong scaling with a regression, weak scaling, isoefficiency over 5 sizes
+# ----
 python3 "$SG_TOP/tests/data/html/generate.py" "$T/syn"
 syn() { "$SCALEGATE" "$@" -c "$T/syn/scalegate.yml"; }
 expect_exit 0 syn baseline update -r "$T/syn/results-base"
@@ -63,22 +68,28 @@ expect_match "$out" "^wrote $T/syn/report.html: regression$" "report says what i
 expect_exit 1 syn check --html "$T/syn/check.html" --json "$T/syn/summary.json"
 expect_match "$(checks_of "$out")" '^FAIL solver program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' "check fails the residual"
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["reports"]["html"] == sys.argv[2], d["reports"]' \
-	"$T/syn/summary.json" "$T/syn/check.html" && pass || fail "the JSON summary does not name the HTML report"
-cmp -s "$T/syn/report.html" "$T/syn/check.html" && pass || fail "'report --html' and 'check --html' differ on the same input"
+	"$T/syn/summary.json" "$T/syn/check.html" && pass ||
+		fail "the JSON summary does not name the HTML report"
+cmp -s "$T/syn/report.html" "$T/syn/check.html" && pass ||
+	fail "'report --html' and 'check --html' differ on the same input"
 expect_exit 0 syn report --html "$T/syn/again.html"
-cmp -s "$T/syn/report.html" "$T/syn/again.html" && pass || fail "the HTML report is not deterministic"
-# What the data could not decide is listed apart, collapsed, and does not fill the Warnings table (nor push the plots
-# off the first screen).
+cmp -s "$T/syn/report.html" "$T/syn/again.html" && pass ||
+	fail "the HTML report is not deterministic"
+# What the data could not decide is listed apart, collapsed, and does not fill the Warnings table
+# (nor push the plots off the first screen).
 grep -q "<summary>Inconclusive: the noise allows only larger changes to be detected ([0-9]*)</summary>" "$T/syn/report.html" && pass ||
 	fail "the inconclusive checks are not listed in their own section"
 awk "/<h2 id=\"warn\">/,/<\/table>/" "$T/syn/report.html" | grep -q "inconclusive:" &&
 	fail "an inconclusive check sits in the Warnings table"
 expect_exit 1 syn check --markdown "$T/syn/summary.md"
 grep -q "^<details><summary>Inconclusive: the noise allows only larger changes to be detected ([0-9]*)</summary>" \
-	"$T/syn/summary.md" && pass || fail "the Markdown summary does not list the inconclusive checks apart"
+	"$T/syn/summary.md" && pass ||
+		fail "the Markdown summary does not list the inconclusive checks apart"
 
-static=$(python3 "$check_py" static "$T/syn/report.html") && pass || fail "the report is not self-contained"
-# Regressions' intervals first, then the warning's, then the rest by level; 'block' (level 3, no verdict) left out.
+static=$(python3 "$check_py" static "$T/syn/report.html") && pass ||
+	fail "the report is not self-contained"
+# Regressions' intervals first, then the warning's, then the rest by level; 'block' (level 3, no
+# verdict) left out.
 expect_match "$static" '^section s0 st-fail regression solver program/solve$' "first section: a regression"
 expect_match "$static" '^section s1 st-fail regression solver program/solve/residual$' "second section: a regression"
 expect_match "$static" '^section s2 st-warn warning heat-weak program/step$' "then the warning"
@@ -86,8 +97,9 @@ expect_match "$static" "^section s8 st-none no checks solver program/setup<b x=\
 expect_match "$static" '^section s10 st-pass pass solver program/solve/sweep$' "level 2 last"
 expect_no_match "$static" 'sweep/block' "level 3 without a verdict is not plotted"
 [ "$(grep -c '^section ' <<<"$static")" -eq 11 ] && pass || fail "expected 11 sections: $static"
-# Plots: 5 per strong-scaling interval (execution time, speedup, efficiency, Karp-Flatt, lost time) x 5, weak
-# efficiency and lost time x 2, the 5 + isoefficiency x 2 of 'reduce', and 5 x 2 of 'contended': 51.
+# Plots: 5 per strong-scaling interval (execution time, speedup, efficiency, Karp-Flatt, lost time)
+# x 5, weak efficiency and lost time x 2, the 5 + isoefficiency x 2 of 'reduce', and 5 x 2 of
+# 'contended': 51.
 expect_match "$static" '^plots 51$' "51 plots"
 html=$(cat "$T/syn/report.html")
 expect_match "$html" '1 interval not plotted \(1 deeper than level 2 without a warning or regression\): solver <code>program/solve/sweep/block</code>' "what was left out"
@@ -122,7 +134,8 @@ expect_no_match "$html" 'stroke="#0072B2"[^>]*><title>[^<]*: baseline ' "no base
 expect_match "$html" 'no speedup \(e ≥ 1: more processors were no faster than one\)' "the trend in words"
 render "$T/syn/report.html" 51
 
-# ---- end to end on the Jacobi example: run, baseline, the serial-residual knob, check and report ----
+# ---- end to end on the Jacobi example: run, baseline, the serial-residual knob, check and report
+# ----
 cat >"$T/scalegate.yml" <<YML
 results: results
 baselines: baselines
@@ -145,12 +158,15 @@ YML
 sg() { "$SCALEGATE" "$@" -c "$T/scalegate.yml"; }
 expect_exit 0 sg run
 expect_exit 0 sg baseline update
-SG_KNOB_SERIAL=1 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/knob" >/dev/null 2>&1 && pass || fail "the knob run failed"
+SG_KNOB_SERIAL=1 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/knob" >/dev/null 2>&1 && pass ||
+	fail "the knob run failed"
 expect_exit 1 sg check -r "$T/knob" --html "$T/jacobi.html"
 expect_match "$(checks_of "$out")" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' "the knob is a regression"
 expect_exit 0 sg report -r "$T/knob" --html "$T/jacobi-report.html"
-cmp -s "$T/jacobi.html" "$T/jacobi-report.html" && pass || fail "check --html and report --html differ on the Jacobi results"
-static=$(python3 "$check_py" static "$T/jacobi.html") && pass || fail "the Jacobi report is not self-contained"
+cmp -s "$T/jacobi.html" "$T/jacobi-report.html" && pass ||
+	fail "check --html and report --html differ on the Jacobi results"
+static=$(python3 "$check_py" static "$T/jacobi.html") && pass ||
+	fail "the Jacobi report is not self-contained"
 expect_match "$static" '^section s[01] st-fail regression jacobi program/solve/residual$' "the regression's interval first"
 # program, program/solve, program/solve/sweep, program/solve/residual: 5 plots each.
 expect_match "$static" '^plots 20$' "20 plots for the Jacobi example"

@@ -1,5 +1,6 @@
-# The registry of report formats: check takes an option per format (the protocol too), ci writes the formats
-# that have a file and takes their names from 'reports:', summary.json lists what was written.
+# The registry of report formats: check takes an option per format (the protocol too), ci writes the
+# formats that have a file and takes their names from 'reports:', summary.json lists what was
+# written.
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 

@@ -1,4 +1,5 @@
-# scalegate run: a crash, a hang (killed with its children), no profile, a bad profile, exit codes, a failed build.
+# scalegate run: a crash, a hang (killed with its children), no profile, a bad profile, exit codes,
+# a failed build.
 . "$(dirname "$0")/lib.bash"
 
 marker="sg-hang-$$-$RANDOM"
@@ -52,7 +53,8 @@ exitcol() { awk -F'\t' -v b="$1" '$1 == b { print $8; exit }' "$m"; }
 [ "$(status crash)" = "crash " ] && pass || fail "crash: status $(status crash)"
 # Killed directly, or reported by the shell as 128 + 11.
 expect_match "$(reason crash)" '^killed by SIGSEGV( \(exit code 139 from the shell\))?; stderr: about to crash' "crash reason"
-[[ $(exitcol crash) == - || $(exitcol crash) == 139 ]] && pass || fail "crash: exit column $(exitcol crash)"
+[[ $(exitcol crash) == - || $(exitcol crash) == 139 ]] && pass ||
+	fail "crash: exit column $(exitcol crash)"
 expect_match "$out" '^crash 1 rank × 1 thread repeat 1: crash: killed by SIGSEGV' "crash reported on its own line"
 
 [ "$(status hang)" = "timeout " ] && pass || fail "hang: status $(status hang)"
@@ -89,7 +91,8 @@ expect_match "$out" "benchmark 'nobuild': build exited with code 7" "build failu
 [ "$(tail -n +2 "$m" | wc -l)" -eq 21 ] && pass || fail "expected 21 runs: $(cat "$m")"
 awk -F'\t' 'NF != 13 { exit 1 }' "$m" && pass || fail "a manifest line has not 13 fields"
 # no machine speed reference for a run that never started
-[ "$(awk -F'\t' '$1 == "nobuild" { print $13 }' "$m" | sort -u)" = - ] && pass || fail "nobuild: reference_s is not '-'"
+[ "$(awk -F'\t' '$1 == "nobuild" { print $13 }' "$m" | sort -u)" = - ] && pass ||
+	fail "nobuild: reference_s is not '-'"
 
 # The run happens in a scratch directory, removed afterwards; env and SCALEGATE_WORKDIR are set.
 [ "$(status cwd)" = "ok " ] && pass || fail "cwd: status $(status cwd) $(reason cwd)"

@@ -1,6 +1,6 @@
-# scalegate run piped into a reader (a CI log): a line per finished run arrives while the matrix still runs,
-# and a long run prints "still running" lines. No wall-clock assertion: the second run blocks until this
-# test has read those lines, so they cannot have come from the end of the matrix.
+# scalegate run piped into a reader (a CI log): a line per finished run arrives while the matrix
+# still runs, and a long run prints "still running" lines. No wall-clock assertion: the second run
+# blocks until this test has read those lines, so they cannot have come from the end of the matrix.
 . "$(dirname "$0")/lib.bash"
 
 cat >"$T/gate.sh" <<SH
@@ -43,9 +43,11 @@ wait "$pid" && pass || fail "scalegate run failed: $(cat "$T/err")"
 expect_match "$rest" '^\[2/2\] blocker 1 rank × 1 thread repeat 2/2: [0-9.]+ s, ok( \(machine busy: [^)]*\))?$' \
 	"the last run's line"
 
-# on a terminal (script(1) gives it one): the live line on stderr, rewritten in place, and no log lines
+# on a terminal (script(1) gives it one): the live line on stderr, rewritten in place, and no log
+# lines
 script -qec "\"$SCALEGATE\" run -c \"$T/scalegate.yml\" -o \"$T/results2\"" /dev/null >"$T/tty.out" </dev/null && pass ||
 	fail "scalegate run on a terminal failed: $(cat "$T/tty.out")"
-grep -q $'\r\033\[K\[1/2\] blocker 1 rank × 1 thread repeat 1/2' "$T/tty.out" && pass || fail "no live line on a terminal"
+grep -q $'\r\033\[K\[1/2\] blocker 1 rank × 1 thread repeat 1/2' "$T/tty.out" && pass ||
+	fail "no live line on a terminal"
 tr '\r' '\n' <"$T/tty.out" | grep -Eq '^\[[0-9]+/[0-9]+\] .*: [0-9.]+ s, ok' && fail "log lines on a terminal"
 true

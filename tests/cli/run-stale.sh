@@ -1,7 +1,7 @@
 # Results of a benchmark no longer in the configuration (renamed, removed, another configuration's
-# run into the same directory): a run of the whole configuration drops them with a warning that names
-# them, so that check, ci and baseline update judge only what is configured; a run of one benchmark
-# (--benchmark) keeps the others' results as before (docs/running.md).
+# run into the same directory): a run of the whole configuration drops them with a warning that
+# names them, so that check, ci and baseline update judge only what is configured; a run of one
+# benchmark (--benchmark) keeps the others' results as before (docs/running.md).
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 
@@ -24,7 +24,8 @@ expect_exit 0 "$SCALEGATE" run -c "$T/both.yml" -o "$T/results"
 
 # --benchmark: the other benchmark's lines stay, even one not in this configuration
 expect_exit 0 "$SCALEGATE" run -c "$T/one.yml" -o "$T/results" --benchmark jacobi
-[ "$(names)" = "jacobi old " ] && pass || fail "--benchmark jacobi dropped another benchmark: $(names)"
+[ "$(names)" = "jacobi old " ] && pass ||
+	fail "--benchmark jacobi dropped another benchmark: $(names)"
 expect_no_match "$out" "not in the configuration" "no warning when nothing is dropped"
 
 # the whole configuration: 'old' is dropped, named once

@@ -1,5 +1,6 @@
-# Where commands run (docs/configuration.md, "Where commands run"): in a scratch directory, not in 'workdir'.
-# The wrapper script the docs give finds its program through $SCALEGATE_WORKDIR, and its runs are ok.
+# Where commands run (docs/configuration.md, "Where commands run"): in a scratch directory, not in
+# 'workdir'. The wrapper script the docs give finds its program through $SCALEGATE_WORKDIR, and its
+# runs are ok.
 . "$(dirname "$0")/lib.bash"
 
 mkdir "$T/wd"
@@ -23,4 +24,5 @@ benchmarks:
 YML
 expect_exit 0 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results"
 statuses=$(awk -F'\t' 'NR > 1 { print $7 }' "$T/results/manifest.tsv" | sort | uniq -c | tr -s ' ')
-[ "$statuses" = " 2 ok" ] && pass || fail "the wrapper's runs: $statuses; $(cat "$T/results/manifest.tsv")"
+[ "$statuses" = " 2 ok" ] && pass ||
+	fail "the wrapper's runs: $statuses; $(cat "$T/results/manifest.tsv")"

@@ -1,9 +1,10 @@
-# Secrets by default-deny: a benchmark that searches every channel it has (its environment, the environment
-# blocks of its parent and every ancestor in /proc, a leaked file) finds no CI credential: GITHUB_TOKEN,
-# CI_JOB_TOKEN, ACTIONS_*TOKEN*, *_TOKEN, *_SECRET, *_PASSWORD, *_KEY are kept from the runs and builds unless
-# 'pass_env' lists them, and the gate overwrote its own copy. What it writes into a file under $SCALEGATE_OUT
-# and into an interval name is masked before results and reports. Controls: a variable 'pass_env' lists and
-# a plain one are found through the same channels, so the search works.
+# Secrets by default-deny: a benchmark that searches every channel it has (its environment, the
+# environment blocks of its parent and every ancestor in /proc, a leaked file) finds no CI
+# credential: GITHUB_TOKEN, CI_JOB_TOKEN, ACTIONS_*TOKEN*, *_TOKEN, *_SECRET, *_PASSWORD, *_KEY are
+# kept from the runs and builds unless 'pass_env' lists them, and the gate overwrote its own copy.
+# What it writes into a file under $SCALEGATE_OUT and into an interval name is masked before results
+# and reports. Controls: a variable 'pass_env' lists and a plain one are found through the same
+# channels, so the search works.
 . "$(dirname "$0")/lib.bash"
 
 s=sgsecret$RANDOM$$
@@ -83,11 +84,14 @@ expect_match "$seen" '^file: \*\*\*$' "what leaked through a file is masked in s
 build=$(cat "$T/build.out")
 expect_no_match "$build" "$s-(github_token|ci_job_token|post_token|db_password)-v" "the build sees a credential"
 expect_match "$build" "^env: .*$s-passed_token-v" "the build sees pass_env"
-# The file under SCALEGATE_OUT and the interval named after the leaked value: masked, the profile still sound.
+# The file under SCALEGATE_OUT and the interval named after the leaked value: masked, the profile
+# still sound.
 [ "$(cat "$T/results/spy/s--r1-t1/1/found.txt")" = '***' ] && pass || fail "found.txt is not masked"
-grep -q $'\tok\t' "$T/results/manifest.tsv" && pass || fail "the masked profile was refused: $(cat "$T/results/manifest.tsv")"
+grep -q $'\tok\t' "$T/results/manifest.tsv" && pass ||
+	fail "the masked profile was refused: $(cat "$T/results/manifest.tsv")"
 grep -q 'program/\*\*\*' "$T/reports/summary.md" "$T/reports/summary.json" "$T/reports/junit.xml" ||
-	grep -rq 'program/\*\*\*' "$T/reports" && pass || fail "the interval named after the secret is not in the reports, masked"
+	grep -rq 'program/\*\*\*' "$T/reports" && pass ||
+		fail "the interval named after the secret is not in the reports, masked"
 for what in github_token ci_job_token leaked_token post_token db_password; do
 	if grep -rlaF -- "$s-$what-v" "$T/results" "$T/reports" "$T/console.out" "$T/console.err"; then
 		fail "$what is in the files above"

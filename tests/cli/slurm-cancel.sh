@@ -1,6 +1,7 @@
-# Submitted from the runner, when it goes wrong: an interrupted gate (SIGINT, SIGTERM) cancels its job and
-# leaves nothing in the queue; a refused submission (bad partition) is a clear error with Slurm's reason
-# for every run, exit 3, and no job; a 'slurm:' section with mistakes is a configuration error.
+# Submitted from the runner, when it goes wrong: an interrupted gate (SIGINT, SIGTERM) cancels its
+# job and leaves nothing in the queue; a refused submission (bad partition) is a clear error with
+# Slurm's reason for every run, exit 3, and no job; a 'slurm:' section with mistakes is a
+# configuration error.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/slurm.bash"
 
@@ -21,7 +22,8 @@ expect_match "$out" "^#   exec '.*/scalegate' run --local -c '$T/slow.yml' -o '$
 expect_match "$out" "^sleepy s--r1-t1 repeat 3: " "dry run: the runs"
 queue_empty && pass || fail "a dry run submitted a job"
 
-# interrupt SIGNAL: the gate gets SIGNAL while its job runs; it cancels the job and exits 128 + SIGNAL.
+# interrupt SIGNAL: the gate gets SIGNAL while its job runs; it cancels the job and exits 128 +
+# SIGNAL.
 interrupt() {
 	local sig=$1 gate code=0
 	: >"$T/gate.log"
@@ -41,13 +43,15 @@ interrupt() {
 	queue_empty && pass || { squeue >&2; fail "$sig: a job is left in the queue"; }
 	[ "$(grep -c $'\tjob-failed\t' "$T/results/manifest.tsv")" -ge 2 ] && pass ||
 		fail "$sig: the runs the job did not do are not 'job-failed'"
-	[ ! -e "$T/results/complete.tsv" ] && pass || fail "$sig: an interrupted gate's results claim to be complete"
+	[ ! -e "$T/results/complete.tsv" ] && pass ||
+		fail "$sig: an interrupted gate's results claim to be complete"
 }
 interrupt INT
 interrupt TERM
 
-# A job that fails: held in the queue (its pending reason is told), its configuration broken meanwhile,
-# then released: the job's own error is streamed, and every run is 'job-failed' with Slurm's state.
+# A job that fails: held in the queue (its pending reason is told), its configuration broken
+# meanwhile, then released: the job's own error is streamed, and every run is 'job-failed' with
+# Slurm's state.
 mkdir "$T/held"
 sed -e 's/options: \[--job-name=sg-slow\]/options: [--job-name=sg-held, --hold]/' -e 's/sleep 60/true/' \
 	-e "s#results: .*#results: $T/held/results#" "$T/slow.yml" >"$T/held/scalegate.yml"
@@ -78,18 +82,22 @@ expect_exit 3 timeout 60 "$SCALEGATE" run -c "$T/bad.yml"
 expect_match "$out" "error: sbatch refused the job: .*Invalid partition name specified" "the refusal, in Slurm's words"
 expect_match "$(cat "$T/results/manifest.tsv")" $'\tjob-failed\t.*\tsbatch refused the job: .*Invalid partition' \
 	"the runs carry the reason"
-[ "$(grep -c $'\tjob-failed\t' "$T/results/manifest.tsv")" -eq 3 ] && pass || fail "not every run of the refused job is failed"
-grep -q $'^sleepy\t' "$T/results/complete.tsv" && pass || fail "every run of the refused job is recorded: complete.tsv says so"
+[ "$(grep -c $'\tjob-failed\t' "$T/results/manifest.tsv")" -eq 3 ] && pass ||
+	fail "not every run of the refused job is failed"
+grep -q $'^sleepy\t' "$T/results/complete.tsv" && pass ||
+	fail "every run of the refused job is recorded: complete.tsv says so"
 queue_empty && pass || fail "a refused job is in the queue"
 
-# A job that cannot start (here: not before tomorrow) is cancelled at queue_timeout, with its pending reason.
+# A job that cannot start (here: not before tomorrow) is cancelled at queue_timeout, with its
+# pending reason.
 sed 's/options: \[--job-name=sg-slow\]/options: [--job-name=sg-slow, --begin=now+1day], queue_timeout: 2s/' "$T/slow.yml" >"$T/later.yml"
 expect_exit 3 timeout 60 "$SCALEGATE" run -c "$T/later.yml"
 expect_match "$out" "error: job [0-9]+ still pending after [0-9]+ s in the queue \\(BeginTime\\); cancelled \\(queue_timeout\\)" \
 	"the queue timeout, with Slurm's reason"
 queue_empty && pass || fail "the job pending past queue_timeout is left in the queue"
 
-# The bad partition through 'scalegate ci': exit 3 (a benchmark failed to run), the reports still written.
+# The bad partition through 'scalegate ci': exit 3 (a benchmark failed to run), the reports still
+# written.
 expect_exit 3 timeout 60 "$SCALEGATE" ci -c "$T/bad.yml" -o "$T/reports" --no-post
 [ -s "$T/reports/junit.xml" ] && pass || fail "ci: no JUnit report after a refused job"
 

@@ -1,7 +1,7 @@
-# Submitted from the runner: 'scalegate ci' with a 'slurm:' section runs the bundled examples' matrix
-# (scalegate.yml at the root, fewer repeats) as one batch job of a private Slurm, streams its progress,
-# collects the results and writes the reports; exit 0. Then a job cancelled from outside is an error
-# for the runs it did not do, with Slurm's state, and nothing is left in the queue.
+# Submitted from the runner: 'scalegate ci' with a 'slurm:' section runs the bundled examples'
+# matrix (scalegate.yml at the root, fewer repeats) as one batch job of a private Slurm, streams its
+# progress, collects the results and writes the reports; exit 0. Then a job cancelled from outside
+# is an error for the runs it did not do, with Slurm's state, and nothing is left in the queue.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/slurm.bash"
 
@@ -16,7 +16,8 @@ mkdir -p "$T/baselines"
 		-e "s#^  max_contention: .*#  max_contention: off#" "$SG_TOP/scalegate.yml"
 } >"$T/scalegate.yml"
 for want in "$SG_BUILD/examples/hybrid" "results: $T/results" "dir: $T/reports" "repeat: 3" "max_contention: off"; do
-	grep -qF "$want" "$T/scalegate.yml" && pass || fail "the bundled scalegate.yml changed shape: no '$want' after rewriting"
+	grep -qF "$want" "$T/scalegate.yml" && pass ||
+		fail "the bundled scalegate.yml changed shape: no '$want' after rewriting"
 done
 
 # no baseline here: the test is about the job, not the judging
@@ -37,7 +38,8 @@ expect_match "$(cat "$T/results/slurm.tsv")" $'^queue_s\t[0-9]+$' "slurm.tsv: th
 expect_match "$(cat "$T/results/fingerprint.tsv")" $'^slurm_job\t[0-9]+ partition debug' "the job's fingerprint"
 queue_empty && pass || fail "a job is left in the queue"
 
-# Cancelled by someone else while it runs: its runs are 'job-failed' with Slurm's state; exit 3, no hang.
+# Cancelled by someone else while it runs: its runs are 'job-failed' with Slurm's state; exit 3, no
+# hang.
 cat >"$T/slow.yml" <<EOF
 results: $T/slow
 slurm: { poll: 500ms, options: [--comment=scalegate-test] }
@@ -56,7 +58,8 @@ for _ in $(seq 1 100); do
 done
 job=$(squeue -h -n sg-slow -o %i)
 [ -n "$job" ] && pass || { cat "$T/slow.log" >&2; squeue >&2; fail "no job named by SBATCH_JOB_NAME in the queue"; }
-[ "$(squeue -h -j "$job" -o %k)" = scalegate-test ] && pass || fail "the 'options' of the slurm section did not reach sbatch"
+[ "$(squeue -h -j "$job" -o %k)" = scalegate-test ] && pass ||
+	fail "the 'options' of the slurm section did not reach sbatch"
 scancel "$job"
 code=0
 wait $gate || code=$?

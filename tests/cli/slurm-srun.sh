@@ -1,7 +1,7 @@
-# Inside an allocation: 'scalegate run' in a batch job of a private Slurm, the MPI examples launched with
-# 'srun --mpi=pmix -n {ranks} -c {threads} --cpu-bind=cores': every cell ok, one profile per rank,
-# each rank bound to its own core, the fingerprint naming the compute node and the job; and mpirun
-# inside the allocation.
+# Inside an allocation: 'scalegate run' in a batch job of a private Slurm, the MPI examples launched
+# with 'srun --mpi=pmix -n {ranks} -c {threads} --cpu-bind=cores': every cell ok, one profile per
+# rank, each rank bound to its own core, the fingerprint naming the compute node and the job; and
+# mpirun inside the allocation.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/slurm.bash"
 
@@ -32,13 +32,15 @@ for d in halo/s--r2-t1/1 hybrid/s--r2-t1/2 hybrid/s--r2-t2/1; do
 	[ "$n" -eq 2 ] && pass || fail "$d: $n profiles, expected one per rank"
 done
 
-# 2 ranks x 1 thread: each rank on a core of its own; 1 rank x 2 threads (no launcher): the job's CPUs.
+# 2 ranks x 1 thread: each rank on a core of its own; 1 rank x 2 threads (no launcher): the job's
+# CPUs.
 allowed() { sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$@"; }
 cpus=$(allowed "$T/results/hybrid/s--r2-t1/1/stdout.txt" | sort)
 [ "$(wc -l <<<"$cpus")" -eq 2 ] && [ "$(sort -u <<<"$cpus" | wc -l)" -eq 2 ] && ! grep -q '[-,]' <<<"$cpus" && pass ||
 	fail "2 ranks x 1 thread: the ranks are not bound to distinct cores: $cpus"
 cpus=$(allowed "$T/results/hybrid/s--r1-t2/1/stdout.txt")
-[ "$cpus" = "$(allowed /proc/self/status)" ] && pass || fail "1 rank x 2 threads: the run may use '$cpus', not every CPU"
+[ "$cpus" = "$(allowed /proc/self/status)" ] && pass ||
+	fail "1 rank x 2 threads: the run may use '$cpus', not every CPU"
 
 f=$(cat "$T/results/fingerprint.tsv")
 expect_match "$f" $'^hosts\tlocalhost$' "fingerprint: the job's node list"

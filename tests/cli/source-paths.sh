@@ -1,5 +1,6 @@
-# Source locations relative to the repository: a program compiled from a build subdirectory with a '../' path (as
-# Meson does) records __FILE__ as '../src/solve.c'; the console, JUnit, Markdown, HTML and JSON say 'src/solve.c'.
+# Source locations relative to the repository: a program compiled from a build subdirectory with a
+# '../' path (as Meson does) records __FILE__ as '../src/solve.c'; the console, JUnit, Markdown,
+# HTML and JSON say 'src/solve.c'.
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 
@@ -40,11 +41,15 @@ find results -name '*.sgprof' -exec "$SCALEGATE" profile {} + | grep -q '\.\./sr
 expect_exit 1 "$SCALEGATE" check -c scalegate.yml --allow-no-reference --junit "$T/j.xml" --markdown "$T/s.md" \
 	--html "$T/r.html"
 expect_match "$out" '^FAIL  solve program/solve at src/solve\.c:7$' "the recap points into the repository"
-grep -q '^source: src/solve\.c:7$' "$T/j.xml" && pass || fail "JUnit: the failure's source is not src/solve.c:7"
-grep -q 'at src/solve\.c:7' "$T/s.md" && pass || fail "Markdown: the interval's source is not src/solve.c:7"
-grep -q 'src/solve\.c:7' "$T/r.html" && pass || fail "HTML: the interval's source is not src/solve.c:7"
+grep -q '^source: src/solve\.c:7$' "$T/j.xml" && pass ||
+	fail "JUnit: the failure's source is not src/solve.c:7"
+grep -q 'at src/solve\.c:7' "$T/s.md" && pass ||
+	fail "Markdown: the interval's source is not src/solve.c:7"
+grep -q 'src/solve\.c:7' "$T/r.html" && pass ||
+	fail "HTML: the interval's source is not src/solve.c:7"
 if grep -q '\.\./src' "$T/j.xml" "$T/s.md" "$T/r.html"; then
 	fail "a report still says '../src'"
 fi
 expect_exit 0 "$SCALEGATE" analyze --json results
-grep -q '"file": "src/solve.c"' <<<"$out" && pass || fail "analyze --json: the file is not src/solve.c"
+grep -q '"file": "src/solve.c"' <<<"$out" && pass ||
+	fail "analyze --json: the file is not src/solve.c"

@@ -1,6 +1,6 @@
-# The sources' shape, checked like curl's checksrc: no line of gate/ and tracer/ over 100 columns (a tab
-# is 8), no trailing white space, and no error message printed past gate_error() (gate/base/util.c),
-# which the secret filter sees. .clang-format holds the layout for editors.
+# The sources' shape, checked like curl's checksrc: no line of gate/ and tracer/ over 100 columns (a
+# tab is 8), no trailing white space, and no error message printed past gate_error()
+# (gate/base/util.c), which the secret filter sees. .clang-format holds the layout for editors.
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 

@@ -16,7 +16,8 @@ api='^(sg_|SG_|__scalegate_MOD_sg_|GOMP_|omp_|ompt_start_tool$|MPI_|mpi_|ompi_[a
 toolchain='@|^(_init|_fini|_edata|_end|__bss_start|_IO_stdin_used|__(a|l|ub|t|hwa)san_|__odr_asan[._]|__sanitizer_|__sancov_|LLVMFuzzer|__start_|__stop_)'
 
 # exports FILE: its defined dynamic symbols that neither the toolchain nor a library put there (a
-# library's variable the program uses is copied into it: a COPY relocation, e.g. ompi_mpi_comm_world)
+# library's variable the program uses is copied into it: a COPY relocation, e.g.
+# ompi_mpi_comm_world)
 exports() {
 	nm -D --defined-only "$1" 2>/dev/null | awk 'NF >= 3 { print $3 }' | grep -Ev -- "$toolchain" |
 		grep -vxF -f <(readelf -rW "$1" 2>/dev/null | awk '$3 ~ /_COPY$/ { print $5 }'; echo '@') || true
@@ -30,7 +31,8 @@ checked=0
 for lib in "$SG_BUILD"/lib/*.so; do
 	[ -e "$lib" ] || continue
 	bad=$(exports "$lib" | grep -Ev -- "$api" || true)
-	[ -z "$bad" ] && pass || fail "$(basename "$lib") exports names outside its API: $(echo $bad)"
+	[ -z "$bad" ] && pass ||
+		fail "$(basename "$lib") exports names outside its API: $(echo $bad)"
 	api_names=$(exports "$lib" | grep -Ec -- '^sg_')
 	[ "$api_names" -gt 0 ] && pass || fail "$(basename "$lib") exports no sg_ entry point"
 	checked=$((checked + 1))
@@ -39,13 +41,15 @@ for lib in "$SG_BUILD"/lib/*.a; do
 	[ -e "$lib" ] || continue
 	bad=$(nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 { print $3 }' | grep -Ev -- "$toolchain" |
 		grep -Ev -- "$api" || true)
-	[ -z "$bad" ] && pass || fail "$(basename "$lib") defines global names outside its API: $(echo $bad)"
+	[ -z "$bad" ] && pass ||
+		fail "$(basename "$lib") defines global names outside its API: $(echo $bad)"
 	checked=$((checked + 1))
 done
 [ "$checked" -ge 2 ] && pass || fail "found only $checked tracer libraries in $SG_BUILD/lib"
 
-# every name our objects define that is not the API: no program of the build (examples, test programs,
-# unit tests, fuzzers; a sanitizer's runtime exports libc's names there, so those are not judged) exports one
+# every name our objects define that is not the API: no program of the build (examples, test
+# programs, unit tests, fuzzers; a sanitizer's runtime exports libc's names there, so those are not
+# judged) exports one
 nm -g --defined-only "$SG_BUILD"/libgate.a "$SG_BUILD"/gate/cmd/*.o "$SG_BUILD"/lib/*.a 2>/dev/null |
 	awk 'NF == 3 { print $3 }' | sort -u >"$T/ours"
 grep -Ev -- "$api" "$T/ours" >"$T/private" || true

@@ -21,7 +21,8 @@ SCALEGATE_OUT=$T/plain "$jacobi" 1 600 40 >/dev/null
 SCALEGATE_OUT=$T/inj SCALEGATE_INJECT=sweep:300%:serial "$jacobi" 1 600 40 >/dev/null
 ratio() { awk -v p="$2" '$1 == p { print $2 }' <<<"$1"; }
 r=$(ratio "$(ratios "$T/inj")" sweep)
-awk -v r="$r" 'BEGIN { exit !(r >= 2.95 && r < 10) }' && pass || fail "sweep: spin/work $r, expected about 3"
+awk -v r="$r" 'BEGIN { exit !(r >= 2.95 && r < 10) }' && pass ||
+	fail "sweep: spin/work $r, expected about 3"
 r=$(ratio "$(ratios "$T/inj" -rq)" residual)
 awk -v r="$r" 'BEGIN { exit !(r < 0.5) }' && pass || fail "residual was slowed down too: $r"
 r=$(ratio "$(ratios "$T/plain" -rq)" sweep)

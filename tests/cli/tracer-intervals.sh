@@ -16,4 +16,5 @@ expect_match "$out" 'errors_unclosed = 1' "the region left open is counted"
 
 # The wall times nest: solve holds 5 x 1 ms steps and 2 ms inner.
 solve=$(awk '$1 == "program/solve" { print $(NF-1) }' <<<"$out")
-awk -v s="$solve" 'BEGIN { exit !(s >= 0.007 && s < 1.0) }' && pass || fail "solve took $solve s, expected >= 7 ms"
+awk -v s="$solve" 'BEGIN { exit !(s >= 0.007 && s < 1.0) }' && pass ||
+	fail "solve took $solve s, expected >= 7 ms"

@@ -1,5 +1,5 @@
-# Regions by name (the Fortran and Caliper layers' path): thousands of names on two threads, past the
-# per-thread cache, each one region with the file and line of its first registration.
+# Regions by name (the Fortran and Caliper layers' path): thousands of names on two threads, past
+# the per-thread cache, each one region with the file and line of its first registration.
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 
@@ -13,4 +13,5 @@ expect_exit 0 "$SCALEGATE" profile "$(one_profile "$T/out")"
 expect_match "$out" '^  program/n2999 +[^ ]*names\.c:[0-9]+ ' "the file and line of the first registration"
 expect_no_match "$out" 'elsewhere' "a later registration's file"
 # Not measuring: no profile, and the program still runs.
-env -u SCALEGATE_OUT "$SG_BUILD/tests/tracer/names" && pass || fail "the names program failed without SCALEGATE_OUT"
+env -u SCALEGATE_OUT "$SG_BUILD/tests/tracer/names" && pass ||
+	fail "the names program failed without SCALEGATE_OUT"

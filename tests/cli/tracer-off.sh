@@ -11,6 +11,7 @@ mkdir "$T/cwd"
 [ -z "$(ls -A "$T/cwd")" ] && pass || fail "files written with an empty SCALEGATE_OUT"
 
 # Compiled out: arguments evaluated exactly once each (3 x 5 calls), nothing written.
-out=$(SCALEGATE_OUT="$T/off" "$SG_BUILD/tests/tracer/disabled") && pass || fail "disabled build: $out"
+out=$(SCALEGATE_OUT="$T/off" "$SG_BUILD/tests/tracer/disabled") && pass ||
+	fail "disabled build: $out"
 [ "$out" = 15 ] && pass || fail "disabled macros evaluated their arguments $out times, expected 15"
 [ ! -e "$T/off" ] && pass || fail "a SCALEGATE_DISABLE build wrote a profile"

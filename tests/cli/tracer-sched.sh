@@ -17,7 +17,8 @@ stat() {
 meta() { awk -F'\t' -v k="$2" '$1 == "meta" && $2 == k { print $3 }' "$1"; }
 # holds A OP B WHAT: a relation between decimals (awk syntax, e.g. 'a + b <= c * 1.02 + 0.002').
 holds() {
-	awk -v a="$1" -v b="$2" -v c="$3" "BEGIN { exit !($4) }" && pass || fail "$5 (a=$1 b=$2 c=$3: $4)"
+	awk -v a="$1" -v b="$2" -v c="$3" "BEGIN { exit !($4) }" && pass ||
+		fail "$5 (a=$1 b=$2 c=$3: $4)"
 }
 
 traced "$T/basic" sched basic
@@ -31,7 +32,8 @@ grep -q "^columns	stat	.*	cpu	rq_wait	rq_sync	cpu_wait	mpi_sync	mpi_rq	mpi_cpu$"
 awk -F'\t' '$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
 	$1 == "stat" && ($idx["mpi_sync"] != "-" || $idx["mpi_rq"] != "-" || $idx["mpi_cpu"] != "-") {
 		print "bad: " $0; bad = 1 }
-	END { exit bad }' "$p" && pass || fail "mpi_sync, mpi_rq or mpi_cpu captured in a program without MPI"
+	END { exit bad }' "$p" && pass ||
+		fail "mpi_sync, mpi_rq or mpi_cpu captured in a program without MPI"
 # Every stat record: cpu + rq_wait <= time (+ clock slack), both >= 0.
 awk -F'\t' '$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
 	$1 == "stat" { t = $idx["time"]; c = $idx["cpu"]; q = $idx["rq_wait"]
@@ -60,8 +62,8 @@ holds "$(stat "$p" tiny 0 cpu)" "$(stat "$p" loop 0 cpu)" 0 'a <= b * 1.0001' "l
 # shellcheck disable=SC2046
 holds $(three team 1) 'a + b >= c * 0.8 && a > 0' "the team worker's body is on a CPU or runnable"
 
-# Threads bound to places (OMP_PROC_BIND): libgomp binds the main thread to the first place before the
-# tracer starts; cpus is what the team's threads may run on, the places of its two threads.
+# Threads bound to places (OMP_PROC_BIND): libgomp binds the main thread to the first place before
+# the tracer starts; cpus is what the team's threads may run on, the places of its two threads.
 OMP_PROC_BIND=close OMP_PLACES=cores traced "$T/bound" sched basic
 holds "$(meta "$(one_profile "$T/bound")" cpus)" "$(nproc)" 0 'a >= (b < 2 ? b : 2) && a <= b' \
 	"meta cpus of threads bound to places: both threads' places"
@@ -108,11 +110,11 @@ expect_exit 0 "$SCALEGATE" profile "$(one_profile "$T/basic")"
 expect_match "$out" '^  program/spin ' "scalegate profile lists the intervals"
 expect_exit 0 "$SCALEGATE" profile --tsv "$T/basic"/*.sgprof "$T/none"/*.sgprof
 
-# Team phases (rq_sync, cpu_wait): PRK Stencil's shape (barriers inside one parallel region) with two
-# CPU hogs beside its two threads, spinning waits (libgomp's default) and passive ones. Relations only:
-# cpu_wait is part of the waiting and of cpu; a thread's time on the program's critical path (its
-# presence less its delay and rq_sync, summed over the region's intervals) is never negative nor more
-# than its presence; and the hogs shift phases: rq_sync is not all zero.
+# Team phases (rq_sync, cpu_wait): PRK Stencil's shape (barriers inside one parallel region) with
+# two CPU hogs beside its two threads, spinning waits (libgomp's default) and passive ones.
+# Relations only: cpu_wait is part of the waiting and of cpu; a thread's time on the program's
+# critical path (its presence less its delay and rq_sync, summed over the region's intervals) is
+# never negative nor more than its presence; and the hogs shift phases: rq_sync is not all zero.
 for policy in active passive; do
 	for h in 1 2; do timeout 120 sh -c 'while :; do :; done' & eval "hog$h=\$!"; done
 	OMP_WAIT_POLICY=$policy OMP_NUM_THREADS=2 OMP_PROC_BIND=false \

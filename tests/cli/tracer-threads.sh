@@ -7,9 +7,11 @@ count_of() { # count_of OUT PATH -> total count of PATH over threads
 
 traced "$T/many" threads many
 expect_exit 0 "$SCALEGATE" profile "$(one_profile "$T/many")"
-[ "$(count_of "$out" program/thread-work)" = 640 ] && pass || fail "64 threads x 10 intervals, got $(count_of "$out" program/thread-work)"
+[ "$(count_of "$out" program/thread-work)" = 640 ] && pass ||
+	fail "64 threads x 10 intervals, got $(count_of "$out" program/thread-work)"
 threads=$(grep -Eo '[0-9]+ threads$' <<<"$out" | head -1 | cut -d' ' -f1)
-[ "$threads" -le 5 ] && pass || fail "exited threads' slots are reused: expected <= 5 slots, got $threads"
+[ "$threads" -le 5 ] && pass ||
+	fail "exited threads' slots are reused: expected <= 5 slots, got $threads"
 
 traced "$T/late" threads late
 expect_exit 0 "$SCALEGATE" profile "$(one_profile "$T/late")"

@@ -1,5 +1,6 @@
-# Clean under clang as under gcc (-Wall -Wextra): a user building scalegate with CC=clang and -Werror must not
-# fail. Syntax-only (no objects), every C file that is not MPI: the gate, the tracer, test programs, examples.
+# Clean under clang as under gcc (-Wall -Wextra): a user building scalegate with CC=clang and
+# -Werror must not fail. Syntax-only (no objects), every C file that is not MPI: the gate, the
+# tracer, test programs, examples.
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 

@@ -5,7 +5,8 @@ set -euo pipefail
 SCALEGATE=$1 T=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
 
-# reseal FILE: the end record of a baseline recomputed after an edit (FNV-1a 64 of the lines before it).
+# reseal FILE: the end record of a baseline recomputed after an edit (FNV-1a 64 of the lines before
+# it).
 reseal() {
 	python3 - "$1" <<'PY'
 import sys

@@ -3,9 +3,10 @@
 # slurmctld and slurmd with their own slurm.conf, state, spool and logs under one directory,
 # on free ports. Runs as root (slurmd must, to start jobs as their user).
 #
-#   tests/slurm/cluster.sh start DIR   start it; prints the line to source: 'export SLURM_CONF=DIR/slurm.conf'
-#   tests/slurm/cluster.sh stop DIR    cancel every job, stop every daemon it started, keep DIR
-#   tests/slurm/cluster.sh check       exit 0 when a cluster can be started here, else say why on stdout, exit 1
+#   tests/slurm/cluster.sh start DIR   start it; prints the line to source: 'export
+# SLURM_CONF=DIR/slurm.conf'   tests/slurm/cluster.sh stop DIR    cancel every job, stop every
+# daemon it started, keep DIR   tests/slurm/cluster.sh check       exit 0 when a cluster can be
+# started here, else say why on stdout, exit 1
 #
 # The node is 'localhost' with the machine's CPUs; the partition 'debug' is the default. No cgroups:
 # proctrack/linuxproc tracks a job's processes through /proc, task/affinity binds them with
@@ -42,7 +43,8 @@ EOF
 
 write_conf() {
 	local dir=$1 ctld_port=$2 d_port=$3 hw
-	# The node as slurmd sees it (CPUs, sockets, cores, threads), without memory: jobs ask for none.
+	# The node as slurmd sees it (CPUs, sockets, cores, threads), without memory: jobs ask for
+	# none.
 	hw=$(slurmd -C | head -n 1 | tr ' ' '\n' | grep -E '^(CPUs|Boards|SocketsPerBoard|CoresPerSocket|ThreadsPerCore)=' | tr '\n' ' ')
 	cat >"$dir/slurm.conf" <<EOF
 # Written by tests/slurm/cluster.sh: a private single-node cluster on loopback.
