@@ -34,7 +34,8 @@ trap '[ ${#hogs[@]} -eq 0 ] || kill "${hogs[@]}" 2>/dev/null; rm -rf "$T"' EXIT
 # Two trees with the same layout: run.sh exports knob.env (the "revision") and runs the example.
 for side in base head; do
 	mkdir -p "$T/$side"
-	printf '#!/bin/sh\nset -a\n. "$(dirname "$0")/knob.env"\nset +a\nexec "$@"\n' >"$T/$side/run.sh"
+	printf '#!/bin/sh\nset -a\n. "$(dirname "$0")/knob.env"\nset +a\nexec "$@"\n' \
+		>"$T/$side/run.sh"
 	chmod +x "$T/$side/run.sh"
 	: >"$T/$side/knob.env"
 done
@@ -80,14 +81,16 @@ wilson() {
 
 # median [FORMAT]: the median of the numbers on stdin (printf FORMAT, default %.1f)
 median() {
-	sort -g | awk -v f="${1:-%.1f}" '{ v[NR] = $1 } END { if (!NR) print "-"; else printf f, NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	sort -g | awk -v f="${1:-%.1f}" \
+		'{ v[NR] = $1 } END { if (!NR) print "-"; else printf f, NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 # gate MODE CONFIG: one whole gate run of the head as knob.env says; prints "EXIT SECONDS"
 gate() {
 	local start=$SECONDS code=0 args=()
 	[ "$1" = ab ] && args=(--against-dir "$T/base")
-	(cd "$T/head" && "$SG" ci -c "$2" --no-post --all "${args[@]}") >"$T/last.log" 2>&1 || code=$?
+	(cd "$T/head" && "$SG" ci -c "$2" --no-post --all "${args[@]}") >"$T/last.log" 2>&1 || \
+		code=$?
 	echo "$code $((SECONDS - start))"
 }
 
@@ -112,7 +115,8 @@ cell() {
 		read -r code secs < <(gate "$2" "$T/head/${config[$3]:-scalegate.yml}")
 		n=$((n + 1))
 		times+=("$secs")
-		[ -z "${SG_BENCH_KEEP:-}" ] || cp "$T/last.log" "$SG_BENCH_KEEP/$1-$2-${3//\//_}-$i-exit$code.log"
+		[ -z "${SG_BENCH_KEEP:-}" ] || cp "$T/last.log" \
+			"$SG_BENCH_KEEP/$1-$2-${3//\//_}-$i-exit$code.log"
 		[ "$3" != imbalance3:1 ] || balance+=("$(load_balance)")
 		case $code in
 		0) ;;
@@ -120,12 +124,14 @@ cell() {
 		*) errors=$((errors + 1)); tail -n 3 "$T/last.log" >&2 ;;
 		esac
 	done
-	[ ${#balance[@]} -eq 0 ] || lb="; Load_balance $(printf '%s\n' "${balance[@]}" | median %.2f)"
+	[ ${#balance[@]} -eq 0 ] || lb="; Load_balance $(printf '%s\n' "${balance[@]}" | median \
+		%.2f)"
 	printf '| %s | %s | %s | %s | %d | %s s%s |\n' "$1" "$2" "$3" "$(wilson "$caught" "$n")" "$errors" \
 		"$(printf '%s\n' "${times[@]}" | median)" "$lb"
 }
 
-echo "== the gate on real code changes: jacobi 600x600 x 100, p = 1, 2; shipped defaults, repeat 5, adaptive"
+echo \
+	"== the gate on real code changes: jacobi 600x600 x 100, p = 1, 2; shipped defaults, repeat 5, adaptive"
 echo "   up to 20; $SETS gates per cell, $AA per A/A cell (SG_BENCH_SETS, SG_BENCH_AA)"
 echo "-- stored baseline recorded on the machine as it is"
 : >"$T/head/knob.env"
@@ -142,7 +148,8 @@ for condition in as-is +2hogs; do
 	fi
 	for mode in ab stored; do
 		for change in "${order[@]}"; do
-			cell "$condition" "$mode" "$change" "$([ "$change" = A/A ] && echo "$AA" || echo "$SETS")"
+			cell "$condition" "$mode" "$change" "$([ "$change" = A/A ] && echo "$AA" \
+				|| echo "$SETS")"
 		done
 	done
 done

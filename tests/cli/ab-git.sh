@@ -16,17 +16,27 @@ expect_match "$out" 'cause: Insufficient_parallelism \(serial code\) grew' "its 
 expect_no_match "$out" "stale program" "both builds wrote their program: no warning"
 # The progress says which side ran, and each side's median per configuration.
 for side in base head; do
-	expect_match "$out" "^\[[0-9]+/[0-9]+\] $side jacobi 1 rank × 2 threads repeat [1-5]/5: [0-9.]+ s, ok$" "$side's progress lines"
-	expect_match "$out" "^$side jacobi 1 rank × 2 threads: [0-9]+/[0-9]+ ok, median [0-9.]+ s$" "$side's median"
+	expect_match "$out" \
+		"^\[[0-9]+/[0-9]+\] $side jacobi 1 rank × 2 threads repeat [1-5]/5: [0-9.]+ s, ok$" \
+		"$side's progress lines"
+	expect_match "$out" \
+		"^$side jacobi 1 rank × 2 threads: [0-9]+/[0-9]+ ok, median [0-9.]+ s$" \
+		"$side's median"
 done
-expect_match "$out" 'whole-run false-alarm level 1 % \((two looks at 0\.05 % and 0\.95 %, )?Holm over [0-9]+ tests' "the summary states the level"
+expect_match "$out" \
+	'whole-run false-alarm level 1 % \((two looks at 0\.05 % and 0\.95 %, )?Holm over [0-9]+ tests' \
+	"the summary states the level"
 [ -f results/base/manifest.tsv ] && pass || fail "the base's runs are not in results/base"
 # The reports put base and head side by side, and call the base a base.
-grep -q '^| Benchmark | Interval | Config | Metric | Current \[lo, hi\] | Base / bound |' out/summary.md && pass ||
+grep -q '^| Benchmark | Interval | Config | Metric | Current \[lo, hi\] | Base / bound |' \
+	out/summary.md && pass ||
 	fail "summary.md: the regression table does not name the base"
-grep -q '^| p | R×T | T median \[lo, hi\] | T base | Speedup | Speedup base |' out/summary.md && pass ||
+grep -q '^| p | R×T | T median \[lo, hi\] | T base | Speedup | Speedup base |' out/summary.md && \
+	pass ||
 	fail "summary.md: the scaling table has no base columns"
-grep -Eq '^\| 2 \| 1x2 \| [0-9.e-]+ s (\[[^]]*\] )?(\(wall [^)]*\) )?\| [0-9.e-]+ s \| [0-9.]+ (\[[^]]*\] )?\| [0-9.]+ \|' out/summary.md && pass ||
+grep -Eq \
+	'^\| 2 \| 1x2 \| [0-9.e-]+ s (\[[^]]*\] )?(\(wall [^)]*\) )?\| [0-9.e-]+ s \| [0-9.]+ (\[[^]]*\] )?\| [0-9.]+ \|' \
+	out/summary.md && pass ||
 	fail "summary.md: no 1x2 row with the base's time and speedup"
 # One base speedup: the check's (summary.json) is the scaling table's, median T(ref) / median T(p)
 # of the base.
@@ -43,12 +53,14 @@ grep -q 'dashed: the base revision, run in the same job' out/report.html && pass
 	fail "report.html: the base is called a stored baseline"
 grep -q '>base (median, 95 % interval)<' out/report.html && pass ||
 	fail "report.html: the plots' key does not say base"
-! grep -q 'baseline (median\|the baseline dashed\|the baseline pale\|: baseline ' out/report.html && pass ||
+! grep -q 'baseline (median\|the baseline dashed\|the baseline pale\|: baseline ' out/report.html \
+	&& pass ||
 	fail "report.html: an A/B plot calls the base a baseline"
 grep -q $'^seed\t7$' results/ab.tsv && pass || fail "the seed is not recorded in ab.tsv"
 # ABBA: within each pair of rounds of a configuration, one runs the base first and the other the
 # head.
-awk -F'\t' 'NR > 5 { o[$2, $3] = $4 } END { for (k in o) { split(k, a, SUBSEP); if (a[2] % 2 && (a[1] SUBSEP a[2] + 1) in o &&
+awk -F'\t' \
+	'NR > 5 { o[$2, $3] = $4 } END { for (k in o) { split(k, a, SUBSEP); if (a[2] % 2 && (a[1] SUBSEP a[2] + 1) in o &&
 	o[k] == o[a[1], a[2] + 1]) exit 1 } }' results/ab.tsv && pass ||
 		fail "a pair of rounds ran in the same order"
 [ ! -e results/.base-tree ] && pass || fail "the scratch worktree was left behind"
@@ -65,7 +77,9 @@ git worktree add -q --detach "$T/base" HEAD~1
 (cd "$T/base" && sh build.sh)
 expect_exit 0 "$SCALEGATE" run -c scalegate.yml --against-dir "$T/base"
 expect_exit 1 "$SCALEGATE" check -c scalegate.yml
-expect_match "$(checks_of "$out")" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' "--against-dir"
+expect_match "$(checks_of "$out")" \
+	'^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' \
+	"--against-dir"
 
 # A plain run afterwards forgets the base: no baseline, nothing to compare.
 expect_exit 0 "$SCALEGATE" run -c scalegate.yml
@@ -85,7 +99,8 @@ expect_match "$out" "no such revision" "ci: a bad revision is a usage error"
 mkdir "$T/plain"
 cp scalegate.yml "$T/plain/"
 expect_exit 2 "$SCALEGATE" ci -c "$T/plain/scalegate.yml" --against HEAD --no-post
-expect_match "$out" "is not in a git repository; run the gate in a clone .*--against-dir DIR" "not a git repository"
+expect_match "$out" "is not in a git repository; run the gate in a clone .*--against-dir DIR" \
+	"not a git repository"
 
 # An interrupted gate exits 128 + the signal, and removes its scratch worktree.
 "$SCALEGATE" ci -c scalegate.yml --against HEAD~1 --no-post >"$T/int.out" 2>&1 &
@@ -94,7 +109,8 @@ for _ in $(seq 300); do grep -q 'repeat 2/' "$T/int.out" && break; sleep 0.1; do
 kill -TERM $gate
 code=0
 wait $gate || code=$?
-[ $code -eq 143 ] && pass || { cat "$T/int.out" >&2; fail "an interrupted ci exited $code, expected 143 (128 + SIGTERM)"; }
+[ $code -eq 143 ] && pass || { cat "$T/int.out" >&2; fail \
+	"an interrupted ci exited $code, expected 143 (128 + SIGTERM)"; }
 expect_match "$(cat "$T/int.out")" "interrupted by SIGTERM" "the interrupt is told"
 [ ! -e results/.base-tree ] && pass ||
 	fail "the scratch worktree was left behind by the interrupted gate"

@@ -45,7 +45,8 @@ out=$("$SCALEGATE" ci -c "$cfg" --against-dir "$T/tree" --no-post --seed 3 2>&1)
 expect_match "$out" '^adaptive: no time left for more rounds of open .*; adaptive max_seconds\)' \
 	"the gate's bound leaves the cells out, and says why"
 expect_no_match "$out" '^adaptive: [0-9]+ more rounds' "no cell gets rounds"
-expect_match "$out" 'whole-run false-alarm level 5 % \(Holm over' "the first look is final, at the full level"
+expect_match "$out" 'whole-run false-alarm level 5 % \(Holm over' \
+	"the first look is final, at the full level"
 
 # The section is checked like every other.
 sed -i 's/adaptive: { max_seconds: 1ms }/adaptive: { max_secs: 1 }/' "$cfg"

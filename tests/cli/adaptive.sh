@@ -28,20 +28,26 @@ expect_match "$out" '^adaptive: 2 more rounds of jacobi 1 rank × [12] threads? 
 expect_match "$out" 'whole-run false-alarm level 5 % \(two looks at 0.25 % and 4.75 %, Holm over [0-9]+ tests in [0-9]+ cells?, each cell.s time check first; adaptive: [12] cells?, [24] more rounds\)' \
 	"the summary states the two looks"
 expect_no_match "$out" '\[[0-9]+/0\]' "the progress counter has a total"
-expect_match "$out" '\[12/12\] (base|head) jacobi' "the first rounds count both sides: 2 configurations × 3 rounds × 2 sides"
+expect_match "$out" '\[12/12\] (base|head) jacobi' \
+	"the first rounds count both sides: 2 configurations × 3 rounds × 2 sides"
 res=$T/tree/results
 [ -s "$res/adaptive.tsv" ] && pass || fail "no adaptive.tsv"
-expect_match "$(cat "$res/adaptive.tsv")" '^jacobi	-	1	[12]	3	5	' "the record names the cells, first and total rounds"
-expect_match "$(cut -f1,6 "$res/manifest.tsv")" '^jacobi	5$' "the head's extra rounds are in the manifest"
-expect_match "$(cut -f1,6 "$res/base/manifest.tsv")" '^jacobi	5$' "the base's extra rounds are in its manifest"
-expect_match "$(cat "$res/ab.tsv")" '^jacobi	s--r1-t[12]	5	(base,head|head,base)$' "and in ab.tsv, in the recorded order"
+expect_match "$(cat "$res/adaptive.tsv")" '^jacobi	-	1	[12]	3	5	' \
+	"the record names the cells, first and total rounds"
+expect_match "$(cut -f1,6 "$res/manifest.tsv")" '^jacobi	5$' \
+	"the head's extra rounds are in the manifest"
+expect_match "$(cut -f1,6 "$res/base/manifest.tsv")" '^jacobi	5$' \
+	"the base's extra rounds are in its manifest"
+expect_match "$(cat "$res/ab.tsv")" '^jacobi	s--r1-t[12]	5	(base,head|head,base)$' \
+	"and in ab.tsv, in the recorded order"
 [ "$(grep -c '^seed' "$res/ab.tsv")" = 1 ] && pass || fail "ab.tsv got a second header"
 runs=$(awk -F'\t' '$1 == "jacobi" { print $4 }' "$res/complete.tsv")
 [ "$runs" = "$(grep -c '^jacobi	' "$res/manifest.tsv")" ] && pass ||
 	fail "complete.tsv counts $runs runs, the manifest has others"
 
 # check on the same results: the same verdicts and the same summary as ci.
-verdicts() { printf '%s\n' "$1" | grep -E '^(PASS|WARN|INCONCLUSIVE|FAIL|ERROR|SKIP) |^scalegate check: '; }
+verdicts() { printf '%s\n' "$1" | grep -E \
+	'^(PASS|WARN|INCONCLUSIVE|FAIL|ERROR|SKIP) |^scalegate check: '; }
 ci_out=$out
 code2=0
 out=$("$SCALEGATE" check -c "$cfg" 2>&1) || code2=$?
@@ -67,7 +73,8 @@ expect_match "$("$SCALEGATE" check -c "$cfg" --all 2>&1)" 'program 1 rank × 2 t
 sed -i 's/adaptive_seconds: 10m/adaptive_seconds: 0.001/' "$cfg"
 out=$("$SCALEGATE" ci -c "$cfg" --against-dir "$T/tree" --no-post 2>&1) || true
 expect_match "$out" '^adaptive: no time left for more rounds of jacobi' "the budget allows none"
-expect_match "$out" 'whole-run false-alarm level 5 % \(Holm over' "the first look is final, at the full level"
+expect_match "$out" 'whole-run false-alarm level 5 % \(Holm over' \
+	"the first look is final, at the full level"
 [ -e "$res/adaptive.tsv" ] && fail "an adaptive.tsv with no cells was left"
 sed -i 's/adaptive_seconds: 0.001/adaptive_seconds: 10m/' "$cfg"
 

@@ -5,8 +5,10 @@ export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
 
 SG_KNOB_SCHEDULE=static SCALEGATE_OUT="$T/o" "$SG_BUILD/examples/imbalance" 2 2000 5 >/dev/null
 out=$("$SCALEGATE" analyze "$T/o")
-expect_match "$out" '^== imbalance  program/loop  examples/imbalance.c:[0-9]+  level 1  count 1' "interval header"
-expect_match "$out" '^    Execution_time +[0-9.e-]+ \[[0-9.e-]+, [0-9.e-]+\] \(n=1\)' "execution time with its interval"
+expect_match "$out" '^== imbalance  program/loop  examples/imbalance.c:[0-9]+  level 1  count 1' \
+	"interval header"
+expect_match "$out" '^    Execution_time +[0-9.e-]+ \[[0-9.e-]+, [0-9.e-]+\] \(n=1\)' \
+	"execution time with its interval"
 # No MPI library in the process: nothing to capture, so no communication (meta mpi absent), a 0.
 expect_match "$out" '^        Communication +0 ' "no MPI in the process: Communication 0"
 grep -q $'^meta\tmpi\tabsent$' "$T"/o/*.sgprof && pass ||
@@ -39,7 +41,8 @@ PY
 # A results directory: manifest with two configurations, one failed run left out.
 for t in 1 2; do
 	for r in 1 2 3; do
-		SG_KNOB_SCHEDULE=static SCALEGATE_OUT="$T/res/imb-t$t-r$r" "$SG_BUILD/examples/imbalance" $t 2000 3 >/dev/null
+		SG_KNOB_SCHEDULE=static SCALEGATE_OUT="$T/res/imb-t$t-r$r" \
+			"$SG_BUILD/examples/imbalance" $t 2000 3 >/dev/null
 	done
 done
 {

@@ -10,7 +10,8 @@ export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
 # least MIN_COUNT.
 check_run() {
 	"$SCALEGATE" analyze --json "$1" >"$T/a.json" && pass || fail "analyze $1"
-	python3 - "$T/a.json" "${2:-}" "${3:-0}" "${4:-0}" <<'PY' && pass || { cat "$T/a.json" >&2; fail "run $1"; }
+	python3 - "$T/a.json" "${2:-}" "${3:-0}" "${4:-0}" <<'PY' && pass || { cat "$T/a.json" \
+		>&2; fail "run $1"; }
 import json, sys
 doc = json.load(open(sys.argv[1]))
 want, min_time, min_count = sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
@@ -40,7 +41,8 @@ PY
 
 # One parallel region around the iterations, every thread opening 'stencil' and 'update' inside it.
 for r in 1 2 3; do
-	OMP_NUM_THREADS=2 SCALEGATE_OUT="$T/fused$r" "$SG_BUILD/tests/tracer/fused" 20 200000 >/dev/null
+	OMP_NUM_THREADS=2 SCALEGATE_OUT="$T/fused$r" "$SG_BUILD/tests/tracer/fused" 20 200000 \
+		>/dev/null
 	check_run "$T/fused$r" program/run/stencil 0 20
 done
 

@@ -11,8 +11,12 @@ end_stray=$(line_of 'SG_END("stray")')
 
 SCALEGATE_OUT="$T/out" "$prog" >/dev/null 2>"$T/err"
 [ "$(wc -l <"$T/err")" -eq 2 ] && pass || fail "not one line per kind of error: $(cat "$T/err")"
-expect_match "$(cat "$T/err")" "^scalegate: error: $src:$begin_inner: interval \"inner\" was left open" "the open interval and its SG_BEGIN"
-expect_match "$(cat "$T/err")" "^scalegate: error: $src:$end_stray: SG_END\(\"stray\"\) matches no open interval" "the stray SG_END and its line"
+expect_match "$(cat "$T/err")" \
+	"^scalegate: error: $src:$begin_inner: interval \"inner\" was left open" \
+	"the open interval and its SG_BEGIN"
+expect_match "$(cat "$T/err")" \
+	"^scalegate: error: $src:$end_stray: SG_END\(\"stray\"\) matches no open interval" \
+	"the stray SG_END and its line"
 # Not measuring: nothing is checked, nothing printed.
 "$prog" >/dev/null 2>"$T/err0"
 [ ! -s "$T/err0" ] && pass || fail "errors printed without SCALEGATE_OUT: $(cat "$T/err0")"

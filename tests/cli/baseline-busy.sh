@@ -29,7 +29,9 @@ expect_match "$out" "or --force" "the way out is said"
 [ -e "$T/baselines/jacobi.sgbase" ] && fail "a baseline was written from a busy run"
 
 expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml" --force
-expect_match "$out" "warning: benchmark 'jacobi': 1 run measured on a busy machine .* recorded anyway \(--force\)" "--force warns"
+expect_match "$out" \
+	"warning: benchmark 'jacobi': 1 run measured on a busy machine .* recorded anyway \(--force\)" \
+	"--force warns"
 [ -s "$T/baselines/jacobi.sgbase" ] && pass || fail "--force wrote no baseline"
 
 # Below the benchmark's max_contention, or with it off, the run is not busy.

@@ -23,7 +23,8 @@ for k in 1 2 3; do
 	expect_exit 0 "$SCALEGATE" run -c scalegate.yml -o "run$k"
 	expect_exit 0 "$SCALEGATE" baseline update -c scalegate.yml -r "run$k" --force
 	s=sittings; [ $k = 1 ] && s=sitting
-	expect_match "$out" "^wrote baselines/jacobi\.sgbase: .* cells, $k $s$" "update $k counts its sittings"
+	expect_match "$out" "^wrote baselines/jacobi\.sgbase: .* cells, $k $s$" \
+		"update $k counts its sittings"
 	[ "$(sittings)" = $((k - 1)) ] && pass ||
 		fail "update $k: $(sittings) 'sitting' lines, expected $((k - 1))"
 	# Recording the same results again adds no sitting: the same bytes.
@@ -34,7 +35,8 @@ for k in 1 2 3; do
 done
 # Every cell has the medians of the two earlier sittings, after its samples.
 cells=$(grep -c '^sample	.*	Execution_time	' baselines/jacobi.sgbase)
-[ "$(grep -cE '^earlier	.*	Execution_time	[0-9.e-]+	[0-9.e-]+$' baselines/jacobi.sgbase)" = "$cells" ] && pass ||
+[ "$(grep -cE '^earlier	.*	Execution_time	[0-9.e-]+	[0-9.e-]+$' \
+	baselines/jacobi.sgbase)" = "$cells" ] && pass ||
 	fail "not every cell has its two earlier medians"
 
 # The measured shift is named in the checks' details (JUnit), with its count of sittings.
@@ -56,11 +58,13 @@ expect_exit 0 "$SCALEGATE" baseline update -c scalegate.yml -r run1 --force
 assumed='shift between sittings allowed for: sd ([0-9.]+) % \(assumed: the baseline holds 1 sitting, 3 are needed'
 expect_match "$(cat junit.xml)" "$assumed" "a single sitting: the shift is assumed, and it says so"
 sds=$(sed -nE "s/.*$assumed.*/\1/p" junit.xml | sort -g)
-awk -v lo="$(head -n1 <<<"$sds")" -v hi="$(tail -n1 <<<"$sds")" 'BEGIN { exit !(lo >= 2 && hi >= 3) }' && pass ||
+awk -v lo="$(head -n1 <<<"$sds")" -v hi="$(tail -n1 <<<"$sds")" \
+	'BEGIN { exit !(lo >= 2 && hi >= 3) }' && pass ||
 	fail "assumed shifts of sd $(echo $sds) %: expected 2 % at least, 3 % for times"
 
 # A damaged baseline being replaced is not fatal: its sittings are dropped, with a warning.
 printf 'scalegate-baseline\t2\n' >baselines/jacobi.sgbase
 expect_exit 0 "$SCALEGATE" baseline update -c scalegate.yml -r run2 --force
-expect_match "$out" "cannot be read: its earlier sittings are not kept" "a damaged old baseline is named"
+expect_match "$out" "cannot be read: its earlier sittings are not kept" \
+	"a damaged old baseline is named"
 [ "$(sittings)" = 0 ] && pass || fail "sittings carried from a damaged baseline"

@@ -19,14 +19,18 @@ YML
 mkdir -p "$T/baselines"
 echo "keep me" >"$T/baselines/other.sgbase"
 expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml" --benchmark jacobi
-expect_match "$out" "^wrote $T/baselines/jacobi\.sgbase: 4 intervals, 8 interval x configuration cells, 1 sitting$" "says what it wrote"
+expect_match "$out" \
+	"^wrote $T/baselines/jacobi\.sgbase: 4 intervals, 8 interval x configuration cells, 1 sitting$" \
+	"says what it wrote"
 [ "$(cat "$T/baselines/other.sgbase")" = "keep me" ] && pass ||
 	fail "--benchmark jacobi touched other.sgbase"
 ls "$T/baselines" | grep -v '\.sgbase$' && fail "a temporary file was left behind"
 
 # 'other' never ran: the results are refused, naming it; --partial judges what is there.
 expect_exit 2 "$SCALEGATE" check -c "$T/scalegate.yml" --all
-expect_match "$out" "benchmark 'other' is missing from the results '$data/clear-regression/results'" "a missing benchmark is named"
+expect_match "$out" \
+	"benchmark 'other' is missing from the results '$data/clear-regression/results'" \
+	"a missing benchmark is named"
 # The stored samples are the results' own: nothing fails, but every time check is undecided (below),
 # and nothing judged is never green: exit 3, "could not decide".
 expect_exit 3 "$SCALEGATE" check -c "$T/scalegate.yml" --all --partial
@@ -50,7 +54,8 @@ cmp -s "$T/first" "$T/baselines/jacobi.sgbase" && pass ||
 # jacobi is still written.
 rm "$T/baselines/jacobi.sgbase"
 expect_exit 2 "$SCALEGATE" baseline update -c "$T/scalegate.yml"
-expect_match "$out" "benchmark 'other' is missing from the results" "a benchmark without results is an error"
+expect_match "$out" "benchmark 'other' is missing from the results" \
+	"a benchmark without results is an error"
 [ ! -f "$T/baselines/jacobi.sgbase" ] && pass ||
 	fail "a baseline was written from incomplete results"
 expect_exit 2 "$SCALEGATE" baseline update -c "$T/scalegate.yml" --partial
@@ -73,8 +78,10 @@ expect_exit 2 "$SCALEGATE" baseline remove -c "$T/scalegate.yml"
 printf 'scalegate-baseline\t1\nbenchmark\tjacobi\nsample\tprogram\t-\t1\t1\tExecution_time\tnope\n' \
 	>"$T/baselines/jacobi.sgbase"
 expect_exit 3 "$SCALEGATE" check -c "$T/scalegate.yml" --partial
-expect_match "$out" "jacobi\.sgbase:1: baseline version 1 has no end record" "the reader names file and line"
-expect_match "$out" "^ERROR jacobi - - baseline: cannot read the baseline" "an unreadable baseline is an error verdict"
+expect_match "$out" "jacobi\.sgbase:1: baseline version 1 has no end record" \
+	"the reader names file and line"
+expect_match "$out" "^ERROR jacobi - - baseline: cannot read the baseline" \
+	"an unreadable baseline is an error verdict"
 
 # A profile with a time that is not a finite, non-negative number is refused with its file and
 # record, and no baseline is written from it (issue 12).
@@ -97,9 +104,11 @@ for b in text.encode():
     h = ((h ^ b) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
 open(path, "w").write(text + "end\t%016x\n" % h)
 PY
-sed "s|^results: .*|results: $T/nan-results|; s|^baselines: .*|baselines: $T/nan-baselines|" "$T/scalegate.yml" >"$T/nan.yml"
+sed "s|^results: .*|results: $T/nan-results|; s|^baselines: .*|baselines: $T/nan-baselines|" \
+	"$T/scalegate.yml" >"$T/nan.yml"
 got=0
 out=$("$SCALEGATE" baseline update -c "$T/nan.yml" --benchmark jacobi 2>&1) || got=$?
 [ "$got" -ne 0 ] && pass || fail "baseline update accepted a profile with a NaN time"
-expect_match "$out" "$victim:[0-9]+: corrupt profile: stat column 'time' is 'nan'" "the profile and its record are named"
+expect_match "$out" "$victim:[0-9]+: corrupt profile: stat column 'time' is 'nan'" \
+	"the profile and its record are named"
 [ ! -e "$T/nan-baselines/jacobi.sgbase" ] && pass || fail "a baseline was written from a NaN time"

@@ -30,10 +30,12 @@ for dir in tests/data/check/*/; do
 		# (docs/check.md)
 		if grep -Eq '<(error|failure) ' "$T/$name.xml"; then
 			[ "$code" -ne 0 ] && pass ||
-				fail "$name: the JUnit report has errors or failures but the exit code is 0"
+				fail \
+					"$name: the JUnit report has errors or failures but the exit code is 0"
 		else
 			[ "$code" -eq 0 ] && pass ||
-				fail "$name: exit $code without an <error> or <failure> in the JUnit report"
+				fail \
+					"$name: exit $code without an <error> or <failure> in the JUnit report"
 		fi
 		# well-formed here; valid against the public schemas in cli/junit-schemas (skipped
 		# without them)
@@ -47,10 +49,13 @@ done
 [ "$cases" -ge 12 ] && pass || fail "only $cases cases found in tests/data/check"
 # On a busy machine with the run-queue delay (busy-*): the machine's share is named in every report.
 for f in "$T/busy-regression.xml" "$T/busy-regression.md"; do
-	grep -q 'the machine took 3[67]\.[0-9] % of Total.\{0,1\}_time.\{0,1\}_wall from this interval' "$f" && pass ||
+	grep -q \
+		'the machine took 3[67]\.[0-9] % of Total.\{0,1\}_time.\{0,1\}_wall from this interval' \
+		"$f" && pass ||
 		fail "$f: no Interference named"
 done
-grep -q '(wall [0-9.]* s: the machine took [0-9.]* % of Total.\{0,1\}_time.\{0,1\}_wall)' "$T/busy-regression.md" && pass ||
+grep -q '(wall [0-9.]* s: the machine took [0-9.]* % of Total.\{0,1\}_time.\{0,1\}_wall)' \
+	"$T/busy-regression.md" && pass ||
 	fail "the Markdown time column shows no wall time beside the program's"
 
 # The verdicts are the same on every run: fixed seeds, sorted output.
@@ -62,7 +67,8 @@ cmp -s "$T/a" "$T/b" && pass || fail "two checks of the same results differ"
 expect_exit 0 "$SCALEGATE" check --validate -c tests/data/check/clear-regression/scalegate.yml
 expect_match "$out" 'valid, 1 rule' "--validate names what it loaded"
 expect_exit 2 "$SCALEGATE" check --validate -c tests/data/check/malformed-rules/scalegate.yml
-expect_match "$out" 'malformed-rules/scalegate.yml:[0-9]+:[0-9]+: ' "--validate reports file:line:col"
+expect_match "$out" 'malformed-rules/scalegate.yml:[0-9]+:[0-9]+: ' \
+	"--validate reports file:line:col"
 expect_exit 2 "$SCALEGATE" check --no-such-option
 expect_exit 2 "$SCALEGATE" check -c "$T/missing.yml"
 echo "$cases cases"

@@ -37,19 +37,22 @@ expect_exit 0 sg run
 mkdir -p "$T/baselines"
 echo "untouched" >"$T/baselines/other.sgbase"
 expect_exit 0 sg baseline update
-expect_match "$out" "wrote .*/baselines/jacobi\.sgbase: 4 intervals" "baseline update says what it wrote"
+expect_match "$out" "wrote .*/baselines/jacobi\.sgbase: 4 intervals" \
+	"baseline update says what it wrote"
 [ "$(cat "$T/baselines/other.sgbase")" = untouched ] && pass ||
 	fail "baseline update touched another benchmark's baseline"
 head -n 1 "$T/baselines/jacobi.sgbase" | grep -qx $'scalegate-baseline\t2' && pass ||
 	fail "baseline: no version line"
-grep -q $'^sample\tprogram/solve/residual\t-\t1\t2\tInsufficient_parallelism\t' "$T/baselines/jacobi.sgbase" && pass ||
+grep -q $'^sample\tprogram/solve/residual\t-\t1\t2\tInsufficient_parallelism\t' \
+	"$T/baselines/jacobi.sgbase" && pass ||
 	fail "baseline: no residual samples"
 expect_exit 2 sg baseline update --benchmark nosuch
 
 # Knob on: the residual runs on one thread.
 SG_KNOB_SERIAL=1 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/knob" >/dev/null 2>&1 && pass ||
 	fail "the knob run failed"
-expect_exit 1 sg check -r "$T/knob" --junit "$T/knob.xml" --markdown "$T/knob.md" --json "$T/knob.json"
+expect_exit 1 sg check -r "$T/knob" --junit "$T/knob.xml" --markdown "$T/knob.md" --json \
+	"$T/knob.json"
 expect_match "$(checks_of "$out")" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism: Insufficient_parallelism median [0-9.]+ %' \
 	"the failure names the interval, the configuration and the metric"
 expect_match "$out" '^    cause: Insufficient_parallelism \(serial code\) grew from [0-9.]+ % to [0-9.]+ % of Total_time' \
@@ -57,8 +60,10 @@ expect_match "$out" '^    cause: Insufficient_parallelism \(serial code\) grew f
 expect_match "$out" 'exit 1 \(regression\)$' "the summary gives the exit code"
 # one finding for the serial residual, whatever its enclosing intervals did: the same count in every
 # report
-expect_match "$out" '^scalegate check: [0-9]+ checks: 1 regression \([0-9]+ checks? failed\), ' "the count line"
-expect_match "$(head -n 1 "$T/knob.md")" '^### .* scalegate: 1 regression \([0-9]+ checks? failed\)' "the Markdown header"
+expect_match "$out" '^scalegate check: [0-9]+ checks: 1 regression \([0-9]+ checks? failed\), ' \
+	"the count line"
+expect_match "$(head -n 1 "$T/knob.md")" \
+	'^### .* scalegate: 1 regression \([0-9]+ checks? failed\)' "the Markdown header"
 # (the efficiency-watch rule is level warn: a warning finding beside it is no regression)
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
 f = [x for x in d["findings"] if x["severity"] == "regression"]

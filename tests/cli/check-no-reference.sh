@@ -19,8 +19,11 @@ YML
 expect_exit 3 "$SCALEGATE" ci -c "$T/scalegate.yml" --no-run --no-post
 expect_match "$out" "^ERROR jacobi - - baseline\.missing: no reference to compare with: .*scalegate ci --against origin/main" \
 	"ci: no reference is an error naming the fixes"
-head -1 "$T/reports/summary.md" | grep -q '^### ❔ scalegate: could not be judged: no baseline and no base revision for 1 benchmark' && pass ||
-	fail "summary.md: the header does not say 'could not be judged': $(head -1 "$T/reports/summary.md")"
+head -1 "$T/reports/summary.md" | grep -q \
+	'^### ❔ scalegate: could not be judged: no baseline and no base revision for 1 benchmark' \
+	&& pass ||
+	fail "summary.md: the header does not say 'could not be judged': $(head -1 \
+		"$T/reports/summary.md")"
 grep -q '<error ' "$T/reports/junit.xml" && pass ||
 	fail "junit.xml: no <error> for the benchmark without a reference"
 grep -q '"exit_code": *3' "$T/reports/summary.json" && pass ||
@@ -28,7 +31,9 @@ grep -q '"exit_code": *3' "$T/reports/summary.json" && pass ||
 
 # Opted in on the command line, or in the configuration: a skip, and the gate passes.
 expect_exit 0 "$SCALEGATE" ci -c "$T/scalegate.yml" --no-run --no-post --allow-no-reference
-expect_match "$out" "^SKIP jacobi - - baseline\.missing: no baseline .*\(allowed: allow_no_reference\)" "--allow-no-reference"
+expect_match "$out" \
+	"^SKIP jacobi - - baseline\.missing: no baseline .*\(allowed: allow_no_reference\)" \
+	"--allow-no-reference"
 expect_exit 0 "$SCALEGATE" check -c "$T/scalegate.yml" --allow-no-reference
 echo "allow_no_reference: true" >>"$T/scalegate.yml"
 expect_exit 0 "$SCALEGATE" check -c "$T/scalegate.yml"

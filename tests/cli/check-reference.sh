@@ -23,7 +23,8 @@ YML
 }
 # slow_machine DIR FACTOR: the runs' reference_s times FACTOR
 slow_machine() {
-	awk -F'\t' -v OFS='\t' -v k="$2" 'NR > 1 && $13 != "-" { $13 = $13 * k } 1' "$1/manifest.tsv" >"$T/m" &&
+	awk -F'\t' -v OFS='\t' -v k="$2" 'NR > 1 && $13 != "-" { $13 = $13 * k } 1' \
+		"$1/manifest.tsv" >"$T/m" &&
 		mv "$T/m" "$1/manifest.tsv"
 }
 # sweep_change SUMMARY: the change of sweep's time at 1 thread in a JSON summary, in %
@@ -66,7 +67,8 @@ code=0
 out=$("$SCALEGATE" check -c half.yml -r half --junit half.xml --json half.json 2>&1) || code=$?
 expect_match "$(cat half.xml)" 'machine speed: scalegate&apos;s reference loop ran [0-9.]+ % slower here than when the baseline was recorded; the times here are scaled by 0\.[5-8][0-9]* to its speed, which adds sd [0-9.]+ % to the change' \
 	"the details say how the machine's speed was taken out"
-approx "$(sweep_change half.json)" -35 35 "1.5 times the work on a machine 1.5 times as slow: the change of sweep at 1 thread"
+approx "$(sweep_change half.json)" -35 35 \
+	"1.5 times the work on a machine 1.5 times as slow: the change of sweep at 1 thread"
 [ "$code" = 0 ] || [ "$code" = 1 ] && pass || fail "check exited $code"
 
 # 1b. Three times the work on a loop three times as slow: the factor is outside 0.5-2 and not
@@ -97,8 +99,10 @@ expect_match "$(cat same.xml)" 'machine speed factor x0\.[5-8][0-9]* .* contradi
 code=0
 out=$("$SCALEGATE" check -c head.yml -r head --json head.json 2>&1) || code=$?
 [ "$code" = 1 ] && pass || fail "three times the work passed (exit $code): $out"
-approx "$(sweep_change head.json)" 100 400 "three times the work, the same machine: the change of sweep at 1 thread"
-checks_of "$out" | grep -qE '^FAIL jacobi program/solve/sweep 1 rank × [12] threads? tolerance\.time:' && pass ||
+approx "$(sweep_change head.json)" 100 400 \
+	"three times the work, the same machine: the change of sweep at 1 thread"
+checks_of "$out" | grep -qE \
+	'^FAIL jacobi program/solve/sweep 1 rank × [12] threads? tolerance\.time:' && pass ||
 	fail "no time regression on sweep: $out"
 
 # 3. A baseline without references (recorded before them, or by a batch job): times as measured.

@@ -39,25 +39,32 @@ reports_exist() {
 # the failed post only warns. Opted in (a first nightly run): a pass.
 expect_exit 3 ci
 reports_exist "first run"
-expect_match "$out" '^ERROR jacobi - - baseline\.missing: no reference to compare with' "the missing reference is an error"
+expect_match "$out" '^ERROR jacobi - - baseline\.missing: no reference to compare with' \
+	"the missing reference is an error"
 expect_exit 0 ci --no-run --allow-no-reference
 expect_match "$out" '^SKIP jacobi - - baseline\.missing' "the missing baseline is said"
-expect_match "$out" 'warning: the summary was not posted; the gate.s verdict stands' "a failed post warns"
+expect_match "$out" 'warning: the summary was not posted; the gate.s verdict stands' \
+	"a failed post warns"
 
 expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml"
 
 # The knob: the residual runs serially; exit 1 with interval, metric and cause.
 rm -rf "$T/out"
 SG_KNOB_SERIAL=1 expect_exit 1 ci
-expect_match "$(checks_of "$out")" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' "the regression"
+expect_match "$(checks_of "$out")" \
+	'^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' \
+	"the regression"
 expect_match "$out" 'cause: Insufficient_parallelism \(serial code\) grew' "its cause"
 # the recap ends the log, after the reports' paths: the failure, where in the source, which rule
 recap=$(sed -n '/^reports:$/,$p' <<<"$out" | sed -n '/^recap: /,$p')
-expect_match "$recap" '^recap: 1 regression \([0-9]+ checks? failed\), 0 errors' "the recap follows the reports"
+expect_match "$recap" '^recap: 1 regression \([0-9]+ checks? failed\), 0 errors' \
+	"the recap follows the reports"
 expect_match "$recap" "^FAIL  jacobi program/solve/residual at examples/jacobi\.c:$(grep -n 'SG_BEGIN("residual")' "$SG_TOP/examples/jacobi.c" | cut -d: -f1)\$" \
 	"the recap gives the interval's file:line"
-expect_match "$recap" '^      1 rank × 2 threads: Insufficient_parallelism ' "the recap gives configuration and metric"
-expect_match "$recap" "^      rule: rule 'serial-code' \($T/scalegate.yml:[0-9]+:[0-9]+\)\$" "the recap gives the rule"
+expect_match "$recap" '^      1 rank × 2 threads: Insufficient_parallelism ' \
+	"the recap gives configuration and metric"
+expect_match "$recap" "^      rule: rule 'serial-code' \($T/scalegate.yml:[0-9]+:[0-9]+\)\$" \
+	"the recap gives the rule"
 reports_exist "knob run"
 grep -q 'program/solve/residual` at examples/jacobi\.c:[0-9]' "$T/out/summary.md" && pass ||
 	fail "the Markdown summary names the interval and its file:line"

@@ -5,7 +5,8 @@
 . "$(dirname "$0")/lib.bash"
 
 command -v strace >/dev/null || { echo "skip: strace is not installed"; exit 77; }
-strace -f -qq -e trace=openat -o /dev/null true 2>/dev/null || { echo "skip: strace cannot trace here"; exit 77; }
+strace -f -qq -e trace=openat -o /dev/null true 2>/dev/null || { echo \
+	"skip: strace cannot trace here"; exit 77; }
 
 mkdir -p "$T/tree"
 cat >"$T/tree/scalegate.yml" <<YML
@@ -59,7 +60,8 @@ n=$(opened "$T/tree/reports/summary.json")
 [ -s "$T/tree/reports/summary.json" ] && pass || fail "no summary.json"
 
 # The verdicts and the exit code are those of 'check' reading every file afresh.
-verdicts() { printf '%s\n' "$1" | grep -E '^(PASS|WARN|INCONCLUSIVE|FAIL|ERROR|SKIP) |^scalegate check: '; }
+verdicts() { printf '%s\n' "$1" | grep -E \
+	'^(PASS|WARN|INCONCLUSIVE|FAIL|ERROR|SKIP) |^scalegate check: '; }
 code2=0
 out2=$("$SCALEGATE" check -c "$cfg" --json "$T/check.json" 2>&1) || code2=$?
 [ $code2 = $code ] && pass || fail "check exited $code2, ci $code"

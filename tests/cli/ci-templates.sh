@@ -145,13 +145,15 @@ PY
 # The annotation step works on a report: run its script on the JSON summary of a check. One
 # annotation per finding, not per failed check (the residual's serial code fails 6 checks, 3 of them
 # in program/solve), at the interval's file:line.
-sed -n '/^          python3 - reports\/summary.json <<.PY.$/,/^          PY$/p' "$SG_TOP/ci/github-actions.yml" |
+sed -n '/^          python3 - reports\/summary.json <<.PY.$/,/^          PY$/p' \
+	"$SG_TOP/ci/github-actions.yml" |
 	sed '1d;$d;s/^          //' >"$T/annotate.py"
 [ -s "$T/annotate.py" ] && pass || fail "github: no annotation script found"
 "$SCALEGATE" check -c "$SG_TOP/tests/data/check/clear-regression/scalegate.yml" --json "$T/summary.json" \
 	>/dev/null 2>&1 || true
 ann=$("$py" "$T/annotate.py" "$T/summary.json")
-[ "$(grep -c '^::' <<<"$ann")" = 1 ] && pass || { printf '%s\n' "$ann" >&2; fail "github: not one annotation for one finding"; }
+[ "$(grep -c '^::' <<<"$ann")" = 1 ] && pass || { printf '%s\n' "$ann" >&2; fail \
+	"github: not one annotation for one finding"; }
 expect_match "$ann" '^::error file=jacobi\.c,line=36,title=scalegate jacobi program/solve/residual 1 rank × 2 threads::Insufficient_parallelism \(serial code\) grew from 0\.0 %25 to 50\.0 %25 .* \(6 checks failed\)$' \
 	"github: the finding's annotation with file and line"
 # A finding of the whole program, which has no line: the program's executable, with the benchmark's
@@ -160,7 +162,8 @@ cp -r "$SG_TOP/tests/data/check/clear-regression" "$T/whole"
 sed -i 's|interval: "program/solve\*"|interval: program|' "$T/whole/scalegate.yml"
 "$SCALEGATE" check -c "$T/whole/scalegate.yml" --json "$T/whole.json" >/dev/null 2>&1 || true
 ann=$("$py" "$T/annotate.py" "$T/whole.json")
-[ "$(grep -c '^::' <<<"$ann")" = 1 ] && pass || { printf '%s\n' "$ann" >&2; fail "github: not one annotation for the program"; }
+[ "$(grep -c '^::' <<<"$ann")" = 1 ] && pass || { printf '%s\n' "$ann" >&2; fail \
+	"github: not one annotation for the program"; }
 expect_match "$ann" '^::error file=jacobi,title=scalegate jacobi program 1 rank × 2 threads::.*\(3 checks failed\); the benchmark runs \./jacobi \{threads\} 300$' \
 	"github: the whole program's annotation: its executable and the benchmark's command"
 # A warning is one too, as a warning.
@@ -176,11 +179,14 @@ steps = yaml.safe_load(open(sys.argv[1]))["jobs"][sys.argv[2]]["steps"]
 print([s for s in steps if s.get("name") == sys.argv[3]][0]["run"])' "$@"
 }
 gitlab() {
-	"$py" -c 'import sys, yaml; print("\n".join(yaml.safe_load(open(sys.argv[1]))[sys.argv[2]][sys.argv[3]]))' "$@"
+	"$py" -c \
+		'import sys, yaml; print("\n".join(yaml.safe_load(open(sys.argv[1]))[sys.argv[2]][sys.argv[3]]))' \
+		"$@"
 }
 gh_gate=$(step "$SG_TOP/ci/github-actions.yml" performance-gate "Performance gate")
 gl_gate=$(gitlab "$SG_TOP/ci/gitlab-ci.yml" scalegate script)
-handover=$(step "$SG_TOP/ci/github-actions.yml" performance-gate "Hand the summary to the comment workflow")
+handover=$(step "$SG_TOP/ci/github-actions.yml" performance-gate \
+	"Hand the summary to the comment workflow")
 gh_post=$(step "$SG_TOP/ci/github-actions-comment.yml" post "Post the status and the comment")
 gl_post=$(gitlab "$SG_TOP/ci/gitlab-ci.yml" scalegate after_script)
 # with_scalegate DIR [PROGRAM]: DIR, with PROGRAM (default: scalegate) where the templates install
@@ -202,7 +208,8 @@ ARGS=$T/gh.args SCALEGATE_BASE=$zero bash -ec "$gh_gate"
 [ "$(grep -A1 -x -- --against "$T/gh.args")" = "--against
 HEAD~1" ] && pass || fail "github: a new branch's push: $(tr '\n' ' ' <"$T/gh.args")"
 grep -qx -- --no-post "$T/gh.args" && pass || fail "github: the gate job posts"
-ARGS=$T/gl.args SCALEGATE_BASE= CI_COMMIT_BEFORE_SHA=$zero PATH="$PWD/.scalegate/bin:$PATH" bash -ec "$gl_gate"
+ARGS=$T/gl.args SCALEGATE_BASE= CI_COMMIT_BEFORE_SHA=$zero PATH="$PWD/.scalegate/bin:$PATH" bash \
+	-ec "$gl_gate"
 [ "$(grep -A1 -x -- --against "$T/gl.args")" = "--against
 HEAD~1" ] && pass || fail "gitlab: a new branch's push: $(tr '\n' ' ' <"$T/gl.args")"
 
@@ -227,30 +234,39 @@ push() {
 }
 # bot_comments KEY: the bot's comments on that pull request, as [[id, body]].
 bot_comments() {
-	j "$log/state.json" "[[c['id'], c['body']] for c in d['github'].get('$1', []) if c['user']['type'] == 'Bot']"
+	j "$log/state.json" \
+		"[[c['id'], c['body']] for c in d['github'].get('$1', []) if c['user']['type'] == 'Bot']"
 }
 push "$DATA/findings.json" 7
-expect_match "$out" "^scalegate: posted the commit status to $url/repos/o/r/statuses/$SHA$" "github: the status"
-expect_match "$out" "^scalegate: posted the pull-request comment to $url/repos/o/r/issues/7/comments$" "github: the comment"
+expect_match "$out" "^scalegate: posted the commit status to $url/repos/o/r/statuses/$SHA$" \
+	"github: the status"
+expect_match "$out" \
+	"^scalegate: posted the pull-request comment to $url/repos/o/r/issues/7/comments$" \
+	"github: the comment"
 bot_comments o/r#7 >"$T/c1.json"
 [ "$(j "$T/c1.json" 'len(d)')" = 1 ] && pass || fail "github: comments $(cat "$T/c1.json")"
 body=$(j "$T/c1.json" 'd[0][1]')
 expect_match "$body" '^<!-- scalegate: scalegate -->$' "github: the comment's marker"
 expect_match "$body" '^### ❌ scalegate: 2 regressions \(9 checks failed\), 1 warning \(1 check\), 5 inconclusive in 37 checks$' \
 	"github: the comment's headline"
-expect_match "$body" '`program/solve/residual` at examples/jacobi\.c:36 \| 1 rank × 2 threads \| Insufficient' "github: a finding"
+expect_match "$body" \
+	'`program/solve/residual` at examples/jacobi\.c:36 \| 1 rank × 2 threads \| Insufficient' \
+	"github: a finding"
 expect_match "$body" '^\*\*5 checks inconclusive\*\*' "github: the inconclusive count"
-expect_match "$body" '^\[The full report\]\(https://github\.example/o/r/actions/runs/4242\)' "github: the link to the gate's run"
+expect_match "$body" '^\[The full report\]\(https://github\.example/o/r/actions/runs/4242\)' \
+	"github: the link to the gate's run"
 push "$DATA/pass.json" 7
 expect_match "$out" "^scalegate: updated the pull-request comment at $url/repos/o/r/issues/comments/$(j "$T/c1.json" 'd[0][0]')$" \
 	"github: the next push edits the comment"
 bot_comments o/r#7 >"$T/c2.json"
 [ "$(j "$T/c2.json" '[len(d), d[0][0]]')" = "[1, $(j "$T/c1.json" 'd[0][0]')]" ] && pass ||
 	fail "github: comments $(cat "$T/c2.json")"
-expect_match "$(j "$T/c2.json" 'd[0][1]')" '^### ✅ scalegate: all 12 checks pass$' "github: the edited comment"
+expect_match "$(j "$T/c2.json" 'd[0][1]')" '^### ✅ scalegate: all 12 checks pass$' \
+	"github: the edited comment"
 # A fork's artifact may name any pull request: one whose head is not the judged commit gets nothing.
 push "$DATA/findings.json" 8
-expect_match "$out" 'warning: not commenting on pull request #8' "github: another pull request's number"
+expect_match "$out" 'warning: not commenting on pull request #8' \
+	"github: another pull request's number"
 [ "$(j "$log/state.json" 'sorted(d["github"])')" = '["o/r#7"]' ] && pass ||
 	fail "github: commented elsewhere"
 # A push to main: the status, no comment.
@@ -266,7 +282,8 @@ cd "$T/glpost"
 gl_push() {
 	cp "$1" reports/summary.json
 	expect_exit 0 env GITLAB_CI=true GITLAB_TOKEN="$2" CI_API_V4_URL="$url/api/v4" CI_PROJECT_ID=17 CI_COMMIT_SHA="$SHA" \
-		CI_MERGE_REQUEST_IID=3 CI_PIPELINE_URL=https://gitlab.example/g/p/-/pipelines/99 bash -ec "$gl_post"
+		CI_MERGE_REQUEST_IID=3 CI_PIPELINE_URL=https://gitlab.example/g/p/-/pipelines/99 \
+			bash -ec "$gl_post"
 }
 gl_push "$DATA/findings.json" "$TOKEN"
 expect_match "$out" "^scalegate: posted the merge-request note to $url/api/v4/projects/17/merge_requests/3/notes$" \
@@ -290,7 +307,8 @@ gl_push "$DATA/findings.json" ""
 knob_repo "$T/origin" "post: {format: github, check_run: true}" >/dev/null
 base_sha=$(git -C "$T/origin" rev-parse HEAD~1)
 start_api
-gh_env=(GITHUB_ACTIONS=true GITHUB_TOKEN="$TOKEN" GITHUB_REPOSITORY=o/r GITHUB_API_URL="$url" GITHUB_SHA="$SHA")
+gh_env=(GITHUB_ACTIONS=true GITHUB_TOKEN="$TOKEN" GITHUB_REPOSITORY=o/r GITHUB_API_URL="$url" \
+	GITHUB_SHA="$SHA")
 # clone DIR: a depth-1 clone of the toy repository with scalegate where the templates install it.
 clone() {
 	git clone -q --depth 1 "file://$T/origin" "$1"

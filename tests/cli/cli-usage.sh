@@ -4,7 +4,8 @@
 . "$(dirname "$0")/lib.bash"
 
 expect_exit 2 "$SCALEGATE" rnu
-expect_match "$out" "^scalegate: error: 'rnu' is not a scalegate command$" "a mistyped command is named"
+expect_match "$out" "^scalegate: error: 'rnu' is not a scalegate command$" \
+	"a mistyped command is named"
 expect_match "$out" "^did you mean 'run'\?$" "a swap of two letters"
 expect_exit 2 "$SCALEGATE" chek
 expect_match "$out" "^did you mean 'check'\?$" "a missing letter"
@@ -40,7 +41,8 @@ expect_no_match "$out" "^usage:" "the help is not dumped for a mistyped option"
 expect_exit 2 "$SCALEGATE" check --junti out.xml
 expect_match "$out" "did you mean '--junit'\?" "every command's options are known to the hint"
 expect_exit 2 "$SCALEGATE" check --junit
-expect_match "$out" "^scalegate: error: '--junit' needs a value \(FILE\)$" "a missing value is named"
+expect_match "$out" "^scalegate: error: '--junit' needs a value \(FILE\)$" \
+	"a missing value is named"
 expect_exit 2 "$SCALEGATE" check --all=yes
 expect_match "$out" "'--all' takes no value" "a flag with a value is refused"
 expect_exit 2 "$SCALEGATE" post --retries 11 s.json
@@ -53,6 +55,7 @@ for cmd in analyze baseline calibrate check ci post profile report run; do
 done
 
 # Every error of the gate goes through gate_error() (gate/base/util.c), so a secret filter sees it.
-hand=$(cd "$SG_TOP" && grep -rn '"scalegate: error:' gate --include='*.c' | grep -v '^gate/base/util.c:' |
+hand=$(cd "$SG_TOP" && grep -rn '"scalegate: error:' gate --include='*.c' | grep -v \
+	'^gate/base/util.c:' |
 	grep -v 'static const char prefix\[\]' || true)
 [ -z "$hand" ] && pass || fail "'scalegate: error:' printed by hand: $hand"

@@ -22,9 +22,11 @@ sleep 0.5
 "$SCALEGATE" baseline update -c "$T/scalegate.yml" >"$T/update.out" 2>&1 &
 update=$!
 sleep 1.5
-kill -0 "$update" 2>/dev/null && pass || { cat "$T/update.out" >&2; fail "the update did not wait for the lock"; }
+kill -0 "$update" 2>/dev/null && pass || { cat "$T/update.out" >&2; fail \
+	"the update did not wait for the lock"; }
 [ ! -e "$T/baselines/a.sgbase" ] && pass || fail "the update wrote while another held the lock"
 wait "$holder"
-wait "$update" && pass || { cat "$T/update.out" >&2; fail "the update failed once the lock was free"; }
+wait "$update" && pass || { cat "$T/update.out" >&2; fail \
+	"the update failed once the lock was free"; }
 [ -s "$T/baselines/a.sgbase" ] && pass || fail "the update wrote nothing"
 echo ok

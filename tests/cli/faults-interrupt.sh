@@ -6,7 +6,8 @@
 # ('timeout 20'), never a clock.
 . "$(dirname "$0")/lib.bash"
 . "$SG_TOP/tests/data/post/lib.bash"
-trap 'for pid in "${servers[@]}" $(cat "$T"/pids 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
+trap \
+	'for pid in "${servers[@]}" $(cat "$T"/pids 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
 	rm -rf "$T"' EXIT
 gate_memory_bounded
 
@@ -14,7 +15,8 @@ gate_memory_bounded
 alive() {
 	local pid left=""
 	for pid in $(cat "$1" 2>/dev/null); do
-		if [ -e "/proc/$pid" ] && [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" != Z ]; then
+		if [ -e "/proc/$pid" ] && [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" \
+			!= Z ]; then
 			left="$left $pid"
 		fi
 	done
@@ -39,13 +41,15 @@ interrupt() {
 		fail "the gate outlived SIG$sig by 20 s"
 	wait "$gate" || code=$?
 	out=$(cat "$T/ci.out")
-	[ "$code" -eq "$want" ] && pass || { printf '%s\n' "$out" >&2; fail "SIG$sig: exit $code, expected $want"; }
+	[ "$code" -eq "$want" ] && pass || { printf '%s\n' "$out" >&2; fail \
+		"SIG$sig: exit $code, expected $want"; }
 	# what the gate started is gone: its kill is done when it exits
 	[ -z "$(alive "$T/pids")" ] && pass ||
 		fail "SIG$sig: processes outlived the gate:$(alive "$T/pids")"
 }
 # hold.sh READY: a shell that records its pid and a background child's, says it started, and waits.
-printf '#!/bin/sh\nsleep 300 & echo $! >>%s/pids; echo $$ >>%s/pids; echo >"$1"; wait\n' "$T" "$T" >"$T/hold.sh"
+printf '#!/bin/sh\nsleep 300 & echo $! >>%s/pids; echo $$ >>%s/pids; echo >"$1"; wait\n' "$T" "$T" \
+	>"$T/hold.sh"
 chmod +x "$T/hold.sh"
 write_config() {
 	cat >"$T/scalegate.yml" <<YML
@@ -70,8 +74,11 @@ YML
 # ---- SIGTERM during a run: the runs that ended are judged, the others are errors ----
 write_config ""
 SG_HOLD=$T/running interrupt TERM 143 "$T/running" --no-post
-expect_match "$out" "ERROR slow program 1 rank × 1 thread run.interrupted: not judged: the gate was interrupted by SIGTERM after 0 of the 2 repeats" "the run not done is an error"
-expect_match "$out" "ERROR slow program 1 rank × 2 threads run.interrupted" "the configuration not started is an error"
+expect_match "$out" \
+	"ERROR slow program 1 rank × 1 thread run.interrupted: not judged: the gate was interrupted by SIGTERM after 0 of the 2 repeats" \
+	"the run not done is an error"
+expect_match "$out" "ERROR slow program 1 rank × 2 threads run.interrupted" \
+	"the configuration not started is an error"
 expect_match "$out" "exit 143 \(interrupted\)" "the counts line says interrupted"
 json=$T/reports/summary.json
 [ "$(j "$json" 'd["complete"]')" = false ] && pass ||
@@ -81,23 +88,29 @@ json=$T/reports/summary.json
 [ "$(j "$json" 'd["exit_code"]')" = 143 ] && pass || fail "summary.json: exit_code"
 [ "$(j "$json" 'd["verdict"]')" = run-failed ] && pass ||
 	fail "summary.json: verdict (the poster's word)"
-[ "$(j "$json" 'len([v for v in d["verdicts"] if v["kind"] == "run.interrupted"])')" = 2 ] && pass ||
+[ "$(j "$json" 'len([v for v in d["verdicts"] if v["kind"] == "run.interrupted"])')" = 2 ] && pass \
+	||
 	fail "summary.json: two configurations not run"
 [ "$(j "$json" 'len([v for v in d["verdicts"] if v["benchmark"] == "fast"])')" -ge 1 ] && pass ||
 	fail "summary.json: the benchmark that ran is judged"
 junit=$(cat "$T/reports/junit.xml")
-expect_match "$junit" '<property name="scalegate.interrupted" value="SIGTERM"/>' "JUnit says interrupted"
+expect_match "$junit" '<property name="scalegate.interrupted" value="SIGTERM"/>' \
+	"JUnit says interrupted"
 [ "$(grep -c '<error .*run.interrupted' "$T/reports/junit.xml")" -eq 2 ] && pass ||
 	fail "JUnit: an <error> per configuration not run: $(grep '<error' "$T/reports/junit.xml")"
-expect_match "$(head -3 "$T/reports/summary.md")" '^### .* scalegate: interrupted by SIGTERM, incomplete' "Markdown title"
-expect_match "$(cat "$T/reports/summary.md")" '^\*\*Incomplete:\*\* the gate was interrupted by SIGTERM' "Markdown header line"
+expect_match "$(head -3 "$T/reports/summary.md")" \
+	'^### .* scalegate: interrupted by SIGTERM, incomplete' "Markdown title"
+expect_match "$(cat "$T/reports/summary.md")" \
+	'^\*\*Incomplete:\*\* the gate was interrupted by SIGTERM' "Markdown header line"
 [ -s "$T/reports/report.html" ] && pass || fail "no HTML report"
 
 # ---- SIGINT during a build: 130, the build's processes gone, every configuration of it an error
 # ----
 write_config "    build: $T/hold.sh $T/building"
 interrupt INT 130 "$T/building" --no-post
-expect_match "$out" "ERROR slow program 1 rank × 2 threads run.interrupted: .*interrupted by SIGINT" "not built, not run"
+expect_match "$out" \
+	"ERROR slow program 1 rank × 2 threads run.interrupted: .*interrupted by SIGINT" \
+	"not built, not run"
 [ "$(j "$json" 'd["interrupted"]')" = SIGINT ] && pass || fail "summary.json after SIGINT"
 
 # ---- SIGTERM while posting to a server that never answers: 143 at once, the reports kept ----
@@ -108,7 +121,8 @@ write_config "post:
   retries: 0"
 rm -rf "$T/reports"
 interrupt TERM 143 "$log/1.json"
-expect_match "$out" "cannot post the summary to $url/hook: the gate was interrupted" "the post says why it stopped"
+expect_match "$out" "cannot post the summary to $url/hook: the gate was interrupted" \
+	"the post says why it stopped"
 [ "$(j "$json" 'd["verdict"]')" = pass ] && pass ||
 	fail "the reports written before the post: $(j "$json" 'd["verdict"]')"
 
@@ -128,12 +142,14 @@ kill -TERM "$gate"
 timeout 20 tail --pid="$gate" -f /dev/null && pass || fail "the gate outlived SIGTERM by 20 s"
 code=0
 wait "$gate" || code=$?
-[ "$code" -eq 143 ] && pass || { cat "$T/ci.out" >&2; fail "SIGTERM in the reports: exit $code, expected 143"; }
+[ "$code" -eq 143 ] && pass || { cat "$T/ci.out" >&2; fail \
+	"SIGTERM in the reports: exit $code, expected 143"; }
 [ "$(j "$json" 'd["complete"]')" = false ] && pass ||
 	fail "summary.json written during the interrupt says complete"
 [ "$(j "$json" 'd["interrupted"]')" = SIGTERM ] && pass ||
 	fail "summary.json: interrupted is $(j "$json" 'd["interrupted"]')"
-expect_match "$(head -3 "$T/reports/summary.md")" 'interrupted by SIGTERM, incomplete' "Markdown title"
+expect_match "$(head -3 "$T/reports/summary.md")" 'interrupted by SIGTERM, incomplete' \
+	"Markdown title"
 expect_match "$(cat "$T/reports/junit.xml")" 'name="scalegate.interrupted" value="SIGTERM"' "JUnit"
 
 # ---- SIGTERM, SIGINT during the --against checkout: a post-checkout hook and its children killed

@@ -10,13 +10,15 @@ alive() {
 	local pid left=""
 	for pid in $(cat "$1" 2>/dev/null); do
 		# A zombie is dead: only a process that still runs counts.
-		if [ -e "/proc/$pid" ] && [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" != Z ]; then
+		if [ -e "/proc/$pid" ] && [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" \
+			!= Z ]; then
 			left="$left $pid"
 		fi
 	done
 	echo "$left"
 }
-cleanup_pids() { for pid in $(cat "$T"/*.pids 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done; }
+cleanup_pids() { for pid in $(cat "$T"/*.pids 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; \
+	done; }
 trap 'cleanup_pids; rm -rf "$T"' EXIT
 
 cat >"$T/scalegate.yml" <<YML
@@ -42,14 +44,17 @@ expect_exit 3 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --benchmark
 	fail "expected 2 ranks to start, got: $(cat "$T/ranks.pids")"
 [ -z "$(alive "$T/ranks.pids")" ] && pass ||
 	fail "ranks survived the timeout:$(alive "$T/ranks.pids")"
-expect_match "$(cat "$T/results/manifest.tsv")" 'timeout.*every process of the run killed' "timeout reason"
+expect_match "$(cat "$T/results/manifest.tsv")" 'timeout.*every process of the run killed' \
+	"timeout reason"
 
 # A daemon (setsid, parent gone) left by a run that ends well: killed and named.
 expect_exit 3 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --benchmark daemon
 [ -s "$T/daemon.pids" ] && pass || fail "the daemon did not start"
 [ -z "$(alive "$T/daemon.pids")" ] && pass ||
 	fail "the daemon outlived the run:$(alive "$T/daemon.pids")"
-expect_match "$out" "daemon s--r1-t1 repeat 1: left processes running after it ended, killed: pid $(head -1 "$T/daemon.pids") \(sleep\)" "the daemon is named"
+expect_match "$out" \
+	"daemon s--r1-t1 repeat 1: left processes running after it ended, killed: pid $(head -1 \
+	"$T/daemon.pids") \(sleep\)" "the daemon is named"
 
 # A daemon and a hung leader at the timeout: both gone.
 expect_exit 3 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --benchmark daemon-hang
@@ -62,7 +67,8 @@ expect_exit 3 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --benchmark
 # but carries the run's tag: killed and reported as escaped.
 mkfifo "$T/spawn"
 ( while read -r tag <"$T/spawn"; do
-	SCALEGATE_RUN_TAG=$tag setsid sh -c 'echo $$ >>"$0"; exec sleep 300' "$T/escaped.pids" </dev/null >/dev/null 2>&1 &
+	SCALEGATE_RUN_TAG=$tag setsid sh -c 'echo $$ >>"$0"; exec sleep 300' "$T/escaped.pids" \
+		</dev/null >/dev/null 2>&1 &
 	sleep 0.5; echo done >"$T/spawned"
 done ) &
 spawner=$!
@@ -75,14 +81,17 @@ kill "$spawner" 2>/dev/null || true
 [ -s "$T/escaped.pids" ] && pass || fail "the escaping process did not start"
 [ -z "$(alive "$T/escaped.pids")" ] && pass ||
 	fail "the escaped process lives:$(alive "$T/escaped.pids")"
-expect_match "$out" "escape s--r1-t1 repeat 1: processes left the run's process tree .*killed: pid $(head -1 "$T/escaped.pids") \(sleep\)" "the escape is reported"
+expect_match "$out" \
+	"escape s--r1-t1 repeat 1: processes left the run's process tree .*killed: pid $(head -1 \
+	"$T/escaped.pids") \(sleep\)" "the escape is reported"
 
 # An interrupt of the gate kills the ranks too.
 rm -f "$T/ranks.pids"
 sed -i 's/timeout: 3s/timeout: 300s/' "$T/scalegate.yml"
 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --benchmark ranks >"$T/int.out" 2>&1 &
 gate=$!
-for _ in $(seq 100); do [ "$(wc -l <"$T/ranks.pids" 2>/dev/null || echo 0)" -ge 2 ] && break; sleep 0.2; done
+for _ in $(seq 100); do [ "$(wc -l <"$T/ranks.pids" 2>/dev/null || echo 0)" -ge 2 ] && break; \
+	sleep 0.2; done
 [ "$(wc -l <"$T/ranks.pids")" -eq 2 ] && pass || fail "the ranks did not start"
 kill -INT "$gate"
 code=0

@@ -23,8 +23,10 @@ sg() { "$SCALEGATE" "$@" -c "$T/scalegate.yml"; }
 code=0
 sg ci -o "$T/reports" --no-post >"$T/ci.out" 2>&1 || code=$?
 [ "$code" -eq 3 ] && pass || { cat "$T/ci.out" >&2; fail "ci exited $code, expected 3"; }
-expect_match "$(cat "$T/results/manifest.tsv")" 'stderr: bad \\xff\\xfe bytes \\xc3 and ok é' "the manifest escapes the bytes"
-expect_match "$(cat "$T/ci.out")" 'stderr: bad \\xff\\xfe bytes \\xc3 and ok é' "the console escapes them"
+expect_match "$(cat "$T/results/manifest.tsv")" 'stderr: bad \\xff\\xfe bytes \\xc3 and ok é' \
+	"the manifest escapes the bytes"
+expect_match "$(cat "$T/ci.out")" 'stderr: bad \\xff\\xfe bytes \\xc3 and ok é' \
+	"the console escapes them"
 for f in "$T/results/manifest.tsv" "$T/ci.out" "$T/reports"/*; do
 	iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1 && pass || fail "$f is not valid UTF-8"
 done
@@ -39,7 +41,8 @@ expect_exit 0 sg run
 expect_exit 0 sg baseline update
 touch "$T/file"
 expect_exit 2 sg check --junit "$T/file/junit.xml"
-[ "$(tail -n 1 <<<"$out")" = "scalegate: exit 2 (usage or configuration error), not 0: see the errors above" ] && pass ||
+[ "$(tail -n 1 <<<"$out")" = \
+	"scalegate: exit 2 (usage or configuration error), not 0: see the errors above" ] && pass ||
 	fail "last line: $(tail -n 1 <<<"$out")"
 
 # A (sparse, 2 GiB) file where a directory is expected: said so, not "cannot open directory".
@@ -54,7 +57,9 @@ dead=$(sh -c 'echo $$')
 echo partial >"$T/baselines/a.sgbase.tmp.$dead"
 echo writing >"$T/baselines/a.sgbase.tmp.$$"
 expect_exit 0 sg baseline update
-expect_match "$out" "removed '$T/baselines/a.sgbase.tmp.$dead', left by a 'baseline update' that was killed" "the cleanup is told"
+expect_match "$out" \
+	"removed '$T/baselines/a.sgbase.tmp.$dead', left by a 'baseline update' that was killed" \
+	"the cleanup is told"
 [ ! -e "$T/baselines/a.sgbase.tmp.$dead" ] && pass ||
 	fail "the dead writer's temporary file is still there"
 [ -e "$T/baselines/a.sgbase.tmp.$$" ] && pass || fail "a living writer's temporary file was removed"
@@ -71,5 +76,6 @@ expect_match "$(cat "$T/big.out")" 'big.yml: valid' "the big configuration is va
 # A duplicate at the end is still found.
 printf '  - name: b000007\n    command: ./p\n' >>"$T/big.yml"
 expect_exit 2 timeout 60 "$SCALEGATE" check --validate -c "$T/big.yml"
-expect_match "$out" "big.yml:[0-9]+:11: duplicate benchmark name 'b000007' \(first at 23:11\)" "the duplicate is named"
+expect_match "$out" "big.yml:[0-9]+:11: duplicate benchmark name 'b000007' \(first at 23:11\)" \
+	"the duplicate is named"
 echo ok

@@ -35,8 +35,10 @@ chmod +x "$T/straddle.sh"
 code=0
 SG_SECRET=$secret bash -c 'ulimit -v "$SG_VLIMIT"; exec timeout -k 5 300 "$@"' bounded \
 	"$SCALEGATE" run -c "$T/scalegate.yml" >"$T/run.out" 2>&1 || code=$?
-[ "$code" -eq 3 ] && pass || { cat "$T/run.out" >&2; fail "run exited $code, expected 3 (no profiles)"; }
-out_file=$(ls "$T"/results/loud/*/1/stdout.txt 2>/dev/null || find "$T" -path '*loud*' -name stdout.txt | head -1)
+[ "$code" -eq 3 ] && pass || { cat "$T/run.out" >&2; fail \
+	"run exited $code, expected 3 (no profiles)"; }
+out_file=$(ls "$T"/results/loud/*/1/stdout.txt 2>/dev/null || find "$T" -path '*loud*' -name \
+	stdout.txt | head -1)
 [ -f "$out_file" ] && pass || fail "no stdout.txt for loud"
 size=$(stat -c %s "$out_file")
 [ "$size" -le 1100000 ] && pass ||
@@ -51,7 +53,8 @@ grep -Eq '^\[scalegate: [0-9]+ bytes cut here: a run keeps the first and the las
 # Across the cuts, the secret is not left in two readable pieces: only x, the note, z are kept.
 straddle=$(find "$T" -path '*straddle*' -name stdout.txt | head -1)
 [ "$(grep -v '^\[scalegate: ' "$straddle" | tr -d 'xz\n*')" = "" ] && pass ||
-	fail "a piece of the secret is kept across a cut: $(grep -o '.\{12\}\[scalegate.*\]..*' "$straddle" | head -c 300; tr -d 'xz' <"$straddle" | head -c 300)"
+	fail "a piece of the secret is kept across a cut: $(grep -o '.\{12\}\[scalegate.*\]..*' \
+		"$straddle" | head -c 300; tr -d 'xz' <"$straddle" | head -c 300)"
 quiet=$(find "$T" -path '*quiet*' -name stdout.txt | head -1)
 [ "$(cat "$quiet")" = "small output" ] && pass || fail "a small output was changed: $(cat "$quiet")"
 
@@ -80,7 +83,8 @@ file=$(find "$T/endless" -name stdout.txt -path '*endless*' | head -1)
 [ "$(stat -c %s "$file")" -ge 100000000 ] && pass ||
 	fail "the output is not all there: $(stat -c %s "$file")"
 # allocated KiB under 8 MiB (the limit, a chunk and the margins), waited for within the guard
-timeout 20 sh -c 'while [ "$(du -k "$0" | cut -f1)" -ge 8192 ]; do sleep 0.05; done' "$file" && pass ||
+timeout 20 sh -c 'while [ "$(du -k "$0" | cut -f1)" -ge 8192 ]; do sleep 0.05; done' "$file" && \
+	pass ||
 	fail "the run's output holds $(du -k "$file" | cut -f1) KiB of disk while it runs"
 touch "$T/checked"
 wait "$gate" || true

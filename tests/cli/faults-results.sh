@@ -28,7 +28,8 @@ sg() { "$SCALEGATE" "$@" -c "$T/scalegate.yml"; }
 
 # A whole run: complete.tsv names both, with their matrices.
 expect_exit 0 sg run
-[ "$(cat "$T/results/complete.tsv")" = "$(printf 'benchmark\tconfigurations\trepeat\truns\na\t1\t3\t3\nb\t1\t3\t3')" ] && pass ||
+[ "$(cat "$T/results/complete.tsv")" = "$(printf \
+	'benchmark\tconfigurations\trepeat\truns\na\t1\t3\t3\nb\t1\t3\t3')" ] && pass ||
 	fail "complete.tsv: $(cat "$T/results/complete.tsv")"
 expect_exit 0 sg baseline update
 expect_exit 0 sg check
@@ -38,7 +39,8 @@ expect_exit 0 sg run --benchmark a
 grep -q '^b	' "$T/results/complete.tsv" && pass || fail "run --benchmark a lost b's record"
 sed -i '/^b\t/d' "$T/results/complete.tsv"
 expect_exit 2 sg check
-expect_match "$out" "benchmark 'b' is missing from the results '$T/results'" "a missing benchmark is named"
+expect_match "$out" "benchmark 'b' is missing from the results '$T/results'" \
+	"a missing benchmark is named"
 expect_exit 2 sg ci --no-run --no-post -o "$T/reports"
 expect_match "$out" "benchmark 'b' is missing" "ci refuses it too"
 expect_exit 0 sg check --partial
@@ -49,7 +51,8 @@ expect_exit 0 sg run
 sed -i '0,/^b\t/{/^b\t/d}' "$T/results/manifest.tsv"
 cp "$T/baselines/b.sgbase" "$T/b.before"
 expect_exit 3 sg check
-expect_match "$out" "benchmark 'b': '$T/results/manifest.tsv' holds 2 of its 3 runs" "a short manifest is named"
+expect_match "$out" "benchmark 'b': '$T/results/manifest.tsv' holds 2 of its 3 runs" \
+	"a short manifest is named"
 expect_exit 3 sg baseline update
 cmp -s "$T/b.before" "$T/baselines/b.sgbase" && pass ||
 	fail "baseline update recorded incomplete results"
@@ -58,7 +61,9 @@ cmp -s "$T/b.before" "$T/baselines/b.sgbase" && pass ||
 expect_exit 0 sg run
 sed -i 's/repeat: 3/repeat: 4/' "$T/scalegate.yml"
 expect_exit 2 sg check
-expect_match "$out" "benchmark 'a' in '$T/results' ran 1 configurations x 3 repeats; the configuration asks 1 x 4" "a changed matrix"
+expect_match "$out" \
+	"benchmark 'a' in '$T/results' ran 1 configurations x 3 repeats; the configuration asks 1 x 4" \
+	"a changed matrix"
 sed -i 's/repeat: 4/repeat: 3/' "$T/scalegate.yml"
 
 # SIGINT during 'run': the results are incomplete, check and baseline update refuse them, naming the
@@ -72,11 +77,13 @@ for _ in $(seq 150); do [ -d "$T/results/b/s--r1-t1/1" ] && break; sleep 0.2; do
 kill -INT "$gate"
 code=0
 wait "$gate" || code=$?
-[ "$code" -eq 130 ] && pass || { cat "$T/int.out" >&2; fail "an interrupted run exited $code, expected 130 (128 + SIGINT)"; }
+[ "$code" -eq 130 ] && pass || { cat "$T/int.out" >&2; fail \
+	"an interrupted run exited $code, expected 130 (128 + SIGINT)"; }
 expect_match "$(cat "$T/int.out")" "interrupted by SIGINT" "the interrupt is told"
 [ -s "$T/results/manifest.tsv" ] && pass || fail "the finished runs were lost"
 expect_exit 3 sg check
-expect_match "$out" "the results '$T/results' are incomplete: no complete.tsv" "check names the missing record"
+expect_match "$out" "the results '$T/results' are incomplete: no complete.tsv" \
+	"check names the missing record"
 expect_exit 3 sg baseline update
 expect_match "$out" "no complete.tsv" "baseline update refuses too"
 expect_exit 3 sg ci --no-run --no-post -o "$T/reports"

@@ -23,7 +23,8 @@ expect_match "$out" '^    cause: Synchronization \(OpenMP barriers, locks and id
 	"the cause names the waiting"
 for kind in time speedup synchronization; do
 	expect_match "$out" "^    tolerance\\.$kind: " "the sweep's $kind check as evidence"
-	expect_match "$out" "^    program/solve tolerance\\.$kind: " "program/solve's $kind check folded in"
+	expect_match "$out" "^    program/solve tolerance\\.$kind: " \
+		"program/solve's $kind check folded in"
 	expect_match "$out" "^    program tolerance\\.$kind: " "program's $kind check folded in"
 done
 expect_no_match "$out" '1 rank × 1 thread: ' "nothing at 1 thread"
@@ -33,9 +34,12 @@ expect_match "$out" '^INCONCLUSIVE 5 checks inconclusive \(4 intervals, 2 config
 [ "$(grep -c '^INCONCLUSIVE' <<<"$out")" = 1 ] && pass || fail "more than one inconclusive line"
 # the recap: the finding once, its checks by name
 recap=$(sed -n '/^recap: /,$p' <<<"$out")
-expect_match "$recap" '^recap: 1 regression \(9 checks failed\), 0 errors \(5 inconclusive above\):$' "the recap's count"
+expect_match "$recap" \
+	'^recap: 1 regression \(9 checks failed\), 0 errors \(5 inconclusive above\):$' \
+	"the recap's count"
 [ "$(grep -c '^FAIL ' <<<"$recap")" = 1 ] && pass || fail "the recap repeats the finding"
-expect_match "$recap" '^      1 rank × 2 threads: Synchronization .* grew' "the recap gives configuration and cause"
+expect_match "$recap" '^      1 rank × 2 threads: Synchronization .* grew' \
+	"the recap gives configuration and cause"
 expect_match "$recap" '^      failed: Execution_time, Speedup, Synchronization; with the enclosing program: Execution_time, Speedup, Synchronization; with the enclosing program/solve: ' \
 	"the recap names the checks"
 expect_match "$out" '^scalegate check: 36 checks: 1 regression \(9 checks failed\), 0 warnings, 5 inconclusive, 0 errors, 0 skipped, 22 passed; .* exit 1 \(regression\)$' \
@@ -43,11 +47,16 @@ expect_match "$out" '^scalegate check: 36 checks: 1 regression \(9 checks failed
 
 # Markdown: the header, one row for the finding, the nine checks collapsed as its evidence
 md=$(cat "$T/s.md")
-expect_match "$md" '^### ❌ scalegate: 1 regression \(9 checks failed\), 5 inconclusive in 36 checks$' "Markdown: the header"
+expect_match "$md" \
+	'^### ❌ scalegate: 1 regression \(9 checks failed\), 5 inconclusive in 36 checks$' \
+	"Markdown: the header"
 expect_match "$md" '^#### 1 regression \(9 checks failed\)$' "Markdown: the regressions' heading"
-[ "$(grep -c '^| jacobi | `program/solve/sweep` at jacobi.c:19 | 1 rank × 2 threads (p=2) | Synchronization' "$T/s.md")" = 1 ] && pass ||
+[ "$(grep -c \
+	'^| jacobi | `program/solve/sweep` at jacobi.c:19 | 1 rank × 2 threads (p=2) | Synchronization' \
+	"$T/s.md")" = 1 ] && pass ||
 	fail "Markdown: not one row for the finding"
-expect_match "$md" '^<details><summary>The evidence: 9 checks failed</summary>$' "Markdown: the evidence"
+expect_match "$md" '^<details><summary>The evidence: 9 checks failed</summary>$' \
+	"Markdown: the evidence"
 
 # summary.json: one finding with the nine checks by their JUnit names, at its file:line
 python3 - "$T/s.json" <<'PY' && pass || fail "summary.json: the findings"
@@ -70,10 +79,15 @@ PY
 
 # HTML: the title, the badge, one row for the finding
 html=$(cat "$T/s.html")
-expect_match "$html" '<h1>scalegate: 1 regression \(9 checks failed\), 5 inconclusive in 36 checks</h1>' "HTML: the title"
-expect_match "$html" '<span class="badge fail">1 regression \(9 checks failed\)</span>' "HTML: the badge"
-expect_match "$html" '<h2 id="fail">1 regression \(9 checks failed\)</h2>' "HTML: the regressions' heading"
-[ "$(sed -n '/<table class="findings">/,/<\/table>/p' "$T/s.html" | grep -c '^<tr><td>jacobi</td>')" = 1 ] && pass ||
+expect_match "$html" \
+	'<h1>scalegate: 1 regression \(9 checks failed\), 5 inconclusive in 36 checks</h1>' \
+	"HTML: the title"
+expect_match "$html" '<span class="badge fail">1 regression \(9 checks failed\)</span>' \
+	"HTML: the badge"
+expect_match "$html" '<h2 id="fail">1 regression \(9 checks failed\)</h2>' \
+	"HTML: the regressions' heading"
+[ "$(sed -n '/<table class="findings">/,/<\/table>/p' "$T/s.html" | grep -c \
+	'^<tr><td>jacobi</td>')" = 1 ] && pass ||
 	fail "HTML: not one row for the finding"
 
 # JUnit: still one testcase per check
@@ -86,7 +100,8 @@ expect_exit 1 sg check --all
 expect_no_match "$out" 'lists them' "check --all: no summary line"
 expect_exit 1 sg ci --no-run --no-post -o "$T/ci"
 [ "$(grep -c '^INCONCLUSIVE' <<<"$out")" = 1 ] && pass || fail "ci: more than one inconclusive line"
-expect_match "$out" '^scalegate check: 36 checks: 1 regression \(9 checks failed\)' "ci: the count line"
+expect_match "$out" '^scalegate check: 36 checks: 1 regression \(9 checks failed\)' \
+	"ci: the count line"
 expect_exit 1 sg ci --no-run --no-post -o "$T/ci" --all
 [ "$(grep -c '^INCONCLUSIVE jacobi ' <<<"$out")" = 5 ] && pass ||
 	fail "ci --all: not the 5 inconclusive checks"
@@ -99,8 +114,12 @@ d = json.load(open(sys.argv[1], encoding="utf-8"))
 del d["headline"]
 json.dump(d, open(sys.argv[2], "w"))
 PY
-expect_exit 0 "$SCALEGATE" post --dry-run --format github --repository o/r --sha 0123456789abcdef0123456789abcdef01234567 "$T/s.json"
-expect_match "$out" '"description": "scalegate: 1 regression \(9 checks failed\)' "post: the headline"
-expect_exit 0 "$SCALEGATE" post --dry-run --format github --repository o/r --sha 0123456789abcdef0123456789abcdef01234567 "$T/nohead.json"
-expect_match "$out" '"description": "scalegate: regression: 1 regression \(9 checks failed\)"' "post: the findings without a headline"
+expect_exit 0 "$SCALEGATE" post --dry-run --format github --repository o/r --sha \
+	0123456789abcdef0123456789abcdef01234567 "$T/s.json"
+expect_match "$out" '"description": "scalegate: 1 regression \(9 checks failed\)' \
+	"post: the headline"
+expect_exit 0 "$SCALEGATE" post --dry-run --format github --repository o/r --sha \
+	0123456789abcdef0123456789abcdef01234567 "$T/nohead.json"
+expect_match "$out" '"description": "scalegate: regression: 1 regression \(9 checks failed\)"' \
+	"post: the findings without a headline"
 exit 0

@@ -10,7 +10,8 @@
 # Two trees with the same layout: run.sh sources knob.env (the "revision") and runs the example.
 for side in base head; do
 	mkdir -p "$T/$side"
-	printf '#!/bin/sh\nset -a\n. "$(dirname "$0")/knob.env"\nset +a\nexec "$@"\n' >"$T/$side/run.sh"
+	printf '#!/bin/sh\nset -a\n. "$(dirname "$0")/knob.env"\nset +a\nexec "$@"\n' \
+		>"$T/$side/run.sh"
 	chmod +x "$T/$side/run.sh"
 	: >"$T/$side/knob.env"
 done
@@ -36,9 +37,11 @@ YML
 	for b; do
 		case $b in
 		jacobi) printf '%s\n' '  - name: jacobi' \
-			"    command: ./run.sh $SG_BUILD/examples/jacobi {threads} 700 100" '    threads: [1, 2]' ;;
+			"    command: ./run.sh $SG_BUILD/examples/jacobi {threads} 700 100" \
+				'    threads: [1, 2]' ;;
 		halo) printf '%s\n' '  - name: halo' \
-			"    command: ./run.sh $SG_BUILD/examples/mpi_halo 1000000 20" '    ranks: [1, 2]' ;;
+			"    command: ./run.sh $SG_BUILD/examples/mpi_halo 1000000 20" \
+				'    ranks: [1, 2]' ;;
 		*) fail "config: no benchmark '$b'" ;;
 		esac
 	done >>"$cfg"
@@ -85,10 +88,13 @@ expect_caught() {
 		{ grep -q 'inconclusive: most runs were measured on a busy machine' <<<"$out" ||
 		  { grep -q 'runs were measured on a busy machine' <<<"$out" &&
 		    grep -Eq '^INCONCLUSIVE [0-9]+ checks' <<<"$out"; }; }; then
-		echo "note: $mode, $3: the machine was busy: undecided against the stored baseline, as documented" >&2
+		echo \
+			"note: $mode, $3: the machine was busy: undecided against the stored baseline, as documented" \
+			>&2
 		return
 	fi
-	[ $code = 1 ] && pass || { printf '%s\n' "$out" >&2; fail "$mode, $3: exit $code, expected 1"; }
+	[ $code = 1 ] && pass || { printf '%s\n' "$out" >&2; fail \
+		"$mode, $3: exit $code, expected 1"; }
 	expect_match "$(checks_of "$out")" "^FAIL $bench $4" "$mode, $3: the regression"
 	expect_match "$out" "cause: .*$5" "$mode, $3: its cause"
 	expect_match "$out" 'whole-run false-alarm level 1 %' "$mode, $3: the level is stated"
@@ -113,9 +119,13 @@ expect_caught_or_undecided() {
 		# not caught: said to be undecided, and when every time check of the benchmark is,
 		# the gate could not decide (exit 3), never a pass
 		pass_or_undecided $code "$out" "$mode, $3"
-		expect_match "$out" '^INCONCLUSIVE [0-9]+ checks' "$mode, $3: not caught, and not said to be undecided"
-		expect_match "$out" '(\(|, )([1-9][0-9]* inconclusive|two looks)' "$mode, $3: the summary counts the undecided checks"
-		echo "note: $mode, $3 not caught: the noise here allowed only larger changes to be detected" >&2
+		expect_match "$out" '^INCONCLUSIVE [0-9]+ checks' \
+			"$mode, $3: not caught, and not said to be undecided"
+		expect_match "$out" '(\(|, )([1-9][0-9]* inconclusive|two looks)' \
+			"$mode, $3: the summary counts the undecided checks"
+		echo \
+			"note: $mode, $3 not caught: the noise here allowed only larger changes to be detected" \
+			>&2
 	fi
 }
 

@@ -9,7 +9,8 @@ db="$T/h.db"
 steps=()
 for n in $(seq 21 30); do steps+=("sweep:$n:0.02" "residual:$n:0.02"); done
 python3 "$gen" "$T/runs" 1 30 "${steps[@]}"
-expect_exit 0 "$SCALEGATE" history import --history "$db" --branch main "$T"/runs/c0* "$T"/runs/c1* "$T/runs/c20"
+expect_exit 0 "$SCALEGATE" history import --history "$db" --branch main "$T"/runs/c0* \
+	"$T"/runs/c1* "$T/runs/c20"
 expect_exit 0 "$SCALEGATE" history detect --history "$db"
 expect_match "$out" "^history: 20 runs, [0-9]+ series; 0 change points" "the flat stretch"
 
@@ -20,10 +21,12 @@ for n in $(seq 21 30); do
 		--date "2026-11-$n" "$T/runs/c$n"
 	code=0
 	"$SCALEGATE" history detect --history "$db" >"$T/night-$n.log" 2>&1 || code=$?
-	[ "$code" -le 1 ] && pass || { cat "$T/night-$n.log"; fail "detect on night c$n exited $code"; }
+	[ "$code" -le 1 ] && pass || { cat "$T/night-$n.log"; fail \
+		"detect on night c$n exited $code"; }
 	[ "$code" -eq 0 ] || flagged="$flagged c$n"
 done
-[ -n "$flagged" ] && pass || { cat "$T/night-30.log"; fail "no night's detect flagged the creeping regression"; }
+[ -n "$flagged" ] && pass || { cat "$T/night-30.log"; fail \
+	"no night's detect flagged the creeping regression"; }
 echo "detect exited 1 on the nights of:$flagged"
 
 # After the ten commits: regression change points on the whole program's time, inside the creep.
@@ -46,7 +49,8 @@ cp -r "$SG_TOP/tests/data/check/within-tolerance" "$T/proj"
 # the synthetic history's steps widen the shift between sittings: the time checks decide nothing,
 # which is not the subject here
 printf 'history: %s\nundecided: pass\n' "$db" >>"$T/proj/scalegate.yml"
-(cd "$T/proj" && "$SCALEGATE" ci --no-run --no-post) >"$T/ci.log" 2>&1 && pass || { cat "$T/ci.log"; fail "ci"; }
+(cd "$T/proj" && "$SCALEGATE" ci --no-run --no-post) >"$T/ci.log" 2>&1 && pass || { cat \
+	"$T/ci.log"; fail "ci"; }
 line=$(grep -E "^history: jacobi \(1x2\) is [0-9.]+ % slower than 29 runs ago \(medians of 5 runs, 95 % interval [-+][0-9.]+ to [-+][0-9.]+ %\); regressions at c(2[1-9]|30) \(program" \
 	"$T/ci.log") && pass || { cat "$T/ci.log"; fail "the drift line does not say main is slower, with the change point"; }
 pct=$(sed -E 's/.* is ([0-9.]+) % slower.*/\1/' <<<"$line")

@@ -19,10 +19,12 @@ sqlite3 "$T/h.db" "UPDATE runs SET subject = 'Subject of ' || commit_id"
 [ "$(sqlite3 "$T/h.db" 'SELECT count(*) FROM series')" = 468 ] && pass || fail "468 series"
 
 budget=300000
-SCALEGATE_TREND_PAGE_BYTES=$budget expect_exit 0 "$SCALEGATE" history report --history "$T/h.db" --html "$T/site"
+SCALEGATE_TREND_PAGE_BYTES=$budget expect_exit 0 "$SCALEGATE" history report --history "$T/h.db" \
+	--html "$T/site"
 expect_exit 1 "$SCALEGATE" history detect --history "$T/h.db" --json --window 30
 printf '%s\n' "$out" >"$T/detect.json"
-sqlite3 -separator ' ' "$T/h.db" "SELECT DISTINCT benchmark, interval, configuration FROM series" >"$T/cells"
+sqlite3 -separator ' ' "$T/h.db" "SELECT DISTINCT benchmark, interval, configuration FROM series" \
+	>"$T/cells"
 python3 - "$T/site" "$budget" "$T/cells" "$T/detect.json" <<'PY' && pass || fail "the trend site"
 import glob, html, json, os, re, sys
 site, budget, cells, detect = sys.argv[1], int(sys.argv[2]), sys.argv[3], json.load(open(sys.argv[4]))
@@ -93,7 +95,8 @@ PY
 
 # The default budget (5 MB): each benchmark's intervals on its own page, as a small history had.
 expect_exit 0 "$SCALEGATE" history report --history "$T/h.db" --html "$T/one"
-[ "$(ls "$T/one")" = "$(printf 'bench-bench00.html\nbench-bench01.html\nindex.html\nruns.html')" ] && pass ||
+[ "$(ls "$T/one")" = "$(printf 'bench-bench00.html\nbench-bench01.html\nindex.html\nruns.html')" ] \
+	&& pass ||
 	fail "pages of a small history: $(ls "$T/one" | tr '\n' ' ')"
 grep -q '<section id="i[0-9]*"><h2>program/r1/r4</h2>' "$T/one/bench-bench00.html" && pass ||
 	fail "the sections on the benchmark's page"

@@ -5,11 +5,13 @@
 # negative or empty version, a missing table, another program's tables are errors that change
 # nothing. Beside history-pg.sh (a unix socket). Skipped (77) when no server starts.
 . "$(dirname "$0")/lib.bash"
-command -v python3 >/dev/null || { echo "skip: python3 is not installed (the tests' listener and data)"; exit 77; }
+command -v python3 >/dev/null || { echo \
+	"skip: python3 is not installed (the tests' listener and data)"; exit 77; }
 gen="$SG_TOP/tests/data/history/generate.py"
 . "$(dirname "$0")/pg.bash"
 unset PGGSSENCMODE PGSSLMODE PGCONNECT_TIMEOUT PGHOST PGPORT
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+free_port() { python3 -c \
+	'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 port=$(free_port)
 pg_start "-c listen_addresses=127.0.0.1 -p $port"
 url="postgresql://postgres@127.0.0.1:$port/postgres"
@@ -18,7 +20,8 @@ python3 "$gen" "$T/runs" 1 24 sweep:13:0.15
 expect_exit 0 "$SCALEGATE" history import --history "$url" --branch main "$T"/runs/c0*
 expect_exit 0 "$SCALEGATE" history record --history "$url" --branch main --commit c10 "$T/runs/c10"
 for c in "$T"/runs/c1[1-9] "$T"/runs/c2*; do
-	expect_exit 0 "$SCALEGATE" history record --history "$url" --branch main --commit "$(basename "$c")" "$c"
+	expect_exit 0 "$SCALEGATE" history record --history "$url" --branch main --commit \
+		"$(basename "$c")" "$c"
 done
 expect_exit 0 "$SCALEGATE" history detect --history "$url" --json
 expect_match "$out" '"interval": "program/solve/sweep", "configuration": "1x1", "metric": "time", "previous_commit": "c12", "commit": "c13"' \
@@ -30,12 +33,16 @@ psql() { "$bin/psql" -X -A -t -q "${2:-$url}" -c "$1"; }
 # refused URL REGEX WHAT: record and detect exit 2 naming the database, and write nothing
 refused() {
 	local before
-	before=$(psql "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'" "$1")
+	before=$(psql \
+		"SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'" \
+		"$1")
 	expect_exit 2 "$SCALEGATE" history record --history "$1" --commit x "$T/runs/c01"
 	expect_match "$out" "history '$1'.*$2" "$3 (record)"
 	expect_exit 2 "$SCALEGATE" history detect --history "$1"
 	expect_match "$out" "history '$1'.*$2" "$3 (detect)"
-	[ "$(psql "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'" "$1")" = "$before" ] && pass ||
+	[ "$(psql \
+		"SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'" \
+		"$1")" = "$before" ] && pass ||
 		fail "$3: relations were added"
 }
 runs=$(psql "SELECT count(*) FROM runs")

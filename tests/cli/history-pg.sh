@@ -14,7 +14,8 @@ expect_exit 0 "$SCALEGATE" history import --history "$T/h.db" --branch main "$T"
 expect_exit 0 "$SCALEGATE" history detect --history "$url" --json
 pg_json=$out
 expect_exit 0 "$SCALEGATE" history detect --history "$T/h.db" --json
-[ "$pg_json" = "$out" ] && pass || { diff <(echo "$pg_json") <(echo "$out") >&2; fail "PostgreSQL and SQLite disagree"; }
+[ "$pg_json" = "$out" ] && pass || { diff <(echo "$pg_json") <(echo "$out") >&2; fail \
+	"PostgreSQL and SQLite disagree"; }
 expect_match "$pg_json" '"interval": "program/solve/sweep", "configuration": "1x1", "metric": "time", "previous_commit": "c12", "commit": "c13"' \
 	"the step at c13"
 expect_exit 1 "$SCALEGATE" history detect --history "$url" --window 12
@@ -24,7 +25,8 @@ psql() { "$bin/psql" -X -A -t -q "$url" -c "$1"; }
 figures=$(psql "SELECT count(*) FROM points WHERE run = 1")
 
 # two records at once, while a third transaction holds a lock on the runs table for two seconds
-{ echo "BEGIN; LOCK TABLE runs IN EXCLUSIVE MODE; SELECT pg_sleep(2); COMMIT;" | "$bin/psql" -X -q "$url" >/dev/null; } &
+{ echo "BEGIN; LOCK TABLE runs IN EXCLUSIVE MODE; SELECT pg_sleep(2); COMMIT;" | "$bin/psql" -X -q \
+	"$url" >/dev/null; } &
 lock=$!
 sleep 0.5
 "$SCALEGATE" history record --history "$url" --commit a "$T/runs/c01" >"$T/a.log" 2>&1 &
@@ -49,10 +51,15 @@ if command -v strace >/dev/null; then
 	[ "$messages" -ge 8 ] && pass || fail "a record sent only $messages messages"
 	for n in $(seq 1 $((messages - 1))); do
 		strace -f -o /dev/null -e trace=sendto -e inject=sendto:signal=KILL:when=$n \
-			"$SCALEGATE" history record --history "$url" --commit "k$n" "$T/runs/c03" >/dev/null 2>&1 || true
+			"$SCALEGATE" history record --history "$url" --commit "k$n" "$T/runs/c03" \
+				>/dev/null 2>&1 || true
 	done
-	psql "SELECT r.commit_id, count(p.series) FROM runs r LEFT JOIN points p ON p.run = r.id GROUP BY r.id, r.commit_id" |
-		awk -F'|' -v want="$figures" '$2 != want { print "run " $1 ": " $2 " points of " want; bad = 1 } END { exit bad }' && pass ||
+	psql \
+		"SELECT r.commit_id, count(p.series) FROM runs r LEFT JOIN points p ON p.run = r.id GROUP BY r.id, r.commit_id" \
+		|
+		awk -F'|' -v want="$figures" \
+			'$2 != want { print "run " $1 ": " $2 " points of " want; bad = 1 } END { exit bad }' \
+			&& pass ||
 		fail "a killed record left a partial run"
 	ASAN_OPTIONS=$asan
 fi
@@ -61,7 +68,8 @@ grep -q 'class="change"' "$T/site/bench-jacobi.html" && pass ||
 	fail "the trend page from PostgreSQL"
 
 # a password is never printed
-expect_exit 2 "$SCALEGATE" history detect --history "postgresql://bob:s3cret@$pg/none?password=p4ss&host=$pg"
+expect_exit 2 "$SCALEGATE" history detect --history \
+	"postgresql://bob:s3cret@$pg/none?password=p4ss&host=$pg"
 expect_no_match "$out" "s3cret|p4ss" "the password in a message"
 psql "UPDATE schema_version SET version = 9"
 expect_exit 2 "$SCALEGATE" history detect --history "$url"

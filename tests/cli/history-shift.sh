@@ -28,7 +28,8 @@ expect_exit 0 "$SCALEGATE" baseline update -c scalegate.yml -r run1 --force
 
 # Two recorded runs: not enough, the shift stays assumed (the baseline has one sitting).
 for k in 1 2; do
-	expect_exit 0 "$SCALEGATE" history record -c scalegate.yml --commit "c$k" --branch main "run$k"
+	expect_exit 0 "$SCALEGATE" history record -c scalegate.yml --commit "c$k" --branch main \
+		"run$k"
 done
 check_details
 # 3 %, and for these millisecond intervals a little more: a run's one-off costs (docs/check.md)

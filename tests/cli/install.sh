@@ -50,13 +50,15 @@ expect_exit 0 "$T/p/bin/scalegate" profile "$(one_profile "$T/out")"
 expect_match "$out" '^  program/solve +.*prog.c:[0-9]+ +thread 0 +count 1 ' "the user's interval"
 # Linked as a shared library, the GOMP wrappers still intercept the program's parallel region.
 out=$("$T/p/bin/scalegate" profile --tsv "$(one_profile "$T/out")")
-awk -F'\t' '$2 == "program/solve" && $3 == 0 && $14 == 1 { found = 1 } END { exit !found }' <<<"$out" && pass ||
+awk -F'\t' '$2 == "program/solve" && $3 == 0 && $14 == 1 { found = 1 } END { exit !found }' \
+	<<<"$out" && pass ||
 	fail "the parallel region inside solve was not captured: $out"
 
 # The README's set-up of a prefix, as printed there: its two export lines alone give scalegate, its
 # man page and pkg-config, and a program built with those flags runs without LD_LIBRARY_PATH.
 readme=$(sed -n '/^### Installing into a prefix$/,/^## /p' "$SG_TOP/README.md")
-exports=$(grep -E '^export (PATH|PKG_CONFIG_PATH)=' <<<"$readme" | sed "s|/opt/scalegate|$T/p|g") || true
+exports=$(grep -E '^export (PATH|PKG_CONFIG_PATH)=' <<<"$readme" | sed "s|/opt/scalegate|$T/p|g") \
+	|| true
 [ "$(grep -c . <<<"$exports")" -eq 2 ] && pass ||
 	fail "the README's install section exports no PATH and PKG_CONFIG_PATH: '$exports'"
 clean() { env -i HOME="$T" PATH=/usr/bin:/bin bash -c "$exports"$'\n'"$1"; }
@@ -64,18 +66,23 @@ clean() { env -i HOME="$T" PATH=/usr/bin:/bin bash -c "$exports"$'\n'"$1"; }
 	fail "the README's PATH gives no scalegate"
 [ "$(clean 'man -w scalegate')" = "$T/p/share/man/man1/scalegate.1" ] && pass ||
 	fail "the README's PATH gives no man page"
-clean "cc ${SG_SAN_FLAGS:-} -fopenmp '$T/prog.c' \$(pkg-config --cflags --libs scalegate) -o '$T/prog-readme'" && pass ||
+clean \
+	"cc ${SG_SAN_FLAGS:-} -fopenmp '$T/prog.c' \$(pkg-config --cflags --libs scalegate) -o '$T/prog-readme'" \
+	&& pass ||
 	fail "the README's PKG_CONFIG_PATH does not build a program"
 env -i SCALEGATE_OUT="$T/out-readme" "$T/prog-readme" && pass ||
 	fail "a program built as the README says does not run"
 [ -n "$(one_profile "$T/out-readme")" ] && pass || fail "no profile"
 mkdir "$T/cm"
-printf 'cmake_minimum_required(VERSION 3.13)\nproject(t C)\nfind_package(scalegate CONFIG REQUIRED)\n' >"$T/cm/CMakeLists.txt"
+printf \
+	'cmake_minimum_required(VERSION 3.13)\nproject(t C)\nfind_package(scalegate CONFIG REQUIRED)\n' \
+	>"$T/cm/CMakeLists.txt"
 clean "cmake -S '$T/cm' -B '$T/cm/build' >/dev/null" && pass ||
 	fail "CMake does not find the package through the README's PATH"
 
 # Its Open MPI line lets a job that runs as root start mpirun (Open MPI refuses root without it).
-ompi=$(grep -x 'export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1' <<<"$readme") && pass ||
+ompi=$(grep -x 'export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1' <<<"$readme") && \
+	pass ||
 	fail "the README's install section does not show Open MPI's root variables"
 if [ "$(id -u)" = 0 ] && mpirun --version 2>/dev/null | grep -q 'Open MPI'; then
 	unset OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM

@@ -7,7 +7,9 @@
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 
-[ -n "${SG_JUNIT_XSD:-}" ] || { echo "SKIP: no JUnit schemas: set SG_JUNIT_XSD or put shared/junit-xsd beside the repository"; exit 77; }
+[ -n "${SG_JUNIT_XSD:-}" ] || { echo \
+	"SKIP: no JUnit schemas: set SG_JUNIT_XSD or put shared/junit-xsd beside the repository"; \
+	exit 77; }
 command -v xmllint >/dev/null || { echo "SKIP: xmllint not found (libxml2-utils)"; exit 77; }
 for xsd in windyroad junit10 jenkins-junit4; do
 	[ -f "$SG_JUNIT_XSD/$xsd.xsd" ] && pass ||
@@ -15,7 +17,8 @@ for xsd in windyroad junit10 jenkins-junit4; do
 done
 
 valid() { # FILE SCHEMA-PATH
-	xmllint --noout --schema "$2" "$1" 2>"$T/xsd.err" && pass || { cat "$T/xsd.err" >&2; fail "$1 invalid against $2"; }
+	xmllint --noout --schema "$2" "$1" 2>"$T/xsd.err" && pass || { cat "$T/xsd.err" >&2; fail \
+		"$1 invalid against $2"; }
 }
 
 # junit10.xsd plus the two attributes CI annotators read on a testcase (GitLab, mikepenz, dorny)
@@ -34,7 +37,8 @@ for dir in tests/data/check/*/; do
 	for xsd in windyroad junit10 jenkins-junit4; do
 		valid "$T/$name.xml" "$SG_JUNIT_XSD/$xsd.xsd"
 	done
-	"$SCALEGATE" check -c "$dir/scalegate.yml" --testcase-output --junit "$T/$name-out.xml" >/dev/null 2>&1 || true
+	"$SCALEGATE" check -c "$dir/scalegate.yml" --testcase-output --junit "$T/$name-out.xml" \
+		>/dev/null 2>&1 || true
 	valid "$T/$name-out.xml" "$T/junit10-file-line.xsd"
 	sed -E 's/ file="[^"]*" line="[0-9]+"//' "$T/$name-out.xml" >"$T/$name-plain.xml"
 	valid "$T/$name-plain.xml" "$SG_JUNIT_XSD/junit10.xsd"
@@ -46,7 +50,8 @@ done
 [ "$lines" -gt 0 ] && pass ||
 	fail "no testcase carries file and line attributes in the testcase-output layout"
 # the attributes are where the interval is: jacobi.c's residual, as the profiles record it
-grep -q 'classname="jacobi.program.solve.residual" time="[0-9.]*" file="jacobi.c" line="36"' "$T/clear-regression-out.xml" && pass ||
+grep -q 'classname="jacobi.program.solve.residual" time="[0-9.]*" file="jacobi.c" line="36"' \
+	"$T/clear-regression-out.xml" && pass ||
 	fail "the residual's testcase does not point at jacobi.c:36"
 # warnings show per testcase in that layout (GitLab shows nothing else)
 grep -q '<system-out>warning: ' "$T"/*-out.xml && pass ||

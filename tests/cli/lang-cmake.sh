@@ -88,13 +88,16 @@ analyzed "$T/out-solve_f" "the Fortran program's intervals" 'program/solve_f '
 analyzed "$T/out-solve_cali" "the Caliper program's intervals" 'program/solve_cali '
 ranks 2 "$T/out-mpi" "$T/build/solve_mpi" && pass || fail "solve_mpi failed"
 expect_exit 0 "$P/bin/scalegate" profile --tsv "$T/out-mpi"/rank00001.*.sgprof
-expect_match "$out" 'allreduce' "the MPI calls of a program linked with scalegate::mpi under --as-needed"
+expect_match "$out" 'allreduce' \
+	"the MPI calls of a program linked with scalegate::mpi under --as-needed"
 
 # Version checks (0.x: the same minor, at least the patch asked for) and components.
 version_case() {
 	local want=$1 args=$2
 	mkdir -p "$T/v"
-	printf 'cmake_minimum_required(VERSION 3.16)\nproject(v NONE)\nfind_package(scalegate %s CONFIG REQUIRED)\n' "$args" >"$T/v/CMakeLists.txt"
+	printf \
+		'cmake_minimum_required(VERSION 3.16)\nproject(v NONE)\nfind_package(scalegate %s CONFIG REQUIRED)\n' \
+		"$args" >"$T/v/CMakeLists.txt"
 	rm -rf "$T/vbuild"
 	expect_exit "$want" cmake -S "$T/v" -B "$T/vbuild" -DCMAKE_PREFIX_PATH="$P"
 }

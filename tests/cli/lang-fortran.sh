@@ -7,7 +7,8 @@
 
 [ -f "$P/include/scalegate.mod" ] && pass || fail "make install did not install scalegate.mod"
 # The module is in the C library, yet C programs need no Fortran runtime.
-if nm -D "$P/lib/libscalegate.so" | grep -q ' U _gfortran'; then fail "libscalegate.so needs libgfortran"; fi
+if nm -D "$P/lib/libscalegate.so" | grep -q ' U _gfortran'; then fail \
+	"libscalegate.so needs libgfortran"; fi
 cat >"$T/prog.F90" <<'F90'
 program prog
   use scalegate
@@ -46,7 +47,8 @@ program prog
   if (x <= 0) stop 1
 end program prog
 F90
-gfortran -Wall -fopenmp $SAN "$T/prog.F90" $(pkg-config --cflags --libs scalegate) -o "$T/prog" && pass ||
+gfortran -Wall -fopenmp $SAN "$T/prog.F90" $(pkg-config --cflags --libs scalegate) -o "$T/prog" && \
+	pass ||
 	fail "a Fortran program with 'use scalegate' did not build against the installed prefix"
 SCALEGATE_OUT="$T/out" OMP_NUM_THREADS=2 "$T/prog" && pass || fail "the Fortran program failed"
 t=$("$P/bin/scalegate" profile --tsv "$(one_profile "$T/out")")
@@ -62,7 +64,8 @@ t=$("$P/bin/scalegate" profile --tsv "$(one_profile "$T/out")")
 expect_exit 0 "$P/bin/scalegate" profile "$(one_profile "$T/out")"
 expect_match "$out" '^  program/solve +[^ ]*prog.F90:11 ' "the file and line of a region"
 expect_no_match "$out" 'warning' "annotation errors"
-analyzed "$T/out" "the Fortran intervals" 'program/solve ' 'program/solve/step\[0\] ' 'program/beta '
+analyzed "$T/out" "the Fortran intervals" 'program/solve ' 'program/solve/step\[0\] ' \
+	'program/beta '
 
 # Without SCALEGATE_OUT, sg_enabled() is false (the program stops with 3).
 expect_exit 3 env -u SCALEGATE_OUT "$T/prog"
@@ -85,7 +88,8 @@ program mpiprog
   if (y < 2) stop 1
 end program mpiprog
 F90
-mpif90 -Wall $SAN "$T/mpiprog.f90" $(pkg-config --cflags --libs scalegate-mpi) -o "$T/mpiprog" && pass ||
+mpif90 -Wall $SAN "$T/mpiprog.f90" $(pkg-config --cflags --libs scalegate-mpi) -o "$T/mpiprog" && \
+	pass ||
 	fail "an MPI Fortran program with 'use scalegate' did not build with scalegate-mpi"
 ranks 2 "$T/mpiout" "$T/mpiprog" && pass || fail "the MPI Fortran program failed"
 t=$("$P/bin/scalegate" profile --tsv "$(rank_profile "$T/mpiout" 1)")

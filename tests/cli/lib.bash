@@ -50,7 +50,9 @@ skip_part() {
 }
 
 # A command that stops the test under 'set -e' outside any helper says so, with its line.
-trap '_sg_rc=$?; [[ $- != *e* ]] || _sg_check "not ok" "line $LINENO: '"'"'$BASH_COMMAND'"'"' exited $_sg_rc"' ERR
+trap \
+	'_sg_rc=$?; [[ $- != *e* ]] || _sg_check "not ok" "line $LINENO: '"'"'$BASH_COMMAND'"'"' exited $_sg_rc"' \
+	ERR
 
 # _sg_what CMD...: a command as a check's name: the scratch directory and the gate's path left out.
 _sg_what() {
@@ -86,7 +88,8 @@ expect_exit() {
 	local want=$1 got=0
 	shift
 	out=$("$@" 2>&1) || got=$?
-	[ "$got" -eq "$want" ] || { printf '%s\n' "$out" >&2; fail "'$(_sg_what "$@")' exited $got, expected $want"; }
+	[ "$got" -eq "$want" ] || { printf '%s\n' "$out" >&2; fail "'$(_sg_what \
+		"$@")' exited $got, expected $want"; }
 	pass "'$(_sg_what "$@")' exits $want"
 }
 
@@ -100,20 +103,23 @@ traced() {
 # the single profile in DIR
 one_profile() {
 	local files=("$1"/*.sgprof)
-	[ ${#files[@]} -eq 1 ] && [ -f "${files[0]}" ] || fail "expected one profile in $1, found: ${files[*]}"
+	[ ${#files[@]} -eq 1 ] && [ -f "${files[0]}" ] || fail \
+		"expected one profile in $1, found: ${files[*]}"
 	echo "${files[0]}"
 }
 
 # tsv DIR: every profile in DIR as 'scalegate profile --tsv' lines (header lines dropped).
 # The header line is kept (in $T) for col, which names the columns by it.
 tsv() {
-	"$SCALEGATE" profile --tsv "$1"/*.sgprof | awk -v h="$T/.sg-tsv-header" '/^file\t/ { print >h; next } 1'
+	"$SCALEGATE" profile --tsv "$1"/*.sgprof | awk -v h="$T/.sg-tsv-header" \
+		'/^file\t/ { print >h; next } 1'
 }
 
 # col TSV PATH THREAD COLUMN: one value from tsv output (columns named as in PROFILE.md, by the
 # header of the last tsv); "missing" when there is no such row or column.
 col() {
-	local header="file path thread omp_thread count time min max sumsq par omp_barrier omp_idle omp_lock omp_regions"
+	local \
+		header="file path thread omp_thread count time min max sumsq par omp_barrier omp_idle omp_lock omp_regions"
 	[ ! -s "$T/.sg-tsv-header" ] || header=$(head -n 1 "$T/.sg-tsv-header")
 	awk -F'\t' -v path="$2" -v thread="$3" -v name="$4" -v header="$header" '
 		BEGIN { n = split(header, h, /[ \t]/)
@@ -139,14 +145,16 @@ delay() {
 # taken (see delay). On a quiet machine DELAY is about 0 and this is approx; under load the bounds
 # move by what the load was measured to take, never by a guess.
 approx_load() {
-	awk -v v="$1" -v lo="$2" -v hi="$3" -v d="$4" 'BEGIN { exit !(v != "missing" && v >= lo - d && v <= hi + d) }' ||
+	awk -v v="$1" -v lo="$2" -v hi="$3" -v d="$4" \
+		'BEGIN { exit !(v != "missing" && v >= lo - d && v <= hi + d) }' ||
 		fail "$5: $1 is not within [$2, $3] widened by the $4 s of run-queue delay measured"
 	pass "$5: $1 within [$2, $3] widened by the $4 s of run-queue delay measured"
 }
 
 # approx VALUE LOW HIGH WHAT: LOW <= VALUE <= HIGH (decimals).
 approx() {
-	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "missing" && v >= lo && v <= hi) }' ||
+	awk -v v="$1" -v lo="$2" -v hi="$3" \
+		'BEGIN { exit !(v != "missing" && v >= lo && v <= hi) }' ||
 		fail "$4: $1 is not within [$2, $3]"
 	pass "$4: $1 within [$2, $3]"
 }
@@ -191,7 +199,8 @@ YML
 # checks_of TEXT: the checks of the findings that 'check' and 'ci' print, one line each as
 # "FAIL|WARN BENCHMARK INTERVAL CONFIG KIND: MESSAGE" (a folded check under its own interval).
 checks_of() {
-	awk '/^(FAIL|WARN) [^ ]/ { st = $1; bench = $2; iv = $3; rest = substr($0, length($1 $2 $3) + 4)
+	awk \
+		'/^(FAIL|WARN) [^ ]/ { st = $1; bench = $2; iv = $3; rest = substr($0, length($1 $2 $3) + 4)
 			cfg = substr(rest, 1, index(rest, ": ") - 1); next }
 		st && /^    / && !/^    cause: / { line = substr($0, 5); s = st; i = iv
 			if (line ~ /^\(warning\) /) { s = "WARN"; line = substr(line, 11) }
@@ -209,7 +218,8 @@ case $SG_BUILD in */address | */thread) SG_VLIMIT=unlimited ;; *) SG_VLIMIT=5242
 export SG_VLIMIT
 gate_memory_bounded() {
 	case $SG_BUILD in */address | */thread) return 0 ;; esac
-	printf '#!/bin/sh\nulimit -v 524288 || exit 125\nexec %q "$@"\n' "$SCALEGATE" >"$T/scalegate-bounded"
+	printf '#!/bin/sh\nulimit -v 524288 || exit 125\nexec %q "$@"\n' "$SCALEGATE" \
+		>"$T/scalegate-bounded"
 	chmod +x "$T/scalegate-bounded"
 	SCALEGATE=$T/scalegate-bounded
 }

@@ -30,10 +30,12 @@ build() {
 	gcc-O0) cc $san -O0 -fopenmp "$c" $pc -o "$exe" ;;
 	# what the README said before: the library after the sources, Debian's --as-needed then
 	# drops libgomp
-	gcc-bare) cc $san -fopenmp -I"$T/p/include" "$c" -L"$T/p/lib" -Wl,-rpath,"$T/p/lib" -lscalegate -o "$exe" ;;
+	gcc-bare) cc $san -fopenmp -I"$T/p/include" "$c" -L"$T/p/lib" -Wl,-rpath,"$T/p/lib" \
+		-lscalegate -o "$exe" ;;
 	g++) g++ $san -x c++ -fopenmp "$c" -x none $pc -o "$exe" ;;
 	clang) clang -fopenmp $san_rt "$c" $pc -o "$exe" ;;
-	static) cc $san -fopenmp -I"$T/p/include" "$c" "$T/p/lib/libscalegate.a" -pthread -ldl -lm -o "$exe" ;;
+	static) cc $san -fopenmp -I"$T/p/include" "$c" "$T/p/lib/libscalegate.a" -pthread -ldl -lm \
+		-o "$exe" ;;
 	preload) cc $san -fopenmp -DSCALEGATE_DISABLE -I"$T/p/include" "$c" -o "$exe" ;;
 	esac && pass || fail "$form: cannot build $prog"
 }
@@ -64,8 +66,10 @@ captured() {
 	grep -q $'^meta\tomp\t'$mode'$' "$p" && pass ||
 		fail "$form $prog: $(grep $'^meta\tomp\t' "$p"), expected $mode"
 	tsvout=$("$SCALEGATE" profile --tsv "$p")
-	[ "$(col "$tsvout" $path 0 omp_regions)" = 3 ] && pass || { echo "$tsvout" >&2; fail "$form $prog: regions of $path not captured"; }
-	[ "$(col "$tsvout" $path 1 time)" != missing ] && pass || { echo "$tsvout" >&2; fail "$form $prog: the worker thread not captured"; }
+	[ "$(col "$tsvout" $path 0 omp_regions)" = 3 ] && pass || { echo "$tsvout" >&2; fail \
+		"$form $prog: regions of $path not captured"; }
+	[ "$(col "$tsvout" $path 1 time)" != missing ] && pass || { echo "$tsvout" >&2; fail \
+		"$form $prog: the worker thread not captured"; }
 }
 
 for form in gcc gcc-O0 gcc-bare g++ clang static preload; do
@@ -85,7 +89,8 @@ mkdir -p "$T/fake"
 cc -shared -fPIC "$T/fake.c" -Wl,-soname,libgomp.so.1 -o "$T/fake/libgomp.so.1"
 for dir in "" "$T/out2"; do
 	got=0
-	out=$(timeout 60 env LD_LIBRARY_PATH="$T/fake" ${dir:+SCALEGATE_OUT="$dir"} "$T/gcc-bare-pragma" 2>"$T/err") || got=$?
+	out=$(timeout 60 env LD_LIBRARY_PATH="$T/fake" ${dir:+SCALEGATE_OUT="$dir"} \
+		"$T/gcc-bare-pragma" 2>"$T/err") || got=$?
 	[ "$got" -eq 0 ] && pass || fail "without a runtime: exit $got"
 	[ "$out" = 3 ] && pass ||
 		fail "without a runtime the regions run on one thread: '$out', not 3"

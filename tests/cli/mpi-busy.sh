@@ -36,7 +36,8 @@ start_hogs() {
 ranks 2 "$T/probe" "$SG_BUILD/tests/mpi/busy" halo 2 >/dev/null
 p=$(rank_profile "$T/probe" 0)
 [ "$(meta "$p" sched)" = schedstat ] ||
-	{ echo "SKIP: this tracer records no run-queue delay here (meta sched is not schedstat)"; exit 77; }
+	{ echo "SKIP: this tracer records no run-queue delay here (meta sched is not schedstat)"; \
+		exit 77; }
 grep -q "^columns	stat	.*	mpi_sync	mpi_rq" "$p" && pass ||
 	fail "no mpi_sync and mpi_rq columns"
 
@@ -62,7 +63,8 @@ for shape in halo nonblocking solver imbalance; do
 	stop_hogs
 done
 
-python3 - "$T" <<'PY' && pass || fail "the machine's share of the waiting is Interference, the program's stays"
+python3 - "$T" <<'PY' && pass || fail \
+	"the machine's share of the waiting is Interference, the program's stays"
 import json, statistics, sys
 T = sys.argv[1]
 

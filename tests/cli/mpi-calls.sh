@@ -6,8 +6,10 @@
 # check KIND PATH COUNT SENT RECV
 check() {
 	expect_eq "$n ranks, rank $r: $2 $1 count" "$(mpi_value "$p" "$2" "$1" count)" "$3"
-	expect_eq "$n ranks, rank $r: $2 $1 bytes sent" "$(mpi_value "$p" "$2" "$1" bytes_sent)" "$4"
-	expect_eq "$n ranks, rank $r: $2 $1 bytes received" "$(mpi_value "$p" "$2" "$1" bytes_recv)" "$5"
+	expect_eq "$n ranks, rank $r: $2 $1 bytes sent" "$(mpi_value "$p" "$2" "$1" bytes_sent)" \
+		"$4"
+	expect_eq "$n ranks, rank $r: $2 $1 bytes received" "$(mpi_value "$p" "$2" "$1" \
+		bytes_recv)" "$5"
 }
 
 for n in 1 2; do
@@ -69,5 +71,6 @@ for r in 0 1; do
 	expect_eq "rank $r: sendrecvs of 3 threads" $s 30
 	expect_eq "rank $r: threads with their own allreduce records" $t 3
 	expect_eq "rank $r: sendrecv bytes of 3 threads" \
-		$(( $(mpi_value "$p" program/threads/thread sendrecv bytes_sent) + $(mpi_value "$p" program/thread sendrecv bytes_sent) )) 240
+		$(( $(mpi_value "$p" program/threads/thread sendrecv bytes_sent) + $(mpi_value "$p" program/thread sendrecv bytes_sent) )) \
+			240
 done

@@ -4,13 +4,15 @@
 . "$(dirname "$0")/mpi.bash"
 
 [ -x "$SG_BUILD/tests/mpi/fortran" ] && pass ||
-	fail "the Fortran test programs were not built (gfortran and the MPI Fortran library needed)"
+	fail \
+		"the Fortran test programs were not built (gfortran and the MPI Fortran library needed)"
 
 # check KIND COUNT SENT RECV (all at level 0: Fortran has no interval API)
 check() {
 	expect_eq "$what rank $r: $1 count" "$(mpi_value "$p" program "$1" count)" "$2"
 	expect_eq "$what rank $r: $1 bytes sent" "$(mpi_value "$p" program "$1" bytes_sent)" "$3"
-	expect_eq "$what rank $r: $1 bytes received" "$(mpi_value "$p" program "$1" bytes_recv)" "$4"
+	expect_eq "$what rank $r: $1 bytes received" "$(mpi_value "$p" program "$1" bytes_recv)" \
+		"$4"
 }
 
 ranks 2 "$T/static" "$SG_BUILD/tests/mpi/fortran" >/dev/null
@@ -28,7 +30,8 @@ for what in static preload; do
 		check barrier 1 0 0
 		check bcast 1 $((4000 * root)) $((4000 * (1 - root)))
 		check reduce 1 32 $((32 * root))
-		check allreduce 6 192 192 # 5 + 1 with MPI_IN_PLACE; the one between MPI_Pcontrol(0) and (1) is not counted
+		check allreduce 6 192 192 \
+			# 5 + 1 with MPI_IN_PLACE; the one between MPI_Pcontrol(0) and (1) is not counted
 		check allgather 1 32 64
 		check gather 1 32 $((64 * root))
 	done

@@ -11,9 +11,11 @@ for n in 1 2; do
 	for ((r = 0; r < n; r++)); do
 		p=$(rank_profile "$T/off$n" $r)
 		for i in iteration iteration/halo iteration/compute iteration/allreduce; do
-			expect_eq "$n ranks, rank $r: count of program/$i" "$(stat_value "$p" "program/$i" count)" $iterations
+			expect_eq "$n ranks, rank $r: count of program/$i" "$(stat_value "$p" \
+				"program/$i" count)" $iterations
 		done
-		expect_eq "$n ranks, rank $r: allreduces" "$(mpi_value "$p" program/iteration/allreduce allreduce count)" $iterations
+		expect_eq "$n ranks, rank $r: allreduces" "$(mpi_value "$p" \
+			program/iteration/allreduce allreduce count)" $iterations
 		neighbours=$(( (r > 0) + (r < n - 1) ))
 		expect_eq "$n ranks, rank $r: halo bytes" "$(mpi_value "$p" program/iteration/halo sendrecv bytes_sent)" \
 			$((200 * 8 * neighbours * iterations))
@@ -33,5 +35,6 @@ serial() { # serial DIR RANK
 ranks 2 "$T/on" "$SG_BUILD/examples/hybrid" 2 200 $iterations --serial-ms 20 >/dev/null
 for r in 0 1; do
 	expect_between "knob off: rank $r serial time in compute" "$(serial "$T/off2" $r)" 0 0.05
-	expect_between "knob on: rank $r serial time in compute (10 x 20 ms)" "$(serial "$T/on" $r)" 0.18 1.5
+	expect_between "knob on: rank $r serial time in compute (10 x 20 ms)" "$(serial "$T/on" \
+		$r)" 0.18 1.5
 done

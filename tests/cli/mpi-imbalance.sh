@@ -18,7 +18,8 @@ expect_between "knob on: rank 0 allreduce time (10 x 30 ms)" "$(allreduce "$T/on
 expect_between "knob on: rank 1 allreduce time" "$(allreduce "$T/on" 1 time)" 0 0.1
 expect_eq "estimate mode: wait" "$(allreduce "$T/on" 0 wait)" -
 # the extra work is rank 1's compute time
-expect_between "knob on: rank 1 compute time" "$(stat_value "$(rank_profile "$T/on" 1)" program/iteration/compute time)" 0.28 5
+expect_between "knob on: rank 1 compute time" "$(stat_value "$(rank_profile "$T/on" 1)" \
+	program/iteration/compute time)" 0.28 5
 
 # The knob also works as an environment variable, and on 4 ranks every rank but 1 waits.
 SG_KNOB_EXTRA_RANK1_MS=30 ranks 4 "$T/on4" "$SG_BUILD/examples/mpi_halo" 10000 10 >/dev/null
@@ -28,7 +29,8 @@ for r in 0 2 3; do
 done
 expect_between "4 ranks: rank 1 allreduce time" "$(allreduce "$T/on4" 1 time)" 0 0.1
 
-SCALEGATE_MPI_WAIT=exact ranks 2 "$T/exact" "$SG_BUILD/examples/mpi_halo" 10000 10 --extra-rank1-ms 30 >/dev/null
+SCALEGATE_MPI_WAIT=exact ranks 2 "$T/exact" "$SG_BUILD/examples/mpi_halo" 10000 10 \
+	--extra-rank1-ms 30 >/dev/null
 expect_profiles "$T/exact" 2
 wait0=$(allreduce "$T/exact" 0 wait) time0=$(allreduce "$T/exact" 0 time)
 expect_between "exact mode: rank 0 allreduce wait" "$wait0" 0.2 5

@@ -4,7 +4,8 @@
 . "$(dirname "$0")/mpi.bash"
 
 make -s -C "$SG_TOP" --no-print-directory install PREFIX="$T/p" >/dev/null
-for f in include/scalegate.h lib/libscalegate-mpi.a lib/libscalegate-mpi.so lib/pkgconfig/scalegate-mpi.pc; do
+for f in include/scalegate.h lib/libscalegate-mpi.a lib/libscalegate-mpi.so \
+	lib/pkgconfig/scalegate-mpi.pc; do
 	[ -e "$T/p/$f" ] && pass || fail "make install did not install $f"
 done
 

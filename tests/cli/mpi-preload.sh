@@ -12,12 +12,14 @@ for r in 0 1; do
 	expect_between "rank $r: level 0 time" "$(stat_value "$p" program time)" 1e-6 60
 	expect_eq "rank $r: allreduces at level 0" "$(mpi_value "$p" program allreduce count)" 15
 	expect_eq "rank $r: sendrecvs at level 0" "$(mpi_value "$p" program sendrecv count)" 30
-	expect_eq "rank $r: sendrecv bytes" "$(mpi_value "$p" program sendrecv bytes_sent)" $((8 * 15))
+	expect_eq "rank $r: sendrecv bytes" "$(mpi_value "$p" program sendrecv bytes_sent)" \
+		$((8 * 15))
 	expect_eq "rank $r: no intervals" "$(grep -c '^node' "$p")" 1
 done
 
 # The hybrid example, unmodified: its MPI calls and (with OpenMP capture) its parallel regions.
-OMP_PROC_BIND=false ranks 2 "$T/hybrid" -x LD_PRELOAD="$preload" "$SG_BUILD/examples/hybrid-plain" 2 200 10 >/dev/null
+OMP_PROC_BIND=false ranks 2 "$T/hybrid" -x LD_PRELOAD="$preload" "$SG_BUILD/examples/hybrid-plain" \
+	2 200 10 >/dev/null
 expect_profiles "$T/hybrid" 2
 for r in 0 1; do
 	p=$(rank_profile "$T/hybrid" $r)
@@ -39,7 +41,8 @@ expect_match "$(cat "$T/plain.out")" '^mpi_halo: 2 ranks' "the program runs as w
 # One rank without a launcher (Open MPI's singleton start forks orted, which inherits the
 # environment), behind a wrapper that inherits LD_PRELOAD too: only the rank writes a profile (issue
 # 12).
-SCALEGATE_OUT="$T/single" LD_PRELOAD="$preload" timeout 300 "$SG_BUILD/examples/mpi_halo-plain" 1000 5 >/dev/null
+SCALEGATE_OUT="$T/single" LD_PRELOAD="$preload" timeout 300 "$SG_BUILD/examples/mpi_halo-plain" \
+	1000 5 >/dev/null
 expect_profiles "$T/single" 1
 expect_exit 0 "$SCALEGATE" analyze "$T/single"
 expect_match "$out" 'Processors +1($|[^0-9])' "one rank, one processor"

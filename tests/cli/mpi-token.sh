@@ -17,7 +17,8 @@ for mode in recv sendrecv; do
 	"$SCALEGATE" analyze --json "$T/$mode" >"$T/a.json" && pass || fail "analyze"
 	# Every round each rank waits while the two others hold the token: 3 x 5 x 40 ms; less the
 	# start-up skew of the first round. Sleeps: load can lengthen the waits, never shorten them.
-	python3 - "$T/a.json" <<'PY' && pass || fail "$mode: the blocked time is not Synchronization"
+	python3 - "$T/a.json" <<'PY' && pass || fail \
+		"$mode: the blocked time is not Synchronization"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 ch = next(s for s in doc["intervals"] if s["interval"] == "program/chain")["configurations"][0]["characteristics"]

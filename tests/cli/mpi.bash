@@ -95,6 +95,7 @@ expect_eq() {
 
 # expect_between WHAT VALUE LOW HIGH (numbers, inclusive)
 expect_between() {
-	awk -v v="$2" -v lo="$3" -v hi="$4" 'BEGIN { exit !(v != "-" && v + 0 >= lo && v + 0 <= hi) }' && pass ||
+	awk -v v="$2" -v lo="$3" -v hi="$4" \
+		'BEGIN { exit !(v != "-" && v + 0 >= lo && v + 0 <= hi) }' && pass ||
 		fail "$1: got $2, expected between $3 and $4"
 }

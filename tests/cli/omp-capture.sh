@@ -14,7 +14,8 @@ run() { rm -rf "$T/out"; traced "$T/out" omp_known "$1"; out=$(tsv "$T/out"); }
 # 5 x 20 ms of serial code between parallel regions: time - par on the forking thread.
 run serial
 d=$(delay "$out" program/step)
-serial=$(awk -v t="$(col "$out" program/step 0 time)" -v p="$(col "$out" program/step 0 par)" 'BEGIN { print t - p }')
+serial=$(awk -v t="$(col "$out" program/step 0 time)" -v p="$(col "$out" program/step 0 par)" \
+	'BEGIN { print t - p }')
 approx_load "$serial" 0.095 0.16 "$d" "serial time of step"
 approx "$(col "$out" program/step 0 omp_regions)" 5 5 "parallel regions forked from step"
 approx "$(col "$out" program 0 omp_regions)" 0 0 "regions are charged to the innermost interval"
@@ -22,9 +23,11 @@ approx "$(col "$out" program 0 omp_regions)" 0 0 "regions are charged to the inn
 # Thread 1 comes 20 ms late to a barrier, 5 times: thread 0 waits ~100 ms.
 run barrier
 d=$(delay "$out" program/step)
-approx_load "$(col "$out" program/step 0 omp_barrier)" 0.09 0.16 "$d" "barrier wait of the early thread"
+approx_load "$(col "$out" program/step 0 omp_barrier)" 0.09 0.16 "$d" \
+	"barrier wait of the early thread"
 approx_load "$(col "$out" program/step 1 omp_barrier)" 0 0.02 "$d" "barrier wait of the late thread"
-approx_load "$(col "$out" program/step 1 time)" 0.09 0.2 "$d" "the worker's time lands in the forking thread's interval"
+approx_load "$(col "$out" program/step 1 time)" 0.09 0.2 "$d" \
+	"the worker's time lands in the forking thread's interval"
 
 # The implicit barrier at the end of a worksharing loop.
 run loop

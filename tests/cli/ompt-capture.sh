@@ -30,7 +30,8 @@ imbalance() {
 	d=$(delay "$out" "$loop")
 	lo=$(awk -v a="$w0" -v b="$w1" 'BEGIN { print 0.7 * (a - b) }')
 	hi=$(awk -v a="$w0" -v b="$w1" 'BEGIN { print 1.3 * (a - b) }')
-	approx_load "$idle1" "$lo" "$hi" "$d" "$what light thread's idle vs the work difference ($w0 - $w1 s)"
+	approx_load "$idle1" "$lo" "$hi" "$d" \
+		"$what light thread's idle vs the work difference ($w0 - $w1 s)"
 
 	SG_KNOB_SCHEDULE=dynamic ompt_run "$v" imbalance 2 2000 10
 	approx "$(awk -v a="$(work "$loop" 0)" -v b="$(work "$loop" 1)" 'BEGIN { print a / b }')" 0.6 1.6 \
@@ -45,24 +46,32 @@ timings() {
 
 	ompt_run "$v" omp_known serial
 	d=$(delay "$out" "$step")
-	[ "$v" != plain ] || approx "$(col "$out" program 0 count)" 1 1 "plain: level 0 of the preloaded binary"
+	[ "$v" != plain ] || approx "$(col "$out" program 0 count)" 1 1 \
+		"plain: level 0 of the preloaded binary"
 	approx_load "$(awk -v t="$(col "$out" "$step" 0 time)" -v p="$(col "$out" "$step" 0 par)" 'BEGIN { print t - p }')" \
 		0.095 0.16 "$d" "$what serial time"
 	approx "$(col "$out" "$step" 0 omp_regions)" 5 5 "$what parallel regions forked"
-	[ "$step" = program ] || approx "$(col "$out" program 0 omp_regions)" 0 0 "$what regions charged to the innermost interval"
+	[ "$step" = program ] || approx "$(col "$out" program 0 omp_regions)" 0 0 \
+		"$what regions charged to the innermost interval"
 	approx "$(col "$out" "$step" 1 omp_thread)" 1 1 "$what the worker's OpenMP thread number"
 
 	ompt_run "$v" omp_known barrier
 	d=$(delay "$out" "$step")
-	approx_load "$(col "$out" "$step" 0 omp_barrier)" 0.09 0.16 "$d" "$what barrier wait of the early thread"
-	approx_load "$(col "$out" "$step" 1 omp_barrier)" 0 0.02 "$d" "$what barrier wait of the late thread"
-	approx_load "$(col "$out" "$step" 1 time)" 0.09 0.2 "$d" "$what the worker's time lands in the forking thread's interval"
-	approx_load "$(col "$out" "$step" 1 omp_idle)" 0 0.03 "$d" "$what the late thread does not idle"
+	approx_load "$(col "$out" "$step" 0 omp_barrier)" 0.09 0.16 "$d" \
+		"$what barrier wait of the early thread"
+	approx_load "$(col "$out" "$step" 1 omp_barrier)" 0 0.02 "$d" \
+		"$what barrier wait of the late thread"
+	approx_load "$(col "$out" "$step" 1 time)" 0.09 0.2 "$d" \
+		"$what the worker's time lands in the forking thread's interval"
+	approx_load "$(col "$out" "$step" 1 omp_idle)" 0 0.03 "$d" \
+		"$what the late thread does not idle"
 
 	ompt_run "$v" omp_known loop
 	d=$(delay "$out" "$step")
-	approx_load "$(col "$out" "$step" 0 omp_barrier)" 0.09 0.16 "$d" "$what loop-end wait of the idle thread"
-	approx_load "$(col "$out" "$step" 0 omp_idle)" 0 0.03 "$d" "$what the loop-end wait is not end-of-region idle"
+	approx_load "$(col "$out" "$step" 0 omp_barrier)" 0.09 0.16 "$d" \
+		"$what loop-end wait of the idle thread"
+	approx_load "$(col "$out" "$step" 0 omp_idle)" 0 0.03 "$d" \
+		"$what the loop-end wait is not end-of-region idle"
 
 	for mode in critical lock; do
 		ompt_run "$v" omp_known $mode

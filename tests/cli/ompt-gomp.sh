@@ -18,8 +18,10 @@ checks() {
 	approx "$(awk -v t="$(col "$out" program/step 0 time)" -v p="$(col "$out" program/step 0 par)" 'BEGIN { print t - p }')" \
 		0.095 0.16 "$what: serial time"
 	ompt_run gcc omp_known barrier
-	approx "$(col "$out" program/step 0 omp_barrier)" 0.09 0.16 "$what: barrier wait of the early thread"
-	approx "$(col "$out" program/step 1 time)" 0.09 0.2 "$what: the worker's time lands in the forking thread's interval"
+	approx "$(col "$out" program/step 0 omp_barrier)" 0.09 0.16 \
+		"$what: barrier wait of the early thread"
+	approx "$(col "$out" program/step 1 time)" 0.09 0.2 \
+		"$what: the worker's time lands in the forking thread's interval"
 	ompt_run gcc omp_known loop
 	approx "$(col "$out" program/step 0 omp_barrier)" 0.09 0.16 "$what: loop-end wait"
 	for mode in critical lock; do

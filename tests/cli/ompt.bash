@@ -8,7 +8,8 @@ command -v "${CLANG:-clang}" >/dev/null && pass ||
 for v in static shared plain; do
 	for p in omp_known imbalance; do
 		[ -x "$SG_BUILD/ompt/$v/$p" ] && pass ||
-			fail "$SG_BUILD/ompt/$v/$p was not built: 'make all-tests' (needs clang, libomp-dev)"
+			fail \
+				"$SG_BUILD/ompt/$v/$p was not built: 'make all-tests' (needs clang, libomp-dev)"
 	done
 done
 [[ $(ldd "$SG_BUILD/ompt/static/omp_known") == *libomp.so* ]] && pass ||
@@ -37,13 +38,15 @@ ompt_run() {
 	shift 2
 	rm -rf "$T/out"
 	if [ "$v" = plain ]; then
-		LD_PRELOAD=$ompt_preload SCALEGATE_OUT="$T/out" "$SG_BUILD/ompt/$v/$prog" "$@" >/dev/null
+		LD_PRELOAD=$ompt_preload SCALEGATE_OUT="$T/out" "$SG_BUILD/ompt/$v/$prog" "$@" \
+			>/dev/null
 	else
 		SCALEGATE_OUT="$T/out" "$SG_BUILD/ompt/$v/$prog" "$@" >/dev/null
 	fi
 	out=$(tsv "$T/out")
 	grep -q $'^meta\tomp\t'"${OMPT_MODE:-ompt}"'$' "$T"/out/*.sgprof && pass ||
-		fail "$v/$prog $*: the profile says $(grep $'^meta\tomp\t' "$T"/out/*.sgprof), expected omp ${OMPT_MODE:-ompt}"
+		fail "$v/$prog $*: the profile says $(grep $'^meta\tomp\t' \
+			"$T"/out/*.sgprof), expected omp ${OMPT_MODE:-ompt}"
 }
 
 # ompt_cc SOURCE OUTPUT: builds an OpenMP program with clang for libomp, linked with the static

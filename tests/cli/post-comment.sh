@@ -23,7 +23,8 @@ since() {
 # ours SERVICE KEY: the comments of that pull (merge) request that start with the marker, as JSON:
 # [[id, author, body]].
 ours() {
-	j "$log/state.json" "[[c['id'], c.get('user', c.get('author')), c['body']] for c in d['$1'].get('$2', [])
+	j "$log/state.json" \
+		"[[c['id'], c.get('user', c.get('author')), c['body']] for c in d['$1'].get('$2', [])
 		if c['body'].startswith('$marker')]"
 }
 
@@ -52,7 +53,8 @@ gh() {
 }
 gh expect 0 "$SCALEGATE" post --sha "$SHA" --comment --pull-request 7 \
 	--target-url https://github.example/o/r/actions/runs/4242 "$DATA/findings.json"
-expect_match "$out" "^scalegate: posted the commit status to $url/repos/o/r/statuses/$SHA$" "github: the status"
+expect_match "$out" "^scalegate: posted the commit status to $url/repos/o/r/statuses/$SHA$" \
+	"github: the status"
 expect_match "$out" "^scalegate: posted the pull-request comment to $url/repos/o/r/issues/7/comments$" \
 	"github: the comment created"
 [ "$(requests)" = "POST /repos/o/r/statuses/$SHA
@@ -78,8 +80,11 @@ expect_match "$body" '^\| ❌ regression: 6 checks failed \| jacobi \| `program/
 	"github: a finding with interval, file:line, configuration and cause"
 expect_match "$body" '^\| ❌ regression: 3 checks failed \| halo \| `program` in examples/mpi\\_halo, run as `\./mpi_halo 4096 \\\| tee log` \| 2 ranks × 1 thread, size 4096 \| Communication grew' \
 	"github: the whole program's finding: its executable and the benchmark's command"
-expect_match "$body" '^\| ⚠️ warning: 1 check warned \| jacobi \| `program/solve/sweep` at examples/jacobi\.c:19 ' "github: the warning"
-expect_match "$body" '^\*\*5 checks inconclusive\*\*: the data could not decide' "github: the inconclusive count"
+expect_match "$body" \
+	'^\| ⚠️ warning: 1 check warned \| jacobi \| `program/solve/sweep` at examples/jacobi\.c:19 ' \
+	"github: the warning"
+expect_match "$body" '^\*\*5 checks inconclusive\*\*: the data could not decide' \
+	"github: the inconclusive count"
 expect_match "$body" "^\[The full report\]\(https://github\.example/o/r/actions/runs/4242\) · commit \`${SHA:0:12}\`" \
 	"github: the link to the full report"
 
@@ -96,10 +101,12 @@ PATCH /repos/o/r/issues/comments/$id" ] && pass ||
 ours github o/r#7 >"$T/gh2.json"
 [ "$(j "$T/gh2.json" '[len(d), d[1][0]]')" = "[2, $id]" ] && pass ||
 	fail "github: not the same comment: $(cat "$T/gh2.json")"
-expect_match "$(j "$T/gh2.json" 'd[1][2]')" '^### ✅ scalegate: all 12 checks pass$' "github: the comment's new text"
+expect_match "$(j "$T/gh2.json" 'd[1][2]')" '^### ✅ scalegate: all 12 checks pass$' \
+	"github: the comment's new text"
 
 # In the pull request's own workflow the number and the head come from the event.
-printf '{"number": 7, "pull_request": {"number": 7, "head": {"sha": "%s"}}}\n' "$SHA" >"$T/event.json"
+printf '{"number": 7, "pull_request": {"number": 7, "head": {"sha": "%s"}}}\n' "$SHA" \
+	>"$T/event.json"
 n=$(nr_requests)
 GITHUB_EVENT_NAME=pull_request GITHUB_EVENT_PATH=$T/event.json GITHUB_SHA=$other \
 	gh expect 0 "$SCALEGATE" post --comment "$DATA/run-failed.json"
@@ -118,7 +125,8 @@ expect_match "$out" "warning: not commenting on pull request #8: its head is ${o
 	"github: a pull request with another head"
 [ "$(since "$n")" = "POST /repos/o/r/statuses/$SHA
 GET /repos/o/r/pulls/8" ] && pass || fail "github: another pull request's number: $(since "$n")"
-gh expect 4 "$SCALEGATE" post --sha "$SHA" --comment --pull-request 8 --require-post "$DATA/findings.json"
+gh expect 4 "$SCALEGATE" post --sha "$SHA" --comment --pull-request 8 --require-post \
+	"$DATA/findings.json"
 [ "$(j "$log/state.json" '"o/r#8" in d["github"]')" = false ] && pass ||
 	fail "github: commented on pull request 8"
 
@@ -133,14 +141,16 @@ expect_match "$out" '^scalegate: not a pull request: no comment to post$' "githu
 n=$(nr_requests)
 GITHUB_TOKEN= GITHUB_ACTIONS=true GITHUB_REPOSITORY=o/r GITHUB_API_URL=$url \
 	expect 0 "$SCALEGATE" post --sha "$SHA" --comment --pull-request 7 "$DATA/findings.json"
-expect_match "$out" 'warning: cannot post: the environment variable GITHUB_TOKEN is not set' "github: no token"
+expect_match "$out" 'warning: cannot post: the environment variable GITHUB_TOKEN is not set' \
+	"github: no token"
 [ "$(nr_requests)" = "$n" ] && pass || fail "github: requests without a token: $(since "$n")"
 
 # ---- GitLab: a merge-request note, created, then edited
 # ----------------------------------------------
 gl() {
 	GITLAB_CI=true GITLAB_TOKEN=$TOKEN CI_API_V4_URL=$url/api/v4 CI_PROJECT_ID=17 CI_COMMIT_SHA=$SHA \
-		CI_MERGE_REQUEST_IID=3 CI_PIPELINE_URL=https://gitlab.example/g/p/-/pipelines/99 "$@"
+		CI_MERGE_REQUEST_IID=3 CI_PIPELINE_URL=https://gitlab.example/g/p/-/pipelines/99 \
+			"$@"
 }
 n=$(nr_requests)
 gl expect 0 "$SCALEGATE" post --comment "$DATA/findings.json"
@@ -152,15 +162,19 @@ GET /api/v4/projects/17/merge_requests/3/notes?per_page=100&page=1&sort=asc&orde
 GET /api/v4/projects/17/merge_requests/3/notes?per_page=100&page=2&sort=asc&order_by=created_at
 POST /api/v4/projects/17/merge_requests/3/notes" ] && pass ||
 	fail "gitlab: the requests of the first post: $(since "$n")"
-[ "$(j "$log/$((n + 2)).json" 'd["headers"]["PRIVATE-TOKEN"]')" = "sha256:$(sha256 "$TOKEN")" ] && pass ||
+[ "$(j "$log/$((n + 2)).json" 'd["headers"]["PRIVATE-TOKEN"]')" = "sha256:$(sha256 "$TOKEN")" ] && \
+	pass ||
 	fail "gitlab: PRIVATE-TOKEN"
 ours gitlab 17#3 >"$T/gl1.json"
-[ "$(j "$T/gl1.json" '[len(d), d[0][2], d[1][1]["id"]]')" = "[2, \"$marker\\nmine\", 42]" ] && pass ||
+[ "$(j "$T/gl1.json" '[len(d), d[0][2], d[1][1]["id"]]')" = "[2, \"$marker\\nmine\", 42]" ] && \
+	pass ||
 	fail "gitlab: $(cat "$T/gl1.json")"
 note=$(j "$T/gl1.json" 'd[1][0]')
 body=$(j "$T/gl1.json" 'd[1][2]')
-expect_match "$body" '`program/solve/residual` at examples/jacobi\.c:36 \| 1 rank × 2 threads' "gitlab: a finding"
-expect_match "$body" '^\[The full report\]\(https://gitlab\.example/g/p/-/pipelines/99\)' "gitlab: the link"
+expect_match "$body" '`program/solve/residual` at examples/jacobi\.c:36 \| 1 rank × 2 threads' \
+	"gitlab: a finding"
+expect_match "$body" '^\[The full report\]\(https://gitlab\.example/g/p/-/pipelines/99\)' \
+	"gitlab: the link"
 # The next push, with 'comment: true' in the post: section instead of the flag.
 printf 'benchmarks:\n  - name: j\n    command: ./j\npost:\n  comment: true\n' >"$T/comment.yml"
 n=$(nr_requests)
@@ -173,7 +187,8 @@ PUT /api/v4/projects/17/merge_requests/3/notes/$note" ] && pass ||
 ours gitlab 17#3 >"$T/gl2.json"
 [ "$(j "$T/gl2.json" '[len(d), d[1][0]]')" = "[2, $note]" ] && pass ||
 	fail "gitlab: not the same note: $(cat "$T/gl2.json")"
-expect_match "$(j "$T/gl2.json" 'd[1][2]')" '^### ✅ scalegate: all 12 checks pass$' "gitlab: the note's new text"
+expect_match "$(j "$T/gl2.json" 'd[1][2]')" '^### ✅ scalegate: all 12 checks pass$' \
+	"gitlab: the note's new text"
 [ "$(j "$log/state.json" 'len(d["gitlab"]["17#3"])')" = 122 ] && pass ||
 	fail "gitlab: a second note was added"
 # A fork's pipeline cannot see the project's token: nothing is sent.
@@ -183,7 +198,8 @@ gl expect 0 env GITLAB_TOKEN= "$SCALEGATE" post --comment "$DATA/findings.json"
 
 # ---- the dry run shows how the comment is found; usage errors
 # ----------------------------------------
-gh expect 0 "$SCALEGATE" post --dry-run --sha "$SHA" --comment --pull-request 7 "$DATA/findings.json"
+gh expect 0 "$SCALEGATE" post --dry-run --sha "$SHA" --comment --pull-request 7 \
+	"$DATA/findings.json"
 expect_match "$out" "^GET $url/repos/o/r/pulls/7$" "dry run: the pull request's head"
 expect_match "$out" "^# the comment that starts with '$marker' by a bot is edited: PATCH $url/repos/o/r/issues/comments/ID" \
 	"dry run: how the comment is found"
@@ -191,12 +207,14 @@ expect_match "$out" "^POST $url/repos/o/r/issues/7/comments$" "dry run: the comm
 expect 2 "$SCALEGATE" post --url http://127.0.0.1:9/ --comment "$DATA/pass.json"
 expect_match "$out" '--comment needs --format github or gitlab' "a comment with json"
 expect 2 "$SCALEGATE" post --format github --comment --pull-request 7a "$DATA/pass.json"
-expect_match "$out" "--pull-request must be a pull request's number" "a pull request that is no number"
+expect_match "$out" "--pull-request must be a pull request's number" \
+	"a pull request that is no number"
 gl expect 2 env CI_MERGE_REQUEST_IID=x "$SCALEGATE" post --comment "$DATA/pass.json"
 expect_match "$out" "the merge request must be a number, not 'x'" "an IID that is no number"
 printf 'benchmarks:\n  - name: j\n    command: ./j\npost:\n  comments: yes\n' >"$T/typo.yml"
 expect 2 "$SCALEGATE" post -c "$T/typo.yml" --dry-run "$DATA/pass.json"
-expect_match "$out" "typo.yml:5:3: unknown key 'comments'; did you mean 'comment'\?" "post: comment misspelt"
+expect_match "$out" "typo.yml:5:3: unknown key 'comments'; did you mean 'comment'\?" \
+	"post: comment misspelt"
 
 # ---- the token: in no output, in no file
 # ----------------------------------------------------------------

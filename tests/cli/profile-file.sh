@@ -38,7 +38,8 @@ err=$(traced "$T/plain-file/out" iterations 10 2>&1 >/dev/null) && pass ||
 	fail "an unwritable SCALEGATE_OUT changed the exit status"
 [ "$(grep -c 'scalegate: warning' <<<"$err")" = 1 ] && pass ||
 	fail "expected one warning, got: $err"
-expect_match "$err" "cannot write the profile into '$T/plain-file/out'" "the warning names the directory"
+expect_match "$err" "cannot write the profile into '$T/plain-file/out'" \
+	"the warning names the directory"
 
 # A missing directory is created, parents included.
 traced "$T/new/deeper" iterations 10

@@ -14,10 +14,12 @@ for mode in ab stored; do
 	cd "$T/$mode"
 	# a regression (the residual on one thread), a warning and inconclusive checks, on a busy
 	# machine
-	expect_exit 1 "$SCALEGATE" check --all --junit j.xml --json s.json --markdown s.md --html r.html
+	expect_exit 1 "$SCALEGATE" check --all --junit j.xml --json s.json --markdown s.md --html \
+		r.html
 	printf '%s\n' "$out" >console.txt
 	for aspect in times shares words; do
-		python3 "$SG_TOP/tests/data/agree/compare.py" "$aspect" . >&2 || disagree+=("$mode:$aspect")
+		python3 "$SG_TOP/tests/data/agree/compare.py" "$aspect" . >&2 || \
+			disagree+=("$mode:$aspect")
 	done
 done
 [ ${#disagree[@]} -eq 0 ] && pass || fail "the reports disagree (above): ${disagree[*]}"
@@ -25,7 +27,8 @@ done
 # so
 expect_match "$(cat "$T/stored/console.txt")" "\\(n=5, scaled to the baseline's machine speed by ×0\\.909\\) vs base " \
 	"the stored gate scaled the head's times"
-expect_no_match "$(cat "$T/ab/s.md")" "scaled to the baseline's machine speed" "an A/B gate scales nothing"
+expect_no_match "$(cat "$T/ab/s.md")" "scaled to the baseline's machine speed" \
+	"an A/B gate scales nothing"
 # the base lost more of its processors' time to the machine than its program's Total_time: its
 # Interference is a share of Total_time_wall beside the program's bars, never a bar over 100 %
 grep -q "base Interference: the machine took 58\\.8 % of Total_time_wall" "$T/ab/r.html" && pass ||

@@ -19,7 +19,8 @@ expect_exit 0 "$SCALEGATE" check --help
 for f in junit markdown json html protocol; do
 	expect_match "$out" "^  --$f FILE +write " "check --help names --$f"
 done
-expect_exit 0 "$SCALEGATE" check -c "$cfg" --allow-no-reference --protocol "$T/protocol.txt" --json "$T/s.json"
+expect_exit 0 "$SCALEGATE" check -c "$cfg" --allow-no-reference --protocol "$T/protocol.txt" \
+	--json "$T/s.json"
 expect_exit 0 "$SCALEGATE" analyze -c "$cfg" "$T/results"
 [ "$(cat "$T/protocol.txt")" = "$out" ] && pass || {
 	diff <(printf '%s\n' "$out") "$T/protocol.txt" >&2

@@ -47,14 +47,20 @@ xml=$(cat "$T/j.xml")
 while IFS='|' read -r metric interval value base change; do
 	what="$metric in $interval"
 	grep -qF -- "$metric median $value (n=5) vs base $base (n=5): " <<<"$console" ||
-		grep -qF -- "$metric from medians $value (n=5) vs base $base (n=5): " <<<"$console" ||
-		{ printf '%s\n' "$console" >&2; fail "console: $what does not read '$value' vs '$base'"; }
+		grep -qF -- "$metric from medians $value (n=5) vs base $base (n=5): " \
+			<<<"$console" ||
+		{ printf '%s\n' "$console" >&2; fail \
+			"console: $what does not read '$value' vs '$base'"; }
 	grep -qF -- "change $change, past the tolerance" <<<"$console" && pass ||
 		fail "console: $what: no change '$change'"
 	grep -qF -- "| \`$interval\` " <<<"$md" && pass || fail "Markdown: no row for $interval"
-	grep -F -- "| \`$interval\` " <<<"$md" | grep -qF -- "| \`$metric\` | $value | $base | $change | " ||
-		{ printf '%s\n' "$md" >&2; fail "Markdown: $what does not read '$value | $base | $change'"; }
-	grep -qF -- "<code>$metric</code></td><td class=\"num\">$value</td><td class=\"num\">$base</td><td class=\"num\">$change</td>" <<<"$html" && pass ||
+	grep -F -- "| \`$interval\` " <<<"$md" | grep -qF -- \
+		"| \`$metric\` | $value | $base | $change | " ||
+		{ printf '%s\n' "$md" >&2; fail \
+			"Markdown: $what does not read '$value | $base | $change'"; }
+	grep -qF -- \
+		"<code>$metric</code></td><td class=\"num\">$value</td><td class=\"num\">$base</td><td class=\"num\">$change</td>" \
+		<<<"$html" && pass ||
 		fail "HTML: $what does not read '$value', '$base', '$change'"
 	grep -qF -- "$value (n=5) vs base $base (n=5): " <<<"$xml" && pass ||
 		fail "JUnit: $what does not read '$value' vs '$base'"
@@ -65,8 +71,10 @@ done <"$T/expected"
 # scaling table.
 base=$(awk -F'|' '$1 == "Speedup" && $2 == "program" { print $4 }' "$T/expected")
 [ -n "$base" ] && pass || fail "no speedup failure for the whole program"
-grep -A5 '^\*\*jacobi\*\* `program`$' "$T/s.md" | grep -E '^\| 2 \| 1x2 \|' | awk -F' \\| ' '{ print $6 }' | grep -qx -- "$base" ||
-	{ cat "$T/s.md" >&2; fail "Markdown: the scaling table's base speedup is not the check's $base"; }
+grep -A5 '^\*\*jacobi\*\* `program`$' "$T/s.md" | grep -E '^\| 2 \| 1x2 \|' | awk -F' \\| ' \
+	'{ print $6 }' | grep -qx -- "$base" ||
+	{ cat "$T/s.md" >&2; fail \
+		"Markdown: the scaling table's base speedup is not the check's $base"; }
 grep -qF -- "baseline speedup $base" <<<"$html" && pass ||
 	fail "HTML: the plotted base speedup is not the check's $base"
 

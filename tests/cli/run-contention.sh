@@ -77,11 +77,14 @@ rm -f "$T/stop-after-first" "$T/hogs-stopped"
 	fail "no contention column: $(head -1 "$m")"
 expect_match "$out" '^imbalance 1 rank × 2 threads repeat 1: machine busy \([0-9.]+ cores used by other processes\), run again \(1/2\)$' \
 	"the contended run is run again"
-busy=$(sed -nE 's/^imbalance 1 rank × 2 threads repeat 1: machine busy \(([0-9.]+) cores.*\(1\/2\)$/\1/p' <<<"$out")
+busy=$(sed -nE \
+	's/^imbalance 1 rank × 2 threads repeat 1: machine busy \(([0-9.]+) cores.*\(1\/2\)$/\1/p' \
+	<<<"$out")
 above "$busy" 0.6 && pass || fail "contention under two hogs: $busy cores"
 # the least busy attempt is kept: never the one under the hogs when a quieter one exists
 awk -v k="$(cont 1)" -v b="$busy" 'BEGIN { exit !(k != "-" && k <= b) }' && pass ||
-	fail "the kept attempt of repeat 1 ($(cont 1) cores) is busier than the first ($busy) ($out)"
+	fail "the kept attempt of repeat 1 ($(cont \
+		1) cores) is busier than the first ($busy) ($out)"
 [ "$(tail -n +2 "$m" | wc -l)" -eq 2 ] && pass ||
 	fail "one manifest line per measured run: $(cat "$m")"
 for r in 1 2; do
@@ -126,7 +129,8 @@ awk -F'\t' 'NR > 1 && $7 != "ok" { exit 1 }' "$m" && pass ||
 config "    max_contention: 0.6
     repeat: 3"
 expect_exit 0 timeout 300 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/quiet"
-expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml" -r "$T/quiet" --baselines "$T/baselines" --force
+expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml" -r "$T/quiet" --baselines \
+	"$T/baselines" --force
 hog
 expect_exit 0 timeout 300 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results"
 stop_hogs
@@ -138,7 +142,8 @@ for r in 1 2 3; do above "$(cont $r)" 0.6 && pass ||
 # where the hogs double the wall time (before rq_sync, clean-clone CI runs saw +14 % and the
 # Synchronization share +5 points).
 code=0
-out=$("$SCALEGATE" check -c "$T/scalegate.yml" -r "$T/results" --baselines "$T/baselines" --all 2>&1) || code=$?
+out=$("$SCALEGATE" check -c "$T/scalegate.yml" -r "$T/results" --baselines "$T/baselines" --all \
+	2>&1) || code=$?
 if grep -q $'^meta\tsched\tschedstat$' "$T"/results/imbalance/s--r1-t2/1/*.sgprof; then
 	# undecided (exit 3: three repeats under two hogs may decide nothing) is no failure; a FAIL
 	# is
@@ -149,7 +154,8 @@ if grep -q $'^meta\tsched\tschedstat$' "$T"/results/imbalance/s--r1-t2/1/*.sgpro
 		END { exit !seen }' <<<"$out" && pass ||
 			fail "the corrected time carries the hogs' load: $out"
 else
-	[ $code = 0 ] || [ $code = 1 ] && pass || { printf '%s\n' "$out" >&2; fail "check exited $code"; }
+	[ $code = 0 ] || [ $code = 1 ] && pass || { printf '%s\n' "$out" >&2; fail \
+		"check exited $code"; }
 fi
 if grep -q $'^meta\tsched\tschedstat$' "$T"/results/imbalance/s--r1-t2/1/*.sgprof; then
 	expect_no_match "$out" 'but inconclusive: most runs were measured on a busy machine' \

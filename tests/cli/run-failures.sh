@@ -52,26 +52,33 @@ exitcol() { awk -F'\t' -v b="$1" '$1 == b { print $8; exit }' "$m"; }
 
 [ "$(status crash)" = "crash " ] && pass || fail "crash: status $(status crash)"
 # Killed directly, or reported by the shell as 128 + 11.
-expect_match "$(reason crash)" '^killed by SIGSEGV( \(exit code 139 from the shell\))?; stderr: about to crash' "crash reason"
+expect_match "$(reason crash)" \
+	'^killed by SIGSEGV( \(exit code 139 from the shell\))?; stderr: about to crash' \
+	"crash reason"
 [[ $(exitcol crash) == - || $(exitcol crash) == 139 ]] && pass ||
 	fail "crash: exit column $(exitcol crash)"
-expect_match "$out" '^crash 1 rank × 1 thread repeat 1: crash: killed by SIGSEGV' "crash reported on its own line"
+expect_match "$out" '^crash 1 rank × 1 thread repeat 1: crash: killed by SIGSEGV' \
+	"crash reported on its own line"
 
 [ "$(status hang)" = "timeout " ] && pass || fail "hang: status $(status hang)"
 expect_match "$(reason hang)" '^timed out after 1 s' "hang reason"
 wall=$(awk -F'\t' '$1 == "hang" { print $9 }' "$m")
 approx "$wall" 0.9 2.5 "hang: wall time at the timeout"
 sleep 0.2
-! pgrep -f "$marker" >/dev/null && pass || { pgrep -af "$marker" >&2; pkill -f "$marker"; fail "the hanging run left processes behind"; }
+! pgrep -f "$marker" >/dev/null && pass || { pgrep -af "$marker" >&2; pkill -f "$marker"; fail \
+	"the hanging run left processes behind"; }
 
 [ "$(status noprof)" = "no-profile " ] && pass || fail "noprof: status $(status noprof)"
 expect_match "$(reason noprof)" '^no profile written' "no-profile reason"
 [ "$(status badprof)" = "bad-profile " ] && pass || fail "badprof: status $(status badprof)"
-expect_match "$(reason badprof)" "^'$T/results/badprof/s--r1-t1/1/fake\.sgprof' is not a scalegate profile" "bad-profile reason names the file"
+expect_match "$(reason badprof)" \
+	"^'$T/results/badprof/s--r1-t1/1/fake\.sgprof' is not a scalegate profile" \
+	"bad-profile reason names the file"
 [ "$(status exit3)" = "ok " ] && pass || fail "exit3: status $(status exit3)"
 [ "$(exitcol exit3)" = 3 ] && pass || fail "exit3: exit column $(exitcol exit3)"
 [ "$(status exit5)" = "exit " ] && pass || fail "exit5: status $(status exit5)"
-expect_match "$(reason exit5)" '^exit code 5, expected 0; stderr: something went wrong$' "exit5 reason"
+expect_match "$(reason exit5)" '^exit code 5, expected 0; stderr: something went wrong$' \
+	"exit5 reason"
 # A wrapper that runs ./program: the run's directory is not workdir, and its reason says so.
 expect_match "$(reason relative)" "^exit code 127, expected 0 \(a command not found: the run's directory is a scratch one, not 'workdir'; a script finds its files through \\\$SCALEGATE_WORKDIR\); stderr: .*fake.sh: not found" \
 	"exit 127 points to SCALEGATE_WORKDIR"
@@ -82,9 +89,11 @@ expect_match "$(reason mpiroot)" ' \.\.\. .*OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 to 
 	"and its last lines"
 [ "$(status nobuild)" = "build-failed " ] && pass || fail "nobuild: status $(status nobuild)"
 [ "$(grep -c $'^nobuild\t' "$m")" -eq 4 ] && pass || fail "nobuild: every run recorded"
-expect_match "$(reason nobuild)" '^build exited with code 7; stderr: no compiler here$' "build-failed reason"
+expect_match "$(reason nobuild)" '^build exited with code 7; stderr: no compiler here$' \
+	"build-failed reason"
 expect_match "$out" "benchmark 'nobuild': build exited with code 7" "build failure reported"
-[ -f "$T/results/nobuild/build/stdout.txt" ] && grep -q compiling "$T/results/nobuild/build/stdout.txt" && pass ||
+[ -f "$T/results/nobuild/build/stdout.txt" ] && grep -q compiling \
+	"$T/results/nobuild/build/stdout.txt" && pass ||
 	fail "the build's output is not kept"
 
 # Every run has its line; fields hold no stray tabs.

@@ -68,9 +68,12 @@ YML
 } >"$T/scalegate.yml"
 
 expect_exit 2 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --dry-run --benchmark nosuch
-expect_exit 0 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --dry-run --benchmark plain-ranks
+expect_exit 0 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --dry-run --benchmark \
+	plain-ranks
 # With a launcher the variables go through 'env', LD_PRELOAD to the ranks only.
-expect_match "$out" "^plain-ranks s--r2-t1 repeat 1: OMP_NUM_THREADS=1 SCALEGATE_OUT=[^ ]+ SCALEGATE_WORKDIR=[^ ]+ /bin/sh -c 'mpirun --oversubscribe -np 2 --bind-to none env OMP_NUM_THREADS='1' SCALEGATE_OUT='[^']+' SCALEGATE_WORKDIR='[^']+' LD_PRELOAD='[^']*/libscalegate(-mpi)?.so' $T/plain'" "dry-run of a preloaded run under the launcher"
+expect_match "$out" \
+	"^plain-ranks s--r2-t1 repeat 1: OMP_NUM_THREADS=1 SCALEGATE_OUT=[^ ]+ SCALEGATE_WORKDIR=[^ ]+ /bin/sh -c 'mpirun --oversubscribe -np 2 --bind-to none env OMP_NUM_THREADS='1' SCALEGATE_OUT='[^']+' SCALEGATE_WORKDIR='[^']+' LD_PRELOAD='[^']*/libscalegate(-mpi)?.so' $T/plain'" \
+	"dry-run of a preloaded run under the launcher"
 
 expect_exit 3 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results"
 m="$T/results/manifest.tsv"
@@ -80,14 +83,17 @@ nprof() { find "$T/results/$1" -name '*.sgprof' | wc -l; }
 [ "$(status omp-preload)" = "ok " ] && pass || fail "omp-preload: $(cat "$m")"
 [ "$(nprof omp-preload/s--r1-t2)" -eq 1 ] && pass || fail "omp-preload: one profile per run"
 prof=$(one_profile "$T/results/omp-preload/s--r1-t2/1")
-"$SCALEGATE" profile --tsv "$prof" | awk -F'\t' '$2 == "program" && $3 == 1 { found = 1 } END { exit !found }' && pass ||
+"$SCALEGATE" profile --tsv "$prof" | awk -F'\t' \
+	'$2 == "program" && $3 == 1 { found = 1 } END { exit !found }' && pass ||
 	fail "omp-preload: the second thread is not in the profile"
 [ "$(status omp-plain)" = "no-profile " ] && pass || fail "omp-plain: status $(status omp-plain)"
 # A wrapper that inherits LD_PRELOAD writes a profile of its own: the run is refused, not merged
 # (issue 12).
 [ "$(status omp-preload-wrapped)" = "bad-profile " ] && pass ||
 	fail "omp-preload-wrapped: status $(status omp-preload-wrapped)"
-grep -q $'^omp-preload-wrapped	.*2 profiles written, 1 expected (one per rank): a process that is not the benchmark' "$m" && pass ||
+grep -q \
+	$'^omp-preload-wrapped	.*2 profiles written, 1 expected (one per rank): a process that is not the benchmark' \
+	"$m" && pass ||
 	fail "omp-preload-wrapped: the reason: $(grep '^omp-preload-wrapped' "$m")"
 [ "$(status plain-ranks)" = "ok " ] && pass ||
 	fail "plain-ranks: status $(status plain-ranks) $(cat "$m")"
@@ -108,4 +114,5 @@ if [ -x "$SG_BUILD/examples/mpi_halo-plain" ]; then
 	[ "$(find "$T/results/halo-preload" -name 'rank*.sgprof' | wc -l)" -eq 2 ] && pass ||
 		fail "halo-preload: a rank profile per rank"
 fi
-expect_match "$(cat "$T/results/fingerprint.tsv")" $'^launcher\t'"$launcher"'$' "fingerprint launcher"
+expect_match "$(cat "$T/results/fingerprint.tsv")" $'^launcher\t'"$launcher"'$' \
+	"fingerprint launcher"

@@ -45,9 +45,11 @@ expect_match "$rest" '^\[2/2\] blocker 1 rank × 1 thread repeat 2/2: [0-9.]+ s,
 
 # on a terminal (script(1) gives it one): the live line on stderr, rewritten in place, and no log
 # lines
-script -qec "\"$SCALEGATE\" run -c \"$T/scalegate.yml\" -o \"$T/results2\"" /dev/null >"$T/tty.out" </dev/null && pass ||
+script -qec "\"$SCALEGATE\" run -c \"$T/scalegate.yml\" -o \"$T/results2\"" /dev/null \
+	>"$T/tty.out" </dev/null && pass ||
 	fail "scalegate run on a terminal failed: $(cat "$T/tty.out")"
 grep -q $'\r\033\[K\[1/2\] blocker 1 rank × 1 thread repeat 1/2' "$T/tty.out" && pass ||
 	fail "no live line on a terminal"
-tr '\r' '\n' <"$T/tty.out" | grep -Eq '^\[[0-9]+/[0-9]+\] .*: [0-9.]+ s, ok' && fail "log lines on a terminal"
+tr '\r' '\n' <"$T/tty.out" | grep -Eq '^\[[0-9]+/[0-9]+\] .*: [0-9.]+ s, ok' && fail \
+	"log lines on a terminal"
 true

@@ -5,9 +5,11 @@
 
 mkdir "$T/wd"
 # the wrapper exactly as the docs show it
-sed -n '/^  #!\/bin\/sh$/,/^  ```$/p' "$SG_TOP/docs/configuration.md" | sed '$d; s/^  //' >"$T/wd/run.sh"
+sed -n '/^  #!\/bin\/sh$/,/^  ```$/p' "$SG_TOP/docs/configuration.md" | sed '$d; s/^  //' \
+	>"$T/wd/run.sh"
 grep -q '"\$SCALEGATE_WORKDIR"' "$T/wd/run.sh" && pass ||
-	fail "docs/configuration.md shows no wrapper script that uses SCALEGATE_WORKDIR: $(cat "$T/wd/run.sh")"
+	fail "docs/configuration.md shows no wrapper script that uses SCALEGATE_WORKDIR: $(cat \
+		"$T/wd/run.sh")"
 # ./stencil -t N, as the wrapper calls it: the tracer's example program
 printf '#!/bin/sh\nexec "%s" "$2" 50 2\n' "$SG_BUILD/examples/jacobi" >"$T/wd/stencil"
 chmod +x "$T/wd/run.sh" "$T/wd/stencil"

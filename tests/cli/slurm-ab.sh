@@ -9,7 +9,8 @@ repo=$T/repo
 knob_repo "$repo" 'slurm: {partition: debug, time: "10", poll: 500ms}'
 
 expect_exit 1 timeout 300 "$SCALEGATE" ci -c scalegate.yml --against HEAD~1 --no-post --seed 7
-expect_match "$out" 'checking out HEAD~1 into .*/results/\.base-tree' "the base is checked out on the login node"
+expect_match "$out" 'checking out HEAD~1 into .*/results/\.base-tree' \
+	"the base is checked out on the login node"
 expect_match "$out" '^slurm: job [0-9]+ COMPLETED on localhost' "one job ran the comparison"
 [ "$(grep -c '^slurm: submitted job' <<<"$out")" -eq 1 ] && pass ||
 	fail "more than one job for the A/B matrix"

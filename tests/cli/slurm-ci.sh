@@ -15,7 +15,8 @@ mkdir -p "$T/baselines"
 		-e "s#rules/ci.yml#$SG_TOP/rules/ci.yml#" -e "s#^  repeat: 5#  repeat: 3#" \
 		-e "s#^  max_contention: .*#  max_contention: off#" "$SG_TOP/scalegate.yml"
 } >"$T/scalegate.yml"
-for want in "$SG_BUILD/examples/hybrid" "results: $T/results" "dir: $T/reports" "repeat: 3" "max_contention: off"; do
+for want in "$SG_BUILD/examples/hybrid" "results: $T/results" "dir: $T/reports" "repeat: 3" \
+	"max_contention: off"; do
 	grep -qF "$want" "$T/scalegate.yml" && pass ||
 		fail "the bundled scalegate.yml changed shape: no '$want' after rewriting"
 done
@@ -23,9 +24,13 @@ done
 # no baseline here: the test is about the job, not the judging
 expect_exit 0 timeout 300 "$SCALEGATE" ci -c "$T/scalegate.yml" --no-post --allow-no-reference
 expect_match "$out" '^slurm: submitted job [0-9]+ to partition debug' "the submission is told"
-expect_match "$out" '^slurm: job [0-9]+ running on localhost after [0-9]+ s in the queue$' "the start, with the queue time"
-expect_match "$out" '^hybrid 2 ranks × 1 thread: 3/3 ok' "the job's progress is streamed (2 ranks through srun)"
-expect_match "$out" '^slurm: job [0-9]+ COMPLETED on localhost: [0-9]+ s in the queue, [0-9]+ s running$' "queue and run time apart"
+expect_match "$out" '^slurm: job [0-9]+ running on localhost after [0-9]+ s in the queue$' \
+	"the start, with the queue time"
+expect_match "$out" '^hybrid 2 ranks × 1 thread: 3/3 ok' \
+	"the job's progress is streamed (2 ranks through srun)"
+expect_match "$out" \
+	'^slurm: job [0-9]+ COMPLETED on localhost: [0-9]+ s in the queue, [0-9]+ s running$' \
+	"queue and run time apart"
 for f in junit.xml summary.md summary.json report.html; do
 	[ -s "$T/reports/$f" ] && pass || fail "no report $f"
 done
@@ -35,7 +40,8 @@ runs=$("$SCALEGATE" run --local --dry-run -c "$T/scalegate.yml" | grep -c ' repe
 	{ echo "$m" >&2; fail "not every one of the $runs measured runs is ok"; }
 expect_match "$(cat "$T/results/slurm.tsv")" $'^state\tCOMPLETED$' "slurm.tsv: the state"
 expect_match "$(cat "$T/results/slurm.tsv")" $'^queue_s\t[0-9]+$' "slurm.tsv: the queue time"
-expect_match "$(cat "$T/results/fingerprint.tsv")" $'^slurm_job\t[0-9]+ partition debug' "the job's fingerprint"
+expect_match "$(cat "$T/results/fingerprint.tsv")" $'^slurm_job\t[0-9]+ partition debug' \
+	"the job's fingerprint"
 queue_empty && pass || fail "a job is left in the queue"
 
 # Cancelled by someone else while it runs: its runs are 'job-failed' with Slurm's state; exit 3, no
@@ -57,7 +63,8 @@ for _ in $(seq 1 100); do
 	sleep 0.2
 done
 job=$(squeue -h -n sg-slow -o %i)
-[ -n "$job" ] && pass || { cat "$T/slow.log" >&2; squeue >&2; fail "no job named by SBATCH_JOB_NAME in the queue"; }
+[ -n "$job" ] && pass || { cat "$T/slow.log" >&2; squeue >&2; fail \
+	"no job named by SBATCH_JOB_NAME in the queue"; }
 [ "$(squeue -h -j "$job" -o %k)" = scalegate-test ] && pass ||
 	fail "the 'options' of the slurm section did not reach sbatch"
 scancel "$job"

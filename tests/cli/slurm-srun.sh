@@ -23,7 +23,8 @@ benchmarks:
 EOF
 printf '#!/bin/sh\nexec "%s" run -c "%s"\n' "$SCALEGATE" "$T/scalegate.yml" >"$T/job.sh"
 expect_exit 0 timeout 240 sbatch --wait --quiet -N 1 -n 2 --exclusive -o "$T/job.out" "$T/job.sh"
-[ -f "$T/results/manifest.tsv" ] && pass || { cat "$T/job.out" >&2; fail "no manifest from the job"; }
+[ -f "$T/results/manifest.tsv" ] && pass || { cat "$T/job.out" >&2; fail \
+	"no manifest from the job"; }
 m=$(cat "$T/results/manifest.tsv")
 [ "$(awk -F'\t' 'NR > 1 && $7 == "ok"' <<<"$m" | wc -l)" -eq 12 ] ||
 	{ echo "$m" >&2; cat "$T/job.out" >&2; fail "not every run ok"; }
@@ -36,7 +37,8 @@ done
 # CPUs.
 allowed() { sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$@"; }
 cpus=$(allowed "$T/results/hybrid/s--r2-t1/1/stdout.txt" | sort)
-[ "$(wc -l <<<"$cpus")" -eq 2 ] && [ "$(sort -u <<<"$cpus" | wc -l)" -eq 2 ] && ! grep -q '[-,]' <<<"$cpus" && pass ||
+[ "$(wc -l <<<"$cpus")" -eq 2 ] && [ "$(sort -u <<<"$cpus" | wc -l)" -eq 2 ] && ! grep -q '[-,]' \
+	<<<"$cpus" && pass ||
 	fail "2 ranks x 1 thread: the ranks are not bound to distinct cores: $cpus"
 cpus=$(allowed "$T/results/hybrid/s--r1-t2/1/stdout.txt")
 [ "$cpus" = "$(allowed /proc/self/status)" ] && pass ||
@@ -60,7 +62,9 @@ benchmarks:
     ranks: [2]
 EOF
 printf '#!/bin/sh\nexec "%s" run -c "%s"\n' "$SCALEGATE" "$T/mpirun.yml" >"$T/mpirun.sh"
-expect_exit 0 timeout 120 sbatch --wait --quiet -N 1 -n 2 --exclusive -o "$T/mpirun.out" "$T/mpirun.sh"
+expect_exit 0 timeout 120 sbatch --wait --quiet -N 1 -n 2 --exclusive -o "$T/mpirun.out" \
+	"$T/mpirun.sh"
 n=$(ls "$T/mpirun-results/halo/s--r2-t1/1"/*.sgprof | wc -l)
-[ "$n" -eq 2 ] && pass || { cat "$T/mpirun.out" >&2; fail "mpirun inside the allocation: $n profiles, expected 2"; }
+[ "$n" -eq 2 ] && pass || { cat "$T/mpirun.out" >&2; fail \
+	"mpirun inside the allocation: $n profiles, expected 2"; }
 queue_empty && pass || fail "a job is left in the queue"

@@ -17,7 +17,8 @@ eval "$("$SG_TOP/tests/slurm/cluster.sh" start "$SLURM_DIR")"
 export SLURM_CONF
 # Nothing of the gate's own Slurm job (when the tests themselves run in one) leaks into the private
 # cluster.
-unset SLURM_JOB_ID SLURM_JOBID SLURM_JOB_NODELIST SLURM_NODELIST SLURM_CPUS_ON_NODE SLURM_JOB_PARTITION
+unset SLURM_JOB_ID SLURM_JOBID SLURM_JOB_NODELIST SLURM_NODELIST SLURM_CPUS_ON_NODE \
+	SLURM_JOB_PARTITION
 
 # queue_empty: no job of the private cluster is pending or running.
 queue_empty() {

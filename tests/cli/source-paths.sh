@@ -36,11 +36,14 @@ YML
 cd "$T/repo"
 expect_exit 0 "$SCALEGATE" run -c scalegate.yml
 # the profile holds what the compiler gave: the path from the build directory
-find results -name '*.sgprof' -exec "$SCALEGATE" profile {} + | grep -q '\.\./src/solve\.c' && pass ||
-	fail "the profile does not record '../src/solve.c': the test compiles nothing the way Meson does"
+find results -name '*.sgprof' -exec "$SCALEGATE" profile {} + | grep -q '\.\./src/solve\.c' && \
+	pass ||
+	fail \
+		"the profile does not record '../src/solve.c': the test compiles nothing the way Meson does"
 expect_exit 1 "$SCALEGATE" check -c scalegate.yml --allow-no-reference --junit "$T/j.xml" --markdown "$T/s.md" \
 	--html "$T/r.html"
-expect_match "$out" '^FAIL  solve program/solve at src/solve\.c:7$' "the recap points into the repository"
+expect_match "$out" '^FAIL  solve program/solve at src/solve\.c:7$' \
+	"the recap points into the repository"
 grep -q '^source: src/solve\.c:7$' "$T/j.xml" && pass ||
 	fail "JUnit: the failure's source is not src/solve.c:7"
 grep -q 'at src/solve\.c:7' "$T/s.md" && pass ||

@@ -19,8 +19,10 @@ toolchain='@|^(_init|_fini|_edata|_end|__bss_start|_IO_stdin_used|__(a|l|ub|t|hw
 # library's variable the program uses is copied into it: a COPY relocation, e.g.
 # ompi_mpi_comm_world)
 exports() {
-	nm -D --defined-only "$1" 2>/dev/null | awk 'NF >= 3 { print $3 }' | grep -Ev -- "$toolchain" |
-		grep -vxF -f <(readelf -rW "$1" 2>/dev/null | awk '$3 ~ /_COPY$/ { print $5 }'; echo '@') || true
+	nm -D --defined-only "$1" 2>/dev/null | awk 'NF >= 3 { print $3 }' | grep -Ev -- \
+		"$toolchain" |
+		grep -vxF -f <(readelf -rW "$1" 2>/dev/null | awk '$3 ~ /_COPY$/ { print $5 }'; \
+			echo '@') || true
 }
 
 [ -x "$SCALEGATE" ] && pass || fail "no $SCALEGATE"
@@ -39,7 +41,8 @@ for lib in "$SG_BUILD"/lib/*.so; do
 done
 for lib in "$SG_BUILD"/lib/*.a; do
 	[ -e "$lib" ] || continue
-	bad=$(nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 { print $3 }' | grep -Ev -- "$toolchain" |
+	bad=$(nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 { print $3 }' | grep -Ev -- \
+		"$toolchain" |
 		grep -Ev -- "$api" || true)
 	[ -z "$bad" ] && pass ||
 		fail "$(basename "$lib") defines global names outside its API: $(echo $bad)"
@@ -50,7 +53,8 @@ done
 # every name our objects define that is not the API: no program of the build (examples, test
 # programs, unit tests, fuzzers; a sanitizer's runtime exports libc's names there, so those are not
 # judged) exports one
-nm -g --defined-only "$SG_BUILD"/libgate.a "$SG_BUILD"/gate/cmd/*.o "$SG_BUILD"/lib/*.a 2>/dev/null |
+nm -g --defined-only "$SG_BUILD"/libgate.a "$SG_BUILD"/gate/cmd/*.o "$SG_BUILD"/lib/*.a \
+	2>/dev/null |
 	awk 'NF == 3 { print $3 }' | sort -u >"$T/ours"
 grep -Ev -- "$api" "$T/ours" >"$T/private" || true
 [ -s "$T/private" ] && pass || fail "no symbols read from the gate's objects"
@@ -61,13 +65,15 @@ while IFS= read -r prog; do
 	bad=$(exports "$prog" | sort -u | comm -12 - "$T/private")
 	[ -z "$bad" ] && pass || fail "${prog#"$top_build"/} exports $(echo $bad)"
 	programs=$((programs + 1))
-done < <(find "$SG_BUILD" "$top_build/fuzz" -type f -perm -u+x ! -name '*.so' ! -name '*.sh' 2>/dev/null)
+done < <(find "$SG_BUILD" "$top_build/fuzz" -type f -perm -u+x ! -name '*.so' ! -name '*.sh' \
+	2>/dev/null)
 [ "$programs" -gt 10 ] && pass || fail "found only $programs programs in $SG_BUILD"
 
 # the gate's own global names against every library of the CLI's process (hidden now, but a name
 # shared with a library is one visibility flag away from this crash again)
 libs=$(ldd "$SCALEGATE" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }')
-nm -D --defined-only $libs 2>/dev/null | awk 'NF >= 3 { sub(/@.*/, "", $3); print $3 }' | sort -u >"$T/system"
+nm -D --defined-only $libs 2>/dev/null | awk 'NF >= 3 { sub(/@.*/, "", $3); print $3 }' | sort -u \
+	>"$T/system"
 [ -s "$T/system" ] && pass || fail "no symbols read from the CLI's libraries"
 shared=$(comm -12 "$T/private" "$T/system")
 [ -z "$shared" ] && pass || fail "the gate defines names its libraries define too: $(echo $shared)"

@@ -11,7 +11,8 @@ jacobi=$SG_BUILD/examples/jacobi
 # region (1 thread: all of sweep's own work runs inside its parallel loop, the spin after it).
 # With "-rq", the run-queue delay is left out: a preemption outside the loop cannot make a spin.
 ratios() {
-	awk -F'\t' -v minus="${2:-}" '$1 == "region" { name[$2] = $3 } $1 == "node" { reg[$2] = name[$4] }
+	awk -F'\t' -v minus="${2:-}" \
+		'$1 == "region" { name[$2] = $3 } $1 == "node" { reg[$2] = name[$4] }
 		$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
 		$1 == "stat" && $3 == 0 { q = minus && $idx["rq_wait"] != "-" ? $idx["rq_wait"] : 0
 			printf "%s %.3f\n", reg[$2], ($idx["time"] - $idx["par"] - q) / $idx["par"] }' "$1"/*.sgprof

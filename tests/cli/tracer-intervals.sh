@@ -6,7 +6,8 @@ traced "$T/out" nesting 5
 p=$(one_profile "$T/out")
 expect_exit 0 "$SCALEGATE" profile "$p"
 expect_match "$out" '^  program +.*thread 0 +count 1 ' "level 0 is the whole program"
-expect_match "$out" '^  program/solve +tests/tracer/nesting.c:[0-9]+ +thread 0 +count 1 ' "solve once"
+expect_match "$out" '^  program/solve +tests/tracer/nesting.c:[0-9]+ +thread 0 +count 1 ' \
+	"solve once"
 expect_match "$out" '^  program/solve/step\[0\] .*count 3 ' "tag 0 on iterations 0, 2, 4"
 expect_match "$out" '^  program/solve/step\[1\] .*count 2 ' "tag 1 on iterations 1, 3"
 expect_match "$out" '^  program/solve/inner .*count 1 ' "inner under solve"

@@ -26,7 +26,9 @@ p=$(one_profile "$T/basic")
 [ "$(meta "$p" sched)" = schedstat ] && pass || fail "meta sched: $(meta "$p" sched)"
 holds "$(meta "$p" cpus)" "$(nproc)" 0 'a >= 1 && a <= b' "meta cpus is the affinity mask's size"
 holds "$(meta "$p" threads_max)" 0 0 'a == 2' "meta threads_max: the main thread and one worker"
-grep -q "^columns	stat	.*	cpu	rq_wait	rq_sync	cpu_wait	mpi_sync	mpi_rq	mpi_cpu$" "$p" && pass ||
+grep -q \
+	"^columns	stat	.*	cpu	rq_wait	rq_sync	cpu_wait	mpi_sync	mpi_rq	mpi_cpu$" \
+	"$p" && pass ||
 	fail "no cpu, rq_wait, rq_sync, cpu_wait, mpi_sync, mpi_rq and mpi_cpu columns"
 # Without MPI, nobody to wait for: the ranks' columns say not captured.
 awk -F'\t' '$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
@@ -53,7 +55,8 @@ three() {
 holds $(three spin 0) 'a + b >= c * 0.8' "a spinning interval is on a CPU or runnable"
 # Asleep: hardly on a CPU, and no delay (the thread left its CPU: its time off it is not stolen).
 # shellcheck disable=SC2046
-holds $(three sleep 0) 'a < c * 0.2 && b < c * 0.2' "a sleeping interval is neither on a CPU nor delayed"
+holds $(three sleep 0) 'a < c * 0.2 && b < c * 0.2' \
+	"a sleeping interval is neither on a CPU nor delayed"
 # 20000 entries of 2 us, far below the 250 us between snapshots, still get their part.
 # shellcheck disable=SC2046
 holds $(three tiny 0) 'a + b >= c * 0.8' "short entries get their share of the clocks"

@@ -2,7 +2,9 @@
 . "$(dirname "$0")/lib.bash"
 
 count_of() { # count_of OUT PATH -> total count of PATH over threads
-	awk -v path="$2" '$1 == path { for (i = 1; i < NF; i++) if ($i == "count") n += $(i + 1) } END { print n + 0 }' <<<"$1"
+	awk -v path="$2" \
+		'$1 == path { for (i = 1; i < NF; i++) if ($i == "count") n += $(i + 1) } END { print n + 0 }' \
+		<<<"$1"
 }
 
 traced "$T/many" threads many
@@ -26,7 +28,9 @@ body=$(( $(count_of "$out" program/team/body) + $(count_of "$out" program/body) 
 
 traced "$T/nested" threads nested
 expect_exit 0 "$SCALEGATE" profile "$(one_profile "$T/nested")"
-inner=$(awk '$1 ~ /inner$/ { for (i = 1; i < NF; i++) if ($i == "count") n += $(i + 1) } END { print n + 0 }' <<<"$out")
+inner=$(awk \
+	'$1 ~ /inner$/ { for (i = 1; i < NF; i++) if ($i == "count") n += $(i + 1) } END { print n + 0 }' \
+	<<<"$out")
 [ "$inner" = 4 ] && pass || fail "2 x 2 nested threads enter inner once each, got $inner"
 
 traced "$T/master" threads master

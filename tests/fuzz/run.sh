@@ -10,10 +10,13 @@ cd "$top"
 
 seeds() {
 	case "$1" in
-	config) ls scalegate.yml tests/data/config/*/scalegate.yml tests/data/check/*/scalegate.yml tests/fuzz/seeds/config-* ;;
+	config) ls scalegate.yml tests/data/config/*/scalegate.yml \
+		tests/data/check/*/scalegate.yml tests/fuzz/seeds/config-* ;;
 	rules) ls rules/*.yml tests/data/rules/*/*.yml tests/fuzz/seeds/rules-* ;;
-	profile) { find tests/data/check -name '*.sgprof' | sort | awk 'NR % 40 == 1'; ls tests/fuzz/seeds/profile-*; } ;;
-	baseline) ls baselines/*.sgbase tests/data/check/*/baselines/*.sgbase tests/fuzz/seeds/baseline-* ;;
+	profile) { find tests/data/check -name '*.sgprof' | sort | awk 'NR % 40 == 1'; ls \
+		tests/fuzz/seeds/profile-*; } ;;
+	baseline) ls baselines/*.sgbase tests/data/check/*/baselines/*.sgbase \
+		tests/fuzz/seeds/baseline-* ;;
 	esac
 }
 
@@ -27,7 +30,8 @@ for name in config rules profile baseline; do
 	# One job, bounded memory and time per input; the messages of every rejected input go
 	# nowhere.
 	if ! ASAN_OPTIONS=detect_leaks=1 "$bin" -max_total_time="$S" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-		-artifact_prefix="$W/crash-$name-" -print_final_stats=1 "$corpus" "$seeddir" >"$W/fuzz-$name.log" 2>&1; then
+		-artifact_prefix="$W/crash-$name-" -print_final_stats=1 "$corpus" "$seeddir" \
+			>"$W/fuzz-$name.log" 2>&1; then
 		tail -40 "$W/fuzz-$name.log" >&2
 		echo "FAIL: fuzz-$name found a crash (input in $W/crash-$name-*)" >&2
 		failed=1

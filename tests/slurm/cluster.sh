@@ -24,7 +24,9 @@ check() {
 	[ "$(id -u)" -eq 0 ] || { echo "not root: slurmd must run as root"; return 1; }
 	for t in "${SBIN[@]}" "${CLIENTS[@]}" mungekey python3; do
 		command -v "$t" >/dev/null 2>&1 || [ -x "/usr/sbin/$t" ] ||
-			{ echo "'$t' is not installed (ci/install-deps.sh installs slurm-wlm and munge)"; return 1; }
+			{ echo \
+				"'$t' is not installed (ci/install-deps.sh installs slurm-wlm and munge)"; \
+				return 1; }
 	done
 }
 
@@ -45,7 +47,8 @@ write_conf() {
 	local dir=$1 ctld_port=$2 d_port=$3 hw
 	# The node as slurmd sees it (CPUs, sockets, cores, threads), without memory: jobs ask for
 	# none.
-	hw=$(slurmd -C | head -n 1 | tr ' ' '\n' | grep -E '^(CPUs|Boards|SocketsPerBoard|CoresPerSocket|ThreadsPerCore)=' | tr '\n' ' ')
+	hw=$(slurmd -C | head -n 1 | tr ' ' '\n' | grep -E \
+		'^(CPUs|Boards|SocketsPerBoard|CoresPerSocket|ThreadsPerCore)=' | tr '\n' ' ')
 	cat >"$dir/slurm.conf" <<EOF
 # Written by tests/slurm/cluster.sh: a private single-node cluster on loopback.
 ClusterName=sgtest
@@ -110,7 +113,8 @@ wait_idle() {
 		state=$(sinfo -h -n localhost -o %T 2>/dev/null || true)
 		case "$state" in
 		idle) return 0 ;;
-		down* | drain*) scontrol update NodeName=localhost State=RESUME >/dev/null 2>&1 || true ;;
+		down* | drain*) scontrol update NodeName=localhost State=RESUME >/dev/null 2>&1 || \
+			true ;;
 		esac
 		sleep 0.5
 	done
