@@ -49,13 +49,19 @@ work() {
 		'BEGIN { print c - (w == "-" ? 0 : w) }'
 }
 
+# imbalance SCHEDULE: the imbalance example on two threads, 3:1 unless the schedule balances it; its
+# profile in $out, and the ratio of the two threads' work (on-CPU) in $ratio.
+imbalance() {
+	rm -rf "$T/out"
+	SG_KNOB_SCHEDULE=$1 SCALEGATE_OUT="$T/out" "$SG_BUILD/examples/imbalance" 2 2000 10 >/dev/null
+	out=$(tsv "$T/out")
+	ratio=$(awk -v a="$(work program/loop 0)" -v b="$(work program/loop 1)" 'BEGIN { print a / b }')
+}
+
 # A 3:1 imbalance on two threads under schedule(static): work 3:1 in CPU time, and the light thread
 # idles the difference of their wall-clock work (within the delay measured).
-rm -rf "$T/out"
-SG_KNOB_SCHEDULE=static SCALEGATE_OUT="$T/out" "$SG_BUILD/examples/imbalance" 2 2000 10 >/dev/null
-out=$(tsv "$T/out")
-approx "$(awk -v a="$(work program/loop 0)" -v b="$(work program/loop 1)" 'BEGIN { print a / b }')" 2.2 4.0 \
-	"work ratio (on-CPU) of the heavy to the light thread"
+imbalance static
+approx "$ratio" 2.2 4.0 "work ratio (on-CPU) of the heavy to the light thread"
 read -r w0 w1 idle1 < <(awk -v par0="$(col "$out" program/loop 0 par)" -v idle0="$(col "$out" program/loop 0 omp_idle)" \
 	-v t1="$(col "$out" program/loop 1 time)" -v idle1="$(col "$out" program/loop 1 omp_idle)" \
 	'BEGIN { print par0 - idle0, t1, idle1 }')
@@ -65,11 +71,8 @@ approx_load "$idle1" "$(awk -v a="$w0" -v b="$w1" 'BEGIN { print 0.7 * (a - b) }
 	"light thread's idle vs the work difference (0.7 to 1.3 times $w0 - $w1 s)"
 
 # Balanced by the dynamic schedule: the ratio comes close to 1.
-rm -rf "$T/out"
-SG_KNOB_SCHEDULE=dynamic SCALEGATE_OUT="$T/out" "$SG_BUILD/examples/imbalance" 2 2000 10 >/dev/null
-out=$(tsv "$T/out")
-approx "$(awk -v a="$(work program/loop 0)" -v b="$(work program/loop 1)" 'BEGIN { print a / b }')" 0.6 1.6 \
-	"dynamic schedule balances the work (on-CPU)"
+imbalance dynamic
+approx "$ratio" 0.6 1.6 "dynamic schedule balances the work (on-CPU)"
 
 # At p = 1 a critical section and a lock have nobody to wait for: taking them is work, not waiting
 # (exact, whatever the load).
