@@ -1,5 +1,5 @@
 # scalegate: one non-recursive Makefile for the tracer, the gate, the examples and the tests.
-# make [V=1] [SANITIZE=address|thread|undefined] [all|test|bench|install PREFIX=…|clean]
+# make [V=1] [SANITIZE=address|thread|undefined] [all|test|test-fast|bench|install PREFIX=…|clean]
 
 VERSION := 0.1.0
 PREFIX ?= /usr/local
@@ -324,21 +324,27 @@ fuzz: deps
 	$(Q)tests/fuzz/run.sh $(FUZZ_B) $(FUZZ_SECONDS) $(FUZZ_B)
 
 # ---- top-level targets ----------------------------------------------------
-.PHONY: all all-tests deps test test-busy bench install install-mpi clean demo fuzz
+.PHONY: all all-tests deps test test-fast test-busy bench install install-mpi clean demo fuzz
 .DEFAULT_GOAL := all
 
 all: $(TRACER_LIBS_OUT) $(B)/bin/scalegate $(B)/man/scalegate.1 $(TRACED_BIN) $(F_PROG_BIN) $(MPI_ALL)
 
-# 'make test' is what CI runs: install what is missing, build, run everything.
+# 'make test' is what CI runs: install what is missing, build, run everything: the fast tier (unit tests,
+# data-driven cases, static checks; two at a time, under two minutes), then the timing tier (every test that
+# judges measured time; alone). 'make test-fast' runs the fast tier only (tests/run.sh, "Two tiers").
 test: deps
 	$(Q)$(MAKE) --no-print-directory all-tests
 	$(Q)SG_SAN_FLAGS="$(SAN_FLAGS)" tests/run.sh $(B)
+
+test-fast: deps
+	$(Q)$(MAKE) --no-print-directory all-tests
+	$(Q)SG_TIER=fast SG_SAN_FLAGS="$(SAN_FLAGS)" tests/run.sh $(B)
 
 all-tests: all $(UNIT_BIN) $(OMPT_ALL) $(FUZZ_ALL)
 
 # The tests that judge timings, again with two CPU-bound neighbour processes on the machine: a shared
 # CI runner is busy, and the gate must give the same answers there (.ci/run runs this after 'test').
-# cli/gate-defaults takes minutes even on a quiet machine: 'make test-busy BUSY_TESTS=cli/gate-defaults'.
+# cli/gate-defaults-* take minutes even on a quiet machine: 'make test-busy BUSY_TESTS=cli/gate-defaults'.
 BUSY_TESTS ?= cli/lang-caliper cli/run-contention cli/check-e2e cli/ab-git cli/adaptive \
 	cli/tracer-sched cli/tracer-inject cli/analyze-interference cli/run-progress cli/check-reference
 test-busy: deps

@@ -4,7 +4,7 @@
  *   usage: jacobi THREADS N [ITERATIONS]
  *   knob:  SG_KNOB_SERIAL=1 computes the residual in a serial loop on one
  *          thread (the regression "the solver now has a serial section").
- *   knobs of the gate's own tests (tests/cli/gate-defaults.sh):
+ *   knobs of the gate's own tests (tests/cli/gate-defaults.bash):
  *          SG_KNOB_SERIAL_MS=MS   MS ms of serial code at the start of solve
  *          SG_KNOB_NO_PARALLEL=1  the 'omp parallel for' of both loops removed
  *          SG_KNOB_CRITICAL=1     a critical section around the sweep's rows

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 	int rank, ranks, iterations;
 	long n;
 	const char *knob = getenv("SG_KNOB_EXTRA_RANK1_MS");
-	/* SG_KNOB_EXTRA_RANK1_PCT=P: rank 1 computes P % more cells than it owns (tests/cli/gate-defaults.sh) */
+	/* SG_KNOB_EXTRA_RANK1_PCT=P: rank 1 computes P % more cells than it owns (tests/cli/gate-defaults.bash) */
 	const char *pct_knob = getenv("SG_KNOB_EXTRA_RANK1_PCT");
 	double extra_pct = pct_knob ? atof(pct_knob) : 0.0;
 	double extra_ms = knob ? atof(knob) : 0.0, sink = 0.0, change = 0.0;

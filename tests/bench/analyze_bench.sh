@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Analysis time of a large synthetic results directory: 50 intervals x 12 configurations x 10 repeats x 8 ranks x 2 threads.
-# usage: tests/bench/analyze_bench.sh BUILD_DIR   (target: median of 5 runs well under 0.5 s)
+# Analysis time of a large synthetic results directory: 50 intervals x 12 configurations x 10
+# repeats x 8 ranks x 2 threads. usage: tests/bench/analyze_bench.sh BUILD_DIR   (target: median of
+# 5 runs well under 0.5 s)
 set -euo pipefail
 B=${1:?usage: tests/bench/analyze_bench.sh BUILD_DIR}
 dir=$(mktemp -d)
@@ -43,7 +44,8 @@ PY
 # Measured (2026-11-25, 2 cores shared by ~8 builds), user CPU, median of 3: 3.81 s with the sorted
 # bootstrap (qsort of 10,000 resamples, a 64-bit division per draw), 1.95 s with selection and the
 # division-free remainder (branch perf); the output is byte-identical. callgrind of the same
-# directory with 5 intervals: 888.6 M -> 656.2 M instructions (a division's cycles are one instruction).
+# directory with 5 intervals: 888.6 M -> 656.2 M instructions (a division's cycles are one
+# instruction).
 times=() cpus=()
 for i in 1 2 3 4 5; do
 	/usr/bin/time -f '%e %U' -o "$dir.time" "$B/bin/scalegate" analyze --json "$dir" >/dev/null

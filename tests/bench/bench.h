@@ -33,7 +33,8 @@ static inline void bench_report(const char *what, double *v, int n, const char *
 {
 	double med = bench_median(v, n);
 
-	printf("%-44s median %8.2f %s   min %8.2f   max %8.2f   (%d runs)\n", what, med, unit, v[0], v[n - 1], n);
+	printf("%-44s median %8.2f %s   min %8.2f   max %8.2f   (%d runs)\n", what, med, unit, v[0],
+	       v[n - 1], n);
 }
 
 #endif

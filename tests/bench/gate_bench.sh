@@ -1,26 +1,26 @@
 #!/bin/bash
-# The gate's own figures (make bench): whole 'scalegate ci' runs with the shipped default rules (repeat 5,
-# adaptive repeats up to 20) on the Jacobi example, judging real code changes made by the example's knobs
-# (examples/jacobi.c), not an injected spin:
+# The gate's own figures (make bench): whole 'scalegate ci' runs with the shipped default rules
+# (repeat 5, adaptive repeats up to 20) on the Jacobi example, judging real code changes made by the
+# example's knobs (examples/jacobi.c), not an injected spin:
 #   A/A          nothing changed (the false-alarm rate of the whole gate run)
-#   work +10%    every thread's parallel work in 'sweep' +10 % (uniform: time +10 %, speedup unchanged)
-#   serial +10%  before each sweep one thread does 10 % of a sweep's work alone (serial code)
-#   critical     a critical section around the sweep's rows
+#   work +10%    every thread's parallel work in 'sweep' +10 % (uniform: time +10 %, speedup
+# unchanged)   serial +10%  before each sweep one thread does 10 % of a sweep's work alone (serial
+# code)   critical     a critical section around the sweep's rows
 #   imbalance    3:1 between the two threads of the static schedule
-#   threads x2   the head starts twice the threads on the same cores (oversubscription is the program's)
-#   work +25%    as work +10 %, stored mode only (the size the stored mode is meant to see across loads)
-#   prk single   a PRK Stencil-shaped program (tests/tracer/fused.c: one parallel region around the
-#                iterations): its update loop's 'omp for' turned into an 'omp single'; A/B mode only
-# in A/B mode (--against-dir: base and head trees interleaved round by round) and against a stored baseline
-# recorded once on the machine as it is, first on the machine as it is, then with two CPU-bound neighbour
-# processes on its 2 cores. Prints per cell the gates that failed, with 95 % Wilson intervals, and the
-# median wall time of a gate run; the imbalance cells also the median Load_balance of 'sweep' at p = 2
-# that the gates read (head side).
+#   threads x2   the head starts twice the threads on the same cores (oversubscription is the
+# program's)   work +25%    as work +10 %, stored mode only (the size the stored mode is meant to
+# see across loads)   prk single   a PRK Stencil-shaped program (tests/tracer/fused.c: one parallel
+# region around the                iterations): its update loop's 'omp for' turned into an 'omp
+# single'; A/B mode only in A/B mode (--against-dir: base and head trees interleaved round by round)
+# and against a stored baseline recorded once on the machine as it is, first on the machine as it
+# is, then with two CPU-bound neighbour processes on its 2 cores. Prints per cell the gates that
+# failed, with 95 % Wilson intervals, and the median wall time of a gate run; the imbalance cells
+# also the median Load_balance of 'sweep' at p = 2 that the gates read (head side).
 #   usage: tests/bench/gate_bench.sh BUILD_DIR
-#   SG_BENCH_SETS=N gates per cell (default 3; the README's figures: 20), SG_BENCH_AA=N A/A gates per
-#   mode and condition (default SG_BENCH_SETS; the README's: 25, i.e. 100 in all); SG_BENCH_ONLY=GLOB
-#   runs only the cells whose "condition/mode/change" matches (e.g. '+2hogs/ab/*', or several:
-#   '@(+2hogs/*|as-is/ab/A?A)'); SG_BENCH_KEEP=DIR
+#   SG_BENCH_SETS=N gates per cell (default 3; the README's figures: 20), SG_BENCH_AA=N A/A gates
+# per   mode and condition (default SG_BENCH_SETS; the README's: 25, i.e. 100 in all);
+# SG_BENCH_ONLY=GLOB   runs only the cells whose "condition/mode/change" matches (e.g.
+# '+2hogs/ab/*', or several:   '@(+2hogs/*|as-is/ab/A?A)'); SG_BENCH_KEEP=DIR
 #   keeps each gate's log there
 set -euo pipefail
 B=$(cd "${1:?usage: gate_bench.sh BUILD_DIR}" && pwd)
@@ -34,7 +34,8 @@ trap '[ ${#hogs[@]} -eq 0 ] || kill "${hogs[@]}" 2>/dev/null; rm -rf "$T"' EXIT
 # Two trees with the same layout: run.sh exports knob.env (the "revision") and runs the example.
 for side in base head; do
 	mkdir -p "$T/$side"
-	printf '#!/bin/sh\nset -a\n. "$(dirname "$0")/knob.env"\nset +a\nexec "$@"\n' >"$T/$side/run.sh"
+	printf '#!/bin/sh\nset -a\n. "$(dirname "$0")/knob.env"\nset +a\nexec "$@"\n' \
+		>"$T/$side/run.sh"
 	chmod +x "$T/$side/run.sh"
 	: >"$T/$side/knob.env"
 done
@@ -80,14 +81,16 @@ wilson() {
 
 # median [FORMAT]: the median of the numbers on stdin (printf FORMAT, default %.1f)
 median() {
-	sort -g | awk -v f="${1:-%.1f}" '{ v[NR] = $1 } END { if (!NR) print "-"; else printf f, NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	sort -g | awk -v f="${1:-%.1f}" \
+		'{ v[NR] = $1 } END { if (!NR) print "-"; else printf f, NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 # gate MODE CONFIG: one whole gate run of the head as knob.env says; prints "EXIT SECONDS"
 gate() {
 	local start=$SECONDS code=0 args=()
 	[ "$1" = ab ] && args=(--against-dir "$T/base")
-	(cd "$T/head" && "$SG" ci -c "$2" --no-post --all "${args[@]}") >"$T/last.log" 2>&1 || code=$?
+	(cd "$T/head" && "$SG" ci -c "$2" --no-post --all "${args[@]}") >"$T/last.log" 2>&1 || \
+		code=$?
 	echo "$code $((SECONDS - start))"
 }
 
@@ -112,7 +115,8 @@ cell() {
 		read -r code secs < <(gate "$2" "$T/head/${config[$3]:-scalegate.yml}")
 		n=$((n + 1))
 		times+=("$secs")
-		[ -z "${SG_BENCH_KEEP:-}" ] || cp "$T/last.log" "$SG_BENCH_KEEP/$1-$2-${3//\//_}-$i-exit$code.log"
+		[ -z "${SG_BENCH_KEEP:-}" ] || cp "$T/last.log" \
+			"$SG_BENCH_KEEP/$1-$2-${3//\//_}-$i-exit$code.log"
 		[ "$3" != imbalance3:1 ] || balance+=("$(load_balance)")
 		case $code in
 		0) ;;
@@ -120,12 +124,14 @@ cell() {
 		*) errors=$((errors + 1)); tail -n 3 "$T/last.log" >&2 ;;
 		esac
 	done
-	[ ${#balance[@]} -eq 0 ] || lb="; Load_balance $(printf '%s\n' "${balance[@]}" | median %.2f)"
+	[ ${#balance[@]} -eq 0 ] || lb="; Load_balance $(printf '%s\n' "${balance[@]}" | median \
+		%.2f)"
 	printf '| %s | %s | %s | %s | %d | %s s%s |\n' "$1" "$2" "$3" "$(wilson "$caught" "$n")" "$errors" \
 		"$(printf '%s\n' "${times[@]}" | median)" "$lb"
 }
 
-echo "== the gate on real code changes: jacobi 600x600 x 100, p = 1, 2; shipped defaults, repeat 5, adaptive"
+echo \
+	"== the gate on real code changes: jacobi 600x600 x 100, p = 1, 2; shipped defaults, repeat 5, adaptive"
 echo "   up to 20; $SETS gates per cell, $AA per A/A cell (SG_BENCH_SETS, SG_BENCH_AA)"
 echo "-- stored baseline recorded on the machine as it is"
 : >"$T/head/knob.env"
@@ -142,7 +148,8 @@ for condition in as-is +2hogs; do
 	fi
 	for mode in ab stored; do
 		for change in "${order[@]}"; do
-			cell "$condition" "$mode" "$change" "$([ "$change" = A/A ] && echo "$AA" || echo "$SETS")"
+			cell "$condition" "$mode" "$change" "$([ "$change" = A/A ] && echo "$AA" \
+				|| echo "$SETS")"
 		done
 	done
 done

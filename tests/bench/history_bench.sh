@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# History figures: detection quality on synthetic series, detect over 1,000 series x 500 runs, and record of a
-# 50-interval x 12-configuration run plus a detect. Times are medians of 5 runs (3 for the record).
-# usage: tests/bench/history_bench.sh BUILD_DIR
+# History figures: detection quality on synthetic series, detect over 1,000 series x 500 runs, and
+# record of a 50-interval x 12-configuration run plus a detect. Times are medians of 5 runs (3 for
+# the record). usage: tests/bench/history_bench.sh BUILD_DIR
 set -euo pipefail
 B=${1:?usage: tests/bench/history_bench.sh BUILD_DIR}
 SG="$B/bin/scalegate"
@@ -23,7 +23,8 @@ median_time() {
 	printf '%s\n' "${t[@]}" | sort -n | sed -n "$(((n + 1) / 2))p"
 }
 
-# fill DB RUNS SERIES MODE: RUNS runs of SERIES time series at CV 3 %; MODE 'step' puts a 10 % step at the middle
+# fill DB RUNS SERIES MODE: RUNS runs of SERIES time series at CV 3 %; MODE 'step' puts a 10 % step
+# at the middle
 fill() {
 	python3 - "$@" <<'PY'
 import random, sqlite3, sys
@@ -66,13 +67,18 @@ PY
 new_db "$dir/noise.db"
 fill "$dir/noise.db" 100 1000 noise
 "$SG" history detect --history "$dir/noise.db" --json --window 100 >"$dir/noise.json" || true
-python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print("pure noise: %d change points over %d series x %d runs" % (len(d["change_points"]), d["series"], d["runs"]))' "$dir/noise.json"
+python3 -c \
+	'import json, sys; d = json.load(open(sys.argv[1])); print("pure noise: %d change points over %d series x %d runs" % (len(d["change_points"]), d["series"], d["runs"]))' \
+	"$dir/noise.json"
 
 echo
-echo "== change points on held-out synthetic series (issue 35's cases: 50 series of 100 runs a case, a step at run 51;"
-echo "   found = a change point within one run of it; Otava 0.8.0's figures on the same kinds of data quoted beside,"
+echo \
+	"== change points on held-out synthetic series (issue 35's cases: 50 series of 100 runs a case, a step at run 51;"
+echo \
+	"   found = a change point within one run of it; Otava 0.8.0's figures on the same kinds of data quoted beside,"
 echo "   from the issue: it cannot run here)"
-# cases DB SPEC...: SPEC is STEP:CV:WILD:SERIES (WILD: the share of runs doubled); series named by their case
+# cases DB SPEC...: SPEC is STEP:CV:WILD:SERIES (WILD: the share of runs doubled); series named by
+# their case
 cases() {
 	python3 - "$@" <<'PY'
 import random, sqlite3, sys
@@ -98,7 +104,8 @@ c.commit()
 PY
 }
 steps=()
-for w in 0 0.02; do for s in 0.05 0.10 0.20; do for cv in 0.01 0.03 0.05; do steps+=("$s:$cv:$w:50"); done; done; done
+for w in 0 0.02; do for s in 0.05 0.10 0.20; do for cv in 0.01 0.03 0.05; do \
+	steps+=("$s:$cv:$w:50"); done; done; done
 new_db "$dir/cases.db"
 cases "$dir/cases.db" "${steps[@]}"
 "$SG" history detect --history "$dir/cases.db" --json --window 100 >"$dir/cases.json" || true
@@ -135,18 +142,22 @@ for name, path in (("clean noise, CV 3 %", sys.argv[2]), ("noise with 2 % of the
 print("Otava 0.8.0 (issue 35): +5 % 228/450, +10 % 334/450, +20 % 423/450 over CV 1/3/5 % (both kinds of noise); "
       "false change points 83-108 per 1,000 x 100 clean, 421 with outliers")
 PY
-# one slow night: exit 0 (a suspect); the next run at its level confirms it: exit 1; the night after: exit 0
+# one slow night: exit 0 (a suspect); the next run at its level confirms it: exit 1; the night
+# after: exit 0
 new_db "$dir/night.db"
 cases "$dir/night.db" 0:0.03:0:100
 sqlite3 "$dir/night.db" "UPDATE points SET median = median * 1.5 WHERE series = 1 AND run = 100"
 code=0; "$SG" history detect --history "$dir/night.db" >/dev/null || code=$?
-sqlite3 "$dir/night.db" "INSERT INTO runs (id, commit_id, date, recorded_at) VALUES (101, 'c101', '2026-01-01', '2026-01-01');
+sqlite3 "$dir/night.db" \
+	"INSERT INTO runs (id, commit_id, date, recorded_at) VALUES (101, 'c101', '2026-01-01', '2026-01-01');
 	INSERT INTO points (run, series, median, n) SELECT 101, series, CASE WHEN series = 1 THEN 1.5 ELSE 1.0 END, 1 FROM points WHERE run = 100"
 code2=0; "$SG" history detect --history "$dir/night.db" >/dev/null || code2=$?
-sqlite3 "$dir/night.db" "INSERT INTO runs (id, commit_id, date, recorded_at) VALUES (102, 'c102', '2026-01-01', '2026-01-01');
+sqlite3 "$dir/night.db" \
+	"INSERT INTO runs (id, commit_id, date, recorded_at) VALUES (102, 'c102', '2026-01-01', '2026-01-01');
 	INSERT INTO points (run, series, median, n) SELECT 102, series, median, 1 FROM points WHERE run = 101"
 code3=0; "$SG" history detect --history "$dir/night.db" >/dev/null || code3=$?
-echo "one slow newest run: exit $code (0: a suspect); the next run at its level: exit $code2 (1); the night after: exit $code3 (0)"
+echo \
+	"one slow newest run: exit $code (0: a suspect); the next run at its level: exit $code2 (1); the night after: exit $code3 (0)"
 
 echo
 echo "== history detect over 1,000 series x 500 runs (target: < 5 s)"
@@ -155,7 +166,8 @@ fill "$dir/big.db" 500 1000 noise
 echo "median of 5: $(median_time 5 "$SG" history detect --history "$dir/big.db") s"
 
 echo
-echo "== history record of a 50-interval x 12-configuration run (3 repeats) into 100 runs, plus a detect (target: < 0.5 s)"
+echo \
+	"== history record of a 50-interval x 12-configuration run (3 repeats) into 100 runs, plus a detect (target: < 0.5 s)"
 python3 - "$dir/res" <<'PY'
 import os, sys
 root = sys.argv[1]
@@ -200,16 +212,22 @@ for r in range(2, 101):
 c.commit()
 PY
 record_detect() {
-	"$SG" history record --history "$dir/rec.db" --commit next "$dir/res" && "$SG" history detect --history "$dir/rec.db"
+	"$SG" history record --history "$dir/rec.db" --commit next "$dir/res" && "$SG" history \
+		detect --history "$dir/rec.db"
 }
-# record = analysis (scalegate analyze's matrix, without the Karp-Flatt slope's interval) + the database's part
+# record = analysis (scalegate analyze's matrix, without the Karp-Flatt slope's interval) + the
+# database's part
 echo "analyze of the results alone, median of 3: $(median_time 3 "$SG" analyze "$dir/res") s"
-echo "record, median of 3: $(median_time 3 "$SG" history record --history "$dir/rec.db" --commit next "$dir/res") s"
-echo "record + detect over $(sqlite3 "$dir/rec.db" 'SELECT count(*) FROM series') series x ~100 runs, median of 3: $(median_time 3 record_detect) s"
+echo "record, median of 3: $(median_time 3 "$SG" history record --history "$dir/rec.db" --commit \
+	next "$dir/res") s"
+echo "record + detect over $(sqlite3 "$dir/rec.db" \
+	'SELECT count(*) FROM series') series x ~100 runs, median of 3: $(median_time 3 \
+	record_detect) s"
 echo "detect alone, median of 5: $(median_time 5 "$SG" history detect --history "$dir/rec.db") s"
 
 echo
-echo "== history import of 1,000 intervals x configurations (500 intervals at 1 and 2 threads, 3 repeats; 9 metrics:"
+echo \
+	"== history import of 1,000 intervals x configurations (500 intervals at 1 and 2 threads, 3 repeats; 9 metrics:"
 echo "   9,000 series) x 500 runs, one transaction (target: < 10 s)"
 python3 "$top/tests/data/history/many.py" "$dir/many" 500 --intervals 500
 import_all() {
@@ -218,21 +236,28 @@ import_all() {
 }
 echo "median of 3: $(median_time 3 import_all) s ($(sqlite3 "$dir/imp.db" 'SELECT count(*) FROM series') series," \
 	"$(sqlite3 "$dir/imp.db" 'SELECT count(*) FROM runs') runs, $(sqlite3 "$dir/imp.db" 'SELECT count(*) FROM points')" \
-	"points, $(sqlite3 "$dir/imp.db" 'SELECT count(*) FROM samples') samples; $(du -m "$dir/imp.db" | cut -f1) MB)"
-echo "detect over them, median of 3: $(median_time 3 "$SG" history detect --history "$dir/imp.db") s"
+	"points, $(sqlite3 "$dir/imp.db" 'SELECT count(*) FROM samples') samples; $(du -m \
+		"$dir/imp.db" | cut -f1) MB)"
+echo "detect over them, median of 3: $(median_time 3 "$SG" history detect --history \
+	"$dir/imp.db") s"
 rm -rf "$dir/many"
 
 echo
-echo "== trend pages of 5,004 series (2 benchmarks x 139 intervals x 2 configurations x 9 metrics) x 100 runs"
-echo "   (target: no page over 5 MB, each opened in Chromium in < 3 s; issue 35: one page of 97.9 MB, 87 s)"
+echo \
+	"== trend pages of 5,004 series (2 benchmarks x 139 intervals x 2 configurations x 9 metrics) x 100 runs"
+echo \
+	"   (target: no page over 5 MB, each opened in Chromium in < 3 s; issue 35: one page of 97.9 MB, 87 s)"
 python3 "$top/tests/data/history/many.py" "$dir/pages" 100 --benchmarks 2 --intervals 139 \
 	--step bench00:40:50:1.15 --step bench01:5:80:1.3 --step bench00:100:30:0.85
 "$SG" history import --history "$dir/pages.db" "$dir"/pages/c* >/dev/null
-echo "history report, median of 3: $(median_time 3 "$SG" history report --history "$dir/pages.db" --html "$dir/site") s"
+echo "history report, median of 3: $(median_time 3 "$SG" history report --history "$dir/pages.db" \
+	--html "$dir/site") s"
 echo "$(sqlite3 "$dir/pages.db" 'SELECT count(*) FROM series') series; the pages, in bytes:"
 (cd "$dir/site" && wc -c ./*.html | sort -n | sed 's|\./||')
-largest_bytes=$(cd "$dir/site" && wc -c ./*.html | grep -v ' total$' | sort -n | tail -1 | awk '{ print $1 }')
-echo "largest page: $largest_bytes bytes ($([ "$largest_bytes" -le 5000000 ] && echo "within" || echo "OVER") the 5 MB target)"
+largest_bytes=$(cd "$dir/site" && wc -c ./*.html | grep -v ' total$' | sort -n | tail -1 | awk \
+	'{ print $1 }')
+echo "largest page: $largest_bytes bytes ($([ "$largest_bytes" -le 5000000 ] && echo "within" || \
+	echo "OVER") the 5 MB target)"
 if command -v chromium >/dev/null; then
 	largest=$(cd "$dir/site" && ls -S ./*.html | head -1)
 	open_page() {
@@ -241,7 +266,9 @@ if command -v chromium >/dev/null; then
 			--user-data-dir="$(mktemp -d "$dir/profile.XXXXXX")" --window-size=1280,1600 \
 			--screenshot="$dir/shot.png" "file://$dir/site/$1" 2>/dev/null
 	}
-	echo "Chromium, headless, a screenshot of the largest page ($largest), median of 3: $(median_time 3 open_page "$largest") s"
+	echo \
+		"Chromium, headless, a screenshot of the largest page ($largest), median of 3: $(median_time \
+		3 open_page "$largest") s"
 	echo "the same for index.html: $(median_time 3 open_page index.html) s"
 fi
 rm -rf "$dir/pages" "$dir/site"

@@ -1,9 +1,10 @@
 /*
- * The cost of the PMPI wrappers: ns per MPI_Barrier and per MPI_Allreduce (1 double) called through the
- * wrapper while measuring, while paused by MPI_Pcontrol(0), and straight to PMPI_* (no wrapper), side by
- * side in one process; medians over runs. Run on 1 rank for the wrapper's own cost, on 2 for exact mode's.
- * On 2 ranks, calls that wait for nobody (a barrier of MPI_COMM_SELF, a send to MPI_PROC_NULL) give the
- * wrapper's cost when the ranks of a node share their arrivals (mpi_sync), without the partner's noise.
+ * The cost of the PMPI wrappers: ns per MPI_Barrier and per MPI_Allreduce (1 double) called through
+ * the wrapper while measuring, while paused by MPI_Pcontrol(0), and straight to PMPI_* (no
+ * wrapper), side by side in one process; medians over runs. Run on 1 rank for the wrapper's own
+ * cost, on 2 for exact mode's. On 2 ranks, calls that wait for nobody (a barrier of MPI_COMM_SELF,
+ * a send to MPI_PROC_NULL) give the wrapper's cost when the ranks of a node share their arrivals
+ * (mpi_sync), without the partner's noise.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -81,8 +82,10 @@ static void compare(const char *what, double (*fn)(enum how, int), int calls, in
 	}
 	if (rank)
 		return;
-	double m_on = bench_median(on, RUNS), m_paused = bench_median(paused, RUNS), m_direct = bench_median(direct, RUNS);
-	printf("%-14s direct %8.1f ns   wrapped+measuring %8.1f ns   wrapped+paused %8.1f ns   cost %6.1f ns/call\n",
+	double m_on = bench_median(on, RUNS), m_paused = bench_median(paused, RUNS),
+	       m_direct = bench_median(direct, RUNS);
+	printf("%-14s direct %8.1f ns   wrapped+measuring %8.1f ns   wrapped+paused %8.1f ns   "
+	       "cost %6.1f ns/call\n",
 	       what, m_direct, m_on, m_paused, m_on - m_direct);
 }
 
@@ -116,8 +119,10 @@ int main(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &ranks);
 	if (!rank)
-		printf("%d rank%s, tracer %s, SCALEGATE_MPI_WAIT=%s, %d calls per run, medians of %d runs\n", ranks,
-		       ranks > 1 ? "s" : "", sg_enabled() ? "measuring" : "off (no SCALEGATE_OUT)", wait ? wait : "",
+		printf("%d rank%s, tracer %s, SCALEGATE_MPI_WAIT=%s, %d calls per run, medians of "
+		       "%d runs\n",
+		       ranks, ranks > 1 ? "s" : "",
+		       sg_enabled() ? "measuring" : "off (no SCALEGATE_OUT)", wait ? wait : "",
 		       ranks > 1 ? CALLS / 10 : CALLS, RUNS);
 	compare("MPI_Barrier", barriers, ranks > 1 ? CALLS / 10 : CALLS, rank);
 	compare("MPI_Allreduce", allreduces, ranks > 1 ? CALLS / 10 : CALLS, rank);

@@ -199,8 +199,9 @@ static double kernel(double *a, double *b, int n, int sweeps, int instrument)
 				SG_BEGIN("rows");
 			for (int i = i0; i < i0 + 16 && i < n - 1; i++)
 				for (int j = 1; j < n - 1; j++)
-					b[i * n + j] = 0.25 * (a[(i - 1) * n + j] + a[(i + 1) * n + j] +
-							       a[i * n + j - 1] + a[i * n + j + 1]);
+					b[i * n + j] = 0.25 *
+						       (a[(i - 1) * n + j] + a[(i + 1) * n + j] +
+							a[i * n + j - 1] + a[i * n + j + 1]);
 			if (instrument)
 				SG_END("rows");
 		}
@@ -296,7 +297,8 @@ static void omp_costs(void)
 static void kernel_slowdown(void)
 {
 	const int n = 512, sweeps = 100;
-	double *a = calloc((size_t)n * n, sizeof(double)), *b = calloc((size_t)n * n, sizeof(double));
+	double *a = calloc((size_t)n * n, sizeof(double)),
+	       *b = calloc((size_t)n * n, sizeof(double));
 	double ratio[4 * RUNS + 1], block_us;
 	int runs = 4 * RUNS + 1;
 
@@ -323,8 +325,8 @@ int main(int argc, char **argv)
 	double v[RUNS];
 	const char *only = argc > 1 ? argv[1] : "";
 
-	printf("tracer %s, clock pairs of %ld, %s\n", sg_enabled() ? "measuring" : "off (no SCALEGATE_OUT)",
-	       PAIRS, "medians over runs");
+	printf("tracer %s, clock pairs of %ld, %s\n",
+	       sg_enabled() ? "measuring" : "off (no SCALEGATE_OUT)", PAIRS, "medians over runs");
 	if (!*only || !strcmp(only, "pairs")) {
 		for (int r = 0; r < RUNS; r++)
 			v[r] = bare_pair();

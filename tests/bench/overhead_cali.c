@@ -1,4 +1,5 @@
-/* The Caliper stand-in's overhead: ns per CALI_MARK_BEGIN+END pair (a name looked up per thread) beside SG_BEGIN+SG_END, interleaved. */
+/* The Caliper stand-in's overhead: ns per CALI_MARK_BEGIN+END pair (a name looked up per thread)
+ * beside SG_BEGIN+SG_END, interleaved. */
 #include <caliper/cali.h>
 
 #include "bench.h"

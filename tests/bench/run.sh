@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make bench: prints the tracer's overhead figures (medians over repeated runs, side by side in one process).
+# make bench: prints the tracer's overhead figures (medians over repeated runs, side by side in one
+# process).
 set -euo pipefail
 B=${1:?usage: tests/bench/run.sh BUILD_DIR}
 out=$(mktemp -d)
@@ -16,14 +17,16 @@ env -u SCALEGATE_OUT "$B/tests/bench/overhead" omp
 
 if [ -x "$B/tests/bench/overhead_f" ]; then
 	echo
-	echo "== Fortran 'use scalegate': a pair by name beside the C API's pair by handle, interleaved in one process"
+	echo \
+		"== Fortran 'use scalegate': a pair by name beside the C API's pair by handle, interleaved in one process"
 	SCALEGATE_OUT=$out "$B/tests/bench/overhead_f"
 	echo "== the same, compiled in but not measuring"
 	env -u SCALEGATE_OUT "$B/tests/bench/overhead_f"
 fi
 
 echo
-echo "== Caliper-annotated code (caliper/cali.h of scalegate-caliper) beside SG_BEGIN/SG_END, interleaved in one process"
+echo \
+	"== Caliper-annotated code (caliper/cali.h of scalegate-caliper) beside SG_BEGIN/SG_END, interleaved in one process"
 SCALEGATE_OUT=$out "$B/tests/bench/overhead_cali"
 echo "== the same, compiled in but not measuring"
 env -u SCALEGATE_OUT "$B/tests/bench/overhead_cali"
@@ -35,8 +38,10 @@ if [ -x "$B/tests/bench/mpi_overhead" ]; then
 	echo "== cost per MPI call (1 rank: the wrapper's own cost = wrapped+measuring - direct)"
 	SCALEGATE_OUT=$out mpi -np 1 "$B/tests/bench/mpi_overhead"
 	mpi -np 1 env -u SCALEGATE_OUT "$B/tests/bench/mpi_overhead" | tail -n +2
-	echo "== 2 ranks: exact collective waiting (its cost: one barrier before each collective); calls that"
-	echo "   wait for nobody timed on rank 0 alone, with the node's ranks sharing their arrivals (mpi_sync)"
+	echo \
+		"== 2 ranks: exact collective waiting (its cost: one barrier before each collective); calls that"
+	echo \
+		"   wait for nobody timed on rank 0 alone, with the node's ranks sharing their arrivals (mpi_sync)"
 	SCALEGATE_OUT=$out mpi -np 2 "$B/tests/bench/mpi_overhead"
 	SCALEGATE_OUT=$out SCALEGATE_MPI_WAIT=exact mpi -np 2 "$B/tests/bench/mpi_overhead"
 fi

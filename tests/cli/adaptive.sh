@@ -1,6 +1,6 @@
-# Adaptive repeats: ci gives the inconclusive cells more interleaved rounds, records them like any runs, judges in
-# two looks at 5 % and 95 % of the level, and 'check' on the same results gives the same verdicts; the A/B progress
-# counter counts the base's runs.
+# Adaptive repeats: ci gives the inconclusive cells more interleaved rounds, records them like any
+# runs, judges in two looks at 5 % and 95 % of the level, and 'check' on the same results gives the
+# same verdicts; the A/B progress counter counts the base's runs.
 . "$(dirname "$0")/lib.bash"
 
 mkdir -p "$T/tree"
@@ -22,36 +22,43 @@ cfg=$T/tree/scalegate.yml
 
 code=0
 out=$("$SCALEGATE" ci -c "$cfg" --against-dir "$T/tree" --no-post --seed 7 2>&1) || code=$?
-[ $code = 0 ] || [ $code = 1 ] || { printf '%s\n' "$out" >&2; fail "ci exited $code"; }
+[ $code = 0 ] || [ $code = 1 ] && pass || { printf '%s\n' "$out" >&2; fail "ci exited $code"; }
 expect_match "$out" '^adaptive: 2 more rounds of jacobi 1 rank × [12] threads? \(inconclusive: [a-z_.,]*tolerance\.time' \
 	"the extra rounds are announced with their cause"
 expect_match "$out" 'whole-run false-alarm level 5 % \(two looks at 0.25 % and 4.75 %, Holm over [0-9]+ tests in [0-9]+ cells?, each cell.s time check first; adaptive: [12] cells?, [24] more rounds\)' \
 	"the summary states the two looks"
 expect_no_match "$out" '\[[0-9]+/0\]' "the progress counter has a total"
-expect_match "$out" '\[12/12\] (base|head) jacobi' "the first rounds count both sides: 2 configurations × 3 rounds × 2 sides"
+expect_match "$out" '\[12/12\] (base|head) jacobi' \
+	"the first rounds count both sides: 2 configurations × 3 rounds × 2 sides"
 res=$T/tree/results
-[ -s "$res/adaptive.tsv" ] || fail "no adaptive.tsv"
-expect_match "$(cat "$res/adaptive.tsv")" '^jacobi	-	1	[12]	3	5	' "the record names the cells, first and total rounds"
-expect_match "$(cut -f1,6 "$res/manifest.tsv")" '^jacobi	5$' "the head's extra rounds are in the manifest"
-expect_match "$(cut -f1,6 "$res/base/manifest.tsv")" '^jacobi	5$' "the base's extra rounds are in its manifest"
-expect_match "$(cat "$res/ab.tsv")" '^jacobi	s--r1-t[12]	5	(base,head|head,base)$' "and in ab.tsv, in the recorded order"
-[ "$(grep -c '^seed' "$res/ab.tsv")" = 1 ] || fail "ab.tsv got a second header"
+[ -s "$res/adaptive.tsv" ] && pass || fail "no adaptive.tsv"
+expect_match "$(cat "$res/adaptive.tsv")" '^jacobi	-	1	[12]	3	5	' \
+	"the record names the cells, first and total rounds"
+expect_match "$(cut -f1,6 "$res/manifest.tsv")" '^jacobi	5$' \
+	"the head's extra rounds are in the manifest"
+expect_match "$(cut -f1,6 "$res/base/manifest.tsv")" '^jacobi	5$' \
+	"the base's extra rounds are in its manifest"
+expect_match "$(cat "$res/ab.tsv")" '^jacobi	s--r1-t[12]	5	(base,head|head,base)$' \
+	"and in ab.tsv, in the recorded order"
+[ "$(grep -c '^seed' "$res/ab.tsv")" = 1 ] && pass || fail "ab.tsv got a second header"
 runs=$(awk -F'\t' '$1 == "jacobi" { print $4 }' "$res/complete.tsv")
-[ "$runs" = "$(grep -c '^jacobi	' "$res/manifest.tsv")" ] || fail "complete.tsv counts $runs runs, the manifest has others"
+[ "$runs" = "$(grep -c '^jacobi	' "$res/manifest.tsv")" ] && pass ||
+	fail "complete.tsv counts $runs runs, the manifest has others"
 
 # check on the same results: the same verdicts and the same summary as ci.
-verdicts() { printf '%s\n' "$1" | grep -E '^(PASS|WARN|INCONCLUSIVE|FAIL|ERROR|SKIP) |^scalegate check: '; }
+verdicts() { printf '%s\n' "$1" | grep -E \
+	'^(PASS|WARN|INCONCLUSIVE|FAIL|ERROR|SKIP) |^scalegate check: '; }
 ci_out=$out
 code2=0
 out=$("$SCALEGATE" check -c "$cfg" 2>&1) || code2=$?
-[ $code2 = $code ] || fail "check exited $code2, ci $code"
-[ "$(verdicts "$out")" = "$(verdicts "$ci_out")" ] || {
+[ $code2 = $code ] && pass || fail "check exited $code2, ci $code"
+[ "$(verdicts "$out")" = "$(verdicts "$ci_out")" ] && pass || {
 	diff <(verdicts "$ci_out") <(verdicts "$out") >&2
 	fail "check on ci's results gives other verdicts"
 }
 
-# Speedup is formed round by round from T(ref) and T(p): an undecided speedup at 2 threads gives the reference
-# configuration (1 thread) its rounds too, so that the second look pairs 5 rounds, not 3.
+# Speedup is formed round by round from T(ref) and T(p): an undecided speedup at 2 threads gives the
+# reference configuration (1 thread) its rounds too, so that the second look pairs 5 rounds, not 3.
 sed -i 's/tolerance: { time: 0.1% }/tolerance: { speedup: 0.1% }/' "$cfg"
 out=$("$SCALEGATE" ci -c "$cfg" --against-dir "$T/tree" --no-post 2>&1) || true
 expect_match "$out" '^adaptive: 2 more rounds of jacobi 1 rank × 2 threads \(inconclusive: tolerance\.speedup\)' \
@@ -61,12 +68,13 @@ expect_match "$out" '^adaptive: 2 more rounds of jacobi 1 rank × 1 thread \(inc
 expect_match "$("$SCALEGATE" check -c "$cfg" --all 2>&1)" 'program 1 rank × 2 threads tolerance\.speedup: .*\(n=5\).*\(one-sided paired t on logs' \
 	"the second look tests 5 paired rounds by t-test, in the whole run's family"
 
-# No time for more rounds: the first look was the last one, judged again at the full level (not at its 5 %
-# share of it), and no record is left for 'check'.
+# No time for more rounds: the first look was the last one, judged again at the full level (not at
+# its 5 % share of it), and no record is left for 'check'.
 sed -i 's/adaptive_seconds: 10m/adaptive_seconds: 0.001/' "$cfg"
 out=$("$SCALEGATE" ci -c "$cfg" --against-dir "$T/tree" --no-post 2>&1) || true
 expect_match "$out" '^adaptive: no time left for more rounds of jacobi' "the budget allows none"
-expect_match "$out" 'whole-run false-alarm level 5 % \(Holm over' "the first look is final, at the full level"
+expect_match "$out" 'whole-run false-alarm level 5 % \(Holm over' \
+	"the first look is final, at the full level"
 [ -e "$res/adaptive.tsv" ] && fail "an adaptive.tsv with no cells was left"
 sed -i 's/adaptive_seconds: 0.001/adaptive_seconds: 10m/' "$cfg"
 

@@ -20,4 +20,5 @@ expect_match "$out" '^== jacobi +program/solve/sweep ' "jacobi's intervals"
 expect_match "$out" '^== imbalance +program/loop ' "imbalance's intervals"
 expect_no_match "$out" '^== jacobi +program/loop ' "an interval of another benchmark"
 # Each benchmark's intervals carry their own source: the level-0 interval is each one's executable.
-expect_match "$out" '^== imbalance +program +[^ ]*/examples/imbalance:0 ' "imbalance's level 0 names its own executable"
+expect_match "$out" '^== imbalance +program +[^ ]*/examples/imbalance:0 ' \
+	"imbalance's level 0 names its own executable"

@@ -1,19 +1,23 @@
-# scalegate analyze on a traced example: the protocol prints, the JSON parses and the lost-time identity holds everywhere.
+# scalegate analyze on a traced example: the protocol prints, the JSON parses and the lost-time
+# identity holds everywhere.
 . "$(dirname "$0")/lib.bash"
 export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
 
 SG_KNOB_SCHEDULE=static SCALEGATE_OUT="$T/o" "$SG_BUILD/examples/imbalance" 2 2000 5 >/dev/null
 out=$("$SCALEGATE" analyze "$T/o")
-expect_match "$out" '^== imbalance  program/loop  examples/imbalance.c:[0-9]+  level 1  count 1' "interval header"
-expect_match "$out" '^    Execution_time +[0-9.e-]+ \[[0-9.e-]+, [0-9.e-]+\] \(n=1\)' "execution time with its interval"
+expect_match "$out" '^== imbalance  program/loop  examples/imbalance.c:[0-9]+  level 1  count 1' \
+	"interval header"
+expect_match "$out" '^    Execution_time +[0-9.e-]+ \[[0-9.e-]+, [0-9.e-]+\] \(n=1\)' \
+	"execution time with its interval"
 # No MPI library in the process: nothing to capture, so no communication (meta mpi absent), a 0.
 expect_match "$out" '^        Communication +0 ' "no MPI in the process: Communication 0"
-grep -q $'^meta\tmpi\tabsent$' "$T"/o/*.sgprof || fail "the profile says there was no MPI to capture"
+grep -q $'^meta\tmpi\tabsent$' "$T"/o/*.sgprof && pass ||
+	fail "the profile says there was no MPI to capture"
 expect_match "$out" '^      work +[0-9.e-]+ +rank 0 th [01]' "comparative characteristics"
 
 "$SCALEGATE" analyze --json "$T/o" >"$T/a.json"
-python3 -m json.tool "$T/a.json" >/dev/null || fail "--json does not parse"
-python3 - "$T/a.json" <<'PY' || fail "identity"
+python3 -m json.tool "$T/a.json" >/dev/null && pass || fail "--json does not parse"
+python3 - "$T/a.json" <<'PY' && pass || fail "identity"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 assert doc["intervals"], "no interval"
@@ -37,7 +41,8 @@ PY
 # A results directory: manifest with two configurations, one failed run left out.
 for t in 1 2; do
 	for r in 1 2 3; do
-		SG_KNOB_SCHEDULE=static SCALEGATE_OUT="$T/res/imb-t$t-r$r" "$SG_BUILD/examples/imbalance" $t 2000 3 >/dev/null
+		SG_KNOB_SCHEDULE=static SCALEGATE_OUT="$T/res/imb-t$t-r$r" \
+			"$SG_BUILD/examples/imbalance" $t 2000 3 >/dev/null
 	done
 done
 {
@@ -60,6 +65,6 @@ for s in doc["intervals"]:
     cs = s["configurations"]
     assert [c["p"] for c in cs] == [1, 2], cs
     assert cs[0]["Karp_Flatt"] is None and cs[1]["Speedup"]["n"] == 3
-' || fail "results directory JSON"
+' && pass || fail "results directory JSON"
 expect_exit 2 "$SCALEGATE" analyze
 expect_exit 2 "$SCALEGATE" analyze "$T/nonexistent"

@@ -16,21 +16,24 @@ trap 'stop_hogs; [ -n "${SG_KEEP:-}" ] && echo "kept $T" >&2 || rm -rf "$T"' EXI
 # The run-queue delay comes from the tracer (tracer/PROFILE.md: meta sched, column rq_wait).
 SCALEGATE_OUT="$T/probe" "$SG_BUILD/examples/imbalance" 1 2 1 >/dev/null
 grep -q $'^meta\tsched\tschedstat$' "$T"/probe/*.sgprof ||
-	{ echo "SKIP: this tracer records no run-queue delay here (meta sched is not schedstat)"; exit 77; }
+	{ echo "SKIP: this tracer records no run-queue delay here (meta sched is not schedstat)"; \
+		exit 77; }
 
 for i in 1 2; do
 	timeout 120 sh -c 'while :; do :; done' &
 	hogs+=($!)
 done
 for r in 1 2 3; do
-	SG_KNOB_SCHEDULE=static SCALEGATE_OUT="$T/h$r" "$SG_BUILD/examples/imbalance" 2 2000 20 >/dev/null ||
+	SG_KNOB_SCHEDULE=static SCALEGATE_OUT="$T/h$r" "$SG_BUILD/examples/imbalance" 2 2000 20 \
+		>/dev/null && pass ||
 		fail "imbalance under the hogs, run $r"
 done
 stop_hogs
 for r in 1 2 3; do
-	"$SCALEGATE" analyze --json "$T/h$r" >"$T/h$r.json" || fail "analyze --json, run $r"
+	"$SCALEGATE" analyze --json "$T/h$r" >"$T/h$r.json" && pass || fail "analyze --json, run $r"
 done
-python3 - "$T"/h[123].json <<'PY' || fail "Interference and the program's Load_balance under two hogs"
+python3 - "$T"/h[123].json <<'PY' && pass || fail \
+	"Interference and the program's Load_balance under two hogs"
 import json, statistics, sys
 lb = []
 for path in sys.argv[1:]:

@@ -1,14 +1,15 @@
-# Scaling with the problem size end to end: a weak-scaling and a sizes matrix of examples/jacobi, run and analyzed;
-# then synthetic results of two textbook systems, whose isoefficiency and scalability verdict are known by hand.
+# Scaling with the problem size end to end: a weak-scaling and a sizes matrix of examples/jacobi,
+# run and analyzed; then synthetic results of two textbook systems, whose isoefficiency and
+# scalability verdict are known by hand.
 . "$(dirname "$0")/lib.bash"
 export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
 help=$("$SCALEGATE" analyze --help)
-grep -q -- '--efficiency' <<<"$help" ||
+grep -q -- '--efficiency' <<<"$help" && pass ||
 	fail "analyze has no --efficiency, --memory, -c: gate/cmd/cmd-analyze.c lacks the options of issue 8"
 
-# {size} is the number of grid points (jacobi's N is the side, its work and memory grow like N^2): so
-# size_per_processor keeps the work per thread constant, and memory is 'n'. 4 threads on 2 cores are
-# oversubscribed: no assertion on the values of speedups or efficiencies.
+# {size} is the number of grid points (jacobi's N is the side, its work and memory grow like N^2):
+# so size_per_processor keeps the work per thread constant, and memory is 'n'. 4 threads on 2 cores
+# are oversubscribed: no assertion on the values of speedups or efficiencies.
 side='$(awk '"'"'BEGIN { printf "%d", sqrt({size}) }'"'"')'
 cat >"$T/scalegate.yml" <<YML
 benchmarks:
@@ -26,7 +27,7 @@ benchmarks:
     warmup: 0
     memory: n
 YML
-"$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/res" >/dev/null 2>&1 || fail "run"
+"$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/res" >/dev/null 2>&1 && pass || fail "run"
 out=$("$SCALEGATE" analyze -c "$T/scalegate.yml" "$T/res")
 expect_match "$out" '^    Average_parallelism +[0-9.e-]+ \[' "average parallelism beside Processors"
 expect_match "$out" '^== jacobi-weak  program/solve  weak scaling: the size grows with p \(reference 1x1, size 40000\)' "weak section"
@@ -39,7 +40,8 @@ expect_match "$out" '^    Average_parallelism_slope .*: (growing|saturating|flat
 expect_no_match "$out" '^  scaling \(reference 1x[24]: no 1x1' "no one-cell scaling tables for the weak sizes"
 expect_match "$out" '^== jacobi  program/solve  isoefficiency at 80 % efficiency \(sizes 10000, 40000, 160000\)' "isoefficiency section"
 expect_match "$out" '^ +[24] +(<= |beyond )?[0-9.e+]+ ' "isoefficiency points"
-# On 2 cores the target may not be crossed at two p: then the reason is printed instead of the growth.
+# On 2 cores the target may not be crossed at two p: then the reason is printed instead of the
+# growth.
 if grep -q '^    growth: ' <<<"$out"; then
 	expect_match "$out" '^    growth: n ~ .* over [0-9]+ processor counts \(fit on ln n: rms [0-9.e+-]+ % in n, R\^2 ' "fit quality"
 	expect_match "$out" '^    scalability function M\(f\(p\)\)/p with memory n: ' "scalability function"
@@ -52,7 +54,7 @@ expect_match "$out" '^== jacobi  program/solve  isoefficiency at 50 % efficiency
 expect_match "$out" "declare the benchmark's 'memory'|no isoefficiency" "no memory model without -c"
 
 "$SCALEGATE" analyze -c "$T/scalegate.yml" --json "$T/res" >"$T/a.json"
-python3 - "$T/a.json" <<'PY' || fail "JSON of the jacobi matrices"
+python3 - "$T/a.json" <<'PY' && pass || fail "JSON of the jacobi matrices"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 weak = [w for w in doc["weak_scaling"] if w["interval"] == "program/solve"]
@@ -88,9 +90,9 @@ for s in doc["intervals"]:
         assert (c["Total_overhead"] is not None) == (not s["weak"] or c["p"] == 1)
 PY
 
-# Synthetic results, 1 % noise, p = 1..32, sizes 4..1024: the reduction (T = n/p + log2 p: n >= 4 p log2 p,
-# memory n: log p) and the finite-difference method (T = n^2/p + 8 n/sqrt(p), n the grid side: n >= 32 sqrt(p),
-# memory n^2: constant).
+# Synthetic results, 1 % noise, p = 1..32, sizes 4..1024: the reduction (T = n/p + log2 p: n >= 4 p
+# log2 p, memory n: log p) and the finite-difference method (T = n^2/p + 8 n/sqrt(p), n the grid
+# side: n >= 32 sqrt(p), memory n^2: constant).
 python3 - "$T/syn" <<'PY'
 import math, os, random, sys
 out, rnd = sys.argv[1], random.Random(1)
@@ -147,7 +149,7 @@ for q in r["points"]:
     assert q["where"] == "inside" and abs(q["n"] / (4 * q["p"] * __import__("math").log2(q["p"])) - 1) < 0.2, q
 assert f["growth"]["model"] == "p^k" and abs(f["growth"]["k"] - 0.5) < 0.1 and f["scalability"] == "perfectly_scalable", f
 assert len(f["candidates"]) == 5 and doc["weak_scaling"] == []
-' || fail "synthetic JSON"
+' && pass || fail "synthetic JSON"
 
 expect_exit 2 "$SCALEGATE" analyze --efficiency 1.5 "$T/syn"
 expect_match "$out" "efficiency needs a number between 0 and 1" "bad efficiency"

@@ -1,5 +1,6 @@
-# Annotation mistakes (issue 12): the tracer says so once per kind with the site's file:line and recovers;
-# check and ci turn them into error verdicts naming the interval and its site.
+# Annotation mistakes (issue 12): the tracer says so once per kind with the site's file:line and
+# recovers; check and ci turn them into error verdicts naming the interval and its site.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 
 prog=$SG_BUILD/tests/tracer/unclosed
@@ -9,21 +10,26 @@ begin_inner=$(line_of 'SG_BEGIN("inner")')
 end_stray=$(line_of 'SG_END("stray")')
 
 SCALEGATE_OUT="$T/out" "$prog" >/dev/null 2>"$T/err"
-[ "$(wc -l <"$T/err")" -eq 2 ] || fail "not one line per kind of error: $(cat "$T/err")"
-expect_match "$(cat "$T/err")" "^scalegate: error: $src:$begin_inner: interval \"inner\" was left open" "the open interval and its SG_BEGIN"
-expect_match "$(cat "$T/err")" "^scalegate: error: $src:$end_stray: SG_END\(\"stray\"\) matches no open interval" "the stray SG_END and its line"
+[ "$(wc -l <"$T/err")" -eq 2 ] && pass || fail "not one line per kind of error: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" \
+	"^scalegate: error: $src:$begin_inner: interval \"inner\" was left open" \
+	"the open interval and its SG_BEGIN"
+expect_match "$(cat "$T/err")" \
+	"^scalegate: error: $src:$end_stray: SG_END\(\"stray\"\) matches no open interval" \
+	"the stray SG_END and its line"
 # Not measuring: nothing is checked, nothing printed.
 "$prog" >/dev/null 2>"$T/err0"
-[ ! -s "$T/err0" ] || fail "errors printed without SCALEGATE_OUT: $(cat "$T/err0")"
+[ ! -s "$T/err0" ] && pass || fail "errors printed without SCALEGATE_OUT: $(cat "$T/err0")"
 
 # Recovery: 'inner' is closed with 'outer' each time, so 'outer' and 'after' keep their parents.
 out=$(tsv "$T/out")
-[ "$(col "$out" program/outer 0 count)" = 3 ] || fail "outer: $(col "$out" program/outer 0 count)"
-[ "$(col "$out" program/outer/inner 0 count)" = 3 ] || fail "inner under outer, 3 times"
-[ "$(col "$out" program/after 0 count)" = 1 ] || fail "after keeps its parent: $out"
+[ "$(col "$out" program/outer 0 count)" = 3 ] && pass ||
+	fail "outer: $(col "$out" program/outer 0 count)"
+[ "$(col "$out" program/outer/inner 0 count)" = 3 ] && pass || fail "inner under outer, 3 times"
+[ "$(col "$out" program/after 0 count)" = 1 ] && pass || fail "after keeps its parent: $out"
 p=$(one_profile "$T/out")
-grep -q $'^meta\terrors_unclosed\t3$' "$p" || fail "three unclosed: $(grep errors_ "$p")"
-grep -q $'^meta\terrors_unmatched_end\t3$' "$p" || fail "three unmatched ends"
+grep -q $'^meta\terrors_unclosed\t3$' "$p" && pass || fail "three unclosed: $(grep errors_ "$p")"
+grep -q $'^meta\terrors_unmatched_end\t3$' "$p" && pass || fail "three unmatched ends"
 
 # check: an error verdict per site, JUnit <error> naming interval and file:line, exit 3.
 cat >"$T/scalegate.yml" <<YML
@@ -43,7 +49,7 @@ expect_match "$out" "^ERROR unclosed program/outer/inner .*$src:$begin_inner: in
 	"the unclosed interval is an error verdict"
 expect_match "$out" "^ERROR unclosed program/stray .*$src:$end_stray: interval 'program/stray' is ended where it is not open" \
 	"the stray SG_END is an error verdict"
-python3 - "$T/junit.xml" "$src:$begin_inner" <<'PY' || fail "JUnit"
+python3 - "$T/junit.xml" "$src:$begin_inner" <<'PY' && pass || fail "JUnit"
 import sys, xml.etree.ElementTree as ET
 errors = [e for e in ET.parse(sys.argv[1]).iter("error")]
 assert any(sys.argv[2] in (e.get("message") or "") and "program/outer/inner" in (e.get("message") or "") for e in errors), \

@@ -1,5 +1,6 @@
-# baseline update refuses runs measured on a busy machine whose profiles lack the run-queue delay unless
-# --force, naming them and their contention; with the delay it records them, the machine's share removed.
+# baseline update refuses runs measured on a busy machine whose profiles lack the run-queue delay
+# unless --force, naming them and their contention; with the delay it records them, the machine's
+# share removed.
 . "$(dirname "$0")/lib.bash"
 
 cp -r "$SG_TOP/tests/data/check/clear-regression/results" "$T/results"
@@ -17,7 +18,8 @@ YML
 # One run of jacobi 1 rank × 2 threads had 0.9 cores taken by others beyond those it left free.
 awk -F'\t' 'BEGIN { OFS = "\t" } NR == 1 { $12 = "contention" } NR > 1 { $12 = ($1 == "jacobi" && $4 == 2 && $6 == 3) ? "0.9" : "-" } { print }' \
 	"$T/results/manifest.tsv" >"$T/m" && mv "$T/m" "$T/results/manifest.tsv"
-grep -q '	0\.9$' "$T/results/manifest.tsv" || fail "the test's manifest edit did not apply"
+grep -q '	0\.9$' "$T/results/manifest.tsv" && pass ||
+	fail "the test's manifest edit did not apply"
 
 yml 0.25
 expect_exit 3 "$SCALEGATE" baseline update -c "$T/scalegate.yml"
@@ -27,8 +29,10 @@ expect_match "$out" "or --force" "the way out is said"
 [ -e "$T/baselines/jacobi.sgbase" ] && fail "a baseline was written from a busy run"
 
 expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml" --force
-expect_match "$out" "warning: benchmark 'jacobi': 1 run measured on a busy machine .* recorded anyway \(--force\)" "--force warns"
-[ -s "$T/baselines/jacobi.sgbase" ] || fail "--force wrote no baseline"
+expect_match "$out" \
+	"warning: benchmark 'jacobi': 1 run measured on a busy machine .* recorded anyway \(--force\)" \
+	"--force warns"
+[ -s "$T/baselines/jacobi.sgbase" ] && pass || fail "--force wrote no baseline"
 
 # Below the benchmark's max_contention, or with it off, the run is not busy.
 rm -r "$T/baselines"
@@ -39,8 +43,8 @@ yml off
 expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml"
 expect_no_match "$out" "busy" "max_contention off"
 
-# The busy run's profiles with the run-queue delay (tracer/PROFILE.md: meta sched, cpus; column rq_wait):
-# its Interference is removed, so it is recorded without --force (issue 22).
+# The busy run's profiles with the run-queue delay (tracer/PROFILE.md: meta sched, cpus; column
+# rq_wait): its Interference is removed, so it is recorded without --force (issue 22).
 rm -r "$T/baselines"
 for f in "$T"/results/jacobi/s--r1-t2/3/*.sgprof; do
 	python3 - "$f" <<'PY'
@@ -64,11 +68,11 @@ done
 yml 0.25
 expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml"
 expect_no_match "$out" "busy" "a busy run with its run-queue delay is recorded, corrected"
-[ -s "$T/baselines/jacobi.sgbase" ] || fail "no baseline from a corrected busy run"
+[ -s "$T/baselines/jacobi.sgbase" ] && pass || fail "no baseline from a corrected busy run"
 "$SCALEGATE" analyze --json "$T/results" | python3 -c '
 import json, sys
 doc = json.load(sys.stdin)
 seen = [c["characteristics"]["Interference"] for s in doc["intervals"] for c in s["configurations"]
         if s["benchmark"] == "jacobi" and c["threads"] == 2]
 assert seen and all(i is not None for i in seen), seen
-' || fail "Interference of the corrected runs in analyze --json"
+' && pass || fail "Interference of the corrected runs in analyze --json"

@@ -1,4 +1,5 @@
-# End to end on the Jacobi example: a clean baseline, the serial-residual knob fails the check naming interval and cause, knob off passes.
+# End to end on the Jacobi example: a clean baseline, the serial-residual knob fails the check
+# naming interval and cause, knob off passes.
 . "$(dirname "$0")/lib.bash"
 
 # The gate judges the share of Total_time lost to serial code: robust on a
@@ -36,33 +37,43 @@ expect_exit 0 sg run
 mkdir -p "$T/baselines"
 echo "untouched" >"$T/baselines/other.sgbase"
 expect_exit 0 sg baseline update
-expect_match "$out" "wrote .*/baselines/jacobi\.sgbase: 4 intervals" "baseline update says what it wrote"
-[ "$(cat "$T/baselines/other.sgbase")" = untouched ] || fail "baseline update touched another benchmark's baseline"
-head -n 1 "$T/baselines/jacobi.sgbase" | grep -qx $'scalegate-baseline\t2' || fail "baseline: no version line"
-grep -q $'^sample\tprogram/solve/residual\t-\t1\t2\tInsufficient_parallelism\t' "$T/baselines/jacobi.sgbase" ||
+expect_match "$out" "wrote .*/baselines/jacobi\.sgbase: 4 intervals" \
+	"baseline update says what it wrote"
+[ "$(cat "$T/baselines/other.sgbase")" = untouched ] && pass ||
+	fail "baseline update touched another benchmark's baseline"
+head -n 1 "$T/baselines/jacobi.sgbase" | grep -qx $'scalegate-baseline\t2' && pass ||
+	fail "baseline: no version line"
+grep -q $'^sample\tprogram/solve/residual\t-\t1\t2\tInsufficient_parallelism\t' \
+	"$T/baselines/jacobi.sgbase" && pass ||
 	fail "baseline: no residual samples"
 expect_exit 2 sg baseline update --benchmark nosuch
 
 # Knob on: the residual runs on one thread.
-SG_KNOB_SERIAL=1 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/knob" >/dev/null 2>&1 || fail "the knob run failed"
-expect_exit 1 sg check -r "$T/knob" --junit "$T/knob.xml" --markdown "$T/knob.md" --json "$T/knob.json"
+SG_KNOB_SERIAL=1 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/knob" >/dev/null 2>&1 && pass ||
+	fail "the knob run failed"
+expect_exit 1 sg check -r "$T/knob" --junit "$T/knob.xml" --markdown "$T/knob.md" --json \
+	"$T/knob.json"
 expect_match "$(checks_of "$out")" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism: Insufficient_parallelism median [0-9.]+ %' \
 	"the failure names the interval, the configuration and the metric"
 expect_match "$out" '^    cause: Insufficient_parallelism \(serial code\) grew from [0-9.]+ % to [0-9.]+ % of Total_time' \
 	"the failure names the cause"
 expect_match "$out" 'exit 1 \(regression\)$' "the summary gives the exit code"
-# one finding for the serial residual, whatever its enclosing intervals did: the same count in every report
-expect_match "$out" '^scalegate check: [0-9]+ checks: 1 regression \([0-9]+ checks? failed\), ' "the count line"
-expect_match "$(head -n 1 "$T/knob.md")" '^### .* scalegate: 1 regression \([0-9]+ checks? failed\)' "the Markdown header"
+# one finding for the serial residual, whatever its enclosing intervals did: the same count in every
+# report
+expect_match "$out" '^scalegate check: [0-9]+ checks: 1 regression \([0-9]+ checks? failed\), ' \
+	"the count line"
+expect_match "$(head -n 1 "$T/knob.md")" \
+	'^### .* scalegate: 1 regression \([0-9]+ checks? failed\)' "the Markdown header"
 # (the efficiency-watch rule is level warn: a warning finding beside it is no regression)
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
 f = [x for x in d["findings"] if x["severity"] == "regression"]
 assert [x["interval"] for x in f] == ["program/solve/residual"], d["findings"]
-assert d["headline"].startswith("scalegate: 1 regression (%d check" % f[0]["failed"]), d["headline"]' "$T/knob.json" ||
+assert d["headline"].startswith("scalegate: 1 regression (%d check" % f[0]["failed"]), d["headline"]' "$T/knob.json" && pass ||
 	fail "summary.json: not one finding for the residual"
-grep -q '<failure type="tolerance.insufficient_parallelism"' "$T/knob.xml" || fail "JUnit: no failure element"
+grep -q '<failure type="tolerance.insufficient_parallelism"' "$T/knob.xml" && pass ||
+	fail "JUnit: no failure element"
 # well-formed here; the layout is validated against the public schemas in cli/junit-schemas
-xmllint --noout "$T/knob.xml" || fail "the JUnit report is not well-formed XML"
+xmllint --noout "$T/knob.xml" && pass || fail "the JUnit report is not well-formed XML"
 
 # Knob off: a clean rerun passes.
 expect_exit 0 sg run -o "$T/clean"

@@ -23,7 +23,8 @@ YML
 }
 # slow_machine DIR FACTOR: the runs' reference_s times FACTOR
 slow_machine() {
-	awk -F'\t' -v OFS='\t' -v k="$2" 'NR > 1 && $13 != "-" { $13 = $13 * k } 1' "$1/manifest.tsv" >"$T/m" &&
+	awk -F'\t' -v OFS='\t' -v k="$2" 'NR > 1 && $13 != "-" { $13 = $13 * k } 1' \
+		"$1/manifest.tsv" >"$T/m" &&
 		mv "$T/m" "$1/manifest.tsv"
 }
 # sweep_change SUMMARY: the change of sweep's time at 1 thread in a JSON summary, in %
@@ -39,7 +40,7 @@ config base.yml
 config head.yml 200
 
 expect_exit 0 "$SCALEGATE" run -c base.yml -o base
-awk -F'\t' 'NR > 1 && !($13 > 0.0001 && $13 < 1) { exit 1 }' base/manifest.tsv ||
+awk -F'\t' 'NR > 1 && !($13 > 0.0001 && $13 < 1) { exit 1 }' base/manifest.tsv && pass ||
 	fail "reference_s: $(cat base/manifest.tsv)"
 ref=$("$SCALEGATE" analyze --json base | python3 -c '
 import json, sys
@@ -47,10 +48,10 @@ i = [i for i in json.load(sys.stdin)["intervals"] if i["interval"].endswith("swe
 print(i["configurations"][0]["characteristics"]["Reference_time"]["median"])')
 want=$(awk -F'\t' 'NR > 1 && $4 == 1 { print $13 }' base/manifest.tsv | sort -g |
 	awk '{ v[NR] = $1 } END { printf "%.9g\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
-awk -v x="$ref" -v y="$want" 'BEGIN { exit !(x - y < 1e-9 && y - x < 1e-9) }' ||
+awk -v x="$ref" -v y="$want" 'BEGIN { exit !(x - y < 1e-9 && y - x < 1e-9) }' && pass ||
 	fail "analyze: Reference_time $ref at 1 thread is not the median of the manifest's ($want)"
 expect_exit 0 "$SCALEGATE" baseline update -c base.yml -r base --force
-[ "$(grep -c $'^sample\t.*\tReference_time\t' baselines/jacobi.sgbase)" -ge 8 ] ||
+[ "$(grep -c $'^sample\t.*\tReference_time\t' baselines/jacobi.sgbase)" -ge 8 ] && pass ||
 	fail "the baseline keeps no Reference_time samples"
 
 # 1. Half as much work again in every interval (what a machine 1.5 times as slow would show) with
@@ -66,8 +67,9 @@ code=0
 out=$("$SCALEGATE" check -c half.yml -r half --junit half.xml --json half.json 2>&1) || code=$?
 expect_match "$(cat half.xml)" 'machine speed: scalegate&apos;s reference loop ran [0-9.]+ % slower here than when the baseline was recorded; the times here are scaled by 0\.[5-8][0-9]* to its speed, which adds sd [0-9.]+ % to the change' \
 	"the details say how the machine's speed was taken out"
-approx "$(sweep_change half.json)" -35 35 "1.5 times the work on a machine 1.5 times as slow: the change of sweep at 1 thread"
-[ "$code" = 0 ] || [ "$code" = 1 ] || fail "check exited $code"
+approx "$(sweep_change half.json)" -35 35 \
+	"1.5 times the work on a machine 1.5 times as slow: the change of sweep at 1 thread"
+[ "$code" = 0 ] || [ "$code" = 1 ] && pass || fail "check exited $code"
 
 # 1b. Three times the work on a loop three times as slow: the factor is outside 0.5-2 and not
 #     applied (it used to absorb the work), so the tripling is a regression.
@@ -76,7 +78,8 @@ cp -r head slow
 slow_machine slow 3
 code=0
 out=$("$SCALEGATE" check -c head.yml -r slow --junit slow.xml 2>&1) || code=$?
-[ "$code" = 1 ] || fail "a loop three times as slow absorbed three times the work (exit $code): $out"
+[ "$code" = 1 ] && pass ||
+	fail "a loop three times as slow absorbed three times the work (exit $code): $out"
 expect_match "$(cat slow.xml)" 'machine speed factor x0\.[2-4][0-9]* \(scalegate&apos;s reference loop ran [0-9.]+ % slower here than when the baseline was recorded\) is outside 0\.5-2; not applied' \
 	"the details say the factor was not applied"
 
@@ -86,26 +89,30 @@ cp -r base same
 slow_machine same 1.5
 code=0
 "$SCALEGATE" check -c base.yml -r same --junit same.xml >/dev/null 2>&1 || code=$?
-[ "$code" = 0 ] || fail "an unchanged program on a slower loop did not pass (exit $code)"
-# Contradicted when the unchanged intervals' noise is below a third; on a machine so loaded that their noise
-# covers it, the factor is applied, which the details say, and the program still passes.
+[ "$code" = 0 ] && pass || fail "an unchanged program on a slower loop did not pass (exit $code)"
+# Contradicted when the unchanged intervals' noise is below a third; on a machine so loaded that
+# their noise covers it, the factor is applied, which the details say, and the program still passes.
 expect_match "$(cat same.xml)" 'machine speed factor x0\.[5-8][0-9]* .* contradicted by [0-9]+ of [0-9]+ intervals; not applied|the times here are scaled by 0\.6' \
 	"the details say what became of the factor"
 
 # 2. The same head on a machine of the baseline's speed: the program's tripling is a regression.
 code=0
 out=$("$SCALEGATE" check -c head.yml -r head --json head.json 2>&1) || code=$?
-[ "$code" = 1 ] || fail "three times the work passed (exit $code): $out"
-approx "$(sweep_change head.json)" 100 400 "three times the work, the same machine: the change of sweep at 1 thread"
-checks_of "$out" | grep -qE '^FAIL jacobi program/solve/sweep 1 rank × [12] threads? tolerance\.time:' ||
+[ "$code" = 1 ] && pass || fail "three times the work passed (exit $code): $out"
+approx "$(sweep_change head.json)" 100 400 \
+	"three times the work, the same machine: the change of sweep at 1 thread"
+checks_of "$out" | grep -qE \
+	'^FAIL jacobi program/solve/sweep 1 rank × [12] threads? tolerance\.time:' && pass ||
 	fail "no time regression on sweep: $out"
 
 # 3. A baseline without references (recorded before them, or by a batch job): times as measured.
 cp -r base old
 awk -F'\t' -v OFS='\t' 'NR > 1 { $13 = "-" } 1' old/manifest.tsv >m && mv m old/manifest.tsv
 expect_exit 0 "$SCALEGATE" baseline update -c base.yml -r old --force
-[ "$(grep -cE $'\tReference_time\t.*[0-9]' baselines/jacobi.sgbase)" = 0 ] || fail "'-' references were stored as numbers"
+[ "$(grep -cE $'\tReference_time\t.*[0-9]' baselines/jacobi.sgbase)" = 0 ] && pass ||
+	fail "'-' references were stored as numbers"
 code=0
 "$SCALEGATE" check -c head.yml -r slow --junit old.xml >/dev/null 2>&1 || code=$?
-[ "$code" = 1 ] || fail "without references in the baseline, three times the work passed (exit $code)"
+[ "$code" = 1 ] && pass ||
+	fail "without references in the baseline, three times the work passed (exit $code)"
 expect_no_match "$(cat old.xml)" 'machine speed:' "no scaling without the baseline's references"

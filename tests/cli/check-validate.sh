@@ -1,7 +1,8 @@
-# Every error of a configuration in one pass: its own keys, its 'slurm:' section, its rules and its 'post:'
-# section, for 'check --validate' (which validates post: and slurm: too) and for 'ci' (before anything runs).
-# 'ci --validate' checks, besides, what only ci reads (reports:, workdirs, the base revision or the stored
-# baselines) and runs nothing.
+# Every error of a configuration in one pass: its own keys, its 'slurm:' section, its rules and its
+# 'post:' section, for 'check --validate' (which validates post: and slurm: too) and for 'ci'
+# (before anything runs). 'ci --validate' checks, besides, what only ci reads (reports:, workdirs,
+# the base revision or the stored baselines) and runs nothing.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 
 cat >"$T/scalegate.yml" <<'YML'
@@ -21,11 +22,14 @@ rules:
 YML
 for cmd in "check --validate" "ci --validate" "ci --no-run --no-post"; do
 	expect_exit 2 "$SCALEGATE" $cmd -c "$T/scalegate.yml"
-	expect_match "$out" "scalegate.yml:4:5: unknown key 'treads'; did you mean 'threads'\?" "$cmd: a benchmark key"
-	expect_match "$out" "scalegate.yml:8:3: unknown key 'tme'; did you mean 'time'\?" "$cmd: a slurm key"
+	expect_match "$out" "scalegate.yml:4:5: unknown key 'treads'; did you mean 'threads'\?" \
+		"$cmd: a benchmark key"
+	expect_match "$out" "scalegate.yml:8:3: unknown key 'tme'; did you mean 'time'\?" \
+		"$cmd: a slurm key"
 	expect_match "$out" "scalegate.yml:11:17: unknown component 'sync' in 'share_max'; did you mean 'synchronization'\? \(one of .*\)" \
 		"$cmd: a rule, in the same pass"
-	expect_match "$out" "scalegate.yml:13:23: 'tolerance.time' needs a unit: '5%' .* or '5s'" "$cmd: a bare time tolerance"
+	expect_match "$out" "scalegate.yml:13:23: 'tolerance.time' needs a unit: '5%' .* or '5s'" \
+		"$cmd: a bare time tolerance"
 done
 for cmd in "check --validate" "ci --validate"; do
 	expect_exit 2 "$SCALEGATE" $cmd -c "$T/scalegate.yml"
@@ -36,19 +40,22 @@ done
 expect_exit 2 "$SCALEGATE" ci --validate --no-post -c "$T/scalegate.yml"
 expect_no_match "$out" "'format'" "ci --validate --no-post checked post:"
 # Fixed, it is valid.
-sed -i 's/treads/threads/; s/githib/github/; s/tme:/time:/; s/sync:/synchronization:/; s/time: 5}/time: 5%}/' "$T/scalegate.yml"
+sed -i \
+	's/treads/threads/; s/githib/github/; s/tme:/time:/; s/sync:/synchronization:/; s/time: 5}/time: 5%}/' \
+		"$T/scalegate.yml"
 expect_exit 0 "$SCALEGATE" check --validate -c "$T/scalegate.yml"
 expect_match "$out" "valid, 2 rules" "the fixed file is valid"
 
-# ci --validate: valid, it says what ci would use and runs nothing; a benchmark without a baseline is a
-# warning (ci would exit 3), not a mistake of the file.
+# ci --validate: valid, it says what ci would use and runs nothing; a benchmark without a baseline
+# is a warning (ci would exit 3), not a mistake of the file.
 expect_exit 0 "$SCALEGATE" ci --validate -c "$T/scalegate.yml"
 expect_match "$out" "valid, 2 rules" "ci --validate: the fixed file is valid"
 expect_match "$out" "warning: benchmark 'a' has no baseline '$T/baselines/a.sgbase': 'ci' would compare nothing" \
 	"ci --validate: the missing baseline"
 expect_match "$out" "^ci would compare with 0 stored baselines in $T/baselines \(1 benchmark without one\), write its reports into $T/reports and post the summary; nothing ran$" \
 	"ci --validate: what ci would do"
-[ ! -e "$T/results" ] && [ ! -e "$T/reports" ] || fail "ci --validate wrote results or reports"
+[ ! -e "$T/results" ] && [ ! -e "$T/reports" ] && pass ||
+	fail "ci --validate wrote results or reports"
 expect_exit 0 "$SCALEGATE" ci --validate --allow-no-reference -c "$T/scalegate.yml"
 expect_no_match "$out" "warning" "--allow-no-reference: a missing baseline is no warning"
 
@@ -57,7 +64,8 @@ mkdir -p "$T/b/baselines" "$T/b/cut"
 printf 'benchmarks:\n  - name: jacobi\n    command: "true"\n' >"$T/b/scalegate.yml"
 cp "$SG_TOP/tests/data/check/clear-regression/baselines/jacobi.sgbase" "$T/b/baselines/"
 expect_exit 0 "$SCALEGATE" ci --validate -c "$T/b/scalegate.yml"
-expect_match "$out" "^ci would compare with 1 stored baseline in $T/b/baselines, write" "a baseline read"
+expect_match "$out" "^ci would compare with 1 stored baseline in $T/b/baselines, write" \
+	"a baseline read"
 head -n 20 "$T/b/baselines/jacobi.sgbase" >"$T/b/cut/jacobi.sgbase"
 expect_exit 2 "$SCALEGATE" ci --validate --baselines "$T/b/cut" -c "$T/b/scalegate.yml"
 expect_match "$out" "$T/b/cut/jacobi.sgbase" "a damaged baseline is named"
@@ -76,10 +84,12 @@ expect_exit 2 "$SCALEGATE" ci --validate --against no-such-rev -c "$T/scalegate.
 expect_match "$out" "--against no-such-rev: no such revision" "a revision that is not there"
 expect_exit 0 "$SCALEGATE" ci --validate --against HEAD -c "$T/scalegate.yml"
 expect_match "$out" "^ci would compare with the base revision HEAD, write" "the base revision"
-[ "$(git -C "$T" worktree list | wc -l)" -eq 1 ] || fail "ci --validate checked the base out"
+[ "$(git -C "$T" worktree list | wc -l)" -eq 1 ] && pass ||
+	fail "ci --validate checked the base out"
 
 # A workdir that is not there: at its position (ci would run the command somewhere else).
 sed -i 's|command: "true"|command: "true"\n    workdir: nowhere|' "$T/scalegate.yml"
 expect_exit 2 "$SCALEGATE" ci --validate --against HEAD -c "$T/scalegate.yml"
-expect_match "$out" "scalegate.yml:4:14: benchmark 'a': workdir '$T/nowhere' is not a directory" "a missing workdir"
+expect_match "$out" "scalegate.yml:4:14: benchmark 'a': workdir '$T/nowhere' is not a directory" \
+	"a missing workdir"
 expect_exit 0 "$SCALEGATE" check --validate -c "$T/scalegate.yml"

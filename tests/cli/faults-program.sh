@@ -51,15 +51,20 @@ expect_exit 3 "$SCALEGATE" run -c "$T/scalegate.yml"
 status() { awk -F'\t' -v b="$1" '$1 == b { print $7; exit }' "$T/results/manifest.tsv"; }
 reason() { awk -F'\t' -v b="$1" '$1 == b { print $11; exit }' "$T/results/manifest.tsv"; }
 for b in direct declared-glob script passed-on variable mpi mpi-fortran; do
-	[ "$(status "$b")" = ok ] || fail "$b: $(status "$b"): $(reason "$b")"
+	[ "$(status "$b")" = ok ] && pass || fail "$b: $(status "$b"): $(reason "$b")"
 done
 for b in other declared-other; do
-	[ "$(status "$b")" = bad-profile ] || fail "$b: $(status "$b"), expected bad-profile"
-	expect_match "$(reason "$b")" "^profile '[^']*\.sgprof' was written by '$E/heat', not by 'jacobi', the benchmark's program" "$b: the reason"
+	[ "$(status "$b")" = bad-profile ] && pass ||
+		fail "$b: $(status "$b"), expected bad-profile"
+	expect_match "$(reason "$b")" \
+		"^profile '[^']*\.sgprof' was written by '$E/heat', not by 'jacobi', the benchmark's program" \
+		"$b: the reason"
 done
 
 # A path, not a name, is refused at load, with its position.
 sed -i 's|program: jacobi|program: ./jacobi|' "$T/scalegate.yml"
 expect_exit 2 "$SCALEGATE" check --validate -c "$T/scalegate.yml"
-expect_match "$out" "scalegate.yml:[0-9]+:14: 'program' is the name of the executable that writes the profiles" "program: a path"
+expect_match "$out" \
+	"scalegate.yml:[0-9]+:14: 'program' is the name of the executable that writes the profiles" \
+	"program: a path"
 echo ok

@@ -1,5 +1,5 @@
-# A gate killed outright (SIGKILL): the run's leader dies with it (PR_SET_PDEATHSIG) and the next run removes
-# the scratch directory it left; a living gate's directories are kept.
+# A gate killed outright (SIGKILL): the run's leader dies with it (PR_SET_PDEATHSIG) and the next
+# run removes the scratch directory it left; a living gate's directories are kept.
 . "$(dirname "$0")/lib.bash"
 gate_memory_bounded
 
@@ -21,8 +21,9 @@ for _ in $(seq 1 200); do
 	[ -n "$leader" ] && break
 	sleep 0.1
 done
-[ -n "$leader" ] || { cat "$T/run.out" >&2; fail "the benchmark did not start"; }
-ls -d "$T/results/.scratch/run-$gate-"* >/dev/null || fail "no run directory named after the gate's pid"
+[ -n "$leader" ] && pass || { cat "$T/run.out" >&2; fail "the benchmark did not start"; }
+ls -d "$T/results/.scratch/run-$gate-"* >/dev/null && pass ||
+	fail "no run directory named after the gate's pid"
 kill -KILL "$gate"
 wait "$gate" 2>/dev/null || true
 for _ in $(seq 1 100); do
@@ -39,6 +40,8 @@ sed -i 's/exec sleep 300/true/' "$T/scalegate.yml"
 expect_exit 3 "$SCALEGATE" run -c "$T/scalegate.yml"
 expect_match "$out" "removed '$T/results/.scratch/run-$gate-[^']*', left by a run whose gate was killed" \
 	"the stale directory is removed and named"
-! ls -d "$T/results/.scratch/run-$gate-"* 2>/dev/null || fail "the killed gate's run directory is still there"
-[ -d "$T/results/.scratch/run-$$-abcdef" ] || fail "a living gate's run directory was removed"
+! ls -d "$T/results/.scratch/run-$gate-"* 2>/dev/null && pass ||
+	fail "the killed gate's run directory is still there"
+[ -d "$T/results/.scratch/run-$$-abcdef" ] && pass ||
+	fail "a living gate's run directory was removed"
 echo ok

@@ -1,6 +1,7 @@
-# History: a creeping regression. After 20 flat runs, ten commits each make the benchmark 2 % slower (each would pass
-# a 5 % gate): recorded night by night, 'history detect' flags a regression on some night, the change point lies in
-# the creep, and the drift line of 'ci' says main is slower (issue 25's target).
+# History: a creeping regression. After 20 flat runs, ten commits each make the benchmark 2 % slower
+# (each would pass a 5 % gate): recorded night by night, 'history detect' flags a regression on some
+# night, the change point lies in the creep, and the drift line of 'ci' says main is slower (issue
+# 25's target).
 . "$(dirname "$0")/lib.bash"
 gen="$SG_TOP/tests/data/history/generate.py"
 db="$T/h.db"
@@ -8,7 +9,8 @@ db="$T/h.db"
 steps=()
 for n in $(seq 21 30); do steps+=("sweep:$n:0.02" "residual:$n:0.02"); done
 python3 "$gen" "$T/runs" 1 30 "${steps[@]}"
-expect_exit 0 "$SCALEGATE" history import --history "$db" --branch main "$T"/runs/c0* "$T"/runs/c1* "$T/runs/c20"
+expect_exit 0 "$SCALEGATE" history import --history "$db" --branch main "$T"/runs/c0* \
+	"$T"/runs/c1* "$T/runs/c20"
 expect_exit 0 "$SCALEGATE" history detect --history "$db"
 expect_match "$out" "^history: 20 runs, [0-9]+ series; 0 change points" "the flat stretch"
 
@@ -19,16 +21,18 @@ for n in $(seq 21 30); do
 		--date "2026-11-$n" "$T/runs/c$n"
 	code=0
 	"$SCALEGATE" history detect --history "$db" >"$T/night-$n.log" 2>&1 || code=$?
-	[ "$code" -le 1 ] || { cat "$T/night-$n.log"; fail "detect on night c$n exited $code"; }
+	[ "$code" -le 1 ] && pass || { cat "$T/night-$n.log"; fail \
+		"detect on night c$n exited $code"; }
 	[ "$code" -eq 0 ] || flagged="$flagged c$n"
 done
-[ -n "$flagged" ] || { cat "$T/night-30.log"; fail "no night's detect flagged the creeping regression"; }
+[ -n "$flagged" ] && pass || { cat "$T/night-30.log"; fail \
+	"no night's detect flagged the creeping regression"; }
 echo "detect exited 1 on the nights of:$flagged"
 
 # After the ten commits: regression change points on the whole program's time, inside the creep.
 expect_exit 1 "$SCALEGATE" history detect --history "$db" --json --window 10
 printf '%s\n' "$out" >"$T/detect.json"
-python3 - "$T/detect.json" <<'PY' || fail "the change points of the creep"
+python3 - "$T/detect.json" <<'PY' && pass || fail "the change points of the creep"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["runs"] == 30, d["runs"]
@@ -42,13 +46,14 @@ PY
 
 # The drift line of 'ci': main is slower than before the creep, with the change points named.
 cp -r "$SG_TOP/tests/data/check/within-tolerance" "$T/proj"
-# the synthetic history's steps widen the shift between sittings: the time checks decide nothing, which is not
-# the subject here
+# the synthetic history's steps widen the shift between sittings: the time checks decide nothing,
+# which is not the subject here
 printf 'history: %s\nundecided: pass\n' "$db" >>"$T/proj/scalegate.yml"
-(cd "$T/proj" && "$SCALEGATE" ci --no-run --no-post) >"$T/ci.log" 2>&1 || { cat "$T/ci.log"; fail "ci"; }
+(cd "$T/proj" && "$SCALEGATE" ci --no-run --no-post) >"$T/ci.log" 2>&1 && pass || { cat \
+	"$T/ci.log"; fail "ci"; }
 line=$(grep -E "^history: jacobi \(1x2\) is [0-9.]+ % slower than 29 runs ago \(medians of 5 runs, 95 % interval [-+][0-9.]+ to [-+][0-9.]+ %\); regressions at c(2[1-9]|30) \(program" \
-	"$T/ci.log") || { cat "$T/ci.log"; fail "the drift line does not say main is slower, with the change point"; }
+	"$T/ci.log") && pass || { cat "$T/ci.log"; fail "the drift line does not say main is slower, with the change point"; }
 pct=$(sed -E 's/.* is ([0-9.]+) % slower.*/\1/' <<<"$line")
-python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 15 else 1)" "$pct" ||
+python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 15 else 1)" "$pct" && pass ||
 	fail "the drift ($pct %) is not the creep's (1.02^10: +22 % on the kernels)"
 echo "ok: $line"

@@ -1,27 +1,31 @@
-# The trend site at scale, at a small scale: with a page budget of 300 kB (SCALEGATE_TREND_PAGE_BYTES), a history of
-# 2 benchmarks x 13 intervals x 2 configurations (468 series) over 30 runs is split onto pages of their own, none
-# over the budget; the index lists every benchmark x interval x configuration with its state and links it to the
-# section that draws it; a step counts once however many metrics it moved and however many intervals around it show
-# it; change marks on every level; commit subjects on the pages; share axes from 0; no script, nothing fetched.
-# (tests/bench/history_bench.sh checks the 5 MB pages of 5,004 series.)
+# The trend site at scale, at a small scale: with a page budget of 300 kB
+# (SCALEGATE_TREND_PAGE_BYTES), a history of 2 benchmarks x 13 intervals x 2 configurations (468
+# series) over 30 runs is split onto pages of their own, none over the budget; the index lists every
+# benchmark x interval x configuration with its state and links it to the section that draws it; a
+# step counts once however many metrics it moved and however many intervals around it show it;
+# change marks on every level; commit subjects on the pages; share axes from 0; no script, nothing
+# fetched. (tests/bench/history_bench.sh checks the 5 MB pages of 5,004 series.)
 . "$(dirname "$0")/lib.bash"
-command -v sqlite3 >/dev/null || fail "the sqlite3 shell is not installed (Debian: sqlite3)"
+command -v sqlite3 >/dev/null && pass || fail "the sqlite3 shell is not installed (Debian: sqlite3)"
 cd "$T" # no scalegate.yml: the default rules
-# program/r1/r4 (interval 4) of bench00 28 % slower from run 16 on (its ancestors by the same seconds: changes of
-# their own); bench01's program/r2/r7 (interval 7) 25 % faster from run 21 on, its program/r3/r10 10 % slower from
-# run 11 on (too little for program/r3 and program to change beyond their noise)
+# program/r1/r4 (interval 4) of bench00 28 % slower from run 16 on (its ancestors by the same
+# seconds: changes of their own); bench01's program/r2/r7 (interval 7) 25 % faster from run 21 on,
+# its program/r3/r10 10 % slower from run 11 on (too little for program/r3 and program to change
+# beyond their noise)
 python3 "$SG_TOP/tests/data/history/many.py" "$T/runs" 30 --benchmarks 2 --intervals 13 \
 	--step bench00:4:16:1.28 --step bench01:7:21:0.75 --step bench01:10:11:1.10
 expect_exit 0 "$SCALEGATE" history import --history "$T/h.db" "$T"/runs/c*
 sqlite3 "$T/h.db" "UPDATE runs SET subject = 'Subject of ' || commit_id"
-[ "$(sqlite3 "$T/h.db" 'SELECT count(*) FROM series')" = 468 ] || fail "468 series"
+[ "$(sqlite3 "$T/h.db" 'SELECT count(*) FROM series')" = 468 ] && pass || fail "468 series"
 
 budget=300000
-SCALEGATE_TREND_PAGE_BYTES=$budget expect_exit 0 "$SCALEGATE" history report --history "$T/h.db" --html "$T/site"
+SCALEGATE_TREND_PAGE_BYTES=$budget expect_exit 0 "$SCALEGATE" history report --history "$T/h.db" \
+	--html "$T/site"
 expect_exit 1 "$SCALEGATE" history detect --history "$T/h.db" --json --window 30
 printf '%s\n' "$out" >"$T/detect.json"
-sqlite3 -separator ' ' "$T/h.db" "SELECT DISTINCT benchmark, interval, configuration FROM series" >"$T/cells"
-python3 - "$T/site" "$budget" "$T/cells" "$T/detect.json" <<'PY' || fail "the trend site"
+sqlite3 -separator ' ' "$T/h.db" "SELECT DISTINCT benchmark, interval, configuration FROM series" \
+	>"$T/cells"
+python3 - "$T/site" "$budget" "$T/cells" "$T/detect.json" <<'PY' && pass || fail "the trend site"
 import glob, html, json, os, re, sys
 site, budget, cells, detect = sys.argv[1], int(sys.argv[2]), sys.argv[3], json.load(open(sys.argv[4]))
 pages = {os.path.basename(p): open(p).read() for p in glob.glob(os.path.join(site, "*.html"))}
@@ -51,7 +55,8 @@ state = {(page.split(".")[0], interval, cfg): s for s, page, _, interval, cfg in
 assert state[("bench-bench00", "program/r1/r4", "1x1")] == "regression", state
 assert state[("bench-bench01", "program/r2/r7", "1x2")] == "improvement", state
 assert state[("bench-bench00", "program/r2", "1x1")] == "quiet", state
-# one finding per cause: the step moved several metrics of program/r1/r4 and shows in program/r1 and program too,
+# one finding per cause: the step moved several metrics of program/r1/r4 and shows in program/r1 and
+# program too,
 # yet counts once per configuration
 cps = [c for c in detect["change_points"] if c["benchmark"] == "bench00" and c["kind"] != "suspect" and c["regression"]]
 assert len(cps) > 2, cps
@@ -62,7 +67,8 @@ assert re.search(r"in program/r1/r4\)", index), "an ancestor's finding names the
 summary = re.search(r'<tr><td><a href="bench-bench01.html">.*?</tr>', index).group(0)
 cols = re.findall(r'<td class="num">([^<]*)</td>', summary)
 assert re.fullmatch(r"2 \(c001[12]\)", cols[1]) and re.fullmatch(r"2 \(c002[12]\)", cols[3]), cols
-# change marks on every level: the ancestors of a step mark it, their own change or, thin and dotted, the deepest
+# change marks on every level: the ancestors of a step mark it, their own change or, thin and
+# dotted, the deepest
 # interval's within them
 def section(bench, interval):
     page = [p for _, p, _, i, _ in rows if i == interval and p.startswith("bench-" + bench)][0]
@@ -89,7 +95,9 @@ PY
 
 # The default budget (5 MB): each benchmark's intervals on its own page, as a small history had.
 expect_exit 0 "$SCALEGATE" history report --history "$T/h.db" --html "$T/one"
-[ "$(ls "$T/one")" = "$(printf 'bench-bench00.html\nbench-bench01.html\nindex.html\nruns.html')" ] ||
+[ "$(ls "$T/one")" = "$(printf 'bench-bench00.html\nbench-bench01.html\nindex.html\nruns.html')" ] \
+	&& pass ||
 	fail "pages of a small history: $(ls "$T/one" | tr '\n' ' ')"
-grep -q '<section id="i[0-9]*"><h2>program/r1/r4</h2>' "$T/one/bench-bench00.html" || fail "the sections on the benchmark's page"
+grep -q '<section id="i[0-9]*"><h2>program/r1/r4</h2>' "$T/one/bench-bench00.html" && pass ||
+	fail "the sections on the benchmark's page"
 echo "ok: trend pages split within the budget, the index links every cell, findings counted once"

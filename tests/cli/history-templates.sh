@@ -1,7 +1,9 @@
-# The nightly history jobs of the CI templates: on a schedule only, they record the run (ci --record), keep the
-# database between nights, publish the trend pages and end with 'history detect' (its exit code fails the night).
+# The nightly history jobs of the CI templates: on a schedule only, they record the run (ci
+# --record), keep the database between nights, publish the trend pages and end with 'history detect'
+# (its exit code fails the night).
 . "$(dirname "$0")/lib.bash"
-/usr/bin/python3 -c 'import yaml' 2>/dev/null || fail "python3-yaml is missing (ci/install-deps.sh installs it)"
+/usr/bin/python3 -c 'import yaml' 2>/dev/null && pass ||
+	fail "python3-yaml is missing (ci/install-deps.sh installs it)"
 /usr/bin/python3 - "$SG_TOP/ci/github-actions.yml" "$SG_TOP/ci/gitlab-ci.yml" <<'PY'
 import sys, yaml
 gh = yaml.safe_load(open(sys.argv[1]))

@@ -1,6 +1,6 @@
-# Caliper-annotated code gated unchanged: a C program written for Caliper's annotation API (and a C++ one)
-# built with 'pkg-config scalegate-caliper' against an installed prefix, run by 'scalegate run', analyzed,
-# given a baseline and checked; what is not supported does not compile.
+# Caliper-annotated code gated unchanged: a C program written for Caliper's annotation API (and a
+# C++ one) built with 'pkg-config scalegate-caliper' against an installed prefix, run by 'scalegate
+# run', analyzed, given a baseline and checked; what is not supported does not compile.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/lang.bash"
 
@@ -50,9 +50,11 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
-clang -std=c11 -Wall -Wextra -Werror -fsyntax-only "$T/solver.c" $(pkg-config --cflags scalegate-caliper) ||
+clang -std=c11 -Wall -Wextra -Werror -fsyntax-only "$T/solver.c" $(pkg-config --cflags \
+	scalegate-caliper) && pass ||
 	fail "the Caliper stand-in is not warning-free under clang"
-cc -std=c11 -Wall -Wextra -Werror -fopenmp $SAN "$T/solver.c" $(pkg-config --cflags --libs scalegate-caliper) -o "$T/solver" ||
+cc -std=c11 -Wall -Wextra -Werror -fopenmp $SAN "$T/solver.c" $(pkg-config --cflags --libs \
+	scalegate-caliper) -o "$T/solver" && pass ||
 	fail "the Caliper-annotated program did not build with scalegate-caliper"
 
 cat >"$T/scalegate.yml" <<YML
@@ -70,9 +72,11 @@ for re in 'program/setup/read input ' 'program/main loop ' 'program/main loop/it
 	'program/main loop/iteration#main loop\[0\]/relax '; do
 	expect_match "$out" "^== solver +$re" "the Caliper regions as intervals"
 done
-expect_exit 0 "$P/bin/scalegate" baseline update -c "$T/scalegate.yml" -r "$T/results" --baselines "$T/baselines"
-[ -s "$T/baselines/solver.sgbase" ] || fail "no baseline for the Caliper-annotated program"
-expect_exit 0 "$P/bin/scalegate" check -c "$T/scalegate.yml" -r "$T/results" --baselines "$T/baselines"
+expect_exit 0 "$P/bin/scalegate" baseline update -c "$T/scalegate.yml" -r "$T/results" --baselines \
+	"$T/baselines"
+[ -s "$T/baselines/solver.sgbase" ] && pass || fail "no baseline for the Caliper-annotated program"
+expect_exit 0 "$P/bin/scalegate" check -c "$T/scalegate.yml" -r "$T/results" --baselines \
+	"$T/baselines"
 
 # C++: the scope macros close on every exit; the loop iteration is a scope.
 cat >"$T/app.cpp" <<'CPP'
@@ -105,29 +109,40 @@ int main()
 }
 CPP
 for cxx in g++ clang++; do
-	$cxx -std=c++11 -Wall -Wextra -Werror $SAN "$T/app.cpp" $(pkg-config --cflags --libs scalegate-caliper) -o "$T/app" ||
+	$cxx -std=c++11 -Wall -Wextra -Werror $SAN "$T/app.cpp" $(pkg-config --cflags --libs \
+		scalegate-caliper) -o "$T/app" && pass ||
 		fail "the Caliper-annotated C++ program did not build with $cxx"
 done
-SCALEGATE_OUT="$T/cxx" "$T/app" || fail "the C++ program failed"
-analyzed "$T/cxx" "the Caliper C++ scopes" 'program/outer ' 'program/outer/iteration#outer\[2\]/body/step ' 'program/outer/iteration#outer\[3\] '
+SCALEGATE_OUT="$T/cxx" "$T/app" && pass || fail "the C++ program failed"
+analyzed "$T/cxx" "the Caliper C++ scopes" 'program/outer ' \
+	'program/outer/iteration#outer\[2\]/body/step ' 'program/outer/iteration#outer\[3\] '
 expect_exit 0 "$P/bin/scalegate" profile "$T/cxx"/*.sgprof
 expect_no_match "$out" 'warning' "an annotation error"
 
-# Caliper's attribute API has no scalegate meaning: using it must not compile, and the error says what to write.
-printf '#include <caliper/cali.h>\nint main(void) { cali_set_int_byname("n", 3); return 0; }\n' >"$T/attr.c"
+# Caliper's attribute API has no scalegate meaning: using it must not compile, and the error says
+# what to write.
+printf '#include <caliper/cali.h>\nint main(void) { cali_set_int_byname("n", 3); return 0; }\n' \
+	>"$T/attr.c"
 expect_exit 1 cc -c "$T/attr.c" $(pkg-config --cflags scalegate-caliper) -o "$T/attr.o"
 expect_match "$out" "cali_set_int_byname.* is unavailable: scalegate: Caliper attributes are not supported; mark a region with CALI_MARK_BEGIN\\(name\\)" \
 	"the unsupported call's error says what to use"
 expect_exit 1 clang -fsyntax-only "$T/attr.c" $(pkg-config --cflags scalegate-caliper)
-expect_match "$out" "'cali_set_int_byname' is unavailable: scalegate: .*CALI_MARK_BEGIN" "clang says it too"
+expect_match "$out" "'cali_set_int_byname' is unavailable: scalegate: .*CALI_MARK_BEGIN" \
+	"clang says it too"
 expect_no_match "$out" 'void value|incompatible type' "one error per unsupported call"
 # ... in C++ too, for an attribute created and a communication region (a macro)
-printf '#include <caliper/cali.h>\nint main() { cali_id_t a = cali_create_attribute("a", 0, 0); (void)a;\n CALI_MARK_COMM_REGION_BEGIN("halo"); return 0; }\n' >"$T/attr.cpp"
+printf \
+	'#include <caliper/cali.h>\nint main() { cali_id_t a = cali_create_attribute("a", 0, 0); (void)a;\n CALI_MARK_COMM_REGION_BEGIN("halo"); return 0; }\n' \
+	>"$T/attr.cpp"
 expect_exit 1 c++ -fsyntax-only "$T/attr.cpp" $(pkg-config --cflags scalegate-caliper)
-expect_match "$out" "cali_create_attribute.* is unavailable: scalegate: Caliper attributes are not supported" "C++: the attribute's error"
+expect_match "$out" \
+	"cali_create_attribute.* is unavailable: scalegate: Caliper attributes are not supported" \
+	"C++: the attribute's error"
 expect_match "$out" "is unavailable: scalegate: communication regions are not supported: MPI calls are captured" \
 	"C++: the communication region's error"
 expect_no_match "$out" 'poisoned|no matching function|too many arguments' "no cryptic error beside"
-# the declarations that make the errors cost a program that does not use them nothing, even with strict prototypes
-clang -std=c11 -Wall -Wextra -Wstrict-prototypes -Werror -fsyntax-only "$T/solver.c" $(pkg-config --cflags scalegate-caliper) ||
+# the declarations that make the errors cost a program that does not use them nothing, even with
+# strict prototypes
+clang -std=c11 -Wall -Wextra -Wstrict-prototypes -Werror -fsyntax-only "$T/solver.c" $(pkg-config \
+	--cflags scalegate-caliper) && pass ||
 	fail "the stand-in warns under -Wstrict-prototypes"

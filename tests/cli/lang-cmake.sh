@@ -1,11 +1,12 @@
-# CMake against an installed prefix: find_package(scalegate CONFIG) with a version gives scalegate::scalegate,
-# ::caliper, ::fortran and ::mpi; a project using all four configures, builds and runs, even under
-# --as-needed; a version the prefix cannot satisfy, or a missing component, fails the configure.
+# CMake against an installed prefix: find_package(scalegate CONFIG) with a version gives
+# scalegate::scalegate, ::caliper, ::fortran and ::mpi; a project using all four configures, builds
+# and runs, even under --as-needed; a version the prefix cannot satisfy, or a missing component,
+# fails the configure.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi.bash"
 . "$(dirname "$0")/lang.bash"
 
-command -v cmake >/dev/null || fail "cmake is not installed (ci/install-deps.sh)"
+command -v cmake >/dev/null && pass || fail "cmake is not installed (ci/install-deps.sh)"
 mkdir -p "$T/src"
 cat >"$T/src/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.16)
@@ -74,24 +75,29 @@ expect_match "$out" 'scalegate 0\.1\.' "the package's version"
 expect_exit 0 cmake --build "$T/build"
 
 for prog in solve_c solve_cxx solve_f solve_cali; do
-	SCALEGATE_OUT="$T/out-$prog" "$T/build/$prog" || fail "$prog failed"
+	SCALEGATE_OUT="$T/out-$prog" "$T/build/$prog" && pass || fail "$prog failed"
 done
-[[ $(ldd "$T/build/pragma") == *libgomp* ]] || fail "scalegate::scalegate under --as-needed dropped libgomp"
-OMP_NUM_THREADS=2 SCALEGATE_OUT="$T/out-pragma" timeout 60 "$T/build/pragma" >/dev/null || fail "the pragma-only program"
+[[ $(ldd "$T/build/pragma") == *libgomp* ]] && pass ||
+	fail "scalegate::scalegate under --as-needed dropped libgomp"
+OMP_NUM_THREADS=2 SCALEGATE_OUT="$T/out-pragma" timeout 60 "$T/build/pragma" >/dev/null && pass ||
+	fail "the pragma-only program"
 analyzed "$T/out-pragma" "the pragma-only program's intervals" 'program/work '
 analyzed "$T/out-solve_c" "the C program's intervals" 'program/solve '
 analyzed "$T/out-solve_cxx" "the C++ program's intervals" 'program/solve_cxx '
 analyzed "$T/out-solve_f" "the Fortran program's intervals" 'program/solve_f '
 analyzed "$T/out-solve_cali" "the Caliper program's intervals" 'program/solve_cali '
-ranks 2 "$T/out-mpi" "$T/build/solve_mpi" || fail "solve_mpi failed"
+ranks 2 "$T/out-mpi" "$T/build/solve_mpi" && pass || fail "solve_mpi failed"
 expect_exit 0 "$P/bin/scalegate" profile --tsv "$T/out-mpi"/rank00001.*.sgprof
-expect_match "$out" 'allreduce' "the MPI calls of a program linked with scalegate::mpi under --as-needed"
+expect_match "$out" 'allreduce' \
+	"the MPI calls of a program linked with scalegate::mpi under --as-needed"
 
 # Version checks (0.x: the same minor, at least the patch asked for) and components.
 version_case() {
 	local want=$1 args=$2
 	mkdir -p "$T/v"
-	printf 'cmake_minimum_required(VERSION 3.16)\nproject(v NONE)\nfind_package(scalegate %s CONFIG REQUIRED)\n' "$args" >"$T/v/CMakeLists.txt"
+	printf \
+		'cmake_minimum_required(VERSION 3.16)\nproject(v NONE)\nfind_package(scalegate %s CONFIG REQUIRED)\n' \
+		"$args" >"$T/v/CMakeLists.txt"
 	rm -rf "$T/vbuild"
 	expect_exit "$want" cmake -S "$T/v" -B "$T/vbuild" -DCMAKE_PREFIX_PATH="$P"
 }

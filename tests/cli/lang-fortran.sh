@@ -1,12 +1,14 @@
-# Fortran against an installed prefix: 'use scalegate' with gfortran and pkg-config; a region is its name
-# (a reused string buffer makes two regions; trailing blanks do not count), tags of either integer kind, file and line from the preprocessor.
+# Fortran against an installed prefix: 'use scalegate' with gfortran and pkg-config; a region is its
+# name (a reused string buffer makes two regions; trailing blanks do not count), tags of either
+# integer kind, file and line from the preprocessor.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi.bash"
 . "$(dirname "$0")/lang.bash"
 
-[ -f "$P/include/scalegate.mod" ] || fail "make install did not install scalegate.mod"
+[ -f "$P/include/scalegate.mod" ] && pass || fail "make install did not install scalegate.mod"
 # The module is in the C library, yet C programs need no Fortran runtime.
-if nm -D "$P/lib/libscalegate.so" | grep -q ' U _gfortran'; then fail "libscalegate.so needs libgfortran"; fi
+if nm -D "$P/lib/libscalegate.so" | grep -q ' U _gfortran'; then fail \
+	"libscalegate.so needs libgfortran"; fi
 cat >"$T/prog.F90" <<'F90'
 program prog
   use scalegate
@@ -45,26 +47,31 @@ program prog
   if (x <= 0) stop 1
 end program prog
 F90
-gfortran -Wall -fopenmp $SAN "$T/prog.F90" $(pkg-config --cflags --libs scalegate) -o "$T/prog" ||
+gfortran -Wall -fopenmp $SAN "$T/prog.F90" $(pkg-config --cflags --libs scalegate) -o "$T/prog" && \
+	pass ||
 	fail "a Fortran program with 'use scalegate' did not build against the installed prefix"
-SCALEGATE_OUT="$T/out" OMP_NUM_THREADS=2 "$T/prog" || fail "the Fortran program failed"
+SCALEGATE_OUT="$T/out" OMP_NUM_THREADS=2 "$T/prog" && pass || fail "the Fortran program failed"
 t=$("$P/bin/scalegate" profile --tsv "$(one_profile "$T/out")")
-[ "$(col "$t" program/solve 0 count)" = 1 ] || fail "solve: $t"
-[ "$(col "$t" 'program/solve/step[1]' 0 count)" = 2 ] || fail "step, tag 1: $t"
-[ "$(col "$t" 'program/solve/step[0]' 0 count)" = 2 ] || fail "step, tag 0: $t"
-[ "$(col "$t" program/alpha 0 count)" = 2 ] || fail "alpha from a reused buffer: $t"
-[ "$(col "$t" program/beta 0 count)" = 2 ] || fail "beta from a reused buffer: $t"
-[ "$(col "$t" 'program/wide[5000000000]/team' 0 count)" = 1 ] || fail "a 64-bit tag, a team's region: $t"
-[ "$(col "$t" 'program/wide[5000000000]/team' 1 count)" = 1 ] || fail "the team's second thread: $t"
+[ "$(col "$t" program/solve 0 count)" = 1 ] && pass || fail "solve: $t"
+[ "$(col "$t" 'program/solve/step[1]' 0 count)" = 2 ] && pass || fail "step, tag 1: $t"
+[ "$(col "$t" 'program/solve/step[0]' 0 count)" = 2 ] && pass || fail "step, tag 0: $t"
+[ "$(col "$t" program/alpha 0 count)" = 2 ] && pass || fail "alpha from a reused buffer: $t"
+[ "$(col "$t" program/beta 0 count)" = 2 ] && pass || fail "beta from a reused buffer: $t"
+[ "$(col "$t" 'program/wide[5000000000]/team' 0 count)" = 1 ] && pass ||
+	fail "a 64-bit tag, a team's region: $t"
+[ "$(col "$t" 'program/wide[5000000000]/team' 1 count)" = 1 ] && pass ||
+	fail "the team's second thread: $t"
 expect_exit 0 "$P/bin/scalegate" profile "$(one_profile "$T/out")"
 expect_match "$out" '^  program/solve +[^ ]*prog.F90:11 ' "the file and line of a region"
 expect_no_match "$out" 'warning' "annotation errors"
-analyzed "$T/out" "the Fortran intervals" 'program/solve ' 'program/solve/step\[0\] ' 'program/beta '
+analyzed "$T/out" "the Fortran intervals" 'program/solve ' 'program/solve/step\[0\] ' \
+	'program/beta '
 
 # Without SCALEGATE_OUT, sg_enabled() is false (the program stops with 3).
 expect_exit 3 env -u SCALEGATE_OUT "$T/prog"
 
-# MPI Fortran: 'use mpi' and 'use scalegate' with mpif90 and scalegate-mpi; the allreduce lands in the interval.
+# MPI Fortran: 'use mpi' and 'use scalegate' with mpif90 and scalegate-mpi; the allreduce lands in
+# the interval.
 cat >"$T/mpiprog.f90" <<'F90'
 program mpiprog
   use mpi
@@ -81,9 +88,10 @@ program mpiprog
   if (y < 2) stop 1
 end program mpiprog
 F90
-mpif90 -Wall $SAN "$T/mpiprog.f90" $(pkg-config --cflags --libs scalegate-mpi) -o "$T/mpiprog" ||
+mpif90 -Wall $SAN "$T/mpiprog.f90" $(pkg-config --cflags --libs scalegate-mpi) -o "$T/mpiprog" && \
+	pass ||
 	fail "an MPI Fortran program with 'use scalegate' did not build with scalegate-mpi"
-ranks 2 "$T/mpiout" "$T/mpiprog" || fail "the MPI Fortran program failed"
+ranks 2 "$T/mpiout" "$T/mpiprog" && pass || fail "the MPI Fortran program failed"
 t=$("$P/bin/scalegate" profile --tsv "$(rank_profile "$T/mpiout" 1)")
-[ "$(col "$t" program/sum 0 count)" = 1 ] || fail "rank 1's interval: $t"
+[ "$(col "$t" program/sum 0 count)" = 1 ] && pass || fail "rank 1's interval: $t"
 expect_match "$t" 'program/sum.*allreduce' "the allreduce inside the Fortran interval"

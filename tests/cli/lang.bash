@@ -1,4 +1,5 @@
-# Shared by the lang-*.sh tests (sourced after lib.bash): scalegate installed into $P, pkg-config pointed at it.
+# Shared by the lang-*.sh tests (sourced after lib.bash): scalegate installed into $P, pkg-config
+# pointed at it.
 P=$T/p
 make -s -C "$SG_TOP" --no-print-directory install PREFIX="$P" >/dev/null
 export PKG_CONFIG_PATH=$P/lib/pkgconfig

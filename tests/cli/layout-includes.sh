@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The layout of gate/ is a rule (docs/design.md, "The stage folders and their arrows"): every include spelled by folder goes down the table
-# of stages, nothing includes cmd/, a private header stays in its folder, tracer/ and gate/ never include each other,
-# and the folders' include graph has no cycle.
+# The layout of gate/ is a rule (docs/design.md, "The stage folders and their arrows"): every
+# include spelled by folder goes down the table of stages, nothing includes cmd/, a private header
+# stays in its folder, tracer/ and gate/ never include each other, and the folders' include graph
+# has no cycle.
+# tier: fast
 set -u
 cd "${SG_TOP:-$(dirname "$0")/../..}" || exit 1
 declare -A may=(
@@ -20,7 +22,9 @@ declare -A may=(
 	[base]=""
 )
 bad=0
-complain() { echo "$1"; bad=1; }
+# complain WHAT: a broken rule, on its own line (TAP-like, as lib.bash's checks).
+n=0
+complain() { n=$((n + 1)); echo "not ok $n - $1"; bad=1; }
 
 for f in gate/*.c gate/*.h; do
 	[ -e "$f" ] && complain "$f: a source file beside the stage folders"
@@ -41,19 +45,24 @@ for f in gate/*/*.[ch]; do
 		[ "$to" = "$from" ] && continue
 		echo "$from $to" >>"$edges"
 		case $inc in *-priv.h) complain "$where: '$inc' is private to gate/$to/" ;; esac
-		[[ " ${may[$from]} " == *" $to "* ]] || complain "$where: gate/$from/ may not include gate/$to/ ('$inc')"
+		[[ " ${may[$from]} " == *" $to "* ]] || complain \
+			"$where: gate/$from/ may not include gate/$to/ ('$inc')"
 	done < <(grep -n '^#include "' "$f" | sed 's/^\([0-9]*\):#include "\([^"]*\)".*/\1:\2/')
 done
 # tsort reports a cycle on stderr.
 if ! sort -u "$edges" | tsort >/dev/null 2>"$edges.err" || [ -s "$edges.err" ]; then
-	complain "the folders of gate/ include each other in a cycle: $(grep -v "input contains a loop" "$edges.err" | sed "s/^tsort: //" | sort -u | tr "\n" " ")"
+	complain "the folders of gate/ include each other in a cycle: $(grep -v \
+		"input contains a loop" "$edges.err" | sed "s/^tsort: //" | sort -u | tr "\n" " ")"
 fi
 rm -f "$edges.err"
-if grep -n '#include "\(\.\./\)*gate/\|#include "\(cmd\|post\|report\|judge\|rules\|analyze\|run\|stats\|results\|config\|base\)/' tracer/*.[ch]; then
+if grep -n \
+	'#include "\(\.\./\)*gate/\|#include "\(cmd\|post\|report\|judge\|rules\|analyze\|run\|stats\|results\|config\|base\)/' \
+	tracer/*.[ch]; then
 	complain "tracer/ includes the gate"
 fi
 if grep -rn '#include "\(\.\./\)*tracer/\|#include "scalegate.h"\|#include <scalegate.h>' gate; then
 	complain "gate/ includes the tracer"
 fi
-[ $bad -eq 0 ] && echo "gate/: $(ls gate/*/*.[ch] | wc -l) files in $(ls -d gate/*/ | wc -l) stage folders, every include down the table"
+[ $bad -eq 0 ] && echo "ok 1 - gate/: $(ls gate/*/*.[ch] | wc -l) files in $(ls -d gate/*/ | wc \
+	-l) stage folders, every include down the table"
 exit $bad

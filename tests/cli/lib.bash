@@ -1,30 +1,86 @@
-# Shared helpers for the command-line tests (sourced). SG_TOP, SG_BUILD and SCALEGATE come from tests/run.sh.
+# Shared helpers for the command-line tests (sourced). SG_TOP, SG_BUILD and SCALEGATE come from
+# tests/run.sh.
 set -euo pipefail
 : "${SG_TOP:?run through tests/run.sh}"
 T=$(mktemp -d)
 # SG_KEEP=1 keeps the test's scratch directory for a post-mortem.
 trap '[ -n "${SG_KEEP:-}" ] && echo "kept $T" >&2 || rm -rf "$T"' EXIT
 
+# Every check prints its own line, TAP-like: "ok N - what" when it holds, "not ok N - what" when not
+# (the test then ends), so that a failure names what failed and tests/run.sh can show it. The lines
+# go to the test's own stdout (fd SG_TAP), even from inside a command substitution; N counts on
+# across subshells (the count is a file).
+exec {SG_TAP}>&1
+_sg_checks=$T/.sg-checks
+echo 0 >"$_sg_checks"
+
+# _sg_check STATUS WHAT: the next check's line.
+_sg_check() {
+	local n=0
+	[ -r "$_sg_checks" ] && read -r n <"$_sg_checks"
+	n=$((n + 1))
+	echo "$n" >"$_sg_checks" 2>/dev/null || true
+	printf '%s %d - %s\n' "$1" "$n" "${2//$'\n'/ }" >&"$SG_TAP"
+}
+
+# pass [WHAT]: a check that held. Written 'COND && pass || fail "what if not"', it is named by its
+# own source line ("file:line: COND || fail ...").
+pass() {
+	local at line file text
+	[ $# -eq 0 ] || { _sg_check ok "$*"; return 0; }
+	read -r line _ file < <(caller 0)
+	text=$(sed -n "${line}p" "$file" 2>/dev/null) || true
+	text=${text/ && pass/}
+	text=${text#"${text%%[![:space:]]*}"}
+	at="${file##*/}:$line: $text"
+	[ ${#at} -le 160 ] || at="${at:0:157}..."
+	_sg_check ok "$at"
+}
+
+# fail WHAT: the check WHAT did not hold; the test ends.
 fail() {
-	echo "FAIL: $*" >&2
+	_sg_check "not ok" "$*"
 	exit 1
+}
+
+# skip_part WHAT REASON: a part of the test that cannot run here, said on its own line (TAP's SKIP
+# directive), while the rest of the test runs and counts.
+skip_part() {
+	_sg_check ok "$1 # SKIP $2"
+}
+
+# A command that stops the test under 'set -e' outside any helper says so, with its line.
+trap \
+	'_sg_rc=$?; [[ $- != *e* ]] || _sg_check "not ok" "line $LINENO: '"'"'$BASH_COMMAND'"'"' exited $_sg_rc"' \
+	ERR
+
+# _sg_what CMD...: a command as a check's name: the scratch directory and the gate's path left out.
+_sg_what() {
+	local what="$*"
+	what=${what//"$T/"/}
+	what=${what//"$SCALEGATE"/scalegate}
+	[ ${#what} -le 160 ] || what="${what:0:157}..."
+	printf '%s' "$what"
 }
 
 # expect_match TEXT REGEX WHAT: TEXT must contain a line matching the extended REGEX.
 expect_match() {
 	grep -Eq -- "$2" <<<"$1" || { printf '%s\n' "$1" >&2; fail "$3: no line matches /$2/"; }
+	pass "$3"
 }
 
 expect_no_match() {
 	! grep -Eq -- "$2" <<<"$1" || { printf '%s\n' "$1" >&2; fail "$3: a line matches /$2/"; }
+	pass "$3"
 }
 
-# pass_or_undecided CODE OUTPUT WHAT: a gate that must not fail: exit 0, or 3 where it says it could not
-# decide (every time check of a benchmark inconclusive, as a busy machine may leave them); no FAIL line.
+# pass_or_undecided CODE OUTPUT WHAT: a gate that must not fail: exit 0, or 3 where it says it could
+# not decide (every time check of a benchmark inconclusive, as a busy machine may leave them); no
+# FAIL line.
 pass_or_undecided() {
 	{ [ "$1" = 0 ] || { [ "$1" = 3 ] && grep -q "undecided: could not decide" <<<"$2"; }; } ||
 		{ printf '%s\n' "$2" >&2; fail "$3: exit $1"; }
-	expect_no_match "$2" '^FAIL ' "$3: a regression"
+	expect_no_match "$2" '^FAIL ' "$3: no regression (exit $1)"
 }
 
 # expect_exit CODE CMD...: runs CMD, which must exit with CODE; its output is in $out.
@@ -32,7 +88,9 @@ expect_exit() {
 	local want=$1 got=0
 	shift
 	out=$("$@" 2>&1) || got=$?
-	[ "$got" -eq "$want" ] || { printf '%s\n' "$out" >&2; fail "'$*' exited $got, expected $want"; }
+	[ "$got" -eq "$want" ] || { printf '%s\n' "$out" >&2; fail "'$(_sg_what \
+		"$@")' exited $got, expected $want"; }
+	pass "'$(_sg_what "$@")' exits $want"
 }
 
 # traced DIR PROGRAM ARGS...: runs a test program from the build with SCALEGATE_OUT=DIR.
@@ -45,84 +103,65 @@ traced() {
 # the single profile in DIR
 one_profile() {
 	local files=("$1"/*.sgprof)
-	[ ${#files[@]} -eq 1 ] && [ -f "${files[0]}" ] || fail "expected one profile in $1, found: ${files[*]}"
+	[ ${#files[@]} -eq 1 ] && [ -f "${files[0]}" ] || fail \
+		"expected one profile in $1, found: ${files[*]}"
 	echo "${files[0]}"
 }
 
 # tsv DIR: every profile in DIR as 'scalegate profile --tsv' lines (header lines dropped).
+# The header line is kept (in $T) for col, which names the columns by it.
 tsv() {
-	"$SCALEGATE" profile --tsv "$1"/*.sgprof | grep -v '^file	'
+	"$SCALEGATE" profile --tsv "$1"/*.sgprof | awk -v h="$T/.sg-tsv-header" \
+		'/^file\t/ { print >h; next } 1'
 }
 
-# col TSV PATH THREAD COLUMN: one value from tsv output (columns named as in PROFILE.md).
+# col TSV PATH THREAD COLUMN: one value from tsv output (columns named as in PROFILE.md, by the
+# header of the last tsv); "missing" when there is no such row or column.
 col() {
-	awk -F'\t' -v path="$2" -v thread="$3" -v name="$4" '
-		BEGIN { n = split("file path thread omp_thread count time min max sumsq par omp_barrier omp_idle omp_lock omp_regions", h, " ")
+	local \
+		header="file path thread omp_thread count time min max sumsq par omp_barrier omp_idle omp_lock omp_regions"
+	[ ! -s "$T/.sg-tsv-header" ] || header=$(head -n 1 "$T/.sg-tsv-header")
+	awk -F'\t' -v path="$2" -v thread="$3" -v name="$4" -v header="$header" '
+		BEGIN { n = split(header, h, /[ \t]/)
 			for (i = 1; i <= n; i++) idx[h[i]] = i }
-		$2 == path && $3 == thread { print $idx[name]; found = 1; exit }
+		$2 == path && $3 == thread && name in idx { print $idx[name]; found = 1; exit }
 		END { if (!found) print "missing" }' <<<"$1"
+}
+
+# delay TSV PATH: the run-queue delay (rq_wait) of every thread in interval PATH, summed: time the
+# machine took from the program there, which may stretch or shrink any time measured in it. 0 where
+# it was not captured ('-': meta sched none).
+delay() {
+	local header
+	header=$(head -n 1 "$T/.sg-tsv-header" 2>/dev/null) || true
+	awk -F'\t' -v path="$2" -v header="$header" '
+		BEGIN { n = split(header, h, /[ \t]/); for (i = 1; i <= n; i++) if (h[i] == "rq_wait") c = i }
+		c && $2 == path && $c != "-" { d += $c }
+		END { printf "%.6f\n", d }' <<<"$1"
+}
+
+# approx_load VALUE LOW HIGH DELAY WHAT: a time measured on a machine that may be busy: within
+# [LOW, HIGH] widened on both sides by DELAY, the run-queue delay the tracer measured where it was
+# taken (see delay). On a quiet machine DELAY is about 0 and this is approx; under load the bounds
+# move by what the load was measured to take, never by a guess.
+approx_load() {
+	awk -v v="$1" -v lo="$2" -v hi="$3" -v d="$4" \
+		'BEGIN { exit !(v != "missing" && v >= lo - d && v <= hi + d) }' ||
+		fail "$5: $1 is not within [$2, $3] widened by the $4 s of run-queue delay measured"
+	pass "$5: $1 within [$2, $3] widened by the $4 s of run-queue delay measured"
 }
 
 # approx VALUE LOW HIGH WHAT: LOW <= VALUE <= HIGH (decimals).
 approx() {
-	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "missing" && v >= lo && v <= hi) }' ||
+	awk -v v="$1" -v lo="$2" -v hi="$3" \
+		'BEGIN { exit !(v != "missing" && v >= lo && v <= hi) }' ||
 		fail "$4: $1 is not within [$2, $3]"
+	pass "$4: $1 within [$2, $3]"
 }
 
-# cpu_mark: "jiffies-total jiffies-idle own-children-cpu-seconds" now (/proc/stat; bash's 'times').
-cpu_mark() {
-	local own
-	own=$(times | awk 'NR == 2 { u = $1; s = $2; sub(/s$/, "", u); sub(/s$/, "", s); split(u, a, "m"); split(s, b, "m")
-		print a[1] * 60 + a[2] + b[1] * 60 + b[2] }')
-	awk -v own="$own" '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i; print t, $5 + $6, own; exit }' /proc/stat
-}
-
-# others_cores MARK1 MARK2: cores that other processes used between the two marks (busy jiffies minus
-# what this shell's children used, over the elapsed time).
-others_cores() {
-	awk -v a="$1" -v b="$2" -v hz="$(getconf CLK_TCK)" -v n="$(nproc)" 'BEGIN {
-		split(a, x, " "); split(b, y, " ")
-		total = (y[1] - x[1]) / hz; busy = total - (y[2] - x[2]) / hz; own = y[3] - x[3]
-		wall = total / n
-		v = wall > 0 ? (busy - own) / wall : 0
-		printf "%.2f\n", v < 0 ? 0 : v }'
-}
-
-# retry N FUNCTION ARGS...: a timing check that a busy machine can spoil. Runs FUNCTION up to N times
-# (each in a subshell, where 'fail' ends only that attempt) until one passes, and measures what other
-# processes used meanwhile. An attempt that fails on a quiet machine (others < SG_QUIET_CORES, default
-# 0.3 cores) is a real fault: the test fails. When every attempt failed on a busy machine, nothing can be
-# concluded: the test is skipped (exit 77) and says so. Never a pass that was not measured.
-retry() {
-	local n=$1 i rc m1 m2 busy worst=0 quiet=${SG_QUIET_CORES:-0.3}
-	shift
-	[ -r /proc/stat ] || quiet=1000 # unknown load: every failure counts as busy, N attempts
-	for ((i = 1; i <= n; i++)); do
-		m1=$(cpu_mark)
-		set +e
-		(
-			set -e
-			"$@"
-		)
-		rc=$?
-		set -e
-		m2=$(cpu_mark)
-		[ $rc -eq 0 ] && return 0
-		busy=$(others_cores "$m1" "$m2")
-		worst=$(awk -v a="$worst" -v b="$busy" 'BEGIN { print (b > a ? b : a) }')
-		if awk -v b="$busy" -v q="$quiet" 'BEGIN { exit !(b < q) }'; then
-			fail "$1: failed on a quiet machine ($busy cores used by other processes)"
-		fi
-		echo "(attempt $i of $n failed; other processes used $busy cores meanwhile)" >&2
-		[ $i -eq $n ] || sleep $i # let a burst of load pass
-	done
-	echo "SKIP: $1: the machine was busy during all $n attempts (up to $worst cores used by other processes)"
-	exit 77
-}
-
-# knob_repo DIR [YAML-LINE]: a git repository in DIR (and the current directory) whose 'build' writes run.sh from
-# knob.conf: the base commit (HEAD~1) runs the Jacobi example as it is, the head turns its serial residual on.
-# YAML-LINE (a 'slurm:' section, say) goes into its scalegate.yml.
+# knob_repo DIR [YAML-LINE]: a git repository in DIR (and the current directory) whose 'build'
+# writes run.sh from knob.conf: the base commit (HEAD~1) runs the Jacobi example as it is, the head
+# turns its serial residual on. YAML-LINE (a 'slurm:' section, say) goes into its scalegate.yml.
 knob_repo() {
 	mkdir -p "$1"
 	cd "$1"
@@ -160,7 +199,8 @@ YML
 # checks_of TEXT: the checks of the findings that 'check' and 'ci' print, one line each as
 # "FAIL|WARN BENCHMARK INTERVAL CONFIG KIND: MESSAGE" (a folded check under its own interval).
 checks_of() {
-	awk '/^(FAIL|WARN) [^ ]/ { st = $1; bench = $2; iv = $3; rest = substr($0, length($1 $2 $3) + 4)
+	awk \
+		'/^(FAIL|WARN) [^ ]/ { st = $1; bench = $2; iv = $3; rest = substr($0, length($1 $2 $3) + 4)
 			cfg = substr(rest, 1, index(rest, ": ") - 1); next }
 		st && /^    / && !/^    cause: / { line = substr($0, 5); s = st; i = iv
 			if (line ~ /^\(warning\) /) { s = "WARN"; line = substr(line, 11) }
@@ -178,7 +218,8 @@ case $SG_BUILD in */address | */thread) SG_VLIMIT=unlimited ;; *) SG_VLIMIT=5242
 export SG_VLIMIT
 gate_memory_bounded() {
 	case $SG_BUILD in */address | */thread) return 0 ;; esac
-	printf '#!/bin/sh\nulimit -v 524288 || exit 125\nexec %q "$@"\n' "$SCALEGATE" >"$T/scalegate-bounded"
+	printf '#!/bin/sh\nulimit -v 524288 || exit 125\nexec %q "$@"\n' "$SCALEGATE" \
+		>"$T/scalegate-bounded"
 	chmod +x "$T/scalegate-bounded"
 	SCALEGATE=$T/scalegate-bounded
 }

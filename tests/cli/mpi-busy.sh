@@ -1,11 +1,11 @@
-# MPI ranks beside CPU hogs that come and go (issue 33): a rank's waiting for a partner the machine held
-# up is the machine's (mpi_sync, tracer/MPI.md "Waiting for a delayed rank"), so it lands in Interference,
-# and the program's own imbalance stays. A halo exchange (MPI_Sendrecv, or MPI_Irecv, MPI_Isend and
-# MPI_Waitall) and an allreduce-bound solver (tests/mpi/busy.c) at 2 ranks: Synchronization of program
-# within a few points of the run without our hogs (main's tracer read 24-46 % of Total_time beside them);
-# a 3:1 imbalance keeps its Load_balance within 0.05 (main's: 0.644 -> 0.714). Nothing
-# here asserts a time, nor needs a quiet machine: each figure is the median of 3 runs, compared with the
-# same program's runs without the hogs on the same machine.
+# MPI ranks beside CPU hogs that come and go (issue 33): a rank's waiting for a partner the machine
+# held up is the machine's (mpi_sync, tracer/MPI.md "Waiting for a delayed rank"), so it lands in
+# Interference, and the program's own imbalance stays. A halo exchange (MPI_Sendrecv, or MPI_Irecv,
+# MPI_Isend and MPI_Waitall) and an allreduce-bound solver (tests/mpi/busy.c) at 2 ranks:
+# Synchronization of program within a few points of the run without our hogs (main's tracer read
+# 24-46 % of Total_time beside them); a 3:1 imbalance keeps its Load_balance within 0.05 (main's:
+# 0.644 -> 0.714). Nothing here asserts a time, nor needs a quiet machine: each figure is the median
+# of 3 runs, compared with the same program's runs without the hogs on the same machine.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi.bash"
 
@@ -36,16 +36,20 @@ start_hogs() {
 ranks 2 "$T/probe" "$SG_BUILD/tests/mpi/busy" halo 2 >/dev/null
 p=$(rank_profile "$T/probe" 0)
 [ "$(meta "$p" sched)" = schedstat ] ||
-	{ echo "SKIP: this tracer records no run-queue delay here (meta sched is not schedstat)"; exit 77; }
-grep -q "^columns	stat	.*	mpi_sync	mpi_rq" "$p" || fail "no mpi_sync and mpi_rq columns"
+	{ echo "SKIP: this tracer records no run-queue delay here (meta sched is not schedstat)"; \
+		exit 77; }
+grep -q "^columns	stat	.*	mpi_sync	mpi_rq" "$p" && pass ||
+	fail "no mpi_sync and mpi_rq columns"
 
 # runs WHERE ARGS...: three runs of busy ARGS at 2 ranks into $T/WHERE-1..3.
 runs() {
 	local where=$1 run
 	shift
 	for run in 1 2 3; do
-		ranks 2 "$T/$where-$run" "$SG_BUILD/tests/mpi/busy" "$@" >/dev/null || fail "busy $* ($where, run $run)"
-		"$SCALEGATE" analyze --json "$T/$where-$run" >"$T/$where-$run.json" || fail "analyze $where, run $run"
+		ranks 2 "$T/$where-$run" "$SG_BUILD/tests/mpi/busy" "$@" >/dev/null && pass ||
+			fail "busy $* ($where, run $run)"
+		"$SCALEGATE" analyze --json "$T/$where-$run" >"$T/$where-$run.json" && pass ||
+			fail "analyze $where, run $run"
 	done
 	expect_profiles "$T/$where-3" 2
 }
@@ -59,7 +63,8 @@ for shape in halo nonblocking solver imbalance; do
 	stop_hogs
 done
 
-python3 - "$T" <<'PY' || fail "the machine's share of the waiting is Interference, the program's stays"
+python3 - "$T" <<'PY' && pass || fail \
+	"the machine's share of the waiting is Interference, the program's stays"
 import json, statistics, sys
 T = sys.argv[1]
 

@@ -1,10 +1,12 @@
-# make install PREFIX=… installs libscalegate-mpi and scalegate-mpi.pc; an MPI program built with them is captured.
+# make install PREFIX=… installs libscalegate-mpi and scalegate-mpi.pc; an MPI program built with
+# them is captured.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi.bash"
 
 make -s -C "$SG_TOP" --no-print-directory install PREFIX="$T/p" >/dev/null
-for f in include/scalegate.h lib/libscalegate-mpi.a lib/libscalegate-mpi.so lib/pkgconfig/scalegate-mpi.pc; do
-	[ -e "$T/p/$f" ] || fail "make install did not install $f"
+for f in include/scalegate.h lib/libscalegate-mpi.a lib/libscalegate-mpi.so \
+	lib/pkgconfig/scalegate-mpi.pc; do
+	[ -e "$T/p/$f" ] && pass || fail "make install did not install $f"
 done
 
 cat >"$T/prog.c" <<'C'
@@ -23,7 +25,8 @@ int main(int argc, char **argv)
 C
 flags=$(PKG_CONFIG_PATH="$T/p/lib/pkgconfig" pkg-config --cflags --libs scalegate-mpi)
 mpicc ${SG_SAN_FLAGS:-} "$T/prog.c" $flags -o "$T/prog"
-[[ $(ldd "$T/prog") == *"$T/p/lib/libscalegate-mpi.so"* ]] || fail "the program does not use the installed library"
+[[ $(ldd "$T/prog") == *"$T/p/lib/libscalegate-mpi.so"* ]] && pass ||
+	fail "the program does not use the installed library"
 ranks 2 "$T/out" "$T/prog"
 expect_profiles "$T/out" 2
 for r in 0 1; do

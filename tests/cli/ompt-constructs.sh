@@ -1,4 +1,5 @@
-# OMPT capture of constructs beyond omp_known: nested teams, ordered, taskwait, nest locks, sections.
+# OMPT capture of constructs beyond omp_known: nested teams, ordered, taskwait, nest locks,
+# sections.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/ompt.bash"
 
@@ -72,8 +73,10 @@ run() {
 	rm -rf "$T/out"
 	SCALEGATE_OUT="$T/out" "$T/constructs" "$1"
 	out=$(tsv "$T/out")
-	grep -q $'^meta\tomp\tompt$' "$T"/out/*.sgprof || fail "$1: the profile does not say omp ompt"
-	grep -q $'^meta\terrors_unclosed\t0$' "$T"/out/*.sgprof || fail "$1: intervals left open"
+	grep -q $'^meta\tomp\tompt$' "$T"/out/*.sgprof && pass ||
+		fail "$1: the profile does not say omp ompt"
+	grep -q $'^meta\terrors_unclosed\t0$' "$T"/out/*.sgprof && pass ||
+		fail "$1: intervals left open"
 }
 # sum TSV PATH COLUMN: the column summed over the threads
 sum() { awk -F'\t' -v path="$2" -v c="$3" '$2 == path { s += $c } END { print s + 0 }' <<<"$1"; }
@@ -81,10 +84,14 @@ sum() { awk -F'\t' -v path="$2" -v c="$3" '$2 == path { s += $c } END { print s 
 TIME=6 IDLE=12 LOCK=13 REGIONS=14
 
 run nested
-approx "$(col "$out" program/step 0 omp_regions)" 2 2 "nested: the main thread forks the outer team and one inner team"
-approx "$(sum "$out" program/step $REGIONS)" 3 3 "nested: the other inner team is forked by the outer worker"
-approx "$(awk -F'\t' '$2 == "program/step"' <<<"$out" | wc -l)" 4 4 "nested: four threads work in the inherited interval"
-approx "$(sum "$out" program/step $TIME)" 0.1 0.2 "nested: the threads' time (30 + 30 + 30 + 10 ms of bodies, and more)"
+approx "$(col "$out" program/step 0 omp_regions)" 2 2 \
+	"nested: the main thread forks the outer team and one inner team"
+approx "$(sum "$out" program/step $REGIONS)" 3 3 \
+	"nested: the other inner team is forked by the outer worker"
+approx "$(awk -F'\t' '$2 == "program/step"' <<<"$out" | wc -l)" 4 4 \
+	"nested: four threads work in the inherited interval"
+approx "$(sum "$out" program/step $TIME)" 0.1 0.2 \
+	"nested: the threads' time (30 + 30 + 30 + 10 ms of bodies, and more)"
 
 run ordered
 approx "$(sum "$out" program/step $LOCK)" 0.03 0.12 "ordered: waiting for the previous iteration"
@@ -96,4 +103,5 @@ run nestlock
 approx "$(sum "$out" program/step $LOCK)" 0.012 0.04 "nest lock: one wait, none for taking it again"
 
 run sections
-approx "$(sum "$out" program/step $IDLE)" 0.015 0.05 "sections: the thread with the short section idles"
+approx "$(sum "$out" program/step $IDLE)" 0.015 0.05 \
+	"sections: the thread with the short section idles"

@@ -1,10 +1,14 @@
-# GCC-compiled OpenMP code run on LLVM's libomp: its GOMP_* calls reach both the tracer's wrappers and
-# libomp's OMPT events. Exactly one capture counts: OMPT when it is on, the wrappers when it is off.
+# GCC-compiled OpenMP code run on LLVM's libomp: its GOMP_* calls reach both the tracer's wrappers
+# and libomp's OMPT events. Exactly one capture counts: OMPT when it is on, the wrappers when it is
+# off.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/ompt.bash"
-[ -x "$SG_BUILD/ompt/gcc/omp_known" ] || fail "$SG_BUILD/ompt/gcc/omp_known was not built: 'make all-tests'"
-[[ $(ldd "$SG_BUILD/ompt/gcc/omp_known") == *libomp.so* ]] || fail "ompt/gcc/omp_known does not run on libomp"
-grep -q ' T GOMP_parallel$' <<<"$(nm "$SG_BUILD/ompt/gcc/omp_known")" || fail "ompt/gcc/omp_known does not wrap GOMP_parallel"
+[ -x "$SG_BUILD/ompt/gcc/omp_known" ] && pass ||
+	fail "$SG_BUILD/ompt/gcc/omp_known was not built: 'make all-tests'"
+[[ $(ldd "$SG_BUILD/ompt/gcc/omp_known") == *libomp.so* ]] && pass ||
+	fail "ompt/gcc/omp_known does not run on libomp"
+grep -q ' T GOMP_parallel$' <<<"$(nm "$SG_BUILD/ompt/gcc/omp_known")" && pass ||
+	fail "ompt/gcc/omp_known does not wrap GOMP_parallel"
 
 # Counted twice, the first region would show 6 regions and the waits would double.
 checks() {
@@ -14,8 +18,10 @@ checks() {
 	approx "$(awk -v t="$(col "$out" program/step 0 time)" -v p="$(col "$out" program/step 0 par)" 'BEGIN { print t - p }')" \
 		0.095 0.16 "$what: serial time"
 	ompt_run gcc omp_known barrier
-	approx "$(col "$out" program/step 0 omp_barrier)" 0.09 0.16 "$what: barrier wait of the early thread"
-	approx "$(col "$out" program/step 1 time)" 0.09 0.2 "$what: the worker's time lands in the forking thread's interval"
+	approx "$(col "$out" program/step 0 omp_barrier)" 0.09 0.16 \
+		"$what: barrier wait of the early thread"
+	approx "$(col "$out" program/step 1 time)" 0.09 0.2 \
+		"$what: the worker's time lands in the forking thread's interval"
 	ompt_run gcc omp_known loop
 	approx "$(col "$out" program/step 0 omp_barrier)" 0.09 0.16 "$what: loop-end wait"
 	for mode in critical lock; do

@@ -1,12 +1,14 @@
-# scalegate run on a busy machine: contention measured per run; with contention_retries (off by default) contended
-# runs run again, the least contended kept.
-# The machine may be loaded by others (a shared 2-core CI runner): nothing here depends on how long anything
-# takes. The hogs stop when the benchmark says so (not after a time), and what is asserted is what the load
-# cannot move: two hogs on the cores make a run busy; the attempt kept is the least busy one.
+# scalegate run on a busy machine: contention measured per run; with contention_retries (off by
+# default) contended runs run again, the least contended kept.
+# The machine may be loaded by others (a shared 2-core CI runner): nothing here depends on how long
+# anything takes. The hogs stop when the benchmark says so (not after a time), and what is asserted
+# is what the load cannot move: two hogs on the cores make a run busy; the attempt kept is the least
+# busy one.
 . "$(dirname "$0")/lib.bash"
 
-# Two CPU hogs, one per core, bounded (120 s) in case the test dies; killed on exit whatever happens.
-# Their pids go to hogs.pids, for the benchmark's wrapper to stop them after the first attempt.
+# Two CPU hogs, one per core, bounded (120 s) in case the test dies; killed on exit whatever
+# happens. Their pids go to hogs.pids, for the benchmark's wrapper to stop them after the first
+# attempt.
 hogs=()
 hog() {
 	local i
@@ -26,8 +28,8 @@ trap 'stop_hogs; [ -n "${SG_KEEP:-}" ] && echo "kept $T" >&2 || rm -rf "$T"' EXI
 
 [ -r /proc/stat ] || { echo "SKIP: no /proc/stat: contention is unknown here"; exit 77; }
 
-# The benchmark, wrapped: with 'stop-after-first' present, the end of the first attempt stops the hogs,
-# so that attempt ran under them and every later one did not, however slow the machine is.
+# The benchmark, wrapped: with 'stop-after-first' present, the end of the first attempt stops the
+# hogs, so that attempt ran under them and every later one did not, however slow the machine is.
 cat >"$T/wrap.sh" <<SH
 "$SG_BUILD/examples/imbalance" "\$@"
 rc=\$?
@@ -71,22 +73,30 @@ hog
 expect_exit 0 timeout 300 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results"
 stop_hogs
 rm -f "$T/stop-after-first" "$T/hogs-stopped"
-[ "$(head -1 "$m" | awk -F'\t' '{ print $12 }')" = contention ] || fail "no contention column: $(head -1 "$m")"
+[ "$(head -1 "$m" | awk -F'\t' '{ print $12 }')" = contention ] && pass ||
+	fail "no contention column: $(head -1 "$m")"
 expect_match "$out" '^imbalance 1 rank × 2 threads repeat 1: machine busy \([0-9.]+ cores used by other processes\), run again \(1/2\)$' \
 	"the contended run is run again"
-busy=$(sed -nE 's/^imbalance 1 rank × 2 threads repeat 1: machine busy \(([0-9.]+) cores.*\(1\/2\)$/\1/p' <<<"$out")
-above "$busy" 0.6 || fail "contention under two hogs: $busy cores"
+busy=$(sed -nE \
+	's/^imbalance 1 rank × 2 threads repeat 1: machine busy \(([0-9.]+) cores.*\(1\/2\)$/\1/p' \
+	<<<"$out")
+above "$busy" 0.6 && pass || fail "contention under two hogs: $busy cores"
 # the least busy attempt is kept: never the one under the hogs when a quieter one exists
-awk -v k="$(cont 1)" -v b="$busy" 'BEGIN { exit !(k != "-" && k <= b) }' ||
-	fail "the kept attempt of repeat 1 ($(cont 1) cores) is busier than the first ($busy) ($out)"
-[ "$(tail -n +2 "$m" | wc -l)" -eq 2 ] || fail "one manifest line per measured run: $(cat "$m")"
+awk -v k="$(cont 1)" -v b="$busy" 'BEGIN { exit !(k != "-" && k <= b) }' && pass ||
+	fail "the kept attempt of repeat 1 ($(cont \
+		1) cores) is busier than the first ($busy) ($out)"
+[ "$(tail -n +2 "$m" | wc -l)" -eq 2 ] && pass ||
+	fail "one manifest line per measured run: $(cat "$m")"
 for r in 1 2; do
 	one_profile "$T/results/imbalance/s--r1-t2/$r" >/dev/null
-	grep -q '^imbalance: threads=2' "$T/results/imbalance/s--r1-t2/$r/stdout.txt" || fail "repeat $r: stdout"
+	grep -q '^imbalance: threads=2' "$T/results/imbalance/s--r1-t2/$r/stdout.txt" && pass ||
+		fail "repeat $r: stdout"
 done
-[ ! -e "$T/results/.scratch" ] || fail "the scratch directory (attempts set aside) is left behind"
+[ ! -e "$T/results/.scratch" ] && pass ||
+	fail "the scratch directory (attempts set aside) is left behind"
 # The analyzer reads the column (and ignores it otherwise).
-"$SCALEGATE" analyze "$T/results" >/dev/null || fail "analyze cannot read a manifest with contention"
+"$SCALEGATE" analyze "$T/results" >/dev/null && pass ||
+	fail "analyze cannot read a manifest with contention"
 
 # 2. 'off': nothing is run again, but the contention is still recorded.
 config "    max_contention: off"
@@ -94,7 +104,8 @@ hog
 expect_exit 0 timeout 300 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results"
 stop_hogs
 expect_no_match "$out" 'machine busy' "max_contention: off"
-above "$(cont 1)" 0.6 || fail "max_contention: off: repeat 1 ran under the hogs, yet $(cont 1)"
+above "$(cont 1)" 0.6 && pass ||
+	fail "max_contention: off: repeat 1 ran under the hogs, yet $(cont 1)"
 
 # 3. Hogs longer than every attempt: the least contended attempt is kept, with a warning at the end.
 config "    max_contention: 0.6
@@ -107,43 +118,51 @@ expect_match "$out" 'repeat 1: machine busy .*run again \(1/1\)$' "one retry"
 expect_match "$out" '^imbalance 1 rank × 2 threads repeat 1: machine still busy after 1 more attempt; keeping the least busy one \([0-9.]+ cores\)$' \
 	"every attempt contended"
 expect_match "$out" 'warning: 1 run was measured on a busy machine' "the warning at the end"
-above "$(cont 1)" 0.6 || fail "the kept attempt shows its contention: $(cont 1)"
-awk -F'\t' 'NR > 1 && $7 != "ok" { exit 1 }' "$m" || fail "a contended run stays ok: $(cat "$m")"
+above "$(cont 1)" 0.6 && pass || fail "the kept attempt shows its contention: $(cont 1)"
+awk -F'\t' 'NR > 1 && $7 != "ok" { exit 1 }' "$m" && pass ||
+	fail "a contended run stays ok: $(cat "$m")"
 
-# 4. Against a stored baseline, on a busy machine: a quiet baseline, then every run under the hogs (no
-#    retries: the default); the default rules. Busy or not, nothing here fails. With the run-queue delay in
-#    the profiles the machine's share is removed (Interference) and judged as such; without it the change
-#    cannot be told from the load and is undecided.
+# 4. Against a stored baseline, on a busy machine: a quiet baseline, then every run under the hogs
+# (no    retries: the default); the default rules. Busy or not, nothing here fails. With the
+# run-queue delay in    the profiles the machine's share is removed (Interference) and judged as
+# such; without it the change    cannot be told from the load and is undecided.
 config "    max_contention: 0.6
     repeat: 3"
 expect_exit 0 timeout 300 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/quiet"
-expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml" -r "$T/quiet" --baselines "$T/baselines" --force
+expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml" -r "$T/quiet" --baselines \
+	"$T/baselines" --force
 hog
 expect_exit 0 timeout 300 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results"
 stop_hogs
 expect_no_match "$out" 'run again' "contention_retries is off by default"
-for r in 1 2 3; do above "$(cont $r)" 0.6 || fail "repeat $r ran under the hogs, yet $(cont $r) cores"; done
+for r in 1 2 3; do above "$(cont $r)" 0.6 && pass ||
+	fail "repeat $r ran under the hogs, yet $(cont $r) cores"; done
 # The machine's share is removed, the waiting at barriers and joins for a preempted thread included
 # (rq_sync): against the quiet baseline no check fails, and the judged time moved by less than 10 %
 # where the hogs double the wall time (before rq_sync, clean-clone CI runs saw +14 % and the
 # Synchronization share +5 points).
 code=0
-out=$("$SCALEGATE" check -c "$T/scalegate.yml" -r "$T/results" --baselines "$T/baselines" --all 2>&1) || code=$?
+out=$("$SCALEGATE" check -c "$T/scalegate.yml" -r "$T/results" --baselines "$T/baselines" --all \
+	2>&1) || code=$?
 if grep -q $'^meta\tsched\tschedstat$' "$T"/results/imbalance/s--r1-t2/1/*.sgprof; then
-	# undecided (exit 3: three repeats under two hogs may decide nothing) is no failure; a FAIL is
+	# undecided (exit 3: three repeats under two hogs may decide nothing) is no failure; a FAIL
+	# is
 	pass_or_undecided $code "$out" "under two hogs against a quiet baseline"
 	awk '/ imbalance program 1 rank × 2 threads tolerance\.time: / {
 		match($0, /change [-+][0-9.]+ %/); v = substr($0, RSTART + 7, RLENGTH - 9) + 0; seen = 1
 		if (v >= 10 || v <= -10) { print "a judged time change of " v " %"; exit 1 } }
-		END { exit !seen }' <<<"$out" || fail "the corrected time carries the hogs' load: $out"
+		END { exit !seen }' <<<"$out" && pass ||
+			fail "the corrected time carries the hogs' load: $out"
 else
-	[ $code = 0 ] || [ $code = 1 ] || { printf '%s\n' "$out" >&2; fail "check exited $code"; }
+	[ $code = 0 ] || [ $code = 1 ] && pass || { printf '%s\n' "$out" >&2; fail \
+		"check exited $code"; }
 fi
 if grep -q $'^meta\tsched\tschedstat$' "$T"/results/imbalance/s--r1-t2/1/*.sgprof; then
 	expect_no_match "$out" 'but inconclusive: most runs were measured on a busy machine' \
 		"the machine's share is removed, not waited out"
 else
-	# shown in full (the load may hide a regression), not folded into the count of undecided checks
+	# shown in full (the load may hide a regression), not folded into the count of undecided
+	# checks
 	expect_match "$out" '^INCONCLUSIVE imbalance program 1 rank × 2 threads tolerance\.time: .*past the tolerance of 5\.0 %, but inconclusive: most runs were measured on a busy machine .*no run-queue delay' \
 		"the time under two hogs is past the tolerance, and said to be undecided because of the load"
 fi

@@ -1,4 +1,5 @@
-# scalegate run: a crash, a hang (killed with its children), no profile, a bad profile, exit codes, a failed build.
+# scalegate run: a crash, a hang (killed with its children), no profile, a bad profile, exit codes,
+# a failed build.
 . "$(dirname "$0")/lib.bash"
 
 marker="sg-hang-$$-$RANDOM"
@@ -43,33 +44,41 @@ YML
 
 start=$SECONDS
 expect_exit 3 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results"
-[ $((SECONDS - start)) -lt 12 ] || fail "the runs took $((SECONDS - start)) s"
+[ $((SECONDS - start)) -lt 12 ] && pass || fail "the runs took $((SECONDS - start)) s"
 m="$T/results/manifest.tsv"
 status() { awk -F'\t' -v b="$1" '$1 == b { print $7 }' "$m" | sort -u | tr '\n' ' '; }
 reason() { awk -F'\t' -v b="$1" '$1 == b { print $11; exit }' "$m"; }
 exitcol() { awk -F'\t' -v b="$1" '$1 == b { print $8; exit }' "$m"; }
 
-[ "$(status crash)" = "crash " ] || fail "crash: status $(status crash)"
+[ "$(status crash)" = "crash " ] && pass || fail "crash: status $(status crash)"
 # Killed directly, or reported by the shell as 128 + 11.
-expect_match "$(reason crash)" '^killed by SIGSEGV( \(exit code 139 from the shell\))?; stderr: about to crash' "crash reason"
-[[ $(exitcol crash) == - || $(exitcol crash) == 139 ]] || fail "crash: exit column $(exitcol crash)"
-expect_match "$out" '^crash 1 rank × 1 thread repeat 1: crash: killed by SIGSEGV' "crash reported on its own line"
+expect_match "$(reason crash)" \
+	'^killed by SIGSEGV( \(exit code 139 from the shell\))?; stderr: about to crash' \
+	"crash reason"
+[[ $(exitcol crash) == - || $(exitcol crash) == 139 ]] && pass ||
+	fail "crash: exit column $(exitcol crash)"
+expect_match "$out" '^crash 1 rank × 1 thread repeat 1: crash: killed by SIGSEGV' \
+	"crash reported on its own line"
 
-[ "$(status hang)" = "timeout " ] || fail "hang: status $(status hang)"
+[ "$(status hang)" = "timeout " ] && pass || fail "hang: status $(status hang)"
 expect_match "$(reason hang)" '^timed out after 1 s' "hang reason"
 wall=$(awk -F'\t' '$1 == "hang" { print $9 }' "$m")
 approx "$wall" 0.9 2.5 "hang: wall time at the timeout"
 sleep 0.2
-! pgrep -f "$marker" >/dev/null || { pgrep -af "$marker" >&2; pkill -f "$marker"; fail "the hanging run left processes behind"; }
+! pgrep -f "$marker" >/dev/null && pass || { pgrep -af "$marker" >&2; pkill -f "$marker"; fail \
+	"the hanging run left processes behind"; }
 
-[ "$(status noprof)" = "no-profile " ] || fail "noprof: status $(status noprof)"
+[ "$(status noprof)" = "no-profile " ] && pass || fail "noprof: status $(status noprof)"
 expect_match "$(reason noprof)" '^no profile written' "no-profile reason"
-[ "$(status badprof)" = "bad-profile " ] || fail "badprof: status $(status badprof)"
-expect_match "$(reason badprof)" "^'$T/results/badprof/s--r1-t1/1/fake\.sgprof' is not a scalegate profile" "bad-profile reason names the file"
-[ "$(status exit3)" = "ok " ] || fail "exit3: status $(status exit3)"
-[ "$(exitcol exit3)" = 3 ] || fail "exit3: exit column $(exitcol exit3)"
-[ "$(status exit5)" = "exit " ] || fail "exit5: status $(status exit5)"
-expect_match "$(reason exit5)" '^exit code 5, expected 0; stderr: something went wrong$' "exit5 reason"
+[ "$(status badprof)" = "bad-profile " ] && pass || fail "badprof: status $(status badprof)"
+expect_match "$(reason badprof)" \
+	"^'$T/results/badprof/s--r1-t1/1/fake\.sgprof' is not a scalegate profile" \
+	"bad-profile reason names the file"
+[ "$(status exit3)" = "ok " ] && pass || fail "exit3: status $(status exit3)"
+[ "$(exitcol exit3)" = 3 ] && pass || fail "exit3: exit column $(exitcol exit3)"
+[ "$(status exit5)" = "exit " ] && pass || fail "exit5: status $(status exit5)"
+expect_match "$(reason exit5)" '^exit code 5, expected 0; stderr: something went wrong$' \
+	"exit5 reason"
 # A wrapper that runs ./program: the run's directory is not workdir, and its reason says so.
 expect_match "$(reason relative)" "^exit code 127, expected 0 \(a command not found: the run's directory is a scratch one, not 'workdir'; a script finds its files through \\\$SCALEGATE_WORKDIR\); stderr: .*fake.sh: not found" \
 	"exit 127 points to SCALEGATE_WORKDIR"
@@ -78,35 +87,38 @@ expect_match "$(reason mpiroot)" '^exit code 1, expected 0; stderr: mpirun has d
 	"the cause, first in stderr, is kept"
 expect_match "$(reason mpiroot)" ' \.\.\. .*OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 to confirm.* please proceed at your own risk\.$' \
 	"and its last lines"
-[ "$(status nobuild)" = "build-failed " ] || fail "nobuild: status $(status nobuild)"
-[ "$(grep -c $'^nobuild\t' "$m")" -eq 4 ] || fail "nobuild: every run recorded"
-expect_match "$(reason nobuild)" '^build exited with code 7; stderr: no compiler here$' "build-failed reason"
+[ "$(status nobuild)" = "build-failed " ] && pass || fail "nobuild: status $(status nobuild)"
+[ "$(grep -c $'^nobuild\t' "$m")" -eq 4 ] && pass || fail "nobuild: every run recorded"
+expect_match "$(reason nobuild)" '^build exited with code 7; stderr: no compiler here$' \
+	"build-failed reason"
 expect_match "$out" "benchmark 'nobuild': build exited with code 7" "build failure reported"
-[ -f "$T/results/nobuild/build/stdout.txt" ] && grep -q compiling "$T/results/nobuild/build/stdout.txt" ||
+[ -f "$T/results/nobuild/build/stdout.txt" ] && grep -q compiling \
+	"$T/results/nobuild/build/stdout.txt" && pass ||
 	fail "the build's output is not kept"
 
 # Every run has its line; fields hold no stray tabs.
-[ "$(tail -n +2 "$m" | wc -l)" -eq 21 ] || fail "expected 21 runs: $(cat "$m")"
-awk -F'\t' 'NF != 13 { exit 1 }' "$m" || fail "a manifest line has not 13 fields"
+[ "$(tail -n +2 "$m" | wc -l)" -eq 21 ] && pass || fail "expected 21 runs: $(cat "$m")"
+awk -F'\t' 'NF != 13 { exit 1 }' "$m" && pass || fail "a manifest line has not 13 fields"
 # no machine speed reference for a run that never started
-[ "$(awk -F'\t' '$1 == "nobuild" { print $13 }' "$m" | sort -u)" = - ] || fail "nobuild: reference_s is not '-'"
+[ "$(awk -F'\t' '$1 == "nobuild" { print $13 }' "$m" | sort -u)" = - ] && pass ||
+	fail "nobuild: reference_s is not '-'"
 
 # The run happens in a scratch directory, removed afterwards; env and SCALEGATE_WORKDIR are set.
-[ "$(status cwd)" = "ok " ] || fail "cwd: status $(status cwd) $(reason cwd)"
+[ "$(status cwd)" = "ok " ] && pass || fail "cwd: status $(status cwd) $(reason cwd)"
 { read -r where; read -r workdir; read -r var; } <"$T/results/cwd/s--r1-t1/1/stdout.txt"
-[[ $where == "$T/results/.scratch/run-"* ]] || fail "the run's cwd is $where"
-[ "$workdir" = "$SG_TOP/tests/data/run" ] || fail "SCALEGATE_WORKDIR is $workdir"
-[ "$var" = from-env ] || fail "the benchmark's env is not set: '$var'"
-[ ! -e "$T/results/.scratch" ] || fail "scratch directories are left behind"
-[ ! -e "$SG_TOP/tests/data/run/left-behind.txt" ] || fail "the run wrote into its workdir"
+[[ $where == "$T/results/.scratch/run-"* ]] && pass || fail "the run's cwd is $where"
+[ "$workdir" = "$SG_TOP/tests/data/run" ] && pass || fail "SCALEGATE_WORKDIR is $workdir"
+[ "$var" = from-env ] && pass || fail "the benchmark's env is not set: '$var'"
+[ ! -e "$T/results/.scratch" ] && pass || fail "scratch directories are left behind"
+[ ! -e "$SG_TOP/tests/data/run/left-behind.txt" ] && pass || fail "the run wrote into its workdir"
 
 # Malformed configuration: exit 2, nothing runs, no results directory.
 printf 'benchmarks:\n  - name: x\n    command: sh ./fake.sh crash\n    thread: [1]\n' >"$T/bad.yml"
 expect_exit 2 "$SCALEGATE" run -c "$T/bad.yml" -o "$T/bad-results"
 expect_match "$out" "bad.yml:4:5: unknown key 'thread'" "config error with its position"
-[ ! -e "$T/bad-results" ] || fail "a bad configuration created the results directory"
+[ ! -e "$T/bad-results" ] && pass || fail "a bad configuration created the results directory"
 expect_exit 2 "$SCALEGATE" run -c "$T/missing.yml" -o "$T/bad-results"
-[ ! -e "$T/bad-results" ] || fail "a missing configuration created the results directory"
+[ ! -e "$T/bad-results" ] && pass || fail "a missing configuration created the results directory"
 expect_exit 2 "$SCALEGATE" run --frobnicate
 expect_match "$out" "unknown option '--frobnicate'" "unknown option"
 expect_exit 2 "$SCALEGATE" run -o

@@ -1,8 +1,10 @@
-# scalegate run: ranks through mpirun (a profile per rank), preload into unmodified OpenMP and MPI binaries.
+# scalegate run: ranks through mpirun (a profile per rank), preload into unmodified OpenMP and MPI
+# binaries.
 . "$(dirname "$0")/lib.bash"
 export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
 command -v mpirun >/dev/null || { echo "skipped: no mpirun"; exit 0; }
-# Open MPI's leaks fail the ASan-built ranks, and a preloaded sanitized tracer needs the sanitizer's runtime first.
+# Open MPI's leaks fail the ASan-built ranks, and a preloaded sanitized tracer needs the sanitizer's
+# runtime first.
 case "${SG_SAN_FLAGS:-} $(basename "$SG_BUILD")" in
 *address* | *thread*) echo "skipped: sanitizer build"; exit 0 ;;
 esac
@@ -66,36 +68,51 @@ YML
 } >"$T/scalegate.yml"
 
 expect_exit 2 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --dry-run --benchmark nosuch
-expect_exit 0 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --dry-run --benchmark plain-ranks
+expect_exit 0 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --dry-run --benchmark \
+	plain-ranks
 # With a launcher the variables go through 'env', LD_PRELOAD to the ranks only.
-expect_match "$out" "^plain-ranks s--r2-t1 repeat 1: OMP_NUM_THREADS=1 SCALEGATE_OUT=[^ ]+ SCALEGATE_WORKDIR=[^ ]+ /bin/sh -c 'mpirun --oversubscribe -np 2 --bind-to none env OMP_NUM_THREADS='1' SCALEGATE_OUT='[^']+' SCALEGATE_WORKDIR='[^']+' LD_PRELOAD='[^']*/libscalegate(-mpi)?.so' $T/plain'" "dry-run of a preloaded run under the launcher"
+expect_match "$out" \
+	"^plain-ranks s--r2-t1 repeat 1: OMP_NUM_THREADS=1 SCALEGATE_OUT=[^ ]+ SCALEGATE_WORKDIR=[^ ]+ /bin/sh -c 'mpirun --oversubscribe -np 2 --bind-to none env OMP_NUM_THREADS='1' SCALEGATE_OUT='[^']+' SCALEGATE_WORKDIR='[^']+' LD_PRELOAD='[^']*/libscalegate(-mpi)?.so' $T/plain'" \
+	"dry-run of a preloaded run under the launcher"
 
 expect_exit 3 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results"
 m="$T/results/manifest.tsv"
 status() { awk -F'\t' -v b="$1" '$1 == b { print $7 }' "$m" | sort -u | tr '\n' ' '; }
 nprof() { find "$T/results/$1" -name '*.sgprof' | wc -l; }
 
-[ "$(status omp-preload)" = "ok " ] || fail "omp-preload: $(cat "$m")"
-[ "$(nprof omp-preload/s--r1-t2)" -eq 1 ] || fail "omp-preload: one profile per run"
+[ "$(status omp-preload)" = "ok " ] && pass || fail "omp-preload: $(cat "$m")"
+[ "$(nprof omp-preload/s--r1-t2)" -eq 1 ] && pass || fail "omp-preload: one profile per run"
 prof=$(one_profile "$T/results/omp-preload/s--r1-t2/1")
-"$SCALEGATE" profile --tsv "$prof" | awk -F'\t' '$2 == "program" && $3 == 1 { found = 1 } END { exit !found }' ||
+"$SCALEGATE" profile --tsv "$prof" | awk -F'\t' \
+	'$2 == "program" && $3 == 1 { found = 1 } END { exit !found }' && pass ||
 	fail "omp-preload: the second thread is not in the profile"
-[ "$(status omp-plain)" = "no-profile " ] || fail "omp-plain: status $(status omp-plain)"
-# A wrapper that inherits LD_PRELOAD writes a profile of its own: the run is refused, not merged (issue 12).
-[ "$(status omp-preload-wrapped)" = "bad-profile " ] || fail "omp-preload-wrapped: status $(status omp-preload-wrapped)"
-grep -q $'^omp-preload-wrapped	.*2 profiles written, 1 expected (one per rank): a process that is not the benchmark' "$m" ||
+[ "$(status omp-plain)" = "no-profile " ] && pass || fail "omp-plain: status $(status omp-plain)"
+# A wrapper that inherits LD_PRELOAD writes a profile of its own: the run is refused, not merged
+# (issue 12).
+[ "$(status omp-preload-wrapped)" = "bad-profile " ] && pass ||
+	fail "omp-preload-wrapped: status $(status omp-preload-wrapped)"
+grep -q \
+	$'^omp-preload-wrapped	.*2 profiles written, 1 expected (one per rank): a process that is not the benchmark' \
+	"$m" && pass ||
 	fail "omp-preload-wrapped: the reason: $(grep '^omp-preload-wrapped' "$m")"
-[ "$(status plain-ranks)" = "ok " ] || fail "plain-ranks: status $(status plain-ranks) $(cat "$m")"
-[ "$(nprof plain-ranks)" -eq 2 ] || fail "plain-ranks: expected 2 profiles (not one of mpirun)"
-[ "$(status plain-ranks-noprofile)" = "no-profile " ] || fail "plain-ranks-noprofile: status"
+[ "$(status plain-ranks)" = "ok " ] && pass ||
+	fail "plain-ranks: status $(status plain-ranks) $(cat "$m")"
+[ "$(nprof plain-ranks)" -eq 2 ] && pass ||
+	fail "plain-ranks: expected 2 profiles (not one of mpirun)"
+[ "$(status plain-ranks-noprofile)" = "no-profile " ] && pass ||
+	fail "plain-ranks-noprofile: status"
 
 if [ -x "$SG_BUILD/examples/mpi_halo" ]; then
-	[ "$(status halo)" = "ok " ] || fail "halo: $(grep '^halo' "$m")"
-	[ "$(nprof halo/s--r2-t1)" -eq 2 ] || fail "halo: one profile per rank"
-	grep -q $'^halo\t-\t2\t1\t2\t1\tok\t0\t' "$m" || fail "halo: manifest line with 2 ranks"
+	[ "$(status halo)" = "ok " ] && pass || fail "halo: $(grep '^halo' "$m")"
+	[ "$(nprof halo/s--r2-t1)" -eq 2 ] && pass || fail "halo: one profile per rank"
+	grep -q $'^halo\t-\t2\t1\t2\t1\tok\t0\t' "$m" && pass ||
+		fail "halo: manifest line with 2 ranks"
 fi
 if [ -x "$SG_BUILD/examples/mpi_halo-plain" ]; then
-	[ "$(status halo-preload)" = "ok " ] || fail "halo-preload: $(grep '^halo-preload' "$m")"
-	[ "$(find "$T/results/halo-preload" -name 'rank*.sgprof' | wc -l)" -eq 2 ] || fail "halo-preload: a rank profile per rank"
+	[ "$(status halo-preload)" = "ok " ] && pass ||
+		fail "halo-preload: $(grep '^halo-preload' "$m")"
+	[ "$(find "$T/results/halo-preload" -name 'rank*.sgprof' | wc -l)" -eq 2 ] && pass ||
+		fail "halo-preload: a rank profile per rank"
 fi
-expect_match "$(cat "$T/results/fingerprint.tsv")" $'^launcher\t'"$launcher"'$' "fingerprint launcher"
+expect_match "$(cat "$T/results/fingerprint.tsv")" $'^launcher\t'"$launcher"'$' \
+	"fingerprint launcher"

@@ -1,6 +1,6 @@
-# scalegate run piped into a reader (a CI log): a line per finished run arrives while the matrix still runs,
-# and a long run prints "still running" lines. No wall-clock assertion: the second run blocks until this
-# test has read those lines, so they cannot have come from the end of the matrix.
+# scalegate run piped into a reader (a CI log): a line per finished run arrives while the matrix
+# still runs, and a long run prints "still running" lines. No wall-clock assertion: the second run
+# blocks until this test has read those lines, so they cannot have come from the end of the matrix.
 . "$(dirname "$0")/lib.bash"
 
 cat >"$T/gate.sh" <<SH
@@ -28,24 +28,28 @@ SG_PROGRESS_SECONDS=1 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" >"$
 pid=$!
 exec 3<"$T/pipe"
 # generous timeouts: they only bound a broken test, the order of events is what is asserted
-IFS= read -r -t 120 first <&3 || fail "no progress line from a piped 'scalegate run'"
-kill -0 "$pid" 2>/dev/null || fail "the first line came only after the run ended"
-[ ! -e "$T/release" ] || fail "released too early"
+IFS= read -r -t 120 first <&3 && pass || fail "no progress line from a piped 'scalegate run'"
+kill -0 "$pid" 2>/dev/null && pass || fail "the first line came only after the run ended"
+[ ! -e "$T/release" ] && pass || fail "released too early"
 expect_match "$first" '^\[1/2\] blocker 1 rank × 1 thread repeat 1/2: [0-9.]+ s, ok( \(machine busy: [^)]*\))?$' \
 	"a line per finished run (a busy machine said so)"
-IFS= read -r -t 120 second <&3 || fail "no 'still running' line while run 2 blocks"
+IFS= read -r -t 120 second <&3 && pass || fail "no 'still running' line while run 2 blocks"
 expect_match "$second" '^\[2/2\] blocker 1 rank × 1 thread repeat 2/2: still running after [0-9]+ s$' \
 	"a long run shows life"
-kill -0 "$pid" 2>/dev/null || fail "the run ended before it was released"
+kill -0 "$pid" 2>/dev/null && pass || fail "the run ended before it was released"
 touch "$T/release"
 rest=$(cat <&3)
-wait "$pid" || fail "scalegate run failed: $(cat "$T/err")"
+wait "$pid" && pass || fail "scalegate run failed: $(cat "$T/err")"
 expect_match "$rest" '^\[2/2\] blocker 1 rank × 1 thread repeat 2/2: [0-9.]+ s, ok( \(machine busy: [^)]*\))?$' \
 	"the last run's line"
 
-# on a terminal (script(1) gives it one): the live line on stderr, rewritten in place, and no log lines
-script -qec "\"$SCALEGATE\" run -c \"$T/scalegate.yml\" -o \"$T/results2\"" /dev/null >"$T/tty.out" </dev/null ||
+# on a terminal (script(1) gives it one): the live line on stderr, rewritten in place, and no log
+# lines
+script -qec "\"$SCALEGATE\" run -c \"$T/scalegate.yml\" -o \"$T/results2\"" /dev/null \
+	>"$T/tty.out" </dev/null && pass ||
 	fail "scalegate run on a terminal failed: $(cat "$T/tty.out")"
-grep -q $'\r\033\[K\[1/2\] blocker 1 rank × 1 thread repeat 1/2' "$T/tty.out" || fail "no live line on a terminal"
-tr '\r' '\n' <"$T/tty.out" | grep -Eq '^\[[0-9]+/[0-9]+\] .*: [0-9.]+ s, ok' && fail "log lines on a terminal"
+grep -q $'\r\033\[K\[1/2\] blocker 1 rank × 1 thread repeat 1/2' "$T/tty.out" && pass ||
+	fail "no live line on a terminal"
+tr '\r' '\n' <"$T/tty.out" | grep -Eq '^\[[0-9]+/[0-9]+\] .*: [0-9.]+ s, ok' && fail \
+	"log lines on a terminal"
 true

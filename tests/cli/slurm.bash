@@ -15,14 +15,16 @@ trap '"$SG_TOP/tests/slurm/cluster.sh" stop "$SLURM_DIR" >/dev/null 2>&1 || true
 # The clients of the test (and the gate) find the cluster through SLURM_CONF.
 eval "$("$SG_TOP/tests/slurm/cluster.sh" start "$SLURM_DIR")"
 export SLURM_CONF
-# Nothing of the gate's own Slurm job (when the tests themselves run in one) leaks into the private cluster.
-unset SLURM_JOB_ID SLURM_JOBID SLURM_JOB_NODELIST SLURM_NODELIST SLURM_CPUS_ON_NODE SLURM_JOB_PARTITION
+# Nothing of the gate's own Slurm job (when the tests themselves run in one) leaks into the private
+# cluster.
+unset SLURM_JOB_ID SLURM_JOBID SLURM_JOB_NODELIST SLURM_NODELIST SLURM_CPUS_ON_NODE \
+	SLURM_JOB_PARTITION
 
 # queue_empty: no job of the private cluster is pending or running.
 queue_empty() {
 	[ -z "$(squeue -h -o %i)" ]
 }
 
-# The srun launcher of the documented inside-an-allocation mode, with --overcommit because the test node has
-# 2 CPUs and the hybrid example runs 2 ranks x 2 threads.
+# The srun launcher of the documented inside-an-allocation mode, with --overcommit because the test
+# node has 2 CPUs and the hybrid example runs 2 ranks x 2 threads.
 SRUN_LAUNCHER='srun --mpi=pmix -n {ranks} -c {threads} --overcommit --cpu-bind=cores'

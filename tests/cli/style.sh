@@ -1,11 +1,16 @@
-# The sources' shape, checked like curl's checksrc: no line of gate/ and tracer/ over 100 columns (a tab
-# is 8), no trailing white space, and no error message printed past gate_error() (gate/base/util.c),
-# which the secret filter sees. .clang-format holds the layout for editors.
+# The sources' shape, checked like curl's checksrc: no line of gate/ and tracer/, nor of the C
+# sources of tests/, over 100 columns (a tab is 8), no trailing white space, and no error message
+# printed past gate_error() (gate/base/util.c), which the secret filter sees. .clang-format holds
+# the layout for editors. One check per tree, so that a failure names it.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 
 cd "$SG_TOP"
 [ -n "$(git ls-files 'gate/*.c' 2>/dev/null)" ] || { echo "skipped: not a git checkout"; exit 77; }
-bad=$(git ls-files 'gate/*.[ch]' 'tracer/*.[ch]' 2>/dev/null | python3 -c '
+
+# too_long PATHSPEC...: the lines of the tracked files matching PATHSPEC that the style forbids.
+too_long() {
+	git ls-files "$@" 2>/dev/null | python3 -c '
 import sys
 for path in sys.stdin.read().split():
     for n, line in enumerate(open(path, encoding="utf-8"), 1):
@@ -14,6 +19,12 @@ for path in sys.stdin.read().split():
             print("%s:%d: %d columns" % (path, n, len(line.expandtabs(8))))
         if line != line.rstrip():
             print("%s:%d: trailing white space" % (path, n))
-')
-[ -z "$bad" ] || fail "lines the style forbids:
+'
+}
+
+for tree in gate tracer tests; do
+	bad=$(too_long "$tree/*.[ch]")
+	[ -z "$bad" ] && pass "$tree/: no C line over 100 columns, no trailing white space" ||
+		fail "lines of $tree/ the style forbids:
 $bad"
+done

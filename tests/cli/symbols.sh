@@ -5,6 +5,7 @@
 # points, the Fortran module's, and the OpenMP/MPI calls they interpose; the archives define no
 # other global name either (a user's program links them). Also: no name of the gate's objects is one
 # that a library of the CLI's process defines.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 command -v nm >/dev/null || { echo "skip: nm (binutils) is not installed"; exit 77; }
 
@@ -15,55 +16,65 @@ api='^(sg_|SG_|__scalegate_MOD_sg_|GOMP_|omp_|ompt_start_tool$|MPI_|mpi_|ompi_[a
 toolchain='@|^(_init|_fini|_edata|_end|__bss_start|_IO_stdin_used|__(a|l|ub|t|hwa)san_|__odr_asan[._]|__sanitizer_|__sancov_|LLVMFuzzer|__start_|__stop_)'
 
 # exports FILE: its defined dynamic symbols that neither the toolchain nor a library put there (a
-# library's variable the program uses is copied into it: a COPY relocation, e.g. ompi_mpi_comm_world)
+# library's variable the program uses is copied into it: a COPY relocation, e.g.
+# ompi_mpi_comm_world)
 exports() {
-	nm -D --defined-only "$1" 2>/dev/null | awk 'NF >= 3 { print $3 }' | grep -Ev -- "$toolchain" |
-		grep -vxF -f <(readelf -rW "$1" 2>/dev/null | awk '$3 ~ /_COPY$/ { print $5 }'; echo '@') || true
+	nm -D --defined-only "$1" 2>/dev/null | awk 'NF >= 3 { print $3 }' | grep -Ev -- \
+		"$toolchain" |
+		grep -vxF -f <(readelf -rW "$1" 2>/dev/null | awk '$3 ~ /_COPY$/ { print $5 }'; \
+			echo '@') || true
 }
 
-[ -x "$SCALEGATE" ] || fail "no $SCALEGATE"
+[ -x "$SCALEGATE" ] && pass || fail "no $SCALEGATE"
 ours=$(exports "$SCALEGATE")
-[ -z "$ours" ] || fail "the CLI exports $(echo $ours)"
+[ -z "$ours" ] && pass || fail "the CLI exports $(echo $ours)"
 
 checked=0
 for lib in "$SG_BUILD"/lib/*.so; do
 	[ -e "$lib" ] || continue
 	bad=$(exports "$lib" | grep -Ev -- "$api" || true)
-	[ -z "$bad" ] || fail "$(basename "$lib") exports names outside its API: $(echo $bad)"
+	[ -z "$bad" ] && pass ||
+		fail "$(basename "$lib") exports names outside its API: $(echo $bad)"
 	api_names=$(exports "$lib" | grep -Ec -- '^sg_')
-	[ "$api_names" -gt 0 ] || fail "$(basename "$lib") exports no sg_ entry point"
+	[ "$api_names" -gt 0 ] && pass || fail "$(basename "$lib") exports no sg_ entry point"
 	checked=$((checked + 1))
 done
 for lib in "$SG_BUILD"/lib/*.a; do
 	[ -e "$lib" ] || continue
-	bad=$(nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 { print $3 }' | grep -Ev -- "$toolchain" |
+	bad=$(nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 { print $3 }' | grep -Ev -- \
+		"$toolchain" |
 		grep -Ev -- "$api" || true)
-	[ -z "$bad" ] || fail "$(basename "$lib") defines global names outside its API: $(echo $bad)"
+	[ -z "$bad" ] && pass ||
+		fail "$(basename "$lib") defines global names outside its API: $(echo $bad)"
 	checked=$((checked + 1))
 done
-[ "$checked" -ge 2 ] || fail "found only $checked tracer libraries in $SG_BUILD/lib"
+[ "$checked" -ge 2 ] && pass || fail "found only $checked tracer libraries in $SG_BUILD/lib"
 
-# every name our objects define that is not the API: no program of the build (examples, test programs,
-# unit tests, fuzzers; a sanitizer's runtime exports libc's names there, so those are not judged) exports one
-nm -g --defined-only "$SG_BUILD"/libgate.a "$SG_BUILD"/gate/cmd/*.o "$SG_BUILD"/lib/*.a 2>/dev/null |
+# every name our objects define that is not the API: no program of the build (examples, test
+# programs, unit tests, fuzzers; a sanitizer's runtime exports libc's names there, so those are not
+# judged) exports one
+nm -g --defined-only "$SG_BUILD"/libgate.a "$SG_BUILD"/gate/cmd/*.o "$SG_BUILD"/lib/*.a \
+	2>/dev/null |
 	awk 'NF == 3 { print $3 }' | sort -u >"$T/ours"
 grep -Ev -- "$api" "$T/ours" >"$T/private" || true
-[ -s "$T/private" ] || fail "no symbols read from the gate's objects"
+[ -s "$T/private" ] && pass || fail "no symbols read from the gate's objects"
 top_build=$(dirname "$SG_BUILD")
 programs=0
 while IFS= read -r prog; do
 	readelf -h "$prog" >/dev/null 2>&1 || continue
 	bad=$(exports "$prog" | sort -u | comm -12 - "$T/private")
-	[ -z "$bad" ] || fail "${prog#"$top_build"/} exports $(echo $bad)"
+	[ -z "$bad" ] && pass || fail "${prog#"$top_build"/} exports $(echo $bad)"
 	programs=$((programs + 1))
-done < <(find "$SG_BUILD" "$top_build/fuzz" -type f -perm -u+x ! -name '*.so' ! -name '*.sh' 2>/dev/null)
-[ "$programs" -gt 10 ] || fail "found only $programs programs in $SG_BUILD"
+done < <(find "$SG_BUILD" "$top_build/fuzz" -type f -perm -u+x ! -name '*.so' ! -name '*.sh' \
+	2>/dev/null)
+[ "$programs" -gt 10 ] && pass || fail "found only $programs programs in $SG_BUILD"
 
 # the gate's own global names against every library of the CLI's process (hidden now, but a name
 # shared with a library is one visibility flag away from this crash again)
 libs=$(ldd "$SCALEGATE" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }')
-nm -D --defined-only $libs 2>/dev/null | awk 'NF >= 3 { sub(/@.*/, "", $3); print $3 }' | sort -u >"$T/system"
-[ -s "$T/system" ] || fail "no symbols read from the CLI's libraries"
+nm -D --defined-only $libs 2>/dev/null | awk 'NF >= 3 { sub(/@.*/, "", $3); print $3 }' | sort -u \
+	>"$T/system"
+[ -s "$T/system" ] && pass || fail "no symbols read from the CLI's libraries"
 shared=$(comm -12 "$T/private" "$T/system")
-[ -z "$shared" ] || fail "the gate defines names its libraries define too: $(echo $shared)"
+[ -z "$shared" ] && pass || fail "the gate defines names its libraries define too: $(echo $shared)"
 echo "ok: exported symbols"

@@ -11,7 +11,8 @@ jacobi=$SG_BUILD/examples/jacobi
 # region (1 thread: all of sweep's own work runs inside its parallel loop, the spin after it).
 # With "-rq", the run-queue delay is left out: a preemption outside the loop cannot make a spin.
 ratios() {
-	awk -F'\t' -v minus="${2:-}" '$1 == "region" { name[$2] = $3 } $1 == "node" { reg[$2] = name[$4] }
+	awk -F'\t' -v minus="${2:-}" \
+		'$1 == "region" { name[$2] = $3 } $1 == "node" { reg[$2] = name[$4] }
 		$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
 		$1 == "stat" && $3 == 0 { q = minus && $idx["rq_wait"] != "-" ? $idx["rq_wait"] : 0
 			printf "%s %.3f\n", reg[$2], ($idx["time"] - $idx["par"] - q) / $idx["par"] }' "$1"/*.sgprof
@@ -21,18 +22,19 @@ SCALEGATE_OUT=$T/plain "$jacobi" 1 600 40 >/dev/null
 SCALEGATE_OUT=$T/inj SCALEGATE_INJECT=sweep:300%:serial "$jacobi" 1 600 40 >/dev/null
 ratio() { awk -v p="$2" '$1 == p { print $2 }' <<<"$1"; }
 r=$(ratio "$(ratios "$T/inj")" sweep)
-awk -v r="$r" 'BEGIN { exit !(r >= 2.95 && r < 10) }' || fail "sweep: spin/work $r, expected about 3"
+awk -v r="$r" 'BEGIN { exit !(r >= 2.95 && r < 10) }' && pass ||
+	fail "sweep: spin/work $r, expected about 3"
 r=$(ratio "$(ratios "$T/inj" -rq)" residual)
-awk -v r="$r" 'BEGIN { exit !(r < 0.5) }' || fail "residual was slowed down too: $r"
+awk -v r="$r" 'BEGIN { exit !(r < 0.5) }' && pass || fail "residual was slowed down too: $r"
 r=$(ratio "$(ratios "$T/plain" -rq)" sweep)
-awk -v r="$r" 'BEGIN { exit !(r < 0.5) }' || fail "without SCALEGATE_INJECT sweep spun: $r"
+awk -v r="$r" 'BEGIN { exit !(r < 0.5) }' && pass || fail "without SCALEGATE_INJECT sweep spun: $r"
 # A name that matches nothing, or a malformed value, injects nothing and breaks nothing.
 mkdir "$T/none"
 SCALEGATE_OUT=$T/none SCALEGATE_INJECT=nosuch:50%,sweep,residual:50%:serialx "$jacobi" 1 600 40 \
-	>/dev/null || fail "a bad spec broke the program"
+	>/dev/null && pass || fail "a bad spec broke the program"
 for r in sweep residual; do
 	v=$(ratio "$(ratios "$T/none" -rq)" $r)
-	awk -v r="$v" 'BEGIN { exit !(r < 0.5) }' || fail "a bad spec injected into $r: $v"
+	awk -v r="$v" 'BEGIN { exit !(r < 0.5) }' && pass || fail "a bad spec injected into $r: $v"
 done
 
 # The default: every thread's own work. 'a' and 'b' do the same work (a serial part, then a loop
@@ -45,7 +47,7 @@ twin() {
 		END { printf "%.3f %.3f %.3f\n", t["a"] / t["b"], 1 - p["a"] / t["a"],
 			1 - p["b"] / t["b"] }' "$1"
 }
-check() { awk -v a="$1" -v b="$2" -v c="$3" "BEGIN { exit !($4) }" || fail "$5: $1 $2 $3"; }
+check() { awk -v a="$1" -v b="$2" -v c="$3" "BEGIN { exit !($4) }" && pass || fail "$5: $1 $2 $3"; }
 export OMP_PROC_BIND=false
 for spec in a:300% a:300%:serial; do
 	mkdir "$T/$spec"

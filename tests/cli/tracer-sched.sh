@@ -17,26 +17,30 @@ stat() {
 meta() { awk -F'\t' -v k="$2" '$1 == "meta" && $2 == k { print $3 }' "$1"; }
 # holds A OP B WHAT: a relation between decimals (awk syntax, e.g. 'a + b <= c * 1.02 + 0.002').
 holds() {
-	awk -v a="$1" -v b="$2" -v c="$3" "BEGIN { exit !($4) }" || fail "$5 (a=$1 b=$2 c=$3: $4)"
+	awk -v a="$1" -v b="$2" -v c="$3" "BEGIN { exit !($4) }" && pass ||
+		fail "$5 (a=$1 b=$2 c=$3: $4)"
 }
 
 traced "$T/basic" sched basic
 p=$(one_profile "$T/basic")
-[ "$(meta "$p" sched)" = schedstat ] || fail "meta sched: $(meta "$p" sched)"
+[ "$(meta "$p" sched)" = schedstat ] && pass || fail "meta sched: $(meta "$p" sched)"
 holds "$(meta "$p" cpus)" "$(nproc)" 0 'a >= 1 && a <= b' "meta cpus is the affinity mask's size"
 holds "$(meta "$p" threads_max)" 0 0 'a == 2' "meta threads_max: the main thread and one worker"
-grep -q "^columns	stat	.*	cpu	rq_wait	rq_sync	cpu_wait	mpi_sync	mpi_rq	mpi_cpu$" "$p" ||
+grep -q \
+	"^columns	stat	.*	cpu	rq_wait	rq_sync	cpu_wait	mpi_sync	mpi_rq	mpi_cpu$" \
+	"$p" && pass ||
 	fail "no cpu, rq_wait, rq_sync, cpu_wait, mpi_sync, mpi_rq and mpi_cpu columns"
 # Without MPI, nobody to wait for: the ranks' columns say not captured.
 awk -F'\t' '$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
 	$1 == "stat" && ($idx["mpi_sync"] != "-" || $idx["mpi_rq"] != "-" || $idx["mpi_cpu"] != "-") {
 		print "bad: " $0; bad = 1 }
-	END { exit bad }' "$p" || fail "mpi_sync, mpi_rq or mpi_cpu captured in a program without MPI"
+	END { exit bad }' "$p" && pass ||
+		fail "mpi_sync, mpi_rq or mpi_cpu captured in a program without MPI"
 # Every stat record: cpu + rq_wait <= time (+ clock slack), both >= 0.
 awk -F'\t' '$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
 	$1 == "stat" { t = $idx["time"]; c = $idx["cpu"]; q = $idx["rq_wait"]
 		if (c < 0 || q < 0 || c + q > t * 1.02 + 0.002) { print "bad: " $0; bad = 1 } }
-	END { exit bad }' "$p" || fail "cpu + rq_wait past time"
+	END { exit bad }' "$p" && pass || fail "cpu + rq_wait past time"
 for r in spin sleep loop tiny team; do
 	for c in time cpu rq_wait; do
 		holds "$(stat "$p" $r 0 $c)" 0 0 'a != "missing" && a >= 0' "$r: $c"
@@ -51,7 +55,8 @@ three() {
 holds $(three spin 0) 'a + b >= c * 0.8' "a spinning interval is on a CPU or runnable"
 # Asleep: hardly on a CPU, and no delay (the thread left its CPU: its time off it is not stolen).
 # shellcheck disable=SC2046
-holds $(three sleep 0) 'a < c * 0.2 && b < c * 0.2' "a sleeping interval is neither on a CPU nor delayed"
+holds $(three sleep 0) 'a < c * 0.2 && b < c * 0.2' \
+	"a sleeping interval is neither on a CPU nor delayed"
 # 20000 entries of 2 us, far below the 250 us between snapshots, still get their part.
 # shellcheck disable=SC2046
 holds $(three tiny 0) 'a + b >= c * 0.8' "short entries get their share of the clocks"
@@ -60,8 +65,8 @@ holds "$(stat "$p" tiny 0 cpu)" "$(stat "$p" loop 0 cpu)" 0 'a <= b * 1.0001' "l
 # shellcheck disable=SC2046
 holds $(three team 1) 'a + b >= c * 0.8 && a > 0' "the team worker's body is on a CPU or runnable"
 
-# Threads bound to places (OMP_PROC_BIND): libgomp binds the main thread to the first place before the
-# tracer starts; cpus is what the team's threads may run on, the places of its two threads.
+# Threads bound to places (OMP_PROC_BIND): libgomp binds the main thread to the first place before
+# the tracer starts; cpus is what the team's threads may run on, the places of its two threads.
 OMP_PROC_BIND=close OMP_PLACES=cores traced "$T/bound" sched basic
 holds "$(meta "$(one_profile "$T/bound")" cpus)" "$(nproc)" 0 'a >= (b < 2 ? b : 2) && a <= b' \
 	"meta cpus of threads bound to places: both threads' places"
@@ -81,9 +86,9 @@ holds $(three spin 0) 'a + b >= c * 0.8 && a + b <= c * 1.02 + 0.002' "with a ho
 # schedstat unreadable: rq_wait is '-', not 0; cpu is still measured.
 SCALEGATE_SCHEDSTAT=/nonexistent traced "$T/none" sched basic
 p=$(one_profile "$T/none")
-[ "$(meta "$p" sched)" = none ] || fail "meta sched without schedstat: $(meta "$p" sched)"
+[ "$(meta "$p" sched)" = none ] && pass || fail "meta sched without schedstat: $(meta "$p" sched)"
 rq=$(stat "$p" spin 0 rq_wait)
-[ "$rq" = - ] || fail "rq_wait without schedstat: $rq"
+[ "$rq" = - ] && pass || fail "rq_wait without schedstat: $rq"
 holds "$(stat "$p" spin 0 cpu)" 0 0 'a > 0' "cpu without schedstat"
 
 # Time taken from a thread that never left its CPU (the hypervisor's steal, interrupts) is a delay:
@@ -108,11 +113,11 @@ expect_exit 0 "$SCALEGATE" profile "$(one_profile "$T/basic")"
 expect_match "$out" '^  program/spin ' "scalegate profile lists the intervals"
 expect_exit 0 "$SCALEGATE" profile --tsv "$T/basic"/*.sgprof "$T/none"/*.sgprof
 
-# Team phases (rq_sync, cpu_wait): PRK Stencil's shape (barriers inside one parallel region) with two
-# CPU hogs beside its two threads, spinning waits (libgomp's default) and passive ones. Relations only:
-# cpu_wait is part of the waiting and of cpu; a thread's time on the program's critical path (its
-# presence less its delay and rq_sync, summed over the region's intervals) is never negative nor more
-# than its presence; and the hogs shift phases: rq_sync is not all zero.
+# Team phases (rq_sync, cpu_wait): PRK Stencil's shape (barriers inside one parallel region) with
+# two CPU hogs beside its two threads, spinning waits (libgomp's default) and passive ones.
+# Relations only: cpu_wait is part of the waiting and of cpu; a thread's time on the program's
+# critical path (its presence less its delay and rq_sync, summed over the region's intervals) is
+# never negative nor more than its presence; and the hogs shift phases: rq_sync is not all zero.
 for policy in active passive; do
 	for h in 1 2; do timeout 120 sh -c 'while :; do :; done' & eval "hog$h=\$!"; done
 	OMP_WAIT_POLICY=$policy OMP_NUM_THREADS=2 OMP_PROC_BIND=false \
@@ -132,5 +137,5 @@ for policy in active passive; do
 				if (prog < -0.002 || prog > a[th] + 0.002) {
 					print "thread " th ": on the critical path " prog " of " a[th]; bad = 1 } }
 			if (!any) { print "rq_sync is 0 everywhere under two hogs"; bad = 1 }
-			exit bad }' "$p" || fail "team phases under two hogs, $policy waits"
+			exit bad }' "$p" && pass || fail "team phases under two hogs, $policy waits"
 done

@@ -5,7 +5,8 @@ set -euo pipefail
 SCALEGATE=$1 T=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
 
-# reseal FILE: the end record of a baseline recomputed after an edit (FNV-1a 64 of the lines before it).
+# reseal FILE: the end record of a baseline recomputed after an edit (FNV-1a 64 of the lines before
+# it).
 reseal() {
 	python3 - "$1" <<'PY'
 import sys
@@ -39,7 +40,8 @@ while IFS=$'\t' read -r name want message transform; do
 		cat "$d/out" >&2
 		failed=$((failed + 1))
 	elif [ "$want" -ne 0 ] && ! grep -q '<error' "$d/junit.xml"; then
-		echo "FAIL: baseline case '$name': exit $code but no <error> in the JUnit report" >&2
+		echo "FAIL: baseline case '$name': exit $code but no <error> in the JUnit report" \
+			>&2
 		failed=$((failed + 1))
 	elif [ "$want" -eq 0 ] && grep -q '<error' "$d/junit.xml"; then
 		echo "FAIL: baseline case '$name': a JUnit <error> with exit 0" >&2

@@ -4,7 +4,8 @@
 trap '' TERM
 if [ "${2:-}" = setsid ]; then
 	# A daemon: a new session, its parent gone, the shell returns at once.
-	setsid sh -c 'trap "" TERM; echo $$ >>"$0"; exec sleep 300' "$1" </dev/null >/dev/null 2>&1 &
+	setsid sh -c 'trap "" TERM; echo $$ >>"$0"; exec sleep 300' "$1" </dev/null >/dev/null \
+		2>&1 &
 	sleep 0.5
 	exit 0
 fi

@@ -1,4 +1,5 @@
-/* libFuzzer: baseline_read() (*.sgbase); seeds from the baselines of tests/data/check and baselines/. */
+/* libFuzzer: baseline_read() (*.sgbase); seeds from the baselines of tests/data/check and
+ * baselines/. */
 #include <fcntl.h>
 
 #include "fuzz.h"
@@ -11,7 +12,8 @@ static void read_baseline(const char *path)
 	if (!baseline_read(&b, path)) {
 		/* What was read is used as the check uses it. */
 		for (size_t i = 0; i < b.nr_cells; i++)
-			baseline_find(&b, b.cells[i].interval, b.cells[i].size, b.cells[i].ranks, b.cells[i].threads);
+			baseline_find(&b, b.cells[i].interval, b.cells[i].size, b.cells[i].ranks,
+				      b.cells[i].threads);
 		baseline_release(&b);
 	}
 }

@@ -1,4 +1,5 @@
-/* libFuzzer: config_load() (scalegate.yml) and the rules of the same file; seeds from tests/data/config. */
+/* libFuzzer: config_load() (scalegate.yml) and the rules of the same file; seeds from
+ * tests/data/config. */
 #include <fcntl.h>
 
 #include "fuzz.h"

@@ -1,4 +1,5 @@
-/* libFuzzer: profile_read() (*.sgprof, tracer/PROFILE.md); seeds from the profiles of tests/data/check. */
+/* libFuzzer: profile_read() (*.sgprof, tracer/PROFILE.md); seeds from the profiles of
+ * tests/data/check. */
 #include <fcntl.h>
 
 #include "fuzz.h"

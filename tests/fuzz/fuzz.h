@@ -1,4 +1,5 @@
-/* Shared by the libFuzzer harnesses (tests/fuzz/README.md): an input as a file the gate's readers open by path. */
+/* Shared by the libFuzzer harnesses (tests/fuzz/README.md): an input as a file the gate's readers
+ * open by path. */
 #ifndef SG_FUZZ_H
 #define SG_FUZZ_H
 

@@ -1,4 +1,5 @@
-/* OpenMP by pragmas only, no omp_* call: a linker with --as-needed may drop the runtime (issue 12). */
+/* OpenMP by pragmas only, no omp_* call: a linker with --as-needed may drop the runtime (issue 12).
+ */
 #include <scalegate.h>
 #include <stdio.h>
 

@@ -113,7 +113,8 @@ int main(int argc, char **argv)
 		SG_END("step");
 	}
 	if (!rank)
-		printf("busy: %s, %d ranks, %d steps%s\n", argv[1], ranks, steps, sink < 0 ? "!" : "");
+		printf("busy: %s, %d ranks, %d steps%s\n", argv[1], ranks, steps,
+		       sink < 0 ? "!" : "");
 	MPI_Finalize();
 	return 0;
 }

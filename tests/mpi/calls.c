@@ -1,9 +1,11 @@
 /*
- * Makes known MPI calls with known sizes, each group in its own interval, for tests/cli/mpi-calls.sh.
+ * Makes known MPI calls with known sizes, each group in its own interval, for
+ * tests/cli/mpi-calls.sh.
  *
- *   usage: calls all FILE   point-to-point, wait/test, collectives, non-blocking collectives, MPI-IO on FILE.RANK
- *          calls pcontrol   5 allreduces measured, 10 paused by MPI_Pcontrol(0), 2 after MPI_Pcontrol(1)
- *          calls threads N  MPI_THREAD_MULTIPLE: N OpenMP threads each make 20 allreduces and 10 sendrecvs
+ *   usage: calls all FILE   point-to-point, wait/test, collectives, non-blocking collectives,
+ * MPI-IO on FILE.RANK calls pcontrol   5 allreduces measured, 10 paused by MPI_Pcontrol(0), 2 after
+ * MPI_Pcontrol(1) calls threads N  MPI_THREAD_MULTIPLE: N OpenMP threads each make 20 allreduces
+ * and 10 sendrecvs
  */
 #include <mpi.h>
 #include <omp.h>
@@ -43,9 +45,10 @@ static void p2p(void)
 	CHECK(MPI_Isend(i, 50, MPI_INT, right, 1, MPI_COMM_WORLD, &req[1]));
 	CHECK(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
 	/* sendrecv: 80 + 80 bytes, then one with MPI_PROC_NULL on both sides: 0 bytes */
-	CHECK(MPI_Sendrecv(s, 10, MPI_DOUBLE, right, 2, sr, 10, MPI_DOUBLE, left, 2, MPI_COMM_WORLD, &st));
-	CHECK(MPI_Sendrecv(s, 10, MPI_DOUBLE, MPI_PROC_NULL, 3, sr, 10, MPI_DOUBLE, MPI_PROC_NULL, 3, MPI_COMM_WORLD,
+	CHECK(MPI_Sendrecv(s, 10, MPI_DOUBLE, right, 2, sr, 10, MPI_DOUBLE, left, 2, MPI_COMM_WORLD,
 			   &st));
+	CHECK(MPI_Sendrecv(s, 10, MPI_DOUBLE, MPI_PROC_NULL, 3, sr, 10, MPI_DOUBLE, MPI_PROC_NULL,
+			   3, MPI_COMM_WORLD, &st));
 	/* probe: 1; recv: 4 bytes; isend: +4 bytes; wait: +1 */
 	CHECK(MPI_Isend(&one, 1, MPI_INT, right, 4, MPI_COMM_WORLD, &req[1]));
 	CHECK(MPI_Probe(left, 4, MPI_COMM_WORLD, &st));
@@ -62,10 +65,13 @@ static void p2p(void)
 static void collectives(void)
 {
 	char bytes[1000] = { 0 };
-	double d4[4] = { 1, 2, 3, 4 }, r4[4], d2[2] = { 1, 2 }, *all = calloc((size_t)ranks * 2, sizeof(double));
-	int i8[8] = { 0 }, r8[8], i3[3] = { 0 }, *gath = calloc((size_t)ranks * 5, sizeof(int)), i5[5];
-	int *counts = calloc((size_t)ranks, sizeof(int)), *displs = calloc((size_t)ranks, sizeof(int));
-	double *a2a = calloc((size_t)ranks * 2, sizeof(double)), *a2b = calloc((size_t)ranks * 2, sizeof(double));
+	double d4[4] = {1, 2, 3, 4}, r4[4], d2[2] = {1, 2},
+	       *all = calloc((size_t)ranks * 2, sizeof(double));
+	int i8[8] = {0}, r8[8], i3[3] = {0}, *gath = calloc((size_t)ranks * 5, sizeof(int)), i5[5];
+	int *counts = calloc((size_t)ranks, sizeof(int)),
+	    *displs = calloc((size_t)ranks, sizeof(int));
+	double *a2a = calloc((size_t)ranks * 2, sizeof(double)),
+	       *a2b = calloc((size_t)ranks * 2, sizeof(double));
 	long long s = rank, sr;
 	int rs;
 
@@ -75,28 +81,40 @@ static void collectives(void)
 	}
 	SG_BEGIN("collectives");
 	CHECK(MPI_Barrier(MPI_COMM_WORLD));                                            /* barrier */
-	CHECK(MPI_Bcast(bytes, 1000, MPI_BYTE, 0, MPI_COMM_WORLD));                    /* root 1000 out, others in */
-	CHECK(MPI_Reduce(d4, r4, 4, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD));         /* 32 out, root 32 in */
-	for (int k = 0; k < 3; k++)                                                    /* 3 x 32 both ways */
+	CHECK(MPI_Bcast(bytes, 1000, MPI_BYTE, 0, MPI_COMM_WORLD)); /* root 1000 out, others in */
+	CHECK(MPI_Reduce(d4, r4, 4, MPI_DOUBLE, MPI_SUM, 0,
+			 MPI_COMM_WORLD)); /* 32 out, root 32 in */
+	for (int k = 0; k < 3; k++) /* 3 x 32 both ways */
 		CHECK(MPI_Allreduce(i8, r8, 8, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
-	CHECK(MPI_Allreduce(MPI_IN_PLACE, d2, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD)); /* 16 both ways */
-	CHECK(MPI_Gather(i3, 3, MPI_INT, gath, 3, MPI_INT, 0, MPI_COMM_WORLD));       /* 12 out, root 12p in */
-	CHECK(MPI_Gatherv(d2, 2, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD)); /* 16, root 16p */
-	CHECK(MPI_Allgather(d2, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, MPI_COMM_WORLD));  /* 16 out, 16p in */
-	CHECK(MPI_Allgatherv(d2, 2, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD)); /* 16, 16p */
-	CHECK(MPI_Scatter(gath, 5, MPI_INT, i5, 5, MPI_INT, 0, MPI_COMM_WORLD));      /* root 20p out, 20 in */
-	CHECK(MPI_Scatterv(all, counts, displs, MPI_DOUBLE, d2, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD)); /* root 16p, 16 */
-	CHECK(MPI_Alltoall(a2a, 2, MPI_DOUBLE, a2b, 2, MPI_DOUBLE, MPI_COMM_WORLD));  /* 16p both ways */
-	CHECK(MPI_Alltoallv(a2a, counts, displs, MPI_DOUBLE, a2b, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD));
-	CHECK(MPI_Reduce_scatter_block(counts, &rs, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD)); /* 4p out, 4 in */
-	CHECK(MPI_Scan(&s, &sr, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD));           /* 8 both ways */
-	CHECK(MPI_Exscan(&s, &sr, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD));         /* 8 both ways */
+	CHECK(MPI_Allreduce(MPI_IN_PLACE, d2, 2, MPI_DOUBLE, MPI_SUM,
+			    MPI_COMM_WORLD)); /* 16 both ways */
+	CHECK(MPI_Gather(i3, 3, MPI_INT, gath, 3, MPI_INT, 0,
+			 MPI_COMM_WORLD)); /* 12 out, root 12p in */
+	CHECK(MPI_Gatherv(d2, 2, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0,
+			  MPI_COMM_WORLD)); /* 16, root 16p */
+	CHECK(MPI_Allgather(d2, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE,
+			    MPI_COMM_WORLD)); /* 16 out, 16p in */
+	CHECK(MPI_Allgatherv(d2, 2, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE,
+			     MPI_COMM_WORLD)); /* 16, 16p */
+	CHECK(MPI_Scatter(gath, 5, MPI_INT, i5, 5, MPI_INT, 0,
+			  MPI_COMM_WORLD)); /* root 20p out, 20 in */
+	CHECK(MPI_Scatterv(all, counts, displs, MPI_DOUBLE, d2, 2, MPI_DOUBLE, 0,
+			   MPI_COMM_WORLD)); /* root 16p, 16 */
+	CHECK(MPI_Alltoall(a2a, 2, MPI_DOUBLE, a2b, 2, MPI_DOUBLE,
+			   MPI_COMM_WORLD)); /* 16p both ways */
+	CHECK(MPI_Alltoallv(a2a, counts, displs, MPI_DOUBLE, a2b, counts, displs, MPI_DOUBLE,
+			    MPI_COMM_WORLD));
+	CHECK(MPI_Reduce_scatter_block(counts, &rs, 1, MPI_INT, MPI_SUM,
+				       MPI_COMM_WORLD)); /* 4p out, 4 in */
+	CHECK(MPI_Scan(&s, &sr, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD)); /* 8 both ways */
+	CHECK(MPI_Exscan(&s, &sr, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD)); /* 8 both ways */
 	SG_END("collectives");
 
 	SG_BEGIN("nonblocking");
 	MPI_Request req[2];
 	CHECK(MPI_Ibarrier(MPI_COMM_WORLD, &req[0]));
-	CHECK(MPI_Iallreduce(d4, r4, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req[1])); /* 32 both ways */
+	CHECK(MPI_Iallreduce(d4, r4, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD,
+			     &req[1])); /* 32 both ways */
 	CHECK(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
 	SG_END("nonblocking");
 	free(all);
@@ -116,7 +134,8 @@ static void io(const char *base)
 	memset(buf, rank, sizeof(buf));
 	snprintf(path, sizeof(path), "%s.%d", base, rank);
 	SG_BEGIN("io");
-	CHECK(MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
+	CHECK(MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL,
+			    &fh));
 	CHECK(MPI_File_write_at(fh, 0, buf, 256, MPI_CHAR, MPI_STATUS_IGNORE));
 	CHECK(MPI_File_read_at(fh, 0, buf, 64, MPI_INT, MPI_STATUS_IGNORE));
 	CHECK(MPI_File_close(&fh));
@@ -139,7 +158,8 @@ static void pcontrol(void)
 	SG_END("pcontrol");
 }
 
-/* Each thread talks on its own communicator, so the calls of different threads never match each other. */
+/* Each thread talks on its own communicator, so the calls of different threads never match each
+ * other. */
 static void threads(int n)
 {
 	MPI_Comm *comm = calloc((size_t)n, sizeof(MPI_Comm));
@@ -149,15 +169,16 @@ static void threads(int n)
 	SG_BEGIN("threads");
 #pragma omp parallel num_threads(n)
 	{
-		int me = omp_get_thread_num(), right = (rank + 1) % ranks, left = (rank + ranks - 1) % ranks;
+		int me = omp_get_thread_num(), right = (rank + 1) % ranks,
+		    left = (rank + ranks - 1) % ranks;
 		double x = me, y;
 
 		SG_BEGIN("thread");
 		for (int k = 0; k < 20; k++)
 			CHECK(MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, comm[me]));
 		for (int k = 0; k < 10; k++)
-			CHECK(MPI_Sendrecv(&x, 1, MPI_DOUBLE, right, k, &y, 1, MPI_DOUBLE, left, k, comm[me],
-					   MPI_STATUS_IGNORE));
+			CHECK(MPI_Sendrecv(&x, 1, MPI_DOUBLE, right, k, &y, 1, MPI_DOUBLE, left, k,
+					   comm[me], MPI_STATUS_IGNORE));
 		SG_END("thread");
 	}
 	SG_END("threads");

@@ -1,5 +1,5 @@
-/* A token passed around a ring of ranks with blocking calls: each rank holds it 20 ms (asleep), so every
- * receive waits for a late sender. usage: token ROUNDS [sendrecv] */
+/* A token passed around a ring of ranks with blocking calls: each rank holds it 20 ms (asleep), so
+ * every receive waits for a late sender. usage: token ROUNDS [sendrecv] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,9 +33,10 @@ int main(int argc, char **argv)
 			MPI_Send(&token, 1, MPI_INT, next, 0, MPI_COMM_WORLD);
 			MPI_Recv(&token, 1, MPI_INT, prev, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		} else if (sendrecv) {
-			/* receive the token, hold it, pass it on while receiving nothing (PROC_NULL) */
-			MPI_Sendrecv(NULL, 0, MPI_INT, MPI_PROC_NULL, 0, &token, 1, MPI_INT, prev, 0, MPI_COMM_WORLD,
-				     MPI_STATUS_IGNORE);
+			/* receive the token, hold it, pass it on while receiving nothing
+			 * (PROC_NULL) */
+			MPI_Sendrecv(NULL, 0, MPI_INT, MPI_PROC_NULL, 0, &token, 1, MPI_INT, prev,
+				     0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 			hold();
 			MPI_Send(&token, 1, MPI_INT, next, 0, MPI_COMM_WORLD);
 		} else {

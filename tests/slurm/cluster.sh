@@ -3,9 +3,10 @@
 # slurmctld and slurmd with their own slurm.conf, state, spool and logs under one directory,
 # on free ports. Runs as root (slurmd must, to start jobs as their user).
 #
-#   tests/slurm/cluster.sh start DIR   start it; prints the line to source: 'export SLURM_CONF=DIR/slurm.conf'
-#   tests/slurm/cluster.sh stop DIR    cancel every job, stop every daemon it started, keep DIR
-#   tests/slurm/cluster.sh check       exit 0 when a cluster can be started here, else say why on stdout, exit 1
+#   tests/slurm/cluster.sh start DIR   start it; prints the line to source: 'export
+# SLURM_CONF=DIR/slurm.conf'   tests/slurm/cluster.sh stop DIR    cancel every job, stop every
+# daemon it started, keep DIR   tests/slurm/cluster.sh check       exit 0 when a cluster can be
+# started here, else say why on stdout, exit 1
 #
 # The node is 'localhost' with the machine's CPUs; the partition 'debug' is the default. No cgroups:
 # proctrack/linuxproc tracks a job's processes through /proc, task/affinity binds them with
@@ -23,7 +24,9 @@ check() {
 	[ "$(id -u)" -eq 0 ] || { echo "not root: slurmd must run as root"; return 1; }
 	for t in "${SBIN[@]}" "${CLIENTS[@]}" mungekey python3; do
 		command -v "$t" >/dev/null 2>&1 || [ -x "/usr/sbin/$t" ] ||
-			{ echo "'$t' is not installed (ci/install-deps.sh installs slurm-wlm and munge)"; return 1; }
+			{ echo \
+				"'$t' is not installed (ci/install-deps.sh installs slurm-wlm and munge)"; \
+				return 1; }
 	done
 }
 
@@ -42,8 +45,10 @@ EOF
 
 write_conf() {
 	local dir=$1 ctld_port=$2 d_port=$3 hw
-	# The node as slurmd sees it (CPUs, sockets, cores, threads), without memory: jobs ask for none.
-	hw=$(slurmd -C | head -n 1 | tr ' ' '\n' | grep -E '^(CPUs|Boards|SocketsPerBoard|CoresPerSocket|ThreadsPerCore)=' | tr '\n' ' ')
+	# The node as slurmd sees it (CPUs, sockets, cores, threads), without memory: jobs ask for
+	# none.
+	hw=$(slurmd -C | head -n 1 | tr ' ' '\n' | grep -E \
+		'^(CPUs|Boards|SocketsPerBoard|CoresPerSocket|ThreadsPerCore)=' | tr '\n' ' ')
 	cat >"$dir/slurm.conf" <<EOF
 # Written by tests/slurm/cluster.sh: a private single-node cluster on loopback.
 ClusterName=sgtest
@@ -108,7 +113,8 @@ wait_idle() {
 		state=$(sinfo -h -n localhost -o %T 2>/dev/null || true)
 		case "$state" in
 		idle) return 0 ;;
-		down* | drain*) scontrol update NodeName=localhost State=RESUME >/dev/null 2>&1 || true ;;
+		down* | drain*) scontrol update NodeName=localhost State=RESUME >/dev/null 2>&1 || \
+			true ;;
 		esac
 		sleep 0.5
 	done

@@ -1,6 +1,7 @@
-/* PRK Stencil's OpenMP shape: one parallel region around the iteration loop, every thread opening the
- * intervals inside it, each around a worksharing loop; a barrier and a master section once at the end.
- *   knob: SG_KNOB_SINGLE=1 turns the update's 'omp for' into an 'omp single' (the gate bench's change) */
+/* PRK Stencil's OpenMP shape: one parallel region around the iteration loop, every thread opening
+ * the intervals inside it, each around a worksharing loop; a barrier and a master section once at
+ * the end. knob: SG_KNOB_SINGLE=1 turns the update's 'omp for' into an 'omp single' (the gate
+ * bench's change) */
 #include <scalegate.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,8 @@ int main(int argc, char **argv)
 	{
 		for (int it = 0; it < iters; it++) {
 			SG_BEGIN("stencil");
-			/* uneven work per index: the implicit barrier at the loop end has something to wait for */
+			/* uneven work per index: the implicit barrier at the loop end has something
+			 * to wait for */
 #pragma omp for schedule(static)
 			for (int i = 1; i < n - 1; i++) {
 				double s = 0;

@@ -1,4 +1,5 @@
-/* Regions by name (sg_region_named): NAMES names on every thread of a team, more than a thread's cache holds. */
+/* Regions by name (sg_region_named): NAMES names on every thread of a team, more than a thread's
+ * cache holds. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -17,8 +18,10 @@ int main(void)
 			char name[32];
 			int n = snprintf(name, sizeof(name), "n%d", i);
 			sg_region_t r = sg_region_named(name, (size_t)n, __FILE__, __LINE__);
-			/* The same name gives the same handle, on any thread, evicted from the cache or not. */
-			wrong += sg_enabled() && r != sg_region_named(name, (size_t)n, "elsewhere.c", 1);
+			/* The same name gives the same handle, on any thread, evicted from the
+			 * cache or not. */
+			wrong += sg_enabled() &&
+				 r != sg_region_named(name, (size_t)n, "elsewhere.c", 1);
 			sg_begin(r);
 			sg_end(r);
 		}

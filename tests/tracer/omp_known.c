@@ -68,7 +68,8 @@ static void lock(void)
 	omp_destroy_lock(&l);
 }
 
-/* One thread takes a critical section and a lock 100000 times each: nobody waits, it is all work. */
+/* One thread takes a critical section and a lock 100000 times each: nobody waits, it is all work.
+ */
 static void uncontended(void)
 {
 	omp_lock_t l;

@@ -1,4 +1,5 @@
-/* Intervals the rank's first thread never enters: a late pthread, OpenMP workers only, inner teams of nested regions. */
+/* Intervals the rank's first thread never enters: a late pthread, OpenMP workers only, inner teams
+ * of nested regions. */
 #include <omp.h>
 #include <pthread.h>
 #include <scalegate.h>

@@ -46,7 +46,8 @@ static void basic(void)
 	SG_BEGIN("sleep");
 	nanosleep(&nap, NULL);
 	SG_END("sleep");
-	/* Entries far shorter than the 250 us between snapshots: they get their share at the next. */
+	/* Entries far shorter than the 250 us between snapshots: they get their share at the next.
+	 */
 	SG_BEGIN("loop");
 	for (int i = 0; i < 20000; i++) {
 		SG_BEGIN("tiny");

@@ -1,4 +1,5 @@
-/* Intervals from many kinds of threads: short-lived pthreads, a late thread, OpenMP teams, nested teams, master. */
+/* Intervals from many kinds of threads: short-lived pthreads, a late thread, OpenMP teams, nested
+ * teams, master. */
 #include <omp.h>
 #include <pthread.h>
 #include <stdio.h>

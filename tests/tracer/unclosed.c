@@ -1,5 +1,6 @@
-/* Annotation mistakes: intervals left open by a non-local exit (longjmp, as a C++ exception would), and
- * SG_ENDs that match nothing, each several times; the intervals after them must keep their parents. */
+/* Annotation mistakes: intervals left open by a non-local exit (longjmp, as a C++ exception would),
+ * and SG_ENDs that match nothing, each several times; the intervals after them must keep their
+ * parents. */
 #include <setjmp.h>
 #include <stdio.h>
 

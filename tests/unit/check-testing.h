@@ -48,14 +48,19 @@ static inline void fixture_init(struct fixture *f, const char *trend)
 {
 	memset(f, 0, sizeof(*f));
 	for (int i = 0; i < 3; i++) {
-		f->cfg[i] = (struct analysis_config){ .benchmark = "b", .size = "-", .ranks = 1, .threads = 1 << i };
+		f->cfg[i] = (struct analysis_config){
+			.benchmark = "b", .size = "-", .ranks = 1, .threads = 1 << i};
 		f->cells[i].config = &f->cfg[i];
 		f->cells[i].p = 1 << i;
 	}
 	f->cells[1].karp_flatt = (struct matrix_figure){ 3, 0.04, 0.03, 0.05 };
 	f->cells[2].karp_flatt = (struct matrix_figure){ 3, 0.11, 0.10, 0.12 };
-	f->series = (struct matrix_series){ .benchmark = "b", .size = "-", .cells = f->cells, .nr_cells = 3,
-					    .trend = trend, .serial_fraction = 0.10 };
+	f->series = (struct matrix_series){.benchmark = "b",
+					   .size = "-",
+					   .cells = f->cells,
+					   .nr_cells = 3,
+					   .trend = trend,
+					   .serial_fraction = 0.10};
 	f->bench.name = "b";
 	f->bench.has_base = 1;
 	f->bench.max_contention = CHECK_BUSY_CORES; /* as check_init() sets it */

@@ -43,7 +43,8 @@ static inline int datacase_capture(int (*fn)(void *), void *arg, struct strbuf *
  * it promises (0 for "ok", else -1). SG_UPDATE_EXPECTED=1 rewrites the expected
  * files instead: review the diff before committing.
  */
-static inline void datacase_expect(const char *cases, const char *name, const struct strbuf *actual, int ret)
+static inline void datacase_expect(const char *cases, const char *name, const struct strbuf *actual,
+				   int ret)
 {
 	char *exp_path = xstrfmt("%s/%s/expected", cases, name);
 	struct strbuf expected = STRBUF_INIT;
@@ -86,7 +87,8 @@ static inline int datacase_main(const char *group, const struct CMUnitTest *unit
 		return 1;
 	}
 	if (!(dir = opendir(cases))) {
-		fprintf(stderr, "%s: cannot open '%s': run from the repository root\n", group, cases);
+		fprintf(stderr, "%s: cannot open '%s': run from the repository root\n", group,
+			cases);
 		return 1;
 	}
 	while ((e = readdir(dir))) {
@@ -99,7 +101,8 @@ static inline int datacase_main(const char *group, const struct CMUnitTest *unit
 	qsort(names, nr, sizeof(*names), datacase_by_name);
 	tests = xcalloc(nr + 1, sizeof(*tests));
 	for (size_t i = 0; i < nr; i++)
-		tests[i] = (struct CMUnitTest){ .name = names[i], .test_func = case_fn, .initial_state = names[i] };
+		tests[i] = (struct CMUnitTest){
+			.name = names[i], .test_func = case_fn, .initial_state = names[i]};
 	case_group = xstrfmt("%s cases", group);
 	/* Both groups are sized at run time, so the counts are not a sizeof. */
 	failed = _cmocka_run_group_tests(group, unit, nr_unit, NULL, NULL);

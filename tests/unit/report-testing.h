@@ -31,31 +31,39 @@ static inline void build_set(struct verdict_set *s)
 	v = verdict_add(s, VERDICT_PASS, "jacobi", "program/solve", "-", 1, 1, "tolerance.time");
 	v->metric = xstrdup("Execution_time");
 	v->n = v->n_base = 5;
-	v->value = 2.5, v->lo = 2.4, v->hi = 2.6, v->baseline = 2.45, v->change = 0.02, v->p_value = 0.3;
+	v->value = 2.5, v->lo = 2.4, v->hi = 2.6, v->baseline = 2.45, v->change = 0.02,
+	v->p_value = 0.3;
 	v->unit = UNIT_SECONDS, v->change_unit = UNIT_RELATIVE;
 	v->seconds = 2.5;
 	verdict_set_message(v, "Execution_time 2.5 s within 5 %% of the baseline 2.45 s");
 	v->rule_origin = xstrdup("default rules");
 
-	v = verdict_add(s, VERDICT_FAIL, "jacobi", "program/solve", "-", 1, 4, "tolerance.efficiency");
+	v = verdict_add(s, VERDICT_FAIL, "jacobi", "program/solve", "-", 1, 4,
+			"tolerance.efficiency");
 	v->metric = xstrdup("Measured_efficiency");
 	v->n = v->n_base = 5;
-	v->value = 0.61, v->lo = 0.58, v->hi = 0.64, v->baseline = 0.83, v->change = -0.22, v->p_value = 0.004;
+	v->value = 0.61, v->lo = 0.58, v->hi = 0.64, v->baseline = 0.83, v->change = -0.22,
+	v->p_value = 0.004;
 	v->seconds = 1.0245;
 	verdict_set_message(v, "Measured_efficiency fell 0.83 -> 0.61 (-0.22, p = 0.004) " NASTY);
-	verdict_set_cause(v, "Karp_Flatt rises 0.04 -> 0.11 with p: Synchronization grew from 3 %% to 14 %% " NASTY);
-	verdict_set_details(v, "samples: 0.60 0.61 0.61 0.62 0.64\nbaseline: 0.82 0.83 " NASTY "\n");
+	verdict_set_cause(v, "Karp_Flatt rises 0.04 -> 0.11 with p: Synchronization grew from 3 %% "
+			     "to 14 %% " NASTY);
+	verdict_set_details(v,
+			    "samples: 0.60 0.61 0.61 0.62 0.64\nbaseline: 0.82 0.83 " NASTY "\n");
 	v->rule_origin = xstrdup("rules/ci.yml:12:5");
 
-	v = verdict_add(s, VERDICT_WARN, "jacobi", "program/solve/inner", "-", 1, 2, "tolerance.time");
+	v = verdict_add(s, VERDICT_WARN, "jacobi", "program/solve/inner", "-", 1, 2,
+			"tolerance.time");
 	v->metric = xstrdup("Execution_time");
 	v->n = v->n_base = 5;
-	v->value = 1.3, v->lo = 1.1, v->hi = 1.5, v->baseline = 1.2, v->change = 0.083, v->p_value = 0.21;
+	v->value = 1.3, v->lo = 1.1, v->hi = 1.5, v->baseline = 1.2, v->change = 0.083,
+	v->p_value = 0.21;
 	v->unit = UNIT_SECONDS, v->change_unit = UNIT_RELATIVE;
 	v->seconds = 1.3;
 	/* a control character and a byte that is not UTF-8 must not break the XML or the JSON */
-	verdict_set_message(v, "Execution_time +8.3 %% past 5 %% but not significant \x01\xff caf\xc3\xa9"
-			     "\xc2\x85\xef\xbb\xbf\xf0\x9f\x98\x80");
+	verdict_set_message(
+		v, "Execution_time +8.3 %% past 5 %% but not significant \x01\xff caf\xc3\xa9"
+		   "\xc2\x85\xef\xbb\xbf\xf0\x9f\x98\x80");
 
 	v = verdict_add(s, VERDICT_SKIPPED, "jacobi", "program/init", "-", 2, 2, "tolerance.time");
 	v->metric = xstrdup("Execution_time");

@@ -1,4 +1,5 @@
-/* Unit tests of the analyzer: the lost-time identity on synthetic profiles, rank metadata, the DVM Jacobi figures. */
+/* Unit tests of the analyzer: the lost-time identity on synthetic profiles, rank metadata, the DVM
+ * Jacobi figures. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -39,18 +40,26 @@ static void write_rank(const char *dir, int rank, int ranks, int threads, const 
 	FILE *f;
 
 	if (ranks < 0) /* a process without MPI */
-		strbuf_addf(&sb, "scalegate-profile\t1\nmeta\trank\t-\nmeta\tranks\t-\nmeta\tomp\t%s\nmeta\tmpi\t%s\n",
+		strbuf_addf(&sb,
+			    "scalegate-profile\t1\nmeta\trank\t-\nmeta\tranks\t-\nmeta\tomp\t%"
+			    "s\nmeta\tmpi\t%s\n",
 			    omp, mpi);
 	else
-		strbuf_addf(&sb, "scalegate-profile\t1\nmeta\trank\t%d\nmeta\tranks\t%d\nmeta\tomp\t%s\nmeta\tmpi\t%s\n",
+		strbuf_addf(&sb,
+			    "scalegate-profile\t1\nmeta\trank\t%d\nmeta\tranks\t%d\nmeta\tomp\t%"
+			    "s\nmeta\tmpi\t%s\n",
 			    rank, ranks, omp, mpi);
-	strbuf_addstr(&sb, "columns\tregion\tid\tname\tfile\tline\nregion\t0\tprogram\t/bin/prog\t0\n"
-			   "region\t1\tsolve\tt.c\t10\nregion\t2\tinner\tt.c\t20\n"
-			   "columns\tnode\tid\tparent\tregion\ttag\nnode\t0\t-\t0\t-\nnode\t1\t0\t1\t-\n"
-			   "node\t2\t1\t2\t-\ncolumns\tthread\tid\tomp_thread\tkind\nthread\t0\t0\tmain\n");
+	strbuf_addstr(
+		&sb,
+		"columns\tregion\tid\tname\tfile\tline\nregion\t0\tprogram\t/bin/prog\t0\n"
+		"region\t1\tsolve\tt.c\t10\nregion\t2\tinner\tt.c\t20\n"
+		"columns\tnode\tid\tparent\tregion\ttag\nnode\t0\t-\t0\t-\nnode\t1\t0\t1\t-\n"
+		"node\t2\t1\t2\t-\ncolumns\tthread\tid\tomp_thread\tkind\nthread\t0\t0\tmain\n");
 	for (int t = 1; t < threads; t++)
 		strbuf_addf(&sb, "thread\t%d\t%d\tworker\n", t, t);
-	strbuf_addstr(&sb, "columns\tstat\tnode\tthread\tcount\ttime\tpar\tomp_barrier\tomp_idle\tomp_lock\n");
+	strbuf_addstr(
+		&sb,
+		"columns\tstat\tnode\tthread\tcount\ttime\tpar\tomp_barrier\tomp_idle\tomp_lock\n");
 	for (; stats && *stats; stats++) {
 		strbuf_addstr(&sb, "stat\t");
 		for (const char *c = *stats; *c; c++)
@@ -102,7 +111,8 @@ static void check_identity(const struct analysis_point *pt)
 	enum analysis_figure terms[] = { ANALYSIS_INSUFFICIENT_PARALLELISM, ANALYSIS_COMMUNICATION,
 					 ANALYSIS_IDLE, ANALYSIS_SYNCHRONIZATION };
 
-	if (isnan(fig(pt, ANALYSIS_LOST_TIME))) /* the split of the threads' time was not captured */
+	if (isnan(fig(pt,
+		      ANALYSIS_LOST_TIME))) /* the split of the threads' time was not captured */
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(terms); i++) {
 		double v = fig(pt, terms[i]);
@@ -118,7 +128,8 @@ static void check_identity(const struct analysis_point *pt)
 }
 
 /* Loads 'dir' and returns the point of 'path' in the only run (the analysis is kept in *a). */
-static const struct analysis_point *load_point(struct analysis *a, const char *dir, const char *path)
+static const struct analysis_point *load_point(struct analysis *a, const char *dir,
+					       const char *path)
 {
 	analysis_init(a);
 	assert_int_equal(analysis_load(a, dir), 0);
@@ -135,7 +146,12 @@ static const struct analysis_point *load_point(struct analysis *a, const char *d
 	return NULL;
 }
 
-#define near(x, y) do { if (fabs((x) - (y)) >= 1e-6) fprintf(stderr, "got %.9g want %.9g\n", (double)(x), (double)(y)); assert_true(fabs((x) - (y)) < 1e-6); } while (0)
+#define near(x, y) \
+	do { \
+		if (fabs((x) - (y)) >= 1e-6) \
+			fprintf(stderr, "got %.9g want %.9g\n", (double)(x), (double)(y)); \
+		assert_true(fabs((x) - (y)) < 1e-6); \
+	} while (0)
 
 static void test_serial(void **state)
 {
@@ -156,7 +172,8 @@ static void test_serial(void **state)
 	remove_dir(dir);
 }
 
-/* Main: 2 s serial, a region of 8 s in which it works 7 and idles 1; the worker works 3, idles 5. */
+/* Main: 2 s serial, a region of 8 s in which it works 7 and idles 1; the worker works 3, idles 5.
+ */
 static void test_openmp_imbalance(void **state)
 {
 	char *dir = make_dir();
@@ -180,7 +197,8 @@ static void test_openmp_imbalance(void **state)
 	remove_dir(dir);
 }
 
-/* Three threads; worker 2 takes part in one of two 4 s regions only; a nested interval inside the body. */
+/* Three threads; worker 2 takes part in one of two 4 s regions only; a nested interval inside the
+ * body. */
 static void test_worker_missing(void **state)
 {
 	char *dir = make_dir();
@@ -202,7 +220,8 @@ static void test_worker_missing(void **state)
 	remove_dir(dir);
 }
 
-/* Two ranks; rank 0 spends 2 s in an allreduce that rank 1 finishes in 0.5 s; rank 1 leaves 0.5 s early. */
+/* Two ranks; rank 0 spends 2 s in an allreduce that rank 1 finishes in 0.5 s; rank 1 leaves 0.5 s
+ * early. */
 static void test_mpi_wait(void **state)
 {
 	char *dir = make_dir();
@@ -228,7 +247,8 @@ static void test_mpi_wait(void **state)
 	remove_dir(dir);
 }
 
-/* No MPI library in the process ('meta mpi absent'): Communication is 0, not absent; 'none' keeps it absent. */
+/* No MPI library in the process ('meta mpi absent'): Communication is 0, not absent; 'none' keeps
+ * it absent. */
 static void test_mpi_absent(void **state)
 {
 	char *dir = make_dir();
@@ -245,7 +265,8 @@ static void test_mpi_absent(void **state)
 	remove_dir(dir);
 }
 
-/* Without OpenMP capture the OpenMP waiting is absent, not zero, where it applies: more than one thread. */
+/* Without OpenMP capture the OpenMP waiting is absent, not zero, where it applies: more than one
+ * thread. */
 static void test_omp_absent(void **state)
 {
 	char *dir = make_dir();
@@ -304,8 +325,9 @@ static void test_pure_mpi(void **state)
 }
 
 /*
- * Issue 12: 'inner' opened by both threads inside the region forked from 'solve' (PRK Stencil's shape). The
- * rank's time there is the worker's 6 s; the main thread, in it for 3, had no work in it for the other 3.
+ * Issue 12: 'inner' opened by both threads inside the region forked from 'solve' (PRK Stencil's
+ * shape). The rank's time there is the worker's 6 s; the main thread, in it for 3, had no work in
+ * it for the other 3.
  */
 static void test_opened_inside_region(void **state)
 {
@@ -335,7 +357,8 @@ static void test_opened_inside_region(void **state)
 	remove_dir(dir);
 }
 
-/* Issue 12: only a second thread (a late pthread) enters 'inner', for 2 s; the main thread never does. */
+/* Issue 12: only a second thread (a late pthread) enters 'inner', for 2 s; the main thread never
+ * does. */
 static void test_only_other_thread(void **state)
 {
 	char *dir = make_dir();
@@ -454,7 +477,8 @@ static void test_dvm_jacobi(void **state)
 		for (int q = 1; q < 4; q++)
 			mp[q] = xstrfmt("0 %d sendrecv 100 %.9f -", q, (29.950592 / 4 - 2) / 3);
 		mp[4] = NULL;
-		write_rank(dir, r, 4, 4, "gomp", "pmpi", (const char *const *)st, (const char *const *)mp);
+		write_rank(dir, r, 4, 4, "gomp", "pmpi", (const char *const *)st,
+			   (const char *const *)mp);
 		for (int i = 0; i < 4; i++) {
 			free(st[i]);
 			free(mp[i]);
@@ -465,7 +489,8 @@ static void test_dvm_jacobi(void **state)
 	assert_true(fabs(fig(pt, ANALYSIS_EFFICIENCY) - 0.919949) < 1e-5);
 	assert_true(fabs(fig(pt, ANALYSIS_LOST_TIME) - 61.543236) < 1e-5);
 	assert_true(fabs(fig(pt, ANALYSIS_INSUFFICIENT_PARALLELISM) - 29.595780) < 1e-5);
-	assert_true(fabs(fig(pt, ANALYSIS_COMMUNICATION) + fig(pt, ANALYSIS_SYNC_MPI) - 29.950592) < 1e-5);
+	assert_true(fabs(fig(pt, ANALYSIS_COMMUNICATION) + fig(pt, ANALYSIS_SYNC_MPI) - 29.950592) <
+		    1e-5);
 	assert_true(fabs(fig(pt, ANALYSIS_IDLE) - 1.996864) < 1e-5);
 	assert_true(fabs(fig(pt, ANALYSIS_PRODUCTIVE_TIME) - 707.256508) < 1e-5);
 	near(fig(pt, ANALYSIS_PROCESSORS), 16);

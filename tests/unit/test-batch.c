@@ -42,7 +42,8 @@ static void fake_own_free(void *own)
 	free(own);
 }
 
-static void fake_parse_key(struct yamldoc *d, const struct yamldoc_iter *it, struct batch_section *s)
+static void fake_parse_key(struct yamldoc *d, const struct yamldoc_iter *it,
+			   struct batch_section *s)
 {
 	struct fake_config *f = s->own;
 	long long n;
@@ -75,7 +76,8 @@ static const struct config_scheduler fake_section = {
 	.validate = fake_validate,
 };
 
-static char **fake_submit_argv(const struct batch_section *s, const char *script, const char *output)
+static char **fake_submit_argv(const struct batch_section *s, const char *script,
+			       const char *output)
 {
 	char **argv = xcalloc(4, sizeof(*argv));
 
@@ -96,7 +98,8 @@ static char *fake_parse_id(const char *out)
 	return xstrdup(last);
 }
 
-static void fake_set(struct batch_job *j, const char *state, enum batch_phase phase, const char *reason)
+static void fake_set(struct batch_job *j, const char *state, enum batch_phase phase,
+		     const char *reason)
 {
 	free(j->state);
 	free(j->reason);
@@ -150,10 +153,12 @@ static char dir[] = "/tmp/sg-test-batch-XXXXXX";
 static int parse_fake(struct yamldoc *d, const char *text, struct batch_section **out)
 {
 	assert_int_equal(yamldoc_load_text(d, "fake.yml", text, strlen(text)), 0);
-	return config_batch_parse(d, yamldoc_map_get(d, yamldoc_root(d), "fake"), &fake_section, out);
+	return config_batch_parse(d, yamldoc_map_get(d, yamldoc_root(d), "fake"), &fake_section,
+				  out);
 }
 
-/* A benchmark of 2 configurations x 2 repeats submitted to the double; the number of failed runs. */
+/* A benchmark of 2 configurations x 2 repeats submitted to the double; the number of failed runs.
+ */
 static long submit_to_fake(const char *fake_section_text)
 {
 	char *yml = xstrfmt("%s/scalegate.yml", dir), *results = xstrfmt("%s/results", dir);
@@ -217,7 +222,8 @@ static void test_queue_timeout_cancels(void **state)
 	(void)state;
 	memset(&fake, 0, sizeof(fake));
 	fake.stuck = 1;
-	assert_int_equal(submit_to_fake("fake: { queue: q7, poll: 100ms, queue_timeout: 300ms }"), 4);
+	assert_int_equal(submit_to_fake("fake: { queue: q7, poll: 100ms, queue_timeout: 300ms }"),
+			 4);
 	assert_int_equal(fake.cancelled, 1);
 	manifest = results_file("manifest.tsv");
 	assert_non_null(strstr(manifest, "job 77 still pending after"));
@@ -232,7 +238,8 @@ static void test_own_section(void **state)
 	struct yamldoc d;
 
 	(void)state;
-	assert_int_equal(parse_fake(&d, "fake: { queue: q7, walltime: 90, queue_timeout: 2m }", &s), 0);
+	assert_int_equal(parse_fake(&d, "fake: { queue: q7, walltime: 90, queue_timeout: 2m }", &s),
+			 0);
 	assert_string_equal(((struct fake_config *)s->own)->queue, "q7");
 	assert_string_equal(s->limits.where, "queue q7");
 	assert_string_equal(s->limits.time, "90s");

@@ -195,7 +195,8 @@ static void test_creep_arrives(void **state)
 		within += detect_regression_within(&night, &r, 1);
 		detect_result_release(&r);
 	}
-	print_message("creep: made known on %d nights, within the last run on %d\n", nights, within);
+	print_message("creep: made known on %d nights, within the last run on %d\n", nights,
+		      within);
 	assert_true(nights >= 1 && nights <= 2);
 	history_data_release(&d);
 	fake_history(&d, 10, 30, 4, 30, 0);
@@ -288,7 +289,8 @@ static int steps_found(uint64_t seed, int trials, double cv, double step, double
  * the raw values found 9 of 50 at CV 1 %). */
 static void test_wild_runs_keep_steps(void **state)
 {
-	int cv1 = steps_found(21, 50, 0.01, 0.10, 0.02), cv3 = steps_found(22, 50, 0.03, 0.10, 0.02);
+	int cv1 = steps_found(21, 50, 0.01, 0.10, 0.02),
+	    cv3 = steps_found(22, 50, 0.03, 0.10, 0.02);
 
 	(void)state;
 	print_message("+10 %% with 2 %% wild runs: %d of 50 at CV 1 %%, %d of 50 at CV 3 %%\n", cv1,
@@ -297,7 +299,8 @@ static void test_wild_runs_keep_steps(void **state)
 	assert_true(cv3 >= 45);
 }
 
-/* The smallest change follows the noise: +5 % at CV 1 % is found, not a coin toss at a fixed 5 %. */
+/* The smallest change follows the noise: +5 % at CV 1 % is found, not a coin toss at a fixed 5 %.
+ */
 static void test_min_change_follows_noise(void **state)
 {
 	int found = steps_found(23, 50, 0.01, 0.05, 0);
@@ -324,7 +327,8 @@ static void test_wild_runs_quiet(void **state)
 	detect_run(&d, &o, &r);
 	for (size_t i = 0; i < r.nr; i++)
 		steps += r.changes[i].kind != CHANGEPOINT_SUSPECT;
-	print_message("noise with wild runs: %zu change points, %zu suspects\n", steps, r.nr - steps);
+	print_message("noise with wild runs: %zu change points, %zu suspects\n", steps,
+		      r.nr - steps);
 	assert_true(steps <= 1);
 	assert_false(detect_regression_within(&d, &r, 1));
 	detect_result_release(&r);

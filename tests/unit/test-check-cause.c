@@ -20,22 +20,26 @@
 
 static void test_cause_synchronization_rising(void **state)
 {
-	double exec[] = { 1, 1, 1 }, before[] = { 0.12, 0.12, 0.12 }, after[] = { 0.56, 0.56, 0.56 };
+	double exec[] = {1, 1, 1}, before[] = {0.12, 0.12, 0.12}, after[] = {0.56, 0.56, 0.56};
 	struct fixture f;
 	struct baseline_cell *cur;
 	char *cause;
 
 	(void)state;
 	fixture_init(&f, "rising");
-	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec, ANALYSIS_SYNCHRONIZATION, before);
+	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec, ANALYSIS_SYNCHRONIZATION,
+			       before);
 	cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, ANALYSIS_SYNCHRONIZATION, after);
 	cur->fig[ANALYSIS_SYNC_OMP] = xmalloc(3 * sizeof(double));
 	memcpy(cur->fig[ANALYSIS_SYNC_OMP], after, sizeof(after));
 	f.cell.cur = cur;
 	cause = cause_explain(&f.cell, -1);
 	assert_non_null(cause);
-	assert_string_equal(cause, "Synchronization (OpenMP barriers, locks and idle threads) grew from 3.0 % to 14.0 % "
-			    "of Total_time; Karp_Flatt rises 0.04 -> 0.11 with p: overhead grows with p");
+	assert_string_equal(
+		cause,
+		"Synchronization (OpenMP barriers, locks and idle threads) grew from 3.0 % to 14.0 "
+		"% "
+		"of Total_time; Karp_Flatt rises 0.04 -> 0.11 with p: overhead grows with p");
 	free(cause);
 	fixture_release(&f);
 }
@@ -113,14 +117,18 @@ static void test_cause_serial_flat(void **state)
 
 	(void)state;
 	fixture_init(&f, "flat");
-	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, before);
-	cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, after);
+	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec,
+			       ANALYSIS_INSUFFICIENT_PARALLELISM, before);
+	cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM,
+		       after);
 	cur->fig[ANALYSIS_SEQ] = xmalloc(3 * sizeof(double));
 	memcpy(cur->fig[ANALYSIS_SEQ], after, sizeof(after));
 	f.cell.cur = cur;
 	cause = cause_explain(&f.cell, -1);
-	assert_string_equal(cause, "Insufficient_parallelism (serial code) grew from 1.0 % to 20.0 % of Total_time; "
-			    "inherent serial fraction ~ 0.1 (Insufficient_parallelism: serial code)");
+	assert_string_equal(
+		cause,
+		"Insufficient_parallelism (serial code) grew from 1.0 % to 20.0 % of Total_time; "
+		"inherent serial fraction ~ 0.1 (Insufficient_parallelism: serial code)");
 	free(cause);
 	fixture_release(&f);
 }
@@ -129,7 +137,7 @@ static void test_cause_serial_flat(void **state)
  * Insufficient_parallelism, but only the latter is a term of Lost_time and names the cause. */
 static void test_cause_prefers_a_term(void **state)
 {
-	double exec[] = { 1, 1, 1 }, before[] = { 0.004, 0.004, 0.004 }, after[] = { 0.8, 0.8, 0.8 };
+	double exec[] = {1, 1, 1}, before[] = {0.004, 0.004, 0.004}, after[] = {0.8, 0.8, 0.8};
 	double li[] = { 0.81, 0.81, 0.81 };
 	struct fixture f;
 	struct baseline_cell *cur, *base;
@@ -137,11 +145,13 @@ static void test_cause_prefers_a_term(void **state)
 
 	(void)state;
 	fixture_init(&f, NULL);
-	base = add_cell(&f.bench.base, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, before);
+	base = add_cell(&f.bench.base, "program/solve", 4, 3, exec,
+			ANALYSIS_INSUFFICIENT_PARALLELISM, before);
 	base->fig[ANALYSIS_LOAD_IMBALANCE] = xmalloc(3 * sizeof(double));
 	memcpy(base->fig[ANALYSIS_LOAD_IMBALANCE], before, sizeof(before));
 	f.cell.base = base;
-	cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, after);
+	cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM,
+		       after);
 	cur->fig[ANALYSIS_LOAD_IMBALANCE] = xmalloc(3 * sizeof(double));
 	memcpy(cur->fig[ANALYSIS_LOAD_IMBALANCE], li, sizeof(li));
 	f.cell.cur = cur;
@@ -164,12 +174,16 @@ static void test_cause_no_speedup(void **state)
 	(void)state;
 	fixture_init(&f, "flat");
 	f.series.serial_fraction = 1.4;
-	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, before);
-	cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, after);
+	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec,
+			       ANALYSIS_INSUFFICIENT_PARALLELISM, before);
+	cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM,
+		       after);
 	f.cell.cur = cur;
 	cause = cause_explain(&f.cell, -1);
 	assert_non_null(cause);
-	assert_non_null(strstr(cause, "no speedup (Karp_Flatt ~ 1.4 >= 1): more processors were no faster than one"));
+	assert_non_null(strstr(
+		cause,
+		"no speedup (Karp_Flatt ~ 1.4 >= 1): more processors were no faster than one"));
 	assert_null(strstr(cause, "inherent serial fraction"));
 	free(cause);
 	fixture_release(&f);
@@ -179,7 +193,8 @@ static void test_cause_no_speedup(void **state)
 static void test_cause_busy_machine(void **state)
 {
 	double exec[] = { 1, 1, 1 }, before[] = { 0.04, 0.04, 0.04 }, after[] = { 0.8, 0.8, 0.8 };
-	struct analysis_run runs[3] = { { .contention = 0.1 }, { .contention = 0.6 }, { .contention = NAN } };
+	struct analysis_run runs[3] = {
+		{.contention = 0.1}, {.contention = 0.6}, {.contention = NAN}};
 	struct verdict_set vs;
 	struct verdict *v;
 	struct fixture f;
@@ -188,14 +203,17 @@ static void test_cause_busy_machine(void **state)
 	fixture_init(&f, NULL);
 	f.cfg[2].runs = runs;
 	f.cfg[2].nr_runs = 3;
-	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, before);
-	f.cell.cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec, ANALYSIS_INSUFFICIENT_PARALLELISM, after);
+	f.cell.base = add_cell(&f.bench.base, "program/solve", 4, 3, exec,
+			       ANALYSIS_INSUFFICIENT_PARALLELISM, before);
+	f.cell.cur = add_cell(&f.bench.cur, "program/solve", 4, 3, exec,
+			      ANALYSIS_INSUFFICIENT_PARALLELISM, after);
 	verdict_set_init(&vs);
 	v = verdict_add(&vs, VERDICT_FAIL, "b", "program/solve", "-", 1, 4, "tolerance.time");
 	check_add_cause(&f.cell, v);
 	assert_non_null(v->cause);
 	assert_non_null(strstr(v->cause, "Insufficient_parallelism"));
-	assert_non_null(strstr(v->cause, "the machine was busy during 1 of 3 runs (up to 0.60 cores"));
+	assert_non_null(
+		strstr(v->cause, "the machine was busy during 1 of 3 runs (up to 0.60 cores"));
 	runs[1].contention = 0.2; /* an idle machine adds nothing */
 	check_add_cause(&f.cell, v);
 	assert_null(strstr(v->cause, "busy"));
@@ -203,10 +221,12 @@ static void test_cause_busy_machine(void **state)
 	fixture_release(&f);
 }
 
-/* Most runs busy against a stored baseline: the cell cannot be judged; in A/B, or with no limit, it can. */
+/* Most runs busy against a stored baseline: the cell cannot be judged; in A/B, or with no limit, it
+ * can. */
 static void test_busy_cell(void **state)
 {
-	struct analysis_run runs[3] = { { .contention = 0.6 }, { .contention = 0.7 }, { .contention = 0.1 } };
+	struct analysis_run runs[3] = {
+		{.contention = 0.6}, {.contention = 0.7}, {.contention = 0.1}};
 	struct check c = { 0 };
 	struct fixture f;
 
@@ -293,7 +313,8 @@ static void test_cause_interference(void **state)
 	check_add_cause(&f.cell, v);
 	assert_non_null(v->cause);
 	assert_true(strstr(v->cause, "Insufficient_parallelism") == v->cause);
-	assert_non_null(strstr(v->cause, "the machine took 31.0 % of Total_time_wall from this interval"));
+	assert_non_null(
+		strstr(v->cause, "the machine took 31.0 % of Total_time_wall from this interval"));
 	assert_null(strstr(v->cause, "busy"));
 	verdict_set_release(&vs);
 	fixture_release(&f);
@@ -312,14 +333,17 @@ static void test_cause_outside_inner(void **state)
 	add_cell(&f.bench.base, "program/solve/inner", 4, 3, inner, ANALYSIS_IDLE, NULL);
 	f.cell.cur = add_cell(&f.bench.cur, "program/solve", 4, 3, after, ANALYSIS_IDLE, NULL);
 	add_cell(&f.bench.cur, "program/solve/inner", 4, 3, inner, ANALYSIS_IDLE, NULL);
-	add_cell(&f.bench.cur, "program/solve/inner/deeper", 4, 3, inner, ANALYSIS_IDLE, NULL); /* not a child */
+	add_cell(&f.bench.cur, "program/solve/inner/deeper", 4, 3, inner, ANALYSIS_IDLE,
+		 NULL); /* not a child */
 	/* baseline_find needs sorted cells. */
 	f.cell.base = baseline_find(&f.bench.base, "program/solve", "-", 1, 4);
 	f.cell.cur = baseline_find(&f.bench.cur, "program/solve", "-", 1, 4);
 	cause = cause_explain(&f.cell, -1);
 	assert_non_null(cause);
-	assert_non_null(strstr(cause, "the time went outside the inner intervals (waiting often lands in the "
-				      "enclosing interval): program/solve grew by 0.5 s, its inner intervals by 0 s"));
+	assert_non_null(strstr(
+		cause,
+		"the time went outside the inner intervals (waiting often lands in the "
+		"enclosing interval): program/solve grew by 0.5 s, its inner intervals by 0 s"));
 	free(cause);
 	fixture_release(&f);
 }

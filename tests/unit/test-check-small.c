@@ -89,7 +89,7 @@ static void test_exact_enumeration(void **state)
 	assert_near(stats_permutation_min_p(g, 1), 1.0 / 20, 1e-15);
 	/* 4 vs 2: C(6, 2) = 15 splits, the observed the most extreme of them */
 	g[0].n = 4;
-	g[1] = (struct stats_group){ b + 1, 2 }; 
+	g[1] = (struct stats_group){ b + 1, 2 };
 	assert_int_equal(stats_permutation(g, 1, first_mean_shift, NULL, &r), 0);
 	assert_int_equal(r.arrangements, 15);
 	assert_near(r.p_greater, 1.0 / 15, 1e-15);

@@ -80,7 +80,8 @@ static void write_sealed(const char *path, const char *text)
 static void test_baseline_errors(void **state)
 {
 	char *path = xstrfmt("/tmp/sg-test-check-bad-%ld.sgbase", (long)getpid());
-	static const char good[] = "scalegate-baseline\t2\nbenchmark\tx\nsample\tprogram\t-\t1\t1\tExecution_time\t1\t2\n";
+	static const char good[] = "scalegate-baseline\t2\nbenchmark\tx\nsample\tprogram\t-"
+				   "\t1\t1\tExecution_time\t1\t2\n";
 	struct baseline b;
 	char *crlf;
 
@@ -92,15 +93,19 @@ static void test_baseline_errors(void **state)
 	assert_int_equal(baseline_read(&b, path), -1);
 	write_text(path, "");
 	assert_int_equal(baseline_read(&b, path), -1);
-	write_sealed(path, "scalegate-baseline\t2\nbenchmark\tx\nsample\tprogram\t-\t1\t1\tExecution_time\t1\t2\n"
+	write_sealed(path, "scalegate-baseline\t2\nbenchmark\tx\nsample\tprogram\t-"
+			   "\t1\t1\tExecution_time\t1\t2\n"
 			   "sample\tprogram\t-\t1\t1\tTotal_time\t1\n");
 	assert_int_equal(baseline_read(&b, path), -1); /* 1 sample where the lines before have 2 */
-	write_sealed(path, "scalegate-baseline\t2\nbenchmark\tx\nsample\tprogram\t-\t1\t1\tExecution_time\t1\tx\n");
+	write_sealed(path, "scalegate-baseline\t2\nbenchmark\tx\nsample\tprogram\t-"
+			   "\t1\t1\tExecution_time\t1\tx\n");
 	assert_int_equal(baseline_read(&b, path), -1);
-	write_sealed(path, "scalegate-baseline\t2\nbenchmark\tx\nsample\tprogram\t-\t1\t1\tExecution_time\t1\tnan\n");
+	write_sealed(path, "scalegate-baseline\t2\nbenchmark\tx\nsample\tprogram\t-"
+			   "\t1\t1\tExecution_time\t1\tnan\n");
 	assert_int_equal(baseline_read(&b, path), -1);
 	/* Fail closed: version 1 (no end record), a truncated file, a changed one. */
-	write_text(path, "scalegate-baseline\t1\nbenchmark\tx\nsample\tprogram\t-\t1\t1\tExecution_time\t1\t2\n");
+	write_text(path, "scalegate-baseline\t1\nbenchmark\tx\nsample\tprogram\t-\t1\t1\tExecution_"
+			 "time\t1\t2\n");
 	assert_int_equal(baseline_read(&b, path), -1);
 	write_text(path, good);
 	assert_int_equal(baseline_read(&b, path), -1);
@@ -130,7 +135,8 @@ static void test_baseline_errors(void **state)
 	}
 	/* Unknown metrics and record types of later versions are skipped. */
 	write_sealed(path, "scalegate-baseline\t2\nbenchmark\tx\nfuture\tthing\n"
-			   "sample\tprogram\t-\t1\t1\tNew_metric\t1\t2\nsample\tprogram\t-\t1\t1\tExecution_time\t1\t2\n");
+			   "sample\tprogram\t-\t1\t1\tNew_metric\t1\t2\nsample\tprogram\t-"
+			   "\t1\t1\tExecution_time\t1\t2\n");
 	assert_int_equal(baseline_read(&b, path), 0);
 	assert_int_equal(b.nr_cells, 1);
 	assert_int_equal(b.cells[0].n, 2);
@@ -168,7 +174,7 @@ static void test_ttest_past_tolerance(void **state)
 	assert_true(t.p < 0.01);
 	/* Paired by round: a drift shared by both sides cancels. */
 	{
-		double a[] = { 1.00, 1.10, 1.20, 1.30, 1.40 }, b[] = { 1.02, 1.12, 1.23, 1.32, 1.43 };
+		double a[] = {1.00, 1.10, 1.20, 1.30, 1.40}, b[] = {1.02, 1.12, 1.23, 1.32, 1.43};
 		struct check_test_opts op = { +1, &relative10, 0.01, 1, 0, 0, 0 };
 		assert_int_equal(check_test_samples(a, 5, b, 5, &o, &t), 0);
 		assert_true(t.p > 0.1);
@@ -180,7 +186,7 @@ static void test_ttest_past_tolerance(void **state)
 
 static void test_ttest_smaller_is_worse(void **state)
 {
-	double base[] = { 0.95, 0.96, 0.94, 0.95, 0.97 }, worse[] = { 0.80, 0.82, 0.81, 0.79, 0.80 };
+	double base[] = {0.95, 0.96, 0.94, 0.95, 0.97}, worse[] = {0.80, 0.82, 0.81, 0.79, 0.80};
 	struct rules_value abs05 = { .set = 1, .value = 0.05, .relative = 0 };
 	struct check_test_opts o = { -1, &abs05, 0.05, 0, 0, 0, 0 };
 	struct check_test t;
@@ -276,9 +282,23 @@ static void test_slope(void **state)
 /* A t-test on logs of Execution_time as check_test_samples() leaves it: p, se, df in log units. */
 static struct check_test ttest_result(double change, double p, double se, double df)
 {
-	struct check_test t = { .n_base = 5, .n_cur = 5, .base = 1, .cur = 1 + change, .lo = NAN, .hi = NAN,
-				.change = change, .bound = NAN, .p = p, .mdc = NAN, .se = se, .df = df,
-				.dtol = log1p(0.05), .extra = 0, .n_pairs = 5, .logs = 1, .test = "Welch t on logs" };
+	struct check_test t = {.n_base = 5,
+			       .n_cur = 5,
+			       .base = 1,
+			       .cur = 1 + change,
+			       .lo = NAN,
+			       .hi = NAN,
+			       .change = change,
+			       .bound = NAN,
+			       .p = p,
+			       .mdc = NAN,
+			       .se = se,
+			       .df = df,
+			       .dtol = log1p(0.05),
+			       .extra = 0,
+			       .n_pairs = 5,
+			       .logs = 1,
+			       .test = "Welch t on logs"};
 
 	t.past = log1p(change) > t.dtol;
 	t.significant = t.past && p <= 0.01;
@@ -289,9 +309,22 @@ static struct check_test ttest_result(double change, double p, double se, double
 /* A bootstrap result of the speedup (smaller is worse): no se, a p from its resamples. */
 static struct check_test bootstrap_result(double change, double p)
 {
-	struct check_test t = { .n_base = 5, .n_cur = 5, .base = 2, .cur = 2 * (1 + change),
-				.lo = NAN, .hi = NAN, .change = change, .bound = change / 2, .p = p, .excluded = -2 * change, .mdc = NAN,
-				.se = NAN, .df = NAN, .dtol = NAN, .extra = NAN, .test = "bootstrap" };
+	struct check_test t = {.n_base = 5,
+			       .n_cur = 5,
+			       .base = 2,
+			       .cur = 2 * (1 + change),
+			       .lo = NAN,
+			       .hi = NAN,
+			       .change = change,
+			       .bound = change / 2,
+			       .p = p,
+			       .excluded = -2 * change,
+			       .mdc = NAN,
+			       .se = NAN,
+			       .df = NAN,
+			       .dtol = NAN,
+			       .extra = NAN,
+			       .test = "bootstrap"};
 
 	t.past = change < -0.05;
 	t.significant = t.past && p <= 0.01;
@@ -315,8 +348,9 @@ static void decision_init(struct decision *d)
 	d->f.cell.c = &d->c;
 	d->f.cell.set = &d->set;
 	for (int m = 0; m < RULES_NR_METRICS; m++) {
-		d->set.tolerance[m] = (struct rules_value){ .set = 1, .value = 0.05, .relative = 1 };
-		d->set.tolerance_policy[m] = (struct rules_policy){ RULES_LEVEL_ERROR, 0.01, 3, 0, 0 };
+		d->set.tolerance[m] = (struct rules_value){.set = 1, .value = 0.05, .relative = 1};
+		d->set.tolerance_policy[m] = (struct rules_policy){RULES_LEVEL_ERROR, 0.01, 3, 0,
+								   0};
 	}
 }
 
@@ -348,7 +382,8 @@ static void decision_release(struct decision *d)
 static void test_bootstrap_in_the_family(void **state)
 {
 	struct decision d;
-	struct check_test boot = bootstrap_result(-0.2, 0.004), flat = ttest_result(0.0, 0.5, 0.02, 8);
+	struct check_test boot = bootstrap_result(-0.2, 0.004),
+			  flat = ttest_result(0.0, 0.5, 0.02, 8);
 
 	(void)state;
 	decision_init(&d);
@@ -406,7 +441,8 @@ static void test_undefined_bound_is_inconclusive(void **state)
 static void test_honest_mdc(void **state)
 {
 	struct decision d;
-	struct check_test t = ttest_result(0.01, 0.3, 0.02, 8), small = ttest_result(0.0, 0.5, 0.002, 8);
+	struct check_test t = ttest_result(0.01, 0.3, 0.02, 8),
+			  small = ttest_result(0.0, 0.5, 0.002, 8);
 	double qa = stats_t_quantile(1 - 0.01 / 10, 8), qp = stats_t_quantile(0.8, 8);
 
 	(void)state;
@@ -417,8 +453,8 @@ static void test_honest_mdc(void **state)
 		decision_add(&d, RULES_TIME, &t);
 	check_adjust(&d.c);
 	assert_int_equal(d.c.family, 10);
-	/* the noise dominates: the noncentral t's shift, above the central (q(1 - alpha/10) + q(0.8))
-	 * se that understated it */
+	/* the noise dominates: the noncentral t's shift, above the central (q(1 - alpha/10) +
+	 * q(0.8)) se that understated it */
 	double nc = qa * (1 - 1 / 32.0) + stats_normal_quantile(0.8) * sqrt(1 + qa * qa / 16);
 	assert_near(d.vs.v[0].mdc, expm1(nc * 0.02), 1e-9);
 	assert_true(d.vs.v[0].mdc > expm1((qa + qp) * 0.02));
@@ -489,7 +525,7 @@ static void test_pairs_by_round(void **state)
 {
 	static const double drift[6] = { 1.0, 1.3, 0.8, 1.5, 0.9, 1.2 };
 	double tb[5], th[5], xb[6], xc[6], pb[6], pc[6];
-	int base_rounds[5] = { 1, 2, 4, 5, 6 }, head_rounds[5] = { 1, 3, 4, 5, 6 }, rb[6], rc[6], pr[6];
+	int base_rounds[5] = {1, 2, 4, 5, 6}, head_rounds[5] = {1, 3, 4, 5, 6}, rb[6], rc[6], pr[6];
 	struct baseline_cell base = { .n = 5, .round = base_rounds };
 	struct baseline_cell head = { .n = 5, .round = head_rounds };
 	struct rules_value tol = { .set = 1, .value = 0.01, .relative = 1 };
@@ -501,7 +537,8 @@ static void test_pairs_by_round(void **state)
 	(void)state;
 	for (int i = 0; i < 5; i++) {
 		tb[i] = drift[base_rounds[i] - 1] * (1 + 0.001 * i);
-		th[i] = drift[head_rounds[i] - 1] * 1.05 * (1 + 0.001 * i); /* 5 % slower, round by round */
+		th[i] = drift[head_rounds[i] - 1] * 1.05 *
+			(1 + 0.001 * i); /* 5 % slower, round by round */
 	}
 	base.fig[ANALYSIS_EXECUTION_TIME] = tb;
 	head.fig[ANALYSIS_EXECUTION_TIME] = th;

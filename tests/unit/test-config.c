@@ -87,9 +87,11 @@ static void dump_config(struct strbuf *sb, const struct config *c)
 		const struct slurm_config *s = c->batch->own;
 		const struct batch_limits *l = &c->batch->limits;
 		assert_ptr_equal(c->batch->scheduler, &config_slurm);
-		strbuf_addf(sb, "slurm partition %s account %s time %s (%gs) nodes %d exclusive %d queue_timeout %g poll %g\n",
-			    or_dash(s->partition), or_dash(s->account), or_dash(l->time), l->time_s, s->nodes,
-			    s->exclusive, l->queue_timeout, l->poll);
+		strbuf_addf(sb,
+			    "slurm partition %s account %s time %s (%gs) nodes %d exclusive %d "
+			    "queue_timeout %g poll %g\n",
+			    or_dash(s->partition), or_dash(s->account), or_dash(l->time), l->time_s,
+			    s->nodes, s->exclusive, l->queue_timeout, l->poll);
 		for (size_t i = 0; i < s->nr_options; i++)
 			strbuf_addf(sb, "  option %s\n", s->options[i]);
 	}
@@ -120,7 +122,8 @@ static void test_case(void **state)
 
 	ret = datacase_capture(load_fn, &job, &actual);
 	if (ret == 0)
-		dump_config(&actual, &c); /* after anything printed: a valid file must load silently */
+		dump_config(&actual,
+			    &c); /* after anything printed: a valid file must load silently */
 	datacase_expect(CASES_DIR, name, &actual, ret);
 	config_release(&c);
 	config_release(&c); /* released twice, or after a failed load: harmless */
@@ -133,8 +136,9 @@ static void test_expand(void **state)
 	char *s;
 
 	(void)state;
-	s = config_expand("a {threads} {ranks} {size} {repeat} ${HOME} \\{threads} {other} {x y} {{1}",
-			  4, 2, 100, 3);
+	s = config_expand(
+		"a {threads} {ranks} {size} {repeat} ${HOME} \\{threads} {other} {x y} {{1}", 4, 2,
+		100, 3);
 	assert_string_equal(s, "a 4 2 100 3 ${HOME} \\{threads} {other} {x y} {{1}");
 	free(s);
 	s = config_expand("n={size}.", 1, 1, CONFIG_NO_SIZE, 0);
@@ -149,8 +153,12 @@ static void test_expand_command(void **state)
 {
 	int threads[] = { 4 }, ranks[] = { 2 };
 	struct bench_config b = {
-		.command = "./a {threads} {repeat}", .launcher = "mpirun -np {ranks} -x T={threads}",
-		.threads = threads, .nr_threads = 1, .ranks = ranks, .nr_ranks = 1,
+		.command = "./a {threads} {repeat}",
+		.launcher = "mpirun -np {ranks} -x T={threads}",
+		.threads = threads,
+		.nr_threads = 1,
+		.ranks = ranks,
+		.nr_ranks = 1,
 	};
 	char *s;
 
@@ -244,10 +252,12 @@ static void test_yamldoc_accessors(void **state)
 		assert_int_equal(yamldoc_get_bool(&d, it.value, "b", &flag), 0);
 		assert_int_equal(flag, it.index != 1);
 	}
-	assert_int_equal(yamldoc_get_str_list(&d, yamldoc_map_get(&d, root, "l"), "l", &strs, &nr), 0);
+	assert_int_equal(yamldoc_get_str_list(&d, yamldoc_map_get(&d, root, "l"), "l", &strs, &nr),
+			 0);
 	assert_true(nr == 3 && !strcmp(strs[1], "b c") && !strcmp(strs[2], "3"));
 	free(strs);
-	assert_int_equal(yamldoc_get_str_map(&d, yamldoc_map_get(&d, root, "m"), "m", &pairs, &nr), 0);
+	assert_int_equal(yamldoc_get_str_map(&d, yamldoc_map_get(&d, root, "m"), "m", &pairs, &nr),
+			 0);
 	assert_true(nr == 2 && !strcmp(pairs[1].key, "y") && !strcmp(pairs[1].value, "two"));
 	free(pairs);
 	assert_int_equal(d.nr_errors, 0);
@@ -258,8 +268,8 @@ static void test_yamldoc_accessors(void **state)
 	unlink(path);
 }
 
-/* "Did you mean": a key the word begins wins over one two edits away ("time" is 2 from "name"), then
- * one edit, then a word of a key; a word inside another ("mpi" of "compile") is no hint. */
+/* "Did you mean": a key the word begins wins over one two edits away ("time" is 2 from "name"),
+ * then one edit, then a word of a key; a word inside another ("mpi" of "compile") is no hint. */
 static void test_closest(void **state)
 {
 	static const char *const keys[] = { "name", "timeout", "max_contention", "max_repeat",
@@ -281,7 +291,8 @@ static void test_closest(void **state)
 	assert_string_equal(yamldoc_choices(all, sizeof(all), formats + 2), "gitlab");
 }
 
-/* Regular files only, never blocking, bounded; nothing left allocated on an error (it leaked 8 bytes). */
+/* Regular files only, never blocking, bounded; nothing left allocated on an error (it leaked 8
+ * bytes). */
 static void test_read_file_bounded(void **state)
 {
 	char dir[] = "/tmp/sg-read-XXXXXX", *fifo, *file;
@@ -320,8 +331,12 @@ static void test_matrix_points(void **state)
 {
 	int threads[] = { 1, 2, 4 }, ranks[] = { 1, 2 };
 	struct config_exclude ex = { .threads = 2, .ranks = 1, .size = CONFIG_NO_SIZE };
-	struct bench_config b = { .threads = threads, .nr_threads = 3, .ranks = ranks, .nr_ranks = 2,
-				  .exclude = &ex, .nr_exclude = 1 };
+	struct bench_config b = {.threads = threads,
+				 .nr_threads = 3,
+				 .ranks = ranks,
+				 .nr_ranks = 2,
+				 .exclude = &ex,
+				 .nr_exclude = 1};
 	struct config_point *all, p;
 	size_t nr;
 

@@ -75,14 +75,18 @@ static void test_cores(void **state)
 	assert_true(isnan(contention_cores(100, 0, 0, 1)));
 }
 
-/* Measured against the cores a run leaves free: a 1-thread run on 2 cores with one busy neighbour is not contended. */
+/* Measured against the cores a run leaves free: a 1-thread run on 2 cores with one busy neighbour
+ * is not contended. */
 static void test_beyond_free(void **state)
 {
 	(void)state;
-	assert_true(contention_beyond_free(1.0, 1, 2) == 0);     /* one neighbour on the free core */
-	assert_true(fabs(contention_beyond_free(1.5, 1, 2) - 0.5) < 1e-12); /* half a core taken from the run */
-	assert_true(fabs(contention_beyond_free(1.0, 2, 2) - 1.0) < 1e-12); /* 2 threads on 2 cores: all of it */
-	assert_true(fabs(contention_beyond_free(0.3, 4, 2) - 0.3) < 1e-12); /* oversubscribed: nothing is free */
+	assert_true(contention_beyond_free(1.0, 1, 2) == 0); /* one neighbour on the free core */
+	assert_true(fabs(contention_beyond_free(1.5, 1, 2) - 0.5) <
+		    1e-12); /* half a core taken from the run */
+	assert_true(fabs(contention_beyond_free(1.0, 2, 2) - 1.0) <
+		    1e-12); /* 2 threads on 2 cores: all of it */
+	assert_true(fabs(contention_beyond_free(0.3, 4, 2) - 0.3) <
+		    1e-12); /* oversubscribed: nothing is free */
 	assert_true(contention_beyond_free(0.0, 1, 1) == 0);
 	assert_true(isnan(contention_beyond_free(NAN, 1, 2)));
 	assert_true(contention_machine_cores() >= 1);

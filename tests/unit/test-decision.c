@@ -1,4 +1,5 @@
-/* The decision's error rates on seeded synthetic data: t-tests and the bootstrap at the boundary, Holm over a run. */
+/* The decision's error rates on seeded synthetic data: t-tests and the bootstrap at the boundary,
+ * Holm over a run. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,7 +13,8 @@
 #include "judge/check-priv.h"
 #include "stats/stats.h"
 
-/* Standard normal by Box-Muller from the project's seeded generator: the same draws on every machine. */
+/* Standard normal by Box-Muller from the project's seeded generator: the same draws on every
+ * machine. */
 static double normal(struct stats_rng *rng)
 {
 	double u = ((double)(stats_rng_next(rng) >> 11) + 0.5) / 9007199254740992.0;
@@ -21,8 +23,10 @@ static double normal(struct stats_rng *rng)
 	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
 }
 
-/* n times of 0.2 s with a coefficient of variation cv, scaled by (1 + shift), each round with a drift. */
-static void times(struct stats_rng *rng, double *x, const double *drift, size_t n, double cv, double shift)
+/* n times of 0.2 s with a coefficient of variation cv, scaled by (1 + shift), each round with a
+ * drift. */
+static void times(struct stats_rng *rng, double *x, const double *drift, size_t n, double cv,
+		  double shift)
 {
 	for (size_t i = 0; i < n; i++)
 		x[i] = 0.2 * (1 + shift) * exp(cv * normal(rng) + (drift ? drift[i] : 0));
@@ -34,7 +38,8 @@ static double slack(double rate, int trials)
 	return 4 * sqrt(rate * (1 - rate) / trials);
 }
 
-/* With no change, "significantly worse than no change" at alpha rejects at rate alpha (Welch on logs). */
+/* With no change, "significantly worse than no change" at alpha rejects at rate alpha (Welch on
+ * logs). */
 static void test_welch_error_rate_at_the_boundary(void **state)
 {
 	struct rules_value tol0 = { .set = 1, .value = 0, .relative = 1 };
@@ -54,16 +59,19 @@ static void test_welch_error_rate_at_the_boundary(void **state)
 		rejected += t.p <= o.alpha;
 	}
 	rate = (double)rejected / trials;
-	print_message("Welch t on logs, n=5 vs 5, no change: %d of %d rejected at 0.05 (%.4f)\n", rejected, trials, rate);
+	print_message("Welch t on logs, n=5 vs 5, no change: %d of %d rejected at 0.05 (%.4f)\n",
+		      rejected, trials, rate);
 	assert_true(rate <= 0.05 + slack(0.05, trials));
 	assert_true(rate >= 0.05 - slack(0.05, trials)); /* not wastefully conservative either */
 }
 
-/* Paired by round: a drift shared by both sides does not inflate the error rate, and pairing removes it. */
+/* Paired by round: a drift shared by both sides does not inflate the error rate, and pairing
+ * removes it. */
 static void test_paired_error_rate_and_power(void **state)
 {
 	struct rules_value tol = { .set = 1, .value = 0.03, .relative = 1 };
-	struct check_test_opts paired = { +1, &tol, 0.01, 1, 0, 0, 0 }, welch = { +1, &tol, 0.01, 0, 0, 0, 0 };
+	struct check_test_opts paired = {+1, &tol, 0.01, 1, 0, 0, 0},
+			       welch = {+1, &tol, 0.01, 0, 0, 0, 0};
 	struct stats_rng rng;
 	double a[10], b[10], drift[10];
 	int trials = 5000, false_alarm = 0, caught_paired = 0, caught_welch = 0;
@@ -84,14 +92,17 @@ static void test_paired_error_rate_and_power(void **state)
 		assert_int_equal(check_test_samples(a, 10, b, 10, &welch, &t), 0);
 		caught_welch += t.past && t.significant;
 	}
-	print_message("paired, 10 rounds, drift sd 5 %%: false alarms %d of %d; a 6 %% slowdown caught %d (paired) "
-		      "vs %d (unpaired)\n", false_alarm, trials, caught_paired, caught_welch);
+	print_message("paired, 10 rounds, drift sd 5 %%: false alarms %d of %d; a 6 %% slowdown "
+		      "caught %d (paired) "
+		      "vs %d (unpaired)\n",
+		      false_alarm, trials, caught_paired, caught_welch);
 	assert_true((double)false_alarm / trials <= 0.01 + slack(0.01, trials));
 	assert_true(caught_paired > 0.95 * trials);
 	assert_true(caught_welch < 0.8 * caught_paired);
 }
 
-/* Holm over 100 checks of which none changed: a clean run fails anywhere at most 1 % of the time. */
+/* Holm over 100 checks of which none changed: a clean run fails anywhere at most 1 % of the time.
+ */
 static void test_holm_whole_run(void **state)
 {
 	enum { M = 100 };
@@ -117,36 +128,40 @@ static void test_holm_whole_run(void **state)
 		for (int i = 0; i < M; i++) {
 			raw |= p[i] <= 0.01;
 			holm |= adj[i] <= 0.01;
-			if (!(adj[i] >= p[i] - 1e-12 && bh[i] >= p[i] - 1e-12 && bh[i] <= adj[i] + 1e-12))
+			if (!(adj[i] >= p[i] - 1e-12 && bh[i] >= p[i] - 1e-12 &&
+			      bh[i] <= adj[i] + 1e-12))
 				fail_msg("p %g holm %g bh %g", p[i], adj[i], bh[i]);
 		}
 		any_raw += raw;
 		any_holm += holm;
 	}
-	print_message("100 unchanged checks per run: a run fails anywhere %d of %d times unadjusted, %d with Holm\n",
+	print_message("100 unchanged checks per run: a run fails anywhere %d of %d times "
+		      "unadjusted, %d with Holm\n",
 		      any_raw, runs, any_holm);
 	assert_true(any_raw > runs / 2); /* 1 - 0.99^100 = 63 %: why the run needs control */
 	assert_true((double)any_holm / runs <= 0.01 + slack(0.01, runs));
 }
 
 /*
- * One gate run of the adaptive design (docs/check.md, "Adaptive repeats") over M paired tests of a 'shift'
- * slowdown in test 0 (the others unchanged): look 1 on 5 rounds at CHECK_FIRST_LOOK x alpha with Holm; every
- * test it does not reject gets 15 more rounds (the worst case: all of them inconclusive); look 2 on all 20 rounds
- * at the rest of alpha, Holm over the same M tests with p = 1 for those already decided.
+ * One gate run of the adaptive design (docs/check.md, "Adaptive repeats") over M paired tests of a
+ * 'shift' slowdown in test 0 (the others unchanged): look 1 on 5 rounds at CHECK_FIRST_LOOK x alpha
+ * with Holm; every test it does not reject gets 15 more rounds (the worst case: all of them
+ * inconclusive); look 2 on all 20 rounds at the rest of alpha, Holm over the same M tests with p =
+ * 1 for those already decided.
  */
 enum { LOOK_M = 5, LOOK_N1 = 5, LOOK_N = 20 };
 
-/* What the checker says of each test at each look: its p and whether the change is past the tolerance. */
+/* What the checker says of each test at each look: its p and whether the change is past the
+ * tolerance. */
 struct looks {
 	double p[2][LOOK_M];
 	int past[2][LOOK_M];
 };
 
 /*
- * Draws one run's data and tests it at both looks. The level is the proper procedure's; p and 'past' do not
- * depend on it (check_test_samples()), so the naive procedure below decides on the same figures, as if it had
- * tested the same data again at the full level.
+ * Draws one run's data and tests it at both looks. The level is the proper procedure's; p and
+ * 'past' do not depend on it (check_test_samples()), so the naive procedure below decides on the
+ * same figures, as if it had tested the same data again at the full level.
  */
 static void looks_test(struct stats_rng *rng, double tol_value, double shift, struct looks *l)
 {
@@ -172,8 +187,9 @@ static void looks_test(struct stats_rng *rng, double tol_value, double shift, st
 }
 
 /*
- * The two looks' decisions on l: a bit per outcome, 1 a false alarm, 2 test 0 caught ('shifted': test 0 was
- * slowed down). 'naive' re-tests at the full alpha in both looks (what must not be done).
+ * The two looks' decisions on l: a bit per outcome, 1 a false alarm, 2 test 0 caught ('shifted':
+ * test 0 was slowed down). 'naive' re-tests at the full alpha in both looks (what must not be
+ * done).
  */
 static int looks_decide(const struct looks *l, int shifted, int naive)
 {
@@ -195,12 +211,14 @@ static int looks_decide(const struct looks *l, int shifted, int naive)
 	return out;
 }
 
-/* Two looks keep the whole run's false-alarm rate at the level; re-testing at the full level would not. */
+/* Two looks keep the whole run's false-alarm rate at the level; re-testing at the full level would
+ * not. */
 static void test_two_looks_error_rate_and_power(void **state)
 {
 	struct stats_rng rng;
 	struct looks l;
-	int families = 20000, alarms = 0, naive = 0, caught = 0, caught_single = 0, power_trials = 4000;
+	int families = 20000, alarms = 0, naive = 0, caught = 0, caught_single = 0,
+	    power_trials = 4000;
 
 	(void)state;
 	stats_rng_init(&rng, 21);
@@ -212,7 +230,8 @@ static void test_two_looks_error_rate_and_power(void **state)
 	stats_rng_init(&rng, 22);
 	for (int k = 0; k < power_trials; k++) {
 		struct rules_value tol = { .set = 1, .value = 0.05, .relative = 1 };
-		struct check_test_opts o = { +1, &tol, 0.01 / LOOK_M, 1, 0, 0, 0 }; /* single look: Bonferroni bound of Holm */
+		struct check_test_opts o = {+1, &tol, 0.01 / LOOK_M, 1, 0,
+					    0,  0}; /* single look: Bonferroni bound of Holm */
 		struct check_test t;
 		double a[LOOK_N1], b[LOOK_N1];
 		looks_test(&rng, 0.05, 0.15, &l);
@@ -222,10 +241,13 @@ static void test_two_looks_error_rate_and_power(void **state)
 		assert_int_equal(check_test_samples(a, LOOK_N1, b, LOOK_N1, &o, &t), 0);
 		caught_single += t.past && t.p <= o.alpha;
 	}
-	print_message("two looks (5 then 20 paired rounds, %d tests, alpha 0.01 split %g / %g): a clean run fails "
-		      "%d of %d times (%.4f); re-testing at the full level: %d; a 15 %% slowdown at CV 8 %% caught "
-		      "%d of %d (one look of 5 rounds: %d)\n", LOOK_M, CHECK_FIRST_LOOK, 1 - CHECK_FIRST_LOOK, alarms, families, (double)alarms / families,
-		      naive, caught, power_trials, caught_single);
+	print_message("two looks (5 then 20 paired rounds, %d tests, alpha 0.01 split %g / %g): a "
+		      "clean run fails "
+		      "%d of %d times (%.4f); re-testing at the full level: %d; a 15 %% slowdown "
+		      "at CV 8 %% caught "
+		      "%d of %d (one look of 5 rounds: %d)\n",
+		      LOOK_M, CHECK_FIRST_LOOK, 1 - CHECK_FIRST_LOOK, alarms, families,
+		      (double)alarms / families, naive, caught, power_trials, caught_single);
 	assert_true((double)alarms / families <= 0.01 + slack(0.01, families));
 	assert_true(naive > alarms);
 	assert_true(caught > 0.9 * power_trials);
@@ -239,11 +261,13 @@ static void test_holm_bh_values(void **state)
 	(void)state;
 	stats_holm(p, 5, h);
 	/* R: p.adjust(c(.01,.04,.03,.005,1), "holm") = 0.04 0.09 0.09 0.025 1 */
-	assert_true(fabs(h[0] - 0.04) < 1e-12 && fabs(h[1] - 0.09) < 1e-12 && fabs(h[2] - 0.09) < 1e-12);
+	assert_true(fabs(h[0] - 0.04) < 1e-12 && fabs(h[1] - 0.09) < 1e-12 &&
+		    fabs(h[2] - 0.09) < 1e-12);
 	assert_true(fabs(h[3] - 0.025) < 1e-12 && h[4] == 1);
 	stats_bh(p, 5, b);
 	/* R: p.adjust(c(.01,.04,.03,.005,1), "BH") = 0.025 0.05 0.05 0.025 1 */
-	assert_true(fabs(b[0] - 0.025) < 1e-12 && fabs(b[1] - 0.05) < 1e-12 && fabs(b[2] - 0.05) < 1e-12);
+	assert_true(fabs(b[0] - 0.025) < 1e-12 && fabs(b[1] - 0.05) < 1e-12 &&
+		    fabs(b[2] - 0.05) < 1e-12);
 	assert_true(fabs(b[3] - 0.025) < 1e-12 && b[4] == 1);
 }
 
@@ -263,7 +287,8 @@ static void test_bootstrap_error_rate_at_the_boundary(void **state)
 	(void)state;
 	stats_rng_init(&rng, 14);
 	for (int k = 0; k < trials; k++) {
-		struct check_groups g = { { x[0], x[1], x[2], x[3] }, { 8, 8, 8, 8 }, 2, 1000 + (uint64_t)k, 0 };
+		struct check_groups g = {
+			{x[0], x[1], x[2], x[3]}, {8, 8, 8, 8}, 2, 1000 + (uint64_t)k, 0};
 		struct check_test t;
 		for (int i = 0; i < 4; i++)
 			times(&rng, x[i], NULL, 8, 0.03, i % 2 ? -0.45 : 0);
@@ -271,7 +296,8 @@ static void test_bootstrap_error_rate_at_the_boundary(void **state)
 		rejected += t.significant;
 	}
 	rate = (double)rejected / trials;
-	print_message("bootstrap of the speedup, 8 repeats, no change: %d of %d significant at 0.05 (%.3f)\n",
+	print_message("bootstrap of the speedup, 8 repeats, no change: %d of %d significant at "
+		      "0.05 (%.3f)\n",
 		      rejected, trials, rate);
 	assert_true(rate <= 0.05 + slack(0.05, trials));
 }
@@ -302,18 +328,21 @@ static void test_bootstrap_paired_rounds(void **state)
 	paired.paired = 1;
 	assert_int_equal(stats_bootstrap(g, 2, ratio_of_first_two, NULL, 0.95, &indep), 0);
 	assert_int_equal(stats_bootstrap(g, 2, ratio_of_first_two, NULL, 0.95, &paired), 0);
-	print_message("ratio 1.5 under a 20 %% drift: independent [%.3f, %.3f], paired [%.3f, %.3f]\n", indep.lo,
-		      indep.hi, paired.lo, paired.hi);
+	print_message(
+		"ratio 1.5 under a 20 %% drift: independent [%.3f, %.3f], paired [%.3f, %.3f]\n",
+		indep.lo, indep.hi, paired.lo, paired.hi);
 	assert_true(paired.hi - paired.lo < (indep.hi - indep.lo) / 4);
 	assert_true(paired.lo < 1.5 * 1.02 && paired.hi > 1.5 * 0.98);
-	assert_int_equal(stats_bootstrap(bad, 2, ratio_of_first_two, NULL, 0.95, &paired), -1); /* unequal rounds */
+	assert_int_equal(stats_bootstrap(bad, 2, ratio_of_first_two, NULL, 0.95, &paired),
+			 -1); /* unequal rounds */
 }
 
 /* A seed per check: two checks do not share their random draws, the same check always does. */
 static void test_seed_per_check(void **state)
 {
 	(void)state;
-	assert_true(stats_seed_of("jacobi program/solve 1x2 speedup") != stats_seed_of("jacobi program 1x2 speedup"));
+	assert_true(stats_seed_of("jacobi program/solve 1x2 speedup") !=
+		    stats_seed_of("jacobi program 1x2 speedup"));
 	assert_true(stats_seed_of("a") == stats_seed_of("a"));
 }
 

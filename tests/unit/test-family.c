@@ -49,7 +49,9 @@ static void test_gatekeeping_values(void **state)
 	assert_true(close_to(a[0], 0.002)); /* 0.001 / (1/2) */
 	assert_true(close_to(a[1], 0.016)); /* 0.004 / (1/4) */
 	assert_true(close_to(a[2], 0.04));  /* 0.02 / (1/2): its cell-mate rejected */
-	assert_true(close_to(a[3], 0.04));  /* cell 0 done: cell 1's time holds alpha; never below the step before */
+	assert_true(close_to(
+		a[3],
+		0.04)); /* cell 0 done: cell 1's time holds alpha; never below the step before */
 	assert_true(close_to(a[4], 0.04));
 	assert_true(close_to(a[5], 0.2));
 	/* the levels at worst: alpha / 2 for a time check, alpha / 4 for the others */
@@ -107,7 +109,8 @@ static void draw(struct stats_rng *rng, struct gate *g, double change)
 		int c = i / METRICS, k = i % METRICS;
 		g->cell[i] = (size_t)c;
 		g->primary[i] = k == 0;
-		g->p[i] = one_test(rng, c == 0 && (k == 0 || k == 4) ? log1p(change) : 0, &g->past[i]);
+		g->p[i] = one_test(rng, c == 0 && (k == 0 || k == 4) ? log1p(change) : 0,
+				   &g->past[i]);
 	}
 }
 
@@ -173,9 +176,10 @@ static void test_family_power_one_cell(void **state)
 		elsewhere += f & 1;
 		caught_holm += (gate_fails(g, 1) & 2) != 0;
 	}
-	print_message("one cell of %d slower by 20 %% (%d rounds, sd %g): caught %d of %d, with its "
-		      "share %d; Holm over all %d checks: %d; a false alarm elsewhere %d\n",
-		      CELLS, ROUNDS, SD, caught, gates, cause, TESTS, caught_holm, elsewhere);
+	print_message(
+		"one cell of %d slower by 20 %% (%d rounds, sd %g): caught %d of %d, with its "
+		"share %d; Holm over all %d checks: %d; a false alarm elsewhere %d\n",
+		CELLS, ROUNDS, SD, caught, gates, cause, TESTS, caught_holm, elsewhere);
 	/* measured with the time check at half its cell's share: 73 % against 56 % (84 % with the
 	 * whole share, but then a share check could never fail beside a flat time) */
 	assert_true(caught > 0.65 * gates);

@@ -56,16 +56,17 @@ static void test_parent_folded_into_child(void **state)
 		check(&s, VERDICT_FAIL, "program", t, "tolerance.time", 1.3, 1.0);
 		if (t == 2) {
 			check(&s, VERDICT_FAIL, "program", t, "tolerance.speedup", 1.3, 1.0);
-			check(&s, VERDICT_FAIL, "program", t, "tolerance.synchronization", 1.3, 1.0);
+			check(&s, VERDICT_FAIL, "program", t, "tolerance.synchronization", 1.3,
+			      1.0);
 		}
 		check(&s, VERDICT_FAIL, "program/solve", t, "tolerance.time", 1.25, 0.95);
 		check(&s, VERDICT_PASS, "program/solve/residual", t, "tolerance.time", 0.1, 0.1);
-		verdict_set_cause(check(&s, VERDICT_FAIL, "program/solve/sweep", t, "tolerance.time",
-					1.1, 0.8),
+		verdict_set_cause(check(&s, VERDICT_FAIL, "program/solve/sweep", t,
+					"tolerance.time", 1.1, 0.8),
 				  "Synchronization (critical) grew");
 		if (t == 2)
-			check(&s, VERDICT_FAIL, "program/solve/sweep", t, "tolerance.synchronization",
-			      1.1, 0.8);
+			check(&s, VERDICT_FAIL, "program/solve/sweep", t,
+			      "tolerance.synchronization", 1.1, 0.8);
 	}
 	verdict_set_sort(&s, 0);
 	verdict_set_finish(&s);

@@ -1,4 +1,5 @@
-/* Unit tests of scaling with problem size: isoefficiency on Quinn's worked examples, memory models, weak scaling. */
+/* Unit tests of scaling with problem size: isoefficiency on Quinn's worked examples, memory models,
+ * weak scaling. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,7 +22,8 @@
 
 static const int procs[] = { 1, 2, 4, 8, 16, 32, 64 };
 
-/* A run of interval 0 that took 'time' seconds, of which 'work' useful and 'serial' in serial code. */
+/* A run of interval 0 that took 'time' seconds, of which 'work' useful and 'serial' in serial code.
+ */
 static void fake_run(struct analysis_config *c, double time, double work, double serial)
 {
 	struct analysis_run *run;
@@ -64,8 +66,8 @@ static double finite_difference(double n, double p)
 }
 
 /* Sizes 4 .. 2048 a factor sqrt(2) apart, p = 1 .. 64, three noisy repeats each. */
-static void strong_matrix(struct analysis *a, struct matrix *m, double (*T)(double, double), const char *memory,
-			  double noise)
+static void strong_matrix(struct analysis *a, struct matrix *m, double (*T)(double, double),
+			  const char *memory, double noise)
 {
 	struct stats_rng rng;
 
@@ -79,8 +81,8 @@ static void strong_matrix(struct analysis *a, struct matrix *m, double (*T)(doub
 		snprintf(size, sizeof(size), "%.0f", n);
 		for (size_t i = 0; i < ARRAY_SIZE(procs); i++)
 			for (int r = 0; r < 3; r++)
-				fake_run(analysis_config_get(a, "b", size, 1, procs[i]), noisy(&rng, T(n, procs[i]), noise),
-					 T(n, 1), 0);
+				fake_run(analysis_config_get(a, "b", size, 1, procs[i]),
+					 noisy(&rng, T(n, procs[i]), noise), T(n, 1), 0);
 	}
 	if (memory)
 		assert_int_equal(matrix_set_memory(m, NULL, memory), 0);
@@ -98,7 +100,8 @@ static void check_points(const struct isoeff *iso, double (*nstar)(double), doub
 		assert_int_equal(iso->points[i].p, procs[i + 1]);
 		assert_int_equal(iso->points[i].where, ISOEFF_INSIDE);
 		if (fabs(iso->points[i].n / want - 1) > tol)
-			fail_msg("p = %d: n* = %g, expected %g", iso->points[i].p, iso->points[i].n, want);
+			fail_msg("p = %d: n* = %g, expected %g", iso->points[i].p, iso->points[i].n,
+				 want);
 	}
 	assert_int_equal(iso->nr_fitted, 6);
 	assert_null(iso->refused);
@@ -134,13 +137,16 @@ static void test_reduction(void **state)
 	assert_true(iso->has_scalability);
 	assert_true(iso->scalability.p_exp == 0 && iso->scalability.log_exp == 1);
 	assert_int_equal(iso->scalability.verdict, ISOEFF_MEMORY_LIMIT);
-	assert_string_equal(iso->explanation, "to hold 80 % efficiency, n must grow like p log p; memory per processor "
-					      "then grows like log p: scalable up to the memory limit");
+	assert_string_equal(
+		iso->explanation,
+		"to hold 80 % efficiency, n must grow like p log p; memory per processor "
+		"then grows like log p: scalable up to the memory limit");
 	matrix_release(&m);
 	analysis_release(&a);
 }
 
-/* Without noise the odds eps / (1 - eps) = n / (p log2 p) are linear in ln n: interpolation is exact. */
+/* Without noise the odds eps / (1 - eps) = n / (p log2 p) are linear in ln n: interpolation is
+ * exact. */
 static void test_reduction_exact(void **state)
 {
 	struct analysis a;
@@ -152,11 +158,14 @@ static void test_reduction_exact(void **state)
 	iso = &m.iso[0];
 	check_points(iso, nstar_plogp, 1e-9); /* n = 8, 32, 96, 256, 640, 1536 */
 	assert_int_equal(iso->growth, ISOEFF_P_LOG_P);
-	assert_true(fabs(iso->fits[ISOEFF_P_LOG_P].c - 4 / log(2)) < 1e-9 && iso->fits[ISOEFF_P_LOG_P].rms < 1e-9);
-	assert_true(fabs(iso->points[5].at[18]->total_overhead.median - 64 * 6) < 1e-9); /* T0 = p log2 p */
+	assert_true(fabs(iso->fits[ISOEFF_P_LOG_P].c - 4 / log(2)) < 1e-9 &&
+		    iso->fits[ISOEFF_P_LOG_P].rms < 1e-9);
+	assert_true(fabs(iso->points[5].at[18]->total_overhead.median - 64 * 6) <
+		    1e-9); /* T0 = p log2 p */
 	assert_false(iso->has_scalability);
-	assert_string_equal(iso->explanation, "to hold 80 % efficiency, n must grow like p log p; declare the "
-					      "benchmark's 'memory' (e.g. n^2) to judge its scalability");
+	assert_string_equal(iso->explanation,
+			    "to hold 80 % efficiency, n must grow like p log p; declare the "
+			    "benchmark's 'memory' (e.g. n^2) to judge its scalability");
 	matrix_release(&m);
 	analysis_release(&a);
 }
@@ -201,7 +210,8 @@ static void test_finite_difference(void **state)
 	assert_true(iso->scalability.p_exp == 0 && iso->scalability.log_exp == 0);
 	assert_int_equal(iso->scalability.verdict, ISOEFF_PERFECTLY_SCALABLE);
 	assert_non_null(strstr(iso->explanation, "n must grow like p^0.5"));
-	assert_non_null(strstr(iso->explanation, "memory per processor then stays constant: perfectly scalable"));
+	assert_non_null(strstr(iso->explanation,
+			       "memory per processor then stays constant: perfectly scalable"));
 	matrix_release(&m);
 	analysis_release(&a);
 }
@@ -220,16 +230,19 @@ static void test_too_few_points(void **state)
 		for (int p = 1; p <= 4; p *= 2) {
 			char size[16];
 			snprintf(size, sizeof(size), "%d", n);
-			fake_run(analysis_config_get(&a, "b", size, 1, p), reduction(n, p) * (p == 4 ? 3 : 1), n, 0);
+			fake_run(analysis_config_get(&a, "b", size, 1, p),
+				 reduction(n, p) * (p == 4 ? 3 : 1), n, 0);
 		}
 	assert_int_equal(matrix_build(&m, &a), 0);
 	assert_int_equal(m.iso[0].nr_points, 2);
 	assert_int_equal(m.iso[0].points[0].where, ISOEFF_INSIDE);
-	assert_int_equal(m.iso[0].points[1].where, ISOEFF_BEYOND); /* eps(64, 4) = 64 / (3 (64 + 8)) */
+	assert_int_equal(m.iso[0].points[1].where,
+			 ISOEFF_BEYOND); /* eps(64, 4) = 64 / (3 (64 + 8)) */
 	assert_true(fabs(m.iso[0].points[1].efficiency - 64.0 / 216) < 1e-9);
 	assert_int_equal(m.iso[0].growth, -1);
-	assert_string_equal(m.iso[0].refused, "the target is crossed inside the measured sizes at 1 processor count, "
-					      "2 are needed (p = 4: beyond measured sizes)");
+	assert_string_equal(m.iso[0].refused,
+			    "the target is crossed inside the measured sizes at 1 processor count, "
+			    "2 are needed (p = 4: beyond measured sizes)");
 	assert_false(m.iso[0].has_scalability);
 	matrix_release(&m);
 	analysis_release(&a);
@@ -242,10 +255,12 @@ static void test_memory_parse(void **state)
 		double a;
 		int b;
 	} good[] = {
-		{ "n", 1, 0 }, { "n^2", 2, 0 }, { " N ^ 3 ", 3, 0 }, { "n**2", 2, 0 }, { "n log n", 1, 1 },
-		{ "n*log(n)", 1, 1 }, { "8 * n^2", 2, 0 }, { "n^1.5 ln n", 1.5, 1 }, { "16n", 1, 0 },
+		{"n", 1, 0},       {"n^2", 2, 0},          {" N ^ 3 ", 3, 0},
+		{"n**2", 2, 0},    {"n log n", 1, 1},      {"n*log(n)", 1, 1},
+		{"8 * n^2", 2, 0}, {"n^1.5 ln n", 1.5, 1}, {"16n", 1, 0},
 	};
-	static const char *const bad[] = { "", "m^2", "n^", "n^-1", "log n", "nn", "n^2 + n", "n log m" };
+	static const char *const bad[] = {"",      "m^2", "n^",      "n^-1",
+					  "log n", "nn",  "n^2 + n", "n log m"};
 	struct memory_model m;
 
 	(void)state;
@@ -300,7 +315,10 @@ static void test_growth_fit(void **state)
 	(void)state;
 	for (int g = 0; g < ISOEFF_POWER; g++) {
 		for (int i = 0; i < 4; i++)
-			n[i] = 3 * (g == ISOEFF_CONSTANT ? 1 : g == ISOEFF_LOG ? log(p[i]) : g == ISOEFF_LINEAR ? p[i] : p[i] * log(p[i]));
+			n[i] = 3 * (g == ISOEFF_CONSTANT ? 1
+				    : g == ISOEFF_LOG    ? log(p[i])
+				    : g == ISOEFF_LINEAR ? p[i]
+							 : p[i] * log(p[i]));
 		assert_int_equal(isoeff_fit_growth(p, n, 4, fits), g);
 		assert_true(fabs(fits[g].c - 3) < 1e-9 && fits[g].rms < 1e-9);
 	}
@@ -313,7 +331,8 @@ static void test_growth_fit(void **state)
 	assert_int_equal(isoeff_fit_growth(p, n, 1, fits), -1);
 }
 
-/* Size 1000 p: T = 1 + 0.05 log2 p; 3 % serial at every p (Quinn: 10 processors, 3 % serial: 9.73). */
+/* Size 1000 p: T = 1 + 0.05 log2 p; 3 % serial at every p (Quinn: 10 processors, 3 % serial: 9.73).
+ */
 static void test_weak(void **state)
 {
 	static const int wp[] = { 1, 2, 4, 10 };
@@ -330,7 +349,8 @@ static void test_weak(void **state)
 		double t = 1 + 0.05 * log2(wp[i]);
 		snprintf(size, sizeof(size), "%d", 1000 * wp[i]);
 		for (int r = 0; r < 3; r++)
-			fake_run(analysis_config_get(&a, "w", size, 1, wp[i]), t, 0.9 * wp[i] * t, 0.03 * t);
+			fake_run(analysis_config_get(&a, "w", size, 1, wp[i]), t, 0.9 * wp[i] * t,
+				 0.03 * t);
 	}
 	assert_true(scaling_size_is_weak(&a, "w"));
 	assert_int_equal(matrix_build(&m, &a), 0);

@@ -1,4 +1,5 @@
-/* The matrix built from analyzed runs: speedup, efficiency, the Karp-Flatt e and its trend, the projection. */
+/* The matrix built from analyzed runs: speedup, efficiency, the Karp-Flatt e and its trend, the
+ * projection. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -35,7 +36,8 @@ static void scaling_table(struct analysis *a, struct matrix *m, const double *ps
 	analysis_interval_id(a, "quinn", "program", "prog", 0, 0);
 	for (int p = 1; p <= 8; p++)
 		for (int r = 0; r < 3; r++)
-			fake_run(analysis_config_get(a, "quinn", "-", 1, p), 100 / (p == 1 ? 1 : psi[p - 2]));
+			fake_run(analysis_config_get(a, "quinn", "-", 1, p),
+				 100 / (p == 1 ? 1 : psi[p - 2]));
 	assert_int_equal(matrix_build(m, a), 0);
 	assert_int_equal(m->nr_series, 1);
 	assert_int_equal(m->series[0].nr_cells, 8);
@@ -73,7 +75,8 @@ static void test_karp_flatt_rising(void **state)
 	assert_true(fabs(m.series[0].cells[1].karp_flatt.median - 0.07) < 0.002);
 	assert_true(fabs(m.series[0].cells[7].karp_flatt.median - 0.10) < 0.002);
 	for (size_t i = 2; i < 8; i++)
-		assert_true(m.series[0].cells[i].karp_flatt.median > m.series[0].cells[i - 1].karp_flatt.median);
+		assert_true(m.series[0].cells[i].karp_flatt.median >
+			    m.series[0].cells[i - 1].karp_flatt.median);
 	assert_string_equal(m.series[0].trend, "rising");
 	assert_true(m.series[0].karp_flatt_slope.lo > 0);
 	matrix_release(&m);
@@ -117,8 +120,8 @@ static void test_skip_trend(void **state)
 	for (size_t i = 0; i < 8; i++) {
 		const struct matrix_cell *c = &m.series[0].cells[i], *l = &lean.series[0].cells[i];
 		assert_memory_equal(&c->speedup, &l->speedup, sizeof(c->speedup));
-		assert_memory_equal(&c->fig[ANALYSIS_EXECUTION_TIME], &l->fig[ANALYSIS_EXECUTION_TIME],
-				    sizeof(c->fig[0]));
+		assert_memory_equal(&c->fig[ANALYSIS_EXECUTION_TIME],
+				    &l->fig[ANALYSIS_EXECUTION_TIME], sizeof(c->fig[0]));
 	}
 	matrix_release(&lean);
 	matrix_release(&m);

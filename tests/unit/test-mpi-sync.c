@@ -1,5 +1,5 @@
-/* Unit tests of waiting for a delayed rank: the tracer's arithmetic (tracer/mpi-sync.h) and what the
- * analyzer makes of mpi_sync and mpi_rq (docs/metrics.md, "Interference"). */
+/* Unit tests of waiting for a delayed rank: the tracer's arithmetic (tracer/mpi-sync.h) and what
+ * the analyzer makes of mpi_sync and mpi_rq (docs/metrics.md, "Interference"). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,8 +30,8 @@ static void test_partner_delayed(void **state)
 	assert_int_equal(sg_mpi_undelayed_wait(a, b, 32), 10);
 	assert_int_equal(sg_mpi_caused(a, b, 1030, 32), 20);
 	assert_int_equal(sg_mpi_sync_of(a, b, 1030, 1032, 32, 0), 20);
-	/* a's own delay while it waited is in its rq_wait already: 3 ticks of it before b came shifted
-	 * nothing and are given back, 2 after (its late notice) stay off its path */
+	/* a's own delay while it waited is in its rq_wait already: 3 ticks of it before b came
+	 * shifted nothing and are given back, 2 after (its late notice) stay off its path */
 	assert_int_equal(sg_mpi_sync_of(a, b, 1030, 1032, 32, 5), 17);
 }
 
@@ -69,8 +69,9 @@ static void test_wait_only_by_delay(void **state)
 	assert_int_equal(sg_mpi_undelayed_gap(a, b), -20);
 	assert_int_equal(sg_mpi_undelayed_wait(a, b, 45), 0);
 	assert_int_equal(sg_mpi_caused(a, b, 1040, 45), 40);
-	/* preempted 30 ticks while it waited, 5 of them after b came: of the 45 ticks' wait, 40 were
-	 * b's and 5 its own late notice, and nothing is counted twice (rq_wait 30 + mpi_sync 15) */
+	/* preempted 30 ticks while it waited, 5 of them after b came: of the 45 ticks' wait, 40
+	 * were b's and 5 its own late notice, and nothing is counted twice (rq_wait 30 + mpi_sync
+	 * 15) */
 	assert_int_equal(sg_mpi_sync_of(a, b, 1040, 1045, 45, 30), 15);
 }
 
@@ -94,7 +95,8 @@ static void test_fold(void **state)
 static void test_lag_after(void **state)
 {
 	(void)state;
-	/* b's undelayed arrival was the later: a's own delay (10) fell in its slack, b's lag is a's */
+	/* b's undelayed arrival was the later: a's own delay (10) fell in its slack, b's lag is a's
+	 */
 	assert_int_equal(sg_mpi_lag_after(SIDE(1000, 10), SIDE(1100, 40), 1100, 0), 40);
 	/* a's was the later: it would not have waited; its lag grows by the wait */
 	assert_int_equal(sg_mpi_lag_after(SIDE(1000, 10), SIDE(1100, 130), 1100, 0), 110);
@@ -138,9 +140,11 @@ static void write_rank(const char *dir, int r, const char *stat, const char *mpi
 	char *path = xstrfmt("%s/rank%05d.node1.%d.sgprof", dir, r, r);
 	FILE *f;
 
-	strbuf_addf(&sb, "scalegate-profile\t1\nmeta\trank\t%d\nmeta\tranks\t2\nmeta\tomp\tnone\n"
-			 "meta\tmpi\tpmpi\nmeta\thost\tnode1\nmeta\tsched\tschedstat\nmeta\tcpus\t2\n"
-			 "meta\tthreads_max\t1\n", r);
+	strbuf_addf(&sb,
+		    "scalegate-profile\t1\nmeta\trank\t%d\nmeta\tranks\t2\nmeta\tomp\tnone\n"
+		    "meta\tmpi\tpmpi\nmeta\thost\tnode1\nmeta\tsched\tschedstat\nmeta\tcpus\t2\n"
+		    "meta\tthreads_max\t1\n",
+		    r);
 	strbuf_addstr(&sb, "columns\tregion\tid\tname\tfile\tline\n"
 			   "region\t0\tprogram\t/bin/prog\t0\nregion\t1\tsolve\tt.c\t10\n"
 			   "columns\tnode\tid\tparent\tregion\ttag\n"
@@ -199,9 +203,9 @@ static const double *load_solve(struct analysis *a, const char *dir)
 		if (!strcmp(a->intervals[i].path, "program/solve"))
 			f = a->configs[0].runs[0].points[i].fig;
 	assert_non_null(f);
-	near(f[ANALYSIS_LOST_TIME], f[ANALYSIS_INSUFFICIENT_PARALLELISM] + f[ANALYSIS_COMMUNICATION] +
-					    f[ANALYSIS_IDLE] + f[ANALYSIS_SYNCHRONIZATION] +
-					    f[ANALYSIS_INTERFERENCE]);
+	near(f[ANALYSIS_LOST_TIME], f[ANALYSIS_INSUFFICIENT_PARALLELISM] +
+					    f[ANALYSIS_COMMUNICATION] + f[ANALYSIS_IDLE] +
+					    f[ANALYSIS_SYNCHRONIZATION] + f[ANALYSIS_INTERFERENCE]);
 	near(f[ANALYSIS_TOTAL_TIME_WALL] - f[ANALYSIS_PRODUCTIVE_TIME], f[ANALYSIS_LOST_TIME]);
 	near(f[ANALYSIS_TOTAL_TIME], f[ANALYSIS_TOTAL_TIME_WALL] - f[ANALYSIS_INTERFERENCE]);
 	return f;

@@ -144,7 +144,8 @@ static void test_no_measurements(void **state)
 	free(path);
 }
 
-/* A value in a known column that is not finite or is negative: rejected, never analysed (issue 12). */
+/* A value in a known column that is not finite or is negative: rejected, never analysed (issue 12).
+ */
 static void test_non_finite(void **state)
 {
 	const char *bad_values[] = { "nan", "inf", "-inf", "-15", "1e999" };
@@ -155,7 +156,8 @@ static void test_non_finite(void **state)
 		/* the time of node 2 on thread 1 */
 		const char *at = strstr(good, "stat\t2\t1\t10\t1.25\t");
 		size_t head = (size_t)(at - good) + strlen("stat\t2\t1\t10\t");
-		snprintf(body, sizeof(body), "%.*s%s%s", (int)head, good, bad_values[i], at + strlen("stat\t2\t1\t10\t1.25"));
+		snprintf(body, sizeof(body), "%.*s%s%s", (int)head, good, bad_values[i],
+			 at + strlen("stat\t2\t1\t10\t1.25"));
 		expect_rejected(body, 1);
 	}
 	/* a negative count */
@@ -163,8 +165,10 @@ static void test_non_finite(void **state)
 	memcpy(strstr(body, "stat\t2\t1\t10\t") + 9, "-1", 2);
 	expect_rejected(body, 1);
 	/* an MPI record with a negative byte count */
-	snprintf(body, sizeof(body), "%scolumns\tmpi\tnode\tthread\tkind\tcount\ttime\twait\tbytes_sent\tbytes_recv\n"
-		 "mpi\t1\t0\tsend\t3\t0.5\t-\t-24\t0\n", good);
+	snprintf(body, sizeof(body),
+		 "%scolumns\tmpi\tnode\tthread\tkind\tcount\ttime\twait\tbytes_sent\tbytes_recv\n"
+		 "mpi\t1\t0\tsend\t3\t0.5\t-\t-24\t0\n",
+		 good);
 	expect_rejected(body, 1);
 }
 

@@ -54,7 +54,8 @@ static void test_markdown(void **state)
 	analysis_interval_id(&a, "jacobi", "program/solve/inner/deep", "t.c", 30, 3);
 	for (int t = 1; t <= 4; t *= 2)
 		for (int r = 0; r < 3; r++) {
-			double E[] = { 10.0 / t + 0.5, 8.0 / t + 0.4 + 0.05 * r, 4.0 / t + 1, 1.0 / t + 0.1 * r };
+			double E[] = {10.0 / t + 0.5, 8.0 / t + 0.4 + 0.05 * r, 4.0 / t + 1,
+				      1.0 / t + 0.1 * r};
 			fake_run(&a, analysis_config_get(&a, "jacobi", "-", 1, t), E);
 		}
 	assert_int_equal(matrix_build(&m, &a), 0);
@@ -63,20 +64,27 @@ static void test_markdown(void **state)
 	md = read_text(path);
 	if (getenv("SG_VERBOSE"))
 		fputs(md, stderr);
-	assert_true(!strncmp(md, "### \xe2\x9d\x8c scalegate: 1 regression (1 check failed), 1 warning (1 check), 1 error, 1 skipped in 7 checks\n", 
-			     strlen("### \xe2\x9d\x8c scalegate: 1 regression (1 check failed), 1 warning (1 check), 1 error, 1 skipped in 7 checks\n")));
+	assert_true(!strncmp(md,
+			     "### \xe2\x9d\x8c scalegate: 1 regression (1 check failed), 1 warning "
+			     "(1 check), 1 error, 1 skipped in 7 checks\n",
+			     strlen("### \xe2\x9d\x8c scalegate: 1 regression (1 check failed), 1 "
+				    "warning (1 check), 1 error, 1 skipped in 7 checks\n")));
 	regressions = strstr(md, "#### 1 regression (1 check failed)\n");
 	warnings = strstr(md, "#### 1 warning (1 check)\n");
 	assert_non_null(regressions);
 	assert_non_null(warnings);
 	assert_true(regressions < warnings);
 	/* the finding: where, its cause, its checks */
-	assert_non_null(strstr(regressions, "| jacobi | `program/solve` | 1 rank \xc3\x97 4 threads (p=4) | Karp\\_Flatt rises"));
+	assert_non_null(strstr(regressions, "| jacobi | `program/solve` | 1 rank \xc3\x97 4 "
+					    "threads (p=4) | Karp\\_Flatt rises"));
 	assert_non_null(strstr(regressions, "| 1: `Measured_efficiency` |\n"));
-	assert_non_null(strstr(regressions, "<details><summary>The evidence: 1 check failed</summary>"));
+	assert_non_null(
+		strstr(regressions, "<details><summary>The evidence: 1 check failed</summary>"));
 	/* the evidence row of its check: figures, and its cause with '|' and HTML escaped */
-	assert_non_null(strstr(regressions, "| jacobi | `program/solve` | 1 rank \xc3\x97 4 threads (p=4) | `Measured_efficiency` | "
-					    "0.61 [0.58, 0.64] | 0.83 | -0.22 | 0.004 | Karp\\_Flatt rises"));
+	assert_non_null(strstr(regressions,
+			       "| jacobi | `program/solve` | 1 rank \xc3\x97 4 threads (p=4) | "
+			       "`Measured_efficiency` | "
+			       "0.61 [0.58, 0.64] | 0.83 | -0.22 | 0.004 | Karp\\_Flatt rises"));
 	assert_non_null(strstr(regressions, "\\<&amp;\\>\"' \\| |\n"));
 	assert_non_null(strstr(warnings, "| 1.3 s [1.1 s, 1.5 s] | 1.2 s | +8.3 % | 0.21 |"));
 	assert_non_null(strstr(md, "<details><summary>Errors (1)</summary>"));
@@ -87,7 +95,8 @@ static void test_markdown(void **state)
 	assert_true(strstr(md, "** `program/solve/inner`") < strstr(md, "** `program`"));
 	assert_non_null(strstr(md, "** `program/solve`"));
 	assert_null(strstr(md, "`program/solve/inner/deep`"));
-	assert_non_null(strstr(md, "| 1 | 1x1 | 8.45 s [8.4 s, 8.5 s] | 1 | 1 | \xe2\x80\x93 |  |\n"));
+	assert_non_null(
+		strstr(md, "| 1 | 1x1 | 8.45 s [8.4 s, 8.5 s] | 1 | 1 | \xe2\x80\x93 |  |\n"));
 	/* no spread: no interval; the figures read as in every report (base/units.h) */
 	assert_non_null(strstr(md, "| 4 | 1x4 | 3 s | 3.5 | 0.875 | 0.0476 |  |\n"));
 	assert_non_null(strstr(md, "\xe2\x9d\x8c regression |"));
@@ -115,14 +124,19 @@ static void test_markdown(void **state)
 	remove_dir(dir);
 }
 
-/* An inconclusive check's message as the judge writes it: its last clause says what would decide. */
+/* An inconclusive check's message as the judge writes it: its last clause says what would decide.
+ */
 #define INCONCLUSIVE_TEXT \
 	"Execution_time median 2.614e-05 s (n=5) vs base 9.68e-06 s (n=5): geometric-mean change " \
-	"+155.6 %, past the tolerance of 10.0 % but not significant: inconclusive; at this noise a " \
-	"failure catches a worsening of 903.6 % with 80 % power; against a stored baseline the shift " \
-	"between sittings alone is larger: compare with the base revision in the same job (--against)"
+	"+155.6 %, past the tolerance of 10.0 % but not significant: inconclusive; at this noise " \
+	"a " \
+	"failure catches a worsening of 903.6 % with 80 % power; against a stored baseline the " \
+	"shift " \
+	"between sittings alone is larger: compare with the base revision in the same job " \
+	"(--against)"
 #define CAUSE_TEXT \
-	"Insufficient_parallelism (serial code) grew from 0.1 % to 50.0 % of Total_time; the time " \
+	"Insufficient_parallelism (serial code) grew from 0.1 % to 50.0 % of Total_time; the " \
+	"time " \
 	"went outside the inner intervals (waiting often lands in the enclosing interval); the " \
 	"machine took 31 % of Total_time from this interval (Interference: other processes; " \
 	"removed from the judged figures)"
@@ -133,8 +147,8 @@ static int cut_after_clause(const char *md)
 	char end[96];
 
 	for (int k = 0; k < 60; k++) {
-		snprintf(end, sizeof(end), "long/path/%d \xe2\x80\xa6 (the whole text in the JUnit report)",
-			 k);
+		snprintf(end, sizeof(end),
+			 "long/path/%d \xe2\x80\xa6 (the whole text in the JUnit report)", k);
 		if (strstr(md, end))
 			return k;
 	}
@@ -152,7 +166,8 @@ static void test_markdown_whole(void **state)
 
 	(void)state;
 	for (int k = 0; k < 40; k++)
-		strbuf_addf(&longer, "clause %d of a long message with a path /a/very/long/path/%d, ", k, k);
+		strbuf_addf(&longer,
+			    "clause %d of a long message with a path /a/very/long/path/%d, ", k, k);
 	verdict_set_init(&s);
 	v = verdict_add(&s, VERDICT_WARN, "jacobi", "program/solve", "-", 1, 1, "tolerance.time");
 	v->inconclusive = 1;
@@ -168,10 +183,13 @@ static void test_markdown_whole(void **state)
 	if (getenv("SG_VERBOSE"))
 		fputs(md, stderr);
 	/* the bullet ends with the message's last clause */
-	assert_non_null(strstr(md, "with 80 % power; against a stored baseline the shift between sittings "
-				   "alone is larger: compare with the base revision in the same job (--against)\n"));
+	assert_non_null(strstr(
+		md,
+		"with 80 % power; against a stored baseline the shift between sittings "
+		"alone is larger: compare with the base revision in the same job (--against)\n"));
 	/* the finding's cause cell and the evidence's, whole */
-	assert_non_null(strstr(md, "(Interference: other processes; removed from the judged figures) | 1: "));
+	assert_non_null(strstr(
+		md, "(Interference: other processes; removed from the judged figures) | 1: "));
 	assert_non_null(strstr(md, "removed from the judged figures) |\n"));
 	assert_true(cut_after_clause(md) > 5);
 	free(md);
@@ -180,8 +198,8 @@ static void test_markdown_whole(void **state)
 	verdict_set_release(&s);
 	verdict_set_init(&s);
 	for (int k = 0; k < 60; k++) {
-		v = verdict_add(&s, k % 2 ? VERDICT_ERROR : VERDICT_SKIPPED, "jacobi", "program", "-",
-				1, k + 1, "baseline");
+		v = verdict_add(&s, k % 2 ? VERDICT_ERROR : VERDICT_SKIPPED, "jacobi", "program",
+				"-", 1, k + 1, "baseline");
 		verdict_set_message(v, "%s", longer.buf);
 	}
 	verdict_set_finish(&s);
@@ -212,7 +230,8 @@ static int valid_utf8(const char *s)
 
 static void test_headline(void **state)
 {
-	static const char want[] = "scalegate: 1 regression (1 check failed), 1 warning (1 check), 1 error, 1 skipped in 7 checks \xe2\x80\x94 "
+	static const char want[] = "scalegate: 1 regression (1 check failed), 1 warning (1 check), "
+				   "1 error, 1 skipped in 7 checks \xe2\x80\x94 "
 				   "jacobi program/solve 1 rank \xc3\x97 4 thread\xe2\x80\xa6";
 	struct verdict_set s;
 	char *h;
@@ -232,8 +251,11 @@ static void test_headline(void **state)
 		free(h);
 	}
 	/* cut just inside the em dash: the dash goes whole */
-	h = summary_headline(&s, strlen("scalegate: 1 regression (1 check failed), 1 warning (1 check), 1 error, 1 skipped in 7 checks ") + 4);
-	assert_string_equal(h, "scalegate: 1 regression (1 check failed), 1 warning (1 check), 1 error, 1 skipped in 7 checks \xe2\x80\xa6");
+	h = summary_headline(&s, strlen("scalegate: 1 regression (1 check failed), 1 warning (1 "
+					"check), 1 error, 1 skipped in 7 checks ") +
+					 4);
+	assert_string_equal(h, "scalegate: 1 regression (1 check failed), 1 warning (1 check), 1 "
+			       "error, 1 skipped in 7 checks \xe2\x80\xa6");
 	free(h);
 	verdict_set_release(&s);
 
@@ -248,7 +270,9 @@ static void test_headline(void **state)
 	verdict_add(&s, VERDICT_ERROR, "a", "program", "-", 1, 8, "fingerprint");
 	verdict_set_finish(&s);
 	h = summary_headline(&s, 140);
-	assert_string_equal(h, "scalegate: no regressions in 5 checks: 2 warnings (2 checks), 1 error, 1 skipped");
+	assert_string_equal(
+		h,
+		"scalegate: no regressions in 5 checks: 2 warnings (2 checks), 1 error, 1 skipped");
 	free(h);
 	verdict_set_release(&s);
 }
@@ -258,13 +282,15 @@ static void test_escape(void **state)
 	struct strbuf sb = STRBUF_INIT;
 
 	(void)state;
-	xml_add_attr(&sb, "a\tb\nc\rd\x01\x1f<&>\"'\xef\xbf\xbe\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80z");
-	assert_string_equal(sb.buf, "a&#9;b&#10;c&#13;d&lt;&amp;&gt;&quot;&apos;"
-				    /* U+FFFE */ "\xef\xbf\xbd"
-				    /* overlong */ "\xef\xbf\xbd\xef\xbf\xbd"
-				    /* surrogate */ "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
-				    /* past U+10FFFF */ "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
-				    "z");
+	xml_add_attr(&sb,
+		     "a\tb\nc\rd\x01\x1f<&>\"'\xef\xbf\xbe\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80z");
+	assert_string_equal(sb.buf,
+			    "a&#9;b&#10;c&#13;d&lt;&amp;&gt;&quot;&apos;"
+			    /* U+FFFE */ "\xef\xbf\xbd"
+			    /* overlong */ "\xef\xbf\xbd\xef\xbf\xbd"
+			    /* surrogate */ "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+			    /* past U+10FFFF */ "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+			    "z");
 	strbuf_reset(&sb);
 	xml_add_text(&sb, "a\tb\nc");
 	assert_string_equal(sb.buf, "a\tb\nc");
@@ -286,9 +312,13 @@ static void test_escape(void **state)
 static void test_bound_sides(void **state)
 {
 	static const char *const kinds[][2] = {
-		{ "efficiency_min", "min" }, { "time_max", "max" },
-		{ "share_max.insufficient_parallelism", "max" }, { "isoefficiency_growth_max", "max" },
-		{ "tolerance.time", NULL }, { "tolerance.efficiency_min", NULL }, { "run.failed", NULL },
+		{"efficiency_min", "min"},
+		{"time_max", "max"},
+		{"share_max.insufficient_parallelism", "max"},
+		{"isoefficiency_growth_max", "max"},
+		{"tolerance.time", NULL},
+		{"tolerance.efficiency_min", NULL},
+		{"run.failed", NULL},
 	};
 	struct verdict_set s;
 

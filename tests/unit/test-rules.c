@@ -1,4 +1,5 @@
-/* Rules over tests/data/rules/<case>/ ('expected' stderr or dump), the built-in defaults, and rules_effective(). */
+/* Rules over tests/data/rules/<case>/ ('expected' stderr or dump), the built-in defaults, and
+ * rules_effective(). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -31,7 +32,8 @@ static void dump_ints(struct strbuf *sb, const char *key, const int *v, size_t n
 	strbuf_addch(sb, '\n');
 }
 
-static void dump_value(struct strbuf *sb, const char *key, const char *suffix, const struct rules_value *v)
+static void dump_value(struct strbuf *sb, const char *key, const char *suffix,
+		       const struct rules_value *v)
 {
 	if (!v->set)
 		return;
@@ -48,7 +50,8 @@ static void dump_rule(struct strbuf *sb, const struct rules_rule *rule, int with
 {
 	strbuf_addf(sb, "rule %s\n", rule->name ? rule->name : "-");
 	if (with_files)
-		strbuf_addf(sb, "  at %s:%d:%d\n", rule->origin.file, rule->origin.line, rule->origin.col);
+		strbuf_addf(sb, "  at %s:%d:%d\n", rule->origin.file, rule->origin.line,
+			    rule->origin.col);
 	else
 		strbuf_addf(sb, "  at %d:%d\n", rule->origin.line, rule->origin.col);
 	if (rule->benchmark)
@@ -87,7 +90,8 @@ static void dump_rule(struct strbuf *sb, const struct rules_rule *rule, int with
 	dump_value(sb, "significance", "", &rule->significance);
 	dump_value(sb, "min_samples", "", &rule->min_samples);
 	if (rule->across_fingerprints.set)
-		strbuf_addf(sb, "  across_fingerprints %s\n", rule->across_fingerprints.value ? "true" : "false");
+		strbuf_addf(sb, "  across_fingerprints %s\n",
+			    rule->across_fingerprints.value ? "true" : "false");
 }
 
 static void dump_rules(struct strbuf *sb, const struct rules *r, int with_files)
@@ -151,7 +155,8 @@ static void test_case(void **state)
 	}
 	ret = datacase_capture(load_fn, &job, &actual);
 	if (ret == 0) {
-		strbuf_addstr(&actual, "ok\n"); /* after anything printed: a valid file must load silently */
+		strbuf_addstr(&actual,
+			      "ok\n"); /* after anything printed: a valid file must load silently */
 		dump_rules(&actual, &r, 1);
 	} else {
 		assert_int_equal(r.nr, 0); /* a failed load leaves nothing behind */
@@ -244,7 +249,8 @@ static void test_docs_examples_load(void **state)
 		if (memmem(p, (size_t)(end - p), "files:", 6))
 			continue;
 		if (try_load_text(&r, p, (size_t)(end - p)))
-			fail_msg("docs/rules.md: this example does not load:\n%.*s", (int)(end - p), p);
+			fail_msg("docs/rules.md: this example does not load:\n%.*s", (int)(end - p),
+				 p);
 		rules_release(&r);
 		nr++;
 	}
@@ -297,8 +303,10 @@ static void test_general_then_specific(void **state)
 	assert_true(s.tolerance[RULES_EFFICIENCY].value == 0.05);
 	assert_ptr_equal(s.tolerance_from[RULES_EFFICIENCY], rule_named(&r, "general"));
 	assert_int_equal(s.tolerance_policy[RULES_EFFICIENCY].level, RULES_LEVEL_ERROR);
-	assert_true(s.tolerance_policy[RULES_EFFICIENCY].significance == RULES_DEFAULT_SIGNIFICANCE);
-	assert_int_equal(s.tolerance_policy[RULES_EFFICIENCY].min_samples, RULES_DEFAULT_MIN_SAMPLES);
+	assert_true(s.tolerance_policy[RULES_EFFICIENCY].significance ==
+		    RULES_DEFAULT_SIGNIFICANCE);
+	assert_int_equal(s.tolerance_policy[RULES_EFFICIENCY].min_samples,
+			 RULES_DEFAULT_MIN_SAMPLES);
 	assert_int_equal(s.level, RULES_LEVEL_ERROR);
 	assert_false(s.tolerance[RULES_KARP_FLATT].set);
 	assert_null(s.tolerance_from[RULES_KARP_FLATT]);
@@ -454,9 +462,11 @@ static void test_default_policy(void **state)
 	rules_init(&r);
 	assert_int_equal(rules_load(&r, NULL), 0);
 	rules_effective(&r, "any", "program/solve", "-", 2, 2, &s);
-	/* The defaults gate the time ratio, the scalability ratio and the lost-time shares, not e. */
+	/* The defaults gate the time ratio, the scalability ratio and the lost-time shares, not e.
+	 */
 	assert_false(s.tolerance[RULES_EFFICIENCY].set || s.tolerance[RULES_KARP_FLATT].set);
-	assert_true(s.tolerance[RULES_SPEEDUP].relative && s.tolerance[RULES_SPEEDUP].value == 0.05);
+	assert_true(s.tolerance[RULES_SPEEDUP].relative &&
+		    s.tolerance[RULES_SPEEDUP].value == 0.05);
 	assert_true(s.tolerance[RULES_INSUFFICIENT_PARALLELISM].value == 0.05);
 	assert_true(s.tolerance[RULES_SYNCHRONIZATION].value == 0.05);
 	assert_true(s.tolerance_policy[RULES_SPEEDUP].significance == 0.01);
@@ -533,8 +543,10 @@ static void test_metrics(void **state)
 /* constant < log p < p^0.5 < p < p log p < p^1.5: docs/rules.md. */
 static void test_growth_order(void **state)
 {
-	static const char *const ordered[] = { "constant", "log p", "p^0.5", "p", "p log p", "p^1.5", "p^2" };
-	static const char *const bad[] = { "", "p^", "p^0", "p^-1", "p^x", "n", "p log", "p^2 log p", "P" };
+	static const char *const ordered[] = {"constant", "log p", "p^0.5", "p",
+					      "p log p",  "p^1.5", "p^2"};
+	static const char *const bad[] = {"",  "p^",    "p^0",       "p^-1", "p^x",
+					  "n", "p log", "p^2 log p", "P"};
 	double k[ARRAY_SIZE(ordered)], x;
 	int lp[ARRAY_SIZE(ordered)], l;
 	char buf[48];

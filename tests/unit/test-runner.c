@@ -1,4 +1,5 @@
-/* Unit tests of the runner's pieces: program paths against the workdir, status names, the fingerprint's keys. */
+/* Unit tests of the runner's pieces: program paths against the workdir, status names, the
+ * fingerprint's keys. */
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -193,7 +194,8 @@ static void test_tail_utf8(void **state)
 	unlink(path);
 }
 
-/* Every occurrence of every secret, the longer one where two start at one place, short ones not at all. */
+/* Every occurrence of every secret, the longer one where two start at one place, short ones not at
+ * all. */
 static void test_secret_mask(void **state)
 {
 	char *m;

@@ -1,4 +1,5 @@
-/* Unit tests of the secrets' masking: in a directory tree at any depth, up to a bound; across a cut. */
+/* Unit tests of the secrets' masking: in a directory tree at any depth, up to a bound; across a
+ * cut. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

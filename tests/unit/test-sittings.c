@@ -1,4 +1,5 @@
-/* The sittings a stored baseline remembers: carried across updates, written and read back, and the shift measured from them. */
+/* The sittings a stored baseline remembers: carried across updates, written and read back, and the
+ * shift measured from them. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -16,7 +17,8 @@
 #include "stats/stats.h"
 #include "base/util.h"
 
-/* A one-benchmark baseline dated 'date' whose cells (threads 1 and 2 of "solve") take 'scale' times 1 s and 0.6 s. */
+/* A one-benchmark baseline dated 'date' whose cells (threads 1 and 2 of "solve") take 'scale' times
+ * 1 s and 0.6 s. */
 static void make(struct baseline *b, const char *date, double scale, const double *noise, size_t n)
 {
 	static const int threads[2] = { 1, 2 };
@@ -39,11 +41,13 @@ static void make(struct baseline *b, const char *date, double scale, const doubl
 		c->n = n;
 		c->fig[ANALYSIS_EXECUTION_TIME] = xmalloc(n * sizeof(double));
 		for (size_t i = 0; i < n; i++)
-			c->fig[ANALYSIS_EXECUTION_TIME][i] = base[k] * scale * (noise ? exp(noise[i]) : 1);
+			c->fig[ANALYSIS_EXECUTION_TIME][i] = base[k] * scale *
+							     (noise ? exp(noise[i]) : 1);
 	}
 }
 
-/* Records sittings at the given scales, oldest first, as successive 'baseline update's would; 'b' is the last. */
+/* Records sittings at the given scales, oldest first, as successive 'baseline update's would; 'b'
+ * is the last. */
 static void record(struct baseline *b, const double *scale, size_t k, const double *noise, size_t n)
 {
 	struct baseline old;
@@ -91,9 +95,12 @@ static void test_carry_keeps_the_last(void **state)
 		scale[i] = 1 + 0.01 * (double)i;
 	record(&b, scale, ARRAY_SIZE(scale), NULL, 3);
 	assert_int_equal(b.nr_sittings, BASELINE_MAX_SITTINGS);
-	/* the oldest dropped: the first kept is the sitting just before the last BASELINE_MAX_SITTINGS */
-	assert_true(fabs(b.cells[0].earlier[0] - scale[ARRAY_SIZE(scale) - 1 - BASELINE_MAX_SITTINGS]) < 1e-12);
-	assert_true(fabs(b.cells[0].earlier[BASELINE_MAX_SITTINGS - 1] - scale[ARRAY_SIZE(scale) - 2]) < 1e-12);
+	/* the oldest dropped: the first kept is the sitting just before the last
+	 * BASELINE_MAX_SITTINGS */
+	assert_true(fabs(b.cells[0].earlier[0] -
+			 scale[ARRAY_SIZE(scale) - 1 - BASELINE_MAX_SITTINGS]) < 1e-12);
+	assert_true(fabs(b.cells[0].earlier[BASELINE_MAX_SITTINGS - 1] -
+			 scale[ARRAY_SIZE(scale) - 2]) < 1e-12);
 	baseline_release(&b);
 }
 
@@ -117,8 +124,11 @@ static void test_roundtrip(void **state)
 	baseline_format(&b, &one);
 	baseline_format(&r, &two);
 	assert_string_equal(one.buf, two.buf);
-	assert_non_null(strstr(one.buf, "\nsitting\t2026-11-01T00:00:00Z\nsitting\t2026-11-02T00:00:00Z\ncolumns"));
-	assert_non_null(strstr(one.buf, "\nearlier\tprogram/solve\t-\t1\t2\tExecution_time\t0.6\t0.63\n"));
+	assert_non_null(
+		strstr(one.buf,
+		       "\nsitting\t2026-11-01T00:00:00Z\nsitting\t2026-11-02T00:00:00Z\ncolumns"));
+	assert_non_null(
+		strstr(one.buf, "\nearlier\tprogram/solve\t-\t1\t2\tExecution_time\t0.6\t0.63\n"));
 	strbuf_release(&one);
 	strbuf_release(&two);
 	baseline_release(&b);
@@ -128,7 +138,8 @@ static void test_roundtrip(void **state)
 	free(file);
 }
 
-/* Shifts of +2 %, -2 % and 0 in log units: the sd between sittings is 2 %; the speedup does not move. */
+/* Shifts of +2 %, -2 % and 0 in log units: the sd between sittings is 2 %; the speedup does not
+ * move. */
 static void test_measure(void **state)
 {
 	double scale[] = { exp(0.02), exp(-0.02), 1.0 };
@@ -148,7 +159,8 @@ static void test_measure(void **state)
 	baseline_release(&b);
 }
 
-/* Noise within the last sitting is taken out: sittings that differ by no more than their medians' noise measure ~0. */
+/* Noise within the last sitting is taken out: sittings that differ by no more than their medians'
+ * noise measure ~0. */
 static void test_measure_noise(void **state)
 {
 	double noise[] = { -0.05, -0.02, 0, 0.02, 0.05 }, scale[] = { 1.0, 1.0, 1.0 };
@@ -173,7 +185,8 @@ static double normal(struct stats_rng *rng)
 
 enum { SIM_N = 5, SIM_TRIALS = 2000 };
 
-/* k sittings whose levels move by sd tau (log units), SIM_N repeats each at noise cv; b the last. */
+/* k sittings whose levels move by sd tau (log units), SIM_N repeats each at noise cv; b the last.
+ */
 static void record_random(struct baseline *b, struct stats_rng *rng, size_t k, double tau,
 			  double cv)
 {
@@ -221,13 +234,17 @@ static int stored_false_alarms(size_t sittings, int naive, uint64_t seed)
 		for (int j = 0; j < SIM_N; j++)
 			cur[j] = level * exp(0.02 * normal(&rng));
 		if (naive) {
-			double sd = isfinite(sh.time) && sh.sittings >= CHECK_SITTINGS_MEASURED ? sh.time : 0.03;
+			double sd = isfinite(sh.time) && sh.sittings >= CHECK_SITTINGS_MEASURED
+					    ? sh.time
+					    : 0.03;
 			o.sitting_sd = sh.sittings < CHECK_SITTINGS_TRUSTED ? fmax(sd, 0.03) : sd;
 		} else {
-			o.sitting_sd = check_sitting_choose(sh.time, sh.sittings, 0.03, &o.sitting_df);
+			o.sitting_sd = check_sitting_choose(sh.time, sh.sittings, 0.03,
+							    &o.sitting_df);
 		}
-		assert_int_equal(check_test_samples(b.cells[0].fig[ANALYSIS_EXECUTION_TIME], SIM_N, cur, SIM_N, &o,
-						    &t), 0);
+		assert_int_equal(check_test_samples(b.cells[0].fig[ANALYSIS_EXECUTION_TIME], SIM_N,
+						    cur, SIM_N, &o, &t),
+				 0);
 		alarms += t.p <= 0.01;
 		baseline_release(&b);
 	}
@@ -246,16 +263,18 @@ static void test_sitting_false_alarms(void **state)
 	int nine = stored_false_alarms(9, 0, 33), one = stored_false_alarms(1, 0, 32);
 
 	(void)state;
-	print_message("stored mode, shift between sittings 3 %%, alpha 1 %%, %d gates: false alarms "
-		      "with 6 sittings %d (%d as before), 9 sittings %d, 1 sitting (assumed) %d\n",
-		      SIM_TRIALS, six, six_naive, nine, one);
+	print_message(
+		"stored mode, shift between sittings 3 %%, alpha 1 %%, %d gates: false alarms "
+		"with 6 sittings %d (%d as before), 9 sittings %d, 1 sitting (assumed) %d\n",
+		SIM_TRIALS, six, six_naive, nine, one);
 	assert_true(six <= 0.02 * SIM_TRIALS);
 	assert_true(nine <= 0.02 * SIM_TRIALS);
 	assert_true(one <= 0.02 * SIM_TRIALS);
 	assert_true(six_naive > 0.02 * SIM_TRIALS); /* the old rule: the defect this test catches */
 }
 
-/* Assumed before 3 sittings, at least assumed before 6, then measured (x sqrt 2) with df, floored. */
+/* Assumed before 3 sittings, at least assumed before 6, then measured (x sqrt 2) with df, floored.
+ */
 static void test_sitting_choose(void **state)
 {
 	double df;
@@ -263,10 +282,14 @@ static void test_sitting_choose(void **state)
 	(void)state;
 	assert_true(check_sitting_choose(NAN, 8, 0.03, &df) == 0.03 && df == 0);
 	assert_true(check_sitting_choose(0.05, 2, 0.03, &df) == 0.03 && df == 0);
-	assert_true(check_sitting_choose(0.02, 4, 0.03, &df) == 0.03 && df == 0); /* 2.8 % between two */
-	assert_true(fabs(check_sitting_choose(0.05, 4, 0.03, &df) - 0.05 * M_SQRT2) < 1e-15 && df == 3);
-	assert_true(fabs(check_sitting_choose(0.02, 6, 0.03, &df) - 0.02 * M_SQRT2) < 1e-15 && df == 5);
-	assert_true(check_sitting_choose(0, 6, 0.03, &df) == 0.03 * CHECK_SITTINGS_FLOOR && df == 5);
+	assert_true(check_sitting_choose(0.02, 4, 0.03, &df) == 0.03 &&
+		    df == 0); /* 2.8 % between two */
+	assert_true(fabs(check_sitting_choose(0.05, 4, 0.03, &df) - 0.05 * M_SQRT2) < 1e-15 &&
+		    df == 3);
+	assert_true(fabs(check_sitting_choose(0.02, 6, 0.03, &df) - 0.02 * M_SQRT2) < 1e-15 &&
+		    df == 5);
+	assert_true(check_sitting_choose(0, 6, 0.03, &df) == 0.03 * CHECK_SITTINGS_FLOOR &&
+		    df == 5);
 }
 
 int main(void)

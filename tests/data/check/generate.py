@@ -37,8 +37,8 @@ SLOWER3 = [1.03 * f for f in CLEAN2]
 SPREAD = [1.25, 0.97, 1.30, 1.00, 1.20]
 
 SWEEP, RESIDUAL, SOLVE_SERIAL, PROGRAM_SERIAL, OVERHEAD = 0.40, 0.08, 0.004, 0.002, 0.025
-# mode 'critical': a critical section in the sweep; at T > 1 threads every thread waits this part of the
-# sweep's work for the lock (omp_lock), at 1 thread it costs nothing.
+# mode 'critical': a critical section in the sweep; at T > 1 threads every thread waits this part of
+# the sweep's work for the lock (omp_lock), at 1 thread it costs nothing.
 CRITICAL = 0.3
 
 
@@ -281,24 +281,25 @@ CASES = {
 """, None),
     # No baseline and no base revision: the default rules (all tolerances) judge nothing: exit 3.
     "no-reference": (dict(factors=CLEAN2, mode="serial"), None, "  []\n", None),
-    # Other processes held every thread for 60 % of its work (the wall time +60 %, contention 0.75 cores)
-    # against a quiet baseline: the profiles carry the run-queue delay, so the machine's share is
-    # removed (Interference) and the program is judged: no change passes; a serial residual fails,
-    # its cause naming the machine's share too.
+    # Other processes held every thread for 60 % of its work (the wall time +60 %, contention 0.75
+    # cores) against a quiet baseline: the profiles carry the run-queue delay, so the machine's
+    # share is removed (Interference) and the program is judged: no change passes; a serial residual
+    # fails, its cause naming the machine's share too.
     "busy-interference": (dict(factors=CLEAN2, mode="parallel", busy=0.6), dict(factors=CLEAN, mode="parallel"),
                           SOLVER_RULES, None),
     "busy-regression": (dict(factors=CLEAN2, mode="serial", busy=0.6), dict(factors=CLEAN, mode="parallel"),
                         SOLVER_RULES, None),
-    # Loads apart (docs/check.md, "Loads apart"): the head beside hogs that took 60 % of every thread's
-    # work, its judged time still +12 % (what the correction leaves: caches refilled after preemptions),
-    # against a baseline recorded quiet (its run-queue delay captured, 0): undecided, not a regression;
-    # the same load and a 35 % slowdown fails.
+    # Loads apart (docs/check.md, "Loads apart"): the head beside hogs that took 60 % of every
+    # thread's work, its judged time still +12 % (what the correction leaves: caches refilled after
+    # preemptions), against a baseline recorded quiet (its run-queue delay captured, 0): undecided,
+    # not a regression; the same load and a 35 % slowdown fails.
     "busy-residual": (dict(factors=[1.12 * f for f in CLEAN2], mode="parallel", busy=0.6),
                       dict(factors=CLEAN, mode="parallel", busy=0.0), SOLVER_RULES, None),
     "busy-slowdown": (dict(factors=[1.35 * f for f in CLEAN2], mode="parallel", busy=0.6),
                       dict(factors=CLEAN, mode="parallel", busy=0.0), SOLVER_RULES, None),
-    # A critical section in the sweep (the default rules): at 2 threads the sweep, program/solve and program
-    # all fail by the same seconds, one finding in the sweep; at 1 thread nothing changes (tests/cli/findings.sh).
+    # A critical section in the sweep (the default rules): at 2 threads the sweep, program/solve and
+    # program all fail by the same seconds, one finding in the sweep; at 1 thread nothing changes
+    # (tests/cli/findings.sh).
     "critical-section": (dict(factors=CLEAN2, mode="critical"), dict(factors=CLEAN, mode="parallel"), "  []\n", None),
     # nothing judged is never green: a resealed baseline whose times are all 0 s (exit 3) ...
     "baseline-zero": (dict(factors=CLEAN2, mode="parallel"), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES,
@@ -306,11 +307,12 @@ CASES = {
     # ... one recorded with other thread counts: every comparison skipped (exit 3) ...
     "baseline-unmatched": (dict(factors=CLEAN2, mode="parallel"), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES,
                            lambda t: t.replace("\t-\t1\t1\t", "\t-\t1\t3\t").replace("\t-\t1\t2\t", "\t-\t1\t4\t")),
-    # ... and every time check inconclusive, accepted with 'undecided: pass' (exit 0, "could not decide")
+    # ... and every time check inconclusive, accepted with 'undecided: pass' (exit 0, "could not
+    # decide")
     "undecided-accepted": (dict(factors=SPREAD, mode="parallel"), dict(factors=CLEAN, mode="parallel"),
                            SOLVER_RULES + "undecided: pass\n", None),
-    # two causes: program/solve's own serial code and a critical section in its sweep: two findings, the
-    # outer one not folded into the inner (its Insufficient_parallelism is its own)
+    # two causes: program/solve's own serial code and a critical section in its sweep: two findings,
+    # the outer one not folded into the inner (its Insufficient_parallelism is its own)
     "outer-and-inner": (dict(factors=CLEAN2, mode="critical", solve_serial=0.06), dict(factors=CLEAN, mode="parallel"),
                         """  - name: solver
     benchmark: jacobi
@@ -321,11 +323,13 @@ CASES = {
       synchronization: 0.05
     significance: 0.05
 """, None),
-    # a 10 us program, 2.25 times slower against a stored baseline: within what a run's one-off costs (the first
-    # call's set-up, a cold cache) may move so short an interval between sittings; undecided, not a FAIL
+    # a 10 us program, 2.25 times slower against a stored baseline: within what a run's one-off
+    # costs (the first call's set-up, a cold cache) may move so short an interval between sittings;
+    # undecided, not a FAIL
     "short-intervals": (dict(factors=[4.5e-5 * f for f in SPREAD], mode="parallel"),
                         dict(factors=[2e-5 * f for f in CLEAN], mode="parallel"), SOLVER_RULES, None),
-    # 50 % faster at 1 thread, 10 % at 2: the speedup fell 44 %, and the failure says no time got worse
+    # 50 % faster at 1 thread, 10 % at 2: the speedup fell 44 %, and the failure says no time got
+    # worse
     "faster-everywhere": (dict(factors=CLEAN2, mode="parallel", per_thread={1: 0.5, 2: 0.9}),
                           dict(factors=CLEAN, mode="parallel"), """  - name: scaling
     interval: program/solve

@@ -105,8 +105,8 @@ def solver(threads, current):
 def heat(threads, current):
     size = 1000 * threads
     over = (0.006 if current else 0.005) * math.log2(threads) if threads > 1 else 0
-    # at 4 and 8 threads the current step is 10 % slower, past the warn-level rule's 2 % (a warning, not a
-    # regression); at 1 and 2 threads the noise cannot tell a change of 2 % (inconclusive)
+    # at 4 and 8 threads the current step is 10 % slower, past the warn-level rule's 2 % (a warning,
+    # not a regression); at 1 and 2 threads the noise cannot tell a change of 2 % (inconclusive)
     work = 0.11 if current and threads >= 4 else 0.1
     return [("program", None, 0.001, 0, 0), ("step", 0, 0, work * size / 1000, over)]
 

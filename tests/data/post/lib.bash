@@ -1,5 +1,5 @@
-# Helpers of the 'scalegate post' tests (sourced after tests/cli/lib.bash): a scripted HTTP server, a double of the GitHub
-# and GitLab APIs, JSON lookups.
+# Helpers of the 'scalegate post' tests (sourced after tests/cli/lib.bash): a scripted HTTP server,
+# a double of the GitHub and GitLab APIs, JSON lookups.
 
 DATA=$SG_TOP/tests/data/post
 SHA=0123456789abcdef0123456789abcdef01234567
@@ -41,7 +41,8 @@ nr_requests() {
 	find "$log" -name '[0-9]*.json' | wc -l
 }
 
-# j FILE EXPR: the Python expression EXPR of 'd', the JSON in FILE (dicts and lists printed as JSON).
+# j FILE EXPR: the Python expression EXPR of 'd', the JSON in FILE (dicts and lists printed as
+# JSON).
 j() {
 	python3 -S - "$1" "$2" <<'PY'
 import json, sys
@@ -63,8 +64,8 @@ no_token() {
 	! grep -qF -- "$TOKEN" <<<"$*" || fail "the token appears in $what"
 }
 
-# start_api [api.py options]: the GitHub and GitLab API double (api.py), taking the token $TOKEN; sets $url
-# (http://127.0.0.1:PORT) and $log (its request log and state.json).
+# start_api [api.py options]: the GitHub and GitLab API double (api.py), taking the token $TOKEN;
+# sets $url (http://127.0.0.1:PORT) and $log (its request log and state.json).
 start_api() {
 	local i
 	log=$(mktemp -d "$T/api.XXXXXX")
