@@ -1,6 +1,7 @@
 # scalegate export extrap|hatchet and import caliper: the exports pass schema checks written from the formats'
 # documentation (Extra-P's docs/file-formats.md, "JSON Lines format"; Hatchet's Caliper reader), carry the
 # figures analyze computes, and a Hatchet export imported back as Caliper gives the same times.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 R=$SG_TOP/tests/data/check/clear-regression/results # jacobi, 1 and 2 threads, 5 repeats
 cd "$T"

@@ -1,6 +1,7 @@
 # scalegate import talp: DLB's TALP JSON (3.4, 3.5, 3.7 shapes in tests/data/interop/talp) becomes a results
 # directory that analyze computes TALP's efficiencies from, and a nightly series of TALP files gates through
 # baseline and check like native results.
+# tier: fast
 . "$(dirname "$0")/lib.bash"
 D=$SG_TOP/tests/data/interop/talp
 out=$("$SCALEGATE" import talp "$D" -o "$T/all" 2>&1) || { echo "$out" >&2; fail "import of the samples"; }

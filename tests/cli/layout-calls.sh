@@ -3,6 +3,7 @@
 # folders and their arrows"): no two files call each other, nor do three or more in a circle. A
 # file calls another when one of its undefined symbols is a function the other defines, read from
 # the build's objects with nm; data tables (a registry and its rows) are not calls.
+# tier: fast
 set -u
 cd "${SG_TOP:-$(dirname "$0")/../..}" || exit 1
 B=${SG_BUILD:-build/default}
