@@ -248,6 +248,7 @@ static double timeout(void)
 static int reduce(struct job *j, const char *dir)
 {
 	double self_rate;
+	MPI_Request r;
 
 	j->deadline = now_s() + timeout();
 	pthread_mutex_lock(&sg_lock);
@@ -257,7 +258,11 @@ static int reduce(struct job *j, const char *dir)
 	if (!j->rv || merge_tables(j) || sg_paths_parse(j->table, j->table_len, &j->paths) ||
 	    agree_context(j) || (self_rate = host_self_rate(j)) < 0 || reduce_shares(j, self_rate))
 		return -1;
-	return j->rank ? 0 : write_job(j, dir);
+	if (!j->rank && write_job(j, dir))
+		sg_warn("cannot write the job's profile into '%s'", dir);
+	/* no rank leaves before the profile is there: a launcher may end the job as soon as one
+	 * exits (at exit, without MPI_Finalize, Open MPI's does) */
+	return PMPI_Ibarrier(j->comm, &r) || wait_for(j, &r) ? -1 : 0;
 }
 
 static void job_release(struct job *j)
@@ -289,8 +294,8 @@ int sg_mpi_reduce(const char *dir, int at_exit)
 	MPI_Request r;
 
 	if ((mode && !strcmp(mode, "1")) || PMPI_Initialized(&init) || !init ||
-	    PMPI_Finalized(&fin) || fin || sg_ranks < 1)
-		return -1;
+	    PMPI_Finalized(&fin) || fin || sg_ranks < 2)
+		return -1; /* a single rank's own profile is already the job's one, and richer */
 	if (mode && !strcmp(mode, "both"))
 		write_own(dir);
 	/* the arrival: at MPI_Finalize as long as the slowest rank takes to get there (MPI_Finalize

@@ -365,7 +365,8 @@ static int add_reduced_run(struct analysis *a, struct analysis_config *c, int re
 				  "threads (was OMP_NUM_THREADS set for the ranks?)", p->path,
 				  p->reduced_threads, c->threads);
 	}
-	c->threads = p->reduced_threads;
+	if (!c->threads)
+		c->threads = p->reduced_threads;
 	for (size_t n = 0; n < p->nr_nodes; n++) {
 		const struct profile_region *r = &p->regions[p->nodes[n].region];
 		id[n] = analysis_interval_id(a, c->benchmark, p->nodes[n].path, r->file, r->line,

@@ -94,7 +94,7 @@ int exec_check_profiles(const char *dir, int expected, const char *program, char
 		/* a process that is not the benchmark was measured too (tracer/MPI.md, "Which
 		 * processes write a profile") */
 		*reason = xstrfmt(
-			"profiles of %d ranks written, %d expected: a process that is not "
+			"%d profiles written, %d expected (one per rank): a process that is not "
 			"the "
 			"benchmark, such as a wrapper that inherited LD_PRELOAD, was measured too",
 			found, expected);
