@@ -180,7 +180,8 @@ static void combine(void *in, void *inout, int *len, MPI_Datatype *type)
 	sg_red_combine(in, inout, (size_t)*len);
 }
 
-/* This rank's shares of every interval, reduced onto rank 0 (and the annotation mistakes' counts). */
+/* This rank's shares of every interval, reduced onto rank 0 (and the annotation mistakes'
+ * counts). */
 static int reduce_shares(struct job *j, double self_rate)
 {
 	size_t n = j->paths.n;
@@ -231,8 +232,8 @@ static int write_job(struct job *j, const char *dir)
 				    { j->errors[0], j->errors[1], j->errors[2] } };
 
 	if (j->ctx[n * SG_CTX_LEN + 2] > 0)
-		sg_profile_note = "reduced at exit: a rank never called MPI_Finalize; its intervals "
-				  "still open were closed there";
+		sg_profile_note = "reduced at exit: a rank never called MPI_Finalize; its "
+				  "intervals still open were closed there";
 	return sg_reduce_write(dir, &j->paths, j->red, &meta);
 }
 

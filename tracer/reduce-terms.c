@@ -42,7 +42,8 @@ void sg_rview_context(const struct sg_rview *rv, size_t i, double *ctx)
 
 	ctx[SG_CTX_EXEC] = rank_time(rv, node);
 	for (size_t k = 0; k < SG_RED_NR_COLL; k++) {
-		const double *cw = node < 0 ? NULL : &rv->coll[((size_t)node * SG_RED_NR_COLL + k) * 2];
+		const double *cw = node < 0 ? NULL
+					    : &rv->coll[((size_t)node * SG_RED_NR_COLL + k) * 2];
 		ctx[SG_CTX_TMIN + k] = cw ? -cw[0] : 0;
 		ctx[SG_CTX_MEASURED + k] = cw && !isnan(cw[1]);
 	}

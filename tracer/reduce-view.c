@@ -169,7 +169,8 @@ static void add_up(struct sg_rview *rv, size_t n, size_t up, double *inh)
 
 	for (int t = 0; t < rv->threads; t++) {
 		double *c = sg_rview_cell(rv, n, t), *u = sg_rview_cell(rv, up, t);
-		double *to = &inh[(up * nt + (size_t)t) * 3], *from = &inh[(n * nt + (size_t)t) * 3];
+		double *to = &inh[(up * nt + (size_t)t) * 3];
+		const double *from = &inh[(n * nt + (size_t)t) * 3];
 		for (size_t k = 0; k < sizeof(exclusive) / sizeof(exclusive[0]); k++)
 			u[exclusive[k]] += c[exclusive[k]];
 		to[0] += c[RV_INH] + from[0];
@@ -289,7 +290,8 @@ int sg_rview_map(struct sg_rview *rv, char *const *job_paths, size_t nr_job)
 	for (size_t i = 0; i < nr_job; i++)
 		rv->job_node[i] = -1;
 	for (size_t n = 0; n < rv->nodes; n++) {
-		char *const *hit = bsearch(rv->path[n], job_paths, nr_job, sizeof(char *), cmp_path);
+		char *const *hit = bsearch(rv->path[n], job_paths, nr_job, sizeof(char *),
+					   cmp_path);
 		if (hit)
 			rv->job_node[hit - job_paths] = (int)n;
 	}

@@ -75,10 +75,11 @@ static void write_records(struct buf *b, const struct sg_red *red, size_t n)
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < SG_RED_NR_QUANTITIES; k++) {
 			const double *c = &red[i].v[SG_RED_NR_FIELDS + k * SG_CMP_NR];
-			sg_buf_printf(b, "reduced_cmp\t%zu\t%s\t%.17g\t%.0f\t%.0f\t%.17g\t%.0f\t%.0f"
-					 "\t%.17g\n", i, quantity_names[k], c[SG_CMP_MIN],
-				      c[SG_CMP_MIN_RANK], c[SG_CMP_MIN_THREAD], c[SG_CMP_MAX],
-				      c[SG_CMP_MAX_RANK], c[SG_CMP_MAX_THREAD], c[SG_CMP_SUM]);
+			sg_buf_printf(b, "reduced_cmp\t%zu\t%s", i, quantity_names[k]);
+			sg_buf_printf(b, "\t%.17g\t%.0f\t%.0f\t%.17g\t%.0f\t%.0f\t%.17g\n",
+				      c[SG_CMP_MIN], c[SG_CMP_MIN_RANK], c[SG_CMP_MIN_THREAD],
+				      c[SG_CMP_MAX], c[SG_CMP_MAX_RANK], c[SG_CMP_MAX_THREAD],
+				      c[SG_CMP_SUM]);
 		}
 }
 

@@ -82,7 +82,8 @@ enum { SG_CTX_EXEC, SG_CTX_TMIN, SG_CTX_MEASURED = SG_CTX_TMIN + SG_RED_NR_COLL,
        SG_CTX_LEN = SG_CTX_MEASURED + SG_RED_NR_COLL };
 
 /* Per node and thread, inclusive over the node's subtree: the gate's rank view (its
- * gate/analyze/analysis-priv.h names them; RV_PW: measured point-to-point waiting, part of RV_M). */
+ * gate/analyze/analysis-priv.h names them; RV_PW: measured point-to-point waiting, part of
+ * RV_M). */
 enum { RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_PW, RV_INH, RV_RQ, RV_INHQ, RV_CPU,
        RV_INHC, RV_CPU_NAN, RV_SQ, RV_CW, RV_MS, RV_MQ, RV_MC, RV_NR };
 

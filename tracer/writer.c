@@ -197,13 +197,15 @@ static void write_stat(struct buf *b, uint32_t node, const struct sg_thread *t,
 	sg_buf_printf(b, "stat\t%u\t%d\t%llu\t%.9g\t", node, thread, (unsigned long long)s->count,
 		   s->time * sec);
 	if (s->count)
-		sg_buf_printf(b, "%.9g\t%.9g\t%.9g", s->min * sec, s->max * sec, s->sumsq * sec * sec);
+		sg_buf_printf(b, "%.9g\t%.9g\t%.9g", s->min * sec, s->max * sec,
+			      s->sumsq * sec * sec);
 	else
 		sg_buf_printf(b, "-\t-\t-");
 	sg_buf_printf(b, "\t%.9g", s->par * sec);
 	if (omp)
-		sg_buf_printf(b, "\t%.9g\t%.9g\t%.9g\t%llu", s->omp_barrier * sec, s->omp_idle * sec,
-			   s->omp_lock * sec, (unsigned long long)s->omp_regions);
+		sg_buf_printf(b, "\t%.9g\t%.9g\t%.9g\t%llu", s->omp_barrier * sec,
+			      s->omp_idle * sec, s->omp_lock * sec,
+			      (unsigned long long)s->omp_regions);
 	else
 		sg_buf_printf(b, "\t-\t-\t-\t-");
 	column_ns(b, s->cpu, !t->cpu_lost);

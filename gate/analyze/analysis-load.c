@@ -26,8 +26,8 @@ static int check_reduced(const char *dir, const struct profile *p, size_t n, int
 {
 	for (size_t i = 0; i < n; i++)
 		if (n > 1 && p[i].reduced_ranks)
-			return gate_error("'%s': a job's reduced profile beside %zu other profiles in "
-					  "'%s' (two runs' profiles in one directory?)",
+			return gate_error("'%s': a job's reduced profile beside %zu other "
+					  "profiles in '%s' (two runs' profiles in one directory?)",
 					  p[i].path, n - 1, dir);
 	if (ranks && p[0].reduced_ranks != ranks)
 		return gate_error("'%s': the profile is of %d ranks, the configuration runs %d",

@@ -123,7 +123,8 @@ const char *profile_reduced_record(struct profile *p, const struct profile_reduc
 	for (int i = 2; i < n; i++) {
 		double x;
 		if (number(f[i], &x))
-			return "malformed number in reduced: must be finite, of magnitude at most 1e15";
+			return "malformed number in reduced: must be finite, of magnitude at "
+			       "most 1e15";
 		if (m->field[i] >= 0)
 			r->v[m->field[i]] = x;
 	}
