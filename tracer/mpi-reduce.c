@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <time.h>
 
 #define TAG 0x5347 /* on our own duplicate of MPI_COMM_WORLD: no message of the program's */
@@ -24,6 +25,7 @@ struct job {
 	double *ctx;             /* [interval][SG_CTX_LEN], then threads, threads_max, at_exit */
 	struct sg_red *red;
 	double errors[3];
+	double arrived;          /* when every rank was there (seconds) */
 };
 
 static double now_s(void)
@@ -37,7 +39,6 @@ static double now_s(void)
 /* Polls a request until it completes (0) or the deadline passes (-1: it is left pending). */
 static int wait_for(const struct job *j, MPI_Request *req)
 {
-	struct timespec nap = { 0, 20000 };
 	unsigned polls = 0;
 	int done = 0;
 
@@ -49,7 +50,7 @@ static int wait_for(const struct job *j, MPI_Request *req)
 		if (j->deadline > 0 && now_s() > j->deadline)
 			return -1;
 		if (++polls > 64) /* oversubscribed ranks: leave the core to the one we wait for */
-			nanosleep(&nap, NULL);
+			sched_yield();
 	}
 }
 
@@ -82,6 +83,25 @@ static char *recv_blob(const struct job *j, int from, size_t *n)
 	return p;
 }
 
+/* Whether every rank has the same table (the common case: one allreduce instead of the tree);
+ * NUL-terminates it then. */
+static int same_everywhere(const struct job *j, struct buf *own)
+{
+	unsigned long long h = 14695981039346656037ull, hh[2];
+	MPI_Request r;
+
+	for (size_t i = 0; i < own->len; i++)
+		h = (h ^ (unsigned char)own->p[i]) * 1099511628211ull;
+	hh[0] = h;
+	hh[1] = ~h; /* its maximum is the complement of the least hash */
+	if (PMPI_Iallreduce(MPI_IN_PLACE, hh, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, j->comm, &r) ||
+	    wait_for(j, &r) || hh[0] != ~hh[1])
+		return 0;
+	sg_buf_printf(own, "%c", '\0');
+	own->len--;
+	return !own->failed;
+}
+
 /* Up a binomial tree: each rank merges its children's tables into its own and sends the result to
  * its parent; rank 0 ends with every path and broadcasts it. log2(P) steps. */
 static int merge_tables(struct job *j)
@@ -93,6 +113,11 @@ static int merge_tables(struct job *j)
 	pthread_mutex_lock(&sg_lock);
 	sg_paths_local(j->rv, &own);
 	pthread_mutex_unlock(&sg_lock);
+	if (!own.failed && same_everywhere(j, &own)) {
+		j->table = own.p;
+		j->table_len = own.len;
+		return 0;
+	}
 	for (int mask = 1; mask < j->size && !own.failed; mask <<= 1) {
 		if (j->rank & mask) {
 			if (send_blob(j, own.p, own.len, j->rank - mask))
@@ -144,12 +169,17 @@ static double host_self_rate(const struct job *j)
 	MPI_Request r[2];
 	int ok;
 
-	if (PMPI_Comm_split_type(j->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node))
+	/* the node's communicator of the shared arrivals (mpi-node.c) when there is one: a split is
+	 * an allgather */
+	node = sg_mpi_node_comm();
+	if (node == MPI_COMM_NULL &&
+	    PMPI_Comm_split_type(j->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node))
 		return -1;
 	ok = !PMPI_Iallreduce(MPI_IN_PLACE, &demand, 1, MPI_DOUBLE, MPI_SUM, node, &r[0]) &&
 	     !PMPI_Iallreduce(MPI_IN_PLACE, &cpus, 1, MPI_DOUBLE, MPI_MAX, node, &r[1]) &&
 	     !wait_for(j, &r[0]) && !wait_for(j, &r[1]);
-	PMPI_Comm_free(&node);
+	if (node != sg_mpi_node_comm())
+		PMPI_Comm_free(&node);
 	if (!ok)
 		return -1;
 	return cpus > 0 && demand > cpus ? 1 - cpus / demand : 0;
@@ -229,7 +259,8 @@ static int write_job(struct job *j, const char *dir)
 	size_t n = j->paths.n;
 	struct sg_job_meta meta = { j->size, (int)j->ctx[n * SG_CTX_LEN],
 				    j->ctx[n * SG_CTX_LEN + 1],
-				    { j->errors[0], j->errors[1], j->errors[2] } };
+				    { j->errors[0], j->errors[1], j->errors[2] },
+				    now_s() - j->arrived };
 
 	if (j->ctx[n * SG_CTX_LEN + 2] > 0)
 		sg_profile_note = "reduced at exit: a rank never called MPI_Finalize; its "
@@ -251,7 +282,8 @@ static int reduce(struct job *j, const char *dir)
 	double self_rate;
 	MPI_Request r;
 
-	j->deadline = now_s() + timeout();
+	j->arrived = now_s();
+	j->deadline = j->arrived + timeout();
 	pthread_mutex_lock(&sg_lock);
 	j->rv = sg_rview_new();
 	job_errors(j);

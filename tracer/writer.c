@@ -126,6 +126,7 @@ void sg_write_meta(struct buf *b, const struct sg_job_meta *job)
 	if (job) {
 		meta_num(b, "reduced", job->ranks);
 		meta_num(b, "reduced_threads", job->threads);
+		meta_num(b, "reduce_seconds", job->seconds);
 	}
 	if (sg_profile_note)
 		meta_str(b, "note", sg_profile_note);
