@@ -25,7 +25,7 @@ struct sg_job_meta {
 	int threads;        /* processors per rank the figures count */
 	double threads_max; /* the most threads of one rank */
 	double errors[3];   /* errors_unmatched_end, errors_unclosed, errors_dropped: over ranks */
-	double seconds;     /* the reduction took on rank 0, from every rank's arrival to the write */
+	double seconds;     /* of the reduction on rank 0: from every rank's arrival to the write */
 };
 
 /* The meta records: of this process (job NULL), or of the job whose reduced profile it writes. */
