@@ -40,15 +40,12 @@ if [ -x "$B/tests/bench/mpi_reduce" ]; then
 fi
 
 echo "== scalegate analyze of synthetic reduced profiles: 16,384 ranks x 100 intervals x 5 repeats x 2 configurations"
-python3 - "$dir/results" <<'PY'
+python3 - "$dir/results" "$(dirname "$0")" <<'PY'
 import os, sys, random
 root = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+import sgprof
 random.seed(7)
-def fnv(b):
-    h = 14695981039346656037  # FNV-1a 64 offset basis (tracer/PROFILE.md)
-    for c in b:
-        h = ((h ^ c) * 1099511628211) & (2**64 - 1)
-    return h
 fields = ["count", "seq", "par", "idle", "sync_omp", "comm", "sync_mpi", "work", "serial", "serial_wall", "wall",
           "exec", "exec_prog", "work_max", "cut_seq", "cut_work", "cut_comm", "estimated", "sched", "omp", "mpi"]
 quantities = ["work", "time", "omp_barrier", "omp_lock", "omp_idle", "no_work", "mpi", "mpi_wait", "idle",
@@ -78,9 +75,7 @@ for cfg, size in enumerate(["1000", "2000"]):
             L.append(f"reduced\t{n}\t" + "\t".join(f"{v[f]:.17g}" for f in fields))
             for q in quantities:
                 cmp.append(f"reduced_cmp\t{n}\t{q}\t{0.01 * t:.17g}\t{n % P}\t0\t{t:.17g}\t{(7 * n) % P}\t0\t{0.5 * t * P:.17g}")
-        body = ("\n".join(L + cmp) + "\n").encode()
-        with open(os.path.join(root, d, "job.h.1.sgprof"), "wb") as f:
-            f.write(body + b"end\t%016x\n" % fnv(body))
+        sgprof.write(os.path.join(root, d, "job.h.1.sgprof"), L + cmp)
 open(os.path.join(root, "manifest.tsv"), "w").write("\n".join(rows) + "\n")
 PY
 times=() mems=()
