@@ -83,23 +83,31 @@ static char *recv_blob(const struct job *j, int from, size_t *n)
 	return p;
 }
 
-/* Whether every rank has the same table (the common case: one allreduce instead of the tree);
- * NUL-terminates it then. */
+/* Whether every rank has the same table (the common case: one allreduce instead of the tree): 1,
+ * and NUL-terminates it; 0 when not; -2 when a rank made an annotation mistake, whose sites the
+ * job's profile cannot name: every rank then writes its own profile. */
 static int same_everywhere(const struct job *j, struct buf *own)
 {
-	unsigned long long h = 14695981039346656037ull, hh[2];
+	unsigned long long h = 14695981039346656037ull, hh[3];
 	MPI_Request r;
 
 	for (size_t i = 0; i < own->len; i++)
 		h = (h ^ (unsigned char)own->p[i]) * 1099511628211ull;
 	hh[0] = h;
 	hh[1] = ~h; /* its maximum is the complement of the least hash */
-	if (PMPI_Iallreduce(MPI_IN_PLACE, hh, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, j->comm, &r) ||
-	    wait_for(j, &r) || hh[0] != ~hh[1])
+	pthread_mutex_lock(&sg_lock);
+	hh[2] = sg_error_site_count() > 0;
+	pthread_mutex_unlock(&sg_lock);
+	if (PMPI_Iallreduce(MPI_IN_PLACE, hh, 3, MPI_UNSIGNED_LONG_LONG, MPI_MAX, j->comm, &r) ||
+	    wait_for(j, &r))
+		return -1;
+	if (hh[2])
+		return -2;
+	if (hh[0] != ~hh[1])
 		return 0;
 	sg_buf_printf(own, "%c", '\0');
 	own->len--;
-	return !own->failed;
+	return own->failed ? -1 : 1;
 }
 
 /* Up a binomial tree: each rank merges its children's tables into its own and sends the result to
@@ -109,14 +117,18 @@ static int merge_tables(struct job *j)
 	struct buf own = { 0 };
 	unsigned long long len;
 	MPI_Request r;
+	int same;
 
 	pthread_mutex_lock(&sg_lock);
 	sg_paths_local(j->rv, &own);
 	pthread_mutex_unlock(&sg_lock);
-	if (!own.failed && same_everywhere(j, &own)) {
-		j->table = own.p;
+	same = own.failed ? -1 : same_everywhere(j, &own);
+	if (same) {
+		j->table = same > 0 ? own.p : NULL;
 		j->table_len = own.len;
-		return 0;
+		if (same < 0)
+			free(own.p);
+		return same > 0 ? 0 : same;
 	}
 	for (int mask = 1; mask < j->size && !own.failed; mask <<= 1) {
 		if (j->rank & mask) {
@@ -276,11 +288,13 @@ static double timeout(void)
 	return s > 0 ? s : 60;
 }
 
-/* The steps after every rank has arrived; 0 when the job's profile is written (on rank 0). */
+/* The steps after every rank has arrived; 0 when the job's profile is written (on rank 0), -2
+ * when every rank is to write its own (annotation mistakes), -1 when it failed. */
 static int reduce(struct job *j, const char *dir)
 {
 	double self_rate;
 	MPI_Request r;
+	int ret;
 
 	j->arrived = now_s();
 	j->deadline = j->arrived + timeout();
@@ -288,9 +302,12 @@ static int reduce(struct job *j, const char *dir)
 	j->rv = sg_rview_new();
 	job_errors(j);
 	pthread_mutex_unlock(&sg_lock);
-	if (!j->rv || merge_tables(j) || sg_paths_parse(j->table, j->table_len, &j->paths) ||
-	    agree_context(j) || (self_rate = host_self_rate(j)) < 0 || reduce_shares(j, self_rate))
+	if (!j->rv)
 		return -1;
+	ret = merge_tables(j);
+	if (ret || sg_paths_parse(j->table, j->table_len, &j->paths) || agree_context(j) ||
+	    (self_rate = host_self_rate(j)) < 0 || reduce_shares(j, self_rate))
+		return ret ? ret : -1;
 	if (!j->rank && write_job(j, dir))
 		sg_warn("cannot write the job's profile into '%s'", dir);
 	/* no rank leaves before the profile is there: a launcher may end the job as soon as one
@@ -343,7 +360,10 @@ int sg_mpi_reduce(const char *dir, int at_exit)
 		PMPI_Comm_size(j.comm, &j.size);
 		ret = reduce(&j, dir);
 	}
-	if (ret) {
+	if (ret == -2) {
+		sg_profile_note = "this rank's own profile: a rank made an annotation mistake, "
+				  "whose sites only the ranks' own profiles name";
+	} else if (ret) {
 		sg_profile_note = "this rank's own profile: the in-job reduction did not complete "
 				  "within SCALEGATE_REDUCE_TIMEOUT (a rank died or never came)";
 		sg_warn("the ranks' profiles were not reduced into one (a rank died?): each writes "

@@ -1,7 +1,8 @@
 # The in-job reduction when ranks do not finalize (tracer/MPI.md, "Ranks that never finalize, or die"):
 # every rank returning without MPI_Finalize reduces at exit, with a note; a rank that exits alone waits
 # SCALEGATE_REDUCE_TIMEOUT for the others, then writes its own profile with a note and exits; a rank
-# killed ends the job. None of them hangs ('timeout' would say 124).
+# killed ends the job. None of them hangs ('timeout' would say 124). A rank's annotation mistake makes every
+# rank write its own profile, whose error records name the site.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi.bash"
 case "${SG_SAN_FLAGS:-} $(basename "$SG_BUILD")" in
@@ -36,3 +37,10 @@ rc=0
 ranks 4 "$T/kill" "$SG_BUILD/tests/mpi/trees" 3 kill >/dev/null 2>&1 || rc=$?
 [ "$rc" -ne 124 ] && [ "$rc" -ne 0 ] || fail "kill: exit $rc (124: hung)"
 [ -z "$(find "$T/kill" -name '*.tmp' 2>/dev/null)" ] || fail "kill: a half-written profile"
+
+# rank 2 leaves an interval open: the ranks' own profiles, rank 2's naming the site, which the gate reads
+ranks 4 "$T/mistake" "$SG_BUILD/tests/mpi/trees" 3 mistake >/dev/null 2>&1 || fail "mistake: the job failed"
+expect_profiles "$T/mistake" 4
+expect_match "$(note "$(rank_profile "$T/mistake" 0)")" 'a rank made an annotation mistake' "mistake: the note"
+expect_match "$(cat "$(rank_profile "$T/mistake" 2)")" $'^error\tunclosed\t' "mistake: rank 2's error record"
+expect_exit 0 "$SCALEGATE" analyze "$T/mistake"

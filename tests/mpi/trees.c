@@ -4,7 +4,8 @@
  * usage: trees ITERATIONS [noexit|early|kill]
  *   noexit: every rank returns without MPI_Finalize (the reduction runs at exit)
  *   early:  rank 1 exits without MPI_Finalize while the others work 3 s more
- *   kill:   rank 1 is killed (SIGKILL) before MPI_Finalize */
+ *   kill:   rank 1 is killed (SIGKILL) before MPI_Finalize
+ *   mistake: rank 2 leaves an interval open (an annotation mistake) */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -87,6 +88,8 @@ int main(int argc, char **argv)
 	MPI_Comm_free(&quarter);
 	if (rank == 0)
 		printf("trees: %d ranks, %d iterations\n", size, iterations);
+	if (rank == 2 && !strcmp(mode, "mistake"))
+		SG_BEGIN("left_open");
 	if (!strcmp(mode, "noexit") || (rank == 1 && !strcmp(mode, "early")))
 		return 0;
 	if (rank == 1 && !strcmp(mode, "kill"))
