@@ -1,7 +1,7 @@
 # Inside an allocation: 'scalegate run' in a batch job of a private Slurm, the MPI examples launched with
 # 'srun --mpi=pmix -n {ranks} -c {threads} --cpu-bind=cores': every cell ok, the job's one profile of its
-# ranks (tracer/MPI.md, "One profile per job"), each rank bound to its own core, the fingerprint naming the compute node and the job; and mpirun
-# inside the allocation.
+# ranks (tracer/MPI.md, "One profile per job"), each rank bound to its own core, the fingerprint naming
+# the compute node and the job; and mpirun inside the allocation.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/slurm.bash"
 
