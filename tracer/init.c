@@ -17,6 +17,7 @@ const char *sg_mpi_mode = "none";
 int sg_mpi_wait_measured;
 int sg_mpi_sync_on;
 int sg_mpi_library;
+int (*sg_reduce_hook)(const char *dir, int at_exit);
 
 /* Nothing in a program refers to ompt.c (the OpenMP runtime looks up ompt_start_tool by
  * name): refer to it here so that linking the static library pulls it in with the rest. */
@@ -77,7 +78,9 @@ static void launcher_rank(void)
 	}
 }
 
-void sg_write_profile(void)
+/* 'why': SG_WRITE_CALL (sg_write_profile), _FINALIZE or _EXIT; the last two offer the profile to
+ * the in-job reduction first (mpi-reduce.c), which writes the job's one profile. */
+void sg_write_profile_for(int why)
 {
 	const char *dir = getenv("SCALEGATE_OUT");
 	uint64_t now = sg_now();
@@ -97,13 +100,20 @@ void sg_write_profile(void)
 	sg_clock_stop();
 	sg_on = 0;
 	sg_self = NULL;
+	if (why != SG_WRITE_CALL && sg_reduce_hook && !sg_reduce_hook(dir, why == SG_WRITE_EXIT))
+		return;
 	if (sg_write(dir))
 		sg_warn("cannot write the profile into '%s'", dir);
 }
 
+void sg_write_profile(void)
+{
+	sg_write_profile_for(SG_WRITE_CALL);
+}
+
 static void at_exit(void)
 {
-	sg_write_profile();
+	sg_write_profile_for(SG_WRITE_EXIT);
 }
 
 static void program_name(char *buf, size_t size)

@@ -400,6 +400,12 @@ SG_HIDDEN const char *sg_error_name(enum sg_error kind);
 
 SG_HIDDEN void sg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 SG_HIDDEN int sg_write(const char *dir);
+enum { SG_WRITE_CALL, SG_WRITE_FINALIZE, SG_WRITE_EXIT };
+/* Writes the profile once (init.c); 'why' is one of the above. */
+SG_HIDDEN void sg_write_profile_for(int why);
+/* The in-job reduction (mpi-reduce.c, in libscalegate-mpi): writes the job's profile, or this
+ * rank's own ones where asked (SCALEGATE_PER_RANK); -1 when this rank must write its own. */
+SG_HIDDEN extern int (*sg_reduce_hook)(const char *dir, int at_exit);
 SG_HIDDEN extern double sg_start_unix;
 SG_HIDDEN extern int sg_rank, sg_ranks; /* -1 without MPI */
 SG_HIDDEN extern const char *sg_omp_mode, *sg_mpi_mode;

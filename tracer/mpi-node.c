@@ -467,6 +467,11 @@ void sg_mpi_node_start(void)
 	first_wait(sg_mpi_ring_owner);
 }
 
+MPI_Comm sg_mpi_node_comm(void)
+{
+	return node_comm;
+}
+
 /* In MPI_Finalize, after the profile is written. */
 void sg_mpi_node_stop(void)
 {

@@ -26,6 +26,10 @@ SG_HIDDEN extern __thread int sg_mpi_inside __attribute__((tls_model("initial-ex
 SG_HIDDEN void sg_mpi_started(void);
 /* In MPI_Finalize (C or Fortran), before PMPI_Finalize: the profile, then the node's window. */
 SG_HIDDEN void sg_mpi_finalizing(void);
+/* The communicator of this node's ranks while they share their arrivals, else MPI_COMM_NULL. */
+SG_HIDDEN MPI_Comm sg_mpi_node_comm(void);
+/* The in-job reduction (mpi-reduce.c): sg_reduce_hook. */
+SG_HIDDEN int sg_mpi_reduce(const char *dir, int at_exit);
 /* MPI_Pcontrol's effect on the tracer. */
 SG_HIDDEN void sg_mpi_pcontrol(int level);
 

@@ -12,6 +12,7 @@ __thread int sg_mpi_inside __attribute__((tls_model("initial-exec")));
 __attribute__((constructor)) static void mpi_library(void)
 {
 	sg_mpi_library = 1;
+	sg_reduce_hook = sg_mpi_reduce;
 }
 
 void sg_mpi_started(void)
@@ -33,7 +34,7 @@ void sg_mpi_started(void)
 
 void sg_mpi_finalizing(void)
 {
-	sg_write_profile();
+	sg_write_profile_for(SG_WRITE_FINALIZE);
 	sg_mpi_node_stop();
 }
 

@@ -1,5 +1,5 @@
 /* Writes this process's profile (format: tracer/PROFILE.md) into $SCALEGATE_OUT, atomically. */
-#include "internal.h"
+#include "writer.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -11,17 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SG_PROFILE_VERSION 1
-
-struct buf {
-	char *p;
-	size_t len, alloc;
-	int failed;
-};
-
-static void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void buf_printf(struct buf *b, const char *fmt, ...)
+void sg_buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -51,37 +41,37 @@ static void buf_printf(struct buf *b, const char *fmt, ...)
 }
 
 /* Strings go on one line: backslash, tab, newline and CR are escaped. */
-static void buf_escaped(struct buf *b, const char *s)
+void sg_buf_escaped(struct buf *b, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
-		case '\\': buf_printf(b, "\\\\"); break;
-		case '\t': buf_printf(b, "\\t"); break;
-		case '\n': buf_printf(b, "\\n"); break;
-		case '\r': buf_printf(b, "\\r"); break;
-		default: buf_printf(b, "%c", *s);
+		case '\\': sg_buf_printf(b, "\\\\"); break;
+		case '\t': sg_buf_printf(b, "\\t"); break;
+		case '\n': sg_buf_printf(b, "\\n"); break;
+		case '\r': sg_buf_printf(b, "\\r"); break;
+		default: sg_buf_printf(b, "%c", *s);
 		}
 	}
 }
 
 static void meta_str(struct buf *b, const char *key, const char *value)
 {
-	buf_printf(b, "meta\t%s\t", key);
-	buf_escaped(b, value);
-	buf_printf(b, "\n");
+	sg_buf_printf(b, "meta\t%s\t", key);
+	sg_buf_escaped(b, value);
+	sg_buf_printf(b, "\n");
 }
 
 static void meta_num(struct buf *b, const char *key, double value)
 {
-	buf_printf(b, "meta\t%s\t%.17g\n", key, value);
+	sg_buf_printf(b, "meta\t%s\t%.17g\n", key, value);
 }
 
 static void meta_int_or_absent(struct buf *b, const char *key, long value)
 {
 	if (value < 0)
-		buf_printf(b, "meta\t%s\t-\n", key);
+		sg_buf_printf(b, "meta\t%s\t-\n", key);
 	else
-		buf_printf(b, "meta\t%s\t%ld\n", key, value);
+		sg_buf_printf(b, "meta\t%s\t%ld\n", key, value);
 }
 
 static void command_line(char *out, size_t size)
@@ -109,23 +99,37 @@ static const char *mpi_mode(void)
 	return "absent";
 }
 
-static void write_meta(struct buf *b)
+const char *sg_profile_note;
+
+void sg_write_meta(struct buf *b, const struct sg_job_meta *job)
 {
 	char host[256] = "?", cmd[4096];
-	uint64_t unmatched = 0, unclosed = 0, dropped = 0;
+	double unmatched = 0, unclosed = 0, dropped = 0;
 
 	gethostname(host, sizeof(host) - 1);
 	command_line(cmd, sizeof(cmd));
 	for (int i = 0; i < sg_thread_count(); i++) {
 		struct sg_thread *t = sg_thread_at(i);
-		unmatched += t->unmatched_end;
-		unclosed += t->unclosed;
-		dropped += t->dropped;
+		unmatched += (double)t->unmatched_end;
+		unclosed += (double)t->unclosed;
+		dropped += (double)t->dropped;
 	}
 	meta_str(b, "host", host);
 	meta_num(b, "pid", (double)getpid());
-	meta_int_or_absent(b, "rank", sg_rank);
+	if (job) {
+		unmatched = job->errors[0];
+		unclosed = job->errors[1];
+		dropped = job->errors[2];
+	}
+	meta_int_or_absent(b, "rank", job ? -1 : sg_rank);
 	meta_int_or_absent(b, "ranks", sg_ranks);
+	if (job) {
+		meta_num(b, "reduced", job->ranks);
+		meta_num(b, "reduced_threads", job->threads);
+		meta_num(b, "reduce_seconds", job->seconds);
+	}
+	if (sg_profile_note)
+		meta_str(b, "note", sg_profile_note);
 	meta_str(b, "cmdline", cmd);
 	meta_str(b, "clock", sg_clock_name());
 	meta_num(b, "clock_hz", sg_clock_hz());
@@ -136,44 +140,44 @@ static void write_meta(struct buf *b)
 	meta_str(b, "mpi", mpi_mode());
 	meta_str(b, "sched", sg_sched_on ? "schedstat" : "none");
 	meta_int_or_absent(b, "cpus", sg_cpus);
-	meta_num(b, "threads_max", (double)sg_thread_count());
-	meta_num(b, "errors_unmatched_end", (double)unmatched);
-	meta_num(b, "errors_unclosed", (double)unclosed);
-	meta_num(b, "errors_dropped", (double)dropped);
+	meta_num(b, "threads_max", job ? job->threads_max : (double)sg_thread_count());
+	meta_num(b, "errors_unmatched_end", unmatched);
+	meta_num(b, "errors_unclosed", unclosed);
+	meta_num(b, "errors_dropped", dropped);
 }
 
 static void write_tables(struct buf *b)
 {
-	buf_printf(b, "columns\tregion\tid\tname\tfile\tline\n");
+	sg_buf_printf(b, "columns\tregion\tid\tname\tfile\tline\n");
 	for (uint32_t i = 0; i < sg_region_count(); i++) {
 		const struct sg_region_info *r = sg_region_at(i);
-		buf_printf(b, "region\t%u\t", i);
-		buf_escaped(b, r->name);
-		buf_printf(b, "\t");
-		buf_escaped(b, r->file);
-		buf_printf(b, "\t%d\n", r->line);
+		sg_buf_printf(b, "region\t%u\t", i);
+		sg_buf_escaped(b, r->name);
+		sg_buf_printf(b, "\t");
+		sg_buf_escaped(b, r->file);
+		sg_buf_printf(b, "\t%d\n", r->line);
 	}
-	buf_printf(b, "columns\tnode\tid\tparent\tregion\ttag\n");
+	sg_buf_printf(b, "columns\tnode\tid\tparent\tregion\ttag\n");
 	for (uint32_t i = 0; i < sg_node_count(); i++) {
 		const struct sg_node_info *n = sg_node_at(i);
 		if (n->parent == UINT32_MAX)
-			buf_printf(b, "node\t%u\t-\t%u\t", i, n->region);
+			sg_buf_printf(b, "node\t%u\t-\t%u\t", i, n->region);
 		else
-			buf_printf(b, "node\t%u\t%u\t%u\t", i, n->parent, n->region);
+			sg_buf_printf(b, "node\t%u\t%u\t%u\t", i, n->parent, n->region);
 		if (n->tag == SG_NO_TAG)
-			buf_printf(b, "-\n");
+			sg_buf_printf(b, "-\n");
 		else
-			buf_printf(b, "%ld\n", n->tag);
+			sg_buf_printf(b, "%ld\n", n->tag);
 	}
-	buf_printf(b, "columns\tthread\tid\tomp_thread\tkind\n");
+	sg_buf_printf(b, "columns\tthread\tid\tomp_thread\tkind\n");
 	for (int i = 0; i < sg_thread_count(); i++) {
 		struct sg_thread *t = sg_thread_at(i);
-		buf_printf(b, "thread\t%d\t", i);
+		sg_buf_printf(b, "thread\t%d\t", i);
 		if (t->omp_thread >= 0)
-			buf_printf(b, "%d", t->omp_thread);
+			sg_buf_printf(b, "%d", t->omp_thread);
 		else
-			buf_printf(b, "-");
-		buf_printf(b, "\t%s\n", t->is_main ? "main" : "worker");
+			sg_buf_printf(b, "-");
+		sg_buf_printf(b, "\t%s\n", t->is_main ? "main" : "worker");
 	}
 }
 
@@ -181,9 +185,9 @@ static void write_tables(struct buf *b)
 static void column_ns(struct buf *b, double ns, int captured)
 {
 	if (captured)
-		buf_printf(b, "\t%.9g", ns * 1e-9);
+		sg_buf_printf(b, "\t%.9g", ns * 1e-9);
 	else
-		buf_printf(b, "\t-");
+		sg_buf_printf(b, "\t-");
 }
 
 static void write_stat(struct buf *b, uint32_t node, const struct sg_thread *t,
@@ -191,18 +195,20 @@ static void write_stat(struct buf *b, uint32_t node, const struct sg_thread *t,
 {
 	int thread = t->slot;
 
-	buf_printf(b, "stat\t%u\t%d\t%llu\t%.9g\t", node, thread, (unsigned long long)s->count,
+	sg_buf_printf(b, "stat\t%u\t%d\t%llu\t%.9g\t", node, thread, (unsigned long long)s->count,
 		   s->time * sec);
 	if (s->count)
-		buf_printf(b, "%.9g\t%.9g\t%.9g", s->min * sec, s->max * sec, s->sumsq * sec * sec);
+		sg_buf_printf(b, "%.9g\t%.9g\t%.9g", s->min * sec, s->max * sec,
+			      s->sumsq * sec * sec);
 	else
-		buf_printf(b, "-\t-\t-");
-	buf_printf(b, "\t%.9g", s->par * sec);
+		sg_buf_printf(b, "-\t-\t-");
+	sg_buf_printf(b, "\t%.9g", s->par * sec);
 	if (omp)
-		buf_printf(b, "\t%.9g\t%.9g\t%.9g\t%llu", s->omp_barrier * sec, s->omp_idle * sec,
-			   s->omp_lock * sec, (unsigned long long)s->omp_regions);
+		sg_buf_printf(b, "\t%.9g\t%.9g\t%.9g\t%llu", s->omp_barrier * sec,
+			      s->omp_idle * sec, s->omp_lock * sec,
+			      (unsigned long long)s->omp_regions);
 	else
-		buf_printf(b, "\t-\t-\t-\t-");
+		sg_buf_printf(b, "\t-\t-\t-\t-");
 	column_ns(b, s->cpu, !t->cpu_lost);
 	column_ns(b, s->rq, sg_sched_on && !t->rq_lost);
 	column_ns(b, (double)s->rq_sync, sg_sched_on && omp);
@@ -210,7 +216,7 @@ static void write_stat(struct buf *b, uint32_t node, const struct sg_thread *t,
 	column_ns(b, s->mpi_sync, sg_mpi_sync_on && !t->rq_lost);
 	column_ns(b, s->mpi_rq, sg_mpi_sync_on && !t->rq_lost);
 	column_ns(b, s->mpi_cpu, sg_mpi_sync_on && !t->cpu_lost);
-	buf_printf(b, "\n");
+	sg_buf_printf(b, "\n");
 }
 
 static void write_stats(struct buf *b)
@@ -218,7 +224,7 @@ static void write_stats(struct buf *b)
 	double sec = 1.0 / sg_clock_hz();
 	int omp = strcmp(sg_omp_mode, "none") != 0;
 
-	buf_printf(b, "columns\tstat\tnode\tthread\tcount\ttime\tmin\tmax\tsumsq\tpar"
+	sg_buf_printf(b, "columns\tstat\tnode\tthread\tcount\ttime\tmin\tmax\tsumsq\tpar"
 		      "\tomp_barrier\tomp_idle\tomp_lock\tomp_regions\tcpu\trq_wait\trq_sync"
 		      "\tcpu_wait\tmpi_sync\tmpi_rq\tmpi_cpu\n");
 	for (int i = 0; i < sg_thread_count(); i++) {
@@ -249,7 +255,7 @@ static const int mpi_kind_collective[] = {
 
 /* Measured always for receives (tracer/mpi-wait.c) and waits; for blocking collectives in exact
  * mode. */
-static int wait_measured(int kind)
+int sg_mpi_kind_wait_measured(int kind)
 {
 	return kind == SG_MPI_RECV || kind == SG_MPI_SENDRECV || kind == SG_MPI_WAIT ||
 	       (sg_mpi_wait_measured && mpi_kind_collective[kind]);
@@ -258,13 +264,13 @@ static int wait_measured(int kind)
 static void write_mpi_stat(struct buf *b, uint32_t node, int thread, int kind,
 			   const struct sg_mpi_stat *m, double sec)
 {
-	buf_printf(b, "mpi\t%u\t%d\t%s\t%llu\t%.9g\t", node, thread, mpi_kind_names[kind],
+	sg_buf_printf(b, "mpi\t%u\t%d\t%s\t%llu\t%.9g\t", node, thread, mpi_kind_names[kind],
 		   (unsigned long long)m->count, m->time * sec);
-	if (wait_measured(kind))
-		buf_printf(b, "%.9g", m->wait * sec);
+	if (sg_mpi_kind_wait_measured(kind))
+		sg_buf_printf(b, "%.9g", m->wait * sec);
 	else
-		buf_printf(b, "-");
-	buf_printf(b, "\t%llu\t%llu\n", (unsigned long long)m->bytes_sent,
+		sg_buf_printf(b, "-");
+	sg_buf_printf(b, "\t%llu\t%llu\n", (unsigned long long)m->bytes_sent,
 		   (unsigned long long)m->bytes_recv);
 }
 
@@ -274,7 +280,7 @@ static void write_mpi(struct buf *b)
 
 	if (!strcmp(sg_mpi_mode, "none"))
 		return;
-	buf_printf(b,
+	sg_buf_printf(b,
 		   "columns\tmpi\tnode\tthread\tkind\tcount\ttime\twait\tbytes_sent\tbytes_recv\n");
 	for (int i = 0; i < sg_thread_count(); i++) {
 		struct sg_thread *t = sg_thread_at(i);
@@ -294,10 +300,10 @@ static void write_errors(struct buf *b)
 {
 	if (!sg_error_site_count())
 		return;
-	buf_printf(b, "columns\terror\tkind\tnode\tregion\tline\tcount\n");
+	sg_buf_printf(b, "columns\terror\tkind\tnode\tregion\tline\tcount\n");
 	for (int i = 0; i < sg_error_site_count(); i++) {
 		const struct sg_error_site *e = sg_error_site_at(i);
-		buf_printf(b, "error\t%s\t%u\t%u\t%d\t%llu\n", sg_error_name(e->kind), e->node,
+		sg_buf_printf(b, "error\t%s\t%u\t%u\t%d\t%llu\n", sg_error_name(e->kind), e->node,
 			   e->region, e->line, (unsigned long long)e->count);
 	}
 }
@@ -331,21 +337,16 @@ static int mkdir_p(const char *dir)
 	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
 }
 
-static int write_atomic(const char *dir, const struct buf *b)
+int sg_write_sealed(const char *dir, const char *name, struct buf *b)
 {
-	char host[64] = "host", path[4096], tmp[4200];
+	char path[4096], tmp[4200];
 	size_t done = 0;
 	int fd;
 
-	gethostname(host, sizeof(host) - 1);
-	host[sizeof(host) - 1] = '\0';
-	if (mkdir_p(dir))
+	sg_buf_printf(b, "end\t%016llx\n", (unsigned long long)checksum(b->p, b->len));
+	if (b->failed || mkdir_p(dir))
 		return -1;
-	if (sg_rank >= 0)
-		snprintf(path, sizeof(path), "%s/rank%05d.%s.%d.sgprof", dir, sg_rank, host,
-			 (int)getpid());
-	else
-		snprintf(path, sizeof(path), "%s/%s.%d.sgprof", dir, host, (int)getpid());
+	snprintf(path, sizeof(path), "%s/%s.sgprof", dir, name);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
@@ -371,18 +372,24 @@ static int write_atomic(const char *dir, const struct buf *b)
 int sg_write(const char *dir)
 {
 	struct buf b = { 0 };
+	char host[64] = "host", name[256];
 	int ret;
 
+	gethostname(host, sizeof(host) - 1);
+	host[sizeof(host) - 1] = '\0';
+	if (sg_rank >= 0)
+		snprintf(name, sizeof(name), "rank%05d.%s.%d", sg_rank, host, (int)getpid());
+	else
+		snprintf(name, sizeof(name), "%s.%d", host, (int)getpid());
 	pthread_mutex_lock(&sg_lock);
-	buf_printf(&b, "scalegate-profile\t%d\n", SG_PROFILE_VERSION);
-	write_meta(&b);
+	sg_buf_printf(&b, "scalegate-profile\t%d\n", SG_PROFILE_VERSION);
+	sg_write_meta(&b, NULL);
 	write_tables(&b);
 	write_stats(&b);
 	write_mpi(&b);
 	write_errors(&b);
 	pthread_mutex_unlock(&sg_lock);
-	buf_printf(&b, "end\t%016llx\n", (unsigned long long)checksum(b.p, b.len));
-	ret = b.failed ? -1 : write_atomic(dir, &b);
+	ret = sg_write_sealed(dir, name, &b);
 	free(b.p);
 	return ret;
 }

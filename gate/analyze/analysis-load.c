@@ -21,10 +21,27 @@ static const char *meta_or_dash(const struct profile *p, const char *key)
 	return v ? v : "-";
 }
 
+/* A job's one profile stands alone, for all its ranks (tracer/PROFILE.md, "Reduced profiles"). */
+static int check_reduced(const char *dir, const struct profile *p, size_t n, int ranks)
+{
+	for (size_t i = 0; i < n; i++)
+		if (n > 1 && p[i].reduced_ranks)
+			return gate_error("'%s': a job's reduced profile beside %zu other "
+					  "profiles in '%s' (two runs' profiles in one directory?)",
+					  p[i].path, n - 1, dir);
+	if (ranks && p[0].reduced_ranks != ranks)
+		return gate_error("'%s': the profile is of %d ranks, the configuration runs %d",
+				  p[0].path, p[0].reduced_ranks, ranks);
+	return 0;
+}
+
 static int check_ranks(const char *dir, const struct profile *p, size_t n, int ranks)
 {
 	double size = profile_meta_num(&p[0], "ranks", -1);
 
+	for (size_t i = 0; i < n; i++)
+		if (p[i].reduced_ranks)
+			return check_reduced(dir, p, n, ranks);
 	for (size_t i = 0; i < n; i++) {
 		double r = profile_meta_num(&p[i], "rank", -1),
 		       s = profile_meta_num(&p[i], "ranks", -1);
@@ -131,7 +148,8 @@ static int add_run(struct analysis *a, struct results *r, size_t i, const char *
 		const char *base = strrchr(p[0].regions[0].file, '/');
 		base = base ? base + 1 : p[0].regions[0].file;
 		struct analysis_config *c = analysis_config_get(
-			a, benchmark ? benchmark : base, size, ranks ? ranks : (int)n, threads);
+			a, benchmark ? benchmark : base, size,
+			ranks ? ranks : p[0].reduced_ranks ? p[0].reduced_ranks : (int)n, threads);
 		ret = analysis_add_run(a, c, row ? row->repeat : 1, p, n);
 		if (!ret) {
 			struct analysis_run *run = &c->runs[c->nr_runs - 1];

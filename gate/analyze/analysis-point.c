@@ -379,14 +379,13 @@ static int known(enum analysis_needs needs, int threads, int ranks, int omp, int
 	return 1;
 }
 
+/* li: Load_imbalance, the sum over processors of the most work less theirs. */
 static void set_figures(struct analysis_point *pt, const struct sums *s, int threads, int ranks,
-			int omp, int mpi, const double *work)
+			int omp, int mpi, double li)
 {
-	double *f = pt->fig, total = s->exec_prog * s->nproc, li = 0;
+	double *f = pt->fig, total = s->exec_prog * s->nproc;
 	double interference = s->sched ? (s->exec - s->exec_prog) * s->nproc : 0;
 
-	for (size_t q = 0; q < s->nproc; q++)
-		li += s->work_max - work[q];
 	f[ANALYSIS_EXECUTION_TIME] = s->exec_prog;
 	f[ANALYSIS_EXECUTION_TIME_WALL] = s->exec;
 	f[ANALYSIS_PROCESSORS] = (double)s->nproc;
@@ -427,6 +426,7 @@ void analysis_point_compute(const struct interval_ranks *ir, struct analysis_poi
 	struct clamp cl = { 0, 0, 0 };
 	double *wait = xcalloc(ir->nr + 1, sizeof(double));
 	double *work = xcalloc(ir->nr * (size_t)ir->threads + 1, sizeof(double));
+	double li = 0;
 	int omp = 1, mpi = 1;
 
 	memset(pt, 0, sizeof(*pt));
@@ -444,9 +444,80 @@ void analysis_point_compute(const struct interval_ranks *ir, struct analysis_poi
 	remove_interference(&s, &cl);
 	for (int k = 0; k < ANALYSIS_NR_PQ; k++)
 		pt->cmp[k].mean /= (double)s.nproc;
-	set_figures(pt, &s, ir->threads, (int)ir->nr, omp, mpi, work);
+	for (size_t q = 0; q < s.nproc; q++)
+		li += s.work_max - work[q];
+	set_figures(pt, &s, ir->threads, (int)ir->nr, omp, mpi, li);
 	pt->inconsistent = cl.flags;
 	pt->inconsistency = cl.worst;
 	free(wait);
 	free(work);
+}
+
+/* The clamps of the ranks' shares: a cut-off over 1 % of Total_time flags its figure. */
+static void reduced_clamps(struct clamp *cl, const double *v)
+{
+	static const struct {
+		enum profile_reduced_column cut;
+		enum analysis_figure fig;
+	} cuts[] = {
+		{ PROFILE_RED_CUT_SEQ, ANALYSIS_SEQ },
+		{ PROFILE_RED_CUT_WORK, ANALYSIS_PRODUCTIVE_TIME },
+		{ PROFILE_RED_CUT_COMM, ANALYSIS_COMMUNICATION },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cuts); i++) {
+		double cut = z(v[cuts[i].cut]);
+		if (cut > 0.01 * cl->total) {
+			cl->flags |= 1ul << cuts[i].fig;
+			if (cut > cl->worst)
+				cl->worst = cut;
+		}
+	}
+}
+
+static void reduced_sums(struct sums *s, const double *v)
+{
+	s->exec = z(v[PROFILE_RED_EXEC]);
+	s->exec_prog = z(v[PROFILE_RED_EXEC_PROG]);
+	s->term[ANALYSIS_SEQ] = z(v[PROFILE_RED_SEQ]);
+	s->term[ANALYSIS_PAR] = z(v[PROFILE_RED_PAR]);
+	s->term[ANALYSIS_IDLE] = z(v[PROFILE_RED_IDLE]);
+	s->term[ANALYSIS_SYNC_OMP] = z(v[PROFILE_RED_SYNC_OMP]);
+	s->term[ANALYSIS_COMMUNICATION] = z(v[PROFILE_RED_COMM]);
+	s->term[ANALYSIS_SYNC_MPI] = z(v[PROFILE_RED_SYNC_MPI]);
+	s->work = z(v[PROFILE_RED_WORK]);
+	s->work_max = z(v[PROFILE_RED_WORK_MAX]);
+	s->serial = z(v[PROFILE_RED_SERIAL]);
+	s->serial_wall = z(v[PROFILE_RED_SERIAL_WALL]);
+	s->wall = z(v[PROFILE_RED_WALL]);
+	s->count = z(v[PROFILE_RED_COUNT]);
+	s->sched = v[PROFILE_RED_SCHED] > 0;
+}
+
+void analysis_point_reduced(const struct profile_reduced *r, int ranks, int threads,
+			    struct analysis_point *pt)
+{
+	struct sums s = { .ranks = ranks, .threads = threads };
+	struct clamp cl = { 0, 0, 0 };
+	double li;
+
+	memset(pt, 0, sizeof(*pt));
+	pt->present = 1;
+	reduced_sums(&s, r->v);
+	s.nproc = (size_t)ranks * (size_t)threads;
+	cl.total = s.exec * ranks * threads;
+	reduced_clamps(&cl, r->v);
+	pt->wait_estimated = r->v[PROFILE_RED_ESTIMATED] > 0;
+	for (int k = 0; k < ANALYSIS_NR_PQ; k++) {
+		const struct profile_extremes *e = &r->q[k];
+		pt->cmp[k] = (struct analysis_cmp){ e->min, e->max, e->sum / (double)s.nproc,
+						    e->min_rank, e->min_thread, e->max_rank,
+						    e->max_thread };
+	}
+	remove_interference(&s, &cl);
+	li = (double)s.nproc * s.work_max - s.work;
+	set_figures(pt, &s, threads, ranks, r->v[PROFILE_RED_OMP] > 0, r->v[PROFILE_RED_MPI] > 0,
+		    li > 0 ? li : 0);
+	pt->inconsistent = cl.flags;
+	pt->inconsistency = cl.worst;
 }

@@ -62,5 +62,8 @@ static inline double *cell(const struct rank_view *rv, size_t node, int thread)
 
 /* The figures of one interval in one run from its ranks' views (analysis-point.c). */
 void analysis_point_compute(const struct interval_ranks *ir, struct analysis_point *pt);
+/* The same from one interval of a reduced profile: the ranks' shares, summed in the job. */
+void analysis_point_reduced(const struct profile_reduced *r, int ranks, int threads,
+			    struct analysis_point *pt);
 
 #endif

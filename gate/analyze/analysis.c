@@ -14,6 +14,8 @@ static const char *const collective_kinds[] = {
 	"scatter", "alltoall", "reduce_scatter", "scan",
 };
 _Static_assert(ARRAY_SIZE(collective_kinds) == NR_COLL, "NR_COLL counts collective_kinds");
+_Static_assert(PROFILE_RED_NR_QUANTITIES == ANALYSIS_NR_PQ,
+	       "a reduced profile holds every per-processor quantity");
 
 static const char *const figure_names[] = {
 #define X(id, name, needs) name,
@@ -337,6 +339,47 @@ static void self_rates(struct rank_view *rv, size_t nr)
 	}
 }
 
+static struct analysis_run *run_new(struct analysis *a, struct analysis_config *c, int repeat)
+{
+	struct analysis_run *run;
+
+	ALLOC_GROW(c->runs, c->nr_runs + 1, c->alloc_runs);
+	run = &c->runs[c->nr_runs++];
+	run->repeat = repeat;
+	run->contention = NAN;
+	run->nr_points = a->nr_intervals;
+	run->points = xcalloc(run->nr_points + 1, sizeof(*run->points));
+	return run;
+}
+
+/* A job's one profile: each interval's figures from its reduced record, no loop over ranks. */
+static int add_reduced_run(struct analysis *a, struct analysis_config *c, int repeat,
+			   const struct profile *p)
+{
+	int *id = xmalloc((p->nr_nodes + 1) * sizeof(int));
+	struct analysis_run *run;
+
+	if (c->threads > p->reduced_threads) {
+		free(id);
+		return gate_error("'%s' counts %d processors per rank, the configuration runs %d "
+				  "threads (was OMP_NUM_THREADS set for the ranks?)", p->path,
+				  p->reduced_threads, c->threads);
+	}
+	if (!c->threads)
+		c->threads = p->reduced_threads;
+	for (size_t n = 0; n < p->nr_nodes; n++) {
+		const struct profile_region *r = &p->regions[p->nodes[n].region];
+		id[n] = analysis_interval_id(a, c->benchmark, p->nodes[n].path, r->file, r->line,
+					     p->nodes[n].depth);
+	}
+	run = run_new(a, c, repeat);
+	for (size_t n = 0; n < p->nr_nodes; n++)
+		analysis_point_reduced(&p->reduced[n], p->reduced_ranks, p->reduced_threads,
+				       &run->points[id[n]]);
+	free(id);
+	return 0;
+}
+
 int analysis_add_run(struct analysis *a, struct analysis_config *c, int repeat,
 		     const struct profile *ranks, size_t nr_ranks)
 {
@@ -345,9 +388,11 @@ int analysis_add_run(struct analysis *a, struct analysis_config *c, int repeat,
 	struct analysis_run *run;
 	struct interval_ranks ir = { rv, node, nr_ranks, c->threads };
 
-	if (!nr_ranks) {
+	if (!nr_ranks || ranks[0].reduced_ranks) {
 		free(rv);
 		free(node);
+		if (nr_ranks)
+			return add_reduced_run(a, c, repeat, &ranks[0]);
 		return gate_error("no profiles for '%s', repeat %d", c->benchmark, repeat);
 	}
 	for (size_t r = 0; r < nr_ranks; r++) {
@@ -358,12 +403,7 @@ int analysis_add_run(struct analysis *a, struct analysis_config *c, int repeat,
 	self_rates(rv, nr_ranks);
 	if (!c->threads)
 		c->threads = ir.threads;
-	ALLOC_GROW(c->runs, c->nr_runs + 1, c->alloc_runs);
-	run = &c->runs[c->nr_runs++];
-	run->repeat = repeat;
-	run->contention = NAN;
-	run->nr_points = a->nr_intervals;
-	run->points = xcalloc(run->nr_points + 1, sizeof(*run->points));
+	run = run_new(a, c, repeat);
 	/* inverse maps: interval id -> node of each rank */
 	int *inv = xmalloc((run->nr_points * nr_ranks + 1) * sizeof(int));
 	for (size_t k = 0; k < run->nr_points * nr_ranks; k++)

@@ -11,6 +11,7 @@
 
 #include "base/secret.h"
 #include "base/util.h"
+#include "results/profile-reduced.h"
 #include "results/tsv.h"
 
 #define MAX_FIELDS 64
@@ -36,6 +37,7 @@ struct reader {
 	int mpi_map[MAX_FIELDS];
 	int have_mpi_columns;
 	size_t path_bytes;        /* of every node's path so far: bounded, however the nodes nest */
+	struct profile_reduced_map reduced;
 };
 
 const char *profile_column_name(enum profile_column c)
@@ -72,6 +74,7 @@ void profile_data_release(struct profile *p)
 	free(p->stats);
 	free(p->mpi);
 	free(p->errors);
+	free(p->reduced);
 	free(p->path);
 	profile_data_init(p);
 }
@@ -138,6 +141,10 @@ static int read_columns(struct reader *r, char **f, int n)
 		return bad(r, "columns without a record type");
 	if (!strcmp(f[1], "mpi"))
 		return read_mpi_columns(r, f, n);
+	if (!strcmp(f[1], "reduced") || !strcmp(f[1], "reduced_cmp")) {
+		const char *why = profile_reduced_columns(&r->reduced, f, n);
+		return why ? bad(r, why) : 0;
+	}
 	if (strcmp(f[1], "stat"))
 		return 0; /* region, node and thread columns are fixed in version 1 */
 	for (int i = 2; i < n; i++) {
@@ -330,6 +337,13 @@ static int read_error(struct reader *r, char **f, int n)
 	return 0;
 }
 
+static int read_reduced(struct reader *r, char **f, int n)
+{
+	const char *why = profile_reduced_record(r->p, &r->reduced, f, n);
+
+	return why ? bad(r, why) : 0;
+}
+
 static const struct {
 	const char *type;
 	int (*fn)(struct reader *, char **, int);
@@ -342,6 +356,8 @@ static const struct {
 	{ "stat", read_stat },
 	{ "mpi", read_mpi },
 	{ "error", read_error },
+	{ "reduced", read_reduced },
+	{ "reduced_cmp", read_reduced },
 };
 
 static int read_record(struct reader *r, char *line)
@@ -387,17 +403,19 @@ static int check_header(struct profile *p, const char *first)
 	if (strncmp(first, "scalegate-profile\t", 18))
 		return gate_error("'%s' is not a scalegate profile", p->path);
 	p->version = atoi(first + 18);
-	if (p->version != PROFILE_VERSION)
+	if (p->version < 1 || p->version > PROFILE_VERSION)
 		return gate_error("'%s': profile version %d is not supported (this scalegate reads "
-				  "version %d)",
+				  "versions 1 to %d)",
 				  p->path, p->version, PROFILE_VERSION);
 	return 0;
 }
 
 /* The tracer always records the main thread's level-0 interval: without it, nothing was
- * measured. */
+ * measured. A reduced profile holds a record of every interval (profile_reduced_check). */
 static int root_measured(const struct profile *p)
 {
+	if (p->reduced_ranks)
+		return 1;
 	for (size_t i = 0; i < p->nr_stats; i++)
 		if (p->stats[i].node == 0 && !isnan(p->stats[i].v[PROFILE_TIME]))
 			return 1;
@@ -410,6 +428,7 @@ int profile_read(struct profile *p, const char *path)
 	struct reader r = { .p = p };
 	size_t body_len = 0;
 	char *line, *next;
+	const char *why;
 	int ret = -1;
 
 	profile_data_init(p);
@@ -440,6 +459,11 @@ int profile_read(struct profile *p, const char *path)
 	}
 	if (!p->nr_nodes) {
 		ret = gate_error("'%s' is corrupt: no level-0 interval", path);
+		goto out;
+	}
+	why = profile_reduced_check(p);
+	if (why) {
+		ret = gate_error("'%s' is corrupt: %s", path, why);
 		goto out;
 	}
 	if (!root_measured(p)) {

@@ -47,6 +47,58 @@ enum profile_mpi_column {
 	PROFILE_MPI_NR_COLUMNS
 };
 
+/* The fields of a reduced profile's per-interval record (tracer/PROFILE.md, "Reduced profiles"):
+ * sums over ranks and processors, maxima, and flags every rank had. */
+#define PROFILE_REDUCED_COLUMNS(X) \
+	X(COUNT, "count") \
+	X(SEQ, "seq") \
+	X(PAR, "par") \
+	X(IDLE, "idle") \
+	X(SYNC_OMP, "sync_omp") \
+	X(COMM, "comm") \
+	X(SYNC_MPI, "sync_mpi") \
+	X(WORK, "work") \
+	X(SERIAL, "serial") \
+	X(SERIAL_WALL, "serial_wall") \
+	X(WALL, "wall") \
+	X(EXEC, "exec") \
+	X(EXEC_PROG, "exec_prog") \
+	X(WORK_MAX, "work_max") \
+	X(CUT_SEQ, "cut_seq") \
+	X(CUT_WORK, "cut_work") \
+	X(CUT_COMM, "cut_comm") \
+	X(ESTIMATED, "estimated") \
+	X(SCHED, "sched") \
+	X(OMP, "omp") \
+	X(MPI, "mpi")
+
+enum profile_reduced_column {
+#define X(id, name) PROFILE_RED_##id,
+	PROFILE_REDUCED_COLUMNS(X)
+#undef X
+	PROFILE_RED_NR_COLUMNS
+};
+
+/* The per-processor quantities a reduced profile holds the extremes of, in the analyzer's order
+ * (analyze/analysis.h, ANALYSIS_PER_PROCESSOR). */
+#define PROFILE_REDUCED_QUANTITIES(X) \
+	X("work") X("time") X("omp_barrier") X("omp_lock") X("omp_idle") X("no_work") X("mpi") \
+	X("mpi_wait") X("idle") X("interference")
+#define PROFILE_RED_NR_QUANTITIES 10
+
+/* One quantity's extremes over the job's processors, and its sum. */
+struct profile_extremes {
+	double min, max, sum;
+	int min_rank, min_thread, max_rank, max_thread;
+};
+
+/* One interval of a reduced profile. */
+struct profile_reduced {
+	double v[PROFILE_RED_NR_COLUMNS]; /* NAN where the file lacks the column */
+	struct profile_extremes q[PROFILE_RED_NR_QUANTITIES];
+	int has_q; /* bit k: quantity k was read */
+};
+
 struct profile_region {
 	char *name;
 	char *file;
@@ -113,9 +165,14 @@ struct profile {
 	size_t nr_mpi, alloc_mpi;
 	struct profile_error *errors;
 	size_t nr_errors, alloc_errors;
+	/* A job's one profile (meta reduced): per node, and the ranks and processors per rank it
+	 * holds; 0 for a process's own profile. */
+	struct profile_reduced *reduced; /* [nr_nodes] once read */
+	int reduced_ranks, reduced_threads;
 };
 
-#define PROFILE_VERSION 1
+/* Version 2 added the reduced profile; version 1 files are read as they were. */
+#define PROFILE_VERSION 2
 /* Bounds no tracer's profile comes near (docs/running.md, "Limits"): the tracer nests at most 128
  * deep. */
 #define PROFILE_MAX_DEPTH 128

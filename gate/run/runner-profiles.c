@@ -11,8 +11,9 @@
 #include "results/profile.h"
 
 /* Runs profile_read() with its messages caught, so that the reason can keep them; '*exe' gets
- * the executable that wrote it (region 0's file), or NULL. */
-static int read_profile(const char *path, char **message, char **exe)
+ * the executable that wrote it (region 0's file), or NULL; '*ranks' the ranks it holds (a job's
+ * reduced profile: all of them). */
+static int read_profile(const char *path, char **message, char **exe, int *ranks)
 {
 	struct profile p;
 	char tmpl[] = "/tmp/scalegate-msg-XXXXXX";
@@ -23,6 +24,7 @@ static int read_profile(const char *path, char **message, char **exe)
 		dup2(fd, 2);
 	profile_data_init(&p);
 	ret = profile_read(&p, path);
+	*ranks = !ret && p.reduced_ranks ? p.reduced_ranks : 1;
 	*exe = !ret && p.nr_regions && p.regions[0].file && p.regions[0].file[0] == '/'
 		       ? xstrdup(p.regions[0].file)
 		       : NULL;
@@ -73,16 +75,17 @@ int exec_check_profiles(const char *dir, int expected, const char *program, char
 	while (!ret && (e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 		char *path, *message = NULL, *exe = NULL;
+		int ranks = 1;
 		if (len < 7 || strcmp(e->d_name + len - 7, ".sgprof"))
 			continue;
-		found++;
 		path = xstrfmt("%s/%s", dir, e->d_name);
-		if (read_profile(path, &message, &exe)) {
+		if (read_profile(path, &message, &exe, &ranks)) {
 			*reason = message;
 			ret = 2;
 		} else if (!other) {
 			other_program(e->d_name, exe, program, &other);
 		}
+		found += ranks;
 		free(exe);
 		free(path);
 	}

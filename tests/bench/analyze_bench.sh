@@ -6,15 +6,12 @@ set -euo pipefail
 B=${1:?usage: tests/bench/analyze_bench.sh BUILD_DIR}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-python3 - "$dir" <<'PY'
+python3 - "$dir" "$(dirname "$0")" <<'PY'
 import os, sys, random
 root = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+import sgprof
 random.seed(7)
-def fnv(b):
-    h = 14695981039346656037  # FNV-1a 64 offset basis (tracer/PROFILE.md)
-    for c in b:
-        h = ((h ^ c) * 1099511628211) & (2**64 - 1)
-    return h
 rows = ["benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason"]
 for cfg in range(12):
     for rep in range(10):
@@ -35,9 +32,7 @@ for cfg in range(12):
                 L.append(f"stat\t{n}\t0\t10\t{t:.9g}\t0.01\t0.2\t1\t{0.8 * t:.9g}\t0.001\t0.002\t0.0005\t5")
                 L.append(f"stat\t{n}\t1\t0\t{0.75 * t:.9g}\t-\t-\t-\t{0.75 * t:.9g}\t0.001\t0.01\t0.0005\t0")
                 L.append(f"mpi\t{n}\t0\tallreduce\t10\t{0.01 * t * (1 + rank):.9g}\t-\t80\t80")
-            body = ("\n".join(L) + "\n").encode()
-            with open(os.path.join(root, d, f"rank{rank:05d}.h.1.sgprof"), "wb") as f:
-                f.write(body + b"end\t%016x\n" % fnv(body))
+            sgprof.write(os.path.join(root, d, f"rank{rank:05d}.h.1.sgprof"), L)
 open(os.path.join(root, "manifest.tsv"), "w").write("\n".join(rows) + "\n")
 PY
 # Wall time and user CPU of 5 runs (the CPU is the steadier figure on a busy machine).

@@ -47,6 +47,9 @@ if [ -x "$B/tests/bench/mpi_overhead" ]; then
 fi
 
 echo
+tests/bench/reduce_bench.sh "$B"
+
+echo
 echo "== scalegate analyze on a large synthetic results directory (target: well under 0.5 s)"
 tests/bench/analyze_bench.sh "$B"
 

@@ -18,12 +18,13 @@ case " ${SG_SAN_FLAGS:-} " in
 *-fsanitize=thread*) preload="$(cc -print-file-name=libtsan.so) $preload" ;;
 esac
 
-# ranks N DIR PROGRAM ARGS...: runs PROGRAM on N ranks with SCALEGATE_OUT=DIR (2 cores:
-# oversubscribed, unbound).
+# ranks N DIR PROGRAM ARGS...: runs PROGRAM on N ranks with SCALEGATE_OUT=DIR (2 cores: oversubscribed, unbound).
+# The ranks write their own profiles (SCALEGATE_PER_RANK=1), which these tests read, unless the caller
+# sets SCALEGATE_PER_RANK (empty: the job's one reduced profile).
 ranks() {
 	local n=$1 dir=$2
 	shift 2
-	SCALEGATE_OUT=$dir timeout 300 mpirun --oversubscribe --bind-to none -np "$n" "$@"
+	SCALEGATE_PER_RANK=${SCALEGATE_PER_RANK-1} SCALEGATE_OUT=$dir timeout 300 mpirun --oversubscribe --bind-to none -np "$n" "$@"
 }
 
 # rank_profile DIR R: the profile of rank R in DIR (exactly one).

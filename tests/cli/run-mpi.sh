@@ -1,5 +1,4 @@
-# scalegate run: ranks through mpirun (a profile per rank), preload into unmodified OpenMP and MPI
-# binaries.
+# scalegate run: ranks through mpirun (one profile per run), preload into unmodified OpenMP and MPI binaries.
 . "$(dirname "$0")/lib.bash"
 export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
 command -v mpirun >/dev/null || { echo "skipped: no mpirun"; exit 0; }
@@ -103,16 +102,15 @@ grep -q \
 	fail "plain-ranks-noprofile: status"
 
 if [ -x "$SG_BUILD/examples/mpi_halo" ]; then
-	[ "$(status halo)" = "ok " ] && pass || fail "halo: $(grep '^halo' "$m")"
-	[ "$(nprof halo/s--r2-t1)" -eq 2 ] && pass || fail "halo: one profile per rank"
-	grep -q $'^halo\t-\t2\t1\t2\t1\tok\t0\t' "$m" && pass ||
-		fail "halo: manifest line with 2 ranks"
+	[ "$(status halo)" = "ok " ] || fail "halo: $(grep '^halo' "$m")"
+	# the ranks reduce their profiles into the job's one (tracer/MPI.md, "One profile per job")
+	[ "$(find "$T/results/halo/s--r2-t1" -name 'job.*.sgprof' | wc -l)" -eq 1 ] && [ "$(nprof halo/s--r2-t1)" -eq 1 ] ||
+		fail "halo: one profile per run"
+	grep -q $'^halo\t-\t2\t1\t2\t1\tok\t0\t' "$m" || fail "halo: manifest line with 2 ranks"
 fi
 if [ -x "$SG_BUILD/examples/mpi_halo-plain" ]; then
-	[ "$(status halo-preload)" = "ok " ] && pass ||
-		fail "halo-preload: $(grep '^halo-preload' "$m")"
-	[ "$(find "$T/results/halo-preload" -name 'rank*.sgprof' | wc -l)" -eq 2 ] && pass ||
-		fail "halo-preload: a rank profile per rank"
+	[ "$(status halo-preload)" = "ok " ] || fail "halo-preload: $(grep '^halo-preload' "$m")"
+	[ "$(find "$T/results/halo-preload" -name 'job.*.sgprof' | wc -l)" -eq 1 ] || fail "halo-preload: the job's one profile"
 fi
 expect_match "$(cat "$T/results/fingerprint.tsv")" $'^launcher\t'"$launcher"'$' \
 	"fingerprint launcher"

@@ -108,7 +108,7 @@ static void test_damaged(void **state)
 	(void)state;
 	expect_rejected(good, 0);                                   /* truncated: no end */
 	expect_rejected("", 0);                                     /* empty */
-	expect_rejected("scalegate-profile\t2\n", 1);               /* future version */
+	expect_rejected("scalegate-profile\t3\n", 1);               /* future version */
 	expect_rejected("something else\n", 1);                     /* not a profile */
 	expect_rejected("scalegate-profile\t1\n", 1);               /* no level-0 interval */
 	expect_rejected("scalegate-profile\t1\ncolumns\tregion\n"
@@ -187,6 +187,71 @@ static void test_checksum(void **state)
 	free(path);
 }
 
+/* A job's reduced profile (version 2): two intervals, each with its record and extremes. */
+static const char reduced_head[] =
+	"scalegate-profile\t2\n"
+	"meta\trank\t-\nmeta\tranks\t16\nmeta\treduced\t16\nmeta\treduced_threads\t2\n"
+	"columns\tregion\tid\tname\tfile\tline\n"
+	"region\t0\tprogram\t./halo\t0\nregion\t1\tstep\thalo.c\t9\n"
+	"columns\tnode\tid\tparent\tregion\ttag\n"
+	"node\t0\t-\t0\t-\nnode\t1\t0\t1\t3\n"
+	"columns\treduced\tnode\tcount\texec\tfuture\twork_max\n"
+	"reduced\t0\t16\t2.5\t7\t2.25\n"
+	"reduced\t1\t160\t1.5\t7\t1.25\n"
+	"columns\treduced_cmp\tnode\tquantity\tmin\tmin_rank\tmin_thread\tmax\tmax_rank"
+	"\tmax_thread\tsum\n";
+
+static char *reduced_body(int nodes, const char *quantity_15)
+{
+	static const char *const q[] = { "work", "time", "omp_barrier", "omp_lock", "omp_idle",
+					  "no_work", "mpi", "mpi_wait", "idle", "interference" };
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, reduced_head);
+	for (int n = 0; n < nodes; n++)
+		for (int k = 0; k < 10; k++)
+			strbuf_addf(&sb, "reduced_cmp\t%d\t%s\t0.5\t3\t1\t%s\t15\t0\t9\n", n,
+				    q[k], n == 1 && k == 8 ? quantity_15 : "2");
+	return strbuf_detach(&sb);
+}
+
+static void test_reduced(void **state)
+{
+	struct profile p;
+	char *body = reduced_body(2, "2"), *path = write_profile(body, 1);
+
+	(void)state;
+	assert_int_equal(profile_read(&p, path), 0);
+	assert_int_equal(p.reduced_ranks, 16);
+	assert_int_equal(p.reduced_threads, 2);
+	assert_string_equal(p.nodes[1].path, "program/step[3]");
+	assert_true(p.reduced[1].v[PROFILE_RED_COUNT] == 160);
+	assert_true(p.reduced[1].v[PROFILE_RED_WORK_MAX] == 1.25);
+	assert_true(isnan(p.reduced[1].v[PROFILE_RED_SEQ])); /* a column the file lacks */
+	assert_int_equal(p.reduced[1].q[8].max_rank, 15);
+	assert_int_equal(p.reduced[1].q[8].min_thread, 1);
+	assert_true(p.reduced[1].q[8].sum == 9);
+	profile_data_release(&p);
+	unlink(path);
+	free(path);
+	free(body);
+	/* an interval without its record, and a value that is no number, are rejected */
+	body = reduced_body(1, "2");
+	expect_rejected(body, 1);
+	free(body);
+	body = reduced_body(2, "nan");
+	expect_rejected(body, 1);
+	free(body);
+	/* version 1 files are still read */
+	path = write_profile(good, 1);
+	assert_int_equal(profile_read(&p, path), 0);
+	assert_int_equal(p.version, 1);
+	assert_int_equal(p.reduced_ranks, 0);
+	profile_data_release(&p);
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_no_measurements),
 		cmocka_unit_test(test_checksum),
 		cmocka_unit_test(test_non_finite),
+		cmocka_unit_test(test_reduced),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,134 @@
+/* The in-job reduction (tracer/MPI.md, "One profile per job"): each rank's share of the gate's
+ * figures per interval, in a fixed-size record that sums, maxima, minima and (value, rank, thread)
+ * extremes combine in any order, so the ranks reduce them in O(log P) steps. */
+#ifndef SG_REDUCE_H
+#define SG_REDUCE_H
+
+#include <stddef.h>
+
+#include "internal.h"
+
+/* X(ID, "column in the profile", how two records combine: SUM, MAX or MIN). The names are the
+ * gate's (docs/metrics.md): sums over ranks and processors of the lost-time terms and the work,
+ * the longest times, the largest cut-off of a clamped term, and flags every rank must have. */
+#define SG_RED_FIELDS(X) \
+	X(COUNT, "count", SUM) \
+	X(SEQ, "seq", SUM) \
+	X(PAR, "par", SUM) \
+	X(IDLE, "idle", SUM) \
+	X(SYNC_OMP, "sync_omp", SUM) \
+	X(COMM, "comm", SUM) \
+	X(SYNC_MPI, "sync_mpi", SUM) \
+	X(WORK, "work", SUM) \
+	X(SERIAL, "serial", SUM) \
+	X(SERIAL_WALL, "serial_wall", SUM) \
+	X(WALL, "wall", SUM) \
+	X(EXEC, "exec", MAX) \
+	X(EXEC_PROG, "exec_prog", MAX) \
+	X(WORK_MAX, "work_max", MAX) \
+	X(CUT_SEQ, "cut_seq", MAX) \
+	X(CUT_WORK, "cut_work", MAX) \
+	X(CUT_COMM, "cut_comm", MAX) \
+	X(ESTIMATED, "estimated", MAX) \
+	X(SCHED, "sched", MIN) \
+	X(OMP, "omp", MIN) \
+	X(MPI, "mpi", MIN)
+
+enum sg_red_field {
+#define X(id, name, op) SG_RED_##id,
+	SG_RED_FIELDS(X)
+#undef X
+	SG_RED_NR_FIELDS
+};
+
+/* The per-processor quantities of the comparative characteristics, in the gate's order. */
+#define SG_RED_QUANTITIES(X) \
+	X(WORK, "work") \
+	X(TIME, "time") \
+	X(BARRIER, "omp_barrier") \
+	X(LOCK, "omp_lock") \
+	X(OMP_IDLE, "omp_idle") \
+	X(MISSING, "no_work") \
+	X(MPI, "mpi") \
+	X(MPI_WAIT, "mpi_wait") \
+	X(IDLE, "idle") \
+	X(INTERFERENCE, "interference")
+
+enum sg_red_quantity {
+#define X(id, name) SG_RQ_##id,
+	SG_RED_QUANTITIES(X)
+#undef X
+	SG_RED_NR_QUANTITIES
+};
+
+/* The extremes of one quantity over processors: ties go to the lowest rank, then thread. */
+enum { SG_CMP_MIN, SG_CMP_MIN_RANK, SG_CMP_MIN_THREAD, SG_CMP_MAX, SG_CMP_MAX_RANK,
+       SG_CMP_MAX_THREAD, SG_CMP_SUM, SG_CMP_NR };
+
+#define SG_RED_LEN (SG_RED_NR_FIELDS + SG_RED_NR_QUANTITIES * SG_CMP_NR)
+
+/* One interval's record: the fields, then SG_CMP_NR values per quantity. */
+struct sg_red {
+	double v[SG_RED_LEN];
+};
+
+/* The collective kinds whose waiting the gate estimates from all ranks' times. */
+#define SG_RED_NR_COLL 10
+
+/* What a rank needs from all the others before its share can be computed (one allreduce, MAX):
+ * per interval its longest rank time, the least time in each collective kind (negated), whether
+ * any rank measured the kind's waiting. */
+enum { SG_CTX_EXEC, SG_CTX_TMIN, SG_CTX_MEASURED = SG_CTX_TMIN + SG_RED_NR_COLL,
+       SG_CTX_LEN = SG_CTX_MEASURED + SG_RED_NR_COLL };
+
+/* Per node and thread, inclusive over the node's subtree: the gate's rank view (its
+ * gate/analyze/analysis-priv.h names them; RV_PW: measured point-to-point waiting, part of
+ * RV_M). */
+enum { RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_PW, RV_INH, RV_RQ, RV_INHQ, RV_CPU,
+       RV_INHC, RV_CPU_NAN, RV_SQ, RV_CW, RV_MS, RV_MQ, RV_MC, RV_NR };
+
+/* This rank's profile as the gate reads it, its nodes mapped onto the job's intervals. */
+struct sg_rview {
+	int threads;        /* main + distinct workers */
+	size_t nodes;
+	int *slot;          /* thread slot -> thread index (main = 0) */
+	double *v;          /* [node][thread][RV_NR] */
+	double *coll;       /* [node][kind][2]: time, wait (NAN while unmeasured) */
+	char **path;        /* of each node: "program/solve/step[3]" */
+	int *job_node;      /* job interval -> this rank's node, or -1 */
+	size_t nr_job;
+	int omp, mpi;       /* captured */
+	int sched;          /* run-queue delay captured and the CPUs given known */
+	int team_delay;     /* rq_sync captured */
+	int mpi_delay;      /* mpi_sync captured */
+	double threads_max; /* the most threads alive at once */
+	double cpus;
+};
+
+static inline double *sg_rview_cell(const struct sg_rview *rv, size_t node, int thread)
+{
+	return &rv->v[(node * (size_t)rv->threads + (size_t)thread) * RV_NR];
+}
+
+/* Built with sg_lock held, from the statistics as the writer would write them. NULL: no memory. */
+SG_HIDDEN struct sg_rview *sg_rview_new(void);
+SG_HIDDEN void sg_rview_free(struct sg_rview *rv);
+/* Maps the job's intervals (their paths, sorted by strcmp) onto this rank's nodes; 0 or -1. */
+SG_HIDDEN int sg_rview_map(struct sg_rview *rv, char *const *job_paths, size_t nr_job);
+/* The context record of job interval i (SG_CTX_LEN values). */
+SG_HIDDEN void sg_rview_context(const struct sg_rview *rv, size_t i, double *ctx);
+
+/* What the rank's share needs beyond its own data. */
+struct sg_red_job {
+	int rank;
+	int threads;      /* processors per rank: the most threads of any rank */
+	double self_rate; /* of this rank's host (the gate's self_rates) */
+};
+
+/* This rank's share of job interval i, given the interval's context from all ranks. */
+SG_HIDDEN void sg_rview_share(const struct sg_rview *rv, size_t i, const double *ctx,
+			      const struct sg_red_job *job, struct sg_red *out);
+/* Combines 'in' into 'inout' (n records): the reduction's operator. */
+SG_HIDDEN void sg_red_combine(const struct sg_red *in, struct sg_red *inout, size_t n);
+
+#endif
