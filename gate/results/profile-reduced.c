@@ -131,11 +131,8 @@ const char *profile_reduced_record(struct profile *p, const struct profile_reduc
 	return NULL;
 }
 
-const char *profile_reduced_check(struct profile *p)
+const char *profile_reduced_check(struct profile *p, double ranks, double threads)
 {
-	double ranks = profile_meta_num(p, "reduced", -1);
-	double threads = profile_meta_num(p, "reduced_threads", -1);
-
 	if (ranks < 0 && !p->reduced)
 		return NULL;
 	if (ranks < 1 || ranks > 1 << 30 || threads < 1 || threads > 1 << 16 || !p->reduced)

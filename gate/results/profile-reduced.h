@@ -20,8 +20,8 @@ const char *profile_reduced_columns(struct profile_reduced_map *m, char **f, int
 /* A 'reduced' or 'reduced_cmp' record of p (its nodes read); NULL or what is wrong. */
 const char *profile_reduced_record(struct profile *p, const struct profile_reduced_map *m,
 				   char **f, int n);
-/* After the last record: a profile with 'meta reduced' holds a record of every node; NULL or
- * what is missing. */
-const char *profile_reduced_check(struct profile *p);
+/* After the last record: a profile with 'meta reduced' (its 'ranks', and 'threads' of meta
+ * reduced_threads; -1 when absent) holds a record of every node; NULL or what is missing. */
+const char *profile_reduced_check(struct profile *p, double ranks, double threads);
 
 #endif

@@ -461,7 +461,8 @@ int profile_read(struct profile *p, const char *path)
 		ret = gate_error("'%s' is corrupt: no level-0 interval", path);
 		goto out;
 	}
-	why = profile_reduced_check(p);
+	why = profile_reduced_check(p, profile_meta_num(p, "reduced", -1),
+				    profile_meta_num(p, "reduced_threads", -1));
 	if (why) {
 		ret = gate_error("'%s' is corrupt: %s", path, why);
 		goto out;

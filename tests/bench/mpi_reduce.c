@@ -1,8 +1,9 @@
 /*
- * The in-job reduction's subject for make bench (tests/bench/reduce_bench.sh): 100 intervals on every
- * rank (10 phases of 9 steps, one with an allreduce), then, as a yardstick for the reduction's cost at
- * this rank count on this machine, the median of 9 MPI_Allreduce of one double (PMPI, after a barrier),
- * printed by rank 0 in microseconds. MPI_Finalize then reduces the ranks' profiles into one.
+ * The in-job reduction's subject for make bench (tests/bench/reduce_bench.sh): 100 intervals on
+ * every rank (10 phases of 9 steps, one with an allreduce), then, as a yardstick for the
+ * reduction's cost at this rank count on this machine, the median of 9 MPI_Allreduce of one
+ * double (PMPI, after a barrier), printed by rank 0 in microseconds. MPI_Finalize then reduces
+ * the ranks' profiles into one.
  */
 #include <mpi.h>
 #include <stdio.h>
