@@ -1,5 +1,5 @@
-/* Helpers the report tests share: a verdict set with one of each outcome, a scratch directory.
- * Included after cmocka.h. */
+/* Helpers the report tests share: a verdict set with one of each outcome (the scratch directory:
+ * scratch-testing.h). Included after cmocka.h. */
 #ifndef SG_REPORT_TESTING_H
 #define SG_REPORT_TESTING_H
 
@@ -7,6 +7,7 @@
 
 #include "report/report.h"
 #include "base/util.h"
+#include "scratch-testing.h"
 
 #define NASTY "<&>\"' |"
 
@@ -84,23 +85,6 @@ static inline void build_set(struct verdict_set *s)
 	v->value = 0.8, v->baseline = 0.7;
 	v->seconds = 1234567.25;
 	verdict_set_finish(s);
-}
-
-static inline char *make_dir(void)
-{
-	char *dir = xstrdup("/tmp/sg-test-report-XXXXXX");
-
-	assert_non_null(mkdtemp(dir));
-	return dir;
-}
-
-static inline void remove_dir(char *dir)
-{
-	char *cmd = xstrfmt(getenv("SG_KEEP") ? "echo kept '%s'" : "rm -rf '%s'", dir);
-
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	free(dir);
 }
 
 static inline char *read_text(const char *path)

@@ -16,15 +16,7 @@
 
 #include "analyze/matrix.h"
 #include "base/util.h"
-
-static uint64_t fnv1a(const char *s, size_t n)
-{
-	uint64_t h = 14695981039346656037ull;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
+#include "scratch-testing.h"
 
 /*
  * One rank's profile: nodes program (0) > solve (1) > inner (2); 'threads'
@@ -37,7 +29,6 @@ static void write_rank(const char *dir, int rank, int ranks, int threads, const 
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *path = xstrfmt("%s/rank%05d.test.1.sgprof", dir, rank);
-	FILE *f;
 
 	if (ranks < 0) /* a process without MPI */
 		strbuf_addf(&sb,
@@ -73,30 +64,9 @@ static void write_rank(const char *dir, int rank, int ranks, int threads, const 
 			strbuf_addch(&sb, *c == ' ' ? '\t' : *c);
 		strbuf_addch(&sb, '\n');
 	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(sb.buf, f);
-	fprintf(f, "end\t%016llx\n", (unsigned long long)fnv1a(sb.buf, sb.len));
-	fclose(f);
+	write_sealed_profile(path, &sb);
 	strbuf_release(&sb);
 	free(path);
-}
-
-static char *make_dir(void)
-{
-	char *dir = xstrdup("/tmp/sg-test-analysis-XXXXXX");
-
-	assert_non_null(mkdtemp(dir));
-	return dir;
-}
-
-static void remove_dir(char *dir)
-{
-	char *cmd = xstrfmt(getenv("SG_KEEP") ? "true '%s'" : "rm -rf '%s'", dir);
-
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	free(dir);
 }
 
 static double fig(const struct analysis_point *pt, enum analysis_figure f)
@@ -145,13 +115,6 @@ static const struct analysis_point *load_point(struct analysis *a, const char *d
 	fail_msg("no interval %s", path);
 	return NULL;
 }
-
-#define near(x, y) \
-	do { \
-		if (fabs((x) - (y)) >= 1e-6) \
-			fprintf(stderr, "got %.9g want %.9g\n", (double)(x), (double)(y)); \
-		assert_true(fabs((x) - (y)) < 1e-6); \
-	} while (0)
 
 static void test_serial(void **state)
 {

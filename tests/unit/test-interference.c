@@ -15,15 +15,7 @@
 #include "analyze/analysis.h"
 
 #include "base/util.h"
-
-static uint64_t fnv1a(const char *s, size_t n)
-{
-	uint64_t h = 14695981039346656037ull;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
+#include "scratch-testing.h"
 
 /*
  * A profile of one process without MPI: nodes program (0) > solve (1); 'threads' slots (slot 0
@@ -38,7 +30,6 @@ static void write_profile(const char *dir, int threads, const char *const *meta,
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *path = xstrfmt("%s/test.1.sgprof", dir);
-	FILE *f;
 
 	strbuf_addstr(&sb, "scalegate-profile\t1\nmeta\trank\t-\nmeta\tranks\t-\nmeta\tomp\tgomp\n"
 			   "meta\tmpi\tabsent\nmeta\thost\tnode1\n");
@@ -60,34 +51,10 @@ static void write_profile(const char *dir, int threads, const char *const *meta,
 			strbuf_addch(&sb, *c == ' ' ? '\t' : *c);
 		strbuf_addch(&sb, '\n');
 	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(sb.buf, f);
-	fprintf(f, "end\t%016llx\n", (unsigned long long)fnv1a(sb.buf, sb.len));
-	fclose(f);
+	write_sealed_profile(path, &sb);
 	strbuf_release(&sb);
 	free(path);
 }
-
-static char *make_dir(void)
-{
-	char *dir = xstrdup("/tmp/sg-test-interference-XXXXXX");
-
-	assert_non_null(mkdtemp(dir));
-	return dir;
-}
-
-static void remove_dir(char *dir)
-{
-	char *cmd = xstrfmt(getenv("SG_KEEP") ? "true '%s'" : "rm -rf '%s'", dir);
-
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	free(dir);
-}
-
-#define near(x, y) do { if (fabs((x) - (y)) >= 1e-6) fprintf(stderr, "got %.9g want %.9g\n", \
-	(double)(x), (double)(y)); assert_true(fabs((x) - (y)) < 1e-6); } while (0)
 
 /*
  * Lost = IP + Communication + Idle + Synchronization + Interference over the wall's Total_time,

@@ -15,6 +15,7 @@
 #include "../../tracer/mpi-sync.h"
 #include "analyze/analysis.h"
 #include "base/util.h"
+#include "scratch-testing.h"
 
 /* ---- the arithmetic, in ticks ---- */
 
@@ -120,15 +121,6 @@ static void test_wrap(void **state)
 
 /* ---- the analyzer: two ranks of one interval 'solve', one thread each ---- */
 
-static uint64_t fnv1a(const char *s, size_t n)
-{
-	uint64_t h = 14695981039346656037ull;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
 /*
  * Rank r's profile in 'dir': 'stat' is solve's record without the record name "count time cpu
  * rq_wait mpi_sync mpi_rq mpi_cpu" (the last three left out when 'columns' is 0: an older tracer),
@@ -138,7 +130,6 @@ static void write_rank(const char *dir, int r, const char *stat, const char *mpi
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *path = xstrfmt("%s/rank%05d.node1.%d.sgprof", dir, r, r);
-	FILE *f;
 
 	strbuf_addf(&sb,
 		    "scalegate-profile\t1\nmeta\trank\t%d\nmeta\tranks\t2\nmeta\tomp\tnone\n"
@@ -163,34 +154,10 @@ static void write_rank(const char *dir, int r, const char *stat, const char *mpi
 	for (const char *c = mpi; *c; c++)
 		strbuf_addch(&sb, *c == ' ' ? '\t' : *c);
 	strbuf_addstr(&sb, "\t8\t8\n");
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(sb.buf, f);
-	fprintf(f, "end\t%016llx\n", (unsigned long long)fnv1a(sb.buf, sb.len));
-	fclose(f);
+	write_sealed_profile(path, &sb);
 	strbuf_release(&sb);
 	free(path);
 }
-
-static char *make_dir(void)
-{
-	char *dir = xstrdup("/tmp/sg-test-mpi-sync-XXXXXX");
-
-	assert_non_null(mkdtemp(dir));
-	return dir;
-}
-
-static void remove_dir(char *dir)
-{
-	char *cmd = xstrfmt(getenv("SG_KEEP") ? "true '%s'" : "rm -rf '%s'", dir);
-
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	free(dir);
-}
-
-#define near(x, y) do { if (fabs((x) - (y)) >= 1e-6) fprintf(stderr, "got %.9g want %.9g\n", \
-	(double)(x), (double)(y)); assert_true(fabs((x) - (y)) < 1e-6); } while (0)
 
 /* The figures of program/solve of the one run in 'dir' (kept in *a); the identity checked. */
 static const double *load_solve(struct analysis *a, const char *dir)
