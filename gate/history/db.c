@@ -273,10 +273,10 @@ static void flush_points(struct history_reader *r)
 	for (size_t i = 0; i < r->nr_pending; i++)
 		r->sorted[r->count[r->pending[i].series]++] = r->pending[i];
 	for (size_t i = 0, j; i < r->nr_pending; i = j) {
-		for (j = i + 1; j < r->nr_pending && r->sorted[j].series == r->sorted[i].series; j++)
+		size_t k = r->sorted[i].series;
+		for (j = i + 1; j < r->nr_pending && r->sorted[j].series == k; j++)
 			;
-		series_append(&r->series[r->sorted[i].series].s, r->intervals, r->sorted + i,
-			      j - i);
+		series_append(&r->series[k].s, r->intervals, r->sorted + i, j - i);
 	}
 	r->nr_pending = 0;
 }
