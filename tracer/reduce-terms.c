@@ -282,7 +282,7 @@ enum { OP_SUM, OP_MAX, OP_MIN };
 
 static const unsigned char red_ops[] = {
 #define X(id, name, op) OP_##op,
-	SG_RED_FIELDS(X)
+	SG_REDUCED_COLUMNS(X)
 #undef X
 };
 

@@ -3,7 +3,23 @@
 #ifndef SG_WRITER_H
 #define SG_WRITER_H
 
+#include "format/columns.h"
 #include "internal.h"
+
+/* The columns of a stat and an mpi record (format/columns.h). */
+enum sg_stat_column {
+#define X(id, name, field, unit, captured, sign) SG_COL_##id,
+	SG_STAT_COLUMNS(X)
+#undef X
+	SG_NR_STAT_COLUMNS
+};
+
+enum sg_mpi_column {
+#define X(id, name, field, unit, captured, sign) SG_MCOL_##id,
+	SG_MPI_COLUMNS(X)
+#undef X
+	SG_NR_MPI_COLUMNS
+};
 
 /* Version 2: version 1 and the reduced records of a job's one profile (tracer/PROFILE.md). */
 #define SG_PROFILE_VERSION 2
@@ -32,6 +48,11 @@ struct sg_job_meta {
 SG_HIDDEN void sg_write_meta(struct buf *b, const struct sg_job_meta *job);
 /* Appends the end record and writes 'b' as DIR/NAME.sgprof through a temporary file; 0 or -1. */
 SG_HIDDEN int sg_write_sealed(const char *dir, const char *name, struct buf *b);
+
+/* The columns of thread t's record s as the profile holds them: seconds (sec: of a clock tick),
+ * counts, NAN where not captured ('-'). omp: OpenMP was captured. */
+SG_HIDDEN void sg_stat_values(const struct sg_thread *t, const struct sg_stat *s, double sec,
+			      int omp, double *v);
 
 /* Whether the profile's 'wait' of an MPI operation kind is measured (else '-'). */
 SG_HIDDEN int sg_mpi_kind_wait_measured(int kind);

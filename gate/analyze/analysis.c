@@ -14,7 +14,7 @@ static const char *const collective_kinds[] = {
 	"scatter", "alltoall", "reduce_scatter", "scan",
 };
 _Static_assert(ARRAY_SIZE(collective_kinds) == NR_COLL, "NR_COLL counts collective_kinds");
-_Static_assert(PROFILE_RED_NR_QUANTITIES == ANALYSIS_NR_PQ,
+_Static_assert((int)PROFILE_RED_NR_QUANTITIES == (int)ANALYSIS_NR_PQ,
 	       "a reduced profile holds every per-processor quantity");
 
 static const char *const figure_names[] = {
