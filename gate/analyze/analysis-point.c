@@ -494,6 +494,32 @@ static void reduced_sums(struct sums *s, const double *v)
 	s->sched = v[PROFILE_RED_SCHED] > 0;
 }
 
+/* A term's column the file lacks (an older tracer's) was not captured: the term is absent, and so
+ * is the sum of a term's parts when one of them is, never a measured 0. */
+static void reduced_absent(struct analysis_point *pt, const double *v)
+{
+	static const struct {
+		enum profile_reduced_column column;
+		enum analysis_figure fig;
+	} terms[] = {
+		{ PROFILE_RED_SEQ, ANALYSIS_SEQ },
+		{ PROFILE_RED_PAR, ANALYSIS_PAR },
+		{ PROFILE_RED_IDLE, ANALYSIS_IDLE },
+		{ PROFILE_RED_SYNC_OMP, ANALYSIS_SYNC_OMP },
+		{ PROFILE_RED_COMM, ANALYSIS_COMMUNICATION },
+		{ PROFILE_RED_SYNC_MPI, ANALYSIS_SYNC_MPI },
+	};
+	int absent = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(terms); i++)
+		if (isnan(v[terms[i].column])) {
+			pt->fig[terms[i].fig] = NAN;
+			absent = 1;
+		}
+	if (absent)
+		lost_terms_sum(pt->fig);
+}
+
 void analysis_point_reduced(const struct profile_reduced *r, int ranks, int threads,
 			    struct analysis_point *pt)
 {
@@ -518,6 +544,7 @@ void analysis_point_reduced(const struct profile_reduced *r, int ranks, int thre
 	li = (double)s.nproc * s.work_max - s.work;
 	set_figures(pt, &s, threads, ranks, r->v[PROFILE_RED_OMP] > 0, r->v[PROFILE_RED_MPI] > 0,
 		    li > 0 ? li : 0);
+	reduced_absent(pt, r->v);
 	pt->inconsistent = cl.flags;
 	pt->inconsistency = cl.worst;
 }

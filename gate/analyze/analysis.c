@@ -273,6 +273,8 @@ static void view_init(struct analysis *a, const char *benchmark, struct rank_vie
 {
 	const char *omp = profile_meta(p, "omp"), *mpi = profile_meta(p, "mpi");
 	const char *sched = profile_meta(p, "sched");
+	const unsigned long omp_columns = 1ul << PROFILE_OMP_BARRIER | 1ul << PROFILE_OMP_LOCK |
+					  1ul << PROFILE_OMP_IDLE;
 
 	memset(rv, 0, sizeof(*rv));
 	rv->p = p;
@@ -282,6 +284,11 @@ static void view_init(struct analysis *a, const char *benchmark, struct rank_vie
 	rv->mpi = mpi && strcmp(mpi, "none") && strcmp(mpi, "-");
 	/* without the CPUs it was given, its own queueing cannot be told from the machine's */
 	rv->sched = sched && !strcmp(sched, "schedstat") && profile_meta_num(p, "cpus", 0) >= 1;
+	/* a column the file lacks (an older tracer's) was not captured, whatever its meta says:
+	 * what needs it is absent, never a measured 0 */
+	rv->omp &= (p->stat_columns & omp_columns) == omp_columns;
+	rv->sched &= p->stat_columns >> PROFILE_RQ_WAIT & 1;
+	rv->mpi &= !p->nr_mpi || p->mpi_columns >> PROFILE_MPI_TIME & 1;
 	view_map_threads(rv);
 	rv->v = xcalloc(p->nr_nodes * (size_t)rv->threads * RV_NR + 1, sizeof(double));
 	rv->coll = xmalloc((p->nr_nodes * NR_COLL * 2 + 1) * sizeof(double));
