@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "format/columns.h"
+#include "format/rank-share.h"
 #include "internal.h"
 
 /* The record's fields are the reduced profile's columns (format/columns.h: SG_REDUCED_COLUMNS,
@@ -20,7 +21,7 @@ struct sg_red {
 };
 
 /* The collective kinds whose waiting the gate estimates from all ranks' times. */
-#define SG_RED_NR_COLL 10
+#define SG_RED_NR_COLL SG_NR_COLL
 
 /* What a rank needs from all the others before its share can be computed (one allreduce, MAX):
  * per interval its longest rank time, the least time in each collective kind (negated), whether
@@ -28,11 +29,7 @@ struct sg_red {
 enum { SG_CTX_EXEC, SG_CTX_TMIN, SG_CTX_MEASURED = SG_CTX_TMIN + SG_RED_NR_COLL,
        SG_CTX_LEN = SG_CTX_MEASURED + SG_RED_NR_COLL };
 
-/* Per node and thread, inclusive over the node's subtree: the gate's rank view (its
- * gate/analyze/analysis-priv.h names them; RV_PW: measured point-to-point waiting, part of
- * RV_M). */
-enum { RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_PW, RV_INH, RV_RQ, RV_INHQ, RV_CPU,
-       RV_INHC, RV_CPU_NAN, RV_SQ, RV_CW, RV_MS, RV_MQ, RV_MC, RV_NR };
+/* Per node and thread, the rank view's values: RV_* of format/rank-share.h. */
 
 /* This rank's profile as the gate reads it, its nodes mapped onto the job's intervals. */
 struct sg_rview {

@@ -6,7 +6,8 @@
 . "$(dirname "$0")/lib.bash"
 
 cd "$SG_TOP"
-python3 - format/columns.h tracer/PROFILE.md <<'PY' || fail "tracer/PROFILE.md disagrees with format/columns.h"
+docs='tracer/PROFILE.md disagrees with format/columns.h'
+python3 - format/columns.h tracer/PROFILE.md <<'PY' || fail "$docs"
 import re, sys
 
 header, doc = open(sys.argv[1]).read(), open(sys.argv[2]).read()
@@ -31,7 +32,8 @@ def same(what, table_names, doc_names):
             bad.append("%s column '%s' (format/columns.h) is not in PROFILE.md's table" % (what, n))
     for n in doc_names:
         if n not in table_names:
-            bad.append("%s column '%s' of PROFILE.md's table is not in format/columns.h" % (what, n))
+            bad.append("%s column '%s' of PROFILE.md's table is not in format/columns.h"
+                       % (what, n))
 
 for macro, heading in (("SG_STAT_COLUMNS", "### `stat` columns"),
                        ("SG_MPI_COLUMNS", "### `mpi` columns")):
@@ -58,9 +60,9 @@ pass "PROFILE.md's tables name the columns of format/columns.h, and no other"
 traced "$T/written" iterations 10
 names=$(sed -n '/^#define SG_STAT_COLUMNS/,/[^\\]$/p' format/columns.h |
 	sed -n 's/.*X([A-Z_]*, "\([a-z_]*\)".*/\1/p' | tr '\n' '\t')
-grep -qx "columns	stat	node	thread	${names%	}" "$(one_profile "$T/written")" && pass ||
-	fail "the tracer's stat columns are not the table's: $(grep '^columns	stat' \
-		"$(one_profile "$T/written")")"
+written=$(one_profile "$T/written")
+grep -qx "columns	stat	node	thread	${names%	}" "$written" && pass ||
+	fail "the tracer's stat columns are not the table's: $(grep '^columns	stat' "$written")"
 
 # drop_columns DIR COLUMN...: the stat columns COLUMN... taken out of every profile of DIR, as a
 # tracer before them wrote it (meta unchanged), sealed again.
