@@ -39,6 +39,13 @@
 	X(MPI_RQ, "mpi_rq", mpi_rq, NS, MPI_RQ, UNSIGNED) \
 	X(MPI_CPU, "mpi_cpu", mpi_cpu, NS, MPI_CPU, UNSIGNED)
 
+enum sg_stat_column {
+#define X(id, name, field, unit, captured, sign) SG_COL_##id,
+	SG_STAT_COLUMNS(X)
+#undef X
+	SG_NR_STAT_COLUMNS
+};
+
 /* The columns of an 'mpi' record, after its node, thread and kind; the same fields as above. */
 #define SG_MPI_COLUMNS(X) \
 	X(COUNT, "count", count, COUNT, ALWAYS, UNSIGNED) \
@@ -46,6 +53,13 @@
 	X(WAIT, "wait", wait, TICKS, WAIT, UNSIGNED) \
 	X(BYTES_SENT, "bytes_sent", bytes_sent, COUNT, ALWAYS, UNSIGNED) \
 	X(BYTES_RECV, "bytes_recv", bytes_recv, COUNT, ALWAYS, UNSIGNED)
+
+enum sg_mpi_column {
+#define X(id, name, field, unit, captured, sign) SG_MCOL_##id,
+	SG_MPI_COLUMNS(X)
+#undef X
+	SG_NR_MPI_COLUMNS
+};
 
 /*
  * X(id, name, op): the columns of a reduced profile's 'reduced' record, after its node

@@ -24,15 +24,56 @@ static void put(double *red, enum sg_red_field f, double v)
 		red[f] = v;
 }
 
+static double z(double v)
+{
+	return isnan(v) ? 0 : v;
+}
+
 void sg_rank_share_init(double *red)
 {
 	for (int f = 0; f < SG_RED_NR_FIELDS; f++)
 		red[f] = ops[f] == OP_MIN ? INFINITY : 0;
 }
 
-static double z(double v)
+void sg_rank_add_stat(double *c, const double *v, int worker, int *team_delay, int *mpi_delay)
 {
-	return isnan(v) ? 0 : v;
+	c[RV_TIME] += z(v[SG_COL_TIME]);
+	c[RV_PAR] += z(v[SG_COL_PAR]);
+	c[RV_COUNT] += z(v[SG_COL_COUNT]);
+	c[RV_B] += z(v[SG_COL_OMP_BARRIER]);
+	c[RV_L] += z(v[SG_COL_OMP_LOCK]);
+	c[RV_D] += z(v[SG_COL_OMP_IDLE]);
+	c[RV_RQ] += z(v[SG_COL_RQ_WAIT]);
+	c[RV_SQ] += z(v[SG_COL_RQ_SYNC]);
+	c[RV_CW] += z(v[SG_COL_CPU_WAIT]);
+	*team_delay |= !isnan(v[SG_COL_RQ_SYNC]);
+	c[RV_MS] += z(v[SG_COL_MPI_SYNC]);
+	c[RV_MQ] += z(v[SG_COL_MPI_RQ]);
+	c[RV_MC] += z(v[SG_COL_MPI_CPU]);
+	*mpi_delay |= !isnan(v[SG_COL_MPI_SYNC]);
+	c[RV_CPU] += z(v[SG_COL_CPU]);
+	c[RV_CPU_NAN] += isnan(v[SG_COL_CPU]);
+	/* A worker's record without entries is an inherited frame: its time is in no ancestor's. */
+	if (worker && z(v[SG_COL_COUNT]) == 0) {
+		c[RV_INH] += z(v[SG_COL_TIME]);
+		c[RV_INHQ] += z(v[SG_COL_RQ_WAIT]);
+		c[RV_INHC] += z(v[SG_COL_CPU]);
+	}
+}
+
+void sg_rank_add_mpi(double *c, double *cw, const double *v)
+{
+	double t = z(v[SG_MCOL_TIME]), wait = v[SG_MCOL_WAIT];
+
+	c[RV_M] += t;
+	if (!cw) {
+		if (!isnan(wait))
+			c[RV_PW] += wait;
+		return;
+	}
+	cw[0] += t;
+	if (!isnan(wait))
+		cw[1] = z(cw[1]) + wait;
 }
 
 static const double *cell(const struct sg_rank_cells *r, int q)

@@ -40,6 +40,17 @@ struct sg_rank_cells {
 	double self_rate;   /* share of a thread's time its program's threads may keep it waiting */
 };
 
+/*
+ * Adds one stat record of a thread (its columns in format/columns.h's order, NAN where not
+ * captured) into the thread's cell c of its node (exclusive: the views sum the subtrees after);
+ * 'worker': not the main thread. Sets *team_delay (*mpi_delay) when rq_sync (mpi_sync) was
+ * captured.
+ */
+void sg_rank_add_stat(double *c, const double *v, int worker, int *team_delay, int *mpi_delay);
+/* Adds one mpi record (SG_MPI_COLUMNS) into the thread's cell c, and for a collective kind whose
+ * waiting may be estimated into its node's cw[2] of that kind (else NULL). */
+void sg_rank_add_mpi(double *c, double *cw, const double *v);
+
 /* The rank's time in the interval: the longest presence of any of its threads. */
 double sg_rank_time(const struct sg_rank_cells *r);
 

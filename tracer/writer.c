@@ -214,7 +214,7 @@ void sg_stat_values(const struct sg_thread *t, const struct sg_stat *s, double s
 #undef X
 }
 
-static void mpi_values(const struct sg_mpi_stat *s, int kind, double sec, double *v)
+void sg_mpi_values(const struct sg_mpi_stat *s, int kind, double sec, double *v)
 {
 #define X(id, name, field, unit, captured, sign) \
 	v[SG_MCOL_##id] = CAPTURED_##captured ? UNIT_##unit(s->field) : NAN;
@@ -233,6 +233,29 @@ static const int mpi_is_count[] = {
 	SG_MPI_COLUMNS(X)
 #undef X
 };
+
+/* A value as the profile holds it, read back: %.9g of seconds. */
+static double written(double x)
+{
+	char b[40];
+
+	snprintf(b, sizeof(b), "%.9g", x);
+	return strtod(b, NULL);
+}
+
+void sg_stat_values_written(double *v)
+{
+	for (int c = 0; c < SG_NR_STAT_COLUMNS; c++)
+		if (!stat_is_count[c])
+			v[c] = written(v[c]);
+}
+
+void sg_mpi_values_written(double *v)
+{
+	for (int c = 0; c < SG_NR_MPI_COLUMNS; c++)
+		if (!mpi_is_count[c])
+			v[c] = written(v[c]);
+}
 
 /* The columns record of a record type: its key fields, then the table's names. */
 static void write_columns(struct buf *b, const char *keys, const char *const *names, int n)
@@ -326,7 +349,7 @@ static void write_mpi(struct buf *b)
 				struct sg_mpi_stat *m = &c[(n % SG_CHUNK) * SG_MPI_NKINDS + k];
 				if (!m->count)
 					continue;
-				mpi_values(m, k, sec, v);
+				sg_mpi_values(m, k, sec, v);
 				sg_buf_printf(b, "mpi\t%u\t%d\t%s", n, i, mpi_kind_names[k]);
 				write_values(b, v, mpi_is_count, SG_NR_MPI_COLUMNS);
 			}

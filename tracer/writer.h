@@ -6,21 +6,6 @@
 #include "format/columns.h"
 #include "internal.h"
 
-/* The columns of a stat and an mpi record (format/columns.h). */
-enum sg_stat_column {
-#define X(id, name, field, unit, captured, sign) SG_COL_##id,
-	SG_STAT_COLUMNS(X)
-#undef X
-	SG_NR_STAT_COLUMNS
-};
-
-enum sg_mpi_column {
-#define X(id, name, field, unit, captured, sign) SG_MCOL_##id,
-	SG_MPI_COLUMNS(X)
-#undef X
-	SG_NR_MPI_COLUMNS
-};
-
 /* Version 2: version 1 and the reduced records of a job's one profile (tracer/PROFILE.md). */
 #define SG_PROFILE_VERSION 2
 
@@ -53,6 +38,11 @@ SG_HIDDEN int sg_write_sealed(const char *dir, const char *name, struct buf *b);
  * counts, NAN where not captured ('-'). omp: OpenMP was captured. */
 SG_HIDDEN void sg_stat_values(const struct sg_thread *t, const struct sg_stat *s, double sec,
 			      int omp, double *v);
+/* The same of an mpi record of an operation kind (SG_NR_MPI_COLUMNS values). */
+SG_HIDDEN void sg_mpi_values(const struct sg_mpi_stat *s, int kind, double sec, double *v);
+/* The values as a reader reads them back: counts as they are, the others to 9 digits. */
+SG_HIDDEN void sg_stat_values_written(double *v);
+SG_HIDDEN void sg_mpi_values_written(double *v);
 
 /* Whether the profile's 'wait' of an MPI operation kind is measured (else '-'). */
 SG_HIDDEN int sg_mpi_kind_wait_measured(int kind);

@@ -16,6 +16,9 @@ static const char *const collective_kinds[] = {
 _Static_assert(ARRAY_SIZE(collective_kinds) == NR_COLL, "NR_COLL counts collective_kinds");
 _Static_assert((int)PROFILE_RED_NR_QUANTITIES == (int)ANALYSIS_NR_PQ,
 	       "a reduced profile holds every per-processor quantity");
+_Static_assert((int)PROFILE_NR_COLUMNS == (int)SG_NR_STAT_COLUMNS &&
+		       (int)PROFILE_MPI_NR_COLUMNS == (int)SG_NR_MPI_COLUMNS,
+	       "the reader's columns are format/columns.h's, in its order");
 
 static const char *const figure_names[] = {
 #define X(id, name, needs) name,
@@ -164,45 +167,15 @@ static void view_add_stats(struct rank_view *rv)
 		int t = rv->slot[s->thread];
 		double *c = cell(rv, (size_t)s->node, t);
 
-		c[RV_TIME] += z(s->v[PROFILE_TIME]);
-		c[RV_PAR] += z(s->v[PROFILE_PAR]);
-		c[RV_COUNT] += z(s->v[PROFILE_COUNT]);
-		c[RV_B] += z(s->v[PROFILE_OMP_BARRIER]);
-		c[RV_L] += z(s->v[PROFILE_OMP_LOCK]);
-		c[RV_D] += z(s->v[PROFILE_OMP_IDLE]);
-		c[RV_RQ] += z(s->v[PROFILE_RQ_WAIT]);
-		c[RV_SQ] += z(s->v[PROFILE_RQ_SYNC]);
-		c[RV_CW] += z(s->v[PROFILE_CPU_WAIT]);
-		rv->team_delay |= !isnan(s->v[PROFILE_RQ_SYNC]);
-		c[RV_MS] += z(s->v[PROFILE_MPI_SYNC]);
-		c[RV_MQ] += z(s->v[PROFILE_MPI_RQ]);
-		c[RV_MC] += z(s->v[PROFILE_MPI_CPU]);
-		rv->mpi_delay |= !isnan(s->v[PROFILE_MPI_SYNC]);
-		c[RV_CPU] += z(s->v[PROFILE_CPU]);
-		c[RV_CPU_NAN] += isnan(s->v[PROFILE_CPU]);
-		/* A worker's record without entries is an inherited frame: its time is in no
-		 * ancestor's. */
-		if (t && z(s->v[PROFILE_COUNT]) == 0) {
-			c[RV_INH] += z(s->v[PROFILE_TIME]);
-			c[RV_INHQ] += z(s->v[PROFILE_RQ_WAIT]);
-			c[RV_INHC] += z(s->v[PROFILE_CPU]);
-		}
+		sg_rank_add_stat(c, s->v, t, &rv->team_delay, &rv->mpi_delay);
 	}
 	for (size_t i = 0; i < p->nr_mpi; i++) {
 		const struct profile_mpi *m = &p->mpi[i];
 		int k = collective_index(m->kind);
-		double t = z(m->v[PROFILE_MPI_TIME]);
+		double *c = cell(rv, (size_t)m->node, rv->slot[m->thread]);
 
-		cell(rv, (size_t)m->node, rv->slot[m->thread])[RV_M] += t;
-		if (k < 0 && !isnan(m->v[PROFILE_MPI_WAIT]))
-			cell(rv, (size_t)m->node,
-			     rv->slot[m->thread])[RV_PW] += m->v[PROFILE_MPI_WAIT];
-		if (k >= 0) {
-			double *cw = &rv->coll[((size_t)m->node * NR_COLL + (size_t)k) * 2];
-			cw[0] += t;
-			if (!isnan(m->v[PROFILE_MPI_WAIT]))
-				cw[1] = z(cw[1]) + m->v[PROFILE_MPI_WAIT];
-		}
+		sg_rank_add_mpi(c, k < 0 ? NULL :
+				&rv->coll[((size_t)m->node * NR_COLL + (size_t)k) * 2], m->v);
 	}
 }
 
