@@ -26,10 +26,12 @@ baselines: baselines
 defaults:
   warmup: 0
   repeat: 5
-  max_contention: 0.5               # busy runs are kept and said so, never rerun: the test's time stays bounded
+  # busy runs are kept and said so, never rerun: the test's time stays bounded
+  max_contention: 0.5
   contention_retries: 0
-  max_repeat: 20                    # inconclusive cells get up to 15 more rounds (adaptive repeats) ...
-  adaptive_seconds: 90s             # ... within 90 s per benchmark
+  # inconclusive cells get up to 15 more rounds (adaptive repeats) within 90 s per benchmark
+  max_repeat: 20
+  adaptive_seconds: 90s
   env: {OMP_WAIT_POLICY: passive}
 benchmarks:
 YML
@@ -88,9 +90,8 @@ expect_caught() {
 		{ grep -q 'inconclusive: most runs were measured on a busy machine' <<<"$out" ||
 		  { grep -q 'runs were measured on a busy machine' <<<"$out" &&
 		    grep -Eq '^INCONCLUSIVE [0-9]+ checks' <<<"$out"; }; }; then
-		echo \
-			"note: $mode, $3: the machine was busy: undecided against the stored baseline, as documented" \
-			>&2
+		echo "note: $mode, $3: the machine was busy: undecided against the stored" \
+			"baseline, as documented" >&2
 		return
 	fi
 	[ $code = 1 ] && pass || { printf '%s\n' "$out" >&2; fail \
@@ -123,29 +124,33 @@ expect_caught_or_undecided() {
 			"$mode, $3: not caught, and not said to be undecided"
 		expect_match "$out" '(\(|, )([1-9][0-9]* inconclusive|two looks)' \
 			"$mode, $3: the summary counts the undecided checks"
-		echo \
-			"note: $mode, $3 not caught: the noise here allowed only larger changes to be detected" \
-			>&2
+		echo "note: $mode, $3 not caught: the noise here allowed only larger changes" \
+			"to be detected" >&2
 	fi
 }
 
 case_serial() {
-	expect_caught "$1" jacobi SG_KNOB_SERIAL_MS=60 \
-		'program/solve 1 rank × 2 threads tolerance\.(insufficient_parallelism|speedup|time)' \
+	local fail_re='program/solve 1 rank × 2 threads '
+	fail_re+='tolerance\.(insufficient_parallelism|speedup|time)'
+	expect_caught "$1" jacobi SG_KNOB_SERIAL_MS=60 "$fail_re" \
 		'Insufficient_parallelism \(serial code\) grew'
 }
 
 case_no_parallel() {
-	expect_caught "$1" jacobi SG_KNOB_NO_PARALLEL=1 \
-		'program/solve.* (capture\.lost|tolerance\.insufficient_parallelism|tolerance\.speedup)' \
-		'(the parallel region is gone: OpenMP is no longer captured|Insufficient_parallelism \(serial code\) grew)'
+	local fail_re cause_re
+	fail_re='program/solve.* '
+	fail_re+='(capture\.lost|tolerance\.insufficient_parallelism|tolerance\.speedup)'
+	cause_re='(the parallel region is gone: OpenMP is no longer captured'
+	cause_re+='|Insufficient_parallelism \(serial code\) grew)'
+	expect_caught "$1" jacobi SG_KNOB_NO_PARALLEL=1 "$fail_re" "$cause_re"
 }
 
 # The critical section: waiting at 2 threads, or (a lock nobody waits for is work) its cost at 1
 # thread.
 case_critical() {
-	expect_caught_or_undecided "$1" jacobi SG_KNOB_CRITICAL=1 \
-		'program/solve/sweep 1 rank × [12] threads? tolerance\.(synchronization|speedup|time)' \
+	local fail_re='program/solve/sweep 1 rank × [12] threads? '
+	fail_re+='tolerance\.(synchronization|speedup|time)'
+	expect_caught_or_undecided "$1" jacobi SG_KNOB_CRITICAL=1 "$fail_re" \
 		'(Synchronization \(OpenMP|the useful work itself grew)'
 }
 

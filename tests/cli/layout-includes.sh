@@ -55,9 +55,9 @@ if ! sort -u "$edges" | tsort >/dev/null 2>"$edges.err" || [ -s "$edges.err" ]; 
 		"input contains a loop" "$edges.err" | sed "s/^tsort: //" | sort -u | tr "\n" " ")"
 fi
 rm -f "$edges.err"
-if grep -n \
-	'#include "\(\.\./\)*gate/\|#include "\(cmd\|post\|report\|judge\|rules\|analyze\|run\|stats\|results\|config\|base\)/' \
-	tracer/*.[ch]; then
+re='#include "\(\.\./\)*gate/\|#include "\(cmd\|post\|report\|judge\|rules'
+re+='\|analyze\|run\|stats\|results\|config\|base\)/'
+if grep -n "$re" tracer/*.[ch]; then
 	complain "tracer/ includes the gate"
 fi
 if grep -rn '#include "\(\.\./\)*tracer/\|#include "scalegate.h"\|#include <scalegate.h>' gate; then
