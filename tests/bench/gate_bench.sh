@@ -51,7 +51,8 @@ benchmarks:
     threads: [1, 2]
 YML
 # its own results and reports: the two configurations' gates do not replace each other's
-sed -e 's|command: .*|command: ./run.sh '"$B"'/tests/tracer/fused 40 400000|' -e 's|name: jacobi|name: prk|' \
+sed -e 's|command: .*|command: ./run.sh '"$B"'/tests/tracer/fused 40 400000|' \
+	-e 's|name: jacobi|name: prk|' \
 	-e 's|^results: results|results: results-prk|' -e 's|dir: reports|dir: reports-prk|' \
 	"$T/head/scalegate.yml" >"$T/head/prk.yml"
 
@@ -76,13 +77,15 @@ wilson() {
 		if (n == 0) { print "-"; exit }
 		z = 1.96; p = k / n; d = 1 + z * z / n; c = (p + z * z / (2 * n)) / d
 		h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-		printf "%d/%d [%.0f, %.0f] %%", k, n, 100 * (c - h < 0 ? 0 : c - h), 100 * (c + h > 1 ? 1 : c + h) }'
+		printf "%d/%d [%.0f, %.0f] %%", k, n, 100 * (c - h < 0 ? 0 : c - h),
+			100 * (c + h > 1 ? 1 : c + h) }'
 }
 
 # median [FORMAT]: the median of the numbers on stdin (printf FORMAT, default %.1f)
 median() {
-	sort -g | awk -v f="${1:-%.1f}" \
-		'{ v[NR] = $1 } END { if (!NR) print "-"; else printf f, NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	re='{ v[NR] = $1 } END { if (!NR) print "-"; else printf f, NR % 2 ? '
+	re+='v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	sort -g | awk -v f="${1:-%.1f}" "$re"
 }
 
 # gate MODE CONFIG: one whole gate run of the head as knob.env says; prints "EXIT SECONDS"
@@ -126,12 +129,14 @@ cell() {
 	done
 	[ ${#balance[@]} -eq 0 ] || lb="; Load_balance $(printf '%s\n' "${balance[@]}" | median \
 		%.2f)"
-	printf '| %s | %s | %s | %s | %d | %s s%s |\n' "$1" "$2" "$3" "$(wilson "$caught" "$n")" "$errors" \
+	printf '| %s | %s | %s | %s | %d | %s s%s |\n' "$1" "$2" "$3" "$(wilson "$caught" "$n")" \
+		"$errors" \
 		"$(printf '%s\n' "${times[@]}" | median)" "$lb"
 }
 
-echo \
-	"== the gate on real code changes: jacobi 600x600 x 100, p = 1, 2; shipped defaults, repeat 5, adaptive"
+msg="== the gate on real code changes: jacobi 600x600 x 100, p = 1, "
+msg+="2; shipped defaults, repeat 5, adaptive"
+echo "$msg"
 echo "   up to 20; $SETS gates per cell, $AA per A/A cell (SG_BENCH_SETS, SG_BENCH_AA)"
 echo "-- stored baseline recorded on the machine as it is"
 : >"$T/head/knob.env"

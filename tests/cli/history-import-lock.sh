@@ -26,7 +26,8 @@ kill -0 "$import" 2>/dev/null && pass || { cat "$T/import.log"; fail "the import
 [ "$(sqlite3 "$db" "SELECT group_concat(commit_id, ' ') FROM runs")" = "first during" ] && pass ||
 	fail "the record landed alone while the import was analysing"
 wait "$import" && pass || { cat "$T/import.log"; fail "the import"; }
-[ "$(sqlite3 "$db" "SELECT group_concat(commit_id, ' ') FROM (SELECT commit_id FROM runs \
-	ORDER BY id)")" = "first during c01 c02 c03" ] && pass || fail "the import's runs after the record"
+order=$(sqlite3 "$db" "SELECT group_concat(commit_id, ' ') FROM (SELECT commit_id FROM runs \
+	ORDER BY id)")
+[ "$order" = "first during c01 c02 c03" ] && pass || fail "the import's runs after the record"
 [ "$(sqlite3 "$db" "SELECT count(DISTINCT run) FROM points")" = 5 ] && pass ||
 	fail "every run has its points"

@@ -60,9 +60,9 @@ if ! sort -u "$edges" | tsort >/dev/null 2>"$edges.err" || [ -s "$edges.err" ]; 
 		"input contains a loop" "$edges.err" | sed "s/^tsort: //" | sort -u | tr "\n" " ")"
 fi
 rm -f "$edges.err"
-if grep -n \
-	'#include "\(\.\./\)*gate/\|#include "\(cmd\|post\|report\|judge\|rules\|analyze\|run\|stats\|results\|config\|base\)/' \
-	tracer/*.[ch]; then
+re='#include "\(\.\./\)*gate/\|#include "\(cmd\|post\|report\|judge\|rules'
+re+='\|analyze\|run\|stats\|results\|config\|base\)/'
+if grep -n "$re" tracer/*.[ch]; then
 	complain "tracer/ includes the gate"
 fi
 if grep -rn '#include "\(\.\./\)*tracer/\|#include "scalegate.h"\|#include <scalegate.h>' gate; then
@@ -84,8 +84,10 @@ done
 [ "$formats" -gt 0 ] || complain "no format/ headers"
 while IFS=: read -r f line inc; do
 	[ -e "$inc" ] || complain "$f:$line: '$inc' does not exist"
-done < <(grep -n '^#include "format/' tracer/*.[ch] | sed 's/^\([^:]*\):\([0-9]*\):#include "\([^"]*\)".*/\1:\2:\3/')
-[ $bad -eq 0 ] && echo "ok 1 - format/: $formats files, shared by tracer/ and gate/, include neither"
+done < <(grep -n '^#include "format/' tracer/*.[ch] |
+	sed 's/^\([^:]*\):\([0-9]*\):#include "\([^"]*\)".*/\1:\2:\3/')
+[ $bad -eq 0 ] &&
+	echo "ok 1 - format/: $formats files, shared by tracer/ and gate/, include neither"
 [ $bad -eq 0 ] && echo "ok 2 - gate/: $(ls gate/*/*.[ch] | wc -l) files in $(ls -d gate/*/ | wc \
 	-l) stage folders, every include down the table"
 exit $bad

@@ -61,8 +61,8 @@ traced "$T/written" iterations 10
 names=$(sed -n '/^#define SG_STAT_COLUMNS/,/[^\\]$/p' format/columns.h |
 	sed -n 's/.*X([A-Z_]*, "\([a-z_]*\)".*/\1/p' | tr '\n' '\t')
 written=$(one_profile "$T/written")
-grep -qx "columns	stat	node	thread	${names%	}" "$written" && pass ||
-	fail "the tracer's stat columns are not the table's: $(grep '^columns	stat' "$written")"
+grep -qx $'columns\tstat\tnode\tthread\t'"${names%$'\t'}" "$written" && pass ||
+	fail "the tracer's stat columns are not the table's: $(grep $'^columns\tstat' "$written")"
 
 # drop_columns DIR COLUMN...: the stat columns COLUMN... taken out of every profile of DIR, as a
 # tracer before them wrote it (meta unchanged), sealed again.

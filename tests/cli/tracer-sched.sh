@@ -34,7 +34,8 @@ awk -F'\t' '$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) named[$i
 	fail "no cpu, rq_wait, rq_sync, cpu_wait, mpi_sync, mpi_rq and mpi_cpu columns"
 # Without MPI, nobody to wait for: the ranks' columns say not captured.
 awk -F'\t' '$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
-	$1 == "stat" && ($idx["mpi_sync"] != "-" || $idx["mpi_rq"] != "-" || $idx["mpi_cpu"] != "-") {
+	$1 == "stat" &&
+	($idx["mpi_sync"] != "-" || $idx["mpi_rq"] != "-" || $idx["mpi_cpu"] != "-") {
 		print "bad: " $0; bad = 1 }
 	END { exit bad }' "$p" && pass ||
 		fail "mpi_sync, mpi_rq or mpi_cpu captured in a program without MPI"
@@ -133,11 +134,13 @@ for policy in active passive; do
 			cw = $idx["cpu_wait"]; s = $idx["rq_sync"]
 			if (cw < 0 || cw > w * 1.02 + 0.002 || cw > $idx["cpu"] * 1.02 + 0.002) {
 				print "cpu_wait outside the waiting: " $0; bad = 1 }
-			if (name[region[n]] == "run") { a[th] = $idx["time"] + $idx["omp_idle"]; q[th] = $idx["rq_wait"] }
+			if (name[region[n]] == "run") {
+				a[th] = $idx["time"] + $idx["omp_idle"]; q[th] = $idx["rq_wait"] }
 			if (name[region[n]] != "program") { sync[th] += s; any += (s != 0) } }
 		END { for (th in a) { prog = a[th] - q[th] - sync[th]
 				if (prog < -0.002 || prog > a[th] + 0.002) {
-					print "thread " th ": on the critical path " prog " of " a[th]; bad = 1 } }
+					where = ": on the critical path "
+					print "thread " th where prog " of " a[th]; bad = 1 } }
 			if (!any) { print "rq_sync is 0 everywhere under two hogs"; bad = 1 }
 			exit bad }' "$p" && pass || fail "team phases under two hogs, $policy waits"
 done
