@@ -216,6 +216,7 @@ static void write_stat(struct buf *b, uint32_t node, const struct sg_thread *t,
 	column_ns(b, s->mpi_sync, sg_mpi_sync_on && !t->rq_lost);
 	column_ns(b, s->mpi_rq, sg_mpi_sync_on && !t->rq_lost);
 	column_ns(b, s->mpi_cpu, sg_mpi_sync_on && !t->cpu_lost);
+	column_ns(b, s->omp_held, omp);
 	sg_buf_printf(b, "\n");
 }
 
@@ -226,7 +227,7 @@ static void write_stats(struct buf *b)
 
 	sg_buf_printf(b, "columns\tstat\tnode\tthread\tcount\ttime\tmin\tmax\tsumsq\tpar"
 		      "\tomp_barrier\tomp_idle\tomp_lock\tomp_regions\tcpu\trq_wait\trq_sync"
-		      "\tcpu_wait\tmpi_sync\tmpi_rq\tmpi_cpu\n");
+		      "\tcpu_wait\tmpi_sync\tmpi_rq\tmpi_cpu\tomp_held\n");
 	for (int i = 0; i < sg_thread_count(); i++) {
 		struct sg_thread *t = sg_thread_at(i);
 		for (uint32_t n = 0; n < sg_node_count(); n++) {

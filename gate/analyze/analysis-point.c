@@ -96,6 +96,7 @@ static void mpi_waits(const struct interval_ranks *ir, double *wait, int *estima
  * parts and the parts (base/lost-table.h), by figure. */
 struct sums {
 	double exec, term[ANALYSIS_NR_FIGURES], work, work_max, serial, wall, count;
+	double held;        /* work done holding locks; NAN where a rank did not capture it */
 	double exec_prog;   /* the program's Execution_time: without the machine's interference */
 	double serial_wall; /* serial: the program's serial code; serial_wall: as measured */
 	int sched;                      /* interference captured on every rank */
@@ -249,6 +250,8 @@ static void rank_processors(const struct interval_ranks *ir, size_t r, double wa
 	}
 	s->count += rank_count(rv, node);
 	s->sched &= rv->sched;
+	for (int q = 0; q < rv->threads && node >= 0; q++)
+		s->held += rv->held ? cell(rv, (size_t)node, q)[RV_HELD] : NAN;
 	mpi_terms(s, cl, m_r, wait_r, ms_r);
 	s->term[ANALYSIS_IDLE] += ir->threads * (s->exec - W);
 	for (int q = 0; q < ir->threads; q++) {
@@ -405,6 +408,7 @@ static void set_figures(struct analysis_point *pt, const struct sums *s, int thr
 	f[ANALYSIS_PARALLEL_EFFICIENCY] = f[ANALYSIS_LOAD_BALANCE] *
 					  f[ANALYSIS_COMMUNICATION_EFFICIENCY];
 	f[ANALYSIS_SERIAL_SHARE] = s->wall > 0 ? s->serial / s->wall : NAN;
+	f[ANALYSIS_SERIALIZED_WORK] = s->held;
 	f[ANALYSIS_COUNT] = s->count;
 	f[ANALYSIS_REFERENCE_TIME] = NAN; /* the run's, set by the loader from manifest.tsv */
 	for (int k = 0; k < ANALYSIS_NR_FIGURES; k++)
@@ -497,7 +501,7 @@ static void reduced_sums(struct sums *s, const double *v)
 void analysis_point_reduced(const struct profile_reduced *r, int ranks, int threads,
 			    struct analysis_point *pt)
 {
-	struct sums s = { .ranks = ranks, .threads = threads };
+	struct sums s = { .ranks = ranks, .threads = threads, .held = NAN /* not reduced */ };
 	struct clamp cl = { 0, 0, 0 };
 	double li;
 

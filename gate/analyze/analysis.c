@@ -178,6 +178,8 @@ static void view_add_stats(struct rank_view *rv)
 		c[RV_MQ] += z(s->v[PROFILE_MPI_RQ]);
 		c[RV_MC] += z(s->v[PROFILE_MPI_CPU]);
 		rv->mpi_delay |= !isnan(s->v[PROFILE_MPI_SYNC]);
+		c[RV_HELD] += z(s->v[PROFILE_OMP_HELD]);
+		rv->held |= !isnan(s->v[PROFILE_OMP_HELD]);
 		c[RV_CPU] += z(s->v[PROFILE_CPU]);
 		c[RV_CPU_NAN] += isnan(s->v[PROFILE_CPU]);
 		/* A worker's record without entries is an inherited frame: its time is in no
@@ -243,6 +245,7 @@ static void view_make_inclusive(struct rank_view *rv)
 			u[RV_MS] += c[RV_MS];
 			u[RV_MQ] += c[RV_MQ];
 			u[RV_MC] += c[RV_MC];
+			u[RV_HELD] += c[RV_HELD];
 			u[RV_M] += c[RV_M];
 			u[RV_PW] += c[RV_PW];
 			inh_below[to] += c[RV_INH] + inh_below[from];

@@ -23,7 +23,8 @@
 	X(CPU_WAIT, "cpu_wait") \
 	X(MPI_SYNC, "mpi_sync") \
 	X(MPI_RQ, "mpi_rq") \
-	X(MPI_CPU, "mpi_cpu")
+	X(MPI_CPU, "mpi_cpu") \
+	X(OMP_HELD, "omp_held")
 
 enum profile_column {
 #define X(id, name) PROFILE_##id,
