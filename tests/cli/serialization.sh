@@ -77,8 +77,8 @@ defaults:
   repeat: 5
   max_contention: 0.5
   contention_retries: 0
-  max_repeat: 15
-  adaptive_seconds: 60s
+  max_repeat: 10
+  adaptive_seconds: 30s
 benchmarks:
   - name: rowupdate
     command: ./run.sh $RU {threads} 600 20
