@@ -109,8 +109,8 @@ struct sg_stat {
 			       * (mpi-node.c); exclusive */
 	double mpi_rq;        /* ns of its own run-queue delay while it waited in MPI; exclusive */
 	double mpi_cpu;       /* on-CPU ns while it waited in MPI (a spin); exclusive */
-	double omp_held;      /* on-CPU ns holding a lock, critical, ordered or a serialized atomic,
-			       * with another thread alive (omp-locks.c); exclusive */
+	uint64_t omp_held;    /* holding a lock, critical, ordered or a serialized atomic, with
+			       * another thread alive (omp-locks.c); exclusive */
 };
 
 /* MPI time per operation kind, exclusive (charged to the innermost open interval). */
@@ -181,10 +181,10 @@ struct sg_thread {
 	double phase_cpu;     /* its on-CPU time read so far, ns */
 	struct sg_member *member; /* the body it runs, or NULL */
 
-	/* The locks it holds (omp-locks.c): how many, and its on-CPU ns as it took the outermost
-	 * (negative: not measured, nobody else could have waited). */
+	/* The locks it holds (omp-locks.c): how many, and when it took the outermost (0: not
+	 * measured, nobody else could have waited). */
 	uint32_t held_depth;
-	double held_cpu;
+	uint64_t held_start;
 
 	/* Its lag in MPI (mpi-node.c): how much later than without any run-queue delay it is, ns:
 	 * mpi_lag at mpi_start (its last wait for a partner ended), then its own delay since. */

@@ -6,40 +6,32 @@
 
 #include <omp.h>
 #include <stddef.h>
-#include <time.h>
-
-static double thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-		return -1;
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 /*
- * Held work is on-CPU time, so a machine that keeps the threads from contending does not hide
- * it: the serialized work of a phase is the same quiet or busy. Only the outermost lock counts
- * (nested locks and nest locks hold the same work once), and only while another thread is alive
- * (alone, nobody could wait for it). About 0.3 us a clock read, two a section.
+ * The time a thread holds a lock, on the interval's clock (two TSC reads a section: a CPU clock
+ * read costs a system call, 0.3 us quiet and several beside a load). What a machine that keeps the
+ * threads from contending does not hide is the work done holding it: the gate takes the on-CPU
+ * share of the held time from the thread's own work in the interval (format/rank-share.c). Only
+ * the outermost lock counts (nested locks and nest locks hold the same work once), and only while
+ * another thread is alive (alone, nobody could wait for it).
  */
 void sg_held_begin(struct sg_thread *t)
 {
 	if (t->held_depth++ == 0)
-		t->held_cpu = sg_lock_contended() ? thread_cpu_ns() : -1;
+		t->held_start = sg_lock_contended() ? sg_now() : 0;
 }
 
 void sg_held_end(struct sg_thread *t)
 {
 	struct sg_stat *s;
-	double now;
+	uint64_t now;
 
-	if (t->held_depth == 0 || --t->held_depth > 0 || t->held_cpu < 0)
+	if (t->held_depth == 0 || --t->held_depth > 0 || !t->held_start)
 		return;
-	now = thread_cpu_ns();
+	now = sg_now();
 	s = sg_stat_get(t, t->cur);
-	if (s && now >= t->held_cpu)
-		s->omp_held += now - t->held_cpu;
+	if (s && now > t->held_start)
+		s->omp_held += now - t->held_start;
 }
 
 static int gomp_captures(const struct sg_thread *t)

@@ -369,7 +369,8 @@ static int ompt_initialize(ompt_function_lookup_t lookup, int initial_device_num
 	ompt_callback_sync_region_t sync_region = on_sync_region,
 				    sync_region_wait = on_sync_region_wait;
 	ompt_callback_mutex_acquire_t mutex_acquire = on_mutex_acquire;
-	ompt_callback_mutex_t mutex_acquired = on_mutex_acquired, mutex_released = on_mutex_released;
+	ompt_callback_mutex_t mutex_acquired = on_mutex_acquired;
+	ompt_callback_mutex_t mutex_released = on_mutex_released;
 	ompt_callback_thread_end_t thread_end = on_thread_end;
 	const struct {
 		ompt_callbacks_t event;

@@ -54,7 +54,7 @@ static const char *qualifier(const struct baseline_cell *cur, const struct basel
 	double best_g = -INFINITY;
 
 	if (f == ANALYSIS_SERIALIZED_WORK)
-		return " (work done holding a lock, one thread at a time: critical sections, locks)";
+		return " (work done holding a lock, one thread at a time: critical, locks)";
 	if (!t)
 		return f == ANALYSIS_LOAD_IMBALANCE ? " (work spread unevenly over the processors)"
 						    : "";

@@ -229,17 +229,49 @@ echo
 echo \
 	"== history import of 1,000 intervals x configurations (500 intervals at 1 and 2 threads, 3 repeats; 9 metrics:"
 echo "   9,000 series) x 500 runs, one transaction (target: < 10 s)"
-python3 "$top/tests/data/history/many.py" "$dir/many" 500 --intervals 500
+python3 "$top/tests/data/history/many.py" "$dir/many" 501 --intervals 500
+# median_of FILE: the median of the numbers in FILE, one a line
+median_of() { sort -n "$1" | sed -n "$((($(wc -l <"$1") + 1) / 2))p"; }
+# the first 500 runs are imported, the 501st appended
+all=("$dir"/many/c*)
+newest=${all[500]}
+unset 'all[500]'
+# import_all: one import; adds how long it held the write lock (from its first run's line, written
+# within the transaction, to its end: an upper bound of the lock's share) to $dir/lock.txt
 import_all() {
+	local first=""
 	rm -f "$dir/imp.db" "$dir/imp.db-wal" "$dir/imp.db-shm"
-	"$SG" history import --history "$dir/imp.db" "$dir"/many/c*
+	while read -r _; do
+		[ -n "$first" ] || first=$(date +%s.%N)
+	done < <("$SG" history import --history "$dir/imp.db" "${all[@]}")
+	echo "$(date +%s.%N) - $first" | bc >>"$dir/lock.txt"
 }
+: >"$dir/lock.txt"
 echo "median of 3: $(median_time 3 import_all) s ($(sqlite3 "$dir/imp.db" 'SELECT count(*) FROM series') series," \
 	"$(sqlite3 "$dir/imp.db" 'SELECT count(*) FROM runs') runs, $(sqlite3 "$dir/imp.db" 'SELECT count(*) FROM points')" \
 	"points, $(sqlite3 "$dir/imp.db" 'SELECT count(*) FROM samples') samples; $(du -m \
 		"$dir/imp.db" | cut -f1) MB)"
+echo "of which the write lock was held (every directory analysed before it is taken), median of" \
+	"3: $(median_of "$dir/lock.txt") s"
 echo "detect over them, median of 3: $(median_time 3 "$SG" history detect --history \
 	"$dir/imp.db") s"
+echo
+echo "== appending one run to them (history record of the 501st) and detecting (target: < 0.5 s)"
+: >"$dir/rec.txt"
+: >"$dir/det.txt"
+for _ in 1 2 3; do
+	cp "$dir/imp.db" "$dir/app.db"
+	s=$(date +%s.%N)
+	"$SG" history record --history "$dir/app.db" --commit c0501 "$newest" >/dev/null
+	m=$(date +%s.%N)
+	"$SG" history detect --history "$dir/app.db" >/dev/null || [ $? -eq 1 ]
+	e=$(date +%s.%N)
+	echo "$m - $s" | bc >>"$dir/rec.txt"
+	echo "$e - $m" | bc >>"$dir/det.txt"
+done
+echo "record, median of 3: $(median_of "$dir/rec.txt") s; detect after it, median of 3:" \
+	"$(median_of "$dir/det.txt") s"
+rm -f "$dir/app.db" "$dir/app.db-wal" "$dir/app.db-shm"
 rm -rf "$dir/many"
 
 echo

@@ -1,7 +1,7 @@
-# The sources' shape, checked like curl's checksrc: no line of gate/ and tracer/, nor of the C
-# sources of tests/, over 100 columns (a tab is 8), no trailing white space, and no error message
-# printed past gate_error() (gate/base/util.c), which the secret filter sees. .clang-format holds
-# the layout for editors. One check per tree, so that a failure names it.
+# The sources' shape, checked like curl's checksrc: no line of format/, gate/ and tracer/, nor of
+# the C sources of tests/, over 100 columns (a tab is 8), no trailing white space, and no error
+# message printed past gate_error() (gate/base/util.c), which the secret filter sees.
+# .clang-format holds the layout for editors. One check per tree, so that a failure names it.
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 
@@ -22,7 +22,7 @@ for path in sys.stdin.read().split():
 '
 }
 
-for tree in gate tracer tests; do
+for tree in format gate tracer tests; do
 	bad=$(too_long "$tree/*.[ch]")
 	[ -z "$bad" ] && pass "$tree/: no C line over 100 columns, no trailing white space" ||
 		fail "lines of $tree/ the style forbids:
