@@ -37,7 +37,8 @@
 	X(CPU_WAIT, "cpu_wait", cpu_wait, NS, CPU_OMP, UNSIGNED) \
 	X(MPI_SYNC, "mpi_sync", mpi_sync, NS, MPI_RQ, SIGNED) \
 	X(MPI_RQ, "mpi_rq", mpi_rq, NS, MPI_RQ, UNSIGNED) \
-	X(MPI_CPU, "mpi_cpu", mpi_cpu, NS, MPI_CPU, UNSIGNED)
+	X(MPI_CPU, "mpi_cpu", mpi_cpu, NS, MPI_CPU, UNSIGNED) \
+	X(OMP_HELD, "omp_held", omp_held, TICKS, OMP, UNSIGNED)
 
 enum sg_stat_column {
 #define X(id, name, field, unit, captured, sign) SG_COL_##id,
@@ -79,6 +80,7 @@ enum sg_mpi_column {
 	X(SERIAL, "serial", SUM) \
 	X(SERIAL_WALL, "serial_wall", SUM) \
 	X(WALL, "wall", SUM) \
+	X(HELD, "held", SUM) \
 	X(EXEC, "exec", MAX) \
 	X(EXEC_PROG, "exec_prog", MAX) \
 	X(WORK_MAX, "work_max", MAX) \

@@ -53,12 +53,25 @@ void sg_rank_add_stat(double *c, const double *v, int worker, int *team_delay, i
 	*mpi_delay |= !isnan(v[SG_COL_MPI_SYNC]);
 	c[RV_CPU] += z(v[SG_COL_CPU]);
 	c[RV_CPU_NAN] += isnan(v[SG_COL_CPU]);
+	c[RV_HELD] += z(v[SG_COL_OMP_HELD]);
+	c[RV_HELD_NAN] += isnan(v[SG_COL_OMP_HELD]);
 	/* A worker's record without entries is an inherited frame: its time is in no ancestor's. */
 	if (worker && z(v[SG_COL_COUNT]) == 0) {
 		c[RV_INH] += z(v[SG_COL_TIME]);
 		c[RV_INHQ] += z(v[SG_COL_RQ_WAIT]);
 		c[RV_INHC] += z(v[SG_COL_CPU]);
 	}
+}
+
+void sg_rank_add_exclusive(double *u, const double *c)
+{
+	static const int exclusive[] = {
+		RV_B, RV_L, RV_D, RV_SQ, RV_CW, RV_MS, RV_MQ, RV_MC, RV_M, RV_PW, RV_CPU_NAN,
+		RV_HELD, RV_HELD_NAN,
+	};
+
+	for (size_t k = 0; k < sizeof(exclusive) / sizeof(exclusive[0]); k++)
+		u[exclusive[k]] += c[exclusive[k]];
 }
 
 void sg_rank_add_mpi(double *c, double *cw, const double *v)
@@ -225,6 +238,23 @@ struct rank {
 };
 
 /*
+ * The work a thread did holding locks, on-CPU: its held time at the on-CPU share of its work in the
+ * interval (w, of which 'in' was off the CPU for the machine), as the tracer keeps the held time on
+ * the interval's clock (tracer/omp-locks.c); NAN when a record lacked it (an older tracer).
+ */
+static double held_work(const double *c, double w, double in)
+{
+	double h;
+
+	if (!c)
+		return 0;
+	if (c[RV_HELD_NAN])
+		return NAN;
+	h = c[RV_HELD] * (w > 0 ? (w - in) / w : 1);
+	return h < 0 ? 0 : h;
+}
+
+/*
  * Processor q of the rank: the main thread, then the workers (absent ones are absent the whole
  * time). Its share of Execution_time_wall is the rank's idle, its gap (the rank was in the
  * interval and it was not: serial code of the main thread, else no work), and its presence (work,
@@ -244,6 +274,7 @@ static void processor(const struct sg_rank_cells *r, const struct rank *k, int q
 	double sq = c ? c[RV_SQ] * k->machine : 0, waits = B + L + D - sq;
 	double ms = mpi_machine(r, c, k->machine);
 
+	put(red, SG_RED_HELD, held_work(c, w, in));
 	w -= in; /* work in on-CPU time */
 	if (delay + ms > mo->interference)
 		mo->interference = delay + ms;

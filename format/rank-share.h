@@ -17,11 +17,14 @@
  * RV_CW: on-CPU time while waiting at barriers (a spin: cpu_wait), part of RV_CPU;
  * RV_MS: waiting in MPI that other ranks' run-queue delay caused (mpi_sync), part of RV_M;
  * RV_MQ, RV_MC: the thread's own run-queue delay and on-CPU time while it waited in MPI (mpi_rq,
- * mpi_cpu), parts of RV_RQ and RV_CPU
+ * mpi_cpu), parts of RV_RQ and RV_CPU;
+ * RV_HELD: time holding a lock (omp_held), part of its work; RV_HELD_NAN: a record of the subtree
+ * lacked it (an older tracer)
  */
 enum {
 	RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_PW, RV_INH,
-	RV_RQ, RV_INHQ, RV_CPU, RV_INHC, RV_CPU_NAN, RV_SQ, RV_CW, RV_MS, RV_MQ, RV_MC, RV_NR
+	RV_RQ, RV_INHQ, RV_CPU, RV_INHC, RV_CPU_NAN, RV_SQ, RV_CW, RV_MS, RV_MQ, RV_MC,
+	RV_HELD, RV_HELD_NAN, RV_NR
 };
 
 /* The collective kinds whose waiting is estimated from all ranks' times when no rank measured it:
@@ -47,6 +50,9 @@ struct sg_rank_cells {
  * captured.
  */
 void sg_rank_add_stat(double *c, const double *v, int worker, int *team_delay, int *mpi_delay);
+/* Adds a node's cell c of one thread into its parent's u: the exclusive values (the views then
+ * hold each node's subtree; the inclusive ones, as the time, are so already). */
+void sg_rank_add_exclusive(double *u, const double *c);
 /* Adds one mpi record (SG_MPI_COLUMNS) into the thread's cell c, and for a collective kind whose
  * waiting may be estimated into its node's cw[2] of that kind (else NULL). */
 void sg_rank_add_mpi(double *c, double *cw, const double *v);

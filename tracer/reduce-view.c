@@ -119,16 +119,13 @@ static void mark_bottoms(struct sg_rview *rv)
 
 static void add_up(struct sg_rview *rv, size_t n, size_t up, double *inh)
 {
-	static const int exclusive[] = { RV_B, RV_L, RV_D, RV_SQ, RV_CW, RV_MS, RV_MQ, RV_MC,
-					 RV_M, RV_PW, RV_CPU_NAN };
 	size_t nt = (size_t)rv->threads;
 
 	for (int t = 0; t < rv->threads; t++) {
 		double *c = sg_rview_cell(rv, n, t), *u = sg_rview_cell(rv, up, t);
 		double *to = &inh[(up * nt + (size_t)t) * 3];
 		const double *from = &inh[(n * nt + (size_t)t) * 3];
-		for (size_t k = 0; k < sizeof(exclusive) / sizeof(exclusive[0]); k++)
-			u[exclusive[k]] += c[exclusive[k]];
+		sg_rank_add_exclusive(u, c);
 		to[0] += c[RV_INH] + from[0];
 		to[1] += c[RV_INHQ] + from[1];
 		to[2] += c[RV_INHC] + from[2];

@@ -2,6 +2,7 @@
  * and each interval's reduced record, on rank 0. */
 #include "reduce-paths.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,8 +82,12 @@ static void write_records(struct buf *b, const struct sg_red *red, size_t n)
 	sg_buf_printf(b, "\n");
 	for (size_t i = 0; i < n; i++) {
 		sg_buf_printf(b, "reduced\t%zu", i);
+		/* '-': not captured on some rank (held: a rank without OpenMP) */
 		for (int f = 0; f < SG_RED_NR_FIELDS; f++)
-			sg_buf_printf(b, "\t%.17g", red[i].v[f]);
+			if (isnan(red[i].v[f]))
+				sg_buf_printf(b, "\t-");
+			else
+				sg_buf_printf(b, "\t%.17g", red[i].v[f]);
 		sg_buf_printf(b, "\n");
 	}
 	sg_buf_printf(b, "columns\treduced_cmp\tnode\tquantity");

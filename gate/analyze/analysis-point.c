@@ -101,6 +101,7 @@ static void mpi_waits(const struct interval_ranks *ir, double *wait, int *estima
  * parts and the parts (base/lost-table.h), by figure. */
 struct sums {
 	double exec, term[ANALYSIS_NR_FIGURES], work, work_max, serial, wall, count;
+	double held;        /* work done holding locks; NAN when a rank did not capture it */
 	double exec_prog;   /* the program's Execution_time: without the machine's interference */
 	double serial_wall; /* serial: the program's serial code; serial_wall: as measured */
 	int sched;                      /* interference captured on every rank */
@@ -229,6 +230,7 @@ static void set_figures(struct analysis_point *pt, const struct sums *s, int thr
 	f[ANALYSIS_PARALLEL_EFFICIENCY] = f[ANALYSIS_LOAD_BALANCE] *
 					  f[ANALYSIS_COMMUNICATION_EFFICIENCY];
 	f[ANALYSIS_SERIAL_SHARE] = s->wall > 0 ? s->serial / s->wall : NAN;
+	f[ANALYSIS_SERIALIZED_WORK] = s->held;
 	f[ANALYSIS_COUNT] = s->count;
 	f[ANALYSIS_REFERENCE_TIME] = NAN; /* the run's, set by the loader from manifest.tsv */
 	for (int k = 0; k < ANALYSIS_NR_FIGURES; k++)
@@ -282,6 +284,7 @@ static void reduced_sums(struct sums *s, const double *v)
 	s->serial_wall = z(v[PROFILE_RED_SERIAL_WALL]);
 	s->wall = z(v[PROFILE_RED_WALL]);
 	s->count = z(v[PROFILE_RED_COUNT]);
+	s->held = v[PROFILE_RED_HELD];
 	s->sched = v[PROFILE_RED_SCHED] > 0;
 }
 

@@ -208,20 +208,10 @@ static void view_make_inclusive(struct rank_view *rv)
 		for (int t = 0; t < rv->threads; t++) {
 			double *c = cell(rv, n, t), *u = cell(rv, up, t);
 			size_t to = up * nt + (size_t)t, from = n * nt + (size_t)t;
-			u[RV_B] += c[RV_B];
-			u[RV_L] += c[RV_L];
-			u[RV_D] += c[RV_D];
-			u[RV_SQ] += c[RV_SQ];
-			u[RV_CW] += c[RV_CW];
-			u[RV_MS] += c[RV_MS];
-			u[RV_MQ] += c[RV_MQ];
-			u[RV_MC] += c[RV_MC];
-			u[RV_M] += c[RV_M];
-			u[RV_PW] += c[RV_PW];
+			sg_rank_add_exclusive(u, c);
 			inh_below[to] += c[RV_INH] + inh_below[from];
 			inhq_below[to] += c[RV_INHQ] + inhq_below[from];
 			inhc_below[to] += c[RV_INHC] + inhc_below[from];
-			u[RV_CPU_NAN] += c[RV_CPU_NAN];
 		}
 		for (size_t k = 0; k < NR_COLL * 2; k++) {
 			double c = rv->coll[n * NR_COLL * 2 + k],

@@ -57,6 +57,10 @@ static int number(const char *s, double *out)
 {
 	char *end;
 
+	if (!strcmp(s, "-")) { /* not captured on some rank */
+		*out = NAN;
+		return 0;
+	}
 	*out = strtod(s, &end);
 	return end == s || *end || !isfinite(*out) || fabs(*out) > PROFILE_MAX_VALUE;
 }

@@ -42,6 +42,22 @@ for mode in critical lock; do
 	approx_load "$total" 0.045 0.12 "$(delay "$out" program/step)" "$mode wait"
 done
 
+# Time held under a critical section and a lock (omp_held): 100 ms of on-CPU spinning in all (less
+# one 5 ms section when the forking thread takes it before the worker is measured: alone, nobody
+# could wait), stretched by the run-queue delay on a busy machine; a section held asleep is held
+# (2 threads x 5 x 10 ms).
+# held_sum: both threads' omp_held in program/step.
+held_sum() {
+	awk -v a="$(col "$out" program/step 0 omp_held)" -v b="$(col "$out" program/step 1 omp_held)" \
+		'BEGIN { print a + b }'
+}
+run held
+approx_load "$(held_sum)" 0.085 0.115 "$(delay "$out" program/step)" \
+	"time held under a critical section and a lock"
+run critical
+approx_load "$(held_sum)" 0.09 0.13 "$(delay "$out" program/step)" \
+	"a critical section held asleep"
+
 # work LOOP THREAD: a thread's work in the loop as on-CPU time (cpu less cpu_wait, a spinning wait's
 # share): what a busy machine does not stretch.
 work() {

@@ -77,6 +77,11 @@ timings() {
 	approx_load "$(col "$out" "$step" 0 omp_idle)" 0 0.03 "$d" \
 		"$what the loop-end wait is not end-of-region idle"
 
+	ompt_run "$v" omp_known held
+	approx_load "$(awk -v a="$(col "$out" "$step" 0 omp_held)" \
+		-v b="$(col "$out" "$step" 1 omp_held)" 'BEGIN { print a + b }')" 0.085 0.115 \
+		"$(delay "$out" "$step")" "$what time held under a critical section and a lock"
+
 	for mode in critical lock; do
 		ompt_run "$v" omp_known $mode
 		approx_load "$(awk -v a="$(col "$out" "$step" 0 omp_lock)" \
