@@ -48,8 +48,8 @@ done
 # (2 threads x 5 x 10 ms).
 # held_sum: both threads' omp_held in program/step.
 held_sum() {
-	awk -v a="$(col "$out" program/step 0 omp_held)" -v b="$(col "$out" program/step 1 omp_held)" \
-		'BEGIN { print a + b }'
+	awk -v a="$(col "$out" program/step 0 omp_held)" \
+		-v b="$(col "$out" program/step 1 omp_held)" 'BEGIN { print a + b }'
 }
 run held
 approx_load "$(held_sum)" 0.085 0.115 "$(delay "$out" program/step)" \
