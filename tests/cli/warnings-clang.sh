@@ -7,10 +7,10 @@
 command -v clang >/dev/null && pass || fail "clang is missing (ci/install-deps.sh installs it)"
 cd "$SG_TOP"
 flags="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -fsyntax-only"
-gate_flags="$(pkg-config --cflags yaml-0.1 libcurl sqlite3 libpq) -Igate -DSG_VERSION=\"test\""
-ls gate/*/*.c tests/unit/*.c | xargs -P 2 -n 8 clang $flags $gate_flags 2>"$T/gate.err" ||
+gate_flags="$(pkg-config --cflags yaml-0.1 libcurl sqlite3 libpq) -I. -Igate -DSG_VERSION=\"test\""
+ls format/*.c gate/*/*.c tests/unit/*.c | xargs -P 2 -n 8 clang $flags $gate_flags 2>"$T/gate.err" ||
 	{ cat "$T/gate.err" >&2; fail "clang warns on the gate or its unit tests"; }
 ls tracer/*.c tests/tracer/*.c tests/bench/*.c examples/*.c | grep -v -e '/mpi' -e 'hybrid' -e \
 	'ompt.c$' |
-	xargs -P 2 -n 8 clang $flags -fopenmp -Itracer 2>"$T/tracer.err" ||
+	xargs -P 2 -n 8 clang $flags -fopenmp -I. -Itracer 2>"$T/tracer.err" ||
 	{ cat "$T/tracer.err" >&2; fail "clang warns on the tracer, a test program or an example"; }
