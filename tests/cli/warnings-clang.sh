@@ -9,7 +9,8 @@ cd "$SG_TOP"
 flags="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -fsyntax-only"
 gate_flags="$(pkg-config --cflags yaml-0.1 libcurl sqlite3 libpq) -I. -Igate"
 gate_flags+=' -DSG_VERSION="test"'
-ls format/*.c gate/*/*.c tests/unit/*.c | xargs -P 2 -n 8 clang $flags $gate_flags 2>"$T/gate.err" ||
+ls format/*.c gate/*/*.c tests/unit/*.c |
+	xargs -P 2 -n 8 clang $flags $gate_flags 2>"$T/gate.err" ||
 	{ cat "$T/gate.err" >&2; fail "clang warns on the gate or its unit tests"; }
 ls tracer/*.c tests/tracer/*.c tests/bench/*.c examples/*.c | grep -v -e '/mpi' -e 'hybrid' -e \
 	'ompt.c$' |
