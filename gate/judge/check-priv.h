@@ -181,7 +181,14 @@ void check_cell_init(struct check_cell *cell, struct check *c, const struct chec
 #define CHECK_SITTINGS_TRUSTED 6
 /* From CHECK_SITTINGS_TRUSTED sittings, a measured sd counts down to this share of the assumed. */
 #define CHECK_SITTINGS_FLOOR 0.5
-/* *df: the df of the value (sittings - 1) when measured, 0 when assumed; df may be NULL. */
+/*
+ * What an assumed sd is worth as an estimate, in degrees of freedom: the gate trusts a measured
+ * sd alone, in its place, from CHECK_SITTINGS_TRUSTED sittings (their sittings - 1 df), so the
+ * assumption is worth no more than that measurement (docs/check.md, "Shift between sittings").
+ */
+#define CHECK_SITTINGS_PRIOR_DF (CHECK_SITTINGS_TRUSTED - 1)
+/* *df: the df of the value: CHECK_SITTINGS_PRIOR_DF when assumed, plus sittings - 1 when pooled
+ * with a measured one, sittings - 1 when measured alone (0: none, A/B); df may be NULL. */
 double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative,
 			double *df);
 /*
