@@ -234,10 +234,31 @@ void check_spread_release(struct check_bench *b);
  * agree.
  */
 int check_may_extend_past(const struct check_cell *cell);
+/*
+ * Stored mode, loads apart: the allowance (sd in metric m's units) the shift allowed for holds
+ * because the machine's shares of the current runs (*here) and of the baseline (*base) differ by
+ * more than the 0.10 within which loads count as alike; 0 otherwise (A/B, loads alike, not
+ * captured). here and base may be NULL. A check it leaves undecided cannot be judged against
+ * this baseline (check_defer_loads()).
+ */
+double check_loads_sd(const struct check_cell *cell, const struct check_metric *m, double *here,
+		      double *base);
+/* Whether more rounds may close the gap: some current run's machine share was within 0.10 of the
+ * baseline's (the load came and went); else every run met it and more would too. */
+int check_loads_may_close(const struct check_cell *cell);
 /* A details line: the shift between sittings allowed for, and whether measured or assumed (stored
  * mode only). */
 void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell,
 			    const struct check_metric *m, int relative);
+/*
+ * Attaches to the test just deferred (check_defer()) the same test without the allowance for loads
+ * apart (check_loads_sd() > 0): when the allowance alone leaves it undecided (it would have been
+ * decided without it, or its minimum detectable change grows past CHECK_LOADS_BLIND times the
+ * tolerance), check_adjust() marks it "cannot judge against this baseline" and check_decided()
+ * counts it (kind "baseline.loads").
+ */
+void check_defer_loads(struct check_cell *cell, const struct check_test *bare);
+#define CHECK_LOADS_BLIND 2.0
 /* The significance of the rule of metric m in this cell, times the look's share of it (adaptive
  * runs). */
 double check_alpha(const struct check_cell *cell, const struct check_metric *m);

@@ -97,16 +97,52 @@ static int scaled_alone(const struct check_cell *cell)
 	return cell->mc && cell->mc->p == 1 && cell->cur && cell->cur->speed > 0;
 }
 
+/* The allowance for loads apart per unit of the gap (above). */
+static double loads_per_gap(const struct check_cell *cell, const struct check_metric *m)
+{
+	return m->kind == CHECK_SHARE ? INTERFERENCE_SD_SHARE
+	       : scaled_alone(cell)    ? INTERFERENCE_SD_LOG_ONE
+				       : INTERFERENCE_SD_LOG;
+}
+
 /* The sitting shift's sd with the allowance for loads apart (above). */
 static double with_interference(const struct check_cell *cell, const struct check_metric *m,
 				double sd)
 {
-	double cur, base, gap = interference_gap(cell, &cur, &base);
-	double k = m->kind == CHECK_SHARE ? INTERFERENCE_SD_SHARE
-		   : scaled_alone(cell)    ? INTERFERENCE_SD_LOG_ONE
-					   : INTERFERENCE_SD_LOG;
+	double cur, base, gap = interference_gap(cell, &cur, &base), k = loads_per_gap(cell, m);
 
 	return gap > 0 ? sqrt(sd * sd + k * gap * k * gap) : sd;
+}
+
+double check_loads_sd(const struct check_cell *cell, const struct check_metric *m, double *here,
+		      double *base)
+{
+	double cur = NAN, b = NAN, gap = cell->c->ab ? 0 : interference_gap(cell, &cur, &b);
+
+	if (here)
+		*here = cur;
+	if (base)
+		*base = b;
+	return gap > EXTEND_GAP_MAX ? loads_per_gap(cell, m) * gap : 0;
+}
+
+int check_loads_may_close(const struct check_cell *cell)
+{
+	const struct analysis_config *c = cell->mc ? cell->mc->config : NULL;
+	double cur, base, gap = interference_gap(cell, &cur, &base);
+	int i = cell->series ? cell->series->interval : -1;
+
+	for (size_t r = 0; c && i >= 0 && gap > 0 && r < c->nr_runs; r++) {
+		const struct analysis_point *pt = (size_t)i < c->runs[r].nr_points
+							  ? &c->runs[r].points[i]
+							  : NULL;
+		double wall = pt && pt->present ? pt->fig[ANALYSIS_TOTAL_TIME_WALL] : NAN;
+		double share = wall > 0 ? pt->fig[ANALYSIS_INTERFERENCE] / wall : NAN;
+		/* a run as quiet (or as busy) as the baseline's: the load came and went */
+		if (fabs(share - base) <= EXTEND_GAP_MAX)
+			return 1;
+	}
+	return 0;
 }
 
 int check_may_extend_past(const struct check_cell *cell)
@@ -263,6 +299,7 @@ void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell,
 	double level = m->id == RULES_TIME ? s->time : m->kind == CHECK_DERIVED ? s->speedup : NAN;
 	size_t k = s->sittings ? s->sittings : 1;
 	const struct check_spread *h;
+	const char *floored = ", at its floor";
 
 	if (!(sd > 0))
 		return;
@@ -284,7 +321,8 @@ void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell,
 	else if (k < CHECK_SITTINGS_MEASURED)
 		strbuf_addf(sb, "(estimated from %zu sittings: %.3g %% between the two, pooled "
 			    "with the assumed %.3g %% worth %d df; %g df)", k,
-			    100 * M_SQRT2 * level, 100 * assumed_sd(m), CHECK_SITTINGS_PRIOR_DF, df);
+			    100 * M_SQRT2 * level, 100 * assumed_sd(m), CHECK_SITTINGS_PRIOR_DF,
+			    df);
 	else if (k < CHECK_SITTINGS_TRUSTED && !(M_SQRT2 * level > assumed_sd(m)))
 		strbuf_addf(sb, "(measured %.3g %% between two of %zu sittings, the assumed value "
 			    "is the floor until " XSTR(CHECK_SITTINGS_TRUSTED) "; %g df)",
@@ -292,7 +330,6 @@ void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell,
 	else
 		strbuf_addf(sb, "(measured %.3g %% between two of %zu sittings, %g df%s)",
 			    100 * M_SQRT2 * level, k, df,
-			    M_SQRT2 * level < CHECK_SITTINGS_FLOOR * assumed_sd(m) ? ", at its floor"
-										  : "");
+			    M_SQRT2 * level < CHECK_SITTINGS_FLOOR * assumed_sd(m) ? floored : "");
 	describe_one_off(sb, cell, m, relative, sd);
 }
