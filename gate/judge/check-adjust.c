@@ -41,6 +41,8 @@ void check_defer(struct check_cell *cell, size_t verdict, const struct check_met
 
 	ALLOC_GROW(c->pending, c->nr_pending + 1, c->alloc_pending);
 	pd = &c->pending[c->nr_pending++];
+	/* realloc()ed: no test without the loads allowance until check_defer_loads() adds one */
+	memset(pd, 0, sizeof(*pd));
 	pd->verdict = verdict;
 	pd->m = m;
 	pd->t = *t;
@@ -52,12 +54,14 @@ void check_defer(struct check_cell *cell, size_t verdict, const struct check_met
 	pd->pol.significance = check_alpha(cell, m);
 }
 
-void check_defer_loads(struct check_cell *cell, const struct check_test *bare)
+void check_defer_loads(struct check_cell *cell, const struct verdict *v,
+		       const struct check_test *bare)
 {
 	struct check *c = cell->c;
 	struct check_pending *pd = c->nr_pending ? &c->pending[c->nr_pending - 1] : NULL;
 
-	if (!pd)
+	/* only the time test check_defer() just deferred for v */
+	if (!pd || pd->verdict != (size_t)(v - c->vs->v) || pd->m->id != RULES_TIME)
 		return;
 	pd->bare = *bare;
 	pd->has_bare = 1;
@@ -190,7 +194,8 @@ static int loads_verdict(struct check_pending *pd, double weight)
 {
 	double alpha = pd->pol.significance, blind = CHECK_LOADS_BLIND * pd->tol.value;
 
-	if (!pd->has_bare || pd->pol.level != RULES_LEVEL_ERROR || pd->t.busy)
+	if (!pd->has_bare || pd->m->id != RULES_TIME || pd->pol.level != RULES_LEVEL_ERROR ||
+	    pd->t.busy)
 		return 0;
 	if (in_family(pd) && weight > 0)
 		alpha *= weight;

@@ -136,7 +136,7 @@ static void compare_samples(struct check_cell *cell, const struct check_metric *
 			/* the same test without the allowance for loads apart: did it decide? */
 			o.sitting_sd = sqrt(fmax(0, o.sitting_sd * o.sitting_sd - loads * loads));
 			if (loads > 0 && !check_test_samples(xb, nb, xc, nc, &o, &t))
-				check_defer_loads(cell, &t);
+				check_defer_loads(cell, v, &t);
 			double scale = m->kind == CHECK_SHARE ? 100 : 1;
 			const char *what = np ? " paired by round" : "";
 			char *lb = xstrfmt("baseline samples%s%s",

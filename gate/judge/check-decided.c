@@ -41,11 +41,12 @@ static void count(const struct verdict_set *vs, const char *bench, struct decide
 			continue;
 		d->wanted++;
 		d->compared += tol && v->status != VERDICT_SKIPPED;
-		if (tol && !strcmp(v->kind, "tolerance.time")) {
-			d->time++;
-			d->time_decided += decided(v);
-		}
-		if (v->loads && v->status == VERDICT_WARN) {
+		if (!tol || strcmp(v->kind, "tolerance.time"))
+			continue;
+		d->time++;
+		d->time_decided += decided(v);
+		/* a time check, counted in d->time: never more cannot-judge than time checks */
+		if (v->loads && v->status == VERDICT_WARN && isfinite(v->loads_here)) {
 			int first = !d->loads++;
 			if (first || v->loads_here > d->here) {
 				d->here = v->loads_here;

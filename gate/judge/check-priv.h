@@ -257,7 +257,8 @@ void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell,
  * tolerance), check_adjust() marks it "cannot judge against this baseline" and check_decided()
  * counts it (kind "baseline.loads").
  */
-void check_defer_loads(struct check_cell *cell, const struct check_test *bare);
+void check_defer_loads(struct check_cell *cell, const struct verdict *v,
+		       const struct check_test *bare);
 #define CHECK_LOADS_BLIND 2.0
 /* The significance of the rule of metric m in this cell, times the look's share of it (adaptive
  * runs). */
