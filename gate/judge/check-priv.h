@@ -182,11 +182,14 @@ void check_cell_init(struct check_cell *cell, struct check *c, const struct chec
 /* From CHECK_SITTINGS_TRUSTED sittings, a measured sd counts down to this share of the assumed. */
 #define CHECK_SITTINGS_FLOOR 0.5
 /*
- * What an assumed sd is worth as an estimate, in degrees of freedom: the gate trusts a measured
- * sd alone, in its place, from CHECK_SITTINGS_TRUSTED sittings (their sittings - 1 df), so the
- * assumption is worth no more than that measurement (docs/check.md, "Shift between sittings").
+ * What an assumed sd is worth as an estimate, in degrees of freedom (t quantiles, never exact).
+ * A choice of power against how fast a wrong assumption gives way to measured sittings: at 5
+ * (what CHECK_SITTINGS_TRUSTED sittings measure) a time check's minimum detectable change against
+ * a 1-sitting baseline (1 % over 20 tests) went from 13.7 % (known) to 25 %; at 10 it is 17.8 %,
+ * and 2 sittings that show 3 times the assumed shift still cut the false alarms from 19.5 % to
+ * 12.1 % (tests/unit/test-sittings.c; docs/check.md, "Shift between sittings").
  */
-#define CHECK_SITTINGS_PRIOR_DF (CHECK_SITTINGS_TRUSTED - 1)
+#define CHECK_SITTINGS_PRIOR_DF 10
 /* *df: the df of the value: CHECK_SITTINGS_PRIOR_DF when assumed, plus sittings - 1 when pooled
  * with a measured one, sittings - 1 when measured alone (0: none, A/B); df may be NULL. */
 double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative,

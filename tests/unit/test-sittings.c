@@ -303,8 +303,10 @@ enum { SMALL_TRIALS = 4000 };
  * true shift is the assumed 3 %, a clean gate at alpha 1 % raises at most 1 %
  * false alarms with 1, 2 and 3 sittings (t quantiles on an estimate that is
  * right: fewer). When it is 3 times the assumed, 2 sittings show it and the
- * gate pools what they measured; the rule before ignored it and alarmed in
- * about a fifth of the gates.
+ * gate pools what they measured: at most 14 % (12.1 % with the prior worth
+ * CHECK_SITTINGS_PRIOR_DF = 10 df, 7.7 % at 5, which cost too much power where
+ * nothing is measured); the rule before ignored it and alarmed in about a
+ * fifth of the gates (19.5 %).
  */
 static void test_small_sittings_false_alarms(void **state)
 {
@@ -321,8 +323,8 @@ static void test_small_sittings_false_alarms(void **state)
 		      SMALL_TRIALS, at[0], at[1], at[2], wide, wide_before);
 	for (int k = 0; k < 3; k++)
 		assert_true(at[k] <= 0.01 * SMALL_TRIALS);
-	assert_true(wide <= 0.12 * SMALL_TRIALS);
-	assert_true(wide_before > 0.12 * SMALL_TRIALS); /* the defect this test catches */
+	assert_true(wide <= 0.14 * SMALL_TRIALS);
+	assert_true(wide_before > 0.14 * SMALL_TRIALS); /* the defect this test catches */
 }
 
 /* Assumed (worth the prior's df) with 1 sitting, pooled with 2, the floor with the pooled df or
