@@ -34,10 +34,17 @@ GATE_CFLAGS = $(shell $(PKG_CONFIG) --cflags yaml-0.1 libcurl sqlite3 libpq)
 GATE_LIBS = $(shell $(PKG_CONFIG) --libs yaml-0.1 libcurl sqlite3 libpq) -lm -pthread
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
+# ---- format: what the tracer and the gate share ---------------------------
+# format/ (docs/design.md, "format/") holds the profile's column tables and the per-rank lost-time
+# formulas; both sides include it as "format/...", and its .c files are compiled into both.
+FORMAT_SRC := $(wildcard format/*.c)
+FORMAT_CFLAGS := -I.
+
 # ---- tracer ---------------------------------------------------------------
 TRACER_SRC := $(filter-out tracer/mpi%.c,$(wildcard tracer/*.c))
-TRACER_OBJ := $(TRACER_SRC:%.c=$(B)/pic/%.o)
-TRACER_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden -fno-semantic-interposition -pthread -Itracer
+TRACER_OBJ := $(TRACER_SRC:%.c=$(B)/pic/%.o) $(FORMAT_SRC:%.c=$(B)/pic/%.o)
+TRACER_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden -fno-semantic-interposition -pthread -Itracer \
+	$(FORMAT_CFLAGS)
 TRACER_LIBS := -pthread -ldl -lm
 
 # The Fortran module (use scalegate) is compiled into the tracer libraries when gfortran is
@@ -65,6 +72,11 @@ $(B)/pic/tracer/%.o: tracer/%.c
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)$(CC) $(TRACER_CFLAGS) -c $< -o $@
 
+$(B)/pic/format/%.o: format/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(TRACER_CFLAGS) -c $< -o $@
+
 $(B)/lib/libscalegate.a: $(TRACER_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  AR      $@")
@@ -82,7 +94,7 @@ TRACER_LIBS_OUT := $(B)/lib/libscalegate.a $(B)/lib/libscalegate.so
 GATE_ALL := $(wildcard gate/*/*.c)
 GATE_CMD := $(wildcard gate/cmd/*.c)
 GATE_LIB_SRC := $(filter-out $(GATE_CMD),$(GATE_ALL))
-GATE_LIB_OBJ := $(GATE_LIB_SRC:%.c=$(B)/%.o) $(B)/gen/rules-default.o
+GATE_LIB_OBJ := $(GATE_LIB_SRC:%.c=$(B)/%.o) $(FORMAT_SRC:%.c=$(B)/%.o) $(B)/gen/rules-default.o
 GATE_CMD_OBJ := $(GATE_CMD:%.c=$(B)/%.o)
 # The CLI exports nothing (tests/cli/symbols.sh): a name of ours in its dynamic symbol table would
 # replace a library's own for every library in the process (libpq -> MIT Kerberos called the gate's
@@ -92,7 +104,12 @@ GATE_VISIBILITY := -fvisibility=hidden
 $(B)/gate/%.o: gate/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) $(GATE_VISIBILITY) $(GATE_CFLAGS) -Igate -DSG_VERSION='"$(VERSION)"' -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(GATE_VISIBILITY) $(GATE_CFLAGS) -Igate $(FORMAT_CFLAGS) -DSG_VERSION='"$(VERSION)"' -c $< -o $@
+
+$(B)/format/%.o: format/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(GATE_VISIBILITY) $(FORMAT_CFLAGS) -c $< -o $@
 
 # The shipped default rules are rules/default.yml itself, built in as a string (rules/rules-load.c).
 define gen_rules_default
@@ -280,7 +297,7 @@ UNIT_BIN := $(UNIT_SRC:%.c=$(B)/%)
 $(B)/tests/unit/%: tests/unit/%.c $(B)/libgate.a
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) $(GATE_CFLAGS) -Igate $< -o $@ $(ALL_LDFLAGS) $(B)/libgate.a $(GATE_LIBS) $(CMOCKA_LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(GATE_CFLAGS) -Igate $(FORMAT_CFLAGS) $< -o $@ $(ALL_LDFLAGS) $(B)/libgate.a $(GATE_LIBS) $(CMOCKA_LIBS)
 
 # ---- fuzzing (libFuzzer): the config, rules, profile and baseline readers ----------
 # tests/fuzz/fuzz-*.c linked with the gate built by clang with -fsanitize=fuzzer-no-link,address,undefined, in
@@ -290,7 +307,7 @@ FUZZ_B := build/fuzz
 HAVE_CLANG := $(if $(shell command -v $(CLANG) 2>/dev/null),yes)
 FUZZ_NAMES := config rules profile baseline
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_B)/fuzz-%)
-FUZZ_OBJ := $(GATE_LIB_SRC:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/gen/rules-default.o
+FUZZ_OBJ := $(GATE_LIB_SRC:%.c=$(FUZZ_B)/%.o) $(FORMAT_SRC:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/gen/rules-default.o
 FUZZ_CFLAGS = -std=c11 -Wall -Wextra $(WERROR) -g -O1 -MMD -MP -D_GNU_SOURCE -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 # AddressSanitizer and UndefinedBehaviorSanitizer: undefined behaviour stops the fuzzer as a crash.
@@ -300,7 +317,12 @@ FUZZ_SECONDS ?= 600
 $(FUZZ_B)/gate/%.o: gate/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZCC  $@")
-	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) $(GATE_VISIBILITY) $(GATE_CFLAGS) -Igate -DSG_VERSION='"$(VERSION)"' -c $< -o $@
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) $(GATE_VISIBILITY) $(GATE_CFLAGS) -Igate $(FORMAT_CFLAGS) -DSG_VERSION='"$(VERSION)"' -c $< -o $@
+
+$(FUZZ_B)/format/%.o: format/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FUZZCC  $@")
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) $(GATE_VISIBILITY) $(FORMAT_CFLAGS) -c $< -o $@
 
 $(FUZZ_B)/gen/rules-default.c: rules/default.yml
 	$(gen_rules_default)
@@ -312,7 +334,7 @@ $(FUZZ_B)/gen/rules-default.o: $(FUZZ_B)/gen/rules-default.c
 $(FUZZ_B)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZLD  $@")
-	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) $(GATE_CFLAGS) -Igate -Itests/fuzz $< $(FUZZ_OBJ) -o $@ $(GATE_LIBS)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) $(GATE_CFLAGS) -Igate $(FORMAT_CFLAGS) -Itests/fuzz $< $(FUZZ_OBJ) -o $@ $(GATE_LIBS)
 
 FUZZ_ALL := $(if $(HAVE_CLANG),$(FUZZ_BIN))
 # Kept: as prerequisites of a pattern rule they are intermediate and would be deleted after the first build,

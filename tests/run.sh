@@ -45,12 +45,18 @@ passed=0 failed=0 skipped=0 failures=()
 # at a time too.
 jobs=${SG_JOBS:-2}
 [ ${#hogs[@]} -eq 0 ] || jobs=1
-case ${SG_TIER:=all} in fast | timing | all) ;; *) echo "SG_TIER: fast, timing or unset, not '$SG_TIER'" >&2; exit 2 ;; esac
+case ${SG_TIER:=all} in
+fast | timing | all) ;;
+*) echo "SG_TIER: fast, timing or unset, not '$SG_TIER'" >&2; exit 2 ;;
+esac
 
 # tier_of NAME FILE: the tier a test declares (see above).
 tier_of() {
 	case $1 in
-	unit/*) grep -qx '/\* tier: timing \*/' "$top/tests/unit/${1#unit/}.c" 2>/dev/null && echo timing || echo fast ;;
+	unit/*)
+		grep -qx '/\* tier: timing \*/' "$top/tests/unit/${1#unit/}.c" 2>/dev/null &&
+			echo timing || echo fast
+		;;
 	*) grep -qx '# tier: fast' "$2" && echo fast || echo timing ;;
 	esac
 }
@@ -76,9 +82,10 @@ run_test() {
 # why".
 skipped_parts() {
 	awk '/^# .*: skipped: / { why = substr($0, 3); next }
-		/^(not )?ok [0-9]+ - .* # SKIP/ { sub(/^(not )?ok [0-9]+ - /, ""); sub(/ # SKIP:? */, " skipped: ")
-			print; why = ""; next }
-		/^(not )?ok [0-9]+ # SKIP/ { print why != "" ? why : $NF " skipped"; why = ""; next }
+		/^(not )?ok [0-9]+ - .* # SKIP/ { sub(/^(not )?ok [0-9]+ - /, "")
+			sub(/ # SKIP:? */, " skipped: "); print; why = ""; next }
+		/^(not )?ok [0-9]+ # SKIP/ {
+			print why != "" ? why : $NF " skipped"; why = ""; next }
 		{ why = "" }' "$1" | paste -sd ';' -
 }
 
@@ -92,10 +99,12 @@ report() {
 	parts=$(skipped_parts "$log")
 	if [ "$rc" -eq 0 ]; then
 		passed=$((passed + 1))
-		printf 'ok    %-48s %3ds  %4d checks%s\n' "$name" "$secs" "$checks" "${parts:+; $parts}"
+		printf 'ok    %-48s %3ds  %4d checks%s\n' "$name" "$secs" "$checks" \
+			"${parts:+; $parts}"
 	elif [ "$rc" -eq 77 ]; then
 		skipped=$((skipped + 1))
-		printf 'skip  %-48s %3ds  %s\n' "$name" "$secs" "$(grep -v '^[[:space:]]*$' "$log" | tail -n 1)"
+		printf 'skip  %-48s %3ds  %s\n' "$name" "$secs" \
+			"$(grep -v '^[[:space:]]*$' "$log" | tail -n 1)"
 	else
 		failed=$((failed + 1))
 		failures+=("$name")
@@ -103,12 +112,13 @@ report() {
 		if grep -E '^not ok' "$log" | grep -vq ' # SKIP'; then
 			grep -E '^not ok' "$log" | grep -v ' # SKIP' | sed 's/^/      > /'
 		else
-			printf '      > not ok - exit %s after %s passing checks, none of them failed (a command did)\n' \
-				"$rc" "$checks"
+			printf '      > not ok - exit %s after %s passing checks, %s\n' \
+				"$rc" "$checks" 'none of them failed (a command did)'
 		fi
 		sed 's/^/      | /' "$log" | tail -n 60
 	fi
-	[ -z "${SG_VERBOSE:-}" ] || [ "$rc" -ne 0 ] || grep -E '^(not )?ok [0-9]+|^# ' "$log" | sed 's/^/      /'
+	[ -z "${SG_VERBOSE:-}" ] || [ "$rc" -ne 0 ] ||
+		grep -E '^(not )?ok [0-9]+|^# ' "$log" | sed 's/^/      /'
 }
 
 # Every test by name, with its program (a unit test binary, or a command-line script that bash runs)
@@ -133,7 +143,8 @@ launch() {
 
 # in_tier I TIER: test I is selected and of TIER, which this run runs.
 in_tier() {
-	selected "${names[$1]}" && [ "${tiers[$1]}" = "$2" ] && { [ "$SG_TIER" = all ] || [ "$SG_TIER" = "$2" ]; }
+	selected "${names[$1]}" && [ "${tiers[$1]}" = "$2" ] &&
+		{ [ "$SG_TIER" = all ] || [ "$SG_TIER" = "$2" ]; }
 }
 
 declare -A running=()
@@ -165,7 +176,8 @@ timing_ran=$((passed + failed + skipped - fast_ran))
 
 echo
 [ $fast_ran -eq 0 ] || echo "fast tier: $fast_ran tests in ${fast_secs}s ($jobs at a time)"
-[ $timing_ran -eq 0 ] || echo "timing tier: $timing_ran tests in $((SECONDS - tier_start))s (one at a time)"
+[ $timing_ran -eq 0 ] ||
+	echo "timing tier: $timing_ran tests in $((SECONDS - tier_start))s (one at a time)"
 [ $failed -gt 0 ] && printf 'failed: %s\n' "${failures[@]}"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]

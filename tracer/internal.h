@@ -109,6 +109,8 @@ struct sg_stat {
 			       * (mpi-node.c); exclusive */
 	double mpi_rq;        /* ns of its own run-queue delay while it waited in MPI; exclusive */
 	double mpi_cpu;       /* on-CPU ns while it waited in MPI (a spin); exclusive */
+	uint64_t omp_held;    /* holding a lock, critical, ordered or a serialized atomic, with
+			       * another thread alive (omp-locks.c); exclusive */
 };
 
 /* MPI time per operation kind, exclusive (charged to the innermost open interval). */
@@ -178,6 +180,11 @@ struct sg_thread {
 	double phase_rq;      /* its run-queue delay read so far, ns */
 	double phase_cpu;     /* its on-CPU time read so far, ns */
 	struct sg_member *member; /* the body it runs, or NULL */
+
+	/* The locks it holds (omp-locks.c): how many, and when it took the outermost (0: not
+	 * measured, nobody else could have waited). */
+	uint32_t held_depth;
+	uint64_t held_start;
 
 	/* Its lag in MPI (mpi-node.c): how much later than without any run-queue delay it is, ns:
 	 * mpi_lag at mpi_start (its last wait for a partner ended), then its own delay since. */
@@ -343,6 +350,16 @@ SG_HIDDEN void *sg_omp_real(void **slot, const char *name, const void *self);
 SG_HIDDEN int sg_omp_thread_num(void);  /* -1 without a runtime */
 SG_HIDDEN int sg_omp_max_threads(void); /* 1 without a runtime */
 SG_HIDDEN int sg_omp_linked(void);      /* the program was linked with an OpenMP runtime */
+
+/* The real entry point, found once (omp-runtime.c): NULL when no OpenMP runtime defines it. */
+#define SG_OMP_REAL(name) \
+	static void *name##_real; \
+	__typeof__(name) *name##_fn = (__typeof__(name) *)sg_omp_real(&name##_real, #name, \
+								      (const void *)name)
+
+/* Work done holding a lock (omp-locks.c): a thread took one, and let its last one go. */
+SG_HIDDEN void sg_held_begin(struct sg_thread *t);
+SG_HIDDEN void sg_held_end(struct sg_thread *t);
 
 /* 1 once OMPT callbacks are registered (LLVM libomp): the GOMP wrappers then only pass through. */
 SG_HIDDEN extern int sg_ompt_on;

@@ -8,11 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
-/* The real entry point, found once (omp-runtime.c): NULL when no OpenMP runtime defines it. */
-#define REAL(name) \
-	static void *name##_real; \
-	__typeof__(name) *name##_fn = (__typeof__(name) *)sg_omp_real(&name##_real, #name, \
-								      (const void *)name)
+#define REAL SG_OMP_REAL
 
 /* ---- teams: one implementation of inheritance, body, idle and par for both captures ---- */
 
@@ -316,54 +312,6 @@ WAIT_VOID(GOMP_sections_end, (void), (), 1)
 WAIT_BOOL(GOMP_sections_end_cancel)
 WAIT_VOID(GOMP_taskwait, (void), (), 0)
 WAIT_VOID(GOMP_taskgroup_end, (void), (), 0)
-
-/* Mutual exclusion: the time to get in, when another thread could be in (else taking it is work).
- */
-#define WAIT_LOCK(name, params, args) \
-	SG_API void name params; \
-	SG_API void name params \
-	{ \
-		REAL(name); \
-		struct sg_thread *t = sg_self; \
-		uint64_t t0 = t ? sg_now() : 0; \
-		if (SG_UNLIKELY(!name##_fn)) \
-			return; \
-		name##_fn args; \
-		if (t && sg_lock_contended() && !__atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED)) \
-			sg_account_wait(t, t0, offsetof(struct sg_stat, omp_lock)); \
-	}
-
-WAIT_LOCK(GOMP_critical_start, (void), ())
-WAIT_LOCK(GOMP_critical_name_start, (void **pptr), (pptr))
-WAIT_LOCK(GOMP_atomic_start, (void), ())
-WAIT_LOCK(GOMP_ordered_start, (void), ())
-
-/* A lock taken at the first try was free: no wait. Only the wait for a lock another thread holds
- * counts. */
-#define SET_LOCK(name, type, test_name) \
-	SG_API void name(type *lock); \
-	SG_API void name(type *lock) \
-	{ \
-		REAL(name); \
-		static void *test_real; \
-		int (*test)(type *) = (int (*)(type *))sg_omp_real(&test_real, #test_name, NULL); \
-		struct sg_thread *t = sg_self; \
-		uint64_t t0; \
-		if (SG_UNLIKELY(!name##_fn)) \
-			return; \
-		if (!t || !test || __atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED)) { \
-			name##_fn(lock); \
-			return; \
-		} \
-		t0 = sg_now(); \
-		if (test(lock)) \
-			return; \
-		name##_fn(lock); \
-		sg_account_wait(t, t0, offsetof(struct sg_stat, omp_lock)); \
-	}
-
-SET_LOCK(omp_set_lock, omp_lock_t, omp_test_lock)
-SET_LOCK(omp_set_nest_lock, omp_nest_lock_t, omp_test_nest_lock)
 
 __attribute__((constructor)) static void omp_mode(void)
 {

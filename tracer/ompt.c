@@ -43,6 +43,7 @@ typedef enum ompt_callbacks_t {
 	ompt_callback_parallel_end = 4,
 	ompt_callback_implicit_task = 7,
 	ompt_callback_sync_region_wait = 16,
+	ompt_callback_mutex_released = 17,
 	ompt_callback_sync_region = 23,
 	ompt_callback_mutex_acquire = 26,
 	ompt_callback_mutex_acquired = 27,
@@ -328,11 +329,23 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
 	struct sg_thread *t = sg_self;
 
 	(void)kind, (void)codeptr_ra;
-	if (t && local.locking && local.lock_id == wait_id) {
+	if (!t)
+		return;
+	if (local.locking && local.lock_id == wait_id) {
 		local.locking = 0;
 		if (sg_lock_contended())
 			sg_account_wait(t, local.lock_start, offsetof(struct sg_stat, omp_lock));
 	}
+	sg_held_begin(t);
+}
+
+/* The work done holding it (omp_held) ends as it is given back; a nest lock's inner levels come
+ * as nest_lock callbacks, which leave it held. */
+static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
+{
+	(void)kind, (void)wait_id, (void)codeptr_ra;
+	if (sg_self)
+		sg_held_end(sg_self);
 }
 
 static void on_thread_end(ompt_data_t *thread_data)
@@ -357,6 +370,7 @@ static int ompt_initialize(ompt_function_lookup_t lookup, int initial_device_num
 				    sync_region_wait = on_sync_region_wait;
 	ompt_callback_mutex_acquire_t mutex_acquire = on_mutex_acquire;
 	ompt_callback_mutex_t mutex_acquired = on_mutex_acquired;
+	ompt_callback_mutex_t mutex_released = on_mutex_released;
 	ompt_callback_thread_end_t thread_end = on_thread_end;
 	const struct {
 		ompt_callbacks_t event;
@@ -369,6 +383,7 @@ static int ompt_initialize(ompt_function_lookup_t lookup, int initial_device_num
 		{ ompt_callback_sync_region_wait, (ompt_callback_t)sync_region_wait },
 		{ ompt_callback_mutex_acquire, (ompt_callback_t)mutex_acquire },
 		{ ompt_callback_mutex_acquired, (ompt_callback_t)mutex_acquired },
+		{ ompt_callback_mutex_released, (ompt_callback_t)mutex_released },
 		{ ompt_callback_thread_end, (ompt_callback_t)thread_end },
 	};
 

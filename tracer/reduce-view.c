@@ -9,21 +9,6 @@
 
 #include "writer.h"
 
-/* A value as the profile holds it: %.9g of seconds, read back. Shares computed from it are the
- * ones the gate computes from the per-rank files. */
-static double r9(double x)
-{
-	char b[40];
-
-	snprintf(b, sizeof(b), "%.9g", x);
-	return strtod(b, NULL);
-}
-
-static double col(double ns, int captured)
-{
-	return captured ? r9(ns * 1e-9) : NAN;
-}
-
 static double z(double v)
 {
 	return isnan(v) ? 0 : v;
@@ -71,57 +56,28 @@ static int map_threads(struct sg_rview *rv)
 	return 0;
 }
 
-/* One stat record as the gate adds it to its view. */
+/* One stat record as the gate adds it to its view: the values the writer writes, read back. */
 static void add_stat(struct sg_rview *rv, const struct sg_thread *t, uint32_t node,
 		     const struct sg_stat *s, double sec)
 {
-	int q = rv->slot[t->slot], omp = rv->omp, rq_ok = sg_sched_on && !t->rq_lost;
-	double *c = sg_rview_cell(rv, node, q);
-	double time = r9((double)s->time * sec), cpu = col(s->cpu, !t->cpu_lost);
-	double rq = col(s->rq, rq_ok), sq = col((double)s->rq_sync, sg_sched_on && omp);
-	double ms = col(s->mpi_sync, sg_mpi_sync_on && !t->rq_lost);
+	int q = rv->slot[t->slot];
+	double v[SG_NR_STAT_COLUMNS];
 
-	c[RV_TIME] += time;
-	c[RV_PAR] += r9((double)s->par * sec);
-	c[RV_COUNT] += (double)s->count;
-	c[RV_B] += omp ? r9((double)s->omp_barrier * sec) : 0;
-	c[RV_L] += omp ? r9((double)s->omp_lock * sec) : 0;
-	c[RV_D] += omp ? r9((double)s->omp_idle * sec) : 0;
-	c[RV_RQ] += z(rq);
-	c[RV_SQ] += z(sq);
-	c[RV_CW] += z(col(s->cpu_wait, !t->cpu_lost && omp));
-	rv->team_delay |= !isnan(sq);
-	c[RV_MS] += z(ms);
-	c[RV_MQ] += z(col(s->mpi_rq, sg_mpi_sync_on && !t->rq_lost));
-	c[RV_MC] += z(col(s->mpi_cpu, sg_mpi_sync_on && !t->cpu_lost));
-	rv->mpi_delay |= !isnan(ms);
-	c[RV_CPU] += z(cpu);
-	c[RV_CPU_NAN] += isnan(cpu);
-	/* a worker's record without entries is an inherited frame: its time is in no ancestor's */
-	if (q && s->count == 0) {
-		c[RV_INH] += time;
-		c[RV_INHQ] += z(rq);
-		c[RV_INHC] += z(cpu);
-	}
+	sg_stat_values(t, s, sec, rv->omp, v);
+	sg_stat_values_written(v);
+	sg_rank_add_stat(sg_rview_cell(rv, node, q), v, q, &rv->team_delay, &rv->mpi_delay);
 }
 
 static void add_mpi(struct sg_rview *rv, int slot, uint32_t node, int kind,
 		    const struct sg_mpi_stat *m, double sec)
 {
 	int k = kind >= SG_MPI_BARRIER && kind <= SG_MPI_SCAN ? kind - SG_MPI_BARRIER : -1;
-	double t = r9((double)m->time * sec);
-	double wait = sg_mpi_kind_wait_measured(kind) ? r9((double)m->wait * sec) : NAN;
-	double *c = sg_rview_cell(rv, node, rv->slot[slot]);
+	double v[SG_NR_MPI_COLUMNS];
+	double *cw = k < 0 ? NULL : &rv->coll[((size_t)node * SG_RED_NR_COLL + (size_t)k) * 2];
 
-	c[RV_M] += t;
-	if (k < 0 && !isnan(wait))
-		c[RV_PW] += wait;
-	if (k >= 0) {
-		double *cw = &rv->coll[((size_t)node * SG_RED_NR_COLL + (size_t)k) * 2];
-		cw[0] += t;
-		if (!isnan(wait))
-			cw[1] = z(cw[1]) + wait;
-	}
+	sg_mpi_values(m, kind, sec, v);
+	sg_mpi_values_written(v);
+	sg_rank_add_mpi(sg_rview_cell(rv, node, rv->slot[slot]), cw, v);
 }
 
 static void add_all(struct sg_rview *rv)
@@ -163,16 +119,13 @@ static void mark_bottoms(struct sg_rview *rv)
 
 static void add_up(struct sg_rview *rv, size_t n, size_t up, double *inh)
 {
-	static const int exclusive[] = { RV_B, RV_L, RV_D, RV_SQ, RV_CW, RV_MS, RV_MQ, RV_MC,
-					 RV_M, RV_PW, RV_CPU_NAN };
 	size_t nt = (size_t)rv->threads;
 
 	for (int t = 0; t < rv->threads; t++) {
 		double *c = sg_rview_cell(rv, n, t), *u = sg_rview_cell(rv, up, t);
 		double *to = &inh[(up * nt + (size_t)t) * 3];
 		const double *from = &inh[(n * nt + (size_t)t) * 3];
-		for (size_t k = 0; k < sizeof(exclusive) / sizeof(exclusive[0]); k++)
-			u[exclusive[k]] += c[exclusive[k]];
+		sg_rank_add_exclusive(u, c);
 		to[0] += c[RV_INH] + from[0];
 		to[1] += c[RV_INHQ] + from[1];
 		to[2] += c[RV_INHC] + from[2];

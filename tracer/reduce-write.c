@@ -2,6 +2,7 @@
  * and each interval's reduced record, on rank 0. */
 #include "reduce-paths.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,13 +10,28 @@
 
 static const char *const field_names[] = {
 #define X(id, name, op) name,
-	SG_RED_FIELDS(X)
+	SG_REDUCED_COLUMNS(X)
 #undef X
 };
 
 static const char *const quantity_names[] = {
 #define X(id, name) name,
-	SG_RED_QUANTITIES(X)
+	SG_REDUCED_QUANTITIES(X)
+#undef X
+};
+
+static const char *const cmp_names[] = {
+#define X(id, name, kind) name,
+	SG_REDUCED_CMP_COLUMNS(X)
+#undef X
+};
+
+/* A rank or thread is written as an integer. */
+#define KIND_IS_INDEX 1
+#define KIND_IS_VALUE 0
+static const int cmp_is_index[] = {
+#define X(id, name, kind) KIND_IS_##kind,
+	SG_REDUCED_CMP_COLUMNS(X)
 #undef X
 };
 
@@ -66,20 +82,25 @@ static void write_records(struct buf *b, const struct sg_red *red, size_t n)
 	sg_buf_printf(b, "\n");
 	for (size_t i = 0; i < n; i++) {
 		sg_buf_printf(b, "reduced\t%zu", i);
+		/* '-': not captured on some rank (held: a rank without OpenMP) */
 		for (int f = 0; f < SG_RED_NR_FIELDS; f++)
-			sg_buf_printf(b, "\t%.17g", red[i].v[f]);
+			if (isnan(red[i].v[f]))
+				sg_buf_printf(b, "\t-");
+			else
+				sg_buf_printf(b, "\t%.17g", red[i].v[f]);
 		sg_buf_printf(b, "\n");
 	}
-	sg_buf_printf(b, "columns\treduced_cmp\tnode\tquantity\tmin\tmin_rank\tmin_thread\tmax"
-			 "\tmax_rank\tmax_thread\tsum\n");
+	sg_buf_printf(b, "columns\treduced_cmp\tnode\tquantity");
+	for (int c = 0; c < SG_CMP_NR; c++)
+		sg_buf_printf(b, "\t%s", cmp_names[c]);
+	sg_buf_printf(b, "\n");
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < SG_RED_NR_QUANTITIES; k++) {
 			const double *c = &red[i].v[SG_RED_NR_FIELDS + k * SG_CMP_NR];
 			sg_buf_printf(b, "reduced_cmp\t%zu\t%s", i, quantity_names[k]);
-			sg_buf_printf(b, "\t%.17g\t%.0f\t%.0f\t%.17g\t%.0f\t%.0f\t%.17g\n",
-				      c[SG_CMP_MIN], c[SG_CMP_MIN_RANK], c[SG_CMP_MIN_THREAD],
-				      c[SG_CMP_MAX], c[SG_CMP_MAX_RANK], c[SG_CMP_MAX_THREAD],
-				      c[SG_CMP_SUM]);
+			for (int f = 0; f < SG_CMP_NR; f++)
+				sg_buf_printf(b, cmp_is_index[f] ? "\t%.0f" : "\t%.17g", c[f]);
+			sg_buf_printf(b, "\n");
 		}
 }
 

@@ -6,65 +6,13 @@
 
 #include <stddef.h>
 
+#include "format/columns.h"
+#include "format/rank-share.h"
 #include "internal.h"
 
-/* X(ID, "column in the profile", how two records combine: SUM, MAX or MIN). The names are the
- * gate's (docs/metrics.md): sums over ranks and processors of the lost-time terms and the work,
- * the longest times, the largest cut-off of a clamped term, and flags every rank must have. */
-#define SG_RED_FIELDS(X) \
-	X(COUNT, "count", SUM) \
-	X(SEQ, "seq", SUM) \
-	X(PAR, "par", SUM) \
-	X(IDLE, "idle", SUM) \
-	X(SYNC_OMP, "sync_omp", SUM) \
-	X(COMM, "comm", SUM) \
-	X(SYNC_MPI, "sync_mpi", SUM) \
-	X(WORK, "work", SUM) \
-	X(SERIAL, "serial", SUM) \
-	X(SERIAL_WALL, "serial_wall", SUM) \
-	X(WALL, "wall", SUM) \
-	X(EXEC, "exec", MAX) \
-	X(EXEC_PROG, "exec_prog", MAX) \
-	X(WORK_MAX, "work_max", MAX) \
-	X(CUT_SEQ, "cut_seq", MAX) \
-	X(CUT_WORK, "cut_work", MAX) \
-	X(CUT_COMM, "cut_comm", MAX) \
-	X(ESTIMATED, "estimated", MAX) \
-	X(SCHED, "sched", MIN) \
-	X(OMP, "omp", MIN) \
-	X(MPI, "mpi", MIN)
-
-enum sg_red_field {
-#define X(id, name, op) SG_RED_##id,
-	SG_RED_FIELDS(X)
-#undef X
-	SG_RED_NR_FIELDS
-};
-
-/* The per-processor quantities of the comparative characteristics, in the gate's order. */
-#define SG_RED_QUANTITIES(X) \
-	X(WORK, "work") \
-	X(TIME, "time") \
-	X(BARRIER, "omp_barrier") \
-	X(LOCK, "omp_lock") \
-	X(OMP_IDLE, "omp_idle") \
-	X(MISSING, "no_work") \
-	X(MPI, "mpi") \
-	X(MPI_WAIT, "mpi_wait") \
-	X(IDLE, "idle") \
-	X(INTERFERENCE, "interference")
-
-enum sg_red_quantity {
-#define X(id, name) SG_RQ_##id,
-	SG_RED_QUANTITIES(X)
-#undef X
-	SG_RED_NR_QUANTITIES
-};
-
-/* The extremes of one quantity over processors: ties go to the lowest rank, then thread. */
-enum { SG_CMP_MIN, SG_CMP_MIN_RANK, SG_CMP_MIN_THREAD, SG_CMP_MAX, SG_CMP_MAX_RANK,
-       SG_CMP_MAX_THREAD, SG_CMP_SUM, SG_CMP_NR };
-
+/* The record's fields are the reduced profile's columns (format/columns.h: SG_REDUCED_COLUMNS,
+ * with how two records combine), then per quantity (SG_REDUCED_QUANTITIES) its extremes and sum
+ * (SG_REDUCED_CMP_COLUMNS: ties go to the lowest rank, then thread). */
 #define SG_RED_LEN (SG_RED_NR_FIELDS + SG_RED_NR_QUANTITIES * SG_CMP_NR)
 
 /* One interval's record: the fields, then SG_CMP_NR values per quantity. */
@@ -73,7 +21,7 @@ struct sg_red {
 };
 
 /* The collective kinds whose waiting the gate estimates from all ranks' times. */
-#define SG_RED_NR_COLL 10
+#define SG_RED_NR_COLL SG_NR_COLL
 
 /* What a rank needs from all the others before its share can be computed (one allreduce, MAX):
  * per interval its longest rank time, the least time in each collective kind (negated), whether
@@ -81,11 +29,7 @@ struct sg_red {
 enum { SG_CTX_EXEC, SG_CTX_TMIN, SG_CTX_MEASURED = SG_CTX_TMIN + SG_RED_NR_COLL,
        SG_CTX_LEN = SG_CTX_MEASURED + SG_RED_NR_COLL };
 
-/* Per node and thread, inclusive over the node's subtree: the gate's rank view (its
- * gate/analyze/analysis-priv.h names them; RV_PW: measured point-to-point waiting, part of
- * RV_M). */
-enum { RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_PW, RV_INH, RV_RQ, RV_INHQ, RV_CPU,
-       RV_INHC, RV_CPU_NAN, RV_SQ, RV_CW, RV_MS, RV_MQ, RV_MC, RV_NR };
+/* Per node and thread, the rank view's values: RV_* of format/rank-share.h. */
 
 /* This rank's profile as the gate reads it, its nodes mapped onto the job's intervals. */
 struct sg_rview {

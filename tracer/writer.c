@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,60 +182,132 @@ static void write_tables(struct buf *b)
 	}
 }
 
-/* A value in nanoseconds, or '-' when not captured. */
-static void column_ns(struct buf *b, double ns, int captured)
+/* A column's value as the profile holds it, from the tracer's unit (format/columns.h, 'unit'). */
+#define UNIT_COUNT(v) ((double)(v))
+#define UNIT_TICKS(v) ((double)(v) * sec)
+#define UNIT_TICKS2(v) ((double)(v) * sec * sec)
+#define UNIT_NS(v) ((double)(v) * 1e-9)
+#define UNIT_IS_COUNT 1
+#define UNIT_IS_TICKS 0
+#define UNIT_IS_TICKS2 0
+#define UNIT_IS_NS 0
+
+/* When the tracer has a column's value (format/columns.h, 'captured'), from the thread 't', its
+ * record 's', whether OpenMP was captured ('omp') and the MPI operation kind ('kind'). */
+#define CAPTURED_ALWAYS 1
+#define CAPTURED_ENTERED (s->count != 0)
+#define CAPTURED_OMP omp
+#define CAPTURED_CPU (!t->cpu_lost)
+#define CAPTURED_RQ (sg_sched_on && !t->rq_lost)
+#define CAPTURED_RQ_OMP (sg_sched_on && omp)
+#define CAPTURED_CPU_OMP (!t->cpu_lost && omp)
+#define CAPTURED_MPI_RQ (sg_mpi_sync_on && !t->rq_lost)
+#define CAPTURED_MPI_CPU (sg_mpi_sync_on && !t->cpu_lost)
+#define CAPTURED_WAIT sg_mpi_kind_wait_measured(kind)
+
+void sg_stat_values(const struct sg_thread *t, const struct sg_stat *s, double sec, int omp,
+		    double *v)
 {
-	if (captured)
-		sg_buf_printf(b, "\t%.9g", ns * 1e-9);
-	else
-		sg_buf_printf(b, "\t-");
+#define X(id, name, field, unit, captured, sign) \
+	v[SG_COL_##id] = CAPTURED_##captured ? UNIT_##unit(s->field) : NAN;
+	SG_STAT_COLUMNS(X)
+#undef X
 }
 
-static void write_stat(struct buf *b, uint32_t node, const struct sg_thread *t,
-		       const struct sg_stat *s, double sec, int omp)
+void sg_mpi_values(const struct sg_mpi_stat *s, int kind, double sec, double *v)
 {
-	int thread = t->slot;
+#define X(id, name, field, unit, captured, sign) \
+	v[SG_MCOL_##id] = CAPTURED_##captured ? UNIT_##unit(s->field) : NAN;
+	SG_MPI_COLUMNS(X)
+#undef X
+}
 
-	sg_buf_printf(b, "stat\t%u\t%d\t%llu\t%.9g\t", node, thread, (unsigned long long)s->count,
-		   s->time * sec);
-	if (s->count)
-		sg_buf_printf(b, "%.9g\t%.9g\t%.9g", s->min * sec, s->max * sec,
-			      s->sumsq * sec * sec);
-	else
-		sg_buf_printf(b, "-\t-\t-");
-	sg_buf_printf(b, "\t%.9g", s->par * sec);
-	if (omp)
-		sg_buf_printf(b, "\t%.9g\t%.9g\t%.9g\t%llu", s->omp_barrier * sec,
-			      s->omp_idle * sec, s->omp_lock * sec,
-			      (unsigned long long)s->omp_regions);
-	else
-		sg_buf_printf(b, "\t-\t-\t-\t-");
-	column_ns(b, s->cpu, !t->cpu_lost);
-	column_ns(b, s->rq, sg_sched_on && !t->rq_lost);
-	column_ns(b, (double)s->rq_sync, sg_sched_on && omp);
-	column_ns(b, s->cpu_wait, !t->cpu_lost && omp);
-	column_ns(b, s->mpi_sync, sg_mpi_sync_on && !t->rq_lost);
-	column_ns(b, s->mpi_rq, sg_mpi_sync_on && !t->rq_lost);
-	column_ns(b, s->mpi_cpu, sg_mpi_sync_on && !t->cpu_lost);
+static const int stat_is_count[] = {
+#define X(id, name, field, unit, captured, sign) UNIT_IS_##unit,
+	SG_STAT_COLUMNS(X)
+#undef X
+};
+
+static const int mpi_is_count[] = {
+#define X(id, name, field, unit, captured, sign) UNIT_IS_##unit,
+	SG_MPI_COLUMNS(X)
+#undef X
+};
+
+/* A value as the profile holds it, read back: %.9g of seconds. */
+static double written(double x)
+{
+	char b[40];
+
+	snprintf(b, sizeof(b), "%.9g", x);
+	return strtod(b, NULL);
+}
+
+void sg_stat_values_written(double *v)
+{
+	for (int c = 0; c < SG_NR_STAT_COLUMNS; c++)
+		if (!stat_is_count[c])
+			v[c] = written(v[c]);
+}
+
+void sg_mpi_values_written(double *v)
+{
+	for (int c = 0; c < SG_NR_MPI_COLUMNS; c++)
+		if (!mpi_is_count[c])
+			v[c] = written(v[c]);
+}
+
+/* The columns record of a record type: its key fields, then the table's names. */
+static void write_columns(struct buf *b, const char *keys, const char *const *names, int n)
+{
+	sg_buf_printf(b, "columns\t%s", keys);
+	for (int c = 0; c < n; c++)
+		sg_buf_printf(b, "\t%s", names[c]);
 	sg_buf_printf(b, "\n");
 }
 
+/* The values of one record: integers as such, times to 9 digits, '-' where not captured. */
+static void write_values(struct buf *b, const double *v, const int *is_count, int n)
+{
+	for (int c = 0; c < n; c++)
+		if (isnan(v[c]))
+			sg_buf_printf(b, "\t-");
+		else if (is_count[c])
+			sg_buf_printf(b, "\t%.0f", v[c]);
+		else
+			sg_buf_printf(b, "\t%.9g", v[c]);
+	sg_buf_printf(b, "\n");
+}
+
+static const char *const stat_names[] = {
+#define X(id, name, field, unit, captured, sign) name,
+	SG_STAT_COLUMNS(X)
+#undef X
+};
+
+static const char *const mpi_names[] = {
+#define X(id, name, field, unit, captured, sign) name,
+	SG_MPI_COLUMNS(X)
+#undef X
+};
+
 static void write_stats(struct buf *b)
 {
-	double sec = 1.0 / sg_clock_hz();
+	double sec = 1.0 / sg_clock_hz(), v[SG_NR_STAT_COLUMNS];
 	int omp = strcmp(sg_omp_mode, "none") != 0;
 
-	sg_buf_printf(b, "columns\tstat\tnode\tthread\tcount\ttime\tmin\tmax\tsumsq\tpar"
-		      "\tomp_barrier\tomp_idle\tomp_lock\tomp_regions\tcpu\trq_wait\trq_sync"
-		      "\tcpu_wait\tmpi_sync\tmpi_rq\tmpi_cpu\n");
+	write_columns(b, "stat\tnode\tthread", stat_names, SG_NR_STAT_COLUMNS);
 	for (int i = 0; i < sg_thread_count(); i++) {
 		struct sg_thread *t = sg_thread_at(i);
 		for (uint32_t n = 0; n < sg_node_count(); n++) {
 			struct sg_stat *s = t->chunks[n / SG_CHUNK]
 						    ? &t->chunks[n / SG_CHUNK][n % SG_CHUNK]
 						    : NULL;
-			if (s && (s->count || s->time))
-				write_stat(b, n, t, s, sec, omp);
+			if (!s || !(s->count || s->time))
+				continue;
+			sg_stat_values(t, s, sec, omp, v);
+			sg_buf_printf(b, "stat\t%u\t%d", n, t->slot);
+			write_values(b, v, stat_is_count, SG_NR_STAT_COLUMNS);
 		}
 	}
 }
@@ -261,35 +334,24 @@ int sg_mpi_kind_wait_measured(int kind)
 	       (sg_mpi_wait_measured && mpi_kind_collective[kind]);
 }
 
-static void write_mpi_stat(struct buf *b, uint32_t node, int thread, int kind,
-			   const struct sg_mpi_stat *m, double sec)
-{
-	sg_buf_printf(b, "mpi\t%u\t%d\t%s\t%llu\t%.9g\t", node, thread, mpi_kind_names[kind],
-		   (unsigned long long)m->count, m->time * sec);
-	if (sg_mpi_kind_wait_measured(kind))
-		sg_buf_printf(b, "%.9g", m->wait * sec);
-	else
-		sg_buf_printf(b, "-");
-	sg_buf_printf(b, "\t%llu\t%llu\n", (unsigned long long)m->bytes_sent,
-		   (unsigned long long)m->bytes_recv);
-}
-
 static void write_mpi(struct buf *b)
 {
-	double sec = 1.0 / sg_clock_hz();
+	double sec = 1.0 / sg_clock_hz(), v[SG_NR_MPI_COLUMNS];
 
 	if (!strcmp(sg_mpi_mode, "none"))
 		return;
-	sg_buf_printf(b,
-		   "columns\tmpi\tnode\tthread\tkind\tcount\ttime\twait\tbytes_sent\tbytes_recv\n");
+	write_columns(b, "mpi\tnode\tthread\tkind", mpi_names, SG_NR_MPI_COLUMNS);
 	for (int i = 0; i < sg_thread_count(); i++) {
 		struct sg_thread *t = sg_thread_at(i);
 		for (uint32_t n = 0; n < sg_node_count(); n++) {
 			struct sg_mpi_stat *c = t->mpi_chunks[n / SG_CHUNK];
 			for (int k = 0; c && k < SG_MPI_NKINDS; k++) {
 				struct sg_mpi_stat *m = &c[(n % SG_CHUNK) * SG_MPI_NKINDS + k];
-				if (m->count)
-					write_mpi_stat(b, n, i, k, m, sec);
+				if (!m->count)
+					continue;
+				sg_mpi_values(m, k, sec, v);
+				sg_buf_printf(b, "mpi\t%u\t%d\t%s", n, i, mpi_kind_names[k]);
+				write_values(b, v, mpi_is_count, SG_NR_MPI_COLUMNS);
 			}
 		}
 	}

@@ -3,6 +3,7 @@
 #ifndef SG_WRITER_H
 #define SG_WRITER_H
 
+#include "format/columns.h"
 #include "internal.h"
 
 /* Version 2: version 1 and the reduced records of a job's one profile (tracer/PROFILE.md). */
@@ -32,6 +33,16 @@ struct sg_job_meta {
 SG_HIDDEN void sg_write_meta(struct buf *b, const struct sg_job_meta *job);
 /* Appends the end record and writes 'b' as DIR/NAME.sgprof through a temporary file; 0 or -1. */
 SG_HIDDEN int sg_write_sealed(const char *dir, const char *name, struct buf *b);
+
+/* The columns of thread t's record s as the profile holds them: seconds (sec: of a clock tick),
+ * counts, NAN where not captured ('-'). omp: OpenMP was captured. */
+SG_HIDDEN void sg_stat_values(const struct sg_thread *t, const struct sg_stat *s, double sec,
+			      int omp, double *v);
+/* The same of an mpi record of an operation kind (SG_NR_MPI_COLUMNS values). */
+SG_HIDDEN void sg_mpi_values(const struct sg_mpi_stat *s, int kind, double sec, double *v);
+/* The values as a reader reads them back: counts as they are, the others to 9 digits. */
+SG_HIDDEN void sg_stat_values_written(double *v);
+SG_HIDDEN void sg_mpi_values_written(double *v);
 
 /* Whether the profile's 'wait' of an MPI operation kind is measured (else '-'). */
 SG_HIDDEN int sg_mpi_kind_wait_measured(int kind);

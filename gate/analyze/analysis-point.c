@@ -1,5 +1,7 @@
-/* The figures of one interval in one run from its ranks' views: the lost-time decomposition of
- * docs/metrics.md, and its interference correction (the program's frame, Interference). */
+/* The figures of one interval in one run from its ranks' views (each rank's share by
+ * format/rank-share.c, the tracer's in-job reduction's too) or from a reduced profile: the
+ * lost-time decomposition of docs/metrics.md, and its interference correction (the program's
+ * frame, Interference). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,40 +57,43 @@ static double clamp0(struct clamp *cl, double v, enum analysis_figure f)
 	return 0;
 }
 
+/* Rank r in the interval, as the shared per-rank formulas read it (format/rank-share.h). */
+static struct sg_rank_cells rank_cells(const struct interval_ranks *ir, size_t r)
+{
+	const struct rank_view *rv = &ir->rv[r];
+	int node = ir->node[r];
+	struct sg_rank_cells c = {
+		node < 0 ? NULL : cell(rv, (size_t)node, 0),
+		node < 0 ? NULL : &rv->coll[(size_t)node * NR_COLL * 2],
+		rv->threads, rv->omp, rv->mpi, rv->sched, rv->team_delay, rv->mpi_delay,
+		rv->self_rate,
+	};
+
+	return c;
+}
+
 /* MPI waiting per rank: point-to-point as measured; collectives measured where the exact mode ran,
  * else t_{r,k} - min_r' t_{r',k}. */
 static void mpi_waits(const struct interval_ranks *ir, double *wait, int *estimated)
 {
-	for (size_t r = 0; r < ir->nr; r++) {
-		const struct rank_view *rv = &ir->rv[r];
-		wait[r] = 0;
-		for (int q = 0; q < rv->threads && ir->node[r] >= 0; q++)
-			wait[r] += cell(rv, (size_t)ir->node[r], q)[RV_PW];
-	}
-	for (size_t k = 0; k < NR_COLL; k++) {
-		double tmin = INFINITY;
-		int measured = 0;
+	double tmin[NR_COLL];
+	int measured[NR_COLL];
 
+	for (size_t k = 0; k < NR_COLL; k++) {
+		tmin[k] = INFINITY;
+		measured[k] = 0;
 		for (size_t r = 0; r < ir->nr; r++) {
 			const double *cw = ir->node[r] < 0 ? NULL :
 				&ir->rv[r].coll[((size_t)ir->node[r] * NR_COLL + k) * 2];
 			double t = cw ? cw[0] : 0;
-			if (t < tmin)
-				tmin = t;
-			measured |= cw && !isnan(cw[1]);
+			if (t < tmin[k])
+				tmin[k] = t;
+			measured[k] |= cw && !isnan(cw[1]);
 		}
-		for (size_t r = 0; r < ir->nr; r++) {
-			const double *cw = ir->node[r] < 0 ? NULL :
-				&ir->rv[r].coll[((size_t)ir->node[r] * NR_COLL + k) * 2];
-			if (!cw || cw[0] <= 0)
-				continue;
-			if (measured) {
-				wait[r] += z(cw[1]);
-			} else {
-				wait[r] += cw[0] - tmin;
-				*estimated = 1;
-			}
-		}
+	}
+	for (size_t r = 0; r < ir->nr; r++) {
+		struct sg_rank_cells c = rank_cells(ir, r);
+		wait[r] = sg_rank_wait(&c, tmin, measured, estimated);
 	}
 }
 
@@ -96,6 +101,7 @@ static void mpi_waits(const struct interval_ranks *ir, double *wait, int *estima
  * parts and the parts (base/lost-table.h), by figure. */
 struct sums {
 	double exec, term[ANALYSIS_NR_FIGURES], work, work_max, serial, wall, count;
+	double held;        /* work done holding locks; NAN when a rank did not capture it */
 	double exec_prog;   /* the program's Execution_time: without the machine's interference */
 	double serial_wall; /* serial: the program's serial code; serial_wall: as measured */
 	int sched;                      /* interference captured on every rank */
@@ -103,202 +109,21 @@ struct sums {
 	double ranks, threads;          /* wall: the sum of the ranks' program times W'_r */
 };
 
-/* Thread q's presence in the interval: its time there, and for a worker the idle of the regions
- * forked from there (outside its body, so outside its time; the forking thread's idle is inside its
- * own).
- * */
-static double presence(const struct rank_view *rv, int node, int q)
+/* The comparative characteristics and each processor's work, processor by processor. */
+struct processors {
+	struct analysis_point *pt;
+	double *work;
+	size_t nproc;
+	int rank;
+};
+
+static void processor_add(void *arg, int q, const double *v)
 {
-	const double *c;
+	struct processors *ps = arg;
 
-	if (node < 0 || q >= rv->threads)
-		return 0;
-	c = cell(rv, (size_t)node, q);
-	return c[RV_TIME] + (q ? c[RV_D] : 0);
-}
-
-/* A rank's time in the interval: the longest presence of any of its threads (docs/metrics.md). */
-static double rank_time(const struct rank_view *rv, int node)
-{
-	double w = 0;
-
-	for (int q = 0; q < rv->threads; q++)
-		if (presence(rv, node, q) > w)
-			w = presence(rv, node, q);
-	return w;
-}
-
-/* A rank's entries of the interval: the most any of its threads made. */
-static double rank_count(const struct rank_view *rv, int node)
-{
-	double n = 0;
-
-	for (int q = 0; q < rv->threads && node >= 0; q++)
-		if (cell(rv, (size_t)node, q)[RV_COUNT] > n)
-			n = cell(rv, (size_t)node, q)[RV_COUNT];
-	return n;
-}
-
-/*
- * Thread q's interference: its run-queue delay beyond what the program's own oversubscription
- * explains (returned), and in *work the part of it inside its work: the work's wall time less its
- * on-CPU time (less its spins at team barriers and in MPI waits), at most the whole delay less its
- * part in MPI waits (the rest fell while it waited: a wake-up that found the CPUs taken). Without
- * the on-CPU time the delay is taken from the work first.
- */
-static double thread_interference(const struct rank_view *rv, const double *c, double presence,
-				  double w, double *work)
-{
-	double i, off_cpu, in_mpi, most;
-
-	*work = 0;
-	if (!rv->sched || !c)
-		return 0;
-	i = c[RV_RQ] - rv->self_rate * presence;
-	if (i <= 0)
-		return 0;
-	off_cpu = c[RV_CPU_NAN] ? w : w - (c[RV_CPU] - c[RV_CW] - c[RV_MC]);
-	/* its delay while it waited in MPI (mpi_rq: a preempted spin) fell outside its work; its
-	 * work's time off the CPU may be blocking (MPI_Init) rather than delay */
-	in_mpi = c[RV_RQ] > 0 ? i * c[RV_MQ] / c[RV_RQ] : 0;
-	most = i - in_mpi;
-	*work = off_cpu <= 0 || most <= 0 ? 0 : off_cpu < most ? off_cpu : most;
-	return i;
-}
-
-/* The share of a rank's run-queue delay in the interval that was the machine's (the rest, its own
- * threads' and ranks' competing for the CPUs it was given). */
-static double machine_share(const struct rank_view *rv, int node)
-{
-	double rq = 0, machine = 0, in;
-
-	for (int q = 0; q < rv->threads && node >= 0; q++) {
-		const double *c = cell(rv, (size_t)node, q);
-		rq += c[RV_RQ];
-		machine += thread_interference(rv, c, presence(rv, node, q), 0, &in);
-	}
-	return rq > 0 ? machine / rq : 1;
-}
-
-/*
- * The MPI terms of rank r: its time in MPI less its waiting (Communication) and its waiting
- * (Synchronization_mpi), less the waiting other ranks' delay caused ('ms', the machine's): taken
- * from the waiting first, the rest from the transfer (an estimated wait may have left it there).
- * A negative 'ms' (its own delay in a wait that shifted nothing) is waiting it would have done.
- */
-static void mpi_terms(struct sums *s, struct clamp *cl, double m_r, double wait_r, double ms)
-{
-	double comm = clamp0(cl, m_r - wait_r, ANALYSIS_COMMUNICATION);
-	double from_wait = ms < wait_r ? ms : wait_r, from_comm = ms - from_wait;
-
-	if (from_comm > comm)
-		from_comm = comm;
-	s->term[ANALYSIS_COMMUNICATION] += comm - from_comm;
-	s->term[ANALYSIS_SYNC_MPI] += wait_r - from_wait;
-}
-
-/* Thread q's waiting in MPI that other ranks' delay caused, the machine's share of it (the rest,
- * its program's own ranks' competing for the CPUs), within its MPI time; negative when its own
- * delay while it waited shifted nothing (mpi_sync gives it back), within that delay. */
-static double mpi_machine(const struct rank_view *rv, const double *c, double machine)
-{
-	double ms = c && rv->sched ? c[RV_MS] * machine : 0;
-
-	if (!c)
-		return 0;
-	return ms > c[RV_M] ? c[RV_M] : ms < -c[RV_MQ] ? -c[RV_MQ] : ms;
-}
-
-/*
- * The rank's time without the machine's interference on its critical path (metrics.md): the
- * longest of its threads' presences less their delay and the waiting the teams' and the other
- * ranks' delay caused (rq_sync, mpi_sync); without rq_sync, W less the most of one thread's delay
- * and mpi_sync. Never below the most on-CPU work of one of its threads, nor above W.
- */
-static double rank_time_program(const struct rank_view *rv, double W, double most_interference,
-				double most_program, double most_work)
-{
-	double w = rv->team_delay ? most_program : W - most_interference;
-
-	w = w < W ? w : W;
-	return w > most_work ? w : most_work;
-}
-
-/*
- * The processors of one rank: the main thread, then the workers (absent ones are absent the whole
- * time). Each processor's share of Execution_time_wall is the rank's idle, its gap (the rank was in
- * the interval and it was not: serial code of the main thread, else no work), and its presence
- * (work, interference, waiting, MPI).
- */
-static void rank_processors(const struct interval_ranks *ir, size_t r, double wait_r,
-			    struct sums *s, struct clamp *cl, struct analysis_point *pt,
-			    double *work)
-{
-	const struct rank_view *rv = &ir->rv[r];
-	int node = ir->node[r];
-	const double *m0 = node >= 0 ? cell(rv, (size_t)node, 0) : NULL;
-	double W = rank_time(rv, node), m_r = 0, most_i = 0, most_w = 0, most_p = 0, i0 = 0;
-	double serial = clamp0(cl, m0 ? m0[RV_TIME] - m0[RV_PAR] : 0, ANALYSIS_SEQ);
-	double machine = rv->sched && (rv->team_delay || rv->mpi_delay) ? machine_share(rv, node)
-									 : 0;
-	double ms_r = 0;
-
-	for (int q = 0; q < rv->threads && node >= 0; q++) {
-		m_r += cell(rv, (size_t)node, q)[RV_M];
-		ms_r += mpi_machine(rv, cell(rv, (size_t)node, q), machine);
-	}
-	s->count += rank_count(rv, node);
-	s->sched &= rv->sched;
-	mpi_terms(s, cl, m_r, wait_r, ms_r);
-	s->term[ANALYSIS_IDLE] += ir->threads * (s->exec - W);
-	for (int q = 0; q < ir->threads; q++) {
-		const double *c = node >= 0 && q < rv->threads ? cell(rv, (size_t)node, q) : NULL;
-		double t = c ? c[RV_TIME] : 0, B = c ? c[RV_B] : 0, L = c ? c[RV_L] : 0;
-		double D = c ? c[RV_D] : 0, m = c ? c[RV_M] : 0, a = presence(rv, node, q);
-		double gap = W - a,
-		       seq = q && gap > serial ? serial
-			     : q               ? gap
-					       : 0,
-		       missing = gap - seq;
-		double w = clamp0(cl, a - D - B - L - m, ANALYSIS_PRODUCTIVE_TIME);
-		double in, delay = thread_interference(rv, c, a, w, &in);
-		/* its waiting that the team's and the other ranks' delay caused: the machine's
-		 * share of it */
-		double sq = c ? c[RV_SQ] * machine : 0, waits = B + L + D - sq;
-		double ms = mpi_machine(rv, c, machine);
-
-		w -= in; /* work in on-CPU time */
-		if (delay + ms > most_i)
-			most_i = delay + ms;
-		if (w > most_w)
-			most_w = w;
-		if (a - delay - sq - ms > most_p)
-			most_p = a - delay - sq - ms;
-		if (!q)
-			i0 = delay;
-		s->term[ANALYSIS_SEQ] += seq;
-		s->term[ANALYSIS_PAR] += missing;
-		s->term[ANALYSIS_SYNC_OMP] += waits > 0 ? waits : 0;
-		s->work += w;
-		if (w > s->work_max)
-			s->work_max = w;
-		double v[ANALYSIS_NR_PQ] = {
-			w, t, B, L, D, missing, m, m_r > 0 ? wait_r * m / m_r : 0, s->exec - W,
-			delay + sq + ms,
-		};
-		for (int k = 0; k < ANALYSIS_NR_PQ; k++)
-			cmp_add(&pt->cmp[k], v[k], (int)r, q, !s->nproc);
-		work[s->nproc++] = w;
-	}
-	W = rank_time_program(rv, W, most_i, most_p, most_w);
-	if (W > s->exec_prog)
-		s->exec_prog = W;
-	/* the main thread's interference spread over its time: the serial code's part of it */
-	s->serial_wall += serial;
-	if (m0 && m0[RV_TIME] > 0)
-		serial -= serial * i0 / m0[RV_TIME];
-	s->serial += serial;
-	s->wall += W;
+	for (int k = 0; k < ANALYSIS_NR_PQ; k++)
+		cmp_add(&ps->pt->cmp[k], v[k], ps->rank, q, !ps->nproc);
+	ps->work[ps->nproc++] = v[SG_RQ_WORK];
 }
 
 /* A term brought to the program's frame ('v') when it fits in the loss left: taken out of the
@@ -405,6 +230,7 @@ static void set_figures(struct analysis_point *pt, const struct sums *s, int thr
 	f[ANALYSIS_PARALLEL_EFFICIENCY] = f[ANALYSIS_LOAD_BALANCE] *
 					  f[ANALYSIS_COMMUNICATION_EFFICIENCY];
 	f[ANALYSIS_SERIAL_SHARE] = s->wall > 0 ? s->serial / s->wall : NAN;
+	f[ANALYSIS_SERIALIZED_WORK] = s->held;
 	f[ANALYSIS_COUNT] = s->count;
 	f[ANALYSIS_REFERENCE_TIME] = NAN; /* the run's, set by the loader from manifest.tsv */
 	for (int k = 0; k < ANALYSIS_NR_FIGURES; k++)
@@ -418,39 +244,6 @@ static void set_figures(struct analysis_point *pt, const struct sums *s, int thr
 	lost_terms_sum(f);
 	if (!s->sched)
 		f[ANALYSIS_INTERFERENCE] = NAN; /* not captured: it counted as 0 in Lost_time */
-}
-
-void analysis_point_compute(const struct interval_ranks *ir, struct analysis_point *pt)
-{
-	struct sums s = { .sched = 1, .ranks = (double)ir->nr, .threads = ir->threads };
-	struct clamp cl = { 0, 0, 0 };
-	double *wait = xcalloc(ir->nr + 1, sizeof(double));
-	double *work = xcalloc(ir->nr * (size_t)ir->threads + 1, sizeof(double));
-	double li = 0;
-	int omp = 1, mpi = 1;
-
-	memset(pt, 0, sizeof(*pt));
-	pt->present = 1;
-	for (size_t r = 0; r < ir->nr; r++) {
-		if (rank_time(&ir->rv[r], ir->node[r]) > s.exec)
-			s.exec = rank_time(&ir->rv[r], ir->node[r]);
-		omp &= ir->rv[r].omp;
-		mpi &= ir->rv[r].mpi;
-	}
-	cl.total = s.exec * (double)ir->nr * ir->threads;
-	mpi_waits(ir, wait, &pt->wait_estimated);
-	for (size_t r = 0; r < ir->nr; r++)
-		rank_processors(ir, r, wait[r], &s, &cl, pt, work);
-	remove_interference(&s, &cl);
-	for (int k = 0; k < ANALYSIS_NR_PQ; k++)
-		pt->cmp[k].mean /= (double)s.nproc;
-	for (size_t q = 0; q < s.nproc; q++)
-		li += s.work_max - work[q];
-	set_figures(pt, &s, ir->threads, (int)ir->nr, omp, mpi, li);
-	pt->inconsistent = cl.flags;
-	pt->inconsistency = cl.worst;
-	free(wait);
-	free(work);
 }
 
 /* The clamps of the ranks' shares: a cut-off over 1 % of Total_time flags its figure. */
@@ -491,7 +284,79 @@ static void reduced_sums(struct sums *s, const double *v)
 	s->serial_wall = z(v[PROFILE_RED_SERIAL_WALL]);
 	s->wall = z(v[PROFILE_RED_WALL]);
 	s->count = z(v[PROFILE_RED_COUNT]);
+	s->held = v[PROFILE_RED_HELD];
 	s->sched = v[PROFILE_RED_SCHED] > 0;
+}
+
+/* The ranks' shares are summed here as the job sums them into a reduced record (format/columns.h),
+ * one rank after the other; the figures then follow as from a reduced profile, with the load
+ * imbalance from each processor's work. */
+void analysis_point_compute(const struct interval_ranks *ir, struct analysis_point *pt)
+{
+	struct sums s = { .ranks = (double)ir->nr, .threads = ir->threads };
+	struct clamp cl = { 0, 0, 0 };
+	double *wait = xcalloc(ir->nr + 1, sizeof(double));
+	double *work = xcalloc(ir->nr * (size_t)ir->threads + 1, sizeof(double));
+	double red[SG_RED_NR_FIELDS], exec = 0, li = 0;
+	struct processors ps = { pt, work, 0, 0 };
+	int omp = 1, mpi = 1;
+
+	memset(pt, 0, sizeof(*pt));
+	pt->present = 1;
+	for (size_t r = 0; r < ir->nr; r++) {
+		struct sg_rank_cells c = rank_cells(ir, r);
+		if (sg_rank_time(&c) > exec)
+			exec = sg_rank_time(&c);
+		omp &= ir->rv[r].omp;
+		mpi &= ir->rv[r].mpi;
+	}
+	mpi_waits(ir, wait, &pt->wait_estimated);
+	sg_rank_share_init(red);
+	for (size_t r = 0; r < ir->nr; r++) {
+		struct sg_rank_cells c = rank_cells(ir, r);
+		ps.rank = (int)r;
+		sg_rank_share(&c, ir->threads, exec, wait[r], red, processor_add, &ps);
+	}
+	reduced_sums(&s, red);
+	s.nproc = ps.nproc;
+	cl.total = s.exec * (double)ir->nr * ir->threads;
+	reduced_clamps(&cl, red);
+	remove_interference(&s, &cl);
+	for (int k = 0; k < ANALYSIS_NR_PQ; k++)
+		pt->cmp[k].mean /= (double)s.nproc;
+	for (size_t q = 0; q < s.nproc; q++)
+		li += s.work_max - work[q];
+	set_figures(pt, &s, ir->threads, (int)ir->nr, omp, mpi, li);
+	pt->inconsistent = cl.flags;
+	pt->inconsistency = cl.worst;
+	free(wait);
+	free(work);
+}
+
+/* A term's column the file lacks (an older tracer's) was not captured: the term is absent, and so
+ * is the sum of a term's parts when one of them is, never a measured 0. */
+static void reduced_absent(struct analysis_point *pt, const double *v)
+{
+	static const struct {
+		enum profile_reduced_column column;
+		enum analysis_figure fig;
+	} terms[] = {
+		{ PROFILE_RED_SEQ, ANALYSIS_SEQ },
+		{ PROFILE_RED_PAR, ANALYSIS_PAR },
+		{ PROFILE_RED_IDLE, ANALYSIS_IDLE },
+		{ PROFILE_RED_SYNC_OMP, ANALYSIS_SYNC_OMP },
+		{ PROFILE_RED_COMM, ANALYSIS_COMMUNICATION },
+		{ PROFILE_RED_SYNC_MPI, ANALYSIS_SYNC_MPI },
+	};
+	int absent = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(terms); i++)
+		if (isnan(v[terms[i].column])) {
+			pt->fig[terms[i].fig] = NAN;
+			absent = 1;
+		}
+	if (absent)
+		lost_terms_sum(pt->fig);
 }
 
 void analysis_point_reduced(const struct profile_reduced *r, int ranks, int threads,
@@ -518,6 +383,7 @@ void analysis_point_reduced(const struct profile_reduced *r, int ranks, int thre
 	li = (double)s.nproc * s.work_max - s.work;
 	set_figures(pt, &s, threads, ranks, r->v[PROFILE_RED_OMP] > 0, r->v[PROFILE_RED_MPI] > 0,
 		    li > 0 ? li : 0);
+	reduced_absent(pt, r->v);
 	pt->inconsistent = cl.flags;
 	pt->inconsistency = cl.worst;
 }

@@ -7,23 +7,12 @@
 #include <stddef.h>
 
 #include "analyze/analysis.h"
+#include "format/rank-share.h"
 
-/* Per node and thread of one rank, inclusive over the node's subtree. */
-enum {
-	RV_TIME, RV_PAR, RV_COUNT, RV_B, RV_L, RV_D, RV_M, RV_PW, RV_INH,
-	RV_RQ, RV_INHQ, RV_CPU, RV_INHC, RV_CPU_NAN, RV_SQ, RV_CW, RV_MS, RV_MQ, RV_MC, RV_NR
-};
-/* RV_PW: measured point-to-point waiting (recv, sendrecv, wait: tracer/MPI.md), part of RV_M;
- * RV_RQ, RV_CPU: run-queue delay and on-CPU time (inclusive like RV_TIME); RV_INHQ, RV_INHC:
- * their parts in inherited frames; RV_CPU_NAN: a record of the subtree lacked the on-CPU time;
- * RV_SQ: waiting the team's run-queue delay caused, less the thread's own delay there (rq_sync);
- * RV_CW: on-CPU time while waiting at barriers (a spin: cpu_wait), part of RV_CPU;
- * RV_MS: waiting in MPI that other ranks' run-queue delay caused (mpi_sync), part of RV_M;
- * RV_MQ, RV_MC: the thread's own run-queue delay and on-CPU time while it waited in MPI (mpi_rq,
- * mpi_cpu), parts of RV_RQ and RV_CPU */
-
-/* The collective kinds the views keep apart (collective_kinds in analysis.c). */
-#define NR_COLL ((size_t)10)
+/* Per node and thread of one rank, inclusive over the node's subtree: RV_* of
+ * format/rank-share.h, the per-rank formulas the tracer's reduction shares. The collective kinds
+ * the views keep apart: collective_kinds in analysis.c. */
+#define NR_COLL ((size_t)SG_NR_COLL)
 
 /* One rank's profile in the shape the formulas need. */
 struct rank_view {

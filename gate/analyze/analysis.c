@@ -14,8 +14,11 @@ static const char *const collective_kinds[] = {
 	"scatter", "alltoall", "reduce_scatter", "scan",
 };
 _Static_assert(ARRAY_SIZE(collective_kinds) == NR_COLL, "NR_COLL counts collective_kinds");
-_Static_assert(PROFILE_RED_NR_QUANTITIES == ANALYSIS_NR_PQ,
+_Static_assert((int)PROFILE_RED_NR_QUANTITIES == (int)ANALYSIS_NR_PQ,
 	       "a reduced profile holds every per-processor quantity");
+_Static_assert((int)PROFILE_NR_COLUMNS == (int)SG_NR_STAT_COLUMNS &&
+		       (int)PROFILE_MPI_NR_COLUMNS == (int)SG_NR_MPI_COLUMNS,
+	       "the reader's columns are format/columns.h's, in its order");
 
 static const char *const figure_names[] = {
 #define X(id, name, needs) name,
@@ -164,45 +167,15 @@ static void view_add_stats(struct rank_view *rv)
 		int t = rv->slot[s->thread];
 		double *c = cell(rv, (size_t)s->node, t);
 
-		c[RV_TIME] += z(s->v[PROFILE_TIME]);
-		c[RV_PAR] += z(s->v[PROFILE_PAR]);
-		c[RV_COUNT] += z(s->v[PROFILE_COUNT]);
-		c[RV_B] += z(s->v[PROFILE_OMP_BARRIER]);
-		c[RV_L] += z(s->v[PROFILE_OMP_LOCK]);
-		c[RV_D] += z(s->v[PROFILE_OMP_IDLE]);
-		c[RV_RQ] += z(s->v[PROFILE_RQ_WAIT]);
-		c[RV_SQ] += z(s->v[PROFILE_RQ_SYNC]);
-		c[RV_CW] += z(s->v[PROFILE_CPU_WAIT]);
-		rv->team_delay |= !isnan(s->v[PROFILE_RQ_SYNC]);
-		c[RV_MS] += z(s->v[PROFILE_MPI_SYNC]);
-		c[RV_MQ] += z(s->v[PROFILE_MPI_RQ]);
-		c[RV_MC] += z(s->v[PROFILE_MPI_CPU]);
-		rv->mpi_delay |= !isnan(s->v[PROFILE_MPI_SYNC]);
-		c[RV_CPU] += z(s->v[PROFILE_CPU]);
-		c[RV_CPU_NAN] += isnan(s->v[PROFILE_CPU]);
-		/* A worker's record without entries is an inherited frame: its time is in no
-		 * ancestor's. */
-		if (t && z(s->v[PROFILE_COUNT]) == 0) {
-			c[RV_INH] += z(s->v[PROFILE_TIME]);
-			c[RV_INHQ] += z(s->v[PROFILE_RQ_WAIT]);
-			c[RV_INHC] += z(s->v[PROFILE_CPU]);
-		}
+		sg_rank_add_stat(c, s->v, t, &rv->team_delay, &rv->mpi_delay);
 	}
 	for (size_t i = 0; i < p->nr_mpi; i++) {
 		const struct profile_mpi *m = &p->mpi[i];
 		int k = collective_index(m->kind);
-		double t = z(m->v[PROFILE_MPI_TIME]);
+		double *c = cell(rv, (size_t)m->node, rv->slot[m->thread]);
 
-		cell(rv, (size_t)m->node, rv->slot[m->thread])[RV_M] += t;
-		if (k < 0 && !isnan(m->v[PROFILE_MPI_WAIT]))
-			cell(rv, (size_t)m->node,
-			     rv->slot[m->thread])[RV_PW] += m->v[PROFILE_MPI_WAIT];
-		if (k >= 0) {
-			double *cw = &rv->coll[((size_t)m->node * NR_COLL + (size_t)k) * 2];
-			cw[0] += t;
-			if (!isnan(m->v[PROFILE_MPI_WAIT]))
-				cw[1] = z(cw[1]) + m->v[PROFILE_MPI_WAIT];
-		}
+		sg_rank_add_mpi(c, k < 0 ? NULL :
+				&rv->coll[((size_t)m->node * NR_COLL + (size_t)k) * 2], m->v);
 	}
 }
 
@@ -235,20 +208,10 @@ static void view_make_inclusive(struct rank_view *rv)
 		for (int t = 0; t < rv->threads; t++) {
 			double *c = cell(rv, n, t), *u = cell(rv, up, t);
 			size_t to = up * nt + (size_t)t, from = n * nt + (size_t)t;
-			u[RV_B] += c[RV_B];
-			u[RV_L] += c[RV_L];
-			u[RV_D] += c[RV_D];
-			u[RV_SQ] += c[RV_SQ];
-			u[RV_CW] += c[RV_CW];
-			u[RV_MS] += c[RV_MS];
-			u[RV_MQ] += c[RV_MQ];
-			u[RV_MC] += c[RV_MC];
-			u[RV_M] += c[RV_M];
-			u[RV_PW] += c[RV_PW];
+			sg_rank_add_exclusive(u, c);
 			inh_below[to] += c[RV_INH] + inh_below[from];
 			inhq_below[to] += c[RV_INHQ] + inhq_below[from];
 			inhc_below[to] += c[RV_INHC] + inhc_below[from];
-			u[RV_CPU_NAN] += c[RV_CPU_NAN];
 		}
 		for (size_t k = 0; k < NR_COLL * 2; k++) {
 			double c = rv->coll[n * NR_COLL * 2 + k],
@@ -273,6 +236,8 @@ static void view_init(struct analysis *a, const char *benchmark, struct rank_vie
 {
 	const char *omp = profile_meta(p, "omp"), *mpi = profile_meta(p, "mpi");
 	const char *sched = profile_meta(p, "sched");
+	const unsigned long omp_columns = 1ul << PROFILE_OMP_BARRIER | 1ul << PROFILE_OMP_LOCK |
+					  1ul << PROFILE_OMP_IDLE;
 
 	memset(rv, 0, sizeof(*rv));
 	rv->p = p;
@@ -282,6 +247,11 @@ static void view_init(struct analysis *a, const char *benchmark, struct rank_vie
 	rv->mpi = mpi && strcmp(mpi, "none") && strcmp(mpi, "-");
 	/* without the CPUs it was given, its own queueing cannot be told from the machine's */
 	rv->sched = sched && !strcmp(sched, "schedstat") && profile_meta_num(p, "cpus", 0) >= 1;
+	/* a column the file lacks (an older tracer's) was not captured, whatever its meta says:
+	 * what needs it is absent, never a measured 0 */
+	rv->omp &= (p->stat_columns & omp_columns) == omp_columns;
+	rv->sched &= p->stat_columns >> PROFILE_RQ_WAIT & 1;
+	rv->mpi &= !p->nr_mpi || p->mpi_columns >> PROFILE_MPI_TIME & 1;
 	view_map_threads(rv);
 	rv->v = xcalloc(p->nr_nodes * (size_t)rv->threads * RV_NR + 1, sizeof(double));
 	rv->coll = xmalloc((p->nr_nodes * NR_COLL * 2 + 1) * sizeof(double));

@@ -42,6 +42,7 @@ enum analysis_needs {
 	X(COMMUNICATION_EFFICIENCY, "Communication_efficiency", OMP_THREADS) \
 	X(PARALLEL_EFFICIENCY, "Parallel_efficiency", OMP_THREADS) \
 	X(SERIAL_SHARE, "Serial_share", OMP) \
+	X(SERIALIZED_WORK, "Serialized_work", OMP_THREADS) \
 	X(COUNT, "Count", NONE) \
 	X(REFERENCE_TIME, "Reference_time", NONE)
 

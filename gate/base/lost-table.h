@@ -30,7 +30,8 @@
  *           (Interference), reported and named but never gated nor the cause, no share_key
  *           (its column holds "-")
  *
- * Adding a term: its row here, its computation in analyze/analysis-point.c (docs/extending.md).
+ * Adding a term: its row here, a column of the reduced record (format/columns.h) and its per-rank
+ * computation in format/rank-share.c, shared with the tracer (docs/extending.md).
  */
 #define LOST_TERMS(TERM, PART, A) \
 	TERM(A, INSUFFICIENT_PARALLELISM, "Insufficient_parallelism", OMP_THREADS, \

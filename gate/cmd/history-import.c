@@ -1,5 +1,6 @@
 /* scalegate history import: results directories and stored baselines into the history, all in one
- * transaction (a failed or killed import records nothing of it). */
+ * transaction (a failed or killed import records nothing of it), taken only once every directory
+ * is analysed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@ struct import {
 	const struct history_options *o;
 	struct config *c;
 	char *config_hash; /* of the configuration, NULL without one */
-	struct history_writer *writer;
+	struct history_stage *stage; /* the runs analysed, until all are */
 };
 
 static char *dup_or_null(const char *s)
@@ -28,7 +29,7 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-/* A new record of the import, its branch set; caller frees it or hands it to the writer. */
+/* A new record of the import, its branch set; caller frees it or stages it. */
 static struct history_record *new_record(const struct import *im)
 {
 	struct history_record *r = xmalloc(sizeof(*r));
@@ -79,7 +80,7 @@ static int import_dir(struct import *im, const char *dir)
 		record_free(r);
 		return -1;
 	}
-	return history_writer_put(im->writer, r, dir);
+	return history_stage_put(im->stage, r, dir);
 }
 
 /* ---- stored baselines: their samples as an analysis, their earlier sittings as runs of their own
@@ -171,7 +172,7 @@ static int import_baseline(struct import *im, const char *path)
 		r->run.date = xstrdup(b.sittings[k]);
 		sitting_points(r, &b, k);
 		if (r->nr)
-			ret = history_writer_put(im->writer, r, path);
+			ret = history_stage_put(im->stage, r, path);
 		else
 			record_free(r);
 	}
@@ -197,7 +198,7 @@ static int import_baseline(struct import *im, const char *path)
 		matrix_release(&m);
 		analysis_release(&a);
 		if (!ret)
-			ret = history_writer_put(im->writer, r, path);
+			ret = history_stage_put(im->stage, r, path);
 		else
 			record_free(r);
 	}
@@ -224,19 +225,15 @@ int history_cmd_import(const char *where, struct config *c, const struct history
 		free(im.config_hash);
 		return SG_EXIT_USAGE;
 	}
-	ret = history_open(&im.h, where) || history_begin(im.h) ? -1 : 0;
-	if (!ret) {
-		im.writer = history_writer_start(im.h, where);
-		for (size_t i = 0; !ret && i < o->nr_dirs; i++)
-			ret = is_baseline(o->dirs[i]) ? import_baseline(&im, o->dirs[i])
-						      : import_dir(&im, o->dirs[i]);
-		if (history_writer_finish(im.writer))
-			ret = -1;
-	}
+	/* opened first: a history that cannot be opened fails before the analyses, not after */
+	ret = history_open(&im.h, where) || !(im.stage = history_stage_start()) ? -1 : 0;
+	for (size_t i = 0; !ret && i < o->nr_dirs; i++)
+		ret = is_baseline(o->dirs[i]) ? import_baseline(&im, o->dirs[i])
+					      : import_dir(&im, o->dirs[i]);
+	/* the write lock only now, for the inserts */
 	if (!ret)
-		ret = history_commit(im.h);
-	else if (im.h)
-		history_rollback(im.h);
+		ret = history_stage_write(im.stage, im.h, where);
+	history_stage_free(im.stage);
 	if (ret && im.h)
 		gate_error("the import recorded nothing: all its runs are one transaction");
 	history_close(im.h);

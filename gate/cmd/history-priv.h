@@ -45,14 +45,16 @@ int history_cmd_write(struct history *h, const char *where, struct history_recor
 		      const char *results);
 
 /*
- * A thread that writes runs into the open history h while the caller analyses the next
- * (history-writer.c): put() hands r over (allocated; the writer frees it), waiting while the
- * previous one is written; 0, or -1 when a write failed (r freed). finish() waits for the last
- * and frees w: 0, or -1 when a write failed. Without a thread, put() writes itself.
+ * The staging of 'history import' (history-stage.c): start() opens a temporary file (NULL after
+ * gate_error()); put() appends an analysed run to it and frees r (allocated), 0 or -1 when it
+ * holds no figure or the file cannot be written; write() writes every run put, in order, into h
+ * in one write transaction (history_begin .. history_commit), printing each one's line: 0 or -1
+ * (nothing written). free() removes the file.
  */
-struct history_writer *history_writer_start(struct history *h, const char *where);
-int history_writer_put(struct history_writer *w, struct history_record *r, const char *results);
-int history_writer_finish(struct history_writer *w);
+struct history_stage *history_stage_start(void);
+int history_stage_put(struct history_stage *s, struct history_record *r, const char *results);
+int history_stage_write(struct history_stage *s, struct history *h, const char *where);
+void history_stage_free(struct history_stage *s);
 
 /* 'history import' (history-import.c), 'history detect' (history-detect.c) and 'history report'
  * (history-report.c): exit codes. */

@@ -116,7 +116,22 @@ struct history_reader {
 	struct reader_series *series; /* by id */
 	size_t nr_series, alloc_series, last;
 	size_t last_run; /* index of the run of the last point read */
+	/* points read, not yet in their series (flush_points): appending each row to its series at
+	 * once wrote to two pages per series in turn, a TLB miss a row (three quarters of the
+	 * reader's own time over 9,000 series) */
+	struct pending *pending, *sorted;
+	size_t nr_pending;
+	size_t *count; /* by series, while flushing */
 };
+
+/* A point read, by the index of its series in the reader's table and of its run in d->runs. */
+struct pending {
+	size_t series, run;
+	double v, lo, hi;
+};
+
+/* Rows held before they go to their series: a few MB, within reach of the TLB. */
+#define READER_PENDING 65536
 
 /* A series as read, by its id in the database; metric -1 when a newer writer's (skipped). */
 struct reader_series {
@@ -216,25 +231,54 @@ static struct reader_series *series_of(struct history_reader *r, long long id)
 	return i < 0 ? NULL : &r->series[i];
 }
 
-/* Appends a point to s; its lo and hi only when s has them (read with intervals). */
-static void series_append(struct history_series *s, int intervals, size_t run, double v,
-			  double lo, double hi)
+/* Appends n points to s (in this order); their lo and hi only when s has them (read with
+ * intervals). */
+static void series_append(struct history_series *s, int intervals, const struct pending *p,
+			  size_t n)
 {
-	if (s->n == s->alloc) {
-		ALLOC_GROW(s->run, s->n + 1, s->alloc);
+	if (s->n + n > s->alloc) {
+		ALLOC_GROW(s->run, s->n + n, s->alloc);
 		s->value = xrealloc(s->value, s->alloc * sizeof(*s->value));
 		if (intervals) {
 			s->lo = xrealloc(s->lo, s->alloc * sizeof(*s->lo));
 			s->hi = xrealloc(s->hi, s->alloc * sizeof(*s->hi));
 		}
 	}
-	s->run[s->n] = run;
-	s->value[s->n] = v;
-	if (intervals) {
-		s->lo[s->n] = lo;
-		s->hi[s->n] = hi;
+	for (size_t i = 0; i < n; i++, s->n++) {
+		s->run[s->n] = p[i].run;
+		s->value[s->n] = p[i].v;
+		if (intervals) {
+			s->lo[s->n] = p[i].lo;
+			s->hi[s->n] = p[i].hi;
+		}
 	}
-	s->n++;
+}
+
+/* The points held go to their series, each series' in the order read (a stable counting sort by
+ * series, then one append a series). */
+static void flush_points(struct history_reader *r)
+{
+	size_t at = 0;
+
+	if (!r->nr_pending)
+		return;
+	memset(r->count, 0, r->nr_series * sizeof(*r->count));
+	for (size_t i = 0; i < r->nr_pending; i++)
+		r->count[r->pending[i].series]++;
+	for (size_t k = 0; k < r->nr_series; k++) {
+		size_t c = r->count[k];
+		r->count[k] = at;
+		at += c;
+	}
+	for (size_t i = 0; i < r->nr_pending; i++)
+		r->sorted[r->count[r->pending[i].series]++] = r->pending[i];
+	for (size_t i = 0, j; i < r->nr_pending; i = j) {
+		size_t k = r->sorted[i].series;
+		for (j = i + 1; j < r->nr_pending && r->sorted[j].series == k; j++)
+			;
+		series_append(&r->series[k].s, r->intervals, r->sorted + i, j - i);
+	}
+	r->nr_pending = 0;
 }
 
 /* The index of run 'id' in d->runs, or -1: a table scan gives one run's points together, so the
@@ -256,15 +300,25 @@ static int reader_points(struct history_reader *r, struct history_cursor *c)
 {
 	int rc;
 
+	r->pending = xmalloc(READER_PENDING * sizeof(*r->pending));
+	r->sorted = xmalloc(READER_PENDING * sizeof(*r->sorted));
+	r->count = xmalloc((r->nr_series + 1) * sizeof(*r->count));
 	while ((rc = c->next(c->ctx)) == 1) {
 		struct reader_series *rs = series_of(r, c->integer(c->ctx, 0));
 		long run = run_of(r, c->integer(c->ctx, 1));
+		struct pending *p;
 		if (!rs || rs->metric < 0 || run < 0)
 			continue; /* a run of another branch, a newer writer's metric */
-		series_append(&rs->s, r->intervals, (size_t)run, c->real(c->ctx, 2),
-			      r->intervals ? c->real(c->ctx, 3) : NAN,
-			      r->intervals ? c->real(c->ctx, 4) : NAN);
+		p = &r->pending[r->nr_pending++];
+		p->series = (size_t)(rs - r->series);
+		p->run = (size_t)run;
+		p->v = c->real(c->ctx, 2);
+		p->lo = r->intervals ? c->real(c->ctx, 3) : NAN;
+		p->hi = r->intervals ? c->real(c->ctx, 4) : NAN;
+		if (r->nr_pending == READER_PENDING)
+			flush_points(r);
 	}
+	flush_points(r);
 	return rc;
 }
 
@@ -343,6 +397,9 @@ static void reader_finish(struct history_reader *r)
 	}
 	qsort(d->series, d->nr_series, sizeof(*d->series), series_cmp);
 	free(r->series);
+	free(r->pending);
+	free(r->sorted);
+	free(r->count);
 	free(r->run_ids);
 	memset(r, 0, sizeof(*r));
 }

@@ -13,14 +13,15 @@
 /* Smallest current share named when there is no baseline. */
 #define CAUSE_MIN_SHARE 0.05
 
-/* The program's terms of Lost_time (base/lost-table.h), then Load_imbalance: the machine's
- * Interference is told apart (interference()), never the cause. */
+/* The program's terms of Lost_time (base/lost-table.h), then Load_imbalance and Serialized_work
+ * (potential losses): the machine's Interference is told apart (interference()), never the cause.
+ */
 #define CAUSE_PROGRAM(id) ANALYSIS_##id,
 #define CAUSE_MACHINE(id)
 #define TERM(A, id, name, needs, key, colour, key_when, cause, formula, judged) CAUSE_##judged(id)
 #define PART(A, ...)
 static const enum analysis_figure components[] = {
-	LOST_TERMS(TERM, PART, _) ANALYSIS_LOAD_IMBALANCE
+	LOST_TERMS(TERM, PART, _) ANALYSIS_LOAD_IMBALANCE, ANALYSIS_SERIALIZED_WORK
 };
 #undef TERM
 #undef PART
@@ -52,6 +53,8 @@ static const char *qualifier(const struct baseline_cell *cur, const struct basel
 	const char *best = "";
 	double best_g = -INFINITY;
 
+	if (f == ANALYSIS_SERIALIZED_WORK)
+		return " (work done holding a lock, one thread at a time: critical, locks)";
 	if (!t)
 		return f == ANALYSIS_LOAD_IMBALANCE ? " (work spread unevenly over the processors)"
 						    : "";
@@ -79,9 +82,10 @@ static void component(struct strbuf *sb, const struct check_cell *cell, int pref
 		double cur = baseline_median(cell->cur, components[i], 1),
 		       base = baseline_median(cell->base, components[i], 1);
 		double v = cell->base ? cur - base : cur;
-		/* Load_imbalance is a potential loss, not a term of Lost_time: a term that grew
-		 * as much is the better explanation, so it must clearly outgrow the terms. */
-		double need = components[i] == ANALYSIS_LOAD_IMBALANCE ? 2 * best_v : best_v;
+		/* Load_imbalance and Serialized_work are potential losses, not terms of Lost_time:
+		 * a term that grew as much is the better explanation, so they must clearly outgrow
+		 * the terms. */
+		double need = lost_term_find(components[i]) ? best_v : 2 * best_v;
 		if (isnan(v) || v < (cell->base ? CAUSE_MIN_GROWTH : CAUSE_MIN_SHARE))
 			continue;
 		/* the term the check judged, when it grew: its own cause, not a larger one */

@@ -97,12 +97,19 @@ static int scaled_alone(const struct check_cell *cell)
 	return cell->mc && cell->mc->p == 1 && cell->cur && cell->cur->speed > 0;
 }
 
-/* The allowance for loads apart per unit of the gap (above). */
+/*
+ * The allowance for loads apart per unit of the gap (above). Work held under a lock is on-CPU
+ * time, which the load does not stretch: only its share's denominator, the judged Total_time,
+ * moves with the correction's error, so its allowance is relative to the share.
+ */
 static double loads_per_gap(const struct check_cell *cell, const struct check_metric *m)
 {
-	return m->kind == CHECK_SHARE ? INTERFERENCE_SD_SHARE
-	       : scaled_alone(cell)    ? INTERFERENCE_SD_LOG_ONE
-				       : INTERFERENCE_SD_LOG;
+	double held = baseline_median(cell->base, ANALYSIS_SERIALIZED_WORK, 1);
+
+	return m->id == RULES_SERIALIZATION ? INTERFERENCE_SD_LOG * (held > 0 ? held : 0)
+	       : m->kind == CHECK_SHARE     ? INTERFERENCE_SD_SHARE
+	       : scaled_alone(cell)         ? INTERFERENCE_SD_LOG_ONE
+					    : INTERFERENCE_SD_LOG;
 }
 
 /* The sitting shift's sd with the allowance for loads apart (above). */

@@ -52,7 +52,8 @@ static const char *figure_unit(const char *key)
 	if (!strcmp(key, "Serial_share"))
 		return "share";
 	if (ends_with(key, "_time") || ends_with(key, "_time_wall") ||
-	    !strcmp(key, "Load_imbalance") || !strcmp(key, "Total_overhead"))
+	    !strcmp(key, "Load_imbalance") || !strcmp(key, "Serialized_work") ||
+	    !strcmp(key, "Total_overhead"))
 		return "s";
 	for (size_t i = 0; i < lost_nr_terms; i++)
 		if (!strcmp(key, lost_terms[i].name))

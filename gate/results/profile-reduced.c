@@ -10,19 +10,21 @@
 #include "results/tsv.h"
 
 static const char *const column_names[] = {
-#define X(id, name) name,
-	PROFILE_REDUCED_COLUMNS(X)
+#define X(id, name, op) name,
+	SG_REDUCED_COLUMNS(X)
 #undef X
 };
 
 static const char *const quantity_names[] = {
-#define X(name) name,
-	PROFILE_REDUCED_QUANTITIES(X)
+#define X(id, name) name,
+	SG_REDUCED_QUANTITIES(X)
 #undef X
 };
 
 static const char *const extreme_names[] = {
-	"min", "min_rank", "min_thread", "max", "max_rank", "max_thread", "sum",
+#define X(id, name, kind) name,
+	SG_REDUCED_CMP_COLUMNS(X)
+#undef X
 };
 
 static int find(const char *const *names, int nr, const char *s)
@@ -42,7 +44,7 @@ const char *profile_reduced_columns(struct profile_reduced_map *m, char **f, int
 	    (cmp && strcmp(f[3], "quantity")))
 		return "reduced columns must start with node (and quantity)";
 	for (int i = first; i < n; i++)
-		field[i - 1] = cmp ? find(extreme_names, 7, f[i])
+		field[i - 1] = cmp ? find(extreme_names, SG_CMP_NR, f[i])
 				   : find(column_names, PROFILE_RED_NR_COLUMNS, f[i]);
 	if (cmp)
 		m->cmp_nr = n - 1;
@@ -55,6 +57,10 @@ static int number(const char *s, double *out)
 {
 	char *end;
 
+	if (!strcmp(s, "-")) { /* not captured on some rank */
+		*out = NAN;
+		return 0;
+	}
 	*out = strtod(s, &end);
 	return end == s || *end || !isfinite(*out) || fabs(*out) > PROFILE_MAX_VALUE;
 }

@@ -49,6 +49,7 @@ struct profile_stat *profile_add_stat(struct profile *p, int node, int thread)
 	s->thread = thread;
 	for (int c = 0; c < PROFILE_NR_COLUMNS; c++)
 		s->v[c] = NAN;
+	p->stat_columns = (1ul << PROFILE_NR_COLUMNS) - 1; /* profile_write() writes them all */
 	return s;
 }
 
@@ -63,6 +64,7 @@ struct profile_mpi *profile_add_mpi(struct profile *p, int node, int thread, con
 	snprintf(m->kind, sizeof(m->kind), "%s", kind);
 	for (int c = 0; c < PROFILE_MPI_NR_COLUMNS; c++)
 		m->v[c] = NAN;
+	p->mpi_columns = (1ul << PROFILE_MPI_NR_COLUMNS) - 1;
 	return m;
 }
 

@@ -17,16 +17,30 @@
 #define MAX_FIELDS 64
 
 static const char *column_names[] = {
-#define X(id, name) name,
-	PROFILE_STAT_COLUMNS(X)
+#define X(id, name, field, unit, captured, sign) name,
+	SG_STAT_COLUMNS(X)
 #undef X
 };
 
 static const char *mpi_column_names[] = {
-#define X(id, name) name,
-	PROFILE_MPI_COLUMNS(X)
+#define X(id, name, field, unit, captured, sign) name,
+	SG_MPI_COLUMNS(X)
 #undef X
 };
+
+/* The columns that may be negative (corrections: rq_sync, mpi_sync), bit c for column c. */
+#define SIGNED_SIGNED 1ul
+#define SIGNED_UNSIGNED 0ul
+static const unsigned long signed_columns = 0
+#define X(id, name, field, unit, captured, sign) | SIGNED_##sign << PROFILE_##id
+	SG_STAT_COLUMNS(X)
+#undef X
+	;
+static const unsigned long signed_mpi_columns = 0
+#define X(id, name, field, unit, captured, sign) | SIGNED_##sign << PROFILE_MPI_##id
+	SG_MPI_COLUMNS(X)
+#undef X
+	;
 
 /* Reading state: which file column feeds which known column, per record type. */
 struct reader {
@@ -128,8 +142,10 @@ static int read_mpi_columns(struct reader *r, char **f, int n)
 	for (int i = 5; i < n && i <= MAX_FIELDS; i++) {
 		r->mpi_map[i - 1] = -1;
 		for (int c = 0; c < PROFILE_MPI_NR_COLUMNS; c++)
-			if (!strcmp(f[i], mpi_column_names[c]))
+			if (!strcmp(f[i], mpi_column_names[c])) {
 				r->mpi_map[i - 1] = c;
+				r->p->mpi_columns |= 1ul << c;
+			}
 	}
 	r->have_mpi_columns = n - 1;
 	return 0;
@@ -150,8 +166,10 @@ static int read_columns(struct reader *r, char **f, int n)
 	for (int i = 2; i < n; i++) {
 		r->stat_map[i - 1] = -1;
 		for (int c = 0; c < PROFILE_NR_COLUMNS; c++)
-			if (!strcmp(f[i], column_names[c]))
+			if (!strcmp(f[i], column_names[c])) {
 				r->stat_map[i - 1] = c;
+				r->p->stat_columns |= 1ul << c;
+			}
 	}
 	if (r->stat_map[1] != -1 || strcmp(f[2], "node") || n < 4 || strcmp(f[3], "thread"))
 		return bad(r, "stat columns must start with node and thread");
@@ -288,7 +306,7 @@ static int read_stat(struct reader *r, char **f, int n)
 		return bad(r, "stat does not match its columns");
 	if (read_node_thread(r, f, &s.node, &s.thread, "stat") ||
 	    read_mapped(r, f, 3, n, r->stat_map, s.v, PROFILE_NR_COLUMNS, column_names, "stat",
-			1ul << PROFILE_RQ_SYNC | 1ul << PROFILE_MPI_SYNC))
+			signed_columns))
 		return -1;
 	ALLOC_GROW(p->stats, p->nr_stats + 1, p->alloc_stats);
 	p->stats[p->nr_stats++] = s;
@@ -308,7 +326,7 @@ static int read_mpi(struct reader *r, char **f, int n)
 		return bad(r, "mpi kind too long");
 	strcpy(m.kind, f[3]);
 	if (read_mapped(r, f, 4, n, r->mpi_map, m.v, PROFILE_MPI_NR_COLUMNS, mpi_column_names,
-			"mpi", 0))
+			"mpi", signed_mpi_columns))
 		return -1;
 	ALLOC_GROW(p->mpi, p->nr_mpi + 1, p->alloc_mpi);
 	p->mpi[p->nr_mpi++] = m;

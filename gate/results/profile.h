@@ -5,86 +5,37 @@
 
 #include <stddef.h>
 
-/* The per-(node, thread) columns this reader knows; others in a file are ignored. */
-#define PROFILE_STAT_COLUMNS(X) \
-	X(COUNT, "count") \
-	X(TIME, "time") \
-	X(MIN, "min") \
-	X(MAX, "max") \
-	X(SUMSQ, "sumsq") \
-	X(PAR, "par") \
-	X(OMP_BARRIER, "omp_barrier") \
-	X(OMP_IDLE, "omp_idle") \
-	X(OMP_LOCK, "omp_lock") \
-	X(OMP_REGIONS, "omp_regions") \
-	X(CPU, "cpu") \
-	X(RQ_WAIT, "rq_wait") \
-	X(RQ_SYNC, "rq_sync") \
-	X(CPU_WAIT, "cpu_wait") \
-	X(MPI_SYNC, "mpi_sync") \
-	X(MPI_RQ, "mpi_rq") \
-	X(MPI_CPU, "mpi_cpu")
+#include "format/columns.h"
 
+/* The columns this reader knows, by name: the tracer's table (format/columns.h); others in a file
+ * are ignored, and a known one the file lacks reads as not captured (NAN), as '-' does. */
 enum profile_column {
-#define X(id, name) PROFILE_##id,
-	PROFILE_STAT_COLUMNS(X)
+#define X(id, name, field, unit, captured, sign) PROFILE_##id,
+	SG_STAT_COLUMNS(X)
 #undef X
 	PROFILE_NR_COLUMNS
 };
 
 /* The per-(node, thread, MPI operation kind) columns. */
-#define PROFILE_MPI_COLUMNS(X) \
-	X(COUNT, "count") \
-	X(TIME, "time") \
-	X(WAIT, "wait") \
-	X(BYTES_SENT, "bytes_sent") \
-	X(BYTES_RECV, "bytes_recv")
-
 enum profile_mpi_column {
-#define X(id, name) PROFILE_MPI_##id,
-	PROFILE_MPI_COLUMNS(X)
+#define X(id, name, field, unit, captured, sign) PROFILE_MPI_##id,
+	SG_MPI_COLUMNS(X)
 #undef X
 	PROFILE_MPI_NR_COLUMNS
 };
 
 /* The fields of a reduced profile's per-interval record (tracer/PROFILE.md, "Reduced profiles"):
  * sums over ranks and processors, maxima, and flags every rank had. */
-#define PROFILE_REDUCED_COLUMNS(X) \
-	X(COUNT, "count") \
-	X(SEQ, "seq") \
-	X(PAR, "par") \
-	X(IDLE, "idle") \
-	X(SYNC_OMP, "sync_omp") \
-	X(COMM, "comm") \
-	X(SYNC_MPI, "sync_mpi") \
-	X(WORK, "work") \
-	X(SERIAL, "serial") \
-	X(SERIAL_WALL, "serial_wall") \
-	X(WALL, "wall") \
-	X(EXEC, "exec") \
-	X(EXEC_PROG, "exec_prog") \
-	X(WORK_MAX, "work_max") \
-	X(CUT_SEQ, "cut_seq") \
-	X(CUT_WORK, "cut_work") \
-	X(CUT_COMM, "cut_comm") \
-	X(ESTIMATED, "estimated") \
-	X(SCHED, "sched") \
-	X(OMP, "omp") \
-	X(MPI, "mpi")
-
 enum profile_reduced_column {
-#define X(id, name) PROFILE_RED_##id,
-	PROFILE_REDUCED_COLUMNS(X)
+#define X(id, name, op) PROFILE_RED_##id,
+	SG_REDUCED_COLUMNS(X)
 #undef X
 	PROFILE_RED_NR_COLUMNS
 };
 
 /* The per-processor quantities a reduced profile holds the extremes of, in the analyzer's order
  * (analyze/analysis.h, ANALYSIS_PER_PROCESSOR). */
-#define PROFILE_REDUCED_QUANTITIES(X) \
-	X("work") X("time") X("omp_barrier") X("omp_lock") X("omp_idle") X("no_work") X("mpi") \
-	X("mpi_wait") X("idle") X("interference")
-#define PROFILE_RED_NR_QUANTITIES 10
+#define PROFILE_RED_NR_QUANTITIES SG_RED_NR_QUANTITIES
 
 /* One quantity's extremes over the job's processors, and its sum. */
 struct profile_extremes {
@@ -165,6 +116,9 @@ struct profile {
 	size_t nr_mpi, alloc_mpi;
 	struct profile_error *errors;
 	size_t nr_errors, alloc_errors;
+	/* Bit c: the file's columns named stat (mpi) column c; one it lacks reads as not captured
+	 * (an older tracer's, or one another tool wrote). */
+	unsigned long stat_columns, mpi_columns;
 	/* A job's one profile (meta reduced): per node, and the ranks and processors per rank it
 	 * holds; 0 for a process's own profile. */
 	struct profile_reduced *reduced; /* [nr_nodes] once read */

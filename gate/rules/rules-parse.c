@@ -41,7 +41,7 @@ static const char *const metric_keys[] = {
 };
 
 /* What 'share_max' takes: the metrics measured as shares of Total_time (the lost-time terms of
- * base/lost-table.h and Load_imbalance), in the table's order. */
+ * base/lost-table.h, Load_imbalance and Serialized_work), in the table's order. */
 #define SHARE_KEY_SHARE(key) key,
 #define SHARE_KEY_PER_RUN(key)
 #define SHARE_KEY_DERIVED(key)
@@ -155,7 +155,7 @@ static void parse_metric_map(struct parser *ps, yaml_node_t *map, const char *ke
 			for (size_t k = 0; known[k]; k++)
 				strbuf_addf(&list, "%s%s", k ? ", " : "", known[k]);
 			yamldoc_error(ps->d, it.key_node,
-				      "'%s' takes only the lost-time components (%s), not '%s'",
+				      "'%s' takes only the shares of Total_time (%s), not '%s'",
 				      key, list.buf, it.key);
 			strbuf_release(&list);
 			continue;

@@ -36,6 +36,7 @@ struct config;
 	X(LOAD_BALANCE, "load_balance", -1, "Load_balance", "", PER_RUN, LOAD_BALANCE) /* POP */ \
 	LOST_TERMS(RULES_LOST_TERM, RULES_LOST_PART, X) \
 	X(LOAD_IMBALANCE, "load_imbalance", +1, "Load_imbalance", " %", SHARE, LOAD_IMBALANCE) \
+	X(SERIALIZATION, "serialization", +1, "Serialized_work", " %", SHARE, SERIALIZED_WORK) \
 	X(AVERAGE_PARALLELISM, "average_parallelism", -1, "Average_parallelism", "", RATIO, \
 	  PRODUCTIVE_TIME) \
 	X(WEAK_EFFICIENCY, "weak_efficiency", -1, "Weak_efficiency", "", WEAK, \

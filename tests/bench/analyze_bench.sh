@@ -19,18 +19,23 @@ for cfg in range(12):
         os.makedirs(os.path.join(root, d))
         rows.append(f"synth\t{cfg}\t8\t2\t16\t{rep}\tok\t0\t1\t{d}\t")
         for rank in range(8):
-            L = ["scalegate-profile\t1", f"meta\trank\t{rank}", "meta\tranks\t8", "meta\tomp\tgomp", "meta\tmpi\tpmpi",
+            L = ["scalegate-profile\t1", f"meta\trank\t{rank}", "meta\tranks\t8", "meta\tomp\tgomp",
+                 "meta\tmpi\tpmpi",
                  "columns\tregion\tid\tname\tfile\tline", "region\t0\tprogram\tsynth\t0"]
             L += [f"region\t{i}\tr{i}\tsynth.c\t{i}" for i in range(1, 50)]
             L += ["columns\tnode\tid\tparent\tregion\ttag", "node\t0\t-\t0\t-"]
             L += [f"node\t{i}\t{(i - 1) // 3}\t{i}\t-" for i in range(1, 50)]
-            L += ["columns\tthread\tid\tomp_thread\tkind", "thread\t0\t0\tmain", "thread\t1\t1\tworker",
-                  "columns\tstat\tnode\tthread\tcount\ttime\tmin\tmax\tsumsq\tpar\tomp_barrier\tomp_idle\tomp_lock\tomp_regions",
+            L += ["columns\tthread\tid\tomp_thread\tkind", "thread\t0\t0\tmain",
+                  "thread\t1\t1\tworker",
+                  "columns\tstat\tnode\tthread\tcount\ttime\tmin\tmax\tsumsq\tpar\tomp_barrier"
+                  "\tomp_idle\tomp_lock\tomp_regions",
                   "columns\tmpi\tnode\tthread\tkind\tcount\ttime\twait\tbytes_sent\tbytes_recv"]
             for n in range(50):
                 t = 1.0 / (1 + n) * (1 + 0.05 * random.random())
-                L.append(f"stat\t{n}\t0\t10\t{t:.9g}\t0.01\t0.2\t1\t{0.8 * t:.9g}\t0.001\t0.002\t0.0005\t5")
-                L.append(f"stat\t{n}\t1\t0\t{0.75 * t:.9g}\t-\t-\t-\t{0.75 * t:.9g}\t0.001\t0.01\t0.0005\t0")
+                L.append(f"stat\t{n}\t0\t10\t{t:.9g}\t0.01\t0.2\t1\t{0.8 * t:.9g}\t0.001\t0.002"
+                         "\t0.0005\t5")
+                L.append(f"stat\t{n}\t1\t0\t{0.75 * t:.9g}\t-\t-\t-\t{0.75 * t:.9g}\t0.001\t0.01"
+                         "\t0.0005\t0")
                 L.append(f"mpi\t{n}\t0\tallreduce\t10\t{0.01 * t * (1 + rank):.9g}\t-\t80\t80")
             sgprof.write(os.path.join(root, d, f"rank{rank:05d}.h.1.sgprof"), L)
 open(os.path.join(root, "manifest.tsv"), "w").write("\n".join(rows) + "\n")

@@ -11,7 +11,10 @@
 # program's)   work +25%    as work +10 %, stored mode only (the size the stored mode is meant to
 # see across loads)   prk single   a PRK Stencil-shaped program (tests/tracer/fused.c: one parallel
 # region around the                iterations): its update loop's 'omp for' turned into an 'omp
-# single'; A/B mode only in A/B mode (--against-dir: base and head trees interleaved round by round)
+# single'; A/B mode only
+#   row_*        an assembly loop (tests/tracer/rowupdate.c) whose row add goes under a critical
+#                section or eight block locks instead of a private copy (issue 33's shape)
+# in A/B mode (--against-dir: base and head trees interleaved round by round)
 # and against a stored baseline recorded once on the machine as it is, first on the machine as it
 # is, then with two CPU-bound neighbour processes on its 2 cores. Prints per cell the gates that
 # failed, with 95 % Wilson intervals, and the median wall time of a gate run; the imbalance cells
@@ -51,9 +54,14 @@ benchmarks:
     threads: [1, 2]
 YML
 # its own results and reports: the two configurations' gates do not replace each other's
-sed -e 's|command: .*|command: ./run.sh '"$B"'/tests/tracer/fused 40 400000|' -e 's|name: jacobi|name: prk|' \
+sed -e 's|command: .*|command: ./run.sh '"$B"'/tests/tracer/fused 40 400000|' \
+	-e 's|name: jacobi|name: prk|' \
 	-e 's|^results: results|results: results-prk|' -e 's|dir: reports|dir: reports-prk|' \
 	"$T/head/scalegate.yml" >"$T/head/prk.yml"
+# an assembly loop (tests/tracer/rowupdate.c): each thread adds its rows into one shared vector
+sed -e 's|command: .*|command: ./run.sh '"$B"'/tests/tracer/rowupdate {threads} 600 20|' \
+	-e 's|name: jacobi|name: rowupdate|' -e 's|^results: results|results: results-row|' \
+	-e 's|dir: reports|dir: reports-row|' "$T/head/scalegate.yml" >"$T/head/row.yml"
 
 declare -A changes=(
 	[A/A]=""
@@ -64,11 +72,16 @@ declare -A changes=(
 	[threads_x2]="SG_KNOB_THREADS_X=2"
 	[work+25%]="SG_KNOB_WORK_PCT=25"
 	[prk_single]="SG_KNOB_SINGLE=1"
+	[row_A/A]=""
+	[row_critical]="SG_KNOB_CRITICAL=1"
+	[row_locks8]="SG_KNOB_LOCKS=8"
 )
-order=("A/A" "work+10%" "serial+10%" "critical" "imbalance3:1" "threads_x2" "work+25%" "prk_single")
+order=("A/A" "work+10%" "serial+10%" "critical" "imbalance3:1" "threads_x2" "work+25%" "prk_single"
+	"row_A/A" "row_critical" "row_locks8")
 # the cells a mode skips, and the changes judged on the PRK-shaped program's configuration
 declare -A skip=([ab/work+25%]=1 [stored/prk_single]=1)
-declare -A config=([prk_single]=prk.yml)
+declare -A config=([prk_single]=prk.yml [row_A/A]=row.yml [row_critical]=row.yml
+	[row_locks8]=row.yml)
 
 # wilson K N: "K/N [lo, hi] %"
 wilson() {
@@ -76,13 +89,15 @@ wilson() {
 		if (n == 0) { print "-"; exit }
 		z = 1.96; p = k / n; d = 1 + z * z / n; c = (p + z * z / (2 * n)) / d
 		h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-		printf "%d/%d [%.0f, %.0f] %%", k, n, 100 * (c - h < 0 ? 0 : c - h), 100 * (c + h > 1 ? 1 : c + h) }'
+		printf "%d/%d [%.0f, %.0f] %%", k, n, 100 * (c - h < 0 ? 0 : c - h),
+			100 * (c + h > 1 ? 1 : c + h) }'
 }
 
 # median [FORMAT]: the median of the numbers on stdin (printf FORMAT, default %.1f)
 median() {
-	sort -g | awk -v f="${1:-%.1f}" \
-		'{ v[NR] = $1 } END { if (!NR) print "-"; else printf f, NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	re='{ v[NR] = $1 } END { if (!NR) print "-"; else printf f, NR % 2 ? '
+	re+='v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	sort -g | awk -v f="${1:-%.1f}" "$re"
 }
 
 # gate MODE CONFIG: one whole gate run of the head as knob.env says; prints "EXIT SECONDS"
@@ -126,17 +141,22 @@ cell() {
 	done
 	[ ${#balance[@]} -eq 0 ] || lb="; Load_balance $(printf '%s\n' "${balance[@]}" | median \
 		%.2f)"
-	printf '| %s | %s | %s | %s | %d | %s s%s |\n' "$1" "$2" "$3" "$(wilson "$caught" "$n")" "$errors" \
+	printf '| %s | %s | %s | %s | %d | %s s%s |\n' "$1" "$2" "$3" "$(wilson "$caught" "$n")" \
+		"$errors" \
 		"$(printf '%s\n' "${times[@]}" | median)" "$lb"
 }
 
-echo \
-	"== the gate on real code changes: jacobi 600x600 x 100, p = 1, 2; shipped defaults, repeat 5, adaptive"
+msg="== the gate on real code changes: jacobi 600x600 x 100, p = 1, "
+msg+="2; shipped defaults, repeat 5, adaptive"
+echo "$msg"
 echo "   up to 20; $SETS gates per cell, $AA per A/A cell (SG_BENCH_SETS, SG_BENCH_AA)"
 echo "-- stored baseline recorded on the machine as it is"
 : >"$T/head/knob.env"
-(cd "$T/head" && "$SG" run >/dev/null 2>&1 && "$SG" baseline update >/dev/null 2>&1) ||
-	echo "baseline update failed: stored-mode cells judge without one"
+for yml in scalegate.yml row.yml; do
+	(cd "$T/head" && "$SG" run -c $yml >/dev/null 2>&1 &&
+		"$SG" baseline update -c $yml >/dev/null 2>&1) ||
+		echo "baseline update of $yml failed: its stored-mode cells judge without one"
+done
 echo "| machine | mode | change | gates that failed | errors | median gate run |"
 echo "| --- | --- | --- | --- | --- | --- |"
 for condition in as-is +2hogs; do

@@ -17,16 +17,18 @@ env -u SCALEGATE_OUT "$B/tests/bench/overhead" omp
 
 if [ -x "$B/tests/bench/overhead_f" ]; then
 	echo
-	echo \
-		"== Fortran 'use scalegate': a pair by name beside the C API's pair by handle, interleaved in one process"
+	msg="== Fortran 'use scalegate': a pair by name beside the C API's "
+	msg+="pair by handle, interleaved in one process"
+	echo "$msg"
 	SCALEGATE_OUT=$out "$B/tests/bench/overhead_f"
 	echo "== the same, compiled in but not measuring"
 	env -u SCALEGATE_OUT "$B/tests/bench/overhead_f"
 fi
 
 echo
-echo \
-	"== Caliper-annotated code (caliper/cali.h of scalegate-caliper) beside SG_BEGIN/SG_END, interleaved in one process"
+msg="== Caliper-annotated code (caliper/cali.h of scalegate-caliper) "
+msg+="beside SG_BEGIN/SG_END, interleaved in one process"
+echo "$msg"
 SCALEGATE_OUT=$out "$B/tests/bench/overhead_cali"
 echo "== the same, compiled in but not measuring"
 env -u SCALEGATE_OUT "$B/tests/bench/overhead_cali"
@@ -38,10 +40,12 @@ if [ -x "$B/tests/bench/mpi_overhead" ]; then
 	echo "== cost per MPI call (1 rank: the wrapper's own cost = wrapped+measuring - direct)"
 	SCALEGATE_OUT=$out mpi -np 1 "$B/tests/bench/mpi_overhead"
 	mpi -np 1 env -u SCALEGATE_OUT "$B/tests/bench/mpi_overhead" | tail -n +2
-	echo \
-		"== 2 ranks: exact collective waiting (its cost: one barrier before each collective); calls that"
-	echo \
-		"   wait for nobody timed on rank 0 alone, with the node's ranks sharing their arrivals (mpi_sync)"
+	msg="== 2 ranks: exact collective waiting (its cost: one "
+	msg+="barrier before each collective); calls that"
+	echo "$msg"
+	msg="   wait for nobody timed on rank 0 alone, with the node's "
+	msg+="ranks sharing their arrivals (mpi_sync)"
+	echo "$msg"
 	SCALEGATE_OUT=$out mpi -np 2 "$B/tests/bench/mpi_overhead"
 	SCALEGATE_OUT=$out SCALEGATE_MPI_WAIT=exact mpi -np 2 "$B/tests/bench/mpi_overhead"
 fi

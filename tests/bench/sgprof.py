@@ -1,5 +1,5 @@
-# Writes synthetic profiles for the bench scripts (analyze_bench.sh, reduce_bench.sh): the lines of a
-# profile sealed with its end record (tracer/PROFILE.md).
+# Writes synthetic profiles for the bench scripts (analyze_bench.sh, reduce_bench.sh): the lines of
+# a profile sealed with its end record (tracer/PROFILE.md).
 import os
 
 

@@ -10,22 +10,22 @@ knob_repo "$repo"
 # cause.
 expect_exit 1 "$SCALEGATE" ci -c scalegate.yml --against HEAD~1 --no-post --seed 7
 expect_match "$out" 'checking out HEAD~1 into .*/results/\.base-tree' "the base is checked out"
-expect_match "$(checks_of "$out")" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism: .* vs base .* paired t' \
+re='^FAIL jacobi program/solve/residual 1 rank × 2 threads '
+re+='tolerance\.insufficient_parallelism: .* vs base .* paired t'
+expect_match "$(checks_of "$out")" "$re" \
 	"the regression, paired by round"
 expect_match "$out" 'cause: Insufficient_parallelism \(serial code\) grew' "its cause"
 expect_no_match "$out" "stale program" "both builds wrote their program: no warning"
 # The progress says which side ran, and each side's median per configuration.
 for side in base head; do
-	expect_match "$out" \
-		"^\[[0-9]+/[0-9]+\] $side jacobi 1 rank × 2 threads repeat [1-5]/5: [0-9.]+ s, ok$" \
-		"$side's progress lines"
+	re="^\[[0-9]+/[0-9]+\] $side jacobi 1 rank × 2 threads repeat [1-5]/5: [0-9.]+ s, ok$"
+	expect_match "$out" "$re" "$side's progress lines"
 	expect_match "$out" \
 		"^$side jacobi 1 rank × 2 threads: [0-9]+/[0-9]+ ok, median [0-9.]+ s$" \
 		"$side's median"
 done
-expect_match "$out" \
-	'whole-run false-alarm level 1 % \((two looks at 0\.05 % and 0\.95 %, )?Holm over [0-9]+ tests' \
-	"the summary states the level"
+re='whole-run false-alarm level 1 % \((two looks at 0\.05 % and 0\.95 %, )?Holm over [0-9]+ tests'
+expect_match "$out" "$re" "the summary states the level"
 [ -f results/base/manifest.tsv ] && pass || fail "the base's runs are not in results/base"
 # The reports put base and head side by side, and call the base a base.
 grep -q '^| Benchmark | Interval | Config | Metric | Current \[lo, hi\] | Base / bound |' \
@@ -34,15 +34,16 @@ grep -q '^| Benchmark | Interval | Config | Metric | Current \[lo, hi\] | Base /
 grep -q '^| p | R×T | T median \[lo, hi\] | T base | Speedup | Speedup base |' out/summary.md && \
 	pass ||
 	fail "summary.md: the scaling table has no base columns"
-grep -Eq \
-	'^\| 2 \| 1x2 \| [0-9.e-]+ s (\[[^]]*\] )?(\(wall [^)]*\) )?\| [0-9.e-]+ s \| [0-9.]+ (\[[^]]*\] )?\| [0-9.]+ \|' \
-	out/summary.md && pass ||
+re='^\| 2 \| 1x2 \| [0-9.e-]+ s (\[[^]]*\] )?(\(wall [^)]*\) )?\| '
+re+='[0-9.e-]+ s \| [0-9.]+ (\[[^]]*\] )?\| [0-9.]+ \|'
+grep -Eq "$re" out/summary.md && pass ||
 	fail "summary.md: no 1x2 row with the base's time and speedup"
 # One base speedup: the check's (summary.json) is the scaling table's, median T(ref) / median T(p)
 # of the base.
 base=$(python3 -c 'import json, sys
 for v in json.load(open(sys.argv[1]))["verdicts"]:
-    if v["kind"] == "tolerance.speedup" and v["interval"] == "program/solve/residual" and v["threads"] == 2:
+    if (v["kind"] == "tolerance.speedup" and v["interval"] == "program/solve/residual"
+        and v["threads"] == 2):
         print("%.3g" % v["baseline"])' out/summary.json)
 [ -n "$base" ] && pass ||
 	fail "summary.json: no speedup check of program/solve/residual at 2 threads"
@@ -60,8 +61,9 @@ grep -q $'^seed\t7$' results/ab.tsv && pass || fail "the seed is not recorded in
 # ABBA: within each pair of rounds of a configuration, one runs the base first and the other the
 # head.
 awk -F'\t' \
-	'NR > 5 { o[$2, $3] = $4 } END { for (k in o) { split(k, a, SUBSEP); if (a[2] % 2 && (a[1] SUBSEP a[2] + 1) in o &&
-	o[k] == o[a[1], a[2] + 1]) exit 1 } }' results/ab.tsv && pass ||
+	'NR > 5 { o[$2, $3] = $4 } END { for (k in o) { split(k, a, SUBSEP);
+	if (a[2] % 2 && (a[1] SUBSEP a[2] + 1) in o && o[k] == o[a[1], a[2] + 1]) exit 1 } }' \
+	results/ab.tsv && pass ||
 		fail "a pair of rounds ran in the same order"
 [ ! -e results/.base-tree ] && pass || fail "the scratch worktree was left behind"
 [ "$(git worktree list | wc -l)" = 1 ] && pass || fail "git still lists the scratch worktree"
@@ -77,9 +79,8 @@ git worktree add -q --detach "$T/base" HEAD~1
 (cd "$T/base" && sh build.sh)
 expect_exit 0 "$SCALEGATE" run -c scalegate.yml --against-dir "$T/base"
 expect_exit 1 "$SCALEGATE" check -c scalegate.yml
-expect_match "$(checks_of "$out")" \
-	'^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' \
-	"--against-dir"
+re='^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism'
+expect_match "$(checks_of "$out")" "$re" "--against-dir"
 
 # A plain run afterwards forgets the base: no baseline, nothing to compare.
 expect_exit 0 "$SCALEGATE" run -c scalegate.yml
@@ -92,7 +93,9 @@ expect_exit 2 "$SCALEGATE" run -c scalegate.yml --inject solve
 expect_match "$out" "expected INTERVAL:PERCENT" "--inject names its format"
 # Git problems are usage errors that name the fix.
 expect_exit 2 "$SCALEGATE" run -c scalegate.yml --against no-such-rev
-expect_match "$out" "--against no-such-rev: no such revision in .*; fetch it first, e.g. git fetch origin no-such-rev" \
+re="--against no-such-rev: no such revision in .*; fetch it "
+re+="first, e.g. git fetch origin no-such-rev"
+expect_match "$out" "$re" \
 	"a bad revision is named, with the fix"
 expect_exit 2 "$SCALEGATE" ci -c scalegate.yml --against no-such-rev --no-post
 expect_match "$out" "no such revision" "ci: a bad revision is a usage error"
@@ -122,5 +125,7 @@ printf '#!/bin/sh\nexport SG_KNOB_SERIAL=0\nexec "$JACOBI" "$@"\n' >run.sh
 chmod +x run.sh
 touch -d '1 hour ago' run.sh
 expect_exit 0 "$SCALEGATE" run -c scalegate.yml --against HEAD~1
-expect_match "$out" "warning: benchmark 'jacobi': the head's build wrote no file in '.*' while the base's, in a fresh checkout, did: the head may run a stale program .*'build: make clean all'" \
+re="warning: benchmark 'jacobi': the head's build wrote no file in '.*' while the base's, in a "
+re+="fresh checkout, did: the head may run a stale program .*'build: make clean all'"
+expect_match "$out" "$re" \
 	"a head build that did nothing is told, with the fix"

@@ -16,7 +16,8 @@ benchmarks:
     command: $SG_BUILD/examples/jacobi {threads} 200 20
     threads: [1]
 rules:
-  # no noise lets 3 rounds decide a 0.1 % tolerance: open's time checks are undecided after the first look
+  # no noise lets 3 rounds decide a 0.1 % tolerance: open's time checks are undecided after the
+  # first look
   - tolerance: { time: 0.1% }
   # while 'decided' has no tolerance check left to decide
   - benchmark: decided

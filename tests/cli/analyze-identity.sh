@@ -27,7 +27,8 @@ for s in doc["intervals"]:
         # the wall's Total_time holds every term, the machine's Interference too (docs/metrics.md);
         # JSON numbers carry 9 significant digits, so sums of three agree to about 1.5e-8
         lost, total = ch["Lost_time"]["median"], ch["Total_time_wall"]["median"]
-        terms = [ch[k]["median"] for k in ("Insufficient_parallelism", "Communication", "Idle", "Synchronization",
+        terms = [ch[k]["median"]
+                 for k in ("Insufficient_parallelism", "Communication", "Idle", "Synchronization",
                                            "Interference") if ch[k]]
         assert all(t >= 0 for t in terms), (s["interval"], terms)
         assert abs(lost - sum(terms)) <= 2e-8 * max(1, total), (s["interval"], lost, terms)

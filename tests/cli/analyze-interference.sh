@@ -43,9 +43,11 @@ for path in sys.argv[1:]:
     ch = c["characteristics"]
     assert ch["Interference"] and ch["Interference"]["median"] > 0, (path, ch["Interference"])
     assert ch["Execution_time"]["median"] < ch["Execution_time_wall"]["median"], path
-    lost = sum(ch[k]["median"] for k in ("Insufficient_parallelism", "Communication", "Idle", "Synchronization",
+    lost = sum(ch[k]["median"]
+               for k in ("Insufficient_parallelism", "Communication", "Idle", "Synchronization",
                                          "Interference"))
-    assert abs(ch["Lost_time"]["median"] - lost) <= 2e-8 * max(1, ch["Total_time_wall"]["median"]), path
+    assert (abs(ch["Lost_time"]["median"] - lost)
+            <= 2e-8 * max(1, ch["Total_time_wall"]["median"])), path
     lb.append(ch["Load_balance"]["median"])
 # thread 0 has 3/4 of the work: 2/3 on a quiet machine; the wall clock under hogs read 0.80-0.89
 assert statistics.median(lb) <= 0.72, lb

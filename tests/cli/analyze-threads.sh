@@ -21,7 +21,8 @@ for s in doc["intervals"]:
         ch = {k: (v["median"] if v else None) for k, v in c["characteristics"].items()}
         # the wall's Total_time holds every term, the machine's Interference too (docs/metrics.md)
         total, lost = ch["Total_time_wall"], ch["Lost_time"]
-        terms = [ch[k] for k in ("Insufficient_parallelism", "Communication", "Idle", "Synchronization",
+        terms = [ch[k]
+                 for k in ("Insufficient_parallelism", "Communication", "Idle", "Synchronization",
                                  "Interference") if ch[k] is not None]
         where = (s["interval"], ch)
         assert c["inconsistency"] is None, ("terms were clamped", where)

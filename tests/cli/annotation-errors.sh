@@ -45,13 +45,18 @@ benchmarks:
 YML
 expect_exit 0 "$SCALEGATE" run -c "$T/scalegate.yml"
 expect_exit 3 "$SCALEGATE" check -c "$T/scalegate.yml" --junit "$T/junit.xml"
-expect_match "$out" "^ERROR unclosed program/outer/inner .*$src:$begin_inner: interval 'program/outer/inner' was left open" \
+re="^ERROR unclosed program/outer/inner .*$src:$begin_inner: "
+re+="interval 'program/outer/inner' was left open"
+expect_match "$out" "$re" \
 	"the unclosed interval is an error verdict"
-expect_match "$out" "^ERROR unclosed program/stray .*$src:$end_stray: interval 'program/stray' is ended where it is not open" \
+re="^ERROR unclosed program/stray .*$src:$end_stray: interval "
+re+="'program/stray' is ended where it is not open"
+expect_match "$out" "$re" \
 	"the stray SG_END is an error verdict"
 python3 - "$T/junit.xml" "$src:$begin_inner" <<'PY' && pass || fail "JUnit"
 import sys, xml.etree.ElementTree as ET
 errors = [e for e in ET.parse(sys.argv[1]).iter("error")]
-assert any(sys.argv[2] in (e.get("message") or "") and "program/outer/inner" in (e.get("message") or "") for e in errors), \
+assert any(sys.argv[2] in (e.get("message") or "")
+           and "program/outer/inner" in (e.get("message") or "") for e in errors), \
     [e.attrib for e in errors]
 PY

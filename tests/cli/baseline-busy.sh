@@ -16,22 +16,26 @@ benchmarks:
 YML
 }
 # One run of jacobi 1 rank × 2 threads had 0.9 cores taken by others beyond those it left free.
-awk -F'\t' 'BEGIN { OFS = "\t" } NR == 1 { $12 = "contention" } NR > 1 { $12 = ($1 == "jacobi" && $4 == 2 && $6 == 3) ? "0.9" : "-" } { print }' \
+prog='BEGIN { OFS = "\t" } NR == 1 { $12 = "contention" } NR > 1 { $12 = ($1 == '
+prog+='"jacobi" && $4 == 2 && $6 == 3) ? "0.9" : "-" } { print }'
+awk -F'\t' "$prog" \
 	"$T/results/manifest.tsv" >"$T/m" && mv "$T/m" "$T/results/manifest.tsv"
 grep -q '	0\.9$' "$T/results/manifest.tsv" && pass ||
 	fail "the test's manifest edit did not apply"
 
 yml 0.25
 expect_exit 3 "$SCALEGATE" baseline update -c "$T/scalegate.yml"
-expect_match "$out" "benchmark 'jacobi': 1 run measured on a busy machine \(contention above max_contention 0\.25\) without the run-queue delay \(rq_wait\) to remove its share: jacobi/s--r1-t2/3 \(0\.90 cores\)" \
+re="benchmark 'jacobi': 1 run measured on a busy machine \(contention above "
+re+="max_contention 0\.25\) without the run-queue delay \(rq_wait\) to remove "
+re+="its share: jacobi/s--r1-t2/3 \(0\.90 cores\)"
+expect_match "$out" "$re" \
 	"the busy run is named with its contention, and why it cannot be corrected"
 expect_match "$out" "or --force" "the way out is said"
 [ -e "$T/baselines/jacobi.sgbase" ] && fail "a baseline was written from a busy run"
 
 expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml" --force
-expect_match "$out" \
-	"warning: benchmark 'jacobi': 1 run measured on a busy machine .* recorded anyway \(--force\)" \
-	"--force warns"
+re="warning: benchmark 'jacobi': 1 run measured on a busy machine .* recorded anyway \(--force\)"
+expect_match "$out" "$re" "--force warns"
 [ -s "$T/baselines/jacobi.sgbase" ] && pass || fail "--force wrote no baseline"
 
 # Below the benchmark's max_contention, or with it off, the run is not busy.

@@ -19,9 +19,8 @@ YML
 mkdir -p "$T/baselines"
 echo "keep me" >"$T/baselines/other.sgbase"
 expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml" --benchmark jacobi
-expect_match "$out" \
-	"^wrote $T/baselines/jacobi\.sgbase: 4 intervals, 8 interval x configuration cells, 1 sitting$" \
-	"says what it wrote"
+re="^wrote $T/baselines/jacobi\.sgbase: 4 intervals, 8 interval x configuration cells, 1 sitting$"
+expect_match "$out" "$re" "says what it wrote"
 [ "$(cat "$T/baselines/other.sgbase")" = "keep me" ] && pass ||
 	fail "--benchmark jacobi touched other.sgbase"
 ls "$T/baselines" | grep -v '\.sgbase$' && fail "a temporary file was left behind"
@@ -35,13 +34,17 @@ expect_match "$out" \
 # and nothing judged is never green: exit 3, "could not decide".
 expect_exit 3 "$SCALEGATE" check -c "$T/scalegate.yml" --all --partial
 expect_no_match "$out" '^(FAIL|WARN|SKIP) ' "the results against their own baseline"
-expect_match "$out" '^ERROR jacobi - - undecided: could not decide: all [0-9]+ time checks were inconclusive' \
+expect_match "$out" \
+	'^ERROR jacobi - - undecided: could not decide: all [0-9]+ time checks were inconclusive' \
 	"an undecided benchmark is an error"
 # A stored baseline carries the shift between sittings (3 %): 5 % is beyond what 5 repeats can
 # decide.
-expect_match "$out" '^INCONCLUSIVE jacobi program/solve/residual 1 rank × 2 threads tolerance\.time: .* geometric-mean change \+0\.0 %, within the tolerance of 5\.0 % but inconclusive' \
+re='^INCONCLUSIVE jacobi program/solve/residual 1 rank × 2 threads tolerance\.time: .* '
+re+='geometric-mean change \+0\.0 %, within the tolerance of 5\.0 % but inconclusive'
+expect_match "$out" "$re" \
 	"the comparison found its samples, and says it cannot decide"
-expect_match "$out" 'residual 1 rank × 2 threads tolerance\.time: .* the shift between sittings alone is larger' \
+re='residual 1 rank × 2 threads tolerance\.time: .* the shift between sittings alone is larger'
+expect_match "$out" "$re" \
 	"more repeats cannot beat the shift between sittings: it says so"
 
 # Written twice from the same results: the same bytes.
@@ -75,7 +78,8 @@ expect_exit 2 "$SCALEGATE" baseline remove -c "$T/scalegate.yml"
 
 # A corrupt baseline is an error verdict, not a crash, and it fails the gate (exit 3); absolute
 # rules still apply.
-printf 'scalegate-baseline\t1\nbenchmark\tjacobi\nsample\tprogram\t-\t1\t1\tExecution_time\tnope\n' \
+fmt='scalegate-baseline\t1\nbenchmark\tjacobi\nsample\tprogram\t-\t1\t1\tExecution_time\tnope\n'
+printf "$fmt" \
 	>"$T/baselines/jacobi.sgbase"
 expect_exit 3 "$SCALEGATE" check -c "$T/scalegate.yml" --partial
 expect_match "$out" "jacobi\.sgbase:1: baseline version 1 has no end record" \

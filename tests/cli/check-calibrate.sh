@@ -27,7 +27,9 @@ for k in 1 2 3; do
 	[ -f "$T/cal/$k/manifest.tsv" ] && pass || fail "run $k was not written to $T/cal/$k"
 done
 expect_match "$out" '^scalegate calibrate: 3 result sets, 6 comparisons' "counts the comparisons"
-expect_match "$out" '^  [a-z]+: shift between the sets as sittings: (sd [0-9.e+-]+ % in time, [0-9.e+-]+ % in speedup \(3 sets|needs 3 sets)' \
+re='^  [a-z]+: shift between the sets as sittings: (sd [0-9.e+-]+ % in '
+re+='time, [0-9.e+-]+ % in speedup \(3 sets|needs 3 sets)'
+expect_match "$out" "$re" \
 	"the shift between the sets is measured, or what it needs is said"
 expect_match "$out" '^tolerance\.time  Execution_time  .*scalegate\.yml:[0-9]+:[0-9]+\)?$' \
 	"a row per rule and check"
@@ -43,7 +45,8 @@ expect_exit 0 "$SCALEGATE" calibrate -c "$T/scalegate.yml" "$T/cal/1" "$T/cal/2"
 expect_match "$out" '^scalegate calibrate: 2 result sets, 2 comparisons' \
 	"results directories as arguments"
 # The sets as sittings: two cannot measure the shift between sittings, and it says what it needs.
-expect_match "$out" '^  [a-z]+: shift between the sets as sittings: needs 3 sets with distinct dates \([12] here\)$' \
+re='^  [a-z]+: shift between the sets as sittings: needs 3 sets with distinct dates \([12] here\)$'
+expect_match "$out" "$re" \
 	"the shift between sittings needs three sets"
 
 expect_exit 2 "$SCALEGATE" calibrate -c "$T/scalegate.yml" "$T/cal/1"

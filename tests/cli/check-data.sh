@@ -29,13 +29,13 @@ for dir in tests/data/check/*/; do
 		# the exit code and the reports agree: an <error> or a <failure> is never exit 0
 		# (docs/check.md)
 		if grep -Eq '<(error|failure) ' "$T/$name.xml"; then
+			msg="$name: the JUnit report has errors or failures but the exit code is 0"
 			[ "$code" -ne 0 ] && pass ||
-				fail \
-					"$name: the JUnit report has errors or failures but the exit code is 0"
+				fail "$msg"
 		else
+			msg="$name: exit $code without an <error> or <failure> in the JUnit report"
 			[ "$code" -eq 0 ] && pass ||
-				fail \
-					"$name: exit $code without an <error> or <failure> in the JUnit report"
+				fail "$msg"
 		fi
 		# well-formed here; valid against the public schemas in cli/junit-schemas (skipped
 		# without them)
@@ -49,9 +49,8 @@ done
 [ "$cases" -ge 12 ] && pass || fail "only $cases cases found in tests/data/check"
 # On a busy machine with the run-queue delay (busy-*): the machine's share is named in every report.
 for f in "$T/busy-regression.xml" "$T/busy-regression.md"; do
-	grep -q \
-		'the machine took 3[67]\.[0-9] % of Total.\{0,1\}_time.\{0,1\}_wall from this interval' \
-		"$f" && pass ||
+	re='the machine took 3[67]\.[0-9] % of Total.\{0,1\}_time.\{0,1\}_wall from this interval'
+	grep -q "$re" "$f" && pass ||
 		fail "$f: no Interference named"
 done
 grep -q '(wall [0-9.]* s: the machine took [0-9.]* % of Total.\{0,1\}_time.\{0,1\}_wall)' \

@@ -53,9 +53,13 @@ SG_KNOB_SERIAL=1 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/knob" >/dev/null 
 	fail "the knob run failed"
 expect_exit 1 sg check -r "$T/knob" --junit "$T/knob.xml" --markdown "$T/knob.md" --json \
 	"$T/knob.json"
-expect_match "$(checks_of "$out")" '^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism: Insufficient_parallelism median [0-9.]+ %' \
+re='^FAIL jacobi program/solve/residual 1 rank × 2 threads '
+re+='tolerance\.insufficient_parallelism: Insufficient_parallelism median [0-9.]+ %'
+expect_match "$(checks_of "$out")" "$re" \
 	"the failure names the interval, the configuration and the metric"
-expect_match "$out" '^    cause: Insufficient_parallelism \(serial code\) grew from [0-9.]+ % to [0-9.]+ % of Total_time' \
+re='^    cause: Insufficient_parallelism \(serial code\) grew '
+re+='from [0-9.]+ % to [0-9.]+ % of Total_time'
+expect_match "$out" "$re" \
 	"the failure names the cause"
 expect_match "$out" 'exit 1 \(regression\)$' "the summary gives the exit code"
 # one finding for the serial residual, whatever its enclosing intervals did: the same count in every
@@ -68,7 +72,8 @@ expect_match "$(head -n 1 "$T/knob.md")" \
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
 f = [x for x in d["findings"] if x["severity"] == "regression"]
 assert [x["interval"] for x in f] == ["program/solve/residual"], d["findings"]
-assert d["headline"].startswith("scalegate: 1 regression (%d check" % f[0]["failed"]), d["headline"]' "$T/knob.json" && pass ||
+assert d["headline"].startswith("scalegate: 1 regression (%d check"
+                                % f[0]["failed"]), d["headline"]' "$T/knob.json" && pass ||
 	fail "summary.json: not one finding for the residual"
 grep -q '<failure type="tolerance.insufficient_parallelism"' "$T/knob.xml" && pass ||
 	fail "JUnit: no failure element"

@@ -17,11 +17,12 @@ benchmarks:
 YML
 
 expect_exit 3 "$SCALEGATE" ci -c "$T/scalegate.yml" --no-run --no-post
-expect_match "$out" "^ERROR jacobi - - baseline\.missing: no reference to compare with: .*scalegate ci --against origin/main" \
+re="^ERROR jacobi - - baseline\.missing: no reference to compare "
+re+="with: .*scalegate ci --against origin/main"
+expect_match "$out" "$re" \
 	"ci: no reference is an error naming the fixes"
-head -1 "$T/reports/summary.md" | grep -q \
-	'^### ❔ scalegate: could not be judged: no baseline and no base revision for 1 benchmark' \
-	&& pass ||
+re='^### ❔ scalegate: could not be judged: no baseline and no base revision for 1 benchmark'
+head -1 "$T/reports/summary.md" | grep -q "$re" && pass ||
 	fail "summary.md: the header does not say 'could not be judged': $(head -1 \
 		"$T/reports/summary.md")"
 grep -q '<error ' "$T/reports/junit.xml" && pass ||

@@ -13,8 +13,10 @@ config() { # config FILE [WORK_PCT] [SLOW_PCT]
 	cat >"$T/$1" <<YML
 results: results
 baselines: baselines
-defaults: { warmup: 1, repeat: 8, max_contention: off, env: { SG_KNOB_WORK_PCT: "${2:-0}", SG_KNOB_SLOW_PCT: "${3:-0}" } }
-undecided: pass  # results against their own baseline decide nothing; the factor is the subject here
+defaults: { warmup: 1, repeat: 8, max_contention: off,
+            env: { SG_KNOB_WORK_PCT: "${2:-0}", SG_KNOB_SLOW_PCT: "${3:-0}" } }
+# results against their own baseline decide nothing; the factor is the subject here
+undecided: pass
 benchmarks:
   - name: jacobi
     command: $SG_BUILD/examples/jacobi {threads} 300 40
@@ -32,7 +34,8 @@ sweep_change() {
 	python3 -c '
 import json, sys
 for v in json.load(open(sys.argv[1]))["verdicts"]:
-    if v["interval"] == "program/solve/sweep" and v["threads"] == 1 and v["kind"] == "tolerance.time":
+    if (v["interval"] == "program/solve/sweep" and v["threads"] == 1
+        and v["kind"] == "tolerance.time"):
         print("%.1f" % (100 * v["change"]))' "$1"
 }
 cd "$T"
@@ -47,7 +50,9 @@ import json, sys
 i = [i for i in json.load(sys.stdin)["intervals"] if i["interval"].endswith("sweep")][0]
 print(i["configurations"][0]["characteristics"]["Reference_time"]["median"])')
 want=$(awk -F'\t' 'NR > 1 && $4 == 1 { print $13 }' base/manifest.tsv | sort -g |
-	awk '{ v[NR] = $1 } END { printf "%.9g\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+	awk '{ v[NR] = $1 }
+		END { printf "%.9g\n",
+			NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
 awk -v x="$ref" -v y="$want" 'BEGIN { exit !(x - y < 1e-9 && y - x < 1e-9) }' && pass ||
 	fail "analyze: Reference_time $ref at 1 thread is not the median of the manifest's ($want)"
 expect_exit 0 "$SCALEGATE" baseline update -c base.yml -r base --force
@@ -65,7 +70,10 @@ slow_machine half 1.5
 # machine, whose loop times move between sittings)
 code=0
 out=$("$SCALEGATE" check -c half.yml -r half --junit half.xml --json half.json 2>&1) || code=$?
-expect_match "$(cat half.xml)" 'machine speed: scalegate&apos;s reference loop ran [0-9.]+ % slower here than when the baseline was recorded; the times here are scaled by 0\.[5-8][0-9]* to its speed, which adds sd [0-9.]+ % to the change' \
+re='machine speed: scalegate&apos;s reference loop ran [0-9.]+ % slower here than '
+re+='when the baseline was recorded; the times here are scaled by 0\.[5-8][0-9]* to '
+re+='its speed, which adds sd [0-9.]+ % to the change'
+expect_match "$(cat half.xml)" "$re" \
 	"the details say how the machine's speed was taken out"
 approx "$(sweep_change half.json)" -35 35 \
 	"1.5 times the work on a machine 1.5 times as slow: the change of sweep at 1 thread"
@@ -80,7 +88,9 @@ code=0
 out=$("$SCALEGATE" check -c head.yml -r slow --junit slow.xml 2>&1) || code=$?
 [ "$code" = 1 ] && pass ||
 	fail "a loop three times as slow absorbed three times the work (exit $code): $out"
-expect_match "$(cat slow.xml)" 'machine speed factor x0\.[2-4][0-9]* \(scalegate&apos;s reference loop ran [0-9.]+ % slower here than when the baseline was recorded\) is outside 0\.5-2; not applied' \
+re='machine speed factor x0\.[2-4][0-9]* \(scalegate&apos;s reference loop ran [0-9.]+ % slower '
+re+='here than when the baseline was recorded\) is outside 0\.5-2; not applied'
+expect_match "$(cat slow.xml)" "$re" \
 	"the details say the factor was not applied"
 
 # 1c. The loop 1.5 times as slow, the program as it was: the unchanged intervals contradict the
@@ -92,7 +102,9 @@ code=0
 [ "$code" = 0 ] && pass || fail "an unchanged program on a slower loop did not pass (exit $code)"
 # Contradicted when the unchanged intervals' noise is below a third; on a machine so loaded that
 # their noise covers it, the factor is applied, which the details say, and the program still passes.
-expect_match "$(cat same.xml)" 'machine speed factor x0\.[5-8][0-9]* .* contradicted by [0-9]+ of [0-9]+ intervals; not applied|the times here are scaled by 0\.6' \
+re='machine speed factor x0\.[5-8][0-9]* .* contradicted by [0-9]+ of [0-9]+ '
+re+='intervals; not applied|the times here are scaled by 0\.6'
+expect_match "$(cat same.xml)" "$re" \
 	"the details say what became of the factor"
 
 # 2. The same head on a machine of the baseline's speed: the program's tripling is a regression.

@@ -26,23 +26,27 @@ for cmd in "check --validate" "ci --validate" "ci --no-run --no-post"; do
 		"$cmd: a benchmark key"
 	expect_match "$out" "scalegate.yml:8:3: unknown key 'tme'; did you mean 'time'\?" \
 		"$cmd: a slurm key"
-	expect_match "$out" "scalegate.yml:11:17: unknown component 'sync' in 'share_max'; did you mean 'synchronization'\? \(one of .*\)" \
+	re="scalegate.yml:11:17: unknown component 'sync' in 'share_max'; did "
+	re+="you mean 'synchronization'\? \(one of .*\)"
+	expect_match "$out" "$re" \
 		"$cmd: a rule, in the same pass"
 	expect_match "$out" "scalegate.yml:13:23: 'tolerance.time' needs a unit: '5%' .* or '5s'" \
 		"$cmd: a bare time tolerance"
 done
 for cmd in "check --validate" "ci --validate"; do
 	expect_exit 2 "$SCALEGATE" $cmd -c "$T/scalegate.yml"
-	expect_match "$out" "scalegate.yml:6:11: 'format' must be json, github or gitlab, not 'githib'; did you mean 'github'\?" \
+	re="scalegate.yml:6:11: 'format' must be json, github or gitlab, "
+	re+="not 'githib'; did you mean 'github'\?"
+	expect_match "$out" "$re" \
 		"$cmd checks post:, with the nearest format"
 done
 # ci --no-post reads no post: section, and its --validate says nothing of it
 expect_exit 2 "$SCALEGATE" ci --validate --no-post -c "$T/scalegate.yml"
 expect_no_match "$out" "'format'" "ci --validate --no-post checked post:"
 # Fixed, it is valid.
-sed -i \
-	's/treads/threads/; s/githib/github/; s/tme:/time:/; s/sync:/synchronization:/; s/time: 5}/time: 5%}/' \
-		"$T/scalegate.yml"
+script='s/treads/threads/; s/githib/github/; s/tme:/time:/; '
+script+='s/sync:/synchronization:/; s/time: 5}/time: 5%}/'
+sed -i "$script" "$T/scalegate.yml"
 expect_exit 0 "$SCALEGATE" check --validate -c "$T/scalegate.yml"
 expect_match "$out" "valid, 2 rules" "the fixed file is valid"
 
@@ -50,9 +54,12 @@ expect_match "$out" "valid, 2 rules" "the fixed file is valid"
 # is a warning (ci would exit 3), not a mistake of the file.
 expect_exit 0 "$SCALEGATE" ci --validate -c "$T/scalegate.yml"
 expect_match "$out" "valid, 2 rules" "ci --validate: the fixed file is valid"
-expect_match "$out" "warning: benchmark 'a' has no baseline '$T/baselines/a.sgbase': 'ci' would compare nothing" \
+re="warning: benchmark 'a' has no baseline '$T/baselines/a.sgbase': 'ci' would compare nothing"
+expect_match "$out" "$re" \
 	"ci --validate: the missing baseline"
-expect_match "$out" "^ci would compare with 0 stored baselines in $T/baselines \(1 benchmark without one\), write its reports into $T/reports and post the summary; nothing ran$" \
+re="^ci would compare with 0 stored baselines in $T/baselines \(1 benchmark without one\), "
+re+="write its reports into $T/reports and post the summary; nothing ran$"
+expect_match "$out" "$re" \
 	"ci --validate: what ci would do"
 [ ! -e "$T/results" ] && [ ! -e "$T/reports" ] && pass ||
 	fail "ci --validate wrote results or reports"
@@ -73,7 +80,8 @@ expect_no_match "$out" "valid" "a damaged baseline is not valid"
 printf '  - name: other\n    command: "true"\n' >>"$T/b/scalegate.yml"
 cp "$T/b/baselines/jacobi.sgbase" "$T/b/baselines/other.sgbase"
 expect_exit 2 "$SCALEGATE" ci --validate -c "$T/b/scalegate.yml"
-expect_match "$out" "'$T/b/baselines/other.sgbase' is the baseline of benchmark 'jacobi', not of 'other'" \
+expect_match "$out" \
+	"'$T/b/baselines/other.sgbase' is the baseline of benchmark 'jacobi', not of 'other'" \
 	"another benchmark's baseline"
 
 # With --against, the revision instead: not in a repository, not there, there.

@@ -51,15 +51,15 @@ expect_exit 0 "$SCALEGATE" baseline update -c "$T/scalegate.yml"
 # The knob: the residual runs serially; exit 1 with interval, metric and cause.
 rm -rf "$T/out"
 SG_KNOB_SERIAL=1 expect_exit 1 ci
-expect_match "$(checks_of "$out")" \
-	'^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' \
-	"the regression"
+re='^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism'
+expect_match "$(checks_of "$out")" "$re" "the regression"
 expect_match "$out" 'cause: Insufficient_parallelism \(serial code\) grew' "its cause"
 # the recap ends the log, after the reports' paths: the failure, where in the source, which rule
 recap=$(sed -n '/^reports:$/,$p' <<<"$out" | sed -n '/^recap: /,$p')
 expect_match "$recap" '^recap: 1 regression \([0-9]+ checks? failed\), 0 errors' \
 	"the recap follows the reports"
-expect_match "$recap" "^FAIL  jacobi program/solve/residual at examples/jacobi\.c:$(grep -n 'SG_BEGIN("residual")' "$SG_TOP/examples/jacobi.c" | cut -d: -f1)\$" \
+line=$(grep -n 'SG_BEGIN("residual")' "$SG_TOP/examples/jacobi.c" | cut -d: -f1)
+expect_match "$recap" "^FAIL  jacobi program/solve/residual at examples/jacobi\.c:$line\$" \
 	"the recap gives the interval's file:line"
 expect_match "$recap" '^      1 rank × 2 threads: Insufficient_parallelism ' \
 	"the recap gives configuration and metric"

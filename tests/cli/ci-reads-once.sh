@@ -29,7 +29,8 @@ YML
 cfg=$T/tree/scalegate.yml
 
 code=0
-strace -f -qq -e trace=openat -o "$T/trace" "$SCALEGATE" ci -c "$cfg" --against-dir "$T/tree" --seed 7 \
+strace -f -qq -e trace=openat -o "$T/trace" "$SCALEGATE" ci -c "$cfg" --against-dir "$T/tree" \
+	--seed 7 \
 	>"$T/out" 2>&1 || code=$?
 out=$(cat "$T/out")
 [ $code = 0 ] || [ $code = 1 ] && pass || { printf '%s\n' "$out" >&2; fail "ci exited $code"; }

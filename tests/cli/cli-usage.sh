@@ -27,7 +27,9 @@ for cmd in run check ci baseline history; do
 	[ "$cmd" = history ] && args+=(detect)
 	for opt in -c --config; do
 		expect_exit 2 "$SCALEGATE" "${args[@]}" "$opt" "$T/bad.yml"
-		expect_match "$out" "bad\.yml:4:18: 'expect_exit' must be an integer or a list of integers like \[1, 2\], not '0,1'" \
+		pat="bad\.yml:4:18: 'expect_exit' must be an integer or a list "
+		pat+="of integers like \[1, 2\], not '0,1'"
+		expect_match "$out" "$pat" \
 			"'$cmd $opt' reads the configuration (and names the list form)"
 	done
 done

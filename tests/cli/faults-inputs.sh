@@ -55,13 +55,14 @@ expect_match "$out" "wide.yml:1:[0-9]+: more than 1000000 YAML nodes in one file
 # A billion laughs: 10^10 nodes through nested aliases in 600 bytes; an alias counts as the nodes it
 # repeats, and the one past the bound is named.
 bounded 2 "$SCALEGATE" check --validate -c "$SG_TOP/tests/fuzz/seeds/config-alias-laughs.yml"
-expect_match "$out" "config-alias-laughs.yml:6:45: aliases repeat more than 1000000 YAML nodes in one file" \
+expect_match "$out" \
+	"config-alias-laughs.yml:6:45: aliases repeat more than 1000000 YAML nodes in one file" \
 	"aliases count against the node bound"
 bounded 2 "$SCALEGATE" check --validate -c "$SG_TOP/tests/fuzz/seeds/rules-alias-laughs.yml"
 expect_no_match "$out" "aliases repeat" "a few aliases are no bomb"
-printf \
-	'benchmarks:\n  - name: a\n    command: ./p\n    threads: &t [1, 2]\n  - name: b\n    command: ./q\n    threads: *t\n' \
-	>"$T/alias.yml"
+fmt='benchmarks:\n  - name: a\n    command: ./p\n    threads: &t [1, 2]\n  '
+fmt+='- name: b\n    command: ./q\n    threads: *t\n'
+printf "$fmt" >"$T/alias.yml"
 bounded 0 "$SCALEGATE" check --validate -c "$T/alias.yml"
 # 17 MB: over the size bound of a YAML file.
 head -c 17000000 /dev/zero | tr '\0' '#' >"$T/huge.yml"
@@ -72,15 +73,19 @@ expect_match "$out" "huge.yml' is 17000000 bytes, more than the 16 MiB" "a size 
 # load.
 python3 -c "
 l = ', '.join(str(i) for i in range(1, 3001))
-print('benchmarks:\n  - name: big\n    command: ./p\n    threads: [%s]\n    ranks: [%s]\n    sizes: [%s]' % (l, l, l))
+print('benchmarks:\n  - name: big\n    command: ./p\n'
+      '    threads: [%s]\n    ranks: [%s]\n    sizes: [%s]' % (l, l, l))
 " >"$T/matrix.yml"
 bounded 2 "$SCALEGATE" check --validate -c "$T/matrix.yml"
-expect_match "$out" "matrix.yml:2:5: the matrix of benchmark 'big' has 27000000000 cells \(sizes x ranks x threads\), more than 100000" \
+re="matrix.yml:2:5: the matrix of benchmark 'big' has 27000000000 cells "
+re+="\(sizes x ranks x threads\), more than 100000"
+expect_match "$out" "$re" \
 	"a huge matrix is refused with file:line:col"
 # 40,000 cells with an exclusion: indexed (point by point it was quadratic, 6 s).
 python3 -c "
 l = ', '.join(str(i) for i in range(1, 201))
-print('benchmarks:\n  - name: wide\n    command: ./p\n    threads: [%s]\n    ranks: [%s]\n    mpi: true\n    exclude:\n      - { threads: 1, ranks: 1 }' % (l, l))
+print('benchmarks:\n  - name: wide\n    command: ./p\n    threads: [%s]\n    ranks: [%s]\n'
+      '    mpi: true\n    exclude:\n      - { threads: 1, ranks: 1 }' % (l, l))
 " >"$T/cells.yml"
 bounded 0 "$SCALEGATE" check --validate -c "$T/cells.yml"
 # A 300-character name: refused at load (it failed later with ENAMETOOLONG, leaving results/
@@ -116,7 +121,9 @@ check_error() { # check_error REGEX WHAT: exit 3, the message, and a JUnit <erro
 }
 fresh
 rm "$prof" && ln -s /dev/zero "$prof"
-check_error "ERROR jacobi program 1 rank × 2 threads profile: repeat 1 cannot be read.*sgprof' is not a regular file" \
+re="ERROR jacobi program 1 rank × 2 threads profile: repeat 1 "
+re+="cannot be read.*sgprof' is not a regular file"
+check_error "$re" \
 	"a profile linked to /dev/zero"
 expect_match "$out" "[0-9]+ passed" "the other runs are still judged"
 fresh
@@ -124,18 +131,22 @@ rm "$prof" && mkfifo "$prof"
 check_error "sgprof' is not a regular file \(a FIFO\)" "a FIFO as a profile"
 fresh
 sed -i 's/^end\t.*/end\t0000000000000000/' "$prof"
-check_error "ERROR jacobi .*repeat 1 cannot be read.*synthetic.1.sgprof' is corrupt: checksum mismatch" \
+re="ERROR jacobi .*repeat 1 cannot be read.*synthetic.1.sgprof' is corrupt: checksum mismatch"
+check_error "$re" \
 	"a damaged profile is an error verdict, not exit 2 without reports"
 # 1e308 overflowed Total_time to infinity and the checks skipped below min_samples: now an error.
 fresh
 sed -i '0,/^stat\t0\t0\t1\t/s/^\(stat\t0\t0\t1\t\)[^\t]*/\11e308/' "$prof"; reseal "$prof"
-check_error "synthetic.1.sgprof:[0-9]+: corrupt profile: stat column 'time' is '1e308': must be a finite number, not negative, at most 1e15" \
+re="synthetic.1.sgprof:[0-9]+: corrupt profile: stat column 'time' is '1e308': "
+re+="must be a finite number, not negative, at most 1e15"
+check_error "$re" \
 	"an absurd profile value"
 # No statistics at all (a tracer built from objects of different versions wrote such files): the
 # configuration is an error, never a pass on no data.
 fresh
 sed -i '/^stat\t/d' "$prof"; reseal "$prof"
-check_error "ERROR jacobi .*synthetic.1.sgprof' holds no measurements: no statistics of the level-0 interval" \
+re="ERROR jacobi .*synthetic.1.sgprof' holds no measurements: no statistics of the level-0 interval"
+check_error "$re" \
 	"a profile with no statistics"
 # 200,000 nested nodes (20,000 took 4 s and 1.2 GB): deeper than the tracer's 128 is refused at the
 # line.
@@ -174,7 +185,9 @@ bounded 3 "$SCALEGATE" check -c "$T/c/scalegate.yml"
 expect_match "$out" "manifest.tsv' is not a regular file" "a results table linked to /dev/zero"
 # 40,000 more sample lines in the baseline (9 s, quadratic, before they were hashed): read at once.
 fresh
-awk 'BEGIN { for (i = 0; i < 40000; i++) printf "sample\tprogram/x%d\t-\t7\t1\tExecution_time\t1\t1\t1\t1\t1\n", i }' \
+prog='BEGIN { for (i = 0; i < 40000; i++) printf "sample\tprogram/x%d\t-'
+prog+='\t7\t1\tExecution_time\t1\t1\t1\t1\t1\n", i }'
+awk "$prog" \
 	>"$T/extra"
 sed -i "/^columns\t/r $T/extra" "$base"; reseal "$base"
 bounded 0 "$SCALEGATE" check -c "$T/c/scalegate.yml"

@@ -7,7 +7,9 @@
 . "$(dirname "$0")/lib.bash"
 . "$SG_TOP/tests/data/post/lib.bash"
 trap \
-	'for pid in "${servers[@]}" $(cat "$T"/pids 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
+	'for pid in "${servers[@]}" $(cat "$T"/pids 2>/dev/null); do
+		kill -9 "$pid" 2>/dev/null || true
+	done
 	rm -rf "$T"' EXIT
 gate_memory_bounded
 
@@ -74,9 +76,9 @@ YML
 # ---- SIGTERM during a run: the runs that ended are judged, the others are errors ----
 write_config ""
 SG_HOLD=$T/running interrupt TERM 143 "$T/running" --no-post
-expect_match "$out" \
-	"ERROR slow program 1 rank × 1 thread run.interrupted: not judged: the gate was interrupted by SIGTERM after 0 of the 2 repeats" \
-	"the run not done is an error"
+re="ERROR slow program 1 rank × 1 thread run.interrupted: not judged: the gate "
+re+="was interrupted by SIGTERM after 0 of the 2 repeats"
+expect_match "$out" "$re" "the run not done is an error"
 expect_match "$out" "ERROR slow program 1 rank × 2 threads run.interrupted" \
 	"the configuration not started is an error"
 expect_match "$out" "exit 143 \(interrupted\)" "the counts line says interrupted"
@@ -135,7 +137,8 @@ mkdir -p "$T/reports"
 "$SCALEGATE" ci -c "$T/scalegate.yml" -o "$T/reports" --no-post >"$T/ci.out" 2>&1 &
 gate=$!
 mkfifo "$T/reports/junit.xml.tmp.$gate"
-timeout 20 sh -c 'while [ "$(cat /proc/$0/wchan 2>/dev/null)" != wait_for_partner ]; do sleep 0.05; done' \
+re='while [ "$(cat /proc/$0/wchan 2>/dev/null)" != wait_for_partner ]; do sleep 0.05; done'
+timeout 20 sh -c "$re" \
 	"$gate" && pass || fail "the gate never opened its first report"
 rm "$T/reports/junit.xml.tmp.$gate"
 kill -TERM "$gate"
@@ -158,12 +161,15 @@ write_config ""
 git -C "$T" init -q
 git -C "$T" add scalegate.yml
 git -C "$T" -c user.name=t -c user.email=t@t commit -qm base
-printf '#!/bin/sh\nsleep 300 & echo $! >>%s/pids\nsleep 300 & echo $! >>%s/pids\necho $$ >>%s/pids\necho >%s/checkout\nwait\n' \
+fmt='#!/bin/sh\nsleep 300 & echo $! >>%s/pids\nsleep 300 & echo $! '
+fmt+='>>%s/pids\necho $$ >>%s/pids\necho >%s/checkout\nwait\n'
+printf "$fmt" \
 	"$T" "$T" "$T" "$T" >"$T/.git/hooks/post-checkout"
 chmod +x "$T/.git/hooks/post-checkout"
 for s in TERM:143 INT:130; do
 	interrupt "${s%:*}" "${s#*:}" "$T/checkout" --no-post --against HEAD
-	expect_match "$out" "checking out .HEAD. into .* interrupted by SIG${s%:*}: git and what it started killed" \
+	re="checking out .HEAD. into .* interrupted by SIG${s%:*}: git and what it started killed"
+	expect_match "$out" "$re" \
 		"the checkout says interrupted"
 	expect_no_match "$out" "failed" "an interrupted checkout did not fail"
 done
@@ -179,6 +185,7 @@ await "$T/running"
 kill -9 "$gate"
 wait "$gate" || true
 timeout 20 sh -c 'for pid in $(cat "$0"); do while [ -e /proc/$pid ] &&
-	[ "$(cut -d" " -f3 /proc/$pid/stat 2>/dev/null)" != Z ]; do sleep 0.05; done; done' "$T/pids" && pass ||
+	[ "$(cut -d" " -f3 /proc/$pid/stat 2>/dev/null)" != Z ]; do sleep 0.05; done; done' \
+	"$T/pids" && pass ||
 	fail "the run's processes outlived a killed gate:$(alive "$T/pids")"
 echo ok

@@ -67,7 +67,8 @@ expect_match "$out" \
 # 6 MB, 80,000 benchmarks (880,000 YAML nodes, below the limit of a million): loaded in linear time
 # (the quadratic loader took minutes; 60 s is generous).
 awk 'BEGIN { print "benchmarks:"; for (i = 0; i < 80000; i++)
-	printf "  - name: b%06d\n    command: ./p %d --some-flag\n    threads: [1, 2]\n", i, i }' >"$T/big.yml"
+	printf "  - name: b%06d\n    command: ./p %d --some-flag\n    threads: [1, 2]\n",
+		i, i }' >"$T/big.yml"
 [ "$(stat -c %s "$T/big.yml")" -gt 5000000 ] && pass ||
 	fail "big.yml is only $(stat -c %s "$T/big.yml") bytes"
 timeout 60 "$SCALEGATE" check --validate -c "$T/big.yml" >"$T/big.out" 2>&1 ||

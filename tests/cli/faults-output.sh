@@ -13,7 +13,8 @@ defaults:
 benchmarks:
   - name: loud
     output_limit: 1048576
-    command: echo "first line $secret"; yes 'a line of output that repeats and repeats' | head -c 200000000; echo; echo "last line $secret"
+    command: echo "first line $secret"; yes 'a line of output that repeats and repeats' |
+      head -c 200000000; echo; echo "last line $secret"
   - name: quiet
     command: echo "small output"
   - name: straddle
@@ -48,7 +49,9 @@ size=$(stat -c %s "$out_file")
 [ "$(tail -n 1 "$out_file")" = "last line ***" ] && pass ||
 	fail "the tail is not kept: $(tail -n 1 "$out_file")"
 grep -q "$secret" "$out_file" && fail "the secret is not masked in the kept output"
-grep -Eq '^\[scalegate: [0-9]+ bytes cut here: a run keeps the first and the last 524288 of its output \(output_limit\)\]$' \
+re='^\[scalegate: [0-9]+ bytes cut here: a run keeps the first and the '
+re+='last 524288 of its output \(output_limit\)\]$'
+grep -Eq "$re" \
 	"$out_file" && pass || fail "the cut is not said"
 # Across the cuts, the secret is not left in two readable pieces: only x, the note, z are kept.
 straddle=$(find "$T" -path '*straddle*' -name stdout.txt | head -1)
@@ -68,7 +71,8 @@ defaults:
 benchmarks:
   - name: endless
     output_limit: 1048576
-    command: "yes 'a line of output' | head -c 100000000; echo >$T/printed; while [ ! -e $T/checked ]; do sleep 0.05; done"
+    command: "yes 'a line of output' | head -c 100000000; echo >$T/printed;
+      while [ ! -e $T/checked ]; do sleep 0.05; done"
 YML
 head -c 65536 /dev/zero >"$T/hole"
 if ! fallocate --punch-hole --offset 0 --length 32768 "$T/hole" 2>/dev/null; then

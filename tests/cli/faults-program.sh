@@ -56,15 +56,14 @@ done
 for b in other declared-other; do
 	[ "$(status "$b")" = bad-profile ] && pass ||
 		fail "$b: $(status "$b"), expected bad-profile"
-	expect_match "$(reason "$b")" \
-		"^profile '[^']*\.sgprof' was written by '$E/heat', not by 'jacobi', the benchmark's program" \
-		"$b: the reason"
+	re="^profile '[^']*\.sgprof' was written by '$E/heat', not "
+	re+="by 'jacobi', the benchmark's program"
+	expect_match "$(reason "$b")" "$re" "$b: the reason"
 done
 
 # A path, not a name, is refused at load, with its position.
 sed -i 's|program: jacobi|program: ./jacobi|' "$T/scalegate.yml"
 expect_exit 2 "$SCALEGATE" check --validate -c "$T/scalegate.yml"
-expect_match "$out" \
-	"scalegate.yml:[0-9]+:14: 'program' is the name of the executable that writes the profiles" \
-	"program: a path"
+re="scalegate.yml:[0-9]+:14: 'program' is the name of the executable that writes the profiles"
+expect_match "$out" "$re" "program: a path"
 echo ok

@@ -61,9 +61,8 @@ cmp -s "$T/b.before" "$T/baselines/b.sgbase" && pass ||
 expect_exit 0 sg run
 sed -i 's/repeat: 3/repeat: 4/' "$T/scalegate.yml"
 expect_exit 2 sg check
-expect_match "$out" \
-	"benchmark 'a' in '$T/results' ran 1 configurations x 3 repeats; the configuration asks 1 x 4" \
-	"a changed matrix"
+re="benchmark 'a' in '$T/results' ran 1 configurations x 3 repeats; the configuration asks 1 x 4"
+expect_match "$out" "$re" "a changed matrix"
 sed -i 's/repeat: 4/repeat: 3/' "$T/scalegate.yml"
 
 # SIGINT during 'run': the results are incomplete, check and baseline update refuse them, naming the

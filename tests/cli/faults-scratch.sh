@@ -38,7 +38,8 @@ fi
 mkdir -p "$T/results/.scratch/run-$$-abcdef"
 sed -i 's/exec sleep 300/true/' "$T/scalegate.yml"
 expect_exit 3 "$SCALEGATE" run -c "$T/scalegate.yml"
-expect_match "$out" "removed '$T/results/.scratch/run-$gate-[^']*', left by a run whose gate was killed" \
+expect_match "$out" \
+	"removed '$T/results/.scratch/run-$gate-[^']*', left by a run whose gate was killed" \
 	"the stale directory is removed and named"
 ! ls -d "$T/results/.scratch/run-$gate-"* 2>/dev/null && pass ||
 	fail "the killed gate's run directory is still there"

@@ -20,9 +20,11 @@ defaults:
     JACOBI: $SG_BUILD/examples/jacobi
 benchmarks:
   - name: printer
-    command: echo "token=[\$SG_TEST_TOKEN] other=[\$SG_OTHER_SECRET]"; env; tr '\\0' '\\n' </proc/\$PPID/environ >$T/gate.env; \$JACOBI 200 2
+    command: echo "token=[\$SG_TEST_TOKEN] other=[\$SG_OTHER_SECRET]"; env;
+      tr '\\0' '\\n' </proc/\$PPID/environ >$T/gate.env; \$JACOBI 200 2
   - name: leaker
-    command: echo "stdout \$(cat $T/token.file)"; echo "leaked \$(cat $T/token.file) and \$(cat $T/token.file)" >&2; exit 9
+    command: echo "stdout \$(cat $T/token.file)";
+      echo "leaked \$(cat $T/token.file) and \$(cat $T/token.file)" >&2; exit 9
   - name: scatter
     command: $T/scatter.sh
 YML
@@ -43,7 +45,8 @@ SH
 chmod +x "$T/scatter.sh"
 
 code=0
-SG_TEST_TOKEN=$token SG_OTHER_SECRET=$other "$SCALEGATE" ci -c "$T/scalegate.yml" -o "$T/reports" --no-post \
+SG_TEST_TOKEN=$token SG_OTHER_SECRET=$other "$SCALEGATE" ci -c "$T/scalegate.yml" -o "$T/reports" \
+	--no-post \
 	>"$T/console.out" 2>"$T/console.err" || code=$?
 [ "$code" -eq 3 ] && pass || { cat "$T/console.err" >&2; fail \
 	"ci exited $code, expected 3 (leaker fails)"; }

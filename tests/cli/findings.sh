@@ -16,10 +16,14 @@ expect_exit 1 sg check --markdown "$T/s.md" --json "$T/s.json" --html "$T/s.html
 # evidence
 [ "$(grep -c '^FAIL [^ ]' <<<"$out")" = 1 ] && pass ||
 	fail "not one FAIL line: $(grep '^FAIL [^ ]' <<<"$out")"
-expect_match "$out" '^FAIL jacobi program/solve/sweep 1 rank × 2 threads: 9 checks failed \(6 of them in the enclosing program, program/solve, whose change this one explains\)$' \
+re='^FAIL jacobi program/solve/sweep 1 rank × 2 threads: 9 checks failed \(6 of them in the '
+re+='enclosing program, program/solve, whose change this one explains\)$'
+expect_match "$out" "$re" \
 	"the finding: the innermost interval, its configuration, its checks"
 [ "$(grep -c '^    cause: ' <<<"$out")" = 1 ] && pass || fail "the cause is not said once"
-expect_match "$out" '^    cause: Synchronization \(OpenMP barriers, locks and idle threads\) grew from [0-9.]+ % to [0-9.]+ % of Total_time' \
+re='^    cause: Synchronization \(OpenMP barriers, locks and idle '
+re+='threads\) grew from [0-9.]+ % to [0-9.]+ % of Total_time'
+expect_match "$out" "$re" \
 	"the cause names the waiting"
 for kind in time speedup synchronization; do
 	expect_match "$out" "^    tolerance\\.$kind: " "the sweep's $kind check as evidence"
@@ -29,7 +33,8 @@ for kind in time speedup synchronization; do
 done
 expect_no_match "$out" '1 rank × 1 thread: ' "nothing at 1 thread"
 # the inconclusive checks: one line, listed with --all
-expect_match "$out" '^INCONCLUSIVE 6 checks inconclusive \(4 intervals, 2 configurations\): .*; --all lists them$' \
+re='^INCONCLUSIVE 6 checks inconclusive \(4 intervals, 2 configurations\): .*; --all lists them$'
+expect_match "$out" "$re" \
 	"the inconclusive checks in one line"
 [ "$(grep -c '^INCONCLUSIVE' <<<"$out")" = 1 ] && pass || fail "more than one inconclusive line"
 # the recap: the finding once, its checks by name
@@ -40,9 +45,13 @@ expect_match "$recap" \
 [ "$(grep -c '^FAIL ' <<<"$recap")" = 1 ] && pass || fail "the recap repeats the finding"
 expect_match "$recap" '^      1 rank × 2 threads: Synchronization .* grew' \
 	"the recap gives configuration and cause"
-expect_match "$recap" '^      failed: Execution_time, Speedup, Synchronization; with the enclosing program: Execution_time, Speedup, Synchronization; with the enclosing program/solve: ' \
+re='^      failed: Execution_time, Speedup, Synchronization; with the enclosing program: '
+re+='Execution_time, Speedup, Synchronization; with the enclosing program/solve: '
+expect_match "$recap" "$re" \
 	"the recap names the checks"
-expect_match "$out" '^scalegate check: 36 checks: 1 regression \(9 checks failed\), 0 warnings, 6 inconclusive, 0 errors, 0 skipped, 21 passed; .* exit 1 \(regression\)$' \
+re='^scalegate check: 36 checks: 1 regression \(9 checks failed\), 0 warnings, 6 '
+re+='inconclusive, 0 errors, 0 skipped, 21 passed; .* exit 1 \(regression\)$'
+expect_match "$out" "$re" \
 	"the count line"
 
 # Markdown: the header, one row for the finding, the nine checks collapsed as its evidence
@@ -51,9 +60,8 @@ expect_match "$md" \
 	'^### ❌ scalegate: 1 regression \(9 checks failed\), 6 inconclusive in 36 checks$' \
 	"Markdown: the header"
 expect_match "$md" '^#### 1 regression \(9 checks failed\)$' "Markdown: the regressions' heading"
-[ "$(grep -c \
-	'^| jacobi | `program/solve/sweep` at jacobi.c:19 | 1 rank × 2 threads (p=2) | Synchronization' \
-	"$T/s.md")" = 1 ] && pass ||
+row='^| jacobi | `program/solve/sweep` at jacobi.c:19 | 1 rank × 2 threads (p=2) | Synchronization'
+[ "$(grep -c "$row" "$T/s.md")" = 1 ] && pass ||
 	fail "Markdown: not one row for the finding"
 expect_match "$md" '^<details><summary>The evidence: 9 checks failed</summary>$' \
 	"Markdown: the evidence"
@@ -62,9 +70,11 @@ expect_match "$md" '^<details><summary>The evidence: 9 checks failed</summary>$'
 python3 - "$T/s.json" <<'PY' && pass || fail "summary.json: the findings"
 import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))
-assert d["headline"].startswith("scalegate: 1 regression (9 checks failed), 6 inconclusive in 36 checks"), d["headline"]
+assert d["headline"].startswith("scalegate: 1 regression (9 checks failed), 6 inconclusive in 36 "
+                                "checks"), d["headline"]
 (f,) = d["findings"]
-assert (f["severity"], f["benchmark"], f["interval"]) == ("regression", "jacobi", "program/solve/sweep"), f
+assert (f["severity"], f["benchmark"], f["interval"]) == ("regression", "jacobi",
+                                                          "program/solve/sweep"), f
 assert f["configuration"] == {"size": "-", "ranks": 1, "threads": 2, "p": 2}, f
 assert f["cause"].startswith("Synchronization (OpenMP barriers, locks and idle threads) grew"), f
 assert (f["failed"], f["warned"], len(f["checks"])) == (9, 0, 9), f
@@ -72,7 +82,8 @@ assert f["folded"] == ["program", "program/solve"], f
 # where to look: the sweep's SG_BEGIN, and the benchmark's command (the annotations and the
 # pull-request comment)
 assert (f["file"], f["line"], f["command"]) == ("jacobi.c", 19, "./jacobi {threads} 300"), f
-assert "program/solve/sweep 1 rank \u00d7 2 threads (p=2) tolerance.synchronization" in f["checks"], f["checks"]
+assert ("program/solve/sweep 1 rank \u00d7 2 threads (p=2) tolerance.synchronization"
+        in f["checks"]), f["checks"]
 assert "program 1 rank \u00d7 2 threads (p=2) tolerance.time" in f["checks"], f["checks"]
 assert d["counts"]["fail"] == 9, d["counts"]
 PY

@@ -2,8 +2,8 @@
 # gate exists for, in A/B mode (--against-dir) and against a stored baseline, naming the cause: +60
 # ms of serial code in a ~0.2 s interval at p = 2, the 'omp parallel for' removed, a critical
 # section around the hot loop, rank 1 doing 30 % more work; and A/A passes in both modes. One test
-# per case and mode (gate-defaults-MODE-CASE.sh runs case_CASE MODE), so that no single test holds a
-# third of the suite's time.
+# per case and mode (gate-defaults-MODE-CASE.sh runs case_CASE MODE; A/B's A/A one per benchmark,
+# gate-defaults-ab-aa-BENCH.sh), so that no single test holds a tenth of the suite's time.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi.bash"
 
@@ -26,10 +26,12 @@ baselines: baselines
 defaults:
   warmup: 0
   repeat: 5
-  max_contention: 0.5               # busy runs are kept and said so, never rerun: the test's time stays bounded
+  # busy runs are kept and said so, never rerun: the test's time stays bounded
+  max_contention: 0.5
   contention_retries: 0
-  max_repeat: 20                    # inconclusive cells get up to 15 more rounds (adaptive repeats) ...
-  adaptive_seconds: 90s             # ... within 90 s per benchmark
+  # inconclusive cells get up to 15 more rounds (adaptive repeats) within 90 s per benchmark
+  max_repeat: 20
+  adaptive_seconds: 90s
   env: {OMP_WAIT_POLICY: passive}
 benchmarks:
 YML
@@ -88,9 +90,8 @@ expect_caught() {
 		{ grep -q 'inconclusive: most runs were measured on a busy machine' <<<"$out" ||
 		  { grep -q 'runs were measured on a busy machine' <<<"$out" &&
 		    grep -Eq '^INCONCLUSIVE [0-9]+ checks' <<<"$out"; }; }; then
-		echo \
-			"note: $mode, $3: the machine was busy: undecided against the stored baseline, as documented" \
-			>&2
+		echo "note: $mode, $3: the machine was busy: undecided against the stored" \
+			"baseline, as documented" >&2
 		return
 	fi
 	[ $code = 1 ] && pass || { printf '%s\n' "$out" >&2; fail \
@@ -123,29 +124,33 @@ expect_caught_or_undecided() {
 			"$mode, $3: not caught, and not said to be undecided"
 		expect_match "$out" '(\(|, )([1-9][0-9]* inconclusive|two looks)' \
 			"$mode, $3: the summary counts the undecided checks"
-		echo \
-			"note: $mode, $3 not caught: the noise here allowed only larger changes to be detected" \
-			>&2
+		echo "note: $mode, $3 not caught: the noise here allowed only larger changes" \
+			"to be detected" >&2
 	fi
 }
 
 case_serial() {
-	expect_caught "$1" jacobi SG_KNOB_SERIAL_MS=60 \
-		'program/solve 1 rank × 2 threads tolerance\.(insufficient_parallelism|speedup|time)' \
+	local fail_re='program/solve 1 rank × 2 threads '
+	fail_re+='tolerance\.(insufficient_parallelism|speedup|time)'
+	expect_caught "$1" jacobi SG_KNOB_SERIAL_MS=60 "$fail_re" \
 		'Insufficient_parallelism \(serial code\) grew'
 }
 
 case_no_parallel() {
-	expect_caught "$1" jacobi SG_KNOB_NO_PARALLEL=1 \
-		'program/solve.* (capture\.lost|tolerance\.insufficient_parallelism|tolerance\.speedup)' \
-		'(the parallel region is gone: OpenMP is no longer captured|Insufficient_parallelism \(serial code\) grew)'
+	local fail_re cause_re
+	fail_re='program/solve.* '
+	fail_re+='(capture\.lost|tolerance\.insufficient_parallelism|tolerance\.speedup)'
+	cause_re='(the parallel region is gone: OpenMP is no longer captured'
+	cause_re+='|Insufficient_parallelism \(serial code\) grew)'
+	expect_caught "$1" jacobi SG_KNOB_NO_PARALLEL=1 "$fail_re" "$cause_re"
 }
 
 # The critical section: waiting at 2 threads, or (a lock nobody waits for is work) its cost at 1
 # thread.
 case_critical() {
-	expect_caught_or_undecided "$1" jacobi SG_KNOB_CRITICAL=1 \
-		'program/solve/sweep 1 rank × [12] threads? tolerance\.(synchronization|speedup|time)' \
+	local fail_re='program/solve/sweep 1 rank × [12] threads? '
+	fail_re+='tolerance\.(synchronization|speedup|time)'
+	expect_caught_or_undecided "$1" jacobi SG_KNOB_CRITICAL=1 "$fail_re" \
 		'(Synchronization \(OpenMP|the useful work itself grew)'
 }
 
@@ -155,16 +160,18 @@ case_halo() {
 		'(Idle|Synchronization|Load_imbalance).* grew'
 }
 
-# A/A: the same code on both sides passes, both benchmarks in one run. Against a stored baseline,
-# jacobi only: an MPI rank's compute time on a machine whose cores other tests share moves by
-# tens of percent between two sittings minutes apart, and nothing removes it yet (the team
-# phases' correction has no MPI analogue; README "Measured"): halo's stored A/A failed in 2 of
-# 3 clean-clone CI runs on 26 Nov (compute at 2 ranks, Productive_time +39 %). A/B keeps both.
+# case_aa MODE [BENCH]: A/A, the same code on both sides, passes. Against a stored baseline, jacobi
+# only: an MPI rank's compute time on a machine whose cores other tests share moves by tens of
+# percent between two sittings minutes apart, and nothing removes it yet (the team phases'
+# correction has no MPI analogue; README "Measured"): halo's stored A/A failed in 2 of 3
+# clean-clone CI runs on 26 Nov (compute at 2 ranks, Productive_time +39 %). A/B keeps both, one
+# test each (BENCH): the two in one run took over 10 % of the suite's time.
 case_aa() {
-	if [ "$1" = ab ]; then config jacobi halo; else config jacobi; fi
+	local mode=$1 bench=${2:-jacobi}
+	config "$bench"
 	knob ""
-	gate "$1"
+	gate "$mode"
 	# on a busy machine every time check may stay inconclusive: 'could not decide' (exit 3),
 	# never a FAIL
-	pass_or_undecided $code "$out" "$1: A/A"
+	pass_or_undecided $code "$out" "$mode: A/A${2:+ of $2}"
 }

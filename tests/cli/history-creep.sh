@@ -41,7 +41,8 @@ assert {c["configuration"] for c in program} == {"1x1", "1x2"}, d["change_points
 for c in program:
     assert c["regression"] is True and c["after"] > c["before"] * 1.05, c
     assert 21 <= int(c["commit"][1:]) <= 30, c
-assert not any(int(c["commit"][1:]) <= 20 for c in d["change_points"]), "a change point in the flat stretch"
+assert not any(int(c["commit"][1:]) <= 20
+               for c in d["change_points"]), "a change point in the flat stretch"
 PY
 
 # The drift line of 'ci': main is slower than before the creep, with the change points named.
@@ -51,8 +52,12 @@ cp -r "$SG_TOP/tests/data/check/within-tolerance" "$T/proj"
 printf 'history: %s\nundecided: pass\n' "$db" >>"$T/proj/scalegate.yml"
 (cd "$T/proj" && "$SCALEGATE" ci --no-run --no-post) >"$T/ci.log" 2>&1 && pass || { cat \
 	"$T/ci.log"; fail "ci"; }
-line=$(grep -E "^history: jacobi \(1x2\) is [0-9.]+ % slower than 29 runs ago \(medians of 5 runs, 95 % interval [-+][0-9.]+ to [-+][0-9.]+ %\); regressions at c(2[1-9]|30) \(program" \
-	"$T/ci.log") && pass || { cat "$T/ci.log"; fail "the drift line does not say main is slower, with the change point"; }
+re="^history: jacobi \(1x2\) is [0-9.]+ % slower than 29 runs ago \(medians of 5 runs, 95 % "
+re+="interval [-+][0-9.]+ to [-+][0-9.]+ %\); regressions at c(2[1-9]|30) \(program"
+line=$(grep -E "$re" "$T/ci.log") && pass || {
+	cat "$T/ci.log"
+	fail "the drift line does not say main is slower, with the change point"
+}
 pct=$(sed -E 's/.* is ([0-9.]+) % slower.*/\1/' <<<"$line")
 python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 15 else 1)" "$pct" && pass ||
 	fail "the drift ($pct %) is not the creep's (1.02^10: +22 % on the kernels)"

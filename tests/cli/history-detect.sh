@@ -17,7 +17,8 @@ python3 - "$T/detect.json" <<'PY' && pass || fail \
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["runs"] == 24 and d["series"] > 0, d
-keys = {"benchmark", "interval", "configuration", "metric", "previous_commit", "commit", "before", "after", "change",
+keys = {"benchmark", "interval", "configuration", "metric", "previous_commit", "commit", "before",
+        "after", "change",
         "p", "min_change", "regression", "kind", "tolerated"}
 cps = d["change_points"]
 assert cps, "no change point"
@@ -36,16 +37,16 @@ PY
 # points.
 cp "$db" "$T/reversed.db"
 sqlite3 "$T/reversed.db" \
-	"BEGIN; CREATE TEMP TABLE p AS SELECT * FROM points; DELETE FROM samples; DELETE FROM points;
+	"BEGIN; CREATE TEMP TABLE p AS SELECT * FROM points;
+	DELETE FROM samples; DELETE FROM points;
 	INSERT INTO points SELECT * FROM p ORDER BY run DESC, series DESC; COMMIT;"
 expect_exit 0 "$SCALEGATE" history detect --history "$T/reversed.db" --json
 [ "$out" = "$(cat "$T/detect.json")" ] && pass ||
 	fail "points stored out of run order change what detect finds"
 expect_exit 0 "$SCALEGATE" history detect --history "$db"
 expect_match "$out" "^history: 24 runs, [0-9]+ series; 6 change points" "text output"
-expect_match "$out" \
-	"REGRESSION +jacobi program/solve/sweep 1x1 time: \+1[0-9]\.[0-9] % .* at c13 \(after c12\)" \
-	"text line"
+re="REGRESSION +jacobi program/solve/sweep 1x1 time: \+1[0-9]\.[0-9] % .* at c13 \(after c12\)"
+expect_match "$out" "$re" "text line"
 # the change is 12 runs old: a window of 12 holds it, the default (the last run) does not
 expect_exit 1 "$SCALEGATE" history detect --history "$db" --window 12
 expect_exit 2 "$SCALEGATE" history detect --history "$db" --window 0
@@ -60,27 +61,37 @@ python3 "$gen" "$T/runs" 25 25 sweep:1:0.15 residual:25:0.40
 expect_exit 0 "$SCALEGATE" history record --history "$db" --commit c25 --branch main --parent c24 \
 	--date 2026-11-25T22:00:00Z --job-url https://ci.example/job/25 "$T/runs/c25"
 expect_exit 0 "$SCALEGATE" history detect --history "$db" --json
-expect_match "$out" '"interval": "program/solve/residual", "configuration": "1x1", "metric": "time", "previous_commit": "c24", "commit": "c25"' \
+re='"interval": "program/solve/residual", "configuration": "1x1", "metric": '
+re+='"time", "previous_commit": "c24", "commit": "c25"'
+expect_match "$out" "$re" \
 	"the newest run's step"
 expect_match "$out" '"commit": "c25", [^}]*"kind": "suspect"' "one run alone is a suspect"
 expect_exit 0 "$SCALEGATE" history detect --history "$db"
-expect_match "$out" "suspect +jacobi program/solve/residual 1x1 time: .* at c25 \(after c24\), .*the next run at this level confirms it" \
+re="suspect +jacobi program/solve/residual 1x1 time: .* at c25 \(after "
+re+="c24\), .*the next run at this level confirms it"
+expect_match "$out" "$re" \
 	"the suspect's line"
-[ "$(sqlite3 "$db" "SELECT parent || ' ' || date || ' ' || job_url FROM runs WHERE commit_id = 'c25'")" = \
+[ "$(sqlite3 "$db" "SELECT parent || ' ' || date || ' ' || job_url
+	FROM runs WHERE commit_id = 'c25'")" = \
 	"c24 2026-11-25T22:00:00Z https://ci.example/job/25" ] && pass || fail "the run's names"
 # every repeat's sample is kept beside the median
 [ "$(sqlite3 "$db" \
-	"SELECT count(*) FROM samples s JOIN series x ON x.id = s.series WHERE x.metric = 'time' AND s.run = 25 AND x.interval = 'program' AND x.configuration = '1x1'")" = 5 ] && pass ||
+	"SELECT count(*) FROM samples s JOIN series x ON x.id = s.series
+	WHERE x.metric = 'time' AND s.run = 25 AND x.interval = 'program'
+	AND x.configuration = '1x1'")" = 5 ] && pass ||
 	fail "five repeats of program 1x1"
 
 # Names from the CI's environment: GitHub's, then GitLab's.
 python3 "$gen" "$T/runs" 26 26 sweep:1:0.15 residual:25:0.40
-GITHUB_SHA=feedbeef GITHUB_REF_NAME=main GITHUB_SERVER_URL=https://github.com GITHUB_REPOSITORY=o/r GITHUB_RUN_ID=7 \
+GITHUB_SHA=feedbeef GITHUB_REF_NAME=main GITHUB_SERVER_URL=https://github.com \
+	GITHUB_REPOSITORY=o/r GITHUB_RUN_ID=7 \
 	expect_exit 0 "$SCALEGATE" history record --history "$db" "$T/runs/c26"
 [ "$(sqlite3 "$db" "SELECT branch || ' ' || job_url FROM runs WHERE commit_id = 'feedbeef'")" = \
 	"main https://github.com/o/r/actions/runs/7" ] && pass || fail "GitHub's names"
 expect_exit 1 "$SCALEGATE" history detect --history "$db"
-expect_match "$out" "REGRESSION +jacobi program/solve/residual 1x1 time: \+[34][0-9]\.[0-9] % .* at c25 \(after c24\)" \
+re="REGRESSION +jacobi program/solve/residual 1x1 time: "
+re+="\+[34][0-9]\.[0-9] % .* at c25 \(after c24\)"
+expect_match "$out" "$re" \
 	"confirmed by the next run, named where it began"
 (cd "$T" && env -u GITHUB_SHA CI_COMMIT_SHA=c0ffee CI_COMMIT_BRANCH=main CI_JOB_URL=https://gl/j/1 \
 	"$SCALEGATE" history record --history "$db" "$T/runs/c26" >/dev/null) && pass ||
@@ -88,8 +99,8 @@ expect_match "$out" "REGRESSION +jacobi program/solve/residual 1x1 time: \+[34][
 [ "$(sqlite3 "$db" "SELECT branch || ' ' || job_url FROM runs WHERE commit_id = 'c0ffee'")" = \
 	"main https://gl/j/1" ] && pass ||
 	fail "GitLab's names"
-(cd "$T" && env -u GITHUB_SHA -u CI_COMMIT_SHA -u GIT_COMMIT "$SCALEGATE" history record --history "$db" "$T/runs/c26") \
-	>"$T/nocommit.log" 2>&1 && fail "a record without any commit"
+(cd "$T" && env -u GITHUB_SHA -u CI_COMMIT_SHA -u GIT_COMMIT "$SCALEGATE" history record \
+	--history "$db" "$T/runs/c26") >"$T/nocommit.log" 2>&1 && fail "a record without any commit"
 grep -q "no commit" "$T/nocommit.log" && pass || fail "the message without a commit"
 
 # Trend pages: one per benchmark, the change points marked and linked, rendered by headless
@@ -110,8 +121,10 @@ command -v chromium >/dev/null && pass ||
 	fail "chromium is not installed (ci/install-deps.sh installs it)"
 # headless ARGS...: headless Chromium with a profile of its own, nothing fetched
 headless() {
-	DBUS_SESSION_BUS_ADDRESS=disabled: timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
-		--no-first-run --disable-background-networking --disable-component-update --disable-sync \
+	DBUS_SESSION_BUS_ADDRESS=disabled: timeout 120 chromium --headless --no-sandbox \
+		--disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync \
 		--user-data-dir="$(mktemp -d "$T/profile.XXXXXX")" "$@"
 }
 headless --window-size=1280,1600 --screenshot="$T/shot.png" "file://$T/site/bench-jacobi.html" \
@@ -137,8 +150,9 @@ grep -q 'c24 (before the last regression)' "$T/dom.html" && pass ||
 	fail "the run before the regression at c25"
 [ "$(grep -o '<polyline class="scaling"' "$T/dom.html" | wc -l)" -ge 4 ] && pass ||
 	fail "two curves per scaling plot"
-[ "$(sqlite3 "$db" \
-	"SELECT count(DISTINCT metric) FROM series WHERE metric IN ('Load_balance', 'Communication_efficiency', 'Parallel_efficiency')")" = 3 ] && pass ||
+pop="SELECT count(DISTINCT metric) FROM series
+	WHERE metric IN ('Load_balance', 'Communication_efficiency', 'Parallel_efficiency')"
+[ "$(sqlite3 "$db" "$pop")" = 3 ] && pass ||
 	fail "the POP factors are not recorded"
 
 # --compare: the scaling curves of chosen commits (a unique prefix will do) side by side, in every
@@ -160,11 +174,14 @@ python3 - "$T/cmp-dom.html" <<'PY' && pass || fail \
 import re, sys
 dom = open(sys.argv[1]).read()
 figures = re.findall(r'<figure class="scaling">(.*?)</figure>', dom, re.S)
-assert len(figures) >= 4 and len(figures) % 2 == 0, len(figures)  # speedup and efficiency per interval
+assert (len(figures) >= 4
+        and len(figures) % 2 == 0), len(figures)  # speedup and efficiency per interval
 for f in figures:
-    assert len(re.findall(r'<polyline class="scaling"[^>]*points="[0-9]', f)) == 3, f  # three curves, each drawn
+    assert len(re.findall(r'<polyline class="scaling"[^>]*points="[0-9]',
+                          f)) == 3, f  # three curves, each drawn
     legend = re.sub(r"<[^>]+>", "", f[f.index('class="legend"'):])
-    assert re.search(r"c05 \(\S+\).*c13 \(\S+\).*feedbeef \(\S+\)", legend), legend  # commit (its date)
+    assert re.search(r"c05 \(\S+\).*c13 \(\S+\).*feedbeef \(\S+\)",
+                     legend), legend  # commit (its date)
 assert "before the last regression" not in dom
 PY
 expect_exit 2 "$SCALEGATE" history report --history "$db" --html "$T/cmp" --compare c05,nosuch
@@ -184,9 +201,9 @@ cp "$db" "$T/proj/h.db"
 	pass || { cat "$T/ci.log"; fail "ci --record"; }
 grep -q "history: recorded run 28 of commit c27" "$T/ci.log" && pass || { cat "$T/ci.log"; fail \
 	"ci --record recorded nothing"; }
-grep -Eq \
-	"^history: jacobi \(1x[12]\) is [0-9.]+ % (slower|faster) than 27 runs ago \(medians of 5 runs, 95 % interval [-+][0-9.]+ to [-+][0-9.]+ %\); regressions at .*c13 .*" \
-	"$T/ci.log" &&
+re="^history: jacobi \(1x[12]\) is [0-9.]+ % (slower|faster) than 27 runs ago \(medians of 5 "
+re+="runs, 95 % interval [-+][0-9.]+ to [-+][0-9.]+ %\); regressions at .*c13 .*"
+grep -Eq "$re" "$T/ci.log" &&
 	grep -Eq "^history: jacobi .*regressions at .*c25 \(program/solve/residual 1x[12] time \+" \
 		"$T/ci.log" ||
 	{ cat "$T/ci.log"; fail "the drift line"; }

@@ -9,16 +9,20 @@ python3 "$gen" "$T/runs" 1 4 sweep:3:0.15
 runs() { sqlite3 "$1" "SELECT count(*) FROM runs"; }
 content() {
 	sqlite3 "$1" \
-		"SELECT r.commit_id, s.benchmark, s.interval, s.configuration, s.metric, p.median, p.lo, p.hi, p.n
-		FROM points p JOIN runs r ON r.id = p.run JOIN series s ON s.id = p.series ORDER BY 1, 2, 3, 4, 5;
+		"SELECT r.commit_id, s.benchmark, s.interval, s.configuration, s.metric,
+		p.median, p.lo, p.hi, p.n
+		FROM points p JOIN runs r ON r.id = p.run JOIN series s ON s.id = p.series
+		ORDER BY 1, 2, 3, 4, 5;
 		SELECT r.commit_id, s.interval, s.configuration, s.metric, x.repeat, x.value
-		FROM samples x JOIN runs r ON r.id = x.run JOIN series s ON s.id = x.series ORDER BY 1, 2, 3, 4, 5"
+		FROM samples x JOIN runs r ON r.id = x.run JOIN series s ON s.id = x.series
+		ORDER BY 1, 2, 3, 4, 5"
 }
 
 # what an import writes is what records one by one write
 expect_exit 0 "$SCALEGATE" history import --history "$T/import.db" "$T"/runs/c0[1-3]
 for c in c01 c02 c03; do
-	expect_exit 0 "$SCALEGATE" history record --history "$T/record.db" --commit $c --date 2026-01-01T00:00:00Z \
+	expect_exit 0 "$SCALEGATE" history record --history "$T/record.db" --commit $c \
+		--date 2026-01-01T00:00:00Z \
 		--branch x "$T/runs/$c"
 done
 [ "$(content "$T/import.db")" = "$(content "$T/record.db")" ] && pass ||
@@ -61,13 +65,17 @@ for n in 2 $((calls / 4)) $((calls / 2)) $((calls - 1)); do
 done
 
 # the machine speed reference: the median of the manifest's reference_s
-awk 'BEGIN { FS = OFS = "\t" } NR == 1 { print $0, "reference_s"; next } { print $0, 0.007 + NR / 1000 }' \
+prog='BEGIN { FS = OFS = "\t" } NR == 1 { print $0, "reference_s"; '
+prog+='next } { print $0, 0.007 + NR / 1000 }'
+awk "$prog" \
 	"$T/runs/c04/manifest.tsv" >"$T/manifest" && mv "$T/manifest" "$T/runs/c04/manifest.tsv"
 expected=$(awk 'NR > 1 { print 0.007 + NR / 1000 }' "$T/runs/c04/manifest.tsv" | sort -n |
-	awk '{ v[NR] = $1 } END { printf "%.6f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+	awk '{ v[NR] = $1 }
+		END { printf "%.6f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
 expect_exit 0 "$SCALEGATE" history import --history "$T/import.db" --subject 'Slow the sweep down' \
 	"$T/runs/c04"
-[ "$(sqlite3 "$T/import.db" "SELECT printf('%.6f', reference) || ' ' || subject FROM runs WHERE commit_id = 'c04'")" = \
+[ "$(sqlite3 "$T/import.db" "SELECT printf('%.6f', reference) || ' ' || subject
+	FROM runs WHERE commit_id = 'c04'")" = \
 	"$expected Slow the sweep down" ] && pass || fail "the reference and subject of c04"
 [ "$(sqlite3 "$T/import.db" "SELECT count(*) FROM runs WHERE reference IS NULL")" = 3 ] && pass ||
 	fail "runs without reference_s have no reference"
@@ -82,7 +90,8 @@ done
 (cd "$T/repo" && "$SCALEGATE" history import --history "$T/git.db" \
 	"$T"/[0-9a-f][0-9a-f][0-9a-f][0-9a-f]*) >/dev/null && pass ||
 	fail "import of directories named by commits"
-[ "$(sqlite3 "$T/git.db" "SELECT group_concat(subject, '|') FROM (SELECT subject FROM runs ORDER BY subject)")" = \
+[ "$(sqlite3 "$T/git.db" "SELECT group_concat(subject, '|')
+	FROM (SELECT subject FROM runs ORDER BY subject)")" = \
 	"Add the solver|Unroll the sweep" ] && pass || fail "git's subjects of imported commits"
 CI_COMMIT_TITLE="Fix the halo" expect_exit 0 "$SCALEGATE" history record --history "$T/git.db" \
 	--commit c09 "$T/runs/c01"

@@ -27,12 +27,14 @@ sqlite3 -separator ' ' "$T/h.db" "SELECT DISTINCT benchmark, interval, configura
 	>"$T/cells"
 python3 - "$T/site" "$budget" "$T/cells" "$T/detect.json" <<'PY' && pass || fail "the trend site"
 import glob, html, json, os, re, sys
-site, budget, cells, detect = sys.argv[1], int(sys.argv[2]), sys.argv[3], json.load(open(sys.argv[4]))
+site, budget, cells = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+detect = json.load(open(sys.argv[4]))
 pages = {os.path.basename(p): open(p).read() for p in glob.glob(os.path.join(site, "*.html"))}
 # no page over the budget; the benchmarks split onto parts, their page an overview linking them
 for name, text in pages.items():
     assert len(text.encode()) <= budget, (name, len(text.encode()))
-    assert "<script" not in text and "src=" not in text and "http" not in text.replace("http://www.w3.org/2000/svg", ""), name
+    assert ("<script" not in text and "src=" not in text
+            and "http" not in text.replace("http://www.w3.org/2000/svg", "")), name
 for b in ("bench00", "bench01"):
     parts = sorted(n for n in pages if n.startswith("bench-%s." % b) and n != "bench-%s.html" % b)
     assert len(parts) >= 2, (b, sorted(pages))
@@ -41,7 +43,8 @@ for b in ("bench00", "bench01"):
     assert "<section" not in pages["bench-%s.html" % b], "the overview holds no plots"
 # the index: every benchmark x interval x configuration, linked to the section that draws it
 index = pages["index.html"]
-rows = re.findall(r'<tr class="cell st-(\w+)"><td><a href="([^"#]+)#(i\d+)">([^<]+)</a></td><td>([^<]+)</td>', index)
+rows = re.findall(r'<tr class="cell st-(\w+)"><td><a href="([^"#]+)#(i'
+                  r'\d+)">([^<]+)</a></td><td>([^<]+)</td>', index)
 listed = {(h, cfg) for _, _, _, h, cfg in rows}
 for line in open(cells):
     bench, interval, cfg = line.split()
@@ -58,11 +61,13 @@ assert state[("bench-bench00", "program/r2", "1x1")] == "quiet", state
 # one finding per cause: the step moved several metrics of program/r1/r4 and shows in program/r1 and
 # program too,
 # yet counts once per configuration
-cps = [c for c in detect["change_points"] if c["benchmark"] == "bench00" and c["kind"] != "suspect" and c["regression"]]
+cps = [c for c in detect["change_points"] if c["benchmark"] == "bench00" and c["kind"] != "suspect"
+       and c["regression"]]
 assert len(cps) > 2, cps
 summary = re.search(r'<tr><td><a href="bench-bench00.html">.*?</tr>', index).group(0)
 cols = re.findall(r'<td class="num">([^<]*)</td>', summary)
-assert re.fullmatch(r"2 \(c001[56]\)", cols[1]), cols  # regressions: 1x1 and 1x2, at the step's commit
+assert re.fullmatch(r"2 \(c001[56]\)",
+                    cols[1]), cols  # regressions: 1x1 and 1x2, at the step's commit
 assert re.search(r"in program/r1/r4\)", index), "an ancestor's finding names the interval within"
 summary = re.search(r'<tr><td><a href="bench-bench01.html">.*?</tr>', index).group(0)
 cols = re.findall(r'<td class="num">([^<]*)</td>', summary)
@@ -72,24 +77,31 @@ assert re.fullmatch(r"2 \(c001[12]\)", cols[1]) and re.fullmatch(r"2 \(c002[12]\
 # interval's within them
 def section(bench, interval):
     page = [p for _, p, _, i, _ in rows if i == interval and p.startswith("bench-" + bench)][0]
-    return re.search(r'<section id="i\d+"><h2>%s</h2>.*?</section>' % interval, pages[page], re.S).group(0)
+    return re.search(r'<section id="i\d+"><h2>%s</h2>.*?</section>' % interval, pages[page],
+                     re.S).group(0)
 for interval in ("program", "program/r1", "program/r1/r4"):
-    assert re.search(r'<line class="change"[^>]*><title>change point at c001[56]: ', section("bench00", interval)), interval
+    assert re.search(r'<line class="change"[^>]*><title>change point at c001[56]: ',
+                     section("bench00", interval)), interval
 for interval in ("program", "program/r3"):
-    assert re.search(r'<line class="change inner"[^>]*><title>change point at c001[12] in program/r3/r10: ',
+    assert re.search(r'<line class="change inner"[^>]*><title>change point at c001[12] in '
+                     r'program/r3/r10: ',
                      section("bench01", interval)), interval
-assert re.search(r'<line class="change inner"[^>]*><title>change point at c002[12] in program/r2/r7: ',
+assert re.search(r'<line class="change inner"[^>]*><title>change point at c002[12] in '
+                 r'program/r2/r7: ',
                  section("bench01", "program")), "the deepest interval named"
 # commit subjects: the runs' page, the change table, the marks
-assert "<td>Subject of c0016</td>" in pages["runs.html"] or "<td>Subject of c0015</td>" in pages["runs.html"]
-assert re.search(r'c001[56]</a></code> <span class="subject">Subject of c001[56]</span>', pages["bench-bench00.html"])
+assert ("<td>Subject of c0016</td>" in pages["runs.html"]
+        or "<td>Subject of c0015</td>" in pages["runs.html"])
+assert re.search(r'c001[56]</a></code> <span class="subject">Subject of c001[56]</span>',
+                 pages["bench-bench00.html"])
 # the shares' axes from 0: no negative tick, 0 the lowest
 for name, text in pages.items():
     for fig in re.findall(r"<figcaption>Lost-time shares.*?</svg>", text, re.S):
         ticks = [float(t) for t in re.findall(r'text-anchor="end">([-0-9.e+]+)</text>', fig)]
         assert ticks and min(ticks) == 0, (name, ticks)
 # the filter: a radio button per state and the CSS that hides the other rows; no script
-assert re.search(r'<input type="radio" name="show" id="show-regression"><label for="show-regression">regression \(\d+\)', index)
+assert re.search(r'<input type="radio" name="show" id="show-regression"><label '
+                 r'for="show-regression">regression \(\d+\)', index)
 assert "#show-regression:checked~table.cells tr.cell:not(.st-regression)" in index
 PY
 

@@ -24,25 +24,26 @@ for c in "$T"/runs/c1[1-9] "$T"/runs/c2*; do
 		"$(basename "$c")" "$c"
 done
 expect_exit 0 "$SCALEGATE" history detect --history "$url" --json
-expect_match "$out" '"interval": "program/solve/sweep", "configuration": "1x1", "metric": "time", "previous_commit": "c12", "commit": "c13"' \
+re='"interval": "program/solve/sweep", "configuration": "1x1", "metric": '
+re+='"time", "previous_commit": "c12", "commit": "c13"'
+expect_match "$out" "$re" \
 	"the step at c13 through TCP"
 expect_exit 0 "$SCALEGATE" history report --history "$url" --html "$T/site"
 grep -q 'class="change"' "$T/site/bench-jacobi.html" && pass || fail "the trend page through TCP"
 
 psql() { "$bin/psql" -X -A -t -q "${2:-$url}" -c "$1"; }
+# the tables of a database's public schema, counted
+tables="SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+	WHERE n.nspname = 'public'"
 # refused URL REGEX WHAT: record and detect exit 2 naming the database, and write nothing
 refused() {
 	local before
-	before=$(psql \
-		"SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'" \
-		"$1")
+	before=$(psql "$tables" "$1")
 	expect_exit 2 "$SCALEGATE" history record --history "$1" --commit x "$T/runs/c01"
 	expect_match "$out" "history '$1'.*$2" "$3 (record)"
 	expect_exit 2 "$SCALEGATE" history detect --history "$1"
 	expect_match "$out" "history '$1'.*$2" "$3 (detect)"
-	[ "$(psql \
-		"SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'" \
-		"$1")" = "$before" ] && pass ||
+	[ "$(psql "$tables" "$1")" = "$before" ] && pass ||
 		fail "$3: relations were added"
 }
 runs=$(psql "SELECT count(*) FROM runs")
@@ -78,9 +79,12 @@ silent=$!
 for _ in $(seq 100); do [ -s "$T/silent.port" ] && break; sleep 0.1; done
 sport=$(cat "$T/silent.port")
 [ -n "$sport" ] && pass || fail "the silent listener did not start"
-expect_exit 2 timeout -s KILL 120 "$SCALEGATE" history record --history "postgresql://ci@127.0.0.1:$sport/h" \
+expect_exit 2 timeout -s KILL 120 "$SCALEGATE" history record \
+	--history "postgresql://ci@127.0.0.1:$sport/h" \
 	--commit x "$T/runs/c01"
 kill "$silent"
-expect_match "$out" "history 'postgresql://ci@127.0.0.1:$sport/h': cannot connect to host '127.0.0.1' port $sport: .*timeout expired" \
+re="history 'postgresql://ci@127.0.0.1:$sport/h': cannot connect to "
+re+="host '127.0.0.1' port $sport: .*timeout expired"
+expect_match "$out" "$re" \
 	"a silent server"
 echo "ok: PostgreSQL history over TCP"

@@ -16,7 +16,9 @@ pg_json=$out
 expect_exit 0 "$SCALEGATE" history detect --history "$T/h.db" --json
 [ "$pg_json" = "$out" ] && pass || { diff <(echo "$pg_json") <(echo "$out") >&2; fail \
 	"PostgreSQL and SQLite disagree"; }
-expect_match "$pg_json" '"interval": "program/solve/sweep", "configuration": "1x1", "metric": "time", "previous_commit": "c12", "commit": "c13"' \
+re='"interval": "program/solve/sweep", "configuration": "1x1", "metric": '
+re+='"time", "previous_commit": "c12", "commit": "c13"'
+expect_match "$pg_json" "$re" \
 	"the step at c13"
 expect_exit 1 "$SCALEGATE" history detect --history "$url" --window 12
 
@@ -45,7 +47,8 @@ if command -v strace >/dev/null; then
 	# LeakSanitizer cannot run under ptrace (make SANITIZE=address test)
 	asan=${ASAN_OPTIONS-}
 	export ASAN_OPTIONS=${asan:+$asan:}detect_leaks=0
-	strace -f -o "$T/sendto.log" -e trace=sendto "$SCALEGATE" history record --history "$url" --commit whole \
+	strace -f -o "$T/sendto.log" -e trace=sendto "$SCALEGATE" history record --history "$url" \
+		--commit whole \
 		"$T/runs/c03" >/dev/null 2>&1 && pass || fail "a record under strace"
 	messages=$(grep -c 'sendto(' "$T/sendto.log")
 	[ "$messages" -ge 8 ] && pass || fail "a record sent only $messages messages"
@@ -54,12 +57,11 @@ if command -v strace >/dev/null; then
 			"$SCALEGATE" history record --history "$url" --commit "k$n" "$T/runs/c03" \
 				>/dev/null 2>&1 || true
 	done
-	psql \
-		"SELECT r.commit_id, count(p.series) FROM runs r LEFT JOIN points p ON p.run = r.id GROUP BY r.id, r.commit_id" \
-		|
-		awk -F'|' -v want="$figures" \
-			'$2 != want { print "run " $1 ": " $2 " points of " want; bad = 1 } END { exit bad }' \
-			&& pass ||
+	psql "SELECT r.commit_id, count(p.series) FROM runs r LEFT JOIN points p ON p.run = r.id
+		GROUP BY r.id, r.commit_id" |
+		awk -F'|' -v want="$figures" '$2 != want {
+			print "run " $1 ": " $2 " points of " want; bad = 1 }
+			END { exit bad }' && pass ||
 		fail "a killed record left a partial run"
 	ASAN_OPTIONS=$asan
 fi

@@ -34,8 +34,9 @@ cp "$T/h.db" "$T/later.db"
 sqlite3 "$T/later.db" "PRAGMA journal_mode = DELETE; PRAGMA user_version = 9" >/dev/null
 refused "$T/later.db" "schema version 9; this scalegate knows up to 4" "a later schema"
 
-sqlite3 "$T/other.db" \
-	"CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('keep')"
+re="CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); "
+re+="INSERT INTO notes (text) VALUES ('keep')"
+sqlite3 "$T/other.db" "$re"
 refused "$T/other.db" "is not a scalegate history: it holds table 'notes'" \
 	"another program's database"
 [ "$(sqlite3 "$T/other.db" "SELECT group_concat(name) FROM sqlite_master WHERE type = 'table'")" = \
@@ -56,9 +57,10 @@ refused "$T/part.db" "has schema version 3 but no table 'samples'" "a version wi
 # and samples now tables without a rowid, the runs given a commit subject and a machine speed
 # reference (NULL: unknown).
 sqlite3 "$T/v3.db" <"$SG_TOP/tests/data/history/v3.sql"
-rows() { sqlite3 "$1" \
-	"SELECT * FROM points ORDER BY run, series; SELECT * FROM samples ORDER BY run, series, repeat"; \
-	}
+rows() {
+	sqlite3 "$1" "SELECT * FROM points ORDER BY run, series;
+		SELECT * FROM samples ORDER BY run, series, repeat"
+}
 before=$(rows "$T/v3.db")
 expect_exit 0 "$SCALEGATE" history detect --history "$T/v3.db" --json
 expect_match "$out" '"series": 9, "runs": 2' "the migrated history's series and runs"
@@ -66,7 +68,8 @@ expect_match "$out" '"series": 9, "runs": 2' "the migrated history's series and 
 	fail "the migrated history's schema version"
 [ "$(rows "$T/v3.db")" = "$before" ] && pass || fail "the migration changed the points or samples"
 [ "$(sqlite3 "$T/v3.db" \
-	"SELECT count(*) FROM sqlite_master WHERE name IN ('points', 'samples') AND sql LIKE '%WITHOUT ROWID'")" = 2 ] && pass ||
+	"SELECT count(*) FROM sqlite_master
+	WHERE name IN ('points', 'samples') AND sql LIKE '%WITHOUT ROWID'")" = 2 ] && pass ||
 	fail "points and samples still have a rowid"
 [ "$(sqlite3 "$T/v3.db" "SELECT count(*) FROM runs WHERE subject IS NULL AND reference IS NULL")" \
 	= 2 ] && pass ||

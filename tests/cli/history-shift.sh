@@ -33,21 +33,24 @@ for k in 1 2; do
 done
 check_details
 # 3 %, and for these millisecond intervals a little more: a run's one-off costs (docs/check.md)
-expect_match "$(cat junit.xml)" 'shift between sittings allowed for: sd 3(\.0[0-9]*)? % \(assumed: the baseline holds 1 sitting' \
+pat='shift between sittings allowed for: sd 3(\.0[0-9]*)? % \(assumed: the baseline holds 1 sitting'
+expect_match "$(cat junit.xml)" "$pat" \
 	"two history runs: assumed"
 
 # Three: measured from them, with 2 df (or the assumed value as its floor, said so).
 expect_exit 0 "$SCALEGATE" history record -c scalegate.yml --commit c3 --branch main run3
 check_details
-expect_match "$(cat junit.xml)" 'shift between sittings allowed for: sd [0-9.]+ % \(measured from 3 history runs' \
+expect_match "$(cat junit.xml)" \
+	'shift between sittings allowed for: sd [0-9.]+ % \(measured from 3 history runs' \
 	"three history runs: measured from them"
 
 # Runs on machines of different speeds (every interval up to 60 % slower, the reference loop alike):
 # the shift is measured from the times scaled by each run's reference, as the current times are
 # (their spread unscaled: about 26 % between two runs; scaled, what is left of the noise).
 slow_run() { # slow_run K PCT: run sK with every interval PCT % slower, its loop as slow
+	pat="s|max_contention: off }|max_contention: off, env: { SG_KNOB_SLOW_PCT: \"$2\" } }|"
 	sed -e "s|history: history.db|history: scaled.db|" \
-		-e "s|max_contention: off }|max_contention: off, env: { SG_KNOB_SLOW_PCT: \"$2\" } }|" \
+		-e "$pat" \
 		scalegate.yml >"slow$1.yml"
 	expect_exit 0 "$SCALEGATE" run -c "slow$1.yml" -o "s$1"
 	awk -F'\t' -v OFS='\t' -v k="1.$2" 'NR > 1 && $13 != "-" { $13 = $13 * k } 1' \

@@ -14,17 +14,21 @@ assert "schedule" in job["if"], job["if"]
 steps = job["steps"]
 runs = "\n".join(s.get("run", "") for s in steps)
 uses = [s.get("uses", "") for s in steps]
-assert "scalegate ci -c scalegate.yml --record" in runs and "history report" in runs and "--html public" in runs
+assert ("scalegate ci -c scalegate.yml --record" in runs and "history report" in runs
+        and "--html public" in runs)
 assert steps[-1]["run"].strip() == "scalegate history detect -c scalegate.yml", steps[-1]
-assert any(u.startswith("actions/cache/restore") for u in uses) and any(u.startswith("actions/cache/save") for u in uses)
-assert any(u.startswith("actions/deploy-pages") for u in uses) and job["permissions"]["pages"] == "write"
+assert (any(u.startswith("actions/cache/restore") for u in uses)
+        and any(u.startswith("actions/cache/save") for u in uses))
+assert (any(u.startswith("actions/deploy-pages") for u in uses)
+        and job["permissions"]["pages"] == "write")
 assert "libsqlite3-dev" in runs
 gl = yaml.safe_load(open(sys.argv[2]))
 pages = gl["pages"]
 assert any("schedule" in r["if"] for r in pages["rules"]), pages["rules"]
 assert pages["script"][-1] == "scalegate history detect -c scalegate.yml"
 caches = pages["cache"] if isinstance(pages["cache"], list) else [pages["cache"]]  # the build's too
-assert any("--record" in s for s in pages["script"]) and any("history.db" in c["paths"] for c in caches)
+assert (any("--record" in s for s in pages["script"])
+        and any("history.db" in c["paths"] for c in caches))
 assert "public/" in pages["artifacts"]["paths"]
 assert "libsqlite3-dev" in " ".join(gl[".scalegate-setup"]["before_script"])
 # the nightly job is the only gate job on a schedule: the PR/main gate jobs stay off it

@@ -4,9 +4,12 @@
 
 make -s -C "$SG_TOP" --no-print-directory install PREFIX="$T/p" >/dev/null
 for f in include/scalegate.h include/scalegate.hpp include/scalegate-caliper/caliper/cali.h \
-	lib/libscalegate.a lib/libscalegate.so lib/pkgconfig/scalegate.pc lib/pkgconfig/scalegate-caliper.pc \
-	lib/cmake/scalegate/scalegateConfig.cmake lib/cmake/scalegate/scalegateConfigVersion.cmake bin/scalegate \
-	share/man/man1/scalegate.1 share/doc/scalegate/README.md share/doc/scalegate/docs/languages.md \
+	lib/libscalegate.a lib/libscalegate.so lib/pkgconfig/scalegate.pc \
+	lib/pkgconfig/scalegate-caliper.pc \
+	lib/cmake/scalegate/scalegateConfig.cmake lib/cmake/scalegate/scalegateConfigVersion.cmake \
+	bin/scalegate \
+	share/man/man1/scalegate.1 share/doc/scalegate/README.md \
+	share/doc/scalegate/docs/languages.md \
 	share/doc/scalegate/tracer/PROFILE.md; do
 	[ -e "$T/p/$f" ] && pass || fail "make install did not install $f"
 done
@@ -66,17 +69,16 @@ clean() { env -i HOME="$T" PATH=/usr/bin:/bin bash -c "$exports"$'\n'"$1"; }
 	fail "the README's PATH gives no scalegate"
 [ "$(clean 'man -w scalegate')" = "$T/p/share/man/man1/scalegate.1" ] && pass ||
 	fail "the README's PATH gives no man page"
-clean \
-	"cc ${SG_SAN_FLAGS:-} -fopenmp '$T/prog.c' \$(pkg-config --cflags --libs scalegate) -o '$T/prog-readme'" \
-	&& pass ||
+cmd="cc ${SG_SAN_FLAGS:-} -fopenmp '$T/prog.c' \$(pkg-config "
+cmd+="--cflags --libs scalegate) -o '$T/prog-readme'"
+clean "$cmd" && pass ||
 	fail "the README's PKG_CONFIG_PATH does not build a program"
 env -i SCALEGATE_OUT="$T/out-readme" "$T/prog-readme" && pass ||
 	fail "a program built as the README says does not run"
 [ -n "$(one_profile "$T/out-readme")" ] && pass || fail "no profile"
 mkdir "$T/cm"
-printf \
-	'cmake_minimum_required(VERSION 3.13)\nproject(t C)\nfind_package(scalegate CONFIG REQUIRED)\n' \
-	>"$T/cm/CMakeLists.txt"
+fmt='cmake_minimum_required(VERSION 3.13)\nproject(t C)\nfind_package(scalegate CONFIG REQUIRED)\n'
+printf "$fmt" >"$T/cm/CMakeLists.txt"
 clean "cmake -S '$T/cm' -B '$T/cm/build' >/dev/null" && pass ||
 	fail "CMake does not find the package through the README's PATH"
 

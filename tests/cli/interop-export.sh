@@ -1,26 +1,30 @@
-# scalegate export extrap|hatchet and import caliper: the exports pass schema checks written from the formats'
-# documentation (Extra-P's docs/file-formats.md, "JSON Lines format"; Hatchet's Caliper reader), carry the
-# figures analyze computes, and a Hatchet export imported back as Caliper gives the same times.
-# tier: fast
+# scalegate export extrap|hatchet and import caliper: the exports pass schema checks written from
+# the formats' documentation (Extra-P's docs/file-formats.md, "JSON Lines format"; Hatchet's Caliper
+# reader), carry the figures analyze computes, and a Hatchet export imported back as Caliper gives
+# the same times. tier: fast
 . "$(dirname "$0")/lib.bash"
 R=$SG_TOP/tests/data/check/clear-regression/results # jacobi, 1 and 2 threads, 5 repeats
 cd "$T"
 
 # Caliper's hatchet-region-profile shape, with mpi.rank rows: regions become intervals, per rank.
-out=$("$SCALEGATE" import caliper "$SG_TOP/tests/data/interop/caliper/region-profile-mpi.json" -o cal 2>&1) ||
+re="$SG_TOP/tests/data/interop/caliper/region-profile-mpi.json"
+out=$("$SCALEGATE" import caliper "$re" -o cal 2>&1) ||
 	{ echo "$out" >&2; fail "import caliper"; }
 expect_match "$(cut -f1-4 cal/manifest.tsv)" $'^caliper\t-\t2\t1$' "2 ranks from mpi.rank"
 a=$("$SCALEGATE" analyze cal)
 expect_match "$a" '^== caliper  main/solve/halo ' "the region tree as call paths"
 fig() { # ANALYZE-TEXT INTERVAL FIGURE: the median
-	awk -v i="$2" -v f="$3" '$1 == "==" { cur = $3 } cur == i && $1 == f { print $2; exit }' <<<"$1"
+	awk -v i="$2" -v f="$3" \
+		'$1 == "==" { cur = $3 } cur == i && $1 == f { print $2; exit }' <<<"$1"
 }
-[ "$(fig "$a" main Execution_time)" = 1 ] || fail "main: inclusive time from the exclusive rows (0.05+0.8+0.1+0.05)"
+[ "$(fig "$a" main Execution_time)" = 1 ] ||
+	fail "main: inclusive time from the exclusive rows (0.05+0.8+0.1+0.05)"
 [ "$(fig "$a" main/solve Execution_time)" = 0.94 ] || fail "solve: the slower rank's 0.7+0.24"
 [ "$(fig "$a" main/io Idle)" = 0.05 ] || fail "io: rank 1 never entered it, an idle rank"
 echo '{"data": [], "columns": ["x"], "column_metadata": [], "nodes": []}' >nopath.json
 expect_exit 2 "$SCALEGATE" import caliper nopath.json -o r-np
-expect_match "$out" "nopath.json:1:[0-9]+: no 'path' column" "a file without regions names what it lacks"
+expect_match "$out" "nopath.json:1:[0-9]+: no 'path' column" \
+	"a file without regions names what it lacks"
 
 # Extra-P JSON Lines, checked against its documented shape, and its values against analyze --json.
 out=$("$SCALEGATE" export extrap "$R" -o x.jsonl) || { echo "$out" >&2; fail "export extrap"; }
@@ -51,7 +55,8 @@ for it in a["intervals"]:
             if ch and ch.get("n"):
                 v = by[(cp, f, c["p"])]
                 assert len(v) == ch["n"], (cp, f)
-                assert abs(statistics.median(v) - ch["median"]) <= 1e-6 * max(1, abs(ch["median"])), (cp, f)
+                assert (abs(statistics.median(v) - ch["median"])
+                        <= 1e-6 * max(1, abs(ch["median"]))), (cp, f)
                 checked += 1
 assert checked == len(lines), (checked, len(lines))
 print(f"extrap: {len(lines)} lines, every one analyze's figure")
@@ -68,7 +73,8 @@ cols, meta = o["columns"], o["column_metadata"]
 assert len(cols) == len(meta) and all(isinstance(m["is_value"], bool) for m in meta)
 for c in ("path", "mpi.rank", "time", "time (inc)"):
     assert c in cols, c
-assert meta[cols.index("path")]["is_value"] is False and meta[cols.index("mpi.rank")]["is_value"] is True
+assert (meta[cols.index("path")]["is_value"] is False
+        and meta[cols.index("mpi.rank")]["is_value"] is True)
 nodes = o["nodes"]
 assert len(nodes) == int(sys.argv[2]), "one node per interval"
 for i, n in enumerate(nodes):
@@ -87,7 +93,8 @@ expect_exit 2 "$SCALEGATE" export hatchet "$R" --threads 3 -o h3.json
 expect_match "$out" "holds no successful run" "a run that is not there"
 
 # Round trip: export -> import -> the same times; and a second export is the first.
-"$SCALEGATE" import caliper h1.json -o back -b jacobi >/dev/null || fail "import of the Hatchet export"
+"$SCALEGATE" import caliper h1.json -o back -b jacobi >/dev/null ||
+	fail "import of the Hatchet export"
 b=$("$SCALEGATE" analyze back)
 python3 - x.jsonl <<PY || fail "round trip: the times of repeat 2 at 1 thread"
 import json
@@ -108,9 +115,12 @@ for k in want:
 print("round trip:", got)
 PY
 "$SCALEGATE" export hatchet back -o h2.json >/dev/null || fail "export of the re-imported run"
-python3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); sys.exit(a["data"]!=b["data"] or a["nodes"]!=b["nodes"])' \
+prog='import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); '
+prog+='sys.exit(a["data"]!=b["data"] or a["nodes"]!=b["nodes"])'
+python3 -c "$prog" \
 	h1.json h2.json || fail "export -> import -> export changes the data"
-"$SCALEGATE" export hatchet "$R" --threads 2 --repeat 5 -o t2.json && hatchet_check t2.json 4 || fail "2 threads"
+"$SCALEGATE" export hatchet "$R" --threads 2 --repeat 5 -o t2.json && hatchet_check t2.json 4 ||
+	fail "2 threads"
 expect_exit 2 "$SCALEGATE" export extrpa "$R" -o y
 expect_match "$out" "did you mean 'extrap'" "a mistyped format"
 echo "interop-export: ok"

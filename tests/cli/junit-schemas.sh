@@ -22,7 +22,9 @@ valid() { # FILE SCHEMA-PATH
 }
 
 # junit10.xsd plus the two attributes CI annotators read on a testcase (GitLab, mikepenz, dorny)
-sed 's|\(<xs:attribute name="group" type="xs:string"/>\)|\1<xs:attribute name="file" type="xs:string"/><xs:attribute name="line" type="xs:nonNegativeInteger"/>|' \
+script='s|\(<xs:attribute name="group" type="xs:string"/>\)|\1<xs:attribute name="file" '
+script+='type="xs:string"/><xs:attribute name="line" type="xs:nonNegativeInteger"/>|'
+sed "$script" \
 	"$SG_JUNIT_XSD/junit10.xsd" >"$T/junit10-file-line.xsd"
 cmp -s "$SG_JUNIT_XSD/junit10.xsd" "$T/junit10-file-line.xsd" && fail "could not extend junit10.xsd"
 

@@ -58,7 +58,8 @@ cc -std=c11 -Wall -Wextra -Werror -fopenmp $SAN "$T/solver.c" $(pkg-config --cfl
 	fail "the Caliper-annotated program did not build with scalegate-caliper"
 
 cat >"$T/scalegate.yml" <<YML
-undecided: pass  # results against their own baseline decide nothing: the capture is the subject here
+# results against their own baseline decide nothing: the capture is the subject here
+undecided: pass
 benchmarks:
   - name: solver
     command: $T/solver 20000
@@ -68,7 +69,8 @@ benchmarks:
 YML
 expect_exit 0 "$P/bin/scalegate" run -c "$T/scalegate.yml" -o "$T/results"
 expect_exit 0 "$P/bin/scalegate" analyze "$T/results"
-for re in 'program/setup/read input ' 'program/main loop ' 'program/main loop/iteration#main loop\[2\] ' \
+for re in 'program/setup/read input ' 'program/main loop ' \
+	'program/main loop/iteration#main loop\[2\] ' \
 	'program/main loop/iteration#main loop\[0\]/relax '; do
 	expect_match "$out" "^== solver +$re" "the Caliper regions as intervals"
 done
@@ -124,21 +126,24 @@ expect_no_match "$out" 'warning' "an annotation error"
 printf '#include <caliper/cali.h>\nint main(void) { cali_set_int_byname("n", 3); return 0; }\n' \
 	>"$T/attr.c"
 expect_exit 1 cc -c "$T/attr.c" $(pkg-config --cflags scalegate-caliper) -o "$T/attr.o"
-expect_match "$out" "cali_set_int_byname.* is unavailable: scalegate: Caliper attributes are not supported; mark a region with CALI_MARK_BEGIN\\(name\\)" \
+pat="cali_set_int_byname.* is unavailable: scalegate: Caliper attributes are not "
+pat+="supported; mark a region with CALI_MARK_BEGIN\\(name\\)"
+expect_match "$out" "$pat" \
 	"the unsupported call's error says what to use"
 expect_exit 1 clang -fsyntax-only "$T/attr.c" $(pkg-config --cflags scalegate-caliper)
 expect_match "$out" "'cali_set_int_byname' is unavailable: scalegate: .*CALI_MARK_BEGIN" \
 	"clang says it too"
 expect_no_match "$out" 'void value|incompatible type' "one error per unsupported call"
 # ... in C++ too, for an attribute created and a communication region (a macro)
-printf \
-	'#include <caliper/cali.h>\nint main() { cali_id_t a = cali_create_attribute("a", 0, 0); (void)a;\n CALI_MARK_COMM_REGION_BEGIN("halo"); return 0; }\n' \
-	>"$T/attr.cpp"
+pat='#include <caliper/cali.h>\nint main() { cali_id_t a = cali_create_attribute("a", 0, '
+pat+='0); (void)a;\n CALI_MARK_COMM_REGION_BEGIN("halo"); return 0; }\n'
+printf "$pat" >"$T/attr.cpp"
 expect_exit 1 c++ -fsyntax-only "$T/attr.cpp" $(pkg-config --cflags scalegate-caliper)
 expect_match "$out" \
 	"cali_create_attribute.* is unavailable: scalegate: Caliper attributes are not supported" \
 	"C++: the attribute's error"
-expect_match "$out" "is unavailable: scalegate: communication regions are not supported: MPI calls are captured" \
+pat="is unavailable: scalegate: communication regions are not supported: MPI calls are captured"
+expect_match "$out" "$pat" \
 	"C++: the communication region's error"
 expect_no_match "$out" 'poisoned|no matching function|too many arguments' "no cryptic error beside"
 # the declarations that make the errors cost a program that does not use them nothing, even with

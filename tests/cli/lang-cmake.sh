@@ -24,9 +24,11 @@ add_executable(solve_f solve.F90)
 target_link_libraries(solve_f PRIVATE scalegate::fortran OpenMP::OpenMP_Fortran)
 add_executable(solve_cali solve_cali.c)
 target_link_libraries(solve_cali PRIVATE scalegate::caliper)
-add_executable(pragma pragma.c)        # OpenMP by pragmas only: the link must keep libgomp (issue 12)
+# OpenMP by pragmas only: the link must keep libgomp (issue 12)
+add_executable(pragma pragma.c)
 target_link_libraries(pragma PRIVATE scalegate::scalegate OpenMP::OpenMP_C)
-add_executable(solve_mpi solve_mpi.c)   # calls no scalegate function: the PMPI wrappers must stay linked
+# calls no scalegate function: the PMPI wrappers must stay linked
+add_executable(solve_mpi solve_mpi.c)
 target_link_libraries(solve_mpi PRIVATE scalegate::mpi MPI::MPI_C)
 CMAKE
 cat >"$T/src/solve.c" <<'C'
@@ -69,7 +71,8 @@ int main(int argc, char **argv)
 }
 C
 cp "$SG_TOP/tests/link/pragma.c" "$T/src/pragma.c"
-expect_exit 0 cmake -S "$T/src" -B "$T/build" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_EXE_LINKER_FLAGS="-Wl,--as-needed $SAN" \
+expect_exit 0 cmake -S "$T/src" -B "$T/build" -DCMAKE_PREFIX_PATH="$P" \
+	-DCMAKE_EXE_LINKER_FLAGS="-Wl,--as-needed $SAN" \
 	-DCMAKE_C_FLAGS="$SAN" -DCMAKE_CXX_FLAGS="$SAN" -DCMAKE_Fortran_FLAGS="$SAN"
 expect_match "$out" 'scalegate 0\.1\.' "the package's version"
 expect_exit 0 cmake --build "$T/build"
@@ -95,9 +98,9 @@ expect_match "$out" 'allreduce' \
 version_case() {
 	local want=$1 args=$2
 	mkdir -p "$T/v"
-	printf \
-		'cmake_minimum_required(VERSION 3.16)\nproject(v NONE)\nfind_package(scalegate %s CONFIG REQUIRED)\n' \
-		"$args" >"$T/v/CMakeLists.txt"
+	fmt='cmake_minimum_required(VERSION 3.16)\nproject(v '
+	fmt+='NONE)\nfind_package(scalegate %s CONFIG REQUIRED)\n'
+	printf "$fmt" "$args" >"$T/v/CMakeLists.txt"
 	rm -rf "$T/vbuild"
 	expect_exit "$want" cmake -S "$T/v" -B "$T/vbuild" -DCMAKE_PREFIX_PATH="$P"
 }

@@ -31,7 +31,8 @@ program prog
     call sg_end('step')
   end do
   call sg_end('solve')
-  ! The same buffer holding two names: two regions, each entered twice; trailing blanks do not count.
+  ! The same buffer holding two names: two regions, each entered twice; trailing blanks do not
+  ! count.
   do i = 1, 4
     name = merge('alpha', 'beta ', mod(i, 2) == 1)
     call sg_begin(name)

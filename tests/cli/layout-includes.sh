@@ -2,7 +2,8 @@
 # The layout of gate/ is a rule (docs/design.md, "The stage folders and their arrows"): every
 # include spelled by folder goes down the table of stages, nothing includes cmd/, a private header
 # stays in its folder, tracer/ and gate/ never include each other, and the folders' include graph
-# has no cycle.
+# has no cycle. format/ (what the two share: the profile's columns, the per-rank formulas) may be
+# included by both, spelled "format/...", and includes nothing of either.
 # tier: fast
 set -u
 cd "${SG_TOP:-$(dirname "$0")/../..}" || exit 1
@@ -41,6 +42,10 @@ for f in gate/*/*.[ch]; do
 		*) complain "$where: '#include \"$inc\"' is not spelled by folder"; continue ;;
 		esac
 		to=${inc%%/*}
+		if [ "$to" = format ]; then
+			[ -e "$inc" ] || complain "$where: '$inc' does not exist"
+			continue
+		fi
 		[ -e "gate/$inc" ] || { complain "$where: 'gate/$inc' does not exist"; continue; }
 		[ "$to" = "$from" ] && continue
 		echo "$from $to" >>"$edges"
@@ -55,14 +60,34 @@ if ! sort -u "$edges" | tsort >/dev/null 2>"$edges.err" || [ -s "$edges.err" ]; 
 		"input contains a loop" "$edges.err" | sed "s/^tsort: //" | sort -u | tr "\n" " ")"
 fi
 rm -f "$edges.err"
-if grep -n \
-	'#include "\(\.\./\)*gate/\|#include "\(cmd\|post\|report\|judge\|rules\|analyze\|run\|stats\|results\|config\|base\)/' \
-	tracer/*.[ch]; then
+re='#include "\(\.\./\)*gate/\|#include "\(cmd\|post\|report\|judge\|rules'
+re+='\|analyze\|run\|stats\|results\|config\|base\)/'
+if grep -n "$re" tracer/*.[ch]; then
 	complain "tracer/ includes the gate"
 fi
 if grep -rn '#include "\(\.\./\)*tracer/\|#include "scalegate.h"\|#include <scalegate.h>' gate; then
 	complain "gate/ includes the tracer"
 fi
-[ $bad -eq 0 ] && echo "ok 1 - gate/: $(ls gate/*/*.[ch] | wc -l) files in $(ls -d gate/*/ | wc \
+# format/: its own headers and the system's, nothing of tracer/ or gate/; tracer/ reaches it only
+# as "format/..."
+formats=0
+for f in format/*.[ch]; do
+	[ -e "$f" ] || continue
+	formats=$((formats + 1))
+	while IFS=: read -r line inc; do
+		case $inc in
+		format/*) [ -e "$inc" ] || complain "$f:$line: '$inc' does not exist" ;;
+		*) complain "$f:$line: format/ includes only format/ ('#include \"$inc\"')" ;;
+		esac
+	done < <(grep -n '^#include "' "$f" | sed 's/^\([0-9]*\):#include "\([^"]*\)".*/\1:\2/')
+done
+[ "$formats" -gt 0 ] || complain "no format/ headers"
+while IFS=: read -r f line inc; do
+	[ -e "$inc" ] || complain "$f:$line: '$inc' does not exist"
+done < <(grep -n '^#include "format/' tracer/*.[ch] |
+	sed 's/^\([^:]*\):\([0-9]*\):#include "\([^"]*\)".*/\1:\2:\3/')
+[ $bad -eq 0 ] &&
+	echo "ok 1 - format/: $formats files, shared by tracer/ and gate/, include neither"
+[ $bad -eq 0 ] && echo "ok 2 - gate/: $(ls gate/*/*.[ch] | wc -l) files in $(ls -d gate/*/ | wc \
 	-l) stage folders, every include down the table"
 exit $bad

@@ -50,9 +50,9 @@ skip_part() {
 }
 
 # A command that stops the test under 'set -e' outside any helper says so, with its line.
-trap \
-	'_sg_rc=$?; [[ $- != *e* ]] || _sg_check "not ok" "line $LINENO: '"'"'$BASH_COMMAND'"'"' exited $_sg_rc"' \
-	ERR
+_sg_err='_sg_rc=$?; [[ $- != *e* ]] || _sg_check "not ok" '
+_sg_err+='"line $LINENO: '"'"'$BASH_COMMAND'"'"' exited $_sg_rc"'
+trap "$_sg_err" ERR
 
 # _sg_what CMD...: a command as a check's name: the scratch directory and the gate's path left out.
 _sg_what() {
@@ -118,8 +118,8 @@ tsv() {
 # col TSV PATH THREAD COLUMN: one value from tsv output (columns named as in PROFILE.md, by the
 # header of the last tsv); "missing" when there is no such row or column.
 col() {
-	local \
-		header="file path thread omp_thread count time min max sumsq par omp_barrier omp_idle omp_lock omp_regions"
+	local header="file path thread omp_thread count time min max sumsq par omp_barrier omp_idle"
+	header+=" omp_lock omp_regions"
 	[ ! -s "$T/.sg-tsv-header" ] || header=$(head -n 1 "$T/.sg-tsv-header")
 	awk -F'\t' -v path="$2" -v thread="$3" -v name="$4" -v header="$header" '
 		BEGIN { n = split(header, h, /[ \t]/)
@@ -135,7 +135,8 @@ delay() {
 	local header
 	header=$(head -n 1 "$T/.sg-tsv-header" 2>/dev/null) || true
 	awk -F'\t' -v path="$2" -v header="$header" '
-		BEGIN { n = split(header, h, /[ \t]/); for (i = 1; i <= n; i++) if (h[i] == "rq_wait") c = i }
+		BEGIN { n = split(header, h, /[ \t]/)
+			for (i = 1; i <= n; i++) if (h[i] == "rq_wait") c = i }
 		c && $2 == path && $c != "-" { d += $c }
 		END { printf "%.6f\n", d }' <<<"$1"
 }
@@ -200,11 +201,13 @@ YML
 # "FAIL|WARN BENCHMARK INTERVAL CONFIG KIND: MESSAGE" (a folded check under its own interval).
 checks_of() {
 	awk \
-		'/^(FAIL|WARN) [^ ]/ { st = $1; bench = $2; iv = $3; rest = substr($0, length($1 $2 $3) + 4)
+		'/^(FAIL|WARN) [^ ]/ { st = $1; bench = $2; iv = $3
+			rest = substr($0, length($1 $2 $3) + 4)
 			cfg = substr(rest, 1, index(rest, ": ") - 1); next }
 		st && /^    / && !/^    cause: / { line = substr($0, 5); s = st; i = iv
 			if (line ~ /^\(warning\) /) { s = "WARN"; line = substr(line, 11) }
-			split(line, w, " "); if (w[1] !~ /:$/) { i = w[1]; line = substr(line, length(w[1]) + 2) }
+			split(line, w, " ")
+			if (w[1] !~ /:$/) { i = w[1]; line = substr(line, length(w[1]) + 2) }
 			print s " " bench " " i " " cfg " " line; next }
 		!/^    / { st = "" }' <<<"$1"
 }

@@ -96,6 +96,7 @@ for dir in "" "$T/out2"; do
 		fail "without a runtime the regions run on one thread: '$out', not 3"
 	[ "$(wc -l <"$T/err")" -eq 1 ] && pass ||
 		fail "without a runtime: not one line on stderr: $(cat "$T/err")"
-	expect_match "$(cat "$T/err")" "^scalegate: error: no OpenMP runtime defines 'GOMP_parallel'.*-Wl,--no-as-needed" \
+	expect_match "$(cat "$T/err")" \
+		"^scalegate: error: no OpenMP runtime defines 'GOMP_parallel'.*-Wl,--no-as-needed" \
 		"the missing runtime is named with its fix"
 done

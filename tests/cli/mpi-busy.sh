@@ -76,18 +76,21 @@ def figures(where, interval):
         ch = s["configurations"][0]["characteristics"]
         lost = sum(ch[k]["median"] for k in ("Insufficient_parallelism", "Communication", "Idle",
                                              "Synchronization", "Interference"))
-        assert abs(ch["Lost_time"]["median"] - lost) <= 1e-6 * ch["Total_time_wall"]["median"], where
+        assert (abs(ch["Lost_time"]["median"] - lost)
+                <= 1e-6 * ch["Total_time_wall"]["median"]), where
         out.append(ch)
     return out
 
 def median(chs, key, share=False):
-    return statistics.median(c[key]["median"] / (c["Total_time"]["median"] if share else 1) for c in chs)
+    return statistics.median(c[key]["median"] / (c["Total_time"]["median"] if share else 1)
+                             for c in chs)
 
 bad = []
 for shape in ("halo", "nonblocking", "solver"):
     quiet, busy = figures(f"{shape}-quiet", "program"), figures(f"{shape}-busy", "program")
     q, b = median(quiet, "Synchronization", True), median(busy, "Synchronization", True)
-    print(f"{shape}: Synchronization of program {100 * q:.1f} % quiet, {100 * b:.1f} % beside the hogs; "
+    print(f"{shape}: Synchronization of program {100 * q:.1f} % quiet, {100 * b:.1f} % beside the "
+          "hogs; "
           f"Interference {median(busy, 'Interference'):.3f} s")
     # balanced: a few % of waiting on a quiet machine, whatever the machine does
     if b > q + 0.10 or b > 0.15 or not median(busy, "Interference") > 0:

@@ -71,6 +71,7 @@ for r in 0 1; do
 	expect_eq "rank $r: sendrecvs of 3 threads" $s 30
 	expect_eq "rank $r: threads with their own allreduce records" $t 3
 	expect_eq "rank $r: sendrecv bytes of 3 threads" \
-		$(( $(mpi_value "$p" program/threads/thread sendrecv bytes_sent) + $(mpi_value "$p" program/thread sendrecv bytes_sent) )) \
-			240
+		$(($(mpi_value "$p" program/threads/thread sendrecv bytes_sent) +
+			$(mpi_value "$p" program/thread sendrecv bytes_sent))) \
+		240
 done

@@ -3,9 +3,9 @@
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi.bash"
 
+msg="the Fortran test programs were not built (gfortran and the MPI Fortran library needed)"
 [ -x "$SG_BUILD/tests/mpi/fortran" ] && pass ||
-	fail \
-		"the Fortran test programs were not built (gfortran and the MPI Fortran library needed)"
+	fail "$msg"
 
 # check KIND COUNT SENT RECV (all at level 0: Fortran has no interval API)
 check() {
@@ -31,7 +31,8 @@ for what in static preload; do
 		check bcast 1 $((4000 * root)) $((4000 * (1 - root)))
 		check reduce 1 32 $((32 * root))
 		check allreduce 6 192 192 \
-			# 5 + 1 with MPI_IN_PLACE; the one between MPI_Pcontrol(0) and (1) is not counted
+			# 5 + 1 with MPI_IN_PLACE; the one between MPI_Pcontrol(0) and (1) is not
+			# counted
 		check allgather 1 32 64
 		check gather 1 32 $((64 * root))
 	done

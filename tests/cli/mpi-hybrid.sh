@@ -17,7 +17,8 @@ for n in 1 2; do
 		expect_eq "$n ranks, rank $r: allreduces" "$(mpi_value "$p" \
 			program/iteration/allreduce allreduce count)" $iterations
 		neighbours=$(( (r > 0) + (r < n - 1) ))
-		expect_eq "$n ranks, rank $r: halo bytes" "$(mpi_value "$p" program/iteration/halo sendrecv bytes_sent)" \
+		expect_eq "$n ranks, rank $r: halo bytes" \
+			"$(mpi_value "$p" program/iteration/halo sendrecv bytes_sent)" \
 			$((200 * 8 * neighbours * iterations))
 		[ "$(grep -c '^thread' "$p")" -ge 2 ] && pass ||
 			fail "$n ranks, rank $r: expected the OpenMP worker thread in the profile"
@@ -29,7 +30,8 @@ done
 serial() { # serial DIR RANK
 	local p
 	p=$(rank_profile "$1" "$2")
-	awk -v t="$(stat_value "$p" program/iteration/compute time main)" -v par="$(stat_value "$p" program/iteration/compute par main)" \
+	awk -v t="$(stat_value "$p" program/iteration/compute time main)" \
+		-v par="$(stat_value "$p" program/iteration/compute par main)" \
 		'BEGIN { print t - par }'
 }
 ranks 2 "$T/on" "$SG_BUILD/examples/hybrid" 2 200 $iterations --serial-ms 20 >/dev/null

@@ -39,7 +39,8 @@ expect_between "exact mode: rank 1 allreduce wait" "$(allreduce "$T/exact" 1 wai
 expect_eq "exact mode: allreduce calls" "$(allreduce "$T/exact" 0 count)" 10
 # A sendrecv's wait for its message is measured in any mode (tracer/MPI.md), within its time.
 p0=$(rank_profile "$T/exact" 0)
-expect_between "sendrecv wait within its time" "$(mpi_value "$p0" program/iteration/halo sendrecv wait)" 0 \
+expect_between "sendrecv wait within its time" \
+	"$(mpi_value "$p0" program/iteration/halo sendrecv wait)" 0 \
 	"$(mpi_value "$p0" program/iteration/halo sendrecv time)"
 
 # The analyzer: rank 1's lateness is Synchronization of the whole iteration, also for a program
@@ -49,7 +50,8 @@ for d in on exact; do
 	python3 - "$T/$d.json" <<'PY' && pass || fail "$d: Synchronization of program/iteration"
 import json, sys
 doc = json.load(open(sys.argv[1]))
-ch = next(s for s in doc["intervals"] if s["interval"] == "program/iteration")["configurations"][0]["characteristics"]
+ch = next(s for s in doc["intervals"]
+          if s["interval"] == "program/iteration")["configurations"][0]["characteristics"]
 assert ch["Synchronization"] is not None, ch
 assert ch["Synchronization"]["median"] >= 0.2, ch["Synchronization"]
 PY

@@ -32,8 +32,8 @@ done
 
 # Without SCALEGATE_OUT the preloaded library does nothing and writes nothing.
 mkdir "$T/cwd"
-(cd "$T/cwd" && env -u SCALEGATE_OUT timeout 300 mpirun --oversubscribe --bind-to none -np 2 -x LD_PRELOAD="$preload" \
-	"$SG_BUILD/examples/mpi_halo-plain" 1000 5) >"$T/plain.out"
+(cd "$T/cwd" && env -u SCALEGATE_OUT timeout 300 mpirun --oversubscribe --bind-to none -np 2 \
+	-x LD_PRELOAD="$preload" "$SG_BUILD/examples/mpi_halo-plain" 1000 5) >"$T/plain.out"
 expect_match "$(cat "$T/plain.out")" '^mpi_halo: 2 ranks' "the program runs as without the tracer"
 [ -z "$(ls -A "$T/cwd")" ] && pass ||
 	fail "files were written without SCALEGATE_OUT: $(ls -A "$T/cwd")"

@@ -1,7 +1,8 @@
-# The in-job reduction (tracer/MPI.md, "One profile per job"): 'scalegate run' of MPI codes at 16 ranks
-# leaves one profile per run, and every figure of 'analyze --json' equals the per-rank path's on the same
-# runs (SCALEGATE_PER_RANK=both writes the ranks' own profiles beside it). The codes: the halo example, a
-# hybrid one (threads), and one whose ranks open different intervals and nest them differently.
+# The in-job reduction (tracer/MPI.md, "One profile per job"): 'scalegate run' of MPI codes at 16
+# ranks leaves one profile per run, and every figure of 'analyze --json' equals the per-rank path's
+# on the same runs (SCALEGATE_PER_RANK=both writes the ranks' own profiles beside it). The codes:
+# the halo example, a hybrid one (threads), and one whose ranks open different intervals and nest
+# them differently.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi.bash"
 export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
@@ -32,15 +33,17 @@ benchmarks:
 YML
 expect_exit 0 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/reduced"
 
-# One profile per run, the job's; the ranks' own ones only in per-rank/. The per-rank results: the same
-# runs with the ranks' own profiles in place of the job's.
+# One profile per run, the job's; the ranks' own ones only in per-rank/. The per-rank results: the
+# same runs with the ranks' own profiles in place of the job's.
 cp -r "$T/reduced" "$T/per-rank"
 runs=0
 while read -r dir; do
 	n=$(find "$dir" -maxdepth 1 -name '*.sgprof' | wc -l)
-	[ "$n" -eq 1 ] && [ -f "$(echo "$dir"/job.*.sgprof)" ] || fail "$dir: $n profiles, expected the job's one"
+	[ "$n" -eq 1 ] && [ -f "$(echo "$dir"/job.*.sgprof)" ] ||
+		fail "$dir: $n profiles, expected the job's one"
 	ranks=$(awk -F'\t' '$1 == "meta" && $2 == "reduced" { print $3 }' "$dir"/job.*.sgprof)
-	[ "$(find "$dir/per-rank" -name 'rank*.sgprof' | wc -l)" -eq "$ranks" ] || fail "$dir: not $ranks ranks' own profiles"
+	[ "$(find "$dir/per-rank" -name 'rank*.sgprof' | wc -l)" -eq "$ranks" ] ||
+		fail "$dir: not $ranks ranks' own profiles"
 	pr=${dir/"$T/reduced"/"$T/per-rank"}
 	rm "$pr"/job.*.sgprof
 	mv "$pr"/per-rank/*.sgprof "$pr"/
@@ -49,12 +52,14 @@ while read -r dir; do
 done < <(find "$T/reduced" -name per-rank -type d -printf '%h\n')
 [ "$runs" -eq 6 ] || fail "expected 6 runs with both kinds of profiles, found $runs"
 
-"$SCALEGATE" analyze --json "$T/reduced" >"$T/reduced.json" || fail "analyze of the reduced profiles"
-"$SCALEGATE" analyze --json "$T/per-rank" >"$T/per-rank.json" || fail "analyze of the per-rank profiles"
+"$SCALEGATE" analyze --json "$T/reduced" >"$T/reduced.json" ||
+	fail "analyze of the reduced profiles"
+"$SCALEGATE" analyze --json "$T/per-rank" >"$T/per-rank.json" ||
+	fail "analyze of the per-rank profiles"
 
 # Every value of the two documents, intervals keyed by benchmark/size/path and configurations by
-# ranks/threads (their order may differ); numbers equal to 1e-6 relative or 1e-9 absolute (the profiles
-# hold 9 significant digits; the job's sums add in another order).
+# ranks/threads (their order may differ); numbers equal to 1e-6 relative or 1e-9 absolute (the
+# profiles hold 9 significant digits; the job's sums add in another order).
 cat >"$T/same.py" <<'PY'
 import json, math, sys
 
@@ -89,19 +94,23 @@ for k in sorted(set(a) | set(b), key=str):
     bad.append("%s: %r, per rank %r" % ("/".join(k), x, y))
 numbers = sum(isinstance(v, (int, float)) and not isinstance(v, bool) for v in a.values())
 ranks = sum(k[-1] in ("rank", "thread") for k in a)
-print("%d values (%d numbers, %d ranks and threads of extremes), %d differ" % (len(a), numbers, ranks, len(bad)))
+print("%d values (%d numbers, %d ranks and threads of extremes), %d differ"
+      % (len(a), numbers, ranks, len(bad)))
 print("\n".join(bad[:20]))
 sys.exit(1 if bad else 0)
 PY
-out=$(python3 "$T/same.py" "$T/reduced.json" "$T/per-rank.json") || { echo "$out" >&2; fail "the reduced profiles' figures differ"; }
+out=$(python3 "$T/same.py" "$T/reduced.json" "$T/per-rank.json") ||
+	{ echo "$out" >&2; fail "the reduced profiles' figures differ"; }
 echo "$out"
 # the comparison covers the intervals of every code, the extremes' ranks among them
 n=$(sed -n 's/^\([0-9]*\) values (\([0-9]*\) numbers, \([0-9]*\) ranks.*/\2 \3/p' <<<"$out")
 [ "${n% *}" -gt 2000 ] && [ "${n#* }" -gt 400 ] || fail "too few values compared: $out"
 for path in program/solve/shared program/shared program/solve/even_only 'program/solve/part\[2\]' \
 	program/solve/threads program/solve/bcast_some; do
-	grep -q "\"interval\": \"$path\"" "$T/reduced.json" || fail "trees: no interval $path in the reduced analysis"
+	grep -q "\"interval\": \"$path\"" "$T/reduced.json" ||
+		fail "trees: no interval $path in the reduced analysis"
 done
 # ... and would see a difference: one figure 1 % off
 sed 's/"median": \([1-9][0-9.]*\),/"median": 1.01e0,/' "$T/per-rank.json" >"$T/off.json"
-! python3 "$T/same.py" "$T/reduced.json" "$T/off.json" >/dev/null || fail "the comparison misses a changed figure"
+! python3 "$T/same.py" "$T/reduced.json" "$T/off.json" >/dev/null ||
+	fail "the comparison misses a changed figure"

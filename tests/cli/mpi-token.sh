@@ -21,7 +21,8 @@ for mode in recv sendrecv; do
 		"$mode: the blocked time is not Synchronization"
 import json, sys
 doc = json.load(open(sys.argv[1]))
-ch = next(s for s in doc["intervals"] if s["interval"] == "program/chain")["configurations"][0]["characteristics"]
+ch = next(s for s in doc["intervals"]
+          if s["interval"] == "program/chain")["configurations"][0]["characteristics"]
 sync, comm = ch["Synchronization_mpi"]["median"], ch["Communication"]["median"]
 assert sync >= 0.4, ("Synchronization_mpi", sync)
 assert ch["Synchronization"]["median"] >= sync

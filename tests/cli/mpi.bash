@@ -6,7 +6,8 @@
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Open MPI's own allocations, races and lock orders are not ours to report.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
-printf '%s\n' deadlock:libmpi.so deadlock:libopen-pal.so deadlock:mca_ race:libmpi.so race:libopen-pal.so \
+printf '%s\n' deadlock:libmpi.so deadlock:libopen-pal.so deadlock:mca_ race:libmpi.so \
+	race:libopen-pal.so \
 	race:libopen-rte.so race:mca_ >"$T/tsan-openmpi.supp"
 export TSAN_OPTIONS="suppressions=$T/tsan-openmpi.supp ${TSAN_OPTIONS:-}"
 
@@ -18,13 +19,14 @@ case " ${SG_SAN_FLAGS:-} " in
 *-fsanitize=thread*) preload="$(cc -print-file-name=libtsan.so) $preload" ;;
 esac
 
-# ranks N DIR PROGRAM ARGS...: runs PROGRAM on N ranks with SCALEGATE_OUT=DIR (2 cores: oversubscribed, unbound).
-# The ranks write their own profiles (SCALEGATE_PER_RANK=1), which these tests read, unless the caller
-# sets SCALEGATE_PER_RANK (empty: the job's one reduced profile).
+# ranks N DIR PROGRAM ARGS...: runs PROGRAM on N ranks with SCALEGATE_OUT=DIR (2 cores:
+# oversubscribed, unbound). The ranks write their own profiles (SCALEGATE_PER_RANK=1), which these
+# tests read, unless the caller sets SCALEGATE_PER_RANK (empty: the job's one reduced profile).
 ranks() {
 	local n=$1 dir=$2
 	shift 2
-	SCALEGATE_PER_RANK=${SCALEGATE_PER_RANK-1} SCALEGATE_OUT=$dir timeout 300 mpirun --oversubscribe --bind-to none -np "$n" "$@"
+	SCALEGATE_PER_RANK=${SCALEGATE_PER_RANK-1} SCALEGATE_OUT=$dir timeout 300 mpirun \
+		--oversubscribe --bind-to none -np "$n" "$@"
 }
 
 # rank_profile DIR R: the profile of rank R in DIR (exactly one).
@@ -60,7 +62,8 @@ meta() {
 # The awk prelude that names nodes by path (program/iteration/allreduce) and maps the column names.
 SG_AWK_PATHS='
 	$1 == "region" { name[$2] = $3 }
-	$1 == "node" { path[$2] = ($3 == "-" ? "" : path[$3] "/") name[$4] ($5 == "-" ? "" : "[" $5 "]") }
+	$1 == "node" {
+		path[$2] = ($3 == "-" ? "" : path[$3] "/") name[$4] ($5 == "-" ? "" : "[" $5 "]") }
 	$1 == "columns" { for (i = 3; i <= NF; i++) col[$2, $i] = i - 1 }
 '
 
@@ -69,7 +72,8 @@ SG_AWK_PATHS='
 # captured.
 mpi_value() {
 	awk -F'\t' -v want="$2" -v kind="$3" -v c="$4" "$SG_AWK_PATHS"'
-		$1 == "mpi" && path[$2] == want && $4 == kind { v = $(col["mpi", c]); if (v == "-") dash = 1; else s += v; n++ }
+		$1 == "mpi" && path[$2] == want && $4 == kind {
+			v = $(col["mpi", c]); if (v == "-") dash = 1; else s += v; n++ }
 		END { if (dash) print "-"; else printf "%.9g\n", s }' "$1"
 }
 
@@ -85,7 +89,8 @@ mpi_threads() {
 stat_value() {
 	awk -F'\t' -v want="$2" -v c="$3" -v only="${4:-}" "$SG_AWK_PATHS"'
 		$1 == "thread" { kind[$2] = $4 }
-		$1 == "stat" && path[$2] == want && (only == "" || kind[$3] == only) { s += $(col["stat", c]) }
+		$1 == "stat" && path[$2] == want && (only == "" || kind[$3] == only) {
+			s += $(col["stat", c]) }
 		END { printf "%.9g\n", s }' "$1"
 }
 

@@ -37,10 +37,26 @@ approx_load "$(col "$out" program/step 0 omp_barrier)" 0.09 0.16 "$(delay "$out"
 # Two threads, each holding the section 10 ms, 5 rounds: ~50 ms of waiting to get in.
 for mode in critical lock; do
 	run $mode
-	total=$(awk -v a="$(col "$out" program/step 0 omp_lock)" -v b="$(col "$out" program/step 1 omp_lock)" \
-		'BEGIN { print a + b }')
+	total=$(awk -v a="$(col "$out" program/step 0 omp_lock)" \
+		-v b="$(col "$out" program/step 1 omp_lock)" 'BEGIN { print a + b }')
 	approx_load "$total" 0.045 0.12 "$(delay "$out" program/step)" "$mode wait"
 done
+
+# Time held under a critical section and a lock (omp_held): 100 ms of on-CPU spinning in all (less
+# one 5 ms section when the forking thread takes it before the worker is measured: alone, nobody
+# could wait), stretched by the run-queue delay on a busy machine; a section held asleep is held
+# (2 threads x 5 x 10 ms).
+# held_sum: both threads' omp_held in program/step.
+held_sum() {
+	awk -v a="$(col "$out" program/step 0 omp_held)" \
+		-v b="$(col "$out" program/step 1 omp_held)" 'BEGIN { print a + b }'
+}
+run held
+approx_load "$(held_sum)" 0.085 0.115 "$(delay "$out" program/step)" \
+	"time held under a critical section and a lock"
+run critical
+approx_load "$(held_sum)" 0.09 0.13 "$(delay "$out" program/step)" \
+	"a critical section held asleep"
 
 # work LOOP THREAD: a thread's work in the loop as on-CPU time (cpu less cpu_wait, a spinning wait's
 # share): what a busy machine does not stretch.
@@ -53,16 +69,19 @@ work() {
 # profile in $out, and the ratio of the two threads' work (on-CPU) in $ratio.
 imbalance() {
 	rm -rf "$T/out"
-	SG_KNOB_SCHEDULE=$1 SCALEGATE_OUT="$T/out" "$SG_BUILD/examples/imbalance" 2 2000 10 >/dev/null
+	SG_KNOB_SCHEDULE=$1 SCALEGATE_OUT="$T/out" "$SG_BUILD/examples/imbalance" 2 2000 \
+		10 >/dev/null
 	out=$(tsv "$T/out")
-	ratio=$(awk -v a="$(work program/loop 0)" -v b="$(work program/loop 1)" 'BEGIN { print a / b }')
+	ratio=$(awk -v a="$(work program/loop 0)" -v b="$(work program/loop 1)" \
+		'BEGIN { print a / b }')
 }
 
 # A 3:1 imbalance on two threads under schedule(static): work 3:1 in CPU time, and the light thread
 # idles the difference of their wall-clock work (within the delay measured).
 imbalance static
 approx "$ratio" 2.2 4.0 "work ratio (on-CPU) of the heavy to the light thread"
-read -r w0 w1 idle1 < <(awk -v par0="$(col "$out" program/loop 0 par)" -v idle0="$(col "$out" program/loop 0 omp_idle)" \
+read -r w0 w1 idle1 < <(awk -v par0="$(col "$out" program/loop 0 par)" \
+	-v idle0="$(col "$out" program/loop 0 omp_idle)" \
 	-v t1="$(col "$out" program/loop 1 time)" -v idle1="$(col "$out" program/loop 1 omp_idle)" \
 	'BEGIN { print par0 - idle0, t1, idle1 }')
 d=$(delay "$out" program/loop)

@@ -22,9 +22,11 @@ work() {
 imbalance() {
 	local v=$1 loop=$2 what=$3 d lo hi
 	SG_KNOB_SCHEDULE=static ompt_run "$v" imbalance 2 2000 10
-	approx "$(awk -v a="$(work "$loop" 0)" -v b="$(work "$loop" 1)" 'BEGIN { print a / b }')" 2.2 4.0 \
+	approx "$(awk -v a="$(work "$loop" 0)" -v b="$(work "$loop" 1)" 'BEGIN { print a / b }')" \
+		2.2 4.0 \
 		"$what work ratio (on-CPU) of the heavy to the light thread"
-	read -r w0 w1 idle1 < <(awk -v par0="$(col "$out" "$loop" 0 par)" -v idle0="$(col "$out" "$loop" 0 omp_idle)" \
+	read -r w0 w1 idle1 < <(awk -v par0="$(col "$out" "$loop" 0 par)" \
+		-v idle0="$(col "$out" "$loop" 0 omp_idle)" \
 		-v t1="$(col "$out" "$loop" 1 time)" -v idle1="$(col "$out" "$loop" 1 omp_idle)" \
 		'BEGIN { print par0 - idle0, t1, idle1 }')
 	d=$(delay "$out" "$loop")
@@ -34,7 +36,8 @@ imbalance() {
 		"$what light thread's idle vs the work difference ($w0 - $w1 s)"
 
 	SG_KNOB_SCHEDULE=dynamic ompt_run "$v" imbalance 2 2000 10
-	approx "$(awk -v a="$(work "$loop" 0)" -v b="$(work "$loop" 1)" 'BEGIN { print a / b }')" 0.6 1.6 \
+	approx "$(awk -v a="$(work "$loop" 0)" -v b="$(work "$loop" 1)" 'BEGIN { print a / b }')" \
+		0.6 1.6 \
 		"$what dynamic schedule balances the work (on-CPU)"
 }
 
@@ -48,7 +51,8 @@ timings() {
 	d=$(delay "$out" "$step")
 	[ "$v" != plain ] || approx "$(col "$out" program 0 count)" 1 1 \
 		"plain: level 0 of the preloaded binary"
-	approx_load "$(awk -v t="$(col "$out" "$step" 0 time)" -v p="$(col "$out" "$step" 0 par)" 'BEGIN { print t - p }')" \
+	approx_load "$(awk -v t="$(col "$out" "$step" 0 time)" -v p="$(col "$out" "$step" 0 par)" \
+		'BEGIN { print t - p }')" \
 		0.095 0.16 "$d" "$what serial time"
 	approx "$(col "$out" "$step" 0 omp_regions)" 5 5 "$what parallel regions forked"
 	[ "$step" = program ] || approx "$(col "$out" program 0 omp_regions)" 0 0 \
@@ -73,9 +77,15 @@ timings() {
 	approx_load "$(col "$out" "$step" 0 omp_idle)" 0 0.03 "$d" \
 		"$what the loop-end wait is not end-of-region idle"
 
+	ompt_run "$v" omp_known held
+	approx_load "$(awk -v a="$(col "$out" "$step" 0 omp_held)" \
+		-v b="$(col "$out" "$step" 1 omp_held)" 'BEGIN { print a + b }')" 0.085 0.115 \
+		"$(delay "$out" "$step")" "$what time held under a critical section and a lock"
+
 	for mode in critical lock; do
 		ompt_run "$v" omp_known $mode
-		approx_load "$(awk -v a="$(col "$out" "$step" 0 omp_lock)" -v b="$(col "$out" "$step" 1 omp_lock)" 'BEGIN { print a + b }')" \
+		approx_load "$(awk -v a="$(col "$out" "$step" 0 omp_lock)" \
+			-v b="$(col "$out" "$step" 1 omp_lock)" 'BEGIN { print a + b }')" \
 			0.045 0.12 "$(delay "$out" "$step")" "$what $mode wait"
 	done
 }

@@ -28,13 +28,15 @@ int main(int argc, char **argv)
 #pragma omp parallel num_threads(2)
 #pragma omp parallel num_threads(2)
 		sleep_ms(omp_get_thread_num() == 0 ? 10 : 30);
-	} else if (!strcmp(mode, "ordered")) { /* each ordered block waits for the one before: ~50 ms of waiting */
+	} else if (!strcmp(mode, "ordered")) {
+		/* each ordered block waits for the one before: ~50 ms of waiting */
 #pragma omp parallel for ordered schedule(static, 1) num_threads(2)
 		for (int i = 0; i < 6; i++) {
 #pragma omp ordered
 			sleep_ms(10);
 		}
-	} else if (!strcmp(mode, "taskwait")) { /* the single thread waits 20 ms for its task (or runs it) */
+	} else if (!strcmp(mode, "taskwait")) {
+		/* the single thread waits 20 ms for its task (or runs it) */
 #pragma omp parallel num_threads(2)
 #pragma omp single
 		{
@@ -42,7 +44,8 @@ int main(int argc, char **argv)
 			sleep_ms(20);
 #pragma omp taskwait
 		}
-	} else if (!strcmp(mode, "nestlock")) { /* thread 1 waits ~18 ms; taking the lock again costs no wait */
+	} else if (!strcmp(mode, "nestlock")) {
+		/* thread 1 waits ~18 ms; taking the lock again costs no wait */
 #pragma omp parallel num_threads(2)
 		{
 			if (omp_get_thread_num() == 1)
@@ -53,7 +56,8 @@ int main(int argc, char **argv)
 			omp_unset_nest_lock(&l);
 			omp_unset_nest_lock(&l);
 		}
-	} else if (!strcmp(mode, "sections")) { /* sections of 10 and 30 ms: one thread idles ~20 ms at the end */
+	} else if (!strcmp(mode, "sections")) {
+		/* sections of 10 and 30 ms: one thread idles ~20 ms at the end */
 #pragma omp parallel sections num_threads(2)
 		{
 #pragma omp section

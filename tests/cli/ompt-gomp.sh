@@ -15,7 +15,8 @@ checks() {
 	local what=$1
 	ompt_run gcc omp_known serial
 	approx "$(col "$out" program/step 0 omp_regions)" 5 5 "$what: parallel regions forked"
-	approx "$(awk -v t="$(col "$out" program/step 0 time)" -v p="$(col "$out" program/step 0 par)" 'BEGIN { print t - p }')" \
+	approx "$(awk -v t="$(col "$out" program/step 0 time)" \
+		-v p="$(col "$out" program/step 0 par)" 'BEGIN { print t - p }')" \
 		0.095 0.16 "$what: serial time"
 	ompt_run gcc omp_known barrier
 	approx "$(col "$out" program/step 0 omp_barrier)" 0.09 0.16 \
@@ -26,7 +27,8 @@ checks() {
 	approx "$(col "$out" program/step 0 omp_barrier)" 0.09 0.16 "$what: loop-end wait"
 	for mode in critical lock; do
 		ompt_run gcc omp_known $mode
-		approx "$(awk -v a="$(col "$out" program/step 0 omp_lock)" -v b="$(col "$out" program/step 1 omp_lock)" 'BEGIN { print a + b }')" \
+		approx "$(awk -v a="$(col "$out" program/step 0 omp_lock)" \
+			-v b="$(col "$out" program/step 1 omp_lock)" 'BEGIN { print a + b }')" \
 			0.045 0.085 "$what: $mode wait"
 	done
 }

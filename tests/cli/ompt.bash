@@ -7,9 +7,9 @@ command -v "${CLANG:-clang}" >/dev/null && pass ||
 	fail "clang is not installed (ci/install-deps.sh installs clang and libomp-dev)"
 for v in static shared plain; do
 	for p in omp_known imbalance; do
+		msg="$SG_BUILD/ompt/$v/$p was not built: 'make all-tests' (needs clang, libomp-dev)"
 		[ -x "$SG_BUILD/ompt/$v/$p" ] && pass ||
-			fail \
-				"$SG_BUILD/ompt/$v/$p was not built: 'make all-tests' (needs clang, libomp-dev)"
+			fail "$msg"
 	done
 done
 [[ $(ldd "$SG_BUILD/ompt/static/omp_known") == *libomp.so* ]] && pass ||

@@ -24,8 +24,8 @@ since() {
 # [[id, author, body]].
 ours() {
 	j "$log/state.json" \
-		"[[c['id'], c.get('user', c.get('author')), c['body']] for c in d['$1'].get('$2', [])
-		if c['body'].startswith('$marker')]"
+		"[[c['id'], c.get('user', c.get('author')), c['body']]
+		for c in d['$1'].get('$2', []) if c['body'].startswith('$marker')]"
 }
 
 # Comments already there: 130 on pull request 7 (ours lands on the second page), one of them a
@@ -55,7 +55,8 @@ gh expect 0 "$SCALEGATE" post --sha "$SHA" --comment --pull-request 7 \
 	--target-url https://github.example/o/r/actions/runs/4242 "$DATA/findings.json"
 expect_match "$out" "^scalegate: posted the commit status to $url/repos/o/r/statuses/$SHA$" \
 	"github: the status"
-expect_match "$out" "^scalegate: posted the pull-request comment to $url/repos/o/r/issues/7/comments$" \
+expect_match "$out" \
+	"^scalegate: posted the pull-request comment to $url/repos/o/r/issues/7/comments$" \
 	"github: the comment created"
 [ "$(requests)" = "POST /repos/o/r/statuses/$SHA
 GET /repos/o/r/pulls/7
@@ -74,24 +75,32 @@ j "$T/gh1.json" 'd[1][2]' >"$T/body1.md"
 [ "$(j "$T/gh1.json" 'd[1][1]["type"]')" = Bot ] && pass ||
 	fail "github: the comment is not the bot's"
 body=$(cat "$T/body1.md")
-expect_match "$body" '^### ❌ scalegate: 2 regressions \(9 checks failed\), 1 warning \(1 check\), 5 inconclusive in 37 checks$' \
+re='^### ❌ scalegate: 2 regressions \(9 checks failed\), 1 warning '
+re+='\(1 check\), 5 inconclusive in 37 checks$'
+expect_match "$body" "$re" \
 	"github: the headline"
-expect_match "$body" '^\| ❌ regression: 6 checks failed \| jacobi \| `program/solve/residual` at examples/jacobi\.c:36 \| 1 rank × 2 threads \| Insufficient\\_parallelism \(serial code\) grew' \
+re='^\| ❌ regression: 6 checks failed \| jacobi \| `program/solve/residual` at '
+re+='examples/jacobi\.c:36 \| 1 rank × 2 threads \| '
+re+='Insufficient\\_parallelism \(serial code\) grew'
+expect_match "$body" "$re" \
 	"github: a finding with interval, file:line, configuration and cause"
-expect_match "$body" '^\| ❌ regression: 3 checks failed \| halo \| `program` in examples/mpi\\_halo, run as `\./mpi_halo 4096 \\\| tee log` \| 2 ranks × 1 thread, size 4096 \| Communication grew' \
+re='^\| ❌ regression: 3 checks failed \| halo \| `program` in examples/mpi\\_halo, run as '
+re+='`\./mpi_halo 4096 \\\| tee log` \| 2 ranks × 1 thread, size 4096 \| Communication grew'
+expect_match "$body" "$re" \
 	"github: the whole program's finding: its executable and the benchmark's command"
-expect_match "$body" \
-	'^\| ⚠️ warning: 1 check warned \| jacobi \| `program/solve/sweep` at examples/jacobi\.c:19 ' \
-	"github: the warning"
+re='^\| ⚠️ warning: 1 check warned \| jacobi \| `program/solve/sweep` at examples/jacobi\.c:19 '
+expect_match "$body" "$re" "github: the warning"
 expect_match "$body" '^\*\*5 checks inconclusive\*\*: the data could not decide' \
 	"github: the inconclusive count"
-expect_match "$body" "^\[The full report\]\(https://github\.example/o/r/actions/runs/4242\) · commit \`${SHA:0:12}\`" \
+re="^\[The full report\]\(https://github\.example/o/r/actions/runs/4242\) · commit \`${SHA:0:12}\`"
+expect_match "$body" "$re" \
 	"github: the link to the full report"
 
 # The next push: the same comment, edited; nothing added.
 n=$(nr_requests)
 gh expect 0 "$SCALEGATE" post --sha "$SHA" --comment --pull-request 7 "$DATA/pass.json"
-expect_match "$out" "^scalegate: updated the pull-request comment at $url/repos/o/r/issues/comments/$id$" \
+expect_match "$out" \
+	"^scalegate: updated the pull-request comment at $url/repos/o/r/issues/comments/$id$" \
 	"github: the comment updated"
 [ "$(since "$n" | grep -v '^GET ')" = "POST /repos/o/r/statuses/$SHA
 PATCH /repos/o/r/issues/comments/$id" ] && pass ||
@@ -114,14 +123,18 @@ GITHUB_EVENT_NAME=pull_request GITHUB_EVENT_PATH=$T/event.json GITHUB_SHA=$other
 PATCH /repos/o/r/issues/comments/$id" ] && pass ||
 	fail "github: the event's pull request: $(since "$n")"
 ours github o/r#7 >"$T/gh3.json"
-expect_match "$(j "$T/gh3.json" 'd[1][2]')" '^### 💥 scalegate: run failed: 1 error, 8 skipped in 12 checks — jacobi 1x4: killed by SIGSEGV$' \
+re='^### 💥 scalegate: run failed: 1 error, 8 skipped in 12 checks — '
+re+='jacobi 1x4: killed by SIGSEGV$'
+expect_match "$(j "$T/gh3.json" 'd[1][2]')" "$re" \
 	"github: a failed run's headline, whole (no findings to show)"
 
 # A number that is not the judged commit's pull request (a fork's artifact may say anything, or a
 # later push moved the head): nothing is written there.
 n=$(nr_requests)
 gh expect 0 "$SCALEGATE" post --sha "$SHA" --comment --pull-request 8 "$DATA/findings.json"
-expect_match "$out" "warning: not commenting on pull request #8: its head is ${other:0:12}, not the commit judged \(${SHA:0:12}\)" \
+re="warning: not commenting on pull request #8: its head is "
+re+="${other:0:12}, not the commit judged \(${SHA:0:12}\)"
+expect_match "$out" "$re" \
 	"github: a pull request with another head"
 [ "$(since "$n")" = "POST /repos/o/r/statuses/$SHA
 GET /repos/o/r/pulls/8" ] && pass || fail "github: another pull request's number: $(since "$n")"
@@ -148,13 +161,15 @@ expect_match "$out" 'warning: cannot post: the environment variable GITHUB_TOKEN
 # ---- GitLab: a merge-request note, created, then edited
 # ----------------------------------------------
 gl() {
-	GITLAB_CI=true GITLAB_TOKEN=$TOKEN CI_API_V4_URL=$url/api/v4 CI_PROJECT_ID=17 CI_COMMIT_SHA=$SHA \
+	GITLAB_CI=true GITLAB_TOKEN=$TOKEN CI_API_V4_URL=$url/api/v4 CI_PROJECT_ID=17 \
+		CI_COMMIT_SHA=$SHA \
 		CI_MERGE_REQUEST_IID=3 CI_PIPELINE_URL=https://gitlab.example/g/p/-/pipelines/99 \
 			"$@"
 }
 n=$(nr_requests)
 gl expect 0 "$SCALEGATE" post --comment "$DATA/findings.json"
-expect_match "$out" "^scalegate: posted the merge-request note to $url/api/v4/projects/17/merge_requests/3/notes$" \
+re="^scalegate: posted the merge-request note to $url/api/v4/projects/17/merge_requests/3/notes$"
+expect_match "$out" "$re" \
 	"gitlab: the note created"
 [ "$(since "$n")" = "POST /api/v4/projects/17/statuses/$SHA
 GET /api/v4/user
@@ -179,7 +194,9 @@ expect_match "$body" '^\[The full report\]\(https://gitlab\.example/g/p/-/pipeli
 printf 'benchmarks:\n  - name: j\n    command: ./j\npost:\n  comment: true\n' >"$T/comment.yml"
 n=$(nr_requests)
 gl expect 0 "$SCALEGATE" post -c "$T/comment.yml" "$DATA/pass.json"
-expect_match "$out" "^scalegate: updated the merge-request note at $url/api/v4/projects/17/merge_requests/3/notes/$note$" \
+re="^scalegate: updated the merge-request note at "
+re+="$url/api/v4/projects/17/merge_requests/3/notes/$note$"
+expect_match "$out" "$re" \
 	"gitlab: the note updated"
 [ "$(since "$n" | grep -v '^GET ')" = "POST /api/v4/projects/17/statuses/$SHA
 PUT /api/v4/projects/17/merge_requests/3/notes/$note" ] && pass ||
@@ -201,7 +218,9 @@ gl expect 0 env GITLAB_TOKEN= "$SCALEGATE" post --comment "$DATA/findings.json"
 gh expect 0 "$SCALEGATE" post --dry-run --sha "$SHA" --comment --pull-request 7 \
 	"$DATA/findings.json"
 expect_match "$out" "^GET $url/repos/o/r/pulls/7$" "dry run: the pull request's head"
-expect_match "$out" "^# the comment that starts with '$marker' by a bot is edited: PATCH $url/repos/o/r/issues/comments/ID" \
+re="^# the comment that starts with '$marker' by a bot is edited: "
+re+="PATCH $url/repos/o/r/issues/comments/ID"
+expect_match "$out" "$re" \
 	"dry run: how the comment is found"
 expect_match "$out" "^POST $url/repos/o/r/issues/7/comments$" "dry run: the comment"
 expect 2 "$SCALEGATE" post --url http://127.0.0.1:9/ --comment "$DATA/pass.json"

@@ -69,7 +69,8 @@ b="$log/1.body"
 # character.
 start_server 200 3
 for s in pass run-failed long-headline; do
-	GITHUB_TOKEN=$TOKEN expect 0 post --format github --api-url "$url/api/v3/" --repository o/r --sha "${SHA:0:12}" \
+	GITHUB_TOKEN=$TOKEN expect 0 post --format github --api-url "$url/api/v3/" \
+		--repository o/r --sha "${SHA:0:12}" \
 		--context perf/gate --target-url https://ci.example/run/7 "$DATA/$s.json"
 done
 [ "$(j "$log/1.json" 'd["path"]')" = "/api/v3/repos/o/r/statuses/${SHA:0:12}" ] && pass ||
@@ -122,9 +123,12 @@ bytes=$(j "$log/2.body" 'len(d["output"]["text"].encode())')
 
 # A pull request's status goes to its head commit, not to the merge commit in GITHUB_SHA.
 head=fedcba9876543210fedcba9876543210fedcba98
-printf '{"action": "synchronize", "pull_request": {"number": 7, "title": "\\u00e9t\\u00e9", "head": {"ref": "x", "sha": "%s"}}}\n' \
+fmt='{"action": "synchronize", "pull_request": {"number": 7, "title": '
+fmt+='"\\u00e9t\\u00e9", "head": {"ref": "x", "sha": "%s"}}}\n'
+printf "$fmt" \
 	"$head" >"$T/event.json"
-GITHUB_EVENT_NAME=pull_request GITHUB_EVENT_PATH=$T/event.json GITHUB_REPOSITORY=o/r GITHUB_SHA=$SHA \
+GITHUB_EVENT_NAME=pull_request GITHUB_EVENT_PATH=$T/event.json GITHUB_REPOSITORY=o/r \
+	GITHUB_SHA=$SHA \
 	expect 0 post --format github --dry-run "$DATA/pass.json"
 expect_match "$out" "^POST https://api.github.com/repos/o/r/statuses/$head$" \
 	"github: pull request head"
@@ -132,7 +136,8 @@ expect_match "$out" "^POST https://api.github.com/repos/o/r/statuses/$head$" \
 # ---- gitlab: a commit status, everything from the pipeline's environment ----
 start_server 201 1
 GITLAB_CI=true GITLAB_TOKEN=$TOKEN CI_API_V4_URL=$url/api/v4 CI_PROJECT_ID=17 CI_COMMIT_SHA=$SHA \
-	CI_PIPELINE_URL=https://gitlab.example/g/p/-/pipelines/99 CI_PIPELINE_ID=99 CI_COMMIT_REF_NAME=main \
+	CI_PIPELINE_URL=https://gitlab.example/g/p/-/pipelines/99 CI_PIPELINE_ID=99 \
+	CI_COMMIT_REF_NAME=main \
 	expect 0 post "$DATA/regression.json"
 r="$log/1.json"
 [ "$(j "$r" 'd["path"]')" = "/api/v4/projects/17/statuses/$SHA" ] && pass ||
@@ -230,7 +235,8 @@ post:
   require: maybe
 YML
 expect 2 post -c "$T/bad.yml" --dry-run "$DATA/regression.json"
-expect_match "$out" "bad.yml:5:11: 'format' must be json, github or gitlab, not 'gitlabb'; did you mean 'gitlab'\\?" \
+re="bad.yml:5:11: 'format' must be json, github or gitlab, not 'gitlabb'; did you mean 'gitlab'\\?"
+expect_match "$out" "$re" \
 	"config: format, with the nearest"
 expect_match "$out" "bad.yml:6:8: 'url' must be an http:// or https:// URL" "config: url"
 expect_match "$out" "bad.yml:7:12: 'retries' must be between 0 and 10, not 11" "config: retries"
@@ -283,9 +289,8 @@ expect 2 post --url http://127.0.0.1:9/ "$T/other.json"
 expect_match "$out" "no 'scalegate_summary' key" "not a summary"
 printf '{"scalegate_summary": 1, "verdict": "maybe"}\n' >"$T/maybe.json"
 expect 2 post --url http://127.0.0.1:9/ "$T/maybe.json"
-expect_match "$out" \
-	"maybe.json:1:37: 'verdict' must be pass, regression or run-failed, not the string 'maybe'" \
-	"bad verdict"
+re="maybe.json:1:37: 'verdict' must be pass, regression or run-failed, not the string 'maybe'"
+expect_match "$out" "$re" "bad verdict"
 printf '{"scalegate_summary": 2, "verdict": "pass"}\n' >"$T/future.json"
 expect 2 post --url http://127.0.0.1:9/ "$T/future.json"
 expect_match "$out" "summary format 2 is not supported" "future format"

@@ -25,7 +25,8 @@ done
 [ ${#disagree[@]} -eq 0 ] && pass || fail "the reports disagree (above): ${disagree[*]}"
 # the stored gate scaled the times (the head's machine ran the reference loop 10 % slower) and said
 # so
-expect_match "$(cat "$T/stored/console.txt")" "\\(n=5, scaled to the baseline's machine speed by ×0\\.909\\) vs base " \
+expect_match "$(cat "$T/stored/console.txt")" \
+	"\\(n=5, scaled to the baseline's machine speed by ×0\\.909\\) vs base " \
 	"the stored gate scaled the head's times"
 expect_no_match "$(cat "$T/ab/s.md")" "scaled to the baseline's machine speed" \
 	"an A/B gate scales nothing"

@@ -5,18 +5,22 @@
 export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
 check_py="$SG_TOP/tests/data/html/check.py"
 
+msg="chromium is not installed: the HTML report is checked in Debian's "
+msg+="headless Chromium (ci/install-deps.sh installs it)"
 command -v chromium >/dev/null && pass ||
-	fail \
-		"chromium is not installed: the HTML report is checked in Debian's headless Chromium (ci/install-deps.sh installs it)"
+	fail "$msg"
 
 # chromium_run PAGE OUT-PREFIX ARGS...: headless, offline, a fresh profile; console messages go to
 # OUT-PREFIX.log.
 chromium_run() {
 	local page=$1 prefix=$2
 	shift 2
-	DBUS_SESSION_BUS_ADDRESS=disabled: timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
-		--no-first-run --disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$(mktemp -d "$T/profile.XXXXXX")" --enable-logging=stderr --v=0 "$@" \
+	DBUS_SESSION_BUS_ADDRESS=disabled: timeout 120 chromium --headless --no-sandbox \
+		--disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync \
+		--user-data-dir="$(mktemp -d "$T/profile.XXXXXX")" --enable-logging=stderr --v=0 \
+		"$@" \
 		"file://$page" 2>"$prefix.log"
 }
 
@@ -53,10 +57,11 @@ printf '<!DOCTYPE html><html><body><p>x</p><script>undefined_function();</script
 chromium_run "$T/bad.html" "$T/bad" --screenshot="$T/bad.png" --window-size=1280,2000 --dump-dom \
 	>/dev/null && pass ||
 	fail "chromium does not run"
-console_errors "$T/bad.log" | grep -q 'Uncaught ReferenceError' ||
-	{ cat "$T/bad.log" >&2; fail \
-		"chromium's log does not show a page's uncaught error: the console check would be blind"; \
-		}
+console_errors "$T/bad.log" | grep -q 'Uncaught ReferenceError' || {
+	cat "$T/bad.log" >&2
+	fail "chromium's log does not show a page's uncaught error:" \
+		"the console check would be blind"
+}
 
 # Usage.
 expect_exit 2 "$SCALEGATE" report
@@ -75,10 +80,11 @@ expect_exit 0 syn report --html "$T/syn/report.html"
 expect_match "$out" "^wrote $T/syn/report.html: regression$" \
 	"report says what it wrote and the outcome"
 expect_exit 1 syn check --html "$T/syn/check.html" --json "$T/syn/summary.json"
-expect_match "$(checks_of "$out")" \
-	'^FAIL solver program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' \
-	"check fails the residual"
-python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["reports"]["html"] == sys.argv[2], d["reports"]' \
+re='^FAIL solver program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism'
+expect_match "$(checks_of "$out")" "$re" "check fails the residual"
+prog='import json, sys; d = json.load(open(sys.argv[1])); assert '
+prog+='d["reports"]["html"] == sys.argv[2], d["reports"]'
+python3 -c "$prog" \
 	"$T/syn/summary.json" "$T/syn/check.html" && pass ||
 		fail "the JSON summary does not name the HTML report"
 cmp -s "$T/syn/report.html" "$T/syn/check.html" && pass ||
@@ -88,14 +94,15 @@ cmp -s "$T/syn/report.html" "$T/syn/again.html" && pass ||
 	fail "the HTML report is not deterministic"
 # What the data could not decide is listed apart, collapsed, and does not fill the Warnings table
 # (nor push the plots off the first screen).
-grep -q \
-	"<summary>Inconclusive: the noise allows only larger changes to be detected ([0-9]*)</summary>" \
-	"$T/syn/report.html" && pass ||
+re="<summary>Inconclusive: the noise allows only larger changes to be detected ([0-9]*)</summary>"
+grep -q "$re" "$T/syn/report.html" && pass ||
 	fail "the inconclusive checks are not listed in their own section"
 awk "/<h2 id=\"warn\">/,/<\/table>/" "$T/syn/report.html" | grep -q "inconclusive:" &&
 	fail "an inconclusive check sits in the Warnings table"
 expect_exit 1 syn check --markdown "$T/syn/summary.md"
-grep -q "^<details><summary>Inconclusive: the noise allows only larger changes to be detected ([0-9]*)</summary>" \
+re="^<details><summary>Inconclusive: the noise allows only larger "
+re+="changes to be detected ([0-9]*)</summary>"
+grep -q "$re" \
 	"$T/syn/summary.md" && pass ||
 		fail "the Markdown summary does not list the inconclusive checks apart"
 
@@ -118,16 +125,15 @@ expect_no_match "$static" 'sweep/block' "level 3 without a verdict is not plotte
 # 'contended': 51.
 expect_match "$static" '^plots 51$' "51 plots"
 html=$(cat "$T/syn/report.html")
-expect_match "$html" \
-	'1 interval not plotted \(1 deeper than level 2 without a warning or regression\): solver <code>program/solve/sweep/block</code>' \
-	"what was left out"
+re='1 interval not plotted \(1 deeper than level 2 without a warning or '
+re+='regression\): solver <code>program/solve/sweep/block</code>'
+expect_match "$html" "$re" "what was left out"
 expect_match "$html" 'setup&lt;b x=&quot;1&quot;&gt;&amp;&apos;q&apos;' "the interval name escaped"
 expect_match "$html" '<figcaption>Isoefficiency n\(p\) at 80 % efficiency</figcaption>' \
 	"isoefficiency plot"
 expect_match "$html" 'fitted growth: n ~ p log p' "the fitted growth of the reduction"
-expect_match "$html" \
-	'to hold 80 % efficiency, n must grow like p log p; memory per processor then grows like log p' \
-	"the isoefficiency verdict"
+re='to hold 80 % efficiency, n must grow like p log p; memory per processor then grows like log p'
+expect_match "$html" "$re" "the isoefficiency verdict"
 expect_match "$html" '<figcaption>Weak-scaling efficiency vs p</figcaption>' "weak-scaling plot"
 expect_match "$html" '<a href="#s1"><code>program/solve/residual</code></a>' \
 	"a regression links to its plots"
@@ -143,20 +149,24 @@ expect_match "$html" 'key k-line" style="--c:[^"]*"></span>1 rank × threads<' \
 	"a series per rank count (1 rank)"
 expect_match "$html" 'key k-line" style="--c:[^"]*"></span>2 ranks × threads<' \
 	"a series per rank count (2 ranks)"
-expect_match "$html" '<title>p = 2 \(2 ranks × 1 thread\): Karp–Flatt e 2\.58 .*\(no speedup: e ≥ 1\)' \
+expect_match "$html" \
+	'<title>p = 2 \(2 ranks × 1 thread\): Karp–Flatt e 2\.58 .*\(no speedup: e ≥ 1\)' \
 	"2 ranks × 1 thread has its own mark, and e >= 1 reads 'no speedup'"
 expect_match "$html" '<text class="offscale"[^>]*>3\.96</text>' \
 	"a Karp-Flatt e past the axis is labelled with its value"
 expect_match "$html" '<text class="offscale"[^>]*>baseline 2\.97</text>' "so is the baseline's"
 expect_match "$html" 'beyond the axis \(0 to 2\), drawn at its edge' \
 	"the off-scale marker is explained"
-expect_match "$html" '<title>p = 2 \(1 rank × 2 threads\): baseline speedup 0\.5[0-9]* \[[0-9.]+, [0-9.]+\], n = 5' \
+re='<title>p = 2 \(1 rank × 2 threads\): baseline speedup 0\.5[0-9]* \[[0-9.]+, [0-9.]+\], n = 5'
+expect_match "$html" "$re" \
 	"the baseline has its interval"
 # The execution time is plotted, in seconds; the baseline in a colour of its own (no series has it).
 expect_match "$html" '<figcaption>Execution time vs p</figcaption>' "an execution-time plot"
-expect_match "$html" '<title>p = 2 \(1 rank × 2 threads\): Execution_time [0-9.]+ s \[[0-9.]+ s, [0-9.]+ s\], n = 5' \
+re='<title>p = 2 \(1 rank × 2 threads\): Execution_time [0-9.]+ s \[[0-9.]+ s, [0-9.]+ s\], n = 5'
+expect_match "$html" "$re" \
 	"the execution time's marks in seconds"
-expect_match "$html" 'stroke="#222222"[^>]*><title>p = 2 \(1 rank × 2 threads\): baseline speedup ' \
+expect_match "$html" \
+	'stroke="#222222"[^>]*><title>p = 2 \(1 rank × 2 threads\): baseline speedup ' \
 	"the baseline's marks in their own colour"
 expect_no_match "$html" 'stroke="#0072B2"[^>]*><title>[^<]*: baseline ' \
 	"no baseline mark in the current results' colour"
@@ -191,9 +201,8 @@ expect_exit 0 sg baseline update
 SG_KNOB_SERIAL=1 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/knob" >/dev/null 2>&1 && pass ||
 	fail "the knob run failed"
 expect_exit 1 sg check -r "$T/knob" --html "$T/jacobi.html"
-expect_match "$(checks_of "$out")" \
-	'^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism' \
-	"the knob is a regression"
+re='^FAIL jacobi program/solve/residual 1 rank × 2 threads tolerance\.insufficient_parallelism'
+expect_match "$(checks_of "$out")" "$re" "the knob is a regression"
 expect_exit 0 sg report -r "$T/knob" --html "$T/jacobi-report.html"
 cmp -s "$T/jacobi.html" "$T/jacobi-report.html" && pass ||
 	fail "check --html and report --html differ on the Jacobi results"
@@ -210,7 +219,8 @@ expect_no_match "$(cat "$T/jacobi.html")" '</span>Idle<' \
 	"no Idle key (ranks that finished early) with one rank"
 
 # ---- a crashed run: the Errors section is open, the page renders ----
-sed 's|^rules:$|  - name: crash\n    command: sh '"$SG_TOP"'/tests/data/run/fake.sh crash\n    repeat: 2\nrules:|' \
+sed_script='/tests/data/run/fake.sh crash\n    repeat: 2\nrules:|'
+sed 's|^rules:$|  - name: crash\n    command: sh '"$SG_TOP""$sed_script" \
 	"$T/scalegate.yml" >"$T/crashed.yml"
 grep -q 'name: crash' "$T/crashed.yml" && pass || fail "no crash benchmark in crashed.yml"
 expect_exit 3 "$SCALEGATE" run -c "$T/crashed.yml" -o "$T/crashed"

@@ -46,7 +46,8 @@ done
 python3 - "$rep" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1] + "/summary.json"))["reports"]
-assert r == {k: sys.argv[1] + "/" + v for k, v in [("junit", "tests.xml"), ("markdown", "summary.md"),
+assert r == {k: sys.argv[1] + "/" + v for k,
+             v in [("junit", "tests.xml"), ("markdown", "summary.md"),
     ("json", "summary.json"), ("html", "report.html"), ("protocol", "protocol.txt")]}, r
 PY
 # without 'reports:' entries the summary has the four formats ci always writes, as before
@@ -55,7 +56,8 @@ expect_exit 0 "$SCALEGATE" ci -c "$cfg" --no-run --no-post --allow-no-reference
 expect_no_match "$out" "protocol" "no protocol unless asked"
 python3 - "$rep" <<'PY'
 import json, sys
-assert list(json.load(open(sys.argv[1] + "/summary.json"))["reports"]) == ["junit", "markdown", "json", "html"]
+assert list(json.load(open(sys.argv[1] + "/summary.json"))["reports"]) == ["junit", "markdown",
+                                                                           "json", "html"]
 PY
 
 # a misspelt or misplaced key stops ci before anything runs

@@ -25,7 +25,8 @@ def change(u, v):
 for v in d["verdicts"]:
     if v["status"] != "fail" or not v["kind"].startswith("tolerance."):
         continue
-    assert v["unit"] in ("s", "ratio", "share") and v["change_unit"] in ("s", "ratio", "share", "relative"), v
+    assert (v["unit"] in ("s", "ratio", "share")
+            and v["change_unit"] in ("s", "ratio", "share", "relative")), v
     value = fmt(v["unit"], v["value"])
     lo, hi = fmt(v["unit"], v["lo"]), fmt(v["unit"], v["hi"])
     if lo != value or hi != value:
@@ -58,9 +59,9 @@ while IFS='|' read -r metric interval value base change; do
 		"| \`$metric\` | $value | $base | $change | " ||
 		{ printf '%s\n' "$md" >&2; fail \
 			"Markdown: $what does not read '$value | $base | $change'"; }
-	grep -qF -- \
-		"<code>$metric</code></td><td class=\"num\">$value</td><td class=\"num\">$base</td><td class=\"num\">$change</td>" \
-		<<<"$html" && pass ||
+	re="<code>$metric</code></td><td class=\"num\">$value</td><td "
+	re+="class=\"num\">$base</td><td class=\"num\">$change</td>"
+	grep -qF -- "$re" <<<"$html" && pass ||
 		fail "HTML: $what does not read '$value', '$base', '$change'"
 	grep -qF -- "$value (n=5) vs base $base (n=5): " <<<"$xml" && pass ||
 		fail "JUnit: $what does not read '$value' vs '$base'"
@@ -86,8 +87,11 @@ done <"$T/expected"
 
 # The counts: warnings (findings) and inconclusive checks apart, the same in every report.
 read -r warn undecided < <(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
-print(sum(f["severity"] == "warning" for f in d["findings"]), d["counts"]["inconclusive"])' "$T/s.json")
-expect_match "$console" "[0-9]+ regressions? \\([0-9]+ checks? failed\\), $warn warnings?( \\([0-9]+ checks?\\))?, $undecided inconclusive, " \
+print(sum(f["severity"] == "warning" for f in d["findings"]),
+      d["counts"]["inconclusive"])' "$T/s.json")
+re="[0-9]+ regressions? \\([0-9]+ checks? failed\\), $warn warnings?( "
+re+="\\([0-9]+ checks?\\))?, $undecided inconclusive, "
+expect_match "$console" "$re" \
 	"console: the counts"
 grep -qF ">$warn warning" <<<"$html" && grep -qF ">$undecided inconclusive<" <<<"$html" && pass ||
 	fail "HTML: the counts"

@@ -75,11 +75,12 @@ stop_hogs
 rm -f "$T/stop-after-first" "$T/hogs-stopped"
 [ "$(head -1 "$m" | awk -F'\t' '{ print $12 }')" = contention ] && pass ||
 	fail "no contention column: $(head -1 "$m")"
-expect_match "$out" '^imbalance 1 rank × 2 threads repeat 1: machine busy \([0-9.]+ cores used by other processes\), run again \(1/2\)$' \
+re='^imbalance 1 rank × 2 threads repeat 1: machine busy \([0-9.]+ cores '
+re+='used by other processes\), run again \(1/2\)$'
+expect_match "$out" "$re" \
 	"the contended run is run again"
-busy=$(sed -nE \
-	's/^imbalance 1 rank × 2 threads repeat 1: machine busy \(([0-9.]+) cores.*\(1\/2\)$/\1/p' \
-	<<<"$out")
+script='s/^imbalance 1 rank × 2 threads repeat 1: machine busy \(([0-9.]+) cores.*\(1\/2\)$/\1/p'
+busy=$(sed -nE "$script" <<<"$out")
 above "$busy" 0.6 && pass || fail "contention under two hogs: $busy cores"
 # the least busy attempt is kept: never the one under the hogs when a quieter one exists
 awk -v k="$(cont 1)" -v b="$busy" 'BEGIN { exit !(k != "-" && k <= b) }' && pass ||
@@ -115,7 +116,9 @@ hog
 expect_exit 0 timeout 300 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results"
 stop_hogs
 expect_match "$out" 'repeat 1: machine busy .*run again \(1/1\)$' "one retry"
-expect_match "$out" '^imbalance 1 rank × 2 threads repeat 1: machine still busy after 1 more attempt; keeping the least busy one \([0-9.]+ cores\)$' \
+re='^imbalance 1 rank × 2 threads repeat 1: machine still busy after 1 more '
+re+='attempt; keeping the least busy one \([0-9.]+ cores\)$'
+expect_match "$out" "$re" \
 	"every attempt contended"
 expect_match "$out" 'warning: 1 run was measured on a busy machine' "the warning at the end"
 above "$(cont 1)" 0.6 && pass || fail "the kept attempt shows its contention: $(cont 1)"
@@ -149,7 +152,8 @@ if grep -q $'^meta\tsched\tschedstat$' "$T"/results/imbalance/s--r1-t2/1/*.sgpro
 	# is
 	pass_or_undecided $code "$out" "under two hogs against a quiet baseline"
 	awk '/ imbalance program 1 rank × 2 threads tolerance\.time: / {
-		match($0, /change [-+][0-9.]+ %/); v = substr($0, RSTART + 7, RLENGTH - 9) + 0; seen = 1
+		match($0, /change [-+][0-9.]+ %/)
+		v = substr($0, RSTART + 7, RLENGTH - 9) + 0; seen = 1
 		if (v >= 10 || v <= -10) { print "a judged time change of " v " %"; exit 1 } }
 		END { exit !seen }' <<<"$out" && pass ||
 			fail "the corrected time carries the hogs' load: $out"
@@ -163,6 +167,10 @@ if grep -q $'^meta\tsched\tschedstat$' "$T"/results/imbalance/s--r1-t2/1/*.sgpro
 else
 	# shown in full (the load may hide a regression), not folded into the count of undecided
 	# checks
-	expect_match "$out" '^INCONCLUSIVE imbalance program 1 rank × 2 threads tolerance\.time: .*past the tolerance of 5\.0 %, but inconclusive: most runs were measured on a busy machine .*no run-queue delay' \
-		"the time under two hogs is past the tolerance, and said to be undecided because of the load"
+	re='^INCONCLUSIVE imbalance program 1 rank × 2 threads tolerance\.time: '
+	re+='.*past the tolerance of 5\.0 %, but inconclusive: most runs were '
+	re+='measured on a busy machine .*no run-queue delay'
+	what="the time under two hogs is past the tolerance, and said to be undecided because of "
+	what+="the load"
+	expect_match "$out" "$re" "$what"
 fi

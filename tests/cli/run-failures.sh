@@ -80,12 +80,18 @@ expect_match "$(reason badprof)" \
 expect_match "$(reason exit5)" '^exit code 5, expected 0; stderr: something went wrong$' \
 	"exit5 reason"
 # A wrapper that runs ./program: the run's directory is not workdir, and its reason says so.
-expect_match "$(reason relative)" "^exit code 127, expected 0 \(a command not found: the run's directory is a scratch one, not 'workdir'; a script finds its files through \\\$SCALEGATE_WORKDIR\); stderr: .*fake.sh: not found" \
+re="^exit code 127, expected 0 \(a command not found: the run's directory is a "
+re+="scratch one, not 'workdir'; a script finds its files through "
+re+="\\\$SCALEGATE_WORKDIR\); stderr: .*fake.sh: not found"
+expect_match "$(reason relative)" "$re" \
 	"exit 127 points to SCALEGATE_WORKDIR"
 # The first lines and the last of a long stderr: Open MPI's cause, and its way out.
-expect_match "$(reason mpiroot)" '^exit code 1, expected 0; stderr: mpirun has detected an attempt to run as root\. \| Running as root' \
+re='^exit code 1, expected 0; stderr: mpirun has detected an '
+re+='attempt to run as root\. \| Running as root'
+expect_match "$(reason mpiroot)" "$re" \
 	"the cause, first in stderr, is kept"
-expect_match "$(reason mpiroot)" ' \.\.\. .*OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 to confirm.* please proceed at your own risk\.$' \
+re=' \.\.\. .*OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 to confirm.* please proceed at your own risk\.$'
+expect_match "$(reason mpiroot)" "$re" \
 	"and its last lines"
 [ "$(status nobuild)" = "build-failed " ] && pass || fail "nobuild: status $(status nobuild)"
 [ "$(grep -c $'^nobuild\t' "$m")" -eq 4 ] && pass || fail "nobuild: every run recorded"

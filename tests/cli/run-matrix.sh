@@ -25,18 +25,18 @@ expect_exit 0 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results" --dry-run
 [ "$(grep -c 'repeat [0-9]:' <<<"$out")" -eq 8 ] && pass ||
 	fail "--dry-run: expected 8 measured runs in the plan"
 [ "$(grep -c 'warmup 1:' <<<"$out")" -eq 3 ] && pass || fail "--dry-run: expected 3 warm-up runs"
-expect_match "$out" \
-	"^jacobi s--r1-t2 repeat 1: OMP_NUM_THREADS=2 SCALEGATE_OUT=$T/results/jacobi/s--r1-t2/1 SCALEGATE_WORKDIR=$SG_BUILD /bin/sh -c '$SG_BUILD/./examples/jacobi 2 200 10'\$" \
-	"dry-run line"
+re="^jacobi s--r1-t2 repeat 1: OMP_NUM_THREADS=2 SCALEGATE_OUT=$T/results/jacobi/s--r1-t2/1 "
+re+="SCALEGATE_WORKDIR=$SG_BUILD /bin/sh -c '$SG_BUILD/./examples/jacobi 2 200 10'\$"
+expect_match "$out" "$re" "dry-run line"
 
 expect_exit 0 "$SCALEGATE" run -c "$T/scalegate.yml" -o "$T/results"
 expect_match "$out" '^jacobi 1 rank × 2 threads: 2/2 ok, median [0-9.]+ s$' \
 	"one line per configuration"
 m="$T/results/manifest.tsv"
 [ -f "$m" ] && [ ! -e "$m.partial" ] && pass || fail "manifest.tsv is missing or still partial"
-[ "$(head -1 "$m")" = \
-	$'benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason\tcontention\treference_s' \
-	] && pass ||
+header=$'benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason'
+header+=$'\tcontention\treference_s'
+[ "$(head -1 "$m")" = "$header" ] && pass ||
 	fail "manifest header: $(head -1 "$m")"
 [ "$(grep -c $'^jacobi\t' "$m")" -eq 6 ] && pass || fail "expected 6 jacobi runs"
 [ "$(grep -c $'^imbalance\t' "$m")" -eq 2 ] && pass || fail "expected 2 imbalance runs"
@@ -45,9 +45,9 @@ m="$T/results/manifest.tsv"
 # Round-robin: repeat 1 of every configuration, then repeat 2.
 order=$(awk -F'\t' '$1 == "jacobi" { printf "%s:%s ", $4, $6 }' "$m")
 [ "$order" = "1:1 2:1 4:1 1:2 2:2 4:2 " ] && pass || fail "runs are not interleaved: $order"
-awk -F'\t' \
-	'NR > 1 && !($1 != "" && $2 == "-" && $5 == $3 * $4 && $8 == "0" && $9 > 0 && $11 == "-") { exit 1 }' \
-	"$m" && pass ||
+prog='NR > 1 && !($1 != "" && $2 == "-" && $5 == $3 * $4 && $8 == '
+prog+='"0" && $9 > 0 && $11 == "-") { exit 1 }'
+awk -F'\t' "$prog" "$m" && pass ||
 	fail "manifest columns: $(cat "$m")"
 # the machine speed reference timed before each run: seconds of on-CPU time, a few ms
 awk -F'\t' 'NR > 1 && !($13 > 0.0001 && $13 < 1) { exit 1 }' "$m" && pass ||
@@ -65,9 +65,9 @@ done <"$m"
 
 f="$T/results/fingerprint.tsv"
 keys=$(cut -f1 "$f" | tr '\n' ' ')
-[ "$keys" = \
-	"scalegate_version date hostname hosts kernel cpu_model cores sockets smt governor compiler cflags omp_runtime mpi OMP_PROC_BIND OMP_PLACES launcher slurm_job " \
-	] && pass ||
+re="scalegate_version date hostname hosts kernel cpu_model cores sockets smt governor compiler "
+re+="cflags omp_runtime mpi OMP_PROC_BIND OMP_PLACES launcher slurm_job "
+[ "$keys" = "$re" ] && pass ||
 	fail "fingerprint keys: $keys"
 expect_match "$(cat "$f")" $'^cores\t[0-9]+$' "fingerprint cores"
 expect_match "$(cat "$f")" $'^OMP_PROC_BIND\tfalse$' "fingerprint OMP_PROC_BIND"

@@ -31,16 +31,18 @@ exec 3<"$T/pipe"
 IFS= read -r -t 120 first <&3 && pass || fail "no progress line from a piped 'scalegate run'"
 kill -0 "$pid" 2>/dev/null && pass || fail "the first line came only after the run ended"
 [ ! -e "$T/release" ] && pass || fail "released too early"
-expect_match "$first" '^\[1/2\] blocker 1 rank × 1 thread repeat 1/2: [0-9.]+ s, ok( \(machine busy: [^)]*\))?$' \
+busy='( \(machine busy: [^)]*\))?'
+expect_match "$first" "^\[1/2\] blocker 1 rank × 1 thread repeat 1/2: [0-9.]+ s, ok$busy\$" \
 	"a line per finished run (a busy machine said so)"
 IFS= read -r -t 120 second <&3 && pass || fail "no 'still running' line while run 2 blocks"
-expect_match "$second" '^\[2/2\] blocker 1 rank × 1 thread repeat 2/2: still running after [0-9]+ s$' \
+expect_match "$second" \
+	'^\[2/2\] blocker 1 rank × 1 thread repeat 2/2: still running after [0-9]+ s$' \
 	"a long run shows life"
 kill -0 "$pid" 2>/dev/null && pass || fail "the run ended before it was released"
 touch "$T/release"
 rest=$(cat <&3)
 wait "$pid" && pass || fail "scalegate run failed: $(cat "$T/err")"
-expect_match "$rest" '^\[2/2\] blocker 1 rank × 1 thread repeat 2/2: [0-9.]+ s, ok( \(machine busy: [^)]*\))?$' \
+expect_match "$rest" "^\[2/2\] blocker 1 rank × 1 thread repeat 2/2: [0-9.]+ s, ok$busy\$" \
 	"the last run's line"
 
 # on a terminal (script(1) gives it one): the live line on stderr, rewritten in place, and no log

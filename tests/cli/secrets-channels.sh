@@ -31,7 +31,8 @@ search() { grep -aoE "$S-[a-z_]+-v" | sort -u | tr '\n' ' '; }
 echo "env: $(env | search)"
 pid=$$
 while [ "$pid" -gt 1 ]; do
-	echo "proc $pid $(tr -d '\n' </proc/$pid/comm): $(tr '\0' '\n' </proc/$pid/environ 2>/dev/null | search)"
+	echo "proc $pid $(tr -d '\n' </proc/$pid/comm):" \
+		"$(tr '\0' '\n' </proc/$pid/environ 2>/dev/null | search)"
 	pid=$(awk '/^PPid:/ { print $2 }' /proc/$pid/status)
 done
 [ "${1:-}" = build ] && exit 0
@@ -61,8 +62,10 @@ YML
 
 # 'exec' as the templates do: no shell above the gate keeps a copy.
 code=0
-env GITHUB_TOKEN=$s-github_token-v CI_JOB_TOKEN=$s-ci_job_token-v ACTIONS_RUNTIME_TOKEN=$s-actions_runtime_token-v \
-	DEPLOY_SECRET=$s-deploy_secret-v DB_PASSWORD=$s-db_password-v AWS_SECRET_ACCESS_KEY=$s-aws_key-v \
+env GITHUB_TOKEN=$s-github_token-v CI_JOB_TOKEN=$s-ci_job_token-v \
+	ACTIONS_RUNTIME_TOKEN=$s-actions_runtime_token-v \
+	DEPLOY_SECRET=$s-deploy_secret-v DB_PASSWORD=$s-db_password-v \
+	AWS_SECRET_ACCESS_KEY=$s-aws_key-v \
 	SG_POST_TOKEN=$s-post_token-v SG_LEAKED=$s-leaked_token-v \
 	MY_PASSED_TOKEN=$s-passed_token-v PLAIN_VALUE=$s-plain_value-v \
 	"$SCALEGATE" ci -c "$T/scalegate.yml" -o "$T/reports" --allow-no-reference --no-post \

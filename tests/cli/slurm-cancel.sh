@@ -16,7 +16,10 @@ EOF
 
 # --dry-run: the sbatch line and the job's script, then the runs; nothing submitted.
 expect_exit 0 "$SCALEGATE" run --dry-run -c "$T/slow.yml"
-expect_match "$out" "^# submitted as one Slurm batch job: sbatch --parsable --job-name=scalegate --export=ALL --output=$T/results/.slurm/job.out --nodes=1 --exclusive --job-name=sg-slow $T/results/.slurm/job.sh\$" \
+re="^# submitted as one Slurm batch job: sbatch --parsable --job-name=scalegate --export=ALL "
+re+="--output=$T/results/.slurm/job.out --nodes=1 --exclusive --job-name=sg-slow "
+re+="$T/results/.slurm/job.sh\$"
+expect_match "$out" "$re" \
 	"dry run: the sbatch line"
 expect_match "$out" "^#   exec '.*/scalegate' run --local -c '$T/slow.yml' -o '$T/results'\$" \
 	"dry run: the job runs the gate"
@@ -56,7 +59,8 @@ interrupt TERM
 # meanwhile, then released: the job's own error is streamed, and every run is 'job-failed' with
 # Slurm's state.
 mkdir "$T/held"
-sed -e 's/options: \[--job-name=sg-slow\]/options: [--job-name=sg-held, --hold]/' -e 's/sleep 60/true/' \
+sed -e 's/options: \[--job-name=sg-slow\]/options: [--job-name=sg-held, --hold]/' \
+	-e 's/sleep 60/true/' \
 	-e "s#results: .*#results: $T/held/results#" "$T/slow.yml" >"$T/held/scalegate.yml"
 : >"$T/held.log"
 "$SCALEGATE" run -c "$T/held/scalegate.yml" >"$T/held.log" 2>&1 &
@@ -74,7 +78,9 @@ wait $gate || code=$?
 out=$(cat "$T/held.log")
 [ $code -eq 3 ] && pass || { echo "$out" >&2; fail "a failed job: exit $code, expected 3"; }
 expect_match "$out" "duplicate key 'benchmarks'" "the job's own error is streamed"
-expect_match "$out" "error: slurm job [0-9]+ FAILED NonZeroExitCode, exit code 2:0; see $T/held/results/.slurm/job.out" \
+re="error: slurm job [0-9]+ FAILED NonZeroExitCode, exit code "
+re+="2:0; see $T/held/results/.slurm/job.out"
+expect_match "$out" "$re" \
 	"Slurm's state and the job's exit code"
 [ "$(grep -c $'\tjob-failed\t.*FAILED NonZeroExitCode' "$T/held/results/manifest.tsv")" -eq 3 ] && \
 	pass ||
@@ -86,7 +92,8 @@ sed 's/slurm: { poll: 500ms/slurm: { partition: nosuch, poll: 500ms/' "$T/slow.y
 expect_exit 3 timeout 60 "$SCALEGATE" run -c "$T/bad.yml"
 expect_match "$out" "error: sbatch refused the job: .*Invalid partition name specified" \
 	"the refusal, in Slurm's words"
-expect_match "$(cat "$T/results/manifest.tsv")" $'\tjob-failed\t.*\tsbatch refused the job: .*Invalid partition' \
+expect_match "$(cat "$T/results/manifest.tsv")" \
+	$'\tjob-failed\t.*\tsbatch refused the job: .*Invalid partition' \
 	"the runs carry the reason"
 [ "$(grep -c $'\tjob-failed\t' "$T/results/manifest.tsv")" -eq 3 ] && pass ||
 	fail "not every run of the refused job is failed"
@@ -96,11 +103,13 @@ queue_empty && pass || fail "a refused job is in the queue"
 
 # A job that cannot start (here: not before tomorrow) is cancelled at queue_timeout, with its
 # pending reason.
-sed \
-	's/options: \[--job-name=sg-slow\]/options: [--job-name=sg-slow, --begin=now+1day], queue_timeout: 2s/' \
-	"$T/slow.yml" >"$T/later.yml"
+re='s/options: \[--job-name=sg-slow\]/options: '
+re+='[--job-name=sg-slow, --begin=now+1day], queue_timeout: 2s/'
+sed "$re" "$T/slow.yml" >"$T/later.yml"
 expect_exit 3 timeout 60 "$SCALEGATE" run -c "$T/later.yml"
-expect_match "$out" "error: job [0-9]+ still pending after [0-9]+ s in the queue \\(BeginTime\\); cancelled \\(queue_timeout\\)" \
+re="error: job [0-9]+ still pending after [0-9]+ s in the queue "
+re+="\\(BeginTime\\); cancelled \\(queue_timeout\\)"
+expect_match "$out" "$re" \
 	"the queue timeout, with Slurm's reason"
 queue_empty && pass || fail "the job pending past queue_timeout is left in the queue"
 

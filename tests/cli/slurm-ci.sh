@@ -10,8 +10,10 @@ mkdir -p "$T/baselines"
 	printf 'launcher: %s\n' "$SRUN_LAUNCHER"
 	printf 'slurm:\n  partition: debug\n  time: "10"\n  exclusive: true\n  poll: 500ms\n'
 	printf '  options: [--job-name=sg-ci-test]\n'
-	sed -e "s#build/default/examples#$SG_BUILD/examples#" -e "s#^results: .*#results: $T/results#" \
-		-e "s#^baselines: .*#baselines: $T/baselines#" -e "s#^  dir: build/gate/reports#  dir: $T/reports#" \
+	sed -e "s#build/default/examples#$SG_BUILD/examples#" \
+		-e "s#^results: .*#results: $T/results#" \
+		-e "s#^baselines: .*#baselines: $T/baselines#" \
+		-e "s#^  dir: build/gate/reports#  dir: $T/reports#" \
 		-e "s#rules/ci.yml#$SG_TOP/rules/ci.yml#" -e "s#^  repeat: 5#  repeat: 3#" \
 		-e "s#^  max_contention: .*#  max_contention: off#" "$SG_TOP/scalegate.yml"
 } >"$T/scalegate.yml"
@@ -73,6 +75,7 @@ wait $gate || code=$?
 out=$(cat "$T/slow.log")
 [ $code -eq 3 ] && pass || { echo "$out" >&2; fail "a cancelled job: exit $code, expected 3"; }
 expect_match "$out" "error: slurm job $job CANCELLED" "Slurm's state is the error"
-expect_match "$(cat "$T/slow/manifest.tsv")" $'\tjob-failed\t-\t0\\.000000\tsleepy/s--r1-t1/2\tslurm job '"$job"' CANCELLED' \
+expect_match "$(cat "$T/slow/manifest.tsv")" \
+	$'\tjob-failed\t-\t0\\.000000\tsleepy/s--r1-t1/2\tslurm job '"$job"' CANCELLED' \
 	"the run the job did not do"
 queue_empty && pass || fail "a job is left in the queue"

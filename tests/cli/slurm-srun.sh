@@ -1,7 +1,7 @@
-# Inside an allocation: 'scalegate run' in a batch job of a private Slurm, the MPI examples launched with
-# 'srun --mpi=pmix -n {ranks} -c {threads} --cpu-bind=cores': every cell ok, the job's one profile of its
-# ranks (tracer/MPI.md, "One profile per job"), each rank bound to its own core, the fingerprint naming
-# the compute node and the job; and mpirun inside the allocation.
+# Inside an allocation: 'scalegate run' in a batch job of a private Slurm, the MPI examples launched
+# with 'srun --mpi=pmix -n {ranks} -c {threads} --cpu-bind=cores': every cell ok, the job's one
+# profile of its ranks (tracer/MPI.md, "One profile per job"), each rank bound to its own core, the
+# fingerprint naming the compute node and the job; and mpirun inside the allocation.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/slurm.bash"
 
@@ -66,5 +66,6 @@ printf '#!/bin/sh\nexec "%s" run -c "%s"\n' "$SCALEGATE" "$T/mpirun.yml" >"$T/mp
 expect_exit 0 timeout 120 sbatch --wait --quiet -N 1 -n 2 --exclusive -o "$T/mpirun.out" \
 	"$T/mpirun.sh"
 n=$(ls "$T/mpirun-results/halo/s--r2-t1/1"/*.sgprof | wc -l)
-[ "$n" -eq 1 ] || { cat "$T/mpirun.out" >&2; fail "mpirun inside the allocation: $n profiles, expected the job's one"; }
+[ "$n" -eq 1 ] || { cat "$T/mpirun.out" >&2; fail \
+	"mpirun inside the allocation: $n profiles, expected the job's one"; }
 queue_empty || fail "a job is left in the queue"

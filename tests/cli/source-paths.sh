@@ -19,8 +19,9 @@ int main(void)
 	return x < 0;
 }
 C
-(cd "$T/repo/build" && cc -I"$SG_TOP/tracer" ../src/solve.c -L"$SG_BUILD/lib" -Wl,-rpath,"$SG_BUILD/lib" \
-	-lscalegate -o solve) && pass || fail "the program did not build from the build directory"
+(cd "$T/repo/build" && cc -I"$SG_TOP/tracer" ../src/solve.c -L"$SG_BUILD/lib" \
+	-Wl,-rpath,"$SG_BUILD/lib" -lscalegate -o solve) && pass ||
+	fail "the program did not build from the build directory"
 cat >"$T/repo/scalegate.yml" <<'YML'
 results: results
 benchmarks:
@@ -36,11 +37,11 @@ YML
 cd "$T/repo"
 expect_exit 0 "$SCALEGATE" run -c scalegate.yml
 # the profile holds what the compiler gave: the path from the build directory
-find results -name '*.sgprof' -exec "$SCALEGATE" profile {} + | grep -q '\.\./src/solve\.c' && \
-	pass ||
-	fail \
-		"the profile does not record '../src/solve.c': the test compiles nothing the way Meson does"
-expect_exit 1 "$SCALEGATE" check -c scalegate.yml --allow-no-reference --junit "$T/j.xml" --markdown "$T/s.md" \
+msg="the profile does not record '../src/solve.c': the test compiles nothing the way Meson does"
+find results -name '*.sgprof' -exec "$SCALEGATE" profile {} + | grep -q '\.\./src/solve\.c' &&
+	pass || fail "$msg"
+expect_exit 1 "$SCALEGATE" check -c scalegate.yml --allow-no-reference --junit "$T/j.xml" \
+	--markdown "$T/s.md" \
 	--html "$T/r.html"
 expect_match "$out" '^FAIL  solve program/solve at src/solve\.c:7$' \
 	"the recap points into the repository"

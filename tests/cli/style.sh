@@ -1,7 +1,10 @@
-# The sources' shape, checked like curl's checksrc: no line of gate/ and tracer/, nor of the C
-# sources of tests/, over 100 columns (a tab is 8), no trailing white space, and no error message
-# printed past gate_error() (gate/base/util.c), which the secret filter sees. .clang-format holds
-# the layout for editors. One check per tree, so that a failure names it.
+# The sources' shape, checked like curl's checksrc: no line of format/, gate/ and tracer/, nor of
+# the C, shell (*.sh, *.bash) and Python sources of tests/, over 100 columns (a tab is 8), no
+# trailing white space, and no error message printed past gate_error() (gate/base/util.c), which
+# the secret filter sees. .clang-format holds the layout for editors. One check per tree and
+# language, so that a failure names it. The data of tests/ (expected outputs, profiles, baselines,
+# manifests: files that must stay byte-exact, most of them written by a generator) are not
+# sources: not checked.
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 
@@ -22,9 +25,17 @@ for path in sys.stdin.read().split():
 '
 }
 
-for tree in gate tracer tests; do
+for tree in format gate tracer tests; do
 	bad=$(too_long "$tree/*.[ch]")
 	[ -z "$bad" ] && pass "$tree/: no C line over 100 columns, no trailing white space" ||
 		fail "lines of $tree/ the style forbids:
 $bad"
 done
+bad=$(too_long 'tests/*.sh' 'tests/*.bash')
+[ -z "$bad" ] && pass "tests/: no shell line over 100 columns, no trailing white space" ||
+	fail "shell lines of tests/ the style forbids:
+$bad"
+bad=$(too_long 'tests/*.py')
+[ -z "$bad" ] && pass "tests/: no Python line over 100 columns, no trailing white space" ||
+	fail "Python lines of tests/ the style forbids:
+$bad"

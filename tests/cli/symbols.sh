@@ -13,7 +13,8 @@ command -v nm >/dev/null || { echo "skip: nm (binutils) is not installed"; exit 
 api='^(sg_|SG_|__scalegate_MOD_sg_|GOMP_|omp_|ompt_start_tool$|MPI_|mpi_|ompi_[a-z_]+_f$)'
 # what the toolchain defines in every program: the linker's marks, the sanitizers' and libFuzzer's
 # runtimes (a SANITIZE= build), a library's data copied into the program (it carries the version)
-toolchain='@|^(_init|_fini|_edata|_end|__bss_start|_IO_stdin_used|__(a|l|ub|t|hwa)san_|__odr_asan[._]|__sanitizer_|__sancov_|LLVMFuzzer|__start_|__stop_)'
+toolchain='@|^(_init|_fini|_edata|_end|__bss_start|_IO_stdin_used|'
+toolchain+='__(a|l|ub|t|hwa)san_|__odr_asan[._]|__sanitizer_|__sancov_|LLVMFuzzer|__start_|__stop_)'
 
 # exports FILE: its defined dynamic symbols that neither the toolchain nor a library put there (a
 # library's variable the program uses is copied into it: a COPY relocation, e.g.

@@ -15,7 +15,9 @@ ratios() {
 		'$1 == "region" { name[$2] = $3 } $1 == "node" { reg[$2] = name[$4] }
 		$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
 		$1 == "stat" && $3 == 0 { q = minus && $idx["rq_wait"] != "-" ? $idx["rq_wait"] : 0
-			printf "%s %.3f\n", reg[$2], ($idx["time"] - $idx["par"] - q) / $idx["par"] }' "$1"/*.sgprof
+			printf "%s %.3f\n", reg[$2],
+				($idx["time"] - $idx["par"] - q) / $idx["par"] }' \
+		"$1"/*.sgprof
 }
 mkdir "$T/plain" "$T/inj"
 SCALEGATE_OUT=$T/plain "$jacobi" 1 600 40 >/dev/null

@@ -26,13 +26,16 @@ p=$(one_profile "$T/basic")
 [ "$(meta "$p" sched)" = schedstat ] && pass || fail "meta sched: $(meta "$p" sched)"
 holds "$(meta "$p" cpus)" "$(nproc)" 0 'a >= 1 && a <= b' "meta cpus is the affinity mask's size"
 holds "$(meta "$p" threads_max)" 0 0 'a == 2' "meta threads_max: the main thread and one worker"
-grep -q \
-	"^columns	stat	.*	cpu	rq_wait	rq_sync	cpu_wait	mpi_sync	mpi_rq	mpi_cpu$" \
-	"$p" && pass ||
+# The columns by name, wherever they stand (a reader maps them by name: tracer/PROFILE.md).
+awk -F'\t' '$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) named[$i] = 1 }
+	END { n = split("cpu rq_wait rq_sync cpu_wait mpi_sync mpi_rq mpi_cpu", want, " ")
+		for (i = 1; i <= n; i++) if (!(want[i] in named)) { print "no " want[i]; bad = 1 }
+		exit bad }' "$p" && pass ||
 	fail "no cpu, rq_wait, rq_sync, cpu_wait, mpi_sync, mpi_rq and mpi_cpu columns"
 # Without MPI, nobody to wait for: the ranks' columns say not captured.
 awk -F'\t' '$1 == "columns" && $2 == "stat" { for (i = 3; i <= NF; i++) idx[$i] = i - 1 }
-	$1 == "stat" && ($idx["mpi_sync"] != "-" || $idx["mpi_rq"] != "-" || $idx["mpi_cpu"] != "-") {
+	$1 == "stat" &&
+	($idx["mpi_sync"] != "-" || $idx["mpi_rq"] != "-" || $idx["mpi_cpu"] != "-") {
 		print "bad: " $0; bad = 1 }
 	END { exit bad }' "$p" && pass ||
 		fail "mpi_sync, mpi_rq or mpi_cpu captured in a program without MPI"
@@ -131,11 +134,13 @@ for policy in active passive; do
 			cw = $idx["cpu_wait"]; s = $idx["rq_sync"]
 			if (cw < 0 || cw > w * 1.02 + 0.002 || cw > $idx["cpu"] * 1.02 + 0.002) {
 				print "cpu_wait outside the waiting: " $0; bad = 1 }
-			if (name[region[n]] == "run") { a[th] = $idx["time"] + $idx["omp_idle"]; q[th] = $idx["rq_wait"] }
+			if (name[region[n]] == "run") {
+				a[th] = $idx["time"] + $idx["omp_idle"]; q[th] = $idx["rq_wait"] }
 			if (name[region[n]] != "program") { sync[th] += s; any += (s != 0) } }
 		END { for (th in a) { prog = a[th] - q[th] - sync[th]
 				if (prog < -0.002 || prog > a[th] + 0.002) {
-					print "thread " th ": on the critical path " prog " of " a[th]; bad = 1 } }
+					where = ": on the critical path "
+					print "thread " th where prog " of " a[th]; bad = 1 } }
 			if (!any) { print "rq_sync is 0 everywhere under two hogs"; bad = 1 }
 			exit bad }' "$p" && pass || fail "team phases under two hogs, $policy waits"
 done

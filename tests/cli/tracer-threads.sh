@@ -2,9 +2,9 @@
 . "$(dirname "$0")/lib.bash"
 
 count_of() { # count_of OUT PATH -> total count of PATH over threads
-	awk -v path="$2" \
-		'$1 == path { for (i = 1; i < NF; i++) if ($i == "count") n += $(i + 1) } END { print n + 0 }' \
-		<<<"$1"
+	prog='$1 == path { for (i = 1; i < NF; i++) if ($i == "count") '
+	prog+='n += $(i + 1) } END { print n + 0 }'
+	awk -v path="$2" "$prog" <<<"$1"
 }
 
 traced "$T/many" threads many
@@ -29,7 +29,8 @@ body=$(( $(count_of "$out" program/team/body) + $(count_of "$out" program/body) 
 traced "$T/nested" threads nested
 expect_exit 0 "$SCALEGATE" profile "$(one_profile "$T/nested")"
 inner=$(awk \
-	'$1 ~ /inner$/ { for (i = 1; i < NF; i++) if ($i == "count") n += $(i + 1) } END { print n + 0 }' \
+	'$1 ~ /inner$/ { for (i = 1; i < NF; i++) if ($i == "count") n += $(i + 1) }
+	END { print n + 0 }' \
 	<<<"$out")
 [ "$inner" = 4 ] && pass || fail "2 x 2 nested threads enter inner once each, got $inner"
 

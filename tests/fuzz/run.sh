@@ -29,7 +29,8 @@ for name in config rules profile baseline; do
 	seeds "$name" | while read -r f; do cp "$f" "$seeddir/$(echo "$f" | tr / _)"; done
 	# One job, bounded memory and time per input; the messages of every rejected input go
 	# nowhere.
-	if ! ASAN_OPTIONS=detect_leaks=1 "$bin" -max_total_time="$S" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+	if ! ASAN_OPTIONS=detect_leaks=1 "$bin" -max_total_time="$S" -timeout=10 \
+		-rss_limit_mb=2048 -max_len=65536 \
 		-artifact_prefix="$W/crash-$name-" -print_final_stats=1 "$corpus" "$seeddir" \
 			>"$W/fuzz-$name.log" 2>&1; then
 		tail -40 "$W/fuzz-$name.log" >&2

@@ -23,10 +23,11 @@ check() {
 	local t
 	[ "$(id -u)" -eq 0 ] || { echo "not root: slurmd must run as root"; return 1; }
 	for t in "${SBIN[@]}" "${CLIENTS[@]}" mungekey python3; do
-		command -v "$t" >/dev/null 2>&1 || [ -x "/usr/sbin/$t" ] ||
-			{ echo \
-				"'$t' is not installed (ci/install-deps.sh installs slurm-wlm and munge)"; \
-				return 1; }
+		command -v "$t" >/dev/null 2>&1 || [ -x "/usr/sbin/$t" ] || {
+			echo "'$t' is not installed" \
+				"(ci/install-deps.sh installs slurm-wlm and munge)"
+			return 1
+		}
 	done
 }
 

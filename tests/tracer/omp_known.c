@@ -13,6 +13,17 @@ static void sleep_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
+/* ms of this thread's own CPU time, spun. */
+static void spin_cpu_ms(int ms)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+	do
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+	while ((b.tv_sec - a.tv_sec) * 1000.0 + (b.tv_nsec - a.tv_nsec) / 1e6 < ms);
+}
+
 /* 5 x 20 ms of serial code between parallel regions. */
 static void serial_section(void)
 {
@@ -89,6 +100,26 @@ static void uncontended(void)
 	omp_destroy_lock(&l);
 }
 
+/* Each of two threads holds a critical section, then a lock, spinning 5 ms of its CPU inside, five
+ * times: 100 ms of on-CPU work held (omp_held), whatever the load. */
+static void held(void)
+{
+	omp_lock_t l;
+
+	omp_init_lock(&l);
+	SG_BEGIN("step");
+#pragma omp parallel num_threads(2)
+	for (int i = 0; i < 5; i++) {
+#pragma omp critical
+		spin_cpu_ms(5);
+		omp_set_lock(&l);
+		spin_cpu_ms(5);
+		omp_unset_lock(&l);
+	}
+	SG_END("step");
+	omp_destroy_lock(&l);
+}
+
 /* A worksharing loop (not combined) whose implicit barrier thread 0 waits at for 20 ms. */
 static void loop_end(void)
 {
@@ -107,6 +138,7 @@ int main(int argc, char **argv)
 	static const struct { const char *name; void (*fn)(void); } modes[] = {
 		{ "serial", serial_section }, { "barrier", late_barrier }, { "critical", critical },
 		{ "lock", lock }, { "loop", loop_end }, { "uncontended", uncontended },
+		{ "held", held },
 	};
 
 	for (size_t i = 0; argc > 1 && i < sizeof(modes) / sizeof(modes[0]); i++)
@@ -114,6 +146,6 @@ int main(int argc, char **argv)
 			modes[i].fn();
 			return 0;
 		}
-	fprintf(stderr, "usage: omp_known serial|barrier|critical|lock|loop|uncontended\n");
+	fprintf(stderr, "usage: omp_known serial|barrier|critical|lock|loop|uncontended|held\n");
 	return 2;
 }

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "analyze/analysis.h"
-
+#include "analyze/lost-terms.h"
 #include "analyze/matrix.h"
 #include "base/util.h"
 #include "scratch-testing.h"
@@ -74,22 +74,29 @@ static double fig(const struct analysis_point *pt, enum analysis_figure f)
 	return pt->fig[f];
 }
 
-/* Lost = IP + Communication + Idle + Synchronization, absent terms as 0, none negative. */
+/* Lost_time is the sum of its terms (base/lost-table.h), absent terms as 0, none negative; a term
+ * with parts is their sum. */
 static void check_identity(const struct analysis_point *pt)
 {
 	double sum = 0;
-	enum analysis_figure terms[] = { ANALYSIS_INSUFFICIENT_PARALLELISM, ANALYSIS_COMMUNICATION,
-					 ANALYSIS_IDLE, ANALYSIS_SYNCHRONIZATION };
 
 	if (isnan(fig(pt,
 		      ANALYSIS_LOST_TIME))) /* the split of the threads' time was not captured */
 		return;
-	for (size_t i = 0; i < ARRAY_SIZE(terms); i++) {
-		double v = fig(pt, terms[i]);
-		if (!isnan(v)) {
-			assert_true(v >= 0);
+	for (size_t i = 0; i < lost_nr_terms; i++) {
+		const struct lost_term *t = &lost_terms[i];
+		double v = fig(pt, t->fig), parts = 0;
+		if (isnan(v))
+			continue;
+		assert_true(v >= 0);
+		if (t->parent == ANALYSIS_LOST_TIME)
 			sum += v;
-		}
+		if (!lost_term_has_parts(t->fig))
+			continue;
+		for (size_t k = 0; k < lost_nr_terms; k++)
+			if (lost_terms[k].parent == t->fig && !isnan(fig(pt, lost_terms[k].fig)))
+				parts += fig(pt, lost_terms[k].fig);
+		assert_true(fabs(v - parts) < 1e-9);
 	}
 	assert_true(fabs(fig(pt, ANALYSIS_LOST_TIME) - sum) < 1e-9);
 	assert_true(fabs(fig(pt, ANALYSIS_TOTAL_TIME) - fig(pt, ANALYSIS_PRODUCTIVE_TIME) -

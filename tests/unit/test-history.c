@@ -137,6 +137,81 @@ static void test_db_roundtrip(void **state)
 	free(path);
 }
 
+/* Series k's value in run r of test_db_reads_many_points(); 0 when it has none there. */
+static double many_value(size_t r, size_t k)
+{
+	return (r + k) % 7 ? (double)r * 1000 + (double)k : 0;
+}
+
+/*
+ * More points than the reader holds before it puts them into their series (READER_PENDING in
+ * db.c): every series read back whole and in record order, some missing in some runs, with and
+ * without the intervals, of all runs and of one branch.
+ */
+static void test_db_reads_many_points(void **state)
+{
+	const size_t runs = 120, series = 700;
+	char *path = temp_db(), name[32];
+	struct history *h;
+	struct history_data d;
+
+	(void)state;
+	assert_int_equal(history_open(&h, path), 0);
+	assert_int_equal(history_begin(h), 0);
+	for (size_t r = 0; r < runs; r++) {
+		struct history_record rec;
+		history_record_init(&rec);
+		rec.run.commit = xstrfmt("c%zu", r);
+		rec.run.branch = xstrdup(r % 3 ? "main" : "other");
+		rec.run.date = xstrdup("2026-11-25T10:00:00Z");
+		rec.points = xcalloc(series, sizeof(*rec.points));
+		rec.alloc = series;
+		for (size_t k = 0; k < series; k++) {
+			struct history_point *p = &rec.points[rec.nr];
+			if (!many_value(r, k))
+				continue;
+			snprintf(name, sizeof(name), "i%03zu", k);
+			p->benchmark = xstrdup("b");
+			p->interval = xstrdup(name);
+			p->configuration = xstrdup("1x1");
+			p->metric = HISTORY_TIME;
+			p->median = many_value(r, k);
+			p->lo = p->median - 0.5;
+			p->hi = NAN;
+			p->n = 1;
+			rec.nr++;
+		}
+		assert_int_equal(history_write(h, &rec), 0);
+		history_record_release(&rec);
+	}
+	assert_int_equal(history_commit(h), 0);
+	for (int pass = 0; pass < 3; pass++) {
+		const char *branch = pass == 2 ? "main" : NULL;
+		int ret = pass ? history_read_values(h, branch, &d) : history_read(h, NULL, &d);
+		assert_int_equal(ret, 0);
+		assert_int_equal(d.nr_series, series);
+		for (size_t k = 0; k < series; k++) {
+			const struct history_series *s = &d.series[k];
+			size_t at = 0;
+			for (size_t r = 0; r < runs; r++) {
+				if (!many_value(r, k) || (branch && !(r % 3)))
+					continue;
+				assert_true(at < s->n);
+				snprintf(name, sizeof(name), "c%zu", r);
+				assert_string_equal(d.runs[s->run[at]].commit, name);
+				assert_true(s->value[at] == many_value(r, k));
+				assert_true(!pass ? s->lo[at] == s->value[at] - 0.5 : !s->lo);
+				at++;
+			}
+			assert_int_equal(at, s->n);
+		}
+		history_data_release(&d);
+	}
+	history_close(h);
+	remove_db(path);
+	free(path);
+}
+
 /* A run of 'bench' whose one cell took 't' (add_run's benchmark is "jacobi"). */
 static void add_bench_run(struct history *h, const char *bench, double t)
 {
@@ -280,6 +355,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lost_terms_are_series),
 		cmocka_unit_test(test_db_roundtrip),
+		cmocka_unit_test(test_db_reads_many_points),
 		cmocka_unit_test(test_db_migrates),
 		cmocka_unit_test(test_shift_from_history),
 	};

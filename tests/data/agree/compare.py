@@ -50,13 +50,15 @@ def share(v):
 
 
 def config_words(ranks, threads):
-    return "%d rank%s \u00d7 %d thread%s" % (ranks, "" if ranks == 1 else "s", threads, "" if threads == 1 else "s")
+    return "%d rank%s \u00d7 %d thread%s" % (ranks, "" if ranks == 1 else "s", threads,
+                                             "" if threads == 1 else "s")
 
 
 def word(v):
     if v["status"] == "warn":
         return "inconclusive" if v["inconclusive"] else "warning"
-    return {"fail": "regression", "pass": "pass", "error": "error", "skipped": "skipped"}[v["status"]]
+    return {"fail": "regression", "pass": "pass", "error": "error",
+            "skipped": "skipped"}[v["status"]]
 
 
 def worst(verdicts):
@@ -64,16 +66,18 @@ def worst(verdicts):
 
 
 def testcase_name(v):
-    return "%s %s (p=%d) %s" % (v["interval"], config_words(v["ranks"], v["threads"]), v["p"], v["kind"])
+    return "%s %s (p=%d) %s" % (v["interval"], config_words(v["ranks"], v["threads"]), v["p"],
+                                v["kind"])
 
 
 def scaled_label(v):
-    """The factor a time was scaled by to the stored baseline's machine speed, as the reports print it
-    ("0.909"), or None; the message must say the same."""
+    """The factor a time was scaled by to the stored baseline's machine speed, as the reports print
+    it ("0.909"), or None; the message must say the same."""
     factor = "%.3f" % v["speed_factor"] if v.get("speed_factor") else None
     said = re.search(re.escape(SCALED) + r"([0-9.]+)", v["message"] or "")
     if (said.group(1) if said else None) != factor:
-        problem("%s %s: speed_factor %s, the message says %r" % (v["interval"], v["kind"], factor, v["message"]))
+        problem("%s %s: speed_factor %s, the message says %r"
+                % (v["interval"], v["kind"], factor, v["message"]))
     return factor
 
 
@@ -147,11 +151,14 @@ def time_everywhere(v, texts, junit, md_rows, sections):
     row = md_rows.get((v["interval"], "%dx%d" % (v["ranks"], v["threads"])))
     if row is not None:
         if not re.match(re.escape(t) + r"( |$)", row[2]):
-            problem("%s: the Markdown scaling table's time is %r, the check's %s" % (where, row[2], t))
+            problem("%s: the Markdown scaling table's time is %r, the check's %s"
+                    % (where, row[2], t))
         if factor and SCALED + factor not in row[2]:
-            problem("%s: the Markdown scaling table's scaled time does not say so: %r" % (where, row[2]))
+            problem("%s: the Markdown scaling table's scaled time does not say so: %r"
+                    % (where, row[2]))
         if seconds(v["baseline"]) != row[3]:
-            problem("%s: the Markdown's base time %r, the check's %s" % (where, row[3], seconds(v["baseline"])))
+            problem("%s: the Markdown's base time %r, the check's %s"
+                    % (where, row[3], seconds(v["baseline"])))
     _, chunk = sections.get(v["interval"], (None, ""))
     cfg = config_words(v["ranks"], v["threads"])
     m = re.search(r"<tr><td>" + re.escape(cfg) + r"</td><td>\d+</td><td>(.*?)</td>", chunk)
@@ -175,13 +182,16 @@ def evidence_rows(md, v):
                 and "| `Execution_time` |" in line:
             cur = line.split(" | ")[4]
             if not cur.startswith(seconds(v["value"])):
-                problem("%s: the Markdown evidence reads %r, the check's %s" % (where, cur, seconds(v["value"])))
+                problem("%s: the Markdown evidence reads %r, the check's %s"
+                        % (where, cur, seconds(v["value"])))
             if scaled_label(v) and SCALED not in cur:
-                problem("%s: the Markdown evidence's scaled time does not say so: %r" % (where, cur))
+                problem("%s: the Markdown evidence's scaled time does not say so: %r"
+                        % (where, cur))
 
 
 def lost_bars(path, chunk):
-    """{(config, side): {term: pct}} of a section's lost-time plot; side 'cur' or 'base'; checks the bounds."""
+    """{(config, side): {term: pct}} of a section's lost-time plot; side 'cur' or 'base'; checks
+    the bounds."""
     bars = {}
     pat = re.compile(r"^(.*) \(p = \d+\): (?:(base|baseline) )?(?:(\w+) ([0-9.]+) % of Total_time"
                      r"(?:[ ;]|$)|Interference: the machine took ([0-9.]+) % of Total_time_wall)")
@@ -191,14 +201,16 @@ def lost_bars(path, chunk):
             problem("%s: a lost-time bar not on one of the two bases: %r" % (path, t))
             continue
         side = "base" if m.group(2) else "cur"
-        term, pct = (m.group(3), float(m.group(4))) if m.group(3) else ("Interference", float(m.group(5)))
+        term, pct = (m.group(3), float(m.group(4))) if m.group(3) else ("Interference",
+                                                                        float(m.group(5)))
         if pct > 100:
             problem("%s: a lost-time bar over 100 %%: %r" % (path, t))
         bars.setdefault((m.group(1), side), {})[term] = pct
     for (cfg, side), terms in bars.items():
         total = sum(p for term, p in terms.items() if term in TERMS)
         if total > 100.05:
-            problem("%s %s: the %s's stack adds up to %.1f %% of Total_time" % (path, cfg, side, total))
+            problem("%s %s: the %s's stack adds up to %.1f %% of Total_time"
+                    % (path, cfg, side, total))
     return bars
 
 
@@ -234,16 +246,19 @@ def words_everywhere(data, texts, junit_root, md_rows, sections):
         row = md_rows.get((interval, "%dx%d" % (ranks, threads)))
         want = MD_MARK.get(worst(vs), "")
         if row is not None and row[-1] != want:
-            problem("%s %dx%d: the Markdown marks %r, its worst verdict is %r" % (interval, ranks, threads, row[-1], want))
+            problem("%s %dx%d: the Markdown marks %r, its worst verdict is %r"
+                    % (interval, ranks, threads, row[-1], want))
     for interval, (badge, _) in sections.items():
         want = worst(v for v in data["verdicts"] if v["interval"] == interval)
         if badge != want:
             problem("%s: the HTML badge says %r, its worst verdict is %r" % (interval, badge, want))
     for path, badge in re.findall(r'<li><a href="#s\d+">[^<]*<code>(.*?)</code></a>'
-                                  r'(?: <span class="badge [^"]*">([^<]*)</span>)?</li>', texts["r.html"]):
+                                  r'(?: <span class="badge [^"]*">([^<]*)</span>)?</li>',
+                                  texts["r.html"]):
         want = worst(v for v in data["verdicts"] if v["interval"] == html.unescape(path))
         if badge != (want if want in RANK[2:] else ""):
-            problem("%s: the HTML list's badge says %r, its worst verdict is %r" % (path, badge, want))
+            problem("%s: the HTML list's badge says %r, its worst verdict is %r"
+                    % (path, badge, want))
     out = "".join(s.text or "" for s in junit_root.iter("system-out"))
     undecided = [v for v in data["verdicts"] if v["status"] == "warn" and v["inconclusive"]]
     if not undecided:
@@ -257,12 +272,14 @@ def words_everywhere(data, texts, junit_root, md_rows, sections):
             problem("console: the inconclusive %s reads %r" % (name, line[:1]))
     c = data["counts"]
     want = "%d checks: %d failed, %d warned, %d inconclusive, %d error%s, %d skipped, %d passed" % (
-        sum(c[k] for k in ("pass", "warn", "fail", "error", "skipped")), c["fail"], c["warn"] - c["inconclusive"],
+        sum(c[k] for k in ("pass", "warn", "fail", "error", "skipped")), c["fail"],
+        c["warn"] - c["inconclusive"],
         c["inconclusive"], c["error"], "" if c["error"] == 1 else "s", c["skipped"], c["pass"])
     if not out.startswith(want):
         problem("JUnit: the counts read %r, the JSON's %r" % (out.splitlines()[0], want))
     warnings = sum(f["severity"] == "warning" for f in data["findings"])
-    for text, name in ((texts["console.txt"], "console"), (texts["s.md"].splitlines()[0], "Markdown")):
+    for text, name in ((texts["console.txt"], "console"),
+                       (texts["s.md"].splitlines()[0], "Markdown")):
         if "%d warning" % warnings not in text and warnings:
             problem("%s: not %d warnings" % (name, warnings))
         if c["inconclusive"] and "%d inconclusive" % c["inconclusive"] not in text:
@@ -279,7 +296,8 @@ def main():
     sections = html_sections(texts["r.html"])
     if sys.argv[1] == "times":
         junit = {tc.get("name"): tc for tc in junit_root.iter("testcase")}
-        times = [v for v in data["verdicts"] if v["kind"] == "tolerance.time" and v["value"] is not None]
+        times = [v for v in data["verdicts"] if v["kind"] == "tolerance.time"
+                 and v["value"] is not None]
         if not any((v["interval"], "%dx%d" % (v["ranks"], v["threads"])) in md_rows for v in times):
             problem("no time check to compare, or none in the Markdown scaling table")
         for v in times:

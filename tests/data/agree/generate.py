@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the inputs of tests/cli/report-agree.sh: one A/B gate and one stored gate of the same program.
+"""Writes the inputs of tests/cli/report-agree.sh: one A/B gate and one stored gate of the same
+program.
 
 usage: tests/data/agree/generate.py SCALEGATE OUT
 
@@ -59,10 +60,12 @@ def main():
     check.write_results(os.path.join(ab, "results"), **head)
     check.write_results(os.path.join(ab, "results", "base"), **base)
     with open(os.path.join(ab, "results", "ab.tsv"), "w") as f:
-        f.write("seed\t1\nbase_root\t/base\nhead_root\t/head\nbenchmark\tconfiguration\trepeat\torder\n")
+        f.write("seed\t1\nbase_root\t/base\nhead_root\t/head\nbenchmark\tconfiguration\trepeat"
+                "\torder\n")
         for repeat in range(1, len(NOISY) + 1):
             for t in (1, 2):
-                f.write("jacobi\ts--r1-t%d\t%d\t%s\n" % (t, repeat, "base,head" if repeat % 2 else "head,base"))
+                f.write("jacobi\ts--r1-t%d\t%d\t%s\n"
+                        % (t, repeat, "base,head" if repeat % 2 else "head,base"))
 
     stored = os.path.join(out, "stored")
     os.makedirs(stored, exist_ok=True)
@@ -70,8 +73,10 @@ def main():
     check.write_results(os.path.join(stored, "results"), reference=0.011,
                         **dict(head, factors=[SLOWER * f for f in NOISY]))
     check.write_results(os.path.join(stored, "results-base"), reference=0.010, **base)
-    subprocess.run([scalegate, "baseline", "update", "--force", "-c", os.path.join(stored, "scalegate.yml"),
-                    "-r", os.path.join(stored, "results-base")], check=True, stdout=subprocess.DEVNULL,
+    subprocess.run([scalegate, "baseline", "update", "--force", "-c",
+                    os.path.join(stored, "scalegate.yml"),
+                    "-r", os.path.join(stored, "results-base")], check=True,
+                    stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
 
 

@@ -69,13 +69,17 @@ def region_times(name, threads, factor, mode, k, over=0.0):
     return wall, wall, wall - share, wall, wall - share
 
 
-def profile(threads, factor, mode, extra=False, solve_serial=SOLVE_SERIAL, k=OVERHEAD, over=0.0, busy=None):
-    """busy: None (no run-queue delay captured), else b: other processes held every thread for b times its
-    work (its run-queue delay; the work's wall time grows by as much, the waiting does not)."""
+def profile(threads, factor, mode, extra=False, solve_serial=SOLVE_SERIAL, k=OVERHEAD, over=0.0,
+            busy=None):
+    """busy: None (no run-queue delay captured), else b: other processes held every thread for b
+    times its work (its run-queue delay; the work's wall time grows by as much, the waiting does
+    not)."""
     kernels = ["sweep"] + ([] if mode == "none" else ["residual"]) + (["extra"] if extra else [])
     b = busy or 0.0
-    sched = [] if busy is None else ["meta\tsched\tschedstat", "meta\tcpus\t2", "meta\tthreads_max\t%d" % threads]
-    lines = ["scalegate-profile\t1", "meta\thost\tsynthetic", "meta\tpid\t1", "meta\trank\t-", "meta\tranks\t-",
+    sched = [] if busy is None else ["meta\tsched\tschedstat", "meta\tcpus\t2",
+                                     "meta\tthreads_max\t%d" % threads]
+    lines = ["scalegate-profile\t1", "meta\thost\tsynthetic", "meta\tpid\t1", "meta\trank\t-",
+             "meta\tranks\t-",
              "meta\tclock\tmonotonic", "meta\tomp\tgomp", "meta\tmpi\tnone"] + sched + [
              "columns\tregion\tid\tname\tfile\tline", "region\t0\tprogram\tjacobi\t0",
              "region\t1\tsolve\tjacobi.c\t82"]
@@ -86,7 +90,8 @@ def profile(threads, factor, mode, extra=False, solve_serial=SOLVE_SERIAL, k=OVE
         lines.append("node\t%d\t1\t%d\t-" % (i + 2, i + 2))
     lines += ["columns\tthread\tid\tomp_thread\tkind", "thread\t0\t0\tmain"]
     lines += ["thread\t%d\t%d\tworker" % (w, w) for w in range(1, threads)]
-    lines.append("columns\tstat\tnode\tthread\tcount\ttime\tmin\tmax\tsumsq\tpar\tomp_barrier\tomp_idle\tomp_lock\tomp_regions"
+    lines.append("columns\tstat\tnode\tthread\tcount\ttime\tmin\tmax\tsumsq\tpar\tomp_barrier"
+                 "\tomp_idle\tomp_lock\tomp_regions"
                  + ("" if busy is None else "\tcpu\trq_wait"))
 
     def sched_cols(cpu):
@@ -94,24 +99,28 @@ def profile(threads, factor, mode, extra=False, solve_serial=SOLVE_SERIAL, k=OVE
 
     stats, workers, wall_sum, par_sum, cpu_sum = [], [], 0.0, 0.0, 0.0
     for i, name in enumerate(kernels):
-        wall, par, barrier, wtime, wbarrier = region_times("residual" if name == "extra" else name, threads, factor,
-                                                           mode if name == "residual" else "parallel", k, over)
+        wall, par, barrier, wtime, wbarrier = region_times(
+            "residual" if name == "extra" else name, threads, factor,
+            mode if name == "residual" else "parallel", k, over)
         if name == "extra":
             wall, par, barrier = wall / 4, par / 4, barrier / 4
             wtime, wbarrier = (wtime / 4, wbarrier / 4) if wtime is not None else (None, None)
-        lock = CRITICAL * SWEEP * factor if mode == "critical" and name == "sweep" and threads > 1 else 0.0
+        lock = (CRITICAL * SWEEP * factor if mode == "critical" and name == "sweep" and threads > 1
+                else 0.0)
         wall, par = wall + lock, par + lock
         wtime = wtime + lock if wtime is not None else None
         count = 100 if name == "sweep" else 20
         regions = count if par > 0 else 0
         cpu = wall - barrier - lock
         wall, par = wall + b * cpu, par + b * cpu if par > 0 else 0.0
-        stats.append("stat\t%d\t0\t%d\t%s\t-\t-\t-\t%s\t%s\t0\t%s\t%d%s" % (i + 2, count, g(wall), g(par), g(barrier),
-                                                                             g(lock), regions, sched_cols(cpu)))
+        stats.append("stat\t%d\t0\t%d\t%s\t-\t-\t-\t%s\t%s\t0\t%s\t%d%s"
+                     % (i + 2, count, g(wall), g(par), g(barrier), g(lock), regions,
+                        sched_cols(cpu)))
         if wtime is not None:
             wcpu = wtime - wbarrier - lock
             workers += ["stat\t%d\t%d\t0\t%s\t-\t-\t-\t%s\t%s\t0\t%s\t0%s" % (
-                i + 2, w, g(wtime + b * wcpu), g(wtime + b * wcpu), g(wbarrier), g(lock), sched_cols(wcpu))
+                i + 2, w, g(wtime + b * wcpu), g(wtime + b * wcpu), g(wbarrier), g(lock),
+                sched_cols(wcpu))
                 for w in range(1, threads)]
         wall_sum += wall
         par_sum += par
@@ -120,20 +129,24 @@ def profile(threads, factor, mode, extra=False, solve_serial=SOLVE_SERIAL, k=OVE
     program = solve + PROGRAM_SERIAL * factor * (1 + b)
     solve_cpu = cpu_sum + solve_serial * factor
     program_cpu = solve_cpu + PROGRAM_SERIAL * factor
-    lines.append("stat\t0\t0\t1\t%s\t-\t-\t-\t%s\t0\t0\t0\t0%s" % (g(program), g(par_sum), sched_cols(program_cpu)))
-    lines.append("stat\t1\t0\t1\t%s\t-\t-\t-\t%s\t0\t0\t0\t0%s" % (g(solve), g(par_sum), sched_cols(solve_cpu)))
+    lines.append("stat\t0\t0\t1\t%s\t-\t-\t-\t%s\t0\t0\t0\t0%s"
+                 % (g(program), g(par_sum), sched_cols(program_cpu)))
+    lines.append("stat\t1\t0\t1\t%s\t-\t-\t-\t%s\t0\t0\t0\t0%s"
+                 % (g(solve), g(par_sum), sched_cols(solve_cpu)))
     lines += stats + workers
     body = "".join(line + "\n" for line in lines)
     return body + "end\t" + fnv1a(body.encode()) + "\n"
 
 
-def write_results(path, factors, mode, extra=False, failures=(), fingerprint=FINGERPRINT, solve_serial=SOLVE_SERIAL,
+def write_results(path, factors, mode, extra=False, failures=(), fingerprint=FINGERPRINT,
+                  solve_serial=SOLVE_SERIAL,
                   k=OVERHEAD, threads=(1, 2), sizes=None, over=0.0, busy=None, per_thread=None,
                   reference=None):
     """failures: (threads, repeat, status, reason) of runs that failed (no profile written).
 
     per_thread: {threads: factor} multiplies the times of those thread counts (default 1).
-    reference: the machine speed reference of every run, seconds (manifest.tsv 'reference_s'); None: none.
+    reference: the machine speed reference of every run, seconds (manifest.tsv 'reference_s');
+    None: none.
 
     sizes: (size, threads) pairs run instead of 'threads' without a size; the
     work grows with size / 1000."""
@@ -143,7 +156,8 @@ def write_results(path, factors, mode, extra=False, failures=(), fingerprint=FIN
     with open(os.path.join(path, "fingerprint.tsv"), "w") as f:
         f.writelines("%s\t%s\n" % kv for kv in fingerprint)
     manifest = ["benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason"
-                + ("" if busy is None else "\tcontention") + ("" if reference is None else "\treference_s")]
+                + ("" if busy is None else "\tcontention") + ("" if reference is None
+                                                              else "\treference_s")]
     contention = ("" if busy is None else "\t%.3f" % (2 * busy / (1 + busy))) + \
         ("" if reference is None else "\t%.6f" % reference)
     points = sizes if sizes else [("-", t) for t in threads]
@@ -159,7 +173,8 @@ def write_results(path, factors, mode, extra=False, failures=(), fingerprint=FIN
                 continue
             with open(os.path.join(path, rel, "synthetic.1.sgprof"), "w") as f:
                 f.write(profile(t, factor * scale, mode, extra, solve_serial, k, over, busy))
-            manifest.append("jacobi\t%s\t1\t%d\t%d\t%d\tok\t0\t%.6f\t%s\t-%s" % (size, t, t, repeat, factor, rel,
+            manifest.append("jacobi\t%s\t1\t%d\t%d\t%d\tok\t0\t%.6f\t%s\t-%s"
+                            % (size, t, t, repeat, factor, rel,
                                                                                  contention))
     with open(os.path.join(path, "manifest.tsv"), "w") as f:
         f.writelines(line + "\n" for line in manifest)
@@ -207,10 +222,14 @@ LOADS_RULES = """  - name: solver
 
 CASES = {
     # name: (current results, baseline results or None, rules, edit of the baseline text)
-    "clear-regression": (dict(factors=CLEAN2, mode="serial"), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES, None),
-    "within-tolerance": (dict(factors=SLOWER3, mode="parallel"), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES, None),
-    "not-significant": (dict(factors=SPREAD, mode="parallel"), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES, None),
-    "too-few-samples": (dict(factors=CLEAN2[:3], mode="serial"), dict(factors=CLEAN[:3], mode="parallel"),
+    "clear-regression": (dict(factors=CLEAN2, mode="serial"), dict(factors=CLEAN, mode="parallel"),
+                         SOLVER_RULES, None),
+    "within-tolerance": (dict(factors=SLOWER3, mode="parallel"),
+                         dict(factors=CLEAN, mode="parallel"), SOLVER_RULES, None),
+    "not-significant": (dict(factors=SPREAD, mode="parallel"), dict(factors=CLEAN, mode="parallel"),
+                        SOLVER_RULES, None),
+    "too-few-samples": (dict(factors=CLEAN2[:3], mode="serial"),
+                        dict(factors=CLEAN[:3], mode="parallel"),
                         """  - name: strict
     interval: program/solve
     tolerance: { time: 10% }
@@ -220,22 +239,30 @@ CASES = {
     tolerance: { time: 10% }
     min_samples: 5
 """, None),
-    "fingerprint-mismatch": (dict(factors=CLEAN2, mode="serial"), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES,
-                             lambda t: t.replace("cpu_model\tSynthetic CPU", "cpu_model\tOther CPU")),
+    "fingerprint-mismatch": (dict(factors=CLEAN2, mode="serial"),
+                             dict(factors=CLEAN, mode="parallel"), SOLVER_RULES,
+                             lambda t: t.replace("cpu_model\tSynthetic CPU",
+                                                 "cpu_model\tOther CPU")),
     # a baseline from another machine and nothing else: the <error>s must make the exit non-zero (5)
-    "foreign-baseline": (dict(factors=CLEAN2, mode="parallel"), dict(factors=CLEAN, mode="parallel"), """  - name: time-only
+    "foreign-baseline": (dict(factors=CLEAN2, mode="parallel"),
+                         dict(factors=CLEAN, mode="parallel"), """  - name: time-only
     interval: "program/solve*"
     tolerance: { time: 10% }
 """, lambda t: t.replace("cpu_model\tSynthetic CPU", "cpu_model\tOther CPU")),
-    "baseline-missing-interval": (dict(factors=CLEAN2, mode="parallel"), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES,
-                                  lambda t: "".join(l for l in t.splitlines(True)
-                                                    if not l.startswith("sample\tprogram/solve/residual\t-\t1\t2\t"))),
-    "new-interval": (dict(factors=CLEAN2, mode="parallel", extra=True), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES, None),
+    "baseline-missing-interval": (dict(factors=CLEAN2, mode="parallel"),
+                                  dict(factors=CLEAN, mode="parallel"), SOLVER_RULES,
+                                  lambda t: "".join(
+                                      l for l in t.splitlines(True)
+                                      if not l.startswith("sample\tprogram/solve/residual"
+                                                          "\t-\t1\t2\t"))),
+    "new-interval": (dict(factors=CLEAN2, mode="parallel", extra=True),
+                     dict(factors=CLEAN, mode="parallel"), SOLVER_RULES, None),
     "removed-interval": (dict(factors=CLEAN2, mode="none"), dict(factors=CLEAN, mode="parallel"),
                          """  - interval: "program/solve/*"
     tolerance: { time: 10% }
 """, None),
-    "rule-selects-nothing": (dict(factors=CLEAN2, mode="parallel"), dict(factors=CLEAN, mode="parallel"),
+    "rule-selects-nothing": (dict(factors=CLEAN2, mode="parallel"),
+                             dict(factors=CLEAN, mode="parallel"),
                              SOLVER_RULES + """  - name: typo
     interval: program/slove
     tolerance: { time: 5% }
@@ -244,12 +271,17 @@ CASES = {
     interval: program/solve
     tolerence: { time: 5% }
 """, None),
-    "run-failure": (dict(factors=CLEAN2, mode="parallel", failures=[(2, 3, "crash", "killed by SIGSEGV; stderr: about to crash")]),
+    "run-failure": (dict(factors=CLEAN2, mode="parallel",
+                         failures=[(2, 3, "crash", "killed by SIGSEGV; stderr: about to crash")]),
                     dict(factors=CLEAN, mode="parallel"), SOLVER_RULES, None),
-    "outside-inner": (dict(factors=CLEAN2, mode="parallel", solve_serial=0.06), dict(factors=CLEAN, mode="parallel"),
+    "outside-inner": (dict(factors=CLEAN2, mode="parallel", solve_serial=0.06),
+                      dict(factors=CLEAN, mode="parallel"),
                       SOLVER_RULES, None),
-    "default-rules": (dict(factors=CLEAN2, mode="serial"), dict(factors=CLEAN, mode="parallel"), "  []\n", None),
-    "failure-and-regression": (dict(factors=CLEAN2, mode="serial", failures=[(1, 2, "timeout", "timed out after 60 s; process group killed")]),
+    "default-rules": (dict(factors=CLEAN2, mode="serial"), dict(factors=CLEAN, mode="parallel"),
+                      "  []\n", None),
+    "failure-and-regression": (dict(factors=CLEAN2, mode="serial",
+                                    failures=[(1, 2, "timeout",
+                                               "timed out after 60 s; process group killed")]),
                                dict(factors=CLEAN, mode="parallel"), SOLVER_RULES, None),
     "overhead-rising": (dict(factors=CLEAN2, mode="parallel", k=0.04, threads=(1, 2, 4)),
                         dict(factors=CLEAN, mode="parallel", k=0.01, threads=(1, 2, 4)),
@@ -259,7 +291,8 @@ CASES = {
     karp_flatt_slope_max: 0.01
 """, None),
     # Average_parallelism of the residual falls from ~2 to ~1 when it runs on one thread.
-    "average-parallelism-drop": (dict(factors=CLEAN2, mode="serial"), dict(factors=CLEAN, mode="parallel"),
+    "average-parallelism-drop": (dict(factors=CLEAN2, mode="serial"),
+                                 dict(factors=CLEAN, mode="parallel"),
                                  """  - name: parallelism
     interval: program/solve/residual
     tolerance: { average_parallelism: 0.2 }
@@ -268,7 +301,8 @@ CASES = {
     # Weak scaling, 1000 per processor: the overhead k t (T - 1) grows with the work, so
     # Weak_efficiency = 1 / (1 + k T (T - 1)) falls to 0.77 at p = 4 (0.89 in the baseline).
     "weak-efficiency": (dict(factors=CLEAN2, mode="parallel", sizes=WEAK_SIZES, threads=(1, 2, 4)),
-                        dict(factors=CLEAN, mode="parallel", k=0.01, sizes=WEAK_SIZES, threads=(1, 2, 4)),
+                        dict(factors=CLEAN, mode="parallel", k=0.01, sizes=WEAK_SIZES,
+                             threads=(1, 2, 4)),
                         """  - name: weak
     interval: program/solve/sweep
     weak_efficiency_min: 0.9
@@ -276,8 +310,10 @@ CASES = {
 """, None),
     # T0 = over p (p - 1) does not grow with n: n must grow like p (p - 1) to hold 80 %; over
     # p = 2, 4, 8 the fit chooses p log p (p^k needs more points to win its F test): above p.
-    "isoefficiency-growth": (dict(factors=CLEAN2, mode="parallel", k=0.0, over=0.01, threads=(1, 2, 4, 8),
-                                  sizes=[(n, t) for n in (100, 400, 1600, 6400) for t in (1, 2, 4, 8)]), None,
+    "isoefficiency-growth": (dict(factors=CLEAN2, mode="parallel", k=0.0, over=0.01,
+                                  threads=(1, 2, 4, 8),
+                                  sizes=[(n, t) for n in (100, 400, 1600, 6400)
+                                         for t in (1, 2, 4, 8)]), None,
                              """  - name: isoefficiency
     interval: program/solve/sweep
     isoefficiency_growth_max: p
@@ -298,9 +334,11 @@ CASES = {
     # cores) against a quiet baseline: the profiles carry the run-queue delay, so the machine's
     # share is removed (Interference) and the program is judged: no change passes; a serial residual
     # fails, its cause naming the machine's share too.
-    "busy-interference": (dict(factors=CLEAN2, mode="parallel", busy=0.6), dict(factors=CLEAN, mode="parallel"),
+    "busy-interference": (dict(factors=CLEAN2, mode="parallel", busy=0.6),
+                          dict(factors=CLEAN, mode="parallel"),
                           SOLVER_RULES, None),
-    "busy-regression": (dict(factors=CLEAN2, mode="serial", busy=0.6), dict(factors=CLEAN, mode="parallel"),
+    "busy-regression": (dict(factors=CLEAN2, mode="serial", busy=0.6),
+                        dict(factors=CLEAN, mode="parallel"),
                         SOLVER_RULES, None),
     # Loads apart (docs/check.md, "Loads apart"): the head beside hogs that took 60 % of every
     # thread's work, its judged time still +12 % (what the correction leaves: caches refilled after
@@ -322,20 +360,26 @@ CASES = {
     # A critical section in the sweep (the default rules): at 2 threads the sweep, program/solve and
     # program all fail by the same seconds, one finding in the sweep; at 1 thread nothing changes
     # (tests/cli/findings.sh).
-    "critical-section": (dict(factors=CLEAN2, mode="critical"), dict(factors=CLEAN, mode="parallel"), "  []\n", None),
+    "critical-section": (dict(factors=CLEAN2, mode="critical"),
+                         dict(factors=CLEAN, mode="parallel"), "  []\n", None),
     # nothing judged is never green: a resealed baseline whose times are all 0 s (exit 3) ...
-    "baseline-zero": (dict(factors=CLEAN2, mode="parallel"), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES,
+    "baseline-zero": (dict(factors=CLEAN2, mode="parallel"), dict(factors=CLEAN, mode="parallel"),
+                      SOLVER_RULES,
                       lambda t: zero_times(t)),
     # ... one recorded with other thread counts: every comparison skipped (exit 3) ...
-    "baseline-unmatched": (dict(factors=CLEAN2, mode="parallel"), dict(factors=CLEAN, mode="parallel"), SOLVER_RULES,
-                           lambda t: t.replace("\t-\t1\t1\t", "\t-\t1\t3\t").replace("\t-\t1\t2\t", "\t-\t1\t4\t")),
+    "baseline-unmatched": (dict(factors=CLEAN2, mode="parallel"),
+                           dict(factors=CLEAN, mode="parallel"), SOLVER_RULES,
+                           lambda t: t.replace("\t-\t1\t1\t", "\t-\t1\t3\t")
+                                      .replace("\t-\t1\t2\t", "\t-\t1\t4\t")),
     # ... and every time check inconclusive, accepted with 'undecided: pass' (exit 0, "could not
     # decide")
-    "undecided-accepted": (dict(factors=SPREAD, mode="parallel"), dict(factors=CLEAN, mode="parallel"),
+    "undecided-accepted": (dict(factors=SPREAD, mode="parallel"),
+                           dict(factors=CLEAN, mode="parallel"),
                            SOLVER_RULES + "undecided: pass\n", None),
     # two causes: program/solve's own serial code and a critical section in its sweep: two findings,
     # the outer one not folded into the inner (its Insufficient_parallelism is its own)
-    "outer-and-inner": (dict(factors=CLEAN2, mode="critical", solve_serial=0.06), dict(factors=CLEAN, mode="parallel"),
+    "outer-and-inner": (dict(factors=CLEAN2, mode="critical", solve_serial=0.06),
+                        dict(factors=CLEAN, mode="parallel"),
                         """  - name: solver
     benchmark: jacobi
     interval: "program/solve*"
@@ -349,7 +393,8 @@ CASES = {
     # costs (the first call's set-up, a cold cache) may move so short an interval between sittings;
     # undecided, not a FAIL
     "short-intervals": (dict(factors=[4.5e-5 * f for f in SPREAD], mode="parallel"),
-                        dict(factors=[2e-5 * f for f in CLEAN], mode="parallel"), SOLVER_RULES, None),
+                        dict(factors=[2e-5 * f for f in CLEAN], mode="parallel"), SOLVER_RULES,
+                        None),
     # 50 % faster at 1 thread, 10 % at 2: the speedup fell 44 %, and the failure says no time got
     # worse
     "faster-everywhere": (dict(factors=CLEAN2, mode="parallel", per_thread={1: 0.5, 2: 0.9}),
@@ -392,7 +437,8 @@ def main():
             weak = len({n for n, _ in cur.get("sizes") or []}) == len(cur.get("sizes") or [None])
             extra = "" if not sizes else "    weak: {size_per_processor: 1000}\n" if weak else \
                 "    sizes: [%s]\n" % ", ".join(str(n) for n in sizes)
-            f.write(CONFIG.format(name=name, repeat=len(cur["factors"]), rules=rules, bench_extra=extra,
+            f.write(CONFIG.format(name=name, repeat=len(cur["factors"]), rules=rules,
+                                  bench_extra=extra,
                                   command_size="{size}" if sizes else "300",
                                   threads=", ".join(str(t) for t in cur.get("threads", (1, 2)))))
         write_results(os.path.join(d, "results"), **cur)
@@ -402,7 +448,8 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             write_results(os.path.join(tmp, "results"), **base)
             subprocess.run([scalegate, "baseline", "update", "-c", os.path.join(d, "scalegate.yml"),
-                            "-r", os.path.join(tmp, "results"), "--baselines", os.path.join(d, "baselines")],
+                            "-r", os.path.join(tmp, "results"), "--baselines",
+                            os.path.join(d, "baselines")],
                            check=True, stdout=subprocess.DEVNULL)
         if edit:
             path = os.path.join(d, "baselines", "jacobi.sgbase")

@@ -51,20 +51,23 @@ def times(nr, noise, step):
 
 
 def profile(name, nr, threads, t):
-    lines = ["scalegate-profile\t1", "meta\trank\t-", "meta\tranks\t-", "meta\tomp\tgomp", "meta\tmpi\tnone",
+    lines = ["scalegate-profile\t1", "meta\trank\t-", "meta\tranks\t-", "meta\tomp\tgomp",
+             "meta\tmpi\tnone",
              "columns\tregion\tid\tname\tfile\tline", "region\t0\tprogram\t%s\t0" % name]
     lines += ["region\t%d\tr%d\t%s.c\t%d" % (i, i, name, i) for i in range(1, nr)]
     lines += ["columns\tnode\tid\tparent\tregion\ttag", "node\t0\t-\t0\t-"]
     lines += ["node\t%d\t%d\t%d\t-" % (i, (i - 1) // 3, i) for i in range(1, nr)]
     lines += ["columns\tthread\tid\tomp_thread\tkind"]
     lines += ["thread\t%d\t%d\t%s" % (w, w, "main" if w == 0 else "worker") for w in range(threads)]
-    lines += ["columns\tstat\tnode\tthread\tcount\ttime\tmin\tmax\tsumsq\tpar\tomp_barrier\tomp_idle\tomp_lock"
+    lines += ["columns\tstat\tnode\tthread\tcount\ttime\tmin\tmax\tsumsq\tpar\tomp_barrier"
+              "\tomp_idle\tomp_lock"
               "\tomp_regions"]
     for i in range(nr):
         wall = t[i] * (0.1 + 0.9 / threads) * (1 + 0.02 * (threads - 1))
         par = wall - 0.1 * t[i]
         barrier = 0.02 * (threads - 1) * par
-        lines.append("stat\t%d\t0\t1\t%.9g\t-\t-\t-\t%.9g\t%.9g\t0\t0\t%d" % (i, wall, par, barrier, threads > 1))
+        lines.append("stat\t%d\t0\t1\t%.9g\t-\t-\t-\t%.9g\t%.9g\t0\t0\t%d"
+                     % (i, wall, par, barrier, threads > 1))
         lines += ["stat\t%d\t%d\t0\t%.9g\t-\t-\t-\t%.9g\t%.9g\t0\t0\t0" % (i, w, par, par, barrier)
                   for w in range(1, threads)]
     body = "".join(line + "\n" for line in lines)
@@ -94,7 +97,8 @@ def main():
         date = (start + datetime.timedelta(days=n)).strftime("%Y-%m-%dT%H:%M:%SZ")
         with open(os.path.join(root, "fingerprint.tsv"), "w") as f:
             f.writelines("%s\t%s\n" % kv for kv in FINGERPRINT + [("date", date)])
-        rows = ["benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason\treference_s"]
+        rows = ["benchmark\tsize\tranks\tthreads\tp\trepeat\tstatus\texit\twall_s\tdir\treason"
+                "\treference_s"]
         for b in range(a.benchmarks):
             name = "bench%02d" % b
             noise = [1 + a.cv * rng.gauss(0, 1) for _ in range(a.intervals)]

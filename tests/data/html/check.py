@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks of tests/cli/report-html.sh on an HTML report and on what headless Chromium made of it.
 
-usage: check.py static REPORT.html      self-contained: no script, no external resource, escaped names
+usage: check.py static REPORT.html      self-contained: no script, no external resource, escaped
+                                        names
        check.py dom DOM.html PLOTS      the rendered DOM has PLOTS plots, each with data marks
        check.py png SHOT.png            the screenshot is not blank and shows the plots' colours
 
@@ -16,7 +17,8 @@ MARKS = {"polyline": "series", "circle": "pt", "rect": ("pt", "bar"), "path": "p
 
 
 class Page(html.parser.HTMLParser):
-    """Collects the plots (svg.plot) and their data marks, sections, scripts and external references."""
+    """Collects the plots (svg.plot) and their data marks, sections, scripts and external
+    references."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -85,7 +87,8 @@ def check_static(path):
     if b"<b x=" in raw:
         fail("an interval name reached the page unescaped")
     for s in p.sections:
-        print("section %s %s %s" % (s["id"], " ".join(c for c in s["class"] if c.startswith("st-")), " ".join(s["heading"].split())))
+        print("section %s %s %s" % (s["id"], " ".join(c for c in s["class"] if c.startswith("st-")),
+                                    " ".join(s["heading"].split())))
     print("plots %d" % len(p.plots))
 
 
@@ -116,7 +119,8 @@ def read_png(path):
         elif kind == b"IDAT":
             idat.append(body)
     if depth != 8 or ctype not in (2, 6) or interlace:
-        fail("unexpected PNG format: depth %d, colour type %d, interlace %d" % (depth, ctype, interlace))
+        fail("unexpected PNG format: depth %d, colour type %d, interlace %d"
+             % (depth, ctype, interlace))
     bpp = 3 if ctype == 2 else 4
     raw = zlib.decompress(b"".join(idat))
     stride, rows, prev = w * bpp, [], bytearray(w * bpp)
@@ -145,7 +149,8 @@ def read_png(path):
 def check_png(path):
     w, h, bpp, rows = read_png(path)
     # the palette of the plots: blue (current), orange and green (lost time)
-    palette = {"blue": (0x00, 0x72, 0xB2), "orange": (0xE6, 0x9F, 0x00), "green": (0x00, 0x9E, 0x73)}
+    palette = {"blue": (0x00, 0x72, 0xB2), "orange": (0xE6, 0x9F, 0x00),
+               "green": (0x00, 0x9E, 0x73)}
     count = dict.fromkeys(palette, 0)
     ink = 0
     for line in rows:
@@ -157,7 +162,8 @@ def check_png(path):
                     if abs(r - pr) + abs(g - pg) + abs(b - pb) < 40:
                         count[name] += 1
     share = ink / float(w * h)
-    print("png: %dx%d, %.1f %% not white, %s" % (w, h, 100 * share, ", ".join("%s %d px" % kv for kv in count.items())))
+    print("png: %dx%d, %.1f %% not white, %s"
+          % (w, h, 100 * share, ", ".join("%s %d px" % kv for kv in count.items())))
     if share < 0.03:
         fail("the screenshot is blank: %.2f %% of its pixels are not white" % (100 * share))
     missing = [name for name, n in count.items() if n < 200]

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes synthetic results for tests/cli/report-html.sh: a baseline and a current results directory and scalegate.yml.
+"""Writes synthetic results for tests/cli/report-html.sh: a baseline and a current results directory
+and scalegate.yml.
 
 usage: tests/data/html/generate.py OUT
 
@@ -50,10 +51,12 @@ def g(x):
 
 
 def profile(threads, tree, factor, rank=None, ranks=None):
-    """tree: list of (name, parent index or None, own serial s, parallel work s, overhead s or None for serial).
+    """tree: list of (name, parent index or None, own serial s, parallel work s, overhead s or None
+    for serial).
 
-    A leaf with parallel work W and overhead O on T threads: every thread works W/T and waits O at the
-    barrier; the main thread's wall time is its serial time plus W/T + O. Parents add their children."""
+    A leaf with parallel work W and overhead O on T threads: every thread works W/T and waits O at
+    the barrier; the main thread's wall time is its serial time plus W/T + O. Parents add their
+    children."""
     n = len(tree)
     wall, par = [0.0] * n, [0.0] * n
     leaf = {}
@@ -75,22 +78,28 @@ def profile(threads, tree, factor, rank=None, ranks=None):
             par[parent] += par[i]
         tree[i] = (name, parent, serial, work, over, barrier)
     lines = ["scalegate-profile\t1", "meta\thost\tsynthetic", "meta\tpid\t1",
-             "meta\trank\t%s" % ("-" if rank is None else rank), "meta\tranks\t%s" % ("-" if ranks is None else ranks),
-             "meta\tclock\tmonotonic", "meta\tomp\tgomp", "meta\tmpi\tnone", "columns\tregion\tid\tname\tfile\tline"]
+             "meta\trank\t%s" % ("-" if rank is None else rank),
+             "meta\tranks\t%s" % ("-" if ranks is None else ranks),
+             "meta\tclock\tmonotonic", "meta\tomp\tgomp", "meta\tmpi\tnone",
+             "columns\tregion\tid\tname\tfile\tline"]
     for i, t in enumerate(tree):
-        lines.append("region\t%d\t%s\t%s\t%d" % (i, esc(t[0]), "synthetic" if i == 0 else "solver.c", 10 * i))
+        lines.append("region\t%d\t%s\t%s\t%d"
+                     % (i, esc(t[0]), "synthetic" if i == 0 else "solver.c", 10 * i))
     lines.append("columns\tnode\tid\tparent\tregion\ttag")
     for i, t in enumerate(tree):
         lines.append("node\t%d\t%s\t%d\t-" % (i, "-" if t[1] is None else t[1], i))
     lines += ["columns\tthread\tid\tomp_thread\tkind", "thread\t0\t0\tmain"]
     lines += ["thread\t%d\t%d\tworker" % (w, w) for w in range(1, threads)]
-    lines.append("columns\tstat\tnode\tthread\tcount\ttime\tmin\tmax\tsumsq\tpar\tomp_barrier\tomp_idle\tomp_lock\tomp_regions")
+    lines.append("columns\tstat\tnode\tthread\tcount\ttime\tmin\tmax\tsumsq\tpar\tomp_barrier"
+                 "\tomp_idle\tomp_lock\tomp_regions")
     for i, t in enumerate(tree):
         lines.append("stat\t%d\t0\t%d\t%s\t-\t-\t-\t%s\t%s\t0\t0\t%d" %
-                     (i, 10 if i in leaf else 1, g(wall[i]), g(par[i]), g(t[5]), 10 if i in leaf else 0))
+                     (i, 10 if i in leaf else 1, g(wall[i]), g(par[i]), g(t[5]),
+                      10 if i in leaf else 0))
     for i in sorted(leaf):
         for w in range(1, threads):
-            lines.append("stat\t%d\t%d\t0\t%s\t-\t-\t-\t%s\t%s\t0\t0\t0" % (i, w, g(leaf[i][0]), g(leaf[i][0]), g(leaf[i][1])))
+            lines.append("stat\t%d\t%d\t0\t%s\t-\t-\t-\t%s\t%s\t0\t0\t0"
+                         % (i, w, g(leaf[i][0]), g(leaf[i][0]), g(leaf[i][1])))
     body = "".join(line + "\n" for line in lines)
     return body + "end\t" + fnv1a(body.encode()) + "\n"
 
@@ -130,7 +139,8 @@ def write(out, current):
         f.writelines("%s\t%s\n" % kv for kv in FINGERPRINT)
     runs = [("solver", "-", t, solver(t, current)) for t in THREADS]
     runs += [("heat-weak", str(1000 * t), t, heat(t, current)) for t in THREADS]
-    runs += [("reduce", str(n), t, reduce(t, n)) for n in (4000, 16000, 64000, 256000, 1024000) for t in THREADS]
+    runs += [("reduce", str(n), t, reduce(t, n)) for n in (4000, 16000, 64000, 256000, 1024000)
+             for t in THREADS]
     cont = [(r, t, contended(r, t, current)) for r, t in ((1, 1), (1, 2), (2, 1))]
     for repeat, factor in enumerate(NOISE if current else list(reversed(NOISE)), 1):
         for r, t, tree in cont:
@@ -138,14 +148,17 @@ def write(out, current):
             os.makedirs(os.path.join(out, rel))
             for k in range(r):
                 with open(os.path.join(out, rel, "synthetic.%d.sgprof" % k), "w") as f:
-                    f.write(profile(t, list(tree), factor, k if r > 1 else None, r if r > 1 else None))
-            rows.append("contended\t-\t%d\t%d\t%d\t%d\tok\t0\t%.6f\t%s\t-" % (r, t, r * t, repeat, factor, rel))
+                    f.write(profile(t, list(tree), factor, k if r > 1 else None,
+                                    r if r > 1 else None))
+            rows.append("contended\t-\t%d\t%d\t%d\t%d\tok\t0\t%.6f\t%s\t-"
+                        % (r, t, r * t, repeat, factor, rel))
         for bench, size, t, tree in runs:
             rel = "%s/s%s-r1-t%d/%d" % (bench, size, t, repeat)
             os.makedirs(os.path.join(out, rel))
             with open(os.path.join(out, rel, "synthetic.1.sgprof"), "w") as f:
                 f.write(profile(t, list(tree), factor))
-            rows.append("%s\t%s\t1\t%d\t%d\t%d\tok\t0\t%.6f\t%s\t-" % (bench, size, t, t, repeat, factor, rel))
+            rows.append("%s\t%s\t1\t%d\t%d\t%d\tok\t0\t%.6f\t%s\t-"
+                        % (bench, size, t, t, repeat, factor, rel))
     with open(os.path.join(out, "manifest.tsv"), "w") as f:
         f.write("\n".join(rows) + "\n")
     # The completeness record 'scalegate run' writes last: every benchmark, its matrix.

@@ -69,7 +69,8 @@ class Handler(BaseHTTPRequestHandler):
         for name, value in self.headers.items():
             if name.lower() in SECRET_HEADERS:
                 secrets.append(value)
-                value = "sha256:" + hashlib.sha256(value.encode("utf-8", "surrogateescape")).hexdigest()
+                value = "sha256:" + hashlib.sha256(value.encode("utf-8",
+                                                                "surrogateescape")).hexdigest()
             headers[name] = value
         record = {"n": n, "method": self.command, "path": self.path, "headers": headers,
                   "time": round(time.monotonic() - START, 3)}

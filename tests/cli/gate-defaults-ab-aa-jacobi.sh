@@ -1,4 +1,4 @@
 # The shipped defaults in A/B mode (--against-dir): A/A, the same code on both sides, passes (or
-# could not decide), never a regression (gate-defaults.bash).
+# could not decide), never a regression: the OpenMP program, jacobi (gate-defaults.bash).
 . "$(dirname "$0")/gate-defaults.bash"
-case_aa ab
+case_aa ab jacobi
