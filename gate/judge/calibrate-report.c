@@ -89,7 +89,7 @@ static void print_shift(FILE *out, const struct calibrate *cal, const char *benc
 		prev = cur;
 	}
 	baseline_measure_shift(&prev, &s);
-	if (isfinite(s.time))
+	if (isfinite(s.time) && s.sittings >= CHECK_SITTINGS_MEASURED)
 		fprintf(out,
 			"  %s: shift between the sets as sittings: sd %.2g %% in time, %.2g %% in "
 			"speedup (%zu sets with "

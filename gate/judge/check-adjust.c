@@ -18,6 +18,12 @@ struct check_pending {
 	struct check_test t;
 	struct rules_value tol;
 	struct rules_policy pol;
+	/* loads apart (check_defer_loads()): the test without their allowance, the machine's
+	 * shares here and in the baseline, and whether more rounds may close the gap */
+	struct check_test bare;
+	int has_bare, loads_close;
+	double loads_here, loads_base, loads_sd;
+	const char *loads_would; /* "fail", "pass" without the allowance, or NULL */
 };
 
 double check_alpha(const struct check_cell *cell, const struct check_metric *m)
@@ -35,6 +41,8 @@ void check_defer(struct check_cell *cell, size_t verdict, const struct check_met
 
 	ALLOC_GROW(c->pending, c->nr_pending + 1, c->alloc_pending);
 	pd = &c->pending[c->nr_pending++];
+	/* realloc()ed: no test without the loads allowance until check_defer_loads() adds one */
+	memset(pd, 0, sizeof(*pd));
 	pd->verdict = verdict;
 	pd->m = m;
 	pd->t = *t;
@@ -44,6 +52,21 @@ void check_defer(struct check_cell *cell, size_t verdict, const struct check_met
 	pd->tol = cell->set->tolerance[m->id];
 	pd->pol = cell->set->tolerance_policy[m->id];
 	pd->pol.significance = check_alpha(cell, m);
+}
+
+void check_defer_loads(struct check_cell *cell, const struct verdict *v,
+		       const struct check_test *bare)
+{
+	struct check *c = cell->c;
+	struct check_pending *pd = c->nr_pending ? &c->pending[c->nr_pending - 1] : NULL;
+
+	/* only the time test check_defer() just deferred for v */
+	if (!pd || pd->verdict != (size_t)(v - c->vs->v) || pd->m->id != RULES_TIME)
+		return;
+	pd->bare = *bare;
+	pd->has_bare = 1;
+	pd->loads_sd = check_loads_sd(cell, pd->m, &pd->loads_here, &pd->loads_base);
+	pd->loads_close = check_loads_may_close(cell);
 }
 
 /* In the whole-run family: an error-level test with a p-value (a t-test or the bootstrap). */
@@ -147,6 +170,67 @@ static void describe_inconclusive(struct strbuf *sb, const struct check_pending 
 			"compare with the base revision in the same job (--against)");
 }
 
+/* What the test without the allowance for loads apart would have said at the level alpha: "fail",
+ * "pass", or NULL (undecided too). */
+static const char *loads_without(const struct check_pending *pd, double alpha)
+{
+	const struct check_test *b = &pd->bare;
+
+	if (undefined(b))
+		return NULL;
+	if (b->past && b->p <= alpha * ALPHA_SLACK)
+		return "fail";
+	if (!b->past && b->excluded <= pd->tol.value * ALPHA_SLACK)
+		return "pass";
+	return NULL;
+}
+
+/*
+ * Whether an undecided error-level check is so because of the allowance for loads apart: without
+ * it the check would have decided at the level the family leaves it (its weight), or its minimum
+ * detectable change would have been within CHECK_LOADS_BLIND times the tolerance and is past it.
+ */
+static int loads_verdict(struct check_pending *pd, double weight)
+{
+	double alpha = pd->pol.significance, blind = CHECK_LOADS_BLIND * pd->tol.value;
+
+	if (!pd->has_bare || pd->m->id != RULES_TIME || pd->pol.level != RULES_LEVEL_ERROR ||
+	    pd->t.busy)
+		return 0;
+	if (in_family(pd) && weight > 0)
+		alpha *= weight;
+	check_test_power(&pd->bare, alpha, pd->m->worse, pd->pol.margin);
+	pd->loads_would = loads_without(pd, alpha);
+	return pd->loads_would || (pd->t.mdc > blind && !(pd->bare.mdc > blind));
+}
+
+/* "cannot judge against this baseline: ..." before the figures of a check loads_verdict() marked.
+ */
+static void describe_loads(struct strbuf *sb, const struct check_pending *pd)
+{
+	char sd[48], m1[48], m0[48];
+
+	format_magnitude(sd, sizeof(sd), pd->m, pd->tol.relative ? expm1(pd->loads_sd)
+								 : pd->loads_sd, pd->tol.relative);
+	format_magnitude(m1, sizeof(m1), pd->m, pd->t.mdc, pd->tol.relative);
+	format_magnitude(m0, sizeof(m0), pd->m, pd->bare.mdc, pd->tol.relative);
+	strbuf_addf(sb, "cannot judge against this baseline: the machine took %.1f %% of "
+		    "Total_time_wall here and %.1f %% when the baseline was recorded; the "
+		    "allowance for loads that far apart (sd %s, which repeats do not shrink) "
+		    "leaves this check undecided",
+		    100 * pd->loads_here, 100 * pd->loads_base, sd);
+	if (pd->loads_would)
+		strbuf_addf(sb, " where without it it would %s", pd->loads_would);
+	if (isfinite(pd->t.mdc) && isfinite(pd->bare.mdc))
+		strbuf_addf(sb, " (a failure catches a worsening of %s with 80 %% power, %s "
+			    "without it)", m1, m0);
+	strbuf_addf(sb, "%s; record the baseline under a like load, run on a quiet machine, or "
+		    "compare with the base revision in the same job (--against); as judged: ",
+		    pd->loads_close ? "; some runs here were as loaded as the baseline's: more "
+				      "rounds may close the gap"
+				    : "");
+}
+
 /* "p = 0.069", "p < 0.001": as the reports' tables give it (base/units.h). */
 static const char *p_phrase(char *buf, size_t size, double p)
 {
@@ -179,6 +263,8 @@ static void describe(struct strbuf *sb, const struct check_pending *pd, const st
 	if (v->speed > 0)
 		strbuf_addf(sb, ", " CHECK_SCALED_WORDS "%.3f", v->speed);
 	strbuf_addf(sb, ") vs base %s (n=%zu): %s %s, ", base, t->n_base, change_label(t), change);
+	if (v->loads)
+		describe_loads(sb, pd);
 	if (v->inconclusive)
 		describe_inconclusive(sb, pd, tol, excl, mdc);
 	else
@@ -321,7 +407,8 @@ void check_adjust(struct check *c)
 		struct verdict *v = &c->vs->v[pd->verdict];
 		struct strbuf sb = STRBUF_INIT;
 		double bh = 1;
-		restate_power(pd, in_family(pd) ? wf[nf] : 1, c->alpha_scale);
+		double weight = in_family(pd) ? wf[nf] : 1;
+		restate_power(pd, weight, c->alpha_scale);
 		v->mdc = pd->t.mdc;
 		v->p_adjusted = in_family(pd) ? af[nf++] : NAN;
 		if (!pd->t.degenerate && !isnan(pd->t.p))
@@ -329,6 +416,14 @@ void check_adjust(struct check *c)
 		decide(v, pd, bh);
 		v->more = v->inconclusive ? pd->t.more : 0;
 		v->busy = v->inconclusive && pd->t.busy;
+		if (v->status == VERDICT_WARN && loads_verdict(pd, weight)) {
+			/* cannot judge against this baseline: shown in full, counted by
+			 * check_decided(); more rounds only when the gap may close */
+			v->loads = v->busy = 1;
+			v->loads_here = pd->loads_here;
+			v->loads_base = pd->loads_base;
+			v->more = !pd->loads_close ? -1 : pd->bare.more > 0 ? pd->bare.more : 1;
+		}
 		describe(&sb, pd, v, c->family);
 		verdict_set_message(v, "%s", sb.buf);
 		strbuf_release(&sb);

@@ -131,6 +131,12 @@ static void compare_samples(struct check_cell *cell, const struct check_metric *
 		if (!skipped && !check_test_samples(xb, nb, xc, nc, &o, &t)) {
 			struct verdict *v = finish(cell, m, kind, &t);
 			struct strbuf sb = STRBUF_INIT;
+			double loads = m->id == RULES_TIME ? check_loads_sd(cell, m, NULL, NULL)
+							   : 0;
+			/* the same test without the allowance for loads apart: did it decide? */
+			o.sitting_sd = sqrt(fmax(0, o.sitting_sd * o.sitting_sd - loads * loads));
+			if (loads > 0 && !check_test_samples(xb, nb, xc, nc, &o, &t))
+				check_defer_loads(cell, v, &t);
 			double scale = m->kind == CHECK_SHARE ? 100 : 1;
 			const char *what = np ? " paired by round" : "";
 			char *lb = xstrfmt("baseline samples%s%s",

@@ -1,5 +1,7 @@
-/* Nothing judged is never green: a benchmark whose reference judged nothing, or whose time checks
- * all could not decide, gets a verdict that says so (docs/check.md, "Could not decide"). */
+/* Nothing judged is never green: a benchmark whose reference judged nothing, whose time checks
+ * all could not decide, or some of whose time checks cannot be judged against a stored baseline
+ * recorded under another load, gets a verdict that says so (docs/check.md, "Could not decide"). */
+#include <math.h>
 #include <string.h>
 
 #include "judge/check-priv.h"
@@ -9,6 +11,8 @@ struct decided {
 	size_t wanted;   /* comparisons a rule asked for: tolerance checks, or cells without one */
 	size_t compared; /* ... of them made: not skipped (decided or inconclusive) */
 	size_t time, time_decided; /* the same for the time checks */
+	size_t loads;              /* time checks that cannot be judged for loads apart */
+	double here, base;         /* the machine's largest share here, and the baseline's then */
 };
 
 static int starts_with(const char *s, const char *prefix)
@@ -25,6 +29,7 @@ static int decided(const struct verdict *v)
 static void count(const struct verdict_set *vs, const char *bench, struct decided *d)
 {
 	memset(d, 0, sizeof(*d));
+	d->here = d->base = NAN;
 	for (size_t i = 0; i < vs->nr; i++) {
 		const struct verdict *v = &vs->v[i];
 		int tol = starts_with(v->kind, "tolerance.");
@@ -36,9 +41,17 @@ static void count(const struct verdict_set *vs, const char *bench, struct decide
 			continue;
 		d->wanted++;
 		d->compared += tol && v->status != VERDICT_SKIPPED;
-		if (tol && !strcmp(v->kind, "tolerance.time")) {
-			d->time++;
-			d->time_decided += decided(v);
+		if (!tol || strcmp(v->kind, "tolerance.time"))
+			continue;
+		d->time++;
+		d->time_decided += decided(v);
+		/* a time check, counted in d->time: never more cannot-judge than time checks */
+		if (v->loads && v->status == VERDICT_WARN && isfinite(v->loads_here)) {
+			int first = !d->loads++;
+			if (first || v->loads_here > d->here) {
+				d->here = v->loads_here;
+				d->base = v->loads_base;
+			}
 		}
 	}
 }
@@ -79,6 +92,26 @@ static void undecided(struct check *c, const struct check_bench *b, const struct
 				     "or accept an undecided gate with 'undecided: pass'");
 }
 
+static void cannot_judge(struct check *c, const struct check_bench *b, const struct decided *d,
+			 int accept)
+{
+	/* accepted: not judged, and said so (exit 0); else an error (exit 3) */
+	struct verdict *v = verdict_add(c->vs, accept ? VERDICT_SKIPPED : VERDICT_ERROR, b->name,
+					"-", "-", 0, 0, "baseline.loads");
+
+	verdict_set_message(v,
+			    "could not decide: cannot judge %zu of %zu time checks against %s: the "
+			    "machine took up to %.1f %% of Total_time_wall here and %.1f %% when "
+			    "the baseline was recorded, too far apart for the allowance for loads "
+			    "apart to leave a decision (they are listed above); %s",
+			    d->loads, d->time, reference(c, b), 100 * d->here, 100 * d->base,
+			    accept ? "accepted by 'undecided: pass'"
+				   : "record the baseline under a like load, run on a quiet "
+				     "machine, compare with the base revision in the same job "
+				     "(--against), or accept an undecided gate with 'undecided: "
+				     "pass'");
+}
+
 void check_decided(struct check *c, int accept)
 {
 	for (size_t i = 0; i < c->nr_bench; i++) {
@@ -89,6 +122,8 @@ void check_decided(struct check *c, int accept)
 		count(c->vs, b->name, &d);
 		if (d.wanted && !d.compared)
 			judged_nothing(c, b, &d);
+		else if (d.loads && !c->ab)
+			cannot_judge(c, b, &d, accept);
 		else if (d.time && !d.time_decided)
 			undecided(c, b, &d, accept);
 	}

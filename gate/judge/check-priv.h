@@ -181,7 +181,17 @@ void check_cell_init(struct check_cell *cell, struct check *c, const struct chec
 #define CHECK_SITTINGS_TRUSTED 6
 /* From CHECK_SITTINGS_TRUSTED sittings, a measured sd counts down to this share of the assumed. */
 #define CHECK_SITTINGS_FLOOR 0.5
-/* *df: the df of the value (sittings - 1) when measured, 0 when assumed; df may be NULL. */
+/*
+ * What an assumed sd is worth as an estimate, in degrees of freedom (t quantiles, never exact).
+ * A choice of power against how fast a wrong assumption gives way to measured sittings: at 5
+ * (what CHECK_SITTINGS_TRUSTED sittings measure) a time check's minimum detectable change against
+ * a 1-sitting baseline (1 % over 20 tests) went from 13.7 % (known) to 25 %; at 10 it is 17.8 %,
+ * and 2 sittings that show 3 times the assumed shift still cut the false alarms from 19.5 % to
+ * 12.1 % (tests/unit/test-sittings.c; docs/check.md, "Shift between sittings").
+ */
+#define CHECK_SITTINGS_PRIOR_DF 10
+/* *df: the df of the value: CHECK_SITTINGS_PRIOR_DF when assumed, plus sittings - 1 when pooled
+ * with a measured one, sittings - 1 when measured alone (0: none, A/B); df may be NULL. */
 double check_sitting_sd(const struct check_cell *cell, const struct check_metric *m, int relative,
 			double *df);
 /*
@@ -227,10 +237,32 @@ void check_spread_release(struct check_bench *b);
  * agree.
  */
 int check_may_extend_past(const struct check_cell *cell);
+/*
+ * Stored mode, loads apart: the allowance (sd in metric m's units) the shift allowed for holds
+ * because the machine's shares of the current runs (*here) and of the baseline (*base) differ by
+ * more than the 0.10 within which loads count as alike; 0 otherwise (A/B, loads alike, not
+ * captured). here and base may be NULL. A check it leaves undecided cannot be judged against
+ * this baseline (check_defer_loads()).
+ */
+double check_loads_sd(const struct check_cell *cell, const struct check_metric *m, double *here,
+		      double *base);
+/* Whether more rounds may close the gap: some current run's machine share was within 0.10 of the
+ * baseline's (the load came and went); else every run met it and more would too. */
+int check_loads_may_close(const struct check_cell *cell);
 /* A details line: the shift between sittings allowed for, and whether measured or assumed (stored
  * mode only). */
 void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell,
 			    const struct check_metric *m, int relative);
+/*
+ * Attaches to the test just deferred (check_defer()) the same test without the allowance for loads
+ * apart (check_loads_sd() > 0): when the allowance alone leaves it undecided (it would have been
+ * decided without it, or its minimum detectable change grows past CHECK_LOADS_BLIND times the
+ * tolerance), check_adjust() marks it "cannot judge against this baseline" and check_decided()
+ * counts it (kind "baseline.loads").
+ */
+void check_defer_loads(struct check_cell *cell, const struct verdict *v,
+		       const struct check_test *bare);
+#define CHECK_LOADS_BLIND 2.0
 /* The significance of the rule of metric m in this cell, times the look's share of it (adaptive
  * runs). */
 double check_alpha(const struct check_cell *cell, const struct check_metric *m);

@@ -10,9 +10,9 @@
 #define STR(x) #x
 #define XSTR(x) STR(x)
 /*
- * Assumed sd of the shift between two sittings (docs/check.md), used until a
- * baseline has seen CHECK_SITTINGS_MEASURED sittings, and below a measured
- * one until it has seen CHECK_SITTINGS_TRUSTED: times move most, ratios less.
+ * Assumed sd of the shift between two sittings (docs/check.md), an estimate worth
+ * CHECK_SITTINGS_PRIOR_DF df: alone with 1 sitting, pooled with a measured one below
+ * CHECK_SITTINGS_MEASURED, a floor until CHECK_SITTINGS_TRUSTED: times move most, ratios less.
  */
 #define SITTING_SD_TIME 0.03   /* log units: 3 % */
 #define SITTING_SD_RATIO 0.02  /* log units, speedup and other within-run ratios */
@@ -20,24 +20,34 @@
 
 /*
  * The measured spread is of one sitting's level; a comparison spans two
- * sittings, so its shift has sqrt(2) times that sd. A measured sd is an
- * estimate with sittings - 1 df (the sittings shift every cell at once): it
- * is used with those df, at least the assumed value until
- * CHECK_SITTINGS_TRUSTED sittings, and never below CHECK_SITTINGS_FLOOR of it
- * after (a quiet runner earns a sharper test, never one that trusts a lucky 0).
+ * sittings, so its shift has sqrt(2) times that sd. Neither an assumed nor a
+ * measured sd is exact: the assumed one counts as an estimate worth
+ * CHECK_SITTINGS_PRIOR_DF df (t quantiles, not normal ones). With 2 sittings
+ * the one measured df is pooled with it, never below the assumed value; from
+ * CHECK_SITTINGS_MEASURED a larger measured sd is used alone with its
+ * sittings - 1 df, a smaller one leaves the assumed value as the floor with
+ * the pooled df until CHECK_SITTINGS_TRUSTED, and then it is used with its df,
+ * never below CHECK_SITTINGS_FLOOR of the assumed (a quiet runner earns a
+ * sharper test, never one that trusts a lucky 0).
  */
 double check_sitting_choose(double level_sd, size_t sittings, double assumed, double *df)
 {
 	double floor = sittings < CHECK_SITTINGS_TRUSTED ? assumed : CHECK_SITTINGS_FLOOR * assumed;
-	double measured = M_SQRT2 * level_sd, dummy;
+	double measured = M_SQRT2 * level_sd, prior = CHECK_SITTINGS_PRIOR_DF, dummy, k1;
 
 	df = df ? df : &dummy;
-	*df = 0;
-	if (!isfinite(measured) || sittings < CHECK_SITTINGS_MEASURED)
-		return assumed;
-	if (sittings < CHECK_SITTINGS_TRUSTED && measured <= assumed)
-		return assumed; /* the assumption stands: known */
-	*df = (double)(sittings - 1);
+	*df = prior;
+	if (!isfinite(measured) || sittings < 2)
+		return assumed; /* assumed: an estimate worth the prior's df */
+	k1 = (double)(sittings - 1);
+	if (sittings < CHECK_SITTINGS_MEASURED || (sittings < CHECK_SITTINGS_TRUSTED &&
+						   measured <= assumed)) {
+		/* estimated: the assumption pooled with the sittings' df, at least the assumed */
+		*df = prior + k1;
+		return fmax(assumed, sqrt((prior * assumed * assumed + k1 * measured * measured) /
+					  (prior + k1)));
+	}
+	*df = k1;
 	return fmax(measured, floor);
 }
 
@@ -87,20 +97,59 @@ static int scaled_alone(const struct check_cell *cell)
 	return cell->mc && cell->mc->p == 1 && cell->cur && cell->cur->speed > 0;
 }
 
-/* The sitting shift's sd with the allowance for loads apart (above). Work held under a lock is
- * on-CPU time, which the load does not stretch: only its share's denominator, the judged
- * Total_time, moves with the correction's error, so its allowance is relative to the share. */
+/*
+ * The allowance for loads apart per unit of the gap (above). Work held under a lock is on-CPU
+ * time, which the load does not stretch: only its share's denominator, the judged Total_time,
+ * moves with the correction's error, so its allowance is relative to the share.
+ */
+static double loads_per_gap(const struct check_cell *cell, const struct check_metric *m)
+{
+	double held = baseline_median(cell->base, ANALYSIS_SERIALIZED_WORK, 1);
+
+	return m->id == RULES_SERIALIZATION ? INTERFERENCE_SD_LOG * (held > 0 ? held : 0)
+	       : m->kind == CHECK_SHARE     ? INTERFERENCE_SD_SHARE
+	       : scaled_alone(cell)         ? INTERFERENCE_SD_LOG_ONE
+					    : INTERFERENCE_SD_LOG;
+}
+
+/* The sitting shift's sd with the allowance for loads apart (above). */
 static double with_interference(const struct check_cell *cell, const struct check_metric *m,
 				double sd)
 {
-	double cur, base, gap = interference_gap(cell, &cur, &base);
-	double held = baseline_median(cell->base, ANALYSIS_SERIALIZED_WORK, 1);
-	double k = m->id == RULES_SERIALIZATION ? INTERFERENCE_SD_LOG * (held > 0 ? held : 0)
-		   : m->kind == CHECK_SHARE ? INTERFERENCE_SD_SHARE
-		   : scaled_alone(cell)    ? INTERFERENCE_SD_LOG_ONE
-					   : INTERFERENCE_SD_LOG;
+	double cur, base, gap = interference_gap(cell, &cur, &base), k = loads_per_gap(cell, m);
 
 	return gap > 0 ? sqrt(sd * sd + k * gap * k * gap) : sd;
+}
+
+double check_loads_sd(const struct check_cell *cell, const struct check_metric *m, double *here,
+		      double *base)
+{
+	double cur = NAN, b = NAN, gap = cell->c->ab ? 0 : interference_gap(cell, &cur, &b);
+
+	if (here)
+		*here = cur;
+	if (base)
+		*base = b;
+	return gap > EXTEND_GAP_MAX ? loads_per_gap(cell, m) * gap : 0;
+}
+
+int check_loads_may_close(const struct check_cell *cell)
+{
+	const struct analysis_config *c = cell->mc ? cell->mc->config : NULL;
+	double cur, base, gap = interference_gap(cell, &cur, &base);
+	int i = cell->series ? cell->series->interval : -1;
+
+	for (size_t r = 0; c && i >= 0 && gap > 0 && r < c->nr_runs; r++) {
+		const struct analysis_point *pt = (size_t)i < c->runs[r].nr_points
+							  ? &c->runs[r].points[i]
+							  : NULL;
+		double wall = pt && pt->present ? pt->fig[ANALYSIS_TOTAL_TIME_WALL] : NAN;
+		double share = wall > 0 ? pt->fig[ANALYSIS_INTERFERENCE] / wall : NAN;
+		/* a run as quiet (or as busy) as the baseline's: the load came and went */
+		if (fabs(share - base) <= EXTEND_GAP_MAX)
+			return 1;
+	}
+	return 0;
 }
 
 int check_may_extend_past(const struct check_cell *cell)
@@ -175,8 +224,9 @@ static double sitting_sd(const struct check_cell *cell, const struct check_metri
 		*df = 0;
 	if (cell->c->ab)
 		return 0; /* base and head interleaved in one job: the machine's drift hits both */
-	if (m->kind == CHECK_SHARE)
-		return relative ? SITTING_SD_RATIO : SITTING_SD_SHARE;
+	if (m->kind == CHECK_SHARE) /* assumed, never measured: an estimate all the same */
+		return check_sitting_choose(NAN, 1, relative ? SITTING_SD_RATIO : SITTING_SD_SHARE,
+					    df);
 	if (!relative)
 		return 0;
 	if (m->id == RULES_TIME) {
@@ -191,12 +241,18 @@ static double sitting_sd(const struct check_cell *cell, const struct check_metri
 		return h ? check_sitting_choose(h->sd, h->runs, SITTING_SD_RATIO, df)
 			 : check_sitting_choose(s->speedup, s->sittings, SITTING_SD_RATIO, df);
 	}
-	return SITTING_SD_RATIO;
+	return check_sitting_choose(NAN, 1, SITTING_SD_RATIO, df);
+}
+
+/* The assumed sd of metric m's shift (check_sitting_choose()'s 'assumed'). */
+static double assumed_sd(const struct check_metric *m)
+{
+	return m->id == RULES_TIME ? SITTING_SD_TIME : SITTING_SD_RATIO;
 }
 
 /* The details when measured from the history: its runs, the floor when it applies. */
 static void describe_history(struct strbuf *sb, const struct check_cell *cell,
-			     const struct check_spread *h, double sd, double df)
+			     const struct check_spread *h, const struct check_metric *m, double df)
 {
 	int scaled;
 	double hsd = check_spread_sd(cell, h, &scaled);
@@ -204,11 +260,13 @@ static void describe_history(struct strbuf *sb, const struct check_cell *cell,
 	strbuf_addf(sb, "(measured from %zu history runs%s: %.3g %% between two, ", h->runs,
 		    scaled ? ", their times scaled by each run's machine speed reference" : "",
 		    100 * M_SQRT2 * hsd);
-	if (!(df > 0))
+	if (h->runs < CHECK_SITTINGS_TRUSTED && !(M_SQRT2 * hsd > assumed_sd(m)))
 		strbuf_addf(sb, "the assumed value is the floor until " XSTR(CHECK_SITTINGS_TRUSTED)
-			    " runs)");
+			    " runs; %g df)", df);
 	else
-		strbuf_addf(sb, "%g df%s)", df, sd > M_SQRT2 * hsd ? ", at its floor" : "");
+		strbuf_addf(sb, "%g df%s)", df,
+			    M_SQRT2 * hsd < CHECK_SITTINGS_FLOOR * assumed_sd(m) ? ", at its floor"
+										: "");
 }
 
 /* "the machine took X % here, Y % when the baseline was recorded: ..." when they differ. */
@@ -248,6 +306,7 @@ void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell,
 	double level = m->id == RULES_TIME ? s->time : m->kind == CHECK_DERIVED ? s->speedup : NAN;
 	size_t k = s->sittings ? s->sittings : 1;
 	const struct check_spread *h;
+	const char *floored = ", at its floor";
 
 	if (!(sd > 0))
 		return;
@@ -259,19 +318,25 @@ void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell,
 		    relative || m->kind == CHECK_SHARE ? (relative ? "%" : "points") : "");
 	if (relative && (h = check_history_spread(cell, m->id != RULES_TIME)) &&
 	    (m->id == RULES_TIME || m->kind == CHECK_DERIVED))
-		describe_history(sb, cell, h, sd, df);
-	else if (!isfinite(level) || k < CHECK_SITTINGS_MEASURED)
-		strbuf_addf(
-			sb,
-			"(assumed: the baseline holds %zu sitting%s, %d are needed to measure it)",
-			k, k == 1 ? "" : "s", CHECK_SITTINGS_MEASURED);
-	else if (!(df > 0))
+		describe_history(sb, cell, h, m, df);
+	else if (!isfinite(level))
+		strbuf_addf(sb, "(assumed, an estimate worth %d df)", CHECK_SITTINGS_PRIOR_DF);
+	else if (k < 2)
+		strbuf_addf(sb, "(assumed, an estimate worth %d df: the baseline holds 1 sitting, "
+			    "%d are needed to measure it)", CHECK_SITTINGS_PRIOR_DF,
+			    CHECK_SITTINGS_MEASURED);
+	else if (k < CHECK_SITTINGS_MEASURED)
+		strbuf_addf(sb, "(estimated from %zu sittings: %.3g %% between the two, pooled "
+			    "with the assumed %.3g %% worth %d df; %g df)", k,
+			    100 * M_SQRT2 * level, 100 * assumed_sd(m), CHECK_SITTINGS_PRIOR_DF,
+			    df);
+	else if (k < CHECK_SITTINGS_TRUSTED && !(M_SQRT2 * level > assumed_sd(m)))
 		strbuf_addf(sb, "(measured %.3g %% between two of %zu sittings, the assumed value "
-			    "is the floor until " XSTR(CHECK_SITTINGS_TRUSTED) ")",
-			    100 * M_SQRT2 * level, k);
+			    "is the floor until " XSTR(CHECK_SITTINGS_TRUSTED) "; %g df)",
+			    100 * M_SQRT2 * level, k, df);
 	else
 		strbuf_addf(sb, "(measured %.3g %% between two of %zu sittings, %g df%s)",
 			    100 * M_SQRT2 * level, k, df,
-			    sd > M_SQRT2 * level ? ", at its floor" : "");
+			    M_SQRT2 * level < CHECK_SITTINGS_FLOOR * assumed_sd(m) ? floored : "");
 	describe_one_off(sb, cell, m, relative, sd);
 }

@@ -77,7 +77,7 @@ struct verdict *verdict_add(struct verdict_set *s, enum verdict_status status,
 	v->p = ranks * threads;
 	v->kind = dup_or_null(kind);
 	v->value = v->lo = v->hi = v->baseline = v->change = v->p_value = v->p_adjusted = v->mdc =
-		v->base_seconds = NAN;
+		v->base_seconds = v->loads_here = v->loads_base = NAN;
 	return v;
 }
 

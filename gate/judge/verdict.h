@@ -46,8 +46,14 @@ struct verdict {
 	int inconclusive;
 	/* inconclusive: about this many more repeats would decide; < 0 none can; 0 unknown */
 	int more;
-	/* inconclusive because a busy machine's change met a stored baseline: shown in full */
+	/* inconclusive because a busy machine's change met a stored baseline, or because the
+	 * machine's loads here and in the baseline are too far apart to judge (loads): shown in
+	 * full */
 	int busy;
+	/* a time check that cannot be judged against this stored baseline: the machine took
+	 * loads_here of Total_time_wall here and loads_base in the baseline (shares, else NAN) */
+	int loads;
+	double loads_here, loads_base;
 	char *message;     /* one line a person can act on */
 	/* the likely cause, from the lost-time breakdown and the Karp-Flatt trend (or NULL) */
 	char *cause;

@@ -21,6 +21,8 @@ size_t report_no_reference(const struct verdict_set *s);
 /* The verdicts that say a benchmark could not be decided (nothing judged, or every time check
  * undecided): the headline's "could not decide for N benchmarks". */
 size_t report_undecided(const struct verdict_set *s);
+/* The verdicts of one kind ("baseline.loads"). */
+size_t report_count_kind(const struct verdict_set *s, const char *kind);
 /* What v->baseline holds: "min" or "max" for a bound (kind *_min, *_max), else "baseline". */
 const char *report_reference(const struct verdict *v);
 /* A verdict's figures as every report shows them (base/units.h), 'none' when absent; return buf:

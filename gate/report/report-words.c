@@ -110,12 +110,21 @@ int report_run_failed(const struct verdict_set *s, const size_t *count)
 size_t report_undecided(const struct verdict_set *s)
 {
 	static const char *const kinds[] = { "undecided", "baseline.unmatched", "baseline.zero",
-					     "base.missing" };
+					     "base.missing", "baseline.loads" };
 	size_t n = 0;
 
 	for (size_t i = 0; i < s->nr; i++)
 		for (size_t k = 0; k < ARRAY_SIZE(kinds) && s->v[i].kind; k++)
 			n += !strcmp(s->v[i].kind, kinds[k]);
+	return n;
+}
+
+size_t report_count_kind(const struct verdict_set *s, const char *kind)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nr; i++)
+		n += s->v[i].kind && !strcmp(s->v[i].kind, kind);
 	return n;
 }
 
@@ -156,9 +165,14 @@ void report_outcome(struct strbuf *sb, const struct verdict_set *s)
 		add_others(sb, s, count, 1, " (");
 		strbuf_addf(sb, " in %zu %s)", s->nr, checks);
 	} else if (report_undecided(s)) {
-		size_t n = report_undecided(s);
+		size_t n = report_undecided(s), loads = report_count_kind(s, "baseline.loads");
 		strbuf_addf(sb, "could not decide for %zu %s", n,
 			    n == 1 ? "benchmark" : "benchmarks");
+		if (loads)
+			strbuf_addf(sb, ", %s cannot be judged against %s baseline: the machine's "
+				    "load here and when it was recorded are too far apart",
+				    loads == n ? (n == 1 ? "it" : "they") : "some",
+				    loads == 1 && n == 1 ? "its" : "their");
 		add_others(sb, s, count, 1, " (");
 		strbuf_addf(sb, " in %zu %s)", s->nr, checks);
 	} else {

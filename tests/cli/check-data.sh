@@ -71,3 +71,10 @@ expect_match "$out" 'malformed-rules/scalegate.yml:[0-9]+:[0-9]+: ' \
 expect_exit 2 "$SCALEGATE" check --no-such-option
 expect_exit 2 "$SCALEGATE" check -c "$T/missing.yml"
 echo "$cases cases"
+# Loads apart beyond the allowance (loads-apart-*): 'cannot judge', named in the headline.
+for f in "$T/loads-apart-slowdown.md" "$T/loads-apart-aa.md"; do
+	grep -q 'could not decide for 1 benchmark, it cannot be judged against its baseline' "$f" &&
+		pass || fail "$f: the headline does not say the baseline cannot be judged"
+done
+grep -q 'baseline.loads' "$T/loads-apart-aa.xml" && pass ||
+	fail "loads-apart-aa: no baseline.loads error in the JUnit report"

@@ -69,15 +69,21 @@ while IFS='|' read -r metric interval value base change; do
 done <"$T/expected"
 
 # The base speedup: one definition (median T(ref) / median T(p)) in the regression table and the
-# scaling table.
-base=$(awk -F'|' '$1 == "Speedup" && $2 == "program" { print $4 }' "$T/expected")
-[ -n "$base" ] && pass || fail "no speedup failure for the whole program"
-grep -A5 '^\*\*jacobi\*\* `program`$' "$T/s.md" | grep -E '^\| 2 \| 1x2 \|' | awk -F' \\| ' \
-	'{ print $6 }' | grep -qx -- "$base" ||
-	{ cat "$T/s.md" >&2; fail \
-		"Markdown: the scaling table's base speedup is not the check's $base"; }
-grep -qF -- "baseline speedup $base" <<<"$html" && pass ||
-	fail "HTML: the plotted base speedup is not the check's $base"
+# scaling table, for every interval whose speedup check failed (which ones fail is the statistics'
+# business: the whole program's, once a FAIL here, is a warning since the shift between sittings
+# is an estimate; the check reads its base from the table all the same).
+speedups=0
+while IFS='|' read -r metric interval value base change; do
+	[ "$metric" = Speedup ] || continue
+	speedups=$((speedups + 1))
+	grep -A5 "^\*\*jacobi\*\* \`$interval\`\$" "$T/s.md" | grep -E '^\| 2 \| 1x2 \|' |
+		awk -F' \\| ' '{ print $6 }' | grep -qx -- "$base" && pass ||
+		{ cat "$T/s.md" >&2; fail \
+			"Markdown: the scaling table's base speedup of $interval is not $base"; }
+	grep -qF -- "baseline speedup $base" <<<"$html" && pass ||
+		fail "HTML: the plotted base speedup of $interval is not the check's $base"
+done <"$T/expected"
+[ "$speedups" -gt 0 ] && pass || fail "no speedup failure to compare with the scaling table"
 
 # The counts: warnings (findings) and inconclusive checks apart, the same in every report.
 read -r warn undecided < <(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))

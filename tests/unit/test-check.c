@@ -7,6 +7,9 @@
 #include <cmocka.h>
 
 #include <math.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,6 +392,48 @@ static void test_messages_agree(void **state)
 	decision_release(&d);
 }
 
+/*
+ * "Cannot judge against this baseline" counts time checks that had a test without the loads
+ * allowance (check_defer_loads()), nothing else: the demo's halo, judged on shares only, read
+ * "cannot judge 1 of 0 time checks" with shares of 1e200 %, from a pending slot's unset memory.
+ * Fresh memory is filled with 0xc1 bytes (glibc: negative doubles, nonzero ints), which made the
+ * slots of these share checks look like time tests that would have failed without the allowance.
+ */
+static void test_loads_only_their_own(void **state)
+{
+	struct decision d;
+	struct check_test past = ttest_result(0.10, 0.04, 0.05, 8),
+			  flat = ttest_result(0.0, 0.5, 0.02, 8);
+	enum rules_metric shares[] = { RULES_SYNCHRONIZATION, RULES_COMMUNICATION, RULES_IDLE };
+
+	(void)state;
+#ifdef __GLIBC__
+	mallopt(M_PERTURB, 0x3e); /* fresh memory 0x3e ^ 0xff */
+#endif
+	decision_init(&d);
+	d.c.bench = &d.f.bench;
+	d.c.nr_bench = 1;
+	for (size_t i = 0; i < sizeof(shares) / sizeof(*shares); i++)
+		decision_add(&d, shares[i], &past);
+	decision_add(&d, RULES_TIME, &flat);
+	for (size_t i = 0; i < d.vs.nr; i++) { /* as check_cell() names them */
+		free(d.vs.v[i].kind);
+		d.vs.v[i].kind = xstrfmt("tolerance.%s", check_metrics[i < 3 ? shares[i]
+									 : RULES_TIME].key);
+	}
+	check_adjust(&d.c);
+	check_decided(&d.c, 0);
+#ifdef __GLIBC__
+	mallopt(M_PERTURB, 0);
+#endif
+	for (size_t i = 0; i < d.vs.nr; i++) {
+		assert_false(d.vs.v[i].loads);
+		assert_null(strstr(d.vs.v[i].message, "cannot judge"));
+		assert_string_not_equal(d.vs.v[i].kind, "baseline.loads");
+	}
+	assert_int_equal(d.vs.v[0].status, VERDICT_WARN); /* a share past its tolerance alone */
+	decision_release(&d);
+}
 
 /*
  * A/B pairs by round number: one failed run on each side, in different
@@ -492,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_honest_mdc),
 		cmocka_unit_test(test_mdc_power),
 		cmocka_unit_test(test_messages_agree),
+		cmocka_unit_test(test_loads_only_their_own),
 		cmocka_unit_test(test_pairs_by_round),
 		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_format),

@@ -151,6 +151,11 @@ static void test_measure(void **state)
 	baseline_measure_shift(&b, &s);
 	assert_true(isnan(s.time)); /* one sitting: nothing to measure */
 	baseline_release(&b);
+	record(&b, scale, 2, NULL, 5);
+	baseline_measure_shift(&b, &s);
+	assert_int_equal(s.sittings, 2); /* two: one df, the spread of +2 % and -2 % */
+	assert_true(fabs(s.time - 0.04 / M_SQRT2) < 1e-9);
+	baseline_release(&b);
 	record(&b, scale, 3, NULL, 5);
 	baseline_measure_shift(&b, &s);
 	assert_int_equal(s.sittings, 3);
@@ -207,38 +212,56 @@ static void record_random(struct baseline *b, struct stats_rng *rng, size_t k, d
 	}
 }
 
+/* How the shift's sd is chosen: the gate's rule, or an older one replicated. */
+enum rule {
+	RULE_GATE,
+	/* before the sittings' df: the sd of one sitting's level as the sd of the shift between
+	 * two, known (infinite df), no floor */
+	RULE_NAIVE,
+	/* before issue 32: the assumed sd known (normal quantiles) below 3 sittings, what 2
+	 * sittings measured ignored; the measured one from 3 as the gate does */
+	RULE_KNOWN_BELOW_3,
+};
+
 /*
- * Stored mode at the assumed shift between two sittings (3 %, so each
- * sitting's level moves by 3 % / sqrt(2)): a baseline of 'sittings' sittings
- * and a new sitting with no change, tested with the project's own test at
- * alpha 1 % and tolerance 0 (the strictest boundary). Returns the false
- * alarms; 'naive' uses the measured spread as the old code did: the sd of one
- * sitting's level as the sd of the shift between two, known (infinite df), no floor.
+ * Stored mode with a true shift between two sittings of sd 'shift' (so each
+ * sitting's level moves by shift / sqrt(2)) and an assumed one of 3 %: a
+ * baseline of 'sittings' sittings and a new sitting with no change, tested
+ * with the project's own test at alpha 1 % and tolerance 0 (the strictest
+ * boundary). Returns the false alarms in 'trials' gates.
  */
-static int stored_false_alarms(size_t sittings, int naive, uint64_t seed)
+static int stored_false_alarms(size_t sittings, double shift, enum rule rule, int trials,
+			       uint64_t seed)
 {
 	struct rules_value tol0 = { .set = 1, .value = 0, .relative = 1 };
-	double tau = 0.03 / M_SQRT2;
+	double tau = shift / M_SQRT2;
 	struct stats_rng rng;
 	int alarms = 0;
 
 	stats_rng_init(&rng, seed);
-	for (int k = 0; k < SIM_TRIALS; k++) {
+	for (int k = 0; k < trials; k++) {
 		struct check_test_opts o = { +1, &tol0, 0.01, 0, 0, 0, 0 };
 		struct baseline_shift sh;
 		struct baseline b;
 		struct check_test t;
-		double cur[SIM_N], level = exp(tau * normal(&rng));
+		double cur[SIM_N], level = exp(tau * normal(&rng)), sd;
 		record_random(&b, &rng, sittings, tau, 0.02);
 		baseline_measure_shift(&b, &sh);
 		for (int j = 0; j < SIM_N; j++)
 			cur[j] = level * exp(0.02 * normal(&rng));
-		if (naive) {
-			double sd = isfinite(sh.time) && sh.sittings >= CHECK_SITTINGS_MEASURED
-					    ? sh.time
-					    : 0.03;
+		switch (rule) {
+		case RULE_NAIVE:
+			sd = isfinite(sh.time) && sh.sittings >= CHECK_SITTINGS_MEASURED ? sh.time
+											  : 0.03;
 			o.sitting_sd = sh.sittings < CHECK_SITTINGS_TRUSTED ? fmax(sd, 0.03) : sd;
-		} else {
+			break;
+		case RULE_KNOWN_BELOW_3:
+			if (sh.sittings < CHECK_SITTINGS_MEASURED) {
+				o.sitting_sd = 0.03;
+				break;
+			}
+			/* fall through */
+		default:
 			o.sitting_sd = check_sitting_choose(sh.time, sh.sittings, 0.03,
 							    &o.sitting_df);
 		}
@@ -259,31 +282,67 @@ static int stored_false_alarms(size_t sittings, int naive, uint64_t seed)
  */
 static void test_sitting_false_alarms(void **state)
 {
-	int six = stored_false_alarms(6, 0, 31), six_naive = stored_false_alarms(6, 1, 31);
-	int nine = stored_false_alarms(9, 0, 33), one = stored_false_alarms(1, 0, 32);
+	int six = stored_false_alarms(6, 0.03, RULE_GATE, SIM_TRIALS, 31);
+	int six_naive = stored_false_alarms(6, 0.03, RULE_NAIVE, SIM_TRIALS, 31);
+	int nine = stored_false_alarms(9, 0.03, RULE_GATE, SIM_TRIALS, 33);
 
 	(void)state;
 	print_message(
 		"stored mode, shift between sittings 3 %%, alpha 1 %%, %d gates: false alarms "
-		"with 6 sittings %d (%d as before), 9 sittings %d, 1 sitting (assumed) %d\n",
-		SIM_TRIALS, six, six_naive, nine, one);
+		"with 6 sittings %d (%d as before), 9 sittings %d\n",
+		SIM_TRIALS, six, six_naive, nine);
 	assert_true(six <= 0.02 * SIM_TRIALS);
 	assert_true(nine <= 0.02 * SIM_TRIALS);
-	assert_true(one <= 0.02 * SIM_TRIALS);
 	assert_true(six_naive > 0.02 * SIM_TRIALS); /* the old rule: the defect this test catches */
 }
 
-/* Assumed before 3 sittings, at least assumed before 6, then measured (x sqrt 2) with df, floored.
+enum { SMALL_TRIALS = 4000 };
+
+/*
+ * Below 3 sittings the shift is an estimate, not exact (issue 32). When the
+ * true shift is the assumed 3 %, a clean gate at alpha 1 % raises at most 1 %
+ * false alarms with 1, 2 and 3 sittings (t quantiles on an estimate that is
+ * right: fewer). When it is 3 times the assumed, 2 sittings show it and the
+ * gate pools what they measured: at most 14 % (12.1 % with the prior worth
+ * CHECK_SITTINGS_PRIOR_DF = 10 df, 7.7 % at 5, which cost too much power where
+ * nothing is measured); the rule before ignored it and alarmed in about a
+ * fifth of the gates (19.5 %).
  */
-static void test_sitting_choose(void **state)
+static void test_small_sittings_false_alarms(void **state)
 {
-	double df;
+	int at[3], wide = stored_false_alarms(2, 0.09, RULE_GATE, SMALL_TRIALS, 45);
+	int wide_before = stored_false_alarms(2, 0.09, RULE_KNOWN_BELOW_3, SMALL_TRIALS, 45);
 
 	(void)state;
-	assert_true(check_sitting_choose(NAN, 8, 0.03, &df) == 0.03 && df == 0);
-	assert_true(check_sitting_choose(0.05, 2, 0.03, &df) == 0.03 && df == 0);
+	for (int k = 0; k < 3; k++)
+		at[k] = stored_false_alarms((size_t)k + 1, 0.03, RULE_GATE, SMALL_TRIALS,
+					    41 + (uint64_t)k);
+	print_message("stored mode, alpha 1 %%, %d gates each: false alarms at the assumed 3 %% "
+		      "with 1, 2, 3 sittings %d, %d, %d; at 9 %% with 2 sittings %d (%d with the "
+		      "rule before: assumed, known)\n",
+		      SMALL_TRIALS, at[0], at[1], at[2], wide, wide_before);
+	for (int k = 0; k < 3; k++)
+		assert_true(at[k] <= 0.01 * SMALL_TRIALS);
+	assert_true(wide <= 0.14 * SMALL_TRIALS);
+	assert_true(wide_before > 0.14 * SMALL_TRIALS); /* the defect this test catches */
+}
+
+/* Assumed (worth the prior's df) with 1 sitting, pooled with 2, the floor with the pooled df or
+ * measured alone before 6, then measured (x sqrt 2) with df, floored. */
+static void test_sitting_choose(void **state)
+{
+	double df, prior = CHECK_SITTINGS_PRIOR_DF, pooled;
+
+	(void)state;
+	assert_true(check_sitting_choose(NAN, 8, 0.03, &df) == 0.03 && df == prior);
+	assert_true(check_sitting_choose(0.05, 1, 0.03, &df) == 0.03 && df == prior);
+	/* 2 sittings: 7.1 % between them pooled with the assumed 3 % */
+	pooled = sqrt((prior * 0.03 * 0.03 + 2 * 0.05 * 0.05) / (prior + 1));
+	assert_true(fabs(check_sitting_choose(0.05, 2, 0.03, &df) - pooled) < 1e-15 &&
+		    df == prior + 1);
+	assert_true(check_sitting_choose(0.01, 2, 0.03, &df) == 0.03 && df == prior + 1);
 	assert_true(check_sitting_choose(0.02, 4, 0.03, &df) == 0.03 &&
-		    df == 0); /* 2.8 % between two */
+		    df == prior + 3); /* 2.8 % between two: the floor */
 	assert_true(fabs(check_sitting_choose(0.05, 4, 0.03, &df) - 0.05 * M_SQRT2) < 1e-15 &&
 		    df == 3);
 	assert_true(fabs(check_sitting_choose(0.02, 6, 0.03, &df) - 0.02 * M_SQRT2) < 1e-15 &&
@@ -302,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_measure_noise),
 		cmocka_unit_test(test_sitting_choose),
 		cmocka_unit_test(test_sitting_false_alarms),
+		cmocka_unit_test(test_small_sittings_false_alarms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
