@@ -76,12 +76,19 @@ static void judged_nothing(struct check *c, const struct check_bench *b, const s
 				    "'scalegate baseline update' records it again");
 }
 
+/* The benchmark's verdict that it could not be decided: accepted, not judged and said so (exit
+ * 0); else an error (exit 3). */
+static struct verdict *not_decided(struct check *c, const struct check_bench *b, int accept,
+				   const char *kind)
+{
+	return verdict_add(c->vs, accept ? VERDICT_SKIPPED : VERDICT_ERROR, b->name, "-", "-", 0, 0,
+			   kind);
+}
+
 static void undecided(struct check *c, const struct check_bench *b, const struct decided *d,
 		      int accept)
 {
-	/* accepted: not judged, and said so (exit 0); else an error (exit 3) */
-	struct verdict *v = verdict_add(c->vs, accept ? VERDICT_SKIPPED : VERDICT_ERROR, b->name,
-					"-", "-", 0, 0, "undecided");
+	struct verdict *v = not_decided(c, b, accept, "undecided");
 
 	verdict_set_message(v,
 			    "could not decide: all %zu time checks were inconclusive or skipped "
@@ -95,9 +102,7 @@ static void undecided(struct check *c, const struct check_bench *b, const struct
 static void cannot_judge(struct check *c, const struct check_bench *b, const struct decided *d,
 			 int accept)
 {
-	/* accepted: not judged, and said so (exit 0); else an error (exit 3) */
-	struct verdict *v = verdict_add(c->vs, accept ? VERDICT_SKIPPED : VERDICT_ERROR, b->name,
-					"-", "-", 0, 0, "baseline.loads");
+	struct verdict *v = not_decided(c, b, accept, "baseline.loads");
 
 	verdict_set_message(v,
 			    "could not decide: cannot judge %zu of %zu time checks against %s: the "

@@ -57,8 +57,8 @@ expect_exit 0 "$SCALEGATE" baseline update -c scalegate.yml -r run1 --force
 # Time checks assume 3 % and ratios 2 %, more when the machine's share differed between the two
 # sittings (the allowance for loads apart, named in the line before: a busy CI runner may record
 # run1 under load). So the least is 2 % at least and the greatest 3 % at least.
-assumed='shift between sittings allowed for: sd ([0-9.]+) % \(assumed: '
-assumed+='the baseline holds 1 sitting, 3 are needed'
+assumed='shift between sittings allowed for: sd ([0-9.]+) % \(assumed, an estimate worth '
+assumed+='[0-9]+ df: the baseline holds 1 sitting, 3 are needed'
 expect_match "$(cat junit.xml)" "$assumed" "a single sitting: the shift is assumed, and it says so"
 sds=$(sed -nE "s/.*$assumed.*/\1/p" junit.xml | sort -g)
 awk -v lo="$(head -n1 <<<"$sds")" -v hi="$(tail -n1 <<<"$sds")" \
