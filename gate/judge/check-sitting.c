@@ -320,8 +320,8 @@ void check_describe_sitting(struct strbuf *sb, const struct check_cell *cell,
 	    (m->id == RULES_TIME || m->kind == CHECK_DERIVED))
 		describe_history(sb, cell, h, m, df);
 	else if (!isfinite(level) || k < 2)
-		strbuf_addf(sb, "(assumed, an estimate worth %d df: the baseline holds %zu sitting%s, "
-			    "%d are needed to measure it)", CHECK_SITTINGS_PRIOR_DF, k,
+		strbuf_addf(sb, "(assumed, an estimate worth %d df: the baseline holds %zu "
+			    "sitting%s, %d are needed to measure it)", CHECK_SITTINGS_PRIOR_DF, k,
 			    k == 1 ? "" : "s", CHECK_SITTINGS_MEASURED);
 	else if (k < CHECK_SITTINGS_MEASURED)
 		strbuf_addf(sb, "(estimated from %zu sittings: %.3g %% between the two, pooled "
