@@ -1,7 +1,8 @@
-! scalegate.f90: the Fortran interface of the scalegate tracer ('use scalegate'), on the C API through bind(C).
+! scalegate.f90: the Fortran interface of the scalegate tracer ('use scalegate'), on the C API
+! through bind(C).
 !
-! A region is its name, trailing blanks ignored. A Fortran string is no static pointer, so each call looks the
-! name up in a per-thread cache (no lock); only a thread's first call with a name
+! A region is its name, trailing blanks ignored. A Fortran string is no static pointer, so each call
+! looks the name up in a per-thread cache (no lock); only a thread's first call with a name
 ! registers it, with the optional file and line (pass __FILE__, __LINE__ from a .F90).
 ! Compiled into libscalegate; the .mod file is for the gfortran that built it.
 module scalegate

@@ -1,4 +1,5 @@
-/* scalegate.hpp: C++ scope guards for scalegate intervals; an interval ends however its scope is left, exceptions included. */
+/* scalegate.hpp: C++ scope guards for scalegate intervals; an interval ends however its scope is
+ * left, exceptions included. */
 #ifndef SCALEGATE_HPP
 #define SCALEGATE_HPP
 
@@ -16,10 +17,17 @@ namespace sg {
 class scope {
 public:
 	explicit scope(sg_region_t region) noexcept : region_(region) { sg_begin(region_); }
-	scope(sg_region_t region, long tag) noexcept : region_(region) { sg_begin_tag(region_, tag); }
-	/* By name, for names that are not literals: a per-thread cache, no lock after the first use. */
+	scope(sg_region_t region, long tag) noexcept : region_(region)
+	{
+		sg_begin_tag(region_, tag);
+	}
+	/* By name, for names that are not literals: a per-thread cache, no lock after the first
+	 * use. */
 	explicit scope(const char *name, const char *file = "?", int line = 0) noexcept
-		: region_(sg_region_named(name, std::strlen(name), file, line)) { sg_begin(region_); }
+		: region_(sg_region_named(name, std::strlen(name), file, line))
+	{
+		sg_begin(region_);
+	}
 	~scope() { sg_end(region_); }
 
 	scope(const scope &) = delete;
@@ -40,7 +48,8 @@ private:
 #else
 /* An interval from here to the end of the enclosing scope; the site registers once, as SG_BEGIN. */
 #define SG_SCOPE(name) ::sg::scope SG_CAT_(sg_scope_, __COUNTER__)(SG_SITE_(name, __LINE__))
-#define SG_SCOPE_TAG(name, tag) ::sg::scope SG_CAT_(sg_scope_, __COUNTER__)(SG_SITE_(name, __LINE__), (tag))
+#define SG_SCOPE_TAG(name, tag) \
+	::sg::scope SG_CAT_(sg_scope_, __COUNTER__)(SG_SITE_(name, __LINE__), (tag))
 #endif
 
 #endif

@@ -2,9 +2,9 @@
 # the C, shell (*.sh, *.bash) and Python sources of tests/, over 100 columns (a tab is 8), no
 # trailing white space, and no error message printed past gate_error() (gate/base/util.c), which
 # the secret filter sees. .clang-format holds the layout for editors. One check per tree and
-# language, so that a failure names it. The data of tests/ (expected outputs, profiles, baselines,
-# manifests: files that must stay byte-exact, most of them written by a generator) are not
-# sources: not checked.
+# language, so that a failure names it; C++, Fortran and CMake sources too. The data of tests/
+# (expected outputs, profiles, baselines, manifests: files that must stay byte-exact, most of them
+# written by a generator) are not sources: not checked.
 # tier: fast
 . "$(dirname "$0")/lib.bash"
 
@@ -38,4 +38,11 @@ $bad"
 bad=$(too_long 'tests/*.py')
 [ -z "$bad" ] && pass "tests/: no Python line over 100 columns, no trailing white space" ||
 	fail "Python lines of tests/ the style forbids:
+$bad"
+# The other sources users build or include: the C++ and Fortran interfaces, Fortran test programs,
+# the CMake package files.
+bad=$(too_long 'tracer/*.hpp' 'tracer/*.f90' 'tests/*.f90' 'tests/*.F90' \
+	'tracer/cmake/*')
+[ -z "$bad" ] && pass "C++, Fortran and CMake sources: no line over 100 columns" ||
+	fail "C++, Fortran and CMake lines the style forbids:
 $bad"

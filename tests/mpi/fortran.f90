@@ -36,11 +36,15 @@ program fortran
     call MPI_Allreduce(x, y, 4, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
   end do
   call MPI_Allreduce(MPI_IN_PLACE, y, 4, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
-  call MPI_Allgather(x, 4, MPI_DOUBLE_PRECISION, all, 4, MPI_DOUBLE_PRECISION, MPI_COMM_WORLD, ierr)
-  if (rank == 0) then   ! the root's block is in place: it counts as 32 bytes sent, 32 x ranks received
-    call MPI_Gather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, 4, MPI_DOUBLE_PRECISION, 0, MPI_COMM_WORLD, ierr)
+  call MPI_Allgather(x, 4, MPI_DOUBLE_PRECISION, all, 4, MPI_DOUBLE_PRECISION, MPI_COMM_WORLD, &
+                     ierr)
+  ! the root's block is in place: it counts as 32 bytes sent, 32 x ranks received
+  if (rank == 0) then
+    call MPI_Gather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, 4, MPI_DOUBLE_PRECISION, 0, &
+                    MPI_COMM_WORLD, ierr)
   else
-    call MPI_Gather(x, 4, MPI_DOUBLE_PRECISION, all, 4, MPI_DOUBLE_PRECISION, 0, MPI_COMM_WORLD, ierr)
+    call MPI_Gather(x, 4, MPI_DOUBLE_PRECISION, all, 4, MPI_DOUBLE_PRECISION, 0, MPI_COMM_WORLD, &
+                    ierr)
   end if
 
   ! paused: not counted
