@@ -98,18 +98,21 @@ static int scaled_alone(const struct check_cell *cell)
 }
 
 /*
- * The allowance for loads apart per unit of the gap (above). Work held under a lock is on-CPU
- * time, which the load does not stretch: only its share's denominator, the judged Total_time,
- * moves with the correction's error, so its allowance is relative to the share.
+ * The allowance for loads apart per unit of the gap (above). Work held under a lock is judged
+ * without the machine's share, as the time under it: the load moves it only with the correction's
+ * error, the share's numerator and denominator alike, so its allowance is relative to the share.
  */
 static double loads_per_gap(const struct check_cell *cell, const struct check_metric *m)
 {
-	double held = baseline_median(cell->base, ANALYSIS_SERIALIZED_WORK, 1);
+	double held;
 
-	return m->id == RULES_SERIALIZATION ? INTERFERENCE_SD_LOG * (held > 0 ? held : 0)
-	       : m->kind == CHECK_SHARE     ? INTERFERENCE_SD_SHARE
-	       : scaled_alone(cell)         ? INTERFERENCE_SD_LOG_ONE
-					    : INTERFERENCE_SD_LOG;
+	if (m->id == RULES_SERIALIZATION) {
+		held = baseline_median(cell->base, ANALYSIS_SERIALIZED_WORK, 1);
+		return INTERFERENCE_SD_LOG * (held > 0 ? held : 0);
+	}
+	return m->kind == CHECK_SHARE ? INTERFERENCE_SD_SHARE
+	       : scaled_alone(cell)   ? INTERFERENCE_SD_LOG_ONE
+				      : INTERFERENCE_SD_LOG;
 }
 
 /* The sitting shift's sd with the allowance for loads apart (above). */
