@@ -364,6 +364,12 @@ SG_HIDDEN void sg_held_end(struct sg_thread *t);
 /* 1 once OMPT callbacks are registered (LLVM libomp): the GOMP wrappers then only pass through. */
 SG_HIDDEN extern int sg_ompt_on;
 
+/* The GOMP_* wrappers count for thread t (measured), unless OMPT does. */
+static inline int sg_gomp_captures(const struct sg_thread *t)
+{
+	return t && !__atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED);
+}
+
 /* Threads measured and alive. With one, a lock or critical section has nobody to wait for: taking
  * it is work. */
 SG_HIDDEN extern int sg_threads_alive;

@@ -34,11 +34,6 @@ void sg_held_end(struct sg_thread *t)
 		s->omp_held += now - t->held_start;
 }
 
-static int gomp_captures(const struct sg_thread *t)
-{
-	return t && !__atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED);
-}
-
 /* Getting in: the time it took, when another thread could be in (else taking it is work). */
 #define WAIT_LOCK(name, params, args) \
 	SG_API void name params; \
@@ -50,7 +45,7 @@ static int gomp_captures(const struct sg_thread *t)
 		if (SG_UNLIKELY(!name##_fn)) \
 			return; \
 		name##_fn args; \
-		if (!gomp_captures(t)) \
+		if (!sg_gomp_captures(t)) \
 			return; \
 		if (sg_lock_contended()) \
 			sg_account_wait(t, t0, offsetof(struct sg_stat, omp_lock)); \
@@ -69,7 +64,7 @@ WAIT_LOCK(GOMP_ordered_start, (void), ())
 	{ \
 		SG_OMP_REAL(name); \
 		struct sg_thread *t = sg_self; \
-		if (gomp_captures(t)) \
+		if (sg_gomp_captures(t)) \
 			sg_held_end(t); \
 		if (SG_LIKELY(name##_fn != NULL)) \
 			name##_fn args; \
@@ -95,7 +90,7 @@ HELD_END(omp_unset_nest_lock, (omp_nest_lock_t *lock), (lock))
 		uint64_t t0; \
 		if (SG_UNLIKELY(!name##_fn)) \
 			return; \
-		if (!gomp_captures(t) || !test) { \
+		if (!sg_gomp_captures(t) || !test) { \
 			name##_fn(lock); \
 			return; \
 		} \
@@ -118,7 +113,7 @@ SET_LOCK(omp_set_nest_lock, omp_nest_lock_t, omp_test_nest_lock)
 		SG_OMP_REAL(name); \
 		struct sg_thread *t = sg_self; \
 		int got = SG_LIKELY(name##_fn != NULL) ? name##_fn(lock) : 0; \
-		if (got && gomp_captures(t)) \
+		if (got && sg_gomp_captures(t)) \
 			sg_held_begin(t); \
 		return got; \
 	}

@@ -8,8 +8,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#define REAL SG_OMP_REAL
-
 /* ---- teams: one implementation of inheritance, body, idle and par for both captures ---- */
 
 static void par_on(struct sg_thread *t, uint64_t now)
@@ -212,7 +210,7 @@ static void pass_body(void *arg)
 	SG_API void name params; \
 	SG_API void name params \
 	{ \
-		REAL(name); \
+		SG_OMP_REAL(name); \
 		struct sg_thread *t = sg_thread_get(); \
 		struct team tm; \
 		if (SG_UNLIKELY(!name##_fn)) { \
@@ -263,7 +261,7 @@ static char barrier_order;
 	SG_API void name params; \
 	SG_API void name params \
 	{ \
-		REAL(name); \
+		SG_OMP_REAL(name); \
 		struct sg_thread *t = sg_self; \
 		uint64_t t0 = t ? sg_now() : 0; \
 		if (SG_UNLIKELY(!name##_fn)) \
@@ -273,7 +271,7 @@ static char barrier_order;
 		SG_HANDOFF_RELEASE(&barrier_order); \
 		name##_fn args; \
 		SG_HANDOFF_ACQUIRE(&barrier_order); \
-		if (t && !__atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED)) { \
+		if (sg_gomp_captures(t)) { \
 			uint64_t t1 = sg_now(); \
 			if (team) \
 				t1 = sg_barrier_depart(t, t1); \
@@ -285,7 +283,7 @@ static char barrier_order;
 	SG_API bool name(void); \
 	SG_API bool name(void) \
 	{ \
-		REAL(name); \
+		SG_OMP_REAL(name); \
 		struct sg_thread *t = sg_self; \
 		uint64_t t0 = t ? sg_now() : 0; \
 		if (SG_UNLIKELY(!name##_fn)) \
@@ -295,7 +293,7 @@ static char barrier_order;
 		SG_HANDOFF_RELEASE(&barrier_order); \
 		bool r = name##_fn(); \
 		SG_HANDOFF_ACQUIRE(&barrier_order); \
-		if (t && !__atomic_load_n(&sg_ompt_on, __ATOMIC_RELAXED)) { \
+		if (sg_gomp_captures(t)) { \
 			uint64_t t1 = sg_barrier_depart(t, sg_now()); \
 			sg_account_wait_until(t, t0, t1, offsetof(struct sg_stat, omp_barrier)); \
 		} \
