@@ -7,14 +7,7 @@
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi.bash"
 
-# Two trees with the same layout: run.sh sources knob.env (the "revision") and runs the example.
-for side in base head; do
-	mkdir -p "$T/$side"
-	printf '#!/bin/sh\nset -a\n. "$(dirname "$0")/knob.env"\nset +a\nexec "$@"\n' \
-		>"$T/$side/run.sh"
-	chmod +x "$T/$side/run.sh"
-	: >"$T/$side/knob.env"
-done
+knob_trees
 cfg=$T/head/scalegate.yml
 # config BENCH...: the head's configuration with these benchmarks. A case runs only the benchmark it
 # changes: the other one would only repeat the A/A case below, which runs both (and half the runs

@@ -197,6 +197,19 @@ YML
 	export JACOBI=$SG_BUILD/examples/jacobi
 }
 
+# knob_trees: $T/base and $T/head, two trees with the same layout whose run.sh exports their
+# knob.env (the "revision", empty) and runs its arguments: what the A/B and stored cases change.
+knob_trees() {
+	local side
+	for side in base head; do
+		mkdir -p "$T/$side"
+		printf '#!/bin/sh\nset -a\n. "$(dirname "$0")/knob.env"\nset +a\nexec "$@"\n' \
+			>"$T/$side/run.sh"
+		chmod +x "$T/$side/run.sh"
+		: >"$T/$side/knob.env"
+	done
+}
+
 # checks_of TEXT: the checks of the findings that 'check' and 'ci' print, one line each as
 # "FAIL|WARN BENCHMARK INTERVAL CONFIG KIND: MESSAGE" (a folded check under its own interval).
 checks_of() {

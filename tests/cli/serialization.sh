@@ -64,11 +64,8 @@ for k in SG_KNOB_NONE=1 SG_KNOB_CRITICAL=1 SG_KNOB_LOCK=1 SG_KNOB_LOCKS=8; do
 done
 
 # The gate: base and head trees whose run.sh reads the knob (the "revision"), the shipped rules.
+knob_trees
 for side in base head; do
-	mkdir -p "$T/$side"
-	printf '#!/bin/sh\nset -a\n. "$(dirname "$0")/knob.env"\nset +a\nexec "$@"\n' \
-		>"$T/$side/run.sh"
-	chmod +x "$T/$side/run.sh"
 	cat >"$T/$side/scalegate.yml" <<YML
 results: results
 baselines: baselines
